@@ -1,0 +1,15 @@
+package io.rattan.core.msg;
+
+/**
+ * Every message of the peer and client protocols. Records, immutable, compared by value.
+ * Java 17 has no pattern switch: dispatch on {@link #type()}.
+ */
+public sealed interface Message permits Messages.Ping, Messages.Pong, Messages.HopAck, Messages.JoinRequest,
+        Messages.JoinInfo, Messages.LeafExchange, Messages.LeafExchangeReply, Messages.PutRequest,
+        Messages.GetRequest, Messages.RemoveRequest, Messages.PutReply, Messages.GetReply, Messages.RemoveReply,
+        Messages.StoreReplicas, Messages.StoreAck, Messages.RemoveReplica, Messages.RemoveReplicaReply,
+        Messages.Digest, Messages.DigestWant, Messages.ClientPut, Messages.ClientGet, Messages.ClientRemove,
+        Messages.ErrorReply {
+
+    MessageType type();
+}

@@ -1,0 +1,51 @@
+package io.rattan.core.msg;
+
+/** Fixed wire tags, one per message record. Tags are never reused; new messages take new tags. */
+public enum MessageType {
+    PING(1),
+    PONG(2),
+    HOP_ACK(3),
+    JOIN_REQUEST(10),
+    JOIN_INFO(11),
+    LEAF_EXCHANGE(12),
+    LEAF_EXCHANGE_REPLY(13),
+    PUT_REQUEST(20),
+    GET_REQUEST(21),
+    REMOVE_REQUEST(22),
+    PUT_REPLY(30),
+    GET_REPLY(31),
+    REMOVE_REPLY(32),
+    STORE_REPLICAS(40),
+    STORE_ACK(41),
+    REMOVE_REPLICA(42),
+    REMOVE_REPLICA_REPLY(43),
+    DIGEST(44),
+    DIGEST_WANT(45),
+    CLIENT_PUT(60),
+    CLIENT_GET(61),
+    CLIENT_REMOVE(62),
+    ERROR_REPLY(70);
+
+    private static final MessageType[] BY_TAG = new MessageType[128];
+
+    static {
+        for (MessageType t : values()) {
+            BY_TAG[t.tag] = t;
+        }
+    }
+
+    private final int tag;
+
+    MessageType(int tag) {
+        this.tag = tag;
+    }
+
+    public int tag() {
+        return tag;
+    }
+
+    /** The type for a wire tag, or null when the tag is unknown. */
+    public static MessageType fromTag(int tag) {
+        return tag >= 0 && tag < BY_TAG.length ? BY_TAG[tag] : null;
+    }
+}

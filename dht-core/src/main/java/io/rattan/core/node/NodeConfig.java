@@ -1,0 +1,104 @@
+package io.rattan.core.node;
+
+/**
+ * A node's tunables, validated here. The real node and the simulator build nodes from the same record.
+ *
+ * @param leafSetHalf                leaf-set members on each side of the node (L/2)
+ * @param replicas                   k: copies of each value, on the k nodes closest to its key
+ * @param writeQuorum                W: a put is acknowledged once this many replicas hold it
+ * @param candidatesPerSlot          routing-table candidates kept per slot, lowest RTT preferred
+ * @param valueBytesMax              largest value accepted
+ * @param ttlSecondsMax              longest TTL accepted
+ * @param pageValuesMax              most values in one get reply
+ * @param pageBytesMax               most value bytes in one get reply (at least one value is always returned)
+ * @param leafExchangeIntervalMillis period of leaf-set exchange with one neighbour per side
+ * @param antiEntropyIntervalMillis  period of the anti-entropy round with one random leaf-set neighbour
+ * @param purgeIntervalMillis        period of the bulk purge of expired records
+ * @param requestTimeoutMillis       how long a gateway waits for a client request to complete
+ * @param rtoInitialMillis           per-peer retransmission timeout before any RTT sample
+ * @param rtoMinMillis               floor of the per-peer timeout (absorbs GC pauses and loaded CI machines)
+ * @param rtoMaxMillis               cap of the per-peer timeout
+ * @param digestEntriesMax           most entries in one anti-entropy digest or replica push
+ */
+public record NodeConfig(
+        int leafSetHalf,
+        int replicas,
+        int writeQuorum,
+        int candidatesPerSlot,
+        int valueBytesMax,
+        int ttlSecondsMax,
+        int pageValuesMax,
+        int pageBytesMax,
+        long leafExchangeIntervalMillis,
+        long antiEntropyIntervalMillis,
+        long purgeIntervalMillis,
+        long requestTimeoutMillis,
+        long rtoInitialMillis,
+        long rtoMinMillis,
+        long rtoMaxMillis,
+        int digestEntriesMax) {
+
+    public static final int WIRE_VALUE_BYTES_MAX = 64 * 1024;
+
+    public NodeConfig {
+        require(leafSetHalf >= 1 && leafSetHalf <= 32, "leafSetHalf must be 1..32");
+        require(replicas >= 1 && replicas <= leafSetHalf + 1,
+                "replicas (k) must be 1..leafSetHalf+1 so that every replica set lies inside a leaf set");
+        require(writeQuorum >= 1 && writeQuorum <= replicas, "writeQuorum must be 1..replicas");
+        require(candidatesPerSlot >= 1 && candidatesPerSlot <= 8, "candidatesPerSlot must be 1..8");
+        require(valueBytesMax >= 1 && valueBytesMax <= WIRE_VALUE_BYTES_MAX, "valueBytesMax must be 1..65536");
+        require(ttlSecondsMax >= 1, "ttlSecondsMax must be positive");
+        require(pageValuesMax >= 1 && pageValuesMax <= 4096, "pageValuesMax must be 1..4096");
+        require(pageBytesMax >= valueBytesMax, "pageBytesMax must hold at least one value");
+        require(leafExchangeIntervalMillis > 0 && antiEntropyIntervalMillis > 0 && purgeIntervalMillis > 0,
+                "maintenance periods must be positive");
+        require(requestTimeoutMillis > 0, "requestTimeoutMillis must be positive");
+        require(rtoMinMillis > 0 && rtoMinMillis <= rtoInitialMillis && rtoInitialMillis <= rtoMaxMillis,
+                "need 0 < rtoMin <= rtoInitial <= rtoMax");
+        require(digestEntriesMax >= 1 && digestEntriesMax <= 4096, "digestEntriesMax must be 1..4096");
+    }
+
+    /** Production defaults: leaf set 8 per side, k = 4, W = 2, 1 KiB values, 7-day TTL. */
+    public static NodeConfig defaults() {
+        return new NodeConfig(8, 4, 2, 3, 1024, 7 * 24 * 3600, 256, 256 * 1024,
+                1_000, 5_000, 10_000, 5_000, 1_000, 100, 5_000, 512);
+    }
+
+    public NodeConfig withLeafSetHalf(int v) {
+        return new NodeConfig(v, replicas, writeQuorum, candidatesPerSlot, valueBytesMax, ttlSecondsMax,
+                pageValuesMax, pageBytesMax, leafExchangeIntervalMillis, antiEntropyIntervalMillis,
+                purgeIntervalMillis, requestTimeoutMillis, rtoInitialMillis, rtoMinMillis, rtoMaxMillis,
+                digestEntriesMax);
+    }
+
+    public NodeConfig withReplicas(int k, int w) {
+        return new NodeConfig(leafSetHalf, k, w, candidatesPerSlot, valueBytesMax, ttlSecondsMax,
+                pageValuesMax, pageBytesMax, leafExchangeIntervalMillis, antiEntropyIntervalMillis,
+                purgeIntervalMillis, requestTimeoutMillis, rtoInitialMillis, rtoMinMillis, rtoMaxMillis,
+                digestEntriesMax);
+    }
+
+    public NodeConfig withPeriods(long leafExchangeMillis, long antiEntropyMillis, long purgeMillis) {
+        return new NodeConfig(leafSetHalf, replicas, writeQuorum, candidatesPerSlot, valueBytesMax, ttlSecondsMax,
+                pageValuesMax, pageBytesMax, leafExchangeMillis, antiEntropyMillis, purgeMillis,
+                requestTimeoutMillis, rtoInitialMillis, rtoMinMillis, rtoMaxMillis, digestEntriesMax);
+    }
+
+    public NodeConfig withTimeouts(long requestMillis, long rtoInitial, long rtoMin, long rtoMax) {
+        return new NodeConfig(leafSetHalf, replicas, writeQuorum, candidatesPerSlot, valueBytesMax, ttlSecondsMax,
+                pageValuesMax, pageBytesMax, leafExchangeIntervalMillis, antiEntropyIntervalMillis,
+                purgeIntervalMillis, requestMillis, rtoInitial, rtoMin, rtoMax, digestEntriesMax);
+    }
+
+    public NodeConfig withLimits(int valueBytes, int ttlSeconds, int pageValues, int pageBytes) {
+        return new NodeConfig(leafSetHalf, replicas, writeQuorum, candidatesPerSlot, valueBytes, ttlSeconds,
+                pageValues, pageBytes, leafExchangeIntervalMillis, antiEntropyIntervalMillis, purgeIntervalMillis,
+                requestTimeoutMillis, rtoInitialMillis, rtoMinMillis, rtoMaxMillis, digestEntriesMax);
+    }
+
+    private static void require(boolean ok, String message) {
+        if (!ok) {
+            throw new IllegalArgumentException(message);
+        }
+    }
+}

@@ -1,0 +1,27 @@
+package io.rattan.core.node;
+
+import io.rattan.core.msg.MessageType;
+import io.rattan.core.msg.Status;
+
+/**
+ * What a node reports as it works, for metrics. Called on the node's event loop; implementations must be quick and
+ * must not call back into the node.
+ */
+public interface NodeListener {
+
+    NodeListener NONE = new NodeListener() { };
+
+    /**
+     * A client request served by this node as gateway finished.
+     *
+     * @param op           {@link MessageType#CLIENT_PUT}, {@link MessageType#CLIENT_GET} or
+     *                     {@link MessageType#CLIENT_REMOVE}
+     * @param hops         overlay hops the request took (0 when this node served it)
+     */
+    default void clientRequestDone(MessageType op, Status status, long latencyNanos, int hops) {
+    }
+
+    /** A message left this node. */
+    default void messageSent(MessageType type) {
+    }
+}

@@ -1,0 +1,23 @@
+package io.rattan.core.node;
+
+import io.rattan.core.net.Contact;
+import java.util.List;
+
+/**
+ * A snapshot of a node's state, for {@code GET /node} and tests.
+ *
+ * @param self            this node
+ * @param joined          true once the node has joined the overlay (or is the first node)
+ * @param leafSet         leaf-set members, counter-clockwise side first, nearest first on each side
+ * @param routingRowFill  number of filled slots per routing-table row, rows 0..n (trailing empty rows omitted)
+ * @param routingEntries  total contacts in the routing table
+ * @param storedRecords   records in the local store, tombstones included
+ */
+public record NodeStatus(Contact self, boolean joined, List<Contact> leafSet, List<Integer> routingRowFill,
+                         int routingEntries, long storedRecords) {
+
+    public NodeStatus {
+        leafSet = List.copyOf(leafSet);
+        routingRowFill = List.copyOf(routingRowFill);
+    }
+}

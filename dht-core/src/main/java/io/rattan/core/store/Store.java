@@ -1,0 +1,46 @@
+package io.rattan.core.store;
+
+import io.rattan.core.id.Id;
+import io.rattan.core.util.Bytes;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A node's local multi-value, TTL'd store of {@link StoredRecord}s, ordered by {@code (key, valueHash)}.
+ *
+ * <p>Implementations read the current time from the node's clock and never return an expired record. Called only
+ * from the node's event loop. Storage failures are thrown as {@link StoreException}.
+ */
+public interface Store {
+
+    /**
+     * Inserts or replaces the record with the same {@code (key, valueHash)}. A tombstone replaces a live value.
+     * Replacing keeps whichever of the two records expires later unless the new one is a tombstone.
+     */
+    void write(StoredRecord record);
+
+    /** The live (unexpired) record with this key and value hash, value or tombstone. */
+    Optional<StoredRecord> read(Id key, Bytes valueHash);
+
+    /**
+     * Up to {@code limit} unexpired records (values and tombstones) in {@code (key, valueHash)} order, starting after
+     * {@code from}: records with key &gt; from.key, or key == from.key and valueHash &gt; from.valueHashExclusive
+     * (an empty hash means "from the first value of that key").
+     */
+    List<StoredRecord> scan(Cursor from, int limit);
+
+    /** Deletes up to {@code limit} records whose expiry has passed, from the data and the expiry index; returns how many. */
+    int purgeExpired(int limit);
+
+    /** Number of records held, expired-but-unpurged included; cheap. */
+    long size();
+
+    /** A scan position: {@code (key, valueHashExclusive)}. */
+    record Cursor(Id key, Bytes valueHashExclusive) {
+        public static final Cursor START = new Cursor(Id.ZERO, Bytes.EMPTY);
+
+        public static Cursor atKey(Id key) {
+            return new Cursor(key, Bytes.EMPTY);
+        }
+    }
+}
