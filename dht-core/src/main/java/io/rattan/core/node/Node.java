@@ -1,36 +1,1034 @@
 package io.rattan.core.node;
 
+import io.rattan.core.env.Cancellable;
 import io.rattan.core.env.NodeEnv;
+import io.rattan.core.id.Id;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
+import io.rattan.core.msg.MessageType;
+import io.rattan.core.msg.Messages.ClientGet;
+import io.rattan.core.msg.Messages.ClientPut;
+import io.rattan.core.msg.Messages.ClientRemove;
+import io.rattan.core.msg.Messages.Digest;
+import io.rattan.core.msg.Messages.DigestEntry;
+import io.rattan.core.msg.Messages.DigestWant;
+import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.Messages.GetRequest;
+import io.rattan.core.msg.Messages.HopAck;
+import io.rattan.core.msg.Messages.JoinInfo;
+import io.rattan.core.msg.Messages.JoinRequest;
+import io.rattan.core.msg.Messages.LeafExchange;
+import io.rattan.core.msg.Messages.LeafExchangeReply;
+import io.rattan.core.msg.Messages.Ping;
+import io.rattan.core.msg.Messages.Pong;
+import io.rattan.core.msg.Messages.PutReply;
+import io.rattan.core.msg.Messages.PutRequest;
+import io.rattan.core.msg.Messages.RemoveReplica;
+import io.rattan.core.msg.Messages.RemoveReplicaReply;
+import io.rattan.core.msg.Messages.RemoveReply;
+import io.rattan.core.msg.Messages.RemoveRequest;
+import io.rattan.core.msg.Messages.ReplicaRecord;
+import io.rattan.core.msg.Messages.Routed;
+import io.rattan.core.msg.Messages.StoreAck;
+import io.rattan.core.msg.Messages.StoreReplicas;
+import io.rattan.core.msg.Messages.ValueEntry;
+import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
+import io.rattan.core.routing.LeafSet;
+import io.rattan.core.routing.RoutingTable;
+import io.rattan.core.store.Store;
+import io.rattan.core.store.StoreException;
+import io.rattan.core.store.StoredRecord;
+import io.rattan.core.util.Bytes;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * One Rattan node: an event-driven state machine. Every method must be called on the node's event loop
- * (the {@link io.rattan.core.env.Scheduler} in its {@link NodeEnv}).
+ * One Rattan node: an event-driven state machine. It reacts to three things — a message arrived
+ * ({@link #receive}), a timer fired, a client asked ({@link #handleClient}) — and acts on the world only through
+ * its {@link NodeEnv}. Every method must be called on the node's event loop (the env's scheduler).
+ *
+ * <p>Routing is Pastry's: inside the leaf-set range the closest leaf, else the routing-table slot for the next
+ * digit, else any known node with as long a shared prefix that is closer. Each hop acknowledges a routed request;
+ * a hop that does not acknowledge within its RTO is suspected and the request is re-routed at once. The node that
+ * serves a request replies straight to the gateway that started it.
  */
 public final class Node {
 
+    private static final Logger log = LoggerFactory.getLogger(Node.class);
+    private static final int HOPS_MAX = 64;
+    private static final int PENDING_MAX = 65_536;
+    private static final int JOIN_INFO_CONTACTS_MAX = 160;
+    private static final int ANNOUNCE_PINGS_MAX = 64;
+    private static final int PUSH_BYTES_MAX = 256 * 1024;
+    private static final int SCAN_PAGE = 512;
+    private static final long REPAIR_DELAY_NANOS = 200_000_000L;
+    private static final long MILLIS = 1_000_000L;
+
+    private final NodeConfig config;
+    private final Contact self;
+    private final NodeEnv env;
+    private final NodeListener listener;
+    private final LeafSet leafSet;
+    private final RoutingTable table;
+    private final Peers peers;
+    private final PendingRequests pending;
+    private final List<Cancellable> timers = new ArrayList<>();
+    private final String tag;
+
+    private long nextRequestId = 1;
+    private boolean started;
+    private boolean joined;
+    private boolean stopped;
+    private List<Address> bootstrap = List.of();
+    private int bootstrapIndex;
+    private Set<Id> repairedView = new HashSet<>();
+    private boolean repairScheduled;
+    private Store.Cursor antiEntropyCursor = Store.Cursor.START;
+
     public Node(NodeConfig config, Contact self, NodeEnv env, NodeListener listener) {
-        throw new UnsupportedOperationException("being written");
+        this.config = config;
+        this.self = self;
+        this.env = env;
+        this.listener = listener;
+        this.leafSet = new LeafSet(self, config.leafSetHalf());
+        this.peers = new Peers(config.rtoInitialMillis() * MILLIS, config.rtoMinMillis() * MILLIS,
+                config.rtoMaxMillis() * MILLIS, 20 * config.leafExchangeIntervalMillis() * MILLIS);
+        this.table = new RoutingTable(self.id(), config.candidatesPerSlot(), peers::srttNanos);
+        this.pending = new PendingRequests(env.scheduler(), PENDING_MAX);
+        this.tag = "node " + self.id().shortHex();
     }
 
     public Contact self() {
-        throw new UnsupportedOperationException();
+        return self;
+    }
+
+    public NodeConfig config() {
+        return config;
     }
 
     /** Starts maintenance and joins through the first bootstrap that answers; no bootstrap: a new overlay. */
-    public void start(List<Address> bootstrap) {
-        throw new UnsupportedOperationException();
+    public void start(List<Address> bootstrapNodes) {
+        if (started) {
+            throw new IllegalStateException(tag + " already started");
+        }
+        started = true;
+        bootstrap = List.copyOf(bootstrapNodes);
+        periodic(config.leafExchangeIntervalMillis(), this::exchangeLeafSets);
+        periodic(config.antiEntropyIntervalMillis(), this::antiEntropyRound);
+        periodic(config.purgeIntervalMillis(), this::purge);
+        if (bootstrap.isEmpty()) {
+            joined = true;
+            log.info("{} started a new overlay at {}", tag, self.address());
+        } else {
+            attemptJoin();
+        }
     }
 
-    /** A frame arrived from a peer. */
-    public void receive(Envelope envelope) {
-        throw new UnsupportedOperationException();
+    private void periodic(long periodMillis, Runnable task) {
+        long period = periodMillis * MILLIS;
+        // A random phase keeps nodes started together from acting in lock step.
+        long first = 1 + (long) (env.random().nextDouble() * period);
+        schedulePeriodic(first, period, task);
     }
+
+    private void schedulePeriodic(long delay, long period, Runnable task) {
+        int slot = timers.size();
+        timers.add(null);
+        Runnable[] tick = new Runnable[1];
+        tick[0] = () -> {
+            if (stopped) {
+                return;
+            }
+            try {
+                task.run();
+            } catch (StoreException e) {
+                log.warn("{} maintenance failed on the store: {}", tag, e.toString());
+            }
+            timers.set(slot, env.scheduler().schedule(period, tick[0]));
+        };
+        timers.set(slot, env.scheduler().schedule(delay, tick[0]));
+    }
+
+    public boolean isJoined() {
+        return joined;
+    }
+
+    public NodeStatus status() {
+        List<Contact> leaves = new ArrayList<>(leafSet.counterClockwise());
+        for (Contact c : leafSet.clockwise()) {
+            if (!leaves.contains(c)) {
+                leaves.add(c);
+            }
+        }
+        return new NodeStatus(self, joined, leaves, table.rowFill(), table.size(), env.store().size());
+    }
+
+    /** Stops all timers; sends nothing. After this the node ignores every input. */
+    public void stop() {
+        if (stopped) {
+            return;
+        }
+        stopped = true;
+        for (Cancellable t : timers) {
+            if (t != null) {
+                t.cancel();
+            }
+        }
+        for (PendingRequests.Pending p : pending.drain()) {
+            if (p.clientFacing()) {
+                p.handler().onTimeout();
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- sending and request matching
+
+    private long now() {
+        return env.clock().nanoTime();
+    }
+
+    private void send(Address to, long requestId, Message body) {
+        listener.messageSent(body.type());
+        env.transport().send(to, new Envelope(self, requestId, body));
+    }
+
+    /** Sends a request to a peer; the handler sees the reply (an RTT sample is taken) or the timeout. */
+    private void request(Contact to, Message body, long timeoutNanos, ReplyHandler handler) {
+        long id = nextRequestId++;
+        if (!pending.register(id, to.id(), now(), timeoutNanos, false, handler)) {
+            log.warn("{} has {} requests outstanding; dropping a {}", tag, pending.size(), body.type());
+            handler.onTimeout();
+            return;
+        }
+        send(to.address(), id, body);
+    }
+
+    private void onReplyMessage(Envelope e) {
+        PendingRequests.Pending p = pending.complete(e);
+        if (p == null) {
+            return; // late or duplicate
+        }
+        if (p.peer() != null && e.sender() != null && p.peer().equals(e.sender().id())) {
+            peers.get(p.peer()).rtt.sample(now() - p.sentAtNanos());
+        }
+        p.handler().onReply(e);
+    }
+
+    // ---------------------------------------------------------------- membership
+
+    private boolean usable(Contact c) {
+        return !peers.isSuspect(c.id());
+    }
+
+    /** A node sent us a message: it is alive and is a neighbour candidate. */
+    private void heard(Contact c) {
+        if (c.id().equals(self.id())) {
+            return;
+        }
+        peers.heardFrom(c.id());
+        addContact(c);
+    }
+
+    /** A contact another node told us about; recently dead nodes stay out until they speak to us themselves. */
+    private void learn(Contact c) {
+        if (c.id().equals(self.id()) || peers.isRecentlyDead(c.id(), now())) {
+            return;
+        }
+        addContact(c);
+    }
+
+    private void addContact(Contact c) {
+        table.add(c);
+        if (leafSet.add(c)) {
+            leafSetChanged();
+        }
+    }
+
+    private void peerTimedOut(Contact c) {
+        Peers.Peer p = peers.get(c.id());
+        p.rtt.backoff();
+        p.suspect = true;
+        if (p.probing || stopped) {
+            return;
+        }
+        p.probing = true;
+        request(c, new Ping(), config.rtoMaxMillis() * MILLIS, new ReplyHandler() {
+            public void onReply(Envelope reply) {
+                Peers.Peer q = peers.get(c.id());
+                q.probing = false;
+                q.suspect = false;
+            }
+
+            public void onTimeout() {
+                declareDead(c);
+            }
+        });
+    }
+
+    private void declareDead(Contact c) {
+        log.debug("{} declares {} dead", tag, c);
+        peers.declareDead(c.id(), now());
+        table.remove(c.id());
+        if (leafSet.remove(c.id())) {
+            leafSetChanged();
+            // Refill from the farthest member on each side: its leaf set reaches beyond ours.
+            refillLeafSet();
+        }
+    }
+
+    private void refillLeafSet() {
+        List<Contact> cw = leafSet.clockwise();
+        List<Contact> ccw = leafSet.counterClockwise();
+        if (!cw.isEmpty()) {
+            exchangeLeafSet(cw.get(cw.size() - 1));
+        }
+        if (!ccw.isEmpty() && (cw.isEmpty() || !ccw.get(ccw.size() - 1).equals(cw.get(cw.size() - 1)))) {
+            exchangeLeafSet(ccw.get(ccw.size() - 1));
+        }
+    }
+
+    private void exchangeLeafSets() {
+        peers.expireDeadMarks(now());
+        List<Contact> targets = new ArrayList<>(3);
+        List<Contact> cw = leafSet.clockwise();
+        List<Contact> ccw = leafSet.counterClockwise();
+        if (!cw.isEmpty()) {
+            targets.add(cw.get(0));
+        }
+        if (!ccw.isEmpty() && !targets.contains(ccw.get(0))) {
+            targets.add(ccw.get(0));
+        }
+        List<Contact> all = leafSet.members();
+        if (!all.isEmpty()) {
+            Contact random = all.get(env.random().nextInt(all.size()));
+            if (!targets.contains(random)) {
+                targets.add(random);
+            }
+        }
+        for (Contact c : targets) {
+            exchangeLeafSet(c);
+        }
+    }
+
+    private void exchangeLeafSet(Contact c) {
+        request(c, new LeafExchange(leafSet.members()), peers.rtoNanos(c.id()), new ReplyHandler() {
+            public void onReply(Envelope reply) {
+                if (reply.body() instanceof LeafExchangeReply r) {
+                    r.leafSet().forEach(Node.this::learn);
+                }
+            }
+
+            public void onTimeout() {
+                peerTimedOut(c);
+            }
+        });
+    }
+
+    // ---------------------------------------------------------------- joining
+
+    private void attemptJoin() {
+        if (stopped || joined) {
+            return;
+        }
+        Address to = bootstrap.get(bootstrapIndex++ % bootstrap.size());
+        long joinId = nextRequestId++;
+        pending.register(joinId, null, now(), config.requestTimeoutMillis() * MILLIS, false, new ReplyHandler() {
+            public void onReply(Envelope reply) {
+                finishJoin();
+            }
+
+            public void onTimeout() {
+                log.info("{} got no join answer through {}; trying again", tag, to);
+                attemptJoin();
+            }
+        });
+        // The first hop's ack is not awaited: the join's own timeout covers a dead bootstrap.
+        send(to, nextRequestId++, new JoinRequest(self, joinId, 0));
+    }
+
+    private void onJoinInfo(Envelope e, JoinInfo info) {
+        info.contacts().forEach(this::learn);
+        if (info.fromRoot()) {
+            onReplyMessage(e);
+        }
+    }
+
+    private void finishJoin() {
+        if (joined) {
+            return;
+        }
+        joined = true;
+        log.info("{} joined: {} leaf-set members, {} routing entries", tag, leafSet.size(), table.size());
+        for (Contact c : leafSet.members()) {
+            exchangeLeafSet(c);
+        }
+        int pings = 0;
+        for (Contact c : table.all()) {
+            if (pings++ >= ANNOUNCE_PINGS_MAX) {
+                break;
+            }
+            if (!leafSet.contains(c.id())) {
+                ping(c);
+            }
+        }
+    }
+
+    private void ping(Contact c) {
+        request(c, new Ping(), peers.rtoNanos(c.id()), new ReplyHandler() {
+            public void onReply(Envelope reply) {
+            }
+
+            public void onTimeout() {
+                peerTimedOut(c);
+            }
+        });
+    }
+
+    private List<Contact> contactsForJoiner(boolean root) {
+        List<Contact> out = new ArrayList<>(leafSet.members());
+        out.add(self);
+        if (!root || out.size() < JOIN_INFO_CONTACTS_MAX) {
+            for (Contact c : table.all()) {
+                if (out.size() >= JOIN_INFO_CONTACTS_MAX) {
+                    break;
+                }
+                if (!out.contains(c)) {
+                    out.add(c);
+                }
+            }
+        }
+        return out;
+    }
+
+    // ---------------------------------------------------------------- inbound
+
+    /** A frame arrived from a peer. */
+    public void receive(Envelope e) {
+        if (stopped || e.sender() == null) {
+            return;
+        }
+        Contact from = e.sender();
+        Message m = e.body();
+        // A joiner is not yet a member: nobody should route to it before its join completes.
+        if (!(m instanceof JoinRequest j && j.joiner().id().equals(from.id()))) {
+            heard(from);
+        }
+        try {
+            dispatch(e, from, m);
+        } catch (StoreException ex) {
+            log.warn("{} store failure handling {}: {}", tag, m.type(), ex.toString());
+        }
+    }
+
+    private void dispatch(Envelope e, Contact from, Message m) {
+        switch (m.type()) {
+            case PING -> send(from.address(), e.requestId(), new Pong());
+            case PONG, HOP_ACK, STORE_ACK, LEAF_EXCHANGE_REPLY, REMOVE_REPLICA_REPLY, DIGEST_WANT, PUT_REPLY,
+                 GET_REPLY, REMOVE_REPLY -> onReplyMessage(e);
+            case JOIN_INFO -> onJoinInfo(e, (JoinInfo) m);
+            case JOIN_REQUEST, PUT_REQUEST, GET_REQUEST, REMOVE_REQUEST -> {
+                // A node that has not (re)joined stays silent, so the previous hop times out and routes around it.
+                if (joined) {
+                    send(from.address(), e.requestId(), new HopAck());
+                    onRouted((Routed) m);
+                }
+            }
+            case LEAF_EXCHANGE -> {
+                ((LeafExchange) m).leafSet().forEach(this::learn);
+                send(from.address(), e.requestId(), new LeafExchangeReply(leafSet.members()));
+            }
+            case STORE_REPLICAS -> send(from.address(), e.requestId(), new StoreAck(acceptReplicas((StoreReplicas) m)));
+            case REMOVE_REPLICA -> {
+                RemoveReplica r = (RemoveReplica) m;
+                send(from.address(), e.requestId(),
+                        new RemoveReplicaReply(applyRemove(r.key(), r.valueHash(), r.secret(), r.ttlSeconds())));
+            }
+            case DIGEST -> send(from.address(), e.requestId(), new DigestWant(wanted((Digest) m)));
+            default -> log.debug("{} ignores a {} on the peer port from {}", tag, m.type(), from);
+        }
+    }
+
+    // ---------------------------------------------------------------- routing
+
+    /** Pastry's next hop for {@code key}, skipping {@code tried} and suspects; {@code self} when none is better. */
+    private Contact nextHop(Id key, Set<Id> tried) {
+        Predicate<Contact> ok = c -> !tried.contains(c.id()) && usable(c);
+        if (leafSet.covers(key)) {
+            return leafSet.closest(key, 1, ok).get(0);
+        }
+        Contact viaTable = table.best(table.slotFor(key), ok);
+        if (viaTable != null) {
+            return viaTable;
+        }
+        int shared = self.id().sharedPrefixLength(key);
+        Contact best = self;
+        for (Contact c : leafSet.members()) {
+            best = closerWithPrefix(key, shared, best, c, ok);
+        }
+        for (Contact c : table.all()) {
+            best = closerWithPrefix(key, shared, best, c, ok);
+        }
+        return best;
+    }
+
+    private static Contact closerWithPrefix(Id key, int shared, Contact best, Contact c, Predicate<Contact> ok) {
+        if (ok.test(c) && c.id().sharedPrefixLength(key) >= shared && c.id().isCloserTo(key, best.id())) {
+            return c;
+        }
+        return best;
+    }
+
+    /** True when this node is one of the k replicas of {@code key} in its own view. */
+    private boolean isReplica(Id key) {
+        return leafSet.covers(key) && leafSet.closest(key, config.replicas(), this::usable).contains(self);
+    }
+
+    private List<Contact> replicaSet(Id key) {
+        return leafSet.closest(key, config.replicas(), this::usable);
+    }
+
+    private void onRouted(Routed m) {
+        if (m.hops() > HOPS_MAX) {
+            log.warn("{} drops a {} for {} after {} hops", tag, ((Message) m).type(), m.key().shortHex(), m.hops());
+            return;
+        }
+        if (m instanceof JoinRequest j && !j.joiner().id().equals(self.id())) {
+            send(j.joiner().address(), 0, new JoinInfo(contactsForJoiner(false), false));
+        }
+        if (m instanceof GetRequest g && isReplica(g.key())) {
+            deliver(m);
+            return;
+        }
+        Set<Id> tried = new HashSet<>();
+        if (m instanceof JoinRequest j) {
+            // A restarting node may still sit in our tables under its own id: never route its join to itself.
+            tried.add(j.joiner().id());
+        }
+        route(m, tried);
+    }
+
+    private void route(Routed m, Set<Id> tried) {
+        Contact next = nextHop(m.key(), tried);
+        if (next.id().equals(self.id())) {
+            deliver(m);
+        } else {
+            forward(m, next, tried);
+        }
+    }
+
+    private void forward(Routed m, Contact next, Set<Id> tried) {
+        request(next, (Message) m.nextHop(), peers.rtoNanos(next.id()), new ReplyHandler() {
+            public void onReply(Envelope reply) {
+            }
+
+            public void onTimeout() {
+                if (stopped) {
+                    return;
+                }
+                peerTimedOut(next);
+                tried.add(next.id());
+                route(m, tried);
+            }
+        });
+    }
+
+    private void deliver(Routed m) {
+        switch (((Message) m).type()) {
+            case GET_REQUEST -> serveGet((GetRequest) m);
+            case PUT_REQUEST -> coordinatePut((PutRequest) m);
+            case REMOVE_REQUEST -> coordinateRemove((RemoveRequest) m);
+            case JOIN_REQUEST -> {
+                JoinRequest j = (JoinRequest) m;
+                if (!j.joiner().id().equals(self.id())) {
+                    send(j.joiner().address(), j.originRequestId(), new JoinInfo(contactsForJoiner(true), true));
+                }
+            }
+            default -> throw new IllegalStateException("not a routed message: " + m);
+        }
+    }
+
+    /** Sends the final answer of a routed request to the gateway that started it (possibly this node). */
+    private void replyToOrigin(Routed m, Message reply) {
+        if (m.origin().id().equals(self.id())) {
+            onReplyMessage(new Envelope(self, m.originRequestId(), reply));
+        } else {
+            send(m.origin().address(), m.originRequestId(), reply);
+        }
+    }
+
+    // ---------------------------------------------------------------- get
+
+    private void serveGet(GetRequest g) {
+        replyToOrigin(g, readPage(g.key(), g.maxValues(), g.placemark(), g.hops()));
+    }
+
+    private GetReply readPage(Id key, int maxValues, Bytes placemark, int hops) {
+        int max = Math.min(maxValues <= 0 ? config.pageValuesMax() : maxValues, config.pageValuesMax());
+        List<ValueEntry> values = new ArrayList<>();
+        long nowMillis = env.clock().epochMillis();
+        int bytes = 0;
+        Store.Cursor cursor = new Store.Cursor(key, placemark);
+        Bytes last = Bytes.EMPTY;
+        boolean more = false;
+        scan:
+        while (true) {
+            List<StoredRecord> page = env.store().scan(cursor, Math.min(SCAN_PAGE, max + 1));
+            if (page.isEmpty()) {
+                break;
+            }
+            for (StoredRecord r : page) {
+                if (!r.key().equals(key)) {
+                    break scan;
+                }
+                cursor = new Store.Cursor(r.key(), r.valueHash());
+                if (r.tombstone()) {
+                    continue;
+                }
+                if (values.size() >= max || (bytes + r.value().length() > config.pageBytesMax() && !values.isEmpty())) {
+                    more = true;
+                    break scan;
+                }
+                values.add(new ValueEntry(r.value(), Math.max(0, r.expiresAtMillis() - nowMillis)));
+                bytes += r.value().length();
+                last = r.valueHash();
+            }
+        }
+        return new GetReply(Status.OK, values, more ? last : Bytes.EMPTY, hops, "");
+    }
+
+    // ---------------------------------------------------------------- put
+
+    private void coordinatePut(PutRequest p) {
+        long expiresAt = env.clock().epochMillis() + p.ttlSeconds() * 1000L;
+        StoredRecord record = StoredRecord.value(p.key(), p.value(), expiresAt, p.secretHash());
+        List<Contact> replicas = replicaSet(p.key());
+        int needed = Math.min(config.writeQuorum(), replicas.size());
+        int[] acks = {0};
+        int[] outstanding = {0};
+        boolean[] replied = {false};
+        Runnable check = () -> {
+            if (replied[0]) {
+                return;
+            }
+            if (acks[0] >= needed) {
+                replied[0] = true;
+                replyToOrigin(p, new PutReply(Status.OK, acks[0], ""));
+            } else if (outstanding[0] == 0) {
+                replied[0] = true;
+                replyToOrigin(p, new PutReply(Status.UNAVAILABLE, acks[0],
+                        "only " + acks[0] + " of " + needed + " replicas acknowledged"));
+            }
+        };
+        if (replicas.contains(self)) {
+            if (!storeLocally(record)) {
+                replyToOrigin(p, new PutReply(Status.OK, 0, "this value was removed; the put is dropped"));
+                return;
+            }
+            acks[0]++;
+        }
+        ReplicaRecord wire = toWire(record);
+        for (Contact r : replicas) {
+            if (r.equals(self)) {
+                continue;
+            }
+            outstanding[0]++;
+            request(r, new StoreReplicas(List.of(wire)), peers.rtoNanos(r.id()), new ReplyHandler() {
+                public void onReply(Envelope reply) {
+                    outstanding[0]--;
+                    if (reply.body() instanceof StoreAck a && a.accepted() > 0) {
+                        acks[0]++;
+                    }
+                    check.run();
+                }
+
+                public void onTimeout() {
+                    outstanding[0]--;
+                    peerTimedOut(r);
+                    check.run();
+                }
+            });
+        }
+        check.run();
+    }
+
+    private ReplicaRecord toWire(StoredRecord r) {
+        long remaining = Math.max(0, r.expiresAtMillis() - env.clock().epochMillis());
+        return new ReplicaRecord(r.key(), r.valueHash(), r.value(), remaining, r.secretHash(), r.tombstone());
+    }
+
+    /**
+     * Writes a record unless a rule forbids it: a value never overrides a tombstone of the same secret (the value
+     * was removed), and a tombstone never removes a value protected by a different secret.
+     */
+    private boolean storeLocally(StoredRecord rec) {
+        Optional<StoredRecord> existing = env.store().read(rec.key(), rec.valueHash());
+        if (existing.isPresent()) {
+            StoredRecord old = existing.get();
+            if (rec.tombstone() && !old.tombstone() && !old.secretHash().equals(rec.secretHash())) {
+                return false;
+            }
+            if (!rec.tombstone() && old.tombstone() && old.secretHash().equals(rec.secretHash())) {
+                return false;
+            }
+        }
+        env.store().write(rec);
+        return true;
+    }
+
+    private int acceptReplicas(StoreReplicas m) {
+        long nowMillis = env.clock().epochMillis();
+        long ttlMaxMillis = config.ttlSecondsMax() * 1000L;
+        int accepted = 0;
+        for (ReplicaRecord r : m.records()) {
+            if (r.remainingMillis() <= 0) {
+                continue;
+            }
+            if (!r.tombstone() && (r.value().length() > config.valueBytesMax()
+                    || !r.value().sha256().equals(r.valueHash()))) {
+                log.debug("{} rejects a replica of {} whose hash or size is wrong", tag, r.key().shortHex());
+                continue;
+            }
+            if (r.valueHash().length() != StoredRecord.HASH_BYTES
+                    || !(r.secretHash().isEmpty() || r.secretHash().length() == StoredRecord.HASH_BYTES)) {
+                continue;
+            }
+            long expiresAt = nowMillis + Math.min(r.remainingMillis(), ttlMaxMillis);
+            StoredRecord rec = new StoredRecord(r.key(), r.valueHash(), r.value(), expiresAt, r.secretHash(),
+                    r.tombstone());
+            if (storeLocally(rec)) {
+                accepted++;
+            }
+        }
+        return accepted;
+    }
+
+    // ---------------------------------------------------------------- remove
+
+    private void coordinateRemove(RemoveRequest r) {
+        List<Contact> replicas = replicaSet(r.key());
+        int[] outstanding = {replicas.size()};
+        Status[] results = new Status[replicas.size()];
+        Runnable finish = () -> replyToOrigin(r, new RemoveReply(combine(results), ""));
+        for (int i = 0; i < replicas.size(); i++) {
+            Contact c = replicas.get(i);
+            int slot = i;
+            if (c.equals(self)) {
+                results[slot] = applyRemove(r.key(), r.valueHash(), r.secret(), r.ttlSeconds());
+                if (--outstanding[0] == 0) {
+                    finish.run();
+                }
+                continue;
+            }
+            request(c, new RemoveReplica(r.key(), r.valueHash(), r.secret(), r.ttlSeconds()),
+                    peers.rtoNanos(c.id()), new ReplyHandler() {
+                        public void onReply(Envelope reply) {
+                            results[slot] = reply.body() instanceof RemoveReplicaReply rr ? rr.status()
+                                    : Status.INTERNAL;
+                            if (--outstanding[0] == 0) {
+                                finish.run();
+                            }
+                        }
+
+                        public void onTimeout() {
+                            results[slot] = Status.TIMEOUT;
+                            peerTimedOut(c);
+                            if (--outstanding[0] == 0) {
+                                finish.run();
+                            }
+                        }
+                    });
+        }
+    }
+
+    /** OK if any replica removed it; else FORBIDDEN if any refused; else NOT_FOUND if any answered; else TIMEOUT. */
+    private static Status combine(Status[] results) {
+        boolean forbidden = false;
+        boolean answered = false;
+        for (Status s : results) {
+            if (s == Status.OK) {
+                return Status.OK;
+            }
+            forbidden |= s == Status.FORBIDDEN;
+            answered |= s == Status.NOT_FOUND || s == Status.FORBIDDEN;
+        }
+        return forbidden ? Status.FORBIDDEN : answered ? Status.NOT_FOUND : Status.UNAVAILABLE;
+    }
+
+    /**
+     * Removes a value held here if SHA-256(secret) matches its secret hash, leaving a tombstone that outlives the
+     * value. A replica that does not hold the value keeps a tombstone too, so a copy that arrives later is dropped.
+     */
+    private Status applyRemove(Id key, Bytes valueHash, Bytes secret, int ttlSeconds) {
+        Bytes secretHash = secret.sha256();
+        long nowMillis = env.clock().epochMillis();
+        long tombstoneUntil = nowMillis + Math.min(Math.max(ttlSeconds, 1), config.ttlSecondsMax()) * 1000L;
+        Optional<StoredRecord> existing = env.store().read(key, valueHash);
+        if (existing.isPresent()) {
+            StoredRecord old = existing.get();
+            if (!old.secretHash().equals(secretHash)) {
+                return old.tombstone() ? Status.NOT_FOUND : Status.FORBIDDEN;
+            }
+            if (old.tombstone()) {
+                return Status.OK;
+            }
+            env.store().write(StoredRecord.tombstone(key, valueHash,
+                    Math.max(tombstoneUntil, old.expiresAtMillis()), secretHash));
+            return Status.OK;
+        }
+        env.store().write(StoredRecord.tombstone(key, valueHash, tombstoneUntil, secretHash));
+        return Status.NOT_FOUND;
+    }
+
+    // ---------------------------------------------------------------- replica repair and anti-entropy
+
+    private void leafSetChanged() {
+        if (repairScheduled || stopped) {
+            return;
+        }
+        repairScheduled = true;
+        // Debounced: a join changes the leaf set many times in a burst.
+        env.scheduler().schedule(REPAIR_DELAY_NANOS, this::repair);
+    }
+
+    /**
+     * Pushes every record whose replica set gained members since the last repair to those members. Of the old
+     * replicas still present, only the one closest to the key pushes, so a change costs one copy per new replica;
+     * anti-entropy catches what a disagreement of views misses.
+     */
+    private void repair() {
+        repairScheduled = false;
+        if (stopped) {
+            return;
+        }
+        Set<Id> oldView = repairedView;
+        List<Contact> members = leafSet.members();
+        Set<Id> newView = new HashSet<>();
+        for (Contact c : members) {
+            newView.add(c.id());
+        }
+        if (newView.equals(oldView)) {
+            return;
+        }
+        repairedView = newView;
+        List<Id> oldIds = new ArrayList<>(oldView);
+        oldIds.add(self.id());
+        Pushes pushes = new Pushes();
+        Store.Cursor cursor = Store.Cursor.START;
+        while (true) {
+            List<StoredRecord> page = env.store().scan(cursor, SCAN_PAGE);
+            if (page.isEmpty()) {
+                break;
+            }
+            for (StoredRecord r : page) {
+                cursor = new Store.Cursor(r.key(), r.valueHash());
+                List<Contact> now = replicaSet(r.key());
+                List<Id> before = closestIds(r.key(), oldIds, config.replicas());
+                Id pusher = null;
+                for (Id id : before) {
+                    if (id.equals(self.id()) || newView.contains(id)) {
+                        pusher = id;
+                        break;
+                    }
+                }
+                if (pusher != null && !pusher.equals(self.id())) {
+                    continue;
+                }
+                for (Contact c : now) {
+                    if (!c.equals(self) && !before.contains(c.id())) {
+                        pushes.add(c, r);
+                    }
+                }
+            }
+        }
+        pushes.flush();
+    }
+
+    private static List<Id> closestIds(Id key, List<Id> ids, int n) {
+        List<Id> sorted = new ArrayList<>(ids);
+        sorted.sort((a, b) -> a.equals(b) ? 0 : a.isCloserTo(key, b) ? -1 : 1);
+        return sorted.size() > n ? sorted.subList(0, n) : sorted;
+    }
+
+    /** Batches records per destination into bounded {@link StoreReplicas} messages. */
+    private final class Pushes {
+        private final Map<Contact, List<ReplicaRecord>> batches = new LinkedHashMap<>();
+        private final Map<Contact, Integer> batchBytes = new LinkedHashMap<>();
+        private Runnable onAllAcked = () -> { };
+        private int outstanding;
+        private boolean flushed;
+
+        void add(Contact to, StoredRecord r) {
+            List<ReplicaRecord> batch = batches.computeIfAbsent(to, k -> new ArrayList<>());
+            batch.add(toWire(r));
+            int bytes = batchBytes.merge(to, r.value().length() + 128, Integer::sum);
+            if (batch.size() >= config.digestEntriesMax() || bytes >= PUSH_BYTES_MAX) {
+                send(to, List.copyOf(batch));
+                batch.clear();
+                batchBytes.put(to, 0);
+            }
+        }
+
+        private void send(Contact to, List<ReplicaRecord> records) {
+            outstanding++;
+            request(to, new StoreReplicas(records), config.rtoMaxMillis() * MILLIS, new ReplyHandler() {
+                public void onReply(Envelope reply) {
+                    done();
+                }
+
+                public void onTimeout() {
+                    done();
+                }
+            });
+        }
+
+        private void done() {
+            outstanding--;
+            if (flushed && outstanding == 0) {
+                onAllAcked.run();
+            }
+        }
+
+        void flush() {
+            for (Map.Entry<Contact, List<ReplicaRecord>> e : batches.entrySet()) {
+                if (!e.getValue().isEmpty()) {
+                    send(e.getKey(), List.copyOf(e.getValue()));
+                }
+            }
+            batches.clear();
+            flushed = true;
+            if (outstanding == 0) {
+                onAllAcked.run();
+            }
+        }
+    }
+
+    /**
+     * One anti-entropy round: tell a random leaf-set neighbour which records (values and tombstones) it should hold
+     * as we see it, from a rotating cursor; it answers with the ones it lacks, which we push.
+     */
+    private void antiEntropyRound() {
+        if (!joined) {
+            return;
+        }
+        List<Contact> members = leafSet.members();
+        if (members.isEmpty()) {
+            return;
+        }
+        Contact peer = members.get(env.random().nextInt(members.size()));
+        List<DigestEntry> entries = new ArrayList<>();
+        Store.Cursor cursor = antiEntropyCursor;
+        int scanned = 0;
+        int scanBudget = 4 * config.digestEntriesMax();
+        boolean wrapped = false;
+        outer:
+        while (scanned < scanBudget) {
+            List<StoredRecord> page = env.store().scan(cursor, SCAN_PAGE);
+            if (page.isEmpty()) {
+                if (wrapped || cursor.equals(Store.Cursor.START)) {
+                    break;
+                }
+                wrapped = true;
+                cursor = Store.Cursor.START;
+                continue;
+            }
+            for (StoredRecord r : page) {
+                cursor = new Store.Cursor(r.key(), r.valueHash());
+                scanned++;
+                if (replicaSet(r.key()).contains(peer)) {
+                    entries.add(new DigestEntry(r.key(), r.valueHash(), r.tombstone()));
+                    if (entries.size() >= config.digestEntriesMax()) {
+                        break outer;
+                    }
+                }
+            }
+        }
+        antiEntropyCursor = cursor;
+        if (entries.isEmpty()) {
+            return;
+        }
+        request(peer, new Digest(entries), config.rtoMaxMillis() * MILLIS, new ReplyHandler() {
+            public void onReply(Envelope reply) {
+                if (reply.body() instanceof DigestWant w) {
+                    Pushes pushes = new Pushes();
+                    for (DigestEntry d : w.entries()) {
+                        env.store().read(d.key(), d.valueHash()).ifPresent(r -> pushes.add(peer, r));
+                    }
+                    pushes.flush();
+                }
+            }
+
+            public void onTimeout() {
+                peerTimedOut(peer);
+            }
+        });
+    }
+
+    private List<DigestEntry> wanted(Digest d) {
+        List<DigestEntry> want = new ArrayList<>();
+        for (DigestEntry e : d.entries()) {
+            Optional<StoredRecord> have = env.store().read(e.key(), e.valueHash());
+            boolean lacks = e.tombstone() ? have.isEmpty() || !have.get().tombstone() : have.isEmpty();
+            if (lacks) {
+                want.add(e);
+            }
+        }
+        return want;
+    }
+
+    private void purge() {
+        int n = env.store().purgeExpired(10_000);
+        if (n > 0) {
+            log.debug("{} purged {} expired records", tag, n);
+        }
+    }
+
+    // ---------------------------------------------------------------- leaving
+
+    /** Graceful leave: hands this node's values to the neighbours that become their replicas, then runs {@code done}. */
+    public void leave(Runnable done) {
+        if (stopped || !joined) {
+            stop();
+            done.run();
+            return;
+        }
+        Pushes pushes = new Pushes();
+        pushes.onAllAcked = () -> {
+            stop();
+            done.run();
+        };
+        Store.Cursor cursor = Store.Cursor.START;
+        while (true) {
+            List<StoredRecord> page = env.store().scan(cursor, SCAN_PAGE);
+            if (page.isEmpty()) {
+                break;
+            }
+            for (StoredRecord r : page) {
+                cursor = new Store.Cursor(r.key(), r.valueHash());
+                List<Contact> targets = leafSet.closest(r.key(), config.replicas() + 1, this::usable);
+                for (Contact c : targets) {
+                    if (!c.equals(self)) {
+                        pushes.add(c, r);
+                    }
+                }
+            }
+        }
+        log.info("{} leaving: handing its records to its neighbours", tag);
+        pushes.flush();
+    }
+
+    // ---------------------------------------------------------------- gateway
 
     /**
      * Serves a client request ({@code ClientPut}, {@code ClientGet}, {@code ClientRemove}) with this node as gateway.
@@ -38,24 +1036,82 @@ public final class Node {
      * {@code RemoveReply} or {@code ErrorReply}.
      */
     public void handleClient(Message request, Consumer<Message> reply) {
-        throw new UnsupportedOperationException();
+        if (stopped) {
+            reply.accept(new ErrorReply(Status.UNAVAILABLE, "node is stopping"));
+            return;
+        }
+        if (!joined) {
+            reply.accept(new ErrorReply(Status.UNAVAILABLE, "node has not joined the overlay yet"));
+            return;
+        }
+        String invalid = ClientRequestValidator.check(request, config);
+        if (invalid != null) {
+            Status status = invalid.startsWith(ClientRequestValidator.TOO_LARGE) ? Status.TOO_LARGE
+                    : Status.BAD_REQUEST;
+            reply.accept(new ErrorReply(status, invalid));
+            return;
+        }
+        long id = nextRequestId++;
+        long started = now();
+        MessageType op = request.type();
+        Routed routed;
+        switch (op) {
+            case CLIENT_PUT -> {
+                ClientPut p = (ClientPut) request;
+                routed = new PutRequest(p.key(), p.value(), p.ttlSeconds(), p.secretHash(), self, id, 0);
+            }
+            case CLIENT_GET -> {
+                ClientGet g = (ClientGet) request;
+                routed = new GetRequest(g.key(), g.maxValues(), g.placemark(), self, id, 0);
+            }
+            case CLIENT_REMOVE -> {
+                ClientRemove r = (ClientRemove) request;
+                int ttl = r.ttlSeconds() <= 0 ? config.ttlSecondsMax() : r.ttlSeconds();
+                routed = new RemoveRequest(r.key(), r.valueHash(), r.secret(), ttl, self, id, 0);
+            }
+            default -> {
+                reply.accept(new ErrorReply(Status.BAD_REQUEST, "not a client request: " + op));
+                return;
+            }
+        }
+        boolean ok = pending.register(id, null, started, config.requestTimeoutMillis() * MILLIS, true,
+                new ReplyHandler() {
+                    public void onReply(Envelope e) {
+                        Message m = e.body();
+                        listener.clientRequestDone(op, statusOf(m), now() - started,
+                                m instanceof GetReply g ? g.hops() : 0);
+                        reply.accept(m);
+                    }
+
+                    public void onTimeout() {
+                        listener.clientRequestDone(op, Status.TIMEOUT, now() - started, 0);
+                        reply.accept(new ErrorReply(stopped ? Status.UNAVAILABLE : Status.TIMEOUT,
+                                "no answer within " + config.requestTimeoutMillis() + " ms"));
+                    }
+                });
+        if (!ok) {
+            reply.accept(new ErrorReply(Status.UNAVAILABLE, "too many requests in flight"));
+            return;
+        }
+        if (routed instanceof GetRequest g && isReplica(g.key())) {
+            deliver(routed);
+        } else {
+            route(routed, new HashSet<>());
+        }
     }
 
-    /** Graceful leave: hands this node's values to the neighbours that become their replicas, then runs {@code done}. */
-    public void leave(Runnable done) {
-        throw new UnsupportedOperationException();
-    }
-
-    /** Stops all timers; sends nothing. After this the node ignores every input. */
-    public void stop() {
-        throw new UnsupportedOperationException();
-    }
-
-    public boolean isJoined() {
-        throw new UnsupportedOperationException();
-    }
-
-    public NodeStatus status() {
-        throw new UnsupportedOperationException();
+    private static Status statusOf(Message m) {
+        switch (m.type()) {
+            case PUT_REPLY:
+                return ((PutReply) m).status();
+            case GET_REPLY:
+                return ((GetReply) m).status();
+            case REMOVE_REPLY:
+                return ((RemoveReply) m).status();
+            case ERROR_REPLY:
+                return ((ErrorReply) m).status();
+            default:
+                return Status.INTERNAL;
+        }
     }
 }

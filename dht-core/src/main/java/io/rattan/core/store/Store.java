@@ -16,6 +16,12 @@ public interface Store {
     /**
      * Inserts or replaces the record with the same {@code (key, valueHash)}. A tombstone replaces a live value.
      * Replacing keeps whichever of the two records expires later unless the new one is a tombstone.
+     *
+     * <p>The tombstone rule: a live value that meets an unexpired tombstone with the same {@code secretHash} is
+     * dropped (a put that meets its own remove stays removed); a live value whose {@code secretHash} differs replaces
+     * the tombstone. The store does not check secrets when a tombstone replaces a value; the caller does. Between two
+     * values or two tombstones the later expiry wins, the held record on a tie; a stored record that has expired
+     * counts as absent, and a record that has already expired when written is dropped.
      */
     void write(StoredRecord record);
 

@@ -1,0 +1,194 @@
+package io.rattan.client;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollEventLoopGroup;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.EventExecutor;
+import io.rattan.core.codec.MessageCodec;
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Status;
+import io.rattan.core.net.Address;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The machinery behind {@link RattanClient}: the event loops, one {@link Gateway} per address, the request-id
+ * counter, the table of live calls and its bound. Thread-safe.
+ */
+final class ClientRuntime {
+
+    private static final Logger log = LoggerFactory.getLogger(ClientRuntime.class);
+    private static final long SHUTDOWN_TIMEOUT_SECONDS = 5;
+
+    private final ClientConfig config;
+    private final EventLoopGroup group;
+    private final List<Gateway> gateways;
+    private final Backoff backoff;
+    private final ClientMetrics metrics;
+    private final AtomicLong requestIds = new AtomicLong();
+    private final AtomicInteger cursor;
+    private final Set<Call<?>> calls = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger callCount = new AtomicInteger();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    ClientRuntime(ClientConfig config) {
+        this.config = config;
+        this.backoff = new Backoff(config.backoffBase(), config.backoffMax());
+        DefaultThreadFactory threads = new DefaultThreadFactory("rattan-client", true);
+        boolean epoll = Epoll.isAvailable();
+        this.group = epoll ? new EpollEventLoopGroup(config.eventLoopThreads(), threads)
+                : new NioEventLoopGroup(config.eventLoopThreads(), threads);
+        Bootstrap bootstrap = new Bootstrap()
+                .group(group)
+                .channel(epoll ? EpollSocketChannel.class : NioSocketChannel.class)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.SO_KEEPALIVE, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) config.connectTimeout().toMillis());
+        MessageCodec codec = new MessageCodec();
+        EnvelopeCodec envelopeCodec = new EnvelopeCodec(codec);
+        List<Gateway> gs = new ArrayList<>();
+        for (Address a : config.gateways()) {
+            gs.add(new Gateway(a, bootstrap, envelopeCodec, codec.frameBytesMax(), config.backoffMax().toNanos()));
+        }
+        this.gateways = List.copyOf(gs);
+        // A random start spreads many clients over the gateways from their first request.
+        this.cursor = new AtomicInteger(ThreadLocalRandom.current().nextInt(gateways.size()));
+        this.metrics = new ClientMetrics(config.meterRegistry(), callCount::get);
+    }
+
+    ClientConfig config() {
+        return config;
+    }
+
+    Backoff backoff() {
+        return backoff;
+    }
+
+    ClientMetrics metrics() {
+        return metrics;
+    }
+
+    boolean isClosed() {
+        return closed.get();
+    }
+
+    RattanException closedFailure() {
+        return new RattanException(Status.UNAVAILABLE, "the client is closed");
+    }
+
+    long nextRequestId() {
+        return requestIds.incrementAndGet();
+    }
+
+    /** The gateway a new call tries first: the next in round-robin order. */
+    int nextStartIndex() {
+        return Math.floorMod(cursor.getAndIncrement(), gateways.size());
+    }
+
+    /** The first gateway from {@code start} on (cyclically) that is not suspended, or {@code start} if all are. */
+    int chooseGateway(int start) {
+        int n = gateways.size();
+        long now = System.nanoTime();
+        for (int i = 0; i < n; i++) {
+            int index = Math.floorMod(start + i, n);
+            if (!gateways.get(index).isSuspended(now)) {
+                return index;
+            }
+        }
+        return Math.floorMod(start, n);
+    }
+
+    Gateway gateway(int index) {
+        return gateways.get(index);
+    }
+
+    /**
+     * Starts a call with the given deadline (a {@link System#nanoTime} value). The returned future completes on an
+     * event-loop thread, with the mapped reply or a {@link RattanException}.
+     */
+    <T> CompletableFuture<T> submit(Op op, Message request, long deadlineNanos, Call.ReplyMapper<T> mapper) {
+        if (closed.get()) {
+            return CompletableFuture.failedFuture(closedFailure());
+        }
+        int max = config.requestsInFlightMax();
+        if (callCount.incrementAndGet() > max) {
+            callCount.decrementAndGet();
+            return CompletableFuture.failedFuture(new RattanException(Status.UNAVAILABLE, "too many requests in "
+                    + "flight: the client admits " + max + " at once (maxRequestsInFlight); wait for some to "
+                    + "complete"));
+        }
+        Call<T> call = new Call<>(this, op, request, mapper, group.next(), deadlineNanos);
+        calls.add(call);
+        if (closed.get()) {
+            // close() may have swept the table before the add above.
+            call.abort(closedFailure());
+            release(call);
+            return call.result();
+        }
+        call.start();
+        return call.result();
+    }
+
+    /** Forgets a completed call; idempotent. */
+    void release(Call<?> call) {
+        if (calls.remove(call)) {
+            callCount.decrementAndGet();
+        }
+    }
+
+    /** Calls in flight or waiting to retry. */
+    int callsInFlight() {
+        return callCount.get();
+    }
+
+    /**
+     * Fails every live call, closes every connection and stops the event loops (without a quiet period). Waits for
+     * the loops to stop, unless called from one of them.
+     */
+    void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        RattanException failure = closedFailure();
+        for (Call<?> call : calls) {
+            call.abort(failure);
+        }
+        for (Gateway g : gateways) {
+            g.close();
+        }
+        metrics.close();
+        io.netty.util.concurrent.Future<?> terminated =
+                group.shutdownGracefully(0, SHUTDOWN_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        if (onOwnLoop()) {
+            return;
+        }
+        if (!terminated.awaitUninterruptibly(2 * SHUTDOWN_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+            log.warn("the client's event loops did not stop within {} s", 2 * SHUTDOWN_TIMEOUT_SECONDS);
+        }
+    }
+
+    private boolean onOwnLoop() {
+        for (EventExecutor e : group) {
+            if (e.inEventLoop()) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

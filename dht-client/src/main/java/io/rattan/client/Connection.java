@@ -1,0 +1,173 @@
+package io.rattan.client;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPipeline;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.handler.codec.LengthFieldPrepender;
+import io.rattan.core.codec.CodecException;
+import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.Status;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One TCP connection to one gateway, shared by every request to it: requests are matched to replies by request id
+ * through the pending table, so any number can be in flight at once and replies may come in any order. When the
+ * connection closes (or never opens), every attempt still pending on it fails as retryable. Thread-safe.
+ */
+final class Connection {
+
+    private static final Logger log = LoggerFactory.getLogger(Connection.class);
+    private static final int LENGTH_FIELD_BYTES = 4;
+
+    private final Gateway gateway;
+    private final ChannelFuture connectFuture;
+    private final ConcurrentMap<Long, Attempt> pending;
+    /** When the last reply arrived; a System.nanoTime value. */
+    private final AtomicLong lastReadNanos;
+
+    private Connection(Gateway gateway, ChannelFuture connectFuture, ConcurrentMap<Long, Attempt> pending,
+                       AtomicLong lastReadNanos) {
+        this.gateway = gateway;
+        this.connectFuture = connectFuture;
+        this.pending = pending;
+        this.lastReadNanos = lastReadNanos;
+    }
+
+    /** Starts connecting to {@code gateway}; requests may be sent at once and go out when the connection is up. */
+    static Connection open(Gateway gateway, Bootstrap template, EnvelopeCodec codec, int frameBytesMax) {
+        ConcurrentMap<Long, Attempt> pending = new ConcurrentHashMap<>();
+        // Starts in the past, so that a connection that never delivers anything counts as silent.
+        AtomicLong lastReadNanos = new AtomicLong(System.nanoTime() - Long.MAX_VALUE / 4);
+        ChannelFuture connect = template.clone()
+                .handler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        ChannelPipeline p = ch.pipeline();
+                        // The frame bound includes the length field, so it matches the codec's body bound exactly.
+                        p.addLast(new LengthFieldBasedFrameDecoder(frameBytesMax + LENGTH_FIELD_BYTES,
+                                0, LENGTH_FIELD_BYTES, 0, LENGTH_FIELD_BYTES));
+                        p.addLast(new LengthFieldPrepender(LENGTH_FIELD_BYTES));
+                        p.addLast(codec);
+                        p.addLast(new ClientHandler(pending, lastReadNanos));
+                    }
+                })
+                .connect(gateway.address().host(), gateway.address().port());
+        Connection c = new Connection(gateway, connect, pending, lastReadNanos);
+        connect.addListener(f -> {
+            if (f.isSuccess()) {
+                gateway.resume();
+            } else {
+                gateway.suspend();
+            }
+        });
+        connect.channel().closeFuture().addListener(f -> c.failAll());
+        return c;
+    }
+
+    /** True once the connection has closed or failed to open; a closed connection is never reused. */
+    boolean isClosed() {
+        return !connectFuture.channel().isOpen();
+    }
+
+    /** Number of attempts waiting for a reply on this connection. */
+    int pendingCount() {
+        return pending.size();
+    }
+
+    /**
+     * Registers {@code attempt} and sends its request once the connection is up. Failures (no connection, a failed
+     * write, the connection closing) reach the attempt's {@link Attempt#onFailure}, possibly on this thread.
+     */
+    void send(Attempt attempt, Envelope request) {
+        attempt.sentOn(this);
+        pending.put(attempt.requestId(), attempt);
+        if (connectFuture.channel().closeFuture().isDone()) {
+            // The close already drained the table, perhaps before the put above: fail this attempt ourselves.
+            fail(attempt, closedFailure());
+            return;
+        }
+        connectFuture.addListener(f -> {
+            if (!f.isSuccess()) {
+                fail(attempt, connectFailure(f.cause()));
+                return;
+            }
+            connectFuture.channel().writeAndFlush(request).addListener(w -> {
+                if (!w.isSuccess()) {
+                    fail(attempt, writeFailure(w.cause()));
+                }
+            });
+        });
+    }
+
+    /** Withdraws {@code attempt}; true when it was still pending here. */
+    boolean forget(Attempt attempt) {
+        return pending.remove(attempt.requestId(), attempt);
+    }
+
+    /**
+     * Closes the connection when nothing at all has arrived on it since {@code sinceNanos} (a System.nanoTime
+     * value). Called when an attempt started then has timed out, it tells a busy gateway (still answering other
+     * requests) from a hung one, or a dead host whose connection never reset, which would otherwise cost every
+     * later call an attempt timeout. A slow gateway with nothing else to answer loses its connection too; that
+     * costs a reconnect, nothing more.
+     */
+    void closeIfSilentSince(long sinceNanos) {
+        if (lastReadNanos.get() - sinceNanos < 0 && connectFuture.channel().isOpen()) {
+            log.debug("closing connection to gateway {}: nothing received during a timed-out attempt",
+                    gateway.address());
+            close();
+        }
+    }
+
+    /** Closes the connection; pending attempts fail as retryable. */
+    void close() {
+        connectFuture.channel().close();
+    }
+
+    private void fail(Attempt attempt, RattanException failure) {
+        if (pending.remove(attempt.requestId(), attempt)) {
+            attempt.onFailure(failure);
+        }
+    }
+
+    private void failAll() {
+        RattanException failure = closedFailure();
+        for (Attempt attempt : pending.values()) {
+            fail(attempt, failure);
+        }
+    }
+
+    private RattanException closedFailure() {
+        if (connectFuture.isDone() && !connectFuture.isSuccess()) {
+            return connectFailure(connectFuture.cause());
+        }
+        return new RattanException(Status.UNAVAILABLE, "connection to gateway " + gateway.address() + " closed");
+    }
+
+    private RattanException connectFailure(Throwable cause) {
+        return new RattanException(Status.UNAVAILABLE,
+                "cannot connect to gateway " + gateway.address() + ": " + describe(cause), cause);
+    }
+
+    private RattanException writeFailure(Throwable cause) {
+        for (Throwable t = cause; t != null; t = t.getCause()) {
+            if (t instanceof CodecException) {
+                // The request itself breaks a bound of the wire protocol: no gateway will take it.
+                return new RattanException(Status.BAD_REQUEST, "request cannot be encoded: " + t.getMessage(), t);
+            }
+        }
+        return new RattanException(Status.UNAVAILABLE,
+                "cannot send to gateway " + gateway.address() + ": " + describe(cause), cause);
+    }
+
+    private static String describe(Throwable t) {
+        return t == null ? "unknown cause" : t.getMessage() != null ? t.getMessage() : t.getClass().getSimpleName();
+    }
+}

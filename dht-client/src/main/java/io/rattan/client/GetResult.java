@@ -1,0 +1,56 @@
+package io.rattan.client;
+
+import io.rattan.core.util.Bytes;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The live values under a key, as one or more pages of a get returned them.
+ *
+ * @param values    the values, in value-hash order, each at most once
+ * @param hops      overlay hops taken, summed over the pages fetched
+ * @param pages     how many get requests (pages) produced this result
+ * @param placemark empty when every value was fetched; otherwise where the next page starts (pass it to
+ *                  {@link RattanClient#getPage}). {@link RattanClient#get} leaves it non-empty only when it stopped
+ *                  at its page bound.
+ */
+public record GetResult(List<Value> values, int hops, int pages, Bytes placemark) {
+
+    public GetResult {
+        values = List.copyOf(values);
+        Objects.requireNonNull(placemark, "placemark");
+    }
+
+    /** True when no further page remains, i.e. {@link #values()} is the whole live value set. */
+    public boolean complete() {
+        return placemark.isEmpty();
+    }
+
+    /**
+     * One live value.
+     *
+     * @param value        the value's bytes
+     * @param valueHash    SHA-256 of {@code value}, computed by the client
+     * @param ttlRemaining how long the value had left to live when the replica answered
+     */
+    public record Value(Bytes value, Bytes valueHash, Duration ttlRemaining) {
+
+        public Value {
+            Objects.requireNonNull(value, "value");
+            Objects.requireNonNull(valueHash, "valueHash");
+            Objects.requireNonNull(ttlRemaining, "ttlRemaining");
+        }
+
+        /** A copy of the value's bytes. */
+        public byte[] bytes() {
+            return value.toByteArray();
+        }
+
+        /** The value decoded as UTF-8 (malformed input is replaced, never an error). */
+        public String utf8() {
+            return new String(value.toByteArray(), StandardCharsets.UTF_8);
+        }
+    }
+}

@@ -1,0 +1,654 @@
+package io.rattan.client;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.rattan.core.codec.MessageCodec;
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ClientGet;
+import io.rattan.core.msg.Messages.ClientPut;
+import io.rattan.core.msg.Messages.ClientRemove;
+import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.Messages.PutReply;
+import io.rattan.core.msg.Messages.RemoveReply;
+import io.rattan.core.msg.Messages.ValueEntry;
+import io.rattan.core.msg.Status;
+import io.rattan.core.net.Address;
+import io.rattan.core.util.Bytes;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Function;
+
+/**
+ * A client of a Rattan DHT: puts, gets and removes values through one or more gateways over the binary RPC.
+ *
+ * <pre>{@code
+ * try (RattanClient client = RattanClient.builder().gateway("10.0.0.1:4001").gateway("10.0.0.2:4001").build()) {
+ *     Id key = RattanClient.key("greeting");
+ *     client.putSync(key, "hello".getBytes(UTF_8), Duration.ofHours(1));
+ *     for (GetResult.Value v : client.getSync(key).values()) {
+ *         System.out.println(v.utf8());
+ *     }
+ * }
+ * }</pre>
+ *
+ * <h2>Calls, attempts and failures</h2>
+ * Every call is sent to one gateway at a time over a long-lived TCP connection (one per gateway, opened on first
+ * use, reopened after it closes, shared by all calls: requests are multiplexed by request id). Calls take turns
+ * round-robin over the gateways, from a random start. When an attempt fails with a transient status
+ * ({@link Status#UNAVAILABLE}, {@link Status#TIMEOUT}, {@link Status#INTERNAL}), cannot connect, loses its
+ * connection, or gets no reply within the attempt timeout, the call waits a random backoff and retries on the next
+ * gateway, up to {@link Builder#maxRetries(int) maxRetries} times and never beyond the
+ * {@link Builder#totalTimeout(Duration) total timeout}. A gateway that refused a connection is avoided for a
+ * while (the backoff cap) as long as another is available, and a connection on which nothing at all arrived during
+ * an attempt that timed out is closed, to be reopened on next use. Final answers ({@link Status#BAD_REQUEST},
+ * {@link Status#TOO_LARGE}, {@link Status#FORBIDDEN}) are never retried. Retrying a put is safe: a value's identity
+ * is its hash, so storing it twice stores it once.
+ *
+ * <p>A failed future completes exceptionally with a {@link RattanException} (so {@code join()} throws it wrapped in
+ * a {@link CompletionException}, {@code get()} in an {@link ExecutionException}); the blocking {@code *Sync}
+ * methods throw it directly. Cancelling a returned future stops the call's retries.
+ *
+ * <h2>Threads</h2>
+ * The client is thread-safe: any thread may call any method, concurrently. Returned futures complete on the
+ * client's Netty event-loop threads (those failed by {@link #close()} complete on the closing thread), so
+ * callbacks attached to them must not block; hand blocking work to an executor of your own with the
+ * {@code *Async(..., executor)} variants of {@link CompletableFuture}. The {@code *Sync} methods must not be called
+ * from a callback on a client future: they would wait for the very thread they block.
+ *
+ * <h2>Metrics</h2>
+ * With a {@link Builder#meterRegistry(MeterRegistry) registry}, every call is timed, all attempts included, by the
+ * timer {@code rattan.client.requests} tagged {@code op} ({@code put}, {@code get}, {@code remove}) and
+ * {@code outcome} ({@code success}; {@code not_found} for a remove that found nothing; otherwise the lower-case
+ * status of the failure, or {@code cancelled}). A multi-page {@link #get(Id)} counts as one call. The counter
+ * {@code rattan.client.retries} (tag {@code op}) counts retries, and the gauge {@code rattan.client.requests.inflight}
+ * the calls in flight.
+ */
+public final class RattanClient implements AutoCloseable {
+
+    /** The most pages {@link #get(Id)} fetches before it returns what it has. */
+    public static final int GET_PAGES_MAX = 64;
+    /** Values asked for per page by {@link #get(Id)}; gateways cap it by their own page bounds. */
+    public static final int GET_PAGE_VALUES = MessageCodec.LIST_COUNT_MAX;
+    /** The largest value the wire protocol carries; gateways usually accept less (1 KiB by default). */
+    public static final int VALUE_BYTES_MAX = MessageCodec.VALUE_BYTES_MAX;
+    /** The largest removal secret the wire protocol carries. */
+    public static final int SECRET_BYTES_MAX = MessageCodec.SECRET_BYTES_MAX;
+
+    private final ClientRuntime runtime;
+
+    private RattanClient(ClientConfig config) {
+        this.runtime = new ClientRuntime(config);
+    }
+
+    /** A builder with every setting at its default; only the gateways must be given. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The key for a name: SHA-1 of its UTF-8 bytes, the same key as {@code name:<text>} in the HTTP API. */
+    public static Id key(String name) {
+        return Id.ofName(Objects.requireNonNull(name, "name"));
+    }
+
+    /** SHA-256 of a value: the hash {@link #remove} names a value by. */
+    public static Bytes valueHash(byte[] value) {
+        return Bytes.wrap(Bytes.sha256(Objects.requireNonNull(value, "value")));
+    }
+
+    // ---- put ----
+
+    /**
+     * Stores {@code value} under {@code key} for {@code ttl}, without a secret: nobody can remove it before it
+     * expires. Same as {@code put(key, value, ttl, null)}.
+     *
+     * @see #put(Id, byte[], Duration, byte[])
+     */
+    public CompletableFuture<PutResult> put(Id key, byte[] value, Duration ttl) {
+        return put(key, value, ttl, null);
+    }
+
+    /**
+     * Stores {@code value} under {@code key} for {@code ttl}. A key holds a set of values: putting a different
+     * value adds it, putting the same value again only refreshes it. With a {@code secret}, whoever presents the
+     * same secret can remove the value; only SHA-256 of the secret leaves this process.
+     *
+     * @param key    the key
+     * @param value  the value's bytes (copied); at most {@link #VALUE_BYTES_MAX}, and at most what the gateway allows
+     * @param ttl    how long the value lives; rounded up to whole seconds; gateways cap it at their maximum
+     * @param secret the removal secret, or null for a value that cannot be removed; at most
+     *               {@link #SECRET_BYTES_MAX} bytes, since {@link #remove} must send it
+     * @return completes with the value's hash and replica count, or with a {@link RattanException}
+     *         ({@link Status#TOO_LARGE} for a value above the limit)
+     * @throws IllegalArgumentException for a null argument (other than the secret), a non-positive ttl, or an
+     *                                  empty or oversized secret
+     */
+    public CompletableFuture<PutResult> put(Id key, byte[] value, Duration ttl, byte[] secret) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        int ttlSeconds = ttlSeconds(ttl);
+        if (secret != null) {
+            checkSecret(secret);
+        }
+        long start = System.nanoTime();
+        if (value.length > VALUE_BYTES_MAX) {
+            RattanException tooLarge = new RattanException(Status.TOO_LARGE, "put: the value has " + value.length
+                    + " bytes; the wire protocol carries at most " + VALUE_BYTES_MAX);
+            return instrumented(Op.PUT, start, CompletableFuture.failedFuture(tooLarge), r -> ClientMetrics.SUCCESS);
+        }
+        Bytes v = Bytes.of(value);
+        Bytes hash = v.sha256();
+        Bytes secretHash = secret == null ? Bytes.EMPTY : Bytes.wrap(Bytes.sha256(secret));
+        ClientPut request = new ClientPut(key, v, ttlSeconds, secretHash);
+        return instrumented(Op.PUT, start,
+                runtime.submit(Op.PUT, request, deadline(start), reply -> mapPut(reply, hash)),
+                r -> ClientMetrics.SUCCESS);
+    }
+
+    /** Blocking {@link #put(Id, byte[], Duration)}; throws {@link RattanException} on failure. */
+    public PutResult putSync(Id key, byte[] value, Duration ttl) {
+        return await(put(key, value, ttl));
+    }
+
+    /** Blocking {@link #put(Id, byte[], Duration, byte[])}; throws {@link RattanException} on failure. */
+    public PutResult putSync(Id key, byte[] value, Duration ttl, byte[] secret) {
+        return await(put(key, value, ttl, secret));
+    }
+
+    // ---- get ----
+
+    /**
+     * Fetches every live value under {@code key}, following placemarks page after page, at most
+     * {@link #GET_PAGES_MAX} pages; the total timeout bounds all pages together. A key with no live value gives an
+     * empty result. Should the bound be reached with values left, the result holds the pages fetched and a
+     * non-empty {@link GetResult#placemark()} to continue from with {@link #getPage}
+     * ({@link GetResult#complete()} is then false).
+     *
+     * @return completes with the values, or with a {@link RattanException}
+     */
+    public CompletableFuture<GetResult> get(Id key) {
+        Objects.requireNonNull(key, "key");
+        long start = System.nanoTime();
+        Pager pager = new Pager(key, deadline(start));
+        pager.fetch(Bytes.EMPTY);
+        return instrumented(Op.GET, start, pager.result, r -> ClientMetrics.SUCCESS);
+    }
+
+    /**
+     * Fetches one page of the live values under {@code key}: at most {@code maxValues} values (the gateway may
+     * return fewer) whose hashes follow {@code placemark}.
+     *
+     * @param maxValues most values wanted, 1..{@link #GET_PAGE_VALUES}
+     * @param placemark {@link Bytes#EMPTY} (or null) for the first page, else the placemark of the previous page
+     * @return completes with the page, whose {@link GetResult#placemark()} is empty when it was the last
+     * @throws IllegalArgumentException for a null key, a maxValues out of range, or an over-long placemark
+     */
+    public CompletableFuture<GetResult> getPage(Id key, int maxValues, Bytes placemark) {
+        Objects.requireNonNull(key, "key");
+        if (maxValues < 1 || maxValues > GET_PAGE_VALUES) {
+            throw new IllegalArgumentException("maxValues must be 1.." + GET_PAGE_VALUES + ", got " + maxValues);
+        }
+        Bytes mark = placemark == null ? Bytes.EMPTY : placemark;
+        if (mark.length() > MessageCodec.HASH_BYTES_MAX) {
+            throw new IllegalArgumentException("a placemark has at most " + MessageCodec.HASH_BYTES_MAX + " bytes");
+        }
+        long start = System.nanoTime();
+        return instrumented(Op.GET, start, runtime.submit(Op.GET, new ClientGet(key, maxValues, mark),
+                deadline(start), RattanClient::mapGetPage), r -> ClientMetrics.SUCCESS);
+    }
+
+    /** Blocking {@link #get(Id)}; throws {@link RattanException} on failure. */
+    public GetResult getSync(Id key) {
+        return await(get(key));
+    }
+
+    // ---- remove ----
+
+    /**
+     * Removes the value with hash {@code valueHash} from {@code key}, presenting {@code secret}; the replicas keep
+     * a tombstone for {@code ttl} (give at least the value's remaining TTL, so that a replica that missed the
+     * remove cannot bring the value back).
+     *
+     * @param valueHash SHA-256 of the value ({@link PutResult#valueHash()}, {@link GetResult.Value#valueHash()},
+     *                  {@link #valueHash(byte[])})
+     * @param secret    the secret the value was put with
+     * @return completes with true when the value was removed, false when no replica held it; fails with a
+     *         {@link RattanException} whose status is {@link Status#FORBIDDEN} when the secret is wrong (or the
+     *         value was put without one), and never retries that
+     * @throws IllegalArgumentException for a null argument, a non-positive ttl, or an empty or oversized secret or
+     *                                  hash
+     */
+    public CompletableFuture<Boolean> remove(Id key, Bytes valueHash, byte[] secret, Duration ttl) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(valueHash, "valueHash");
+        Objects.requireNonNull(secret, "secret");
+        if (valueHash.isEmpty() || valueHash.length() > MessageCodec.HASH_BYTES_MAX) {
+            throw new IllegalArgumentException("a value hash has 1.." + MessageCodec.HASH_BYTES_MAX + " bytes, got "
+                    + valueHash.length());
+        }
+        checkSecret(secret);
+        int ttlSeconds = ttlSeconds(ttl);
+        long start = System.nanoTime();
+        ClientRemove request = new ClientRemove(key, valueHash, Bytes.of(secret), ttlSeconds);
+        return instrumented(Op.REMOVE, start,
+                runtime.submit(Op.REMOVE, request, deadline(start), RattanClient::mapRemove),
+                removed -> removed ? ClientMetrics.SUCCESS : "not_found");
+    }
+
+    /** Blocking {@link #remove}; throws {@link RattanException} on failure. */
+    public boolean removeSync(Id key, Bytes valueHash, byte[] secret, Duration ttl) {
+        return await(remove(key, valueHash, secret, ttl));
+    }
+
+    // ---- lifecycle ----
+
+    /**
+     * Fails every call still in flight or waiting to retry with a {@link RattanException}
+     * ({@link Status#UNAVAILABLE}), closes the connections and stops the event loops, waiting (a few seconds at
+     * most) for them to stop. Calls made afterwards fail at once. Idempotent.
+     */
+    @Override
+    public void close() {
+        runtime.close();
+    }
+
+    /** Calls in flight or waiting to retry; for monitoring. */
+    public int requestsInFlight() {
+        return runtime.callsInFlight();
+    }
+
+    // package-private, for tests
+    ClientRuntime runtime() {
+        return runtime;
+    }
+
+    // ---- reply mapping ----
+
+    private static PutResult mapPut(Message reply, Bytes valueHash) {
+        switch (reply.type()) {
+            case PUT_REPLY: {
+                PutReply r = (PutReply) reply;
+                if (r.status() == Status.OK) {
+                    return new PutResult(valueHash, r.replicas());
+                }
+                throw failure(Op.PUT, r.status(), r.detail());
+            }
+            case ERROR_REPLY: {
+                ErrorReply r = (ErrorReply) reply;
+                throw failure(Op.PUT, r.status(), r.detail());
+            }
+            default:
+                throw unexpected(Op.PUT, reply);
+        }
+    }
+
+    private static GetResult mapGetPage(Message reply) {
+        switch (reply.type()) {
+            case GET_REPLY: {
+                GetReply r = (GetReply) reply;
+                if (r.status() == Status.OK) {
+                    List<GetResult.Value> values = new ArrayList<>(r.values().size());
+                    for (ValueEntry e : r.values()) {
+                        values.add(new GetResult.Value(e.value(), e.value().sha256(),
+                                Duration.ofMillis(e.ttlRemainingMillis())));
+                    }
+                    return new GetResult(values, r.hops(), 1, r.placemark());
+                }
+                if (r.status() == Status.NOT_FOUND) {
+                    // No live value under the key: the same answer as an empty page.
+                    return new GetResult(List.of(), r.hops(), 1, Bytes.EMPTY);
+                }
+                throw failure(Op.GET, r.status(), r.detail());
+            }
+            case ERROR_REPLY: {
+                ErrorReply r = (ErrorReply) reply;
+                throw failure(Op.GET, r.status(), r.detail());
+            }
+            default:
+                throw unexpected(Op.GET, reply);
+        }
+    }
+
+    private static Boolean mapRemove(Message reply) {
+        Status status;
+        String detail;
+        switch (reply.type()) {
+            case REMOVE_REPLY:
+                status = ((RemoveReply) reply).status();
+                detail = ((RemoveReply) reply).detail();
+                break;
+            case ERROR_REPLY:
+                status = ((ErrorReply) reply).status();
+                detail = ((ErrorReply) reply).detail();
+                if (status == Status.OK) {
+                    throw failure(Op.REMOVE, status, detail);
+                }
+                break;
+            default:
+                throw unexpected(Op.REMOVE, reply);
+        }
+        if (status == Status.OK) {
+            return Boolean.TRUE;
+        }
+        if (status == Status.NOT_FOUND) {
+            return Boolean.FALSE;
+        }
+        throw failure(Op.REMOVE, status, detail);
+    }
+
+    private static RattanException failure(Op op, Status status, String detail) {
+        String suffix = detail == null || detail.isEmpty() ? "" : ": " + detail;
+        if (status == Status.OK) {
+            // An error reply that claims success is a broken gateway; retry elsewhere.
+            return new RattanException(Status.INTERNAL, op.tag() + ": the gateway sent an error reply with status OK"
+                    + suffix);
+        }
+        return new RattanException(status, op.tag() + " failed: " + status + suffix);
+    }
+
+    private static RattanException unexpected(Op op, Message reply) {
+        return new RattanException(Status.INTERNAL, op.tag() + ": the gateway answered with " + reply.type());
+    }
+
+    // ---- helpers ----
+
+    /** Follows placemarks for {@link #get(Id)}; each page is a call of its own, all under one deadline. */
+    private final class Pager {
+        private final Id key;
+        private final long deadlineNanos;
+        private final CompletableFuture<GetResult> result = new CompletableFuture<>();
+        // Pages complete one after another, each on the loop after the previous; the chain publishes these fields.
+        private final Map<Bytes, GetResult.Value> values = new LinkedHashMap<>();
+        private int hops;
+        private int pages;
+        private volatile CompletableFuture<GetResult> page;
+
+        Pager(Id key, long deadlineNanos) {
+            this.key = key;
+            this.deadlineNanos = deadlineNanos;
+            result.whenComplete((r, e) -> {
+                CompletableFuture<GetResult> p = page;
+                if (result.isCancelled() && p != null) {
+                    p.cancel(false);
+                }
+            });
+        }
+
+        void fetch(Bytes placemark) {
+            CompletableFuture<GetResult> p = runtime.submit(Op.GET, new ClientGet(key, GET_PAGE_VALUES, placemark),
+                    deadlineNanos, RattanClient::mapGetPage);
+            page = p;
+            if (result.isDone()) {
+                p.cancel(false);
+                return;
+            }
+            p.whenComplete((r, e) -> {
+                if (e != null) {
+                    result.completeExceptionally(asRattan(e, Op.GET));
+                } else {
+                    onPage(placemark, r);
+                }
+            });
+        }
+
+        private void onPage(Bytes asked, GetResult r) {
+            pages++;
+            hops += r.hops();
+            for (GetResult.Value v : r.values()) {
+                values.putIfAbsent(v.valueHash(), v);
+            }
+            Bytes next = r.placemark();
+            if (next.isEmpty() || pages >= GET_PAGES_MAX) {
+                result.complete(new GetResult(new ArrayList<>(values.values()), hops, pages, next));
+            } else if (next.equals(asked)) {
+                result.completeExceptionally(new RattanException(Status.INTERNAL,
+                        "get: the gateway returned the placemark it was given; paging would never end"));
+            } else {
+                fetch(next);
+            }
+        }
+    }
+
+    /**
+     * Wraps a call's future: records the call's timer before the caller sees the outcome, passes on a caller's
+     * cancel, and makes every failure a {@link RattanException}.
+     */
+    private <T> CompletableFuture<T> instrumented(Op op, long startNanos, CompletableFuture<T> inner,
+                                                  Function<T, String> outcomeOf) {
+        CompletableFuture<T> outer = new CompletableFuture<>();
+        inner.whenComplete((value, error) -> {
+            long nanos = System.nanoTime() - startNanos;
+            if (error == null) {
+                runtime.metrics().record(op, outcomeOf.apply(value), nanos);
+                outer.complete(value);
+                return;
+            }
+            Throwable cause = unwrap(error);
+            if (cause instanceof CancellationException) {
+                runtime.metrics().record(op, ClientMetrics.CANCELLED, nanos);
+                outer.cancel(false);
+                return;
+            }
+            RattanException failure = asRattan(cause, op);
+            runtime.metrics().record(op, failure.status().name().toLowerCase(Locale.ROOT), nanos);
+            outer.completeExceptionally(failure);
+        });
+        outer.whenComplete((value, error) -> {
+            if (outer.isCancelled()) {
+                inner.cancel(false);
+            }
+        });
+        return outer;
+    }
+
+    private long deadline(long startNanos) {
+        return startNanos + runtime.config().totalTimeout().toNanos();
+    }
+
+    private static Throwable unwrap(Throwable t) {
+        Throwable c = t;
+        while ((c instanceof CompletionException || c instanceof ExecutionException) && c.getCause() != null) {
+            c = c.getCause();
+        }
+        return c;
+    }
+
+    private static RattanException asRattan(Throwable t, Op op) {
+        Throwable c = unwrap(t);
+        if (c instanceof RattanException) {
+            return (RattanException) c;
+        }
+        return new RattanException(Status.INTERNAL, op.tag() + " failed unexpectedly: " + c, c);
+    }
+
+    private static <T> T await(CompletableFuture<T> future) {
+        try {
+            return future.get();
+        } catch (ExecutionException e) {
+            Throwable c = unwrap(e);
+            if (c instanceof RattanException) {
+                throw (RattanException) c;
+            }
+            throw new RattanException(Status.INTERNAL, "call failed unexpectedly: " + c, c);
+        } catch (InterruptedException e) {
+            future.cancel(false);
+            Thread.currentThread().interrupt();
+            throw new RattanException(Status.INTERNAL, "interrupted while waiting for the reply", e);
+        }
+    }
+
+    private static int ttlSeconds(Duration ttl) {
+        Objects.requireNonNull(ttl, "ttl");
+        if (ttl.isNegative() || ttl.isZero()) {
+            throw new IllegalArgumentException("ttl must be positive, got " + ttl);
+        }
+        long seconds = ttl.getSeconds() + (ttl.getNano() > 0 ? 1 : 0);
+        if (seconds > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("ttl must be at most " + Integer.MAX_VALUE + " s, got " + ttl);
+        }
+        return (int) seconds;
+    }
+
+    private static void checkSecret(byte[] secret) {
+        if (secret.length == 0) {
+            throw new IllegalArgumentException(
+                    "a secret must not be empty (pass null to put a value nobody can remove)");
+        }
+        if (secret.length > SECRET_BYTES_MAX) {
+            throw new IllegalArgumentException("a secret has at most " + SECRET_BYTES_MAX + " bytes, got "
+                    + secret.length);
+        }
+    }
+
+    /**
+     * Settings for a {@link RattanClient}; every one but the gateways has a default. Not thread-safe; build on one
+     * thread. Setters reject nonsensical values at once with {@link IllegalArgumentException}; {@link #build()}
+     * checks the whole with {@link IllegalStateException} (no gateway) or {@link IllegalArgumentException}.
+     */
+    public static final class Builder {
+
+        private final List<Address> gateways = new ArrayList<>();
+        private Duration attemptTimeout = Duration.ofSeconds(2);
+        private Duration totalTimeout = Duration.ofSeconds(10);
+        private int maxRetries = 3;
+        private Duration backoffBase = Duration.ofMillis(50);
+        private Duration backoffMax = Duration.ofSeconds(1);
+        private Duration connectTimeout = Duration.ofSeconds(2);
+        private MeterRegistry meterRegistry;
+        private int eventLoopThreads = 1;
+        private int maxRequestsInFlight = 65_536;
+
+        private Builder() {
+        }
+
+        /**
+         * Adds a gateway, as {@code host:port} ({@code [v6addr]:port} for an IPv6 literal). At least one gateway is
+         * required; a repeated one is ignored.
+         *
+         * @throws IllegalArgumentException if {@code hostPort} does not parse
+         */
+        public Builder gateway(String hostPort) {
+            return gateway(Address.parse(hostPort));
+        }
+
+        /** Adds a gateway; a repeated one is ignored. */
+        public Builder gateway(Address address) {
+            Objects.requireNonNull(address, "address");
+            if (!gateways.contains(address)) {
+                gateways.add(address);
+            }
+            return this;
+        }
+
+        /** Adds gateways in order; repeated ones are ignored. */
+        public Builder gateways(List<Address> addresses) {
+            Objects.requireNonNull(addresses, "addresses");
+            for (Address a : addresses) {
+                gateway(a);
+            }
+            return this;
+        }
+
+        /**
+         * How long one attempt (connecting if needed, sending, waiting for the reply) may take before the call moves
+         * on to the next gateway. Default 2 s. An attempt never outlives the total timeout.
+         */
+        public Builder attemptTimeout(Duration timeout) {
+            this.attemptTimeout = ClientConfig.requirePositive(timeout, "attemptTimeout");
+            return this;
+        }
+
+        /**
+         * How long a whole call may take, every attempt and backoff included (for {@link RattanClient#get(Id)},
+         * every page). Default 10 s. When it passes, the call fails with {@link Status#TIMEOUT}.
+         */
+        public Builder totalTimeout(Duration timeout) {
+            this.totalTimeout = ClientConfig.requirePositive(timeout, "totalTimeout");
+            return this;
+        }
+
+        /** How many times a call is retried after its first attempt fails transiently; 0 disables. Default 3. */
+        public Builder maxRetries(int retries) {
+            if (retries < 0) {
+                throw new IllegalArgumentException("maxRetries must be >= 0, got " + retries);
+            }
+            this.maxRetries = retries;
+            return this;
+        }
+
+        /**
+         * Backoff between attempts: before retry n the call waits a uniformly random time in
+         * [0, min(max, base * 2^(n-1))] (capped exponential backoff with full jitter). {@code max} is also how
+         * long a gateway that refused a connection is avoided. Defaults 50 ms and 1 s.
+         *
+         * @throws IllegalArgumentException unless {@code 0 < base <= max}
+         */
+        public Builder backoff(Duration base, Duration max) {
+            ClientConfig.requirePositive(base, "backoff base");
+            ClientConfig.requirePositive(max, "backoff max");
+            if (base.compareTo(max) > 0) {
+                throw new IllegalArgumentException("backoff base " + base + " exceeds backoff max " + max);
+            }
+            this.backoffBase = base;
+            this.backoffMax = max;
+            return this;
+        }
+
+        /** How long opening a TCP connection to a gateway may take (whole milliseconds, at least 1). Default 2 s. */
+        public Builder connectTimeout(Duration timeout) {
+            ClientConfig.requirePositive(timeout, "connectTimeout");
+            if (timeout.toMillis() < 1 || timeout.toMillis() > Integer.MAX_VALUE) {
+                throw new IllegalArgumentException("connectTimeout must be 1 ms .. " + Integer.MAX_VALUE + " ms, got "
+                        + timeout);
+            }
+            this.connectTimeout = timeout;
+            return this;
+        }
+
+        /** Where to record the client's meters (see {@link RattanClient}); default none. */
+        public Builder meterRegistry(MeterRegistry registry) {
+            this.meterRegistry = Objects.requireNonNull(registry, "registry");
+            return this;
+        }
+
+        /** Netty event-loop threads (daemon threads named {@code rattan-client-*}). Default 1. */
+        public Builder eventLoopThreads(int threads) {
+            if (threads < 1) {
+                throw new IllegalArgumentException("eventLoopThreads must be >= 1, got " + threads);
+            }
+            this.eventLoopThreads = threads;
+            return this;
+        }
+
+        /**
+         * How many calls may be in flight or waiting to retry at once; a call beyond it fails at once with
+         * {@link Status#UNAVAILABLE} instead of queueing without bound. Default 65536.
+         */
+        public Builder maxRequestsInFlight(int max) {
+            if (max < 1) {
+                throw new IllegalArgumentException("maxRequestsInFlight must be >= 1, got " + max);
+            }
+            this.maxRequestsInFlight = max;
+            return this;
+        }
+
+        /**
+         * Builds the client. No connection is opened until the first call.
+         *
+         * @throws IllegalStateException if no gateway was given
+         */
+        public RattanClient build() {
+            return new RattanClient(new ClientConfig(gateways, attemptTimeout, totalTimeout, maxRetries, backoffBase,
+                    backoffMax, connectTimeout, eventLoopThreads, maxRequestsInFlight, meterRegistry));
+        }
+    }
+}

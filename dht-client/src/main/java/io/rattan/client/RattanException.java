@@ -1,0 +1,55 @@
+package io.rattan.client;
+
+import io.rattan.core.msg.Status;
+import java.util.Objects;
+
+/**
+ * A request that did not succeed, with the {@link Status} that says why.
+ *
+ * <p>Statuses a gateway reports are passed through: {@link Status#BAD_REQUEST}, {@link Status#TOO_LARGE},
+ * {@link Status#FORBIDDEN} and {@link Status#NOT_FOUND} are final answers that the client never retries.
+ * {@link Status#UNAVAILABLE}, {@link Status#TIMEOUT} and {@link Status#INTERNAL} are retried on another gateway
+ * until the retries or the total timeout run out; the exception then carries the last status seen. Failures on the
+ * client side map onto the same codes: no connection, a closed connection, too many requests in flight or a closed
+ * client is {@link Status#UNAVAILABLE}; an attempt or total timeout is {@link Status#TIMEOUT}; a request the wire
+ * protocol cannot carry (a value or secret above the codec's bounds) is {@link Status#BAD_REQUEST}.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public class RattanException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final Status status;
+
+    /**
+     * @param status  why the request failed; never {@link Status#OK}
+     * @param message a sentence for logs and people
+     */
+    public RattanException(Status status, String message) {
+        this(status, message, null);
+    }
+
+    /**
+     * @param status  why the request failed; never {@link Status#OK}
+     * @param message a sentence for logs and people
+     * @param cause   the failure underneath, or null
+     */
+    public RattanException(Status status, String message, Throwable cause) {
+        super(message, cause);
+        this.status = Objects.requireNonNull(status, "status");
+        if (status == Status.OK) {
+            throw new IllegalArgumentException("a failure cannot have status OK");
+        }
+    }
+
+    /** Why the request failed. */
+    public Status status() {
+        return status;
+    }
+
+    /** True when the client retries a failure with this status on another gateway. */
+    public static boolean isRetryable(Status status) {
+        return status == Status.UNAVAILABLE || status == Status.TIMEOUT || status == Status.INTERNAL;
+    }
+}

@@ -1,0 +1,65 @@
+package io.rattan.core.node;
+
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ClientGet;
+import io.rattan.core.msg.Messages.ClientPut;
+import io.rattan.core.msg.Messages.ClientRemove;
+import io.rattan.core.store.StoredRecord;
+
+/** Checks a client request against the node's limits; the gateway answers bad input before routing anything. */
+final class ClientRequestValidator {
+
+    /** Prefix of the message for a value over the size limit, which maps to TOO_LARGE rather than BAD_REQUEST. */
+    static final String TOO_LARGE = "value too large";
+    static final int SECRET_BYTES_MAX = 1024;
+
+    private ClientRequestValidator() {
+    }
+
+    /** Null when valid, else a precise description of what is wrong. */
+    static String check(Message m, NodeConfig config) {
+        switch (m.type()) {
+            case CLIENT_PUT: {
+                ClientPut p = (ClientPut) m;
+                if (p.value().length() > config.valueBytesMax()) {
+                    return TOO_LARGE + ": " + p.value().length() + " bytes, the limit is " + config.valueBytesMax();
+                }
+                if (p.value().isEmpty()) {
+                    return "value is empty";
+                }
+                if (p.ttlSeconds() < 1 || p.ttlSeconds() > config.ttlSecondsMax()) {
+                    return "ttl must be 1.." + config.ttlSecondsMax() + " seconds, got " + p.ttlSeconds();
+                }
+                if (!p.secretHash().isEmpty() && p.secretHash().length() != StoredRecord.HASH_BYTES) {
+                    return "secret hash must be 32 bytes (SHA-256) or absent";
+                }
+                return null;
+            }
+            case CLIENT_GET: {
+                ClientGet g = (ClientGet) m;
+                if (g.maxValues() < 0 || g.maxValues() > config.pageValuesMax()) {
+                    return "max values must be 0.." + config.pageValuesMax() + " (0 = the page limit)";
+                }
+                if (!g.placemark().isEmpty() && g.placemark().length() != StoredRecord.HASH_BYTES) {
+                    return "placemark must be a 32-byte value hash or empty";
+                }
+                return null;
+            }
+            case CLIENT_REMOVE: {
+                ClientRemove r = (ClientRemove) m;
+                if (r.valueHash().length() != StoredRecord.HASH_BYTES) {
+                    return "value hash must be 32 bytes (SHA-256 of the value)";
+                }
+                if (r.secret().isEmpty() || r.secret().length() > SECRET_BYTES_MAX) {
+                    return "secret must be 1.." + SECRET_BYTES_MAX + " bytes";
+                }
+                if (r.ttlSeconds() < 0 || r.ttlSeconds() > config.ttlSecondsMax()) {
+                    return "ttl must be 0.." + config.ttlSecondsMax() + " seconds (0 = the maximum)";
+                }
+                return null;
+            }
+            default:
+                return "not a client request: " + m.type();
+        }
+    }
+}

@@ -1,0 +1,139 @@
+package io.rattan.core.routing;
+
+import io.rattan.core.id.Id;
+import io.rattan.core.net.Contact;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.Predicate;
+
+/**
+ * The L nodes numerically nearest on each side of this node. The clockwise side holds the nodes with the smallest
+ * {@code (c − self)}, the counter-clockwise side those with the smallest {@code (self − c)}; in an overlay of at
+ * most 2L+1 nodes a node may sit on both sides. Not thread-safe: owned by the node's event loop.
+ */
+public final class LeafSet {
+
+    private final Contact self;
+    private final int half;
+    private final List<Contact> cw = new ArrayList<>();
+    private final List<Contact> ccw = new ArrayList<>();
+    private final Comparator<Contact> byCw;
+    private final Comparator<Contact> byCcw;
+
+    public LeafSet(Contact self, int half) {
+        this.self = self;
+        this.half = half;
+        Id s = self.id();
+        this.byCw = Comparator.comparing(c -> c.id().minus(s));
+        this.byCcw = Comparator.comparing(c -> s.minus(c.id()));
+    }
+
+    /** Adds {@code c} where it belongs; returns true when the set changed. */
+    public boolean add(Contact c) {
+        if (c.id().equals(self.id())) {
+            return false;
+        }
+        boolean changed = insert(cw, c, byCw);
+        changed |= insert(ccw, c, byCcw);
+        return changed;
+    }
+
+    /** Removes the node with this id; returns true when it was a member. */
+    public boolean remove(Id id) {
+        boolean a = cw.removeIf(c -> c.id().equals(id));
+        boolean b = ccw.removeIf(c -> c.id().equals(id));
+        return a || b;
+    }
+
+    private boolean insert(List<Contact> side, Contact c, Comparator<Contact> order) {
+        for (int i = 0; i < side.size(); i++) {
+            Contact existing = side.get(i);
+            if (existing.id().equals(c.id())) {
+                if (!existing.address().equals(c.address())) {
+                    side.set(i, c);
+                    return true;
+                }
+                return false;
+            }
+        }
+        int pos = 0;
+        while (pos < side.size() && order.compare(side.get(pos), c) < 0) {
+            pos++;
+        }
+        if (pos >= half) {
+            return false;
+        }
+        side.add(pos, c);
+        if (side.size() > half) {
+            side.remove(side.size() - 1);
+        }
+        return true;
+    }
+
+    public boolean contains(Id id) {
+        return indexOf(cw, id) >= 0 || indexOf(ccw, id) >= 0;
+    }
+
+    private static int indexOf(List<Contact> side, Id id) {
+        for (int i = 0; i < side.size(); i++) {
+            if (side.get(i).id().equals(id)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Members without duplicates: counter-clockwise side nearest first, then the clockwise side. */
+    public List<Contact> members() {
+        List<Contact> all = new ArrayList<>(ccw.size() + cw.size());
+        all.addAll(ccw);
+        for (Contact c : cw) {
+            if (indexOf(ccw, c.id()) < 0) {
+                all.add(c);
+            }
+        }
+        return all;
+    }
+
+    public List<Contact> clockwise() {
+        return List.copyOf(cw);
+    }
+
+    public List<Contact> counterClockwise() {
+        return List.copyOf(ccw);
+    }
+
+    public boolean isEmpty() {
+        return cw.isEmpty();
+    }
+
+    /**
+     * True when this node's view decides who is closest to {@code key}: the key lies between the farthest members
+     * of the two sides, or a side is not full, which means the whole overlay fits in the leaf set.
+     */
+    public boolean covers(Id key) {
+        if (cw.size() < half || ccw.size() < half) {
+            return true;
+        }
+        Id low = ccw.get(ccw.size() - 1).id();
+        Id high = cw.get(cw.size() - 1).id();
+        return key.minus(low).compareTo(high.minus(low)) <= 0;
+    }
+
+    /**
+     * The {@code n} nodes closest to {@code key} among this node and its members that pass {@code usable}, closest
+     * first (this node always counts as usable).
+     */
+    public List<Contact> closest(Id key, int n, Predicate<Contact> usable) {
+        List<Contact> candidates = new ArrayList<>(members());
+        candidates.removeIf(c -> !usable.test(c));
+        candidates.add(self);
+        candidates.sort((a, b) -> a.id().equals(b.id()) ? 0 : a.id().isCloserTo(key, b.id()) ? -1 : 1);
+        return candidates.size() > n ? new ArrayList<>(candidates.subList(0, n)) : candidates;
+    }
+
+    public int size() {
+        return members().size();
+    }
+}

@@ -1,0 +1,152 @@
+package io.rattan.core.store;
+
+import io.rattan.core.env.Clock;
+import io.rattan.core.id.Id;
+import io.rattan.core.util.Bytes;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * A {@link Store} held in memory: the records in a sorted map by {@code (key, valueHash)}, plus an expiry index
+ * sorted by {@code (expiresAtMillis, key, valueHash)} so that {@link #purgeExpired} takes the oldest records first
+ * without scanning the rest.
+ *
+ * <p>Serves core tests and the simulator, where thousands of nodes share one JVM, so each record costs one map entry,
+ * one set entry and one small slot object. Iteration order never depends on hashing, so runs are deterministic. Not
+ * thread-safe: called only from the owning node's event loop (or the simulator's single thread).
+ */
+public final class MemoryStore implements Store {
+
+    /** Orders the expiry index; (key, valueHash) is unique among held records, so this is a total order on them. */
+    private static final Comparator<StoredRecord> BY_EXPIRY = Comparator
+            .comparingLong(StoredRecord::expiresAtMillis)
+            .thenComparing(StoredRecord::key)
+            .thenComparing(StoredRecord::valueHash);
+
+    private final Clock clock;
+    private final TreeMap<Slot, StoredRecord> records = new TreeMap<>();
+    private final TreeSet<StoredRecord> byExpiry = new TreeSet<>(BY_EXPIRY);
+
+    public MemoryStore(Clock clock) {
+        if (clock == null) {
+            throw new IllegalArgumentException("clock is null");
+        }
+        this.clock = clock;
+    }
+
+    @Override
+    public void write(StoredRecord record) {
+        long nowMillis = clock.epochMillis();
+        if (record.isExpired(nowMillis)) {
+            return;
+        }
+        Slot slot = new Slot(record.key(), record.valueHash());
+        StoredRecord old = records.get(slot);
+        StoredRecord kept = resolve(old, record, nowMillis);
+        if (kept == old) {
+            return;
+        }
+        if (old != null) {
+            byExpiry.remove(old);
+        }
+        records.put(slot, kept);
+        byExpiry.add(kept);
+    }
+
+    @Override
+    public Optional<StoredRecord> read(Id key, Bytes valueHash) {
+        StoredRecord r = records.get(new Slot(key, valueHash));
+        if (r == null || r.isExpired(clock.epochMillis())) {
+            return Optional.empty();
+        }
+        return Optional.of(r);
+    }
+
+    @Override
+    public List<StoredRecord> scan(Cursor from, int limit) {
+        checkLimit(limit);
+        long nowMillis = clock.epochMillis();
+        List<StoredRecord> out = new ArrayList<>(Math.min(limit, 64));
+        if (limit == 0) {
+            return out;
+        }
+        // A slot compares below every held slot of the same key whose hash is greater, so an exclusive tail map is
+        // exactly the cursor rule, the empty hash included.
+        for (StoredRecord r : records.tailMap(new Slot(from.key(), from.valueHashExclusive()), false).values()) {
+            if (!r.isExpired(nowMillis)) {
+                out.add(r);
+                if (out.size() == limit) {
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public int purgeExpired(int limit) {
+        checkLimit(limit);
+        long nowMillis = clock.epochMillis();
+        int purged = 0;
+        Iterator<StoredRecord> it = byExpiry.iterator();
+        while (purged < limit && it.hasNext()) {
+            StoredRecord r = it.next();
+            if (!r.isExpired(nowMillis)) {
+                break;
+            }
+            it.remove();
+            records.remove(new Slot(r.key(), r.valueHash()));
+            purged++;
+        }
+        return purged;
+    }
+
+    @Override
+    public long size() {
+        return records.size();
+    }
+
+    /**
+     * The record to hold after an unexpired {@code incoming} meets {@code old} (null when absent); returns
+     * {@code old} itself when the write changes nothing. RocksDbStore implements the same rule; StoreContractTest
+     * holds both to it.
+     */
+    private static StoredRecord resolve(StoredRecord old, StoredRecord incoming, long nowMillis) {
+        if (old == null || old.isExpired(nowMillis)) {
+            return incoming;
+        }
+        if (incoming.tombstone() && !old.tombstone()) {
+            return incoming;
+        }
+        if (!incoming.tombstone() && old.tombstone()) {
+            // A put that meets its own remove is dropped; a tombstone cannot suppress another owner's put.
+            return old.secretHash().equals(incoming.secretHash()) ? old : incoming;
+        }
+        return incoming.expiresAtMillis() > old.expiresAtMillis() ? incoming : old;
+    }
+
+    private static void checkLimit(int limit) {
+        if (limit < 0) {
+            throw new IllegalArgumentException("limit must be >= 0, got " + limit);
+        }
+    }
+
+    /** A position in the record map; the valueHash may be any length when used as a scan bound. */
+    private record Slot(Id key, Bytes valueHash) implements Comparable<Slot> {
+        @Override
+        public int compareTo(Slot o) {
+            int c = key.compareTo(o.key);
+            return c != 0 ? c : valueHash.compareTo(o.valueHash);
+        }
+    }
+
+    /** The number of entries in the expiry index; for tests, which check it empties along with the records. */
+    int expiryIndexSize() {
+        return byExpiry.size();
+    }
+}

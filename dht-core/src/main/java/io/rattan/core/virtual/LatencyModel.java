@@ -1,0 +1,16 @@
+package io.rattan.core.virtual;
+
+import io.rattan.core.net.Address;
+import java.util.random.RandomGenerator;
+
+/** One-way delay of a message between two virtual addresses; may draw jitter from the world's random source. */
+@FunctionalInterface
+public interface LatencyModel {
+
+    long delayNanos(Address from, Address to, RandomGenerator random);
+
+    /** The same delay for every message. */
+    static LatencyModel constant(long nanos) {
+        return (from, to, random) -> nanos;
+    }
+}

@@ -1,0 +1,116 @@
+package io.rattan.core.virtual;
+
+import io.rattan.core.env.Cancellable;
+import io.rattan.core.env.Clock;
+import io.rattan.core.env.Scheduler;
+import java.util.PriorityQueue;
+
+/**
+ * The virtual world's one event loop: tasks ordered by (virtual time, sequence number), so that two runs from the
+ * same seed execute the same events in the same order. Time only moves when the next event runs. Not thread-safe:
+ * the whole simulated world runs on the thread that calls {@link #runUntil}.
+ */
+public final class VirtualScheduler implements Scheduler, Clock {
+
+    private static final class Event implements Comparable<Event>, Cancellable {
+        final long time;
+        final long seq;
+        Runnable task;
+
+        Event(long time, long seq, Runnable task) {
+            this.time = time;
+            this.seq = seq;
+            this.task = task;
+        }
+
+        @Override
+        public int compareTo(Event o) {
+            int c = Long.compare(time, o.time);
+            return c != 0 ? c : Long.compare(seq, o.seq);
+        }
+
+        @Override
+        public void cancel() {
+            task = null;
+        }
+    }
+
+    private final PriorityQueue<Event> queue = new PriorityQueue<>();
+    private final long epochMillisAtZero;
+    private long now;
+    private long seq;
+    private long executed;
+
+    /** @param epochMillisAtZero the wall-clock time the world starts at, for value expiry */
+    public VirtualScheduler(long epochMillisAtZero) {
+        this.epochMillisAtZero = epochMillisAtZero;
+    }
+
+    @Override
+    public Cancellable schedule(long delayNanos, Runnable task) {
+        Event e = new Event(now + Math.max(0, delayNanos), seq++, task);
+        queue.add(e);
+        return e;
+    }
+
+    @Override
+    public void execute(Runnable task) {
+        schedule(0, task);
+    }
+
+    @Override
+    public long nanoTime() {
+        return now;
+    }
+
+    @Override
+    public long epochMillis() {
+        return epochMillisAtZero + now / 1_000_000L;
+    }
+
+    /** Runs every event due up to and including {@code timeNanos}, then sets the clock to it. */
+    public void runUntil(long timeNanos) {
+        while (!queue.isEmpty() && queue.peek().time <= timeNanos) {
+            runNext();
+        }
+        now = Math.max(now, timeNanos);
+    }
+
+    public void runFor(long durationNanos) {
+        runUntil(now + durationNanos);
+    }
+
+    /**
+     * Runs events until {@code done} holds or {@code deadlineNanos} (absolute virtual time) passes; returns whether
+     * {@code done} held.
+     */
+    public boolean runUntil(java.util.function.BooleanSupplier done, long deadlineNanos) {
+        while (!done.getAsBoolean()) {
+            if (queue.isEmpty() || queue.peek().time > deadlineNanos) {
+                now = Math.max(now, deadlineNanos);
+                return done.getAsBoolean();
+            }
+            runNext();
+        }
+        return true;
+    }
+
+    private void runNext() {
+        Event e = queue.poll();
+        now = e.time;
+        Runnable task = e.task;
+        if (task != null) {
+            executed++;
+            task.run();
+        }
+    }
+
+    /** Events run so far (cancelled ones excluded). */
+    public long executed() {
+        return executed;
+    }
+
+    public int queued() {
+        return queue.size();
+    }
+}

@@ -1,0 +1,398 @@
+package io.rattan.core.behaviour;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ClientGet;
+import io.rattan.core.msg.Messages.ClientPut;
+import io.rattan.core.msg.Messages.ClientRemove;
+import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.Messages.PutReply;
+import io.rattan.core.msg.Messages.RemoveReply;
+import io.rattan.core.msg.Messages.ValueEntry;
+import io.rattan.core.msg.Status;
+import io.rattan.core.net.Contact;
+import io.rattan.core.node.NodeConfig;
+import io.rattan.core.node.NodeStatus;
+import io.rattan.core.store.StoredRecord;
+import io.rattan.core.util.Bytes;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The behaviour of a Rattan overlay, written once and run on every host: the virtual world with hundreds of nodes
+ * and real Netty/RocksDB nodes on loopback. Subclasses say how to start a cluster and how big.
+ */
+public abstract class ClusterBehaviourSuite {
+
+    private static final int K = 4;
+
+    protected ClusterHarness cluster;
+    private final SplittableRandom random = new SplittableRandom(42);
+
+    /** Starts {@code nodes} joined nodes with this configuration. */
+    protected abstract ClusterHarness start(int nodes, NodeConfig config);
+
+    /** How many nodes the suite runs with on this host. */
+    protected abstract int nodes();
+
+    /** How many values the put/get tests store. */
+    protected abstract int values();
+
+    /** How many gateways each value is read back through (all nodes when at least {@link #nodes()}). */
+    protected abstract int readsPerValue();
+
+    /**
+     * The configuration: a leaf set small enough relative to the cluster that gets really route. Maintenance
+     * periods are short so that repair finishes quickly on real nodes.
+     */
+    protected NodeConfig config() {
+        return NodeConfig.defaults().withLeafSetHalf(4).withReplicas(4, 2).withPeriods(500, 1_000, 1_000);
+    }
+
+    /** Lowest mean overlay hops per get that shows the cluster really routes. */
+    protected abstract double minimumMeanHops();
+
+    @AfterEach
+    void closeCluster() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    record Stored(Id key, Bytes value, Bytes secret) {
+        Bytes hash() {
+            return value.sha256();
+        }
+    }
+
+    private Stored putRandom(int gateway, int ttlSeconds, boolean withSecret) {
+        Id key = Id.random(random);
+        byte[] raw = new byte[16 + random.nextInt(200)];
+        random.nextBytes(raw);
+        Bytes value = Bytes.wrap(raw);
+        Bytes secret = withSecret ? Bytes.utf8("secret-" + random.nextLong()) : Bytes.EMPTY;
+        Message reply = cluster.request(gateway, new ClientPut(key, value, ttlSeconds,
+                withSecret ? secret.sha256() : Bytes.EMPTY));
+        assertThat(reply).as("put through node %d", gateway).isInstanceOf(PutReply.class);
+        assertThat(((PutReply) reply).status()).isEqualTo(Status.OK);
+        assertThat(((PutReply) reply).replicas()).isGreaterThanOrEqualTo(2);
+        return new Stored(key, value, secret);
+    }
+
+    private int liveGateway() {
+        while (true) {
+            int i = random.nextInt(cluster.size());
+            if (cluster.isAlive(i)) {
+                return i;
+            }
+        }
+    }
+
+    private GetReply get(int gateway, Id key) {
+        Message reply = cluster.request(gateway, new ClientGet(key, 0, Bytes.EMPTY));
+        assertThat(reply).as("get through node %d: %s", gateway, reply).isInstanceOf(GetReply.class);
+        return (GetReply) reply;
+    }
+
+    private List<Bytes> valuesOf(GetReply r) {
+        return r.values().stream().map(ValueEntry::value).collect(Collectors.toList());
+    }
+
+    private int copies(Stored s) {
+        int n = 0;
+        for (int i = 0; i < cluster.size(); i++) {
+            if (cluster.isAlive(i)) {
+                Optional<StoredRecord> r = cluster.read(i, s.key(), s.hash());
+                if (r.isPresent() && !r.get().tombstone()) {
+                    n++;
+                }
+            }
+        }
+        return n;
+    }
+
+    /** True when the k live nodes closest to the key each hold the value (former replicas may hold extra copies). */
+    private boolean replicated(Stored s) {
+        List<Integer> live = new ArrayList<>();
+        for (int i = 0; i < cluster.size(); i++) {
+            if (cluster.isAlive(i)) {
+                live.add(i);
+            }
+        }
+        live.sort((a, b) -> {
+            Id ia = cluster.status(a).self().id();
+            Id ib = cluster.status(b).self().id();
+            return ia.equals(ib) ? 0 : ia.isCloserTo(s.key(), ib) ? -1 : 1;
+        });
+        for (int i : live.subList(0, Math.min(K, live.size()))) {
+            Optional<StoredRecord> r = cluster.read(i, s.key(), s.hash());
+            if (r.isEmpty() || r.get().tombstone()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private List<Stored> putMany(int n) {
+        List<Stored> stored = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            stored.add(putRandom(liveGateway(), 3600, false));
+        }
+        return stored;
+    }
+
+    private int[] readers(int count) {
+        int live = (int) java.util.stream.IntStream.range(0, cluster.size()).filter(cluster::isAlive).count();
+        int[] out = new int[Math.min(count, live)];
+        if (count >= cluster.size()) {
+            int j = 0;
+            for (int i = 0; i < cluster.size(); i++) {
+                if (cluster.isAlive(i) && j < out.length) {
+                    out[j++] = i;
+                }
+            }
+            return out;
+        }
+        for (int i = 0; i < out.length; i++) {
+            out[i] = liveGateway();
+        }
+        return out;
+    }
+
+    /** Reads every value through several gateways; returns the mean hops. */
+    private double readAll(List<Stored> stored) {
+        long hops = 0;
+        long gets = 0;
+        for (Stored s : stored) {
+            for (int gw : readers(readsPerValue())) {
+                GetReply r = get(gw, s.key());
+                assertThat(r.status()).isEqualTo(Status.OK);
+                assertThat(valuesOf(r)).as("values of %s through node %d", s.key().shortHex(), gw)
+                        .containsExactly(s.value());
+                hops += r.hops();
+                gets++;
+            }
+        }
+        return (double) hops / gets;
+    }
+
+    @Test
+    void everyNodeJoinsAndLeafSetsMatchTheRing() {
+        cluster = start(nodes(), config());
+        int half = config().leafSetHalf();
+        cluster.await("leaf sets converge to the ring", () -> {
+            List<Contact> all = new ArrayList<>();
+            for (int i = 0; i < cluster.size(); i++) {
+                all.add(cluster.status(i).self());
+            }
+            for (int i = 0; i < cluster.size(); i++) {
+                NodeStatus st = cluster.status(i);
+                if (!st.joined() || !expectedLeafSet(st.self(), all, half).equals(ids(st.leafSet()))) {
+                    return false;
+                }
+            }
+            return true;
+        });
+    }
+
+    private static java.util.Set<Id> ids(List<Contact> cs) {
+        return cs.stream().map(Contact::id).collect(Collectors.toSet());
+    }
+
+    private static java.util.Set<Id> expectedLeafSet(Contact self, List<Contact> all, int half) {
+        java.util.Set<Id> out = new java.util.HashSet<>();
+        List<Id> others = all.stream().map(Contact::id).filter(id -> !id.equals(self.id()))
+                .collect(Collectors.toList());
+        others.sort(Comparator.comparing(id -> id.minus(self.id())));
+        out.addAll(others.subList(0, Math.min(half, others.size())));
+        others.sort(Comparator.comparing(id -> self.id().minus(id)));
+        out.addAll(others.subList(0, Math.min(half, others.size())));
+        return out;
+    }
+
+    @Test
+    void everyPutIsReadableThroughEveryGatewayAndGetsRoute() {
+        cluster = start(nodes(), config());
+        List<Stored> stored = putMany(values());
+        double meanHops = readAll(stored);
+        assertThat(meanHops).as("mean overlay hops per get").isGreaterThanOrEqualTo(minimumMeanHops());
+        // Every value sits on exactly k nodes once puts are acknowledged and repair has settled.
+        cluster.await("the k closest nodes hold every value", () -> stored.stream().allMatch(this::replicated));
+    }
+
+    @Test
+    void killedNodesAreRepairedAroundAndNothingIsLost() {
+        cluster = start(nodes(), config());
+        List<Stored> stored = putMany(values());
+        cluster.await("every value on its k closest nodes before the kill",
+                () -> stored.stream().allMatch(this::replicated));
+        int victims = Math.max(2, nodes() / 10);
+        List<Integer> killed = new ArrayList<>();
+        while (killed.size() < victims) {
+            int v = 1 + random.nextInt(cluster.size() - 1);
+            if (!killed.contains(v)) {
+                killed.add(v);
+                cluster.kill(v);
+            }
+        }
+        cluster.await("every value on its k closest live nodes again",
+                () -> stored.stream().allMatch(this::replicated));
+        assertThat(stored).allMatch(s -> copies(s) >= K);
+        readAll(stored);
+    }
+
+    @Test
+    void removeNeedsTheSecretAndSticksOnEveryReplica() {
+        cluster = start(nodes(), config());
+        Stored s = putRandom(liveGateway(), 3600, true);
+        Stored open = putRandom(liveGateway(), 3600, false);
+        cluster.await("k copies", () -> replicated(s) && replicated(open));
+
+        Message wrong = cluster.request(liveGateway(), new ClientRemove(s.key(), s.hash(), Bytes.utf8("nope"), 0));
+        assertThat(((RemoveReply) wrong).status()).isEqualTo(Status.FORBIDDEN);
+        Message noSecretSet = cluster.request(liveGateway(),
+                new ClientRemove(open.key(), open.hash(), Bytes.utf8("anything"), 0));
+        assertThat(((RemoveReply) noSecretSet).status()).isEqualTo(Status.FORBIDDEN);
+        assertThat(replicated(s)).isTrue();
+
+        Message right = cluster.request(liveGateway(), new ClientRemove(s.key(), s.hash(), s.secret(), 0));
+        assertThat(((RemoveReply) right).status()).isEqualTo(Status.OK);
+        assertThat(copies(s)).as("copies right after the remove").isZero();
+        for (int gw : readers(readsPerValue())) {
+            assertThat(get(gw, s.key()).values()).isEmpty();
+        }
+        // Several anti-entropy rounds later it is still gone, and a re-put with the same secret is dropped.
+        cluster.pass(Duration.ofMillis(5 * config().antiEntropyIntervalMillis()));
+        assertThat(copies(s)).isZero();
+        cluster.request(liveGateway(), new ClientPut(s.key(), s.value(), 3600, s.secret().sha256()));
+        cluster.pass(Duration.ofMillis(3 * config().antiEntropyIntervalMillis()));
+        assertThat(copies(s)).isZero();
+        assertThat(get(liveGateway(), s.key()).values()).isEmpty();
+        assertThat(valuesOf(get(liveGateway(), open.key()))).containsExactly(open.value());
+    }
+
+    @Test
+    void aRemovedValueDoesNotComeBackFromAReplicaThatMissedTheRemove() {
+        cluster = start(nodes(), config());
+        Stored s = putRandom(liveGateway(), 3600, true);
+        cluster.await("k copies", () -> replicated(s));
+        int holder = -1;
+        for (int i = 1; i < cluster.size() && holder < 0; i++) {
+            if (cluster.read(i, s.key(), s.hash()).isPresent()) {
+                holder = i;
+            }
+        }
+        assertThat(holder).as("a replica other than node 0").isPositive();
+        cluster.kill(holder);
+        int gw = liveGateway();
+        assertThat(((RemoveReply) cluster.request(gw, new ClientRemove(s.key(), s.hash(), s.secret(), 0))).status())
+                .isEqualTo(Status.OK);
+        cluster.restart(holder);
+        int restarted = holder;
+        cluster.await("the restarted replica learns the tombstone", () -> cluster.read(restarted, s.key(), s.hash())
+                .map(StoredRecord::tombstone).orElse(true));
+        cluster.pass(Duration.ofMillis(5 * config().antiEntropyIntervalMillis()));
+        assertThat(copies(s)).isZero();
+        for (int r : readers(readsPerValue())) {
+            assertThat(get(r, s.key()).values()).isEmpty();
+        }
+    }
+
+    @Test
+    void expiredValuesAreNeverReturnedAndArePurged() {
+        cluster = start(nodes(), config());
+        Stored shortLived = putRandom(liveGateway(), 2, false);
+        Stored longLived = putRandom(liveGateway(), 3600, false);
+        assertThat(valuesOf(get(liveGateway(), shortLived.key()))).containsExactly(shortLived.value());
+        cluster.pass(Duration.ofMillis(2_500));
+        for (int gw : readers(readsPerValue())) {
+            assertThat(get(gw, shortLived.key()).values()).isEmpty();
+        }
+        cluster.await("expired records purged from every store", () -> {
+            for (int i = 0; i < cluster.size(); i++) {
+                if (cluster.isAlive(i) && cluster.read(i, shortLived.key(), shortLived.hash()).isPresent()) {
+                    return false;
+                }
+            }
+            return true;
+        });
+        assertThat(valuesOf(get(liveGateway(), longLived.key()))).containsExactly(longLived.value());
+    }
+
+    @Test
+    void aRestartedNodeServesItsOwnDataAndRejoins() {
+        cluster = start(nodes(), config());
+        List<Stored> stored = putMany(Math.min(values(), 100));
+        cluster.await("k copies", () -> stored.stream().allMatch(this::replicated));
+        int victim = 1 + random.nextInt(cluster.size() - 1);
+        List<Stored> held = stored.stream().filter(s -> cluster.read(victim, s.key(), s.hash()).isPresent())
+                .collect(Collectors.toList());
+        assertThat(held).isNotEmpty();
+        cluster.kill(victim);
+        cluster.restart(victim);
+        // Its own store has every record at once, before any repair traffic could reach it.
+        for (Stored s : held) {
+            assertThat(cluster.read(victim, s.key(), s.hash())).isPresent();
+        }
+        cluster.await("the restarted node rejoins", () -> cluster.status(victim).joined());
+        for (Stored s : held) {
+            assertThat(valuesOf(get(victim, s.key()))).containsExactly(s.value());
+        }
+    }
+
+    @Test
+    void badClientInputGetsPreciseErrors() {
+        cluster = start(Math.min(nodes(), 4), config());
+        Id key = Id.random(random);
+        Message tooBig = cluster.request(0, new ClientPut(key, Bytes.wrap(new byte[config().valueBytesMax() + 1]),
+                60, Bytes.EMPTY));
+        assertThat(tooBig).isEqualTo(new ErrorReply(Status.TOO_LARGE, "value too large: "
+                + (config().valueBytesMax() + 1) + " bytes, the limit is " + config().valueBytesMax()));
+        Message badTtl = cluster.request(0, new ClientPut(key, Bytes.utf8("v"), 0, Bytes.EMPTY));
+        assertThat(((ErrorReply) badTtl).status()).isEqualTo(Status.BAD_REQUEST);
+        Message longTtl = cluster.request(0, new ClientPut(key, Bytes.utf8("v"), config().ttlSecondsMax() + 1,
+                Bytes.EMPTY));
+        assertThat(((ErrorReply) longTtl).status()).isEqualTo(Status.BAD_REQUEST);
+        Message badHash = cluster.request(0, new ClientRemove(key, Bytes.utf8("short"), Bytes.utf8("s"), 0));
+        assertThat(((ErrorReply) badHash).status()).isEqualTo(Status.BAD_REQUEST);
+        // The node still serves good requests.
+        Message ok = cluster.request(0, new ClientPut(key, Bytes.wrap("ok".getBytes(StandardCharsets.UTF_8)), 60,
+                Bytes.EMPTY));
+        assertThat(((PutReply) ok).status()).isEqualTo(Status.OK);
+    }
+
+    @Test
+    void getsPageThroughManyValuesUnderOneKey() {
+        cluster = start(Math.min(nodes(), 8), config());
+        Id key = Id.random(random);
+        List<Bytes> put = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            Bytes v = Bytes.utf8("value-" + i);
+            put.add(v);
+            assertThat(((PutReply) cluster.request(i % cluster.size(), new ClientPut(key, v, 600, Bytes.EMPTY)))
+                    .status()).isEqualTo(Status.OK);
+        }
+        List<Bytes> got = new ArrayList<>();
+        Bytes placemark = Bytes.EMPTY;
+        int pages = 0;
+        do {
+            GetReply r = (GetReply) cluster.request(0, new ClientGet(key, 7, placemark));
+            got.addAll(valuesOf(r));
+            placemark = r.placemark();
+            pages++;
+        } while (!placemark.isEmpty() && pages < 20);
+        assertThat(pages).isEqualTo(6);
+        assertThat(got).containsExactlyInAnyOrderElementsOf(put);
+    }
+}

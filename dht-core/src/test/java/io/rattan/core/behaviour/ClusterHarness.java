@@ -1,0 +1,44 @@
+package io.rattan.core.behaviour;
+
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Message;
+import io.rattan.core.node.NodeStatus;
+import io.rattan.core.store.StoredRecord;
+import io.rattan.core.util.Bytes;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+
+/**
+ * A running cluster as the behaviour suite sees it; one implementation runs nodes in the virtual world, another
+ * real nodes on Netty loopback with RocksDB.
+ */
+public interface ClusterHarness extends AutoCloseable {
+
+    int size();
+
+    /** Sends a client request to node {@code node} as gateway and waits for its answer. */
+    Message request(int node, Message clientRequest);
+
+    /** Kills a node abruptly: it sends nothing more. */
+    void kill(int node);
+
+    /** Starts a killed node again with its id and its data. */
+    void restart(int node);
+
+    boolean isAlive(int node);
+
+    NodeStatus status(int node);
+
+    /** The record a node's own store holds (value or tombstone), read directly, bypassing the overlay. */
+    Optional<StoredRecord> read(int node, Id key, Bytes valueHash);
+
+    /** Waits until {@code condition} holds: virtual time in the virtual world, a generous wall-clock bound for real. */
+    void await(String what, BooleanSupplier condition);
+
+    /** Lets time pass so that maintenance runs: virtual time, or wall-clock time on real nodes. */
+    void pass(Duration d);
+
+    @Override
+    void close();
+}

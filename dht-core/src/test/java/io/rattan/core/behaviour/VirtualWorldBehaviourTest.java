@@ -1,0 +1,32 @@
+package io.rattan.core.behaviour;
+
+import io.rattan.core.node.NodeConfig;
+
+/** The behaviour suite on 200 nodes in the virtual world. */
+class VirtualWorldBehaviourTest extends ClusterBehaviourSuite {
+
+    @Override
+    protected ClusterHarness start(int nodes, NodeConfig config) {
+        return new VirtualHarness(7, nodes, config);
+    }
+
+    @Override
+    protected int nodes() {
+        return 1.5;
+    }
+
+    @Override
+    protected int values() {
+        return 300;
+    }
+
+    @Override
+    protected int readsPerValue() {
+        return 20;
+    }
+
+    @Override
+    protected double minimumMeanHops() {
+        return 1.5;
+    }
+}

@@ -1,0 +1,185 @@
+package io.rattan.core.codec;
+
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.MessageType;
+import io.rattan.core.msg.Messages.ClientGet;
+import io.rattan.core.msg.Messages.ClientPut;
+import io.rattan.core.msg.Messages.ClientRemove;
+import io.rattan.core.msg.Messages.Digest;
+import io.rattan.core.msg.Messages.DigestEntry;
+import io.rattan.core.msg.Messages.DigestWant;
+import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.Messages.GetRequest;
+import io.rattan.core.msg.Messages.HopAck;
+import io.rattan.core.msg.Messages.JoinInfo;
+import io.rattan.core.msg.Messages.JoinRequest;
+import io.rattan.core.msg.Messages.LeafExchange;
+import io.rattan.core.msg.Messages.LeafExchangeReply;
+import io.rattan.core.msg.Messages.Ping;
+import io.rattan.core.msg.Messages.Pong;
+import io.rattan.core.msg.Messages.PutReply;
+import io.rattan.core.msg.Messages.PutRequest;
+import io.rattan.core.msg.Messages.RemoveReplica;
+import io.rattan.core.msg.Messages.RemoveReplicaReply;
+import io.rattan.core.msg.Messages.RemoveReply;
+import io.rattan.core.msg.Messages.RemoveRequest;
+import io.rattan.core.msg.Messages.ReplicaRecord;
+import io.rattan.core.msg.Messages.StoreAck;
+import io.rattan.core.msg.Messages.StoreReplicas;
+import io.rattan.core.msg.Messages.ValueEntry;
+import io.rattan.core.msg.Status;
+import io.rattan.core.net.Address;
+import io.rattan.core.net.Contact;
+import io.rattan.core.util.Bytes;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.Tuple;
+
+/** Generators for every wire type, covering the whole legal range of each field, bounds included. */
+final class MessageArbitraries {
+
+    private MessageArbitraries() {
+    }
+
+    static Arbitrary<Id> ids() {
+        Arbitrary<Long> lowWords = Arbitraries.longs().between(0, 0xFFFF_FFFFL);
+        return Combinators.combine(Arbitraries.longs(), Arbitraries.longs(), lowWords).as(Id::new);
+    }
+
+    static Arbitrary<Bytes> bytes(int lengthMax) {
+        return Arbitraries.bytes().array(byte[].class).ofMaxSize(lengthMax).map(Bytes::wrap);
+    }
+
+    /** Mostly short values, sometimes larger ones, so that lists of them stay quick to generate. */
+    static Arbitrary<Bytes> values() {
+        return Arbitraries.frequencyOf(
+                Tuple.of(8, bytes(64)),
+                Tuple.of(2, bytes(2048)),
+                Tuple.of(1, Arbitraries.just(Bytes.wrap(new byte[MessageCodec.VALUE_BYTES_MAX]))));
+    }
+
+    static Arbitrary<Bytes> hashes() {
+        return bytes(MessageCodec.HASH_BYTES_MAX);
+    }
+
+    static Arbitrary<Bytes> secrets() {
+        return bytes(MessageCodec.SECRET_BYTES_MAX);
+    }
+
+    /** Well-formed text over all of Unicode: ASCII, two- and three-byte forms, and supplementary code points. */
+    static Arbitrary<String> text(int codePointsMin, int codePointsMax) {
+        Arbitrary<Integer> codePoints = Arbitraries.frequencyOf(
+                Tuple.of(6, Arbitraries.integers().between(0, 0x7F)),
+                Tuple.of(2, Arbitraries.integers().between(0x80, 0x7FF)),
+                Tuple.of(2, Arbitraries.integers().between(0x800, 0xFFFF)
+                        .filter(cp -> cp < Character.MIN_SURROGATE || cp > Character.MAX_SURROGATE)),
+                Tuple.of(1, Arbitraries.integers().between(0x10000, Character.MAX_CODE_POINT)));
+        return codePoints.list().ofMinSize(codePointsMin).ofMaxSize(codePointsMax).map(cps -> {
+            StringBuilder sb = new StringBuilder();
+            cps.forEach(sb::appendCodePoint);
+            return sb.toString();
+        });
+    }
+
+    static Arbitrary<String> details() {
+        return Arbitraries.oneOf(text(0, 40), Arbitraries.just("x".repeat(MessageCodec.STRING_BYTES_MAX)));
+    }
+
+    static Arbitrary<Contact> contacts() {
+        // At most 63 code points of at most 4 bytes keep every host within the 255-byte bound.
+        Arbitrary<String> hosts = Arbitraries.oneOf(
+                Arbitraries.strings().withCharRange('a', 'z').numeric().withChars('.', '-').ofMinLength(1)
+                        .ofMaxLength(255),
+                text(1, 63));
+        return Combinators.combine(ids(), hosts, Arbitraries.integers().between(0, 65535))
+                .as((id, host, port) -> new Contact(id, new Address(host, port)));
+    }
+
+    static Arbitrary<List<Contact>> contactLists() {
+        return contacts().list().ofMaxSize(8);
+    }
+
+    static Arbitrary<Integer> nonNegativeInts() {
+        return Arbitraries.integers().greaterOrEqual(0);
+    }
+
+    static Arbitrary<Long> nonNegativeLongs() {
+        return Arbitraries.longs().greaterOrEqual(0);
+    }
+
+    static Arbitrary<Integer> hops() {
+        return Arbitraries.integers().between(0, MessageCodec.HOPS_MAX);
+    }
+
+    static Arbitrary<Status> statuses() {
+        return Arbitraries.of(Status.class);
+    }
+
+    static Arbitrary<ValueEntry> valueEntries() {
+        return Combinators.combine(values(), nonNegativeLongs()).as(ValueEntry::new);
+    }
+
+    static Arbitrary<ReplicaRecord> replicaRecords() {
+        return Combinators.combine(ids(), hashes(), values(), nonNegativeLongs(), hashes(), Arbitraries.of(true, false))
+                .as(ReplicaRecord::new);
+    }
+
+    static Arbitrary<DigestEntry> digestEntries() {
+        return Combinators.combine(ids(), hashes(), Arbitraries.of(true, false)).as(DigestEntry::new);
+    }
+
+    /** One generator per message type; a test checks that no type is missing. */
+    static Map<MessageType, Arbitrary<Message>> messagesByType() {
+        Map<MessageType, Arbitrary<Message>> m = new EnumMap<>(MessageType.class);
+        m.put(MessageType.PING, Arbitraries.just(new Ping()));
+        m.put(MessageType.PONG, Arbitraries.just(new Pong()));
+        m.put(MessageType.HOP_ACK, Arbitraries.just(new HopAck()));
+        m.put(MessageType.JOIN_REQUEST, Combinators.combine(contacts(), Arbitraries.longs(), hops())
+                .as(JoinRequest::new));
+        m.put(MessageType.JOIN_INFO, Combinators.combine(contactLists(), Arbitraries.of(true, false))
+                .as(JoinInfo::new));
+        m.put(MessageType.LEAF_EXCHANGE, contactLists().map(LeafExchange::new));
+        m.put(MessageType.LEAF_EXCHANGE_REPLY, contactLists().map(LeafExchangeReply::new));
+        m.put(MessageType.PUT_REQUEST, Combinators.combine(ids(), values(), nonNegativeInts(), hashes(), contacts(),
+                Arbitraries.longs(), hops()).as(PutRequest::new));
+        m.put(MessageType.GET_REQUEST, Combinators.combine(ids(), nonNegativeInts(), hashes(), contacts(),
+                Arbitraries.longs(), hops()).as(GetRequest::new));
+        m.put(MessageType.REMOVE_REQUEST, Combinators.combine(ids(), hashes(), secrets(), nonNegativeInts(),
+                contacts(), Arbitraries.longs(), hops()).as(RemoveRequest::new));
+        m.put(MessageType.PUT_REPLY, Combinators.combine(statuses(), nonNegativeInts(), details())
+                .as(PutReply::new));
+        m.put(MessageType.GET_REPLY, Combinators.combine(statuses(), valueEntries().list().ofMaxSize(6), hashes(),
+                hops(), details()).as(GetReply::new));
+        m.put(MessageType.REMOVE_REPLY, Combinators.combine(statuses(), details()).as(RemoveReply::new));
+        m.put(MessageType.STORE_REPLICAS, replicaRecords().list().ofMaxSize(6).map(StoreReplicas::new));
+        m.put(MessageType.STORE_ACK, nonNegativeInts().map(StoreAck::new));
+        m.put(MessageType.REMOVE_REPLICA, Combinators.combine(ids(), hashes(), secrets(), nonNegativeInts())
+                .as(RemoveReplica::new));
+        m.put(MessageType.REMOVE_REPLICA_REPLY, statuses().map(RemoveReplicaReply::new));
+        m.put(MessageType.DIGEST, digestEntries().list().ofMaxSize(20).map(Digest::new));
+        m.put(MessageType.DIGEST_WANT, digestEntries().list().ofMaxSize(20).map(DigestWant::new));
+        m.put(MessageType.CLIENT_PUT, Combinators.combine(ids(), values(), nonNegativeInts(), hashes())
+                .as(ClientPut::new));
+        m.put(MessageType.CLIENT_GET, Combinators.combine(ids(), nonNegativeInts(), hashes()).as(ClientGet::new));
+        m.put(MessageType.CLIENT_REMOVE, Combinators.combine(ids(), hashes(), secrets(), nonNegativeInts())
+                .as(ClientRemove::new));
+        m.put(MessageType.ERROR_REPLY, Combinators.combine(statuses(), details()).as(ErrorReply::new));
+        return m;
+    }
+
+    static Arbitrary<Message> messages() {
+        Map<MessageType, Arbitrary<Message>> byType = messagesByType();
+        return Arbitraries.of(MessageType.class).flatMap(byType::get);
+    }
+
+    static Arbitrary<Envelope> envelopes() {
+        return Combinators.combine(contacts().injectNull(0.3), Arbitraries.longs(), messages()).as(Envelope::new);
+    }
+}

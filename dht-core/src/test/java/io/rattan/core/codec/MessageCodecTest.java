@@ -1,0 +1,525 @@
+package io.rattan.core.codec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeout;
+
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.MessageType;
+import io.rattan.core.msg.Messages.ClientGet;
+import io.rattan.core.msg.Messages.ClientPut;
+import io.rattan.core.msg.Messages.ClientRemove;
+import io.rattan.core.msg.Messages.Digest;
+import io.rattan.core.msg.Messages.DigestEntry;
+import io.rattan.core.msg.Messages.DigestWant;
+import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.Messages.GetRequest;
+import io.rattan.core.msg.Messages.HopAck;
+import io.rattan.core.msg.Messages.JoinInfo;
+import io.rattan.core.msg.Messages.JoinRequest;
+import io.rattan.core.msg.Messages.LeafExchange;
+import io.rattan.core.msg.Messages.LeafExchangeReply;
+import io.rattan.core.msg.Messages.Ping;
+import io.rattan.core.msg.Messages.Pong;
+import io.rattan.core.msg.Messages.PutReply;
+import io.rattan.core.msg.Messages.PutRequest;
+import io.rattan.core.msg.Messages.RemoveReplica;
+import io.rattan.core.msg.Messages.RemoveReplicaReply;
+import io.rattan.core.msg.Messages.RemoveReply;
+import io.rattan.core.msg.Messages.RemoveRequest;
+import io.rattan.core.msg.Messages.ReplicaRecord;
+import io.rattan.core.msg.Messages.StoreAck;
+import io.rattan.core.msg.Messages.StoreReplicas;
+import io.rattan.core.msg.Messages.ValueEntry;
+import io.rattan.core.msg.Status;
+import io.rattan.core.net.Address;
+import io.rattan.core.net.Contact;
+import io.rattan.core.util.Bytes;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class MessageCodecTest {
+
+    private static final Id KEY = Id.fromHex("0123456789abcdef0123456789abcdef01234567");
+    private static final Contact ALICE = new Contact(Id.fromHex("a".repeat(40)), new Address("10.0.0.1", 4000));
+    private static final Contact BOB = new Contact(Id.fromHex("b".repeat(40)), new Address("bob.example", 65535));
+    private static final Bytes HASH = Bytes.wrap(new byte[32]).sha256();
+
+    private final MessageCodec codec = new MessageCodec();
+
+    /** One hand-written message of every type, with non-trivial fields. */
+    static List<Message> samples() {
+        return List.of(
+                new Ping(),
+                new Pong(),
+                new HopAck(),
+                new JoinRequest(ALICE, 77, 3),
+                new JoinInfo(List.of(ALICE, BOB), true),
+                new LeafExchange(List.of(BOB)),
+                new LeafExchangeReply(List.of()),
+                new PutRequest(KEY, Bytes.utf8("hello"), 3600, HASH, ALICE, 9, 2),
+                new GetRequest(KEY, 10, Bytes.utf8("mark"), BOB, 10, 0),
+                new RemoveRequest(KEY, HASH, Bytes.utf8("s3cret"), 60, ALICE, 11, 255),
+                new PutReply(Status.OK, 3, ""),
+                new GetReply(Status.OK, List.of(new ValueEntry(Bytes.utf8("v1"), 1000),
+                        new ValueEntry(Bytes.EMPTY, 0)), Bytes.EMPTY, 4, "fine"),
+                new RemoveReply(Status.FORBIDDEN, "wrong secret"),
+                new StoreReplicas(List.of(new ReplicaRecord(KEY, HASH, Bytes.utf8("v"), 5000, Bytes.EMPTY, false),
+                        new ReplicaRecord(KEY, HASH, Bytes.EMPTY, 0, HASH, true))),
+                new StoreAck(2),
+                new RemoveReplica(KEY, HASH, Bytes.utf8("s"), 30),
+                new RemoveReplicaReply(Status.NOT_FOUND),
+                new Digest(List.of(new DigestEntry(KEY, HASH, false), new DigestEntry(Id.MAX, Bytes.EMPTY, true))),
+                new DigestWant(List.of(new DigestEntry(Id.ZERO, HASH, true))),
+                new ClientPut(KEY, Bytes.utf8("value"), 0, Bytes.EMPTY),
+                new ClientGet(KEY, 0, Bytes.EMPTY),
+                new ClientRemove(KEY, HASH, Bytes.utf8("secret"), 120),
+                new ErrorReply(Status.TOO_LARGE, "naïve ☃ 𝄞"));
+    }
+
+    static List<Envelope> sampleEnvelopes() {
+        List<Envelope> envelopes = new ArrayList<>();
+        for (Message m : samples()) {
+            envelopes.add(new Envelope(null, 42, m));
+            envelopes.add(new Envelope(BOB, -1, m));
+        }
+        return envelopes;
+    }
+
+    @Test
+    void samplesCoverEveryMessageType() {
+        Set<MessageType> types = samples().stream().map(Message::type).collect(Collectors.toSet());
+        assertThat(types).isEqualTo(EnumSet.allOf(MessageType.class));
+    }
+
+    @ParameterizedTest
+    @MethodSource("sampleEnvelopes")
+    void samplesRoundTrip(Envelope envelope) {
+        byte[] frame = codec.encode(envelope);
+
+        assertThat(frame).hasSize(codec.encodedSize(envelope));
+        assertThat(codec.decode(frame)).isEqualTo(envelope);
+    }
+
+    // ---- the wire layout, pinned byte for byte ----
+
+    @Test
+    void headerWithoutSender() {
+        byte[] frame = codec.encode(new Envelope(null, 0x0102030405060708L, new StoreAck(5)));
+
+        assertThat(hex(frame)).isEqualTo("01" + "29" + "00" + "0102030405060708" + "00000005");
+    }
+
+    @Test
+    void headerWithSender() {
+        Contact sender = new Contact(KEY, new Address("ab", 0x1234));
+        byte[] frame = codec.encode(new Envelope(sender, -2, new Ping()));
+
+        assertThat(hex(frame)).isEqualTo("01" + "01" + "01" + KEY.toHex() + "02" + "6162" + "1234"
+                + "fffffffffffffffe");
+    }
+
+    @Test
+    void bodyFieldsInDeclarationOrder() {
+        Message put = new ClientPut(KEY, Bytes.fromHex("aabb"), 300, Bytes.fromHex("cc"));
+        ErrorReply error = new ErrorReply(Status.UNAVAILABLE, "é");
+        JoinInfo info = new JoinInfo(List.of(new Contact(Id.ZERO, new Address("h", 1))), true);
+
+        assertThat(hex(codec.encode(new Envelope(null, 0, put)))).isEqualTo("013c00" + "0000000000000000"
+                + KEY.toHex() + "00000002aabb" + "0000012c" + "00000001cc");
+        assertThat(hex(codec.encode(new Envelope(null, 0, error)))).isEqualTo("014600" + "0000000000000000"
+                + "05" + "0002c3a9");
+        assertThat(hex(codec.encode(new Envelope(null, 0, info)))).isEqualTo("010b00" + "0000000000000000"
+                + "0001" + "00".repeat(20) + "01" + "68" + "0001" + "01");
+    }
+
+    // ---- decode: malformed frames ----
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 2, 255})
+    void wrongVersionIsRejected(int version) {
+        byte[] frame = codec.encode(new Envelope(null, 1, new Ping()));
+        frame[0] = (byte) version;
+
+        assertRejected(frame, "unsupported version " + version);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 4, 99, 127, 128, 255})
+    void unknownTagIsRejected(int tag) {
+        byte[] frame = codec.encode(new Envelope(null, 1, new Ping()));
+        frame[1] = (byte) tag;
+
+        assertRejected(frame, "unknown message type tag " + tag);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3, 0x80, 0xFF})
+    void unknownFlagsAreRejected(int flags) {
+        byte[] frame = codec.encode(new Envelope(null, 1, new Ping()));
+        frame[2] = (byte) flags;
+
+        assertRejected(frame, "unknown flags");
+    }
+
+    @ParameterizedTest
+    @MethodSource("sampleEnvelopes")
+    void trailingBytesAreRejected(Envelope envelope) {
+        byte[] frame = Arrays.copyOf(codec.encode(envelope), codec.encodedSize(envelope) + 1);
+
+        assertRejected(frame, "1 trailing bytes");
+    }
+
+    @ParameterizedTest
+    @MethodSource("sampleEnvelopes")
+    void everyTruncationIsRejected(Envelope envelope) {
+        byte[] frame = codec.encode(envelope);
+        for (int length = 0; length < frame.length; length++) {
+            int n = length;
+            assertThatThrownBy(() -> codec.decode(frame, 0, n)).isInstanceOf(CodecException.class);
+        }
+    }
+
+    /** Every byte of every sample set to values that break lengths, counts, booleans and signs. */
+    @ParameterizedTest
+    @MethodSource("sampleEnvelopes")
+    void everySingleByteCorruptionDecodesCanonicallyOrIsRejected(Envelope envelope) {
+        byte[] frame = codec.encode(envelope);
+        for (int at = 0; at < frame.length; at++) {
+            for (int value : new int[] {0, 1, 2, 0x7F, 0x80, 0xFE, 0xFF}) {
+                byte[] corrupt = frame.clone();
+                corrupt[at] = (byte) value;
+                Envelope decoded;
+                try {
+                    decoded = codec.decode(corrupt);
+                } catch (CodecException expected) {
+                    continue;
+                }
+                assertThat(codec.encode(decoded)).isEqualTo(corrupt);
+            }
+        }
+    }
+
+    @Test
+    void booleanOtherThanZeroOrOneIsRejected() {
+        byte[] frame = codec.encode(new Envelope(null, 1, new JoinInfo(List.of(), true)));
+        assertThat(frame[frame.length - 1]).isEqualTo((byte) 1);
+        frame[frame.length - 1] = 2;
+
+        assertRejected(frame, "boolean fromRoot is 2");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "c328",     // a lead byte without its continuation
+        "c0af",     // overlong '/'
+        "80",       // a lone continuation byte
+        "eda080",   // an encoded surrogate
+        "f4908080", // above U+10FFFF
+        "e282",     // a truncated three-byte form
+        "ff"})
+    void malformedUtf8IsRejected(String utf8Hex) {
+        byte[] bad = HexFormat.of().parseHex(utf8Hex);
+        byte[] frame = concat(hexBytes("014600" + "0000000000000001" + "00"), u16(bad.length), bad);
+
+        assertRejected(frame, "detail is not well-formed UTF-8");
+    }
+
+    @Test
+    void malformedUtf8InAHostIsRejected() {
+        byte[] frame = concat(hexBytes("010101"), KEY.toBytes(), hexBytes("02" + "c328" + "0fa0"),
+                hexBytes("0000000000000001"));
+
+        assertRejected(frame, "sender is not well-formed UTF-8");
+    }
+
+    @Test
+    void emptyHostIsRejected() {
+        byte[] frame = concat(hexBytes("010101"), KEY.toBytes(), hexBytes("00" + "0fa0"), hexBytes("0000000000000001"));
+
+        assertRejected(frame, "empty host");
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {8, 0x7F, 0xFF})
+    void unknownStatusIsRejected(int code) {
+        byte[] frame = codec.encode(new Envelope(null, 1, new RemoveReplicaReply(Status.OK)));
+        frame[frame.length - 1] = (byte) code;
+
+        assertRejected(frame, "unknown status code " + code);
+    }
+
+    @Test
+    void negativeCountsAndTimesAreRejected() {
+        assertRejected(withLastBytes(new ClientPut(KEY, Bytes.EMPTY, 1, Bytes.EMPTY), 8, "ffffffff" + "00000000"),
+                "ttlSeconds is negative");
+        assertRejected(withLastBytes(new StoreAck(1), 4, "80000000"), "accepted is negative");
+        assertRejected(withLastBytes(new PutReply(Status.OK, 1, ""), 6, "ffffffff" + "0000"),
+                "replicas is negative");
+        assertRejected(withLastBytes(new ClientGet(KEY, 1, Bytes.EMPTY), 8, "ffffffff" + "00000000"),
+                "maxValues is negative");
+        ReplicaRecord record = new ReplicaRecord(KEY, Bytes.EMPTY, Bytes.EMPTY, 1, Bytes.EMPTY, false);
+        assertRejected(withLastBytes(new StoreReplicas(List.of(record)), 13, "8000000000000000" + "00000000" + "00"),
+                "remainingMillis is negative");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"00000100", "ffffffff", "80000000"})
+    void hopsOutOfRangeAreRejected(String hops) {
+        assertRejected(withLastBytes(new JoinRequest(ALICE, 1, 0), 4, hops), "hops out of range");
+    }
+
+    // ---- decode: lengths and counts that would allocate more than the frame holds ----
+
+    @ParameterizedTest
+    @ValueSource(strings = {"80000000", "ffffffff", "7fffffff", "00010001"})
+    void hugeValueLengthInASmallFrameIsRejectedQuickly(String length) {
+        byte[] frame = concat(hexBytes("013c00" + "0000000000000001"), KEY.toBytes(), hexBytes(length));
+
+        assertTimeout(Duration.ofSeconds(2), () -> {
+            for (int i = 0; i < 10_000; i++) {
+                assertThatThrownBy(() -> codec.decode(frame)).isInstanceOf(CodecException.class)
+                        .hasMessageContaining("value length");
+            }
+        });
+    }
+
+    @Test
+    void valueLengthAboveTheBoundIsRejectedEvenWhenTheBytesArePresent() {
+        int length = MessageCodec.VALUE_BYTES_MAX + 1;
+        byte[] frame = concat(hexBytes("013c00" + "0000000000000001"), KEY.toBytes(), i32(length),
+                new byte[length], hexBytes("00000000" + "00000000"));
+
+        assertRejected(frame, "value length 65537 exceeds 65536");
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0xFFFF, 4097, 4096, 1})
+    void hugeListCountInTwentyBytesIsRejectedQuickly(int count) {
+        byte[] frame = Arrays.copyOf(concat(hexBytes("010c00" + "0000000000000001"), u16(count)), 20);
+
+        assertTimeout(Duration.ofSeconds(2), () -> {
+            for (int i = 0; i < 10_000; i++) {
+                assertThatThrownBy(() -> codec.decode(frame)).isInstanceOf(CodecException.class)
+                        .hasMessageContaining("leafSet count " + count);
+            }
+        });
+    }
+
+    @Test
+    void hugeStringLengthIsRejected() {
+        assertRejected(concat(hexBytes("014600" + "0000000000000001" + "00"), u16(0xFFFF)),
+                "detail of 65535 bytes exceeds 4096");
+        assertRejected(concat(hexBytes("014600" + "0000000000000001" + "00"), u16(100), new byte[10]),
+                "truncated frame");
+    }
+
+    @Test
+    void hashAndSecretBoundsAreEnforced() {
+        byte[] hashTooLong = concat(hexBytes("012a00" + "0000000000000001"), KEY.toBytes(), i32(65), new byte[65],
+                i32(0), i32(0));
+        byte[] secretTooLong = concat(hexBytes("012a00" + "0000000000000001"), KEY.toBytes(), i32(0), i32(1025),
+                new byte[1025], i32(0));
+
+        assertRejected(hashTooLong, "valueHash length 65 exceeds 64");
+        assertRejected(secretTooLong, "secret length 1025 exceeds 1024");
+    }
+
+    @Test
+    void frameAboveFrameBytesMaxIsRejected() {
+        MessageCodec small = new MessageCodec(16);
+
+        assertThatThrownBy(() -> small.decode(new byte[17])).isInstanceOf(CodecException.class)
+                .hasMessageContaining("exceeds frameBytesMax 16");
+    }
+
+    @Test
+    void rangeOutsideTheArrayIsRejected() {
+        byte[] frame = codec.encode(new Envelope(null, 1, new Ping()));
+
+        assertThatThrownBy(() -> codec.decode(frame, 1, frame.length)).isInstanceOf(CodecException.class);
+        assertThatThrownBy(() -> codec.decode(frame, -1, 2)).isInstanceOf(CodecException.class);
+        assertThatThrownBy(() -> codec.decode(frame, 0, -1)).isInstanceOf(CodecException.class);
+        assertThatThrownBy(() -> codec.decode(frame, Integer.MAX_VALUE, 2)).isInstanceOf(CodecException.class);
+        assertThatThrownBy(() -> codec.decode(new byte[0])).isInstanceOf(CodecException.class);
+    }
+
+    // ---- encode: refuses what decode would reject ----
+
+    @Test
+    void valueAtTheBoundEncodes() {
+        Envelope envelope = new Envelope(ALICE, 1, new ClientPut(KEY, Bytes.wrap(new byte[65536]), 1, Bytes.EMPTY));
+
+        assertThat(codec.decode(codec.encode(envelope))).isEqualTo(envelope);
+    }
+
+    @Test
+    void oversizeValueIsRefused() {
+        Bytes big = Bytes.wrap(new byte[MessageCodec.VALUE_BYTES_MAX + 1]);
+
+        assertRefused(new ClientPut(KEY, big, 1, Bytes.EMPTY), "value of 65537 bytes exceeds 65536");
+        assertRefused(new PutRequest(KEY, big, 1, Bytes.EMPTY, ALICE, 1, 1), "value of 65537 bytes");
+        assertRefused(new GetReply(Status.OK, List.of(new ValueEntry(big, 1)), Bytes.EMPTY, 0, ""),
+                "value of 65537 bytes");
+        assertRefused(new StoreReplicas(List.of(new ReplicaRecord(KEY, HASH, big, 1, Bytes.EMPTY, false))),
+                "value of 65537 bytes");
+    }
+
+    @Test
+    void frameAboveFrameBytesMaxIsRefused() {
+        MessageCodec small = new MessageCodec(64);
+        Envelope fits = new Envelope(null, 1, new ClientPut(KEY, Bytes.wrap(new byte[21]), 1, Bytes.EMPTY));
+        Envelope tooBig = new Envelope(null, 1, new ClientPut(KEY, Bytes.wrap(new byte[22]), 1, Bytes.EMPTY));
+
+        assertThat(small.encode(fits)).hasSize(64);
+        assertThatThrownBy(() -> small.encode(tooBig)).isInstanceOf(CodecException.class)
+                .hasMessageContaining("frame of 65 bytes exceeds frameBytesMax 64");
+        assertThatThrownBy(() -> small.encodedSize(tooBig)).isInstanceOf(CodecException.class);
+    }
+
+    @Test
+    void defaultFrameBytesMaxRefusesAFullStoreOfLargeValues() {
+        Bytes value = Bytes.wrap(new byte[MessageCodec.VALUE_BYTES_MAX]);
+        List<ReplicaRecord> records = Collections.nCopies(16,
+                new ReplicaRecord(KEY, HASH, value, 1, Bytes.EMPTY, false));
+
+        assertThat(codec.frameBytesMax()).isEqualTo(MessageCodec.DEFAULT_FRAME_BYTES_MAX);
+        assertRefused(new StoreReplicas(records), "exceeds frameBytesMax 1048576");
+    }
+
+    @Test
+    void fieldBoundsAreRefused() {
+        assertRefused(new ClientPut(KEY, Bytes.EMPTY, 1, Bytes.wrap(new byte[65])), "secretHash of 65 bytes");
+        assertRefused(new ClientGet(KEY, 1, Bytes.wrap(new byte[65])), "placemark of 65 bytes");
+        assertRefused(new ClientRemove(KEY, Bytes.EMPTY, Bytes.wrap(new byte[1025]), 1), "secret of 1025 bytes");
+        assertRefused(new ErrorReply(Status.OK, "x".repeat(4097)), "detail of 4097 UTF-8 bytes exceeds 4096");
+        assertRefused(new ErrorReply(Status.OK, "é".repeat(2049)), "detail of 4098 UTF-8 bytes");
+        assertRefused(new LeafExchange(Collections.nCopies(4097, ALICE)), "leafSet has 4097 elements");
+        assertRefused(new ClientPut(KEY, Bytes.EMPTY, -1, Bytes.EMPTY), "ttlSeconds is negative");
+        assertRefused(new GetRequest(KEY, -1, Bytes.EMPTY, ALICE, 1, 0), "maxValues is negative");
+        assertRefused(new PutReply(Status.OK, -1, ""), "replicas is negative");
+        assertRefused(new StoreAck(-1), "accepted is negative");
+        assertRefused(new JoinRequest(ALICE, 1, 256), "hops out of range");
+        assertRefused(new GetReply(Status.OK, List.of(), Bytes.EMPTY, -1, ""), "hops out of range");
+        assertRefused(new GetReply(Status.OK, List.of(new ValueEntry(Bytes.EMPTY, -1)), Bytes.EMPTY, 0, ""),
+                "ttlRemainingMillis is negative");
+    }
+
+    @Test
+    void boundsThemselvesEncode() {
+        List<Message> atBounds = List.of(
+                new ClientPut(KEY, Bytes.EMPTY, Integer.MAX_VALUE, Bytes.wrap(new byte[64])),
+                new ClientRemove(KEY, Bytes.wrap(new byte[64]), Bytes.wrap(new byte[1024]), 0),
+                new ErrorReply(Status.OK, "x".repeat(4096)),
+                new LeafExchange(Collections.nCopies(4096, ALICE)),
+                new JoinRequest(ALICE, Long.MIN_VALUE, 255));
+        for (Message m : atBounds) {
+            Envelope envelope = new Envelope(null, Long.MAX_VALUE, m);
+            assertThat(codec.decode(codec.encode(envelope))).isEqualTo(envelope);
+        }
+    }
+
+    @Test
+    void unencodableTextIsRefused() {
+        assertRefused(new ErrorReply(Status.OK, "a\uD800b"), "unpaired surrogate at index 1");
+        assertRefused(new ErrorReply(Status.OK, "\uDC00"), "unpaired surrogate");
+        assertRefused(new ErrorReply(Status.OK, "end\uD800"), "unpaired surrogate");
+        // 128 two-byte characters: within Address's 255 characters, beyond the wire's 255 bytes.
+        Contact wide = new Contact(KEY, new Address("é".repeat(128), 1));
+        assertRefused(new JoinRequest(wide, 1, 0), "joiner host of 256 UTF-8 bytes exceeds 255");
+        Contact widest = new Contact(KEY, new Address("é".repeat(127) + "a", 1));
+        assertThat(codec.decode(codec.encode(new Envelope(widest, 1, new Ping()))).sender()).isEqualTo(widest);
+    }
+
+    @Test
+    void nullFieldsAreRefused() {
+        assertRefused(new ErrorReply(Status.OK, null), "detail is null");
+        assertRefused(new ErrorReply(null, "x"), "status is null");
+        assertRefused(new ClientGet(null, 1, Bytes.EMPTY), "key is null");
+        assertRefused(new ClientGet(KEY, 1, null), "placemark is null");
+        assertRefused(new PutRequest(KEY, Bytes.EMPTY, 1, Bytes.EMPTY, null, 1, 0), "origin is null");
+    }
+
+    @Test
+    void frameBytesMaxMustBePositive() {
+        assertThatIllegalArgumentException().isThrownBy(() -> new MessageCodec(0));
+        assertThatCode(() -> new MessageCodec(1)).doesNotThrowAnyException();
+    }
+
+    @Test
+    void asciiFastPathAndStrictPathAgree() {
+        String text = "plain ascii then ü";
+        Envelope envelope = new Envelope(null, 1, new ErrorReply(Status.OK, text));
+        byte[] frame = codec.encode(envelope);
+
+        assertThat(Arrays.copyOfRange(frame, frame.length - text.getBytes(StandardCharsets.UTF_8).length,
+                frame.length)).isEqualTo(text.getBytes(StandardCharsets.UTF_8));
+        assertThat(codec.decode(frame)).isEqualTo(envelope);
+    }
+
+    // ---- helpers ----
+
+    private void assertRejected(byte[] frame, String messagePart) {
+        assertThatThrownBy(() -> codec.decode(frame)).isInstanceOf(CodecException.class)
+                .hasMessageContaining(messagePart);
+    }
+
+    private void assertRefused(Message body, String messagePart) {
+        Envelope envelope = new Envelope(null, 1, body);
+        assertThatThrownBy(() -> codec.encode(envelope)).isInstanceOf(CodecException.class)
+                .hasMessageContaining(messagePart);
+        assertThatThrownBy(() -> codec.encodedSize(envelope)).isInstanceOf(CodecException.class)
+                .hasMessageContaining(messagePart);
+    }
+
+    /** The frame of {@code body} with its last {@code count} bytes replaced by {@code hex}. */
+    private byte[] withLastBytes(Message body, int count, String hex) {
+        byte[] frame = codec.encode(new Envelope(null, 1, body));
+        byte[] tail = hexBytes(hex);
+        assertThat(tail).hasSize(count);
+        System.arraycopy(tail, 0, frame, frame.length - count, count);
+        return frame;
+    }
+
+    private static String hex(byte[] b) {
+        return HexFormat.of().formatHex(b);
+    }
+
+    private static byte[] hexBytes(String hex) {
+        return HexFormat.of().parseHex(hex);
+    }
+
+    private static byte[] u16(int v) {
+        return new byte[] {(byte) (v >>> 8), (byte) v};
+    }
+
+    private static byte[] i32(int v) {
+        return new byte[] {(byte) (v >>> 24), (byte) (v >>> 16), (byte) (v >>> 8), (byte) v};
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (byte[] p : parts) {
+            out.writeBytes(p);
+        }
+        return out.toByteArray();
+    }
+}

@@ -1,0 +1,404 @@
+package io.rattan.core.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rattan.core.id.Id;
+import io.rattan.core.store.Store.Cursor;
+import io.rattan.core.util.Bytes;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What every {@link Store} must do, written once and run per implementation by three-line subclasses.
+ *
+ * <p>Time starts at {@link #T0} and moves only through {@link #clock}. Implementations that keep data across a restart
+ * override {@link #reopen} so the persistence tests exercise it.
+ */
+public abstract class StoreContractTest {
+
+    protected static final long T0 = 1_700_000_000_000L;
+
+    private static final Comparator<StoredRecord> BY_SLOT =
+            Comparator.comparing(StoredRecord::key).thenComparing(StoredRecord::valueHash);
+
+    private static final Id K1 = Id.fromHex("1000000000000000000000000000000000000000");
+    private static final Id K2 = Id.fromHex("2000000000000000000000000000000000000000");
+    private static final Id K3 = Id.fromHex("f000000000000000000000000000000000000001");
+    private static final Bytes SECRET_A = Bytes.utf8("secret a").sha256();
+    private static final Bytes SECRET_B = Bytes.utf8("secret b").sha256();
+
+    protected ManualTestClock clock;
+    protected Store store;
+
+    /** A fresh, empty store reading time from {@code clock}. */
+    protected abstract Store newStore(ManualTestClock clock);
+
+    /** The store as a restarted node would see it; stores without durable state return {@code old}. */
+    protected Store reopen(Store old) {
+        return old;
+    }
+
+    @BeforeEach
+    void createStore() {
+        clock = new ManualTestClock(T0);
+        store = newStore(clock);
+    }
+
+    private static StoredRecord value(Id key, String value, long expiresAtMillis, Bytes secretHash) {
+        return StoredRecord.value(key, Bytes.utf8(value), expiresAtMillis, secretHash);
+    }
+
+    private static StoredRecord tombstoneOf(StoredRecord value, long expiresAtMillis, Bytes secretHash) {
+        return StoredRecord.tombstone(value.key(), value.valueHash(), expiresAtMillis, secretHash);
+    }
+
+    private List<StoredRecord> scanAll() {
+        return store.scan(Cursor.START, Integer.MAX_VALUE);
+    }
+
+    @Test
+    void writtenValueIsReadBack() {
+        StoredRecord v = value(K1, "hello", T0 + 1_000, SECRET_A);
+        store.write(v);
+
+        assertThat(store.read(K1, v.valueHash())).contains(v);
+        assertThat(store.size()).isEqualTo(1);
+    }
+
+    @Test
+    void valueWithoutSecretAndEmptyValueRoundTrip() {
+        StoredRecord noSecret = value(K1, "open", T0 + 1_000, Bytes.EMPTY);
+        StoredRecord empty = value(K1, "", T0 + 1_000, SECRET_A);
+        store.write(noSecret);
+        store.write(empty);
+
+        assertThat(store.read(K1, noSecret.valueHash())).contains(noSecret);
+        assertThat(store.read(K1, empty.valueHash())).contains(empty);
+    }
+
+    @Test
+    void readOfMissingRecordIsEmpty() {
+        StoredRecord v = value(K1, "hello", T0 + 1_000, SECRET_A);
+        store.write(v);
+
+        assertThat(store.read(K2, v.valueHash())).isEmpty();
+        assertThat(store.read(K1, Bytes.utf8("other").sha256())).isEmpty();
+        assertThat(store.read(K1, Bytes.EMPTY)).isEmpty();
+    }
+
+    @Test
+    void scanReturnsRecordsInKeyThenHashOrder() {
+        List<StoredRecord> written = new ArrayList<>();
+        for (Id key : List.of(K3, K1, K2)) {
+            for (int i = 0; i < 4; i++) {
+                StoredRecord v = value(key, "v" + i + key.shortHex(), T0 + 1_000 + i, SECRET_A);
+                written.add(v);
+                store.write(v);
+            }
+        }
+        written.sort(BY_SLOT);
+
+        assertThat(scanAll()).containsExactlyElementsOf(written);
+        assertThat(store.scan(Cursor.START, 5)).containsExactlyElementsOf(written.subList(0, 5));
+        assertThat(store.scan(Cursor.START, 0)).isEmpty();
+    }
+
+    @Test
+    void scanCursorWithEmptyHashStartsAtFirstValueOfThatKey() {
+        List<StoredRecord> k2 = new ArrayList<>();
+        for (Id key : List.of(K1, K2, K3)) {
+            for (int i = 0; i < 3; i++) {
+                StoredRecord v = value(key, "v" + i, T0 + 1_000, SECRET_A);
+                store.write(v);
+                if (key.equals(K2)) {
+                    k2.add(v);
+                }
+            }
+        }
+        k2.sort(BY_SLOT);
+
+        List<StoredRecord> fromK2 = store.scan(Cursor.atKey(K2), 3);
+        assertThat(fromK2).containsExactlyElementsOf(k2);
+        // A key between stored keys starts at the next stored key.
+        Id betweenK1AndK2 = Id.fromHex("1800000000000000000000000000000000000000");
+        assertThat(store.scan(Cursor.atKey(betweenK1AndK2), 1)).containsExactly(k2.get(0));
+        assertThat(store.scan(Cursor.atKey(Id.MAX), 10)).isEmpty();
+    }
+
+    @Test
+    void scanCursorExcludesTheRecordItNames() {
+        for (Id key : List.of(K1, K2)) {
+            for (int i = 0; i < 3; i++) {
+                store.write(value(key, "v" + i, T0 + 1_000, SECRET_A));
+            }
+        }
+        List<StoredRecord> all = scanAll();
+        StoredRecord second = all.get(1);
+
+        assertThat(store.scan(new Cursor(second.key(), second.valueHash()), 100))
+                .containsExactlyElementsOf(all.subList(2, all.size()));
+        StoredRecord lastOfK1 = all.get(2);
+        assertThat(store.scan(new Cursor(lastOfK1.key(), lastOfK1.valueHash()), 1)).containsExactly(all.get(3));
+    }
+
+    @Test
+    void pagingWithTheLastRecordAsCursorVisitsEveryRecordOnce() {
+        for (int i = 0; i < 23; i++) {
+            Id key = Id.ofName("key" + (i % 7));
+            store.write(value(key, "value" + i, T0 + 1_000, SECRET_A));
+        }
+        List<StoredRecord> paged = new ArrayList<>();
+        Cursor cursor = Cursor.START;
+        while (true) {
+            List<StoredRecord> page = store.scan(cursor, 4);
+            assertThat(page.size()).isLessThanOrEqualTo(4);
+            if (page.isEmpty()) {
+                break;
+            }
+            paged.addAll(page);
+            StoredRecord last = page.get(page.size() - 1);
+            cursor = new Cursor(last.key(), last.valueHash());
+        }
+        assertThat(paged).hasSize(23).containsExactlyElementsOf(scanAll()).isSortedAccordingTo(BY_SLOT);
+    }
+
+    @Test
+    void expiredRecordsAreNeverReturnedEvenBeforePurge() {
+        StoredRecord shortLived = value(K1, "short", T0 + 100, SECRET_A);
+        StoredRecord longLived = value(K1, "long", T0 + 10_000, SECRET_A);
+        StoredRecord tombstone = tombstoneOf(value(K2, "gone", T0, SECRET_A), T0 + 100, SECRET_A);
+        store.write(shortLived);
+        store.write(longLived);
+        store.write(tombstone);
+
+        clock.advanceMillis(100);
+
+        assertThat(store.read(K1, shortLived.valueHash())).isEmpty();
+        assertThat(store.read(K2, tombstone.valueHash())).isEmpty();
+        assertThat(store.read(K1, longLived.valueHash())).contains(longLived);
+        assertThat(scanAll()).containsExactly(longLived);
+        assertThat(store.scan(Cursor.START, 1)).containsExactly(longLived);
+        assertThat(store.size()).as("expired but not yet purged").isEqualTo(3);
+    }
+
+    @Test
+    void purgeRemovesExpiredRecordsUpToTheLimit() {
+        for (int i = 0; i < 5; i++) {
+            store.write(value(K1, "expiring" + i, T0 + 10 + i, SECRET_A));
+        }
+        StoredRecord live = value(K2, "live", T0 + 10_000, SECRET_A);
+        StoredRecord liveTombstone = tombstoneOf(value(K2, "removed", T0, SECRET_A), T0 + 10_000, SECRET_A);
+        store.write(live);
+        store.write(liveTombstone);
+        assertThat(store.purgeExpired(100)).as("nothing has expired yet").isZero();
+
+        clock.advanceMillis(1_000);
+
+        assertThat(store.purgeExpired(2)).isEqualTo(2);
+        assertThat(store.size()).isEqualTo(5);
+        assertThat(store.purgeExpired(0)).isZero();
+        assertThat(store.purgeExpired(100)).isEqualTo(3);
+        assertThat(store.size()).isEqualTo(2);
+        assertThat(store.purgeExpired(100)).isZero();
+        assertThat(scanAll()).containsExactlyInAnyOrder(live, liveTombstone);
+    }
+
+    @Test
+    void purgeTakesTheEarliestExpiryFirst() {
+        StoredRecord early = value(K3, "early", T0 + 100, SECRET_A);
+        StoredRecord late = value(K1, "late", T0 + 200, SECRET_A);
+        store.write(late);
+        store.write(early);
+
+        clock.setEpochMillis(T0 + 300);
+        assertThat(store.purgeExpired(1)).isEqualTo(1);
+
+        // Wall clocks can step back; doing so here shows which record the purge took.
+        clock.setEpochMillis(T0 + 150);
+        assertThat(scanAll()).containsExactly(late);
+    }
+
+    @Test
+    void purgeUsesTheExpiryOfTheRecordNowHeld() {
+        StoredRecord first = value(K1, "v", T0 + 100, SECRET_A);
+        StoredRecord extended = value(K1, "v", T0 + 300, SECRET_A);
+        store.write(first);
+        store.write(extended);
+
+        clock.setEpochMillis(T0 + 200);
+
+        assertThat(store.purgeExpired(100)).isZero();
+        assertThat(store.read(K1, first.valueHash())).contains(extended);
+        assertThat(store.size()).isEqualTo(1);
+
+        clock.setEpochMillis(T0 + 300);
+        assertThat(store.purgeExpired(100)).isEqualTo(1);
+        assertThat(store.size()).isZero();
+    }
+
+    @Test
+    void tombstoneReplacesLiveValue() {
+        StoredRecord v = value(K1, "hello", T0 + 10_000, SECRET_A);
+        store.write(v);
+        // Even one that expires sooner than the value it removes.
+        StoredRecord t = tombstoneOf(v, T0 + 100, SECRET_A);
+        store.write(t);
+
+        assertThat(store.read(K1, v.valueHash())).contains(t);
+        assertThat(scanAll()).containsExactly(t);
+        assertThat(store.size()).isEqualTo(1);
+
+        clock.advanceMillis(100);
+        assertThat(store.read(K1, v.valueHash())).isEmpty();
+        assertThat(store.purgeExpired(100)).isEqualTo(1);
+        assertThat(store.size()).isZero();
+    }
+
+    @Test
+    void valueMeetingItsTombstoneWithTheSameSecretIsDropped() {
+        StoredRecord v = value(K1, "hello", T0 + 1_000, SECRET_A);
+        StoredRecord t = tombstoneOf(v, T0 + 1_000, SECRET_A);
+        store.write(t);
+
+        store.write(v);
+        store.write(value(K1, "hello", T0 + 50_000, SECRET_A));
+
+        assertThat(store.read(K1, v.valueHash())).contains(t);
+        assertThat(store.size()).isEqualTo(1);
+    }
+
+    @Test
+    void valueWithADifferentSecretIsNotDroppedByATombstone() {
+        StoredRecord t = tombstoneOf(value(K1, "hello", T0, SECRET_A), T0 + 1_000, SECRET_A);
+        store.write(t);
+
+        StoredRecord other = value(K1, "hello", T0 + 500, SECRET_B);
+        store.write(other);
+        assertThat(store.read(K1, other.valueHash())).contains(other);
+
+        StoredRecord unremovable = value(K2, "hello", T0 + 500, Bytes.EMPTY);
+        store.write(tombstoneOf(unremovable, T0 + 1_000, SECRET_A));
+        store.write(unremovable);
+        assertThat(store.read(K2, unremovable.valueHash())).contains(unremovable);
+    }
+
+    @Test
+    void valueMeetingAnExpiredTombstoneIsStored() {
+        StoredRecord v = value(K1, "hello", T0 + 5_000, SECRET_A);
+        store.write(tombstoneOf(v, T0 + 100, SECRET_A));
+        clock.advanceMillis(100);
+
+        store.write(v);
+
+        assertThat(store.read(K1, v.valueHash())).contains(v);
+        assertThat(store.size()).isEqualTo(1);
+        assertThat(store.purgeExpired(100)).as("the tombstone's expiry entry went with it").isZero();
+    }
+
+    @Test
+    void laterExpiryWinsBetweenTwoValues() {
+        StoredRecord v = value(K1, "hello", T0 + 2_000, SECRET_A);
+        store.write(v);
+
+        store.write(value(K1, "hello", T0 + 1_000, SECRET_B));
+        assertThat(store.read(K1, v.valueHash())).contains(v);
+
+        store.write(value(K1, "hello", T0 + 2_000, SECRET_B));
+        assertThat(store.read(K1, v.valueHash())).as("a tie keeps the held record").contains(v);
+
+        StoredRecord later = value(K1, "hello", T0 + 3_000, SECRET_B);
+        store.write(later);
+        assertThat(store.read(K1, v.valueHash())).contains(later);
+        assertThat(store.size()).isEqualTo(1);
+    }
+
+    @Test
+    void laterExpiryWinsBetweenTwoTombstones() {
+        StoredRecord v = value(K1, "hello", T0, SECRET_A);
+        StoredRecord t = tombstoneOf(v, T0 + 2_000, SECRET_A);
+        store.write(t);
+
+        store.write(tombstoneOf(v, T0 + 1_000, SECRET_A));
+        assertThat(store.read(K1, v.valueHash())).contains(t);
+
+        StoredRecord later = tombstoneOf(v, T0 + 3_000, SECRET_A);
+        store.write(later);
+        assertThat(store.read(K1, v.valueHash())).contains(later);
+
+        clock.setEpochMillis(T0 + 2_500);
+        assertThat(store.purgeExpired(100)).isZero();
+        assertThat(store.size()).isEqualTo(1);
+    }
+
+    @Test
+    void writeOfAnAlreadyExpiredRecordIsDropped() {
+        StoredRecord v = value(K1, "hello", T0 + 1_000, SECRET_A);
+        store.write(value(K2, "stale", T0, SECRET_A));
+        store.write(v);
+        store.write(tombstoneOf(v, T0 - 1, SECRET_A));
+
+        assertThat(store.size()).isEqualTo(1);
+        assertThat(store.read(K1, v.valueHash())).contains(v);
+    }
+
+    @Test
+    void sizeCountsRecordsNotWrites() {
+        assertThat(store.size()).isZero();
+        StoredRecord a = value(K1, "a", T0 + 1_000, SECRET_A);
+        store.write(a);
+        store.write(a);
+        store.write(value(K1, "a", T0 + 2_000, SECRET_A));
+        store.write(value(K1, "b", T0 + 1_000, SECRET_A));
+        store.write(value(K2, "a", T0 + 1_000, SECRET_A));
+        store.write(tombstoneOf(a, T0 + 1_000, SECRET_A));
+
+        assertThat(store.size()).isEqualTo(3);
+    }
+
+    @Test
+    void dataSurvivesReopen() {
+        StoredRecord v1 = value(K1, "one", T0 + 1_000, SECRET_A);
+        StoredRecord v2 = value(K2, "two", T0 + 2_000, Bytes.EMPTY);
+        StoredRecord t = tombstoneOf(value(K3, "three", T0, SECRET_B), T0 + 3_000, SECRET_B);
+        StoredRecord expiring = value(K3, "soon", T0 + 10, SECRET_A);
+        for (StoredRecord r : List.of(v1, v2, t, expiring)) {
+            store.write(r);
+        }
+        List<StoredRecord> before = scanAll();
+
+        store = reopen(store);
+
+        assertThat(store.size()).isEqualTo(4);
+        assertThat(scanAll()).containsExactlyElementsOf(before);
+        assertThat(store.read(K1, v1.valueHash())).contains(v1);
+        assertThat(store.read(K3, t.valueHash())).contains(t);
+        store.write(value(K3, "three", T0 + 9_000, SECRET_B));
+        assertThat(store.read(K3, t.valueHash())).as("the tombstone still drops its put").contains(t);
+
+        clock.advanceMillis(10);
+        assertThat(store.purgeExpired(100)).isEqualTo(1);
+        assertThat(store.size()).isEqualTo(3);
+    }
+
+    @Test
+    void purgedRecordsStayGoneAfterReopen() {
+        StoredRecord expiring = value(K1, "soon", T0 + 10, SECRET_A);
+        StoredRecord live = value(K2, "later", T0 + 10_000, SECRET_A);
+        store.write(expiring);
+        store.write(live);
+        clock.advanceMillis(10);
+        assertThat(store.purgeExpired(100)).isEqualTo(1);
+
+        store = reopen(store);
+        // Stepping the clock back would show a purged record if any trace of it were left.
+        clock.setEpochMillis(T0);
+
+        assertThat(store.size()).isEqualTo(1);
+        assertThat(store.read(K1, expiring.valueHash())).isEmpty();
+        assertThat(scanAll()).containsExactly(live);
+        assertThat(store.purgeExpired(100)).isZero();
+    }
+}

@@ -1,0 +1,229 @@
+package io.rattan.node;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.rattan.core.msg.MessageType;
+import io.rattan.core.msg.Status;
+import io.rattan.core.node.NodeListener;
+import io.rattan.core.node.NodeStatus;
+import io.rattan.node.transport.TransportListener;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * A node's metrics, in Micrometer, named {@code rattan.*} in base units:
+ * <ul>
+ *   <li>{@code rattan.gateway.requests} (timer; tags {@code op} = put|get|remove, {@code status} = ok|not_found|…),
+ *       with histogram buckets so that percentiles aggregate across nodes;</li>
+ *   <li>{@code rattan.gateway.hops} (summary; tag {@code op});</li>
+ *   <li>{@code rattan.messages.sent} (counter; tag {@code type}, the message type in lower case);</li>
+ *   <li>{@code rattan.store.records}, {@code rattan.leafset.size}, {@code rattan.routing.entries},
+ *       {@code rattan.node.joined} (gauges, fed by {@link #update(NodeStatus)});</li>
+ *   <li>{@code rattan.transport.bytes.sent}, {@code rattan.transport.bytes.received},
+ *       {@code rattan.transport.frames.rejected} (counters; tag {@code protocol} = peer|client) and
+ *       {@code rattan.transport.frames.dropped} (counter; tag {@code reason}).</li>
+ * </ul>
+ * No tag names a peer or a key, so the number of series does not grow with the cluster or the data.
+ *
+ * <p>The {@link NodeListener} methods are called on the node's loop; everything else is thread-safe.
+ */
+public final class NodeMetrics implements NodeListener, AutoCloseable {
+
+    private static final String[] OPS = {"put", "get", "remove"};
+    private static final double[] HOP_BUCKETS = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 24, 32};
+
+    private final MeterRegistry registry;
+    // Created on first use, so that a status never seen exports no series.
+    private final AtomicReferenceArray<Timer> requestTimers =
+            new AtomicReferenceArray<>(OPS.length * Status.values().length);
+    private final DistributionSummary[] hops = new DistributionSummary[OPS.length];
+    private final AtomicReferenceArray<Counter> messagesSent =
+            new AtomicReferenceArray<>(MessageType.values().length);
+    private final AtomicReferenceArray<Counter> framesDropped =
+            new AtomicReferenceArray<>(TransportListener.DropReason.values().length);
+    private final AtomicLong storeRecords = new AtomicLong();
+    private final AtomicLong leafSetSize = new AtomicLong();
+    private final AtomicLong routingEntries = new AtomicLong();
+    private final AtomicLong joined = new AtomicLong();
+    private final TransportListener peerTransport;
+    private final TransportListener clientTransport;
+    private JvmGcMetrics gcMetrics;
+
+    public NodeMetrics(MeterRegistry registry) {
+        if (registry == null) {
+            throw new IllegalArgumentException("registry is required");
+        }
+        this.registry = registry;
+        for (int i = 0; i < OPS.length; i++) {
+            hops[i] = DistributionSummary.builder("rattan.gateway.hops")
+                    .description("Overlay hops taken by client requests served by this node as gateway")
+                    .baseUnit("hops")
+                    .tag("op", OPS[i])
+                    .serviceLevelObjectives(HOP_BUCKETS)
+                    .register(registry);
+        }
+        gauge("rattan.store.records", "Records in the local store, tombstones included", storeRecords);
+        gauge("rattan.leafset.size", "Members of the leaf set, both sides", leafSetSize);
+        gauge("rattan.routing.entries", "Contacts in the routing table", routingEntries);
+        gauge("rattan.node.joined", "1 once the node has joined the overlay", joined);
+        this.peerTransport = transportListener("peer");
+        this.clientTransport = transportListener("client");
+    }
+
+    /** Also exports JVM memory, GC, thread, class-loading, CPU and uptime metrics; released by {@link #close}. */
+    public synchronized NodeMetrics bindJvmMetrics() {
+        if (gcMetrics == null) {
+            new JvmMemoryMetrics().bindTo(registry);
+            new JvmThreadMetrics().bindTo(registry);
+            new ClassLoaderMetrics().bindTo(registry);
+            new ProcessorMetrics().bindTo(registry);
+            new UptimeMetrics().bindTo(registry);
+            gcMetrics = new JvmGcMetrics();
+            gcMetrics.bindTo(registry);
+        }
+        return this;
+    }
+
+    public MeterRegistry registry() {
+        return registry;
+    }
+
+    @Override
+    public void clientRequestDone(MessageType op, Status status, long latencyNanos, int hopCount) {
+        int opIndex = opIndex(op);
+        if (opIndex < 0 || status == null) {
+            return;
+        }
+        int slot = opIndex * Status.values().length + status.ordinal();
+        Timer timer = requestTimers.get(slot);
+        if (timer == null) {
+            timer = Timer.builder("rattan.gateway.requests")
+                    .description("Client requests served by this node as gateway, from arrival to reply")
+                    .tag("op", OPS[opIndex])
+                    .tag("status", status.name().toLowerCase(Locale.ROOT))
+                    .publishPercentileHistogram(true)
+                    .minimumExpectedValue(Duration.ofNanos(100_000))
+                    .maximumExpectedValue(Duration.ofSeconds(60))
+                    .register(registry);
+            requestTimers.set(slot, timer);
+        }
+        timer.record(Math.max(0, latencyNanos), TimeUnit.NANOSECONDS);
+        hops[opIndex].record(Math.max(0, hopCount));
+    }
+
+    @Override
+    public void messageSent(MessageType type) {
+        Counter counter = messagesSent.get(type.ordinal());
+        if (counter == null) {
+            counter = Counter.builder("rattan.messages.sent")
+                    .description("Messages sent to peers, by type")
+                    .tag("type", type.name().toLowerCase(Locale.ROOT))
+                    .register(registry);
+            messagesSent.set(type.ordinal(), counter);
+        }
+        counter.increment();
+    }
+
+    /** Refreshes the gauges from a snapshot taken on the node's loop. Any thread. */
+    public void update(NodeStatus status) {
+        storeRecords.set(status.storedRecords());
+        leafSetSize.set(status.leafSet().size());
+        routingEntries.set(status.routingEntries());
+        joined.set(status.joined() ? 1 : 0);
+    }
+
+    /** Counts the peer transport and server: bytes, rejected inbound frames, dropped outbound frames. */
+    public TransportListener peerTransport() {
+        return peerTransport;
+    }
+
+    /** Counts the binary client gateway: bytes and rejected frames. */
+    public TransportListener clientTransport() {
+        return clientTransport;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (gcMetrics != null) {
+            gcMetrics.close();
+            gcMetrics = null;
+        }
+    }
+
+    private TransportListener transportListener(String protocol) {
+        // No base unit: the name already says bytes, and a unit would export rattan_transport_bytes_sent_bytes_total.
+        Counter sent = Counter.builder("rattan.transport.bytes.sent")
+                .description("Bytes written to sockets, length prefixes included")
+                .tag("protocol", protocol).register(registry);
+        Counter received = Counter.builder("rattan.transport.bytes.received")
+                .description("Bytes read from sockets")
+                .tag("protocol", protocol).register(registry);
+        Counter rejected = Counter.builder("rattan.transport.frames.rejected")
+                .description("Inbound frames refused (undecodable, oversize); each closes its connection")
+                .tag("protocol", protocol).register(registry);
+        return new TransportListener() {
+            @Override
+            public void bytesSent(long bytes) {
+                sent.increment(bytes);
+            }
+
+            @Override
+            public void bytesReceived(long bytes) {
+                received.increment(bytes);
+            }
+
+            @Override
+            public void frameRejected() {
+                rejected.increment();
+            }
+
+            @Override
+            public void frameDropped(DropReason reason) {
+                Counter counter = framesDropped.get(reason.ordinal());
+                if (counter == null) {
+                    counter = Counter.builder("rattan.transport.frames.dropped")
+                            .description("Outbound frames dropped without being written")
+                            .tag("reason", reason.name().toLowerCase(Locale.ROOT))
+                            .register(registry);
+                    framesDropped.set(reason.ordinal(), counter);
+                }
+                counter.increment();
+            }
+        };
+    }
+
+    private void gauge(String name, String description, AtomicLong value) {
+        Gauge.builder(name, value, AtomicLong::doubleValue)
+                .description(description)
+                .strongReference(true)
+                .register(registry);
+    }
+
+    private static int opIndex(MessageType op) {
+        if (op == null) {
+            return -1;
+        }
+        switch (op) {
+            case CLIENT_PUT:
+                return 0;
+            case CLIENT_GET:
+                return 1;
+            case CLIENT_REMOVE:
+                return 2;
+            default:
+                return -1;
+        }
+    }
+}

@@ -1,0 +1,98 @@
+package io.rattan.node;
+
+import io.rattan.core.net.Address;
+import io.rattan.core.node.NodeConfig;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * How to run one node: where it listens, where it keeps its data, whom it joins through, and its tunables.
+ *
+ * @param host        the address the node binds its three ports to and advertises to peers, so it must be one that
+ *                    peers can reach (not a wildcard such as {@code 0.0.0.0})
+ * @param peerPort    port for peer traffic; 0 picks a free one
+ * @param gatewayPort port for the binary client RPC; 0 picks a free one
+ * @param httpPort    port for HTTP/JSON and {@code /metrics}; 0 picks a free one
+ * @param dataDir     holds the node id ({@code node-id}) and the store ({@code store/}); created when missing
+ * @param bootstrap   peers to join through, tried in order; empty starts a new overlay (at most
+ *                    {@value #BOOTSTRAP_MAX})
+ * @param config      the node's tunables
+ */
+public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPort, Path dataDir,
+                          List<Address> bootstrap, NodeConfig config) {
+
+    public static final String LOOPBACK = "127.0.0.1";
+    public static final int BOOTSTRAP_MAX = 64;
+
+    public NodeOptions {
+        if (host == null || host.isBlank()) {
+            throw new IllegalArgumentException("host is required");
+        }
+        if (isWildcard(host)) {
+            throw new IllegalArgumentException("host '" + host + "' is a wildcard; the node advertises its host to "
+                    + "peers, so give an address they can reach");
+        }
+        requirePort("peerPort", peerPort);
+        requirePort("gatewayPort", gatewayPort);
+        requirePort("httpPort", httpPort);
+        if ((peerPort != 0 && (peerPort == gatewayPort || peerPort == httpPort))
+                || (gatewayPort != 0 && gatewayPort == httpPort)) {
+            throw new IllegalArgumentException("peer, gateway and http ports must differ (or be 0)");
+        }
+        if (dataDir == null) {
+            throw new IllegalArgumentException("dataDir is required");
+        }
+        if (bootstrap == null) {
+            throw new IllegalArgumentException("bootstrap is required (empty to start a new overlay)");
+        }
+        if (bootstrap.size() > BOOTSTRAP_MAX) {
+            throw new IllegalArgumentException(
+                    "at most " + BOOTSTRAP_MAX + " bootstrap peers, got " + bootstrap.size());
+        }
+        for (Address peer : bootstrap) {
+            if (peer == null) {
+                throw new IllegalArgumentException("bootstrap holds a null address");
+            }
+        }
+        bootstrap = List.copyOf(bootstrap);
+        if (config == null) {
+            throw new IllegalArgumentException("config is required");
+        }
+    }
+
+    /** A node on 127.0.0.1 with free ports, no bootstrap (a new overlay) and default tunables. */
+    public static NodeOptions local(Path dataDir) {
+        return new NodeOptions(LOOPBACK, 0, 0, 0, dataDir, List.of(), NodeConfig.defaults());
+    }
+
+    public NodeOptions withBootstrap(List<Address> peers) {
+        return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, peers, config);
+    }
+
+    public NodeOptions withConfig(NodeConfig c) {
+        return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, c);
+    }
+
+    public NodeOptions withPorts(int peer, int gateway, int http) {
+        return new NodeOptions(host, peer, gateway, http, dataDir, bootstrap, config);
+    }
+
+    public NodeOptions withHost(String h) {
+        return new NodeOptions(h, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config);
+    }
+
+    public NodeOptions withDataDir(Path dir) {
+        return new NodeOptions(host, peerPort, gatewayPort, httpPort, dir, bootstrap, config);
+    }
+
+    private static void requirePort(String name, int port) {
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException(name + " must be 0..65535, got " + port);
+        }
+    }
+
+    private static boolean isWildcard(String host) {
+        String h = host.trim();
+        return h.equals("0.0.0.0") || h.equals("::") || h.equals("[::]") || h.equals("0:0:0:0:0:0:0:0");
+    }
+}

@@ -1,0 +1,581 @@
+package io.rattan.node;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.rattan.core.codec.MessageCodec;
+import io.rattan.core.env.Cancellable;
+import io.rattan.core.env.NodeEnv;
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.Status;
+import io.rattan.core.net.Address;
+import io.rattan.core.net.Contact;
+import io.rattan.core.node.Node;
+import io.rattan.core.node.NodeConfig;
+import io.rattan.core.node.NodeStatus;
+import io.rattan.core.store.StoreException;
+import io.rattan.core.store.StoredRecord;
+import io.rattan.core.util.Bytes;
+import io.rattan.node.http.GatewayBackend;
+import io.rattan.node.http.HttpGateway;
+import io.rattan.node.store.RocksDbStore;
+import io.rattan.node.transport.ClientGatewayServer;
+import io.rattan.node.transport.EventLoopScheduler;
+import io.rattan.node.transport.EventLoops;
+import io.rattan.node.transport.NettyTransport;
+import io.rattan.node.transport.PeerServer;
+import io.rattan.node.transport.SystemClock;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One running Rattan node: the core {@link Node} on its own single-thread Netty event loop, with a RocksDB store,
+ * the peer transport and server, the binary client gateway, the HTTP gateway and Prometheus metrics.
+ *
+ * <p>The loop runs both the node's logic and all of its sockets, so a frame that arrives is handed to the node with
+ * no thread hop, and the node's sends are written on the same thread. Nothing but that loop ever touches the
+ * {@link Node}: the public methods here post to it.
+ *
+ * <p>{@link #close} is a graceful leave (the node hands its values to their new replicas, then everything shuts
+ * down); {@link #halt} is a crash: it sends nothing from the moment it is called. Both are idempotent, and only the
+ * first of the two has any effect. Every public method is thread-safe, but {@link #close}, {@link #halt},
+ * {@link #status} and {@link #isJoined} block, so they must not be called on the node's own loop (status and isJoined
+ * excepted: on the loop they answer directly).
+ */
+public final class RattanNode implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(RattanNode.class);
+
+    static final long START_TIMEOUT_MILLIS = 10_000;
+    static final long STATUS_TIMEOUT_MILLIS = 5_000;
+    static final long LEAVE_TIMEOUT_MILLIS = 10_000;
+    static final long SHUTDOWN_TIMEOUT_MILLIS = 10_000;
+    static final long METRICS_REFRESH_NANOS = TimeUnit.SECONDS.toNanos(1);
+    static final String STORE_DIR = "store";
+
+    private enum State { RUNNING, CLOSING, CLOSED, HALTED }
+
+    private final NodeOptions options;
+    private final Contact contact;
+    private final PrometheusMeterRegistry registry;
+    private final NodeMetrics metrics;
+    private final RocksDbStore store;
+    private final EventLoopGroup group;
+    private final EventLoop loop;
+    private final EventLoopScheduler scheduler;
+    private final NettyTransport transport;
+    private final PeerServer peerServer;
+    private final ClientGatewayServer clientGateway;
+    private final HttpGateway httpGateway;
+    private final Backend backend = new Backend();
+    private final AtomicReference<State> state = new AtomicReference<>(State.RUNNING);
+    // Futures handed out and not yet completed, completed on shutdown so that no caller waits on a dead loop.
+    private final Set<CompletableFuture<Message>> outstandingReplies = ConcurrentHashMap.newKeySet();
+    private final Set<CompletableFuture<?>> outstandingCalls = ConcurrentHashMap.newKeySet();
+
+    // Confined to the loop.
+    private Node node;
+    private boolean stopped;
+    private Cancellable metricsRefresh = Cancellable.NONE;
+
+    private RattanNode(NodeOptions options, Id id) throws IOException {
+        this.options = options;
+        String name = id.shortHex();
+        Deque<AutoCloseable> opened = new ArrayDeque<>();
+        try {
+            SystemClock clock = new SystemClock();
+            this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+            opened.push(registry::close);
+            this.metrics = new NodeMetrics(registry).bindJvmMetrics();
+            opened.push(metrics);
+            this.store = openStore(options.dataDir().resolve(STORE_DIR), clock);
+            opened.push(store);
+            this.group = EventLoops.newGroup(1, "rattan-" + name);
+            opened.push(() -> shutDown(group));
+            this.loop = group.next();
+            this.scheduler = new EventLoopScheduler(loop);
+            MessageCodec codec = new MessageCodec();
+            this.transport = new NettyTransport(loop, codec, name, metrics.peerTransport());
+            opened.push(transport::halt);
+            this.peerServer = new PeerServer(loop, new InetSocketAddress(options.host(), options.peerPort()), codec,
+                    this::receive, name, metrics.peerTransport());
+            opened.push(peerServer);
+            this.contact = new Contact(id, new Address(options.host(), peerServer.localAddress().getPort()));
+            this.clientGateway = new ClientGatewayServer(group,
+                    new InetSocketAddress(options.host(), options.gatewayPort()), backend, codec,
+                    ClientGatewayServer.IN_FLIGHT_MAX, metrics.clientTransport());
+            opened.push(clientGateway);
+            try {
+                this.httpGateway = new HttpGateway(group, new InetSocketAddress(options.host(), options.httpPort()),
+                        backend);
+            } catch (UncheckedIOException e) {
+                throw e.getCause();
+            }
+            opened.push(httpGateway);
+            NodeEnv env = new NodeEnv(clock, scheduler, transport, store, new SplittableRandom(seedOf(id)));
+            startNode(env, options.config(), options.bootstrap());
+        } catch (IOException | RuntimeException | Error e) {
+            while (!opened.isEmpty()) {
+                closeQuietly(opened.pop());
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Starts a node: creates {@code dataDir} when missing, loads the node id from {@code dataDir/node-id} (or draws
+     * a new one and writes it), opens the store in {@code dataDir/store}, binds the three ports, and starts the
+     * node, which joins through the bootstrap peers. Returns once the node has started; it may not have joined yet
+     * (see {@link #isJoined}).
+     *
+     * @throws IOException when the data directory, the id or the store cannot be used, or a port cannot be bound;
+     *                     everything opened so far is released
+     */
+    public static RattanNode start(NodeOptions options) throws IOException {
+        Files.createDirectories(options.dataDir());
+        Id id = NodeIdFile.loadOrCreate(options.dataDir().resolve(NodeIdFile.FILE_NAME), new SecureRandom());
+        RattanNode node = new RattanNode(options, id);
+        log.info("node {} started: peers on {}, clients on {}, http on {}, data in {}", node.contact,
+                node.contact.address(), node.gatewayAddress(), node.httpAddress(), options.dataDir());
+        return node;
+    }
+
+    /** This node as peers reach it: its id and its advertised peer address ({@code host:boundPeerPort}). */
+    public Contact contact() {
+        return contact;
+    }
+
+    public NodeOptions options() {
+        return options;
+    }
+
+    public Path dataDir() {
+        return options.dataDir();
+    }
+
+    /** Where the binary client RPC listens. */
+    public InetSocketAddress gatewayAddress() {
+        return clientGateway.localAddress();
+    }
+
+    /** Where the HTTP/JSON gateway and {@code /metrics} listen. */
+    public InetSocketAddress httpAddress() {
+        return httpGateway.localAddress();
+    }
+
+    /** True until {@link #close} or {@link #halt} is called. */
+    public boolean isRunning() {
+        return state.get() == State.RUNNING;
+    }
+
+    /** A snapshot of the node, taken on its loop; waits up to 5 s. */
+    public NodeStatus status() {
+        if (loop.inEventLoop()) {
+            return requireNode().status();
+        }
+        return await(call(Node::status), STATUS_TIMEOUT_MILLIS, "status");
+    }
+
+    /** True once the node has joined the overlay; false once it is closed or halted. Waits up to 5 s. */
+    public boolean isJoined() {
+        if (!isRunning()) {
+            return false;
+        }
+        if (loop.inEventLoop()) {
+            return !stopped && node != null && node.isJoined();
+        }
+        return await(call(Node::isJoined), STATUS_TIMEOUT_MILLIS, "isJoined");
+    }
+
+    /**
+     * Runs {@code f} on the node's loop, with the node; for tests and tools. {@code f} must be quick and must not
+     * block. Fails with {@link IllegalStateException} once the node is stopped.
+     */
+    public <T> CompletableFuture<T> call(Function<Node, T> f) {
+        CompletableFuture<T> result = track(outstandingCalls, new CompletableFuture<>());
+        boolean posted = post(() -> {
+            if (node == null || stopped) {
+                result.completeExceptionally(new IllegalStateException("node " + contact + " is not running"));
+                return;
+            }
+            try {
+                result.complete(f.apply(node));
+            } catch (RuntimeException | Error e) {
+                result.completeExceptionally(e);
+            }
+        });
+        if (!posted) {
+            result.completeExceptionally(new IllegalStateException("node " + contact + " is closed"));
+        }
+        return result;
+    }
+
+    /**
+     * Reads the record (value or tombstone) this node's own store holds under {@code (key, valueHash)}, on the loop,
+     * bypassing the overlay; for tests that count copies. Fails once the node is stopped.
+     */
+    public CompletableFuture<Optional<StoredRecord>> readStore(Id key, Bytes valueHash) {
+        CompletableFuture<Optional<StoredRecord>> result = track(outstandingCalls, new CompletableFuture<>());
+        boolean posted = post(() -> {
+            if (stopped) {
+                result.completeExceptionally(new IllegalStateException("node " + contact + " is not running"));
+                return;
+            }
+            try {
+                result.complete(store.read(key, valueHash));
+            } catch (RuntimeException e) {
+                result.completeExceptionally(e);
+            }
+        });
+        if (!posted) {
+            result.completeExceptionally(new IllegalStateException("node " + contact + " is closed"));
+        }
+        return result;
+    }
+
+    /**
+     * Serves a {@code ClientPut}, {@code ClientGet} or {@code ClientRemove} with this node as gateway. Completes on
+     * the node's loop with the reply, or with {@code ErrorReply(UNAVAILABLE)} when the node is not running; never
+     * exceptionally.
+     */
+    public CompletableFuture<Message> request(Message clientRequest) {
+        CompletableFuture<Message> reply = track(outstandingReplies, new CompletableFuture<>());
+        switch (clientRequest.type()) {
+            case CLIENT_PUT:
+            case CLIENT_GET:
+            case CLIENT_REMOVE:
+                break;
+            default:
+                reply.complete(new ErrorReply(Status.BAD_REQUEST, "not a client request: " + clientRequest.type()));
+                return reply;
+        }
+        boolean posted = post(() -> {
+            if (node == null || stopped) {
+                reply.complete(notRunning());
+                return;
+            }
+            try {
+                node.handleClient(clientRequest, reply::complete);
+            } catch (RuntimeException e) {
+                log.error("{}: node failed on a client {}", contact, clientRequest.type(), e);
+                reply.complete(new ErrorReply(Status.INTERNAL, "the node failed on this request"));
+            }
+        });
+        if (!posted) {
+            reply.complete(notRunning());
+        }
+        return reply;
+    }
+
+    /** This node's metrics. */
+    public PrometheusMeterRegistry meterRegistry() {
+        return registry;
+    }
+
+    /** Frames the transport tried to write after {@link #halt} began. A halt sends nothing: this must stay 0. */
+    public long framesSentAfterHalt() {
+        return transport.framesSentAfterHalt();
+    }
+
+    /**
+     * Leaves gracefully: the node hands its values to the nodes that become their replicas (waiting up to 10 s for
+     * that), then stops; then the servers, the transport and the loop shut down, and the store is closed last.
+     * Idempotent; does nothing after {@link #halt}. Must not be called on the node's loop.
+     */
+    @Override
+    public void close() {
+        requireOffLoop("close");
+        if (!state.compareAndSet(State.RUNNING, State.CLOSING)) {
+            return;
+        }
+        CompletableFuture<Void> left = new CompletableFuture<>();
+        boolean posted = post(() -> {
+            if (node == null || stopped) {
+                left.complete(null);
+                return;
+            }
+            try {
+                node.leave(() -> left.complete(null));
+            } catch (RuntimeException e) {
+                left.completeExceptionally(e);
+            }
+        });
+        if (posted) {
+            try {
+                left.get(LEAVE_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                log.warn("{}: leave did not finish within {} ms; stopping anyway", contact, LEAVE_TIMEOUT_MILLIS);
+            } catch (ExecutionException e) {
+                log.warn("{}: leave failed; stopping anyway", contact, e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        runOnLoop(this::stopNode);
+        closeQuietly(httpGateway);
+        closeQuietly(clientGateway);
+        closeQuietly(peerServer);
+        transport.close();
+        releaseAfterLoop();
+        state.set(State.CLOSED);
+        log.info("node {} closed", contact);
+    }
+
+    /**
+     * Kills the node in-process, as SIGKILL would: from this call on the node sends nothing (see
+     * {@link #framesSentAfterHalt}); it stops, its connections and servers close, its loop shuts down and its store
+     * is closed, with nothing handed off. Idempotent; does nothing after {@link #close}. Must not be called on the
+     * node's loop.
+     */
+    public void halt() {
+        requireOffLoop("halt");
+        if (!state.compareAndSet(State.RUNNING, State.HALTED)) {
+            return;
+        }
+        // The transport refuses every write from here on, before the node gets another chance to send.
+        transport.halt();
+        runOnLoop(this::stopNode);
+        closeQuietly(httpGateway);
+        closeQuietly(clientGateway);
+        closeQuietly(peerServer);
+        releaseAfterLoop();
+        if (transport.framesSentAfterHalt() != 0) {
+            log.error("{}: {} frames reached a socket after halt", contact, transport.framesSentAfterHalt());
+        }
+        log.info("node {} halted", contact);
+    }
+
+    @Override
+    public String toString() {
+        return "RattanNode[" + contact + "]";
+    }
+
+    private void startNode(NodeEnv env, NodeConfig config, List<Address> bootstrap) throws IOException {
+        CompletableFuture<Void> started = new CompletableFuture<>();
+        loop.execute(() -> {
+            try {
+                node = new Node(config, contact, env, metrics);
+                node.start(bootstrap);
+                metricsRefresh = scheduler.schedule(0, this::refreshMetrics);
+                started.complete(null);
+            } catch (RuntimeException | Error e) {
+                stopped = true;
+                started.completeExceptionally(e);
+            }
+        });
+        try {
+            started.get(START_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException re) {
+                throw re;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw new IOException("node " + contact + " failed to start", cause);
+        } catch (TimeoutException e) {
+            throw new IOException("node " + contact + " did not start within " + START_TIMEOUT_MILLIS + " ms", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while starting node " + contact, e);
+        }
+    }
+
+    /** A frame from a peer, on the loop. Frames that arrive before the node exists or after it stopped are dropped. */
+    private void receive(Envelope envelope) {
+        if (node != null && !stopped) {
+            node.receive(envelope);
+        }
+    }
+
+    private void refreshMetrics() {
+        if (node == null || stopped) {
+            return;
+        }
+        try {
+            metrics.update(node.status());
+        } catch (RuntimeException e) {
+            log.warn("{}: cannot refresh metrics from the node status", contact, e);
+        }
+        metricsRefresh = scheduler.schedule(METRICS_REFRESH_NANOS, this::refreshMetrics);
+    }
+
+    /** On the loop: stops the node and its timers; afterwards every input is dropped. */
+    private void stopNode() {
+        if (stopped) {
+            return;
+        }
+        stopped = true;
+        metricsRefresh.cancel();
+        if (node != null) {
+            try {
+                node.stop();
+            } catch (RuntimeException e) {
+                log.warn("{}: node failed to stop cleanly", contact, e);
+            }
+        }
+    }
+
+    /** Shuts the loop down, then closes what only the loop used: the store last, once no task can touch it. */
+    private void releaseAfterLoop() {
+        shutDown(group);
+        closeQuietly(store);
+        // request() promises a reply, never an exception; call() fails.
+        for (CompletableFuture<Message> f : outstandingReplies) {
+            f.complete(notRunning());
+        }
+        for (CompletableFuture<?> f : outstandingCalls) {
+            f.completeExceptionally(new IllegalStateException("node " + contact + " stopped"));
+        }
+        closeQuietly(metrics);
+        closeQuietly(registry::close);
+    }
+
+    private static <F extends CompletableFuture<?>> F track(Set<? super F> outstanding, F f) {
+        outstanding.add(f);
+        f.whenComplete((v, e) -> outstanding.remove(f));
+        return f;
+    }
+
+    /** Posts {@code task} to the loop; false when the loop no longer takes tasks. */
+    private boolean post(Runnable task) {
+        try {
+            loop.execute(task);
+            return true;
+        } catch (RejectedExecutionException e) {
+            return false;
+        }
+    }
+
+    /** Runs {@code task} on the loop and waits for it (bounded); returns at once if the loop is gone. */
+    private void runOnLoop(Runnable task) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        if (!post(() -> {
+            try {
+                task.run();
+            } finally {
+                done.complete(null);
+            }
+        })) {
+            return;
+        }
+        try {
+            done.get(STATUS_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            log.warn("{}: loop task did not finish: {}", contact, e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private Node requireNode() {
+        if (node == null || stopped) {
+            throw new IllegalStateException("node " + contact + " is not running");
+        }
+        return node;
+    }
+
+    private void requireOffLoop(String what) {
+        if (loop.inEventLoop()) {
+            throw new IllegalStateException(what + " blocks, so it must not be called on the node's loop");
+        }
+    }
+
+    private <T> T await(CompletableFuture<T> f, long timeoutMillis, String what) {
+        try {
+            return f.get(timeoutMillis, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException re) {
+                throw re;
+            }
+            throw new IllegalStateException(what + " failed on node " + contact, cause);
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("node " + contact + " did not answer " + what + " within "
+                    + timeoutMillis + " ms", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for " + what, e);
+        }
+    }
+
+    private static ErrorReply notRunning() {
+        return new ErrorReply(Status.UNAVAILABLE, "node is not running");
+    }
+
+    private static RocksDbStore openStore(Path dir, SystemClock clock) throws IOException {
+        try {
+            return RocksDbStore.open(dir, clock);
+        } catch (StoreException e) {
+            throw new IOException("cannot open the store in " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void shutDown(EventLoopGroup group) {
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS)
+                .awaitUninterruptibly(SHUTDOWN_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    /** Spreads the id's bits into one seed, so that each node draws its own random sequence, and the same one again. */
+    static long seedOf(Id id) {
+        return id.hi() ^ Long.rotateLeft(id.mid(), 21) ^ (id.lo() * 0x9E37_79B9_7F4A_7C15L);
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        try {
+            c.close();
+        } catch (Exception e) {
+            log.warn("failed to close {}", c, e);
+        }
+    }
+
+    /** The gateways' view of this node. */
+    private final class Backend implements GatewayBackend {
+
+        @Override
+        public CompletableFuture<Message> request(Message clientRequest) {
+            return RattanNode.this.request(clientRequest);
+        }
+
+        @Override
+        public CompletableFuture<NodeStatus> status() {
+            return call(Node::status);
+        }
+
+        @Override
+        public String scrapeMetrics() {
+            return registry.scrape();
+        }
+
+        @Override
+        public NodeConfig config() {
+            return options.config();
+        }
+    }
+}

@@ -1,0 +1,99 @@
+package io.rattan.node.cli;
+
+import ch.qos.logback.classic.Level;
+import io.rattan.core.net.Address;
+import io.rattan.core.node.NodeConfig;
+import io.rattan.node.NodeOptions;
+import io.rattan.node.RattanNode;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Help;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code rattan node}: runs one node until SIGINT or SIGTERM, then leaves gracefully. */
+@Command(name = "node",
+        mixinStandardHelpOptions = true,
+        versionProvider = RattanCli.Version.class,
+        showDefaultValues = true,
+        description = {"Runs one Rattan node: the peer protocol, the binary client gateway and the HTTP/JSON gateway "
+                + "(with /metrics), storing values in RocksDB under --data-dir.",
+            "Without --bootstrap it founds a new overlay; with it, it joins through the first peer that answers. "
+                + "SIGINT or SIGTERM makes it hand its values to their new replicas and exit 0."},
+        footer = {"", "Example: rattan node --port 4100 --gateway-port 4101 --http-port 4180 "
+                + "--bootstrap 127.0.0.1:4000"})
+final class NodeCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Mixin
+    private LoggingOptions logging;
+
+    @Option(names = "--host", paramLabel = "HOST",
+            description = "Address to bind and to advertise to peers (not a wildcard).")
+    String host = NodeOptions.LOOPBACK;
+
+    @Option(names = "--port", paramLabel = "PORT", description = "Peer port (0: any free port).")
+    int peerPort = 4000;
+
+    @Option(names = "--gateway-port", paramLabel = "PORT", description = "Binary client gateway port (0: any).")
+    int gatewayPort = 4001;
+
+    @Option(names = "--http-port", paramLabel = "PORT", description = "HTTP/JSON gateway and /metrics port (0: any).")
+    int httpPort = 4080;
+
+    @Option(names = "--data-dir", paramLabel = "PATH",
+            description = "Where the node keeps its id and its store; created when missing. "
+                    + "Default: rattan-data/node-<port> under the current directory.")
+    Path dataDir;
+
+    @Option(names = "--bootstrap", paramLabel = "HOST:PORT", split = ",",
+            converter = Converters.AddressConverter.class, showDefaultValue = Help.Visibility.NEVER,
+            description = "Peer address(es) to join through, tried in order. None: found a new overlay.")
+    List<Address> bootstrap = new ArrayList<>();
+
+    @Option(names = "--leaf-set-half", paramLabel = "N", description = "Leaf-set members on each side (1..32).")
+    int leafSetHalf = NodeConfig.defaults().leafSetHalf();
+
+    @Option(names = "--replicas", paramLabel = "K",
+            description = "Copies of each value. Default: 4, or leaf-set-half+1 if smaller.")
+    Integer replicas;
+
+    @Option(names = "--write-quorum", paramLabel = "W",
+            description = "Replicas that must hold a put before it is acknowledged. Default: 2, or K if smaller.")
+    Integer writeQuorum;
+
+    /** The node's options from the flags; a usage error when they do not make sense together. */
+    NodeOptions options() {
+        try {
+            NodeConfig config = NodeConfigs.of(leafSetHalf, replicas, writeQuorum);
+            Path dir = dataDir != null ? dataDir : Path.of("rattan-data", "node-" + peerPort);
+            return new NodeOptions(host, peerPort, gatewayPort, httpPort, dir, bootstrap, config);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        NodeOptions options = options();
+        logging.apply(Level.INFO);
+        PrintWriter out = spec.commandLine().getOut();
+        RattanNode node = RattanNode.start(options);
+        out.println("node " + node.contact().id().toHex()
+                + " peer " + node.contact().address()
+                + " gateway " + Addresses.of(node.gatewayAddress())
+                + " http http://" + Addresses.of(node.httpAddress())
+                + " data " + options.dataDir());
+        out.flush();
+        return UntilStopped.await(out, node::close);
+    }
+}

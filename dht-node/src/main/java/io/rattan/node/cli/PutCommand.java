@@ -1,0 +1,86 @@
+package io.rattan.node.cli;
+
+import ch.qos.logback.classic.Level;
+import io.rattan.client.PutResult;
+import io.rattan.client.RattanClient;
+import io.rattan.core.id.Id;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code rattan put}: stores a value under a key. */
+@Command(name = "put",
+        mixinStandardHelpOptions = true,
+        versionProvider = RattanCli.Version.class,
+        showDefaultValues = true,
+        description = {"Stores a value under a key for a while. A key holds a set of values: a different value is "
+                + "added, the same value again is refreshed.",
+            "Prints the value's hash, which 'rattan rm' needs."},
+        footer = {"", "Example: rattan put name:greeting 'hello world' --ttl 600 --secret s3cret"})
+final class PutCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Mixin
+    private LoggingOptions logging;
+
+    @Mixin
+    GatewayOptions gateway;
+
+    @Parameters(index = "0", paramLabel = "KEY", converter = Converters.KeyConverter.class,
+            description = "40 hex digits, or name:<text> for the SHA-1 of the text.")
+    Id key;
+
+    @Parameters(index = "1", paramLabel = "VALUE",
+            description = "The value, as UTF-8 text; '-' reads its raw bytes from standard input.")
+    String value;
+
+    @Option(names = "--ttl", paramLabel = "SECONDS", description = "How long the value lives.")
+    int ttlSeconds = 3600;
+
+    @Option(names = "--secret", paramLabel = "SECRET",
+            description = "Makes the value removable by whoever presents this secret (only its SHA-256 is sent). "
+                    + "Without it, nobody can remove the value before it expires.")
+    String secret;
+
+    /** The value's bytes; a usage error when empty or when the TTL or secret is unusable. */
+    byte[] valueBytes() throws IOException {
+        if (ttlSeconds < 1) {
+            throw new ParameterException(spec.commandLine(), "--ttl must be at least 1 second, got " + ttlSeconds);
+        }
+        if (secret != null && secret.isEmpty()) {
+            throw new ParameterException(spec.commandLine(), "--secret must not be empty");
+        }
+        byte[] bytes = value.equals("-") ? System.in.readAllBytes() : value.getBytes(StandardCharsets.UTF_8);
+        if (bytes.length == 0) {
+            throw new ParameterException(spec.commandLine(), "the value is empty");
+        }
+        return bytes;
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        byte[] bytes = valueBytes();
+        logging.apply(Level.WARN);
+        PrintWriter out = spec.commandLine().getOut();
+        try (RattanClient client = gateway.client()) {
+            byte[] secretBytes = secret == null ? null : secret.getBytes(StandardCharsets.UTF_8);
+            PutResult result = client.putSync(key, bytes, Duration.ofSeconds(ttlSeconds), secretBytes);
+            out.println("stored " + result.valueHash().toHex() + " under " + key.toHex() + " on "
+                    + result.replicas() + (result.replicas() == 1 ? " replica" : " replicas") + " for " + ttlSeconds
+                    + " s"
+                    + (secret == null ? " (not removable)" : ""));
+        }
+        return 0;
+    }
+}

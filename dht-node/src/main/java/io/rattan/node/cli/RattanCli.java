@@ -1,0 +1,76 @@
+package io.rattan.node.cli;
+
+import io.rattan.client.RattanException;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code rattan} command line of the node module: run a node or a local cluster, talk to one as a client, or
+ * run the demo. ({@code sim} and {@code bench} live in their own modules; the launcher script dispatches them.)
+ *
+ * <p>Exit codes: 0 success, 1 the operation failed or found nothing, 2 bad usage.
+ */
+@Command(name = "rattan",
+        mixinStandardHelpOptions = true,
+        versionProvider = RattanCli.Version.class,
+        description = "Rattan: an overlay DHT with delay-aware routing, in the style of OpenDHT.",
+        subcommands = {
+            NodeCommand.class,
+            LocalCommand.class,
+            PutCommand.class,
+            GetCommand.class,
+            RmCommand.class,
+            DemoCommand.class,
+        },
+        footer = {"", "Exit codes: 0 success, 1 failed or not found, 2 bad usage.",
+            "Simulation and benchmarks: ./rattan sim --help, ./rattan bench --help"})
+public final class RattanCli implements Runnable {
+
+    /** The version every subcommand reports. */
+    public static final String VERSION = "0.1.0-SNAPSHOT";
+
+    /** Exit code of an operation that ran but failed, was refused, or found nothing. */
+    static final int EXIT_FAILED = 1;
+
+    @Spec
+    private CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The command line with Rattan's error handling: client failures become one line on stderr and exit 1. */
+    public static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new RattanCli());
+        cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            PrintWriter err = commandLine.getErr();
+            if (e instanceof RattanException) {
+                RattanException re = (RattanException) e;
+                err.println("error: " + re.status() + ": " + re.getMessage());
+            } else {
+                err.println("error: " + e);
+                e.printStackTrace(err);
+            }
+            err.flush();
+            return EXIT_FAILED;
+        });
+        return cl;
+    }
+
+    /** With no subcommand: show what there is. */
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** Reports {@link #VERSION}. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"rattan " + VERSION};
+        }
+    }
+}

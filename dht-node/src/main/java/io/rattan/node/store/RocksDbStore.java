@@ -1,0 +1,391 @@
+package io.rattan.node.store;
+
+import io.rattan.core.env.Clock;
+import io.rattan.core.id.Id;
+import io.rattan.core.store.Store;
+import io.rattan.core.store.StoreException;
+import io.rattan.core.store.StoredRecord;
+import io.rattan.core.util.Bytes;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.DBOptions;
+import org.rocksdb.LRUCache;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.WriteBatch;
+import org.rocksdb.WriteOptions;
+
+/**
+ * A {@link Store} on RocksDB, so a restarted node serves its values from its own disk.
+ *
+ * <p>Two column families. {@code values} maps {@code id (20 bytes) ‖ valueHash (32 bytes)} to the encoded record:
+ * a version byte, a flags byte (bit 0: tombstone), expiresAtMillis (8 bytes, big-endian), the secret hash as a length
+ * byte (0 or 32) and its bytes, then the value bytes. {@code expiry} maps {@code expiresAtMillis ‖ id ‖ valueHash} to
+ * nothing; the time is big-endian with its sign bit flipped so that byte order is numeric order for any long. Every
+ * change to a record and its index entry goes in one {@link WriteBatch}, so the two never disagree after a crash.
+ * Writes go to the write-ahead log without fsync: they survive a killed process, not a lost machine.
+ *
+ * <p>Not thread-safe: called only from the node's single event loop. {@link #close} must not race another call;
+ * any call after close throws {@link IllegalStateException} rather than touching freed native memory.
+ */
+public final class RocksDbStore implements Store, AutoCloseable {
+
+    static final String VALUES_CF = "values";
+    static final String EXPIRY_CF = "expiry";
+    static final int DATA_KEY_BYTES = Id.BYTES + StoredRecord.HASH_BYTES;
+    static final int EXPIRY_KEY_BYTES = Long.BYTES + DATA_KEY_BYTES;
+
+    private static final byte FORMAT_VERSION = 1;
+    private static final int FLAG_TOMBSTONE = 1;
+    /** version, flags, expiresAtMillis, secret hash length. */
+    private static final int HEADER_BYTES = 1 + 1 + Long.BYTES + 1;
+    private static final long BLOCK_CACHE_BYTES = 8L << 20;
+    /** Purging writes its deletions in batches of this many records, so a large purge holds bounded memory. */
+    private static final int PURGE_BATCH_RECORDS = 1024;
+    private static final byte[] EMPTY = new byte[0];
+
+    static {
+        RocksDB.loadLibrary();
+    }
+
+    private final Clock clock;
+    private final LRUCache blockCache;
+    private final ColumnFamilyOptions cfOptions;
+    private final DBOptions dbOptions;
+    private final WriteOptions writeOptions;
+    private final List<ColumnFamilyHandle> handles;
+    private final ColumnFamilyHandle values;
+    private final ColumnFamilyHandle expiry;
+    private final RocksDB db;
+    private long count;
+    private boolean closed;
+
+    private RocksDbStore(Clock clock, LRUCache blockCache, ColumnFamilyOptions cfOptions, DBOptions dbOptions,
+                         WriteOptions writeOptions, List<ColumnFamilyHandle> handles, RocksDB db) {
+        this.clock = clock;
+        this.blockCache = blockCache;
+        this.cfOptions = cfOptions;
+        this.dbOptions = dbOptions;
+        this.writeOptions = writeOptions;
+        this.handles = handles;
+        this.values = handles.get(1);
+        this.expiry = handles.get(2);
+        this.db = db;
+    }
+
+    /** Opens the store in {@code dir}, creating the directory and the database when missing. */
+    public static RocksDbStore open(Path dir, Clock clock) {
+        if (dir == null || clock == null) {
+            throw new IllegalArgumentException("dir and clock are required");
+        }
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new StoreException("cannot create store directory " + dir, e);
+        }
+        LRUCache cache = new LRUCache(BLOCK_CACHE_BYTES);
+        ColumnFamilyOptions cfOptions = new ColumnFamilyOptions()
+                .setTableFormatConfig(new BlockBasedTableConfig().setBlockCache(cache));
+        DBOptions dbOptions = new DBOptions()
+                .setCreateIfMissing(true)
+                .setCreateMissingColumnFamilies(true);
+        WriteOptions writeOptions = new WriteOptions();
+        List<ColumnFamilyDescriptor> descriptors = List.of(
+                new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions),
+                new ColumnFamilyDescriptor(VALUES_CF.getBytes(StandardCharsets.UTF_8), cfOptions),
+                new ColumnFamilyDescriptor(EXPIRY_CF.getBytes(StandardCharsets.UTF_8), cfOptions));
+        List<ColumnFamilyHandle> handles = new ArrayList<>();
+        RocksDB db = null;
+        try {
+            db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
+            RocksDbStore store = new RocksDbStore(clock, cache, cfOptions, dbOptions, writeOptions, handles, db);
+            store.count = store.countRecords();
+            return store;
+        } catch (RocksDBException | RuntimeException e) {
+            handles.forEach(ColumnFamilyHandle::close);
+            if (db != null) {
+                db.close();
+            }
+            writeOptions.close();
+            dbOptions.close();
+            cfOptions.close();
+            cache.close();
+            if (e instanceof RocksDBException re) {
+                throw new StoreException("cannot open store in " + dir, re);
+            }
+            throw (RuntimeException) e;
+        }
+    }
+
+    @Override
+    public void write(StoredRecord record) {
+        ensureOpen();
+        long nowMillis = clock.epochMillis();
+        if (record.isExpired(nowMillis)) {
+            return;
+        }
+        byte[] dataKey = dataKey(record.key(), record.valueHash());
+        try {
+            byte[] oldBytes = db.get(values, dataKey);
+            // An undecodable old record is overwritten, which is how a corrupt entry gets repaired; if it had an
+            // index entry, purgeExpired drops that when its time comes.
+            StoredRecord old = oldBytes == null ? null : decodeOrNull(record.key(), record.valueHash(), oldBytes);
+            StoredRecord kept = resolve(old, record, nowMillis);
+            if (kept == old) {
+                return;
+            }
+            try (WriteBatch batch = new WriteBatch()) {
+                if (old != null) {
+                    batch.delete(expiry, expiryKey(old.expiresAtMillis(), dataKey));
+                }
+                batch.put(values, dataKey, encode(kept));
+                batch.put(expiry, expiryKey(kept.expiresAtMillis(), dataKey), EMPTY);
+                db.write(writeOptions, batch);
+            }
+            if (oldBytes == null) {
+                count++;
+            }
+        } catch (RocksDBException e) {
+            throw new StoreException("write failed", e);
+        }
+    }
+
+    @Override
+    public Optional<StoredRecord> read(Id key, Bytes valueHash) {
+        ensureOpen();
+        if (valueHash.length() != StoredRecord.HASH_BYTES) {
+            return Optional.empty();
+        }
+        try {
+            byte[] bytes = db.get(values, dataKey(key, valueHash));
+            if (bytes == null) {
+                return Optional.empty();
+            }
+            StoredRecord r = decode(key, valueHash, bytes);
+            return r.isExpired(clock.epochMillis()) ? Optional.empty() : Optional.of(r);
+        } catch (RocksDBException e) {
+            throw new StoreException("read failed", e);
+        }
+    }
+
+    @Override
+    public List<StoredRecord> scan(Cursor from, int limit) {
+        ensureOpen();
+        checkLimit(limit);
+        List<StoredRecord> out = new ArrayList<>(Math.min(limit, 64));
+        if (limit == 0) {
+            return out;
+        }
+        long nowMillis = clock.epochMillis();
+        byte[] seekKey = new byte[Id.BYTES + from.valueHashExclusive().length()];
+        from.key().writeTo(seekKey, 0);
+        from.valueHashExclusive().copyTo(seekKey, Id.BYTES);
+        try (RocksIterator it = db.newIterator(values)) {
+            // Seeking lands on the first key >= id ‖ hash; only an exact match is excluded by the cursor rule.
+            for (it.seek(seekKey); it.isValid() && out.size() < limit; it.next()) {
+                byte[] k = it.key();
+                if (Arrays.equals(k, seekKey)) {
+                    continue;
+                }
+                StoredRecord r = decode(Id.fromBytes(k, 0), Bytes.of(k, Id.BYTES, StoredRecord.HASH_BYTES), it.value());
+                if (!r.isExpired(nowMillis)) {
+                    out.add(r);
+                }
+            }
+            it.status();
+        } catch (RocksDBException e) {
+            throw new StoreException("scan failed", e);
+        }
+        return out;
+    }
+
+    @Override
+    public int purgeExpired(int limit) {
+        ensureOpen();
+        checkLimit(limit);
+        long nowMillis = clock.epochMillis();
+        int purged = 0;
+        int examined = 0;
+        int pending = 0;
+        WriteBatch batch = new WriteBatch();
+        try (RocksIterator it = db.newIterator(expiry)) {
+            for (it.seekToFirst(); it.isValid() && examined < limit; it.next()) {
+                byte[] indexKey = it.key();
+                long expiresAtMillis = ByteBuffer.wrap(indexKey).getLong() ^ Long.MIN_VALUE;
+                if (expiresAtMillis > nowMillis) {
+                    break;
+                }
+                examined++;
+                batch.delete(expiry, indexKey);
+                // Data and index change together, so the record should be there with this expiry. Checking keeps
+                // the count exact if an entry was ever damaged: a stray index entry goes, the record stays.
+                byte[] dataKey = Arrays.copyOfRange(indexKey, Long.BYTES, indexKey.length);
+                byte[] bytes = db.get(values, dataKey);
+                if (bytes != null && storedExpiryMatches(bytes, expiresAtMillis)) {
+                    batch.delete(values, dataKey);
+                    pending++;
+                }
+                if (batch.count() >= 2 * PURGE_BATCH_RECORDS) {
+                    db.write(writeOptions, batch);
+                    count -= pending;
+                    purged += pending;
+                    pending = 0;
+                    batch.clear();
+                }
+            }
+            it.status();
+            db.write(writeOptions, batch);
+            count -= pending;
+            purged += pending;
+        } catch (RocksDBException e) {
+            throw new StoreException("purge failed", e);
+        } finally {
+            batch.close();
+        }
+        return purged;
+    }
+
+    @Override
+    public long size() {
+        ensureOpen();
+        return count;
+    }
+
+    /** Releases every native handle. Closing twice is harmless. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        handles.forEach(ColumnFamilyHandle::close);
+        db.close();
+        writeOptions.close();
+        dbOptions.close();
+        cfOptions.close();
+        blockCache.close();
+    }
+
+    /** The number of entries in the expiry index; for tests, which check it empties along with the records. */
+    long expiryIndexSize() {
+        ensureOpen();
+        long n = 0;
+        try (RocksIterator it = db.newIterator(expiry)) {
+            for (it.seekToFirst(); it.isValid(); it.next()) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private long countRecords() throws RocksDBException {
+        long n = 0;
+        try (RocksIterator it = db.newIterator(values)) {
+            for (it.seekToFirst(); it.isValid(); it.next()) {
+                n++;
+            }
+            it.status();
+        }
+        return n;
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("store is closed");
+        }
+    }
+
+    /** Same rule as MemoryStore; StoreContractTest holds both to it. Returns {@code old} when nothing changes. */
+    private static StoredRecord resolve(StoredRecord old, StoredRecord incoming, long nowMillis) {
+        if (old == null || old.isExpired(nowMillis)) {
+            return incoming;
+        }
+        if (incoming.tombstone() && !old.tombstone()) {
+            return incoming;
+        }
+        if (!incoming.tombstone() && old.tombstone()) {
+            // A put that meets its own remove is dropped; a tombstone cannot suppress another owner's put.
+            return old.secretHash().equals(incoming.secretHash()) ? old : incoming;
+        }
+        return incoming.expiresAtMillis() > old.expiresAtMillis() ? incoming : old;
+    }
+
+    private static void checkLimit(int limit) {
+        if (limit < 0) {
+            throw new IllegalArgumentException("limit must be >= 0, got " + limit);
+        }
+    }
+
+    static byte[] dataKey(Id key, Bytes valueHash) {
+        byte[] k = new byte[DATA_KEY_BYTES];
+        key.writeTo(k, 0);
+        valueHash.copyTo(k, Id.BYTES);
+        return k;
+    }
+
+    static byte[] expiryKey(long expiresAtMillis, byte[] dataKey) {
+        return ByteBuffer.allocate(EXPIRY_KEY_BYTES)
+                .putLong(expiresAtMillis ^ Long.MIN_VALUE)
+                .put(dataKey)
+                .array();
+    }
+
+    static byte[] encode(StoredRecord r) {
+        ByteBuffer b = ByteBuffer.allocate(HEADER_BYTES + r.secretHash().length() + r.value().length());
+        b.put(FORMAT_VERSION)
+                .put((byte) (r.tombstone() ? FLAG_TOMBSTONE : 0))
+                .putLong(r.expiresAtMillis())
+                .put((byte) r.secretHash().length());
+        b.put(r.secretHash().toByteArray());
+        b.put(r.value().toByteArray());
+        return b.array();
+    }
+
+    /** Decodes a stored record, or throws {@link StoreException} when the bytes are not one. */
+    static StoredRecord decode(Id key, Bytes valueHash, byte[] bytes) {
+        StoredRecord r = decodeOrNull(key, valueHash, bytes);
+        if (r == null) {
+            throw new StoreException("corrupt record for key " + key + " hash " + valueHash, null);
+        }
+        return r;
+    }
+
+    private static StoredRecord decodeOrNull(Id key, Bytes valueHash, byte[] bytes) {
+        if (bytes.length < HEADER_BYTES || bytes[0] != FORMAT_VERSION || (bytes[1] & ~FLAG_TOMBSTONE) != 0) {
+            return null;
+        }
+        boolean tombstone = (bytes[1] & FLAG_TOMBSTONE) != 0;
+        long expiresAtMillis = ByteBuffer.wrap(bytes, 2, Long.BYTES).getLong();
+        int secretLength = bytes[HEADER_BYTES - 1] & 0xFF;
+        if ((secretLength != 0 && secretLength != StoredRecord.HASH_BYTES)
+                || bytes.length < HEADER_BYTES + secretLength) {
+            return null;
+        }
+        int valueOffset = HEADER_BYTES + secretLength;
+        if (tombstone && bytes.length != valueOffset) {
+            return null;
+        }
+        return new StoredRecord(key, valueHash, Bytes.of(bytes, valueOffset, bytes.length - valueOffset),
+                expiresAtMillis, Bytes.of(bytes, HEADER_BYTES, secretLength), tombstone);
+    }
+
+    /** True when the encoded record expires at {@code expiresAtMillis}, or cannot be read at all. */
+    private static boolean storedExpiryMatches(byte[] bytes, long expiresAtMillis) {
+        if (bytes.length < HEADER_BYTES || bytes[0] != FORMAT_VERSION) {
+            return true;
+        }
+        return ByteBuffer.wrap(bytes, 2, Long.BYTES).getLong() == expiresAtMillis;
+    }
+}

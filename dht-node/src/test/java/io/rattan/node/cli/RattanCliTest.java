@@ -1,0 +1,263 @@
+package io.rattan.node.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.rattan.core.id.Id;
+import io.rattan.core.net.Address;
+import io.rattan.core.node.NodeConfig;
+import io.rattan.core.util.Bytes;
+import io.rattan.node.NodeOptions;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import picocli.CommandLine;
+
+/** Flag parsing and validation of every subcommand; nothing here starts a node. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class RattanCliTest {
+
+    private static final String HEX = "0123456789abcdef0123456789abcdef01234567";
+    private static final String HASH = Bytes.utf8("v").sha256().toHex();
+
+    /** One run of the command line, with what it printed. */
+    private record Run(int exit, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = RattanCli.commandLine();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        int exit = cl.execute(args);
+        return new Run(exit, out.toString(), err.toString());
+    }
+
+    private static <T> T parse(Class<T> type, String... args) {
+        CommandLine cl = RattanCli.commandLine();
+        CommandLine.ParseResult result = cl.parseArgs(args);
+        return type.cast(result.subcommand().commandSpec().userObject());
+    }
+
+    // ---- the root
+
+    @Test
+    void noSubcommandPrintsUsageListingEveryCommand() {
+        Run r = run();
+        assertThat(r.exit).isZero();
+        assertThat(r.out).contains("Usage: rattan", "node", "local", "put", "get", "rm", "demo", "Exit codes");
+    }
+
+    @Test
+    void versionComesFromTheConstant() {
+        Run r = run("--version");
+        assertThat(r.exit).isZero();
+        assertThat(r.out.trim()).isEqualTo("rattan " + RattanCli.VERSION);
+        assertThat(run("put", "--version").out.trim()).isEqualTo("rattan " + RattanCli.VERSION);
+    }
+
+    @Test
+    void everySubcommandHasHelpWithDescriptionsAndDefaults() {
+        String[][] cases = {
+            {"node", "Runs one Rattan node", "--bootstrap", "Default: 4000", "Default: 4080", "Default: 8"},
+            {"local", "Runs a cluster of nodes", "--base-dir", "Default: 8"},
+            {"put", "Stores a value", "--ttl", "Default: 3600", "Default: 127.0.0.1:4001"},
+            {"get", "Prints every live value", "Default: 127.0.0.1:4001"},
+            {"rm", "Removes one value", "--secret", "Default: 604800"},
+            {"demo", "Starts a local cluster", "--seed", "Default: 1000", "Default: 2"},
+        };
+        for (String[] c : cases) {
+            Run r = run(c[0], "--help");
+            assertThat(r.exit).as(c[0]).isZero();
+            for (int i = 1; i < c.length; i++) {
+                assertThat(r.out).as(c[0]).contains(c[i]);
+            }
+            assertThat(r.out).as(c[0]).doesNotContain("Default: []").doesNotContain("Default: null");
+        }
+    }
+
+    @Test
+    void anUnknownSubcommandIsAUsageError() {
+        Run r = run("frobnicate");
+        assertThat(r.exit).isEqualTo(2);
+        assertThat(r.err).contains("Unmatched argument");
+    }
+
+    // ---- node
+
+    @Test
+    void nodeFlagsBecomeNodeOptions() {
+        NodeCommand c = parse(NodeCommand.class, "node", "--host", "10.0.0.5", "--port", "5000", "--gateway-port",
+                "5001", "--http-port", "5080", "--data-dir", "/tmp/x", "--bootstrap", "10.0.0.1:4000,[::1]:4001",
+                "--bootstrap", "h:1", "--leaf-set-half", "4", "--replicas", "3", "--write-quorum", "1");
+        NodeOptions o = c.options();
+        assertThat(o.host()).isEqualTo("10.0.0.5");
+        assertThat(o.peerPort()).isEqualTo(5000);
+        assertThat(o.gatewayPort()).isEqualTo(5001);
+        assertThat(o.httpPort()).isEqualTo(5080);
+        assertThat(o.dataDir()).isEqualTo(Path.of("/tmp/x"));
+        assertThat(o.bootstrap()).containsExactly(new Address("10.0.0.1", 4000), new Address("::1", 4001),
+                new Address("h", 1));
+        assertThat(o.config().leafSetHalf()).isEqualTo(4);
+        assertThat(o.config().replicas()).isEqualTo(3);
+        assertThat(o.config().writeQuorum()).isEqualTo(1);
+        assertThat(o.config().valueBytesMax()).isEqualTo(NodeConfig.defaults().valueBytesMax());
+    }
+
+    @Test
+    void nodeDefaults() {
+        NodeOptions o = parse(NodeCommand.class, "node").options();
+        assertThat(o.host()).isEqualTo("127.0.0.1");
+        assertThat(List.of(o.peerPort(), o.gatewayPort(), o.httpPort())).containsExactly(4000, 4001, 4080);
+        assertThat(o.dataDir()).isEqualTo(Path.of("rattan-data", "node-4000"));
+        assertThat(o.bootstrap()).isEmpty();
+        assertThat(o.config()).isEqualTo(NodeConfig.defaults());
+    }
+
+    @Test
+    void aSmallLeafSetShrinksTheDefaultReplicaCount() {
+        NodeConfig c = parse(NodeCommand.class, "node", "--leaf-set-half", "2").options().config();
+        assertThat(c.replicas()).isEqualTo(3);
+        assertThat(c.writeQuorum()).isEqualTo(2);
+        NodeConfig one = parse(NodeCommand.class, "node", "--leaf-set-half", "1", "--replicas", "1").options()
+                .config();
+        assertThat(one.writeQuorum()).isEqualTo(1);
+    }
+
+    @Test
+    void nodeRejectsBadFlagsAsUsageErrors() {
+        Object[][] cases = {
+            {new String[] {"node", "--bootstrap", "nohostport"}, "'nohostport' is not host:port"},
+            {new String[] {"node", "--bootstrap", "h:99999"}, "port out of range"},
+            {new String[] {"node", "--bootstrap", "h:1,:2"}, "':2' is not host:port"},
+            {new String[] {"node", "--port", "x"}, "'x' is not an int"},
+            {new String[] {"node", "--port", "70000"}, "peerPort must be 0..65535"},
+            {new String[] {"node", "--port", "4000", "--http-port", "4000"}, "ports must differ"},
+            {new String[] {"node", "--host", "0.0.0.0"}, "wildcard"},
+            {new String[] {"node", "--leaf-set-half", "2", "--replicas", "4"}, "replicas (k) must be"},
+            {new String[] {"node", "--replicas", "2", "--write-quorum", "3"}, "writeQuorum must be"},
+            {new String[] {"node", "--leaf-set-half", "0"}, "--leaf-set-half must be at least 1"},
+            {new String[] {"node", "--leaf-set-half", "33"}, "leafSetHalf must be 1..32"},
+            {new String[] {"node", "--nonsense"}, "Unknown option"},
+        };
+        for (Object[] c : cases) {
+            Run r = run((String[]) c[0]);
+            assertThat(r.exit).as(String.join(" ", (String[]) c[0])).isEqualTo(2);
+            assertThat(r.err).as(String.join(" ", (String[]) c[0])).contains((String) c[1]).contains("Usage:");
+        }
+    }
+
+    // ---- put, get, rm
+
+    @Test
+    void keysParseInBothForms() {
+        assertThat(parse(GetCommand.class, "get", HEX).key).isEqualTo(Id.fromHex(HEX));
+        assertThat(parse(GetCommand.class, "get", "name:hello world").key).isEqualTo(Id.ofName("hello world"));
+        PutCommand put = parse(PutCommand.class, "put", "-g", "a:1,b:2", "name:k", "v", "--ttl", "60",
+                "--secret", "s");
+        assertThat(put.key).isEqualTo(Id.ofName("k"));
+        assertThat(put.gateway.gateways).containsExactly(new Address("a", 1), new Address("b", 2));
+        assertThat(put.ttlSeconds).isEqualTo(60);
+        assertThat(put.secret).isEqualTo("s");
+        RmCommand rm = parse(RmCommand.class, "rm", HEX, HASH.toUpperCase(), "--secret", "s");
+        assertThat(rm.valueHash).isEqualTo(Bytes.fromHex(HASH));
+        assertThat(rm.ttlSeconds).isEqualTo(NodeConfig.defaults().ttlSecondsMax());
+        assertThat(rm.gateway.gateways).containsExactly(new Address("127.0.0.1", 4001));
+    }
+
+    @Test
+    void clientCommandsRejectBadArgumentsBeforeConnecting() {
+        Object[][] cases = {
+            {new String[] {"get", "abc"}, "neither 40 hex digits"},
+            {new String[] {"get", "g" + HEX.substring(1)}, "character 1 is 'g'"},
+            {new String[] {"get", "name:"}, "no text after the colon"},
+            {new String[] {"get"}, "Missing required parameter: 'KEY'"},
+            {new String[] {"get", "--gateway", "localhost", HEX}, "'localhost' is not host:port"},
+            {new String[] {"get", "--timeout", "0", HEX}, "--timeout must be at least 1 second"},
+            {new String[] {"put", "abc", "v"}, "neither 40 hex digits"},
+            {new String[] {"put", HEX}, "Missing required parameter: 'VALUE'"},
+            {new String[] {"put", HEX, ""}, "the value is empty"},
+            {new String[] {"put", HEX, "v", "--ttl", "0"}, "--ttl must be at least 1 second"},
+            {new String[] {"put", HEX, "v", "--ttl", "soon"}, "'soon' is not an int"},
+            {new String[] {"put", HEX, "v", "--secret", ""}, "--secret must not be empty"},
+            {new String[] {"rm", HEX, HASH}, "Missing required option: '--secret=SECRET'"},
+            {new String[] {"rm", HEX, HASH.substring(1), "--secret", "s"}, "64 hex digits"},
+            {new String[] {"rm", HEX, "--secret", "s"}, "Missing required parameter: 'VALUE_HASH'"},
+            {new String[] {"rm", "bad", HASH, "--secret", "s"}, "neither 40 hex digits"},
+            {new String[] {"rm", HEX, HASH, "--secret", ""}, "--secret must not be empty"},
+            {new String[] {"rm", HEX, HASH, "--secret", "s", "--ttl", "-1"}, "--ttl must be at least 1 second"},
+        };
+        for (Object[] c : cases) {
+            Run r = run((String[]) c[0]);
+            assertThat(r.exit).as(String.join(" ", (String[]) c[0])).isEqualTo(2);
+            assertThat(r.err).as(String.join(" ", (String[]) c[0])).contains((String) c[1]);
+        }
+    }
+
+    @Test
+    void anUnreachableGatewayIsAFailureOnStderrWithExit1() throws IOException {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        Run r = run("get", "--gateway", "127.0.0.1:" + port, "--timeout", "1", "name:x");
+        assertThat(r.exit).isEqualTo(1);
+        assertThat(r.err).startsWith("error: ").contains("UNAVAILABLE").doesNotContain("\tat ");
+        assertThat(r.out).isEmpty();
+    }
+
+    @Test
+    void getPrintsTextAsTextAndEverythingElseAsBase64() {
+        assertThat(GetCommand.printable("hello wörld".getBytes(StandardCharsets.UTF_8))).isEqualTo("hello wörld");
+        assertThat(GetCommand.printable(new byte[] {'a', '\n', 'b'})).isEqualTo("base64:YQpi");
+        assertThat(GetCommand.printable(new byte[] {(byte) 0xC3})).isEqualTo("base64:ww==");
+        assertThat(GetCommand.printable(new byte[] {0, 1, 2})).isEqualTo("base64:AAEC");
+    }
+
+    // ---- local and demo
+
+    @Test
+    void clusterCommandsRejectBadSizes() {
+        Object[][] cases = {
+            {new String[] {"local", "--nodes", "0"}, "--nodes must be 1..64"},
+            {new String[] {"local", "--nodes", "65"}, "--nodes must be 1..64"},
+            {new String[] {"local", "--leaf-set-half", "0"}, "--leaf-set-half must be at least 1"},
+            {new String[] {"demo", "--nodes", "0"}, "--nodes must be 1..64"},
+            {new String[] {"demo", "--puts", "0"}, "--puts must be 1..100000"},
+            {new String[] {"demo", "--leaf-set-half", "40"}, "leafSetHalf must be 1..32"},
+            {new String[] {"demo", "--seed", "abc"}, "'abc' is not a long"},
+        };
+        for (Object[] c : cases) {
+            Run r = run((String[]) c[0]);
+            assertThat(r.exit).as(String.join(" ", (String[]) c[0])).isEqualTo(2);
+            assertThat(r.err).as(String.join(" ", (String[]) c[0])).contains((String) c[1]);
+        }
+    }
+
+    @Test
+    void demoDefaultsRouteForReal() {
+        DemoCommand demo = parse(DemoCommand.class, "demo");
+        NodeConfig c = demo.config();
+        assertThat(demo.nodes).isEqualTo(8);
+        assertThat(demo.puts).isEqualTo(1000);
+        assertThat(demo.seed).isNull();
+        // 8 nodes with 2 per side is not a full mesh: gets must take hops.
+        assertThat(c.leafSetHalf()).isEqualTo(2);
+        assertThat(c.replicas()).isEqualTo(3);
+    }
+
+    @Test
+    void nodeConfigsExplainAnImpossibleCombination() {
+        assertThatThrownBy(() -> NodeConfigs.of(2, 4, null))
+                .hasMessageContaining("leaf set 2 per side, 4 replicas, write quorum 2");
+        assertThat(NodeConfigs.of(8, null, null)).isEqualTo(NodeConfig.defaults());
+    }
+}

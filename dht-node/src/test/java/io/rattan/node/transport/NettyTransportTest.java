@@ -1,0 +1,258 @@
+package io.rattan.node.transport;
+
+import static io.rattan.node.transport.TestMessages.CODEC;
+import static io.rattan.node.transport.TestMessages.ping;
+import static io.rattan.node.transport.TestMessages.put;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.rattan.core.msg.Envelope;
+import io.rattan.core.net.Address;
+import io.rattan.node.transport.TransportListener.DropReason;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.awaitility.core.ConditionTimeoutException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The outbound transport against a real {@link PeerServer} on loopback, each on its own loop as two nodes are. */
+class NettyTransportTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(20);
+
+    private final EventLoopGroup serverGroup = newGroup("server-node");
+    private final EventLoopGroup clientGroup = newGroup("client-node");
+    private final EventLoop clientLoop = clientGroup.next();
+    private final List<Envelope> received = new CopyOnWriteArrayList<>();
+    private final List<Boolean> receivedOnServerLoop = new CopyOnWriteArrayList<>();
+    private final RecordingListener clientEvents = new RecordingListener();
+    private PeerServer server;
+    private NettyTransport transport;
+
+    /** The kind of loop the two nodes run on: epoll where available here; NIO in {@link NettyTransportNioTest}. */
+    EventLoopGroup newGroup(String name) {
+        return EventLoops.newGroup(1, name);
+    }
+
+    @BeforeEach
+    void start() throws IOException {
+        EventLoop serverLoop = serverGroup.next();
+        server = new PeerServer(serverLoop, new InetSocketAddress("127.0.0.1", 0), CODEC, envelope -> {
+            receivedOnServerLoop.add(serverLoop.inEventLoop());
+            received.add(envelope);
+        }, "server", TransportListener.NONE);
+        transport = new NettyTransport(clientLoop, CODEC, "client", clientEvents);
+    }
+
+    @AfterEach
+    void stop() {
+        transport.close();
+        server.close();
+        clientGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        serverGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+
+    @Test
+    void deliversEnvelopesInOrderOnTheReceiversLoop() {
+        List<Envelope> sent = new ArrayList<>();
+        // Fewer frames than the queue bound, so that none is dropped however long the first connect takes.
+        for (int batch = 0; batch < 10; batch++) {
+            List<Envelope> envelopes = new ArrayList<>();
+            for (int i = 0; i < 100; i++) {
+                long id = batch * 100L + i;
+                envelopes.add(id % 3 == 0 ? put(id, (int) (id % 2000)) : ping(id));
+            }
+            sent.addAll(envelopes);
+            onClientLoop(() -> envelopes.forEach(e -> transport.send(server(), e)));
+        }
+
+        awaitReceived(sent.size());
+        assertThat(received).containsExactlyElementsOf(sent);
+        assertThat(receivedOnServerLoop).containsOnly(true);
+        assertThat(transport.connectionCount()).isEqualTo(1);
+        assertThat(server.connectionsAccepted()).isEqualTo(1);
+        assertThat(transport.framesSent()).isEqualTo(sent.size());
+        assertThat(transport.framesDropped()).isZero();
+        long frameBytes = sent.stream().mapToLong(e -> 4 + CODEC.encode(e).length).sum();
+        assertThat(clientEvents.bytesSent.get()).isEqualTo(frameBytes);
+    }
+
+    @Test
+    void reconnectsAfterTheServerClosesTheConnection() {
+        onClientLoop(() -> transport.send(server(), ping(1)));
+        awaitReceived(1);
+
+        server.closeConnections();
+        // The transport notices the close and forgets the connection, so that the next send reconnects.
+        await().atMost(WAIT).until(() -> transport.connectionCount() == 0);
+        onClientLoop(() -> {
+            transport.send(server(), ping(2));
+            transport.send(server(), ping(3));
+        });
+
+        awaitReceived(3);
+        assertThat(received).extracting(Envelope::requestId).containsExactly(1L, 2L, 3L);
+        assertThat(server.connectionsAccepted()).isEqualTo(2);
+        assertThat(transport.connectionCount()).isEqualTo(1);
+    }
+
+    @Test
+    void failedConnectDropsQueuedFramesAndTheNextSendTriesAgain() throws IOException {
+        Address nobody = freePortNobodyListensOn();
+
+        onClientLoop(() -> {
+            for (int i = 0; i < 5; i++) {
+                transport.send(nobody, ping(i));
+            }
+        });
+
+        await().atMost(WAIT).until(() -> transport.framesDropped() == 5 && transport.connectionCount() == 0);
+        assertThat(clientEvents.drops).containsOnlyKeys(DropReason.CONNECTION_LOST);
+
+        // The failure is forgotten: the same transport still reaches a live peer, and retries the dead one.
+        onClientLoop(() -> {
+            transport.send(server(), ping(10));
+            transport.send(nobody, ping(11));
+        });
+        await().atMost(WAIT).until(() -> received.size() == 1 && transport.framesDropped() == 6);
+        assertThat(received.get(0).requestId()).isEqualTo(10L);
+    }
+
+    @Test
+    void haltWritesNothingMoreAndClosesConnections() {
+        onClientLoop(() -> transport.send(server(), ping(1)));
+        awaitReceived(1);
+
+        transport.halt();
+        onClientLoop(() -> {
+            for (int i = 0; i < 10; i++) {
+                transport.send(server(), ping(100 + i));
+            }
+        });
+
+        // The server sees the connection close; nothing sent after the halt arrived before that.
+        await().atMost(WAIT).until(() -> server.connectionCount() == 0);
+        assertThat(received).extracting(Envelope::requestId).containsExactly(1L);
+        assertThat(transport.framesSentAfterHalt()).isZero();
+        assertThat(transport.framesDropped()).isEqualTo(10);
+        assertThat(transport.connectionCount()).isZero();
+    }
+
+    @Test
+    void haltLosesFramesWrittenButNotYetFlushed() {
+        onClientLoop(() -> transport.send(server(), ping(1)));
+        awaitReceived(1);
+
+        // As in a crash, frames the node sent in the same loop turn as the halt never leave the process.
+        onClientLoop(() -> {
+            transport.send(server(), ping(2));
+            transport.send(server(), ping(3));
+            transport.halt();
+        });
+
+        await().atMost(WAIT).until(() -> server.connectionCount() == 0);
+        assertThat(received).extracting(Envelope::requestId).containsExactly(1L);
+        assertThat(transport.framesSentAfterHalt()).isZero();
+    }
+
+    @Test
+    void closeDrainsWhatWasWrittenBeforeClosing() {
+        onClientLoop(() -> {
+            for (int i = 0; i < 500; i++) {
+                transport.send(server(), put(i, 1000));
+            }
+        });
+        transport.close();
+
+        awaitReceived(500);
+        onClientLoop(() -> transport.send(server(), ping(999)));
+        assertThat(transport.framesDropped()).isEqualTo(1);
+    }
+
+    @Test
+    void dropsFramesWhileAPeerDoesNotRead() throws IOException {
+        try (ServerSocket stalled = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            Address to = new Address("127.0.0.1", stalled.getLocalPort());
+            try (Socket accepted = connectAndAccept(to, stalled)) {
+                // The peer never reads: kernel buffers fill, then the connection's write buffer passes its high-water
+                // mark, and from then on frames to that peer are dropped rather than buffered without bound.
+                for (int round = 0; round < 400 && transport.framesDropped() == 0; round++) {
+                    onClientLoop(() -> {
+                        for (int i = 0; i < 20; i++) {
+                            transport.send(to, put(i, 60_000));
+                        }
+                    });
+                }
+                assertThat(clientEvents.drops).containsKey(DropReason.UNWRITABLE);
+                assertThat(accepted.isClosed()).isFalse();
+            }
+        }
+    }
+
+    @Test
+    void sendOffTheLoopIsABug() {
+        assertThatThrownBy(() -> transport.send(server(), ping(1))).isInstanceOf(IllegalStateException.class);
+    }
+
+    private Socket connectAndAccept(Address to, ServerSocket stalled) throws IOException {
+        onClientLoop(() -> transport.send(to, ping(0)));
+        Socket accepted = stalled.accept();
+        await().atMost(WAIT).until(() -> transport.framesSent() == 1);
+        return accepted;
+    }
+
+    /** Waits until {@code n} envelopes arrived; on timeout, says what the transport saw. */
+    private void awaitReceived(int n) {
+        try {
+            await().atMost(WAIT).until(() -> received.size() >= n);
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("received " + received.size() + " of " + n + "; transport sent "
+                    + transport.framesSent() + ", dropped " + clientEvents.drops + ", connections "
+                    + transport.connectionCount() + "; server accepted " + server.connectionsAccepted(), e);
+        }
+    }
+
+    private Address server() {
+        return new Address("127.0.0.1", server.localAddress().getPort());
+    }
+
+    private void onClientLoop(Runnable task) {
+        clientLoop.submit(task).syncUninterruptibly();
+    }
+
+    private static Address freePortNobodyListensOn() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return new Address("127.0.0.1", s.getLocalPort());
+        }
+    }
+
+    /** Records what the transport reports. */
+    static final class RecordingListener implements TransportListener {
+        final AtomicLong bytesSent = new AtomicLong();
+        final Map<DropReason, AtomicLong> drops = new ConcurrentHashMap<>();
+
+        @Override
+        public void bytesSent(long bytes) {
+            bytesSent.addAndGet(bytes);
+        }
+
+        @Override
+        public void frameDropped(DropReason reason) {
+            drops.computeIfAbsent(reason, r -> new AtomicLong()).incrementAndGet();
+        }
+    }
+}
