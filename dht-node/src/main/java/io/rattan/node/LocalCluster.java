@@ -59,7 +59,7 @@ public final class LocalCluster implements AutoCloseable {
         try {
             for (int i = 0; i < n; i++) {
                 List<Address> bootstrap = i == 0 ? List.of() : List.of(cluster.nodes[0].contact().address());
-                cluster.startSlot(i, bootstrap);
+                cluster.startSlot(i, bootstrap, true);
             }
         } catch (IOException | RuntimeException | Error e) {
             cluster.close();
@@ -112,6 +112,14 @@ public final class LocalCluster implements AutoCloseable {
      * id, same store) with fresh ports, joining through a random other running node, and waits until it has joined.
      */
     public synchronized RattanNode restart(int i) throws IOException {
+        return restart(i, true);
+    }
+
+    /**
+     * As {@link #restart(int)}; with {@code awaitJoin} false it returns as soon as the node is listening, before its
+     * join can have completed — so that a test can see what the node holds from its own disk alone.
+     */
+    public synchronized RattanNode restart(int i, boolean awaitJoin) throws IOException {
         checkIndex(i);
         if (closed) {
             throw new IllegalStateException("cluster is closed");
@@ -129,7 +137,7 @@ public final class LocalCluster implements AutoCloseable {
         if (bootstrap.isEmpty()) {
             log.warn("restarting node {} with no other node running: it founds a new overlay", i);
         }
-        return startSlot(i, bootstrap);
+        return startSlot(i, bootstrap, awaitJoin);
     }
 
     /** Closes every running node gracefully, all at once. Idempotent. */
@@ -178,11 +186,13 @@ public final class LocalCluster implements AutoCloseable {
         }
     }
 
-    private RattanNode startSlot(int i, List<Address> bootstrap) throws IOException {
+    private RattanNode startSlot(int i, List<Address> bootstrap, boolean awaitJoin) throws IOException {
         NodeOptions options = NodeOptions.local(dataDir(i)).withConfig(config).withBootstrap(bootstrap);
         RattanNode node = RattanNode.start(options);
         nodes[i] = node;
-        awaitJoined(i, node);
+        if (awaitJoin) {
+            awaitJoined(i, node);
+        }
         return node;
     }
 

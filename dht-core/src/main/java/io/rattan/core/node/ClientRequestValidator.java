@@ -37,8 +37,9 @@ final class ClientRequestValidator {
             }
             case CLIENT_GET: {
                 ClientGet g = (ClientGet) m;
-                if (g.maxValues() < 0 || g.maxValues() > config.pageValuesMax()) {
-                    return "max values must be 0.." + config.pageValuesMax() + " (0 = the page limit)";
+                // Larger pages are clamped to the node's page limit, not refused: the client cannot know it.
+                if (g.maxValues() < 0) {
+                    return "max values must be >= 0 (0 = the node's page limit)";
                 }
                 if (!g.placemark().isEmpty() && g.placemark().length() != StoredRecord.HASH_BYTES) {
                     return "placemark must be a 32-byte value hash or empty";

@@ -495,6 +495,23 @@ public final class Node {
         return leafSet.covers(key) && leafSet.closest(key, config.replicas(), this::usable).contains(self);
     }
 
+    /**
+     * A get is answered by the first replica on the path, unless that replica holds nothing for the key and is not
+     * the root: a replica that joined moments ago may not have been repaired yet, so the root is asked instead.
+     */
+    private boolean answersGet(Id key) {
+        if (!isReplica(key)) {
+            return false;
+        }
+        if (leafSet.closest(key, 1, this::usable).get(0).equals(self)) {
+            return true;
+        }
+        for (StoredRecord r : env.store().scan(Store.Cursor.atKey(key), 1)) {
+            return r.key().equals(key);
+        }
+        return false;
+    }
+
     private List<Contact> replicaSet(Id key) {
         return leafSet.closest(key, config.replicas(), this::usable);
     }
@@ -507,7 +524,7 @@ public final class Node {
         if (m instanceof JoinRequest j && !j.joiner().id().equals(self.id())) {
             send(j.joiner().address(), 0, new JoinInfo(contactsForJoiner(false), false));
         }
-        if (m instanceof GetRequest g && isReplica(g.key())) {
+        if (m instanceof GetRequest g && answersGet(g.key())) {
             deliver(m);
             return;
         }
@@ -1093,7 +1110,7 @@ public final class Node {
             reply.accept(new ErrorReply(Status.UNAVAILABLE, "too many requests in flight"));
             return;
         }
-        if (routed instanceof GetRequest g && isReplica(g.key())) {
+        if (routed instanceof GetRequest g && answersGet(g.key())) {
             deliver(routed);
         } else {
             route(routed, new HashSet<>());

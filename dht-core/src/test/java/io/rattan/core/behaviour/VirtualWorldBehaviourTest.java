@@ -2,7 +2,7 @@ package io.rattan.core.behaviour;
 
 import io.rattan.core.node.NodeConfig;
 
-/** The behaviour suite on 200 nodes in the virtual world. */
+/** The behaviour suite on 500 nodes in the virtual world. */
 class VirtualWorldBehaviourTest extends ClusterBehaviourSuite {
 
     @Override
@@ -12,7 +12,7 @@ class VirtualWorldBehaviourTest extends ClusterBehaviourSuite {
 
     @Override
     protected int nodes() {
-        return 1.5;
+        return 500;
     }
 
     @Override
@@ -27,6 +27,6 @@ class VirtualWorldBehaviourTest extends ClusterBehaviourSuite {
 
     @Override
     protected double minimumMeanHops() {
-        return 1.5;
+        return 2.0;
     }
 }
