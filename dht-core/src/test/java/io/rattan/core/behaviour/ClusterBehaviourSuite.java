@@ -335,8 +335,16 @@ public abstract class ClusterBehaviourSuite {
         cluster = start(nodes(), config());
         List<Stored> stored = putMany(Math.min(values(), 100));
         cluster.await("k copies", () -> stored.stream().allMatch(this::replicated));
-        int victim = 1 + random.nextInt(cluster.size() - 1);
-        List<Stored> held = stored.stream().filter(s -> cluster.read(victim, s.key(), s.hash()).isPresent())
+        // The victim is a replica of the first value, so it has something of its own to serve.
+        int victim = -1;
+        for (int i = 1; i < cluster.size() && victim < 0; i++) {
+            if (cluster.read(i, stored.get(0).key(), stored.get(0).hash()).isPresent()) {
+                victim = i;
+            }
+        }
+        assertThat(victim).isPositive();
+        int v = victim;
+        List<Stored> held = stored.stream().filter(s -> cluster.read(v, s.key(), s.hash()).isPresent())
                 .collect(Collectors.toList());
         assertThat(held).isNotEmpty();
         cluster.kill(victim);
@@ -345,9 +353,9 @@ public abstract class ClusterBehaviourSuite {
         for (Stored s : held) {
             assertThat(cluster.read(victim, s.key(), s.hash())).isPresent();
         }
-        cluster.await("the restarted node rejoins", () -> cluster.status(victim).joined());
+        cluster.await("the restarted node rejoins", () -> cluster.status(v).joined());
         for (Stored s : held) {
-            assertThat(valuesOf(get(victim, s.key()))).containsExactly(s.value());
+            assertThat(valuesOf(get(v, s.key()))).containsExactly(s.value());
         }
     }
 
