@@ -38,7 +38,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.SplittableRandom;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -325,7 +324,7 @@ class RattanNodeUnitTest {
                 assertThat(((PutReply) before.request(new ClientPut(key, value, 600, Bytes.EMPTY)).join()).status())
                         .isEqualTo(Status.OK);
 
-                RattanNode after = restartOrSkip(cluster, 0);
+                RattanNode after = cluster.restart(0);
                 assertThat(after).isNotSameAs(before);
                 assertThat(before.isRunning()).isFalse();
                 assertThat(after.contact().id()).isEqualTo(before.contact().id());
@@ -341,25 +340,10 @@ class RattanNodeUnitTest {
                 RattanNode victim = cluster.node(1);
                 cluster.halt(1);
 
-                RattanNode back = restartOrSkip(cluster, 1);
+                RattanNode back = cluster.restart(1);
                 assertThat(back.contact().id()).isEqualTo(victim.contact().id());
                 assertThat(back.isJoined()).isTrue();
                 assertThat(cluster.node(1)).isSameAs(back);
-            }
-        }
-
-        /**
-         * Restarts a node; a rejoin that times out skips the test instead of failing it. In about one run in three a
-         * node restarted at a new address right after its old self vanished cannot rejoin: the survivors route its
-         * join to the stale contact with its id (the old address), then declare that id dead, and the join never
-         * completes. That is node logic (dht-core), not this module; remove this guard once it is fixed.
-         */
-        private RattanNode restartOrSkip(LocalCluster cluster, int i) throws IOException {
-            try {
-                return cluster.restart(i);
-            } catch (IllegalStateException e) {
-                Assumptions.abort("known core issue, rejoin at a new address: " + e.getMessage());
-                throw e;
             }
         }
     }
