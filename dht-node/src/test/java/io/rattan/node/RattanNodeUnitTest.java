@@ -323,6 +323,9 @@ class RattanNodeUnitTest {
                 Bytes value = Bytes.utf8("on disk");
                 assertThat(((PutReply) before.request(new ClientPut(key, value, 600, Bytes.EMPTY)).join()).status())
                         .isEqualTo(Status.OK);
+                // Acknowledged at W = 2: node 0's own copy may still be on its way.
+                await().atMost(Duration.ofSeconds(30))
+                        .until(() -> before.readStore(key, value.sha256()).join().isPresent());
 
                 RattanNode after = cluster.restart(0);
                 assertThat(after).isNotSameAs(before);

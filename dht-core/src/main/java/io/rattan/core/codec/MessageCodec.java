@@ -30,6 +30,7 @@ import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.StoreAck;
 import io.rattan.core.msg.Messages.StoreReplicas;
 import io.rattan.core.msg.Messages.ValueEntry;
+import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
@@ -69,6 +70,8 @@ import java.util.Objects;
  * boolean   1 byte, 0 or 1 (any other value is an error)
  * String    u16 length, then that many bytes of well-formed UTF-8; at most {@value #STRING_BYTES_MAX} bytes
  * Status    u8 {@link Status#code()}
+ * RoutingMode u8 {@link io.rattan.core.msg.RoutingMode#code()} (0 greedy, 1 delay-aware), right after the key of
+ *           GetRequest and ClientGet
  * List      u16 count, then the elements; at most {@value #LIST_COUNT_MAX} elements
  * Contact   Id, then host as u8 length (1..{@value #HOST_BYTES_MAX}) and UTF-8 bytes, then u16 port
  * records   ValueEntry, ReplicaRecord, DigestEntry: their fields in declaration order
@@ -262,6 +265,7 @@ public final class MessageCodec {
             case GET_REQUEST -> {
                 GetRequest m = (GetRequest) body;
                 w.id(m.key(), "key");
+                w.routing(m.routing());
                 w.nonNegativeI32(m.maxValues(), "maxValues");
                 w.bytes(m.placemark(), HASH_BYTES_MAX, "placemark");
                 w.contact(m.origin(), "origin");
@@ -337,6 +341,7 @@ public final class MessageCodec {
             case CLIENT_GET -> {
                 ClientGet m = (ClientGet) body;
                 w.id(m.key(), "key");
+                w.routing(m.routing());
                 w.nonNegativeI32(m.maxValues(), "maxValues");
                 w.bytes(m.placemark(), HASH_BYTES_MAX, "placemark");
             }
@@ -407,7 +412,7 @@ public final class MessageCodec {
             case PUT_REQUEST -> new PutRequest(r.id("key"), r.bytes(VALUE_BYTES_MAX, "value"),
                     r.nonNegativeI32("ttlSeconds"), r.bytes(HASH_BYTES_MAX, "secretHash"), r.contact("origin"),
                     r.i64("originRequestId"), r.hops());
-            case GET_REQUEST -> new GetRequest(r.id("key"), r.nonNegativeI32("maxValues"),
+            case GET_REQUEST -> new GetRequest(r.id("key"), r.routing(), r.nonNegativeI32("maxValues"),
                     r.bytes(HASH_BYTES_MAX, "placemark"), r.contact("origin"), r.i64("originRequestId"), r.hops());
             case REMOVE_REQUEST -> new RemoveRequest(r.id("key"), r.bytes(HASH_BYTES_MAX, "valueHash"),
                     r.bytes(SECRET_BYTES_MAX, "secret"), r.nonNegativeI32("ttlSeconds"), r.contact("origin"),
@@ -425,7 +430,7 @@ public final class MessageCodec {
             case DIGEST_WANT -> new DigestWant(readDigestEntries(r));
             case CLIENT_PUT -> new ClientPut(r.id("key"), r.bytes(VALUE_BYTES_MAX, "value"),
                     r.nonNegativeI32("ttlSeconds"), r.bytes(HASH_BYTES_MAX, "secretHash"));
-            case CLIENT_GET -> new ClientGet(r.id("key"), r.nonNegativeI32("maxValues"),
+            case CLIENT_GET -> new ClientGet(r.id("key"), r.routing(), r.nonNegativeI32("maxValues"),
                     r.bytes(HASH_BYTES_MAX, "placemark"));
             case CLIENT_REMOVE -> new ClientRemove(r.id("key"), r.bytes(HASH_BYTES_MAX, "valueHash"),
                     r.bytes(SECRET_BYTES_MAX, "secret"), r.nonNegativeI32("ttlSeconds"));
@@ -544,6 +549,10 @@ public final class MessageCodec {
 
         void status(Status s) {
             u8(nonNull(s, "status").code());
+        }
+
+        void routing(RoutingMode m) {
+            u8(nonNull(m, "routing").code());
         }
 
         void id(Id id, String field) {
@@ -737,6 +746,15 @@ public final class MessageCodec {
                 throw new CodecException("boolean " + field + " is " + v + ", not 0 or 1");
             }
             return v == 1;
+        }
+
+        RoutingMode routing() {
+            int code = u8("routing");
+            RoutingMode m = RoutingMode.fromCode(code);
+            if (m == null) {
+                throw new CodecException("unknown routing mode " + code);
+            }
+            return m;
         }
 
         Status status() {

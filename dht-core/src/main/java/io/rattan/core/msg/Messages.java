@@ -116,14 +116,19 @@ public final class Messages {
     }
 
     /** A get routed toward the key; answered by the first replica on the path. */
-    public record GetRequest(Id key, int maxValues, Bytes placemark, Contact origin, long originRequestId,
-                             int hops) implements Message, Routed {
+    public record GetRequest(Id key, RoutingMode routing, int maxValues, Bytes placemark, Contact origin,
+                             long originRequestId, int hops) implements Message, Routed {
+        /** A get routed by {@link RoutingMode#DEFAULT}. */
+        public GetRequest(Id key, int maxValues, Bytes placemark, Contact origin, long originRequestId, int hops) {
+            this(key, RoutingMode.DEFAULT, maxValues, placemark, origin, originRequestId, hops);
+        }
+
         public MessageType type() {
             return MessageType.GET_REQUEST;
         }
 
         public GetRequest nextHop() {
-            return new GetRequest(key, maxValues, placemark, origin, originRequestId, hops + 1);
+            return new GetRequest(key, routing, maxValues, placemark, origin, originRequestId, hops + 1);
         }
     }
 
@@ -243,7 +248,12 @@ public final class Messages {
     }
 
     /** Client protocol: get; answered with {@link GetReply}. */
-    public record ClientGet(Id key, int maxValues, Bytes placemark) implements Message {
+    public record ClientGet(Id key, RoutingMode routing, int maxValues, Bytes placemark) implements Message {
+        /** A get routed by {@link RoutingMode#DEFAULT}. */
+        public ClientGet(Id key, int maxValues, Bytes placemark) {
+            this(key, RoutingMode.DEFAULT, maxValues, placemark);
+        }
+
         public MessageType type() {
             return MessageType.CLIENT_GET;
         }

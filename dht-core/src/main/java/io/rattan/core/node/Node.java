@@ -36,7 +36,11 @@ import io.rattan.core.msg.Messages.ValueEntry;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
+import io.rattan.core.msg.RoutingMode;
+import io.rattan.core.routing.DelayAwarePolicy;
+import io.rattan.core.routing.GreedyPolicy;
 import io.rattan.core.routing.LeafSet;
+import io.rattan.core.routing.NextHopPolicy;
 import io.rattan.core.routing.RoutingTable;
 import io.rattan.core.store.Store;
 import io.rattan.core.store.StoreException;
@@ -84,6 +88,8 @@ public final class Node {
     private final RoutingTable table;
     private final Peers peers;
     private final PendingRequests pending;
+    private final NextHopPolicy greedy = new GreedyPolicy();
+    private final NextHopPolicy delayAware = new DelayAwarePolicy();
     private final List<Cancellable> timers = new ArrayList<>();
     private final String tag;
 
@@ -96,6 +102,7 @@ public final class Node {
     private Set<Id> repairedView = new HashSet<>();
     private boolean repairScheduled;
     private Store.Cursor antiEntropyCursor = Store.Cursor.START;
+    private int probeCursor;
 
     public Node(NodeConfig config, Contact self, NodeEnv env, NodeListener listener) {
         this.config = config;
@@ -218,12 +225,21 @@ public final class Node {
     private void onReplyMessage(Envelope e) {
         PendingRequests.Pending p = pending.complete(e);
         if (p == null) {
-            return; // late or duplicate
+            // A late reply is still an RTT sample, as in Bamboo; its handler already ran its timeout.
+            PendingRequests.Pending late = pending.completeLate(e);
+            if (late != null) {
+                sampleRtt(late, e);
+            }
+            return;
         }
-        if (p.peer() != null && e.sender() != null && p.peer().equals(e.sender().id())) {
-            peers.get(p.peer()).rtt.sample(now() - p.sentAtNanos());
-        }
+        sampleRtt(p, e);
         p.handler().onReply(e);
+    }
+
+    private void sampleRtt(PendingRequests.Pending p, Envelope reply) {
+        if (p.peer() != null && reply.sender() != null && p.peer().equals(reply.sender().id())) {
+            peers.sample(p.peer(), now() - p.sentAtNanos());
+        }
     }
 
     // ---------------------------------------------------------------- membership
@@ -319,6 +335,13 @@ public final class Node {
         }
         for (Contact c : targets) {
             exchangeLeafSet(c);
+        }
+        // Keep measuring the routing-table neighbours, one per period in turn, so that every entry's RTT is at most
+        // one table-length of periods old: delay-aware gets stop sending traffic to a slow neighbour, and with it the
+        // samples that would show its recovery (or, for one not used lately, that it turned slow).
+        List<Contact> routing = table.all();
+        if (!routing.isEmpty()) {
+            ping(routing.get(probeCursor++ % routing.size()));
         }
     }
 
@@ -483,6 +506,28 @@ public final class Node {
         return best;
     }
 
+    /**
+     * A get's next hop: the routing mode's policy chooses among every usable neighbour strictly closer to the key
+     * (leaf set and routing table); {@code self} when none is.
+     */
+    private Contact nextHopForGet(GetRequest g, Set<Id> tried) {
+        Id key = g.key();
+        List<Contact> candidates = new ArrayList<>();
+        Set<Id> seen = new HashSet<>();
+        for (List<Contact> source : List.of(leafSet.members(), table.all())) {
+            for (Contact c : source) {
+                if (seen.add(c.id()) && !tried.contains(c.id()) && usable(c) && c.id().isCloserTo(key, self.id())) {
+                    candidates.add(c);
+                }
+            }
+        }
+        if (candidates.isEmpty()) {
+            return self;
+        }
+        NextHopPolicy policy = g.routing() == RoutingMode.GREEDY ? greedy : delayAware;
+        return policy.choose(key, self.id(), candidates, peers);
+    }
+
     private static Contact closerWithPrefix(Id key, int shared, Contact best, Contact c, Predicate<Contact> ok) {
         if (ok.test(c) && c.id().sharedPrefixLength(key) >= shared && c.id().isCloserTo(key, best.id())) {
             return c;
@@ -537,7 +582,10 @@ public final class Node {
     }
 
     private void route(Routed m, Set<Id> tried) {
-        Contact next = nextHop(m.key(), tried);
+        Contact next = m instanceof GetRequest g ? nextHopForGet(g, tried) : nextHop(m.key(), tried);
+        if (m instanceof GetRequest g && !next.equals(self)) {
+            listener.getForwarded(g.routing(), next, peers.srttNanos(next.id()));
+        }
         if (next.id().equals(self.id())) {
             deliver(m);
         } else {
@@ -1079,7 +1127,7 @@ public final class Node {
             }
             case CLIENT_GET -> {
                 ClientGet g = (ClientGet) request;
-                routed = new GetRequest(g.key(), g.maxValues(), g.placemark(), self, id, 0);
+                routed = new GetRequest(g.key(), g.routing(), g.maxValues(), g.placemark(), self, id, 0);
             }
             case CLIENT_REMOVE -> {
                 ClientRemove r = (ClientRemove) request;

@@ -1,7 +1,9 @@
 package io.rattan.core.node;
 
 import io.rattan.core.msg.MessageType;
+import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Status;
+import io.rattan.core.net.Contact;
 
 /**
  * What a node reports as it works, for metrics. Called on the node's event loop; implementations must be quick and
@@ -19,6 +21,13 @@ public interface NodeListener {
      * @param hops         overlay hops the request took (0 when this node served it)
      */
     default void clientRequestDone(MessageType op, Status status, long latencyNanos, int hops) {
+    }
+
+    /**
+     * This node forwarded a get to {@code next}, chosen by {@code mode}'s policy; {@code srttNanos} is what it had
+     * measured of that neighbour (negative: never measured).
+     */
+    default void getForwarded(RoutingMode mode, Contact next, long srttNanos) {
     }
 
     /** A message left this node. */

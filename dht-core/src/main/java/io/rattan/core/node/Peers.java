@@ -2,6 +2,8 @@ package io.rattan.core.node;
 
 import io.rattan.core.id.Id;
 import io.rattan.core.routing.RttEstimator;
+import io.rattan.core.routing.RttView;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -12,7 +14,7 @@ import java.util.Map;
  * probe is under way), and which peers were recently declared dead, so third parties' stale lists do not bring
  * them back. Owned by the node's event loop.
  */
-final class Peers {
+final class Peers implements RttView {
 
     /** Per-peer state. */
     static final class Peer {
@@ -44,8 +46,41 @@ final class Peers {
         return peers.computeIfAbsent(id, k -> new Peer(new RttEstimator(rtoInitialNanos, rtoMinNanos, rtoMaxNanos)));
     }
 
+    private static final int MEDIAN_REFRESH_SAMPLES = 64;
+    private long median = -1;
+    private int samplesSinceMedian = MEDIAN_REFRESH_SAMPLES;
+
+    /** Records an RTT sample for a peer. */
+    void sample(Id id, long rttNanos) {
+        get(id).rtt.sample(rttNanos);
+        samplesSinceMedian++;
+    }
+
+    /** Recomputed every {@value #MEDIAN_REFRESH_SAMPLES} samples: it moves slowly and costs a sort. */
+    @Override
+    public long medianSrttNanos() {
+        if (samplesSinceMedian >= MEDIAN_REFRESH_SAMPLES) {
+            samplesSinceMedian = 0;
+            long[] all = new long[peers.size()];
+            int n = 0;
+            for (Peer p : peers.values()) {
+                if (p.rtt.hasSample()) {
+                    all[n++] = p.rtt.srttNanos();
+                }
+            }
+            if (n == 0) {
+                median = -1;
+            } else {
+                Arrays.sort(all, 0, n);
+                median = all[n / 2];
+            }
+        }
+        return median;
+    }
+
     /** The smoothed RTT, or -1 when not measured. */
-    long srttNanos(Id id) {
+    @Override
+    public long srttNanos(Id id) {
         Peer p = peers.get(id);
         return p == null ? -1 : p.rtt.srttNanos();
     }

@@ -24,6 +24,17 @@ final class PendingRequests {
     private final Scheduler scheduler;
     private final int max;
     private final Map<Long, Pending> byId = new LinkedHashMap<>();
+    /**
+     * Requests that timed out, remembered (boundedly) so that a late reply still gives an RTT sample: without it a
+     * peer that turned slow would only ever be measured by the requests that beat its old timeout.
+     */
+    private final Map<Long, Pending> expired = new LinkedHashMap<>(16, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, Pending> eldest) {
+            return size() > EXPIRED_MAX;
+        }
+    };
+    private static final int EXPIRED_MAX = 4096;
 
     PendingRequests(Scheduler scheduler, int max) {
         this.scheduler = scheduler;
@@ -39,6 +50,9 @@ final class PendingRequests {
         Cancellable timer = scheduler.schedule(timeoutNanos, () -> {
             Pending p = byId.remove(id);
             if (p != null) {
+                if (p.peer() != null) {
+                    expired.put(id, p);
+                }
                 p.handler().onTimeout();
             }
         });
@@ -55,10 +69,16 @@ final class PendingRequests {
         return p;
     }
 
+    /** Removes and returns a request that had timed out and is now answered late, or null. */
+    Pending completeLate(Envelope reply) {
+        return expired.remove(reply.requestId());
+    }
+
     /** Cancels every timer and returns what was outstanding, in registration order. */
     List<Pending> drain() {
         List<Pending> all = new ArrayList<>(byId.values());
         byId.clear();
+        expired.clear();
         for (Pending p : all) {
             p.timer().cancel();
         }

@@ -30,6 +30,7 @@ import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.StoreAck;
 import io.rattan.core.msg.Messages.StoreReplicas;
 import io.rattan.core.msg.Messages.ValueEntry;
+import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
@@ -149,8 +150,8 @@ final class MessageArbitraries {
         m.put(MessageType.LEAF_EXCHANGE_REPLY, contactLists().map(LeafExchangeReply::new));
         m.put(MessageType.PUT_REQUEST, Combinators.combine(ids(), values(), nonNegativeInts(), hashes(), contacts(),
                 Arbitraries.longs(), hops()).as(PutRequest::new));
-        m.put(MessageType.GET_REQUEST, Combinators.combine(ids(), nonNegativeInts(), hashes(), contacts(),
-                Arbitraries.longs(), hops()).as(GetRequest::new));
+        m.put(MessageType.GET_REQUEST, Combinators.combine(ids(), Arbitraries.of(RoutingMode.class),
+                nonNegativeInts(), hashes(), contacts(), Arbitraries.longs(), hops()).as(GetRequest::new));
         m.put(MessageType.REMOVE_REQUEST, Combinators.combine(ids(), hashes(), secrets(), nonNegativeInts(),
                 contacts(), Arbitraries.longs(), hops()).as(RemoveRequest::new));
         m.put(MessageType.PUT_REPLY, Combinators.combine(statuses(), nonNegativeInts(), details())
@@ -167,7 +168,8 @@ final class MessageArbitraries {
         m.put(MessageType.DIGEST_WANT, digestEntries().list().ofMaxSize(20).map(DigestWant::new));
         m.put(MessageType.CLIENT_PUT, Combinators.combine(ids(), values(), nonNegativeInts(), hashes())
                 .as(ClientPut::new));
-        m.put(MessageType.CLIENT_GET, Combinators.combine(ids(), nonNegativeInts(), hashes()).as(ClientGet::new));
+        m.put(MessageType.CLIENT_GET, Combinators.combine(ids(), Arbitraries.of(RoutingMode.class), nonNegativeInts(),
+                hashes()).as(ClientGet::new));
         m.put(MessageType.CLIENT_REMOVE, Combinators.combine(ids(), hashes(), secrets(), nonNegativeInts())
                 .as(ClientRemove::new));
         m.put(MessageType.ERROR_REPLY, Combinators.combine(statuses(), details()).as(ErrorReply::new));

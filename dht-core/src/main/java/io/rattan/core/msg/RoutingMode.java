@@ -1,0 +1,51 @@
+package io.rattan.core.msg;
+
+import java.util.Locale;
+
+/** How a get chooses each next hop; carried by the request so that every hop on the path applies the same rule. */
+public enum RoutingMode {
+    /** The neighbour that makes the most key-space progress. */
+    GREEDY(0, "greedy"),
+    /** Progress discounted by the neighbour's expected delay (Bamboo's rule, knee learned from observed RTTs). */
+    DELAY_AWARE(1, "delay-aware");
+
+    /** What a get uses when the client does not say. */
+    public static final RoutingMode DEFAULT = DELAY_AWARE;
+
+    private final int code;
+    private final String label;
+
+    RoutingMode(int code, String label) {
+        this.code = code;
+        this.label = label;
+    }
+
+    public int code() {
+        return code;
+    }
+
+    /** The name used on the HTTP API and the command line. */
+    public String label() {
+        return label;
+    }
+
+    /** The mode for a wire code, or null when unknown. */
+    public static RoutingMode fromCode(int code) {
+        for (RoutingMode m : values()) {
+            if (m.code == code) {
+                return m;
+            }
+        }
+        return null;
+    }
+
+    /** Parses {@code greedy} or {@code delay-aware}, case-insensitively. */
+    public static RoutingMode parse(String s) {
+        for (RoutingMode m : values()) {
+            if (m.label.equals(s.toLowerCase(Locale.ROOT))) {
+                return m;
+            }
+        }
+        throw new IllegalArgumentException("routing must be greedy or delay-aware, got '" + s + "'");
+    }
+}

@@ -1,0 +1,56 @@
+package io.rattan.core.routing;
+
+import io.rattan.core.id.Id;
+import io.rattan.core.net.Contact;
+import java.util.List;
+
+/**
+ * Bamboo's delay-aware rule with a knee learned from the RTTs this node observes. Each candidate scores
+ * {@code progress / (1 + exp((rtt − knee) / width))}: a neighbour's progress counts fully well below the knee, half
+ * at it, and almost nothing far above it, so a slow neighbour is routed around unless it alone makes progress.
+ *
+ * <p>Bamboo fixed the knee at 100 ms and the width at 17.232 ms, which suits PlanetLab's ~140 ms median RTT but
+ * would treat every LAN neighbour alike. Here the knee is {@code kneeFactor} × the median smoothed RTT over all of
+ * this node's measured neighbours (factor 1 by default: a neighbour slower than the typical one starts losing), and
+ * the width keeps Bamboo's proportion, {@code 0.17232 × knee}. A floor of 1 ms keeps the rule sane on loopback where
+ * RTTs are microseconds. An unmeasured neighbour is scored at the knee (half its progress): neither trusted nor
+ * shunned until a sample arrives.
+ */
+public final class DelayAwarePolicy implements NextHopPolicy {
+
+    /** Bamboo's width as a share of its knee: 17.232 ms / 100 ms. */
+    public static final double WIDTH_SHARE = 0.17232;
+    private static final double KNEE_FLOOR_NANOS = 1_000_000;
+    private static final double RTT_CAP_NANOS = 10_000_000_000.0;
+
+    private final double kneeFactor;
+
+    public DelayAwarePolicy() {
+        this(1.0);
+    }
+
+    public DelayAwarePolicy(double kneeFactor) {
+        if (!(kneeFactor > 0)) {
+            throw new IllegalArgumentException("kneeFactor must be positive");
+        }
+        this.kneeFactor = kneeFactor;
+    }
+
+    @Override
+    public Contact choose(Id key, Id self, List<Contact> candidates, RttView rtts) {
+        double knee = Math.max(KNEE_FLOOR_NANOS, kneeFactor * rtts.medianSrttNanos());
+        double width = WIDTH_SHARE * knee;
+        Contact best = null;
+        double bestScore = -1;
+        for (Contact c : candidates) {
+            long srtt = rtts.srttNanos(c.id());
+            double rtt = srtt < 0 ? knee : Math.min(srtt, RTT_CAP_NANOS);
+            double score = NextHopPolicy.progress(key, self, c) / (1 + Math.exp((rtt - knee) / width));
+            if (best == null || score > bestScore || (score == bestScore && c.id().isCloserTo(key, best.id()))) {
+                best = c;
+                bestScore = score;
+            }
+        }
+        return best;
+    }
+}

@@ -1,0 +1,20 @@
+package io.rattan.core.routing;
+
+import io.rattan.core.id.Id;
+import io.rattan.core.net.Contact;
+import java.util.List;
+
+/** The most key-space progress: the candidate closest to the key, whatever its delay. */
+public final class GreedyPolicy implements NextHopPolicy {
+
+    @Override
+    public Contact choose(Id key, Id self, List<Contact> candidates, RttView rtts) {
+        Contact best = candidates.get(0);
+        for (Contact c : candidates) {
+            if (c.id().isCloserTo(key, best.id())) {
+                best = c;
+            }
+        }
+        return best;
+    }
+}

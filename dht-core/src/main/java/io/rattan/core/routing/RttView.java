@@ -1,0 +1,13 @@
+package io.rattan.core.routing;
+
+import io.rattan.core.id.Id;
+
+/** What a next-hop policy may know of delays: each neighbour's smoothed RTT and the typical one. */
+public interface RttView {
+
+    /** The neighbour's smoothed RTT, negative when not measured. */
+    long srttNanos(Id peer);
+
+    /** The median smoothed RTT over every measured neighbour, negative when none is measured. */
+    long medianSrttNanos();
+}
