@@ -12,6 +12,7 @@ import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.RemoveReply;
 import io.rattan.core.msg.Messages.ValueEntry;
+import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.util.Bytes;
@@ -176,9 +177,18 @@ public final class RattanClient implements AutoCloseable {
      * @return completes with the values, or with a {@link RattanException}
      */
     public CompletableFuture<GetResult> get(Id key) {
+        return get(key, RoutingMode.DEFAULT);
+    }
+
+    /**
+     * As {@link #get(Id)}, with each page routed by {@code routing} ({@link RoutingMode#GREEDY} or
+     * {@link RoutingMode#DELAY_AWARE}, the default).
+     */
+    public CompletableFuture<GetResult> get(Id key, RoutingMode routing) {
         Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(routing, "routing");
         long start = System.nanoTime();
-        Pager pager = new Pager(key, deadline(start));
+        Pager pager = new Pager(key, routing, deadline(start));
         pager.fetch(Bytes.EMPTY);
         return instrumented(Op.GET, start, pager.result, r -> ClientMetrics.SUCCESS);
     }
@@ -193,7 +203,13 @@ public final class RattanClient implements AutoCloseable {
      * @throws IllegalArgumentException for a null key, a maxValues out of range, or an over-long placemark
      */
     public CompletableFuture<GetResult> getPage(Id key, int maxValues, Bytes placemark) {
+        return getPage(key, RoutingMode.DEFAULT, maxValues, placemark);
+    }
+
+    /** As {@link #getPage(Id, int, Bytes)}, routed by {@code routing}. */
+    public CompletableFuture<GetResult> getPage(Id key, RoutingMode routing, int maxValues, Bytes placemark) {
         Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(routing, "routing");
         if (maxValues < 1 || maxValues > GET_PAGE_VALUES) {
             throw new IllegalArgumentException("maxValues must be 1.." + GET_PAGE_VALUES + ", got " + maxValues);
         }
@@ -202,13 +218,18 @@ public final class RattanClient implements AutoCloseable {
             throw new IllegalArgumentException("a placemark has at most " + MessageCodec.HASH_BYTES_MAX + " bytes");
         }
         long start = System.nanoTime();
-        return instrumented(Op.GET, start, runtime.submit(Op.GET, new ClientGet(key, maxValues, mark),
+        return instrumented(Op.GET, start, runtime.submit(Op.GET, new ClientGet(key, routing, maxValues, mark),
                 deadline(start), RattanClient::mapGetPage), r -> ClientMetrics.SUCCESS);
     }
 
     /** Blocking {@link #get(Id)}; throws {@link RattanException} on failure. */
     public GetResult getSync(Id key) {
         return await(get(key));
+    }
+
+    /** Blocking {@link #get(Id, RoutingMode)}; throws {@link RattanException} on failure. */
+    public GetResult getSync(Id key, RoutingMode routing) {
+        return await(get(key, routing));
     }
 
     // ---- remove ----
@@ -368,12 +389,14 @@ public final class RattanClient implements AutoCloseable {
         private final CompletableFuture<GetResult> result = new CompletableFuture<>();
         // Pages complete one after another, each on the loop after the previous; the chain publishes these fields.
         private final Map<Bytes, GetResult.Value> values = new LinkedHashMap<>();
+        private final RoutingMode routing;
         private int hops;
         private int pages;
         private volatile CompletableFuture<GetResult> page;
 
-        Pager(Id key, long deadlineNanos) {
+        Pager(Id key, RoutingMode routing, long deadlineNanos) {
             this.key = key;
+            this.routing = routing;
             this.deadlineNanos = deadlineNanos;
             result.whenComplete((r, e) -> {
                 CompletableFuture<GetResult> p = page;
@@ -384,7 +407,7 @@ public final class RattanClient implements AutoCloseable {
         }
 
         void fetch(Bytes placemark) {
-            CompletableFuture<GetResult> p = runtime.submit(Op.GET, new ClientGet(key, GET_PAGE_VALUES, placemark),
+            CompletableFuture<GetResult> p = runtime.submit(Op.GET, new ClientGet(key, routing, GET_PAGE_VALUES, placemark),
                     deadlineNanos, RattanClient::mapGetPage);
             page = p;
             if (result.isDone()) {

@@ -1,6 +1,7 @@
 package io.rattan.node.cli;
 
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.net.Address;
 import io.rattan.core.util.Bytes;
 import io.rattan.node.http.KeyParser;
@@ -43,6 +44,18 @@ final class Converters {
         public Bytes convert(String value) {
             try {
                 return KeyParser.parseValueHash(value);
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
+    /** A routing mode: {@code greedy} or {@code delay-aware}. */
+    static final class RoutingConverter implements ITypeConverter<RoutingMode> {
+        @Override
+        public RoutingMode convert(String value) {
+            try {
+                return RoutingMode.parse(value);
             } catch (IllegalArgumentException e) {
                 throw new TypeConversionException(e.getMessage());
             }

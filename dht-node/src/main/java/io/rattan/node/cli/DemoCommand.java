@@ -39,7 +39,7 @@ import picocli.CommandLine.Spec;
                 + "through random gateways, gets each back through a random gateway and checks it is exactly the "
                 + "value put. Prints put and get latency percentiles, hops per get and values stored per node.",
             "Exits 0 only if every get returned exactly its value. The small default leaf set makes gets "
-                + "really route (several hops) rather than find every node one hop away."})
+                + "really route rather than find every node one hop away."})
 final class DemoCommand implements Callable<Integer> {
 
     /** Requests in flight at once across all gateways. */

@@ -4,6 +4,7 @@ import ch.qos.logback.classic.Level;
 import io.rattan.client.GetResult;
 import io.rattan.client.RattanClient;
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.RoutingMode;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -14,6 +15,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -41,13 +43,17 @@ final class GetCommand implements Callable<Integer> {
             description = "40 hex digits, or name:<text> for the SHA-1 of the text.")
     Id key;
 
+    @Option(names = "--routing", paramLabel = "MODE", converter = Converters.RoutingConverter.class,
+            description = "How the get chooses each next hop: greedy or delay-aware. Default: delay-aware.")
+    RoutingMode routing = RoutingMode.DEFAULT;
+
     @Override
     public Integer call() {
         logging.apply(Level.WARN);
         PrintWriter out = spec.commandLine().getOut();
         GetResult result;
         try (RattanClient client = gateway.client()) {
-            result = client.getSync(key);
+            result = client.getSync(key, routing);
         }
         if (result.values().isEmpty()) {
             spec.commandLine().getErr().println("no live value under " + key.toHex());

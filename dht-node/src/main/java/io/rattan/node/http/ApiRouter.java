@@ -13,6 +13,7 @@ import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.RemoveReply;
 import io.rattan.core.msg.Messages.ValueEntry;
+import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.NodeConfig;
@@ -163,7 +164,8 @@ final class ApiRouter {
         Id key = key(keySegment);
         int max = intParam(query, "max", config.pageValuesMax(), 1, config.pageValuesMax(), "values");
         Bytes placemark = placemark(query);
-        return ask(new ClientGet(key, max, placemark), reply -> {
+        RoutingMode routing = routing(query);
+        return ask(new ClientGet(key, routing, max, placemark), reply -> {
             if (!(reply instanceof GetReply)) {
                 return unexpected(reply);
             }
@@ -367,6 +369,19 @@ final class ApiRouter {
             throw badRequest(name + " must be at most " + max + " " + unit + ", got " + v);
         }
         return (int) v;
+    }
+
+    /** {@code routing=greedy|delay-aware}; absent: {@link RoutingMode#DEFAULT}. */
+    private static RoutingMode routing(Map<String, List<String>> query) throws Rejected {
+        String text = singleParam(query, "routing");
+        if (text == null) {
+            return RoutingMode.DEFAULT;
+        }
+        try {
+            return RoutingMode.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw badRequest(e.getMessage());
+        }
     }
 
     private static Bytes placemark(Map<String, List<String>> query) throws Rejected {

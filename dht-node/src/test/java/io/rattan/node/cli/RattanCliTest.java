@@ -70,9 +70,9 @@ class RattanCliTest {
             {"node", "Runs one Rattan node", "--bootstrap", "Default: 4000", "Default: 4080", "Default: 8"},
             {"local", "Runs a cluster of nodes", "--base-dir", "Default: 8"},
             {"put", "Stores a value", "--ttl", "Default: 3600", "Default: 127.0.0.1:4001"},
-            {"get", "Prints every live value", "Default: 127.0.0.1:4001"},
+            {"get", "Prints every live value", "Default: 127.0.0.1:4001", "--routing"},
             {"rm", "Removes one value", "--secret", "Default: 604800"},
-            {"demo", "Starts a local cluster", "--seed", "Default: 1000", "Default: 2"},
+            {"demo", "Starts a local cluster", "--seed", "Default: 1000", "Default: 3"},
         };
         for (String[] c : cases) {
             Run r = run(c[0], "--help");
@@ -249,9 +249,9 @@ class RattanCliTest {
         assertThat(demo.nodes).isEqualTo(8);
         assertThat(demo.puts).isEqualTo(1000);
         assertThat(demo.seed).isNull();
-        // 8 nodes with 2 per side is not a full mesh: gets must take hops.
-        assertThat(c.leafSetHalf()).isEqualTo(2);
-        assertThat(c.replicas()).isEqualTo(3);
+        // 8 nodes with 3 per side is not a full mesh, and it holds the default k = 4 replicas.
+        assertThat(c.leafSetHalf()).isEqualTo(3);
+        assertThat(c.replicas()).isEqualTo(4);
     }
 
     @Test

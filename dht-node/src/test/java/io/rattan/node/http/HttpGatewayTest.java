@@ -17,6 +17,7 @@ import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.RemoveReply;
+import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Status;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.util.Bytes;
@@ -239,9 +240,19 @@ class HttpGatewayTest {
     }
 
     @Test
+    void getForwardsTheRoutingMode() throws Exception {
+        assertThat(send("GET", "/v1/keys/" + KEY + "?routing=greedy", null).statusCode()).isEqualTo(200);
+        assertThat(backend.<ClientGet>lastRequest().routing()).isEqualTo(RoutingMode.GREEDY);
+        assertThat(send("GET", "/v1/keys/" + KEY + "?routing=delay-aware", null).statusCode()).isEqualTo(200);
+        assertThat(backend.<ClientGet>lastRequest().routing()).isEqualTo(RoutingMode.DELAY_AWARE);
+        assertThat(send("GET", "/v1/keys/" + KEY, null).statusCode()).isEqualTo(200);
+        assertThat(backend.<ClientGet>lastRequest().routing()).isEqualTo(RoutingMode.DEFAULT);
+    }
+
+    @Test
     void getRejectsBadMaxAndPlacemark() throws Exception {
         for (String query : new String[] {"max=0", "max=" + (PAGE_VALUES_MAX + 1), "max=x", "max=-1",
-                "placemark=zz", "placemark=abc", "placemark=" + "ab".repeat(300)}) {
+                "placemark=zz", "placemark=abc", "placemark=" + "ab".repeat(300), "routing=fastest"}) {
             assertProblem(send("GET", "/v1/keys/" + KEY + "?" + query, null), 400, "bad-request",
                     query.substring(0, query.indexOf('=')));
         }
