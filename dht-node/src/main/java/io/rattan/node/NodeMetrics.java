@@ -12,6 +12,7 @@ import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.rattan.core.msg.MessageType;
+import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Status;
 import io.rattan.core.node.NodeListener;
 import io.rattan.core.node.NodeStatus;
@@ -53,6 +54,8 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
             new AtomicReferenceArray<>(MessageType.values().length);
     private final AtomicReferenceArray<Counter> framesDropped =
             new AtomicReferenceArray<>(TransportListener.DropReason.values().length);
+    private final AtomicReferenceArray<Counter> getsReceived =
+            new AtomicReferenceArray<>(RoutingMode.values().length);
     private final AtomicLong storeRecords = new AtomicLong();
     private final AtomicLong leafSetSize = new AtomicLong();
     private final AtomicLong routingEntries = new AtomicLong();
@@ -121,6 +124,19 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
         }
         timer.record(Math.max(0, latencyNanos), TimeUnit.NANOSECONDS);
         hops[opIndex].record(Math.max(0, hopCount));
+    }
+
+    @Override
+    public void getReceived(RoutingMode mode) {
+        Counter counter = getsReceived.get(mode.ordinal());
+        if (counter == null) {
+            counter = Counter.builder("rattan.gets.routed.received")
+                    .description("Gets routed to or through this node by peers, by routing mode")
+                    .tag("routing", mode.label())
+                    .register(registry);
+            getsReceived.set(mode.ordinal(), counter);
+        }
+        counter.increment();
     }
 
     @Override

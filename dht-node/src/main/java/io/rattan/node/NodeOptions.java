@@ -3,6 +3,7 @@ package io.rattan.node;
 import io.rattan.core.net.Address;
 import io.rattan.core.node.NodeConfig;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -17,14 +18,18 @@ import java.util.List;
  * @param bootstrap   peers to join through, tried in order; empty starts a new overlay (at most
  *                    {@value #BOOTSTRAP_MAX})
  * @param config      the node's tunables
+ * @param peerSendDelay fault injection: how long every peer message waits before it leaves (zero normally)
  */
 public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPort, Path dataDir,
-                          List<Address> bootstrap, NodeConfig config) {
+                          List<Address> bootstrap, NodeConfig config, Duration peerSendDelay) {
 
     public static final String LOOPBACK = "127.0.0.1";
     public static final int BOOTSTRAP_MAX = 64;
 
     public NodeOptions {
+        if (peerSendDelay == null || peerSendDelay.isNegative() || peerSendDelay.compareTo(Duration.ofMinutes(1)) > 0) {
+            throw new IllegalArgumentException("peerSendDelay must be 0..60 s");
+        }
         if (host == null || host.isBlank()) {
             throw new IllegalArgumentException("host is required");
         }
@@ -60,29 +65,43 @@ public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPo
         }
     }
 
+    /** Options without fault injection: peer messages leave at once. */
+    public NodeOptions(String host, int peerPort, int gatewayPort, int httpPort, Path dataDir,
+                       List<Address> bootstrap, NodeConfig config) {
+        this(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, Duration.ZERO);
+    }
+
+    /**
+     * Fault injection for experiments and tests: every message this node sends to a peer waits {@code delay}
+     * first, as if the node were slow or far away (replies included, so peers measure the delay in their RTTs).
+     */
+    public NodeOptions withPeerSendDelay(Duration delay) {
+        return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, delay);
+    }
+
     /** A node on 127.0.0.1 with free ports, no bootstrap (a new overlay) and default tunables. */
     public static NodeOptions local(Path dataDir) {
         return new NodeOptions(LOOPBACK, 0, 0, 0, dataDir, List.of(), NodeConfig.defaults());
     }
 
     public NodeOptions withBootstrap(List<Address> peers) {
-        return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, peers, config);
+        return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, peers, config, peerSendDelay);
     }
 
     public NodeOptions withConfig(NodeConfig c) {
-        return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, c);
+        return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, c, peerSendDelay);
     }
 
     public NodeOptions withPorts(int peer, int gateway, int http) {
-        return new NodeOptions(host, peer, gateway, http, dataDir, bootstrap, config);
+        return new NodeOptions(host, peer, gateway, http, dataDir, bootstrap, config, peerSendDelay);
     }
 
     public NodeOptions withHost(String h) {
-        return new NodeOptions(h, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config);
+        return new NodeOptions(h, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerSendDelay);
     }
 
     public NodeOptions withDataDir(Path dir) {
-        return new NodeOptions(host, peerPort, gatewayPort, httpPort, dir, bootstrap, config);
+        return new NodeOptions(host, peerPort, gatewayPort, httpPort, dir, bootstrap, config, peerSendDelay);
     }
 
     private static void requirePort(String name, int port) {

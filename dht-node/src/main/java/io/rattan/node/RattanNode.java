@@ -7,6 +7,7 @@ import io.netty.channel.EventLoopGroup;
 import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.env.Cancellable;
 import io.rattan.core.env.NodeEnv;
+import io.rattan.core.env.Transport;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
@@ -24,6 +25,7 @@ import io.rattan.node.http.GatewayBackend;
 import io.rattan.node.http.HttpGateway;
 import io.rattan.node.store.RocksDbStore;
 import io.rattan.node.transport.ClientGatewayServer;
+import io.rattan.node.transport.DelayedTransport;
 import io.rattan.node.transport.EventLoopScheduler;
 import io.rattan.node.transport.EventLoops;
 import io.rattan.node.transport.NettyTransport;
@@ -137,7 +139,9 @@ public final class RattanNode implements AutoCloseable {
                 throw e.getCause();
             }
             opened.push(httpGateway);
-            NodeEnv env = new NodeEnv(clock, scheduler, transport, store, new SplittableRandom(seedOf(id)));
+            Transport peers = options.peerSendDelay().isZero() ? transport
+                    : new DelayedTransport(scheduler, transport, options.peerSendDelay().toNanos());
+            NodeEnv env = new NodeEnv(clock, scheduler, peers, store, new SplittableRandom(seedOf(id)));
             startNode(env, options.config(), options.bootstrap());
         } catch (IOException | RuntimeException | Error e) {
             while (!opened.isEmpty()) {

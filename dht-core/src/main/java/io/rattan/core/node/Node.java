@@ -465,6 +465,9 @@ public final class Node {
                 // A node that has not (re)joined stays silent, so the previous hop times out and routes around it.
                 if (joined) {
                     send(from.address(), e.requestId(), new HopAck());
+                    if (m instanceof GetRequest g) {
+                        listener.getReceived(g.routing());
+                    }
                     onRouted((Routed) m);
                 }
             }

@@ -30,6 +30,10 @@ public interface NodeListener {
     default void getForwarded(RoutingMode mode, Contact next, long srttNanos) {
     }
 
+    /** A get routed by {@code mode} reached this node from a peer (as a hop or as its destination). */
+    default void getReceived(RoutingMode mode) {
+    }
+
     /** A message left this node. */
     default void messageSent(MessageType type) {
     }

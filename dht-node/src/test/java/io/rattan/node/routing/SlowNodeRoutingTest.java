@@ -1,0 +1,118 @@
+package io.rattan.node.routing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.Counter;
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ClientGet;
+import io.rattan.core.msg.Messages.ClientPut;
+import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.Messages.PutReply;
+import io.rattan.core.msg.RoutingMode;
+import io.rattan.core.msg.Status;
+import io.rattan.core.node.NodeConfig;
+import io.rattan.core.util.Bytes;
+import io.rattan.node.NodeOptions;
+import io.rattan.node.RattanNode;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The real node runs the same policies as the simulator: on 12 Netty nodes where one holds every message it sends
+ * for 200 ms (far above loopback RTTs), delay-aware gets are routed through it far less often than greedy gets.
+ * Asserts on routing decisions (gets the slow node received, from its metrics), never on latency.
+ */
+class SlowNodeRoutingTest {
+
+    private static final int NODES = 12;
+    private static final int SLOW = 5;
+
+    @TempDir
+    Path dir;
+    private final List<RattanNode> nodes = new ArrayList<>();
+
+    @AfterEach
+    void stop() {
+        for (RattanNode n : nodes) {
+            n.halt();
+        }
+    }
+
+    @Test
+    void delayAwareGetsAvoidASlowNodeThatGreedyGetsUse() throws Exception {
+        NodeConfig config = NodeConfig.defaults().withLeafSetHalf(3).withPeriods(200, 1_000, 1_000)
+                .withTimeouts(10_000, 1_000, 100, 2_000);
+        for (int i = 0; i < NODES; i++) {
+            NodeOptions o = NodeOptions.local(dir.resolve("n" + i)).withConfig(config);
+            if (i > 0) {
+                o = o.withBootstrap(List.of(nodes.get(0).contact().address()));
+            }
+            if (i == SLOW) {
+                o = o.withPeerSendDelay(Duration.ofMillis(200));
+            }
+            RattanNode n = RattanNode.start(o);
+            nodes.add(n);
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(n::isJoined);
+        }
+        SplittableRandom random = new SplittableRandom(3);
+        List<Id> keys = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            Id key = Id.random(random);
+            Message put = request(healthyGateway(random), new ClientPut(key, Bytes.utf8("v" + i), 600, Bytes.EMPTY));
+            assertThat(((PutReply) put).status()).isEqualTo(Status.OK);
+            keys.add(key);
+        }
+        // Warm up: every node measures the slow node (greedy gets, leaf exchanges and probes all sample it).
+        gets(RoutingMode.GREEDY, keys, random, 200);
+
+        double greedyCount = throughSlow(RoutingMode.GREEDY, keys, random);
+        double delayAwareCount = throughSlow(RoutingMode.DELAY_AWARE, keys, random);
+        System.out.printf("gets received by the slow node out of 1000: greedy %.0f, delay-aware %.0f%n", greedyCount,
+                delayAwareCount);
+        assertThat(greedyCount).as("greedy gets received by the slow node").isGreaterThanOrEqualTo(5);
+        assertThat(delayAwareCount).as("delay-aware gets received by the slow node (greedy: %s)", greedyCount)
+                .isLessThanOrEqualTo(greedyCount / 4);
+    }
+
+    private double throughSlow(RoutingMode mode, List<Id> keys, SplittableRandom random) throws Exception {
+        double before = received(mode);
+        gets(mode, keys, random, 1_000);
+        return received(mode) - before;
+    }
+
+    private double received(RoutingMode mode) {
+        Counter c = nodes.get(SLOW).meterRegistry().find("rattan.gets.routed.received")
+                .tag("routing", mode.label()).counter();
+        return c == null ? 0 : c.count();
+    }
+
+    private void gets(RoutingMode mode, List<Id> keys, SplittableRandom random, int n) throws Exception {
+        for (int i = 0; i < n; i++) {
+            Message reply = request(healthyGateway(random), new ClientGet(keys.get(random.nextInt(keys.size())), mode,
+                    0, Bytes.EMPTY));
+            assertThat(reply).isInstanceOf(GetReply.class);
+            assertThat(((GetReply) reply).values()).hasSize(1);
+        }
+    }
+
+    private int healthyGateway(SplittableRandom random) {
+        int g;
+        do {
+            g = random.nextInt(NODES);
+        } while (g == SLOW);
+        return g;
+    }
+
+    private Message request(int node, Message m) throws Exception {
+        return nodes.get(node).request(m).get(30, TimeUnit.SECONDS);
+    }
+
+}
