@@ -63,8 +63,9 @@ import org.slf4j.LoggerFactory;
  * ({@link #receive}), a timer fired, a client asked ({@link #handleClient}) — and acts on the world only through
  * its {@link NodeEnv}. Every method must be called on the node's event loop (the env's scheduler).
  *
- * <p>Routing is Pastry's: inside the leaf-set range the closest leaf, else the routing-table slot for the next
- * digit, else any known node with as long a shared prefix that is closer. Each hop acknowledges a routed request;
+ * <p>Puts, removes and joins route by Pastry's rule: inside the leaf-set range the closest leaf, else the
+ * routing-table slot for the next digit, else any known node with as long a shared prefix that is closer. Gets route
+ * by their {@link RoutingMode}'s {@link NextHopPolicy} among every neighbour that makes progress. Each hop acknowledges a routed request;
  * a hop that does not acknowledge within its RTO is suspected and the request is re-routed at once. The node that
  * serves a request replies straight to the gateway that started it.
  */
@@ -367,7 +368,8 @@ public final class Node {
         }
         Address to = bootstrap.get(bootstrapIndex++ % bootstrap.size());
         long joinId = nextRequestId++;
-        pending.register(joinId, null, now(), config.requestTimeoutMillis() * MILLIS, false, new ReplyHandler() {
+        boolean registered = pending.register(joinId, null, now(), config.requestTimeoutMillis() * MILLIS, false,
+                new ReplyHandler() {
             public void onReply(Envelope reply) {
                 finishJoin();
             }
@@ -377,6 +379,10 @@ public final class Node {
                 attemptJoin();
             }
         });
+        if (!registered) {
+            env.scheduler().schedule(config.requestTimeoutMillis() * MILLIS, this::attemptJoin);
+            return;
+        }
         // The first hop's ack is not awaited: the join's own timeout covers a dead bootstrap.
         send(to, nextRequestId++, new JoinRequest(self, joinId, 0));
     }
@@ -569,9 +575,6 @@ public final class Node {
             log.warn("{} drops a {} for {} after {} hops", tag, ((Message) m).type(), m.key().shortHex(), m.hops());
             return;
         }
-        if (m instanceof JoinRequest j && !j.joiner().id().equals(self.id())) {
-            send(j.joiner().address(), 0, new JoinInfo(contactsForJoiner(false), false));
-        }
         if (m instanceof GetRequest g && answersGet(g.key())) {
             deliver(m);
             return;
@@ -591,9 +594,13 @@ public final class Node {
         }
         if (next.id().equals(self.id())) {
             deliver(m);
-        } else {
-            forward(m, next, tried);
+            return;
         }
+        if (m instanceof JoinRequest j && tried.size() <= 1) {
+            // A node on the join path gives the joiner its contacts; the root gives its leaf set in deliver().
+            send(j.joiner().address(), 0, new JoinInfo(contactsForJoiner(false), false));
+        }
+        forward(m, next, tried);
     }
 
     private void forward(Routed m, Contact next, Set<Id> tried) {
@@ -701,7 +708,8 @@ public final class Node {
         };
         if (replicas.contains(self)) {
             if (!storeLocally(record)) {
-                replyToOrigin(p, new PutReply(Status.OK, 0, "this value was removed; the put is dropped"));
+                replyToOrigin(p, new PutReply(Status.FORBIDDEN, 0, "this value was removed by its owner; a put of "
+                        + "it with the same secret is refused until the removal expires"));
                 return;
             }
             acks[0]++;
@@ -738,10 +746,16 @@ public final class Node {
 
     /**
      * Writes a record unless a rule forbids it: a value never overrides a tombstone of the same secret (the value
-     * was removed), and a tombstone never removes a value protected by a different secret.
+     * was removed); a tombstone never removes a value protected by a different secret, and a tombstone without a
+     * secret hash (which no remove creates) is refused; and a value's secret hash is the one it was first stored
+     * with, so re-putting the same bytes with another secret cannot take over the right to remove it.
      */
     private boolean storeLocally(StoredRecord rec) {
+        if (rec.tombstone() && rec.secretHash().isEmpty()) {
+            return false;
+        }
         Optional<StoredRecord> existing = env.store().read(rec.key(), rec.valueHash());
+        StoredRecord toWrite = rec;
         if (existing.isPresent()) {
             StoredRecord old = existing.get();
             if (rec.tombstone() && !old.tombstone() && !old.secretHash().equals(rec.secretHash())) {
@@ -750,8 +764,12 @@ public final class Node {
             if (!rec.tombstone() && old.tombstone() && old.secretHash().equals(rec.secretHash())) {
                 return false;
             }
+            if (!rec.tombstone() && !old.tombstone() && !old.secretHash().equals(rec.secretHash())) {
+                toWrite = new StoredRecord(rec.key(), rec.valueHash(), rec.value(),
+                        Math.max(rec.expiresAtMillis(), old.expiresAtMillis()), old.secretHash(), false);
+            }
         }
-        env.store().write(rec);
+        env.store().write(toWrite);
         return true;
     }
 
@@ -769,7 +787,8 @@ public final class Node {
                 continue;
             }
             if (r.valueHash().length() != StoredRecord.HASH_BYTES
-                    || !(r.secretHash().isEmpty() || r.secretHash().length() == StoredRecord.HASH_BYTES)) {
+                    || !(r.secretHash().isEmpty() || r.secretHash().length() == StoredRecord.HASH_BYTES)
+                    || (r.tombstone() && !r.value().isEmpty())) {
                 continue;
             }
             long expiresAt = nowMillis + Math.min(r.remainingMillis(), ttlMaxMillis);
@@ -820,7 +839,7 @@ public final class Node {
         }
     }
 
-    /** OK if any replica removed it; else FORBIDDEN if any refused; else NOT_FOUND if any answered; else TIMEOUT. */
+    /** OK if any replica removed it; else FORBIDDEN if any refused; else NOT_FOUND if any answered; else UNAVAILABLE. */
     private static Status combine(Status[] results) {
         boolean forbidden = false;
         boolean answered = false;

@@ -31,7 +31,7 @@ final class Peers implements RttView {
     private final long rtoMinNanos;
     private final long rtoMaxNanos;
     private final long deadMemoryNanos;
-    // Only looked up, never iterated, so HashMap order cannot leak into behaviour.
+    // Looked up, or iterated only to compute an order-free statistic (the median), so HashMap order cannot leak.
     private final Map<Id, Peer> peers = new HashMap<>();
     private final Map<Id, Long> deadUntil = new LinkedHashMap<>();
 

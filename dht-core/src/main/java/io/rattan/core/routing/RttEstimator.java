@@ -29,7 +29,9 @@ public final class RttEstimator {
             rttvarNanos = r / 2;
         } else {
             rttvarNanos += (Math.abs(srttNanos - r) - rttvarNanos) / 4;
-            srttNanos += (r - srttNanos) / 8;
+            // RFC 6298's gain of 1/8 learns a recovery slowly, and delay-aware routing sends a neighbour that looks
+            // slow no traffic, so it gets few samples; a sample under half the estimate moves it half way instead.
+            srttNanos += r < srttNanos / 2 ? (r - srttNanos) / 2 : (r - srttNanos) / 8;
         }
         rtoNanos = clamp(srttNanos + 4 * rttvarNanos + GC_ALLOWANCE_NANOS);
     }

@@ -9,6 +9,11 @@ public interface LatencyModel {
 
     long delayNanos(Address from, Address to, RandomGenerator random);
 
+    /** Whether this message is lost; asked before {@link #delayNanos}, which is not asked for a lost message. */
+    default boolean drops(Address from, Address to, RandomGenerator random) {
+        return false;
+    }
+
     /** The same delay for every message. */
     static LatencyModel constant(long nanos) {
         return (from, to, random) -> nanos;

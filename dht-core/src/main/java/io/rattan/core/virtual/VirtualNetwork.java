@@ -30,6 +30,7 @@ public final class VirtualNetwork {
     private Observer observer = (from, to, e) -> { };
     private long sent;
     private long delivered;
+    private long dropped;
     private long traceHash = 1125899906842597L;
 
     public VirtualNetwork(VirtualScheduler scheduler, LatencyModel latency, RandomGenerator random) {
@@ -66,6 +67,10 @@ public final class VirtualNetwork {
     private void send(Address from, Address to, Envelope envelope) {
         sent++;
         observer.sent(from, to, envelope);
+        if (latency.drops(from, to, random)) {
+            dropped++;
+            return;
+        }
         long at = scheduler.nanoTime() + latency.delayNanos(from, to, random);
         long link = ((long) linkIds.computeIfAbsent(from, a -> linkIds.size()) << 32)
                 | linkIds.computeIfAbsent(to, a -> linkIds.size());
@@ -99,6 +104,11 @@ public final class VirtualNetwork {
 
     public long delivered() {
         return delivered;
+    }
+
+    /** Messages the latency model lost. */
+    public long dropped() {
+        return dropped;
     }
 
     /** A hash of every delivery so far: (time, from, to, type, request id), in order. */

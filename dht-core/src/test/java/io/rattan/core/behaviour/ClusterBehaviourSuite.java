@@ -275,10 +275,20 @@ public abstract class ClusterBehaviourSuite {
         // Several anti-entropy rounds later it is still gone, and a re-put with the same secret is dropped.
         cluster.pass(Duration.ofMillis(5 * config().antiEntropyIntervalMillis()));
         assertThat(copies(s)).isZero();
-        cluster.request(liveGateway(), new ClientPut(s.key(), s.value(), 3600, s.secret().sha256()));
+        Message rePut = cluster.request(liveGateway(), new ClientPut(s.key(), s.value(), 3600, s.secret().sha256()));
+        assertThat(((PutReply) rePut).status()).isEqualTo(Status.FORBIDDEN);
         cluster.pass(Duration.ofMillis(3 * config().antiEntropyIntervalMillis()));
         assertThat(copies(s)).isZero();
         assertThat(get(liveGateway(), s.key()).values()).isEmpty();
+        assertThat(valuesOf(get(liveGateway(), open.key()))).containsExactly(open.value());
+
+        // Re-putting someone else's value with your own secret does not give you the right to remove it.
+        Bytes mine = Bytes.utf8("thief");
+        Message takeover = cluster.request(liveGateway(), new ClientPut(open.key(), open.value(), 7200,
+                mine.sha256()));
+        assertThat(((PutReply) takeover).status()).isEqualTo(Status.OK);
+        Message steal = cluster.request(liveGateway(), new ClientRemove(open.key(), open.hash(), mine, 0));
+        assertThat(((RemoveReply) steal).status()).isEqualTo(Status.FORBIDDEN);
         assertThat(valuesOf(get(liveGateway(), open.key()))).containsExactly(open.value());
     }
 

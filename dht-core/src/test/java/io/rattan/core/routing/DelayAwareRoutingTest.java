@@ -88,7 +88,7 @@ class DelayAwareRoutingTest {
 
         // Heal them: with periodic probing, delay-aware routing trusts them again.
         slow.clear();
-        world.runFor(Duration.ofMinutes(5).toNanos());
+        world.runFor(Duration.ofMinutes(10).toNanos());
         double healed = shareThroughSlow(world, RoutingMode.DELAY_AWARE, random);
         assertThat(healed).as("delay-aware share through the healed nodes").isGreaterThan(greedy / 3);
     }

@@ -15,6 +15,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -44,7 +45,8 @@ final class GetCommand implements Callable<Integer> {
     Id key;
 
     @Option(names = "--routing", paramLabel = "MODE", converter = Converters.RoutingConverter.class,
-            description = "How the get chooses each next hop: greedy or delay-aware. Default: delay-aware.")
+            description = "How the get chooses each next hop: greedy or delay-aware (default).",
+            showDefaultValue = CommandLine.Help.Visibility.NEVER)
     RoutingMode routing = RoutingMode.DEFAULT;
 
     @Override

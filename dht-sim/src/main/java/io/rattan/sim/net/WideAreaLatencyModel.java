@@ -138,8 +138,9 @@ public final class WideAreaLatencyModel implements LatencyModel {
      * lost message does not occupy the receiver's queue. Draws nothing when no drop period covers the receiver,
      * so a schedule without drops gives the same run whether or not the network asks. {@code ignored} is not used.
      *
-     * <p>{@code VirtualNetwork} does not ask yet: until dht-core gains drop support, drop periods have no effect.
+     * <p>{@code VirtualNetwork} asks this before {@link #delayNanos}; a dropped message is never delayed.
      */
+    @Override
     public boolean drops(Address from, Address to, RandomGenerator ignored) {
         node(from);
         int dst = node(to);
