@@ -77,10 +77,11 @@ public final class VirtualWorld {
     }
 
     private void boot(Slot slot) {
+        // Up to three random live nodes: a join retries through the next when one does not answer.
         List<Address> bootstrap = new ArrayList<>();
         List<Integer> live = liveIndexes();
-        if (!live.isEmpty()) {
-            bootstrap.add(slots.get(live.get(random.nextInt(live.size()))).contact.address());
+        for (int i = 0; i < 3 && !live.isEmpty(); i++) {
+            bootstrap.add(slots.get(live.remove(random.nextInt(live.size()))).contact.address());
         }
         NodeEnv env = new NodeEnv(scheduler, scheduler, network.transportFor(slot.contact.address()), slot.store,
                 random.split());
@@ -93,14 +94,14 @@ public final class VirtualWorld {
 
     /**
      * Adds {@code n} nodes one after another, each joined before the next starts; throws if one does not join
-     * within a minute of virtual time.
+     * within two minutes of virtual time.
      */
     public void addNodes(int n) {
         for (int i = 0; i < n; i++) {
             int index = addNode();
             Node node = slots.get(index).node;
-            if (!scheduler.runUntil(node::isJoined, scheduler.nanoTime() + 60 * SECOND)) {
-                throw new IllegalStateException("node " + index + " did not join within 60 s of virtual time");
+            if (!scheduler.runUntil(node::isJoined, scheduler.nanoTime() + 120 * SECOND)) {
+                throw new IllegalStateException("node " + index + " did not join within 120 s of virtual time");
             }
         }
     }
