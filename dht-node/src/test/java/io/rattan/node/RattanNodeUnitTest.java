@@ -280,7 +280,7 @@ class RattanNodeUnitTest {
     @Nested
     class Cluster {
 
-        private final NodeConfig config = NodeConfig.defaults().withReplicas(2, 1).withLeafSetHalf(2)
+        private final NodeConfig config = NodeConfig.defaults().withReplicas(3, 2).withLeafSetHalf(2)
                 .withPeriods(200, 500, 1_000);
 
         @Test
