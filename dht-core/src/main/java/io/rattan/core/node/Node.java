@@ -94,7 +94,7 @@ public final class Node {
     private final List<Cancellable> timers = new ArrayList<>();
     private final String tag;
 
-    private long nextRequestId = 1;
+    private long nextRequestId;
     private boolean started;
     private boolean joined;
     private boolean stopped;
@@ -116,6 +116,8 @@ public final class Node {
         this.table = new RoutingTable(self.id(), config.candidatesPerSlot(), peers::srttNanos);
         this.pending = new PendingRequests(env.scheduler(), PENDING_MAX);
         this.tag = "node " + self.id().shortHex();
+        // A random start keeps a restarted node's new requests apart from late replies to its previous run's.
+        this.nextRequestId = 1 + (env.random().nextLong() >>> 2);
     }
 
     public Contact self() {
@@ -161,10 +163,12 @@ public final class Node {
             }
             try {
                 task.run();
-            } catch (StoreException e) {
-                log.warn("{} maintenance failed on the store: {}", tag, e.toString());
+            } catch (RuntimeException e) {
+                // One failed round must not end the maintenance for good.
+                log.warn("{} maintenance round failed: {}", tag, e.toString());
+            } finally {
+                timers.set(slot, env.scheduler().schedule(period, tick[0]));
             }
-            timers.set(slot, env.scheduler().schedule(period, tick[0]));
         };
         timers.set(slot, env.scheduler().schedule(delay, tick[0]));
     }
@@ -254,7 +258,7 @@ public final class Node {
         if (c.id().equals(self.id())) {
             return;
         }
-        peers.heardFrom(c.id());
+        peers.heardFrom(c.id(), now());
         addContact(c);
     }
 
@@ -274,6 +278,10 @@ public final class Node {
     }
 
     private void peerTimedOut(Contact c) {
+        if (pending.size() >= PENDING_MAX - 1) {
+            // Our own request table is full: the failure is ours, not the peer's, so blame nobody.
+            return;
+        }
         Peers.Peer p = peers.get(c.id());
         p.rtt.backoff();
         p.suspect = true;
@@ -281,6 +289,7 @@ public final class Node {
             return;
         }
         p.probing = true;
+        long probeStarted = now();
         request(c, new Ping(), config.rtoMaxMillis() * MILLIS, new ReplyHandler() {
             public void onReply(Envelope reply) {
                 Peers.Peer q = peers.get(c.id());
@@ -289,6 +298,13 @@ public final class Node {
             }
 
             public void onTimeout() {
+                Peers.Peer q = peers.get(c.id());
+                q.probing = false;
+                // A lost probe does not outweigh other traffic heard from the peer since it was sent.
+                if (q.lastHeardNanos > probeStarted) {
+                    q.suspect = false;
+                    return;
+                }
                 declareDead(c);
             }
         });
@@ -317,6 +333,10 @@ public final class Node {
     }
 
     private void exchangeLeafSets() {
+        if (!joined) {
+            // Until its join completes, nobody should learn of this node and route to it.
+            return;
+        }
         peers.expireDeadMarks(now());
         List<Contact> targets = new ArrayList<>(3);
         List<Contact> cw = leafSet.clockwise();
@@ -758,7 +778,7 @@ public final class Node {
         StoredRecord toWrite = rec;
         if (existing.isPresent()) {
             StoredRecord old = existing.get();
-            if (rec.tombstone() && !old.tombstone() && !old.secretHash().equals(rec.secretHash())) {
+            if (rec.tombstone() && !old.secretHash().equals(rec.secretHash())) {
                 return false;
             }
             if (!rec.tombstone() && old.tombstone() && old.secretHash().equals(rec.secretHash())) {
@@ -855,7 +875,8 @@ public final class Node {
 
     /**
      * Removes a value held here if SHA-256(secret) matches its secret hash, leaving a tombstone that outlives the
-     * value. A replica that does not hold the value keeps a tombstone too, so a copy that arrives later is dropped.
+     * value; the tombstone then spreads to the other replicas by anti-entropy, so a copy that arrives later from a
+     * replica that missed the remove is dropped.
      */
     private Status applyRemove(Id key, Bytes valueHash, Bytes secret, int ttlSeconds) {
         Bytes secretHash = secret.sha256();
@@ -874,7 +895,8 @@ public final class Node {
                     Math.max(tombstoneUntil, old.expiresAtMillis()), secretHash));
             return Status.OK;
         }
-        env.store().write(StoredRecord.tombstone(key, valueHash, tombstoneUntil, secretHash));
+        // Not held here: nothing proves this secret, so nothing is written. The tombstone of a remove that some
+        // replica authorised reaches this one by anti-entropy.
         return Status.NOT_FOUND;
     }
 
@@ -912,34 +934,41 @@ public final class Node {
         List<Id> oldIds = new ArrayList<>(oldView);
         oldIds.add(self.id());
         Pushes pushes = new Pushes();
+        forEachRecord(r -> {
+            List<Contact> now = replicaSet(r.key());
+            List<Id> before = closestIds(r.key(), oldIds, config.replicas());
+            Id pusher = null;
+            for (Id id : before) {
+                if (id.equals(self.id()) || newView.contains(id)) {
+                    pusher = id;
+                    break;
+                }
+            }
+            if (pusher != null && !pusher.equals(self.id())) {
+                return;
+            }
+            for (Contact c : now) {
+                if (!c.equals(self) && !before.contains(c.id())) {
+                    pushes.add(c, r);
+                }
+            }
+        });
+        pushes.flush();
+    }
+
+    /** Runs {@code action} on every live record of the local store, in key order, a page at a time. */
+    private void forEachRecord(Consumer<StoredRecord> action) {
         Store.Cursor cursor = Store.Cursor.START;
         while (true) {
             List<StoredRecord> page = env.store().scan(cursor, SCAN_PAGE);
             if (page.isEmpty()) {
-                break;
+                return;
             }
             for (StoredRecord r : page) {
                 cursor = new Store.Cursor(r.key(), r.valueHash());
-                List<Contact> now = replicaSet(r.key());
-                List<Id> before = closestIds(r.key(), oldIds, config.replicas());
-                Id pusher = null;
-                for (Id id : before) {
-                    if (id.equals(self.id()) || newView.contains(id)) {
-                        pusher = id;
-                        break;
-                    }
-                }
-                if (pusher != null && !pusher.equals(self.id())) {
-                    continue;
-                }
-                for (Contact c : now) {
-                    if (!c.equals(self) && !before.contains(c.id())) {
-                        pushes.add(c, r);
-                    }
-                }
+                action.accept(r);
             }
         }
-        pushes.flush();
     }
 
     private static List<Id> closestIds(Id key, List<Id> ids, int n) {
@@ -1095,22 +1124,13 @@ public final class Node {
             stop();
             done.run();
         };
-        Store.Cursor cursor = Store.Cursor.START;
-        while (true) {
-            List<StoredRecord> page = env.store().scan(cursor, SCAN_PAGE);
-            if (page.isEmpty()) {
-                break;
-            }
-            for (StoredRecord r : page) {
-                cursor = new Store.Cursor(r.key(), r.valueHash());
-                List<Contact> targets = leafSet.closest(r.key(), config.replicas() + 1, this::usable);
-                for (Contact c : targets) {
-                    if (!c.equals(self)) {
-                        pushes.add(c, r);
-                    }
+        forEachRecord(r -> {
+            for (Contact c : leafSet.closest(r.key(), config.replicas() + 1, this::usable)) {
+                if (!c.equals(self)) {
+                    pushes.add(c, r);
                 }
             }
-        }
+        });
         log.info("{} leaving: handing its records to its neighbours", tag);
         pushes.flush();
     }

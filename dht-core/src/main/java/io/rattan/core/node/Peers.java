@@ -21,6 +21,7 @@ final class Peers implements RttView {
         final RttEstimator rtt;
         boolean suspect;
         boolean probing;
+        long lastHeardNanos;
 
         Peer(RttEstimator rtt) {
             this.rtt = rtt;
@@ -96,9 +97,11 @@ final class Peers implements RttView {
     }
 
     /** The peer spoke to us directly: it is alive, whatever we believed. */
-    void heardFrom(Id id) {
+    void heardFrom(Id id, long nowNanos) {
         deadUntil.remove(id);
-        get(id).suspect = false;
+        Peer p = get(id);
+        p.suspect = false;
+        p.lastHeardNanos = nowNanos;
     }
 
     void declareDead(Id id, long nowNanos) {

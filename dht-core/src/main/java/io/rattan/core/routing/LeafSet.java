@@ -71,6 +71,10 @@ public final class LeafSet {
         return true;
     }
 
+    private static boolean contains(List<Contact> side, Id id) {
+        return indexOf(side, id) >= 0;
+    }
+
     public boolean contains(Id id) {
         return indexOf(cw, id) >= 0 || indexOf(ccw, id) >= 0;
     }
@@ -110,10 +114,12 @@ public final class LeafSet {
 
     /**
      * True when this node's view decides who is closest to {@code key}: the key lies between the farthest members
-     * of the two sides, or a side is not full, which means the whole overlay fits in the leaf set.
+     * of the two sides, or a side is not full or the sides overlap, which means the whole overlay fits in the leaf
+     * set.
      */
     public boolean covers(Id key) {
-        if (cw.size() < half || ccw.size() < half) {
+        // A side not full, or a member on both sides, means the leaf set holds the whole overlay.
+        if (cw.size() < half || ccw.size() < half || contains(ccw, cw.get(cw.size() - 1).id())) {
             return true;
         }
         Id low = ccw.get(ccw.size() - 1).id();

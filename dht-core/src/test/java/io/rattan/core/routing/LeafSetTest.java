@@ -1,0 +1,51 @@
+package io.rattan.core.routing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rattan.core.id.Id;
+import io.rattan.core.net.Address;
+import io.rattan.core.net.Contact;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class LeafSetTest {
+
+    private static Contact at(long hi, int port) {
+        return new Contact(new Id(hi, 0, 0), new Address("n", port));
+    }
+
+    @Test
+    void keepsTheNearestOnEachSide() {
+        LeafSet leaves = new LeafSet(at(0, 1), 2);
+        for (long hi : new long[] {5, 1, 3, -1, -4, -2, 7}) {
+            leaves.add(at(hi << 32, (int) (hi & 0xFF) + 2));
+        }
+        assertThat(leaves.clockwise()).extracting(c -> c.id().hi()).containsExactly(1L << 32, 3L << 32);
+        assertThat(leaves.counterClockwise()).extracting(c -> c.id().hi()).containsExactly(-1L << 32, -2L << 32);
+    }
+
+    @Test
+    void coversOnlyItsRangeWhenTheRingIsLarger() {
+        LeafSet leaves = new LeafSet(at(0, 1), 2);
+        for (long hi : new long[] {1, 2, -1, -2, 100, -100}) {
+            leaves.add(at(hi << 40, (int) (hi & 0xFF) + 2));
+        }
+        assertThat(leaves.covers(new Id(1L << 40, 0, 0))).isTrue();
+        assertThat(leaves.covers(new Id(-(1L << 41), 0, 0))).isTrue();
+        assertThat(leaves.covers(new Id(50L << 40, 0, 0))).isFalse();
+    }
+
+    @Test
+    void overlappingSidesMeanTheWholeRingIsKnown() {
+        // 7 other nodes, 4 per side: the farthest members of the two sides are the same node.
+        LeafSet leaves = new LeafSet(at(0, 1), 4);
+        SplittableRandom random = new SplittableRandom(1);
+        for (int i = 0; i < 7; i++) {
+            leaves.add(new Contact(Id.random(random), new Address("n", i + 2)));
+        }
+        assertThat(leaves.size()).isEqualTo(7);
+        for (int i = 0; i < 100; i++) {
+            assertThat(leaves.covers(Id.random(random))).isTrue();
+        }
+    }
+}
