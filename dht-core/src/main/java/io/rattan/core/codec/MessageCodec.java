@@ -18,6 +18,7 @@ import io.rattan.core.msg.Messages.JoinInfo;
 import io.rattan.core.msg.Messages.JoinRequest;
 import io.rattan.core.msg.Messages.LeafExchange;
 import io.rattan.core.msg.Messages.LeafExchangeReply;
+import io.rattan.core.msg.Messages.Leave;
 import io.rattan.core.msg.Messages.Ping;
 import io.rattan.core.msg.Messages.Pong;
 import io.rattan.core.msg.Messages.PutReply;
@@ -237,7 +238,7 @@ public final class MessageCodec {
 
     private static void writeBody(Writer w, Message body) {
         switch (body.type()) {
-            case PING, PONG, HOP_ACK -> {
+            case PING, PONG, HOP_ACK, LEAVE -> {
             }
             case JOIN_REQUEST -> {
                 JoinRequest m = (JoinRequest) body;
@@ -405,6 +406,7 @@ public final class MessageCodec {
             case PING -> new Ping();
             case PONG -> new Pong();
             case HOP_ACK -> new HopAck();
+            case LEAVE -> new Leave();
             case JOIN_REQUEST -> new JoinRequest(r.contact("joiner"), r.i64("originRequestId"), r.hops());
             case JOIN_INFO -> new JoinInfo(readContacts(r, "contacts"), r.bool("fromRoot"));
             case LEAF_EXCHANGE -> new LeafExchange(readContacts(r, "leafSet"));

@@ -5,7 +5,7 @@ package io.rattan.core.msg;
  * Java 17 has no pattern switch: dispatch on {@link #type()}.
  */
 public sealed interface Message permits Messages.Ping, Messages.Pong, Messages.HopAck, Messages.JoinRequest,
-        Messages.JoinInfo, Messages.LeafExchange, Messages.LeafExchangeReply, Messages.PutRequest,
+        Messages.JoinInfo, Messages.LeafExchange, Messages.Leave, Messages.LeafExchangeReply, Messages.PutRequest,
         Messages.GetRequest, Messages.RemoveRequest, Messages.PutReply, Messages.GetReply, Messages.RemoveReply,
         Messages.StoreReplicas, Messages.StoreAck, Messages.RemoveReplica, Messages.RemoveReplicaReply,
         Messages.Digest, Messages.DigestWant, Messages.ClientPut, Messages.ClientGet, Messages.ClientRemove,

@@ -9,6 +9,7 @@ public enum MessageType {
     JOIN_INFO(11),
     LEAF_EXCHANGE(12),
     LEAF_EXCHANGE_REPLY(13),
+    LEAVE(14),
     PUT_REQUEST(20),
     GET_REQUEST(21),
     REMOVE_REQUEST(22),

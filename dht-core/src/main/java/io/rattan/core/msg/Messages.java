@@ -103,6 +103,16 @@ public final class Messages {
         }
     }
 
+    /**
+     * The sender is leaving gracefully and has handed off its records: drop it from the leaf set and routing table
+     * and repair at once, without waiting for a timeout. Not answered.
+     */
+    public record Leave() implements Message {
+        public MessageType type() {
+            return MessageType.LEAVE;
+        }
+    }
+
     /** A put routed to the key's root, which stores it on the k closest nodes. */
     public record PutRequest(Id key, Bytes value, int ttlSeconds, Bytes secretHash, Contact origin,
                              long originRequestId, int hops) implements Message, Routed {

@@ -20,6 +20,7 @@ import io.rattan.core.msg.Messages.JoinInfo;
 import io.rattan.core.msg.Messages.JoinRequest;
 import io.rattan.core.msg.Messages.LeafExchange;
 import io.rattan.core.msg.Messages.LeafExchangeReply;
+import io.rattan.core.msg.Messages.Leave;
 import io.rattan.core.msg.Messages.Ping;
 import io.rattan.core.msg.Messages.Pong;
 import io.rattan.core.msg.Messages.PutReply;
@@ -312,6 +313,11 @@ public final class Node {
 
     private void declareDead(Contact c) {
         log.debug("{} declares {} dead", tag, c);
+        forget(c);
+    }
+
+    /** Drops a node that died or left from every table, repairs around it and refills the leaf set. */
+    private void forget(Contact c) {
         peers.declareDead(c.id(), now());
         table.remove(c.id());
         if (leafSet.remove(c.id())) {
@@ -471,7 +477,8 @@ public final class Node {
         Contact from = e.sender();
         Message m = e.body();
         // A joiner is not yet a member: nobody should route to it before its join completes.
-        if (!(m instanceof JoinRequest j && j.joiner().id().equals(from.id()))) {
+        // A leaving node is not to be taken back in by its own goodbye.
+        if (!(m instanceof JoinRequest j && j.joiner().id().equals(from.id())) && !(m instanceof Leave)) {
             heard(from);
         }
         try {
@@ -501,6 +508,7 @@ public final class Node {
                 ((LeafExchange) m).leafSet().forEach(this::learn);
                 send(from.address(), e.requestId(), new LeafExchangeReply(leafSet.members()));
             }
+            case LEAVE -> forget(from);
             case STORE_REPLICAS -> send(from.address(), e.requestId(), new StoreAck(acceptReplicas((StoreReplicas) m)));
             case REMOVE_REPLICA -> {
                 RemoveReplica r = (RemoveReplica) m;
@@ -1121,6 +1129,11 @@ public final class Node {
         }
         Pushes pushes = new Pushes();
         pushes.onAllAcked = () -> {
+            // The records are handed off; the neighbours now drop this node and repair around it at once (a new
+            // replica may lie beyond this node's leaf set, where only they can see it).
+            for (Contact c : leafSet.members()) {
+                send(c.address(), 0, new Leave());
+            }
             stop();
             done.run();
         };

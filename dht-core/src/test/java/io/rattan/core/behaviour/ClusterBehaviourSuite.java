@@ -253,6 +253,25 @@ public abstract class ClusterBehaviourSuite {
     }
 
     @Test
+    void aGracefulLeaveHandsItsValuesToTheNewReplicasAtOnce() {
+        cluster = start(nodes(), config());
+        List<Stored> stored = putMany(Math.min(values(), 200));
+        cluster.await("k copies", () -> stored.stream().allMatch(this::replicated));
+        int leaver = -1;
+        for (int i = 1; i < cluster.size() && leaver < 0; i++) {
+            if (cluster.read(i, stored.get(0).key(), stored.get(0).hash()).isPresent()) {
+                leaver = i;
+            }
+        }
+        assertThat(leaver).isPositive();
+        cluster.leave(leaver);
+        // The leaver's hand-off and its goodbye (neighbours repair at once) restore k copies; nothing is lost.
+        cluster.await("every value on its k closest live nodes after the leave",
+                () -> stored.stream().allMatch(this::replicated));
+        readAll(stored);
+    }
+
+    @Test
     void removeNeedsTheSecretAndSticksOnEveryReplica() {
         cluster = start(nodes(), config());
         Stored s = putRandom(liveGateway(), 3600, true);

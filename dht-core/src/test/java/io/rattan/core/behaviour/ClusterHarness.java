@@ -23,6 +23,9 @@ public interface ClusterHarness extends AutoCloseable {
     /** Kills a node abruptly: it sends nothing more. */
     void kill(int node);
 
+    /** Stops a node gracefully: it hands its records to its neighbours, then stops. */
+    void leave(int node);
+
     /** Starts a killed node again with its id and its data. */
     void restart(int node);
 

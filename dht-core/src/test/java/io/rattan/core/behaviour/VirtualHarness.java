@@ -41,6 +41,11 @@ public final class VirtualHarness implements ClusterHarness {
     }
 
     @Override
+    public void leave(int node) {
+        world.leave(node);
+    }
+
+    @Override
     public void restart(int node) {
         world.restart(node);
     }

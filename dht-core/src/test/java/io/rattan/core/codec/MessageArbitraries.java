@@ -142,6 +142,7 @@ final class MessageArbitraries {
         m.put(MessageType.PING, Arbitraries.just(new Ping()));
         m.put(MessageType.PONG, Arbitraries.just(new Pong()));
         m.put(MessageType.HOP_ACK, Arbitraries.just(new HopAck()));
+        m.put(MessageType.LEAVE, Arbitraries.just(new io.rattan.core.msg.Messages.Leave()));
         m.put(MessageType.JOIN_REQUEST, Combinators.combine(contacts(), Arbitraries.longs(), hops())
                 .as(JoinRequest::new));
         m.put(MessageType.JOIN_INFO, Combinators.combine(contactLists(), Arbitraries.of(true, false))

@@ -71,6 +71,7 @@ class MessageCodecTest {
                 new Ping(),
                 new Pong(),
                 new HopAck(),
+                new io.rattan.core.msg.Messages.Leave(),
                 new JoinRequest(ALICE, 77, 3),
                 new JoinInfo(List.of(ALICE, BOB), true),
                 new LeafExchange(List.of(BOB)),

@@ -72,6 +72,11 @@ final class NettyHarness implements ClusterHarness {
     }
 
     @Override
+    public void leave(int node) {
+        cluster.node(node).close();
+    }
+
+    @Override
     public void restart(int node) {
         try {
             cluster.restart(node, false);
