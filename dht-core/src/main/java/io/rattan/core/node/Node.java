@@ -524,7 +524,10 @@ public final class Node {
 
     /** Pastry's next hop for {@code key}, skipping {@code tried} and suspects; {@code self} when none is better. */
     private Contact nextHop(Id key, Set<Id> tried) {
-        Predicate<Contact> ok = c -> !tried.contains(c.id()) && usable(c);
+        return nextHop(key, c -> !tried.contains(c.id()) && usable(c));
+    }
+
+    private Contact nextHop(Id key, Predicate<Contact> ok) {
         if (leafSet.covers(key)) {
             return leafSet.closest(key, 1, ok).get(0);
         }
@@ -621,6 +624,14 @@ public final class Node {
             listener.getForwarded(g.routing(), next, peers.srttNanos(next.id()));
         }
         if (next.id().equals(self.id())) {
+            if (closerNodeExists(m)) {
+                // Every node closer to the key was tried or is suspected: serving it here would answer for nodes
+                // that may hold the data (or store a put where no get will look). Fail, and the client retries.
+                if (!(m instanceof JoinRequest)) {
+                    replyToOrigin(m, new ErrorReply(Status.UNAVAILABLE, "no reachable node closer to the key"));
+                }
+                return;
+            }
             deliver(m);
             return;
         }
@@ -629,6 +640,12 @@ public final class Node {
             send(j.joiner().address(), 0, new JoinInfo(contactsForJoiner(false), false));
         }
         forward(m, next, tried);
+    }
+
+    /** Whether, health aside, Pastry's rule would send {@code m} on from here (a joiner never counts as its root). */
+    private boolean closerNodeExists(Routed m) {
+        Id joiner = m instanceof JoinRequest j ? j.joiner().id() : null;
+        return !nextHop(m.key(), c -> !c.id().equals(joiner)).equals(self);
     }
 
     private void forward(Routed m, Contact next, Set<Id> tried) {
