@@ -47,7 +47,7 @@ public final class MemoryStore implements Store {
         }
         Slot slot = new Slot(record.key(), record.valueHash());
         StoredRecord old = records.get(slot);
-        StoredRecord kept = resolve(old, record, nowMillis);
+        StoredRecord kept = StoredRecord.resolve(old, record, nowMillis);
         if (kept == old) {
             return;
         }
@@ -69,7 +69,7 @@ public final class MemoryStore implements Store {
 
     @Override
     public List<StoredRecord> scan(Cursor from, int limit) {
-        checkLimit(limit);
+        Store.checkLimit(limit);
         long nowMillis = clock.epochMillis();
         List<StoredRecord> out = new ArrayList<>(Math.min(limit, 64));
         if (limit == 0) {
@@ -90,7 +90,7 @@ public final class MemoryStore implements Store {
 
     @Override
     public int purgeExpired(int limit) {
-        checkLimit(limit);
+        Store.checkLimit(limit);
         long nowMillis = clock.epochMillis();
         int purged = 0;
         Iterator<StoredRecord> it = byExpiry.iterator();
@@ -109,31 +109,6 @@ public final class MemoryStore implements Store {
     @Override
     public long size() {
         return records.size();
-    }
-
-    /**
-     * The record to hold after an unexpired {@code incoming} meets {@code old} (null when absent); returns
-     * {@code old} itself when the write changes nothing. RocksDbStore implements the same rule; StoreContractTest
-     * holds both to it.
-     */
-    private static StoredRecord resolve(StoredRecord old, StoredRecord incoming, long nowMillis) {
-        if (old == null || old.isExpired(nowMillis)) {
-            return incoming;
-        }
-        if (incoming.tombstone() && !old.tombstone()) {
-            return incoming;
-        }
-        if (!incoming.tombstone() && old.tombstone()) {
-            // A put that meets its own remove is dropped; a tombstone cannot suppress another owner's put.
-            return old.secretHash().equals(incoming.secretHash()) ? old : incoming;
-        }
-        return incoming.expiresAtMillis() > old.expiresAtMillis() ? incoming : old;
-    }
-
-    private static void checkLimit(int limit) {
-        if (limit < 0) {
-            throw new IllegalArgumentException("limit must be >= 0, got " + limit);
-        }
     }
 
     /** A position in the record map; the valueHash may be any length when used as a scan bound. */

@@ -41,6 +41,13 @@ public interface Store {
     /** Number of records held, expired-but-unpurged included; cheap. */
     long size();
 
+    /** Checks a scan or purge limit; shared so that every store refuses the same input the same way. */
+    static void checkLimit(int limit) {
+        if (limit < 0) {
+            throw new IllegalArgumentException("limit must be >= 0, got " + limit);
+        }
+    }
+
     /** A scan position: {@code (key, valueHashExclusive)}. */
     record Cursor(Id key, Bytes valueHashExclusive) {
         public static final Cursor START = new Cursor(Id.ZERO, Bytes.EMPTY);

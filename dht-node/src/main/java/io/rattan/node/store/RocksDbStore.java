@@ -142,7 +142,7 @@ public final class RocksDbStore implements Store, AutoCloseable {
             // An undecodable old record is overwritten, which is how a corrupt entry gets repaired; if it had an
             // index entry, purgeExpired drops that when its time comes.
             StoredRecord old = oldBytes == null ? null : decodeOrNull(record.key(), record.valueHash(), oldBytes);
-            StoredRecord kept = resolve(old, record, nowMillis);
+            StoredRecord kept = StoredRecord.resolve(old, record, nowMillis);
             if (kept == old) {
                 return;
             }
@@ -183,7 +183,7 @@ public final class RocksDbStore implements Store, AutoCloseable {
     @Override
     public List<StoredRecord> scan(Cursor from, int limit) {
         ensureOpen();
-        checkLimit(limit);
+        Store.checkLimit(limit);
         List<StoredRecord> out = new ArrayList<>(Math.min(limit, 64));
         if (limit == 0) {
             return out;
@@ -214,7 +214,7 @@ public final class RocksDbStore implements Store, AutoCloseable {
     @Override
     public int purgeExpired(int limit) {
         ensureOpen();
-        checkLimit(limit);
+        Store.checkLimit(limit);
         long nowMillis = clock.epochMillis();
         int purged = 0;
         int examined = 0;
@@ -304,27 +304,6 @@ public final class RocksDbStore implements Store, AutoCloseable {
     private void ensureOpen() {
         if (closed) {
             throw new IllegalStateException("store is closed");
-        }
-    }
-
-    /** Same rule as MemoryStore; StoreContractTest holds both to it. Returns {@code old} when nothing changes. */
-    private static StoredRecord resolve(StoredRecord old, StoredRecord incoming, long nowMillis) {
-        if (old == null || old.isExpired(nowMillis)) {
-            return incoming;
-        }
-        if (incoming.tombstone() && !old.tombstone()) {
-            return incoming;
-        }
-        if (!incoming.tombstone() && old.tombstone()) {
-            // A put that meets its own remove is dropped; a tombstone cannot suppress another owner's put.
-            return old.secretHash().equals(incoming.secretHash()) ? old : incoming;
-        }
-        return incoming.expiresAtMillis() > old.expiresAtMillis() ? incoming : old;
-    }
-
-    private static void checkLimit(int limit) {
-        if (limit < 0) {
-            throw new IllegalArgumentException("limit must be >= 0, got " + limit);
         }
     }
 
