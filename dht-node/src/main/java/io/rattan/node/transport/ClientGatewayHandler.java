@@ -2,8 +2,6 @@ package io.rattan.node.transport;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.handler.codec.DecoderException;
 import io.netty.util.concurrent.EventExecutor;
 import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.msg.Envelope;
@@ -21,38 +19,24 @@ import org.slf4j.LoggerFactory;
  * completion order, each carrying its request's id, so a client may keep many requests in flight. One instance per
  * connection; all its state is confined to the connection's loop.
  */
-final class ClientGatewayHandler extends SimpleChannelInboundHandler<ByteBuf> {
+final class ClientGatewayHandler extends EnvelopeInboundHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ClientGatewayHandler.class);
     private static final int DETAIL_CHARS_MAX = 200;
 
-    private final MessageCodec codec;
     private final GatewayBackend backend;
     private final int inFlightMax;
-    private final TransportListener listener;
     private int inFlight;
-    private boolean rejected;
     private boolean flushPending;
 
     ClientGatewayHandler(MessageCodec codec, GatewayBackend backend, int inFlightMax, TransportListener listener) {
-        this.codec = codec;
+        super(codec, listener, "client connection");
         this.backend = backend;
         this.inFlightMax = inFlightMax;
-        this.listener = listener;
     }
 
     @Override
-    protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
-        if (rejected) {
-            return;
-        }
-        Envelope request;
-        try {
-            request = Frames.decode(codec, frame);
-        } catch (RuntimeException e) {
-            reject(ctx, "undecodable frame: " + e.getMessage());
-            return;
-        }
+    void onEnvelope(ChannelHandlerContext ctx, Envelope request) {
         long requestId = request.requestId();
         Message body = request.body();
         switch (body.type()) {
@@ -133,26 +117,6 @@ final class ClientGatewayHandler extends SimpleChannelInboundHandler<ByteBuf> {
         // A client that does not read its replies stops being read from, so its requests cannot pile up replies.
         ctx.channel().config().setAutoRead(ctx.channel().isWritable());
         ctx.fireChannelWritabilityChanged();
-    }
-
-    @Override
-    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (cause instanceof DecoderException) {
-            reject(ctx, cause.getMessage());
-        } else {
-            log.debug("client connection from {} failed: {}", ctx.channel().remoteAddress(), cause.toString());
-            ctx.close();
-        }
-    }
-
-    private void reject(ChannelHandlerContext ctx, String why) {
-        if (rejected) {
-            return;
-        }
-        rejected = true;
-        listener.frameRejected();
-        log.debug("closing client connection from {}: {}", ctx.channel().remoteAddress(), why);
-        ctx.close();
     }
 
     private static String truncate(String s) {
