@@ -74,7 +74,7 @@ final class Call<T> {
 
     /** Fails the call from any thread; used by the client's close. */
     void abort(RattanException failure) {
-        result.completeExceptionally(failure);
+        fail(failure);
     }
 
     private void nextAttempt() {
@@ -82,12 +82,12 @@ final class Call<T> {
             return;
         }
         if (runtime.isClosed()) {
-            result.completeExceptionally(runtime.closedFailure());
+            fail(runtime.closedFailure());
             return;
         }
         long remainingNanos = deadlineNanos - System.nanoTime();
         if (remainingNanos <= 0) {
-            result.completeExceptionally(totalTimeoutFailure());
+            fail(totalTimeoutFailure());
             return;
         }
         attempts++;
@@ -140,11 +140,11 @@ final class Call<T> {
             onFailure(e);
             return;
         } catch (RuntimeException e) {
-            result.completeExceptionally(new RattanException(Status.INTERNAL,
+            fail(new RattanException(Status.INTERNAL,
                     op.tag() + ": cannot read the reply " + reply.type() + ": " + e, e));
             return;
         }
-        result.complete(value);
+        succeed(value);
     }
 
     /** The attempt failed; it was already removed from its pending table. Any thread. */
@@ -163,22 +163,22 @@ final class Call<T> {
     private void onFailure(RattanException failure) {
         lastFailure = failure;
         if (!RattanException.isRetryable(failure.status())) {
-            result.completeExceptionally(failure);
+            fail(failure);
             return;
         }
         if (runtime.isClosed()) {
-            result.completeExceptionally(runtime.closedFailure());
+            fail(runtime.closedFailure());
             return;
         }
         if (attempts > runtime.config().maxRetries()) {
-            result.completeExceptionally(new RattanException(failure.status(), op.tag() + " failed after "
+            fail(new RattanException(failure.status(), op.tag() + " failed after "
                     + attempts + " attempt(s); last: " + failure.getMessage(), failure));
             return;
         }
         long delayNanos = runtime.backoff().delayNanos(attempts, ThreadLocalRandom.current());
         if (System.nanoTime() + delayNanos - deadlineNanos >= 0) {
             // Waiting would take us past the deadline: no attempt could start in time.
-            result.completeExceptionally(totalTimeoutFailure());
+            fail(totalTimeoutFailure());
             return;
         }
         runtime.metrics().retry(op);
@@ -189,7 +189,7 @@ final class Call<T> {
         if (result.isDone()) {
             return;
         }
-        result.completeExceptionally(totalTimeoutFailure());
+        fail(totalTimeoutFailure());
     }
 
     private RattanException totalTimeoutFailure() {
@@ -202,11 +202,26 @@ final class Call<T> {
         try {
             loop.execute(task);
         } catch (RejectedExecutionException e) {
-            result.completeExceptionally(runtime.closedFailure());
+            fail(runtime.closedFailure());
         }
     }
 
-    /** Runs once the result is complete, on whichever thread completed it; idempotent and thread-safe. */
+    /**
+     * Completes the result after releasing the call: callers that wait on the result must find the call already
+     * gone (its in-flight count, its timers), and CompletableFuture runs dependents last-registered first, so a
+     * cleanup registered as a dependent could run after the caller woke.
+     */
+    private void succeed(T value) {
+        cleanup();
+        result.complete(value);
+    }
+
+    private void fail(Throwable failure) {
+        cleanup();
+        result.completeExceptionally(failure);
+    }
+
+    /** Runs once the result is complete (and before, on every path that completes it here); idempotent, thread-safe. */
     private void cleanup() {
         cancel(attemptTimer);
         cancel(backoffTimer);
