@@ -1,10 +1,13 @@
 package io.rattan.core.codec;
 
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.Cost;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.MessageType;
 import io.rattan.core.msg.Messages.ClientGet;
+import io.rattan.core.msg.Messages.IterativeGet;
+import io.rattan.core.msg.Messages.IterativeGetReply;
 import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.msg.Messages.ClientRemove;
 import io.rattan.core.msg.Messages.Digest;
@@ -99,7 +102,7 @@ import java.util.Objects;
 public final class MessageCodec {
 
     /** The protocol version carried in the first byte of every frame. */
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
     /** Default largest frame body: 1 MiB. */
     public static final int DEFAULT_FRAME_BYTES_MAX = 1 << 20;
     /** Largest value, in bytes. */
@@ -272,6 +275,8 @@ public final class MessageCodec {
                 w.contact(m.origin(), "origin");
                 w.i64(m.originRequestId());
                 w.hops(m.hops());
+                w.bool(m.wantHolders());
+                writeCost(w, m.cost());
             }
             case REMOVE_REQUEST -> {
                 RemoveRequest m = (RemoveRequest) body;
@@ -292,16 +297,27 @@ public final class MessageCodec {
             case GET_REPLY -> {
                 GetReply m = (GetReply) body;
                 w.status(m.status());
-                List<ValueEntry> values = m.values();
-                w.count(values, "values");
-                for (int i = 0, n = values.size(); i < n; i++) {
-                    ValueEntry e = values.get(i);
-                    w.bytes(e.value(), VALUE_BYTES_MAX, "value");
-                    w.nonNegativeI64(e.ttlRemainingMillis(), "ttlRemainingMillis");
-                }
+                writeValueEntries(w, m.values());
                 w.bytes(m.placemark(), HASH_BYTES_MAX, "placemark");
                 w.hops(m.hops());
                 w.string(m.detail(), "detail");
+                writeCost(w, m.cost());
+                writeContacts(w, m.holders(), "holders");
+            }
+            case ITERATIVE_GET -> {
+                IterativeGet m = (IterativeGet) body;
+                w.id(m.key(), "key");
+                w.nonNegativeI32(m.maxValues(), "maxValues");
+                w.bytes(m.placemark(), HASH_BYTES_MAX, "placemark");
+                w.bool(m.wantHolders());
+            }
+            case ITERATIVE_GET_REPLY -> {
+                IterativeGetReply m = (IterativeGetReply) body;
+                w.status(m.status());
+                w.bool(m.answered());
+                writeValueEntries(w, m.values());
+                w.bytes(m.placemark(), HASH_BYTES_MAX, "placemark");
+                writeContacts(w, m.contacts(), "contacts");
             }
             case REMOVE_REPLY -> {
                 RemoveReply m = (RemoveReply) body;
@@ -345,6 +361,8 @@ public final class MessageCodec {
                 w.routing(m.routing());
                 w.nonNegativeI32(m.maxValues(), "maxValues");
                 w.bytes(m.placemark(), HASH_BYTES_MAX, "placemark");
+                w.nonNegativeI32(m.parallelism(), "parallelism");
+                w.bool(m.wantHolders());
             }
             case CLIENT_REMOVE -> {
                 ClientRemove m = (ClientRemove) body;
@@ -360,6 +378,20 @@ public final class MessageCodec {
             }
             default -> throw new IllegalStateException("no encoding for message type " + body.type());
         }
+    }
+
+    private static void writeValueEntries(Writer w, List<ValueEntry> values) {
+        w.count(values, "values");
+        for (int i = 0, n = values.size(); i < n; i++) {
+            ValueEntry e = values.get(i);
+            w.bytes(e.value(), VALUE_BYTES_MAX, "value");
+            w.nonNegativeI64(e.ttlRemainingMillis(), "ttlRemainingMillis");
+        }
+    }
+
+    private static void writeCost(Writer w, Cost cost) {
+        w.nonNegativeI32(cost.messages(), "cost.messages");
+        w.nonNegativeI64(cost.bytes(), "cost.bytes");
     }
 
     private static void writeContacts(Writer w, List<Contact> contacts, String field) {
@@ -415,13 +447,18 @@ public final class MessageCodec {
                     r.nonNegativeI32("ttlSeconds"), r.bytes(HASH_BYTES_MAX, "secretHash"), r.contact("origin"),
                     r.i64("originRequestId"), r.hops());
             case GET_REQUEST -> new GetRequest(r.id("key"), r.routing(), r.nonNegativeI32("maxValues"),
-                    r.bytes(HASH_BYTES_MAX, "placemark"), r.contact("origin"), r.i64("originRequestId"), r.hops());
+                    r.bytes(HASH_BYTES_MAX, "placemark"), r.contact("origin"), r.i64("originRequestId"), r.hops(),
+                    r.bool("wantHolders"), readCost(r));
             case REMOVE_REQUEST -> new RemoveRequest(r.id("key"), r.bytes(HASH_BYTES_MAX, "valueHash"),
                     r.bytes(SECRET_BYTES_MAX, "secret"), r.nonNegativeI32("ttlSeconds"), r.contact("origin"),
                     r.i64("originRequestId"), r.hops());
             case PUT_REPLY -> new PutReply(r.status(), r.nonNegativeI32("replicas"), r.string("detail"));
             case GET_REPLY -> new GetReply(r.status(), readValueEntries(r), r.bytes(HASH_BYTES_MAX, "placemark"),
-                    r.hops(), r.string("detail"));
+                    r.hops(), r.string("detail"), readCost(r), readContacts(r, "holders"));
+            case ITERATIVE_GET -> new IterativeGet(r.id("key"), r.nonNegativeI32("maxValues"),
+                    r.bytes(HASH_BYTES_MAX, "placemark"), r.bool("wantHolders"));
+            case ITERATIVE_GET_REPLY -> new IterativeGetReply(r.status(), r.bool("answered"), readValueEntries(r),
+                    r.bytes(HASH_BYTES_MAX, "placemark"), readContacts(r, "contacts"));
             case REMOVE_REPLY -> new RemoveReply(r.status(), r.string("detail"));
             case STORE_REPLICAS -> new StoreReplicas(readReplicaRecords(r));
             case STORE_ACK -> new StoreAck(r.nonNegativeI32("accepted"));
@@ -433,11 +470,15 @@ public final class MessageCodec {
             case CLIENT_PUT -> new ClientPut(r.id("key"), r.bytes(VALUE_BYTES_MAX, "value"),
                     r.nonNegativeI32("ttlSeconds"), r.bytes(HASH_BYTES_MAX, "secretHash"));
             case CLIENT_GET -> new ClientGet(r.id("key"), r.routing(), r.nonNegativeI32("maxValues"),
-                    r.bytes(HASH_BYTES_MAX, "placemark"));
+                    r.bytes(HASH_BYTES_MAX, "placemark"), r.nonNegativeI32("parallelism"), r.bool("wantHolders"));
             case CLIENT_REMOVE -> new ClientRemove(r.id("key"), r.bytes(HASH_BYTES_MAX, "valueHash"),
                     r.bytes(SECRET_BYTES_MAX, "secret"), r.nonNegativeI32("ttlSeconds"));
             case ERROR_REPLY -> new ErrorReply(r.status(), r.string("detail"));
         };
+    }
+
+    private static Cost readCost(Reader r) {
+        return new Cost(r.nonNegativeI32("cost.messages"), r.nonNegativeI64("cost.bytes"));
     }
 
     private static List<Contact> readContacts(Reader r, String field) {

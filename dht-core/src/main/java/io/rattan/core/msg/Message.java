@@ -9,7 +9,7 @@ public sealed interface Message permits Messages.Ping, Messages.Pong, Messages.H
         Messages.GetRequest, Messages.RemoveRequest, Messages.PutReply, Messages.GetReply, Messages.RemoveReply,
         Messages.StoreReplicas, Messages.StoreAck, Messages.RemoveReplica, Messages.RemoveReplicaReply,
         Messages.Digest, Messages.DigestWant, Messages.ClientPut, Messages.ClientGet, Messages.ClientRemove,
-        Messages.ErrorReply {
+        Messages.ErrorReply, Messages.IterativeGet, Messages.IterativeGetReply {
 
     MessageType type();
 }

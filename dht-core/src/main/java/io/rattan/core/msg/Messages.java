@@ -125,12 +125,23 @@ public final class Messages {
         }
     }
 
-    /** A get routed toward the key; answered by the first replica on the path. */
+    /**
+     * A get routed toward the key; answered by the first replica on the path. {@code wantHolders} asks the answering
+     * replica to name the key's replicas in its reply (a one-hop client's image correction); {@code cost} is what
+     * the get has cost so far, each forwarder adding its own messages before it sends.
+     */
     public record GetRequest(Id key, RoutingMode routing, int maxValues, Bytes placemark, Contact origin,
-                             long originRequestId, int hops) implements Message, Routed {
-        /** A get routed by {@link RoutingMode#DEFAULT}. */
+                             long originRequestId, int hops, boolean wantHolders, Cost cost)
+            implements Message, Routed {
+        /** A get routed by {@link RoutingMode#DEFAULT}, not asking for holders, nothing spent yet. */
         public GetRequest(Id key, int maxValues, Bytes placemark, Contact origin, long originRequestId, int hops) {
             this(key, RoutingMode.DEFAULT, maxValues, placemark, origin, originRequestId, hops);
+        }
+
+        /** A get not asking for holders, nothing spent yet. */
+        public GetRequest(Id key, RoutingMode routing, int maxValues, Bytes placemark, Contact origin,
+                          long originRequestId, int hops) {
+            this(key, routing, maxValues, placemark, origin, originRequestId, hops, false, Cost.ZERO);
         }
 
         public MessageType type() {
@@ -138,7 +149,14 @@ public final class Messages {
         }
 
         public GetRequest nextHop() {
-            return new GetRequest(key, routing, maxValues, placemark, origin, originRequestId, hops + 1);
+            return new GetRequest(key, routing, maxValues, placemark, origin, originRequestId, hops + 1,
+                    wantHolders, cost);
+        }
+
+        /** The same request with {@code more} added to its cost. */
+        public GetRequest spent(Cost more) {
+            return new GetRequest(key, routing, maxValues, placemark, origin, originRequestId, hops, wantHolders,
+                    cost.plus(more));
         }
     }
 
@@ -167,16 +185,29 @@ public final class Messages {
 
     /**
      * Result of a get: the live values in value-hash order; a non-empty {@code placemark} means more values remain
-     * and is passed back to fetch the next page. {@code hops} is how many overlay hops the request took.
+     * and is passed back to fetch the next page. {@code hops} is how many overlay hops the request took;
+     * {@code cost} the messages and bytes the get caused that the nodes on its path could count (see {@link Cost});
+     * {@code holders} the key's replicas as the answering node sees them, when the request asked for them.
      */
-    public record GetReply(Status status, List<ValueEntry> values, Bytes placemark, int hops, String detail)
-            implements Message {
+    public record GetReply(Status status, List<ValueEntry> values, Bytes placemark, int hops, String detail,
+                           Cost cost, List<Contact> holders) implements Message {
         public GetReply {
             values = List.copyOf(values);
+            holders = List.copyOf(holders);
+        }
+
+        /** A reply without cost or holders. */
+        public GetReply(Status status, List<ValueEntry> values, Bytes placemark, int hops, String detail) {
+            this(status, values, placemark, hops, detail, Cost.ZERO, List.of());
         }
 
         public MessageType type() {
             return MessageType.GET_REPLY;
+        }
+
+        /** The same reply with another cost. */
+        public GetReply withCost(Cost c) {
+            return new GetReply(status, values, placemark, hops, detail, c, holders);
         }
     }
 
@@ -257,15 +288,51 @@ public final class Messages {
         }
     }
 
-    /** Client protocol: get; answered with {@link GetReply}. */
-    public record ClientGet(Id key, RoutingMode routing, int maxValues, Bytes placemark) implements Message {
+    /**
+     * Client protocol: get; answered with {@link GetReply}. {@code parallelism} is the p of an iterative get (0: the
+     * default); {@code wantHolders} asks for the key's replicas in the reply, which a one-hop client learns from.
+     */
+    public record ClientGet(Id key, RoutingMode routing, int maxValues, Bytes placemark, int parallelism,
+                            boolean wantHolders) implements Message {
         /** A get routed by {@link RoutingMode#DEFAULT}. */
         public ClientGet(Id key, int maxValues, Bytes placemark) {
             this(key, RoutingMode.DEFAULT, maxValues, placemark);
         }
 
+        /** A get with the default parallelism, not asking for holders. */
+        public ClientGet(Id key, RoutingMode routing, int maxValues, Bytes placemark) {
+            this(key, routing, maxValues, placemark, 0, false);
+        }
+
         public MessageType type() {
             return MessageType.CLIENT_GET;
+        }
+    }
+
+    /**
+     * Iterative lookup step: the gateway asks a node for the key's values; a node that would answer a routed get
+     * answers with them, any other names the neighbours it knows closest to the key. Not routed, not acked: the
+     * reply is the acknowledgement.
+     */
+    public record IterativeGet(Id key, int maxValues, Bytes placemark, boolean wantHolders) implements Message {
+        public MessageType type() {
+            return MessageType.ITERATIVE_GET;
+        }
+    }
+
+    /**
+     * Answer to {@link IterativeGet}: with {@code answered}, the values (and {@code contacts} the key's replicas if
+     * they were asked for); without, {@code contacts} are the next candidates, closest to the key first.
+     */
+    public record IterativeGetReply(Status status, boolean answered, List<ValueEntry> values, Bytes placemark,
+                                    List<Contact> contacts) implements Message {
+        public IterativeGetReply {
+            values = List.copyOf(values);
+            contacts = List.copyOf(contacts);
+        }
+
+        public MessageType type() {
+            return MessageType.ITERATIVE_GET_REPLY;
         }
     }
 

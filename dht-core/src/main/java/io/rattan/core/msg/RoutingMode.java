@@ -7,7 +7,12 @@ public enum RoutingMode {
     /** The neighbour that makes the most key-space progress. */
     GREEDY(0, "greedy"),
     /** Progress discounted by the neighbour's expected delay (Bamboo's rule, knee learned from observed RTTs). */
-    DELAY_AWARE(1, "delay-aware");
+    DELAY_AWARE(1, "delay-aware"),
+    /**
+     * The gateway contacts the nodes of the path itself, keeping p requests in flight; each answer names the next
+     * candidates. Only a gateway runs it: routed gets are greedy or delay-aware.
+     */
+    ITERATIVE(2, "iterative");
 
     /** What a get uses when the client does not say. */
     public static final RoutingMode DEFAULT = DELAY_AWARE;
@@ -39,13 +44,13 @@ public enum RoutingMode {
         return null;
     }
 
-    /** Parses {@code greedy} or {@code delay-aware}, case-insensitively. */
+    /** Parses {@code greedy}, {@code delay-aware} or {@code iterative}, case-insensitively. */
     public static RoutingMode parse(String s) {
         for (RoutingMode m : values()) {
             if (m.label.equals(s.toLowerCase(Locale.ROOT))) {
                 return m;
             }
         }
-        throw new IllegalArgumentException("routing must be greedy or delay-aware, got '" + s + "'");
+        throw new IllegalArgumentException("routing must be greedy, delay-aware or iterative, got '" + s + "'");
     }
 }

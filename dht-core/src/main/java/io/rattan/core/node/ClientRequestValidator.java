@@ -9,6 +9,9 @@ import io.rattan.core.store.StoredRecord;
 /** Checks a client request against the node's limits; the gateway answers bad input before routing anything. */
 final class ClientRequestValidator {
 
+    /** Most questions an iterative get may keep in flight. */
+    static final int PARALLELISM_MAX = 16;
+
     /** Prefix of the message for a value over the size limit, which maps to TOO_LARGE rather than BAD_REQUEST. */
     static final String TOO_LARGE = "value too large";
     static final int SECRET_BYTES_MAX = 1024;
@@ -43,6 +46,10 @@ final class ClientRequestValidator {
                 }
                 if (!g.placemark().isEmpty() && g.placemark().length() != StoredRecord.HASH_BYTES) {
                     return "placemark must be a 32-byte value hash or empty";
+                }
+                if (g.parallelism() < 0 || g.parallelism() > PARALLELISM_MAX) {
+                    return "p (iterative parallelism) must be between 1 and " + PARALLELISM_MAX
+                            + ", or 0 for the default";
                 }
                 return null;
             }

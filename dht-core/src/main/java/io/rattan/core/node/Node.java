@@ -1,8 +1,13 @@
 package io.rattan.core.node;
 
+import io.rattan.core.client.GetOptions;
+import io.rattan.core.client.GetRace;
+import io.rattan.core.client.HedgeThreshold;
+import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.env.Cancellable;
 import io.rattan.core.env.NodeEnv;
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.Cost;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.MessageType;
@@ -16,6 +21,8 @@ import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.GetRequest;
 import io.rattan.core.msg.Messages.HopAck;
+import io.rattan.core.msg.Messages.IterativeGet;
+import io.rattan.core.msg.Messages.IterativeGetReply;
 import io.rattan.core.msg.Messages.JoinInfo;
 import io.rattan.core.msg.Messages.JoinRequest;
 import io.rattan.core.msg.Messages.LeafExchange;
@@ -48,6 +55,7 @@ import io.rattan.core.store.StoreException;
 import io.rattan.core.store.StoredRecord;
 import io.rattan.core.util.Bytes;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -81,6 +89,10 @@ public final class Node {
     private static final int SCAN_PAGE = 512;
     private static final long REPAIR_DELAY_NANOS = 200_000_000L;
     private static final long MILLIS = 1_000_000L;
+    /** Candidates a node names in answer to an iterative get. */
+    private static final int ITERATIVE_CANDIDATES = 4;
+    /** An iterative get's p when the client does not say; the OpenDHT study's value. */
+    static final int ITERATIVE_PARALLELISM_DEFAULT = 3;
 
     private final NodeConfig config;
     private final Contact self;
@@ -92,6 +104,10 @@ public final class Node {
     private final PendingRequests pending;
     private final NextHopPolicy greedy = new GreedyPolicy();
     private final NextHopPolicy delayAware = new DelayAwarePolicy();
+    // When a hedged get started here sends its extra copy.
+    private final HedgeThreshold hedgeThreshold = HedgeThreshold.defaults();
+    // Only measures messages, for the cost a get reports.
+    private final MessageCodec codec = new MessageCodec();
     private final List<Cancellable> timers = new ArrayList<>();
     private final String tag;
 
@@ -492,7 +508,13 @@ public final class Node {
         switch (m.type()) {
             case PING -> send(from.address(), e.requestId(), new Pong());
             case PONG, HOP_ACK, STORE_ACK, LEAF_EXCHANGE_REPLY, REMOVE_REPLICA_REPLY, DIGEST_WANT, PUT_REPLY,
-                 GET_REPLY, REMOVE_REPLY -> onReplyMessage(e);
+                 GET_REPLY, REMOVE_REPLY, ITERATIVE_GET_REPLY -> onReplyMessage(e);
+            case ITERATIVE_GET -> {
+                // Like a routed get, a node that has not joined stays silent and the gateway asks another.
+                if (joined) {
+                    send(from.address(), e.requestId(), answerIterative((IterativeGet) m));
+                }
+            }
             case JOIN_INFO -> onJoinInfo(e, (JoinInfo) m);
             case JOIN_REQUEST, PUT_REQUEST, GET_REQUEST, REMOVE_REQUEST -> {
                 // A node that has not (re)joined stays silent, so the previous hop times out and routes around it.
@@ -649,7 +671,15 @@ public final class Node {
     }
 
     private void forward(Routed m, Contact next, Set<Id> tried) {
-        request(next, (Message) m.nextHop(), peers.rtoNanos(next.id()), new ReplyHandler() {
+        Routed out = m.nextHop();
+        Cost sent = Cost.ZERO;
+        if (out instanceof GetRequest g) {
+            // A get carries its cost: this forward and the ack it will get back, counted before sending.
+            sent = size(self, g);
+            out = g.spent(sent.plus(size(next, new HopAck())));
+        }
+        Cost lost = sent;
+        request(next, (Message) out, peers.rtoNanos(next.id()), new ReplyHandler() {
             public void onReply(Envelope reply) {
             }
 
@@ -659,9 +689,14 @@ public final class Node {
                 }
                 peerTimedOut(next);
                 tried.add(next.id());
-                route(m, tried);
+                route(m instanceof GetRequest g ? g.spent(lost) : m, tried);
             }
         });
+    }
+
+    /** One message from {@code sender} as it goes on the wire. */
+    private Cost size(Contact sender, Message body) {
+        return Cost.message(codec.encodedSize(new Envelope(sender, 0, body)));
     }
 
     private void deliver(Routed m) {
@@ -691,7 +726,93 @@ public final class Node {
     // ---------------------------------------------------------------- get
 
     private void serveGet(GetRequest g) {
-        replyToOrigin(g, readPage(g.key(), g.maxValues(), g.placemark(), g.hops()));
+        GetReply page = readPage(g.key(), g.maxValues(), g.placemark(), g.hops());
+        GetReply reply = new GetReply(page.status(), page.values(), page.placemark(), page.hops(), "", g.cost(),
+                g.wantHolders() ? replicaSet(g.key()) : List.of());
+        if (!g.origin().id().equals(self.id())) {
+            // The reply's size does not depend on the cost it carries (fixed-width fields).
+            reply = reply.withCost(g.cost().plus(size(self, reply)));
+        }
+        replyToOrigin(g, reply);
+    }
+
+    // ---------------------------------------------------------------- iterative get
+
+    /** A node asked by an iterative gateway: the values if it would answer a routed get, else closer nodes. */
+    private IterativeGetReply answerIterative(IterativeGet q) {
+        if (answersGet(q.key())) {
+            GetReply page = readPage(q.key(), q.maxValues(), q.placemark(), 0);
+            return new IterativeGetReply(Status.OK, true, page.values(), page.placemark(),
+                    q.wantHolders() ? replicaSet(q.key()) : List.of());
+        }
+        return new IterativeGetReply(Status.OK, false, List.of(), Bytes.EMPTY,
+                closerNeighbours(q.key(), ITERATIVE_CANDIDATES));
+    }
+
+    /** Usable neighbours strictly closer to {@code key} than this node, closest first, at most {@code max}. */
+    private List<Contact> closerNeighbours(Id key, int max) {
+        List<Contact> closer = new ArrayList<>();
+        Set<Id> seen = new HashSet<>();
+        for (List<Contact> source : List.of(leafSet.members(), table.all())) {
+            for (Contact c : source) {
+                if (seen.add(c.id()) && usable(c) && c.id().isCloserTo(key, self.id())) {
+                    closer.add(c);
+                }
+            }
+        }
+        closer.sort(Comparator.comparing(c -> c.id().distanceTo(key)));
+        return closer.size() > max ? List.copyOf(closer.subList(0, max)) : closer;
+    }
+
+    /**
+     * Runs an iterative get as gateway: asks the closest known candidates itself, {@code parallelism} at a time,
+     * each with the per-peer timeout; the first node that answers with values completes client request {@code id}.
+     */
+    private void startIterative(ClientGet g, long id) {
+        int p = g.parallelism() == 0 ? ITERATIVE_PARALLELISM_DEFAULT : g.parallelism();
+        IterativeLookup lookup = new IterativeLookup(g.key(), self.id(), p);
+        lookup.offer(closerNeighbours(g.key(), ITERATIVE_CANDIDATES), 1);
+        pumpIterative(lookup, new IterativeGet(g.key(), g.maxValues(), g.placemark(), g.wantHolders()), id);
+    }
+
+    private void pumpIterative(IterativeLookup lookup, IterativeGet q, long id) {
+        Contact c;
+        while ((c = lookup.next()) != null) {
+            Contact asked = c;
+            lookup.spent(size(self, q));
+            request(asked, q, peers.rtoNanos(asked.id()), new ReplyHandler() {
+                public void onReply(Envelope e) {
+                    lookup.answered(asked);
+                    lookup.spent(size(asked, e.body()));
+                    if (lookup.finished()) {
+                        return;
+                    }
+                    IterativeGetReply r = (IterativeGetReply) e.body();
+                    if (r.answered()) {
+                        lookup.finish();
+                        onReplyMessage(new Envelope(self, id, new GetReply(r.status(), r.values(), r.placemark(),
+                                lookup.depth(asked), "", lookup.cost(), q.wantHolders() ? r.contacts() : List.of())));
+                        return;
+                    }
+                    lookup.offer(r.contacts(), lookup.depth(asked) + 1);
+                    pumpIterative(lookup, q, id);
+                }
+
+                public void onTimeout() {
+                    if (stopped || lookup.finished()) {
+                        return;
+                    }
+                    peerTimedOut(asked);
+                    lookup.failed(asked);
+                    pumpIterative(lookup, q, id);
+                }
+            });
+        }
+        if (!lookup.finished() && lookup.exhausted()) {
+            lookup.finish();
+            onReplyMessage(new Envelope(self, id, new ErrorReply(Status.UNAVAILABLE,
+                    "iterative get: no candidate near the key answered")));
+        }
     }
 
     private GetReply readPage(Id key, int maxValues, Bytes placemark, int hops) {
@@ -1173,21 +1294,75 @@ public final class Node {
      * {@code RemoveReply} or {@code ErrorReply}.
      */
     public void handleClient(Message request, Consumer<Message> reply) {
-        if (stopped) {
-            reply.accept(new ErrorReply(Status.UNAVAILABLE, "node is stopping"));
+        ErrorReply refused = refusal(request);
+        if (refused != null) {
+            reply.accept(refused);
             return;
+        }
+        start(request, null, reply);
+    }
+
+    /**
+     * Serves a get started at several places at once, as an HTTP gateway's {@code gateways=g} and {@code hedge=true}
+     * ask: here, and at {@code gateways − 1} other nodes this node knows (chosen at random), each of which routes
+     * it on as if it had started there; with {@code hedge}, one more copy goes to one more node if no good answer
+     * came within this node's {@link HedgeThreshold}. The first good answer is the reply. The other nodes must
+     * route recursively: an iterative get uses one gateway, this one.
+     */
+    public void handleClientGet(ClientGet request, int gateways, boolean hedge, Consumer<Message> reply) {
+        ErrorReply refused = refusal(request);
+        if (refused == null && (gateways > 1 || hedge) && request.routing() == RoutingMode.ITERATIVE) {
+            refused = new ErrorReply(Status.BAD_REQUEST,
+                    "an iterative get runs at one gateway: use gateways=1 and no hedge");
+        }
+        if (refused != null) {
+            reply.accept(refused);
+            return;
+        }
+        GetOptions options = new GetOptions(request.routing(), request.parallelism(), gateways, hedge);
+        if (options.maxCopies() == 1) {
+            start(request, null, reply);
+            return;
+        }
+        List<Contact> others = new ArrayList<>();
+        for (List<Contact> source : List.of(table.all(), leafSet.members())) {
+            for (Contact c : source) {
+                if (usable(c) && !others.contains(c)) {
+                    others.add(c);
+                }
+            }
+        }
+        GetRace.start(env.scheduler(), env.clock(), options, hedgeThreshold,
+                m -> m instanceof GetReply g && g.status() == Status.OK,
+                (copy, answer) -> {
+                    Contact via = copy == 0 || others.isEmpty() ? null
+                            : others.remove(env.random().nextInt(others.size()));
+                    start(request, via, answer);
+                },
+                result -> reply.accept(result.reply()));
+    }
+
+    /** Why this node cannot serve {@code request} now, or null. */
+    private ErrorReply refusal(Message request) {
+        if (stopped) {
+            return new ErrorReply(Status.UNAVAILABLE, "node is stopping");
         }
         if (!joined) {
-            reply.accept(new ErrorReply(Status.UNAVAILABLE, "node has not joined the overlay yet"));
-            return;
+            return new ErrorReply(Status.UNAVAILABLE, "node has not joined the overlay yet");
         }
         String invalid = ClientRequestValidator.check(request, config);
-        if (invalid != null) {
-            Status status = invalid.startsWith(ClientRequestValidator.TOO_LARGE) ? Status.TOO_LARGE
-                    : Status.BAD_REQUEST;
-            reply.accept(new ErrorReply(status, invalid));
-            return;
+        if (invalid == null) {
+            return null;
         }
+        return new ErrorReply(invalid.startsWith(ClientRequestValidator.TOO_LARGE) ? Status.TOO_LARGE
+                : Status.BAD_REQUEST, invalid);
+    }
+
+    /**
+     * Starts a valid client request here ({@code via} null) or, for a get, at node {@code via}, which routes it on;
+     * either way this node is its origin and {@code reply} gets the answer or the timeout.
+     */
+    private void start(Message request, Contact via, Consumer<Message> reply) {
         long id = nextRequestId++;
         long started = now();
         MessageType op = request.type();
@@ -1199,7 +1374,8 @@ public final class Node {
             }
             case CLIENT_GET -> {
                 ClientGet g = (ClientGet) request;
-                routed = new GetRequest(g.key(), g.routing(), g.maxValues(), g.placemark(), self, id, 0);
+                routed = new GetRequest(g.key(), g.routing(), g.maxValues(), g.placemark(), self, id, 0,
+                        g.wantHolders(), Cost.ZERO);
             }
             case CLIENT_REMOVE -> {
                 ClientRemove r = (ClientRemove) request;
@@ -1230,8 +1406,12 @@ public final class Node {
             reply.accept(new ErrorReply(Status.UNAVAILABLE, "too many requests in flight"));
             return;
         }
-        if (routed instanceof GetRequest g && answersGet(g.key())) {
+        if (via != null) {
+            forward(routed, via, new HashSet<>());
+        } else if (routed instanceof GetRequest g && answersGet(g.key())) {
             deliver(routed);
+        } else if (request instanceof ClientGet g && g.routing() == RoutingMode.ITERATIVE) {
+            startIterative(g, id);
         } else {
             route(routed, new HashSet<>());
         }

@@ -15,11 +15,13 @@ public final class VirtualScheduler implements Scheduler, Clock {
     private static final class Event implements Comparable<Event>, Cancellable {
         final long time;
         final long seq;
+        final long cause;
         Runnable task;
 
-        Event(long time, long seq, Runnable task) {
+        Event(long time, long seq, long cause, Runnable task) {
             this.time = time;
             this.seq = seq;
+            this.cause = cause;
             this.task = task;
         }
 
@@ -40,6 +42,7 @@ public final class VirtualScheduler implements Scheduler, Clock {
     private long now;
     private long seq;
     private long executed;
+    private long cause;
 
     /** @param epochMillisAtZero the wall-clock time the world starts at, for value expiry */
     public VirtualScheduler(long epochMillisAtZero) {
@@ -48,7 +51,7 @@ public final class VirtualScheduler implements Scheduler, Clock {
 
     @Override
     public Cancellable schedule(long delayNanos, Runnable task) {
-        Event e = new Event(now + Math.max(0, delayNanos), seq++, task);
+        Event e = new Event(now + Math.max(0, delayNanos), seq++, cause, task);
         queue.add(e);
         return e;
     }
@@ -101,8 +104,27 @@ public final class VirtualScheduler implements Scheduler, Clock {
         Runnable task = e.task;
         if (task != null) {
             executed++;
-            task.run();
+            cause = e.cause;
+            try {
+                task.run();
+            } finally {
+                cause = 0;
+            }
         }
+    }
+
+    /**
+     * The cause of the running event: a tag that every event scheduled while it runs inherits, so that all the work
+     * a request sets off (forwards, acks, retries, probes, late replies) can be charged to it. 0 means none. Node
+     * code never sees it; the simulator's cost accounting reads it when a message is sent.
+     */
+    public long cause() {
+        return cause;
+    }
+
+    /** Tags the running code, and everything it schedules from now on, with {@code cause} (0 for none). */
+    public void cause(long cause) {
+        this.cause = cause;
     }
 
     /** Events run so far (cancelled ones excluded). */

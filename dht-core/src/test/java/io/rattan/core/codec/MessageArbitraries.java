@@ -4,6 +4,7 @@ import io.rattan.core.id.Id;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.MessageType;
+import io.rattan.core.msg.Cost;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.msg.Messages.ClientRemove;
@@ -12,6 +13,8 @@ import io.rattan.core.msg.Messages.DigestEntry;
 import io.rattan.core.msg.Messages.DigestWant;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.Messages.IterativeGet;
+import io.rattan.core.msg.Messages.IterativeGetReply;
 import io.rattan.core.msg.Messages.GetRequest;
 import io.rattan.core.msg.Messages.HopAck;
 import io.rattan.core.msg.Messages.JoinInfo;
@@ -132,6 +135,10 @@ final class MessageArbitraries {
                 .as(ReplicaRecord::new);
     }
 
+    static Arbitrary<Cost> costs() {
+        return Combinators.combine(nonNegativeInts(), nonNegativeLongs()).as(Cost::new);
+    }
+
     static Arbitrary<DigestEntry> digestEntries() {
         return Combinators.combine(ids(), hashes(), Arbitraries.of(true, false)).as(DigestEntry::new);
     }
@@ -152,13 +159,19 @@ final class MessageArbitraries {
         m.put(MessageType.PUT_REQUEST, Combinators.combine(ids(), values(), nonNegativeInts(), hashes(), contacts(),
                 Arbitraries.longs(), hops()).as(PutRequest::new));
         m.put(MessageType.GET_REQUEST, Combinators.combine(ids(), Arbitraries.of(RoutingMode.class),
-                nonNegativeInts(), hashes(), contacts(), Arbitraries.longs(), hops()).as(GetRequest::new));
+                nonNegativeInts(), hashes(), contacts(), Arbitraries.longs(), hops(), Arbitraries.of(true, false))
+                .flatAs((key, routing, max, placemark, origin, id, hops, want) -> costs().map(cost ->
+                        new GetRequest(key, routing, max, placemark, origin, id, hops, want, cost))));
         m.put(MessageType.REMOVE_REQUEST, Combinators.combine(ids(), hashes(), secrets(), nonNegativeInts(),
                 contacts(), Arbitraries.longs(), hops()).as(RemoveRequest::new));
         m.put(MessageType.PUT_REPLY, Combinators.combine(statuses(), nonNegativeInts(), details())
                 .as(PutReply::new));
         m.put(MessageType.GET_REPLY, Combinators.combine(statuses(), valueEntries().list().ofMaxSize(6), hashes(),
-                hops(), details()).as(GetReply::new));
+                hops(), details(), costs(), contactLists()).as(GetReply::new));
+        m.put(MessageType.ITERATIVE_GET, Combinators.combine(ids(), nonNegativeInts(), hashes(),
+                Arbitraries.of(true, false)).as(IterativeGet::new));
+        m.put(MessageType.ITERATIVE_GET_REPLY, Combinators.combine(statuses(), Arbitraries.of(true, false),
+                valueEntries().list().ofMaxSize(6), hashes(), contactLists()).as(IterativeGetReply::new));
         m.put(MessageType.REMOVE_REPLY, Combinators.combine(statuses(), details()).as(RemoveReply::new));
         m.put(MessageType.STORE_REPLICAS, replicaRecords().list().ofMaxSize(6).map(StoreReplicas::new));
         m.put(MessageType.STORE_ACK, nonNegativeInts().map(StoreAck::new));
@@ -170,7 +183,7 @@ final class MessageArbitraries {
         m.put(MessageType.CLIENT_PUT, Combinators.combine(ids(), values(), nonNegativeInts(), hashes())
                 .as(ClientPut::new));
         m.put(MessageType.CLIENT_GET, Combinators.combine(ids(), Arbitraries.of(RoutingMode.class), nonNegativeInts(),
-                hashes()).as(ClientGet::new));
+                hashes(), Arbitraries.integers().between(0, 16), Arbitraries.of(true, false)).as(ClientGet::new));
         m.put(MessageType.CLIENT_REMOVE, Combinators.combine(ids(), hashes(), secrets(), nonNegativeInts())
                 .as(ClientRemove::new));
         m.put(MessageType.ERROR_REPLY, Combinators.combine(statuses(), details()).as(ErrorReply::new));

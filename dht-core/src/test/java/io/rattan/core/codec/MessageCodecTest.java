@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeout;
 
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.Cost;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.MessageType;
@@ -18,6 +19,8 @@ import io.rattan.core.msg.Messages.DigestEntry;
 import io.rattan.core.msg.Messages.DigestWant;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.Messages.IterativeGet;
+import io.rattan.core.msg.Messages.IterativeGetReply;
 import io.rattan.core.msg.Messages.GetRequest;
 import io.rattan.core.msg.Messages.HopAck;
 import io.rattan.core.msg.Messages.JoinInfo;
@@ -36,6 +39,7 @@ import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.StoreAck;
 import io.rattan.core.msg.Messages.StoreReplicas;
 import io.rattan.core.msg.Messages.ValueEntry;
+import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
@@ -78,10 +82,15 @@ class MessageCodecTest {
                 new LeafExchangeReply(List.of()),
                 new PutRequest(KEY, Bytes.utf8("hello"), 3600, HASH, ALICE, 9, 2),
                 new GetRequest(KEY, 10, Bytes.utf8("mark"), BOB, 10, 0),
+                new GetRequest(KEY, RoutingMode.GREEDY, 0, Bytes.EMPTY, ALICE, 12, 3, true, new Cost(7, 1234)),
                 new RemoveRequest(KEY, HASH, Bytes.utf8("s3cret"), 60, ALICE, 11, 255),
                 new PutReply(Status.OK, 3, ""),
                 new GetReply(Status.OK, List.of(new ValueEntry(Bytes.utf8("v1"), 1000),
                         new ValueEntry(Bytes.EMPTY, 0)), Bytes.EMPTY, 4, "fine"),
+                new GetReply(Status.OK, List.of(), HASH, 1, "", new Cost(3, 400), List.of(ALICE, BOB)),
+                new IterativeGet(KEY, 5, Bytes.EMPTY, true),
+                new IterativeGetReply(Status.OK, false, List.of(), Bytes.EMPTY, List.of(BOB)),
+                new IterativeGetReply(Status.OK, true, List.of(new ValueEntry(Bytes.utf8("v"), 9)), HASH, List.of()),
                 new RemoveReply(Status.FORBIDDEN, "wrong secret"),
                 new StoreReplicas(List.of(new ReplicaRecord(KEY, HASH, Bytes.utf8("v"), 5000, Bytes.EMPTY, false),
                         new ReplicaRecord(KEY, HASH, Bytes.EMPTY, 0, HASH, true))),
@@ -92,6 +101,7 @@ class MessageCodecTest {
                 new DigestWant(List.of(new DigestEntry(Id.ZERO, HASH, true))),
                 new ClientPut(KEY, Bytes.utf8("value"), 0, Bytes.EMPTY),
                 new ClientGet(KEY, 0, Bytes.EMPTY),
+                new ClientGet(KEY, RoutingMode.ITERATIVE, 3, Bytes.EMPTY, 3, true),
                 new ClientRemove(KEY, HASH, Bytes.utf8("secret"), 120),
                 new ErrorReply(Status.TOO_LARGE, "naïve ☃ 𝄞"));
     }
@@ -126,7 +136,7 @@ class MessageCodecTest {
     void headerWithoutSender() {
         byte[] frame = codec.encode(new Envelope(null, 0x0102030405060708L, new StoreAck(5)));
 
-        assertThat(hex(frame)).isEqualTo("01" + "29" + "00" + "0102030405060708" + "00000005");
+        assertThat(hex(frame)).isEqualTo("02" + "29" + "00" + "0102030405060708" + "00000005");
     }
 
     @Test
@@ -134,7 +144,7 @@ class MessageCodecTest {
         Contact sender = new Contact(KEY, new Address("ab", 0x1234));
         byte[] frame = codec.encode(new Envelope(sender, -2, new Ping()));
 
-        assertThat(hex(frame)).isEqualTo("01" + "01" + "01" + KEY.toHex() + "02" + "6162" + "1234"
+        assertThat(hex(frame)).isEqualTo("02" + "01" + "01" + KEY.toHex() + "02" + "6162" + "1234"
                 + "fffffffffffffffe");
     }
 
@@ -144,18 +154,18 @@ class MessageCodecTest {
         ErrorReply error = new ErrorReply(Status.UNAVAILABLE, "é");
         JoinInfo info = new JoinInfo(List.of(new Contact(Id.ZERO, new Address("h", 1))), true);
 
-        assertThat(hex(codec.encode(new Envelope(null, 0, put)))).isEqualTo("013c00" + "0000000000000000"
+        assertThat(hex(codec.encode(new Envelope(null, 0, put)))).isEqualTo("023c00" + "0000000000000000"
                 + KEY.toHex() + "00000002aabb" + "0000012c" + "00000001cc");
-        assertThat(hex(codec.encode(new Envelope(null, 0, error)))).isEqualTo("014600" + "0000000000000000"
+        assertThat(hex(codec.encode(new Envelope(null, 0, error)))).isEqualTo("024600" + "0000000000000000"
                 + "05" + "0002c3a9");
-        assertThat(hex(codec.encode(new Envelope(null, 0, info)))).isEqualTo("010b00" + "0000000000000000"
+        assertThat(hex(codec.encode(new Envelope(null, 0, info)))).isEqualTo("020b00" + "0000000000000000"
                 + "0001" + "00".repeat(20) + "01" + "68" + "0001" + "01");
     }
 
     // ---- decode: malformed frames ----
 
     @ParameterizedTest
-    @ValueSource(ints = {0, 2, 255})
+    @ValueSource(ints = {0, 1, 255})
     void wrongVersionIsRejected(int version) {
         byte[] frame = codec.encode(new Envelope(null, 1, new Ping()));
         frame[0] = (byte) version;
@@ -239,14 +249,14 @@ class MessageCodecTest {
         "ff"})
     void malformedUtf8IsRejected(String utf8Hex) {
         byte[] bad = HexFormat.of().parseHex(utf8Hex);
-        byte[] frame = concat(hexBytes("014600" + "0000000000000001" + "00"), u16(bad.length), bad);
+        byte[] frame = concat(hexBytes("024600" + "0000000000000001" + "00"), u16(bad.length), bad);
 
         assertRejected(frame, "detail is not well-formed UTF-8");
     }
 
     @Test
     void malformedUtf8InAHostIsRejected() {
-        byte[] frame = concat(hexBytes("010101"), KEY.toBytes(), hexBytes("02" + "c328" + "0fa0"),
+        byte[] frame = concat(hexBytes("020101"), KEY.toBytes(), hexBytes("02" + "c328" + "0fa0"),
                 hexBytes("0000000000000001"));
 
         assertRejected(frame, "sender is not well-formed UTF-8");
@@ -254,7 +264,7 @@ class MessageCodecTest {
 
     @Test
     void emptyHostIsRejected() {
-        byte[] frame = concat(hexBytes("010101"), KEY.toBytes(), hexBytes("00" + "0fa0"), hexBytes("0000000000000001"));
+        byte[] frame = concat(hexBytes("020101"), KEY.toBytes(), hexBytes("00" + "0fa0"), hexBytes("0000000000000001"));
 
         assertRejected(frame, "empty host");
     }
@@ -275,8 +285,10 @@ class MessageCodecTest {
         assertRejected(withLastBytes(new StoreAck(1), 4, "80000000"), "accepted is negative");
         assertRejected(withLastBytes(new PutReply(Status.OK, 1, ""), 6, "ffffffff" + "0000"),
                 "replicas is negative");
-        assertRejected(withLastBytes(new ClientGet(KEY, 1, Bytes.EMPTY), 8, "ffffffff" + "00000000"),
-                "maxValues is negative");
+        assertRejected(withLastBytes(new ClientGet(KEY, 1, Bytes.EMPTY), 13, "ffffffff" + "00000000" + "00000000"
+                + "00"), "maxValues is negative");
+        assertRejected(withLastBytes(new ClientGet(KEY, 1, Bytes.EMPTY), 5, "ffffffff" + "00"),
+                "parallelism is negative");
         ReplicaRecord record = new ReplicaRecord(KEY, Bytes.EMPTY, Bytes.EMPTY, 1, Bytes.EMPTY, false);
         assertRejected(withLastBytes(new StoreReplicas(List.of(record)), 13, "8000000000000000" + "00000000" + "00"),
                 "remainingMillis is negative");
@@ -293,7 +305,7 @@ class MessageCodecTest {
     @ParameterizedTest
     @ValueSource(strings = {"80000000", "ffffffff", "7fffffff", "00010001"})
     void hugeValueLengthInASmallFrameIsRejectedQuickly(String length) {
-        byte[] frame = concat(hexBytes("013c00" + "0000000000000001"), KEY.toBytes(), hexBytes(length));
+        byte[] frame = concat(hexBytes("023c00" + "0000000000000001"), KEY.toBytes(), hexBytes(length));
 
         assertTimeout(Duration.ofSeconds(2), () -> {
             for (int i = 0; i < 10_000; i++) {
@@ -306,7 +318,7 @@ class MessageCodecTest {
     @Test
     void valueLengthAboveTheBoundIsRejectedEvenWhenTheBytesArePresent() {
         int length = MessageCodec.VALUE_BYTES_MAX + 1;
-        byte[] frame = concat(hexBytes("013c00" + "0000000000000001"), KEY.toBytes(), i32(length),
+        byte[] frame = concat(hexBytes("023c00" + "0000000000000001"), KEY.toBytes(), i32(length),
                 new byte[length], hexBytes("00000000" + "00000000"));
 
         assertRejected(frame, "value length 65537 exceeds 65536");
@@ -315,7 +327,7 @@ class MessageCodecTest {
     @ParameterizedTest
     @ValueSource(ints = {0xFFFF, 4097, 4096, 1})
     void hugeListCountInTwentyBytesIsRejectedQuickly(int count) {
-        byte[] frame = Arrays.copyOf(concat(hexBytes("010c00" + "0000000000000001"), u16(count)), 20);
+        byte[] frame = Arrays.copyOf(concat(hexBytes("020c00" + "0000000000000001"), u16(count)), 20);
 
         assertTimeout(Duration.ofSeconds(2), () -> {
             for (int i = 0; i < 10_000; i++) {
@@ -327,17 +339,17 @@ class MessageCodecTest {
 
     @Test
     void hugeStringLengthIsRejected() {
-        assertRejected(concat(hexBytes("014600" + "0000000000000001" + "00"), u16(0xFFFF)),
+        assertRejected(concat(hexBytes("024600" + "0000000000000001" + "00"), u16(0xFFFF)),
                 "detail of 65535 bytes exceeds 4096");
-        assertRejected(concat(hexBytes("014600" + "0000000000000001" + "00"), u16(100), new byte[10]),
+        assertRejected(concat(hexBytes("024600" + "0000000000000001" + "00"), u16(100), new byte[10]),
                 "truncated frame");
     }
 
     @Test
     void hashAndSecretBoundsAreEnforced() {
-        byte[] hashTooLong = concat(hexBytes("012a00" + "0000000000000001"), KEY.toBytes(), i32(65), new byte[65],
+        byte[] hashTooLong = concat(hexBytes("022a00" + "0000000000000001"), KEY.toBytes(), i32(65), new byte[65],
                 i32(0), i32(0));
-        byte[] secretTooLong = concat(hexBytes("012a00" + "0000000000000001"), KEY.toBytes(), i32(0), i32(1025),
+        byte[] secretTooLong = concat(hexBytes("022a00" + "0000000000000001"), KEY.toBytes(), i32(0), i32(1025),
                 new byte[1025], i32(0));
 
         assertRejected(hashTooLong, "valueHash length 65 exceeds 64");

@@ -1,6 +1,8 @@
 package io.rattan.sim.experiment;
 
+import io.rattan.core.msg.MessageType;
 import io.rattan.core.node.NodeConfig;
+import io.rattan.sim.net.Distribution;
 import io.rattan.sim.net.LatencyMatrix;
 import io.rattan.sim.net.SlowNodeModel;
 import io.rattan.sim.net.SlowPeriod;
@@ -12,19 +14,23 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code ./rattan sim opendht-table}: the OpenDHT study's workload, our figures beside the paper's. */
-@Command(name = "opendht-table", mixinStandardHelpOptions = true,
+@Command(name = "opendht-table", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Runs the OpenDHT study's workload (Rhea et al., WORLDS 2005) in virtual time: nodes on a "
-                + "latency matrix with slow periods, every get performed in every routing mode in random order. "
-                + "Prints each mode's latency percentiles beside the paper's, and the oracle lower bound.",
-            "Modes so far: greedy and delay-aware, one gateway. Message and byte costs are not counted yet."})
+                + "latency matrix with slow periods, every get performed in every mode in random order. Prints each "
+                + "mode's latency percentiles and cost beside the paper's, and the oracle lower bound.",
+            "Writes DIR/table.json, table.csv, cdf.png (latency CDF, log x), trace.txt (the slow periods, "
+                + "replayable with --trace) and run.txt (wall time, events, heap). The same seed gives the same "
+                + "table.json byte for byte."})
 public final class OpenDhtTableCommand implements Callable<Integer> {
 
     private static final long SECOND = 1_000_000_000L;
@@ -44,9 +50,21 @@ public final class OpenDhtTableCommand implements Callable<Integer> {
             + "over, as a Poisson process (default: ${DEFAULT-VALUE}).")
     int getMinutes = 60;
 
+    @Option(names = "--modes", paramLabel = "LIST", split = ",", description = "Run only these modes (default: all:"
+            + " greedy, delay-aware, delay-aware-2gw, delay-aware-3gw, iterative-3, iterative-3-2gw, hedged).")
+    List<String> only;
+
     @Option(names = "--slow-fraction", paramLabel = "F", description = "Share of nodes slow at any moment "
             + "(default: ${DEFAULT-VALUE}).")
-    double slowFraction = 0.05;
+    double slowFraction = SlowNodeModel.defaults().slowFraction();
+
+    @Option(names = "--slow-minutes", paramLabel = "MIN", description = "Mean length of a slow period "
+            + "(default: ${DEFAULT-VALUE}).")
+    double slowMinutes = SlowNodeModel.defaults().meanSlowNanos() / 60e9;
+
+    @Option(names = "--slow-delay", paramLabel = "MIN_MS:SHAPE:CAP_MS", description = "Extra delay per message at "
+            + "a slow node, Pareto(min, shape) capped (default: ${DEFAULT-VALUE}).")
+    String slowDelay = "50:1.2:30000";
 
     @Option(names = "--trace", paramLabel = "FILE", description = "Replay this slow-node trace instead of drawing "
             + "one from the model.")
@@ -59,19 +77,27 @@ public final class OpenDhtTableCommand implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "S", description = "Seed for everything (default: ${DEFAULT-VALUE}).")
     long seed = 1;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "Where table.json, table.csv and trace.txt go "
-            + "(default: ${DEFAULT-VALUE}).")
+    @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: ${DEFAULT-VALUE}).")
     Path out = Path.of("sim-out");
+
+    @Option(names = "--no-progress", description = "No progress bar on stderr.")
+    boolean noProgress;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() throws IOException {
-        if (nodes < 10 || gets < 1 || values < 1 || getMinutes < 1 || !(slowFraction >= 0 && slowFraction < 1)) {
-            throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
-                    "need --nodes >= 10, --gets >= 1, --values >= 1, --get-minutes >= 1, 0 <= --slow-fraction < 1");
+        if (nodes < 10 || gets < 1 || values < 1 || getMinutes < 1 || !(slowFraction >= 0 && slowFraction < 1)
+                || !(slowMinutes > 0)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "need --nodes >= 10, --gets >= 1, "
+                    + "--values >= 1, --get-minutes >= 1, 0 <= --slow-fraction < 1, --slow-minutes > 0");
         }
+        List<OpenDhtTable.Mode> modes = selectModes();
         long wallStart = System.nanoTime();
         LatencyMatrix matrix = matrixFile == null ? LatencyMatrix.planetLab() : LatencyMatrix.load(matrixFile);
-        SlowNodeModel model = SlowNodeModel.defaults().withSlowFraction(slowFraction);
+        SlowNodeModel model = SlowNodeModel.defaults().withSlowFraction(slowFraction)
+                .withMeanSlowNanos((long) (slowMinutes * 60e9)).withSlowExtra(parseDelay(slowDelay));
         // The schedule covers joins, puts and the get phase with room to spare.
         long horizon = (getMinutes + 6L * 60) * 60 * SECOND;
         List<SlowPeriod> periods = trace != null ? SlowTrace.read(trace)
@@ -79,58 +105,96 @@ public final class OpenDhtTableCommand implements Callable<Integer> {
         Files.createDirectories(out);
         SlowTrace.write(periods, out.resolve("trace.txt"));
         NodeConfig config = OpenDhtTable.experimentConfig();
+        ProgressBar bar = new ProgressBar(System.err, !noProgress);
         OpenDhtTable table = new OpenDhtTable(new OpenDhtTable.Params(nodes, gets, values,
-                getMinutes * 60L * SECOND, seed), matrix, periods, config, line -> System.err.println("  " + line));
-        System.err.printf(Locale.ROOT, "opendht-table: %d nodes, %d rounds, %d values, slow fraction %.2f%s, "
-                + "seed %d%n", nodes, gets, values, slowFraction, trace == null ? "" : " (trace " + trace + ")", seed);
-        List<OpenDhtTable.Row> rows = table.run();
-        print(rows, config);
-        writeJson(rows, out.resolve("table.json"));
-        writeCsv(rows, out.resolve("table.csv"));
+                getMinutes * 60L * SECOND, seed), matrix, periods, model, config, modes,
+                line -> System.err.println("  " + line), bar::update);
+        System.err.printf(Locale.ROOT, "opendht-table: %d nodes, %d rounds x %d modes, %d values, slow fraction "
+                + "%.2f, slow periods %.0f min, slow delay Pareto(%s)%s, seed %d%n", nodes, gets, modes.size(),
+                values, slowFraction, slowMinutes, slowDelay, trace == null ? "" : " (trace " + trace + ")", seed);
+        OpenDhtTable.Result result = table.run();
+        bar.finish();
+        print(result, config);
+        TableFiles.writeJson(result.rows(), out.resolve("table.json"));
+        TableFiles.writeCsv(result.rows(), out.resolve("table.csv"));
+        CdfPlot.write(result.rows(), result.latencies(), out.resolve("cdf.png"));
         double wall = (System.nanoTime() - wallStart) / 1e9;
-        System.out.printf(Locale.ROOT, "%nwall time %.1f s, %d events, %.0f events/s, peak heap %d MiB; wrote %s%n",
-                wall, table.events(), table.events() / wall, peakHeapMiB(), out.toAbsolutePath());
+        String run = runReport(result, wall);
+        System.out.print(run);
+        Files.writeString(out.resolve("run.txt"), run);
+        System.out.printf(Locale.ROOT, "wrote %s%n", out.toAbsolutePath());
         return 0;
     }
 
-    private static void print(List<OpenDhtTable.Row> rows, NodeConfig config) {
+    private List<OpenDhtTable.Mode> selectModes() {
+        List<OpenDhtTable.Mode> all = OpenDhtTable.standardModes();
+        if (only == null || only.isEmpty()) {
+            return all;
+        }
+        List<OpenDhtTable.Mode> chosen = new ArrayList<>();
+        for (String name : only) {
+            OpenDhtTable.Mode mode = all.stream().filter(m -> m.name().equals(name)).findFirst()
+                    .orElseThrow(() -> new CommandLine.ParameterException(spec.commandLine(), "unknown mode '"
+                            + name + "'; modes: " + all.stream().map(OpenDhtTable.Mode::name).toList()));
+            chosen.add(mode);
+        }
+        return chosen;
+    }
+
+    private Distribution parseDelay(String text) {
+        String[] parts = text.split(":");
+        try {
+            if (parts.length == 3) {
+                return new Distribution.Pareto(Double.parseDouble(parts[0]), Double.parseDouble(parts[1]),
+                        Double.parseDouble(parts[2]));
+            }
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--slow-delay: " + e.getMessage());
+        }
+        throw new CommandLine.ParameterException(spec.commandLine(), "--slow-delay must be MIN_MS:SHAPE:CAP_MS, got '"
+                + text + "'");
+    }
+
+    private static void print(OpenDhtTable.Result result, NodeConfig config) {
+        List<OpenDhtTable.Row> rows = result.rows();
         Map<String, double[]> ref = OpenDhtTable.reference();
         double oracleP99 = rows.get(rows.size() - 1).p99Ms();
-        System.out.printf(Locale.ROOT, "%n%-14s %7s %7s %8s %8s %9s %7s | %9s %9s | %s%n", "mode", "p50 ms",
-                "p90 ms", "p99 ms", "p99.9 ms", "p99/orcl", "failed", "paper p50", "paper p99", "msgs/get");
+        System.out.printf(Locale.ROOT, "%n%-16s %6s %6s %7s %8s %8s %6s %7s %8s %6s | %6s %6s %6s %6s%n", "mode",
+                "p50", "p90", "p99", "p99.9", "p99/orc", "failed", "msgs", "bytes", "hedges", "paper:", "p50",
+                "p99", "msgs");
         for (OpenDhtTable.Row r : rows) {
             double[] p = ref.get(r.mode());
-            System.out.printf(Locale.ROOT, "%-14s %7.0f %7.0f %8.0f %8.0f %9.2f %7d | %9s %9s | %s%n", r.mode(),
-                    r.p50Ms(), r.p90Ms(), r.p99Ms(), r.p999Ms(), r.p99Ms() / oracleP99, r.failed(),
+            System.out.printf(Locale.ROOT, "%-16s %6.0f %6.0f %7.0f %8.0f %8.2f %6d %7s %8s %6s | %6s %6s %6s %6s%n",
+                    r.mode(), r.p50Ms(), r.p90Ms(), r.p99Ms(), r.p999Ms(), r.p99Ms() / oracleP99, r.failed(),
+                    r.msgsPerGet() == null ? "" : String.format(Locale.ROOT, "%.1f", r.msgsPerGet()),
+                    r.bytesPerGet() == null ? "" : String.format(Locale.ROOT, "%.0f", r.bytesPerGet()),
+                    r.msgsPerGet() == null ? "" : Long.toString(r.hedges()), "",
                     p == null ? "" : String.format(Locale.ROOT, "%.0f", p[0]),
-                    p == null ? "" : String.format(Locale.ROOT, "%.0f", p[1]), "not counted yet");
+                    p == null ? "" : String.format(Locale.ROOT, "%.0f", p[1]),
+                    p == null ? "" : String.format(Locale.ROOT, "%.1f", p[2]));
         }
-        System.out.printf(Locale.ROOT, "(k = %d replicas, leaf set %d per side, request timeout %d ms)%n",
-                config.replicas(), config.leafSetHalf(), config.requestTimeoutMillis());
+        System.out.printf(Locale.ROOT, "(ms; k = %d replicas, leaf set %d per side, request timeout %d ms; msgs and "
+                + "bytes count everything each get caused, client-gateway legs included, bytes as encoded + %d B "
+                + "of headers per message)%n", config.replicas(), config.leafSetHalf(),
+                config.requestTimeoutMillis(), io.rattan.core.msg.Cost.HEADER_BYTES);
+        System.out.printf(Locale.ROOT, "maintenance: %.2f msgs and %.0f B per node-second%n",
+                result.maintenanceMsgsPerNodeSecond(), result.maintenanceBytesPerNodeSecond());
     }
 
-    private static void writeJson(List<OpenDhtTable.Row> rows, Path file) throws IOException {
-        try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(file))) {
-            w.println("[");
-            for (int i = 0; i < rows.size(); i++) {
-                OpenDhtTable.Row r = rows.get(i);
-                w.printf(Locale.ROOT, "  {\"mode\": \"%s\", \"gets\": %d, \"p50_ms\": %.3f, \"p90_ms\": %.3f, "
-                        + "\"p99_ms\": %.3f, \"p999_ms\": %.3f, \"msgs_per_get\": null, \"bytes_per_get\": null, "
-                        + "\"failed\": %d}%s%n", r.mode(), r.gets(), r.p50Ms(), r.p90Ms(), r.p99Ms(), r.p999Ms(),
-                        r.failed(), i + 1 < rows.size() ? "," : "");
-            }
-            w.println("]");
+    private static String runReport(OpenDhtTable.Result result, double wall) {
+        StringBuilder b = new StringBuilder();
+        b.append(String.format(Locale.ROOT, "%nwall time %.1f s, %d events, %.0f events/s, peak heap %d MiB%n", wall,
+                result.events(), result.events() / wall, peakHeapMiB()));
+        long messages = 0;
+        for (long n : result.messagesByType().values()) {
+            messages += n;
         }
-    }
-
-    private static void writeCsv(List<OpenDhtTable.Row> rows, Path file) throws IOException {
-        try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(file))) {
-            w.println("mode,gets,p50_ms,p90_ms,p99_ms,p999_ms,msgs_per_get,bytes_per_get,failed");
-            for (OpenDhtTable.Row r : rows) {
-                w.printf(Locale.ROOT, "%s,%d,%.3f,%.3f,%.3f,%.3f,,,%d%n", r.mode(), r.gets(), r.p50Ms(), r.p90Ms(),
-                        r.p99Ms(), r.p999Ms(), r.failed());
-            }
+        b.append(String.format(Locale.ROOT, "events of the get phase: %d message deliveries (by type below), the "
+                + "rest timers%n", messages));
+        for (Map.Entry<MessageType, Long> e : result.messagesByType().entrySet()) {
+            b.append(String.format(Locale.ROOT, "  %-20s %10d%n", e.getKey(), e.getValue()));
         }
+        return b.toString();
     }
 
     private static long peakHeapMiB() {

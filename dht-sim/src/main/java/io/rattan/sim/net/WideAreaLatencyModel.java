@@ -16,7 +16,8 @@ import java.util.random.RandomGenerator;
  * delay and truncated at 0, arriving at a = t + network delay. Node d is a single FIFO server: service starts at
  * s = max(a, when d's previous message finished) and takes the base service time plus an extra delay — sampled from
  * the slow periods covering s if there are any, else, rarely, a healthy stall — and the message is delivered when
- * service ends. {@link #delayNanos} returns that end time minus t.
+ * service ends. {@link #delayNanos} returns that end time minus t. Clients ({@link #clientAddress}) sit on a node's
+ * host but are not servers: a message to one arrives after the network delay.
  *
  * <p>Approximations, each chosen because {@link LatencyModel} fixes a message's delay once, when it is sent:
  * <ul>
@@ -116,6 +117,23 @@ public final class WideAreaLatencyModel implements LatencyModel {
     }
 
     /**
+     * The address of a client process on node {@code i}'s host. It is not a FIFO server: messages to it take the
+     * network delay only.
+     */
+    public static Address clientAddress(int i) {
+        return new Address("client" + i, i + 1);
+    }
+
+    /** Node {@code i}'s client gateway: the same process (and so the same FIFO server) as the node. */
+    public static Address gatewayAddress(int i) {
+        return new Address("gateway" + i, i + 1);
+    }
+
+    private static boolean isClient(Address a) {
+        return a.host().charAt(0) == 'c';
+    }
+
+    /**
      * The delay from now until {@code to} has served the message, queueing included; advances {@code to}'s queue.
      * Call exactly once per message that is not {@link #drops dropped}. {@code ignored} is not used: see the class
      * comment.
@@ -126,6 +144,9 @@ public final class WideAreaLatencyModel implements LatencyModel {
         int src = node(from);
         int dst = node(to);
         long arrival = now + networkNanos(src, dst);
+        if (isClient(to)) {
+            return arrival - now;
+        }
         long start = Math.max(arrival, freeAtNanos[dst]);
         long end = start + knobs.baseServiceNanos() + extraNanos(dst, start);
         freeAtNanos[dst] = end;
@@ -144,6 +165,9 @@ public final class WideAreaLatencyModel implements LatencyModel {
     public boolean drops(Address from, Address to, RandomGenerator ignored) {
         node(from);
         int dst = node(to);
+        if (isClient(to)) {
+            return false;
+        }
         double p = periods.dropProbability(dst, now());
         return p > 0 && dropRandom.nextDouble() < p;
     }

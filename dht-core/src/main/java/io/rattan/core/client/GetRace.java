@@ -1,0 +1,138 @@
+package io.rattan.core.client;
+
+import io.rattan.core.env.Cancellable;
+import io.rattan.core.env.Clock;
+import io.rattan.core.env.Scheduler;
+import io.rattan.core.msg.Message;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+
+/**
+ * One get raced through several gateways. The first {@code gateways} copies go out at once; a hedged race holds one
+ * more copy back and sends it when the {@link HedgeThreshold} passes with no good answer, or as soon as every copy
+ * sent so far has failed. The first good answer wins and the race ends; copies still out are not cancelled on the
+ * wire, their answers are ignored (and counted as cost by whoever counts). When every copy failed, the last failure
+ * is the result. Runs on the caller's event loop; the launcher and callbacks are called on it.
+ */
+public final class GetRace {
+
+    /** Sends copy {@code copy} (0-based) of the get through its gateway; {@code answer} is called once with the reply. */
+    @FunctionalInterface
+    public interface Launcher {
+        void launch(int copy, Consumer<Message> answer);
+    }
+
+    /**
+     * How the race ended.
+     *
+     * @param reply        the winning answer, or the last failure
+     * @param winner       the copy that won, -1 if none did
+     * @param copiesSent   copies launched, hedge included
+     * @param hedged       whether the hedge copy was sent
+     * @param latencyNanos from the start of the race to its result
+     */
+    public record Result(Message reply, int winner, int copiesSent, boolean hedged, long latencyNanos) {
+    }
+
+    private final Scheduler scheduler;
+    private final Clock clock;
+    private final GetOptions options;
+    private final HedgeThreshold threshold;
+    private final Predicate<Message> good;
+    private final Launcher launcher;
+    private final Consumer<Result> done;
+    private long startedNanos;
+    private int sent;
+    private int failed;
+    private boolean hedged;
+    private boolean finished;
+    private Cancellable hedgeTimer;
+
+    private GetRace(Scheduler scheduler, Clock clock, GetOptions options, HedgeThreshold threshold,
+                    Predicate<Message> good, Launcher launcher, Consumer<Result> done) {
+        this.scheduler = scheduler;
+        this.clock = clock;
+        this.options = options;
+        this.threshold = threshold;
+        this.good = good;
+        this.launcher = launcher;
+        this.done = done;
+    }
+
+    /**
+     * Starts a race.
+     *
+     * @param threshold when to hedge, and where finished gets' latencies are recorded; required when
+     *                  {@code options.hedge()}, may be null otherwise
+     * @param good      which answers win (a get reply with status OK, typically)
+     */
+    public static void start(Scheduler scheduler, Clock clock, GetOptions options, HedgeThreshold threshold,
+                             Predicate<Message> good, Launcher launcher, Consumer<Result> done) {
+        if (options.hedge()) {
+            Objects.requireNonNull(threshold, "a hedged race needs a threshold");
+        }
+        GetRace race = new GetRace(scheduler, clock, options, threshold, Objects.requireNonNull(good),
+                Objects.requireNonNull(launcher), Objects.requireNonNull(done));
+        race.startedNanos = clock.nanoTime();
+        for (int i = 0; i < options.gateways(); i++) {
+            race.launch();
+        }
+        if (options.hedge() && !race.finished) {
+            race.hedgeTimer = scheduler.schedule(threshold.thresholdNanos(), race::hedge);
+        }
+    }
+
+    private void launch() {
+        int copy = sent++;
+        boolean[] answered = {false};
+        launcher.launch(copy, m -> {
+            if (!answered[0]) {
+                answered[0] = true;
+                onAnswer(copy, m);
+            }
+        });
+    }
+
+    private void hedge() {
+        if (!finished && !hedged) {
+            hedged = true;
+            launch();
+        }
+    }
+
+    private void onAnswer(int copy, Message m) {
+        if (finished) {
+            return;
+        }
+        if (good.test(m)) {
+            finish(m, copy);
+            return;
+        }
+        failed++;
+        if (failed < sent) {
+            return;
+        }
+        if (options.hedge() && !hedged) {
+            // Every copy so far failed: the hedge is late already.
+            if (hedgeTimer != null) {
+                hedgeTimer.cancel();
+            }
+            hedge();
+            return;
+        }
+        finish(m, -1);
+    }
+
+    private void finish(Message reply, int winner) {
+        finished = true;
+        if (hedgeTimer != null) {
+            hedgeTimer.cancel();
+        }
+        long latency = clock.nanoTime() - startedNanos;
+        if (winner >= 0 && threshold != null) {
+            threshold.record(latency);
+        }
+        done.accept(new Result(reply, winner, sent, hedged, latency));
+    }
+}
