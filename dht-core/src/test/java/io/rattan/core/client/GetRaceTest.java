@@ -1,0 +1,123 @@
+package io.rattan.core.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.RoutingMode;
+import io.rattan.core.msg.Status;
+import io.rattan.core.util.Bytes;
+import io.rattan.core.virtual.VirtualScheduler;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+
+/** Races in virtual time: which copies go out when, and which answer wins. */
+class GetRaceTest {
+
+    private static final long MS = 1_000_000L;
+    private static final Message OK = new GetReply(Status.OK, List.of(), Bytes.EMPTY, 1, "");
+    private static final Message FAIL = new ErrorReply(Status.TIMEOUT, "late");
+
+    private final VirtualScheduler scheduler = new VirtualScheduler(0);
+    private final List<Long> launchedAtMs = new ArrayList<>();
+    private final List<Consumer<Message>> answers = new ArrayList<>();
+    private final List<GetRace.Result> results = new ArrayList<>();
+
+    private void start(GetOptions options, HedgeThreshold threshold) {
+        GetRace.start(scheduler, scheduler, options, threshold, m -> m == OK, (copy, answer) -> {
+            launchedAtMs.add(scheduler.nanoTime() / MS);
+            answers.add(answer);
+        }, results::add);
+    }
+
+    /** A threshold of exactly {@code ms} once warm: every recorded latency is {@code ms}. */
+    private static HedgeThreshold warmAt(long ms) {
+        HedgeThreshold t = new HedgeThreshold(0.95, MS, 10_000 * MS);
+        for (int i = 0; i < HedgeThreshold.WINDOW; i++) {
+            t.record(ms * MS);
+        }
+        return t;
+    }
+
+    private void answerAt(long ms, int copy, Message m) {
+        scheduler.schedule(ms * MS - scheduler.nanoTime(), () -> answers.get(copy).accept(m));
+    }
+
+    @Test
+    void aHedgedGetSendsNoSecondCopyWhenNothingIsLate() {
+        start(GetOptions.of(RoutingMode.DELAY_AWARE).withHedge(true), warmAt(100));
+        answerAt(99, 0, OK);
+        scheduler.runFor(10_000 * MS);
+
+        assertThat(launchedAtMs).containsExactly(0L);
+        assertThat(results).singleElement().satisfies(r -> {
+            assertThat(r.hedged()).isFalse();
+            assertThat(r.winner()).isZero();
+            assertThat(r.copiesSent()).isEqualTo(1);
+            assertThat(r.latencyNanos()).isEqualTo(99 * MS);
+        });
+    }
+
+    @Test
+    void aHedgedGetSendsExactlyOneMoreCopyOnceTheThresholdPasses() {
+        start(GetOptions.of(RoutingMode.DELAY_AWARE).withHedge(true), warmAt(100));
+        scheduler.runFor(5_000 * MS);
+        assertThat(launchedAtMs).containsExactly(0L, 100L);
+
+        answerAt(5_050, 1, OK);
+        answerAt(5_060, 0, OK);
+        scheduler.runFor(10_000 * MS);
+        assertThat(launchedAtMs).hasSize(2);
+        assertThat(results).singleElement().satisfies(r -> {
+            assertThat(r.hedged()).isTrue();
+            assertThat(r.winner()).isEqualTo(1);
+            assertThat(r.copiesSent()).isEqualTo(2);
+        });
+    }
+
+    @Test
+    void aFailedFirstCopySendsTheHedgeAtOnce() {
+        start(GetOptions.of(RoutingMode.DELAY_AWARE).withHedge(true), warmAt(100));
+        answerAt(10, 0, FAIL);
+        scheduler.runFor(20 * MS);
+        assertThat(launchedAtMs).containsExactly(0L, 10L);
+
+        answerAt(30, 1, FAIL);
+        scheduler.runFor(10_000 * MS);
+        assertThat(launchedAtMs).hasSize(2);
+        assertThat(results).singleElement().satisfies(r -> {
+            assertThat(r.reply()).isSameAs(FAIL);
+            assertThat(r.winner()).isEqualTo(-1);
+        });
+    }
+
+    @Test
+    void gGatewaysSendGCopiesAtOnceAndTheFirstGoodAnswerWins() {
+        start(GetOptions.of(RoutingMode.DELAY_AWARE).withGateways(3), null);
+        assertThat(launchedAtMs).containsExactly(0L, 0L, 0L);
+
+        answerAt(5, 2, FAIL);
+        answerAt(40, 1, OK);
+        answerAt(60, 0, OK);
+        scheduler.runFor(1_000 * MS);
+        assertThat(results).singleElement().satisfies(r -> {
+            assertThat(r.winner()).isEqualTo(1);
+            assertThat(r.latencyNanos()).isEqualTo(40 * MS);
+        });
+    }
+
+    @Test
+    void theThresholdLearnsFromTheRacesItTimes() {
+        HedgeThreshold threshold = new HedgeThreshold(0.5, MS, 10_000 * MS);
+        for (int i = 0; i < HedgeThreshold.WARMUP; i++) {
+            answers.clear();
+            start(GetOptions.of(RoutingMode.DELAY_AWARE).withHedge(true), threshold);
+            answerAt(scheduler.nanoTime() / MS + 30, 0, OK);
+            scheduler.runFor(1_000 * MS);
+        }
+        assertThat(threshold.thresholdNanos()).isEqualTo(30 * MS);
+    }
+}

@@ -1,0 +1,139 @@
+package io.rattan.core.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rattan.core.codec.MessageCodec;
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Cost;
+import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.MessageType;
+import io.rattan.core.msg.Messages.ClientGet;
+import io.rattan.core.msg.Messages.ClientPut;
+import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.Messages.PutReply;
+import io.rattan.core.msg.RoutingMode;
+import io.rattan.core.msg.Status;
+import io.rattan.core.net.Address;
+import io.rattan.core.util.Bytes;
+import io.rattan.core.virtual.LatencyModel;
+import io.rattan.core.virtual.VirtualWorld;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Iterative gets, gets started at several nodes, and the cost a get reports, on 120 nodes in the virtual world
+ * (10 ms per message, nobody slow, so no timeouts).
+ */
+class GetStrategiesTest {
+
+    private static final Set<MessageType> GET_TRAFFIC = Set.of(MessageType.GET_REQUEST, MessageType.HOP_ACK,
+            MessageType.GET_REPLY);
+
+    private VirtualWorld world;
+    private final List<Id> keys = new ArrayList<>();
+    private final List<Bytes> values = new ArrayList<>();
+    private final MessageCodec codec = new MessageCodec();
+    // Per gateway address: iterative questions out minus answers back, and the most ever out at once.
+    private final Map<Address, int[]> inFlight = new HashMap<>();
+    private long getTrafficMessages;
+    private long getTrafficBytes;
+
+    @BeforeEach
+    void world() {
+        world = new VirtualWorld(11, NodeConfig.defaults().withReplicas(4, 2), LatencyModel.constant(10_000_000L));
+        world.addNodes(120);
+        for (int i = 0; i < 20; i++) {
+            Id key = Id.ofName("key-" + i);
+            Bytes value = Bytes.utf8("value-" + i);
+            Message put = world.request(i, new ClientPut(key, value, 3600, Bytes.EMPTY));
+            assertThat(((PutReply) put).status()).isEqualTo(Status.OK);
+            keys.add(key);
+            values.add(value);
+        }
+        world.runFor(5_000_000_000L);
+        world.network().observer((from, to, e) -> {
+            MessageType t = e.body().type();
+            if (t == MessageType.ITERATIVE_GET) {
+                int[] f = inFlight.computeIfAbsent(from, a -> new int[2]);
+                f[0]++;
+                f[1] = Math.max(f[1], f[0]);
+            } else if (t == MessageType.ITERATIVE_GET_REPLY) {
+                inFlight.get(to)[0]--;
+            }
+            if (GET_TRAFFIC.contains(t)) {
+                getTrafficMessages++;
+                getTrafficBytes += codec.encodedSize(e) + Cost.HEADER_BYTES;
+            }
+        });
+    }
+
+    private GetReply get(int gateway, ClientGet get) {
+        Message reply = world.request(gateway, get);
+        assertThat(reply).isInstanceOf(GetReply.class);
+        return (GetReply) reply;
+    }
+
+    @Test
+    void iterativeGetsFindEveryValueKeepingExactlyPQuestionsInFlight() {
+        for (int p : new int[] {1, 3}) {
+            inFlight.clear();
+            for (int i = 0; i < keys.size(); i++) {
+                int gateway = 40 + i;
+                GetReply reply = get(gateway, new ClientGet(keys.get(i), RoutingMode.ITERATIVE, 0, Bytes.EMPTY, p,
+                        false));
+                assertThat(reply.values()).extracting(v -> v.value()).containsExactly(values.get(i));
+                // Let late answers to the other questions come in before the next get.
+                world.runFor(1_000_000_000L);
+            }
+            assertThat(inFlight).isNotEmpty();
+            for (int[] f : inFlight.values()) {
+                assertThat(f[0]).as("questions still out after every get finished").isZero();
+                assertThat(f[1]).as("most questions out at once, p = %d", p).isEqualTo(p);
+            }
+        }
+    }
+
+    @Test
+    void aRecursiveGetReportsExactlyTheMessagesAndBytesItsPathCarried() {
+        int multiHop = 0;
+        for (int i = 0; i < keys.size(); i++) {
+            getTrafficMessages = 0;
+            getTrafficBytes = 0;
+            GetReply reply = get(60 + i, new ClientGet(keys.get(i), RoutingMode.GREEDY, 0, Bytes.EMPTY));
+            // Hand count: each hop is a forward and its ack, then the answering replica's one reply to the gateway.
+            int expected = reply.hops() == 0 ? 0 : 2 * reply.hops() + 1;
+            assertThat(reply.cost().messages()).isEqualTo(expected).isEqualTo(getTrafficMessages);
+            assertThat(reply.cost().bytes()).isEqualTo(getTrafficBytes);
+            multiHop += reply.hops() >= 2 ? 1 : 0;
+        }
+        assertThat(multiHop).as("gets that took two hops or more").isPositive();
+    }
+
+    @Test
+    void aGetStartedAtSeveralNodesGetsTheValue() {
+        for (int i = 0; i < keys.size(); i++) {
+            Message[] reply = new Message[1];
+            Node gateway = world.node(80 + i);
+            ClientGet get = new ClientGet(keys.get(i), RoutingMode.DELAY_AWARE, 0, Bytes.EMPTY);
+            world.scheduler().execute(() -> gateway.handleClientGet(get, 3, true, m -> reply[0] = m));
+            world.runUntil(() -> reply[0] != null, 30_000_000_000L);
+            assertThat(reply[0]).isInstanceOf(GetReply.class);
+            assertThat(((GetReply) reply[0]).values()).extracting(v -> v.value()).containsExactly(values.get(i));
+        }
+    }
+
+    @Test
+    void anIterativeGetCannotStartAtSeveralNodes() {
+        Message[] reply = new Message[1];
+        world.node(0).handleClientGet(new ClientGet(keys.get(0), RoutingMode.ITERATIVE, 0, Bytes.EMPTY), 2, false,
+                m -> reply[0] = m);
+        assertThat(reply[0]).isInstanceOfSatisfying(io.rattan.core.msg.Messages.ErrorReply.class,
+                e -> assertThat(e.status()).isEqualTo(Status.BAD_REQUEST));
+    }
+}
