@@ -2,6 +2,7 @@ package io.rattan.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rattan.core.client.OneHopImage;
 import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Cost;
@@ -125,6 +126,41 @@ class GetStrategiesTest {
             world.runUntil(() -> reply[0] != null, 30_000_000_000L);
             assertThat(reply[0]).isInstanceOf(GetReply.class);
             assertThat(((GetReply) reply[0]).values()).extracting(v -> v.value()).containsExactly(values.get(i));
+        }
+    }
+
+    @Test
+    void aOneHopImageStartingEmptyConvergesAfterCorrections() {
+        OneHopImage image = new OneHopImage(1_000);
+        Map<Id, Integer> index = new HashMap<>();
+        for (int i = 0; i < world.size(); i++) {
+            index.put(world.contact(i).id(), i);
+        }
+        for (int round = 0; round < 2; round++) {
+            int direct = 0;
+            for (int i = 0; i < keys.size(); i++) {
+                Id key = keys.get(i);
+                List<io.rattan.core.net.Contact> near = image.closest(key, 1);
+                // An empty image sends the get through an arbitrary node; the answer corrects the image.
+                int target = near.isEmpty() ? 100 : index.get(near.get(0).id());
+                GetReply reply = get(target, new ClientGet(key, RoutingMode.DELAY_AWARE, 0, Bytes.EMPTY, 0, true));
+                assertThat(reply.values()).extracting(v -> v.value()).containsExactly(values.get(i));
+                assertThat(reply.holders()).hasSize(4);
+                image.learn(reply.holders());
+                direct += reply.hops() == 0 ? 1 : 0;
+            }
+            if (round == 0) {
+                assertThat(direct).as("gets answered where the image sent them, first round").isLessThan(keys.size());
+            } else {
+                assertThat(direct).as("after one correction per key, every get goes straight to a replica")
+                        .isEqualTo(keys.size());
+            }
+        }
+        for (Id key : keys) {
+            List<Integer> live = new ArrayList<>(world.liveIndexes());
+            live.sort(java.util.Comparator.comparing((Integer i) -> world.contact(i).id().distanceTo(key)));
+            assertThat(image.closest(key, 4)).containsExactlyElementsOf(
+                    live.subList(0, 4).stream().map(world::contact).toList());
         }
     }
 

@@ -12,6 +12,7 @@ import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Status;
+import io.rattan.core.net.Contact;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.util.Bytes;
 import io.rattan.core.virtual.VirtualWorld;
@@ -22,6 +23,7 @@ import io.rattan.sim.net.SlowPeriod;
 import io.rattan.sim.net.WideAreaLatencyModel;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,8 +42,14 @@ import org.HdrHistogram.Histogram;
  */
 public final class OpenDhtTable {
 
-    /** A way of performing a get, as the table names it. */
-    public record Mode(String name, GetOptions options) {
+    /**
+     * A way of performing a get, as the table names it. A one-hop mode's client sends each copy straight to a
+     * replica its image knows (see {@link OneHopClient}) instead of through gateways.
+     */
+    public record Mode(String name, GetOptions options, boolean oneHop) {
+        public Mode(String name, GetOptions options) {
+            this(name, options, false);
+        }
     }
 
     /** One row of the result; cost columns are null for the oracle. */
@@ -106,7 +114,8 @@ public final class OpenDhtTable {
                 new Mode("delay-aware-3gw", da.withGateways(3)),
                 new Mode("iterative-3", it),
                 new Mode("iterative-3-2gw", it.withGateways(2)),
-                new Mode("hedged", da.withHedge(true)));
+                new Mode("hedged", da.withHedge(true)),
+                new Mode("one-hop-hedged", da.withHedge(true), true));
     }
 
     /** Runs the workload; returns one row per mode and the oracle row last. */
@@ -148,6 +157,10 @@ public final class OpenDhtTable {
             log.accept(unplaced + " keys could not be put in 5 attempts and were replaced by others");
         }
         world.runFor(30 * SECOND);
+        Map<Integer, OneHopClient> oneHop = new HashMap<>();
+        if (modes.stream().anyMatch(Mode::oneHop)) {
+            warmUp(world, clients, oneHop, keys, random);
+        }
 
         Histogram[] latency = new Histogram[m];
         long[] failed = new long[m];
@@ -178,8 +191,9 @@ public final class OpenDhtTable {
             world.scheduler().schedule(roundAt - world.scheduler().nanoTime(), () -> {
                 oracle.recordValue(Math.max(1, (long) (oracleMillis(world, net, gateways[0], keys.get(k), roundAt)
                         * 1000)));
-                new Round(world, clients, gateways, keys.get(k), values.get(k), order, firstCause, latency, failed,
-                        hedges, thresholds, timeoutNanos, done).next(0);
+                new Round(world, clients, oneHop.computeIfAbsent(gateways[0], OneHopClient::new), gateways,
+                        keys.get(k), values.get(k), order, firstCause, latency, failed, hedges, thresholds,
+                        timeoutNanos, done).next(0);
             });
         }
         int total = params.gets();
@@ -214,6 +228,7 @@ public final class OpenDhtTable {
     private final class Round {
         final VirtualWorld world;
         final SimClients clients;
+        final OneHopClient oneHop;
         final int[] gateways;
         final Id key;
         final Bytes expected;
@@ -226,11 +241,12 @@ public final class OpenDhtTable {
         final long timeoutNanos;
         final int[] done;
 
-        Round(VirtualWorld world, SimClients clients, int[] gateways, Id key, Bytes expected, int[] order,
-              int firstCause, Histogram[] latency, long[] failed, long[] hedges, HedgeThreshold[] thresholds,
-              long timeoutNanos, int[] done) {
+        Round(VirtualWorld world, SimClients clients, OneHopClient oneHop, int[] gateways, Id key, Bytes expected,
+              int[] order, int firstCause, Histogram[] latency, long[] failed, long[] hedges,
+              HedgeThreshold[] thresholds, long timeoutNanos, int[] done) {
             this.world = world;
             this.clients = clients;
+            this.oneHop = oneHop;
             this.gateways = gateways;
             this.key = key;
             this.expected = expected;
@@ -254,9 +270,19 @@ public final class OpenDhtTable {
             // Everything this get sets off, down to late replies, carries its cause.
             world.scheduler().cause(firstCause + mode);
             GetOptions o = modes.get(mode).options();
-            ClientGet get = new ClientGet(key, o.routing(), 0, Bytes.EMPTY, o.parallelism(), false);
+            boolean direct = modes.get(mode).oneHop();
+            ClientGet get = new ClientGet(key, o.routing(), 0, Bytes.EMPTY, o.parallelism(), direct);
+            List<Contact> targets = direct ? oneHop.targets(key, config.replicas(), world.contact(gateways[0]))
+                    : List.of();
             GetRace.start(world.scheduler(), world.scheduler(), o, thresholds[mode], OpenDhtTable::isOk,
-                    (copy, answer) -> clients.send(gateways[0], gateways[copy], get, answer),
+                    (copy, answer) -> {
+                        if (direct) {
+                            sendDirect(world, clients, oneHop, targets.get(Math.min(copy, targets.size() - 1)), get,
+                                    answer);
+                        } else {
+                            clients.send(gateways[0], gateways[copy], get, answer);
+                        }
+                    },
                     result -> {
                         boolean ok = result.reply() instanceof GetReply g && g.status() == Status.OK
                                 && g.values().size() == 1 && g.values().get(0).value().equals(expected);
@@ -274,6 +300,65 @@ public final class OpenDhtTable {
                         world.scheduler().execute(() -> next(i + 1));
                     });
         }
+    }
+
+    /** A one-hop copy: straight to {@code target}'s client port; the answer updates the client's image. */
+    private void sendDirect(VirtualWorld world, SimClients clients, OneHopClient client, Contact target,
+                            ClientGet get, Consumer<Message> answer) {
+        long sent = world.scheduler().nanoTime();
+        clients.send(client.host(), indexOf(world, target), get, m -> {
+            client.answered(target, m, world.scheduler().nanoTime() - sent);
+            answer.accept(m);
+        });
+    }
+
+    private Map<Id, Integer> indexById;
+
+    private int indexOf(VirtualWorld world, Contact c) {
+        if (indexById == null) {
+            indexById = new HashMap<>();
+            for (int i = 0; i < world.size(); i++) {
+                indexById.put(world.contact(i).id(), i);
+            }
+        }
+        return indexById.get(c.id());
+    }
+
+    private static final int WARM_UP_GETS = 20;
+
+    /**
+     * Before the measured gets, every node's host has a one-hop client make {@value #WARM_UP_GETS} one-hop gets of
+     * random stored keys, one after another, so that its image is what a long-running client's would be. They are
+     * not measured and not charged to any mode.
+     */
+    private void warmUp(VirtualWorld world, SimClients clients, Map<Integer, OneHopClient> oneHop, List<Id> keys,
+                        SplittableRandom random) {
+        int[] left = {params.nodes()};
+        for (int h = 0; h < params.nodes(); h++) {
+            OneHopClient client = oneHop.computeIfAbsent(h, OneHopClient::new);
+            long offset = (long) (random.nextDouble() * 60 * SECOND);
+            long seed = random.nextLong();
+            world.scheduler().schedule(offset, () -> warmUpGet(world, clients, client, keys,
+                    new SplittableRandom(seed), WARM_UP_GETS, left));
+        }
+        if (!world.runUntil(() -> left[0] == 0, 3600 * SECOND)) {
+            throw new IllegalStateException("one-hop warm-up did not finish within an hour");
+        }
+        log.accept(String.format("one-hop clients warmed up with %d gets each; images hold %.0f nodes on average",
+                WARM_UP_GETS, oneHop.values().stream().mapToInt(c -> c.image().size()).average().orElse(0)));
+    }
+
+    private void warmUpGet(VirtualWorld world, SimClients clients, OneHopClient client, List<Id> keys,
+                           SplittableRandom random, int remaining, int[] left) {
+        if (remaining == 0) {
+            left[0]--;
+            return;
+        }
+        Id key = keys.get(random.nextInt(keys.size()));
+        Contact target = client.targets(key, config.replicas(), world.contact(client.host())).get(0);
+        sendDirect(world, clients, client, target, new ClientGet(key, RoutingMode.DELAY_AWARE, 0, Bytes.EMPTY, 0,
+                true), m -> world.scheduler().execute(() -> warmUpGet(world, clients, client, keys, random,
+                remaining - 1, left)));
     }
 
     private static boolean isOk(Message m) {
