@@ -393,7 +393,7 @@ final class ApiRouter {
         if (p != null && !iterative) {
             throw badRequest("p is the parallelism of an iterative get: use it with routing=iterative");
         }
-        int gateways = intParam(query, "gateways", defaults.gateways(), 1, GetOptions.GATEWAYS_MAX, "gateways");
+        int gateways = intParam(query, "gateways", defaults.gateways(), 1, GetOptions.GATEWAYS_MAX, "nodes");
         String hedgeText = singleParam(query, "hedge");
         boolean hedge;
         if (hedgeText == null) {
