@@ -34,6 +34,8 @@ final class Call<T> {
     private final ReplyMapper<T> mapper;
     private final EventLoop loop;
     private final long deadlineNanos;
+    // The gateway of the first attempt; negative: the client's next round-robin turn.
+    private final int firstGateway;
     private final CompletableFuture<T> result = new CompletableFuture<>();
 
     // Confined to the loop.
@@ -47,8 +49,10 @@ final class Call<T> {
     private volatile Future<?> backoffTimer;
     private volatile Future<?> deadlineTimer;
 
-    Call(ClientRuntime runtime, Op op, Message request, ReplyMapper<T> mapper, EventLoop loop, long deadlineNanos) {
+    Call(ClientRuntime runtime, Op op, Message request, ReplyMapper<T> mapper, EventLoop loop, long deadlineNanos,
+         int firstGateway) {
         this.runtime = runtime;
+        this.firstGateway = firstGateway;
         this.op = op;
         this.request = request;
         this.mapper = mapper;
@@ -91,8 +95,10 @@ final class Call<T> {
             return;
         }
         attempts++;
-        // The first attempt takes the client's round-robin turn; each retry moves on to the next gateway.
-        gatewayIndex = runtime.chooseGateway(attempts == 1 ? runtime.nextStartIndex() : gatewayIndex + 1);
+        // The first attempt takes the client's round-robin turn (or the gateway a race gave this copy); each retry
+        // moves on to the next gateway.
+        int first = firstGateway >= 0 ? firstGateway : runtime.nextStartIndex();
+        gatewayIndex = runtime.chooseGateway(attempts == 1 ? first : gatewayIndex + 1);
         Gateway gateway = runtime.gateway(gatewayIndex);
         Attempt attempt = new Attempt(this, runtime.nextRequestId(), gateway);
         current = attempt;

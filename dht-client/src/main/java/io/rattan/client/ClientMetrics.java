@@ -19,6 +19,7 @@ final class ClientMetrics {
     static final String REQUESTS = "rattan.client.requests";
     static final String RETRIES = "rattan.client.retries";
     static final String IN_FLIGHT = "rattan.client.requests.inflight";
+    static final String HEDGES = "rattan.client.get.hedges";
 
     /** The outcome tag of a call that succeeded. */
     static final String SUCCESS = "success";
@@ -29,6 +30,7 @@ final class ClientMetrics {
     private final Map<String, Timer> timers = new ConcurrentHashMap<>();
     private final Map<Op, Counter> retries = new EnumMap<>(Op.class);
     private final Gauge inFlightGauge;
+    private final Counter hedges;
 
     ClientMetrics(MeterRegistry registry, IntSupplier inFlight) {
         this.registry = registry;
@@ -42,8 +44,12 @@ final class ClientMetrics {
             inFlightGauge = Gauge.builder(IN_FLIGHT, inFlight::getAsInt)
                     .description("Client calls in flight or waiting to retry")
                     .register(registry);
+            hedges = Counter.builder(HEDGES)
+                    .description("Hedge copies sent: get pages that had no good answer within the hedge threshold")
+                    .register(registry);
         } else {
             inFlightGauge = null;
+            hedges = null;
         }
     }
 
@@ -64,6 +70,13 @@ final class ClientMetrics {
     void retry(Op op) {
         if (registry != null) {
             retries.get(op).increment();
+        }
+    }
+
+    /** One get page sent its hedge copy. */
+    void hedged() {
+        if (hedges != null) {
+            hedges.increment();
         }
     }
 

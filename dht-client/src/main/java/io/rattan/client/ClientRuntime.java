@@ -2,6 +2,7 @@ package io.rattan.client;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollEventLoopGroup;
@@ -46,6 +47,7 @@ final class ClientRuntime {
     private final Set<Call<?>> calls = ConcurrentHashMap.newKeySet();
     private final AtomicInteger callCount = new AtomicInteger();
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final EventLoop raceLoop;
 
     ClientRuntime(ClientConfig config) {
         this.config = config;
@@ -70,6 +72,17 @@ final class ClientRuntime {
         // A random start spreads many clients over the gateways from their first request.
         this.cursor = new AtomicInteger(ThreadLocalRandom.current().nextInt(gateways.size()));
         this.metrics = new ClientMetrics(config.meterRegistry(), callCount::get);
+        this.raceLoop = group.next();
+    }
+
+    /** The one loop every get race runs on, so that the client's one hedge threshold needs no lock. */
+    EventLoop raceLoop() {
+        return raceLoop;
+    }
+
+    /** How many gateways the client knows. */
+    int gatewayCount() {
+        return gateways.size();
     }
 
     ClientConfig config() {
@@ -123,6 +136,15 @@ final class ClientRuntime {
      * event-loop thread, with the mapped reply or a {@link RattanException}.
      */
     <T> CompletableFuture<T> submit(Op op, Message request, long deadlineNanos, Call.ReplyMapper<T> mapper) {
+        return submit(op, request, deadlineNanos, mapper, -1);
+    }
+
+    /**
+     * As {@link #submit(Op, Message, long, Call.ReplyMapper)}, with the first attempt at gateway
+     * {@code firstGateway} (taken modulo the number of gateways; negative: the next round-robin turn).
+     */
+    <T> CompletableFuture<T> submit(Op op, Message request, long deadlineNanos, Call.ReplyMapper<T> mapper,
+                                    int firstGateway) {
         if (closed.get()) {
             return CompletableFuture.failedFuture(closedFailure());
         }
@@ -133,7 +155,8 @@ final class ClientRuntime {
                     + "flight: the client admits " + max + " at once (maxRequestsInFlight); wait for some to "
                     + "complete"));
         }
-        Call<T> call = new Call<>(this, op, request, mapper, group.next(), deadlineNanos);
+        int first = firstGateway < 0 ? -1 : Math.floorMod(firstGateway, gateways.size());
+        Call<T> call = new Call<>(this, op, request, mapper, group.next(), deadlineNanos, first);
         calls.add(call);
         if (closed.get()) {
             // close() may have swept the table before the add above.

@@ -1,5 +1,6 @@
 package io.rattan.client;
 
+import io.rattan.core.msg.Cost;
 import io.rattan.core.util.Bytes;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -15,12 +16,22 @@ import java.util.Objects;
  * @param placemark empty when every value was fetched; otherwise where the next page starts (pass it to
  *                  {@link RattanClient#getPage}). {@link RattanClient#get} leaves it non-empty only when it stopped
  *                  at its page bound.
+ * @param cost      messages and bytes the gets cost in the overlay, summed over the pages fetched, as the answering
+ *                  copy of each page counted them in band: forwards, hop acks, timed-out forwards, iterative queries
+ *                  and replies, the final reply; not the client's own request and reply, nor copies that lost a race
+ *                  (see {@link Cost})
  */
-public record GetResult(List<Value> values, int hops, int pages, Bytes placemark) {
+public record GetResult(List<Value> values, int hops, int pages, Bytes placemark, Cost cost) {
 
     public GetResult {
         values = List.copyOf(values);
         Objects.requireNonNull(placemark, "placemark");
+        Objects.requireNonNull(cost, "cost");
+    }
+
+    /** A result whose cost is unknown (zero). */
+    public GetResult(List<Value> values, int hops, int pages, Bytes placemark) {
+        this(values, hops, pages, placemark, Cost.ZERO);
     }
 
     /** True when no further page remains, i.e. {@link #values()} is the whole live value set. */

@@ -1,8 +1,11 @@
 package io.rattan.client;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.rattan.core.client.GetOptions;
+import io.rattan.core.client.HedgeThreshold;
 import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.Cost;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
@@ -72,7 +75,8 @@ import java.util.function.Function;
  * {@code outcome} ({@code success}; {@code not_found} for a remove that found nothing; otherwise the lower-case
  * status of the failure, or {@code cancelled}). A multi-page {@link #get(Id)} counts as one call. The counter
  * {@code rattan.client.retries} (tag {@code op}) counts retries, and the gauge {@code rattan.client.requests.inflight}
- * the calls in flight.
+ * the calls in flight. The counter {@code rattan.client.get.hedges} counts hedge copies sent by
+ * {@link #get(Id, GetOptions) hedged gets}.
  */
 public final class RattanClient implements AutoCloseable {
 
@@ -86,9 +90,11 @@ public final class RattanClient implements AutoCloseable {
     public static final int SECRET_BYTES_MAX = MessageCodec.SECRET_BYTES_MAX;
 
     private final ClientRuntime runtime;
+    private final GetRacer racer;
 
     private RattanClient(ClientConfig config) {
         this.runtime = new ClientRuntime(config);
+        this.racer = new GetRacer(runtime);
     }
 
     /** A builder with every setting at its default; only the gateways must be given. */
@@ -185,10 +191,29 @@ public final class RattanClient implements AutoCloseable {
      * {@link RoutingMode#DELAY_AWARE}, the default).
      */
     public CompletableFuture<GetResult> get(Id key, RoutingMode routing) {
-        Objects.requireNonNull(key, "key");
         Objects.requireNonNull(routing, "routing");
+        return get(key, GetOptions.of(routing));
+    }
+
+    /**
+     * As {@link #get(Id)}, each page performed as {@code options} say: routed by {@link GetOptions#routing()}
+     * (iterative with {@link GetOptions#parallelism()} questions in flight at the gateway), and raced through
+     * {@link GetOptions#gateways()} of the configured gateways at once, with one more copy through the next gateway
+     * when {@link GetOptions#hedge()} and no good answer came within the client's hedge threshold (a high quantile of
+     * its recent gets' latencies, see {@link HedgeThreshold}). The first good answer wins; the other copies are
+     * cancelled. Each copy is retried on further gateways like any call, within the total timeout; the get fails
+     * only when every copy failed, with the last failure. With more copies than configured gateways, copies share
+     * gateways. {@link GetOptions#defaults()} is the recommended mode: delay-aware, one gateway, hedged.
+     *
+     * <p>The result's {@link GetResult#cost()} is what the winning copy of each page reports.
+     *
+     * @return completes with the values, or with a {@link RattanException}
+     */
+    public CompletableFuture<GetResult> get(Id key, GetOptions options) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(options, "options");
         long start = System.nanoTime();
-        Pager pager = new Pager(key, routing, deadline(start));
+        Pager pager = new Pager(key, options, deadline(start));
         pager.fetch(Bytes.EMPTY);
         return instrumented(Op.GET, start, pager.result, r -> ClientMetrics.SUCCESS);
     }
@@ -230,6 +255,11 @@ public final class RattanClient implements AutoCloseable {
     /** Blocking {@link #get(Id, RoutingMode)}; throws {@link RattanException} on failure. */
     public GetResult getSync(Id key, RoutingMode routing) {
         return await(get(key, routing));
+    }
+
+    /** Blocking {@link #get(Id, GetOptions)}; throws {@link RattanException} on failure. */
+    public GetResult getSync(Id key, GetOptions options) {
+        return await(get(key, options));
     }
 
     // ---- remove ----
@@ -312,7 +342,7 @@ public final class RattanClient implements AutoCloseable {
         }
     }
 
-    private static GetResult mapGetPage(Message reply) {
+    static GetResult mapGetPage(Message reply) {
         switch (reply.type()) {
             case GET_REPLY: {
                 GetReply r = (GetReply) reply;
@@ -322,11 +352,11 @@ public final class RattanClient implements AutoCloseable {
                         values.add(new GetResult.Value(e.value(), e.value().sha256(),
                                 Duration.ofMillis(e.ttlRemainingMillis())));
                     }
-                    return new GetResult(values, r.hops(), 1, r.placemark());
+                    return new GetResult(values, r.hops(), 1, r.placemark(), r.cost());
                 }
                 if (r.status() == Status.NOT_FOUND) {
                     // No live value under the key: the same answer as an empty page.
-                    return new GetResult(List.of(), r.hops(), 1, Bytes.EMPTY);
+                    return new GetResult(List.of(), r.hops(), 1, Bytes.EMPTY, r.cost());
                 }
                 throw failure(Op.GET, r.status(), r.detail());
             }
@@ -389,14 +419,15 @@ public final class RattanClient implements AutoCloseable {
         private final CompletableFuture<GetResult> result = new CompletableFuture<>();
         // Pages complete one after another, each on the loop after the previous; the chain publishes these fields.
         private final Map<Bytes, GetResult.Value> values = new LinkedHashMap<>();
-        private final RoutingMode routing;
+        private final GetOptions options;
         private int hops;
         private int pages;
+        private Cost cost = Cost.ZERO;
         private volatile CompletableFuture<GetResult> page;
 
-        Pager(Id key, RoutingMode routing, long deadlineNanos) {
+        Pager(Id key, GetOptions options, long deadlineNanos) {
             this.key = key;
-            this.routing = routing;
+            this.options = options;
             this.deadlineNanos = deadlineNanos;
             result.whenComplete((r, e) -> {
                 CompletableFuture<GetResult> p = page;
@@ -407,8 +438,21 @@ public final class RattanClient implements AutoCloseable {
         }
 
         void fetch(Bytes placemark) {
-            CompletableFuture<GetResult> p = runtime.submit(Op.GET, new ClientGet(key, routing, GET_PAGE_VALUES, placemark),
-                    deadlineNanos, RattanClient::mapGetPage);
+            ClientGet request = new ClientGet(key, options.routing(), GET_PAGE_VALUES, placemark,
+                    options.parallelism(), false);
+            CompletableFuture<GetResult> p;
+            if (options.maxCopies() == 1) {
+                // One copy needs no race: a plain call.
+                p = runtime.submit(Op.GET, request, deadlineNanos, RattanClient::mapGetPage);
+            } else {
+                CompletableFuture<GetReply> raced = racer.race(request, options, deadlineNanos);
+                p = raced.thenApply(RattanClient::mapGetPage);
+                p.whenComplete((r, e) -> {
+                    if (e instanceof CancellationException) {
+                        raced.cancel(false);
+                    }
+                });
+            }
             page = p;
             if (result.isDone()) {
                 p.cancel(false);
@@ -426,12 +470,13 @@ public final class RattanClient implements AutoCloseable {
         private void onPage(Bytes asked, GetResult r) {
             pages++;
             hops += r.hops();
+            cost = cost.plus(r.cost());
             for (GetResult.Value v : r.values()) {
                 values.putIfAbsent(v.valueHash(), v);
             }
             Bytes next = r.placemark();
             if (next.isEmpty() || pages >= GET_PAGES_MAX) {
-                result.complete(new GetResult(new ArrayList<>(values.values()), hops, pages, next));
+                result.complete(new GetResult(new ArrayList<>(values.values()), hops, pages, next, cost));
             } else if (next.equals(asked)) {
                 result.completeExceptionally(new RattanException(Status.INTERNAL,
                         "get: the gateway returned the placemark it was given; paging would never end"));
@@ -485,7 +530,7 @@ public final class RattanClient implements AutoCloseable {
         return c;
     }
 
-    private static RattanException asRattan(Throwable t, Op op) {
+    static RattanException asRattan(Throwable t, Op op) {
         Throwable c = unwrap(t);
         if (c instanceof RattanException) {
             return (RattanException) c;

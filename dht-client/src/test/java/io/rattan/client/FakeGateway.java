@@ -19,6 +19,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.Cost;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
@@ -52,6 +53,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * counters may be used from any thread.
  */
 final class FakeGateway implements AutoCloseable {
+
+    /** The cost every get page reports: one hop's forward and ack, and the reply. */
+    static final Cost PAGE_COST = new Cost(3, 3 * Cost.HEADER_BYTES + 120);
 
     /** What the gateway does with each request, unless a one-shot script below says otherwise. */
     enum Mode {
@@ -282,12 +286,12 @@ final class FakeGateway implements AutoCloseable {
                 Bytes last = Bytes.EMPTY;
                 for (Map.Entry<Bytes, Store.Stored> e : after.entrySet()) {
                     if (values.size() == limit) {
-                        return new GetReply(Status.OK, values, last, 1, "");
+                        return new GetReply(Status.OK, values, last, 1, "", PAGE_COST, List.of());
                     }
                     values.add(new ValueEntry(e.getValue().value(), e.getValue().expiresAtMillis() - now));
                     last = e.getKey();
                 }
-                return new GetReply(Status.OK, values, Bytes.EMPTY, 1, "");
+                return new GetReply(Status.OK, values, Bytes.EMPTY, 1, "", PAGE_COST, List.of());
             }
             case CLIENT_REMOVE: {
                 ClientRemove r = (ClientRemove) m;

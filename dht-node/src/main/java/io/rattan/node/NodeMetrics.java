@@ -11,6 +11,7 @@ import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.rattan.core.msg.Cost;
 import io.rattan.core.msg.MessageType;
 import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Status;
@@ -29,6 +30,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *   <li>{@code rattan.gateway.requests} (timer; tags {@code op} = put|get|remove, {@code status} = ok|not_found|…),
  *       with histogram buckets so that percentiles aggregate across nodes;</li>
  *   <li>{@code rattan.gateway.hops} (summary; tag {@code op});</li>
+ *   <li>{@code rattan.gateway.get.messages} and {@code rattan.gateway.get.bytes} (summaries; tag {@code routing}):
+ *       the in-band cost each answered get reports;</li>
  *   <li>{@code rattan.messages.sent} (counter; tag {@code type}, the message type in lower case);</li>
  *   <li>{@code rattan.store.records}, {@code rattan.leafset.size}, {@code rattan.routing.entries},
  *       {@code rattan.node.joined} (gauges, fed by {@link #update(NodeStatus)});</li>
@@ -56,6 +59,9 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
             new AtomicReferenceArray<>(TransportListener.DropReason.values().length);
     private final AtomicReferenceArray<Counter> getsReceived =
             new AtomicReferenceArray<>(RoutingMode.values().length);
+    // Per routing mode: messages at 2i, bytes at 2i + 1; created on first use.
+    private final AtomicReferenceArray<DistributionSummary> getCost =
+            new AtomicReferenceArray<>(2 * RoutingMode.values().length);
     private final AtomicLong storeRecords = new AtomicLong();
     private final AtomicLong leafSetSize = new AtomicLong();
     private final AtomicLong routingEntries = new AtomicLong();
@@ -124,6 +130,33 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
         }
         timer.record(Math.max(0, latencyNanos), TimeUnit.NANOSECONDS);
         hops[opIndex].record(Math.max(0, hopCount));
+    }
+
+    @Override
+    public void clientGetCost(RoutingMode routing, Cost cost) {
+        if (routing == null || cost == null) {
+            return;
+        }
+        costSummary(routing, 0, "rattan.gateway.get.messages", "messages",
+                "Messages each get served by this node as gateway cost, as counted in band").record(cost.messages());
+        costSummary(routing, 1, "rattan.gateway.get.bytes", "bytes",
+                "Bytes each get served by this node as gateway cost, as counted in band (44 B header allowance "
+                        + "per message)").record(cost.bytes());
+    }
+
+    private DistributionSummary costSummary(RoutingMode routing, int which, String name, String unit,
+                                            String description) {
+        int slot = 2 * routing.ordinal() + which;
+        DistributionSummary summary = getCost.get(slot);
+        if (summary == null) {
+            summary = DistributionSummary.builder(name)
+                    .description(description)
+                    .baseUnit(unit)
+                    .tag("routing", routing.label())
+                    .register(registry);
+            getCost.set(slot, summary);
+        }
+        return summary;
     }
 
     @Override

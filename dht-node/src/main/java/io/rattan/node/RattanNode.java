@@ -11,6 +11,7 @@ import io.rattan.core.env.Transport;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
@@ -51,6 +52,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -268,23 +271,37 @@ public final class RattanNode implements AutoCloseable {
      * exceptionally.
      */
     public CompletableFuture<Message> request(Message clientRequest) {
-        CompletableFuture<Message> reply = track(outstandingReplies, new CompletableFuture<>());
         switch (clientRequest.type()) {
             case CLIENT_PUT:
             case CLIENT_GET:
             case CLIENT_REMOVE:
-                break;
+                return serve(clientRequest, (n, reply) -> n.handleClient(clientRequest, reply));
             default:
-                reply.complete(new ErrorReply(Status.BAD_REQUEST, "not a client request: " + clientRequest.type()));
-                return reply;
+                CompletableFuture<Message> refused = track(outstandingReplies, new CompletableFuture<>());
+                refused.complete(new ErrorReply(Status.BAD_REQUEST, "not a client request: " + clientRequest.type()));
+                return refused;
         }
+    }
+
+    /**
+     * Serves a get with this node as gateway, started here and at {@code gateways − 1} other nodes it knows, plus
+     * one more copy after the node's hedge threshold when {@code hedge} ({@link Node#handleClientGet}); the first
+     * good answer is the reply. Completes like {@link #request}, never exceptionally.
+     */
+    public CompletableFuture<Message> get(ClientGet get, int gateways, boolean hedge) {
+        return serve(get, (n, reply) -> n.handleClientGet(get, gateways, hedge, reply));
+    }
+
+    /** Runs {@code serve} on the loop with the node and the reply's completer; turns a node failure into INTERNAL. */
+    private CompletableFuture<Message> serve(Message clientRequest, BiConsumer<Node, Consumer<Message>> serve) {
+        CompletableFuture<Message> reply = track(outstandingReplies, new CompletableFuture<>());
         boolean posted = post(() -> {
             if (node == null || stopped) {
                 reply.complete(notRunning());
                 return;
             }
             try {
-                node.handleClient(clientRequest, reply::complete);
+                serve.accept(node, reply::complete);
             } catch (RuntimeException e) {
                 log.error("{}: node failed on a client {}", contact, clientRequest.type(), e);
                 reply.complete(new ErrorReply(Status.INTERNAL, "the node failed on this request"));
@@ -565,6 +582,11 @@ public final class RattanNode implements AutoCloseable {
         @Override
         public CompletableFuture<Message> request(Message clientRequest) {
             return RattanNode.this.request(clientRequest);
+        }
+
+        @Override
+        public CompletableFuture<Message> get(ClientGet get, int gateways, boolean hedge) {
+            return RattanNode.this.get(get, gateways, hedge);
         }
 
         @Override

@@ -1393,6 +1393,9 @@ public final class Node {
                         Message m = e.body();
                         listener.clientRequestDone(op, statusOf(m), now() - started,
                                 m instanceof GetReply g ? g.hops() : 0);
+                        if (m instanceof GetReply g && request instanceof ClientGet cg) {
+                            listener.clientGetCost(cg.routing(), g.cost());
+                        }
                         reply.accept(m);
                     }
 

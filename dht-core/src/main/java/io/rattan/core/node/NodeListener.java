@@ -1,5 +1,6 @@
 package io.rattan.core.node;
 
+import io.rattan.core.msg.Cost;
 import io.rattan.core.msg.MessageType;
 import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Status;
@@ -21,6 +22,16 @@ public interface NodeListener {
      * @param hops         overlay hops the request took (0 when this node served it)
      */
     default void clientRequestDone(MessageType op, Status status, long latencyNanos, int hops) {
+    }
+
+    /**
+     * A get this node started as gateway was answered: what the answer reports it cost in band (see {@link Cost}).
+     * Called once per copy answered, so a get raced through several nodes reports each copy that came back in time.
+     *
+     * @param routing how the get was routed
+     * @param cost    messages and bytes the nodes on its path counted; zero when this node answered it itself
+     */
+    default void clientGetCost(RoutingMode routing, Cost cost) {
     }
 
     /**

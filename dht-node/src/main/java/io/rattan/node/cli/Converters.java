@@ -50,7 +50,7 @@ final class Converters {
         }
     }
 
-    /** A routing mode: {@code greedy} or {@code delay-aware}. */
+    /** A routing mode: {@code greedy}, {@code delay-aware} or {@code iterative}. */
     static final class RoutingConverter implements ITypeConverter<RoutingMode> {
         @Override
         public RoutingMode convert(String value) {

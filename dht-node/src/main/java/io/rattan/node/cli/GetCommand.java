@@ -3,6 +3,7 @@ package io.rattan.node.cli;
 import ch.qos.logback.classic.Level;
 import io.rattan.client.GetResult;
 import io.rattan.client.RattanClient;
+import io.rattan.core.client.GetOptions;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.RoutingMode;
 import java.io.PrintWriter;
@@ -17,6 +18,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -26,9 +28,11 @@ import picocli.CommandLine.Spec;
         versionProvider = RattanCli.Version.class,
         showDefaultValues = true,
         description = {"Prints every live value under a key, one per line: its hash, the time it has left, and the "
-                + "value itself (as text when it is printable UTF-8, else as base64:...).",
+                + "value itself (as text when it is printable UTF-8, else as base64:...); then what the get cost "
+                + "in the overlay: hops, messages and bytes.",
             "Exits 1 when the key holds no live value."},
-        footer = {"", "Example: rattan get name:greeting"})
+        footer = {"", "Example: rattan get name:greeting",
+            "         rattan get -g 10.0.0.1:4001,10.0.0.2:4001 --gateways 2 --no-hedge name:greeting"})
 final class GetCommand implements Callable<Integer> {
 
     @Spec
@@ -45,17 +49,35 @@ final class GetCommand implements Callable<Integer> {
     Id key;
 
     @Option(names = "--routing", paramLabel = "MODE", converter = Converters.RoutingConverter.class,
-            description = "How the get chooses each next hop: greedy or delay-aware (default).",
+            description = "How the get travels the overlay: delay-aware (default), greedy (each hop picks the next), "
+                    + "or iterative (the gateway asks the nodes of the path itself, --p at a time).",
             showDefaultValue = CommandLine.Help.Visibility.NEVER)
-    RoutingMode routing = RoutingMode.DEFAULT;
+    RoutingMode routing = GetOptions.defaults().routing();
+
+    @Option(names = "--p", paramLabel = "N",
+            description = "Questions an iterative get keeps in flight, 1..16; only with --routing iterative. "
+                    + "Default: the gateway's (3).",
+            showDefaultValue = CommandLine.Help.Visibility.NEVER)
+    Integer parallelism;
+
+    @Option(names = "--gateways", paramLabel = "G", defaultValue = "1",
+            description = "Gateways each page is sent to at once, 1..8, taken in turn from --gateway; the first "
+                    + "good answer wins and the other copies are cancelled.")
+    int gateways;
+
+    @Option(names = "--hedge", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Send one more copy, through the next gateway, when no answer came within the client's "
+                    + "hedge threshold (a high quantile of recent gets, 500 ms at first). --no-hedge: never.")
+    boolean hedge;
 
     @Override
     public Integer call() {
         logging.apply(Level.WARN);
+        GetOptions options = options();
         PrintWriter out = spec.commandLine().getOut();
         GetResult result;
         try (RattanClient client = gateway.client()) {
-            result = client.getSync(key, routing);
+            result = client.getSync(key, options);
         }
         if (result.values().isEmpty()) {
             spec.commandLine().getErr().println("no live value under " + key.toHex());
@@ -66,8 +88,30 @@ final class GetCommand implements Callable<Integer> {
                     + printable(v.bytes()));
         }
         out.println("(" + result.values().size() + (result.values().size() == 1 ? " value, " : " values, ")
-                + result.hops() + " hops" + (result.complete() ? "" : ", more values remain") + ")");
+                + cost(result) + (result.complete() ? "" : ", more values remain") + ")");
         return 0;
+    }
+
+    /** The flags as get options; a usage error when they do not fit together. */
+    GetOptions options() {
+        if (parallelism != null && routing != RoutingMode.ITERATIVE) {
+            throw new ParameterException(spec.commandLine(),
+                    "--p is the parallelism of an iterative get: use it with --routing iterative");
+        }
+        if (parallelism != null && (parallelism < 1 || parallelism > GetOptions.PARALLELISM_MAX)) {
+            throw new ParameterException(spec.commandLine(), "--p must be 1.." + GetOptions.PARALLELISM_MAX
+                    + ", got " + parallelism);
+        }
+        if (gateways < 1 || gateways > GetOptions.GATEWAYS_MAX) {
+            throw new ParameterException(spec.commandLine(), "--gateways must be 1.." + GetOptions.GATEWAYS_MAX
+                    + ", got " + gateways);
+        }
+        return new GetOptions(routing, parallelism == null ? 0 : parallelism, gateways, hedge);
+    }
+
+    /** Hops, messages and bytes, as the answering copies of the pages counted them in the overlay. */
+    private static String cost(GetResult r) {
+        return r.hops() + " hops, " + r.cost().messages() + " messages, " + r.cost().bytes() + " bytes";
     }
 
     /** The bytes as text when they are UTF-8 without control characters, else {@code base64:...}. */

@@ -3,6 +3,7 @@ package io.rattan.node.http;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.rattan.core.client.GetOptions;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
@@ -33,6 +34,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -164,8 +166,9 @@ final class ApiRouter {
         Id key = key(keySegment);
         int max = intParam(query, "max", config.pageValuesMax(), 1, config.pageValuesMax(), "values");
         Bytes placemark = placemark(query);
-        RoutingMode routing = routing(query);
-        return ask(new ClientGet(key, routing, max, placemark), reply -> {
+        GetOptions options = getOptions(query);
+        ClientGet request = new ClientGet(key, options.routing(), max, placemark, options.parallelism(), false);
+        return ask(() -> backend.get(request, options.gateways(), options.hedge()), reply -> {
             if (!(reply instanceof GetReply)) {
                 return unexpected(reply);
             }
@@ -190,9 +193,9 @@ final class ApiRouter {
             }
             ObjectNode cost = body.putObject("cost");
             cost.put("hops", get.hops());
-            // Messages and bytes per get are not counted by the node yet; null says "unknown", not zero.
-            cost.putNull("messages");
-            cost.putNull("bytes");
+            // What the nodes on the winning copy's path counted in band (see Cost): not other copies, not probes.
+            cost.put("messages", get.cost().messages());
+            cost.put("bytes", get.cost().bytes());
             return ApiResponse.json(200, Json.bytes(body));
         });
     }
@@ -277,9 +280,14 @@ final class ApiRouter {
     // ---- talking to the node
 
     private CompletableFuture<ApiResponse> ask(Message request, Function<Message, ApiResponse> onReply) {
+        return ask(() -> backend.request(request), onReply);
+    }
+
+    private static CompletableFuture<ApiResponse> ask(Supplier<CompletableFuture<Message>> send,
+                                                      Function<Message, ApiResponse> onReply) {
         CompletableFuture<Message> reply;
         try {
-            reply = backend.request(request);
+            reply = send.get();
         } catch (RuntimeException e) {
             return done(failure(e));
         }
@@ -371,11 +379,45 @@ final class ApiRouter {
         return (int) v;
     }
 
-    /** {@code routing=greedy|delay-aware}; absent: {@link RoutingMode#DEFAULT}. */
-    private static RoutingMode routing(Map<String, List<String>> query) throws Rejected {
+    /**
+     * How a get runs: {@code routing=greedy|delay-aware|iterative}, {@code p=1..16} (iterative only),
+     * {@code gateways=1..8}, {@code hedge=true|false}. Absent ones take {@link GetOptions#defaults()}, except that an
+     * iterative get is not hedged: it runs at this gateway alone (the node would route other copies recursively).
+     */
+    private static GetOptions getOptions(Map<String, List<String>> query) throws Rejected {
+        GetOptions defaults = GetOptions.defaults();
+        RoutingMode routing = routing(query, defaults.routing());
+        boolean iterative = routing == RoutingMode.ITERATIVE;
+        String p = singleParam(query, "p");
+        int parallelism = intParam(query, "p", 0, 1, GetOptions.PARALLELISM_MAX, "requests in flight");
+        if (p != null && !iterative) {
+            throw badRequest("p is the parallelism of an iterative get: use it with routing=iterative");
+        }
+        int gateways = intParam(query, "gateways", defaults.gateways(), 1, GetOptions.GATEWAYS_MAX, "nodes");
+        String hedgeText = singleParam(query, "hedge");
+        boolean hedge;
+        if (hedgeText == null) {
+            hedge = defaults.hedge() && !iterative;
+        } else if (hedgeText.equalsIgnoreCase("true")) {
+            hedge = true;
+        } else if (hedgeText.equalsIgnoreCase("false")) {
+            hedge = false;
+        } else {
+            throw badRequest("hedge must be true or false, got " + KeyParser.quote(hedgeText));
+        }
+        if (iterative && (gateways > 1 || hedge)) {
+            // The other nodes would route their copies recursively; an iterative get runs where it started.
+            throw badRequest("an iterative get runs at this gateway alone: gateways must be 1 and hedge false, got "
+                    + "gateways=" + gateways + " and hedge=" + hedge);
+        }
+        return new GetOptions(routing, parallelism, gateways, hedge);
+    }
+
+    /** {@code routing=greedy|delay-aware|iterative}, any case; absent: {@code fallback}. */
+    private static RoutingMode routing(Map<String, List<String>> query, RoutingMode fallback) throws Rejected {
         String text = singleParam(query, "routing");
         if (text == null) {
-            return RoutingMode.DEFAULT;
+            return fallback;
         }
         try {
             return RoutingMode.parse(text);

@@ -1,6 +1,7 @@
 package io.rattan.node.http;
 
 import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.node.NodeStatus;
 import java.util.concurrent.CompletableFuture;
@@ -13,6 +14,13 @@ public interface GatewayBackend {
      * {@code PutReply}, {@code GetReply}, {@code RemoveReply} or {@code ErrorReply}, on that loop.
      */
     CompletableFuture<Message> request(Message clientRequest);
+
+    /**
+     * Serves a get on the node's event loop, started at the node itself and at {@code gateways − 1} other nodes of
+     * its choosing, with one more copy after its hedge threshold when {@code hedge}; the first good answer wins.
+     * Completes like {@link #request}, with a {@code GetReply} or {@code ErrorReply}.
+     */
+    CompletableFuture<Message> get(ClientGet get, int gateways, boolean hedge);
 
     /** A snapshot of the node, taken on its event loop. */
     CompletableFuture<NodeStatus> status();

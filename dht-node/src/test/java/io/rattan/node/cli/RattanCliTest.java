@@ -3,7 +3,9 @@ package io.rattan.node.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rattan.core.client.GetOptions;
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.net.Address;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.util.Bytes;
@@ -212,6 +214,34 @@ class RattanCliTest {
         assertThat(r.exit).isEqualTo(1);
         assertThat(r.err).startsWith("error: ").contains("UNAVAILABLE").doesNotContain("\tat ");
         assertThat(r.out).isEmpty();
+    }
+
+    @Test
+    void getModeFlagsBecomeGetOptions() {
+        assertThat(parse(GetCommand.class, "get", HEX).options()).isEqualTo(GetOptions.defaults());
+        assertThat(parse(GetCommand.class, "get", "--routing", "iterative", "--p", "2", "--no-hedge", HEX).options())
+                .isEqualTo(new GetOptions(RoutingMode.ITERATIVE, 2, 1, false));
+        assertThat(parse(GetCommand.class, "get", "--routing", "greedy", "--gateways", "3", "--hedge", HEX)
+                .options()).isEqualTo(new GetOptions(RoutingMode.GREEDY, 0, 3, true));
+        assertThat(run("get", "--help").out).contains("--gateways", "--[no-]hedge", "--p", "iterative");
+    }
+
+    @Test
+    void badGetModeFlagsAreUsageErrors() {
+        String[][] cases = {
+            {"--gateways", "0", "--gateways must be 1..8, got 0"},
+            {"--gateways", "9", "--gateways must be 1..8, got 9"},
+            {"--p", "2", "use it with --routing iterative"},
+            {"--routing", "fastest", "routing must be greedy, delay-aware or iterative"},
+        };
+        for (String[] c : cases) {
+            Run r = run("get", c[0], c[1], HEX);
+            assertThat(r.exit).as(c[0] + " " + c[1]).isEqualTo(2);
+            assertThat(r.err).contains(c[2]);
+        }
+        Run r = run("get", "--routing", "iterative", "--p", "17", HEX);
+        assertThat(r.exit).isEqualTo(2);
+        assertThat(r.err).contains("--p must be 1..16, got 17");
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.rattan.node.http;
 
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.Cost;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
@@ -40,6 +41,8 @@ final class FakeBackend implements GatewayBackend, AutoCloseable {
     private final ExecutorService loop = Executors.newSingleThreadExecutor(r -> new Thread(r, "fake-node-loop"));
     private final Map<Id, TreeMap<Bytes, Stored>> data = new HashMap<>();
     final List<Message> requests = new CopyOnWriteArrayList<>();
+    /** The gateways and hedge of each get, as {@code "g=N hedge=B"}, in arrival order. */
+    final List<String> getModes = new CopyOnWriteArrayList<>();
 
     /** When set, every client request is answered with what this returns instead of being served. */
     volatile Function<Message, Message> override;
@@ -52,6 +55,7 @@ final class FakeBackend implements GatewayBackend, AutoCloseable {
     volatile boolean joined = true;
     volatile int hops = 2;
     volatile Bytes placemark = Bytes.EMPTY;
+    volatile Cost cost = Cost.ZERO;
 
     private record Stored(Bytes value, Bytes secretHash, int ttlSeconds) {
     }
@@ -86,6 +90,12 @@ final class FakeBackend implements GatewayBackend, AutoCloseable {
         return reply;
     }
 
+    @Override
+    public CompletableFuture<Message> get(ClientGet get, int gateways, boolean hedge) {
+        getModes.add("g=" + gateways + " hedge=" + hedge);
+        return request(get);
+    }
+
     private Message serve(Message request) {
         switch (request.type()) {
             case CLIENT_PUT: {
@@ -102,7 +112,7 @@ final class FakeBackend implements GatewayBackend, AutoCloseable {
                         values.add(new ValueEntry(s.value(), s.ttlSeconds() * 1000L - 1));
                     }
                 }
-                return new GetReply(Status.OK, values, placemark, hops, "");
+                return new GetReply(Status.OK, values, placemark, hops, "", cost, List.of());
             }
             case CLIENT_REMOVE: {
                 ClientRemove remove = (ClientRemove) request;

@@ -10,6 +10,7 @@ import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollEventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.Cost;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.msg.Messages.ClientRemove;
@@ -89,6 +90,7 @@ class HttpGatewayTest {
 
     @Test
     void putThenGetReturnsTheValue() throws Exception {
+        backend.cost = new Cost(5, 700);
         byte[] hello = "hello".getBytes(StandardCharsets.UTF_8);
         HttpResponse<String> put = send("POST", "/v1/keys/" + KEY + "?ttl=60", hello);
         assertThat(put.statusCode()).isEqualTo(201);
@@ -114,8 +116,8 @@ class HttpGatewayTest {
         assertThat(v.get("ttlRemainingSeconds").asLong()).isEqualTo(60);
         assertThat(body.get("placemark").isNull()).isTrue();
         assertThat(body.get("cost").get("hops").asInt()).isEqualTo(2);
-        assertThat(body.get("cost").get("messages").isNull()).isTrue();
-        assertThat(body.get("cost").get("bytes").isNull()).isTrue();
+        assertThat(body.get("cost").get("messages").asInt()).isEqualTo(5);
+        assertThat(body.get("cost").get("bytes").asLong()).isEqualTo(700);
         assertThat(backend.<ClientGet>lastRequest())
                 .isEqualTo(new ClientGet(Id.fromHex(KEY), PAGE_VALUES_MAX, Bytes.EMPTY));
     }
@@ -247,6 +249,55 @@ class HttpGatewayTest {
         assertThat(backend.<ClientGet>lastRequest().routing()).isEqualTo(RoutingMode.DELAY_AWARE);
         assertThat(send("GET", "/v1/keys/" + KEY, null).statusCode()).isEqualTo(200);
         assertThat(backend.<ClientGet>lastRequest().routing()).isEqualTo(RoutingMode.DEFAULT);
+    }
+
+    @Test
+    void getModesDefaultToDelayAwareOneGatewayHedged() throws Exception {
+        assertThat(send("GET", "/v1/keys/" + KEY, null).statusCode()).isEqualTo(200);
+        assertThat(backend.<ClientGet>lastRequest().routing()).isEqualTo(RoutingMode.DELAY_AWARE);
+        assertThat(backend.getModes).containsExactly("g=1 hedge=true");
+    }
+
+    @Test
+    void getForwardsPGatewaysAndHedge() throws Exception {
+        assertThat(send("GET", "/v1/keys/" + KEY + "?routing=iterative&p=2", null).statusCode()).isEqualTo(200);
+        ClientGet iterative = backend.lastRequest();
+        assertThat(iterative.routing()).isEqualTo(RoutingMode.ITERATIVE);
+        assertThat(iterative.parallelism()).isEqualTo(2);
+        assertThat(send("GET", "/v1/keys/" + KEY + "?routing=Iterative", null).statusCode()).isEqualTo(200);
+        assertThat(backend.<ClientGet>lastRequest().parallelism()).as("the node's default p").isZero();
+        assertThat(send("GET", "/v1/keys/" + KEY + "?routing=greedy&gateways=3&hedge=false", null).statusCode())
+                .isEqualTo(200);
+        assertThat(backend.<ClientGet>lastRequest().routing()).isEqualTo(RoutingMode.GREEDY);
+        assertThat(send("GET", "/v1/keys/" + KEY + "?gateways=8&hedge=TRUE", null).statusCode()).isEqualTo(200);
+        assertThat(send("GET", "/v1/keys/" + KEY + "?routing=iterative&gateways=1&hedge=false", null)
+                .statusCode()).isEqualTo(200);
+        // An iterative get is not hedged by default: it runs at this gateway alone.
+        assertThat(backend.getModes).containsExactly("g=1 hedge=false", "g=1 hedge=false", "g=3 hedge=false",
+                "g=8 hedge=true", "g=1 hedge=false");
+    }
+
+    @Test
+    void getRejectsBadModesWithAClearMessage() throws Exception {
+        String[][] cases = {
+            {"p=0&routing=iterative", "p must be at least 1"},
+            {"p=17&routing=iterative", "p must be at most 16"},
+            {"p=two&routing=iterative", "p must be a whole number"},
+            {"p=2", "use it with routing=iterative"},
+            {"p=2&routing=greedy", "use it with routing=iterative"},
+            {"gateways=0", "gateways must be at least 1"},
+            {"gateways=9", "gateways must be at most 8"},
+            {"gateways=2&gateways=3", "gateways is given 2 times"},
+            {"hedge=maybe", "hedge must be true or false, got 'maybe'"},
+            {"hedge=1", "hedge must be true or false"},
+            {"routing=iterative&gateways=2", "an iterative get runs at this gateway alone"},
+            {"routing=iterative&hedge=true", "an iterative get runs at this gateway alone"},
+            {"routing=fastest", "routing must be greedy, delay-aware or iterative, got 'fastest'"},
+        };
+        for (String[] c : cases) {
+            assertProblem(send("GET", "/v1/keys/" + KEY + "?" + c[0], null), 400, "bad-request", c[1]);
+        }
+        assertThat(backend.requests).isEmpty();
     }
 
     @Test

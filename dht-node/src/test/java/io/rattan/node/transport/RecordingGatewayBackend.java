@@ -1,6 +1,7 @@
 package io.rattan.node.transport;
 
 import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.node.NodeStatus;
 import io.rattan.node.http.GatewayBackend;
@@ -25,6 +26,11 @@ final class RecordingGatewayBackend implements GatewayBackend {
         CompletableFuture<Message> reply = new CompletableFuture<>();
         calls.add(new Call(clientRequest, reply));
         return reply;
+    }
+
+    @Override
+    public CompletableFuture<Message> get(ClientGet get, int gateways, boolean hedge) {
+        return request(get);
     }
 
     /** The next request the gateway passed on; fails the test if none comes within 20 s. */

@@ -1,0 +1,179 @@
+package io.rattan.client;
+
+import io.netty.channel.EventLoop;
+import io.rattan.core.client.GetOptions;
+import io.rattan.core.client.GetRace;
+import io.rattan.core.client.HedgeThreshold;
+import io.rattan.core.env.Cancellable;
+import io.rattan.core.env.Clock;
+import io.rattan.core.env.Scheduler;
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ClientGet;
+import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.Status;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Races copies of one get page through the client's gateways with core's {@link GetRace}: copy i goes first to
+ * gateway (s + i) of a round-robin start s, so the g copies use g different gateways when the client knows that many
+ * (else they wrap around). Each copy is an ordinary call, with its own attempt timeouts and retries on further
+ * gateways, all under the page's deadline. The first good answer wins; the calls still out are then cancelled (their
+ * requests are not recalled from the wire, their answers are dropped).
+ *
+ * <p>Every race runs on the runtime's one race loop, which also confines the client's single {@link HedgeThreshold}:
+ * every hedged get of this client learns from, and waits by, the same recent latencies.
+ */
+final class GetRacer {
+
+    private final ClientRuntime runtime;
+    private final EventLoop loop;
+    private final Scheduler scheduler;
+    private final HedgeThreshold threshold = HedgeThreshold.defaults();
+
+    GetRacer(ClientRuntime runtime) {
+        this.runtime = runtime;
+        this.loop = runtime.raceLoop();
+        this.scheduler = new Scheduler() {
+            @Override
+            public Cancellable schedule(long delayNanos, Runnable task) {
+                try {
+                    ScheduledFuture<?> f = loop.schedule(task, delayNanos, TimeUnit.NANOSECONDS);
+                    return () -> f.cancel(false);
+                } catch (RejectedExecutionException e) {
+                    // The client is closing: its calls fail, and the race ends on their failures.
+                    return Cancellable.NONE;
+                }
+            }
+
+            @Override
+            public void execute(Runnable task) {
+                loop.execute(task);
+            }
+        };
+    }
+
+    private static final Clock CLOCK = new Clock() {
+        @Override
+        public long nanoTime() {
+            return System.nanoTime();
+        }
+
+        @Override
+        public long epochMillis() {
+            return System.currentTimeMillis();
+        }
+    };
+
+    /**
+     * Races {@code request} as {@code options} say. Completes with the winning {@link GetReply} (status OK or
+     * NOT_FOUND), or with the {@link RattanException} of the copy that failed last; cancelling it cancels every copy.
+     */
+    CompletableFuture<GetReply> race(ClientGet request, GetOptions options, long deadlineNanos) {
+        Race race = new Race(request, options, deadlineNanos);
+        try {
+            loop.execute(race::start);
+        } catch (RejectedExecutionException e) {
+            race.result.completeExceptionally(runtime.closedFailure());
+        }
+        return race.result;
+    }
+
+    /** One race; its fields are confined to the race loop, except the result. */
+    private final class Race {
+        private final ClientGet request;
+        private final GetOptions options;
+        private final long deadlineNanos;
+        private final CompletableFuture<GetReply> result = new CompletableFuture<>();
+        private final List<CompletableFuture<Message>> copies = new ArrayList<>();
+        private RattanException lastFailure;
+        private int startGateway;
+
+        Race(ClientGet request, GetOptions options, long deadlineNanos) {
+            this.request = request;
+            this.options = options;
+            this.deadlineNanos = deadlineNanos;
+            // A caller's cancel stops every copy; hop to the loop, which owns the list.
+            result.whenComplete((r, e) -> {
+                if (result.isCancelled()) {
+                    onLoop(this::cancelCopies);
+                }
+            });
+        }
+
+        void start() {
+            if (result.isDone()) {
+                return;
+            }
+            startGateway = runtime.nextStartIndex();
+            GetRace.start(scheduler, CLOCK, options, threshold, GetRacer::good, this::launch, this::finish);
+        }
+
+        private void launch(int copy, java.util.function.Consumer<Message> answer) {
+            if (result.isDone()) {
+                answer.accept(new ErrorReply(Status.UNAVAILABLE, "get: the race was cancelled"));
+                return;
+            }
+            // The mapper throws for a failed reply, so the call retries a transient one like any other call.
+            CompletableFuture<Message> call = runtime.submit(Op.GET, request, deadlineNanos, GetRacer::checked,
+                    startGateway + copy);
+            copies.add(call);
+            call.whenComplete((reply, error) -> onLoop(() -> {
+                if (error == null) {
+                    answer.accept(reply);
+                    return;
+                }
+                RattanException failure = RattanClient.asRattan(error, Op.GET);
+                lastFailure = failure;
+                answer.accept(new ErrorReply(failure.status(), failure.getMessage()));
+            }));
+        }
+
+        private void finish(GetRace.Result r) {
+            cancelCopies();
+            if (r.hedged()) {
+                runtime.metrics().hedged();
+            }
+            if (r.winner() >= 0) {
+                result.complete((GetReply) r.reply());
+            } else {
+                result.completeExceptionally(lastFailure != null ? lastFailure
+                        : new RattanException(Status.INTERNAL, "get: every copy failed without a reason"));
+            }
+        }
+
+        private void cancelCopies() {
+            for (CompletableFuture<Message> c : copies) {
+                c.cancel(false);
+            }
+        }
+
+        private void onLoop(Runnable task) {
+            if (loop.inEventLoop()) {
+                task.run();
+                return;
+            }
+            try {
+                loop.execute(task);
+            } catch (RejectedExecutionException e) {
+                result.completeExceptionally(runtime.closedFailure());
+            }
+        }
+    }
+
+    /** A get reply that answers the page: OK, or NOT_FOUND (no live value, the same as an empty page). */
+    private static boolean good(Message m) {
+        return m instanceof GetReply g && (g.status() == Status.OK || g.status() == Status.NOT_FOUND);
+    }
+
+    /** The reply itself when it answers the page; else the failure it stands for, thrown for the call to handle. */
+    private static Message checked(Message reply) {
+        RattanClient.mapGetPage(reply);
+        return reply;
+    }
+}

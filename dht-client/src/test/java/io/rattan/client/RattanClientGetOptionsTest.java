@@ -1,0 +1,215 @@
+package io.rattan.client;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.rattan.core.client.GetOptions;
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Cost;
+import io.rattan.core.msg.Messages.ClientGet;
+import io.rattan.core.msg.RoutingMode;
+import io.rattan.core.msg.Status;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** {@link RattanClient#get(Id, GetOptions)}: races through several gateways, hedging, cost, over real sockets. */
+class RattanClientGetOptionsTest {
+
+    private static final Duration TTL = Duration.ofMinutes(10);
+    private static final Duration WAIT = Duration.ofSeconds(20);
+
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (int i = closeables.size() - 1; i >= 0; i--) {
+            closeables.get(i).close();
+        }
+    }
+
+    private <T extends AutoCloseable> T track(T closeable) {
+        closeables.add(closeable);
+        return closeable;
+    }
+
+    private List<FakeGateway> gateways(int n, FakeGateway.Store store) throws InterruptedException {
+        List<FakeGateway> gs = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            gs.add(track(FakeGateway.start(store)));
+        }
+        return gs;
+    }
+
+    private RattanClient.Builder builder(List<FakeGateway> gateways) {
+        RattanClient.Builder b = RattanClient.builder().backoff(Duration.ofMillis(1), Duration.ofMillis(20));
+        for (FakeGateway g : gateways) {
+            b.gateway(g.address());
+        }
+        return b;
+    }
+
+    private RattanClient client(RattanClient.Builder builder) {
+        return track(builder.build());
+    }
+
+    private static <T> T valueOf(CompletableFuture<T> future) throws Exception {
+        return future.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    }
+
+    private static long gets(FakeGateway g) {
+        return g.requests(ClientGet.class);
+    }
+
+    @Test
+    void gCopiesGoToGDifferentGatewaysAndTheValueComesBackWithItsCost() throws Exception {
+        List<FakeGateway> gs = gateways(3, new FakeGateway.Store());
+        RattanClient client = client(builder(gs));
+        Id key = RattanClient.key("raced");
+        // Three puts, round-robin: every gateway's connection is open before the race, so each copy is written.
+        for (int i = 0; i < 3; i++) {
+            client.putSync(key, "v".getBytes(UTF_8), TTL);
+        }
+
+        GetResult r = client.getSync(key, GetOptions.of(RoutingMode.GREEDY).withGateways(3));
+
+        assertThat(r.values()).extracting(GetResult.Value::utf8).containsExactly("v");
+        assertThat(r.cost()).isEqualTo(FakeGateway.PAGE_COST);
+        assertThat(r.hops()).isEqualTo(1);
+        // Copies are cancelled once one wins, but each had already been sent, one per gateway.
+        await().atMost(WAIT).until(() -> gs.stream().mapToLong(RattanClientGetOptionsTest::gets).sum() == 3);
+        assertThat(gs).allSatisfy(g -> {
+            assertThat(gets(g)).isEqualTo(1);
+            ClientGet sent = (ClientGet) g.received().stream().filter(ClientGet.class::isInstance).findFirst()
+                    .orElseThrow();
+            assertThat(sent.routing()).isEqualTo(RoutingMode.GREEDY);
+        });
+        await().atMost(WAIT).until(() -> client.requestsInFlight() == 0);
+    }
+
+    @Test
+    void aRaceIsWonByTheCopyWhoseGatewayAnswers() throws Exception {
+        FakeGateway.Store store = new FakeGateway.Store();
+        List<FakeGateway> gs = gateways(2, store);
+        gs.get(0).mode(FakeGateway.Mode.DROP);
+        // Attempts never time out within the test: only the other copy can answer.
+        RattanClient client = client(builder(gs).attemptTimeout(Duration.ofMinutes(1))
+                .totalTimeout(Duration.ofMinutes(1)));
+        Id key = RattanClient.key("one silent");
+        RattanClient direct = client(builder(List.of(gs.get(1))));
+        direct.putSync(key, "v".getBytes(UTF_8), TTL);
+
+        GetResult r = valueOf(client.get(key, GetOptions.of(RoutingMode.DELAY_AWARE).withGateways(2)));
+
+        assertThat(r.values()).extracting(GetResult.Value::utf8).containsExactly("v");
+        await().atMost(WAIT).until(() -> client.requestsInFlight() == 0);
+    }
+
+    @Test
+    void theHedgeCopyRescuesAGetStuckAtASilentGateway() throws Exception {
+        FakeGateway.Store store = new FakeGateway.Store();
+        List<FakeGateway> gs = gateways(2, store);
+        gs.get(0).mode(FakeGateway.Mode.DROP);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        // Without the hedge, a get that starts at the silent gateway would fail at the total timeout.
+        RattanClient client = client(builder(gs).attemptTimeout(Duration.ofMinutes(1))
+                .totalTimeout(Duration.ofSeconds(15)).meterRegistry(registry));
+        Id key = RattanClient.key("hedged");
+        client(builder(List.of(gs.get(1)))).putSync(key, "v".getBytes(UTF_8), TTL);
+
+        // Round-robin: of two consecutive gets, one starts at each gateway.
+        for (int i = 0; i < 2; i++) {
+            GetResult r = valueOf(client.get(key, GetOptions.defaults()));
+            assertThat(r.values()).extracting(GetResult.Value::utf8).containsExactly("v");
+        }
+        assertThat(gets(gs.get(0))).isGreaterThanOrEqualTo(1);
+        assertThat(registry.get(ClientMetrics.HEDGES).counter().count()).isGreaterThanOrEqualTo(1);
+    }
+
+    @Test
+    void iterativeRoutingAndItsParallelismTravelToTheGateway() throws Exception {
+        FakeGateway gw = track(FakeGateway.start());
+        RattanClient client = client(builder(List.of(gw)));
+
+        client.getSync(RattanClient.key("k"), GetOptions.of(RoutingMode.ITERATIVE).withParallelism(5));
+
+        ClientGet sent = (ClientGet) gw.received().get(0);
+        assertThat(sent.routing()).isEqualTo(RoutingMode.ITERATIVE);
+        assertThat(sent.parallelism()).isEqualTo(5);
+    }
+
+    @Test
+    void costIsSummedOverPages() throws Exception {
+        FakeGateway gw = track(FakeGateway.start()).pageValuesMax(1);
+        RattanClient client = client(builder(List.of(gw)));
+        Id key = RattanClient.key("paged");
+        for (String v : List.of("a", "b", "c")) {
+            client.putSync(key, v.getBytes(UTF_8), TTL);
+        }
+
+        GetResult r = client.getSync(key, GetOptions.of(RoutingMode.GREEDY).withGateways(2));
+
+        assertThat(r.values()).hasSize(3);
+        assertThat(r.pages()).isEqualTo(3);
+        assertThat(r.cost()).isEqualTo(new Cost(3 * FakeGateway.PAGE_COST.messages(),
+                3 * FakeGateway.PAGE_COST.bytes()));
+        assertThat(client.getSync(key).cost()).as("the plain get reports cost too").isEqualTo(r.cost());
+    }
+
+    @Test
+    void whenEveryCopyFailsTheGetFailsWithTheLastFailure() throws Exception {
+        List<FakeGateway> gs = gateways(2, new FakeGateway.Store());
+        gs.forEach(g -> g.mode(FakeGateway.Mode.UNAVAILABLE));
+        RattanClient client = client(builder(gs).maxRetries(0));
+
+        CompletableFuture<GetResult> f = client.get(RattanClient.key("k"),
+                GetOptions.of(RoutingMode.GREEDY).withGateways(2));
+
+        try {
+            f.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            throw new AssertionError("the get succeeded");
+        } catch (ExecutionException e) {
+            assertThat(e.getCause()).isInstanceOf(RattanException.class);
+            assertThat(((RattanException) e.getCause()).status()).isEqualTo(Status.UNAVAILABLE);
+        }
+        assertThat(gs).allSatisfy(g -> assertThat(gets(g)).isEqualTo(1));
+        await().atMost(WAIT).until(() -> client.requestsInFlight() == 0);
+    }
+
+    @Test
+    void cancellingARacedGetCancelsEveryCopy() throws Exception {
+        List<FakeGateway> gs = gateways(2, new FakeGateway.Store());
+        gs.forEach(g -> g.mode(FakeGateway.Mode.DROP));
+        RattanClient client = client(builder(gs).attemptTimeout(Duration.ofMinutes(1))
+                .totalTimeout(Duration.ofMinutes(1)));
+
+        CompletableFuture<GetResult> f = client.get(RattanClient.key("k"),
+                GetOptions.of(RoutingMode.GREEDY).withGateways(2));
+        await().atMost(WAIT).until(() -> gets(gs.get(0)) + gets(gs.get(1)) == 2);
+        assertThat(client.requestsInFlight()).isEqualTo(2);
+        f.cancel(false);
+
+        await().atMost(WAIT).until(() -> client.requestsInFlight() == 0);
+        assertThat(f).isCancelled();
+    }
+
+    @Test
+    void copiesBeyondTheConfiguredGatewaysShareThem() throws Exception {
+        FakeGateway gw = track(FakeGateway.start());
+        RattanClient client = client(builder(List.of(gw)));
+        Id key = RattanClient.key("shared");
+        client.putSync(key, "v".getBytes(UTF_8), TTL);
+
+        GetResult r = client.getSync(key, GetOptions.of(RoutingMode.GREEDY).withGateways(2));
+
+        assertThat(r.values()).extracting(GetResult.Value::utf8).containsExactly("v");
+        await().atMost(WAIT).until(() -> gets(gw) == 2);
+    }
+}

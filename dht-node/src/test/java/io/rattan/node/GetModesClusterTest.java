@@ -1,0 +1,230 @@
+package io.rattan.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rattan.client.GetResult;
+import io.rattan.client.RattanClient;
+import io.rattan.core.client.GetOptions;
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Cost;
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ClientPut;
+import io.rattan.core.msg.Messages.PutReply;
+import io.rattan.core.msg.RoutingMode;
+import io.rattan.core.msg.Status;
+import io.rattan.core.net.Address;
+import io.rattan.core.node.NodeConfig;
+import io.rattan.core.util.Bytes;
+import io.rattan.node.cli.RattanCli;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * Get modes end to end on a real cluster (loopback sockets, RocksDB): the HTTP gateway's {@code routing}, {@code p},
+ * {@code gateways} and {@code hedge}, the client's raced gets and the CLI's flags all return exactly the value put,
+ * with a cost that adds up. The gets go through nodes that are not replicas of the key, so that they take hops.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class GetModesClusterTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration WAIT = Duration.ofSeconds(30);
+    private static final int REPLICAS = 3;
+    private static final String NAME = "get-modes";
+    private static final Id KEY = Id.ofName(NAME);
+    private static final Bytes VALUE = Bytes.utf8("exactly this value");
+
+    @TempDir
+    static Path dir;
+    static LocalCluster cluster;
+    static HttpClient http;
+    /** The nodes farthest from the key first: none of the first {@code size − REPLICAS} is a replica. */
+    static List<RattanNode> farthest;
+
+    @BeforeAll
+    static void start() throws IOException {
+        cluster = LocalCluster.start(7, dir, NodeConfig.defaults().withLeafSetHalf(3).withReplicas(REPLICAS, 2));
+        http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        Message put = cluster.node(0).request(new ClientPut(KEY, VALUE, 600, Bytes.EMPTY)).join();
+        assertThat(put).isInstanceOfSatisfying(PutReply.class, p -> assertThat(p.status()).isEqualTo(Status.OK));
+        // Acknowledged at W = 2: wait for every replica's copy, so whichever replica answers has the value.
+        await().atMost(WAIT).until(() -> cluster.nodes().stream()
+                .filter(n -> n.readStore(KEY, VALUE.sha256()).join().isPresent()).count() >= REPLICAS);
+        farthest = new ArrayList<>(cluster.nodes());
+        farthest.sort(Comparator.comparing((RattanNode n) -> n.contact().id().distanceTo(KEY)).reversed());
+    }
+
+    @AfterAll
+    static void stop() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    // ---- HTTP
+
+    @Test
+    void everyHttpModeReturnsExactlyTheValueWithItsCost() throws Exception {
+        RattanNode gateway = farthest.get(0);
+        for (String query : List.of("", "?routing=greedy&hedge=false", "?routing=delay-aware", "?gateways=3",
+                "?hedge=true", "?routing=greedy&gateways=2&hedge=true")) {
+            JsonNode body = getOk(gateway, query);
+            assertValue(body, query);
+            JsonNode cost = body.get("cost");
+            int hops = cost.get("hops").asInt();
+            int messages = cost.get("messages").asInt();
+            // Recursive: each hop is a forward and its ack, then the final reply; timed-out forwards only add.
+            assertThat(hops).as(query).isBetween(1, 8);
+            assertThat(messages).as(query).isGreaterThanOrEqualTo(2 * hops + 1);
+            assertThat(cost.get("bytes").asLong()).as(query)
+                    .isGreaterThanOrEqualTo((long) messages * (Cost.HEADER_BYTES + 1));
+        }
+    }
+
+    @Test
+    void iterativeGetsOverHttpReturnExactlyTheValueWithItsCost() throws Exception {
+        RattanNode gateway = farthest.get(0);
+        for (String query : List.of("?routing=iterative&p=2", "?routing=iterative", "?routing=iterative&p=1",
+                "?routing=iterative&p=16&gateways=1&hedge=false")) {
+            JsonNode body = getOk(gateway, query);
+            assertValue(body, query);
+            JsonNode cost = body.get("cost");
+            int hops = cost.get("hops").asInt();
+            int messages = cost.get("messages").asInt();
+            // The gateway asked at least one node per level of the path and heard back from the one that answered.
+            assertThat(hops).as(query).isBetween(1, 8);
+            assertThat(messages).as(query).isGreaterThanOrEqualTo(2 * hops);
+            assertThat(cost.get("bytes").asLong()).as(query)
+                    .isGreaterThanOrEqualTo((long) messages * (Cost.HEADER_BYTES + 1));
+        }
+    }
+
+    @Test
+    void badModesAre400OnARealNode() throws Exception {
+        RattanNode gateway = farthest.get(0);
+        String[][] cases = {
+            {"?routing=iterative&p=17", "p must be at most 16"},
+            {"?gateways=9", "gateways must be at most 8"},
+            {"?hedge=maybe", "hedge must be true or false"},
+            {"?routing=iterative&gateways=2", "an iterative get runs at this gateway alone"},
+            {"?routing=iterative&hedge=true", "an iterative get runs at this gateway alone"},
+        };
+        for (String[] c : cases) {
+            HttpResponse<String> r = get(gateway, c[0]);
+            assertThat(r.statusCode()).as(c[0]).isEqualTo(400);
+            assertThat(JSON.readTree(r.body()).get("detail").asText()).as(c[0]).contains(c[1]);
+        }
+    }
+
+    @Test
+    void theGatewayExportsTheCostOfItsGetsByRouting() throws Exception {
+        RattanNode gateway = farthest.get(1);
+        getOk(gateway, "?routing=iterative&p=2");
+        getOk(gateway, "?routing=greedy&hedge=false");
+
+        String metrics = http.send(HttpRequest.newBuilder(uri(gateway, "/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+
+        assertThat(metrics).contains("rattan_gateway_get_messages_count{routing=\"iterative\"}",
+                "rattan_gateway_get_messages_sum{routing=\"greedy\"}",
+                "rattan_gateway_get_bytes_count{routing=\"iterative\"}",
+                "rattan_gateway_get_bytes_sum{routing=\"greedy\"}");
+    }
+
+    // ---- the binary client and the CLI
+
+    @Test
+    void raceAndHedgedClientGetsReturnExactlyTheValueWithItsCost() {
+        try (RattanClient client = RattanClient.builder().gateways(nonReplicaGateways(3)).build()) {
+            for (GetOptions options : List.of(GetOptions.defaults(), GetOptions.of(RoutingMode.GREEDY).withGateways(3),
+                    GetOptions.of(RoutingMode.ITERATIVE).withParallelism(2).withGateways(2).withHedge(true))) {
+                GetResult r = client.getSync(KEY, options);
+                assertThat(r.values()).as(options.toString()).extracting(GetResult.Value::value)
+                        .containsExactly(VALUE);
+                assertThat(r.hops()).as(options.toString()).isPositive();
+                assertThat(r.cost().messages()).as(options.toString()).isGreaterThanOrEqualTo(2 * r.hops());
+                assertThat(r.cost().bytes()).as(options.toString())
+                        .isGreaterThanOrEqualTo((long) r.cost().messages() * (Cost.HEADER_BYTES + 1));
+            }
+        }
+    }
+
+    @Test
+    void theCliGetsWithModeFlagsAndPrintsTheCost() {
+        String gateways = String.join(",", nonReplicaGateways(2).stream().map(Address::toString).toList());
+        for (String[] flags : new String[][] {
+            {"--gateways", "2", "--hedge"},
+            {"--routing", "iterative", "--p", "2", "--no-hedge"},
+            {"--routing", "greedy"},
+        }) {
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            CommandLine cl = RattanCli.commandLine();
+            cl.setOut(new PrintWriter(out, true));
+            cl.setErr(new PrintWriter(err, true));
+            List<String> args = new ArrayList<>(List.of("get", "-g", gateways));
+            args.addAll(List.of(flags));
+            args.add("name:" + NAME);
+
+            int exit = cl.execute(args.toArray(String[]::new));
+
+            assertThat(exit).as(err.toString()).isZero();
+            assertThat(out.toString()).contains(VALUE.sha256().toHex() + "  ttl ")
+                    .contains("  " + new String(VALUE.toByteArray(), java.nio.charset.StandardCharsets.UTF_8))
+                    .containsPattern("\\(1 value, [1-9]\\d* hops, [1-9]\\d* messages, [1-9]\\d* bytes\\)");
+        }
+    }
+
+    // ---- helpers
+
+    /** The binary gateways of the {@code n} nodes farthest from the key, none of them a replica. */
+    private static List<Address> nonReplicaGateways(int n) {
+        return farthest.subList(0, n).stream()
+                .map(node -> new Address("127.0.0.1", node.gatewayAddress().getPort()))
+                .toList();
+    }
+
+    private static URI uri(RattanNode node, String pathAndQuery) {
+        return URI.create("http://127.0.0.1:" + node.httpAddress().getPort() + pathAndQuery);
+    }
+
+    private static HttpResponse<String> get(RattanNode node, String query) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(uri(node, "/v1/keys/" + KEY.toHex() + query))
+                .timeout(WAIT).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static JsonNode getOk(RattanNode node, String query) throws IOException, InterruptedException {
+        HttpResponse<String> r = get(node, query);
+        assertThat(r.statusCode()).as(query + ": " + r.body()).isEqualTo(200);
+        return JSON.readTree(r.body());
+    }
+
+    private static void assertValue(JsonNode body, String query) {
+        assertThat(body.get("key").asText()).isEqualTo(KEY.toHex());
+        assertThat(body.get("values")).as(query).hasSize(1);
+        assertThat(Base64.getDecoder().decode(body.get("values").get(0).get("value").asText())).as(query)
+                .isEqualTo(VALUE.toByteArray());
+        assertThat(body.get("placemark").isNull()).isTrue();
+    }
+}
