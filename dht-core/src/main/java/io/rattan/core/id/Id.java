@@ -173,7 +173,14 @@ public record Id(long hi, long mid, long lo) implements Comparable<Id> {
      * key (reached by going up from the key) wins, so every node agrees on a single root.
      */
     public boolean isCloserTo(Id key, Id other) {
-        int c = distanceTo(key).compareTo(other.distanceTo(key));
+        // Routing asks this for every neighbour at every hop: compared word by word, no distance is allocated.
+        int c = Long.compareUnsigned(distanceWord(this, key, 0), distanceWord(other, key, 0));
+        if (c == 0) {
+            c = Long.compareUnsigned(distanceWord(this, key, 1), distanceWord(other, key, 1));
+        }
+        if (c == 0) {
+            c = Long.compare(distanceWord(this, key, 2), distanceWord(other, key, 2));
+        }
         if (c != 0) {
             return c < 0;
         }
@@ -181,6 +188,55 @@ public record Id(long hi, long mid, long lo) implements Comparable<Id> {
             return false;
         }
         return minus(key).compareTo(other.minus(key)) < 0;
+    }
+
+    /**
+     * {@code a.minus(this).compareTo(b.minus(this))}, without allocating: which of {@code a} and {@code b} comes
+     * first going clockwise (up) from this id.
+     */
+    public int compareClockwise(Id a, Id b) {
+        int c = Long.compareUnsigned(offsetWord(a, this, 0), offsetWord(b, this, 0));
+        if (c == 0) {
+            c = Long.compareUnsigned(offsetWord(a, this, 1), offsetWord(b, this, 1));
+        }
+        if (c == 0) {
+            c = Long.compare(offsetWord(a, this, 2), offsetWord(b, this, 2));
+        }
+        return c;
+    }
+
+    /** Word {@code word} (0 = hi, 1 = mid, 2 = lo) of {@code x.minus(from)}, computed as {@link #minus} does. */
+    private static long offsetWord(Id x, Id from, int word) {
+        long l = x.lo - from.lo;
+        long borrow = l < 0 ? 1 : 0;
+        if (word == 2) {
+            return l & 0xFFFF_FFFFL;
+        }
+        long m = x.mid - from.mid - borrow;
+        if (word == 1) {
+            return m;
+        }
+        long borrowM = Long.compareUnsigned(x.mid, from.mid) < 0 || (x.mid == from.mid && borrow == 1) ? 1 : 0;
+        return x.hi - from.hi - borrowM;
+    }
+
+    /** Word {@code word} (0 = hi, 1 = mid, 2 = lo) of {@code x.distanceTo(key)}, without allocating. */
+    private static long distanceWord(Id x, Id key, int word) {
+        long h = offsetWord(key, x, 0);
+        long m = offsetWord(key, x, 1);
+        long l = offsetWord(key, x, 2);
+        // d = key − x is the distance when d <= 2^159, else the other way round, −d, is.
+        boolean otherWay = h < 0 && !(h == Long.MIN_VALUE && m == 0 && l == 0);
+        if (otherWay) {
+            // −d mod 2^160: ones' complement plus one, the carry rippling up while the lower words are zero.
+            long nl = (-l) & 0xFFFF_FFFFL;
+            long nm = ~m + (l == 0 ? 1 : 0);
+            long nh = ~h + (l == 0 && m == 0 ? 1 : 0);
+            h = nh;
+            m = nm;
+            l = nl;
+        }
+        return word == 0 ? h : word == 1 ? m : l;
     }
 
     /** Compares as unsigned 160-bit numbers. */

@@ -382,9 +382,8 @@ public final class Node {
         // Keep measuring the routing-table neighbours, one per period in turn, so that every entry's RTT is at most
         // one table-length of periods old: delay-aware gets stop sending traffic to a slow neighbour, and with it the
         // samples that would show its recovery (or, for one not used lately, that it turned slow).
-        List<Contact> routing = table.all();
-        if (!routing.isEmpty()) {
-            ping(routing.get(probeCursor++ % routing.size()));
+        if (table.size() > 0) {
+            ping(table.get(probeCursor++ % table.size()));
         }
     }
 
@@ -575,14 +574,18 @@ public final class Node {
     private Contact nextHopForGet(GetRequest g, Set<Id> tried) {
         Id key = g.key();
         List<Contact> candidates = new ArrayList<>();
-        Set<Id> seen = new HashSet<>();
-        for (List<Contact> source : List.of(leafSet.members(), table.all())) {
-            for (Contact c : source) {
-                if (seen.add(c.id()) && !tried.contains(c.id()) && usable(c) && c.id().isCloserTo(key, self.id())) {
-                    candidates.add(c);
-                }
+        // Leaf-set members first, then table entries not in the leaf set (no id is twice in either).
+        for (Contact c : leafSet.members()) {
+            if (!tried.contains(c.id()) && usable(c) && c.id().isCloserTo(key, self.id())) {
+                candidates.add(c);
             }
         }
+        table.forEach(c -> {
+            if (!leafSet.contains(c.id()) && !tried.contains(c.id()) && usable(c)
+                    && c.id().isCloserTo(key, self.id())) {
+                candidates.add(c);
+            }
+        });
         if (candidates.isEmpty()) {
             return self;
         }

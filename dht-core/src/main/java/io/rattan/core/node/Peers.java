@@ -4,7 +4,6 @@ import io.rattan.core.id.Id;
 import io.rattan.core.routing.RttEstimator;
 import io.rattan.core.routing.RttView;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -32,8 +31,8 @@ final class Peers implements RttView {
     private final long rtoMinNanos;
     private final long rtoMaxNanos;
     private final long deadMemoryNanos;
-    // Looked up, or iterated only to compute an order-free statistic (the median), so HashMap order cannot leak.
-    private final Map<Id, Peer> peers = new HashMap<>();
+    // Looked up, or iterated only to compute an order-free statistic (the median), so hash order cannot leak.
+    private final IdMap<Peer> peers = new IdMap<>();
     private final Map<Id, Long> deadUntil = new LinkedHashMap<>();
 
     Peers(long rtoInitialNanos, long rtoMinNanos, long rtoMaxNanos, long deadMemoryNanos) {
@@ -44,7 +43,13 @@ final class Peers implements RttView {
     }
 
     Peer get(Id id) {
-        return peers.computeIfAbsent(id, k -> new Peer(new RttEstimator(rtoInitialNanos, rtoMinNanos, rtoMaxNanos)));
+        // Not computeIfAbsent: its capturing lambda is an allocation on every message heard.
+        Peer p = peers.get(id);
+        if (p == null) {
+            p = new Peer(new RttEstimator(rtoInitialNanos, rtoMinNanos, rtoMaxNanos));
+            peers.put(id, p);
+        }
+        return p;
     }
 
     private static final int MEDIAN_REFRESH_SAMPLES = 64;
@@ -63,12 +68,13 @@ final class Peers implements RttView {
         if (samplesSinceMedian >= MEDIAN_REFRESH_SAMPLES) {
             samplesSinceMedian = 0;
             long[] all = new long[peers.size()];
-            int n = 0;
-            for (Peer p : peers.values()) {
+            int[] count = {0};
+            peers.forEachValue(p -> {
                 if (p.rtt.hasSample()) {
-                    all[n++] = p.rtt.srttNanos();
+                    all[count[0]++] = p.rtt.srttNanos();
                 }
-            }
+            });
+            int n = count[0];
             if (n == 0) {
                 median = -1;
             } else {

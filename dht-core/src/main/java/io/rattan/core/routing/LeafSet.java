@@ -25,8 +25,9 @@ public final class LeafSet {
         this.self = self;
         this.half = half;
         Id s = self.id();
-        this.byCw = Comparator.comparing(c -> c.id().minus(s));
-        this.byCcw = Comparator.comparing(c -> s.minus(c.id()));
+        this.byCw = (a, b) -> s.compareClockwise(a.id(), b.id());
+        // (s − a) < (s − b) exactly when (a − s) > (b − s), for a and b other than s, which no side ever holds.
+        this.byCcw = (a, b) -> s.compareClockwise(b.id(), a.id());
     }
 
     /** Adds {@code c} where it belongs; returns true when the set changed. */
@@ -56,6 +57,10 @@ public final class LeafSet {
                 }
                 return false;
             }
+        }
+        // Most contacts offered lie beyond a full side: one comparison with its farthest member settles it.
+        if (side.size() >= half && order.compare(side.get(side.size() - 1), c) < 0) {
+            return false;
         }
         int pos = 0;
         while (pos < side.size() && order.compare(side.get(pos), c) < 0) {

@@ -156,6 +156,47 @@ public final class RoutingTable {
         return out;
     }
 
+    /**
+     * The contact {@link #all()} would list at {@code index}, without building the list: the node probes one table
+     * entry per second in turn.
+     */
+    public Contact get(int index) {
+        if (index < 0 || index >= entries) {
+            throw new IndexOutOfBoundsException("entry " + index + " of " + entries);
+        }
+        int skip = index;
+        for (Contact[][] row : rows) {
+            if (row == null) {
+                continue;
+            }
+            for (Contact[] slot : row) {
+                if (slot != null) {
+                    if (skip < slot.length) {
+                        return slot[skip];
+                    }
+                    skip -= slot.length;
+                }
+            }
+        }
+        throw new IllegalStateException("entries count out of step with the slots");
+    }
+
+    /** Calls {@code action} on every contact in the table, in {@link #all()}'s order, without building a list. */
+    public void forEach(java.util.function.Consumer<Contact> action) {
+        for (Contact[][] row : rows) {
+            if (row == null) {
+                continue;
+            }
+            for (Contact[] slot : row) {
+                if (slot != null) {
+                    for (Contact c : slot) {
+                        action.accept(c);
+                    }
+                }
+            }
+        }
+    }
+
     /** Filled slots per row, trailing empty rows omitted. */
     public List<Integer> rowFill() {
         List<Integer> fill = new ArrayList<>();

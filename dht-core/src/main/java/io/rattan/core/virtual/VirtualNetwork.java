@@ -20,13 +20,29 @@ public final class VirtualNetwork {
         void sent(Address from, Address to, Envelope envelope);
     }
 
+    /**
+     * One address: its link number and its receiver (null while nobody listens). A transport holds its own
+     * endpoint and a message the endpoint it goes to, so sending and delivering look up no map.
+     */
+    private static final class Endpoint {
+        final Address address;
+        final int link;
+        Consumer<Envelope> receiver;
+
+        Endpoint(Address address, int link) {
+            this.address = address;
+            this.link = link;
+        }
+    }
+
     private final VirtualScheduler scheduler;
     private final LatencyModel latency;
     private final RandomGenerator random;
     // Looked up only; iteration order never matters.
-    private final Map<Address, Consumer<Envelope>> endpoints = new HashMap<>();
-    private final Map<Long, Long> lastDelivery = new HashMap<>();
-    private final Map<Address, Integer> linkIds = new HashMap<>();
+    private final Map<Address, Endpoint> endpoints = new HashMap<>();
+    // The delivery time of the last message in flight on each link, and only while one is in flight: a link with
+    // nothing in flight cannot hold a new message back, since no message is delivered before it is sent.
+    private final LongLongMap lastDelivery = new LongLongMap();
     private Observer observer = (from, to, e) -> { };
     private long sent;
     private long delivered;
@@ -45,53 +61,72 @@ public final class VirtualNetwork {
 
     /** Starts delivering messages for {@code address} to {@code receiver}. */
     public void listen(Address address, Consumer<Envelope> receiver) {
-        endpoints.put(address, receiver);
-        linkIds.computeIfAbsent(address, a -> linkIds.size());
+        endpoint(address).receiver = receiver;
     }
 
     /** Stops delivering to {@code address}: messages in flight to it are lost, as when a host dies. */
     public void unlisten(Address address) {
-        endpoints.remove(address);
+        Endpoint e = endpoints.get(address);
+        if (e != null) {
+            e.receiver = null;
+        }
     }
 
     public boolean isListening(Address address) {
-        return endpoints.containsKey(address);
+        Endpoint e = endpoints.get(address);
+        return e != null && e.receiver != null;
     }
 
     /** The transport a node at {@code self} sends through. */
     public Transport transportFor(Address self) {
-        linkIds.computeIfAbsent(self, a -> linkIds.size());
-        return (to, envelope) -> send(self, to, envelope);
+        Endpoint from = endpoint(self);
+        return (to, envelope) -> send(from, to, envelope);
     }
 
-    private void send(Address from, Address to, Envelope envelope) {
+    private Endpoint endpoint(Address address) {
+        Endpoint e = endpoints.get(address);
+        if (e == null) {
+            e = new Endpoint(address, endpoints.size());
+            endpoints.put(address, e);
+        }
+        return e;
+    }
+
+    private void send(Endpoint fromEndpoint, Address to, Envelope envelope) {
+        Address from = fromEndpoint.address;
         sent++;
         observer.sent(from, to, envelope);
         if (latency.drops(from, to, random)) {
             dropped++;
             return;
         }
-        long at = scheduler.nanoTime() + latency.delayNanos(from, to, random);
-        long link = ((long) linkIds.computeIfAbsent(from, a -> linkIds.size()) << 32)
-                | linkIds.computeIfAbsent(to, a -> linkIds.size());
-        Long last = lastDelivery.get(link);
-        if (last != null && last > at) {
+        long now = scheduler.nanoTime();
+        long at = now + latency.delayNanos(from, to, random);
+        Endpoint toEndpoint = endpoint(to);
+        long link = ((long) fromEndpoint.link << 32) | toEndpoint.link;
+        long last = lastDelivery.get(link, Long.MIN_VALUE);
+        if (last > at) {
             at = last;
         }
         lastDelivery.put(link, at);
-        scheduler.schedule(at - scheduler.nanoTime(), () -> deliver(from, to, envelope));
+        long deliverAt = at;
+        scheduler.schedule(at - now, () -> deliver(fromEndpoint, toEndpoint, link, deliverAt, envelope));
     }
 
-    private void deliver(Address from, Address to, Envelope envelope) {
-        Consumer<Envelope> receiver = endpoints.get(to);
+    private void deliver(Endpoint from, Endpoint to, long link, long at, Envelope envelope) {
+        if (lastDelivery.get(link, Long.MIN_VALUE) == at) {
+            // The link's last message in flight: nothing behind it needs its time any more.
+            lastDelivery.remove(link);
+        }
+        Consumer<Envelope> receiver = to.receiver;
         if (receiver == null) {
             return;
         }
         delivered++;
         long h = traceHash;
         h = 31 * h + scheduler.nanoTime();
-        h = 31 * h + from.port();
-        h = 31 * h + to.port();
+        h = 31 * h + from.address.port();
+        h = 31 * h + to.address.port();
         h = 31 * h + envelope.body().type().tag();
         h = 31 * h + envelope.requestId();
         traceHash = h;

@@ -3,7 +3,6 @@ package io.rattan.core.virtual;
 import io.rattan.core.env.Cancellable;
 import io.rattan.core.env.Clock;
 import io.rattan.core.env.Scheduler;
-import java.util.PriorityQueue;
 
 /**
  * The virtual world's one event loop: tasks ordered by (virtual time, sequence number), so that two runs from the
@@ -12,23 +11,13 @@ import java.util.PriorityQueue;
  */
 public final class VirtualScheduler implements Scheduler, Clock {
 
-    private static final class Event implements Comparable<Event>, Cancellable {
-        final long time;
-        final long seq;
+    private static final class Event implements Cancellable {
         final long cause;
         Runnable task;
 
-        Event(long time, long seq, long cause, Runnable task) {
-            this.time = time;
-            this.seq = seq;
+        Event(long cause, Runnable task) {
             this.cause = cause;
             this.task = task;
-        }
-
-        @Override
-        public int compareTo(Event o) {
-            int c = Long.compare(time, o.time);
-            return c != 0 ? c : Long.compare(seq, o.seq);
         }
 
         @Override
@@ -37,7 +26,7 @@ public final class VirtualScheduler implements Scheduler, Clock {
         }
     }
 
-    private final PriorityQueue<Event> queue = new PriorityQueue<>();
+    private final EventHeap<Event> queue = new EventHeap<>();
     private final long epochMillisAtZero;
     private long now;
     private long seq;
@@ -51,8 +40,8 @@ public final class VirtualScheduler implements Scheduler, Clock {
 
     @Override
     public Cancellable schedule(long delayNanos, Runnable task) {
-        Event e = new Event(now + Math.max(0, delayNanos), seq++, cause, task);
-        queue.add(e);
+        Event e = new Event(cause, task);
+        queue.add(now + Math.max(0, delayNanos), seq++, e);
         return e;
     }
 
@@ -73,7 +62,7 @@ public final class VirtualScheduler implements Scheduler, Clock {
 
     /** Runs every event due up to and including {@code timeNanos}, then sets the clock to it. */
     public void runUntil(long timeNanos) {
-        while (!queue.isEmpty() && queue.peek().time <= timeNanos) {
+        while (!queue.isEmpty() && queue.peekTime() <= timeNanos) {
             runNext();
         }
         now = Math.max(now, timeNanos);
@@ -89,7 +78,7 @@ public final class VirtualScheduler implements Scheduler, Clock {
      */
     public boolean runUntil(java.util.function.BooleanSupplier done, long deadlineNanos) {
         while (!done.getAsBoolean()) {
-            if (queue.isEmpty() || queue.peek().time > deadlineNanos) {
+            if (queue.isEmpty() || queue.peekTime() > deadlineNanos) {
                 now = Math.max(now, deadlineNanos);
                 return done.getAsBoolean();
             }
@@ -99,8 +88,8 @@ public final class VirtualScheduler implements Scheduler, Clock {
     }
 
     private void runNext() {
+        now = queue.peekTime();
         Event e = queue.poll();
-        now = e.time;
         Runnable task = e.task;
         if (task != null) {
             executed++;

@@ -10,6 +10,7 @@ import io.rattan.core.node.NodeConfig;
 import io.rattan.core.node.NodeListener;
 import io.rattan.core.store.MemoryStore;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.function.BooleanSupplier;
@@ -68,11 +69,15 @@ public final class VirtualWorld {
 
     /** Creates a node and starts it, joining through a random live node (none for the first); returns its index. */
     public int addNode() {
+        int index = newSlot();
+        boot(slots.get(index));
+        return index;
+    }
+
+    private int newSlot() {
         int index = slots.size();
-        Contact contact = new Contact(Id.random(random), new Address("node" + index, index + 1));
-        Slot slot = new Slot(contact, new MemoryStore(scheduler));
-        slots.add(slot);
-        boot(slot);
+        Contact contact = new Contact(Id.random(random), VirtualAddresses.of("node", index));
+        slots.add(new Slot(contact, new MemoryStore(scheduler)));
         return index;
     }
 
@@ -83,6 +88,10 @@ public final class VirtualWorld {
         for (int i = 0; i < 3 && !live.isEmpty(); i++) {
             bootstrap.add(slots.get(live.remove(random.nextInt(live.size()))).contact.address());
         }
+        boot(slot, bootstrap);
+    }
+
+    private void boot(Slot slot, List<Address> bootstrap) {
         NodeEnv env = new NodeEnv(scheduler, scheduler, network.transportFor(slot.contact.address()), slot.store,
                 random.split());
         Node node = new Node(config, slot.contact, env, listener);
@@ -105,6 +114,88 @@ public final class VirtualWorld {
                 throw new IllegalStateException("node " + index + " did not join within 600 s of virtual time");
             }
         }
+    }
+
+    /**
+     * Adds {@code n} nodes in waves that join at the same time, as a crowd of new nodes would: each node of a wave
+     * joins through up to three random nodes that had joined before the wave started, and the world runs until every
+     * node of the wave has joined before the next wave starts. A wave is at most as large as the overlay it joins
+     * (so the overlay at most doubles per wave) and at most {@code maxWave}. Sequential joins cost a full join's
+     * virtual time per node with everyone's maintenance running, which makes large worlds unaffordable; waves cost
+     * O(log n) join times. A wave waits at most two minutes of virtual time; a node not joined by then (its root or
+     * bootstraps are very slow) goes on trying while the next wave starts.
+     *
+     * @return how many nodes had not joined when their wave ended
+     */
+    public int addNodesInWaves(int n, int maxWave) {
+        if (maxWave < 1) {
+            throw new IllegalArgumentException("maxWave must be positive, got " + maxWave);
+        }
+        int added = 0;
+        int late = 0;
+        if (slots.isEmpty() && n > 0) {
+            addNodes(1);
+            added = 1;
+        }
+        while (added < n) {
+            int[] joined = joinedIndexes();
+            if (joined.length == 0) {
+                throw new IllegalStateException("no joined node to join through");
+            }
+            int wave = Math.min(n - added, Math.min(maxWave, joined.length));
+            int first = slots.size();
+            for (int i = 0; i < wave; i++) {
+                boot(slots.get(newSlot()), randomDistinct(joined, 3));
+            }
+            int end = slots.size();
+            // Nodes join in about the same order they started: checking the earliest unjoined one is enough most of
+            // the time, and keeps the per-event check O(1).
+            int[] next = {first};
+            BooleanSupplier allJoined = () -> {
+                while (next[0] < end && slots.get(next[0]).node.isJoined()) {
+                    next[0]++;
+                }
+                return next[0] == end;
+            };
+            if (!scheduler.runUntil(allJoined, scheduler.nanoTime() + 120 * SECOND)) {
+                for (int i = first; i < end; i++) {
+                    late += slots.get(i).node.isJoined() ? 0 : 1;
+                }
+            }
+            added += wave;
+        }
+        return late;
+    }
+
+    private int[] joinedIndexes() {
+        int[] out = new int[slots.size()];
+        int n = 0;
+        for (int i = 0; i < slots.size(); i++) {
+            Slot s = slots.get(i);
+            if (s.alive && s.node.isJoined()) {
+                out[n++] = i;
+            }
+        }
+        return Arrays.copyOf(out, n);
+    }
+
+    /** Up to {@code k} distinct addresses of the nodes {@code from} names, drawn from the world's random source. */
+    private List<Address> randomDistinct(int[] from, int k) {
+        List<Address> out = new ArrayList<>(k);
+        int m = Math.min(k, from.length);
+        int[] picked = new int[m];
+        while (out.size() < m) {
+            int index = from[random.nextInt(from.length)];
+            boolean fresh = true;
+            for (int i = 0; i < out.size(); i++) {
+                fresh &= picked[i] != index;
+            }
+            if (fresh) {
+                picked[out.size()] = index;
+                out.add(slots.get(index).contact.address());
+            }
+        }
+        return out;
     }
 
     /** Abrupt death: the node stops and its address goes dark; it sends nothing more. */

@@ -33,6 +33,33 @@ class IdPropertiesTest {
     }
 
     @Property
+    void allocationFreeComparisonsAgreeWithTheArithmetic(@ForAll("ids") Id a, @ForAll("ids") Id b,
+                                                          @ForAll("ids") Id key) {
+        int byDistance = a.distanceTo(key).compareTo(b.distanceTo(key));
+        boolean closer = byDistance != 0 ? byDistance < 0
+                : !a.equals(b) && a.minus(key).compareTo(b.minus(key)) < 0;
+        assertThat(a.isCloserTo(key, b)).isEqualTo(closer);
+        assertThat(Integer.signum(key.compareClockwise(a, b)))
+                .isEqualTo(Integer.signum(a.minus(key).compareTo(b.minus(key))));
+    }
+
+    @Property
+    void allocationFreeComparisonsAgreeNearTheKey(@ForAll("ids") Id key, @ForAll("ids") Id offset) {
+        // Ids a tiny step either side of the key, and the antipode, where the two ways round are nearly equal.
+        Id half = new Id(Long.MIN_VALUE, 0, 0);
+        for (Id a : java.util.List.of(key, key.plus(offset), key.minus(offset), key.plus(half),
+                key.plus(half).plus(new Id(0, 0, 1)), key.minus(half))) {
+            for (Id b : java.util.List.of(key.plus(new Id(0, 0, 1)), key.minus(new Id(0, 0, 1)), key.plus(half),
+                    key.minus(offset))) {
+                int byDistance = a.distanceTo(key).compareTo(b.distanceTo(key));
+                boolean closer = byDistance != 0 ? byDistance < 0
+                        : !a.equals(b) && a.minus(key).compareTo(b.minus(key)) < 0;
+                assertThat(a.isCloserTo(key, b)).isEqualTo(closer);
+            }
+        }
+    }
+
+    @Property
     void distanceIsTheShorterWayRound(@ForAll("ids") Id a, @ForAll("ids") Id b) {
         BigInteger d = big(a).subtract(big(b)).mod(RING);
         assertThat(big(a.distanceTo(b))).isEqualTo(d.min(RING.subtract(d).mod(RING)));

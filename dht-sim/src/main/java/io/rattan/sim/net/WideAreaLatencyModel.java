@@ -3,6 +3,7 @@ package io.rattan.sim.net;
 import io.rattan.core.env.Clock;
 import io.rattan.core.net.Address;
 import io.rattan.core.virtual.LatencyModel;
+import io.rattan.core.virtual.VirtualAddresses;
 import java.util.List;
 import java.util.Objects;
 import java.util.SplittableRandom;
@@ -11,7 +12,7 @@ import java.util.random.RandomGenerator;
 /**
  * A wide-area network of FIFO-server nodes: the simulated world of ANCHORS-LATENCY.md.
  *
- * <p>A message from node s to node d sent at time t (virtual-world node i has address port i + 1) crosses the
+ * <p>A message from node s to node d sent at time t (virtual-world node i has the address {@code VirtualAddresses.of("node", i)}) crosses the
  * network in RTT(host(s), host(d)) / 2 plus jitter, normally distributed with σ = {@code jitterFraction} of that
  * delay and truncated at 0, arriving at a = t + network delay. Node d is a single FIFO server: service starts at
  * s = max(a, when d's previous message finished) and takes the base service time plus an extra delay — sampled from
@@ -111,9 +112,9 @@ public final class WideAreaLatencyModel implements LatencyModel {
         clock = worldClock;
     }
 
-    /** The node index of a virtual-world address: node i listens on port i + 1. */
+    /** The node index of a virtual-world address ({@link VirtualAddresses}); -1 when it names none. */
     public static int nodeIndex(Address address) {
-        return address.port() - 1;
+        return VirtualAddresses.index(address);
     }
 
     /**
@@ -121,12 +122,12 @@ public final class WideAreaLatencyModel implements LatencyModel {
      * network delay only.
      */
     public static Address clientAddress(int i) {
-        return new Address("client" + i, i + 1);
+        return VirtualAddresses.of("client", i);
     }
 
     /** Node {@code i}'s client gateway: the same process (and so the same FIFO server) as the node. */
     public static Address gatewayAddress(int i) {
-        return new Address("gateway" + i, i + 1);
+        return VirtualAddresses.of("gateway", i);
     }
 
     private static boolean isClient(Address a) {
@@ -220,7 +221,7 @@ public final class WideAreaLatencyModel implements LatencyModel {
         int node = nodeIndex(address);
         if (node < 0 || node >= freeAtNanos.length) {
             throw new IllegalArgumentException(address + " is not one of the " + freeAtNanos.length
-                    + " simulated nodes (node index = port - 1)");
+                    + " simulated nodes (the node index ends the host name)");
         }
         return node;
     }

@@ -1,0 +1,119 @@
+package io.rattan.core.node;
+
+import io.rattan.core.id.Id;
+import java.util.Arrays;
+import java.util.function.Consumer;
+
+/**
+ * A map from {@link Id} to values with open addressing, for the per-peer state a node looks up on every message.
+ * A probe compares the ids' top words in a primitive array before touching an {@code Id} object, so a lookup costs
+ * one or two cache misses where a {@code HashMap} costs four (table, node, key, value); with thousands of nodes in
+ * one simulator the working set is far larger than the caches. Ids are random, so their top word is already a good
+ * hash. Iteration order depends on hashing: use {@link #forEachValue} only for order-free results.
+ */
+final class IdMap<V> {
+
+    private long[] his = new long[16];
+    private Id[] keys = new Id[16];
+    private Object[] values = new Object[16];
+    private int size;
+
+    @SuppressWarnings("unchecked")
+    V get(Id key) {
+        int mask = keys.length - 1;
+        long hi = key.hi();
+        for (int i = slot(hi, mask); ; i = (i + 1) & mask) {
+            Id k = keys[i];
+            if (k == null) {
+                return null;
+            }
+            if (his[i] == hi && k.equals(key)) {
+                return (V) values[i];
+            }
+        }
+    }
+
+    void put(Id key, V value) {
+        int mask = keys.length - 1;
+        long hi = key.hi();
+        int i = slot(hi, mask);
+        while (keys[i] != null) {
+            if (his[i] == hi && keys[i].equals(key)) {
+                values[i] = value;
+                return;
+            }
+            i = (i + 1) & mask;
+        }
+        his[i] = hi;
+        keys[i] = key;
+        values[i] = value;
+        if (++size * 2 > keys.length) {
+            resize(keys.length * 2);
+        }
+    }
+
+    /** Removes {@code key}; backward-shift deletion keeps every probe chain unbroken without tombstones. */
+    void remove(Id key) {
+        int mask = keys.length - 1;
+        long hi = key.hi();
+        int i = slot(hi, mask);
+        while (true) {
+            if (keys[i] == null) {
+                return;
+            }
+            if (his[i] == hi && keys[i].equals(key)) {
+                break;
+            }
+            i = (i + 1) & mask;
+        }
+        size--;
+        int hole = i;
+        for (int j = (hole + 1) & mask; keys[j] != null; j = (j + 1) & mask) {
+            int home = slot(his[j], mask);
+            // Move j into the hole when its home slot does not lie cyclically in (hole, j].
+            if (((j - home) & mask) >= ((j - hole) & mask)) {
+                his[hole] = his[j];
+                keys[hole] = keys[j];
+                values[hole] = values[j];
+                hole = j;
+            }
+        }
+        keys[hole] = null;
+        values[hole] = null;
+    }
+
+    int size() {
+        return size;
+    }
+
+    @SuppressWarnings("unchecked")
+    void forEachValue(Consumer<V> action) {
+        for (int i = 0; i < keys.length; i++) {
+            if (keys[i] != null) {
+                action.accept((V) values[i]);
+            }
+        }
+    }
+
+    private void resize(int capacity) {
+        Id[] oldKeys = keys;
+        Object[] oldValues = values;
+        his = new long[capacity];
+        keys = new Id[capacity];
+        values = new Object[capacity];
+        size = 0;
+        for (int i = 0; i < oldKeys.length; i++) {
+            if (oldKeys[i] != null) {
+                @SuppressWarnings("unchecked")
+                V v = (V) oldValues[i];
+                put(oldKeys[i], v);
+            }
+        }
+    }
+
+    private static int slot(long hi, int mask) {
+        // Ids are uniform, but a node's neighbours share its leading digits: mix so the low bits differ.
+        long h = hi * 0x9E3779B97F4A7C15L;
+        return (int) (h >>> 32) & mask;
+    }
+}

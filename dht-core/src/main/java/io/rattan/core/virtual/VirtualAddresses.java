@@ -1,0 +1,43 @@
+package io.rattan.core.virtual;
+
+import io.rattan.core.net.Address;
+
+/**
+ * How virtual-world processes are addressed: process {@code i} of a kind listens at host {@code <kind><i>}, port
+ * {@code 1 + i mod 65535}. The host carries the index because a port (16 bits on the wire) cannot number more than
+ * 65,535 nodes; the port is kept as it always was below that ({@code i + 1}) and only ever wraps above it.
+ */
+public final class VirtualAddresses {
+
+    private static final int PORTS = 65_535;
+
+    private VirtualAddresses() {
+    }
+
+    /** The address of process {@code index} of the kind {@code prefix} (letters only, e.g. {@code "node"}). */
+    public static Address of(String prefix, int index) {
+        if (index < 0) {
+            throw new IllegalArgumentException("index must be >= 0, got " + index);
+        }
+        return new Address(prefix + index, 1 + index % PORTS);
+    }
+
+    /** The index of a virtual address: the decimal number that ends its host; -1 when the host has none. */
+    public static int index(Address address) {
+        String host = address.host();
+        int end = host.length();
+        int start = end;
+        while (start > 0 && host.charAt(start - 1) >= '0' && host.charAt(start - 1) <= '9') {
+            start--;
+        }
+        // More than 9 digits cannot be a node index of this world (and would overflow an int).
+        if (start == end || end - start > 9) {
+            return -1;
+        }
+        int index = 0;
+        for (int i = start; i < end; i++) {
+            index = index * 10 + (host.charAt(i) - '0');
+        }
+        return index;
+    }
+}

@@ -1,0 +1,248 @@
+package io.rattan.sim.experiment;
+
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ClientGet;
+import io.rattan.core.msg.Messages.ClientPut;
+import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.Messages.PutReply;
+import io.rattan.core.msg.Messages.ValueEntry;
+import io.rattan.core.msg.RoutingMode;
+import io.rattan.core.msg.Status;
+import io.rattan.core.node.NodeConfig;
+import io.rattan.core.util.Bytes;
+import io.rattan.core.virtual.VirtualWorld;
+import io.rattan.sim.net.HostAssignment;
+import io.rattan.sim.net.LatencyMatrix;
+import io.rattan.sim.net.SlowNodeModel;
+import io.rattan.sim.net.SlowPeriod;
+import io.rattan.sim.net.WideAreaLatencyModel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.function.Consumer;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The simulator's scale benchmark: many unmodified nodes on the latency matrix, joined through the protocol in
+ * waves, a few values put, then many delay-aware gets from random gateways spread over a stretch of virtual time,
+ * with every node's maintenance running at the real node's periods. Measures the simulator (wall time, events per
+ * second, heap per node), and the overlay's get success and latency as a sanity check on what was simulated.
+ */
+final class ScaleRun {
+
+    /** What to run. */
+    record Params(int nodes, int gets, int values, long getPhaseNanos, long seed, int maxWave) {
+    }
+
+    /** What a run measured; times in nanoseconds, heap in bytes, latencies in microseconds. */
+    record Result(long joinWallNanos, long joinVirtualNanos, long putWallNanos, int valuesStored,
+                  long getWallNanos, long getVirtualNanos, long totalWallNanos, long events, long getEvents,
+                  long processCpuNanos, long threadCpuNanos, long heapBaseline, long heapAfterJoin,
+                  long heapAfterGets, long heapPeak, long getsOk, long getsFailed, Histogram latency, long traceHash) {
+    }
+
+    private static final long SECOND = 1_000_000_000L;
+    private static final int PUT_ATTEMPTS = 5;
+
+    private final Params params;
+    private final LatencyMatrix matrix;
+    private final List<SlowPeriod> periods;
+    private final SlowNodeModel model;
+    private final NodeConfig config;
+    private final Consumer<String> log;
+
+    ScaleRun(Params params, LatencyMatrix matrix, List<SlowPeriod> periods, SlowNodeModel model, NodeConfig config,
+             Consumer<String> log) {
+        this.params = params;
+        this.matrix = matrix;
+        this.periods = periods;
+        this.model = model;
+        this.config = config;
+        this.log = log;
+    }
+
+    Result run() {
+        long heapBaseline = HeapProbe.retainedBytes();
+        long cpu0 = HeapProbe.processCpuNanos();
+        long threadCpu0 = HeapProbe.threadCpuNanos();
+        long wall0 = System.nanoTime();
+        SplittableRandom random = new SplittableRandom(params.seed());
+        HostAssignment hosts = HostAssignment.random(params.nodes(), matrix.hosts(), params.seed());
+        WideAreaLatencyModel net = new WideAreaLatencyModel(matrix, hosts, periods, model,
+                params.seed() ^ 0x9E3779B97F4A7C15L);
+        VirtualWorld world = new VirtualWorld(params.seed(), config, net);
+        net.attach(world.scheduler());
+
+        int late = world.addNodesInWaves(params.nodes(), params.maxWave());
+        if (late > 0) {
+            log.accept(late + " nodes had not joined when their wave ended (a slow root or bootstrap); they kept "
+                    + "trying");
+        }
+        // Nodes of one wave learn of each other by leaf-set exchange after they joined; let that settle.
+        world.runFor(30 * SECOND);
+        long joinWall = System.nanoTime() - wall0;
+        long joinVirtual = world.scheduler().nanoTime();
+        log.accept(String.format("%d nodes joined in %.1f s wall, %.0f s virtual (settling included); %d events",
+                params.nodes(), joinWall / 1e9, joinVirtual / 1e9, world.scheduler().executed()));
+        long heapAfterJoin = HeapProbe.retainedBytes() - heapBaseline;
+
+        long put0 = System.nanoTime();
+        List<Id> keys = new ArrayList<>();
+        List<Bytes> values = new ArrayList<>();
+        putValues(world, random, keys, values);
+        long putWall = System.nanoTime() - put0;
+        log.accept(String.format("%d of %d values stored in %.1f s wall", keys.size(), params.values(),
+                putWall / 1e9));
+        if (keys.isEmpty()) {
+            throw new IllegalStateException("no value could be stored");
+        }
+
+        Histogram latency = new Histogram(3_600_000_000L, 3);
+        long[] outcome = new long[2];
+        long events0 = world.scheduler().executed();
+        long get0 = System.nanoTime();
+        long start = world.scheduler().nanoTime();
+        new GetSource(world, random, keys, values, latency, outcome).scheduleFirst();
+        long lastReport = get0;
+        while (outcome[0] + outcome[1] < params.gets()) {
+            world.runFor(10 * SECOND);
+            if (System.nanoTime() - lastReport > 10 * SECOND) {
+                lastReport = System.nanoTime();
+                double wall = (lastReport - get0) / 1e9;
+                long events = world.scheduler().executed() - events0;
+                log.accept(String.format("  %.0f virtual min: %d gets done, %d events, %.0f s wall, %.0f events/s",
+                        (world.scheduler().nanoTime() - start) / 60e9, outcome[0] + outcome[1], events, wall,
+                        events / wall));
+            }
+            if (world.scheduler().nanoTime() - start > params.getPhaseNanos() + 600 * SECOND) {
+                throw new IllegalStateException("gets did not finish within 10 minutes after the get phase");
+            }
+        }
+        long getWall = System.nanoTime() - get0;
+        long getVirtual = world.scheduler().nanoTime() - start;
+        long getEvents = world.scheduler().executed() - events0;
+        long totalWall = System.nanoTime() - wall0;
+        long cpu = cpu0 < 0 ? -1 : HeapProbe.processCpuNanos() - cpu0;
+        long threadCpu = threadCpu0 < 0 ? -1 : HeapProbe.threadCpuNanos() - threadCpu0;
+        long events = world.scheduler().executed();
+        long heapPeak = HeapProbe.peakBytes();
+        long heapAfterGets = HeapProbe.retainedBytes() - heapBaseline;
+        int unjoined = 0;
+        for (int i = 0; i < world.size(); i++) {
+            unjoined += world.node(i).isJoined() ? 0 : 1;
+        }
+        // Also keeps the world reachable until the heap has been measured with every node live.
+        log.accept(unjoined + " of " + world.size() + " nodes had not joined at the end");
+        return new Result(joinWall, joinVirtual, putWall, keys.size(), getWall, getVirtual, totalWall, events,
+                getEvents, cpu, threadCpu, heapBaseline, heapAfterJoin, heapAfterGets, heapPeak, outcome[0],
+                outcome[1], latency, world.network().traceHash());
+    }
+
+    /** Puts the values at once from random gateways, retrying a failed put through another; keeps the stored ones. */
+    private void putValues(VirtualWorld world, SplittableRandom random, List<Id> keys, List<Bytes> values) {
+        int n = params.values();
+        Id[] key = new Id[n];
+        Bytes[] value = new Bytes[n];
+        boolean[] stored = new boolean[n];
+        for (int i = 0; i < n; i++) {
+            key[i] = Id.random(random);
+            value[i] = Bytes.utf8("value-" + i + "-" + random.nextLong());
+        }
+        for (int attempt = 0; attempt < PUT_ATTEMPTS; attempt++) {
+            int[] outstanding = {0};
+            for (int i = 0; i < n; i++) {
+                if (stored[i]) {
+                    continue;
+                }
+                int v = i;
+                int gateway = random.nextInt(world.size());
+                // Spread over a second, as clients would be.
+                long delay = random.nextLong(SECOND);
+                outstanding[0]++;
+                world.scheduler().schedule(delay, () -> world.node(gateway).handleClient(
+                        new ClientPut(key[v], value[v], 86_400, Bytes.EMPTY), reply -> {
+                            outstanding[0]--;
+                            stored[v] |= reply instanceof PutReply p && p.status() == Status.OK;
+                        }));
+            }
+            long deadline = 2 * SECOND + 2 * config.requestTimeoutMillis() * 1_000_000L;
+            if (!world.runUntil(() -> outstanding[0] == 0, deadline)) {
+                throw new IllegalStateException(outstanding[0] + " puts never answered");
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            if (stored[i]) {
+                keys.add(key[i]);
+                values.add(value[i]);
+            }
+        }
+    }
+
+    /**
+     * Starts the gets one after another at Poisson times, each from a random gateway for a random stored key. Each
+     * get schedules the next, so the queue never holds a million future gets at once.
+     */
+    private final class GetSource {
+        private final VirtualWorld world;
+        private final SplittableRandom random;
+        private final List<Id> keys;
+        private final List<Bytes> values;
+        private final Histogram latency;
+        private final long[] outcome;
+        private final double meanGapNanos;
+        private int started;
+
+        GetSource(VirtualWorld world, SplittableRandom random, List<Id> keys, List<Bytes> values, Histogram latency,
+                  long[] outcome) {
+            this.world = world;
+            this.random = random;
+            this.keys = keys;
+            this.values = values;
+            this.latency = latency;
+            this.outcome = outcome;
+            this.meanGapNanos = (double) params.getPhaseNanos() / params.gets();
+        }
+
+        void scheduleFirst() {
+            scheduleNext();
+        }
+
+        private void scheduleNext() {
+            if (started == params.gets()) {
+                return;
+            }
+            started++;
+            long gap = (long) (-Math.log(1 - random.nextDouble()) * meanGapNanos);
+            world.scheduler().schedule(gap, this::startOne);
+        }
+
+        private void startOne() {
+            int k = random.nextInt(keys.size());
+            int gateway = random.nextInt(world.size());
+            long t0 = world.scheduler().nanoTime();
+            Bytes expected = values.get(k);
+            world.node(gateway).handleClient(new ClientGet(keys.get(k), RoutingMode.DELAY_AWARE, 0, Bytes.EMPTY),
+                    reply -> done(reply, expected, t0));
+            scheduleNext();
+        }
+
+        private void done(Message reply, Bytes expected, long t0) {
+            if (reply instanceof GetReply g && g.status() == Status.OK && holds(g.values(), expected)) {
+                outcome[0]++;
+                latency.recordValue(Math.max(1, (world.scheduler().nanoTime() - t0) / 1_000));
+            } else {
+                outcome[1]++;
+            }
+        }
+
+        private boolean holds(List<ValueEntry> entries, Bytes expected) {
+            for (ValueEntry e : entries) {
+                if (e.value().equals(expected)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+}
