@@ -1,0 +1,98 @@
+package io.rattan.core.virtual;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ClientGet;
+import io.rattan.core.msg.Messages.ClientPut;
+import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.Messages.PutReply;
+import io.rattan.core.msg.Status;
+import io.rattan.core.net.Address;
+import io.rattan.core.node.NodeConfig;
+import io.rattan.core.util.Bytes;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** The pieces that let the virtual world scale: addresses past 65,535 nodes, the event heap, joins in waves. */
+class ScaleStructuresTest {
+
+    @Test
+    void addressesCarryTheIndexPastThePortRange() {
+        for (int i : new int[] {0, 1, 65_533, 65_534, 65_535, 65_536, 99_999, 1_000_000}) {
+            Address a = VirtualAddresses.of("node", i);
+            assertThat(VirtualAddresses.index(a)).isEqualTo(i);
+            assertThat(a.port()).isBetween(1, 65_535);
+        }
+        assertThat(VirtualAddresses.of("node", 41)).isEqualTo(new Address("node41", 42));
+        assertThat(VirtualAddresses.index(new Address("x", 0))).isEqualTo(-1);
+    }
+
+    @Test
+    void theEventHeapPollsInTimeThenSequenceOrderLikeAPriorityQueue() {
+        SplittableRandom random = new SplittableRandom(7);
+        EventHeap<long[]> heap = new EventHeap<>();
+        PriorityQueue<long[]> reference = new PriorityQueue<>((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0])
+                : Long.compare(a[1], b[1]));
+        long seq = 0;
+        for (int round = 0; round < 20_000; round++) {
+            if (random.nextInt(3) > 0 || heap.isEmpty()) {
+                long[] item = {random.nextLong(50), seq++};
+                heap.add(item[0], item[1], item);
+                reference.add(item);
+            } else {
+                assertThat(heap.peekTime()).isEqualTo(reference.peek()[0]);
+                assertThat(heap.poll()).isSameAs(reference.poll());
+            }
+            assertThat(heap.size()).isEqualTo(reference.size());
+        }
+    }
+
+    @Test
+    void theLongMapAgreesWithAHashMap() {
+        SplittableRandom random = new SplittableRandom(11);
+        LongLongMap map = new LongLongMap();
+        Map<Long, Long> reference = new HashMap<>();
+        for (int i = 0; i < 100_000; i++) {
+            long key = ((long) random.nextInt(64) << 32) | random.nextInt(64);
+            switch (random.nextInt(3)) {
+                case 0 -> {
+                    map.put(key, i);
+                    reference.put(key, (long) i);
+                }
+                case 1 -> {
+                    map.remove(key);
+                    reference.remove(key);
+                }
+                default -> assertThat(map.get(key, -1)).isEqualTo(reference.getOrDefault(key, -1L));
+            }
+            assertThat(map.size()).isEqualTo(reference.size());
+        }
+    }
+
+    @Test
+    void nodesJoinedInWavesServePutsAndGets() {
+        VirtualWorld world = new VirtualWorld(3, NodeConfig.defaults(), LatencyModel.constant(20_000_000L));
+        assertThat(world.addNodesInWaves(300, 64)).isZero();
+        assertThat(world.size()).isEqualTo(300);
+        for (int i = 0; i < world.size(); i++) {
+            assertThat(world.node(i).isJoined()).isTrue();
+        }
+        world.runFor(10_000_000_000L);
+        SplittableRandom random = new SplittableRandom(5);
+        for (int i = 0; i < 50; i++) {
+            Id key = Id.random(random);
+            Bytes value = Bytes.utf8("v" + i);
+            Message put = world.request(random.nextInt(300), new ClientPut(key, value, 3600, Bytes.EMPTY));
+            assertThat(put).isInstanceOf(PutReply.class);
+            assertThat(((PutReply) put).status()).isEqualTo(Status.OK);
+            Message get = world.request(random.nextInt(300), new ClientGet(key, 0, Bytes.EMPTY));
+            assertThat(get).isInstanceOf(GetReply.class);
+            assertThat(((GetReply) get).values()).extracting(v -> v.value()).containsExactly(value);
+        }
+    }
+}
