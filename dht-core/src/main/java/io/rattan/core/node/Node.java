@@ -573,24 +573,28 @@ public final class Node {
      */
     private Contact nextHopForGet(GetRequest g, Set<Id> tried) {
         Id key = g.key();
-        List<Contact> candidates = new ArrayList<>();
-        // Leaf-set members first, then table entries not in the leaf set (no id is twice in either).
-        for (Contact c : leafSet.members()) {
-            if (!tried.contains(c.id()) && usable(c) && c.id().isCloserTo(key, self.id())) {
-                candidates.add(c);
-            }
-        }
-        table.forEach(c -> {
-            if (!leafSet.contains(c.id()) && !tried.contains(c.id()) && usable(c)
-                    && c.id().isCloserTo(key, self.id())) {
-                candidates.add(c);
-            }
-        });
+        List<Contact> candidates = usableNeighbours(c -> !tried.contains(c.id()) && c.id().isCloserTo(key, self.id()));
         if (candidates.isEmpty()) {
             return self;
         }
         NextHopPolicy policy = g.routing() == RoutingMode.GREEDY ? greedy : delayAware;
         return policy.choose(key, self.id(), candidates, peers);
+    }
+
+    /** Usable neighbours that pass {@code ok}: leaf-set members first, then table entries not in the leaf set. */
+    private List<Contact> usableNeighbours(Predicate<Contact> ok) {
+        List<Contact> found = new ArrayList<>();
+        for (Contact c : leafSet.members()) {
+            if (usable(c) && ok.test(c)) {
+                found.add(c);
+            }
+        }
+        table.forEach(c -> {
+            if (!leafSet.contains(c.id()) && usable(c) && ok.test(c)) {
+                found.add(c);
+            }
+        });
+        return found;
     }
 
     private static Contact closerWithPrefix(Id key, int shared, Contact best, Contact c, Predicate<Contact> ok) {
@@ -754,15 +758,7 @@ public final class Node {
 
     /** Usable neighbours strictly closer to {@code key} than this node, closest first, at most {@code max}. */
     private List<Contact> closerNeighbours(Id key, int max) {
-        List<Contact> closer = new ArrayList<>();
-        Set<Id> seen = new HashSet<>();
-        for (List<Contact> source : List.of(leafSet.members(), table.all())) {
-            for (Contact c : source) {
-                if (seen.add(c.id()) && usable(c) && c.id().isCloserTo(key, self.id())) {
-                    closer.add(c);
-                }
-            }
-        }
+        List<Contact> closer = usableNeighbours(c -> c.id().isCloserTo(key, self.id()));
         closer.sort(Comparator.comparing(c -> c.id().distanceTo(key)));
         return closer.size() > max ? List.copyOf(closer.subList(0, max)) : closer;
     }
@@ -1327,14 +1323,7 @@ public final class Node {
             start(request, null, reply);
             return;
         }
-        List<Contact> others = new ArrayList<>();
-        for (List<Contact> source : List.of(table.all(), leafSet.members())) {
-            for (Contact c : source) {
-                if (usable(c) && !others.contains(c)) {
-                    others.add(c);
-                }
-            }
-        }
+        List<Contact> others = usableNeighbours(c -> true);
         GetRace.start(env.scheduler(), env.clock(), options, hedgeThreshold,
                 m -> m instanceof GetReply g && g.status() == Status.OK,
                 (copy, answer) -> {

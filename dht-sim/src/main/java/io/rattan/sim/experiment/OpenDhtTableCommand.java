@@ -10,8 +10,6 @@ import io.rattan.sim.net.SlowSchedule;
 import io.rattan.sim.net.SlowTrace;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -186,7 +184,7 @@ public final class OpenDhtTableCommand implements Callable<Integer> {
     private static String runReport(OpenDhtTable.Result result, double wall) {
         StringBuilder b = new StringBuilder();
         b.append(String.format(Locale.ROOT, "%nwall time %.1f s, %d events, %.0f events/s, peak heap %d MiB%n", wall,
-                result.events(), result.events() / wall, peakHeapMiB()));
+                result.events(), result.events() / wall, HeapProbe.peakBytes() >> 20));
         long messages = 0;
         for (long n : result.messagesByType().values()) {
             messages += n;
@@ -197,15 +195,5 @@ public final class OpenDhtTableCommand implements Callable<Integer> {
             b.append(String.format(Locale.ROOT, "  %-20s %10d%n", e.getKey(), e.getValue()));
         }
         return b.toString();
-    }
-
-    private static long peakHeapMiB() {
-        long peak = 0;
-        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-            if (pool.getType() == java.lang.management.MemoryType.HEAP && pool.getPeakUsage() != null) {
-                peak += pool.getPeakUsage().getUsed();
-            }
-        }
-        return peak >> 20;
     }
 }
