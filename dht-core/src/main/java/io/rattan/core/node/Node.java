@@ -432,6 +432,11 @@ public final class Node {
         info.contacts().forEach(this::learn);
         if (info.fromRoot()) {
             onReplyMessage(e);
+            // A root's answer that comes after its attempt timed out (the root or the path was slow) still joins:
+            // the next attempt would meet the same slow nodes.
+            if (!stopped) {
+                finishJoin();
+            }
         }
     }
 
@@ -653,12 +658,13 @@ public final class Node {
             listener.getForwarded(g.routing(), next, peers.srttNanos(next.id()));
         }
         if (next.id().equals(self.id())) {
-            if (closerNodeExists(m)) {
+            // A join is served by the closest node that answers, as Pastry routes around a failed root: its leaf
+            // set names the unreachable root too, so the joiner still lands in the right place. Dropping it instead
+            // kept a node out of the overlay for as long as its root stayed slow.
+            if (closerNodeExists(m) && !(m instanceof JoinRequest)) {
                 // Every node closer to the key was tried or is suspected: serving it here would answer for nodes
                 // that may hold the data (or store a put where no get will look). Fail, and the client retries.
-                if (!(m instanceof JoinRequest)) {
-                    replyToOrigin(m, new ErrorReply(Status.UNAVAILABLE, "no reachable node closer to the key"));
-                }
+                replyToOrigin(m, new ErrorReply(Status.UNAVAILABLE, "no reachable node closer to the key"));
                 return;
             }
             deliver(m);
