@@ -199,7 +199,7 @@ public final class RattanClient implements AutoCloseable {
      * As {@link #get(Id)}, each page performed as {@code options} say: routed by {@link GetOptions#routing()}
      * (iterative with {@link GetOptions#parallelism()} questions in flight at the gateway), and raced through
      * {@link GetOptions#gateways()} of the configured gateways at once, with one more copy through the next gateway
-     * when {@link GetOptions#hedge()} and no good answer came within the client's hedge threshold (a high quantile of
+     * when {@link GetOptions#hedge()} and no good answer came within the client's hedge threshold (a quantile of
      * its recent gets' latencies, see {@link HedgeThreshold}). The first good answer wins; the other copies are
      * cancelled. Each copy is retried on further gateways like any call, within the total timeout; the get fails
      * only when every copy failed, with the last failure. With more copies than configured gateways, copies share
@@ -207,11 +207,19 @@ public final class RattanClient implements AutoCloseable {
      *
      * <p>The result's {@link GetResult#cost()} is what the winning copy of each page reports.
      *
+     * <p>{@link GetOptions#oneHop()} is not available here: the binary gateway protocol does not carry it, and the
+     * client reaches only its configured gateways. Use an HTTP gateway's {@code onehop=true}.
+     *
      * @return completes with the values, or with a {@link RattanException}
+     * @throws IllegalArgumentException for one-hop options
      */
     public CompletableFuture<GetResult> get(Id key, GetOptions options) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(options, "options");
+        if (options.oneHop()) {
+            throw new IllegalArgumentException("one-hop gets run at an HTTP gateway (onehop=true): the binary "
+                    + "gateway protocol does not carry them");
+        }
         long start = System.nanoTime();
         Pager pager = new Pager(key, options, deadline(start));
         pager.fetch(Bytes.EMPTY);

@@ -2,6 +2,7 @@ package io.rattan.client;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -143,6 +144,16 @@ class RattanClientGetOptionsTest {
         ClientGet sent = (ClientGet) gw.received().get(0);
         assertThat(sent.routing()).isEqualTo(RoutingMode.ITERATIVE);
         assertThat(sent.parallelism()).isEqualTo(5);
+    }
+
+    @Test
+    void oneHopIsRefusedClearlyAndNothingIsSent() throws Exception {
+        FakeGateway gw = track(FakeGateway.start());
+        RattanClient client = client(builder(List.of(gw)));
+
+        assertThatThrownBy(() -> client.get(RattanClient.key("k"), GetOptions.defaults().withOneHop(true)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("onehop=true");
+        assertThat(gw.received()).isEmpty();
     }
 
     @Test

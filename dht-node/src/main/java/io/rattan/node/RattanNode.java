@@ -286,10 +286,11 @@ public final class RattanNode implements AutoCloseable {
     /**
      * Serves a get with this node as gateway, started here and at {@code gateways − 1} other nodes it knows, plus
      * one more copy after the node's hedge threshold when {@code hedge} ({@link Node#handleClientGet}); the first
-     * good answer is the reply. Completes like {@link #request}, never exceptionally.
+     * good answer is the reply; with {@code oneHop} the copies go straight to the nodes the node's one-hop image
+     * says hold the key. Completes like {@link #request}, never exceptionally.
      */
-    public CompletableFuture<Message> get(ClientGet get, int gateways, boolean hedge) {
-        return serve(get, (n, reply) -> n.handleClientGet(get, gateways, hedge, reply));
+    public CompletableFuture<Message> get(ClientGet get, int gateways, boolean hedge, boolean oneHop) {
+        return serve(get, (n, reply) -> n.handleClientGet(get, gateways, hedge, oneHop, reply));
     }
 
     /** Runs {@code serve} on the loop with the node and the reply's completer; turns a node failure into INTERNAL. */
@@ -585,8 +586,8 @@ public final class RattanNode implements AutoCloseable {
         }
 
         @Override
-        public CompletableFuture<Message> get(ClientGet get, int gateways, boolean hedge) {
-            return RattanNode.this.get(get, gateways, hedge);
+        public CompletableFuture<Message> get(ClientGet get, int gateways, boolean hedge, boolean oneHop) {
+            return RattanNode.this.get(get, gateways, hedge, oneHop);
         }
 
         @Override

@@ -121,6 +121,21 @@ class GetModesClusterTest {
     }
 
     @Test
+    void oneHopGetsOverHttpGoStraightToAReplicaOnceTheGatewayLearnedTheKey() throws Exception {
+        RattanNode gateway = farthest.get(2);
+        for (int i = 0; i < 5; i++) {
+            for (String query : List.of("?onehop=true&hedge=false", "?onehop=true&gateways=2")) {
+                JsonNode body = getOk(gateway, query);
+                assertValue(body, query);
+                if (i > 0) {
+                    // Its image names the replicas now: one forward, to a replica, which answers.
+                    assertThat(body.get("cost").get("hops").asInt()).as(query).isEqualTo(1);
+                }
+            }
+        }
+    }
+
+    @Test
     void badModesAre400OnARealNode() throws Exception {
         RattanNode gateway = farthest.get(0);
         String[][] cases = {
@@ -129,6 +144,8 @@ class GetModesClusterTest {
             {"?hedge=maybe", "hedge must be true or false"},
             {"?routing=iterative&gateways=2", "an iterative get runs at this gateway alone"},
             {"?routing=iterative&hedge=true", "an iterative get runs at this gateway alone"},
+            {"?routing=iterative&onehop=true", "an iterative get runs at this gateway alone"},
+            {"?onehop=maybe", "onehop must be true or false"},
         };
         for (String[] c : cases) {
             HttpResponse<String> r = get(gateway, c[0]);

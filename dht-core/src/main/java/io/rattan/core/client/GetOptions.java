@@ -10,8 +10,10 @@ import java.util.Objects;
  * @param parallelism the p of an iterative get (questions in flight at the gateway); 0 for the default (3)
  * @param gateways    g, gateways the get starts at in parallel; the first good answer wins
  * @param hedge       send one more copy, through one more gateway, if no answer came within the hedge threshold
+ * @param oneHop      send the copies straight to the nodes the gateway's one-hop image says hold the key (see
+ *                    {@link OneHopRouter}) instead of routing them from the gateway; not with iterative routing
  */
-public record GetOptions(RoutingMode routing, int parallelism, int gateways, boolean hedge) {
+public record GetOptions(RoutingMode routing, int parallelism, int gateways, boolean hedge, boolean oneHop) {
 
     /** Most gateways one get may use. */
     public static final int GATEWAYS_MAX = 8;
@@ -27,6 +29,14 @@ public record GetOptions(RoutingMode routing, int parallelism, int gateways, boo
         if (gateways < 1 || gateways > GATEWAYS_MAX) {
             throw new IllegalArgumentException("gateways must be between 1 and " + GATEWAYS_MAX + ", got " + gateways);
         }
+        if (oneHop && routing == RoutingMode.ITERATIVE) {
+            throw new IllegalArgumentException("a one-hop get goes straight to a replica: it cannot be iterative");
+        }
+    }
+
+    /** Without one-hop. */
+    public GetOptions(RoutingMode routing, int parallelism, int gateways, boolean hedge) {
+        this(routing, parallelism, gateways, hedge, false);
     }
 
     /**
@@ -43,19 +53,23 @@ public record GetOptions(RoutingMode routing, int parallelism, int gateways, boo
     }
 
     public GetOptions withRouting(RoutingMode r) {
-        return new GetOptions(r, parallelism, gateways, hedge);
+        return new GetOptions(r, parallelism, gateways, hedge, oneHop);
     }
 
     public GetOptions withParallelism(int p) {
-        return new GetOptions(routing, p, gateways, hedge);
+        return new GetOptions(routing, p, gateways, hedge, oneHop);
     }
 
     public GetOptions withGateways(int g) {
-        return new GetOptions(routing, parallelism, g, hedge);
+        return new GetOptions(routing, parallelism, g, hedge, oneHop);
     }
 
     public GetOptions withHedge(boolean h) {
-        return new GetOptions(routing, parallelism, gateways, h);
+        return new GetOptions(routing, parallelism, gateways, h, oneHop);
+    }
+
+    public GetOptions withOneHop(boolean o) {
+        return new GetOptions(routing, parallelism, gateways, hedge, o);
     }
 
     /** Copies the get may send at most: g, plus one if hedged. */

@@ -77,6 +77,11 @@ public final class OneHopImage {
         return near.size() > n ? new ArrayList<>(near.subList(0, n)) : near;
     }
 
+    /** Whether the image holds node {@code id}. */
+    public boolean contains(Id id) {
+        return ring.containsKey(id);
+    }
+
     public int size() {
         return ring.size();
     }

@@ -3,6 +3,7 @@ package io.rattan.core.node;
 import io.rattan.core.client.GetOptions;
 import io.rattan.core.client.GetRace;
 import io.rattan.core.client.HedgeThreshold;
+import io.rattan.core.client.OneHopRouter;
 import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.env.Cancellable;
 import io.rattan.core.env.NodeEnv;
@@ -85,6 +86,8 @@ public final class Node {
     private static final int PENDING_MAX = 65_536;
     private static final int JOIN_INFO_CONTACTS_MAX = 160;
     private static final int ANNOUNCE_PINGS_MAX = 64;
+    /** Most nodes a gateway's one-hop image keeps: enough for the replicas of a working set of keys. */
+    private static final int ONE_HOP_IMAGE_MAX = 1024;
     private static final int PUSH_BYTES_MAX = 256 * 1024;
     private static final int SCAN_PAGE = 512;
     private static final long REPAIR_DELAY_NANOS = 200_000_000L;
@@ -106,6 +109,8 @@ public final class Node {
     private final NextHopPolicy delayAware = new DelayAwarePolicy();
     // When a hedged get started here sends its extra copy.
     private final HedgeThreshold hedgeThreshold = HedgeThreshold.defaults();
+    // Made on the first one-hop get: most nodes never serve one, and a simulated world holds many nodes.
+    private OneHopRouter oneHopRouter;
     // Only measures messages, for the cost a get reports.
     private final MessageCodec codec = new MessageCodec();
     private final List<Cancellable> timers = new ArrayList<>();
@@ -1315,29 +1320,70 @@ public final class Node {
      * route recursively: an iterative get uses one gateway, this one.
      */
     public void handleClientGet(ClientGet request, int gateways, boolean hedge, Consumer<Message> reply) {
+        handleClientGet(request, gateways, hedge, false, reply);
+    }
+
+    /**
+     * As {@link #handleClientGet(ClientGet, int, boolean, Consumer)}; with {@code oneHop}, the copies go instead
+     * straight to the nodes this gateway's {@link OneHopRouter} believes hold the key (the fastest known replica
+     * first, the next for the next copy), each of which answers if it is a replica and routes on if not; every
+     * answer names the key's holders and so corrects the image. With an empty image the get routes from here.
+     */
+    public void handleClientGet(ClientGet request, int gateways, boolean hedge, boolean oneHop,
+                                Consumer<Message> reply) {
         ErrorReply refused = refusal(request);
-        if (refused == null && (gateways > 1 || hedge) && request.routing() == RoutingMode.ITERATIVE) {
+        if (refused == null && (gateways > 1 || hedge || oneHop) && request.routing() == RoutingMode.ITERATIVE) {
             refused = new ErrorReply(Status.BAD_REQUEST,
-                    "an iterative get runs at one gateway: use gateways=1 and no hedge");
+                    "an iterative get runs at one gateway: use gateways=1, no hedge and no one-hop");
         }
         if (refused != null) {
             reply.accept(refused);
             return;
         }
         GetOptions options = new GetOptions(request.routing(), request.parallelism(), gateways, hedge);
+        if (oneHop) {
+            startOneHop(request, options, reply);
+            return;
+        }
         if (options.maxCopies() == 1) {
             start(request, null, reply);
             return;
         }
         List<Contact> others = usableNeighbours(c -> true);
-        GetRace.start(env.scheduler(), env.clock(), options, hedgeThreshold,
-                m -> m instanceof GetReply g && g.status() == Status.OK,
+        GetRace.start(env.scheduler(), env.clock(), options, hedgeThreshold, Node::isGoodGet,
                 (copy, answer) -> {
                     Contact via = copy == 0 || others.isEmpty() ? null
                             : others.remove(env.random().nextInt(others.size()));
                     start(request, via, answer);
                 },
                 result -> reply.accept(result.reply()));
+    }
+
+    private void startOneHop(ClientGet request, GetOptions options, Consumer<Message> reply) {
+        if (oneHopRouter == null) {
+            oneHopRouter = new OneHopRouter(ONE_HOP_IMAGE_MAX);
+        }
+        OneHopRouter router = oneHopRouter;
+        // Every answer must name the holders: that is how the image learns.
+        ClientGet asked = new ClientGet(request.key(), request.routing(), request.maxValues(), request.placemark(),
+                request.parallelism(), true);
+        List<Contact> targets = router.targets(request.key(), config.replicas(), self);
+        GetRace.start(env.scheduler(), env.clock(), options, hedgeThreshold, Node::isGoodGet,
+                (copy, answer) -> {
+                    Contact target = targets.get(Math.min(copy, targets.size() - 1));
+                    Contact via = target.equals(self) ? null : target;
+                    long sent = now();
+                    start(asked, via, m -> {
+                        int directHops = via == null ? 0 : 1;
+                        router.answered(target, m, now() - sent, m instanceof GetReply g && g.hops() == directHops);
+                        answer.accept(m);
+                    });
+                },
+                result -> reply.accept(result.reply()));
+    }
+
+    private static boolean isGoodGet(Message m) {
+        return m instanceof GetReply g && g.status() == Status.OK;
     }
 
     /** Why this node cannot serve {@code request} now, or null. */

@@ -165,6 +165,30 @@ class GetStrategiesTest {
     }
 
     @Test
+    void aGatewaysOneHopGetsGoStraightToAReplicaOnceItsImageLearnedTheKey() {
+        Node gateway = world.node(100);
+        for (int round = 0; round < 2; round++) {
+            int farther = 0;
+            for (int i = 0; i < keys.size(); i++) {
+                Message[] reply = new Message[1];
+                ClientGet get = new ClientGet(keys.get(i), RoutingMode.DELAY_AWARE, 0, Bytes.EMPTY);
+                world.scheduler().execute(() -> gateway.handleClientGet(get, 1, false, true, m -> reply[0] = m));
+                world.runUntil(() -> reply[0] != null, 30_000_000_000L);
+                assertThat(reply[0]).isInstanceOf(GetReply.class);
+                GetReply g = (GetReply) reply[0];
+                assertThat(g.values()).extracting(v -> v.value()).containsExactly(values.get(i));
+                farther += g.hops() >= 2 ? 1 : 0;
+            }
+            if (round == 0) {
+                assertThat(farther).as("gets that routed two hops or more with an empty image").isPositive();
+            } else {
+                assertThat(farther).as("gets that did not go straight to a replica once the image knew the key")
+                        .isZero();
+            }
+        }
+    }
+
+    @Test
     void anIterativeGetCannotStartAtSeveralNodes() {
         Message[] reply = new Message[1];
         world.node(0).handleClientGet(new ClientGet(keys.get(0), RoutingMode.ITERATIVE, 0, Bytes.EMPTY), 2, false,

@@ -168,7 +168,7 @@ final class ApiRouter {
         Bytes placemark = placemark(query);
         GetOptions options = getOptions(query);
         ClientGet request = new ClientGet(key, options.routing(), max, placemark, options.parallelism(), false);
-        return ask(() -> backend.get(request, options.gateways(), options.hedge()), reply -> {
+        return ask(() -> backend.get(request, options.gateways(), options.hedge(), options.oneHop()), reply -> {
             if (!(reply instanceof GetReply)) {
                 return unexpected(reply);
             }
@@ -381,8 +381,9 @@ final class ApiRouter {
 
     /**
      * How a get runs: {@code routing=greedy|delay-aware|iterative}, {@code p=1..16} (iterative only),
-     * {@code gateways=1..8}, {@code hedge=true|false}. Absent ones take {@link GetOptions#defaults()}, except that an
-     * iterative get is not hedged: it runs at this gateway alone (the node would route other copies recursively).
+     * {@code gateways=1..8}, {@code hedge=true|false}, {@code onehop=true|false}. Absent ones take
+     * {@link GetOptions#defaults()}, except that an iterative get is not hedged: it runs at this gateway alone (the
+     * node would route other copies recursively).
      */
     private static GetOptions getOptions(Map<String, List<String>> query) throws Rejected {
         GetOptions defaults = GetOptions.defaults();
@@ -394,23 +395,30 @@ final class ApiRouter {
             throw badRequest("p is the parallelism of an iterative get: use it with routing=iterative");
         }
         int gateways = intParam(query, "gateways", defaults.gateways(), 1, GetOptions.GATEWAYS_MAX, "nodes");
-        String hedgeText = singleParam(query, "hedge");
-        boolean hedge;
-        if (hedgeText == null) {
-            hedge = defaults.hedge() && !iterative;
-        } else if (hedgeText.equalsIgnoreCase("true")) {
-            hedge = true;
-        } else if (hedgeText.equalsIgnoreCase("false")) {
-            hedge = false;
-        } else {
-            throw badRequest("hedge must be true or false, got " + KeyParser.quote(hedgeText));
-        }
-        if (iterative && (gateways > 1 || hedge)) {
+        boolean hedge = booleanParam(query, "hedge", defaults.hedge() && !iterative);
+        boolean oneHop = booleanParam(query, "onehop", defaults.oneHop());
+        if (iterative && (gateways > 1 || hedge || oneHop)) {
             // The other nodes would route their copies recursively; an iterative get runs where it started.
-            throw badRequest("an iterative get runs at this gateway alone: gateways must be 1 and hedge false, got "
-                    + "gateways=" + gateways + " and hedge=" + hedge);
+            throw badRequest("an iterative get runs at this gateway alone: gateways must be 1, hedge and onehop "
+                    + "false, got gateways=" + gateways + ", hedge=" + hedge + " and onehop=" + oneHop);
         }
-        return new GetOptions(routing, parallelism, gateways, hedge);
+        return new GetOptions(routing, parallelism, gateways, hedge, oneHop);
+    }
+
+    /** {@code name=true|false}, any case; absent: {@code fallback}. */
+    private static boolean booleanParam(Map<String, List<String>> query, String name, boolean fallback)
+            throws Rejected {
+        String text = singleParam(query, name);
+        if (text == null) {
+            return fallback;
+        }
+        if (text.equalsIgnoreCase("true")) {
+            return true;
+        }
+        if (text.equalsIgnoreCase("false")) {
+            return false;
+        }
+        throw badRequest(name + " must be true or false, got " + KeyParser.quote(text));
     }
 
     /** {@code routing=greedy|delay-aware|iterative}, any case; absent: {@code fallback}. */

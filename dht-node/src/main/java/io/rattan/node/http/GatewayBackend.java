@@ -18,9 +18,10 @@ public interface GatewayBackend {
     /**
      * Serves a get on the node's event loop, started at the node itself and at {@code gateways − 1} other nodes of
      * its choosing, with one more copy after its hedge threshold when {@code hedge}; the first good answer wins.
+     * With {@code oneHop} the copies go instead straight to the nodes the node's one-hop image says hold the key.
      * Completes like {@link #request}, with a {@code GetReply} or {@code ErrorReply}.
      */
-    CompletableFuture<Message> get(ClientGet get, int gateways, boolean hedge);
+    CompletableFuture<Message> get(ClientGet get, int gateways, boolean hedge, boolean oneHop);
 
     /** A snapshot of the node, taken on its event loop. */
     CompletableFuture<NodeStatus> status();

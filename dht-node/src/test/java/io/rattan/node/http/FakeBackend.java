@@ -91,8 +91,8 @@ final class FakeBackend implements GatewayBackend, AutoCloseable {
     }
 
     @Override
-    public CompletableFuture<Message> get(ClientGet get, int gateways, boolean hedge) {
-        getModes.add("g=" + gateways + " hedge=" + hedge);
+    public CompletableFuture<Message> get(ClientGet get, int gateways, boolean hedge, boolean oneHop) {
+        getModes.add("g=" + gateways + " hedge=" + hedge + (oneHop ? " onehop" : ""));
         return request(get);
     }
 

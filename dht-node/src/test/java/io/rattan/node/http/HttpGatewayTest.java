@@ -272,9 +272,11 @@ class HttpGatewayTest {
         assertThat(send("GET", "/v1/keys/" + KEY + "?gateways=8&hedge=TRUE", null).statusCode()).isEqualTo(200);
         assertThat(send("GET", "/v1/keys/" + KEY + "?routing=iterative&gateways=1&hedge=false", null)
                 .statusCode()).isEqualTo(200);
+        assertThat(send("GET", "/v1/keys/" + KEY + "?onehop=true", null).statusCode()).isEqualTo(200);
+        assertThat(send("GET", "/v1/keys/" + KEY + "?onehop=False&hedge=false", null).statusCode()).isEqualTo(200);
         // An iterative get is not hedged by default: it runs at this gateway alone.
         assertThat(backend.getModes).containsExactly("g=1 hedge=false", "g=1 hedge=false", "g=3 hedge=false",
-                "g=8 hedge=true", "g=1 hedge=false");
+                "g=8 hedge=true", "g=1 hedge=false", "g=1 hedge=true onehop", "g=1 hedge=false");
     }
 
     @Test
@@ -292,6 +294,8 @@ class HttpGatewayTest {
             {"hedge=1", "hedge must be true or false"},
             {"routing=iterative&gateways=2", "an iterative get runs at this gateway alone"},
             {"routing=iterative&hedge=true", "an iterative get runs at this gateway alone"},
+            {"routing=iterative&onehop=true", "an iterative get runs at this gateway alone"},
+            {"onehop=yes", "onehop must be true or false, got 'yes'"},
             {"routing=fastest", "routing must be greedy, delay-aware or iterative, got 'fastest'"},
         };
         for (String[] c : cases) {

@@ -29,7 +29,7 @@ final class RecordingGatewayBackend implements GatewayBackend {
     }
 
     @Override
-    public CompletableFuture<Message> get(ClientGet get, int gateways, boolean hedge) {
+    public CompletableFuture<Message> get(ClientGet get, int gateways, boolean hedge, boolean oneHop) {
         return request(get);
     }
 

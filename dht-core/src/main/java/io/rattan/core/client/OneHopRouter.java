@@ -1,0 +1,78 @@
+package io.rattan.core.client;
+
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.Status;
+import io.rattan.core.net.Contact;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Where a one-hop get goes: straight to a node its {@link OneHopImage} says holds the key, preferring the replica
+ * measured fastest, learning the image and the replicas' delays from the answers only. With an empty image the
+ * caller's fallback (its own gateway) routes the get, and the answer names the key's replicas. Used by the
+ * simulator's one-hop clients and by a node's gateway for {@code onehop=true} gets. Not thread-safe.
+ */
+public final class OneHopRouter {
+
+    /** Weight of a new delay sample, as an EWMA. */
+    private static final double ALPHA = 0.25;
+
+    private final OneHopImage image;
+    // Looked up by id only; pruned to the image's members when it outgrows the image.
+    private final Map<Id, Double> delayNanos = new HashMap<>();
+
+    /** @param capacity the most nodes the image keeps */
+    public OneHopRouter(int capacity) {
+        this.image = new OneHopImage(capacity);
+    }
+
+    /**
+     * Where copies of a get for {@code key} go, first copy first: the key's replicas in the image, those with a
+     * measured delay fastest first, then the others closest to the key first; {@code fallback} last (alone when
+     * the image knows nobody).
+     */
+    public List<Contact> targets(Id key, int replicas, Contact fallback) {
+        List<Contact> near = image.closest(key, replicas);
+        List<Contact> known = new ArrayList<>();
+        List<Contact> unknown = new ArrayList<>();
+        for (Contact c : near) {
+            (delayNanos.containsKey(c.id()) ? known : unknown).add(c);
+        }
+        known.sort((a, b) -> Double.compare(delayNanos.get(a.id()), delayNanos.get(b.id())));
+        known.addAll(unknown);
+        if (!known.contains(fallback)) {
+            known.add(fallback);
+        }
+        return known;
+    }
+
+    /**
+     * An answer to a copy sent to {@code target} after {@code nanos}: learn the holders it names, or forget the
+     * target if it failed.
+     *
+     * @param direct whether {@code target} answered itself, without forwarding: only then is {@code nanos} the
+     *               delay to it
+     */
+    public void answered(Contact target, Message reply, long nanos, boolean direct) {
+        if (reply instanceof GetReply g && g.status() == Status.OK) {
+            image.learn(g.holders());
+            if (direct) {
+                delayNanos.merge(target.id(), (double) nanos, (old, now) -> old + ALPHA * (now - old));
+            }
+        } else {
+            image.forget(target.id());
+            delayNanos.remove(target.id());
+        }
+        if (delayNanos.size() > 2 * Math.max(1, image.size())) {
+            delayNanos.keySet().removeIf(id -> !image.contains(id));
+        }
+    }
+
+    public OneHopImage image() {
+        return image;
+    }
+}
