@@ -61,7 +61,7 @@ public final class OneHopRouter {
         if (reply instanceof GetReply g && g.status() == Status.OK) {
             image.learn(g.holders());
             if (direct) {
-                delayNanos.merge(target.id(), (double) nanos, (old, now) -> old + ALPHA * (now - old));
+                measured(target, nanos);
             }
         } else {
             image.forget(target.id());
@@ -70,6 +70,16 @@ public final class OneHopRouter {
         if (delayNanos.size() > 2 * Math.max(1, image.size())) {
             delayNanos.keySet().removeIf(id -> !image.contains(id));
         }
+    }
+
+    /** A round trip to {@code node} measured some other way (a probe), service at the node included. */
+    public void measured(Contact node, long nanos) {
+        delayNanos.merge(node.id(), (double) nanos, (old, now) -> old + ALPHA * (now - old));
+    }
+
+    /** Whether a delay to {@code id} is known. */
+    public boolean knowsDelayTo(Id id) {
+        return delayNanos.containsKey(id);
     }
 
     public OneHopImage image() {

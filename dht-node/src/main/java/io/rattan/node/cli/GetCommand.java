@@ -67,7 +67,7 @@ final class GetCommand implements Callable<Integer> {
 
     @Option(names = "--hedge", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "Send one more copy, through the next gateway, when no answer came within the client's "
-                    + "hedge threshold (the p70 of recent gets, 500 ms at first). --no-hedge: never.")
+                    + "hedge threshold (the p80 of recent gets, 500 ms at first). --no-hedge: never.")
     boolean hedge;
 
     @Override

@@ -9,6 +9,8 @@ import io.rattan.core.msg.MessageType;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.Messages.Ping;
+import io.rattan.core.msg.Messages.Pong;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Status;
@@ -308,6 +310,16 @@ public final class OpenDhtTable {
         long sent = world.scheduler().nanoTime();
         clients.send(client.host(), indexOf(world, target), get, m -> {
             client.answered(target, m, world.scheduler().nanoTime() - sent);
+            // The nodes an answer names are probed once each, so the next get for their keys can go to the nearest
+            // replica; a probe carries this get's cause, so its cost is this get's.
+            for (Contact c : client.toProbe(m)) {
+                long probeSent = world.scheduler().nanoTime();
+                clients.send(client.host(), indexOf(world, c), new Ping(), pong -> {
+                    if (pong instanceof Pong) {
+                        client.probed(c, world.scheduler().nanoTime() - probeSent);
+                    }
+                });
+            }
             answer.accept(m);
         });
     }
