@@ -1,5 +1,6 @@
 package io.rattan.core.virtual;
 
+import io.rattan.core.env.Cancellable;
 import io.rattan.core.env.NodeEnv;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Message;
@@ -36,6 +37,8 @@ public final class VirtualWorld {
         final MemoryStore store;
         Node node;
         boolean alive;
+        // Handing off before going dark: alive, but no longer a node to join through or send clients to.
+        boolean leaving;
 
         Slot(Contact contact, MemoryStore store) {
             this.contact = contact;
@@ -97,6 +100,7 @@ public final class VirtualWorld {
         Node node = new Node(config, slot.contact, env, listener);
         slot.node = node;
         slot.alive = true;
+        slot.leaving = false;
         network.listen(slot.contact.address(), node::receive);
         node.start(bootstrap);
     }
@@ -167,12 +171,40 @@ public final class VirtualWorld {
         return late;
     }
 
+    /**
+     * Creates a node and starts its join through up to three random {@linkplain #servingIndexes() serving} nodes,
+     * without running the scheduler, so that an event may call it; returns its index. The node joins through the
+     * protocol as the world runs on.
+     *
+     * @throws IllegalStateException when the world has nodes but none serving to join through
+     */
+    public int startNode() {
+        int[] serving = joinedIndexes();
+        if (serving.length == 0 && !slots.isEmpty()) {
+            throw new IllegalStateException("no joined node to join through");
+        }
+        int index = newSlot();
+        boot(slots.get(index), randomDistinct(serving, 3));
+        return index;
+    }
+
+    /**
+     * The nodes a client or a joining node can use: alive, joined and not leaving, in index order.
+     */
+    public List<Integer> servingIndexes() {
+        List<Integer> out = new ArrayList<>();
+        for (int i : joinedIndexes()) {
+            out.add(i);
+        }
+        return out;
+    }
+
     private int[] joinedIndexes() {
         int[] out = new int[slots.size()];
         int n = 0;
         for (int i = 0; i < slots.size(); i++) {
             Slot s = slots.get(i);
-            if (s.alive && s.node.isJoined()) {
+            if (s.alive && !s.leaving && s.node.isJoined()) {
                 out[n++] = i;
             }
         }
@@ -209,11 +241,47 @@ public final class VirtualWorld {
     /** Graceful leave: hand-off, then the address goes dark. */
     public void leave(int index) {
         Slot slot = slots.get(index);
+        slot.leaving = true;
         boolean[] done = {false};
         slot.node.leave(() -> done[0] = true);
         scheduler.runUntil(() -> done[0], scheduler.nanoTime() + 30 * SECOND);
         network.unlisten(slot.contact.address());
         slot.alive = false;
+    }
+
+    /**
+     * Starts a graceful leave without running the scheduler, so that an event may call it. The node hands its records
+     * off ({@link Node#leave}); once it has, or after 30 s of virtual time as {@link #leave} waits, it stops, its
+     * address goes dark and {@code gone} runs. From the call on the node is not {@linkplain #servingIndexes()
+     * serving}; it stays {@linkplain #isAlive alive} until it is gone.
+     *
+     * @throws IllegalStateException when the node is dead or already leaving
+     */
+    public void startLeave(int index, Runnable gone) {
+        Slot slot = slots.get(index);
+        if (!slot.alive || slot.leaving) {
+            throw new IllegalStateException("node " + index + (slot.alive ? " is already leaving" : " is dead"));
+        }
+        slot.leaving = true;
+        boolean[] finished = {false};
+        Runnable finish = () -> {
+            if (finished[0]) {
+                return;
+            }
+            finished[0] = true;
+            // A hand-off that timed out must not leave a node sending from a dark address.
+            slot.node.stop();
+            if (slot.alive) {
+                network.unlisten(slot.contact.address());
+                slot.alive = false;
+            }
+            gone.run();
+        };
+        Cancellable deadline = scheduler.schedule(30 * SECOND, finish);
+        slot.node.leave(() -> {
+            deadline.cancel();
+            finish.run();
+        });
     }
 
     /** Starts a dead node again with its id and store, joining through a live node. */

@@ -41,6 +41,10 @@ import org.HdrHistogram.Histogram;
  * only with exactly the value put, and a failed get counts at the request timeout. The oracle is the RTT from the
  * client's host to the nearest replica that is not slow when the round starts. Every message a get causes is
  * charged to it ({@link CostMeter}).
+ *
+ * <p>With {@link Churn}, nodes join, leave and crash during the get phase ({@link ChurnDriver}); each round then
+ * picks its nodes among those serving (alive, joined, not leaving) when it starts, and the oracle counts only live
+ * replicas. Values are kept alive by the nodes' own repair alone.
  */
 public final class OpenDhtTable {
 
@@ -59,16 +63,21 @@ public final class OpenDhtTable {
                       Double msgsPerGet, Double bytesPerGet, long failed, long hedges) {
     }
 
-    /** What to run. */
-    public record Params(int nodes, int gets, int values, long getPhaseNanos, long seed) {
+    /** What to run; {@code churn} applies during the get phase. */
+    public record Params(int nodes, int gets, int values, long getPhaseNanos, long seed, Churn churn) {
+        /** Without churn. */
+        public Params(int nodes, int gets, int values, long getPhaseNanos, long seed) {
+            this(nodes, gets, values, getPhaseNanos, seed, Churn.NONE);
+        }
     }
 
     /**
      * Everything a run measured. {@code latencies} are in microseconds, one per row, for plots;
-     * {@code messagesByType} counts the messages sent during the get phase.
+     * {@code messagesByType} counts the messages sent during the get phase; maintenance is per live node-second.
      */
     public record Result(List<Row> rows, List<Histogram> latencies, double maintenanceMsgsPerNodeSecond,
-                         double maintenanceBytesPerNodeSecond, long events, Map<MessageType, Long> messagesByType) {
+                         double maintenanceBytesPerNodeSecond, long events, Map<MessageType, Long> messagesByType,
+                         Churn.Counts churn) {
     }
 
     private static final long SECOND = 1_000_000_000L;
@@ -100,6 +109,19 @@ public final class OpenDhtTable {
         this.progress = progress;
     }
 
+    /**
+     * How many nodes a run of {@code params} starts, the nodes its churn adds included: the world's hosts and slow
+     * periods must cover that many. Node i of a run is the i-th started, so its host and slow periods are the same
+     * whatever the churn.
+     */
+    public static int nodeSlots(Params params) {
+        return params.nodes() + churnPlan(params).joins();
+    }
+
+    private static ChurnPlan churnPlan(Params params) {
+        return ChurnPlan.draw(params.churn(), params.getPhaseNanos(), params.seed());
+    }
+
     /** The node configuration of the experiment: the real node's, with 8 replicas and Bamboo's 5 s initial RTO. */
     public static NodeConfig experimentConfig() {
         return NodeConfig.defaults().withReplicas(8, 2).withTimeouts(10_000, 5_000, 20, 5_000);
@@ -123,7 +145,8 @@ public final class OpenDhtTable {
     /** Runs the workload; returns one row per mode and the oracle row last. */
     public Result run() {
         SplittableRandom random = new SplittableRandom(params.seed());
-        HostAssignment hosts = HostAssignment.random(params.nodes(), matrix.hosts(), params.seed());
+        ChurnPlan plan = churnPlan(params);
+        HostAssignment hosts = HostAssignment.random(params.nodes() + plan.joins(), matrix.hosts(), params.seed());
         WideAreaLatencyModel net = new WideAreaLatencyModel(matrix, hosts, periods, model,
                 params.seed() ^ 0x9E3779B97F4A7C15L);
         VirtualWorld world = new VirtualWorld(params.seed(), config, net);
@@ -183,14 +206,23 @@ public final class OpenDhtTable {
         int[] done = {0};
         int gatewaysMax = modes.stream().mapToInt(x -> x.options().maxCopies()).max().orElse(1);
         meter.countMaintenance(true);
+        boolean churn = !params.churn().isOff();
+        // Churn draws from streams of its own, and a round's nodes are drawn from the workload's stream even when
+        // churn replaces them: times, keys and mode orders are the same with and without churn, and a run without
+        // churn is the run from before churn existed.
+        SplittableRandom churnRandom = new SplittableRandom(params.seed() ^ 0xBB67AE8584CAA73BL);
+        SplittableRandom roundNodes = churnRandom.split();
+        ChurnDriver churner = new ChurnDriver(world, plan, ChurnDriver.minServing(config), churnRandom.split(),
+                clients::addGateway);
         for (int round = 0; round < params.gets(); round++) {
             at += (long) (-Math.log(1 - random.nextDouble()) * meanGap);
-            int[] gateways = distinctNodes(random, Math.min(gatewaysMax, params.nodes()));
+            int[] drawn = distinctNodes(random, Math.min(gatewaysMax, params.nodes()));
             int k = random.nextInt(keys.size());
             int[] order = shuffledModes(random, m);
             long roundAt = at;
             int firstCause = round * m + 1;
             world.scheduler().schedule(roundAt - world.scheduler().nanoTime(), () -> {
+                int[] gateways = churn ? servingNodes(world, roundNodes, drawn.length) : drawn;
                 oracle.recordValue(Math.max(1, (long) (oracleMillis(world, net, gateways[0], keys.get(k), roundAt)
                         * 1000)));
                 new Round(world, clients, oneHop.computeIfAbsent(gateways[0], OneHopClient::new), gateways,
@@ -198,8 +230,9 @@ public final class OpenDhtTable {
                         timeoutNanos, done).next(0);
             });
         }
+        churner.start();
         int total = params.gets();
-        while (done[0] < total) {
+        while (done[0] < total || !churner.finished()) {
             world.runFor(10 * SECOND);
             progress.update(done[0], total, world.scheduler().nanoTime(), world.scheduler().executed());
             if (world.scheduler().nanoTime() - start > params.getPhaseNanos() + 3600 * SECOND) {
@@ -207,7 +240,7 @@ public final class OpenDhtTable {
             }
         }
         meter.countMaintenance(false);
-        double nodeSeconds = (double) params.nodes() * (world.scheduler().nanoTime() - start) / SECOND;
+        double nodeSeconds = (double) churner.aliveNodeNanos() / SECOND;
         List<Row> rows = new ArrayList<>();
         for (int i = 0; i < m; i++) {
             long msgs = 0;
@@ -223,7 +256,7 @@ public final class OpenDhtTable {
         List<Histogram> histograms = new ArrayList<>(List.of(latency));
         histograms.add(oracle);
         return new Result(rows, histograms, meter.maintenanceMessages() / nodeSeconds, meter.maintenanceBytes() / nodeSeconds,
-                world.scheduler().executed(), meter.sentByType());
+                world.scheduler().executed(), meter.sentByType(), churner.counts());
     }
 
     /** One round: the client on gateway[0]'s host runs every mode's get in {@code order}, one after another. */
@@ -329,9 +362,10 @@ public final class OpenDhtTable {
     private int indexOf(VirtualWorld world, Contact c) {
         if (indexById == null) {
             indexById = new HashMap<>();
-            for (int i = 0; i < world.size(); i++) {
-                indexById.put(world.contact(i).id(), i);
-            }
+        }
+        // Nodes that joined since the last look are added as they are first asked for.
+        for (int i = indexById.size(); i < world.size(); i++) {
+            indexById.put(world.contact(i).id(), i);
         }
         return indexById.get(c.id());
     }
@@ -392,6 +426,19 @@ public final class OpenDhtTable {
         return picked;
     }
 
+    /** {@code n} distinct random nodes among those serving now; churn keeps far more than a round needs. */
+    private static int[] servingNodes(VirtualWorld world, SplittableRandom random, int n) {
+        List<Integer> serving = world.servingIndexes();
+        if (serving.size() < n) {
+            throw new IllegalStateException("a round needs " + n + " serving nodes, only " + serving.size() + " serve");
+        }
+        int[] picked = new int[n];
+        for (int i = 0; i < n; i++) {
+            picked[i] = serving.remove(random.nextInt(serving.size()));
+        }
+        return picked;
+    }
+
     private static int[] shuffledModes(SplittableRandom random, int m) {
         int[] order = new int[m];
         for (int i = 0; i < m; i++) {
@@ -406,9 +453,13 @@ public final class OpenDhtTable {
         return order;
     }
 
-    /** RTT from the client's host to the nearest replica not slow at {@code atNanos}; the lower bound of a get. */
+    /**
+     * RTT from the client's host to the nearest replica not slow at {@code atNanos}; the lower bound of a get. The
+     * replicas are the key's closest live, joined nodes at that moment: under churn, where the values should be.
+     */
     private double oracleMillis(VirtualWorld world, WideAreaLatencyModel net, int gateway, Id key, long atNanos) {
         List<Integer> live = world.liveIndexes();
+        live.removeIf(i -> !world.node(i).isJoined());
         live.sort(Comparator.comparing((Integer i) -> world.contact(i).id().distanceTo(key)));
         double best = Double.MAX_VALUE;
         for (int r : live.subList(0, Math.min(config.replicas(), live.size()))) {

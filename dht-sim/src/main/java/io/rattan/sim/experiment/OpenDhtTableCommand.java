@@ -26,9 +26,12 @@ import picocli.CommandLine.Option;
         description = {"Runs the OpenDHT study's workload (Rhea et al., WORLDS 2005) in virtual time: nodes on a "
                 + "latency matrix with slow periods, every get performed in every mode in random order. Prints each "
                 + "mode's latency percentiles and cost beside the paper's, and the oracle lower bound.",
+            "With --churn, nodes join, leave gracefully and crash during the get phase; rounds use only nodes "
+                + "serving when they start, the oracle only live replicas, and values live on by the nodes' own "
+                + "repair.",
             "Writes DIR/table.json, table.csv, cdf.png (latency CDF, log x), trace.txt (the slow periods, "
-                + "replayable with --trace) and run.txt (wall time, events, heap). The same seed gives the same "
-                + "table.json byte for byte."})
+                + "replayable with --trace) and run.txt (wall time, events, heap, churn counts). The same seed and "
+                + "flags give the same table.json byte for byte."})
 public final class OpenDhtTableCommand implements Callable<Integer> {
 
     private static final long SECOND = 1_000_000_000L;
@@ -66,6 +69,15 @@ public final class OpenDhtTableCommand implements Callable<Integer> {
             + "reference (ANCHORS' starting proposal was 50:1.2:30000) (default: ${DEFAULT-VALUE}).")
     String slowDelay = "25:1.5:5000";
 
+    @Option(names = "--churn", paramLabel = "JOINS:LEAVES:CRASHES", converter = ChurnConverter.class,
+            description = "Churn during the get phase, in events per minute of virtual time across the whole "
+                    + "overlay, each kind a Poisson process drawn from the seed: joins of brand-new nodes (through "
+                    + "the protocol, via random joined nodes), graceful leaves (the node's own hand-off, then gone) "
+                    + "and crashes of random nodes. A leave or crash that would leave fewer than max(16, k + leaf "
+                    + "set) serving nodes is skipped and counted. Rates are decimals from 0 to 1000, e.g. 2:1:0.5 "
+                    + "(default: ${DEFAULT-VALUE}, no churn).")
+    Churn churn = Churn.NONE;
+
     @Option(names = "--trace", paramLabel = "FILE", description = "Replay this slow-node trace instead of drawing "
             + "one from the model.")
     Path trace;
@@ -100,18 +112,23 @@ public final class OpenDhtTableCommand implements Callable<Integer> {
                 .withMeanSlowNanos((long) (slowMinutes * 60e9)).withSlowExtra(parseDelay(slowDelay));
         // The schedule covers joins, puts and the get phase with room to spare.
         long horizon = (getMinutes + 6L * 60) * 60 * SECOND;
+        OpenDhtTable.Params params = new OpenDhtTable.Params(nodes, gets, values, getMinutes * 60L * SECOND, seed,
+                churn);
+        // Nodes that churn adds have slow periods too.
+        int slots = OpenDhtTable.nodeSlots(params);
         List<SlowPeriod> periods = trace != null ? SlowTrace.read(trace)
-                : slowFraction == 0 ? List.of() : SlowSchedule.generate(model, nodes, horizon, seed);
+                : slowFraction == 0 ? List.of() : SlowSchedule.generate(model, slots, horizon, seed);
         Files.createDirectories(out);
         SlowTrace.write(periods, out.resolve("trace.txt"));
         NodeConfig config = OpenDhtTable.experimentConfig();
         ProgressBar bar = new ProgressBar(System.err, !noProgress);
-        OpenDhtTable table = new OpenDhtTable(new OpenDhtTable.Params(nodes, gets, values,
-                getMinutes * 60L * SECOND, seed), matrix, periods, model, config, modes,
+        OpenDhtTable table = new OpenDhtTable(params, matrix, periods, model, config, modes,
                 line -> System.err.println("  " + line), bar::update);
         System.err.printf(Locale.ROOT, "opendht-table: %d nodes, %d rounds x %d modes, %d values, slow fraction "
-                + "%.2f, slow periods %.0f min, slow delay Pareto(%s)%s, seed %d%n", nodes, gets, modes.size(),
-                values, slowFraction, slowMinutes, slowDelay, trace == null ? "" : " (trace " + trace + ")", seed);
+                + "%.2f, slow periods %.0f min, slow delay Pareto(%s)%s%s, seed %d%n", nodes, gets, modes.size(),
+                values, slowFraction, slowMinutes, slowDelay, trace == null ? "" : " (trace " + trace + ")",
+                churn.isOff() ? "" : ", churn " + churn + " per minute (" + (slots - nodes) + " joins planned)",
+                seed);
         OpenDhtTable.Result result = table.run();
         bar.finish();
         print(result, config);
@@ -119,7 +136,7 @@ public final class OpenDhtTableCommand implements Callable<Integer> {
         TableFiles.writeCsv(result.rows(), out.resolve("table.csv"));
         CdfPlot.write(result.rows(), result.latencies(), out.resolve("cdf.png"));
         double wall = (System.nanoTime() - wallStart) / 1e9;
-        String run = runReport(result, wall);
+        String run = runReport(result, wall, churn);
         System.out.print(run);
         Files.writeString(out.resolve("run.txt"), run);
         System.out.printf(Locale.ROOT, "wrote %s%n", out.toAbsolutePath());
@@ -155,6 +172,28 @@ public final class OpenDhtTableCommand implements Callable<Integer> {
                 + text + "'");
     }
 
+    static String churnReport(Churn.Counts c, Churn churn) {
+        if (churn.isOff()) {
+            return "churn: none\n";
+        }
+        return String.format(Locale.ROOT, "churn %s per minute: %d joins (%d joined), %d graceful leaves, %d crashes; "
+                + "skipped %d leaves and %d crashes that would have left fewer than %d serving nodes; %d nodes alive "
+                + "at the end%n", churn, c.joins(), c.joined(), c.leaves(), c.crashes(), c.skippedLeaves(),
+                c.skippedCrashes(), c.minServing(), c.aliveAtEnd());
+    }
+
+    /** Reads {@code --churn}; a bad value fails with the reason, as picocli reports any bad option value. */
+    static final class ChurnConverter implements CommandLine.ITypeConverter<Churn> {
+        @Override
+        public Churn convert(String value) {
+            try {
+                return Churn.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
     private static void print(OpenDhtTable.Result result, NodeConfig config) {
         List<OpenDhtTable.Row> rows = result.rows();
         Map<String, double[]> ref = OpenDhtTable.reference();
@@ -181,10 +220,11 @@ public final class OpenDhtTableCommand implements Callable<Integer> {
                 result.maintenanceMsgsPerNodeSecond(), result.maintenanceBytesPerNodeSecond());
     }
 
-    private static String runReport(OpenDhtTable.Result result, double wall) {
+    private static String runReport(OpenDhtTable.Result result, double wall, Churn churn) {
         StringBuilder b = new StringBuilder();
         b.append(String.format(Locale.ROOT, "%nwall time %.1f s, %d events, %.0f events/s, peak heap %d MiB%n", wall,
                 result.events(), result.events() / wall, HeapProbe.peakBytes() >> 20));
+        b.append(churnReport(result.churn(), churn));
         long messages = 0;
         for (long n : result.messagesByType().values()) {
             messages += n;

@@ -40,11 +40,15 @@ final class SimClients {
         this.world = world;
         this.timeoutNanos = timeoutNanos;
         for (int i = 0; i < world.size(); i++) {
-            int node = i;
-            Address gateway = WideAreaLatencyModel.gatewayAddress(node);
-            gatewayTransports.put(node, world.network().transportFor(gateway));
-            world.network().listen(gateway, e -> serve(node, e));
+            addGateway(i);
         }
+    }
+
+    /** Opens the client gateway of node {@code node}, one that joined the world after these clients were made. */
+    void addGateway(int node) {
+        Address gateway = WideAreaLatencyModel.gatewayAddress(node);
+        gatewayTransports.put(node, world.network().transportFor(gateway));
+        world.network().listen(gateway, e -> serve(node, e));
     }
 
     /** Sends {@code request} from the client on {@code clientHost}'s host to {@code gateway}'s client port. */

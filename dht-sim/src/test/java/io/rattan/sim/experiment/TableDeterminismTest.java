@@ -14,8 +14,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code ./rattan sim opendht-table} is deterministic: the same seed gives the same table.json byte for byte in two
- * separate JVMs, the slow-node trace it wrote replays to the same table, and another seed gives another table.
- * Small (40 nodes, 15 rounds of every mode) so that it runs in seconds.
+ * separate JVMs, the slow-node trace it wrote replays to the same table, and another seed gives another table; with
+ * churn too, where the trace must also cover the nodes that join. Small (40 nodes, 15 rounds of every mode) so that
+ * it runs in seconds.
  */
 class TableDeterminismTest {
 
@@ -32,6 +33,11 @@ class TableDeterminismTest {
         runInFreshJvm(b, "--seed", "7");
         runInFreshJvm(replay, "--seed", "7", "--trace", a.resolve("trace.txt").toString());
         runInFreshJvm(other, "--seed", "8");
+        Path churn = dir.resolve("churn");
+        Path churnReplay = dir.resolve("churn-replay");
+        runInFreshJvm(churn, "--seed", "7", "--churn", "6:3:3");
+        runInFreshJvm(churnReplay, "--seed", "7", "--churn", "6:3:3", "--trace",
+                churn.resolve("trace.txt").toString());
 
         String table = Files.readString(a.resolve("table.json"));
         assertThat(table).contains("\"mode\": \"greedy\"", "\"mode\": \"hedged\"", "\"mode\": \"oracle\"");
@@ -41,6 +47,18 @@ class TableDeterminismTest {
         assertThat(a.resolve("cdf.png")).isNotEmptyFile();
         // A header, one row per mode, the oracle.
         assertThat(Files.readAllLines(a.resolve("table.csv"))).hasSize(1 + OpenDhtTable.standardModes().size() + 1);
+
+        String churned = Files.readString(churn.resolve("table.json"));
+        assertThat(churned).isNotEqualTo(table);
+        assertThat(Files.readAllBytes(churnReplay.resolve("table.json"))).isEqualTo(churned.getBytes());
+        String churnLine = churnLine(churn);
+        assertThat(churnLine).containsPattern("churn 6:3:3 per minute: [1-9]\\d* joins");
+        assertThat(churnLine(churnReplay)).isEqualTo(churnLine);
+    }
+
+    private static String churnLine(Path out) throws IOException {
+        return Files.readAllLines(out.resolve("run.txt")).stream().filter(l -> l.startsWith("churn")).findFirst()
+                .orElseThrow();
     }
 
     private static void runInFreshJvm(Path out, String... extra) throws IOException, InterruptedException {
