@@ -312,7 +312,7 @@ public final class OpenDhtTable {
             GetRace.start(world.scheduler(), world.scheduler(), o, thresholds[mode], OpenDhtTable::isOk,
                     (copy, answer) -> {
                         if (direct) {
-                            sendDirect(world, clients, oneHop, targets.get(Math.min(copy, targets.size() - 1)), get,
+                            sendDirect(world, clients, oneHop, targets, Math.min(copy, targets.size() - 1), get,
                                     answer);
                         } else {
                             clients.send(gateways[0], gateways[copy], get, answer);
@@ -337,11 +337,19 @@ public final class OpenDhtTable {
         }
     }
 
-    /** A one-hop copy: straight to {@code target}'s client port; the answer updates the client's image. */
-    private void sendDirect(VirtualWorld world, SimClients clients, OneHopClient client, Contact target,
-                            ClientGet get, Consumer<Message> answer) {
+    /**
+     * A one-hop copy: straight to {@code targets[from]}'s client port; the answer updates the client's image. A
+     * target that fails, or does not answer within {@link #DIRECT_ATTEMPT_NANOS} (it left, crashed or is very slow),
+     * passes the copy on to the next target; the last, the client's own node, routes it as any gateway would and
+     * has the whole client timeout.
+     */
+    private void sendDirect(VirtualWorld world, SimClients clients, OneHopClient client, List<Contact> targets,
+                            int from, ClientGet get, Consumer<Message> answer) {
+        Contact target = targets.get(from);
+        boolean last = from == targets.size() - 1;
         long sent = world.scheduler().nanoTime();
-        clients.send(client.host(), indexOf(world, target), get, m -> {
+        long giveUp = last ? clients.timeoutNanos() : DIRECT_ATTEMPT_NANOS;
+        clients.send(client.host(), indexOf(world, target), get, giveUp, m -> {
             client.answered(target, m, world.scheduler().nanoTime() - sent);
             // The nodes an answer names are probed once each, so the next get for their keys can go to the nearest
             // replica; a probe carries this get's cause, so its cost is this get's.
@@ -352,6 +360,10 @@ public final class OpenDhtTable {
                         client.probed(c, world.scheduler().nanoTime() - probeSent);
                     }
                 });
+            }
+            if (!isOk(m) && !last) {
+                sendDirect(world, clients, client, targets, from + 1, get, answer);
+                return;
             }
             answer.accept(m);
         });
@@ -371,6 +383,8 @@ public final class OpenDhtTable {
     }
 
     private static final int WARM_UP_GETS = 20;
+    /** How long a one-hop client waits for one target before it passes the copy on to the next. */
+    private static final long DIRECT_ATTEMPT_NANOS = SECOND;
 
     /**
      * Before the measured gets, every node's host has a one-hop client make {@value #WARM_UP_GETS} one-hop gets of
@@ -401,8 +415,8 @@ public final class OpenDhtTable {
             return;
         }
         Id key = keys.get(random.nextInt(keys.size()));
-        Contact target = client.targets(key, config.replicas(), world.contact(client.host())).get(0);
-        sendDirect(world, clients, client, target, new ClientGet(key, RoutingMode.DELAY_AWARE, 0, Bytes.EMPTY, 0,
+        List<Contact> targets = client.targets(key, config.replicas(), world.contact(client.host()));
+        sendDirect(world, clients, client, targets, 0, new ClientGet(key, RoutingMode.DELAY_AWARE, 0, Bytes.EMPTY, 0,
                 true), m -> world.scheduler().execute(() -> warmUpGet(world, clients, client, keys, random,
                 remaining - 1, left)));
     }

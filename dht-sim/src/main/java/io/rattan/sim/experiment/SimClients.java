@@ -51,11 +51,21 @@ final class SimClients {
         world.network().listen(gateway, e -> serve(node, e));
     }
 
+    /** How long a client waits for an answer by default. */
+    long timeoutNanos() {
+        return timeoutNanos;
+    }
+
     /** Sends {@code request} from the client on {@code clientHost}'s host to {@code gateway}'s client port. */
     void send(int clientHost, int gateway, Message request, Consumer<Message> answer) {
+        send(clientHost, gateway, request, timeoutNanos, answer);
+    }
+
+    /** As {@link #send(int, int, Message, Consumer)}, giving up after {@code giveUpNanos}. */
+    void send(int clientHost, int gateway, Message request, long giveUpNanos, Consumer<Message> answer) {
         Transport from = clientTransports.computeIfAbsent(clientHost, this::openClient);
         long id = nextRequestId++;
-        Cancellable timer = world.scheduler().schedule(timeoutNanos, () -> {
+        Cancellable timer = world.scheduler().schedule(giveUpNanos, () -> {
             Waiting w = waiting.remove(id);
             if (w != null) {
                 w.answer().accept(new ErrorReply(Status.TIMEOUT, "client: no answer from gateway " + gateway));
