@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 
 /**
  * Where a one-hop get goes: straight to a node its {@link OneHopImage} says holds the key, preferring the replica
@@ -36,13 +37,32 @@ public final class OneHopRouter {
      * the image knows nobody).
      */
     public List<Contact> targets(Id key, int replicas, Contact fallback) {
+        return targets(key, replicas, fallback, id -> -1);
+    }
+
+    /**
+     * As {@link #targets(Id, int, Contact)}, taking the round trip from {@code otherRttNanos} (negative: unknown)
+     * for a replica this router has not measured itself: a node's gateway knows its neighbours' RTTs.
+     */
+    public List<Contact> targets(Id key, int replicas, Contact fallback, ToLongFunction<Id> otherRttNanos) {
         List<Contact> near = image.closest(key, replicas);
+        Map<Id, Double> delay = new HashMap<>();
         List<Contact> known = new ArrayList<>();
         List<Contact> unknown = new ArrayList<>();
         for (Contact c : near) {
-            (delayNanos.containsKey(c.id()) ? known : unknown).add(c);
+            Double d = delayNanos.get(c.id());
+            if (d == null) {
+                long other = otherRttNanos.applyAsLong(c.id());
+                d = other >= 0 ? (double) other : null;
+            }
+            if (d == null) {
+                unknown.add(c);
+            } else {
+                delay.put(c.id(), d);
+                known.add(c);
+            }
         }
-        known.sort((a, b) -> Double.compare(delayNanos.get(a.id()), delayNanos.get(b.id())));
+        known.sort((a, b) -> Double.compare(delay.get(a.id()), delay.get(b.id())));
         known.addAll(unknown);
         if (!known.contains(fallback)) {
             known.add(fallback);

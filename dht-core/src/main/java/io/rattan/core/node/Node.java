@@ -1367,7 +1367,8 @@ public final class Node {
         // Every answer must name the holders: that is how the image learns.
         ClientGet asked = new ClientGet(request.key(), request.routing(), request.maxValues(), request.placemark(),
                 request.parallelism(), true);
-        List<Contact> targets = router.targets(request.key(), config.replicas(), self);
+        // Replicas it has not asked yet may be neighbours whose RTT it knows.
+        List<Contact> targets = router.targets(request.key(), config.replicas(), self, peers::srttNanos);
         GetRace.start(env.scheduler(), env.clock(), options, hedgeThreshold, Node::isGoodGet,
                 (copy, answer) -> {
                     Contact target = targets.get(Math.min(copy, targets.size() - 1));

@@ -1,0 +1,63 @@
+package io.rattan.core.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.Status;
+import io.rattan.core.net.Address;
+import io.rattan.core.net.Contact;
+import io.rattan.core.util.Bytes;
+import io.rattan.core.msg.Cost;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class OneHopRouterTest {
+
+    private static final long MS = 1_000_000L;
+
+    private static Contact node(String hexPrefix, int port) {
+        return new Contact(Id.fromHex(hexPrefix + "0".repeat(40 - hexPrefix.length())), new Address("n", port));
+    }
+
+    private static GetReply naming(List<Contact> holders) {
+        return new GetReply(Status.OK, List.of(), Bytes.EMPTY, 0, "", Cost.ZERO, holders);
+    }
+
+    private final Contact a = node("10", 1);
+    private final Contact b = node("11", 2);
+    private final Contact c = node("13", 3);
+    private final Contact own = node("f0", 4);
+    private final Id key = Id.fromHex("11" + "0".repeat(38));
+
+    @Test
+    void anEmptyRouterSendsEverythingToTheFallback() {
+        assertThat(new OneHopRouter(16).targets(key, 3, own)).containsExactly(own);
+    }
+
+    @Test
+    void measuredReplicasComeFirstFastestFirstThenTheRestByClosenessThenTheFallback() {
+        OneHopRouter router = new OneHopRouter(16);
+        router.answered(own, naming(List.of(a, b, c)), 80 * MS, false);
+        // Nothing measured: closest to the key first.
+        assertThat(router.targets(key, 3, own)).containsExactly(b, a, c, own);
+        router.answered(c, naming(List.of(a, b, c)), 30 * MS, true);
+        router.measured(a, 50 * MS);
+        assertThat(router.targets(key, 3, own)).containsExactly(c, a, b, own);
+        // A gateway's own knowledge of a neighbour's RTT ranks a replica the router never asked.
+        Map<Id, Long> neighbours = Map.of(b.id(), 5 * MS, a.id(), 1 * MS);
+        assertThat(router.targets(key, 3, own, id -> neighbours.getOrDefault(id, -1L)))
+                .as("the router's own measurements win over the neighbour RTT").containsExactly(b, c, a, own);
+    }
+
+    @Test
+    void aTargetThatFailsIsForgotten() {
+        OneHopRouter router = new OneHopRouter(16);
+        router.answered(own, naming(List.of(a, b, c)), 80 * MS, false);
+        router.answered(b, new ErrorReply(Status.TIMEOUT, "no answer"), 1_000 * MS, true);
+        assertThat(router.targets(key, 3, own)).doesNotContain(b).endsWith(own);
+        assertThat(router.image().contains(b.id())).isFalse();
+    }
+}
