@@ -33,8 +33,8 @@ public final class OneHopRouter {
 
     /**
      * Where copies of a get for {@code key} go, first copy first: the key's replicas in the image, those with a
-     * measured delay fastest first, then the others closest to the key first; {@code fallback} last (alone when
-     * the image knows nobody).
+     * measured delay fastest first, then the others closest to the key first; {@code fallback} last unless it is one
+     * of those replicas itself (alone when the image knows nobody).
      */
     public List<Contact> targets(Id key, int replicas, Contact fallback) {
         return targets(key, replicas, fallback, id -> -1);
@@ -84,12 +84,17 @@ public final class OneHopRouter {
                 measured(target, nanos);
             }
         } else {
-            image.forget(target.id());
-            delayNanos.remove(target.id());
+            forget(target);
         }
         if (delayNanos.size() > 2 * Math.max(1, image.size())) {
             delayNanos.keySet().removeIf(id -> !image.contains(id));
         }
+    }
+
+    /** Drops {@code node} from the image and its delay: it did not answer. */
+    public void forget(Contact node) {
+        image.forget(node.id());
+        delayNanos.remove(node.id());
     }
 
     /** A round trip to {@code node} measured some other way (a probe), service at the node included. */

@@ -111,6 +111,7 @@ public final class Node {
     private final HedgeThreshold hedgeThreshold = HedgeThreshold.defaults();
     // Made on the first one-hop get: most nodes never serve one, and a simulated world holds many nodes.
     private OneHopRouter oneHopRouter;
+    private HedgeThreshold oneHopThreshold;
     // Only measures messages, for the cost a get reports.
     private final MessageCodec codec = new MessageCodec();
     private final List<Cancellable> timers = new ArrayList<>();
@@ -119,6 +120,8 @@ public final class Node {
     private long nextRequestId;
     private boolean started;
     private boolean joined;
+    // The request ids of this node's join attempts, until it has joined (one per attempt: a few).
+    private final Set<Long> joinIds = new HashSet<>();
     private boolean stopped;
     private List<Address> bootstrap = List.of();
     private int bootstrapIndex;
@@ -414,6 +417,7 @@ public final class Node {
         }
         Address to = bootstrap.get(bootstrapIndex++ % bootstrap.size());
         long joinId = nextRequestId++;
+        joinIds.add(joinId);
         boolean registered = pending.register(joinId, null, now(), config.requestTimeoutMillis() * MILLIS, false,
                 new ReplyHandler() {
             public void onReply(Envelope reply) {
@@ -438,8 +442,8 @@ public final class Node {
         if (info.fromRoot()) {
             onReplyMessage(e);
             // A root's answer that comes after its attempt timed out (the root or the path was slow) still joins:
-            // the next attempt would meet the same slow nodes.
-            if (!stopped) {
+            // the next attempt would meet the same slow nodes. Only answers to this node's own attempts count.
+            if (!stopped && joinIds.contains(e.requestId())) {
                 finishJoin();
             }
         }
@@ -450,6 +454,7 @@ public final class Node {
             return;
         }
         joined = true;
+        joinIds.clear();
         log.info("{} joined: {} leaf-set members, {} routing entries", tag, leafSet.size(), table.size());
         for (Contact c : leafSet.members()) {
             exchangeLeafSet(c);
@@ -1362,23 +1367,40 @@ public final class Node {
     private void startOneHop(ClientGet request, GetOptions options, Consumer<Message> reply) {
         if (oneHopRouter == null) {
             oneHopRouter = new OneHopRouter(ONE_HOP_IMAGE_MAX);
+            oneHopThreshold = HedgeThreshold.defaults();
         }
         OneHopRouter router = oneHopRouter;
         // Every answer must name the holders: that is how the image learns.
         ClientGet asked = new ClientGet(request.key(), request.routing(), request.maxValues(), request.placemark(),
                 request.parallelism(), true);
-        // Replicas it has not asked yet may be neighbours whose RTT it knows.
-        List<Contact> targets = router.targets(request.key(), config.replicas(), self, peers::srttNanos);
-        GetRace.start(env.scheduler(), env.clock(), options, hedgeThreshold, Node::isGoodGet,
+        // Replicas it has not asked yet may be neighbours whose RTT it knows; ones it suspects are skipped (a copy to
+        // one that died would wait out a timeout before being routed from here). This node comes last.
+        List<Contact> targets = new ArrayList<>(router.targets(request.key(), config.replicas(), self,
+                peers::srttNanos));
+        targets.removeIf(c -> !c.equals(self) && (!usable(c) || peers.isRecentlyDead(c.id(), now())));
+        List<Contact> others = usableNeighbours(c -> !targets.contains(c));
+        // One-hop gets are much faster than routed ones: their own threshold keeps them from pulling down the one
+        // routed hedged gets use.
+        GetRace.start(env.scheduler(), env.clock(), options, oneHopThreshold, Node::isGoodGet,
                 (copy, answer) -> {
-                    Contact target = targets.get(Math.min(copy, targets.size() - 1));
+                    // Copies beyond the known targets start at random neighbours, as a routed race's do, rather
+                    // than all at this node.
+                    Contact target = copy < targets.size() ? targets.get(copy)
+                            : others.isEmpty() ? self : others.remove(env.random().nextInt(others.size()));
                     Contact via = target.equals(self) ? null : target;
+                    Set<Id> tried = new HashSet<>();
                     long sent = now();
                     start(asked, via, m -> {
-                        int directHops = via == null ? 0 : 1;
-                        router.answered(target, m, now() - sent, m instanceof GetReply g && g.hops() == directHops);
+                        if (via != null && tried.contains(via.id())) {
+                            // The target did not answer its hop; the get was routed from here instead.
+                            router.forget(target);
+                        } else {
+                            int directHops = via == null ? 0 : 1;
+                            router.answered(target, m, now() - sent,
+                                    m instanceof GetReply g && g.hops() == directHops);
+                        }
                         answer.accept(m);
-                    });
+                    }, tried);
                 },
                 result -> reply.accept(result.reply()));
     }
@@ -1408,6 +1430,14 @@ public final class Node {
      * either way this node is its origin and {@code reply} gets the answer or the timeout.
      */
     private void start(Message request, Contact via, Consumer<Message> reply) {
+        start(request, via, reply, new HashSet<>());
+    }
+
+    /**
+     * As {@link #start(Message, Contact, Consumer)}, routing with {@code tried} as the first hop's tried set: it
+     * holds {@code via}'s id afterwards if the hop to {@code via} timed out and the request was routed from here.
+     */
+    private void start(Message request, Contact via, Consumer<Message> reply, Set<Id> tried) {
         long id = nextRequestId++;
         long started = now();
         MessageType op = request.type();
@@ -1455,7 +1485,7 @@ public final class Node {
             return;
         }
         if (via != null) {
-            forward(routed, via, new HashSet<>());
+            forward(routed, via, tried);
         } else if (routed instanceof GetRequest g && answersGet(g.key())) {
             deliver(routed);
         } else if (request instanceof ClientGet g && g.routing() == RoutingMode.ITERATIVE) {

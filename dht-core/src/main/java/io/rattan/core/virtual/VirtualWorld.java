@@ -238,15 +238,11 @@ public final class VirtualWorld {
         slot.alive = false;
     }
 
-    /** Graceful leave: hand-off, then the address goes dark. */
+    /** Graceful leave, running the world until it is done: {@link #startLeave}. */
     public void leave(int index) {
-        Slot slot = slots.get(index);
-        slot.leaving = true;
-        boolean[] done = {false};
-        slot.node.leave(() -> done[0] = true);
-        scheduler.runUntil(() -> done[0], scheduler.nanoTime() + 30 * SECOND);
-        network.unlisten(slot.contact.address());
-        slot.alive = false;
+        boolean[] gone = {false};
+        startLeave(index, () -> gone[0] = true);
+        scheduler.runUntil(() -> gone[0], scheduler.nanoTime() + 31 * SECOND);
     }
 
     /**
@@ -263,14 +259,16 @@ public final class VirtualWorld {
             throw new IllegalStateException("node " + index + (slot.alive ? " is already leaving" : " is dead"));
         }
         slot.leaving = true;
+        Node node = slot.node;
         boolean[] finished = {false};
         Runnable finish = () -> {
-            if (finished[0]) {
+            // Done already, or the node was killed and restarted meanwhile: the slot is someone else's now.
+            if (finished[0] || slot.node != node) {
                 return;
             }
             finished[0] = true;
             // A hand-off that timed out must not leave a node sending from a dark address.
-            slot.node.stop();
+            node.stop();
             if (slot.alive) {
                 network.unlisten(slot.contact.address());
                 slot.alive = false;
@@ -278,7 +276,7 @@ public final class VirtualWorld {
             gone.run();
         };
         Cancellable deadline = scheduler.schedule(30 * SECOND, finish);
-        slot.node.leave(() -> {
+        node.leave(() -> {
             deadline.cancel();
             finish.run();
         });

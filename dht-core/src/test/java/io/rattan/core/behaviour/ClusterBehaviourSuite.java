@@ -100,8 +100,9 @@ public abstract class ClusterBehaviourSuite {
     }
 
     /**
-     * Sends a request as {@code RattanClient} does: an answer of UNAVAILABLE or TIMEOUT (a node that just died
-     * and is not yet declared dead can cause either) is retried at another live gateway, a second later.
+     * Sends a request, retrying much as {@code RattanClient} does (it also retries INTERNAL, with jittered backoff):
+     * an answer of UNAVAILABLE or TIMEOUT (a node that just died and is not yet declared dead can cause either) is
+     * retried at another live gateway, a second later.
      */
     private Message requestRetryingLikeTheClient(Message request) {
         Message reply = null;

@@ -188,6 +188,46 @@ class GetStrategiesTest {
         }
     }
 
+    private GetReply oneHopGet(Node gateway, Id key) {
+        Message[] reply = new Message[1];
+        ClientGet get = new ClientGet(key, RoutingMode.DELAY_AWARE, 0, Bytes.EMPTY);
+        world.scheduler().execute(() -> gateway.handleClientGet(get, 1, false, true, m -> reply[0] = m));
+        world.runUntil(() -> reply[0] != null, 30_000_000_000L);
+        assertThat(reply[0]).isInstanceOf(GetReply.class);
+        return (GetReply) reply[0];
+    }
+
+    @Test
+    void aGatewaysOneHopImageForgetsReplicasThatDied() {
+        Id key = keys.get(0);
+        List<Integer> live = new ArrayList<>(world.liveIndexes());
+        live.sort(java.util.Comparator.comparing((Integer i) -> world.contact(i).id().distanceTo(key)));
+        Node gateway = world.node(live.get(live.size() - 1));
+        // The first get teaches the image the four replicas; the second goes straight to one and measures it, which
+        // puts it first from then on.
+        assertThat(oneHopGet(gateway, key).holders()).hasSize(4);
+        assertThat(oneHopGet(gateway, key).hops()).isEqualTo(1);
+        // All four die, three then one, each time after repair copied the value on; the image, which learns only
+        // from answers, still names exactly them. Each later get comes after the gateway forgot them as peers.
+        for (int r = 0; r < 3; r++) {
+            world.kill(live.get(r));
+        }
+        world.runFor(30_000_000_000L);
+        world.kill(live.get(3));
+        for (int i = 0; i < 5; i++) {
+            world.runFor(30_000_000_000L);
+            assertThat(oneHopGet(gateway, key).values()).extracting(v -> v.value()).containsExactly(values.get(0));
+        }
+        world.runFor(30_000_000_000L);
+        long started = world.scheduler().nanoTime();
+        GetReply last = oneHopGet(gateway, key);
+        long took = world.scheduler().nanoTime() - started;
+        assertThat(last.values()).extracting(v -> v.value()).containsExactly(values.get(0));
+        // Straight to a live replica (a 10 ms hop each way), not through a dead one's timeout first.
+        assertThat(last.hops()).isEqualTo(1);
+        assertThat(took).as("virtual nanoseconds of the last get").isLessThan(world.config().rtoMinMillis() * 1_000_000L);
+    }
+
     @Test
     void anIterativeGetCannotStartAtSeveralNodes() {
         Message[] reply = new Message[1];

@@ -45,6 +45,10 @@ final class OneHopClient {
      */
     List<Contact> toProbe(Message reply) {
         List<Contact> out = new ArrayList<>();
+        if (probed.size() > 2 * Math.max(1, router.image().size())) {
+            // Forgotten nodes: one learned again is probed again.
+            probed.removeIf(id -> !router.image().contains(id));
+        }
         if (reply instanceof GetReply g) {
             for (Contact c : g.holders()) {
                 if (!router.knowsDelayTo(c.id()) && probed.add(c.id())) {

@@ -49,12 +49,12 @@ import org.HdrHistogram.Histogram;
 public final class OpenDhtTable {
 
     /**
-     * A way of performing a get, as the table names it. A one-hop mode's client sends each copy straight to a
-     * replica its image knows (see {@link OneHopClient}) instead of through gateways.
+     * A way of performing a get, as the table names it. A one-hop mode's client ({@link GetOptions#oneHop()}) sends
+     * each copy straight to a replica its image knows (see {@link OneHopClient}) instead of through gateways.
      */
-    public record Mode(String name, GetOptions options, boolean oneHop) {
-        public Mode(String name, GetOptions options) {
-            this(name, options, false);
+    public record Mode(String name, GetOptions options) {
+        boolean oneHop() {
+            return options.oneHop();
         }
     }
 
@@ -139,7 +139,7 @@ public final class OpenDhtTable {
                 new Mode("iterative-3", it),
                 new Mode("iterative-3-2gw", it.withGateways(2)),
                 new Mode("hedged", da.withHedge(true)),
-                new Mode("one-hop-hedged", da.withHedge(true), true));
+                new Mode("one-hop-hedged", da.withHedge(true).withOneHop(true)));
     }
 
     /** Runs the workload; returns one row per mode and the oracle row last. */
@@ -340,13 +340,14 @@ public final class OpenDhtTable {
     /**
      * A one-hop copy: straight to {@code targets[from]}'s client port; the answer updates the client's image. A
      * target that fails, or does not answer within {@link #DIRECT_ATTEMPT_NANOS} (it left, crashed or is very slow),
-     * passes the copy on to the next target; the last, the client's own node, routes it as any gateway would and
-     * has the whole client timeout.
+     * passes the copy on to the next target; the client's own node, last unless it is a replica, routes it as any
+     * gateway would, has the whole client timeout and ends the chain.
      */
     private void sendDirect(VirtualWorld world, SimClients clients, OneHopClient client, List<Contact> targets,
                             int from, ClientGet get, Consumer<Message> answer) {
         Contact target = targets.get(from);
-        boolean last = from == targets.size() - 1;
+        // The client's own node ends the chain wherever it stands (first, when it is a replica itself).
+        boolean last = from == targets.size() - 1 || indexOf(world, target) == client.host();
         long sent = world.scheduler().nanoTime();
         long giveUp = last ? clients.timeoutNanos() : DIRECT_ATTEMPT_NANOS;
         clients.send(client.host(), indexOf(world, target), get, giveUp, m -> {
