@@ -207,19 +207,15 @@ public final class RattanClient implements AutoCloseable {
      *
      * <p>The result's {@link GetResult#cost()} is what the winning copy of each page reports.
      *
-     * <p>{@link GetOptions#oneHop()} is not available here: the binary gateway protocol does not carry it, and the
-     * client reaches only its configured gateways. Use an HTTP gateway's {@code onehop=true}.
+     * <p>With {@link GetOptions#oneHop()} each copy asks its gateway to send the get straight to a replica the
+     * gateway's one-hop image knows (see {@code onehop=true} in the HTTP API); the gateways learn their images from
+     * the answers.
      *
      * @return completes with the values, or with a {@link RattanException}
-     * @throws IllegalArgumentException for one-hop options
      */
     public CompletableFuture<GetResult> get(Id key, GetOptions options) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(options, "options");
-        if (options.oneHop()) {
-            throw new IllegalArgumentException("one-hop gets run at an HTTP gateway (onehop=true): the binary "
-                    + "gateway protocol does not carry them");
-        }
         long start = System.nanoTime();
         Pager pager = new Pager(key, options, deadline(start));
         pager.fetch(Bytes.EMPTY);
@@ -447,7 +443,7 @@ public final class RattanClient implements AutoCloseable {
 
         void fetch(Bytes placemark) {
             ClientGet request = new ClientGet(key, options.routing(), GET_PAGE_VALUES, placemark,
-                    options.parallelism(), false);
+                    options.parallelism(), false, options.oneHop());
             CompletableFuture<GetResult> p;
             if (options.maxCopies() == 1) {
                 // One copy needs no race: a plain call.

@@ -2,7 +2,6 @@ package io.rattan.client;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -147,13 +146,19 @@ class RattanClientGetOptionsTest {
     }
 
     @Test
-    void oneHopIsRefusedClearlyAndNothingIsSent() throws Exception {
-        FakeGateway gw = track(FakeGateway.start());
-        RattanClient client = client(builder(List.of(gw)));
+    void oneHopTravelsToTheGatewayOnEveryCopy() throws Exception {
+        FakeGateway.Store store = new FakeGateway.Store();
+        List<FakeGateway> gws = gateways(2, store);
+        RattanClient client = client(builder(gws));
 
-        assertThatThrownBy(() -> client.get(RattanClient.key("k"), GetOptions.defaults().withOneHop(true)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("onehop=true");
-        assertThat(gw.received()).isEmpty();
+        client.getSync(RattanClient.key("k"), GetOptions.defaults().withGateways(2).withOneHop(true));
+
+        for (FakeGateway gw : gws) {
+            assertThat(gw.received()).isNotEmpty().allSatisfy(m -> assertThat(((ClientGet) m).oneHop()).isTrue());
+        }
+        FakeGateway plain = track(FakeGateway.start());
+        client(builder(List.of(plain))).getSync(RattanClient.key("k"), GetOptions.defaults());
+        assertThat(((ClientGet) plain.received().get(0)).oneHop()).isFalse();
     }
 
     @Test

@@ -180,7 +180,8 @@ class GetModesClusterTest {
     void raceAndHedgedClientGetsReturnExactlyTheValueWithItsCost() {
         try (RattanClient client = RattanClient.builder().gateways(nonReplicaGateways(3)).build()) {
             for (GetOptions options : List.of(GetOptions.defaults(), GetOptions.of(RoutingMode.GREEDY).withGateways(3),
-                    GetOptions.of(RoutingMode.ITERATIVE).withParallelism(2).withGateways(2).withHedge(true))) {
+                    GetOptions.of(RoutingMode.ITERATIVE).withParallelism(2).withGateways(2).withHedge(true),
+                    GetOptions.defaults().withOneHop(true), GetOptions.defaults().withGateways(2).withOneHop(true))) {
                 GetResult r = client.getSync(KEY, options);
                 assertThat(r.values()).as(options.toString()).extracting(GetResult.Value::value)
                         .containsExactly(VALUE);
@@ -199,6 +200,7 @@ class GetModesClusterTest {
             {"--gateways", "2", "--hedge"},
             {"--routing", "iterative", "--p", "2", "--no-hedge"},
             {"--routing", "greedy"},
+            {"--onehop"},
         }) {
             StringWriter out = new StringWriter();
             StringWriter err = new StringWriter();

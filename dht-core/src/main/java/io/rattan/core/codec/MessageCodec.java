@@ -363,6 +363,7 @@ public final class MessageCodec {
                 w.bytes(m.placemark(), HASH_BYTES_MAX, "placemark");
                 w.nonNegativeI32(m.parallelism(), "parallelism");
                 w.bool(m.wantHolders());
+                w.bool(m.oneHop());
             }
             case CLIENT_REMOVE -> {
                 ClientRemove m = (ClientRemove) body;
@@ -470,7 +471,8 @@ public final class MessageCodec {
             case CLIENT_PUT -> new ClientPut(r.id("key"), r.bytes(VALUE_BYTES_MAX, "value"),
                     r.nonNegativeI32("ttlSeconds"), r.bytes(HASH_BYTES_MAX, "secretHash"));
             case CLIENT_GET -> new ClientGet(r.id("key"), r.routing(), r.nonNegativeI32("maxValues"),
-                    r.bytes(HASH_BYTES_MAX, "placemark"), r.nonNegativeI32("parallelism"), r.bool("wantHolders"));
+                    r.bytes(HASH_BYTES_MAX, "placemark"), r.nonNegativeI32("parallelism"), r.bool("wantHolders"),
+                    r.bool("oneHop"));
             case CLIENT_REMOVE -> new ClientRemove(r.id("key"), r.bytes(HASH_BYTES_MAX, "valueHash"),
                     r.bytes(SECRET_BYTES_MAX, "secret"), r.nonNegativeI32("ttlSeconds"));
             case ERROR_REPLY -> new ErrorReply(r.status(), r.string("detail"));

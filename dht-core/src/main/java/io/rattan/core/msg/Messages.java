@@ -290,10 +290,17 @@ public final class Messages {
 
     /**
      * Client protocol: get; answered with {@link GetReply}. {@code parallelism} is the p of an iterative get (0: the
-     * default); {@code wantHolders} asks for the key's replicas in the reply, which a one-hop client learns from.
+     * default); {@code wantHolders} asks for the key's replicas in the reply, which a one-hop client learns from;
+     * {@code oneHop} asks the gateway to send the get straight to a replica its one-hop image knows.
      */
     public record ClientGet(Id key, RoutingMode routing, int maxValues, Bytes placemark, int parallelism,
-                            boolean wantHolders) implements Message {
+                            boolean wantHolders, boolean oneHop) implements Message {
+        /** Not one-hop. */
+        public ClientGet(Id key, RoutingMode routing, int maxValues, Bytes placemark, int parallelism,
+                         boolean wantHolders) {
+            this(key, routing, maxValues, placemark, parallelism, wantHolders, false);
+        }
+
         /** A get routed by {@link RoutingMode#DEFAULT}. */
         public ClientGet(Id key, int maxValues, Bytes placemark) {
             this(key, RoutingMode.DEFAULT, maxValues, placemark);

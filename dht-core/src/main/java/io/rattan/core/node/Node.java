@@ -1306,9 +1306,14 @@ public final class Node {
     /**
      * Serves a client request ({@code ClientPut}, {@code ClientGet}, {@code ClientRemove}) with this node as gateway.
      * {@code reply} is called exactly once, on the event loop, with a {@code PutReply}, {@code GetReply},
-     * {@code RemoveReply} or {@code ErrorReply}.
+     * {@code RemoveReply} or {@code ErrorReply}. A {@code ClientGet} with {@code oneHop} is served as
+     * {@link #handleClientGet(ClientGet, int, boolean, boolean, Consumer)} with one copy, unhedged.
      */
     public void handleClient(Message request, Consumer<Message> reply) {
+        if (request instanceof ClientGet g && g.oneHop()) {
+            handleClientGet(g, 1, false, true, reply);
+            return;
+        }
         ErrorReply refused = refusal(request);
         if (refused != null) {
             reply.accept(refused);

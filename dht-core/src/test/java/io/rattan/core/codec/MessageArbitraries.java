@@ -183,7 +183,8 @@ final class MessageArbitraries {
         m.put(MessageType.CLIENT_PUT, Combinators.combine(ids(), values(), nonNegativeInts(), hashes())
                 .as(ClientPut::new));
         m.put(MessageType.CLIENT_GET, Combinators.combine(ids(), Arbitraries.of(RoutingMode.class), nonNegativeInts(),
-                hashes(), Arbitraries.integers().between(0, 16), Arbitraries.of(true, false)).as(ClientGet::new));
+                hashes(), Arbitraries.integers().between(0, 16), Arbitraries.of(true, false), Arbitraries.of(true, false))
+                .as(ClientGet::new));
         m.put(MessageType.CLIENT_REMOVE, Combinators.combine(ids(), hashes(), secrets(), nonNegativeInts())
                 .as(ClientRemove::new));
         m.put(MessageType.ERROR_REPLY, Combinators.combine(statuses(), details()).as(ErrorReply::new));

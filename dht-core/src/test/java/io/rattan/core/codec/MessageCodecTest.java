@@ -102,6 +102,7 @@ class MessageCodecTest {
                 new ClientPut(KEY, Bytes.utf8("value"), 0, Bytes.EMPTY),
                 new ClientGet(KEY, 0, Bytes.EMPTY),
                 new ClientGet(KEY, RoutingMode.ITERATIVE, 3, Bytes.EMPTY, 3, true),
+                new ClientGet(KEY, RoutingMode.DELAY_AWARE, 3, Bytes.EMPTY, 0, false, true),
                 new ClientRemove(KEY, HASH, Bytes.utf8("secret"), 120),
                 new ErrorReply(Status.TOO_LARGE, "naïve ☃ 𝄞"));
     }
@@ -285,9 +286,9 @@ class MessageCodecTest {
         assertRejected(withLastBytes(new StoreAck(1), 4, "80000000"), "accepted is negative");
         assertRejected(withLastBytes(new PutReply(Status.OK, 1, ""), 6, "ffffffff" + "0000"),
                 "replicas is negative");
-        assertRejected(withLastBytes(new ClientGet(KEY, 1, Bytes.EMPTY), 13, "ffffffff" + "00000000" + "00000000"
-                + "00"), "maxValues is negative");
-        assertRejected(withLastBytes(new ClientGet(KEY, 1, Bytes.EMPTY), 5, "ffffffff" + "00"),
+        assertRejected(withLastBytes(new ClientGet(KEY, 1, Bytes.EMPTY), 14, "ffffffff" + "00000000" + "00000000"
+                + "00" + "00"), "maxValues is negative");
+        assertRejected(withLastBytes(new ClientGet(KEY, 1, Bytes.EMPTY), 6, "ffffffff" + "00" + "00"),
                 "parallelism is negative");
         ReplicaRecord record = new ReplicaRecord(KEY, Bytes.EMPTY, Bytes.EMPTY, 1, Bytes.EMPTY, false);
         assertRejected(withLastBytes(new StoreReplicas(List.of(record)), 13, "8000000000000000" + "00000000" + "00"),

@@ -70,6 +70,12 @@ final class GetCommand implements Callable<Integer> {
                     + "hedge threshold (the p80 of recent gets, 500 ms at first). --no-hedge: never.")
     boolean hedge;
 
+    @Option(names = "--onehop",
+            description = "Ask each gateway to send the get straight to a replica it has learned holds the key "
+                    + "(its one-hop image, learned from earlier answers) instead of routing it. Not with "
+                    + "--routing iterative.")
+    boolean oneHop;
+
     @Override
     public Integer call() {
         logging.apply(Level.WARN);
@@ -106,7 +112,11 @@ final class GetCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--gateways must be 1.." + GetOptions.GATEWAYS_MAX
                     + ", got " + gateways);
         }
-        return new GetOptions(routing, parallelism == null ? 0 : parallelism, gateways, hedge);
+        if (oneHop && routing == RoutingMode.ITERATIVE) {
+            throw new ParameterException(spec.commandLine(),
+                    "--onehop goes straight to a replica: it cannot be combined with --routing iterative");
+        }
+        return new GetOptions(routing, parallelism == null ? 0 : parallelism, gateways, hedge, oneHop);
     }
 
     /** Hops, messages and bytes, as the answering copies of the pages counted them in the overlay. */

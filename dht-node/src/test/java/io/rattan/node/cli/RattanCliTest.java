@@ -223,7 +223,9 @@ class RattanCliTest {
                 .isEqualTo(new GetOptions(RoutingMode.ITERATIVE, 2, 1, false));
         assertThat(parse(GetCommand.class, "get", "--routing", "greedy", "--gateways", "3", "--hedge", HEX)
                 .options()).isEqualTo(new GetOptions(RoutingMode.GREEDY, 0, 3, true));
-        assertThat(run("get", "--help").out).contains("--gateways", "--[no-]hedge", "--p", "iterative");
+        assertThat(parse(GetCommand.class, "get", "--onehop", "--no-hedge", HEX).options())
+                .isEqualTo(new GetOptions(RoutingMode.DELAY_AWARE, 0, 1, false, true));
+        assertThat(run("get", "--help").out).contains("--gateways", "--[no-]hedge", "--p", "iterative", "--onehop");
     }
 
     @Test
@@ -242,6 +244,9 @@ class RattanCliTest {
         Run r = run("get", "--routing", "iterative", "--p", "17", HEX);
         assertThat(r.exit).isEqualTo(2);
         assertThat(r.err).contains("--p must be 1..16, got 17");
+        Run oneHopIterative = run("get", "--routing", "iterative", "--onehop", HEX);
+        assertThat(oneHopIterative.exit).isEqualTo(2);
+        assertThat(oneHopIterative.err).contains("--onehop goes straight to a replica");
     }
 
     @Test
