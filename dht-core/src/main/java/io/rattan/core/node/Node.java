@@ -56,6 +56,7 @@ import io.rattan.core.store.StoreException;
 import io.rattan.core.store.StoredRecord;
 import io.rattan.core.util.Bytes;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -459,8 +460,13 @@ public final class Node {
         for (Contact c : leafSet.members()) {
             exchangeLeafSet(c);
         }
+        // Deepest rows first: the nodes sharing the longest prefix with this one are the ones whose tables have a
+        // slot it may fill, and every joiner's top rows hold the same few early nodes, which a crowd of joiners
+        // pinging row 0 first would swamp.
+        List<Contact> announced = table.all();
+        Collections.reverse(announced);
         int pings = 0;
-        for (Contact c : table.all()) {
+        for (Contact c : announced) {
             if (pings++ >= ANNOUNCE_PINGS_MAX) {
                 break;
             }

@@ -12,10 +12,13 @@ import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.util.Bytes;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
+import java.util.random.RandomGenerator;
 import org.junit.jupiter.api.Test;
 
 /** The pieces that let the virtual world scale: addresses past 65,535 nodes, the event heap, joins in waves. */
@@ -75,10 +78,45 @@ class ScaleStructuresTest {
     }
 
     @Test
+    void aLargeWaveEndsWithoutWaitingForItsLastFewJoiners() {
+        // Node 1030, in the wave of 1,024 that follows 1,024 joined nodes, can send nothing: it never joins.
+        Address cut = VirtualAddresses.of("node", 1030);
+        LatencyModel latency = new LatencyModel() {
+            public long delayNanos(Address from, Address to, RandomGenerator random) {
+                return 20_000_000L;
+            }
+
+            public boolean drops(Address from, Address to, RandomGenerator random) {
+                return from.equals(cut);
+            }
+        };
+        VirtualWorld world = new VirtualWorld(3, NodeConfig.defaults(), latency);
+        List<long[]> waves = new ArrayList<>();
+        int late = world.addNodesInWaves(2048, 1024, (size, virtualNanos, lateInWave) ->
+                waves.add(new long[] {size, virtualNanos, lateInWave}));
+
+        assertThat(late).isEqualTo(1);
+        long[] last = waves.get(waves.size() - 1);
+        assertThat(last[0]).isEqualTo(1024);
+        assertThat(last[2]).isEqualTo(1);
+        // The wave ended once the other 1,023 had joined, long before a join attempt could even time out twice.
+        assertThat(last[1]).isLessThan(10_000_000_000L);
+        assertThat(world.node(1030).isJoined()).isFalse();
+    }
+
+    @Test
     void nodesJoinedInWavesServePutsAndGets() {
         VirtualWorld world = new VirtualWorld(3, NodeConfig.defaults(), LatencyModel.constant(20_000_000L));
-        assertThat(world.addNodesInWaves(300, 64)).isZero();
+        List<Integer> waves = new ArrayList<>();
+        assertThat(world.addNodesInWaves(300, 64, (size, virtualNanos, late) -> {
+            assertThat(virtualNanos).isPositive();
+            assertThat(late).isZero();
+            waves.add(size);
+        })).isZero();
         assertThat(world.size()).isEqualTo(300);
+        // One node starts the overlay; each wave at most doubles it, and none is larger than 64.
+        assertThat(waves).startsWith(1, 2, 4, 8, 16, 32, 64, 64);
+        assertThat(waves.stream().mapToInt(Integer::intValue).sum()).isEqualTo(299);
         for (int i = 0; i < world.size(); i++) {
             assertThat(world.node(i).isJoined()).isTrue();
         }

@@ -94,8 +94,8 @@ public final class ScaleCommand implements Callable<Integer> {
         double totalWall = r.totalWallNanos() / 1e9;
         Histogram h = r.latency();
         System.out.printf(Locale.ROOT, "nodes                 %d%n", nodes);
-        System.out.printf(Locale.ROOT, "join                  %.1f s wall, %.0f s virtual (30 s settling included)%n",
-                r.joinWallNanos() / 1e9, r.joinVirtualNanos() / 1e9);
+        System.out.printf(Locale.ROOT, "join                  %.1f s wall, %.0f s virtual (%d s settling included)%n",
+                r.joinWallNanos() / 1e9, r.joinVirtualNanos() / 1e9, ScaleRun.SETTLE_SECONDS);
         System.out.printf(Locale.ROOT, "puts                  %d of %d values stored, %.1f s wall%n",
                 r.valuesStored(), values, r.putWallNanos() / 1e9);
         System.out.printf(Locale.ROOT, "get phase             %.1f s wall, %.1f virtual min, %d events, "

@@ -44,6 +44,8 @@ final class ScaleRun {
 
     private static final long SECOND = 1_000_000_000L;
     private static final int PUT_ATTEMPTS = 5;
+    /** Virtual seconds the world runs after the last wave before the puts. */
+    static final int SETTLE_SECONDS = 10;
 
     private final Params params;
     private final LatencyMatrix matrix;
@@ -74,13 +76,21 @@ final class ScaleRun {
         VirtualWorld world = new VirtualWorld(params.seed(), config, net);
         net.attach(world.scheduler());
 
-        int late = world.addNodesInWaves(params.nodes(), params.maxWave());
+        long[] lastWave = {System.nanoTime()};
+        int late = world.addNodesInWaves(params.nodes(), params.maxWave(), (size, virtualNanos, lateInWave) -> {
+            long now = System.nanoTime();
+            log.accept(String.format("  wave of %d: %d nodes now, %.1f s virtual, %.1f s wall, %d not joined, "
+                            + "%d events so far", size, world.size(), virtualNanos / 1e9, (now - lastWave[0]) / 1e9,
+                    lateInWave, world.scheduler().executed()));
+            lastWave[0] = now;
+        });
         if (late > 0) {
-            log.accept(late + " nodes had not joined when their wave ended (a slow root or bootstrap); they kept "
+            log.accept(late + " nodes had not joined when their wave ended (their root, path or bootstrap was slow or swamped); they kept "
                     + "trying");
         }
-        // Nodes of one wave learn of each other by leaf-set exchange after they joined; let that settle.
-        world.runFor(30 * SECOND);
+        // Nodes of one wave learn of each other by leaf-set exchange after they joined; ten exchange periods let that
+        // settle. Longer costs the largest runs minutes of wall time for nothing the gets then show.
+        world.runFor(SETTLE_SECONDS * SECOND);
         long joinWall = System.nanoTime() - wall0;
         long joinVirtual = world.scheduler().nanoTime();
         log.accept(String.format("%d nodes joined in %.1f s wall, %.0f s virtual (settling included); %d events",
@@ -106,7 +116,7 @@ final class ScaleRun {
         new GetSource(world, random, keys, values, latency, outcome).scheduleFirst();
         long lastReport = get0;
         while (outcome[0] + outcome[1] < params.gets()) {
-            world.runFor(10 * SECOND);
+            world.runFor(SETTLE_SECONDS * SECOND);
             if (System.nanoTime() - lastReport > 10 * SECOND) {
                 lastReport = System.nanoTime();
                 double wall = (lastReport - get0) / 1e9;
