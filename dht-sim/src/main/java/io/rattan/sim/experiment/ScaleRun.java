@@ -85,8 +85,8 @@ final class ScaleRun {
             lastWave[0] = now;
         });
         if (late > 0) {
-            log.accept(late + " nodes had not joined when their wave ended (their root, path or bootstrap was slow or swamped); they kept "
-                    + "trying");
+            log.accept(late + " nodes had not joined when their wave ended (their root, path or bootstrap was slow "
+                    + "or swamped); they kept trying");
         }
         // Nodes of one wave learn of each other by leaf-set exchange after they joined; ten exchange periods let that
         // settle. Longer costs the largest runs minutes of wall time for nothing the gets then show.
