@@ -15,8 +15,8 @@ import net.jqwik.api.constraints.IntRange;
 
 /**
  * The leaf set against a plain model: each side a list sorted by distance from this node, cut to {@code half}
- * members after each add. Ids are drawn from a few top words so that members sharing a top word, which the leaf
- * set's scan must then tell apart by the whole id, are common.
+ * members after each add. Ids are drawn from a few top words, so that many share one and their order is decided by
+ * the lower words.
  */
 class LeafSetPropertiesTest {
 
