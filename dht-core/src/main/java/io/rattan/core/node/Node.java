@@ -1389,17 +1389,15 @@ public final class Node {
         List<Contact> targets = new ArrayList<>(router.targets(request.key(), config.replicas(), self,
                 peers::srttNanos));
         targets.removeIf(c -> !c.equals(self) && (!usable(c) || peers.isRecentlyDead(c.id(), now())));
-        // Walked only if a copy goes beyond the known targets: most one-hop gets send one copy.
+        // Listed only when a copy goes beyond the known targets (copies start in order): most one-hop gets send one.
         List<Contact> others = new ArrayList<>();
-        boolean[] othersListed = {false};
         // One-hop gets are much faster than routed ones: their own threshold keeps them from pulling down the one
         // routed hedged gets use.
         GetRace.start(env.scheduler(), env.clock(), options, oneHopThreshold, Node::isGoodGet,
                 (copy, answer) -> {
                     // Copies beyond the known targets start at random neighbours, as a routed race's do, rather
                     // than all at this node.
-                    if (copy >= targets.size() && !othersListed[0]) {
-                        othersListed[0] = true;
+                    if (copy == targets.size()) {
                         others.addAll(usableNeighbours(c -> !targets.contains(c)));
                     }
                     Contact target = copy < targets.size() ? targets.get(copy)

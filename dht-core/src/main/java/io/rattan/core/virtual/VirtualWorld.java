@@ -184,14 +184,13 @@ public final class VirtualWorld {
             long deadline = start + WAVE_MAX_NANOS;
             // All but one in a thousand: in a large wave the last few joins are ones that met a swamped node, and
             // waiting for them costs the whole overlay's maintenance for seconds of virtual time.
-            int enough = wave - wave / 1000;
             int lateInWave = 0;
             while (!scheduler.runUntil(allJoined, Math.min(deadline, scheduler.nanoTime() + WAVE_CHECK_NANOS))) {
-                lateInWave = unjoined(first, end);
-                if (wave - lateInWave >= enough || scheduler.nanoTime() >= deadline) {
+                int unjoined = unjoined(first, end);
+                if (unjoined <= wave / 1000 || scheduler.nanoTime() >= deadline) {
+                    lateInWave = unjoined;
                     break;
                 }
-                lateInWave = 0;
             }
             late += lateInWave;
             added += wave;
