@@ -76,6 +76,30 @@ public final class LeafSet {
         return true;
     }
 
+    /**
+     * Whether a member has {@code c}'s id and address, so that offering {@code c} again would change nothing. The
+     * same object is looked for first: in the simulator a contact travels by reference, and comparing references
+     * reads no member's id.
+     */
+    public boolean holds(Contact c) {
+        for (int i = 0; i < cw.size(); i++) {
+            if (cw.get(i) == c) {
+                return true;
+            }
+        }
+        for (int i = 0; i < ccw.size(); i++) {
+            if (ccw.get(i) == c) {
+                return true;
+            }
+        }
+        int i = indexOf(cw, c.id());
+        if (i >= 0) {
+            return cw.get(i).address().equals(c.address());
+        }
+        i = indexOf(ccw, c.id());
+        return i >= 0 && ccw.get(i).address().equals(c.address());
+    }
+
     private static boolean contains(List<Contact> side, Id id) {
         return indexOf(side, id) >= 0;
     }

@@ -34,6 +34,16 @@ final class LongLongMap {
     }
 
     void put(long key, long value) {
+        put(key, value, Long.MIN_VALUE);
+    }
+
+    /**
+     * Puts {@code key}; when the table would grow, first drops every entry whose value is below {@code dropBelow}
+     * and grows only if it is still over a quarter full. The network keeps delivery times this way: one that has
+     * passed can no longer hold a message back, so it may as well be absent, and dropping it when the table fills
+     * costs nothing per message, where removing it at delivery cost a random memory access per message.
+     */
+    void put(long key, long value, long dropBelow) {
         int mask = keys.length - 1;
         int i = slot(key, mask);
         while (keys[i] != EMPTY && keys[i] != key) {
@@ -45,7 +55,7 @@ final class LongLongMap {
         }
         values[i] = value;
         if (size * 2 > keys.length) {
-            resize(keys.length * 2);
+            rebuild(dropBelow);
         }
     }
 
@@ -77,7 +87,12 @@ final class LongLongMap {
         return size;
     }
 
-    private void resize(int capacity) {
+    private void rebuild(long dropBelow) {
+        int live = 0;
+        for (int i = 0; i < keys.length; i++) {
+            live += keys[i] != EMPTY && values[i] >= dropBelow ? 1 : 0;
+        }
+        int capacity = live * 4 > keys.length ? keys.length * 2 : keys.length;
         long[] oldKeys = keys;
         long[] oldValues = values;
         keys = new long[capacity];
@@ -85,7 +100,7 @@ final class LongLongMap {
         java.util.Arrays.fill(keys, EMPTY);
         size = 0;
         for (int i = 0; i < oldKeys.length; i++) {
-            if (oldKeys[i] != EMPTY) {
+            if (oldKeys[i] != EMPTY && oldValues[i] >= dropBelow) {
                 put(oldKeys[i], oldValues[i]);
             }
         }

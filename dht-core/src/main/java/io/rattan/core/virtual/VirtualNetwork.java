@@ -40,8 +40,8 @@ public final class VirtualNetwork {
     private final RandomGenerator random;
     // Looked up only; iteration order never matters.
     private final Map<Address, Endpoint> endpoints = new HashMap<>();
-    // The delivery time of the last message in flight on each link, and only while one is in flight: a link with
-    // nothing in flight cannot hold a new message back, since no message is delivered before it is sent.
+    // The delivery time of the last message sent on each link. Once that time has passed it no longer holds a new
+    // message back (no message is delivered before it is sent), so such entries are dropped when the map fills.
     private final LongLongMap lastDelivery = new LongLongMap();
     private Observer observer = (from, to, e) -> { };
     private long sent;
@@ -108,16 +108,11 @@ public final class VirtualNetwork {
         if (last > at) {
             at = last;
         }
-        lastDelivery.put(link, at);
-        long deliverAt = at;
-        scheduler.schedule(at - now, () -> deliver(fromEndpoint, toEndpoint, link, deliverAt, envelope));
+        lastDelivery.put(link, at, now);
+        scheduler.schedule(at - now, () -> deliver(fromEndpoint, toEndpoint, envelope));
     }
 
-    private void deliver(Endpoint from, Endpoint to, long link, long at, Envelope envelope) {
-        if (lastDelivery.get(link, Long.MIN_VALUE) == at) {
-            // The link's last message in flight: nothing behind it needs its time any more.
-            lastDelivery.remove(link);
-        }
+    private void deliver(Endpoint from, Endpoint to, Envelope envelope) {
         Consumer<Envelope> receiver = to.receiver;
         if (receiver == null) {
             return;

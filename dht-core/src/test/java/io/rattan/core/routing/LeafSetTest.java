@@ -25,6 +25,20 @@ class LeafSetTest {
     }
 
     @Test
+    void holdsAMemberByValueAsWellAsByReferenceButNotAtAnotherAddress() {
+        LeafSet leaves = new LeafSet(at(0, 1), 2);
+        Contact member = at(3L << 32, 5);
+        leaves.add(member);
+        leaves.add(at(-(3L << 32), 6));
+
+        assertThat(leaves.holds(member)).isTrue();
+        assertThat(leaves.holds(at(3L << 32, 5))).as("an equal copy, as decoded off the wire").isTrue();
+        assertThat(leaves.holds(at(-(3L << 32), 6))).isTrue();
+        assertThat(leaves.holds(at(3L << 32, 9))).as("the same id at a new address is news").isFalse();
+        assertThat(leaves.holds(at(4L << 32, 5))).isFalse();
+    }
+
+    @Test
     void coversOnlyItsRangeWhenTheRingIsLarger() {
         LeafSet leaves = new LeafSet(at(0, 1), 2);
         for (long hi : new long[] {1, 2, -1, -2, 100, -100}) {

@@ -78,6 +78,21 @@ class ScaleStructuresTest {
     }
 
     @Test
+    void theLongMapDropsEntriesBelowTheFloorInsteadOfGrowing() {
+        LongLongMap map = new LongLongMap();
+        for (long t = 0; t < 1_000_000; t++) {
+            // Link t % 1000 gets time t; anything before t - 10 is stale.
+            map.put(t % 1000 + ((t / 1000) << 32), t, t - 10);
+            assertThat(map.get(t % 1000 + ((t / 1000) << 32), -1)).isEqualTo(t);
+        }
+        // A million distinct keys went in; only the last few are fresh, so the table never grew past its start.
+        assertThat(map.size()).isLessThanOrEqualTo(32);
+        for (long t = 999_990; t < 1_000_000; t++) {
+            assertThat(map.get(t % 1000 + ((t / 1000) << 32), -1)).isEqualTo(t);
+        }
+    }
+
+    @Test
     void aLargeWaveEndsWithoutWaitingForItsLastFewJoiners() {
         // Node 1030, in the wave of 1,024 that follows 1,024 joined nodes, can send nothing: it never joins.
         Address cut = VirtualAddresses.of("node", 1030);

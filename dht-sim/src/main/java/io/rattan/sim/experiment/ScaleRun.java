@@ -19,7 +19,9 @@ import io.rattan.sim.net.SlowPeriod;
 import io.rattan.sim.net.WideAreaLatencyModel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 import org.HdrHistogram.Histogram;
 
@@ -161,6 +163,8 @@ final class ScaleRun {
         }
         for (int attempt = 0; attempt < PUT_ATTEMPTS; attempt++) {
             int[] outstanding = {0};
+            // Why the puts of this round failed, counted: at scale a failed put is the only trace of a broken region.
+            Map<String, Integer> failures = new TreeMap<>();
             for (int i = 0; i < n; i++) {
                 if (stored[i]) {
                     continue;
@@ -173,12 +177,24 @@ final class ScaleRun {
                 world.scheduler().schedule(delay, () -> world.node(gateway).handleClient(
                         new ClientPut(key[v], value[v], 86_400, Bytes.EMPTY), reply -> {
                             outstanding[0]--;
-                            stored[v] |= reply instanceof PutReply p && p.status() == Status.OK;
+                            boolean ok = reply instanceof PutReply p && p.status() == Status.OK;
+                            stored[v] |= ok;
+                            if (!ok) {
+                                failures.merge(String.valueOf(reply), 1, Integer::sum);
+                            }
                         }));
             }
+            if (outstanding[0] == 0) {
+                break;
+            }
+            long virtual0 = world.scheduler().nanoTime();
             long deadline = 2 * SECOND + 2 * config.requestTimeoutMillis() * 1_000_000L;
             if (!world.runUntil(() -> outstanding[0] == 0, deadline)) {
                 throw new IllegalStateException(outstanding[0] + " puts never answered");
+            }
+            if (!failures.isEmpty()) {
+                log.accept(String.format("  put round %d (%.1f s virtual): %s", attempt + 1,
+                        (world.scheduler().nanoTime() - virtual0) / 1e9, failures));
             }
         }
         for (int i = 0; i < n; i++) {

@@ -38,6 +38,16 @@ public sealed interface Distribution {
             }
         }
 
+        /** Reads {@code MIN_MS:SHAPE:CAP_MS}, e.g. {@code 40:1.5:5000}; a bad text fails with the reason. */
+        public static Pareto parse(String text) {
+            String[] parts = text.split(":");
+            if (parts.length != 3) {
+                throw new IllegalArgumentException("expected MIN_MS:SHAPE:CAP_MS, got '" + text + "'");
+            }
+            return new Pareto(Double.parseDouble(parts[0]), Double.parseDouble(parts[1]),
+                    Double.parseDouble(parts[2]));
+        }
+
         @Override
         public long sampleNanos(RandomGenerator random) {
             // Inverse CDF with u in (0, 1]: u = 0 would give an infinite delay before the cap.

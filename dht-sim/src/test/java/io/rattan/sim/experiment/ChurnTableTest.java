@@ -20,7 +20,8 @@ class ChurnTableTest {
     private static OpenDhtTable.Result run(long seed) {
         OpenDhtTable.Params params = new OpenDhtTable.Params(60, 24, 20, 4 * MINUTE, seed, new Churn(6, 3, 3));
         // The command's model: its default slow delay and a schedule that covers the nodes churn adds.
-        SlowNodeModel model = SlowNodeModel.defaults().withSlowExtra(new Distribution.Pareto(25, 1.5, 5000));
+        SlowNodeModel model = SlowNodeModel.defaults()
+                .withSlowExtra(Distribution.Pareto.parse(OpenDhtTableCommand.CALIBRATED_SLOW_DELAY));
         int slots = OpenDhtTable.nodeSlots(params);
         assertThat(slots).isGreaterThan(60);
         return new OpenDhtTable(params, LatencyMatrix.planetLab(),
