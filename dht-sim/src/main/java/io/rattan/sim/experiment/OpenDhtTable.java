@@ -74,10 +74,13 @@ public final class OpenDhtTable {
     /**
      * Everything a run measured. {@code latencies} are in microseconds, one per row, for plots;
      * {@code messagesByType} counts the messages sent during the get phase; maintenance is per live node-second.
+     * {@code healthyGateway} is each mode's p99 over only the rounds whose own node (the client's gateway) was not
+     * in a slow period when the round started, and how many rounds those were: what routing can change, where the
+     * full p99 also holds the gets that queue behind a slow gateway in every mode alike.
      */
     public record Result(List<Row> rows, List<Histogram> latencies, double maintenanceMsgsPerNodeSecond,
                          double maintenanceBytesPerNodeSecond, long events, Map<MessageType, Long> messagesByType,
-                         Churn.Counts churn) {
+                         Churn.Counts churn, List<Double> healthyGatewayP99Ms, long healthyGatewayRounds) {
     }
 
     private static final long SECOND = 1_000_000_000L;
@@ -188,11 +191,14 @@ public final class OpenDhtTable {
         }
 
         Histogram[] latency = new Histogram[m];
+        Histogram[] healthyGateway = new Histogram[m];
+        long[] healthyRounds = {0};
         long[] failed = new long[m];
         long[] hedges = new long[m];
         HedgeThreshold[] thresholds = new HedgeThreshold[m];
         for (int i = 0; i < m; i++) {
             latency[i] = new Histogram(3_600_000_000L, 3);
+            healthyGateway[i] = new Histogram(3_600_000_000L, 3);
             if (modes.get(i).options().hedge()) {
                 // One estimator per mode, shared by the run's clients: each client here makes only a few gets, so
                 // the shared one stands for a long-lived client's own.
@@ -225,9 +231,11 @@ public final class OpenDhtTable {
                 int[] gateways = churn ? servingNodes(world, roundNodes, drawn.length) : drawn;
                 oracle.recordValue(Math.max(1, (long) (oracleMillis(world, net, gateways[0], keys.get(k), roundAt)
                         * 1000)));
+                boolean healthy = !net.isSlow(gateways[0], roundAt);
+                healthyRounds[0] += healthy ? 1 : 0;
                 new Round(world, clients, oneHop.computeIfAbsent(gateways[0], OneHopClient::new), gateways,
-                        keys.get(k), values.get(k), order, firstCause, latency, failed, hedges, thresholds,
-                        timeoutNanos, done).next(0);
+                        keys.get(k), values.get(k), order, firstCause, latency, healthy ? healthyGateway : null,
+                        failed, hedges, thresholds, timeoutNanos, done).next(0);
             });
         }
         churner.start();
@@ -255,8 +263,12 @@ public final class OpenDhtTable {
         rows.add(row("oracle", oracle, null, null, 0, 0));
         List<Histogram> histograms = new ArrayList<>(List.of(latency));
         histograms.add(oracle);
+        List<Double> healthyP99 = new ArrayList<>();
+        for (Histogram h : healthyGateway) {
+            healthyP99.add(h.getValueAtPercentile(99) / 1000.0);
+        }
         return new Result(rows, histograms, meter.maintenanceMessages() / nodeSeconds, meter.maintenanceBytes() / nodeSeconds,
-                world.scheduler().executed(), meter.sentByType(), churner.counts());
+                world.scheduler().executed(), meter.sentByType(), churner.counts(), healthyP99, healthyRounds[0]);
     }
 
     /** One round: the client on gateway[0]'s host runs every mode's get in {@code order}, one after another. */
@@ -270,6 +282,7 @@ public final class OpenDhtTable {
         final int[] order;
         final int firstCause;
         final Histogram[] latency;
+        final Histogram[] healthyGateway;
         final long[] failed;
         final long[] hedges;
         final HedgeThreshold[] thresholds;
@@ -277,8 +290,8 @@ public final class OpenDhtTable {
         final int[] done;
 
         Round(VirtualWorld world, SimClients clients, OneHopClient oneHop, int[] gateways, Id key, Bytes expected,
-              int[] order, int firstCause, Histogram[] latency, long[] failed, long[] hedges,
-              HedgeThreshold[] thresholds, long timeoutNanos, int[] done) {
+              int[] order, int firstCause, Histogram[] latency, Histogram[] healthyGateway, long[] failed,
+              long[] hedges, HedgeThreshold[] thresholds, long timeoutNanos, int[] done) {
             this.world = world;
             this.clients = clients;
             this.oneHop = oneHop;
@@ -288,6 +301,7 @@ public final class OpenDhtTable {
             this.order = order;
             this.firstCause = firstCause;
             this.latency = latency;
+            this.healthyGateway = healthyGateway;
             this.failed = failed;
             this.hedges = hedges;
             this.thresholds = thresholds;
@@ -321,12 +335,12 @@ public final class OpenDhtTable {
                     result -> {
                         boolean ok = result.reply() instanceof GetReply g && g.status() == Status.OK
                                 && g.values().size() == 1 && g.values().get(0).value().equals(expected);
-                        long micros = result.latencyNanos() / 1000;
-                        if (ok) {
-                            latency[mode].recordValue(Math.max(1, micros));
-                        } else {
-                            failed[mode]++;
-                            latency[mode].recordValue(Math.max(micros, timeoutNanos / 1000));
+                        long micros = ok ? Math.max(1, result.latencyNanos() / 1000)
+                                : Math.max(result.latencyNanos() / 1000, timeoutNanos / 1000);
+                        latency[mode].recordValue(micros);
+                        failed[mode] += ok ? 0 : 1;
+                        if (healthyGateway != null) {
+                            healthyGateway[mode].recordValue(micros);
                         }
                         if (result.hedged()) {
                             hedges[mode]++;

@@ -219,6 +219,13 @@ public final class OpenDhtTableCommand implements Callable<Integer> {
                 config.requestTimeoutMillis(), io.rattan.core.msg.Cost.HEADER_BYTES);
         System.out.printf(Locale.ROOT, "maintenance: %.2f msgs and %.0f B per node-second%n",
                 result.maintenanceMsgsPerNodeSecond(), result.maintenanceBytesPerNodeSecond());
+        StringBuilder healthy = new StringBuilder();
+        for (int i = 0; i < rows.size() - 1; i++) {
+            healthy.append(i == 0 ? "" : ", ").append(rows.get(i).mode())
+                    .append(String.format(Locale.ROOT, " %.0f", result.healthyGatewayP99Ms().get(i)));
+        }
+        System.out.printf(Locale.ROOT, "p99 over the %d rounds whose own gateway was not slow when they started: %s%n",
+                result.healthyGatewayRounds(), healthy);
     }
 
     private static String runReport(OpenDhtTable.Result result, double wall, Churn churn) {
