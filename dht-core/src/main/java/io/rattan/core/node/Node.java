@@ -162,6 +162,10 @@ public final class Node {
         }
         started = true;
         bootstrap = List.copyOf(bootstrapNodes);
+        // The table probes start at a random entry. Every node's top row holds the same few early nodes, and a wave
+        // of nodes that all started at entry 0 probed them at once: at 100,000 simulated nodes their queues grew
+        // past every timeout, and puts and gets routed through them failed.
+        probeCursor = env.random().nextInt();
         periodic(config.leafExchangeIntervalMillis(), this::exchangeLeafSets);
         periodic(config.antiEntropyIntervalMillis(), this::antiEntropyRound);
         periodic(config.purgeIntervalMillis(), this::purge);
@@ -381,7 +385,7 @@ public final class Node {
         // one table-length of periods old: delay-aware gets stop sending traffic to a slow neighbour, and with it the
         // samples that would show its recovery (or, for one not used lately, that it turned slow).
         if (table.size() > 0) {
-            ping(table.get(probeCursor++ % table.size()));
+            ping(table.get(Math.floorMod(probeCursor++, table.size())));
         }
     }
 
