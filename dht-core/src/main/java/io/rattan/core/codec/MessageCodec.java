@@ -56,7 +56,7 @@ import java.util.Objects;
  * A frame body is what {@link #encode} returns. Transports send each body after a 4-byte big-endian length, which is
  * not part of the body; a receiver rejects a length above its {@link #frameBytesMax()} before reading the body.
  *
- * <h2>Frame body, version 1</h2>
+ * <h2>Frame body, version 3</h2>
  * All integers are big-endian and fixed width; there are no varints, so each value has exactly one encoding.
  * <pre>
  * u8    version      must be {@value #VERSION}
@@ -102,7 +102,7 @@ import java.util.Objects;
 public final class MessageCodec {
 
     /** The protocol version carried in the first byte of every frame. */
-    public static final int VERSION = 2;
+    public static final int VERSION = 3;
     /** Default largest frame body: 1 MiB. */
     public static final int DEFAULT_FRAME_BYTES_MAX = 1 << 20;
     /** Largest value, in bytes. */
@@ -241,8 +241,9 @@ public final class MessageCodec {
 
     private static void writeBody(Writer w, Message body) {
         switch (body.type()) {
-            case PING, PONG, HOP_ACK, LEAVE -> {
+            case PING, HOP_ACK, LEAVE -> {
             }
+            case PONG -> writeContacts(w, ((Pong) body).suggestions(), "suggestions");
             case JOIN_REQUEST -> {
                 JoinRequest m = (JoinRequest) body;
                 w.contact(m.joiner(), "joiner");
@@ -437,7 +438,7 @@ public final class MessageCodec {
     private static Message readBody(Reader r, MessageType type) {
         return switch (type) {
             case PING -> new Ping();
-            case PONG -> new Pong();
+            case PONG -> new Pong(readContacts(r, "suggestions"));
             case HOP_ACK -> new HopAck();
             case LEAVE -> new Leave();
             case JOIN_REQUEST -> new JoinRequest(r.contact("joiner"), r.i64("originRequestId"), r.hops());

@@ -39,7 +39,27 @@ public final class Messages {
         }
     }
 
-    public record Pong() implements Message {
+    /**
+     * The answer to a {@link Ping}. A node answering another node's ping may suggest one of its leaf-set members that
+     * falls in the same routing-table slot of the pinger as itself: a candidate the pinger can measure, so that its
+     * table slots come to hold near nodes (proximity neighbour selection) rather than whichever nodes it learned
+     * first. Clients and answers to clients suggest nothing.
+     *
+     * @param suggestions at most one contact
+     */
+    public record Pong(List<Contact> suggestions) implements Message {
+        public Pong {
+            suggestions = List.copyOf(suggestions);
+            if (suggestions.size() > 1) {
+                throw new IllegalArgumentException("a pong suggests at most one contact");
+            }
+        }
+
+        /** A pong that suggests nothing. */
+        public Pong() {
+            this(List.of());
+        }
+
         public MessageType type() {
             return MessageType.PONG;
         }

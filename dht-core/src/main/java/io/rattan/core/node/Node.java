@@ -130,6 +130,11 @@ public final class Node {
     private boolean repairScheduled;
     private Store.Cursor antiEntropyCursor = Store.Cursor.START;
     private int probeCursor;
+    /**
+     * A node that a table neighbour's pong suggested for the slot it shares with that neighbour, to be measured at
+     * the next maintenance tick instead of the next table probe; null when there is none.
+     */
+    private Contact slotCandidate;
     private int exchangeTurn;
 
     public Node(NodeConfig config, Contact self, NodeEnv env, NodeListener listener) {
@@ -382,11 +387,79 @@ public final class Node {
             exchangeLeafSet(target);
         }
         // Keep measuring the routing-table neighbours, one per period in turn, so that every entry's RTT is at most
-        // one table-length of periods old: delay-aware gets stop sending traffic to a slow neighbour, and with it the
-        // samples that would show its recovery (or, for one not used lately, that it turned slow).
-        if (table.size() > 0) {
+        // two table-lengths of periods old: delay-aware gets stop sending traffic to a slow neighbour, and with it the
+        // samples that would show its recovery (or, for one not used lately, that it turned slow). A probe's pong
+        // may suggest a node for the probed entry's slot; measuring it takes the next period's ping, so the table
+        // probes and the slot candidates take turns and maintenance sends no more than before.
+        if (slotCandidate != null) {
+            measureCandidate(slotCandidate);
+            slotCandidate = null;
+        } else if (table.size() > 0) {
             ping(table.get(Math.floorMod(probeCursor++, table.size())));
         }
+    }
+
+    /**
+     * Proximity neighbour selection. A table slot keeps the first nodes offered until a measured, faster one comes
+     * along, and new nodes copy their top rows from the nodes on their join path, so without measuring new
+     * candidates every node's top rows would hold the same few early nodes for ever: at 100,000 simulated nodes each
+     * of them received ~600 table probes a second, and their queues grew past every timeout. A candidate measured
+     * faster than the slowest of a full slot replaces it; one that is not kept is forgotten.
+     */
+    private void measureCandidate(Contact c) {
+        request(c, new Ping(), peers.rtoNanos(c.id()), new ReplyHandler() {
+            public void onReply(Envelope reply) {
+                // The RTT sample was taken just before this handler ran; heard() offered the contact unmeasured.
+                addContact(c);
+                if (!table.contains(c.id()) && !leafSet.contains(c.id())) {
+                    peers.forget(c.id());
+                }
+            }
+
+            public void onTimeout() {
+                // Not a neighbour: nothing routes through it, so there is nothing to probe or to re-route.
+            }
+        });
+    }
+
+    /** Takes a pong's suggestion: added when its slot has room, else kept as the slot candidate to measure. */
+    private void considerSuggestions(Message pong) {
+        if (!(pong instanceof Pong p)) {
+            return;
+        }
+        for (Contact c : p.suggestions()) {
+            if (c.id().equals(self.id()) || table.contains(c.id()) || leafSet.contains(c.id())
+                    || peers.isRecentlyDead(c.id(), now())) {
+                continue;
+            }
+            learn(c);
+            if (!table.contains(c.id()) && !leafSet.contains(c.id())) {
+                slotCandidate = c;
+            }
+        }
+    }
+
+    /**
+     * What this node's pong suggests to {@code pinger}: a random leaf-set member that shares one more leading digit
+     * with this node than the pinger does, so that it falls in the same slot of the pinger's table as this node.
+     * Leaf-set members are the nodes nearest this one in the ring, whatever their age, so suggestions spread the
+     * pingers' tables over the whole overlay.
+     */
+    private List<Contact> suggestionFor(Contact pinger) {
+        int row = self.id().sharedPrefixLength(pinger.id());
+        List<Contact> members = leafSet.members();
+        int n = members.size();
+        if (n == 0) {
+            return List.of();
+        }
+        int start = env.random().nextInt(n);
+        for (int i = 0; i < n; i++) {
+            Contact c = members.get((start + i) % n);
+            if (self.id().sharedPrefixLength(c.id()) > row && !c.id().equals(pinger.id())) {
+                return List.of(c);
+            }
+        }
+        return List.of();
     }
 
     /**
@@ -489,6 +562,7 @@ public final class Node {
     private void ping(Contact c) {
         request(c, new Ping(), peers.rtoNanos(c.id()), new ReplyHandler() {
             public void onReply(Envelope reply) {
+                considerSuggestions(reply.body());
             }
 
             public void onTimeout() {
@@ -536,7 +610,7 @@ public final class Node {
 
     private void dispatch(Envelope e, Contact from, Message m) {
         switch (m.type()) {
-            case PING -> send(from.address(), e.requestId(), new Pong());
+            case PING -> send(from.address(), e.requestId(), new Pong(suggestionFor(from)));
             case PONG, HOP_ACK, STORE_ACK, LEAF_EXCHANGE_REPLY, REMOVE_REPLICA_REPLY, DIGEST_WANT, PUT_REPLY,
                  GET_REPLY, REMOVE_REPLY, ITERATIVE_GET_REPLY -> onReplyMessage(e);
             case ITERATIVE_GET -> {

@@ -110,6 +110,11 @@ final class Peers implements RttView {
         p.lastHeardNanos = nowNanos;
     }
 
+    /** Drops what is known of a peer that is no neighbour, without marking it dead. */
+    void forget(Id id) {
+        peers.remove(id);
+    }
+
     void declareDead(Id id, long nowNanos) {
         peers.remove(id);
         deadUntil.put(id, nowNanos + deadMemoryNanos);

@@ -112,6 +112,23 @@ public final class RoutingTable {
         return false;
     }
 
+    /** Whether a node with this id is a candidate of its slot. */
+    public boolean contains(Id id) {
+        int row = self.sharedPrefixLength(id);
+        if (row >= Id.DIGITS || rows[row] == null) {
+            return false;
+        }
+        Contact[] slot = rows[row][id.digit(row)];
+        if (slot != null) {
+            for (Contact c : slot) {
+                if (c.id().equals(id)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     /** The candidates of the slot a key routes through from this node (possibly empty). */
     public List<Contact> slotFor(Id key) {
         int row = self.sharedPrefixLength(key);

@@ -147,7 +147,7 @@ final class MessageArbitraries {
     static Map<MessageType, Arbitrary<Message>> messagesByType() {
         Map<MessageType, Arbitrary<Message>> m = new EnumMap<>(MessageType.class);
         m.put(MessageType.PING, Arbitraries.just(new Ping()));
-        m.put(MessageType.PONG, Arbitraries.just(new Pong()));
+        m.put(MessageType.PONG, contacts().list().ofMaxSize(1).map(Pong::new));
         m.put(MessageType.HOP_ACK, Arbitraries.just(new HopAck()));
         m.put(MessageType.LEAVE, Arbitraries.just(new io.rattan.core.msg.Messages.Leave()));
         m.put(MessageType.JOIN_REQUEST, Combinators.combine(contacts(), Arbitraries.longs(), hops())
