@@ -134,6 +134,10 @@ final class Peers implements RttView {
 
     /** Forgets dead-marks that have run out; keeps the map bounded by the churn of one memory period. */
     void expireDeadMarks(long nowNanos) {
+        if (deadUntil.isEmpty()) {
+            // Nearly always, and iterating even an empty LinkedHashMap allocates an iterator once a second per node.
+            return;
+        }
         for (Iterator<Long> it = deadUntil.values().iterator(); it.hasNext(); ) {
             if (it.next() <= nowNanos) {
                 it.remove();

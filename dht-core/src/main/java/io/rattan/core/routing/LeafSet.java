@@ -20,6 +20,11 @@ public final class LeafSet {
     private final List<Contact> ccw = new ArrayList<>();
     private final Comparator<Contact> byCw;
     private final Comparator<Contact> byCcw;
+    /**
+     * {@link #members()}, built once per change of the set: a node lists its members in every leaf-set exchange, in
+     * every pong's suggestion and on every routing decision, and the set changes far less often.
+     */
+    private List<Contact> members;
 
     public LeafSet(Contact self, int half) {
         this.self = self;
@@ -37,6 +42,9 @@ public final class LeafSet {
         }
         boolean changed = insert(cw, c, byCw);
         changed |= insert(ccw, c, byCcw);
+        if (changed) {
+            members = null;
+        }
         return changed;
     }
 
@@ -44,6 +52,9 @@ public final class LeafSet {
     public boolean remove(Id id) {
         boolean a = cw.removeIf(c -> c.id().equals(id));
         boolean b = ccw.removeIf(c -> c.id().equals(id));
+        if (a || b) {
+            members = null;
+        }
         return a || b;
     }
 
@@ -117,16 +128,19 @@ public final class LeafSet {
         return -1;
     }
 
-    /** Members without duplicates: counter-clockwise side nearest first, then the clockwise side. */
+    /** Members without duplicates, unmodifiable: counter-clockwise side nearest first, then the clockwise side. */
     public List<Contact> members() {
-        List<Contact> all = new ArrayList<>(ccw.size() + cw.size());
-        all.addAll(ccw);
-        for (Contact c : cw) {
-            if (indexOf(ccw, c.id()) < 0) {
-                all.add(c);
+        if (members == null) {
+            List<Contact> all = new ArrayList<>(ccw.size() + cw.size());
+            all.addAll(ccw);
+            for (Contact c : cw) {
+                if (indexOf(ccw, c.id()) < 0) {
+                    all.add(c);
+                }
             }
+            members = List.copyOf(all);
         }
-        return all;
+        return members;
     }
 
     public List<Contact> clockwise() {
