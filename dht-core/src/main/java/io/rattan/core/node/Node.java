@@ -402,9 +402,10 @@ public final class Node {
     /**
      * Proximity neighbour selection. A table slot keeps the first nodes offered until a measured, faster one comes
      * along, and new nodes copy their top rows from the nodes on their join path, so without measuring new
-     * candidates every node's top rows would hold the same few early nodes for ever: at 100,000 simulated nodes each
-     * of them received ~600 table probes a second, and their queues grew past every timeout. A candidate measured
-     * faster than the slowest of a full slot replaces it; one that is not kept is forgotten.
+     * candidates every node's top rows would hold the same few early nodes for ever: with 20,000 simulated nodes the
+     * earliest ones received 110-150 messages a second against a median of 3.4, and at 100,000 their queues grew past
+     * every timeout. A candidate measured faster than the slowest of a full slot replaces it; one that is not kept
+     * is forgotten.
      */
     private void measureCandidate(Contact c) {
         request(c, new Ping(), peers.rtoNanos(c.id()), new ReplyHandler() {

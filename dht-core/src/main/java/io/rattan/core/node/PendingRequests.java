@@ -4,7 +4,7 @@ import io.rattan.core.env.Cancellable;
 import io.rattan.core.env.Scheduler;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Envelope;
-import java.util.Comparator;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +23,7 @@ final class PendingRequests {
 
     private final Scheduler scheduler;
     private final int max;
-    private final LongMap<Pending> byId = new LongMap<>();
+    private final Map<Long, Pending> byId = new LinkedHashMap<>();
     /**
      * Requests that timed out, remembered (boundedly) so that a late reply still gives an RTT sample: without it a
      * peer that turned slow would only ever be measured by the requests that beat its old timeout.
@@ -74,10 +74,9 @@ final class PendingRequests {
         return expired.remove(reply.requestId());
     }
 
-    /** Cancels every timer and returns what was outstanding, in registration order (request ids increase). */
+    /** Cancels every timer and returns what was outstanding, in registration order. */
     List<Pending> drain() {
-        List<Pending> all = byId.values();
-        all.sort(Comparator.comparingLong(Pending::id));
+        List<Pending> all = new ArrayList<>(byId.values());
         byId.clear();
         expired.clear();
         for (Pending p : all) {

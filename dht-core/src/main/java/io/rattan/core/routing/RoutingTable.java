@@ -114,11 +114,7 @@ public final class RoutingTable {
 
     /** Whether a node with this id is a candidate of its slot. */
     public boolean contains(Id id) {
-        int row = self.sharedPrefixLength(id);
-        if (row >= Id.DIGITS || rows[row] == null) {
-            return false;
-        }
-        Contact[] slot = rows[row][id.digit(row)];
+        Contact[] slot = slotArray(id);
         if (slot != null) {
             for (Contact c : slot) {
                 if (c.id().equals(id)) {
@@ -131,12 +127,16 @@ public final class RoutingTable {
 
     /** The candidates of the slot a key routes through from this node (possibly empty). */
     public List<Contact> slotFor(Id key) {
+        Contact[] slot = slotArray(key);
+        return slot == null ? List.of() : List.of(slot);
+    }
+
+    private Contact[] slotArray(Id key) {
         int row = self.sharedPrefixLength(key);
         if (row >= Id.DIGITS || rows[row] == null) {
-            return List.of();
+            return null;
         }
-        Contact[] slot = rows[row][key.digit(row)];
-        return slot == null ? List.of() : List.of(slot);
+        return rows[row][key.digit(row)];
     }
 
     /** The best (lowest-RTT, unmeasured last) usable candidate of a slot, or null. */

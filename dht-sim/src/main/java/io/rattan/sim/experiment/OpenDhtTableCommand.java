@@ -57,9 +57,10 @@ public final class OpenDhtTableCommand implements Callable<Integer> {
     List<String> only;
 
     /**
-     * The share of slow nodes calibrated with {@link #CALIBRATED_SLOW_DELAY} on greedy routing alone against the
-     * reference (docs/experiments.md). Proximity neighbour selection made healthy routes short enough that greedy's
-     * median is set by how many routes meet a slow node: ANCHORS' starting 5% gave a median of 85-88 ms.
+     * The share of slow nodes calibrated with {@link #CALIBRATED_SLOW_DELAY} on greedy's figures alone (its row of
+     * runs of every mode) against the reference (docs/experiments.md). Proximity neighbour selection made healthy
+     * routes short enough that greedy's median is set by how many routes meet a slow node: ANCHORS' starting 5% gave
+     * a median of 85-88 ms.
      */
     static final double CALIBRATED_SLOW_FRACTION = 0.20;
 
@@ -73,8 +74,9 @@ public final class OpenDhtTableCommand implements Callable<Integer> {
     double slowMinutes = SlowNodeModel.defaults().meanSlowNanos() / 60e9;
 
     /**
-     * The slow delay calibrated on greedy routing alone against the reference (docs/experiments.md), then frozen
-     * for every mode. It depends on the node's maintenance load: a slow node's queue is what it acts on.
+     * The slow delay calibrated with {@link #CALIBRATED_SLOW_FRACTION} on greedy's figures alone against the
+     * reference (docs/experiments.md), then frozen for every mode. It depends on the node's maintenance load: a slow
+     * node's queue is what it acts on.
      */
     static final String CALIBRATED_SLOW_DELAY = "25:1.5:5000";
 
