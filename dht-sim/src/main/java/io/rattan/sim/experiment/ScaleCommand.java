@@ -22,7 +22,8 @@ import picocli.CommandLine.Option;
                 + "nodes join at once through nodes already in), puts a few values, then runs M delay-aware gets "
                 + "from random gateways as a Poisson process over T virtual minutes, with every node's maintenance "
                 + "running at the real node's periods (each second a leaf-set exchange with one member and a "
-                + "ping of one routing-table entry; anti-entropy 5 s, purge 10 s).",
+                + "ping of one routing-table entry or of a slot candidate a table neighbour suggested; anti-entropy "
+                + "5 s, purge 10 s).",
             "Nodes are placed on the matrix's hosts round-robin in a seeded order; with more nodes than the matrix "
                 + "has hosts (490 for the shipped PlanetLab matrix) several nodes share a host, 0.5 ms apart.",
             "Prints the join time, the get phase's wall time, events and events/s (per wall second, and per CPU "
