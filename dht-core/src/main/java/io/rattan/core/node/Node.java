@@ -642,7 +642,7 @@ public final class Node {
                 send(from.address(), e.requestId(),
                         new RemoveReplicaReply(applyRemove(r.key(), r.valueHash(), r.secret(), r.ttlSeconds())));
             }
-            case DIGEST -> send(from.address(), e.requestId(), new DigestWant(wanted((Digest) m)));
+            case DIGEST -> answerDigest(e, from, (Digest) m);
             default -> log.debug("{} ignores a {} on the peer port from {}", tag, m.type(), from);
         }
     }
@@ -1343,16 +1343,31 @@ public final class Node {
         });
     }
 
-    private List<DigestEntry> wanted(Digest d) {
+    /**
+     * Answers a digest with the entries this node lacks, and sends back its tombstone for every entry the sender still
+     * holds as a live value. Digests only flow toward the nodes a sender sees as replicas, so without the second part
+     * a node holding a removed value it was pushed while it was no replica (by a replica that missed the remove and
+     * came back) would learn of the remove only if a tombstone holder happened to see it as a replica.
+     */
+    private void answerDigest(Envelope e, Contact from, Digest d) {
         List<DigestEntry> want = new ArrayList<>();
-        for (DigestEntry e : d.entries()) {
-            Optional<StoredRecord> have = env.store().read(e.key(), e.valueHash());
-            boolean lacks = e.tombstone() ? have.isEmpty() || !have.get().tombstone() : have.isEmpty();
+        Pushes tombstones = null;
+        for (DigestEntry entry : d.entries()) {
+            Optional<StoredRecord> have = env.store().read(entry.key(), entry.valueHash());
+            boolean lacks = entry.tombstone() ? have.isEmpty() || !have.get().tombstone() : have.isEmpty();
             if (lacks) {
-                want.add(e);
+                want.add(entry);
+            } else if (!entry.tombstone() && have.get().tombstone()) {
+                if (tombstones == null) {
+                    tombstones = new Pushes();
+                }
+                tombstones.add(from, have.get());
             }
         }
-        return want;
+        send(from.address(), e.requestId(), new DigestWant(want));
+        if (tombstones != null) {
+            tombstones.flush();
+        }
     }
 
     private void purge() {
