@@ -9,7 +9,10 @@ import static org.awaitility.Awaitility.await;
 
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
+import io.rattan.core.id.Id;
 import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.Messages.Pong;
+import io.rattan.core.net.Contact;
 import io.rattan.core.net.Address;
 import io.rattan.node.transport.TransportListener.DropReason;
 import java.io.IOException;
@@ -89,6 +92,17 @@ class NettyTransportTest {
         assertThat(transport.framesDropped()).isZero();
         long frameBytes = sent.stream().mapToLong(e -> 4 + CODEC.encode(e).length).sum();
         assertThat(clientEvents.bytesSent.get()).isEqualTo(frameBytes);
+    }
+
+    @Test
+    void aPongCarriesItsSuggestionAcrossTheWire() {
+        Contact suggested = new Contact(Id.ofName("suggested"), new Address("127.0.0.1", 4001));
+        Envelope pong = new Envelope(TestMessages.SENDER, 7, new Pong(List.of(suggested)));
+        onClientLoop(() -> transport.send(server(), pong));
+
+        awaitReceived(1);
+        assertThat(received).containsExactly(pong);
+        assertThat(((Pong) received.get(0).body()).suggestions()).containsExactly(suggested);
     }
 
     @Test
