@@ -72,6 +72,22 @@ public final class GetRace {
         if (options.hedge()) {
             Objects.requireNonNull(threshold, "a hedged race needs a threshold");
         }
+        start(scheduler, clock, options, threshold, threshold == null ? 0 : threshold.thresholdNanos(), good,
+                launcher, done);
+    }
+
+    /**
+     * As {@link #start(Scheduler, Clock, GetOptions, HedgeThreshold, Predicate, Launcher, Consumer)}, sending the
+     * hedge copy after {@code hedgeAfterNanos} instead of {@code threshold}'s current value: a caller that knows what
+     * its first copy should take (a one-hop get's replica, see {@link OneHopRouter#hedgeAfterNanos}) hedges sooner.
+     * Finished gets' latencies are still recorded in {@code threshold}.
+     */
+    public static void start(Scheduler scheduler, Clock clock, GetOptions options, HedgeThreshold threshold,
+                             long hedgeAfterNanos, Predicate<Message> good, Launcher launcher,
+                             Consumer<Result> done) {
+        if (options.hedge()) {
+            Objects.requireNonNull(threshold, "a hedged race needs a threshold");
+        }
         GetRace race = new GetRace(scheduler, clock, options, threshold, Objects.requireNonNull(good),
                 Objects.requireNonNull(launcher), Objects.requireNonNull(done));
         race.startedNanos = clock.nanoTime();
@@ -79,7 +95,7 @@ public final class GetRace {
             race.launch();
         }
         if (options.hedge() && !race.finished) {
-            race.hedgeTimer = scheduler.schedule(threshold.thresholdNanos(), race::hedge);
+            race.hedgeTimer = scheduler.schedule(Math.max(0, hedgeAfterNanos), race::hedge);
         }
     }
 

@@ -1493,7 +1493,9 @@ public final class Node {
         List<Contact> others = new ArrayList<>();
         // One-hop gets are much faster than routed ones: their own threshold keeps them from pulling down the one
         // routed hedged gets use.
-        GetRace.start(env.scheduler(), env.clock(), options, oneHopThreshold, Node::isGoodGet,
+        long hedgeAfter = router.hedgeAfterNanos(targets.get(0), oneHopThreshold.thresholdNanos(),
+                peers::srttNanos);
+        GetRace.start(env.scheduler(), env.clock(), options, oneHopThreshold, hedgeAfter, Node::isGoodGet,
                 (copy, answer) -> {
                     // Copies beyond the known targets start at random neighbours, as a routed race's do, rather
                     // than all at this node.

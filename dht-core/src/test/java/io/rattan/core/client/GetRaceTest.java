@@ -79,6 +79,32 @@ class GetRaceTest {
     }
 
     @Test
+    void aRaceGivenItsOwnHedgeWaitHedgesThenAndStillTeachesTheThreshold() {
+        // The lowest of the last gets, all 100 ms so far.
+        HedgeThreshold lowest = new HedgeThreshold(0.01, MS, 10_000 * MS);
+        for (int i = 0; i < HedgeThreshold.WARMUP; i++) {
+            lowest.record(100 * MS);
+        }
+        GetRace.start(scheduler, scheduler, GetOptions.of(RoutingMode.DELAY_AWARE).withHedge(true), lowest,
+                30 * MS, m -> m == OK, (copy, answer) -> {
+                    launchedAtMs.add(scheduler.nanoTime() / MS);
+                    answers.add(answer);
+                }, results::add);
+        scheduler.runFor(29 * MS);
+        assertThat(launchedAtMs).containsExactly(0L);
+        scheduler.runFor(MS);
+        assertThat(launchedAtMs).as("the race's own wait, not the threshold's 100 ms").containsExactly(0L, 30L);
+
+        answerAt(40, 1, OK);
+        scheduler.runFor(1_000 * MS);
+        assertThat(results).singleElement().satisfies(r -> {
+            assertThat(r.hedged()).isTrue();
+            assertThat(r.winner()).isEqualTo(1);
+        });
+        assertThat(lowest.thresholdNanos()).as("the 40 ms get was recorded").isEqualTo(40 * MS);
+    }
+
+    @Test
     void aFailedFirstCopySendsTheHedgeAtOnce() {
         start(GetOptions.of(RoutingMode.DELAY_AWARE).withHedge(true), warmAt(100));
         answerAt(10, 0, FAIL);

@@ -53,6 +53,22 @@ class OneHopRouterTest {
     }
 
     @Test
+    void theHedgeWaitsAFifthMoreThanTheRoundTripToTheFirstTargetAtMostTheEndToEndThreshold() {
+        OneHopRouter router = new OneHopRouter(16);
+        router.answered(own, naming(List.of(a, b, c)), 80 * MS, false);
+        router.measured(a, 40 * MS);
+        assertThat(router.hedgeAfterNanos(a, 500 * MS, id -> -1)).isEqualTo(53 * MS);
+        assertThat(router.hedgeAfterNanos(a, 50 * MS, id -> -1)).as("never later than end to end")
+                .isEqualTo(50 * MS);
+        assertThat(router.hedgeAfterNanos(b, 500 * MS, id -> -1)).as("delay unknown: end to end")
+                .isEqualTo(500 * MS);
+        assertThat(router.hedgeAfterNanos(b, 500 * MS, id -> id.equals(b.id()) ? 10 * MS : -1))
+                .as("a neighbour's RTT stands in for a delay never measured").isEqualTo(17 * MS);
+        assertThat(router.hedgeAfterNanos(a, 500 * MS, id -> 10 * MS)).as("the router's own measurement wins")
+                .isEqualTo(53 * MS);
+    }
+
+    @Test
     void aTargetThatFailsIsForgotten() {
         OneHopRouter router = new OneHopRouter(16);
         router.answered(own, naming(List.of(a, b, c)), 80 * MS, false);

@@ -198,6 +198,47 @@ class GetStrategiesTest {
     }
 
     @Test
+    void aGatewaysHedgedOneHopGetHedgesAfterItsReplicasRoundTripNotAfterTheEndToEndThreshold() {
+        Id key = keys.get(3);
+        List<Integer> live = new ArrayList<>(world.liveIndexes());
+        live.sort(java.util.Comparator.comparing((Integer i) -> world.contact(i).id().distanceTo(key)));
+        int gatewayIndex = live.get(live.size() - 1);
+        Node gateway = world.node(gatewayIndex);
+        Address from = world.contact(gatewayIndex).address();
+        // Where and when the gateway sends each get request: its copies.
+        List<Address> copyTo = new ArrayList<>();
+        List<Long> copyAt = new ArrayList<>();
+        world.network().observer((f, to, e) -> {
+            if (f.equals(from) && e.body().type() == MessageType.GET_REQUEST) {
+                copyTo.add(to);
+                copyAt.add(world.scheduler().nanoTime());
+            }
+        });
+        // The first get teaches the image the replicas, the second measures the one it goes to (a 20 ms round trip).
+        oneHopGet(gateway, key);
+        oneHopGet(gateway, key);
+        Address first = copyTo.get(copyTo.size() - 1);
+        world.kill(world.liveIndexes().stream().filter(i -> world.contact(i).address().equals(first)).findFirst()
+                .orElseThrow());
+        copyTo.clear();
+        copyAt.clear();
+
+        Message[] reply = new Message[1];
+        long started = world.scheduler().nanoTime();
+        ClientGet get = new ClientGet(key, RoutingMode.DELAY_AWARE, 0, Bytes.EMPTY);
+        world.scheduler().execute(() -> gateway.handleClientGet(get, 1, true, true, m -> reply[0] = m));
+        world.runUntil(() -> reply[0] != null, 30_000_000_000L);
+
+        assertThat(((GetReply) reply[0]).values()).extracting(v -> v.value()).containsExactly(values.get(3));
+        assertThat(copyTo.get(0)).as("the first copy still goes to the replica measured fastest").isEqualTo(first);
+        // Its hedge waits 1.2 round trips + 5 ms, about 29 ms: well before the end-to-end threshold (500 ms, this
+        // gateway has timed too few gets) and before the hop's own timeout (at least 100 ms) would re-route it.
+        assertThat(copyAt.get(1) - started).as("virtual nanoseconds until the hedge copy")
+                .isBetween(25_000_000L, 35_000_000L);
+        assertThat(copyTo.get(1)).isNotEqualTo(first);
+    }
+
+    @Test
     void aGatewaysOneHopImageForgetsReplicasThatDied() {
         Id key = keys.get(0);
         List<Integer> live = new ArrayList<>(world.liveIndexes());

@@ -34,6 +34,16 @@ final class OneHopClient {
         return router.targets(key, replicas, own);
     }
 
+    /** See {@link OneHopRouter#hedgeAfterNanos}. */
+    long hedgeAfterNanos(Contact first, long endToEndNanos) {
+        return router.hedgeAfterNanos(first, endToEndNanos, id -> -1);
+    }
+
+    /** An answer to a copy routed through gateway {@code via}: it teaches the image, not the delay to {@code via}. */
+    void routedAnswer(Contact via, Message reply) {
+        router.answered(via, reply, 0, false);
+    }
+
     /** An answer from {@code target} after {@code nanos}. */
     void answered(Contact target, Message reply, long nanos) {
         router.answered(target, reply, nanos, reply instanceof GetReply g && g.hops() == 0);

@@ -323,11 +323,22 @@ public final class OpenDhtTable {
             ClientGet get = new ClientGet(key, o.routing(), 0, Bytes.EMPTY, o.parallelism(), direct);
             List<Contact> targets = direct ? oneHop.targets(key, config.replicas(), world.contact(gateways[0]))
                     : List.of();
-            GetRace.start(world.scheduler(), world.scheduler(), o, thresholds[mode], OpenDhtTable::isOk,
+            // A one-hop copy is hedged against what its replica should take, a routed one end to end.
+            long hedgeAfter = thresholds[mode] == null ? 0 : direct
+                    ? oneHop.hedgeAfterNanos(targets.get(0), thresholds[mode].thresholdNanos())
+                    : thresholds[mode].thresholdNanos();
+            GetRace.start(world.scheduler(), world.scheduler(), o, thresholds[mode], hedgeAfter, OpenDhtTable::isOk,
                     (copy, answer) -> {
-                        if (direct) {
-                            sendDirect(world, clients, oneHop, targets, Math.min(copy, targets.size() - 1), get,
-                                    answer);
+                        if (direct && copy < targets.size()) {
+                            sendDirect(world, clients, oneHop, targets, copy, get, answer);
+                        } else if (direct) {
+                            // More copies than known targets (an empty image): the next ones start at the round's
+                            // other gateways, as a routed race's do, and their answers teach the image.
+                            int via = gateways[Math.min(copy - targets.size() + 1, gateways.length - 1)];
+                            clients.send(gateways[0], via, get, m -> {
+                                oneHop.routedAnswer(world.contact(via), m);
+                                answer.accept(m);
+                            });
                         } else {
                             clients.send(gateways[0], gateways[copy], get, answer);
                         }
@@ -397,43 +408,53 @@ public final class OpenDhtTable {
         return indexById.get(c.id());
     }
 
-    private static final int WARM_UP_GETS = 20;
+    /** A one-hop client's image has converged once this many gets in a row taught it no new node. */
+    private static final int WARM_UP_STILL_GETS = 20;
+    /** The most warm-up gets a client makes, converged or not. */
+    private static final int WARM_UP_MAX_GETS = 500;
     /** How long a one-hop client waits for one target before it passes the copy on to the next. */
     private static final long DIRECT_ATTEMPT_NANOS = SECOND;
 
     /**
-     * Before the measured gets, every node's host has a one-hop client make {@value #WARM_UP_GETS} one-hop gets of
-     * random stored keys, one after another, so that its image is what a long-running client's would be. They are
-     * not measured and not charged to any mode.
+     * Before the measured gets, every node's host has a one-hop client make one-hop gets of random stored keys, one
+     * after another, until its image has converged: {@value #WARM_UP_STILL_GETS} good gets in a row taught it no new
+     * node (a failed get does not count; at most {@value #WARM_UP_MAX_GETS} gets). Its image is then what a
+     * long-running client's would be. A client that has asked for only a few keys knows only a few replica sets and
+     * sends half its gets to a node that is no replica of the key (docs/experiments.md). Warm-up gets are not
+     * measured and not charged to any mode.
      */
     private void warmUp(VirtualWorld world, SimClients clients, Map<Integer, OneHopClient> oneHop, List<Id> keys,
                         SplittableRandom random) {
         int[] left = {params.nodes()};
+        long[] gets = {0};
         for (int h = 0; h < params.nodes(); h++) {
             OneHopClient client = oneHop.computeIfAbsent(h, OneHopClient::new);
             long offset = (long) (random.nextDouble() * 60 * SECOND);
             long seed = random.nextLong();
             world.scheduler().schedule(offset, () -> warmUpGet(world, clients, client, keys,
-                    new SplittableRandom(seed), WARM_UP_GETS, left));
+                    new SplittableRandom(seed), 0, 0, gets, left));
         }
-        if (!world.runUntil(() -> left[0] == 0, 3600 * SECOND)) {
-            throw new IllegalStateException("one-hop warm-up did not finish within an hour");
+        if (!world.runUntil(() -> left[0] == 0, 3 * 3600 * SECOND)) {
+            throw new IllegalStateException("one-hop warm-up did not finish within three hours");
         }
-        log.accept(String.format("one-hop clients warmed up with %d gets each; images hold %.0f nodes on average",
-                WARM_UP_GETS, oneHop.values().stream().mapToInt(c -> c.image().size()).average().orElse(0)));
+        log.accept(String.format("one-hop clients warmed up until their images converged: %.0f gets each on "
+                        + "average; images hold %.0f nodes on average", (double) gets[0] / params.nodes(),
+                oneHop.values().stream().mapToInt(c -> c.image().size()).average().orElse(0)));
     }
 
     private void warmUpGet(VirtualWorld world, SimClients clients, OneHopClient client, List<Id> keys,
-                           SplittableRandom random, int remaining, int[] left) {
-        if (remaining == 0) {
+                           SplittableRandom random, int made, int still, long[] gets, int[] left) {
+        if (still == WARM_UP_STILL_GETS || made == WARM_UP_MAX_GETS) {
             left[0]--;
             return;
         }
+        gets[0]++;
         Id key = keys.get(random.nextInt(keys.size()));
         List<Contact> targets = client.targets(key, config.replicas(), world.contact(client.host()));
+        int known = client.image().size();
         sendDirect(world, clients, client, targets, 0, new ClientGet(key, RoutingMode.DELAY_AWARE, 0, Bytes.EMPTY, 0,
                 true), m -> world.scheduler().execute(() -> warmUpGet(world, clients, client, keys, random,
-                remaining - 1, left)));
+                made + 1, !isOk(m) ? still : client.image().size() > known ? 0 : still + 1, gets, left)));
     }
 
     private static boolean isOk(Message m) {
