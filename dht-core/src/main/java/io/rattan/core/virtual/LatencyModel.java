@@ -14,6 +14,15 @@ public interface LatencyModel {
         return false;
     }
 
+    /**
+     * When node {@code node}'s event loop can run a timer that falls due at {@code nowNanos}: a model whose nodes
+     * serve messages one at a time answers the end of the messages that arrived by then and are still being served
+     * or waiting, because a real node's timers run on the same loop as its message handling. By default, at once.
+     */
+    default long readyAtNanos(Address node, long nowNanos) {
+        return nowNanos;
+    }
+
     /** The same delay for every message. */
     static LatencyModel constant(long nanos) {
         return (from, to, random) -> nanos;

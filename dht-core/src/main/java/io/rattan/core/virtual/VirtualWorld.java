@@ -32,6 +32,7 @@ public final class VirtualWorld {
     private final SplittableRandom random;
     private final VirtualScheduler scheduler;
     private final VirtualNetwork network;
+    private final LatencyModel latency;
     private final List<Slot> slots = new ArrayList<>();
     private final NodeListener listener;
 
@@ -58,6 +59,7 @@ public final class VirtualWorld {
         this.random = new SplittableRandom(seed);
         this.scheduler = new VirtualScheduler(1_700_000_000_000L);
         this.network = new VirtualNetwork(scheduler, latency, random.split());
+        this.latency = latency;
         this.listener = listener;
     }
 
@@ -98,8 +100,8 @@ public final class VirtualWorld {
     }
 
     private void boot(Slot slot, List<Address> bootstrap) {
-        NodeEnv env = new NodeEnv(scheduler, scheduler, network.transportFor(slot.contact.address()), slot.store,
-                random.split());
+        NodeEnv env = new NodeEnv(scheduler, new NodeLoop(scheduler, latency, slot.contact.address()),
+                network.transportFor(slot.contact.address()), slot.store, random.split());
         Node node = new Node(config, slot.contact, env, listener);
         slot.node = node;
         slot.alive = true;

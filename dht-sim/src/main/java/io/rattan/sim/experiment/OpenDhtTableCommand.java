@@ -76,9 +76,11 @@ public final class OpenDhtTableCommand implements Callable<Integer> {
     /**
      * The slow delay calibrated with {@link #CALIBRATED_SLOW_FRACTION} on greedy's figures alone against the
      * reference (docs/experiments.md), then frozen for every mode. It depends on the node's maintenance load: a slow
-     * node's queue is what it acts on.
+     * node's queue is what it acts on. It was 25 ms until a node's timers waited behind its queue as its messages do
+     * ({@code LatencyModel.readyAtNanos}): before, a slow node's per-hop timeouts expired on acks sitting in its own
+     * queue, and the re-routes this set off made the tail.
      */
-    static final String CALIBRATED_SLOW_DELAY = "25:1.5:5000";
+    static final String CALIBRATED_SLOW_DELAY = "47:1.5:5000";
 
     @Option(names = "--slow-delay", paramLabel = "MIN_MS:SHAPE:CAP_MS", description = "Extra delay per message at "
             + "a slow node, Pareto(min, shape) capped; the default was calibrated on greedy routing against the "

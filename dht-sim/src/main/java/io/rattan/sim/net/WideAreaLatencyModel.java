@@ -35,6 +35,9 @@ import java.util.random.RandomGenerator;
  *       takes a 10σ draw).</li>
  *   <li>Drops are decided by {@link #drops} from the receiver's state at send time, not at arrival; slow periods
  *       last minutes and the network takes milliseconds.</li>
+ *   <li>A node's timers take no service time: one that falls due while messages that arrived before it are waiting
+ *       or being served runs when they are done ({@link #readyAtNanos}), and messages arriving meanwhile do not
+ *       hold it back further.</li>
  * </ul>
  * Because a node's service ends are increasing in send order, {@code VirtualNetwork}'s per-link FIFO rule never
  * delays a message further.
@@ -55,6 +58,7 @@ public final class WideAreaLatencyModel implements LatencyModel {
     private final double jitterFraction;
     private final PeriodIndex periods;
     private final long[] freeAtNanos;
+    private final ServiceQueues queues;
     private final SplittableRandom jitterRandom;
     private final SplittableRandom dropRandom;
     private final SplittableRandom[] serviceRandom;
@@ -90,6 +94,7 @@ public final class WideAreaLatencyModel implements LatencyModel {
         int nodes = hosts.nodes();
         this.periods = new PeriodIndex(periods, nodes);
         this.freeAtNanos = new long[nodes];
+        this.queues = new ServiceQueues(nodes);
         SplittableRandom root = new SplittableRandom(seed);
         this.jitterRandom = root.split();
         this.dropRandom = root.split();
@@ -151,7 +156,20 @@ public final class WideAreaLatencyModel implements LatencyModel {
         long start = Math.max(arrival, freeAtNanos[dst]);
         long end = start + knobs.baseServiceNanos() + extraNanos(dst, start);
         freeAtNanos[dst] = end;
+        queues.add(dst, now, arrival, end);
         return end - now;
+    }
+
+    /**
+     * A node's timer that falls due at {@code nowNanos} runs once the node has served every message that arrived by
+     * then: a slow node's timers wait behind its queue as its message handlers do. A client is never busy.
+     */
+    @Override
+    public long readyAtNanos(Address node, long nowNanos) {
+        if (isClient(node)) {
+            return nowNanos;
+        }
+        return queues.readyAt(node(node), nowNanos);
     }
 
     /**

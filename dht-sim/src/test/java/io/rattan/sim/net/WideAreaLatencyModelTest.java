@@ -91,6 +91,25 @@ class WideAreaLatencyModelTest {
     }
 
     @Test
+    void aNodesTimerWaitsForTheMessagesThatArrivedBeforeItNotForThoseStillOnTheWay() {
+        ManualClock clock = new ManualClock();
+        List<SlowPeriod> periods = List.of(new SlowPeriod(1, 0, 3_600 * SECOND, new Distribution.Fixed(1_000)));
+        WideAreaLatencyModel m = model(10, periods, QUIET, 0, 4, clock);
+        long oneWay = oneWayNanos(m, 0, 1);
+        m.delayNanos(node(0), node(1), null);
+        m.delayNanos(node(0), node(1), null);
+
+        assertThat(m.readyAtNanos(node(1), oneWay - 1)).as("nothing has arrived yet").isEqualTo(oneWay - 1);
+        assertThat(m.readyAtNanos(node(1), oneWay + 500 * MS)).as("both arrived, the first in service")
+                .isEqualTo(oneWay + 2_002 * MS);
+        assertThat(m.readyAtNanos(node(1), oneWay + 3_000 * MS)).as("both served")
+                .isEqualTo(oneWay + 3_000 * MS);
+        assertThat(m.readyAtNanos(node(2), 0)).as("another node's queue").isZero();
+        assertThat(m.readyAtNanos(WideAreaLatencyModel.clientAddress(1), 5)).as("a client is no server")
+                .isEqualTo(5);
+    }
+
+    @Test
     void aSlowNodeAddsAtLeastFiftyMillisecondsDuringItsPeriodAndNothingOutsideIt() {
         ManualClock clock = new ManualClock();
         SlowPeriod period = new SlowPeriod(7, 100 * SECOND, 1_000 * SECOND, SlowNodeModel.defaults().slowExtra());

@@ -1,0 +1,70 @@
+package io.rattan.core.virtual;
+
+import io.rattan.core.env.Cancellable;
+import io.rattan.core.env.Scheduler;
+import io.rattan.core.net.Address;
+
+/**
+ * One virtual node's view of the world's scheduler: a timer that falls due while the node is still serving messages
+ * that arrived before it (as the {@link LatencyModel} says) runs once they are served, as on a real node, whose
+ * timers and message handlers share one loop. Without this, a node in a slow period would see its timers fire on
+ * time while the replies they wait for sat in its own queue: every per-hop timeout of a slow gateway would expire.
+ */
+final class NodeLoop implements Scheduler {
+
+    private final VirtualScheduler scheduler;
+    private final LatencyModel latency;
+    private final Address address;
+
+    NodeLoop(VirtualScheduler scheduler, LatencyModel latency, Address address) {
+        this.scheduler = scheduler;
+        this.latency = latency;
+        this.address = address;
+    }
+
+    @Override
+    public Cancellable schedule(long delayNanos, Runnable task) {
+        Timer timer = new Timer(task);
+        timer.pending = scheduler.schedule(delayNanos, timer::due);
+        return timer;
+    }
+
+    @Override
+    public void execute(Runnable task) {
+        scheduler.execute(task);
+    }
+
+    private final class Timer implements Cancellable {
+        private Runnable task;
+        private Cancellable pending;
+
+        Timer(Runnable task) {
+            this.task = task;
+        }
+
+        void due() {
+            long now = scheduler.nanoTime();
+            long ready = latency.readyAtNanos(address, now);
+            if (ready > now) {
+                // Once: messages that arrive while it waits are behind it in the queue.
+                pending = scheduler.schedule(ready - now, this::run);
+            } else {
+                run();
+            }
+        }
+
+        private void run() {
+            Runnable t = task;
+            task = null;
+            if (t != null) {
+                t.run();
+            }
+        }
+
+        @Override
+        public void cancel() {
+            task = null;
+            pending.cancel();
+        }
+    }
+}
