@@ -11,9 +11,12 @@ import java.util.function.Predicate;
 /**
  * One get raced through several gateways. The first {@code gateways} copies go out at once; a hedged race holds one
  * more copy back and sends it when the {@link HedgeThreshold} passes with no good answer, or as soon as every copy
- * sent so far has failed. The first good answer wins and the race ends; copies still out are not cancelled on the
- * wire, their answers are ignored (and counted as cost by whoever counts). When every copy failed, the last failure
- * is the result. Runs on the caller's event loop; the launcher and callbacks are called on it.
+ * sent so far has failed. A race may be given a chain of hedge waits instead (a one-hop get escalates from one
+ * replica to the next, see {@link OneHopRouter#hedgeWaitsNanos}): each hedge copy goes when its wait, counted from
+ * the copy before it, passes with no good answer. The first good answer wins and the race ends; copies still out are
+ * not cancelled on the wire, their answers are ignored (and counted as cost by whoever counts). When every copy
+ * failed, the last failure is the result. Runs on the caller's event loop; the launcher and callbacks are called on
+ * it.
  */
 public final class GetRace {
 
@@ -28,8 +31,8 @@ public final class GetRace {
      *
      * @param reply        the winning answer, or the last failure
      * @param winner       the copy that won, -1 if none did
-     * @param copiesSent   copies launched, hedge included
-     * @param hedged       whether the hedge copy was sent
+     * @param copiesSent   copies launched, hedges included
+     * @param hedged       whether a hedge copy was sent
      * @param latencyNanos from the start of the race to its result
      */
     public record Result(Message reply, int winner, int copiesSent, boolean hedged, long latencyNanos) {
@@ -37,24 +40,24 @@ public final class GetRace {
 
     private final Scheduler scheduler;
     private final Clock clock;
-    private final GetOptions options;
     private final HedgeThreshold threshold;
+    private final long[] hedgeWaits;
     private final Predicate<Message> good;
     private final Launcher launcher;
     private final Consumer<Result> done;
     private long startedNanos;
     private int sent;
     private int failed;
-    private boolean hedged;
+    private int hedges;
     private boolean finished;
     private Cancellable hedgeTimer;
 
-    private GetRace(Scheduler scheduler, Clock clock, GetOptions options, HedgeThreshold threshold,
+    private GetRace(Scheduler scheduler, Clock clock, HedgeThreshold threshold, long[] hedgeWaits,
                     Predicate<Message> good, Launcher launcher, Consumer<Result> done) {
         this.scheduler = scheduler;
         this.clock = clock;
-        this.options = options;
         this.threshold = threshold;
+        this.hedgeWaits = hedgeWaits;
         this.good = good;
         this.launcher = launcher;
         this.done = done;
@@ -72,30 +75,41 @@ public final class GetRace {
         if (options.hedge()) {
             Objects.requireNonNull(threshold, "a hedged race needs a threshold");
         }
-        start(scheduler, clock, options, threshold, threshold == null ? 0 : threshold.thresholdNanos(), good,
-                launcher, done);
+        start(scheduler, clock, options, threshold,
+                options.hedge() ? new long[] {threshold.thresholdNanos()} : new long[0], good, launcher, done);
     }
 
     /**
-     * As {@link #start(Scheduler, Clock, GetOptions, HedgeThreshold, Predicate, Launcher, Consumer)}, sending the
-     * hedge copy after {@code hedgeAfterNanos} instead of {@code threshold}'s current value: a caller that knows what
-     * its first copy should take (a one-hop get's replica, see {@link OneHopRouter#hedgeAfterNanos}) hedges sooner.
+     * As {@link #start(Scheduler, Clock, GetOptions, HedgeThreshold, Predicate, Launcher, Consumer)}, with the
+     * hedge copies sent after {@code hedgeWaitsNanos} instead of {@code threshold}'s current value: hedge copy i goes
+     * {@code hedgeWaitsNanos[i]} after the copy before it, if no good answer came by then. A caller that knows what
+     * its copies should take (a one-hop get's replicas, see {@link OneHopRouter#hedgeWaitsNanos}) hedges sooner.
      * Finished gets' latencies are still recorded in {@code threshold}.
+     *
+     * @param hedgeWaitsNanos empty unless {@code options.hedge()}; at least one wait if it is
      */
     public static void start(Scheduler scheduler, Clock clock, GetOptions options, HedgeThreshold threshold,
-                             long hedgeAfterNanos, Predicate<Message> good, Launcher launcher,
+                             long[] hedgeWaitsNanos, Predicate<Message> good, Launcher launcher,
                              Consumer<Result> done) {
         if (options.hedge()) {
             Objects.requireNonNull(threshold, "a hedged race needs a threshold");
         }
-        GetRace race = new GetRace(scheduler, clock, options, threshold, Objects.requireNonNull(good),
+        if (options.hedge() != (hedgeWaitsNanos.length > 0)) {
+            throw new IllegalArgumentException("a hedged race needs hedge waits and only it: hedge "
+                    + options.hedge() + ", " + hedgeWaitsNanos.length + " waits");
+        }
+        GetRace race = new GetRace(scheduler, clock, threshold, hedgeWaitsNanos.clone(), Objects.requireNonNull(good),
                 Objects.requireNonNull(launcher), Objects.requireNonNull(done));
         race.startedNanos = clock.nanoTime();
         for (int i = 0; i < options.gateways(); i++) {
             race.launch();
         }
-        if (options.hedge() && !race.finished) {
-            race.hedgeTimer = scheduler.schedule(Math.max(0, hedgeAfterNanos), race::hedge);
+        race.armHedge();
+    }
+
+    private void armHedge() {
+        if (!finished && hedges < hedgeWaits.length) {
+            hedgeTimer = scheduler.schedule(Math.max(0, hedgeWaits[hedges]), this::hedge);
         }
     }
 
@@ -111,9 +125,10 @@ public final class GetRace {
     }
 
     private void hedge() {
-        if (!finished && !hedged) {
-            hedged = true;
+        if (!finished && hedges < hedgeWaits.length) {
+            hedges++;
             launch();
+            armHedge();
         }
     }
 
@@ -129,8 +144,8 @@ public final class GetRace {
         if (failed < sent) {
             return;
         }
-        if (options.hedge() && !hedged) {
-            // Every copy so far failed: the hedge is late already.
+        if (hedges < hedgeWaits.length) {
+            // Every copy so far failed: the next hedge is late already.
             if (hedgeTimer != null) {
                 hedgeTimer.cancel();
             }
@@ -149,6 +164,6 @@ public final class GetRace {
         if (winner >= 0 && threshold != null) {
             threshold.record(latency);
         }
-        done.accept(new Result(reply, winner, sent, hedged, latency));
+        done.accept(new Result(reply, winner, sent, hedges > 0, latency));
     }
 }

@@ -1493,9 +1493,11 @@ public final class Node {
         List<Contact> others = new ArrayList<>();
         // One-hop gets are much faster than routed ones: their own threshold keeps them from pulling down the one
         // routed hedged gets use.
-        long hedgeAfter = router.hedgeAfterNanos(targets.get(0), oneHopThreshold.thresholdNanos(),
-                peers::srttNanos);
-        GetRace.start(env.scheduler(), env.clock(), options, oneHopThreshold, hedgeAfter, Node::isGoodGet,
+        // The hedges follow the last of the copies sent at once.
+        long[] hedgeWaits = options.hedge() ? router.hedgeWaitsNanos(
+                targets.subList(Math.min(options.gateways(), targets.size()) - 1, targets.size()),
+                oneHopThreshold.thresholdNanos(), peers::srttNanos) : new long[0];
+        GetRace.start(env.scheduler(), env.clock(), options, oneHopThreshold, hedgeWaits, Node::isGoodGet,
                 (copy, answer) -> {
                     // Copies beyond the known targets start at random neighbours, as a routed race's do, rather
                     // than all at this node.

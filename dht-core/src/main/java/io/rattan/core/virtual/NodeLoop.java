@@ -25,7 +25,7 @@ final class NodeLoop implements Scheduler {
     @Override
     public Cancellable schedule(long delayNanos, Runnable task) {
         Timer timer = new Timer(task);
-        timer.pending = scheduler.schedule(delayNanos, timer::due);
+        timer.pending = scheduler.schedule(delayNanos, timer);
         return timer;
     }
 
@@ -34,26 +34,28 @@ final class NodeLoop implements Scheduler {
         scheduler.execute(task);
     }
 
-    private final class Timer implements Cancellable {
+    /** Runs first when due, then, if the node was busy, once more when it is free: then the task runs. */
+    private final class Timer implements Cancellable, Runnable {
         private Runnable task;
         private Cancellable pending;
+        private boolean deferred;
 
         Timer(Runnable task) {
             this.task = task;
         }
 
-        void due() {
-            long now = scheduler.nanoTime();
-            long ready = latency.readyAtNanos(address, now);
-            if (ready > now) {
-                // Once: messages that arrive while it waits are behind it in the queue.
-                pending = scheduler.schedule(ready - now, this::run);
-            } else {
-                run();
+        @Override
+        public void run() {
+            if (!deferred) {
+                long now = scheduler.nanoTime();
+                long ready = latency.readyAtNanos(address, now);
+                if (ready > now) {
+                    // Once: messages that arrive while it waits are behind it in the queue.
+                    deferred = true;
+                    pending = scheduler.schedule(ready - now, this);
+                    return;
+                }
             }
-        }
-
-        private void run() {
             Runnable t = task;
             task = null;
             if (t != null) {

@@ -78,6 +78,15 @@ class GetRaceTest {
         });
     }
 
+    private void startWaiting(HedgeThreshold threshold, long... waitsMs) {
+        long[] waits = java.util.Arrays.stream(waitsMs).map(ms -> ms * MS).toArray();
+        GetRace.start(scheduler, scheduler, GetOptions.of(RoutingMode.DELAY_AWARE).withHedge(true), threshold, waits,
+                m -> m == OK, (copy, answer) -> {
+                    launchedAtMs.add(scheduler.nanoTime() / MS);
+                    answers.add(answer);
+                }, results::add);
+    }
+
     @Test
     void aRaceGivenItsOwnHedgeWaitHedgesThenAndStillTeachesTheThreshold() {
         // The lowest of the last gets, all 100 ms so far.
@@ -85,11 +94,7 @@ class GetRaceTest {
         for (int i = 0; i < HedgeThreshold.WARMUP; i++) {
             lowest.record(100 * MS);
         }
-        GetRace.start(scheduler, scheduler, GetOptions.of(RoutingMode.DELAY_AWARE).withHedge(true), lowest,
-                30 * MS, m -> m == OK, (copy, answer) -> {
-                    launchedAtMs.add(scheduler.nanoTime() / MS);
-                    answers.add(answer);
-                }, results::add);
+        startWaiting(lowest, 30);
         scheduler.runFor(29 * MS);
         assertThat(launchedAtMs).containsExactly(0L);
         scheduler.runFor(MS);
@@ -102,6 +107,36 @@ class GetRaceTest {
             assertThat(r.winner()).isEqualTo(1);
         });
         assertThat(lowest.thresholdNanos()).as("the 40 ms get was recorded").isEqualTo(40 * MS);
+    }
+
+    @Test
+    void aChainOfHedgeWaitsSendsEachHedgeAfterTheCopyBeforeItAndNoMoreOnceAnAnswerWins() {
+        startWaiting(warmAt(100), 30, 20);
+        scheduler.runFor(1_000 * MS);
+        assertThat(launchedAtMs).as("both hedges, the second 20 ms after the first").containsExactly(0L, 30L, 50L);
+
+        launchedAtMs.clear();
+        answers.clear();
+        long t = scheduler.nanoTime() / MS;
+        startWaiting(warmAt(100), 30, 20);
+        answerAt(t + 40, 1, OK);
+        scheduler.runFor(1_000 * MS);
+        assertThat(launchedAtMs).as("the first hedge answered before the second was due")
+                .containsExactly(t, t + 30);
+        assertThat(results).last().satisfies(r -> {
+            assertThat(r.copiesSent()).isEqualTo(2);
+            assertThat(r.winner()).isEqualTo(1);
+        });
+    }
+
+    @Test
+    void aRaceRefusesHedgeWaitsThatDoNotMatchItsOptions() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> GetRace.start(scheduler, scheduler,
+                GetOptions.of(RoutingMode.DELAY_AWARE), null, new long[] {MS}, m -> true, (c, a) -> { }, r -> { }))
+                .isInstanceOf(IllegalArgumentException.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> GetRace.start(scheduler, scheduler,
+                GetOptions.of(RoutingMode.DELAY_AWARE).withHedge(true), warmAt(100), new long[0], m -> true,
+                (c, a) -> { }, r -> { })).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

@@ -69,6 +69,19 @@ class OneHopRouterTest {
     }
 
     @Test
+    void aOneHopGetHedgesToItsSecondTargetThenToItsThird() {
+        OneHopRouter router = new OneHopRouter(16);
+        router.answered(own, naming(List.of(a, b, c)), 80 * MS, false);
+        router.measured(a, 40 * MS);
+        router.measured(c, 10 * MS);
+        assertThat(router.hedgeWaitsNanos(List.of(c, a, b, own), 500 * MS, id -> -1))
+                .containsExactly(17 * MS, 53 * MS);
+        assertThat(router.hedgeWaitsNanos(List.of(c, own), 500 * MS, id -> -1)).containsExactly(17 * MS);
+        assertThat(router.hedgeWaitsNanos(List.of(own), 500 * MS, id -> -1)).as("only the fallback is known")
+                .containsExactly(500 * MS);
+    }
+
+    @Test
     void aTargetThatFailsIsForgotten() {
         OneHopRouter router = new OneHopRouter(16);
         router.answered(own, naming(List.of(a, b, c)), 80 * MS, false);

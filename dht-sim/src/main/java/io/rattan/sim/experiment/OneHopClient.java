@@ -34,9 +34,9 @@ final class OneHopClient {
         return router.targets(key, replicas, own);
     }
 
-    /** See {@link OneHopRouter#hedgeAfterNanos}. */
-    long hedgeAfterNanos(Contact first, long endToEndNanos) {
-        return router.hedgeAfterNanos(first, endToEndNanos, id -> -1);
+    /** See {@link OneHopRouter#hedgeWaitsNanos}. */
+    long[] hedgeWaitsNanos(List<Contact> targets, long endToEndNanos) {
+        return router.hedgeWaitsNanos(targets, endToEndNanos, id -> -1);
     }
 
     /** An answer to a copy routed through gateway {@code via}: it teaches the image, not the delay to {@code via}. */

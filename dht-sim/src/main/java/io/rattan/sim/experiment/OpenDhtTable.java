@@ -323,11 +323,11 @@ public final class OpenDhtTable {
             ClientGet get = new ClientGet(key, o.routing(), 0, Bytes.EMPTY, o.parallelism(), direct);
             List<Contact> targets = direct ? oneHop.targets(key, config.replicas(), world.contact(gateways[0]))
                     : List.of();
-            // A one-hop copy is hedged against what its replica should take, a routed one end to end.
-            long hedgeAfter = thresholds[mode] == null ? 0 : direct
-                    ? oneHop.hedgeAfterNanos(targets.get(0), thresholds[mode].thresholdNanos())
-                    : thresholds[mode].thresholdNanos();
-            GetRace.start(world.scheduler(), world.scheduler(), o, thresholds[mode], hedgeAfter, OpenDhtTable::isOk,
+            // One-hop copies are hedged against what their replicas should take, a routed one end to end.
+            long[] hedgeWaits = thresholds[mode] == null ? new long[0] : direct
+                    ? oneHop.hedgeWaitsNanos(targets, thresholds[mode].thresholdNanos())
+                    : new long[] {thresholds[mode].thresholdNanos()};
+            GetRace.start(world.scheduler(), world.scheduler(), o, thresholds[mode], hedgeWaits, OpenDhtTable::isOk,
                     (copy, answer) -> {
                         if (direct && copy < targets.size()) {
                             sendDirect(world, clients, oneHop, targets, copy, get, answer);
