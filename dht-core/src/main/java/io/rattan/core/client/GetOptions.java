@@ -72,8 +72,11 @@ public record GetOptions(RoutingMode routing, int parallelism, int gateways, boo
         return new GetOptions(routing, parallelism, gateways, hedge, o);
     }
 
-    /** Copies the get may send at most: g, plus one if hedged. */
+    /**
+     * Copies the get may send at most: g, plus one if hedged, or plus {@link OneHopRouter#HEDGES} for a hedged
+     * one-hop get, whose hedges escalate from one replica to the next.
+     */
     public int maxCopies() {
-        return gateways + (hedge ? 1 : 0);
+        return gateways + (!hedge ? 0 : oneHop ? OneHopRouter.HEDGES : 1);
     }
 }

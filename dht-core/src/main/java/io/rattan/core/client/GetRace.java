@@ -108,6 +108,11 @@ public final class GetRace {
     }
 
     private void armHedge() {
+        if (hedgeTimer != null) {
+            // The hedge it was for went out already: on time, or early because every copy failed (perhaps at once,
+            // from inside the launch loop).
+            hedgeTimer.cancel();
+        }
         if (!finished && hedges < hedgeWaits.length) {
             hedgeTimer = scheduler.schedule(Math.max(0, hedgeWaits[hedges]), this::hedge);
         }
@@ -145,10 +150,7 @@ public final class GetRace {
             return;
         }
         if (hedges < hedgeWaits.length) {
-            // Every copy so far failed: the next hedge is late already.
-            if (hedgeTimer != null) {
-                hedgeTimer.cancel();
-            }
+            // Every copy so far failed: the next hedge is late already (hedge() re-arms the timer).
             hedge();
             return;
         }

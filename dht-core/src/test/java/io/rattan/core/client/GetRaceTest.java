@@ -130,6 +130,20 @@ class GetRaceTest {
     }
 
     @Test
+    void aFirstCopyThatFailsAtOnceSendsTheFirstHedgeAtOnceAndTheRestOfTheChainKeepsItsWaits() {
+        GetRace.start(scheduler, scheduler, GetOptions.of(RoutingMode.DELAY_AWARE).withHedge(true), warmAt(100),
+                new long[] {30 * MS, 20 * MS, 10 * MS}, m -> m == OK, (copy, answer) -> {
+                    launchedAtMs.add(scheduler.nanoTime() / MS);
+                    answers.add(answer);
+                    if (copy == 0) {
+                        answer.accept(FAIL);
+                    }
+                }, results::add);
+        scheduler.runFor(1_000 * MS);
+        assertThat(launchedAtMs).containsExactly(0L, 0L, 20L, 30L);
+    }
+
+    @Test
     void aRaceRefusesHedgeWaitsThatDoNotMatchItsOptions() {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> GetRace.start(scheduler, scheduler,
                 GetOptions.of(RoutingMode.DELAY_AWARE), null, new long[] {MS}, m -> true, (c, a) -> { }, r -> { }))

@@ -62,12 +62,4 @@ class NodeLoopTest {
         scheduler.runFor(1_000 * MS);
         assertThat(ranAtMs).isEmpty();
     }
-
-    @Test
-    void aTimerCancelledAfterItRanStaysRun() {
-        Cancellable t = timerAt(10);
-        scheduler.runFor(20 * MS);
-        t.cancel();
-        assertThat(ranAtMs).containsExactly(10L);
-    }
 }

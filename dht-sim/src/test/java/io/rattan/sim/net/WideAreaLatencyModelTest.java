@@ -75,11 +75,16 @@ class WideAreaLatencyModelTest {
         }
     }
 
+    /** Ten nodes without jitter, node 1 slow all along by a fixed second per message. */
+    private static WideAreaLatencyModel nodeOneSlowBySecond(ManualClock clock) {
+        List<SlowPeriod> periods = List.of(new SlowPeriod(1, 0, 3_600 * SECOND, new Distribution.Fixed(1_000)));
+        return model(10, periods, QUIET, 0, 4, clock);
+    }
+
     @Test
     void aBusyNodeQueuesMessagesBehindEachOther() {
         ManualClock clock = new ManualClock();
-        List<SlowPeriod> periods = List.of(new SlowPeriod(1, 0, 3_600 * SECOND, new Distribution.Fixed(1_000)));
-        WideAreaLatencyModel m = model(10, periods, QUIET, 0, 4, clock);
+        WideAreaLatencyModel m = nodeOneSlowBySecond(clock);
         long oneWay = oneWayNanos(m, 0, 1);
 
         assertThat(m.delayNanos(node(0), node(1), null)).isEqualTo(oneWay + 1_001 * MS);
@@ -92,9 +97,7 @@ class WideAreaLatencyModelTest {
 
     @Test
     void aNodesTimerWaitsForTheMessagesThatArrivedBeforeItNotForThoseStillOnTheWay() {
-        ManualClock clock = new ManualClock();
-        List<SlowPeriod> periods = List.of(new SlowPeriod(1, 0, 3_600 * SECOND, new Distribution.Fixed(1_000)));
-        WideAreaLatencyModel m = model(10, periods, QUIET, 0, 4, clock);
+        WideAreaLatencyModel m = nodeOneSlowBySecond(new ManualClock());
         long oneWay = oneWayNanos(m, 0, 1);
         m.delayNanos(node(0), node(1), null);
         m.delayNanos(node(0), node(1), null);
