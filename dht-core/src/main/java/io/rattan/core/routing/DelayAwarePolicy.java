@@ -12,8 +12,8 @@ import java.util.List;
  * <p>Bamboo fixed the knee at 100 ms and the width at 17.232 ms, which suits PlanetLab's ~140 ms median RTT but
  * would treat every LAN neighbour alike. Here the knee is {@code kneeFactor} × the median smoothed RTT over all of
  * this node's measured neighbours, and the width keeps Bamboo's proportion, {@code 0.17232 × knee}. A floor of 1 ms keeps the rule sane on loopback where
- * RTTs are microseconds. An unmeasured neighbour is scored at the knee (half its progress): neither trusted nor
- * shunned until a sample arrives.
+ * RTTs are microseconds. An unmeasured neighbour is scored at 1.5 knees (about a twentieth of its progress counts):
+ * behind a measured neighbour under the knee unless that one makes far less progress, ahead of one known to be slow.
  */
 public final class DelayAwarePolicy implements NextHopPolicy {
 
@@ -21,6 +21,16 @@ public final class DelayAwarePolicy implements NextHopPolicy {
     public static final double WIDTH_SHARE = 0.17232;
     private static final double KNEE_FLOOR_NANOS = 1_000_000;
     private static final double RTT_CAP_NANOS = 10_000_000_000.0;
+    /**
+     * An unmeasured neighbour is scored as if its RTT were this many knees: about a twentieth of its progress counts,
+     * where a measured neighbour under the knee has at least half of its own counted, and one far above it almost
+     * none. Scored at the knee (half its
+     * progress), it beat measured neighbours a little under the knee, and under churn delay-aware gets went to nodes
+     * that had joined and left unmeasured, waiting out the initial per-hop timeout (5 s in the simulator's OpenDHT
+     * workload): with churn 2:1:1 on seed 2, 43 such waits against greedy's 2, and a p99 over healthy-gateway rounds of
+     * 5.1 s, 383 ms at 1.5 knees (docs/experiments.md, "Churn").
+     */
+    static final double UNMEASURED_KNEES = 1.5;
 
     private final double kneeFactor;
 
@@ -50,7 +60,7 @@ public final class DelayAwarePolicy implements NextHopPolicy {
         double bestScore = -1;
         for (Contact c : candidates) {
             long srtt = rtts.srttNanos(c.id());
-            double rtt = srtt < 0 ? knee : Math.min(srtt, RTT_CAP_NANOS);
+            double rtt = srtt < 0 ? UNMEASURED_KNEES * knee : Math.min(srtt, RTT_CAP_NANOS);
             double score = NextHopPolicy.progress(key, self, c) / (1 + Math.exp((rtt - knee) / width));
             if (best == null || score > bestScore || (score == bestScore && c.id().isCloserTo(key, best.id()))) {
                 best = c;
