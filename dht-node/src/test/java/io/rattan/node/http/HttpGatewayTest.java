@@ -27,8 +27,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.net.ConnectException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
 import java.net.URI;
@@ -644,11 +644,12 @@ class HttpGatewayTest {
                 .hasMessageContaining("cannot bind the HTTP gateway");
         gateway.close();
         gateway.close();
-        // The port is free again: it binds. (Connecting to check would be flaky: a client socket can be given the
-        // freed port itself as its local port and connect to itself.)
-        try (ServerSocket again = new ServerSocket()) {
-            again.bind(bound);
-            assertThat(again.getLocalPort()).isEqualTo(bound.getPort());
+        // Nothing listens there any more: a connection is refused. The probe binds to 127.0.0.2, so it cannot be handed
+        // the freed port on 127.0.0.1 and connect to itself. (Binding the freed port instead raced with every client
+        // socket on the machine that the kernel might hand that port as its ephemeral one.)
+        try (Socket probe = new Socket()) {
+            probe.bind(new InetSocketAddress("127.0.0.2", 0));
+            assertThatThrownBy(() -> probe.connect(bound, 5_000)).isInstanceOf(ConnectException.class);
         }
     }
 
