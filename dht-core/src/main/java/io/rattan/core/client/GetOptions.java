@@ -41,7 +41,7 @@ public record GetOptions(RoutingMode routing, int parallelism, int gateways, boo
 
     /**
      * The default: delay-aware routing through one gateway, hedged. In the simulator's OpenDHT workload this cuts
-     * the p99 of a one-gateway get 3 to 5 times for about a fifth more messages (docs/experiments.md).
+     * the p99 of a one-gateway get 3.2–4.4 times for about a fifth more messages (docs/experiments.md).
      */
     public static GetOptions defaults() {
         return new GetOptions(RoutingMode.DELAY_AWARE, 0, 1, true);
