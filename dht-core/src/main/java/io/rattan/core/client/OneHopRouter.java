@@ -50,11 +50,7 @@ public final class OneHopRouter {
         List<Contact> known = new ArrayList<>();
         List<Contact> unknown = new ArrayList<>();
         for (Contact c : near) {
-            Double d = delayNanos.get(c.id());
-            if (d == null) {
-                long other = otherRttNanos.applyAsLong(c.id());
-                d = other >= 0 ? (double) other : null;
-            }
+            Double d = expectedDelayNanos(c.id(), otherRttNanos);
             if (d == null) {
                 unknown.add(c);
             } else {
@@ -110,15 +106,18 @@ public final class OneHopRouter {
      * @param otherRttNanos as in {@link #targets(Id, int, Contact, ToLongFunction)}
      */
     public long hedgeAfterNanos(Contact first, long endToEndNanos, ToLongFunction<Id> otherRttNanos) {
-        Double d = delayNanos.get(first.id());
-        if (d == null) {
-            long other = otherRttNanos.applyAsLong(first.id());
-            d = other >= 0 ? (double) other : null;
+        Double d = expectedDelayNanos(first.id(), otherRttNanos);
+        return d == null ? endToEndNanos : Math.min(endToEndNanos, (long) (HEDGE_RTTS * d) + HEDGE_SLACK_NANOS);
+    }
+
+    /** The round trip to {@code id}: measured here, else {@code otherRttNanos}'s if it knows it, else null. */
+    private Double expectedDelayNanos(Id id, ToLongFunction<Id> otherRttNanos) {
+        Double d = delayNanos.get(id);
+        if (d != null) {
+            return d;
         }
-        if (d == null) {
-            return endToEndNanos;
-        }
-        return Math.min(endToEndNanos, (long) (HEDGE_RTTS * d) + HEDGE_SLACK_NANOS);
+        long other = otherRttNanos.applyAsLong(id);
+        return other >= 0 ? (double) other : null;
     }
 
     /**

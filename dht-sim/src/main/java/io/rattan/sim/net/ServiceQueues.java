@@ -76,9 +76,4 @@ final class ServiceQueues {
         ends[node] = e;
         heads[node] = 0;
     }
-
-    /** Entries booked and not yet served, for tests. */
-    int pending(int node) {
-        return sizes[node];
-    }
 }
