@@ -104,7 +104,10 @@ final class Peers implements RttView {
 
     /** The peer spoke to us directly: it is alive, whatever we believed. */
     void heardFrom(Id id, long nowNanos) {
-        deadUntil.remove(id);
+        // Nearly always empty: the check spares hashing an id on every message heard.
+        if (!deadUntil.isEmpty()) {
+            deadUntil.remove(id);
+        }
         Peer p = get(id);
         p.suspect = false;
         p.lastHeardNanos = nowNanos;
@@ -121,6 +124,9 @@ final class Peers implements RttView {
     }
 
     boolean isRecentlyDead(Id id, long nowNanos) {
+        if (deadUntil.isEmpty()) {
+            return false;
+        }
         Long until = deadUntil.get(id);
         if (until == null) {
             return false;

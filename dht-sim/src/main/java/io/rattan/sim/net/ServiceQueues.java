@@ -7,7 +7,8 @@ import java.util.Arrays;
  * their services were booked. Ends grow in that order (each service starts no earlier than the one before ends), so
  * finished ones leave from the front. Answers when a node's loop is free for a timer: after every message that
  * arrived before the timer fell due. A node's queue is allocated on its first message and is usually empty or a few
- * entries long: only a slow node's grows.
+ * entries long: only a slow node's grows. Capacities are powers of two, so a ring index is a mask, not a division:
+ * every message and every timer of a simulated node looks here.
  */
 final class ServiceQueues {
 
@@ -34,8 +35,7 @@ final class ServiceQueues {
         } else if (sizes[node] == arrivals[node].length) {
             grow(node);
         }
-        int capacity = arrivals[node].length;
-        int at = (heads[node] + sizes[node]) % capacity;
+        int at = (heads[node] + sizes[node]) & (arrivals[node].length - 1);
         arrivals[node][at] = arrival;
         ends[node][at] = end;
         sizes[node]++;
@@ -45,22 +45,36 @@ final class ServiceQueues {
     long readyAt(int node, long now) {
         dropServed(node, now);
         long ready = now;
-        int capacity = arrivals[node] == null ? 0 : arrivals[node].length;
-        for (int i = 0; i < sizes[node]; i++) {
-            int at = (heads[node] + i) % capacity;
-            if (arrivals[node][at] <= now) {
-                ready = Math.max(ready, ends[node][at]);
+        int n = sizes[node];
+        if (n == 0) {
+            return ready;
+        }
+        long[] a = arrivals[node];
+        long[] e = ends[node];
+        int mask = a.length - 1;
+        for (int i = 0; i < n; i++) {
+            int at = (heads[node] + i) & mask;
+            if (a[at] <= now) {
+                ready = Math.max(ready, e[at]);
             }
         }
         return ready;
     }
 
     private void dropServed(int node, long now) {
-        long[] e = ends[node];
-        while (sizes[node] > 0 && e[heads[node]] <= now) {
-            heads[node] = (heads[node] + 1) % e.length;
-            sizes[node]--;
+        int n = sizes[node];
+        if (n == 0) {
+            return;
         }
+        long[] e = ends[node];
+        int mask = e.length - 1;
+        int head = heads[node];
+        while (n > 0 && e[head] <= now) {
+            head = (head + 1) & mask;
+            n--;
+        }
+        heads[node] = head;
+        sizes[node] = n;
     }
 
     private void grow(int node) {
@@ -69,8 +83,8 @@ final class ServiceQueues {
         long[] a = new long[capacity * 2];
         long[] e = new long[capacity * 2];
         for (int i = 0; i < n; i++) {
-            a[i] = arrivals[node][(heads[node] + i) % capacity];
-            e[i] = ends[node][(heads[node] + i) % capacity];
+            a[i] = arrivals[node][(heads[node] + i) & (capacity - 1)];
+            e[i] = ends[node][(heads[node] + i) & (capacity - 1)];
         }
         arrivals[node] = a;
         ends[node] = e;
