@@ -1,11 +1,14 @@
 package io.rattan.sim.experiment;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.lang.management.ThreadMXBean;
+import java.util.Locale;
 
-/** What a run costs the JVM: retained and peak heap, CPU time. */
+/** What a run costs the JVM (retained and peak heap, CPU time), and which JVM it ran on. */
 final class HeapProbe {
 
     private HeapProbe() {
@@ -34,6 +37,28 @@ final class HeapProbe {
             }
         }
         return peak;
+    }
+
+    /**
+     * The JVM a run's speed belongs to: version, collectors, maximum heap and whether transparent huge pages were
+     * asked for (the launcher's defaults for the simulator; a run under other flags is not comparable).
+     */
+    static String jvm() {
+        StringBuilder collectors = new StringBuilder();
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            collectors.append(collectors.length() == 0 ? "" : " + ").append(gc.getName());
+        }
+        String hugePages = "unknown";
+        HotSpotDiagnosticMXBean hotspot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+        if (hotspot != null) {
+            try {
+                hugePages = hotspot.getVMOption("UseTransparentHugePages").getValue();
+            } catch (IllegalArgumentException notOnThisPlatform) {
+                hugePages = "n/a";
+            }
+        }
+        return String.format(Locale.ROOT, "Java %s, %s, max heap %d MiB, transparent huge pages %s",
+                Runtime.version(), collectors, Runtime.getRuntime().maxMemory() >> 20, hugePages);
     }
 
     /** CPU time of the whole process (every thread: the simulation, the collector, the compiler), or -1. */

@@ -244,6 +244,7 @@ public final class OpenDhtTableCommand implements Callable<Integer> {
         StringBuilder b = new StringBuilder();
         b.append(String.format(Locale.ROOT, "%nwall time %.1f s, %d events, %.0f events/s, peak heap %d MiB%n", wall,
                 result.events(), result.events() / wall, HeapProbe.peakBytes() >> 20));
+        b.append("jvm: ").append(HeapProbe.jvm()).append(System.lineSeparator());
         b.append(churnReport(result.churn(), churn));
         long messages = 0;
         for (long n : result.messagesByType().values()) {

@@ -110,6 +110,7 @@ public final class ScaleCommand implements Callable<Integer> {
                     r.events() / (r.threadCpuNanos() / 1e9), r.events() / (r.processCpuNanos() / 1e9),
                     Runtime.getRuntime().availableProcessors());
         }
+        System.out.printf(Locale.ROOT, "jvm                   %s%n", HeapProbe.jvm());
         System.out.printf(Locale.ROOT, "heap                  peak %d MiB; retained %.0f MiB after the joins "
                 + "(%.1f KB/node, no values stored), %.0f MiB after the gets (%.1f KB/node)%n",
                 r.heapPeak() >> 20, r.heapAfterJoin() / 1048576.0, r.heapAfterJoin() / 1000.0 / nodes,
