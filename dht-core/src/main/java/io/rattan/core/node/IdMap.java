@@ -2,6 +2,7 @@ package io.rattan.core.node;
 
 import io.rattan.core.id.Id;
 import java.util.Arrays;
+import java.util.function.BiPredicate;
 import java.util.function.Consumer;
 
 /**
@@ -93,6 +94,32 @@ final class IdMap<V> {
                 action.accept((V) values[i]);
             }
         }
+    }
+
+    /** The number of slots: what a full {@link #sweep} pass visits. */
+    int capacity() {
+        return keys.length;
+    }
+
+    /**
+     * Visits {@code count} slots from slot {@code from} on (wrapping), removing each entry {@code drop} accepts, and
+     * returns the slot to start the next call at. A caller that sweeps a few slots at a time bounds the map without
+     * stopping to iterate it whole. An entry that a removal shifts back into a slot already visited waits for the
+     * next pass. The order is the slots', which depends only on the keys and the history of the map, never on
+     * identity hashes, so a sweep is deterministic.
+     */
+    @SuppressWarnings("unchecked")
+    int sweep(int from, int count, BiPredicate<Id, V> drop) {
+        int mask = keys.length - 1;
+        int i = from & mask;
+        for (int visited = 0; visited < count; visited++) {
+            Id k = keys[i];
+            if (k != null && drop.test(k, (V) values[i])) {
+                remove(k);
+            }
+            i = (i + 1) & mask;
+        }
+        return i;
     }
 
     private void resize(int capacity) {

@@ -105,6 +105,8 @@ public final class Node {
     private final LeafSet leafSet;
     private final RoutingTable table;
     private final Peers peers;
+    /** What {@link Peers#forgetIdle} must keep: the peers routing relies on, measured by maintenance. */
+    private final Predicate<Id> isNeighbour = this::isNeighbour;
     private final PendingRequests pending;
     private final NextHopPolicy greedy = new GreedyPolicy();
     private final NextHopPolicy delayAware = new DelayAwarePolicy();
@@ -316,6 +318,16 @@ public final class Node {
         }
     }
 
+    /** In the routing table or the leaf set. */
+    boolean isNeighbour(Id id) {
+        return table.contains(id) || leafSet.contains(id);
+    }
+
+    /** Whether this node keeps any state for {@code id} (an RTT estimate, a suspicion). */
+    boolean knowsPeer(Id id) {
+        return peers.knows(id);
+    }
+
     private void peerTimedOut(Contact c) {
         if (pending.size() >= PENDING_MAX - 1) {
             // Our own request table is full: the failure is ours, not the peer's, so blame nobody.
@@ -382,6 +394,7 @@ public final class Node {
             return;
         }
         peers.expireDeadMarks(now());
+        peers.forgetIdle(now(), isNeighbour);
         Contact target = nextExchangeTarget();
         if (target != null) {
             exchangeLeafSet(target);

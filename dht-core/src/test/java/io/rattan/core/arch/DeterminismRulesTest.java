@@ -34,6 +34,7 @@ class DeterminismRulesTest {
                 .orShould().callMethod(java.time.Instant.class, "now")
                 .orShould().callMethod(java.time.Clock.class, "systemUTC")
                 .orShould().callMethod(java.time.Clock.class, "systemDefaultZone")
+                .orShould().callMethod(java.time.Clock.class, "system", java.time.ZoneId.class)
                 .because("time comes from the node's Clock"));
     }
 
@@ -42,6 +43,9 @@ class DeterminismRulesTest {
         check(noClasses().should().callMethod(Math.class, "random")
                 .orShould().callConstructor(java.util.Random.class)
                 .orShould().callConstructor(java.util.Random.class, long.class)
+                .orShould().callConstructor(java.util.SplittableRandom.class)
+                .orShould().callMethod(java.util.UUID.class, "randomUUID")
+                .orShould().callMethod(java.util.Collections.class, "shuffle", java.util.List.class)
                 .orShould().dependOnClassesThat().haveFullyQualifiedName("java.util.concurrent.ThreadLocalRandom")
                 .orShould().dependOnClassesThat().haveFullyQualifiedName("java.security.SecureRandom")
                 .because("randomness comes from the node's seeded RandomGenerator"));
@@ -57,7 +61,11 @@ class DeterminismRulesTest {
                         com.tngtech.archunit.base.DescribedPredicate.describe("CompletableFuture.*Async",
                                 t -> t.getOwner().isEquivalentTo(java.util.concurrent.CompletableFuture.class)
                                         && t.getName().endsWith("Async"))))
-                .orShould().callMethod(java.util.Collection.class, "parallelStream")
+                .orShould().callMethodWhere(com.tngtech.archunit.core.domain.JavaCall.Predicates.target(
+                        com.tngtech.archunit.base.DescribedPredicate.describe(
+                                "parallelStream() or a stream's parallel()", t -> t.getName().equals("parallelStream")
+                                        || t.getName().equals("parallel") && t.getOwner()
+                                                .isAssignableTo(java.util.stream.BaseStream.class))))
                 .because("one event loop owns a node's state"));
     }
 

@@ -42,4 +42,30 @@ class IdMapTest {
         map.forEachValue(values::add);
         assertThat(values).containsExactlyInAnyOrderElementsOf(reference.values());
     }
+
+    @Test
+    void sweepsRemoveWhatThePredicateAcceptsAndKeepEveryOtherEntryReachable() {
+        SplittableRandom random = new SplittableRandom(5);
+        IdMap<Integer> map = new IdMap<>();
+        Map<Id, Integer> reference = new HashMap<>();
+        for (int i = 0; i < 3_000; i++) {
+            Id id = Id.random(random);
+            map.put(id, i);
+            reference.put(id, i);
+        }
+        // Sweep a few slots at a time from an arbitrary slot, wrapping, until two whole passes are done: an entry
+        // shifted back into a visited slot is caught on the second.
+        int cursor = 12_345;
+        for (int visited = 0; visited < 2 * map.capacity(); visited += 37) {
+            cursor = map.sweep(cursor, 37, (id, v) -> v % 3 == 0);
+        }
+        reference.values().removeIf(v -> v % 3 == 0);
+        assertThat(map.size()).isEqualTo(reference.size());
+        for (Map.Entry<Id, Integer> e : reference.entrySet()) {
+            assertThat(map.get(e.getKey())).isEqualTo(e.getValue());
+        }
+        List<Integer> values = new ArrayList<>();
+        map.forEachValue(values::add);
+        assertThat(values).containsExactlyInAnyOrderElementsOf(reference.values());
+    }
 }

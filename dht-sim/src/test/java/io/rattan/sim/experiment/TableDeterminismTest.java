@@ -2,6 +2,8 @@ package io.rattan.sim.experiment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rattan.sim.SimCli;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -44,9 +46,7 @@ class TableDeterminismTest {
         assertThat(Files.readAllBytes(b.resolve("table.json"))).isEqualTo(Files.readAllBytes(a.resolve("table.json")));
         assertThat(Files.readString(replay.resolve("table.json"))).isEqualTo(table);
         assertThat(Files.readString(other.resolve("table.json"))).isNotEqualTo(table);
-        assertThat(a.resolve("cdf.png")).isNotEmptyFile();
-        // A header, one row per mode, the oracle.
-        assertThat(Files.readAllLines(a.resolve("table.csv"))).hasSize(1 + OpenDhtTable.standardModes().size() + 1);
+        checkTableFiles(a);
 
         String churned = Files.readString(churn.resolve("table.json"));
         assertThat(churned).isNotEqualTo(table);
@@ -54,6 +54,54 @@ class TableDeterminismTest {
         String churnLine = churnLine(churn);
         assertThat(churnLine).containsPattern("churn 6:3:3 per minute: [1-9]\\d* joins");
         assertThat(churnLine(churnReplay)).isEqualTo(churnLine);
+    }
+
+    /** table.json, table.csv and cdf.png as the issue and docs/experiments.md describe them. */
+    private static void checkTableFiles(Path out) throws IOException {
+        List<String> modes = new ArrayList<>();
+        OpenDhtTable.standardModes().forEach(m -> modes.add(m.name()));
+        assertThat(modes).containsExactly("greedy", "delay-aware", "delay-aware-2gw", "delay-aware-3gw", "iterative-3",
+                "iterative-3-2gw", "hedged", "one-hop-hedged");
+        modes.add("oracle");
+
+        JsonNode rows = new ObjectMapper().readTree(out.resolve("table.json").toFile());
+        assertThat(rows.isArray()).isTrue();
+        List<String> seen = new ArrayList<>();
+        for (JsonNode row : rows) {
+            String mode = row.get("mode").asText();
+            seen.add(mode);
+            for (String key : List.of("gets", "p50_ms", "p90_ms", "p99_ms", "p999_ms", "failed")) {
+                assertThat(row.get(key)).as("%s of %s", key, mode).isNotNull();
+                assertThat(row.get(key).isNumber()).as("%s of %s is a number", key, mode).isTrue();
+            }
+            assertThat(row.get("gets").asInt()).as("gets of %s", mode).isEqualTo(15);
+            assertThat(row.get("p50_ms").asDouble()).isPositive();
+            assertThat(row.get("p50_ms").asDouble()).isLessThanOrEqualTo(row.get("p90_ms").asDouble());
+            assertThat(row.get("p90_ms").asDouble()).isLessThanOrEqualTo(row.get("p99_ms").asDouble());
+            assertThat(row.get("p99_ms").asDouble()).isLessThanOrEqualTo(row.get("p999_ms").asDouble());
+            // The oracle sends nothing: its cost is null; every mode's is a positive number.
+            for (String key : List.of("msgs_per_get", "bytes_per_get")) {
+                JsonNode cost = row.get(key);
+                assertThat(cost).as("%s of %s", key, mode).isNotNull();
+                if (mode.equals("oracle")) {
+                    assertThat(cost.isNull()).isTrue();
+                } else {
+                    assertThat(cost.asDouble()).as("%s of %s", key, mode).isPositive();
+                }
+            }
+        }
+        assertThat(seen).containsExactlyElementsOf(modes);
+
+        List<String> csv = Files.readAllLines(out.resolve("table.csv"));
+        assertThat(csv.get(0)).startsWith("mode,gets,p50_ms,p90_ms,p99_ms,p999_ms,msgs_per_get,bytes_per_get,failed");
+        assertThat(csv).hasSize(1 + modes.size());
+        for (int i = 0; i < modes.size(); i++) {
+            assertThat(csv.get(1 + i)).startsWith(modes.get(i) + ",");
+        }
+
+        byte[] png = Files.readAllBytes(out.resolve("cdf.png"));
+        assertThat(png).startsWith(0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n');
+        assertThat(png.length).isGreaterThan(1000);
     }
 
     private static String churnLine(Path out) throws IOException {
