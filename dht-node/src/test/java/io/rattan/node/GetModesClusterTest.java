@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.rattan.client.GetResult;
 import io.rattan.client.RattanClient;
 import io.rattan.core.client.GetOptions;
@@ -100,6 +102,42 @@ class GetModesClusterTest {
             assertThat(cost.get("bytes").asLong()).as(query)
                     .isGreaterThanOrEqualTo((long) messages * (Cost.HEADER_BYTES + 1));
         }
+    }
+
+    @Test
+    void aGreedyGetReportsExactlyTheGetMessagesTheClusterSentForIt() throws Exception {
+        RattanNode gateway = farthest.get(0);
+        for (int i = 0; i < 3; i++) {
+            double sentBefore = getMessagesSent();
+            double reportedBefore = gatewayGetMessages(gateway);
+            JsonNode body = getOk(gateway, "?routing=greedy&hedge=false");
+            assertValue(body, "greedy");
+            int hops = body.get("cost").get("hops").asInt();
+            int messages = body.get("cost").get("messages").asInt();
+            // On loopback nothing times out: a forward and its ack per hop, then the replica's reply. Every node
+            // counts what it sends, each by its own counter, so the sum checks the count the get carried along.
+            assertThat(messages).isEqualTo(2 * hops + 1);
+            await().atMost(WAIT).untilAsserted(() -> assertThat(getMessagesSent() - sentBefore).isEqualTo(messages));
+            assertThat(gatewayGetMessages(gateway) - reportedBefore).isEqualTo(messages);
+        }
+    }
+
+    /** Get requests, hop acks and get replies sent by every node of the cluster (maintenance sends none). */
+    private static double getMessagesSent() {
+        double sum = 0;
+        for (RattanNode n : cluster.nodes()) {
+            for (String type : List.of("get_request", "hop_ack", "get_reply")) {
+                Counter c = n.meterRegistry().find("rattan.messages.sent").tag("type", type).counter();
+                sum += c == null ? 0 : c.count();
+            }
+        }
+        return sum;
+    }
+
+    private static double gatewayGetMessages(RattanNode gateway) {
+        DistributionSummary s = gateway.meterRegistry().find("rattan.gateway.get.messages").tag("routing", "greedy")
+                .summary();
+        return s == null ? 0 : s.totalAmount();
     }
 
     @Test
