@@ -107,19 +107,39 @@ class GetModesClusterTest {
     @Test
     void aGreedyGetReportsExactlyTheGetMessagesTheClusterSentForIt() throws Exception {
         RattanNode gateway = farthest.get(0);
-        for (int i = 0; i < 3; i++) {
-            double sentBefore = getMessagesSent();
+        int checked = 0;
+        for (int attempt = 0; attempt < 10 && checked < 3; attempt++) {
+            // Losing copies of the other tests' raced gets may still be travelling: start from a quiet cluster.
+            double sentBefore = quiescentGetMessagesSent();
             double reportedBefore = gatewayGetMessages(gateway);
             JsonNode body = getOk(gateway, "?routing=greedy&hedge=false");
             assertValue(body, "greedy");
             int hops = body.get("cost").get("hops").asInt();
             int messages = body.get("cost").get("messages").asInt();
-            // On loopback nothing times out: a forward and its ack per hop, then the replica's reply. Every node
-            // counts what it sends, each by its own counter, so the sum checks the count the get carried along.
-            assertThat(messages).isEqualTo(2 * hops + 1);
+            if (messages != 2 * hops + 1) {
+                // A forward timed out (a pause of a loaded machine past the minimum RTO) and the get was re-routed;
+                // that forward's late ack may come after the answer, where no get can count it. Ask again.
+                continue;
+            }
+            // Otherwise a forward and its ack per hop, then the replica's reply. Every node counts what it sends,
+            // each by its own counter, so the sum checks the count the get carried along.
             await().atMost(WAIT).untilAsserted(() -> assertThat(getMessagesSent() - sentBefore).isEqualTo(messages));
             assertThat(gatewayGetMessages(gateway) - reportedBefore).isEqualTo(messages);
+            checked++;
         }
+        assertThat(checked).as("greedy gets that were not re-routed, of 10").isEqualTo(3);
+    }
+
+    /** {@link #getMessagesSent()} once it has not changed for 200 ms. */
+    private static double quiescentGetMessagesSent() {
+        double[] last = {-1};
+        await().atMost(WAIT).pollInterval(Duration.ofMillis(200)).until(() -> {
+            double now = getMessagesSent();
+            boolean still = now == last[0];
+            last[0] = now;
+            return still;
+        });
+        return last[0];
     }
 
     /** Get requests, hop acks and get replies sent by every node of the cluster (maintenance sends none). */

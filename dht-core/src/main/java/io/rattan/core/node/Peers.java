@@ -46,7 +46,8 @@ final class Peers implements RttView {
     private final long rtoMinNanos;
     private final long rtoMaxNanos;
     private final long deadMemoryNanos;
-    // Looked up, or iterated only to compute an order-free statistic (the median), so hash order cannot leak.
+    // Looked up, iterated only to compute an order-free statistic (the median), or swept in slot order, which
+    // depends only on the ids and the map's history: hash order cannot leak.
     private final IdMap<Peer> peers = new IdMap<>();
     private final Map<Id, Long> deadUntil = new LinkedHashMap<>();
     private int sweepCursor;
@@ -164,10 +165,14 @@ final class Peers implements RttView {
         if (peers.size() == 0) {
             return;
         }
-        long heardBefore = nowNanos - IDLE_NANOS;
         int slots = Math.max(SWEEP_SLOTS_MIN, peers.capacity() >>> 6);
         sweepCursor = peers.sweep(sweepCursor, slots,
-                (id, p) -> p.lastHeardNanos < heardBefore && !p.probing && !neighbour.test(id));
+                (id, p) -> isIdle(p, nowNanos) && !p.probing && !neighbour.test(id));
+    }
+
+    // Compared as a difference, not against now - IDLE_NANOS, so a clock near Long.MIN_VALUE cannot wrap around.
+    private static boolean isIdle(Peer p, long nowNanos) {
+        return p.lastHeardNanos == Long.MIN_VALUE || nowNanos - p.lastHeardNanos > IDLE_NANOS;
     }
 
     int size() {

@@ -5,9 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.io.StringReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,6 +35,23 @@ class LatencyMatrixTest {
         assertThat(m.rttMillis(0, 0)).isZero();
         assertThat(m.rttMillis(0, 1)).isEqualTo(0.175);
         assertThat(m.rttMillis(1, 0)).isEqualTo(m.rttMillis(0, 1));
+    }
+
+    /** The shipped matrix is the file PROVENANCE.md describes, byte for byte, and its licence notice ships beside it. */
+    @Test
+    void theShippedMatrixIsTheOneItsProvenanceNamesWithItsLicence() throws Exception {
+        byte[] tsv;
+        String provenance;
+        try (InputStream m = LatencyMatrix.class.getResourceAsStream("/io/rattan/sim/planetlab490-rtt-ms.tsv");
+             InputStream p = LatencyMatrix.class.getResourceAsStream("/io/rattan/sim/PROVENANCE.md")) {
+            assertThat(m).isNotNull();
+            assertThat(p).isNotNull();
+            tsv = m.readAllBytes();
+            provenance = new String(p.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        String sha256 = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(tsv));
+        assertThat(provenance).contains("| sha256 | `" + sha256 + "` |")
+                .contains("MIT License", "The above copyright notice and this permission notice shall be included");
     }
 
     @Test
