@@ -10,6 +10,10 @@ import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.Messages.GetRequest;
+import io.rattan.core.msg.Messages.HopAck;
+import io.rattan.core.msg.Messages.ValueEntry;
+import io.rattan.core.msg.MessageType;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Status;
@@ -19,12 +23,18 @@ import io.rattan.core.util.Bytes;
 import io.rattan.core.virtual.LatencyModel;
 import io.rattan.core.virtual.VirtualWorld;
 import io.rattan.sim.net.WideAreaLatencyModel;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
  * The simulator charges a get everything it caused, and in a quiet world that is exactly the hand count: the
  * client's request to its gateway, a forward and an ack per hop, the replica's reply to the gateway, and the
- * gateway's answer to the client, each at its encoded size plus the header allowance.
+ * gateway's answer to the client, each at its encoded size plus the header allowance; and the sizes, counted field
+ * by field from the protocol's description, add up to the bytes charged.
  */
 class GetCostTest {
 
@@ -34,7 +44,14 @@ class GetCostTest {
                 LatencyModel.constant(10_000_000L));
         world.addNodes(80);
         CostMeter meter = new CostMeter(world.scheduler(), 20);
-        world.network().observer(meter);
+        // Every envelope a get sends, by its cause, for the count by hand below; the meter counts them too.
+        Map<Long, List<Envelope>> sent = new HashMap<>();
+        world.network().observer((from, to, e) -> {
+            if (world.scheduler().cause() != 0) {
+                sent.computeIfAbsent(world.scheduler().cause(), c -> new ArrayList<>()).add(e);
+            }
+            meter.sent(from, to, e);
+        });
         SimClients clients = new SimClients(world, 20_000_000_000L);
         MessageCodec codec = new MessageCodec();
         int routed = 0;
@@ -63,8 +80,63 @@ class GetCostTest {
             assertThat(meter.messages(cause)).isEqualTo(2 + pathMessages);
             assertThat(g.cost().messages()).isEqualTo(pathMessages);
             assertThat(meter.bytes(cause)).isEqualTo(clientLegBytes + g.cost().bytes());
+            // By hand, from the field widths of docs/protocol.md rather than the codec: the same bytes.
+            List<Envelope> mine = sent.get((long) cause);
+            assertThat(mine).hasSize(2 + pathMessages);
+            assertThat(mine.stream().filter(e -> e.body().type() == MessageType.GET_REQUEST).count())
+                    .isEqualTo(g.hops());
+            assertThat(mine.stream().filter(e -> e.body().type() == MessageType.HOP_ACK).count())
+                    .isEqualTo(g.hops());
+            long byHand = mine.stream().mapToLong(GetCostTest::sizeByHand).sum() + 44L * mine.size();
+            assertThat(meter.bytes(cause)).isEqualTo(byHand);
             routed += g.hops() >= 1 ? 1 : 0;
         }
         assertThat(routed).as("gets that left their gateway").isGreaterThanOrEqualTo(5);
+    }
+
+    /**
+     * An envelope's encoded size counted field by field (docs/protocol.md, frame body version 3): version, tag and
+     * flags, the sender's contact if any, the request id, then the record's fields.
+     */
+    private static long sizeByHand(Envelope e) {
+        long size = 1 + 1 + 1 + (e.sender() == null ? 0 : contact(e.sender())) + 8;
+        Message m = e.body();
+        if (m instanceof ClientGet c) {
+            // key, routing, maxValues, placemark, parallelism, wantHolders, oneHop
+            return size + 20 + 1 + 4 + bytes(c.placemark()) + 4 + 1 + 1;
+        }
+        if (m instanceof GetRequest r) {
+            // key, routing, maxValues, placemark, origin, originRequestId, hops, wantHolders, cost (int, long)
+            return size + 20 + 1 + 4 + bytes(r.placemark()) + contact(r.origin()) + 8 + 4 + 1 + 4 + 8;
+        }
+        if (m instanceof HopAck) {
+            return size;
+        }
+        if (m instanceof GetReply r) {
+            // status, values (each: value, ttlRemainingMillis), placemark, hops, detail, cost, holders
+            long values = 2;
+            for (ValueEntry v : r.values()) {
+                values += bytes(v.value()) + 8;
+            }
+            long holders = 2;
+            for (Contact c : r.holders()) {
+                holders += contact(c);
+            }
+            return size + 1 + values + bytes(r.placemark()) + 4 + 2 + utf8(r.detail()) + 4 + 8 + holders;
+        }
+        throw new AssertionError("a get sent an unexpected message: " + m);
+    }
+
+    /** Id, host as u8 length and bytes, u16 port. */
+    private static long contact(Contact c) {
+        return 20 + 1 + utf8(c.address().host()) + 2;
+    }
+
+    private static long bytes(Bytes b) {
+        return 4 + b.length();
+    }
+
+    private static long utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8).length;
     }
 }
