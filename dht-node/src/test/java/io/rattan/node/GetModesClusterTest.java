@@ -163,8 +163,8 @@ class GetModesClusterTest {
     @Test
     void iterativeGetsOverHttpReturnExactlyTheValueWithItsCost() throws Exception {
         RattanNode gateway = farthest.get(0);
-        for (String query : List.of("?routing=iterative&p=2", "?routing=iterative", "?routing=iterative&p=1",
-                "?routing=iterative&p=16&gateways=1&hedge=false")) {
+        for (String query : List.of("?routing=iterative&p=2", "?routing=iterative&p=3", "?routing=iterative",
+                "?routing=iterative&p=1", "?routing=iterative&p=16&gateways=1&hedge=false")) {
             JsonNode body = getOk(gateway, query);
             assertValue(body, query);
             JsonNode cost = body.get("cost");
