@@ -122,18 +122,23 @@ class GetModesClusterTest {
                 continue;
             }
             // Otherwise a forward and its ack per hop, then the replica's reply. Every node counts what it sends,
-            // each by its own counter, so the sum checks the count the get carried along.
-            await().atMost(WAIT).untilAsserted(() -> assertThat(getMessagesSent() - sentBefore).isEqualTo(messages));
+            // each by its own counter, so the sum checks the count the get carried along. The cluster sent at least
+            // that; more only if a straggler of an earlier get woke up meanwhile (that attempt proves nothing).
+            double sent = quiescentGetMessagesSent() - sentBefore;
+            assertThat(sent).isGreaterThanOrEqualTo(messages);
             assertThat(gatewayGetMessages(gateway) - reportedBefore).isEqualTo(messages);
-            checked++;
+            checked += sent == messages ? 1 : 0;
         }
-        assertThat(checked).as("greedy gets that were not re-routed, of 10").isEqualTo(3);
+        assertThat(checked).as("greedy gets that were not re-routed and alone in the cluster, of 10").isEqualTo(3);
     }
 
-    /** {@link #getMessagesSent()} once it has not changed for 200 ms. */
+    /**
+     * {@link #getMessagesSent()} once it has not changed for 1.5 s: longer than the 1 s first timeout toward a peer
+     * not yet measured, after which a straggling copy of an earlier get could still send.
+     */
     private static double quiescentGetMessagesSent() {
         double[] last = {-1};
-        await().atMost(WAIT).pollInterval(Duration.ofMillis(200)).until(() -> {
+        await().atMost(WAIT).pollInterval(Duration.ofMillis(1_500)).until(() -> {
             double now = getMessagesSent();
             boolean still = now == last[0];
             last[0] = now;
