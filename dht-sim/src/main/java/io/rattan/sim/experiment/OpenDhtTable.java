@@ -24,6 +24,7 @@ import io.rattan.sim.net.SlowNodeModel;
 import io.rattan.sim.net.SlowPeriod;
 import io.rattan.sim.net.WideAreaLatencyModel;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -52,9 +53,25 @@ public final class OpenDhtTable {
      * A way of performing a get, as the table names it. A one-hop mode's client ({@link GetOptions#oneHop()}) sends
      * each copy straight to a replica its image knows (see {@link OneHopClient}) instead of through gateways.
      */
-    public record Mode(String name, GetOptions options) {
+    public record Mode(String name, GetOptions options, int hedges) {
+        /** With one hedge copy when hedged (a one-hop get's hedges follow {@link OneHopClient} instead). */
+        public Mode(String name, GetOptions options) {
+            this(name, options, options.hedge() ? 1 : 0);
+        }
+
+        public Mode {
+            if (hedges < 0 || hedges > 0 != options.hedge()) {
+                throw new IllegalArgumentException("a hedged mode has at least one hedge, another none: " + name);
+            }
+        }
+
         boolean oneHop() {
             return options.oneHop();
+        }
+
+        /** Copies a routed get of this mode may send, hence the gateways its rounds need. */
+        int copiesMax() {
+            return options.oneHop() ? options.maxCopies() : options.gateways() + hedges;
         }
     }
 
@@ -145,6 +162,15 @@ public final class OpenDhtTable {
                 new Mode("one-hop-hedged", da.withHedge(true).withOneHop(true)));
     }
 
+    /**
+     * Modes that are not in the table but can be asked for by name ({@code --modes}), for experiments that the
+     * default run should not pay for: {@code hedged-escalating} is {@code hedged} with a second hedge copy, through a
+     * third gateway, when the first two are both still unanswered one more threshold later.
+     */
+    public static List<Mode> extraModes() {
+        return List.of(new Mode("hedged-escalating", GetOptions.of(RoutingMode.DELAY_AWARE).withHedge(true), 2));
+    }
+
     /** Runs the workload; returns one row per mode and the oracle row last. */
     public Result run() {
         SplittableRandom random = new SplittableRandom(params.seed());
@@ -210,7 +236,7 @@ public final class OpenDhtTable {
         double meanGap = (double) params.getPhaseNanos() / params.gets();
         long at = start;
         int[] done = {0};
-        int gatewaysMax = modes.stream().mapToInt(x -> x.options().maxCopies()).max().orElse(1);
+        int gatewaysMax = modes.stream().mapToInt(Mode::copiesMax).max().orElse(1);
         meter.countMaintenance(true);
         boolean churn = !params.churn().isOff();
         // Churn draws from streams of its own, and a round's nodes are drawn from the workload's stream even when
@@ -326,7 +352,7 @@ public final class OpenDhtTable {
             // One-hop copies are hedged against what their replicas should take, a routed one end to end.
             long[] hedgeWaits = thresholds[mode] == null ? new long[0] : direct
                     ? oneHop.hedgeWaitsNanos(targets, thresholds[mode].thresholdNanos())
-                    : new long[] {thresholds[mode].thresholdNanos()};
+                    : routedHedgeWaits(thresholds[mode].thresholdNanos(), modes.get(mode).hedges());
             GetRace.start(world.scheduler(), world.scheduler(), o, thresholds[mode], hedgeWaits, OpenDhtTable::isOk,
                     (copy, answer) -> {
                         if (direct && copy < targets.size()) {
@@ -360,6 +386,13 @@ public final class OpenDhtTable {
                         world.scheduler().execute(() -> next(i + 1));
                     });
         }
+    }
+
+    /** Each hedge copy of a routed get goes one threshold after the copy before it. */
+    private static long[] routedHedgeWaits(long thresholdNanos, int hedges) {
+        long[] waits = new long[hedges];
+        Arrays.fill(waits, thresholdNanos);
+        return waits;
     }
 
     /**

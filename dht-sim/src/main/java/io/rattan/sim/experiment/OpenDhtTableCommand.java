@@ -53,7 +53,8 @@ public final class OpenDhtTableCommand implements Callable<Integer> {
 
     @Option(names = "--modes", paramLabel = "LIST", split = ",", description = "Run only these modes (default: all:"
             + " greedy, delay-aware, delay-aware-2gw, delay-aware-3gw, iterative-3, iterative-3-2gw, hedged,"
-            + " one-hop-hedged).")
+            + " one-hop-hedged); also hedged-escalating, not in the default table: hedged with a second hedge"
+            + " copy through a third gateway one threshold after the first.")
     List<String> only;
 
     /**
@@ -162,10 +163,11 @@ public final class OpenDhtTableCommand implements Callable<Integer> {
     }
 
     private List<OpenDhtTable.Mode> selectModes() {
-        List<OpenDhtTable.Mode> all = OpenDhtTable.standardModes();
         if (only == null || only.isEmpty()) {
-            return all;
+            return OpenDhtTable.standardModes();
         }
+        List<OpenDhtTable.Mode> all = new ArrayList<>(OpenDhtTable.standardModes());
+        all.addAll(OpenDhtTable.extraModes());
         List<OpenDhtTable.Mode> chosen = new ArrayList<>();
         for (String name : only) {
             OpenDhtTable.Mode mode = all.stream().filter(m -> m.name().equals(name)).findFirst()
