@@ -22,6 +22,8 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -70,20 +72,15 @@ class SlowNodeRoutingTest {
         SplittableRandom random = new SplittableRandom(3);
         List<Id> keys = new ArrayList<>();
         Id slowId = nodes.get(SLOW).contact().id();
-        List<CompletableFuture<Message>> puts = new ArrayList<>();
-        for (int i = 0; i < 300; i++) {
-            if (i % BATCH == 0) {
-                awaitPuts(puts);
-            }
+        inBatches(300, i -> {
             // Node ids are random, so the share of the ring the slow node owns varies from run to run, down to almost
             // nothing (once greedy sent it 1 get in 1,000). Half the keys lie just past its id, so it is their root
             // and greedy gets from gateways that are no replica end there, whatever the ids.
             Id key = i % 2 == 0 ? Id.random(random) : slowId.plus(new Id(0, 0, random.nextLong() & 0xFFFF_FFFFL));
-            puts.add(nodes.get(healthyGateway(random)).request(new ClientPut(key, Bytes.utf8("v" + i), 600,
-                    Bytes.EMPTY)));
             keys.add(key);
-        }
-        awaitPuts(puts);
+            return nodes.get(healthyGateway(random)).request(new ClientPut(key, Bytes.utf8("v" + i), 600,
+                    Bytes.EMPTY));
+        }, put -> assertThat(((PutReply) put).status()).isEqualTo(Status.OK));
         // Warm up: every node measures the slow node (greedy gets, leaf exchanges and probes all sample it).
         gets(RoutingMode.GREEDY, keys, random, 200);
 
@@ -94,13 +91,6 @@ class SlowNodeRoutingTest {
         assertThat(greedyCount).as("greedy gets received by the slow node").isGreaterThanOrEqualTo(50);
         assertThat(delayAwareCount).as("delay-aware gets received by the slow node (greedy: %s)", greedyCount)
                 .isLessThanOrEqualTo(greedyCount / 4);
-    }
-
-    private static void awaitPuts(List<CompletableFuture<Message>> puts) throws Exception {
-        for (CompletableFuture<Message> put : puts) {
-            assertThat(((PutReply) put.get(30, TimeUnit.SECONDS)).status()).isEqualTo(Status.OK);
-        }
-        puts.clear();
     }
 
     private double throughSlow(RoutingMode mode, List<Id> keys, SplittableRandom random) throws Exception {
@@ -115,19 +105,28 @@ class SlowNodeRoutingTest {
         return c == null ? 0 : c.count();
     }
 
-    // Gets go in batches of concurrent requests: those through the slow node wait 200 ms or more each, and one at a
-    // time they took minutes on a loaded machine. Loopback RTTs stay far under the slow node's at this load.
     private void gets(RoutingMode mode, List<Id> keys, SplittableRandom random, int n) throws Exception {
+        inBatches(n, i -> nodes.get(healthyGateway(random)).request(new ClientGet(keys.get(random.nextInt(keys.size())),
+                mode, 0, Bytes.EMPTY)), reply -> {
+                    assertThat(reply).isInstanceOf(GetReply.class);
+                    assertThat(((GetReply) reply).values()).hasSize(1);
+                });
+    }
+
+    /**
+     * Sends requests {@code 0..n-1}, {@value #BATCH} at a time concurrently, and checks every reply. Those through the
+     * slow node wait 200 ms or more each: one at a time they took minutes on a loaded machine, while loopback RTTs
+     * stay far under the slow node's at this load.
+     */
+    private static void inBatches(int n, IntFunction<CompletableFuture<Message>> send, Consumer<Message> check)
+            throws Exception {
         for (int done = 0; done < n; done += BATCH) {
             List<CompletableFuture<Message>> batch = new ArrayList<>();
             for (int i = done; i < Math.min(n, done + BATCH); i++) {
-                batch.add(nodes.get(healthyGateway(random)).request(new ClientGet(keys.get(random.nextInt(keys.size())),
-                        mode, 0, Bytes.EMPTY)));
+                batch.add(send.apply(i));
             }
             for (CompletableFuture<Message> f : batch) {
-                Message reply = f.get(30, TimeUnit.SECONDS);
-                assertThat(reply).isInstanceOf(GetReply.class);
-                assertThat(((GetReply) reply).values()).hasSize(1);
+                check.accept(f.get(30, TimeUnit.SECONDS));
             }
         }
     }

@@ -87,7 +87,7 @@ class GetCostTest {
                     .isEqualTo(g.hops());
             assertThat(mine.stream().filter(e -> e.body().type() == MessageType.HOP_ACK).count())
                     .isEqualTo(g.hops());
-            long byHand = mine.stream().mapToLong(GetCostTest::sizeByHand).sum() + 44L * mine.size();
+            long byHand = mine.stream().mapToLong(GetCostTest::sizeByHand).sum() + (long) Cost.HEADER_BYTES * mine.size();
             assertThat(meter.bytes(cause)).isEqualTo(byHand);
             routed += g.hops() >= 1 ? 1 : 0;
         }
