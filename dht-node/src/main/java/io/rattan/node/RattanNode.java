@@ -1,5 +1,6 @@
 package io.rattan.node;
 
+import io.rattan.core.client.GetOptions;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.channel.EventLoop;
@@ -266,31 +267,17 @@ public final class RattanNode implements AutoCloseable {
     }
 
     /**
-     * Serves a {@code ClientPut}, {@code ClientGet} or {@code ClientRemove} with this node as gateway. Completes on
-     * the node's loop with the reply, or with {@code ErrorReply(UNAVAILABLE)} when the node is not running; never
-     * exceptionally.
+     * Serves a {@code ClientPut}, {@code ClientGet} or {@code ClientRemove} with this node as gateway, a get as
+     * {@code options} say ({@link Node#handleClient}). Completes on the node's loop with the reply, or with
+     * {@code ErrorReply(UNAVAILABLE)} when the node is not running; never exceptionally.
      */
-    public CompletableFuture<Message> request(Message clientRequest) {
-        switch (clientRequest.type()) {
-            case CLIENT_PUT:
-            case CLIENT_GET:
-            case CLIENT_REMOVE:
-                return serve(clientRequest, (n, reply) -> n.handleClient(clientRequest, reply));
-            default:
-                CompletableFuture<Message> refused = track(outstandingReplies, new CompletableFuture<>());
-                refused.complete(new ErrorReply(Status.BAD_REQUEST, "not a client request: " + clientRequest.type()));
-                return refused;
-        }
+    public CompletableFuture<Message> request(Message clientRequest, GetOptions options) {
+        return serve(clientRequest, (n, reply) -> n.handleClient(clientRequest, options, reply));
     }
 
-    /**
-     * Serves a get with this node as gateway, started here and at {@code gateways − 1} other nodes it knows, plus
-     * one more copy after the node's hedge threshold when {@code hedge} ({@link Node#handleClientGet}); the first
-     * good answer is the reply; with {@code oneHop} the copies go straight to the nodes the node's one-hop image
-     * says hold the key. Completes like {@link #request}, never exceptionally.
-     */
-    public CompletableFuture<Message> get(ClientGet get, int gateways, boolean hedge, boolean oneHop) {
-        return serve(get, (n, reply) -> n.handleClientGet(get, gateways, hedge, oneHop, reply));
+    /** As the binary RPC serves it: a get with the options its own fields name ({@link GatewayBackend#request}). */
+    public CompletableFuture<Message> request(Message clientRequest) {
+        return backend.request(clientRequest);
     }
 
     /** Runs {@code serve} on the loop with the node and the reply's completer; turns a node failure into INTERNAL. */
@@ -581,13 +568,8 @@ public final class RattanNode implements AutoCloseable {
     private final class Backend implements GatewayBackend {
 
         @Override
-        public CompletableFuture<Message> request(Message clientRequest) {
-            return RattanNode.this.request(clientRequest);
-        }
-
-        @Override
-        public CompletableFuture<Message> get(ClientGet get, int gateways, boolean hedge, boolean oneHop) {
-            return RattanNode.this.get(get, gateways, hedge, oneHop);
+        public CompletableFuture<Message> request(Message clientRequest, GetOptions options) {
+            return RattanNode.this.request(clientRequest, options);
         }
 
         @Override

@@ -1,5 +1,7 @@
 package io.rattan.core.client;
 
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.RoutingMode;
 import java.util.Objects;
 
@@ -45,6 +47,27 @@ public record GetOptions(RoutingMode routing, int parallelism, int gateways, boo
      */
     public static GetOptions defaults() {
         return new GetOptions(RoutingMode.DELAY_AWARE, 0, 1, true);
+    }
+
+    /**
+     * The options a binary RPC request carries on the wire: a get's routing, p and one-hop flag, through one
+     * gateway, unhedged (a binary client races and hedges itself). A put or remove: {@link #of} the default routing,
+     * which they ignore.
+     *
+     * @throws IllegalArgumentException if {@code request} is no client request, or if the get's fields make no valid
+     *                                  options (p out of range, one-hop iterative)
+     */
+    public static GetOptions carriedBy(Message request) {
+        switch (request.type()) {
+            case CLIENT_GET:
+                ClientGet g = (ClientGet) request;
+                return new GetOptions(g.routing(), g.parallelism(), 1, false, g.oneHop());
+            case CLIENT_PUT:
+            case CLIENT_REMOVE:
+                return of(RoutingMode.DEFAULT);
+            default:
+                throw new IllegalArgumentException("not a client request: " + request.type());
+        }
     }
 
     /** One gateway, no hedge, the given routing. */

@@ -1,6 +1,8 @@
 package io.rattan.core.node;
 
+import io.rattan.core.client.GetOptions;
 import io.rattan.core.msg.Message;
+import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.msg.Messages.ClientRemove;
@@ -9,9 +11,6 @@ import io.rattan.core.store.StoredRecord;
 /** Checks a client request against the node's limits; the gateway answers bad input before routing anything. */
 final class ClientRequestValidator {
 
-    /** Most questions an iterative get may keep in flight. */
-    static final int PARALLELISM_MAX = 16;
-
     /** Prefix of the message for a value over the size limit, which maps to TOO_LARGE rather than BAD_REQUEST. */
     static final String TOO_LARGE = "value too large";
     static final int SECRET_BYTES_MAX = 1024;
@@ -19,8 +18,11 @@ final class ClientRequestValidator {
     private ClientRequestValidator() {
     }
 
-    /** Null when valid, else a precise description of what is wrong. */
-    static String check(Message m, NodeConfig config) {
+    /**
+     * Null when valid, else a precise description of what is wrong. The get's options were checked when they were
+     * made ({@link GetOptions}' constructor); here only how they combine with the request.
+     */
+    static String check(Message m, GetOptions options, NodeConfig config) {
         switch (m.type()) {
             case CLIENT_PUT: {
                 ClientPut p = (ClientPut) m;
@@ -47,9 +49,9 @@ final class ClientRequestValidator {
                 if (!g.placemark().isEmpty() && g.placemark().length() != StoredRecord.HASH_BYTES) {
                     return "placemark must be a 32-byte value hash or empty";
                 }
-                if (g.parallelism() < 0 || g.parallelism() > PARALLELISM_MAX) {
-                    return "p (iterative parallelism) must be between 1 and " + PARALLELISM_MAX
-                            + ", or 0 for the default";
+                if (options.routing() == RoutingMode.ITERATIVE && options.maxCopies() > 1) {
+                    // The other nodes would route their copies recursively: an iterative get runs where it started.
+                    return "an iterative get runs at one gateway: use gateways=1, no hedge and no one-hop";
                 }
                 return null;
             }

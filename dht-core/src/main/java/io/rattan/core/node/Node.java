@@ -1423,59 +1423,34 @@ public final class Node {
     // ---------------------------------------------------------------- gateway
 
     /**
-     * Serves a client request ({@code ClientPut}, {@code ClientGet}, {@code ClientRemove}) with this node as gateway.
-     * {@code reply} is called exactly once, on the event loop, with a {@code PutReply}, {@code GetReply},
-     * {@code RemoveReply} or {@code ErrorReply}. A {@code ClientGet} with {@code oneHop} is served as
-     * {@link #handleClientGet(ClientGet, int, boolean, boolean, Consumer)} with one copy, unhedged.
+     * Serves a client request ({@code ClientPut}, {@code ClientGet} or {@code ClientRemove}) with this node as
+     * gateway: the one entry for every client request, binary or HTTP. {@code options} say how a get runs (they
+     * override the routing and parallelism the {@code ClientGet} carries; puts and removes ignore them): started
+     * here and at {@code gateways − 1} other nodes this node knows (chosen at random), each of which routes it on as
+     * if it had started there; with {@code hedge}, one more copy goes to one more node if no good answer came within
+     * this node's {@link HedgeThreshold}; with {@code oneHop}, the copies go instead straight to the nodes this
+     * gateway's {@link OneHopRouter} believes hold the key. The first good answer is the reply. {@code reply} is
+     * called exactly once, on the event loop, with a {@code PutReply}, {@code GetReply}, {@code RemoveReply} or
+     * {@code ErrorReply}; invalid input is answered at once, before anything is routed.
      */
-    public void handleClient(Message request, Consumer<Message> reply) {
-        if (request instanceof ClientGet g && g.oneHop()) {
-            handleClientGet(g, 1, false, true, reply);
-            return;
-        }
-        ErrorReply refused = refusal(request);
+    public void handleClient(Message request, GetOptions options, Consumer<Message> reply) {
+        ErrorReply refused = refusal(request, options);
         if (refused != null) {
             reply.accept(refused);
             return;
         }
-        start(request, null, reply);
-    }
-
-    /**
-     * Serves a get started at several places at once, as an HTTP gateway's {@code gateways=g} and {@code hedge=true}
-     * ask: here, and at {@code gateways − 1} other nodes this node knows (chosen at random), each of which routes
-     * it on as if it had started there; with {@code hedge}, one more copy goes to one more node if no good answer
-     * came within this node's {@link HedgeThreshold}. The first good answer is the reply. The other nodes must
-     * route recursively: an iterative get uses one gateway, this one.
-     */
-    public void handleClientGet(ClientGet request, int gateways, boolean hedge, Consumer<Message> reply) {
-        handleClientGet(request, gateways, hedge, false, reply);
-    }
-
-    /**
-     * As {@link #handleClientGet(ClientGet, int, boolean, Consumer)}; with {@code oneHop}, the copies go instead
-     * straight to the nodes this gateway's {@link OneHopRouter} believes hold the key (the fastest known replica
-     * first, the next for the next copy), each of which answers if it is a replica and routes on if not; every
-     * answer names the key's holders and so corrects the image. With an empty image the get routes from here.
-     */
-    public void handleClientGet(ClientGet request, int gateways, boolean hedge, boolean oneHop,
-                                Consumer<Message> reply) {
-        ErrorReply refused = refusal(request);
-        if (refused == null && (gateways > 1 || hedge || oneHop) && request.routing() == RoutingMode.ITERATIVE) {
-            refused = new ErrorReply(Status.BAD_REQUEST,
-                    "an iterative get runs at one gateway: use gateways=1, no hedge and no one-hop");
-        }
-        if (refused != null) {
-            reply.accept(refused);
+        if (!(request instanceof ClientGet g)) {
+            start(request, null, reply);
             return;
         }
-        GetOptions options = new GetOptions(request.routing(), request.parallelism(), gateways, hedge);
-        if (oneHop) {
-            startOneHop(request, options, reply);
+        ClientGet get = new ClientGet(g.key(), options.routing(), g.maxValues(), g.placemark(), options.parallelism(),
+                g.wantHolders());
+        if (options.oneHop()) {
+            startOneHop(get, options, reply);
             return;
         }
         if (options.maxCopies() == 1) {
-            start(request, null, reply);
+            start(get, null, reply);
             return;
         }
         List<Contact> others = usableNeighbours(c -> true);
@@ -1483,7 +1458,7 @@ public final class Node {
                 (copy, answer) -> {
                     Contact via = copy == 0 || others.isEmpty() ? null
                             : others.remove(env.random().nextInt(others.size()));
-                    start(request, via, answer);
+                    start(get, via, answer);
                 },
                 result -> reply.accept(result.reply()));
     }
@@ -1541,15 +1516,15 @@ public final class Node {
         return m instanceof GetReply g && g.status() == Status.OK;
     }
 
-    /** Why this node cannot serve {@code request} now, or null. */
-    private ErrorReply refusal(Message request) {
+    /** Why this node cannot serve {@code request} with {@code options} now, or null. */
+    private ErrorReply refusal(Message request, GetOptions options) {
         if (stopped) {
             return new ErrorReply(Status.UNAVAILABLE, "node is stopping");
         }
         if (!joined) {
             return new ErrorReply(Status.UNAVAILABLE, "node has not joined the overlay yet");
         }
-        String invalid = ClientRequestValidator.check(request, config);
+        String invalid = ClientRequestValidator.check(request, options, config);
         if (invalid == null) {
             return null;
         }
@@ -1589,10 +1564,7 @@ public final class Node {
                 int ttl = r.ttlSeconds() <= 0 ? config.ttlSecondsMax() : r.ttlSeconds();
                 routed = new RemoveRequest(r.key(), r.valueHash(), r.secret(), ttl, self, id, 0);
             }
-            default -> {
-                reply.accept(new ErrorReply(Status.BAD_REQUEST, "not a client request: " + op));
-                return;
-            }
+            default -> throw new IllegalStateException("not a client request, yet valid: " + op);
         }
         boolean ok = pending.register(id, null, started, config.requestTimeoutMillis() * MILLIS, true,
                 new ReplyHandler() {

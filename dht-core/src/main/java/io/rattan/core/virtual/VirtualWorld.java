@@ -1,5 +1,6 @@
 package io.rattan.core.virtual;
 
+import io.rattan.core.client.GetOptions;
 import io.rattan.core.env.Cancellable;
 import io.rattan.core.env.NodeEnv;
 import io.rattan.core.id.Id;
@@ -333,7 +334,7 @@ public final class VirtualWorld {
     public Message request(int index, Message clientRequest) {
         Message[] reply = new Message[1];
         Node node = slots.get(index).node;
-        scheduler.execute(() -> node.handleClient(clientRequest, m -> reply[0] = m));
+        scheduler.execute(() -> node.handleClient(clientRequest, GetOptions.carriedBy(clientRequest), m -> reply[0] = m));
         long deadline = scheduler.nanoTime() + 2 * config.requestTimeoutMillis() * 1_000_000L + SECOND;
         if (!scheduler.runUntil(() -> reply[0] != null, deadline)) {
             throw new IllegalStateException("node " + index + " never answered " + clientRequest.type());

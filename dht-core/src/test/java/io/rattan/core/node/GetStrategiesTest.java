@@ -1,5 +1,6 @@
 package io.rattan.core.node;
 
+import io.rattan.core.client.GetOptions;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rattan.core.client.OneHopImage;
@@ -122,7 +123,7 @@ class GetStrategiesTest {
             Message[] reply = new Message[1];
             Node gateway = world.node(80 + i);
             ClientGet get = new ClientGet(keys.get(i), RoutingMode.DELAY_AWARE, 0, Bytes.EMPTY);
-            world.scheduler().execute(() -> gateway.handleClientGet(get, 3, true, m -> reply[0] = m));
+            world.scheduler().execute(() -> gateway.handleClient(get, GetOptions.of(get.routing()).withGateways(3).withHedge(true), m -> reply[0] = m));
             world.runUntil(() -> reply[0] != null, 30_000_000_000L);
             assertThat(reply[0]).isInstanceOf(GetReply.class);
             assertThat(((GetReply) reply[0]).values()).extracting(v -> v.value()).containsExactly(values.get(i));
@@ -172,7 +173,7 @@ class GetStrategiesTest {
             for (int i = 0; i < keys.size(); i++) {
                 Message[] reply = new Message[1];
                 ClientGet get = new ClientGet(keys.get(i), RoutingMode.DELAY_AWARE, 0, Bytes.EMPTY);
-                world.scheduler().execute(() -> gateway.handleClientGet(get, 1, false, true, m -> reply[0] = m));
+                world.scheduler().execute(() -> gateway.handleClient(get, GetOptions.of(get.routing()).withOneHop(true), m -> reply[0] = m));
                 world.runUntil(() -> reply[0] != null, 30_000_000_000L);
                 assertThat(reply[0]).isInstanceOf(GetReply.class);
                 GetReply g = (GetReply) reply[0];
@@ -191,7 +192,7 @@ class GetStrategiesTest {
     private GetReply oneHopGet(Node gateway, Id key) {
         Message[] reply = new Message[1];
         ClientGet get = new ClientGet(key, RoutingMode.DELAY_AWARE, 0, Bytes.EMPTY);
-        world.scheduler().execute(() -> gateway.handleClientGet(get, 1, false, true, m -> reply[0] = m));
+        world.scheduler().execute(() -> gateway.handleClient(get, GetOptions.of(get.routing()).withOneHop(true), m -> reply[0] = m));
         world.runUntil(() -> reply[0] != null, 30_000_000_000L);
         assertThat(reply[0]).isInstanceOf(GetReply.class);
         return (GetReply) reply[0];
@@ -226,7 +227,7 @@ class GetStrategiesTest {
         Message[] reply = new Message[1];
         long started = world.scheduler().nanoTime();
         ClientGet get = new ClientGet(key, RoutingMode.DELAY_AWARE, 0, Bytes.EMPTY);
-        world.scheduler().execute(() -> gateway.handleClientGet(get, 1, true, true, m -> reply[0] = m));
+        world.scheduler().execute(() -> gateway.handleClient(get, GetOptions.of(get.routing()).withHedge(true).withOneHop(true), m -> reply[0] = m));
         world.runUntil(() -> reply[0] != null, 30_000_000_000L);
 
         assertThat(((GetReply) reply[0]).values()).extracting(v -> v.value()).containsExactly(values.get(3));
@@ -272,8 +273,8 @@ class GetStrategiesTest {
     @Test
     void anIterativeGetCannotStartAtSeveralNodes() {
         Message[] reply = new Message[1];
-        world.node(0).handleClientGet(new ClientGet(keys.get(0), RoutingMode.ITERATIVE, 0, Bytes.EMPTY), 2, false,
-                m -> reply[0] = m);
+        world.node(0).handleClient(new ClientGet(keys.get(0), RoutingMode.ITERATIVE, 0, Bytes.EMPTY),
+                GetOptions.of(RoutingMode.ITERATIVE).withGateways(2), m -> reply[0] = m);
         assertThat(reply[0]).isInstanceOfSatisfying(io.rattan.core.msg.Messages.ErrorReply.class,
                 e -> assertThat(e.status()).isEqualTo(Status.BAD_REQUEST));
     }

@@ -168,7 +168,7 @@ final class ApiRouter {
         Bytes placemark = placemark(query);
         GetOptions options = getOptions(query);
         ClientGet request = new ClientGet(key, options.routing(), max, placemark, options.parallelism(), false);
-        return ask(() -> backend.get(request, options.gateways(), options.hedge(), options.oneHop()), reply -> {
+        return ask(() -> backend.request(request, options), reply -> {
             if (!(reply instanceof GetReply)) {
                 return unexpected(reply);
             }

@@ -1,7 +1,9 @@
 package io.rattan.node.http;
 
+import io.rattan.core.msg.Status;
+import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.client.GetOptions;
 import io.rattan.core.msg.Message;
-import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.node.NodeStatus;
 import java.util.concurrent.CompletableFuture;
@@ -10,18 +12,25 @@ import java.util.concurrent.CompletableFuture;
 public interface GatewayBackend {
 
     /**
-     * Serves a {@code ClientPut}, {@code ClientGet} or {@code ClientRemove} on the node's event loop; completes with a
-     * {@code PutReply}, {@code GetReply}, {@code RemoveReply} or {@code ErrorReply}, on that loop.
+     * Serves a {@code ClientPut}, {@code ClientGet} or {@code ClientRemove} on the node's event loop, a get as
+     * {@code options} say; completes with a {@code PutReply}, {@code GetReply}, {@code RemoveReply} or
+     * {@code ErrorReply}, on that loop. The node validates the request.
      */
-    CompletableFuture<Message> request(Message clientRequest);
+    CompletableFuture<Message> request(Message clientRequest, GetOptions options);
 
     /**
-     * Serves a get on the node's event loop, started at the node itself and at {@code gateways − 1} other nodes of
-     * its choosing, with one more copy after its hedge threshold when {@code hedge}; the first good answer wins.
-     * With {@code oneHop} the copies go instead straight to the nodes the node's one-hop image says hold the key.
-     * Completes like {@link #request}, with a {@code GetReply} or {@code ErrorReply}.
+     * Serves a request as the binary RPC carries it: a get with the options its own fields name
+     * ({@link GetOptions#carriedBy}); fields that make no valid options are answered {@code BAD_REQUEST}.
      */
-    CompletableFuture<Message> get(ClientGet get, int gateways, boolean hedge, boolean oneHop);
+    default CompletableFuture<Message> request(Message clientRequest) {
+        GetOptions options;
+        try {
+            options = GetOptions.carriedBy(clientRequest);
+        } catch (IllegalArgumentException e) {
+            return CompletableFuture.completedFuture(new ErrorReply(Status.BAD_REQUEST, e.getMessage()));
+        }
+        return request(clientRequest, options);
+    }
 
     /** A snapshot of the node, taken on its event loop. */
     CompletableFuture<NodeStatus> status();

@@ -39,15 +39,6 @@ final class ClientGatewayHandler extends EnvelopeInboundHandler {
     void onEnvelope(ChannelHandlerContext ctx, Envelope request) {
         long requestId = request.requestId();
         Message body = request.body();
-        switch (body.type()) {
-            case CLIENT_PUT:
-            case CLIENT_GET:
-            case CLIENT_REMOVE:
-                break;
-            default:
-                reply(ctx, requestId, new ErrorReply(Status.BAD_REQUEST, "not a client request: " + body.type()));
-                return;
-        }
         if (inFlight >= inFlightMax) {
             reply(ctx, requestId, new ErrorReply(Status.UNAVAILABLE, "too many requests in flight"));
             return;

@@ -1,5 +1,6 @@
 package io.rattan.node.http;
 
+import io.rattan.core.client.GetOptions;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Cost;
 import io.rattan.core.msg.Message;
@@ -65,7 +66,10 @@ final class FakeBackend implements GatewayBackend, AutoCloseable {
     }
 
     @Override
-    public CompletableFuture<Message> request(Message clientRequest) {
+    public CompletableFuture<Message> request(Message clientRequest, GetOptions options) {
+        if (clientRequest instanceof ClientGet) {
+            getModes.add("g=" + options.gateways() + " hedge=" + options.hedge() + (options.oneHop() ? " onehop" : ""));
+        }
         requests.add(clientRequest);
         if (hang) {
             return new CompletableFuture<>();
@@ -88,12 +92,6 @@ final class FakeBackend implements GatewayBackend, AutoCloseable {
             }
         });
         return reply;
-    }
-
-    @Override
-    public CompletableFuture<Message> get(ClientGet get, int gateways, boolean hedge, boolean oneHop) {
-        getModes.add("g=" + gateways + " hedge=" + hedge + (oneHop ? " onehop" : ""));
-        return request(get);
     }
 
     private Message serve(Message request) {

@@ -1,5 +1,6 @@
 package io.rattan.node.transport;
 
+import io.rattan.core.client.GetOptions;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.node.NodeConfig;
@@ -22,15 +23,10 @@ final class RecordingGatewayBackend implements GatewayBackend {
     final BlockingQueue<Call> calls = new LinkedBlockingQueue<>();
 
     @Override
-    public CompletableFuture<Message> request(Message clientRequest) {
+    public CompletableFuture<Message> request(Message clientRequest, GetOptions options) {
         CompletableFuture<Message> reply = new CompletableFuture<>();
         calls.add(new Call(clientRequest, reply));
         return reply;
-    }
-
-    @Override
-    public CompletableFuture<Message> get(ClientGet get, int gateways, boolean hedge, boolean oneHop) {
-        return request(get);
     }
 
     /** The next request the gateway passed on; fails the test if none comes within 20 s. */

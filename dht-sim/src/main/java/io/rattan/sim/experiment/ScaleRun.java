@@ -1,5 +1,6 @@
 package io.rattan.sim.experiment;
 
+import io.rattan.core.client.GetOptions;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
@@ -45,6 +46,8 @@ final class ScaleRun {
     }
 
     private static final long SECOND = 1_000_000_000L;
+    /** Every request starts at one gateway and gets route delay-aware, unhedged: the simulator's cost, not a race. */
+    private static final GetOptions ONE_GATEWAY = GetOptions.of(RoutingMode.DELAY_AWARE);
     private static final int PUT_ATTEMPTS = 5;
     /** Virtual seconds the world runs after the last wave before the puts. */
     static final int SETTLE_SECONDS = 10;
@@ -176,7 +179,7 @@ final class ScaleRun {
                 long delay = random.nextLong(SECOND);
                 outstanding[0]++;
                 world.scheduler().schedule(delay, () -> world.node(gateway).handleClient(
-                        new ClientPut(key[v], value[v], 86_400, Bytes.EMPTY), reply -> {
+                        new ClientPut(key[v], value[v], 86_400, Bytes.EMPTY), ONE_GATEWAY, reply -> {
                             outstanding[0]--;
                             boolean ok = reply instanceof PutReply p && p.status() == Status.OK;
                             stored[v] |= ok;
@@ -250,7 +253,7 @@ final class ScaleRun {
             long t0 = world.scheduler().nanoTime();
             Bytes expected = values.get(k);
             world.node(gateway).handleClient(new ClientGet(keys.get(k), RoutingMode.DELAY_AWARE, 0, Bytes.EMPTY),
-                    reply -> done(reply, expected, t0));
+                    ONE_GATEWAY, reply -> done(reply, expected, t0));
             scheduleNext();
         }
 
