@@ -17,8 +17,8 @@ import java.util.function.Predicate;
  */
 final class Peers implements RttView {
 
-    /** Per-peer state. */
-    static final class Peer {
+    /** Per-peer state; only this class changes it. */
+    private static final class Peer {
         final RttEstimator rtt;
         boolean suspect;
         boolean probing;
@@ -59,7 +59,7 @@ final class Peers implements RttView {
         this.deadMemoryNanos = deadMemoryNanos;
     }
 
-    Peer get(Id id) {
+    private Peer get(Id id) {
         // Not computeIfAbsent: its capturing lambda is an allocation on every message heard.
         Peer p = peers.get(id);
         if (p == null) {
@@ -128,6 +128,42 @@ final class Peers implements RttView {
         Peer p = get(id);
         p.suspect = false;
         p.lastHeardNanos = nowNanos;
+    }
+
+    /**
+     * A request to the peer timed out: its timeout backs off and it is suspected until it speaks again. Returns true
+     * when a probe is to start now ({@code mayProbe} and none under way); the caller then reports its outcome to
+     * {@link #probeAnswered} or {@link #probeLost}.
+     */
+    boolean suspect(Id id, boolean mayProbe) {
+        Peer p = get(id);
+        p.rtt.backoff();
+        p.suspect = true;
+        if (p.probing || !mayProbe) {
+            return false;
+        }
+        p.probing = true;
+        return true;
+    }
+
+    void probeAnswered(Id id) {
+        Peer p = get(id);
+        p.probing = false;
+        p.suspect = false;
+    }
+
+    /**
+     * The probe started at {@code probeStartedNanos} got no answer. Returns true when the peer is to be declared dead:
+     * a lost probe does not outweigh other traffic heard from the peer since it was sent.
+     */
+    boolean probeLost(Id id, long probeStartedNanos) {
+        Peer p = get(id);
+        p.probing = false;
+        if (p.lastHeardNanos > probeStartedNanos) {
+            p.suspect = false;
+            return false;
+        }
+        return true;
     }
 
     /** Drops what is known of a peer that is no neighbour, without marking it dead. */

@@ -49,7 +49,7 @@ class IdlePeersTest {
                 case 1 -> neighbours.add(id);
                 case 2 -> {
                     probing.add(id);
-                    peers.get(id).probing = true;
+                    peers.suspect(id, true);
                 }
                 default -> recent.add(id);
             }

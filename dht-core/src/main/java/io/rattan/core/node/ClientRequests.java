@@ -1,0 +1,242 @@
+package io.rattan.core.node;
+
+import static io.rattan.core.node.NodeContext.nanos;
+
+import io.rattan.core.client.GetOptions;
+import io.rattan.core.client.GetRace;
+import io.rattan.core.client.HedgeThreshold;
+import io.rattan.core.client.OneHopRouter;
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Cost;
+import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.MessageType;
+import io.rattan.core.msg.Messages.ClientGet;
+import io.rattan.core.msg.Messages.ClientPut;
+import io.rattan.core.msg.Messages.ClientRemove;
+import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.Messages.GetRequest;
+import io.rattan.core.msg.Messages.PutReply;
+import io.rattan.core.msg.Messages.PutRequest;
+import io.rattan.core.msg.Messages.RemoveReply;
+import io.rattan.core.msg.Messages.RemoveRequest;
+import io.rattan.core.msg.Messages.Routed;
+import io.rattan.core.msg.RoutingMode;
+import io.rattan.core.msg.Status;
+import io.rattan.core.net.Contact;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * This node as a gateway: it validates a client's put, get or remove, starts it here or (for the copies of a raced,
+ * hedged or one-hop get) at other nodes, and answers the client with the first good reply or the timeout. Owned by
+ * the node's event loop.
+ */
+final class ClientRequests {
+
+    /** Most nodes a gateway's one-hop image keeps: enough for the replicas of a working set of keys. */
+    private static final int ONE_HOP_IMAGE_MAX = 1024;
+
+    private final NodeContext ctx;
+    private final Membership members;
+    private final Router router;
+    private final GetAnswers gets;
+    private final IterativeGateway iterative;
+    // When a hedged get started here sends its extra copy.
+    private final HedgeThreshold hedgeThreshold = HedgeThreshold.defaults();
+    // Made on the first one-hop get: most nodes never serve one, and a simulated world holds many nodes.
+    private OneHopRouter oneHopRouter;
+    private HedgeThreshold oneHopThreshold;
+
+    ClientRequests(NodeContext ctx, Membership members, Router router, GetAnswers gets, IterativeGateway iterative) {
+        this.ctx = ctx;
+        this.members = members;
+        this.router = router;
+        this.gets = gets;
+        this.iterative = iterative;
+    }
+
+    /** Serves a request on a running, joined node: see {@link Node#handleClient}. */
+    void handle(Message request, GetOptions options, Consumer<Message> reply) {
+        String invalid = ClientRequestValidator.check(request, options, ctx.config());
+        if (invalid != null) {
+            reply.accept(new ErrorReply(invalid.startsWith(ClientRequestValidator.TOO_LARGE) ? Status.TOO_LARGE
+                    : Status.BAD_REQUEST, invalid));
+            return;
+        }
+        if (!(request instanceof ClientGet g)) {
+            start(request, null, reply, new HashSet<>());
+            return;
+        }
+        ClientGet get = new ClientGet(g.key(), options.routing(), g.maxValues(), g.placemark(), options.parallelism(),
+                g.wantHolders());
+        if (options.oneHop()) {
+            startOneHop(get, options, reply);
+        } else if (options.maxCopies() == 1) {
+            start(get, null, reply, new HashSet<>());
+        } else {
+            race(get, options, reply);
+        }
+    }
+
+    /**
+     * Starts the get here and at {@code gateways − 1} other nodes this node knows (chosen at random), each of which
+     * routes it on as if it had started there; a hedge copy goes to one more node if no good answer came within this
+     * node's {@link HedgeThreshold}. The first good answer is the reply.
+     */
+    private void race(ClientGet get, GetOptions options, Consumer<Message> reply) {
+        List<Contact> others = members.usableNeighbours(c -> true);
+        GetRace.start(ctx.scheduler(), ctx.clock(), options, hedgeThreshold, ClientRequests::isGoodGet,
+                (copy, answer) -> {
+                    Contact via = copy == 0 || others.isEmpty() ? null
+                            : others.remove(ctx.random().nextInt(others.size()));
+                    start(get, via, answer, new HashSet<>());
+                },
+                result -> reply.accept(result.reply()));
+    }
+
+    /**
+     * Sends the copies straight to the nodes this gateway's {@link OneHopRouter} believes hold the key (the fastest
+     * known replica first, the next for the next copy), each of which answers if it is a replica and routes on if
+     * not; every answer names the key's holders and so corrects the image. With an empty image the get routes from
+     * here.
+     */
+    private void startOneHop(ClientGet request, GetOptions options, Consumer<Message> reply) {
+        if (oneHopRouter == null) {
+            oneHopRouter = new OneHopRouter(ONE_HOP_IMAGE_MAX);
+            oneHopThreshold = HedgeThreshold.defaults();
+        }
+        OneHopRouter router = oneHopRouter;
+        // Every answer must name the holders: that is how the image learns.
+        ClientGet asked = new ClientGet(request.key(), request.routing(), request.maxValues(), request.placemark(),
+                request.parallelism(), true);
+        // Replicas it has not asked yet may be neighbours whose RTT it knows; ones it suspects are skipped (a copy to
+        // one that died would wait out a timeout before being routed from here). This node comes last.
+        List<Contact> targets = new ArrayList<>(router.targets(request.key(), ctx.config().replicas(), ctx.self(),
+                members::srttNanos));
+        targets.removeIf(c -> !c.equals(ctx.self()) && (!members.usable(c) || members.isRecentlyDead(c.id())));
+        // Listed only when a copy goes beyond the known targets (copies start in order): most one-hop gets send one.
+        List<Contact> others = new ArrayList<>();
+        // One-hop gets are much faster than routed ones: their own threshold keeps them from pulling down the one
+        // routed hedged gets use. The hedges follow the last of the copies sent at once.
+        long[] hedgeWaits = options.hedge() ? router.hedgeWaitsNanos(
+                targets.subList(Math.min(options.gateways(), targets.size()) - 1, targets.size()),
+                oneHopThreshold.thresholdNanos(), members::srttNanos) : new long[0];
+        GetRace.start(ctx.scheduler(), ctx.clock(), options, oneHopThreshold, hedgeWaits, ClientRequests::isGoodGet,
+                (copy, answer) -> {
+                    // Copies beyond the known targets start at random neighbours, as a routed race's do, rather
+                    // than all at this node.
+                    if (copy == targets.size()) {
+                        others.addAll(members.usableNeighbours(c -> !targets.contains(c)));
+                    }
+                    Contact target = copy < targets.size() ? targets.get(copy)
+                            : others.isEmpty() ? ctx.self() : others.remove(ctx.random().nextInt(others.size()));
+                    sendOneHopCopy(router, asked, target, answer);
+                },
+                result -> reply.accept(result.reply()));
+    }
+
+    /** One copy of a one-hop get, to {@code target}; its answer (or the re-route a timeout caused) teaches the image. */
+    private void sendOneHopCopy(OneHopRouter router, ClientGet asked, Contact target, Consumer<Message> answer) {
+        Contact via = target.equals(ctx.self()) ? null : target;
+        Set<Id> tried = new HashSet<>();
+        long sent = ctx.now();
+        start(asked, via, m -> {
+            if (via != null && tried.contains(via.id())) {
+                // The target did not answer its hop; the get was routed from here instead.
+                router.forget(target);
+            } else {
+                int directHops = via == null ? 0 : 1;
+                router.answered(target, m, ctx.now() - sent, m instanceof GetReply g && g.hops() == directHops);
+            }
+            answer.accept(m);
+        }, tried);
+    }
+
+    private static boolean isGoodGet(Message m) {
+        return m instanceof GetReply g && g.status() == Status.OK;
+    }
+
+    /**
+     * Starts a valid client request here ({@code via} null) or, for a get, at node {@code via}, which routes it on;
+     * either way this node is its origin and {@code reply} gets the answer or the timeout. {@code tried} is the first
+     * hop's tried set: it holds {@code via}'s id afterwards if the hop to {@code via} timed out and the request was
+     * routed from here.
+     */
+    private void start(Message request, Contact via, Consumer<Message> reply, Set<Id> tried) {
+        long id = ctx.outbox().nextRequestId();
+        long started = ctx.now();
+        MessageType op = request.type();
+        Routed routed = routedFrom(request, id);
+        long timeout = nanos(ctx.config().requestTimeoutMillis());
+        if (!ctx.outbox().expect(id, started, timeout, true, ReplyHandler.of(
+                e -> answered(request, started, e, reply),
+                () -> {
+                    ctx.listener().clientRequestDone(op, Status.TIMEOUT, ctx.now() - started, 0);
+                    reply.accept(new ErrorReply(ctx.stopped() ? Status.UNAVAILABLE : Status.TIMEOUT,
+                            "no answer within " + ctx.config().requestTimeoutMillis() + " ms"));
+                }))) {
+            reply.accept(new ErrorReply(Status.UNAVAILABLE, "too many requests in flight"));
+            return;
+        }
+        if (via != null) {
+            router.forward(routed, via, tried);
+        } else if (routed instanceof GetRequest g && gets.answersGet(g.key())) {
+            router.deliver(routed);
+        } else if (request instanceof ClientGet g && g.routing() == RoutingMode.ITERATIVE) {
+            iterative.start(g, id);
+        } else {
+            router.route(routed, new HashSet<>());
+        }
+    }
+
+    /** The routed request a client request becomes, with this node as its origin waiting on request {@code id}. */
+    private Routed routedFrom(Message request, long id) {
+        switch (request.type()) {
+            case CLIENT_PUT -> {
+                ClientPut p = (ClientPut) request;
+                return new PutRequest(p.key(), p.value(), p.ttlSeconds(), p.secretHash(), ctx.self(), id, 0);
+            }
+            case CLIENT_GET -> {
+                ClientGet g = (ClientGet) request;
+                return new GetRequest(g.key(), g.routing(), g.maxValues(), g.placemark(), ctx.self(), id, 0,
+                        g.wantHolders(), Cost.ZERO);
+            }
+            case CLIENT_REMOVE -> {
+                ClientRemove r = (ClientRemove) request;
+                int ttl = r.ttlSeconds() <= 0 ? ctx.config().ttlSecondsMax() : r.ttlSeconds();
+                return new RemoveRequest(r.key(), r.valueHash(), r.secret(), ttl, ctx.self(), id, 0);
+            }
+            default -> throw new IllegalStateException("not a client request, yet valid: " + request.type());
+        }
+    }
+
+    private void answered(Message request, long started, Envelope e, Consumer<Message> reply) {
+        Message m = e.body();
+        ctx.listener().clientRequestDone(request.type(), statusOf(m), ctx.now() - started,
+                m instanceof GetReply g ? g.hops() : 0);
+        if (m instanceof GetReply g && request instanceof ClientGet cg) {
+            ctx.listener().clientGetCost(cg.routing(), g.cost());
+        }
+        reply.accept(m);
+    }
+
+    private static Status statusOf(Message m) {
+        switch (m.type()) {
+            case PUT_REPLY:
+                return ((PutReply) m).status();
+            case GET_REPLY:
+                return ((GetReply) m).status();
+            case REMOVE_REPLY:
+                return ((RemoveReply) m).status();
+            case ERROR_REPLY:
+                return ((ErrorReply) m).status();
+            default:
+                return Status.INTERNAL;
+        }
+    }
+}

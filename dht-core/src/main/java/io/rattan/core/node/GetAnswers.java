@@ -1,0 +1,64 @@
+package io.rattan.core.node;
+
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.Messages.GetRequest;
+import io.rattan.core.msg.Messages.IterativeGet;
+import io.rattan.core.msg.Messages.IterativeGetReply;
+import io.rattan.core.msg.Status;
+import io.rattan.core.util.Bytes;
+import java.util.List;
+
+/**
+ * A replica's side of a get: whether this node answers a get for a key, and the answer to a routed or an iterative
+ * get, read from the local replica. Owned by the node's event loop.
+ */
+final class GetAnswers {
+
+    /** Candidates a node names in answer to an iterative get, and an iterative gateway starts from. */
+    static final int ITERATIVE_CANDIDATES = 4;
+
+    private final NodeContext ctx;
+    private final Membership members;
+    private final LocalReplica replica;
+
+    GetAnswers(NodeContext ctx, Membership members, LocalReplica replica) {
+        this.ctx = ctx;
+        this.members = members;
+        this.replica = replica;
+    }
+
+    /**
+     * A get is answered by the first replica on the path, unless that replica holds nothing for the key and is not
+     * the root: a replica that joined moments ago may not have been repaired yet, so the root is asked instead.
+     */
+    boolean answersGet(Id key) {
+        if (!members.isReplica(key)) {
+            return false;
+        }
+        return members.isRoot(key) || replica.holdsAny(key);
+    }
+
+    /** Answers a routed get straight to its gateway, adding this reply to the cost the get carried. */
+    void serve(GetRequest g) {
+        GetReply page = replica.readPage(g.key(), g.maxValues(), g.placemark(), g.hops());
+        GetReply reply = new GetReply(page.status(), page.values(), page.placemark(), page.hops(), "", g.cost(),
+                g.wantHolders() ? members.replicaSet(g.key()) : List.of());
+        if (!g.origin().id().equals(ctx.self().id())) {
+            // The reply's size does not depend on the cost it carries (fixed-width fields).
+            reply = reply.withCost(g.cost().plus(ctx.outbox().sizeOf(ctx.self(), reply)));
+        }
+        ctx.outbox().replyToOrigin(g, reply);
+    }
+
+    /** A node asked by an iterative gateway: the values if it would answer a routed get, else closer nodes. */
+    IterativeGetReply answerIterative(IterativeGet q) {
+        if (answersGet(q.key())) {
+            GetReply page = replica.readPage(q.key(), q.maxValues(), q.placemark(), 0);
+            return new IterativeGetReply(Status.OK, true, page.values(), page.placemark(),
+                    q.wantHolders() ? members.replicaSet(q.key()) : List.of());
+        }
+        return new IterativeGetReply(Status.OK, false, List.of(), Bytes.EMPTY,
+                members.closerNeighbours(q.key(), ITERATIVE_CANDIDATES));
+    }
+}

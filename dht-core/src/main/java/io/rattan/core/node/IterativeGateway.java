@@ -1,0 +1,82 @@
+package io.rattan.core.node;
+
+import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ClientGet;
+import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.Messages.IterativeGet;
+import io.rattan.core.msg.Messages.IterativeGetReply;
+import io.rattan.core.msg.Status;
+import io.rattan.core.net.Contact;
+import java.util.List;
+
+/**
+ * Runs iterative gets as their gateway: asks the closest known candidates itself, p at a time, each with the
+ * per-peer timeout; every answer names closer nodes, and the first node that answers with values completes the
+ * client's request. Owned by the node's event loop.
+ */
+final class IterativeGateway {
+
+    /** An iterative get's p when the client does not say; the OpenDHT study's value. */
+    static final int PARALLELISM_DEFAULT = 3;
+
+    private final NodeContext ctx;
+    private final Membership members;
+
+    IterativeGateway(NodeContext ctx, Membership members) {
+        this.ctx = ctx;
+        this.members = members;
+    }
+
+    /** Starts {@code g}; its answer (or failure) completes the client request {@code id} registered in the outbox. */
+    void start(ClientGet g, long id) {
+        int p = g.parallelism() == 0 ? PARALLELISM_DEFAULT : g.parallelism();
+        IterativeLookup lookup = new IterativeLookup(g.key(), ctx.self().id(), p);
+        lookup.offer(members.closerNeighbours(g.key(), GetAnswers.ITERATIVE_CANDIDATES), 1);
+        pump(lookup, new IterativeGet(g.key(), g.maxValues(), g.placemark(), g.wantHolders()), id);
+    }
+
+    private void pump(IterativeLookup lookup, IterativeGet q, long id) {
+        Contact c;
+        while ((c = lookup.next()) != null) {
+            Contact asked = c;
+            lookup.spent(ctx.outbox().sizeOf(ctx.self(), q));
+            ctx.outbox().request(asked, q, members.rtoNanos(asked.id()), ReplyHandler.of(
+                    e -> answered(lookup, q, id, asked, e),
+                    () -> {
+                        if (ctx.stopped() || lookup.finished()) {
+                            return;
+                        }
+                        members.peerTimedOut(asked);
+                        lookup.failed(asked);
+                        pump(lookup, q, id);
+                    }));
+        }
+        if (!lookup.finished() && lookup.exhausted()) {
+            lookup.finish();
+            complete(id, new ErrorReply(Status.UNAVAILABLE, "iterative get: no candidate near the key answered"));
+        }
+    }
+
+    private void answered(IterativeLookup lookup, IterativeGet q, long id, Contact asked, Envelope e) {
+        lookup.answered(asked);
+        lookup.spent(ctx.outbox().sizeOf(asked, e.body()));
+        if (lookup.finished()) {
+            return;
+        }
+        IterativeGetReply r = (IterativeGetReply) e.body();
+        if (r.answered()) {
+            lookup.finish();
+            complete(id, new GetReply(r.status(), r.values(), r.placemark(), lookup.depth(asked), "", lookup.cost(),
+                    q.wantHolders() ? r.contacts() : List.of()));
+            return;
+        }
+        lookup.offer(r.contacts(), lookup.depth(asked) + 1);
+        pump(lookup, q, id);
+    }
+
+    private void complete(long id, Message reply) {
+        ctx.outbox().onReply(new Envelope(ctx.self(), id, reply));
+    }
+}

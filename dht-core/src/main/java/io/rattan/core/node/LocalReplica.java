@@ -1,0 +1,223 @@
+package io.rattan.core.node;
+
+import io.rattan.core.env.Clock;
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.Messages.PutRequest;
+import io.rattan.core.msg.Messages.ReplicaRecord;
+import io.rattan.core.msg.Messages.ValueEntry;
+import io.rattan.core.msg.Status;
+import io.rattan.core.store.Store;
+import io.rattan.core.store.StoredRecord;
+import io.rattan.core.util.Bytes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * This node's copies: the only door to its {@link Store}. It reads pages of a key's values, writes puts, replicas and
+ * removes under the tombstone rule, and checks replicas that peers send. Pure logic over the store and the clock: it
+ * sends nothing. Owned by the node's event loop.
+ */
+final class LocalReplica {
+
+    private static final Logger log = LoggerFactory.getLogger(LocalReplica.class);
+    /** Records read from the store at a time by scans. */
+    static final int SCAN_PAGE = 512;
+    private static final int PURGE_BATCH = 10_000;
+
+    private final NodeConfig config;
+    private final Store store;
+    private final Clock clock;
+    private final String tag;
+
+    LocalReplica(NodeConfig config, Store store, Clock clock, String tag) {
+        this.config = config;
+        this.store = store;
+        this.clock = clock;
+        this.tag = tag;
+    }
+
+    /**
+     * One page of the live values under {@code key} after {@code placemark}: at most {@code maxValues} (0: the page
+     * limit) and the page's byte limit, but at least one value; the placemark of the last value when more remain.
+     */
+    GetReply readPage(Id key, int maxValues, Bytes placemark, int hops) {
+        int max = Math.min(maxValues <= 0 ? config.pageValuesMax() : maxValues, config.pageValuesMax());
+        List<ValueEntry> values = new ArrayList<>();
+        long nowMillis = clock.epochMillis();
+        int bytes = 0;
+        Store.Cursor cursor = new Store.Cursor(key, placemark);
+        Bytes last = Bytes.EMPTY;
+        boolean more = false;
+        scan:
+        while (true) {
+            List<StoredRecord> page = store.scan(cursor, Math.min(SCAN_PAGE, max + 1));
+            if (page.isEmpty()) {
+                break;
+            }
+            for (StoredRecord r : page) {
+                if (!r.key().equals(key)) {
+                    break scan;
+                }
+                cursor = new Store.Cursor(r.key(), r.valueHash());
+                if (r.tombstone()) {
+                    continue;
+                }
+                if (values.size() >= max || (bytes + r.value().length() > config.pageBytesMax() && !values.isEmpty())) {
+                    more = true;
+                    break scan;
+                }
+                values.add(new ValueEntry(r.value(), Math.max(0, r.expiresAtMillis() - nowMillis)));
+                bytes += r.value().length();
+                last = r.valueHash();
+            }
+        }
+        return new GetReply(Status.OK, values, more ? last : Bytes.EMPTY, hops, "");
+    }
+
+    /** Whether any record, value or tombstone, is held under {@code key}. */
+    boolean holdsAny(Id key) {
+        for (StoredRecord r : store.scan(Store.Cursor.atKey(key), 1)) {
+            return r.key().equals(key);
+        }
+        return false;
+    }
+
+    /** The record a put stores: its value, expiring its TTL from now. */
+    StoredRecord recordOf(PutRequest p) {
+        long expiresAt = clock.epochMillis() + p.ttlSeconds() * 1000L;
+        return StoredRecord.value(p.key(), p.value(), expiresAt, p.secretHash());
+    }
+
+    /**
+     * Writes a record unless a rule forbids it: a value never overrides a tombstone of the same secret (the value
+     * was removed); a tombstone never removes a value protected by a different secret, and a tombstone without a
+     * secret hash (which no remove creates) is refused; and a value's secret hash is the one it was first stored
+     * with, so re-putting the same bytes with another secret cannot take over the right to remove it.
+     */
+    boolean store(StoredRecord rec) {
+        if (rec.tombstone() && rec.secretHash().isEmpty()) {
+            return false;
+        }
+        Optional<StoredRecord> existing = store.read(rec.key(), rec.valueHash());
+        StoredRecord toWrite = rec;
+        if (existing.isPresent()) {
+            StoredRecord old = existing.get();
+            if (rec.tombstone() && !old.secretHash().equals(rec.secretHash())) {
+                return false;
+            }
+            if (!rec.tombstone() && old.tombstone() && old.secretHash().equals(rec.secretHash())) {
+                return false;
+            }
+            if (!rec.tombstone() && !old.tombstone() && !old.secretHash().equals(rec.secretHash())) {
+                toWrite = new StoredRecord(rec.key(), rec.valueHash(), rec.value(),
+                        Math.max(rec.expiresAtMillis(), old.expiresAtMillis()), old.secretHash(), false);
+            }
+        }
+        store.write(toWrite);
+        return true;
+    }
+
+    /** Stores the well-formed records a peer pushed (values whose bytes match their hash and size limit); how many. */
+    int acceptReplicas(List<ReplicaRecord> records) {
+        long nowMillis = clock.epochMillis();
+        long ttlMaxMillis = config.ttlSecondsMax() * 1000L;
+        int accepted = 0;
+        for (ReplicaRecord r : records) {
+            if (r.remainingMillis() <= 0 || !wellFormed(r)) {
+                continue;
+            }
+            long expiresAt = nowMillis + Math.min(r.remainingMillis(), ttlMaxMillis);
+            StoredRecord rec = new StoredRecord(r.key(), r.valueHash(), r.value(), expiresAt, r.secretHash(),
+                    r.tombstone());
+            if (store(rec)) {
+                accepted++;
+            }
+        }
+        return accepted;
+    }
+
+    private boolean wellFormed(ReplicaRecord r) {
+        if (!r.tombstone() && (r.value().length() > config.valueBytesMax()
+                || !r.value().sha256().equals(r.valueHash()))) {
+            log.debug("{} rejects a replica of {} whose hash or size is wrong", tag, r.key().shortHex());
+            return false;
+        }
+        return r.valueHash().length() == StoredRecord.HASH_BYTES
+                && (r.secretHash().isEmpty() || r.secretHash().length() == StoredRecord.HASH_BYTES)
+                && !(r.tombstone() && !r.value().isEmpty());
+    }
+
+    /**
+     * Removes a value held here if SHA-256(secret) matches its secret hash, leaving a tombstone that outlives the
+     * value; the tombstone then spreads to the other replicas by anti-entropy, so a copy that arrives later from a
+     * replica that missed the remove is dropped.
+     */
+    Status remove(Id key, Bytes valueHash, Bytes secret, int ttlSeconds) {
+        Bytes secretHash = secret.sha256();
+        long nowMillis = clock.epochMillis();
+        long tombstoneUntil = nowMillis + Math.min(Math.max(ttlSeconds, 1), config.ttlSecondsMax()) * 1000L;
+        Optional<StoredRecord> existing = store.read(key, valueHash);
+        if (existing.isPresent()) {
+            StoredRecord old = existing.get();
+            if (!old.secretHash().equals(secretHash)) {
+                return old.tombstone() ? Status.NOT_FOUND : Status.FORBIDDEN;
+            }
+            if (old.tombstone()) {
+                return Status.OK;
+            }
+            store.write(StoredRecord.tombstone(key, valueHash,
+                    Math.max(tombstoneUntil, old.expiresAtMillis()), secretHash));
+            return Status.OK;
+        }
+        // Not held here: nothing proves this secret, so nothing is written. The tombstone of a remove that some
+        // replica authorised reaches this one by anti-entropy.
+        return Status.NOT_FOUND;
+    }
+
+    /** A record as it travels to another replica: with its remaining time, not its expiry on this node's clock. */
+    ReplicaRecord toWire(StoredRecord r) {
+        long remaining = Math.max(0, r.expiresAtMillis() - clock.epochMillis());
+        return new ReplicaRecord(r.key(), r.valueHash(), r.value(), remaining, r.secretHash(), r.tombstone());
+    }
+
+    Optional<StoredRecord> read(Id key, Bytes valueHash) {
+        return store.read(key, valueHash);
+    }
+
+    /** Up to {@code limit} live records after {@code from}, in key order. */
+    List<StoredRecord> scan(Store.Cursor from, int limit) {
+        return store.scan(from, limit);
+    }
+
+    /** Runs {@code action} on every live record, in key order, a page at a time. */
+    void forEachRecord(Consumer<StoredRecord> action) {
+        Store.Cursor cursor = Store.Cursor.START;
+        while (true) {
+            List<StoredRecord> page = store.scan(cursor, SCAN_PAGE);
+            if (page.isEmpty()) {
+                return;
+            }
+            for (StoredRecord r : page) {
+                cursor = new Store.Cursor(r.key(), r.valueHash());
+                action.accept(r);
+            }
+        }
+    }
+
+    /** Deletes expired records from the store and its expiry index, a bounded batch per call. */
+    void purgeExpired() {
+        int n = store.purgeExpired(PURGE_BATCH);
+        if (n > 0) {
+            log.debug("{} purged {} expired records", tag, n);
+        }
+    }
+
+    long size() {
+        return store.size();
+    }
+}

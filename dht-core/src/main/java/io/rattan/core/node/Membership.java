@@ -1,0 +1,327 @@
+package io.rattan.core.node;
+
+import static io.rattan.core.node.NodeContext.nanos;
+
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Messages.LeafExchange;
+import io.rattan.core.msg.Messages.LeafExchangeReply;
+import io.rattan.core.msg.Messages.Ping;
+import io.rattan.core.net.Contact;
+import io.rattan.core.routing.LeafSet;
+import io.rattan.core.routing.RoutingTable;
+import io.rattan.core.routing.RttView;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Who this node knows and how they are: the leaf set, the routing table and each peer's health, kept up by
+ * leaf-set exchange and by failure detection (a peer whose request timed out is suspected and probed, and declared
+ * dead when the probe fails too). Owned by the node's event loop.
+ */
+final class Membership {
+
+    private static final Logger log = LoggerFactory.getLogger(Membership.class);
+    private static final int JOIN_INFO_CONTACTS_MAX = 160;
+
+    private final NodeContext ctx;
+    private final LeafSet leafSet;
+    private final RoutingTable table;
+    private final Peers peers;
+    private final Runnable leafSetChanged;
+    /** What {@link Peers#forgetIdle} must keep: the peers routing relies on, measured by maintenance. */
+    private final Predicate<Id> isNeighbour = this::isNeighbour;
+    private int exchangeTurn;
+
+    /** {@code leafSetChanged} runs each time a member joins or leaves the leaf set. */
+    Membership(NodeContext ctx, Runnable leafSetChanged) {
+        this.ctx = ctx;
+        NodeConfig config = ctx.config();
+        this.leafSet = new LeafSet(ctx.self(), config.leafSetHalf());
+        this.peers = new Peers(nanos(config.rtoInitialMillis()), nanos(config.rtoMinMillis()),
+                nanos(config.rtoMaxMillis()), 20 * nanos(config.leafExchangeIntervalMillis()));
+        this.table = new RoutingTable(ctx.self().id(), config.candidatesPerSlot(), peers::srttNanos);
+        this.leafSetChanged = leafSetChanged;
+    }
+
+    // ---------------------------------------------------------------- what is known
+
+    boolean usable(Contact c) {
+        return !peers.isSuspect(c.id());
+    }
+
+    /** In the routing table or the leaf set. */
+    boolean isNeighbour(Id id) {
+        return table.contains(id) || leafSet.contains(id);
+    }
+
+    /** Whether this node keeps any state for {@code id} (an RTT estimate, a suspicion). */
+    boolean knowsPeer(Id id) {
+        return peers.knows(id);
+    }
+
+    boolean isRecentlyDead(Id id) {
+        return peers.isRecentlyDead(id, ctx.now());
+    }
+
+    /** Measured delays, for the next-hop policies and the one-hop router. */
+    RttView rtts() {
+        return peers;
+    }
+
+    long rtoNanos(Id id) {
+        return peers.rtoNanos(id);
+    }
+
+    long srttNanos(Id id) {
+        return peers.srttNanos(id);
+    }
+
+    List<Contact> leafMembers() {
+        return leafSet.members();
+    }
+
+    List<Contact> clockwise() {
+        return leafSet.clockwise();
+    }
+
+    List<Contact> counterClockwise() {
+        return leafSet.counterClockwise();
+    }
+
+    boolean inLeafSet(Id id) {
+        return leafSet.contains(id);
+    }
+
+    boolean leafSetCovers(Id key) {
+        return leafSet.covers(key);
+    }
+
+    /** The leaf-set member (or this node) closest to {@code key} among those {@code ok} accepts. */
+    Contact closestLeaf(Id key, Predicate<Contact> ok) {
+        return leafSet.closest(key, 1, ok).get(0);
+    }
+
+    /** The best contact of the routing-table slot {@code key} routes through, or null. */
+    Contact tableCandidate(Id key, Predicate<Contact> ok) {
+        return table.best(table.slotFor(key), ok);
+    }
+
+    /** Every routing-table entry, row by row (a copy). */
+    List<Contact> tableEntries() {
+        return table.all();
+    }
+
+    int tableSize() {
+        return table.size();
+    }
+
+    Contact tableEntry(int index) {
+        return table.get(index);
+    }
+
+    List<Integer> tableRowFill() {
+        return table.rowFill();
+    }
+
+    /** The k replicas of {@code key} as this node sees them: the usable leaf-set members (or itself) closest to it. */
+    List<Contact> replicaSet(Id key) {
+        return leafSet.closest(key, ctx.config().replicas(), this::usable);
+    }
+
+    /** The replicas of {@code key} and the next node beyond them: where a leaving replica's copies must go. */
+    List<Contact> replicaSetAndNext(Id key) {
+        return leafSet.closest(key, ctx.config().replicas() + 1, this::usable);
+    }
+
+    /** True when this node is one of the k replicas of {@code key} in its own view. */
+    boolean isReplica(Id key) {
+        return leafSet.covers(key) && replicaSet(key).contains(ctx.self());
+    }
+
+    /** True when this node is the usable node closest to {@code key} it knows of. */
+    boolean isRoot(Id key) {
+        return leafSet.closest(key, 1, this::usable).get(0).equals(ctx.self());
+    }
+
+    /** Usable neighbours that pass {@code ok}: leaf-set members first, then table entries not in the leaf set. */
+    List<Contact> usableNeighbours(Predicate<Contact> ok) {
+        List<Contact> found = new ArrayList<>();
+        for (Contact c : leafSet.members()) {
+            if (usable(c) && ok.test(c)) {
+                found.add(c);
+            }
+        }
+        table.forEach(c -> {
+            if (!leafSet.contains(c.id()) && usable(c) && ok.test(c)) {
+                found.add(c);
+            }
+        });
+        return found;
+    }
+
+    /** Usable neighbours strictly closer to {@code key} than this node, closest first, at most {@code max}. */
+    List<Contact> closerNeighbours(Id key, int max) {
+        Id self = ctx.self().id();
+        List<Contact> closer = usableNeighbours(c -> c.id().isCloserTo(key, self));
+        closer.sort(Comparator.comparing(c -> c.id().distanceTo(key)));
+        return closer.size() > max ? List.copyOf(closer.subList(0, max)) : closer;
+    }
+
+    /** What a joiner is told: the leaf set and this node, then (not from its root, or to fill up) table entries. */
+    List<Contact> contactsForJoiner(boolean root) {
+        List<Contact> out = new ArrayList<>(leafSet.members());
+        out.add(ctx.self());
+        if (!root || out.size() < JOIN_INFO_CONTACTS_MAX) {
+            for (Contact c : table.all()) {
+                if (out.size() >= JOIN_INFO_CONTACTS_MAX) {
+                    break;
+                }
+                if (!out.contains(c)) {
+                    out.add(c);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The leaf set without duplicates, counter-clockwise side first. */
+    List<Contact> leafSetForStatus() {
+        List<Contact> leaves = new ArrayList<>(leafSet.counterClockwise());
+        for (Contact c : leafSet.clockwise()) {
+            if (!leaves.contains(c)) {
+                leaves.add(c);
+            }
+        }
+        return leaves;
+    }
+
+    // ---------------------------------------------------------------- learning and forgetting
+
+    /** A node sent us a message: it is alive and is a neighbour candidate. */
+    void heard(Contact c) {
+        if (c.id().equals(ctx.self().id())) {
+            return;
+        }
+        peers.heardFrom(c.id(), ctx.now());
+        add(c);
+    }
+
+    /** A contact another node told us about; recently dead nodes stay out until they speak to us themselves. */
+    void learn(Contact c) {
+        // Most contacts of a leaf-set exchange are members already, offered to the table when they joined the leaf
+        // set; skipping them spares a lookup in the peers and the table per contact, much of a simulated node's
+        // work. A contact we hear from directly is still offered every time, so the table sees measured members.
+        if (leafSet.holds(c) || c.id().equals(ctx.self().id()) || peers.isRecentlyDead(c.id(), ctx.now())) {
+            return;
+        }
+        add(c);
+    }
+
+    /** Offers {@code c} to the routing table and the leaf set. */
+    void add(Contact c) {
+        table.add(c);
+        if (leafSet.add(c)) {
+            leafSetChanged.run();
+        }
+    }
+
+    void sampleRtt(Id peer, long rttNanos) {
+        peers.sample(peer, rttNanos);
+    }
+
+    /** Drops what is known of a peer that is no neighbour, without marking it dead. */
+    void forgetPeer(Id id) {
+        peers.forget(id);
+    }
+
+    /** A request to {@code c} timed out: suspect it and probe it; a failed probe declares it dead. */
+    void peerTimedOut(Contact c) {
+        if (ctx.outbox().isFull()) {
+            // Our own request table is full: the failure is ours, not the peer's, so blame nobody.
+            return;
+        }
+        if (!peers.suspect(c.id(), !ctx.stopped())) {
+            return;
+        }
+        long probeStarted = ctx.now();
+        ctx.outbox().request(c, new Ping(), nanos(ctx.config().rtoMaxMillis()), ReplyHandler.of(
+                reply -> peers.probeAnswered(c.id()),
+                () -> {
+                    if (peers.probeLost(c.id(), probeStarted)) {
+                        log.debug("{} declares {} dead", ctx.tag(), c);
+                        forget(c);
+                    }
+                }));
+    }
+
+    /** Drops a node that died or left from every table, repairs around it and refills the leaf set. */
+    void forget(Contact c) {
+        peers.declareDead(c.id(), ctx.now());
+        table.remove(c.id());
+        if (leafSet.remove(c.id())) {
+            leafSetChanged.run();
+            // Refill from the farthest member on each side: its leaf set reaches beyond ours.
+            refillLeafSet();
+        }
+    }
+
+    private void refillLeafSet() {
+        List<Contact> cw = leafSet.clockwise();
+        List<Contact> ccw = leafSet.counterClockwise();
+        if (!cw.isEmpty()) {
+            exchangeWith(cw.get(cw.size() - 1));
+        }
+        if (!ccw.isEmpty() && (cw.isEmpty() || !ccw.get(ccw.size() - 1).equals(cw.get(cw.size() - 1)))) {
+            exchangeWith(ccw.get(ccw.size() - 1));
+        }
+    }
+
+    // ---------------------------------------------------------------- leaf-set exchange
+
+    /** One maintenance period's share: forget stale peers, then exchange leaf sets with the next member in turn. */
+    void exchangeRound() {
+        peers.expireDeadMarks(ctx.now());
+        peers.forgetIdle(ctx.now(), isNeighbour);
+        Contact target = nextExchangeTarget();
+        if (target != null) {
+            exchangeWith(target);
+        }
+    }
+
+    /**
+     * One exchange per period, in turn with the nearest clockwise member, the nearest counter-clockwise member and a
+     * random member. Each immediate neighbour is still asked every third period, and asks us as often, so a crashed
+     * neighbour is found at most two periods later than with all three every period, at a third of the exchanges
+     * and of the contacts they make every node re-check.
+     */
+    private Contact nextExchangeTarget() {
+        List<Contact> all = leafSet.members();
+        if (all.isEmpty()) {
+            return null;
+        }
+        int turn = exchangeTurn;
+        exchangeTurn = (exchangeTurn + 1) % 3;
+        List<Contact> side = turn == 0 ? leafSet.clockwise() : turn == 1 ? leafSet.counterClockwise() : List.of();
+        return side.isEmpty() ? all.get(ctx.random().nextInt(all.size())) : side.get(0);
+    }
+
+    void exchangeWith(Contact c) {
+        ctx.outbox().request(c, new LeafExchange(leafSet.members()), peers.rtoNanos(c.id()), ReplyHandler.of(
+                reply -> {
+                    if (reply.body() instanceof LeafExchangeReply r) {
+                        r.leafSet().forEach(this::learn);
+                    }
+                },
+                () -> peerTimedOut(c)));
+    }
+
+    /** A neighbour's exchange: learn its members, answer with ours. */
+    LeafExchangeReply answerExchange(LeafExchange m) {
+        m.leafSet().forEach(this::learn);
+        return new LeafExchangeReply(leafSet.members());
+    }
+}

@@ -1,0 +1,124 @@
+package io.rattan.core.node;
+
+import io.rattan.core.codec.MessageCodec;
+import io.rattan.core.env.Transport;
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Cost;
+import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.Routed;
+import io.rattan.core.net.Address;
+import io.rattan.core.net.Contact;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Everything that leaves the node and every answer it waits for: sends, requests with their timeouts, and the
+ * matching of replies by request id (an answer's round trip is an RTT sample of the peer asked). Owned by the node's
+ * event loop.
+ */
+final class Outbox {
+
+    /** Takes a round-trip sample of a peer that answered one of our requests. */
+    interface RttSampler {
+        void sample(Id peer, long rttNanos);
+    }
+
+    private static final Logger log = LoggerFactory.getLogger(Outbox.class);
+    static final int PENDING_MAX = 65_536;
+
+    private final NodeContext ctx;
+    private final Transport transport;
+    private final RttSampler rtt;
+    private final PendingRequests pending;
+    // Only measures messages, for the cost a get reports.
+    private final MessageCodec codec = new MessageCodec();
+    private long nextRequestId;
+
+    Outbox(NodeContext ctx, Transport transport, RttSampler rtt) {
+        this.ctx = ctx;
+        this.transport = transport;
+        this.rtt = rtt;
+        this.pending = new PendingRequests(ctx.scheduler(), PENDING_MAX);
+        // A random start keeps a restarted node's new requests apart from late replies to its previous run's.
+        this.nextRequestId = 1 + (ctx.random().nextLong() >>> 2);
+    }
+
+    /** A fresh request id, for requests whose answer may come from any node (joins, client requests). */
+    long nextRequestId() {
+        return nextRequestId++;
+    }
+
+    void send(Address to, long requestId, Message body) {
+        ctx.listener().messageSent(body.type());
+        transport.send(to, new Envelope(ctx.self(), requestId, body));
+    }
+
+    /** Sends a request to a peer; the handler sees the reply (an RTT sample is taken) or the timeout. */
+    void request(Contact to, Message body, long timeoutNanos, ReplyHandler handler) {
+        long id = nextRequestId++;
+        if (!pending.register(id, to.id(), ctx.now(), timeoutNanos, false, handler)) {
+            log.warn("{} has {} requests outstanding; dropping a {}", ctx.tag(), pending.size(), body.type());
+            handler.onTimeout();
+            return;
+        }
+        send(to.address(), id, body);
+    }
+
+    /**
+     * Waits for an answer to request {@code id} from any node; false (and nothing registered) when too many requests
+     * are outstanding. {@code clientFacing} ones are answered with their timeout when the node stops.
+     */
+    boolean expect(long id, long sentAtNanos, long timeoutNanos, boolean clientFacing, ReplyHandler handler) {
+        return pending.register(id, null, sentAtNanos, timeoutNanos, clientFacing, handler);
+    }
+
+    /** A reply arrived (or was produced here): completes the request it answers. */
+    void onReply(Envelope e) {
+        PendingRequests.Pending p = pending.complete(e);
+        if (p == null) {
+            // A late reply is still an RTT sample, as in Bamboo; its handler already ran its timeout.
+            PendingRequests.Pending late = pending.completeLate(e);
+            if (late != null) {
+                sampleRtt(late, e);
+            }
+            return;
+        }
+        sampleRtt(p, e);
+        p.handler().onReply(e);
+    }
+
+    private void sampleRtt(PendingRequests.Pending p, Envelope reply) {
+        if (p.peer() != null && reply.sender() != null && p.peer().equals(reply.sender().id())) {
+            rtt.sample(p.peer(), ctx.now() - p.sentAtNanos());
+        }
+    }
+
+    /** Sends the final answer of a routed request to the gateway that started it (possibly this node). */
+    void replyToOrigin(Routed m, Message reply) {
+        if (m.origin().id().equals(ctx.self().id())) {
+            onReply(new Envelope(ctx.self(), m.originRequestId(), reply));
+        } else {
+            send(m.origin().address(), m.originRequestId(), reply);
+        }
+    }
+
+    /** True when our own request table is full: a timeout then is our failure, not the peer's. */
+    boolean isFull() {
+        return pending.size() >= PENDING_MAX - 1;
+    }
+
+    /** Cancels every outstanding request; those of clients see their timeout. */
+    void failAll() {
+        for (PendingRequests.Pending p : pending.drain()) {
+            if (p.clientFacing()) {
+                p.handler().onTimeout();
+            }
+        }
+    }
+
+    /** One message from {@code sender} as it goes on the wire. */
+    Cost sizeOf(Contact sender, Message body) {
+        return Cost.message(codec.encodedSize(new Envelope(sender, 0, body)));
+    }
+}

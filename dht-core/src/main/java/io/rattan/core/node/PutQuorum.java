@@ -1,0 +1,61 @@
+package io.rattan.core.node;
+
+import io.rattan.core.msg.Messages.PutReply;
+import io.rattan.core.msg.Status;
+import java.util.function.Consumer;
+
+/**
+ * Counts a put's copies until it is decided: acknowledged once {@code needed} replicas hold it, refused once every
+ * replica asked has answered or timed out short of that. Decides once; later answers change nothing.
+ */
+final class PutQuorum {
+
+    private final int needed;
+    private final Consumer<PutReply> decided;
+    private int acks;
+    private int outstanding;
+    private boolean done;
+
+    PutQuorum(int needed, Consumer<PutReply> decided) {
+        this.needed = needed;
+        this.decided = decided;
+    }
+
+    /** A copy was written without asking (the root's own). */
+    void acked() {
+        acks++;
+    }
+
+    /** A replica was asked for a copy. */
+    void asked() {
+        outstanding++;
+    }
+
+    /** A replica asked for a copy answered ({@code stored} true when it holds it) or timed out. */
+    void answered(boolean stored) {
+        outstanding--;
+        if (stored) {
+            acks++;
+        }
+        check();
+    }
+
+    /** Decides if the copies so far are enough, or if no answer is left to wait for. */
+    void check() {
+        if (done) {
+            return;
+        }
+        if (acks >= needed) {
+            done = true;
+            decided.accept(new PutReply(Status.OK, acks, ""));
+        } else if (outstanding == 0) {
+            done = true;
+            decided.accept(new PutReply(Status.UNAVAILABLE, acks, "only " + acks + " of " + needed
+                    + " replicas acknowledged"));
+        }
+    }
+
+    boolean isDecided() {
+        return done;
+    }
+}

@@ -1,0 +1,43 @@
+package io.rattan.core.node;
+
+import io.rattan.core.msg.Status;
+import java.util.function.Consumer;
+
+/**
+ * Collects each replica's answer to a remove and, once all are in, the one status the client gets: OK if any
+ * replica removed the value; else FORBIDDEN if any refused the secret; else NOT_FOUND if any answered; else
+ * UNAVAILABLE.
+ */
+final class RemoveTally {
+
+    private final Status[] results;
+    private final Consumer<Status> decided;
+    private int outstanding;
+
+    RemoveTally(int replicas, Consumer<Status> decided) {
+        this.results = new Status[replicas];
+        this.outstanding = replicas;
+        this.decided = decided;
+    }
+
+    /** Replica {@code slot} answered {@code status} (TIMEOUT when it did not). */
+    void answered(int slot, Status status) {
+        results[slot] = status;
+        if (--outstanding == 0) {
+            decided.accept(combine(results));
+        }
+    }
+
+    static Status combine(Status[] results) {
+        boolean forbidden = false;
+        boolean answered = false;
+        for (Status s : results) {
+            if (s == Status.OK) {
+                return Status.OK;
+            }
+            forbidden |= s == Status.FORBIDDEN;
+            answered |= s == Status.NOT_FOUND || s == Status.FORBIDDEN;
+        }
+        return forbidden ? Status.FORBIDDEN : answered ? Status.NOT_FOUND : Status.UNAVAILABLE;
+    }
+}

@@ -1,0 +1,87 @@
+package io.rattan.core.node;
+
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.PutReply;
+import io.rattan.core.msg.Messages.PutRequest;
+import io.rattan.core.msg.Messages.RemoveReplica;
+import io.rattan.core.msg.Messages.RemoveReplicaReply;
+import io.rattan.core.msg.Messages.RemoveReply;
+import io.rattan.core.msg.Messages.RemoveRequest;
+import io.rattan.core.msg.Messages.ReplicaRecord;
+import io.rattan.core.msg.Messages.StoreAck;
+import io.rattan.core.msg.Messages.StoreReplicas;
+import io.rattan.core.msg.Status;
+import io.rattan.core.net.Contact;
+import io.rattan.core.store.StoredRecord;
+import java.util.List;
+
+/**
+ * The root's side of a put or remove: it writes its own copy and fans the request out to the other replicas it
+ * sees, then answers the gateway once the outcome is known ({@link PutQuorum}, {@link RemoveTally}). Owned by the
+ * node's event loop.
+ */
+final class ReplicaCoordinator {
+
+    private final NodeContext ctx;
+    private final Membership members;
+    private final LocalReplica replica;
+
+    ReplicaCoordinator(NodeContext ctx, Membership members, LocalReplica replica) {
+        this.ctx = ctx;
+        this.members = members;
+        this.replica = replica;
+    }
+
+    /** Stores {@code p} here if this node is a replica, and at every other replica; answers at W copies. */
+    void put(PutRequest p) {
+        StoredRecord record = replica.recordOf(p);
+        List<Contact> replicas = members.replicaSet(p.key());
+        PutQuorum quorum = new PutQuorum(Math.min(ctx.config().writeQuorum(), replicas.size()),
+                reply -> ctx.outbox().replyToOrigin(p, reply));
+        if (replicas.contains(ctx.self())) {
+            if (!replica.store(record)) {
+                ctx.outbox().replyToOrigin(p, new PutReply(Status.FORBIDDEN, 0, "this value was removed by its "
+                        + "owner; a put of it with the same secret is refused until the removal expires"));
+                return;
+            }
+            quorum.acked();
+        }
+        ReplicaRecord wire = replica.toWire(record);
+        for (Contact r : replicas) {
+            if (r.equals(ctx.self())) {
+                continue;
+            }
+            quorum.asked();
+            ctx.outbox().request(r, new StoreReplicas(List.of(wire)), members.rtoNanos(r.id()), ReplyHandler.of(
+                    reply -> quorum.answered(reply.body() instanceof StoreAck a && a.accepted() > 0),
+                    () -> {
+                        members.peerTimedOut(r);
+                        quorum.answered(false);
+                    }));
+        }
+        quorum.check();
+    }
+
+    /** Removes at every replica this node sees, itself included; answers once every replica answered or timed out. */
+    void remove(RemoveRequest r) {
+        List<Contact> replicas = members.replicaSet(r.key());
+        RemoveTally tally = new RemoveTally(replicas.size(),
+                status -> ctx.outbox().replyToOrigin(r, new RemoveReply(status, "")));
+        for (int i = 0; i < replicas.size(); i++) {
+            Contact c = replicas.get(i);
+            int slot = i;
+            if (c.equals(ctx.self())) {
+                tally.answered(slot, replica.remove(r.key(), r.valueHash(), r.secret(), r.ttlSeconds()));
+                continue;
+            }
+            Message ask = new RemoveReplica(r.key(), r.valueHash(), r.secret(), r.ttlSeconds());
+            ctx.outbox().request(c, ask, members.rtoNanos(c.id()), ReplyHandler.of(
+                    reply -> tally.answered(slot, reply.body() instanceof RemoveReplicaReply rr ? rr.status()
+                            : Status.INTERNAL),
+                    () -> {
+                        members.peerTimedOut(c);
+                        tally.answered(slot, Status.TIMEOUT);
+                    }));
+        }
+    }
+}

@@ -1,0 +1,190 @@
+package io.rattan.core.node;
+
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Cost;
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.Messages.GetRequest;
+import io.rattan.core.msg.Messages.HopAck;
+import io.rattan.core.msg.Messages.JoinInfo;
+import io.rattan.core.msg.Messages.JoinRequest;
+import io.rattan.core.msg.Messages.PutRequest;
+import io.rattan.core.msg.Messages.RemoveRequest;
+import io.rattan.core.msg.Messages.Routed;
+import io.rattan.core.msg.RoutingMode;
+import io.rattan.core.msg.Status;
+import io.rattan.core.net.Contact;
+import io.rattan.core.routing.DelayAwarePolicy;
+import io.rattan.core.routing.GreedyPolicy;
+import io.rattan.core.routing.NextHopPolicy;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Moves routed requests toward their key's root and delivers them where they end. Puts, removes and joins route by
+ * Pastry's rule: inside the leaf-set range the closest leaf, else the routing-table slot for the next digit, else any
+ * known node with as long a shared prefix that is closer. Gets route by their {@link RoutingMode}'s
+ * {@link NextHopPolicy} among every neighbour that makes progress. Each hop acknowledges; a hop that does not within
+ * its RTO is suspected and the request is re-routed at once. Owned by the node's event loop.
+ */
+final class Router {
+
+    private static final Logger log = LoggerFactory.getLogger(Router.class);
+    private static final int HOPS_MAX = 64;
+
+    private final NodeContext ctx;
+    private final Membership members;
+    private final GetAnswers gets;
+    private final ReplicaCoordinator coordinator;
+    private final NextHopPolicy greedy = new GreedyPolicy();
+    private final NextHopPolicy delayAware = new DelayAwarePolicy();
+
+    Router(NodeContext ctx, Membership members, GetAnswers gets, ReplicaCoordinator coordinator) {
+        this.ctx = ctx;
+        this.members = members;
+        this.gets = gets;
+        this.coordinator = coordinator;
+    }
+
+    /** A routed request arrived from a peer (and was acknowledged): serve it here or send it on. */
+    void onRouted(Routed m) {
+        if (m.hops() > HOPS_MAX) {
+            log.warn("{} drops a {} for {} after {} hops", ctx.tag(), ((Message) m).type(), m.key().shortHex(),
+                    m.hops());
+            return;
+        }
+        if (m instanceof GetRequest g && gets.answersGet(g.key())) {
+            deliver(m);
+            return;
+        }
+        Set<Id> tried = new HashSet<>();
+        if (m instanceof JoinRequest j) {
+            // A restarting node may still sit in our tables under its own id: never route its join to itself.
+            tried.add(j.joiner().id());
+        }
+        route(m, tried);
+    }
+
+    /** Sends {@code m} to the best next hop not in {@code tried}, or serves it here when no node is better. */
+    void route(Routed m, Set<Id> tried) {
+        Contact next = m instanceof GetRequest g ? nextHopForGet(g, tried) : nextHop(m.key(), tried);
+        if (m instanceof GetRequest g && !next.equals(ctx.self())) {
+            ctx.listener().getForwarded(g.routing(), next, members.srttNanos(next.id()));
+        }
+        if (next.id().equals(ctx.self().id())) {
+            // A join is served by the closest node that answers, as Pastry routes around a failed root: its leaf
+            // set names the unreachable root too, so the joiner still lands in the right place. Dropping it instead
+            // kept a node out of the overlay for as long as its root stayed slow.
+            if (closerNodeExists(m) && !(m instanceof JoinRequest)) {
+                // Every node closer to the key was tried or is suspected: serving it here would answer for nodes
+                // that may hold the data (or store a put where no get will look). Fail, and the client retries.
+                ctx.outbox().replyToOrigin(m, new ErrorReply(Status.UNAVAILABLE, "no reachable node closer to the key"));
+                return;
+            }
+            deliver(m);
+            return;
+        }
+        if (m instanceof JoinRequest j && tried.size() <= 1) {
+            // A node on the join path gives the joiner its contacts; the root gives its leaf set in deliver().
+            ctx.outbox().send(j.joiner().address(), 0, new JoinInfo(members.contactsForJoiner(false), false));
+        }
+        forward(m, next, tried);
+    }
+
+    /**
+     * Sends {@code m} one hop on, to {@code next}; if the hop is not acknowledged in time, {@code next} is suspected,
+     * added to {@code tried} and {@code m} routed again from here. A get carries its cost: this forward and the ack it
+     * will get back are counted before sending.
+     */
+    void forward(Routed m, Contact next, Set<Id> tried) {
+        Routed out = m.nextHop();
+        Cost sent = Cost.ZERO;
+        if (out instanceof GetRequest g) {
+            sent = ctx.outbox().sizeOf(ctx.self(), g);
+            out = g.spent(sent.plus(ctx.outbox().sizeOf(next, new HopAck())));
+        }
+        Cost lost = sent;
+        ctx.outbox().request(next, (Message) out, members.rtoNanos(next.id()), ReplyHandler.onTimeoutOnly(() -> {
+            if (ctx.stopped()) {
+                return;
+            }
+            members.peerTimedOut(next);
+            tried.add(next.id());
+            route(m instanceof GetRequest g ? g.spent(lost) : m, tried);
+        }));
+    }
+
+    /** Serves {@code m} here: it reached the node that answers it. */
+    void deliver(Routed m) {
+        switch (((Message) m).type()) {
+            case GET_REQUEST -> gets.serve((GetRequest) m);
+            case PUT_REQUEST -> coordinator.put((PutRequest) m);
+            case REMOVE_REQUEST -> coordinator.remove((RemoveRequest) m);
+            case JOIN_REQUEST -> {
+                JoinRequest j = (JoinRequest) m;
+                if (!j.joiner().id().equals(ctx.self().id())) {
+                    ctx.outbox().send(j.joiner().address(), j.originRequestId(),
+                            new JoinInfo(members.contactsForJoiner(true), true));
+                }
+            }
+            default -> throw new IllegalStateException("not a routed message: " + m);
+        }
+    }
+
+    /** Pastry's next hop for {@code key}, skipping {@code tried} and suspects; this node when none is better. */
+    private Contact nextHop(Id key, Set<Id> tried) {
+        return nextHop(key, c -> !tried.contains(c.id()) && members.usable(c));
+    }
+
+    private Contact nextHop(Id key, Predicate<Contact> ok) {
+        if (members.leafSetCovers(key)) {
+            return members.closestLeaf(key, ok);
+        }
+        Contact viaTable = members.tableCandidate(key, ok);
+        if (viaTable != null) {
+            return viaTable;
+        }
+        int shared = ctx.self().id().sharedPrefixLength(key);
+        Contact best = ctx.self();
+        for (Contact c : members.leafMembers()) {
+            best = closerWithPrefix(key, shared, best, c, ok);
+        }
+        for (Contact c : members.tableEntries()) {
+            best = closerWithPrefix(key, shared, best, c, ok);
+        }
+        return best;
+    }
+
+    /**
+     * A get's next hop: the routing mode's policy chooses among every usable neighbour strictly closer to the key
+     * (leaf set and routing table); this node when none is.
+     */
+    private Contact nextHopForGet(GetRequest g, Set<Id> tried) {
+        Id key = g.key();
+        Id self = ctx.self().id();
+        List<Contact> candidates = members.usableNeighbours(c -> !tried.contains(c.id()) && c.id().isCloserTo(key,
+                self));
+        if (candidates.isEmpty()) {
+            return ctx.self();
+        }
+        NextHopPolicy policy = g.routing() == RoutingMode.GREEDY ? greedy : delayAware;
+        return policy.choose(key, self, candidates, members.rtts());
+    }
+
+    private static Contact closerWithPrefix(Id key, int shared, Contact best, Contact c, Predicate<Contact> ok) {
+        if (ok.test(c) && c.id().sharedPrefixLength(key) >= shared && c.id().isCloserTo(key, best.id())) {
+            return c;
+        }
+        return best;
+    }
+
+    /** Whether, health aside, Pastry's rule would send {@code m} on from here (a joiner never counts as its root). */
+    private boolean closerNodeExists(Routed m) {
+        Id joiner = m instanceof JoinRequest j ? j.joiner().id() : null;
+        return !nextHop(m.key(), c -> !c.id().equals(joiner)).equals(ctx.self());
+    }
+}
