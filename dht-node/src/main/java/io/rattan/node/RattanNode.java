@@ -540,7 +540,7 @@ public final class RattanNode implements AutoCloseable {
 
     private static RocksDbStore openStore(Path dir, SystemClock clock) throws IOException {
         try {
-            return RocksDbStore.open(dir, clock);
+            return RocksDbStore.open(dir, clock::epochMillis);
         } catch (StoreException e) {
             throw new IOException("cannot open the store in " + dir + ": " + e.getMessage(), e);
         }

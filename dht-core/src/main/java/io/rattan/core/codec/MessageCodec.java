@@ -38,7 +38,6 @@ import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
-import io.rattan.core.node.NodeConfig;
 import io.rattan.core.util.Bytes;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -82,7 +81,7 @@ import java.util.Objects;
  * </pre>
  * Per-field bounds:
  * <pre>
- * value                           at most {@value #VALUE_BYTES_MAX} bytes ({@link NodeConfig#WIRE_VALUE_BYTES_MAX})
+ * value                           at most {@value #VALUE_BYTES_MAX} bytes (a node's own limit is at most this)
  * valueHash, secretHash, placemark at most {@value #HASH_BYTES_MAX} bytes
  * secret                          at most {@value #SECRET_BYTES_MAX} bytes
  * hops                            0..{@value #HOPS_MAX}
@@ -106,7 +105,7 @@ public final class MessageCodec {
     /** Default largest frame body: 1 MiB. */
     public static final int DEFAULT_FRAME_BYTES_MAX = 1 << 20;
     /** Largest value, in bytes. */
-    public static final int VALUE_BYTES_MAX = NodeConfig.WIRE_VALUE_BYTES_MAX;
+    public static final int VALUE_BYTES_MAX = 64 * 1024;
     /** Largest value hash, secret hash or placemark, in bytes. */
     public static final int HASH_BYTES_MAX = 64;
     /** Largest removal secret, in bytes. */

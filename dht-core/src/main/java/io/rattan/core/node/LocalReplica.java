@@ -93,33 +93,13 @@ final class LocalReplica {
         return StoredRecord.value(p.key(), p.value(), expiresAt, p.secretHash());
     }
 
-    /**
-     * Writes a record unless a rule forbids it: a value never overrides a tombstone of the same secret (the value
-     * was removed); a tombstone never removes a value protected by a different secret, and a tombstone without a
-     * secret hash (which no remove creates) is refused; and a value's secret hash is the one it was first stored
-     * with, so re-putting the same bytes with another secret cannot take over the right to remove it.
-     */
+    /** Writes {@code rec} as the {@link TombstoneRule} says; false when the rule refuses it. */
     boolean store(StoredRecord rec) {
-        if (rec.tombstone() && rec.secretHash().isEmpty()) {
-            return false;
+        TombstoneRule.Outcome outcome = TombstoneRule.merge(store.read(rec.key(), rec.valueHash()).orElse(null), rec);
+        if (outcome.toWrite() != null) {
+            store.write(outcome.toWrite());
         }
-        Optional<StoredRecord> existing = store.read(rec.key(), rec.valueHash());
-        StoredRecord toWrite = rec;
-        if (existing.isPresent()) {
-            StoredRecord old = existing.get();
-            if (rec.tombstone() && !old.secretHash().equals(rec.secretHash())) {
-                return false;
-            }
-            if (!rec.tombstone() && old.tombstone() && old.secretHash().equals(rec.secretHash())) {
-                return false;
-            }
-            if (!rec.tombstone() && !old.tombstone() && !old.secretHash().equals(rec.secretHash())) {
-                toWrite = new StoredRecord(rec.key(), rec.valueHash(), rec.value(),
-                        Math.max(rec.expiresAtMillis(), old.expiresAtMillis()), old.secretHash(), false);
-            }
-        }
-        store.write(toWrite);
-        return true;
+        return outcome.accepted();
     }
 
     /** Stores the well-formed records a peer pushed (values whose bytes match their hash and size limit); how many. */
@@ -153,30 +133,19 @@ final class LocalReplica {
     }
 
     /**
-     * Removes a value held here if SHA-256(secret) matches its secret hash, leaving a tombstone that outlives the
-     * value; the tombstone then spreads to the other replicas by anti-entropy, so a copy that arrives later from a
-     * replica that missed the remove is dropped.
+     * Removes a value held here if SHA-256(secret) matches its secret hash, leaving a tombstone ({@link TombstoneRule})
+     * that then spreads to the other replicas by anti-entropy, so a copy that arrives later from a replica that missed
+     * the remove is dropped.
      */
     Status remove(Id key, Bytes valueHash, Bytes secret, int ttlSeconds) {
-        Bytes secretHash = secret.sha256();
-        long nowMillis = clock.epochMillis();
-        long tombstoneUntil = nowMillis + Math.min(Math.max(ttlSeconds, 1), config.ttlSecondsMax()) * 1000L;
-        Optional<StoredRecord> existing = store.read(key, valueHash);
-        if (existing.isPresent()) {
-            StoredRecord old = existing.get();
-            if (!old.secretHash().equals(secretHash)) {
-                return old.tombstone() ? Status.NOT_FOUND : Status.FORBIDDEN;
-            }
-            if (old.tombstone()) {
-                return Status.OK;
-            }
-            store.write(StoredRecord.tombstone(key, valueHash,
-                    Math.max(tombstoneUntil, old.expiresAtMillis()), secretHash));
-            return Status.OK;
+        long tombstoneUntil = clock.epochMillis()
+                + Math.min(Math.max(ttlSeconds, 1), config.ttlSecondsMax()) * 1000L;
+        TombstoneRule.Removal removal = TombstoneRule.remove(store.read(key, valueHash).orElse(null),
+                secret.sha256(), tombstoneUntil);
+        if (removal.tombstone() != null) {
+            store.write(removal.tombstone());
         }
-        // Not held here: nothing proves this secret, so nothing is written. The tombstone of a remove that some
-        // replica authorised reaches this one by anti-entropy.
-        return Status.NOT_FOUND;
+        return removal.status();
     }
 
     /** A record as it travels to another replica: with its remaining time, not its expiry on this node's clock. */

@@ -1,5 +1,7 @@
 package io.rattan.core.node;
 
+import io.rattan.core.codec.MessageCodec;
+
 /**
  * A node's tunables, validated here. The real node and the simulator build nodes from the same record.
  *
@@ -38,7 +40,7 @@ public record NodeConfig(
         long rtoMaxMillis,
         int digestEntriesMax) {
 
-    public static final int WIRE_VALUE_BYTES_MAX = 64 * 1024;
+    public static final int WIRE_VALUE_BYTES_MAX = MessageCodec.VALUE_BYTES_MAX;
 
     public NodeConfig {
         require(leafSetHalf >= 1 && leafSetHalf <= 32, "leafSetHalf must be 1..32");

@@ -1,6 +1,5 @@
 package io.rattan.core.store;
 
-import io.rattan.core.env.Clock;
 import io.rattan.core.id.Id;
 import io.rattan.core.util.Bytes;
 import java.util.ArrayList;
@@ -10,6 +9,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.LongSupplier;
 
 /**
  * A {@link Store} held in memory: the records in a sorted map by {@code (key, valueHash)}, plus an expiry index
@@ -28,11 +28,12 @@ public final class MemoryStore implements Store {
             .thenComparing(StoredRecord::key)
             .thenComparing(StoredRecord::valueHash);
 
-    private final Clock clock;
+    private final LongSupplier clock;
     private final TreeMap<Slot, StoredRecord> records = new TreeMap<>();
     private final TreeSet<StoredRecord> byExpiry = new TreeSet<>(BY_EXPIRY);
 
-    public MemoryStore(Clock clock) {
+    /** A store that reads the time, in epoch milliseconds, from {@code clock}. */
+    public MemoryStore(LongSupplier clock) {
         if (clock == null) {
             throw new IllegalArgumentException("clock is null");
         }
@@ -41,27 +42,21 @@ public final class MemoryStore implements Store {
 
     @Override
     public void write(StoredRecord record) {
-        long nowMillis = clock.epochMillis();
+        long nowMillis = clock.getAsLong();
         if (record.isExpired(nowMillis)) {
             return;
         }
-        Slot slot = new Slot(record.key(), record.valueHash());
-        StoredRecord old = records.get(slot);
-        StoredRecord kept = StoredRecord.resolve(old, record, nowMillis);
-        if (kept == old) {
-            return;
-        }
+        StoredRecord old = records.put(new Slot(record.key(), record.valueHash()), record);
         if (old != null) {
             byExpiry.remove(old);
         }
-        records.put(slot, kept);
-        byExpiry.add(kept);
+        byExpiry.add(record);
     }
 
     @Override
     public Optional<StoredRecord> read(Id key, Bytes valueHash) {
         StoredRecord r = records.get(new Slot(key, valueHash));
-        if (r == null || r.isExpired(clock.epochMillis())) {
+        if (r == null || r.isExpired(clock.getAsLong())) {
             return Optional.empty();
         }
         return Optional.of(r);
@@ -70,7 +65,7 @@ public final class MemoryStore implements Store {
     @Override
     public List<StoredRecord> scan(Cursor from, int limit) {
         Store.checkLimit(limit);
-        long nowMillis = clock.epochMillis();
+        long nowMillis = clock.getAsLong();
         List<StoredRecord> out = new ArrayList<>(Math.min(limit, 64));
         if (limit == 0) {
             return out;
@@ -91,7 +86,7 @@ public final class MemoryStore implements Store {
     @Override
     public int purgeExpired(int limit) {
         Store.checkLimit(limit);
-        long nowMillis = clock.epochMillis();
+        long nowMillis = clock.getAsLong();
         int purged = 0;
         Iterator<StoredRecord> it = byExpiry.iterator();
         while (purged < limit && it.hasNext()) {

@@ -8,20 +8,16 @@ import java.util.Optional;
 /**
  * A node's local multi-value, TTL'd store of {@link StoredRecord}s, ordered by {@code (key, valueHash)}.
  *
- * <p>Implementations read the current time from the node's clock and never return an expired record. Called only
+ * <p>Implementations read the current time (epoch milliseconds) from a supplier they are given, and never return an
+ * expired record. Called only
  * from the node's event loop. Storage failures are thrown as {@link StoreException}.
  */
 public interface Store {
 
     /**
-     * Inserts or replaces the record with the same {@code (key, valueHash)}. A tombstone replaces a live value.
-     * Replacing keeps whichever of the two records expires later unless the new one is a tombstone.
-     *
-     * <p>The tombstone rule: a live value that meets an unexpired tombstone with the same {@code secretHash} is
-     * dropped (a put that meets its own remove stays removed); a live value whose {@code secretHash} differs replaces
-     * the tombstone. The store does not check secrets when a tombstone replaces a value; the caller does. Between two
-     * values or two tombstones the later expiry wins, the held record on a tie; a stored record that has expired
-     * counts as absent, and a record that has already expired when written is dropped.
+     * Inserts the record, replacing whatever is held under the same {@code (key, valueHash)} (and its expiry entry);
+     * a record that has already expired when written is dropped. The store applies no rule between the two: what a
+     * replica may hold (tombstones, secrets, expiry) is decided before the write, by the node.
      */
     void write(StoredRecord record);
 

@@ -50,24 +50,4 @@ public record StoredRecord(Id key, Bytes valueHash, Bytes value, long expiresAtM
     public boolean isExpired(long nowMillis) {
         return expiresAtMillis <= nowMillis;
     }
-
-    /**
-     * The store's write rule: the record to hold after an unexpired {@code incoming} meets {@code old} (null when
-     * absent), or {@code old} itself when the write changes nothing. A tombstone replaces a live value; a put that
-     * meets its own remove (a tombstone of the same secret hash) is dropped; otherwise the later expiry wins.
-     * Every {@link Store} applies exactly this; the store contract test holds them to it.
-     */
-    public static StoredRecord resolve(StoredRecord old, StoredRecord incoming, long nowMillis) {
-        if (old == null || old.isExpired(nowMillis)) {
-            return incoming;
-        }
-        if (incoming.tombstone() && !old.tombstone()) {
-            return incoming;
-        }
-        if (!incoming.tombstone() && old.tombstone()) {
-            // A put that meets its own remove is dropped; a tombstone cannot suppress another owner's put.
-            return old.secretHash().equals(incoming.secretHash()) ? old : incoming;
-        }
-        return incoming.expiresAtMillis() > old.expiresAtMillis() ? incoming : old;
-    }
 }

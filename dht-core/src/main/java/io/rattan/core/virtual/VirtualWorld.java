@@ -86,7 +86,7 @@ public final class VirtualWorld {
     private int newSlot() {
         int index = slots.size();
         Contact contact = new Contact(Id.random(random), VirtualAddresses.of("node", index));
-        slots.add(new Slot(contact, new MemoryStore(scheduler)));
+        slots.add(new Slot(contact, new MemoryStore(scheduler::epochMillis)));
         return index;
     }
 

@@ -10,7 +10,7 @@ class MemoryStoreTest extends StoreContractTest {
 
     @Override
     protected Store newStore(ManualTestClock clock) {
-        return new MemoryStore(clock);
+        return new MemoryStore(clock::epochMillis);
     }
 
     @Test

@@ -239,6 +239,27 @@ public abstract class StoreContractTest {
         assertThat(store.size()).isZero();
     }
 
+    /** The store applies no rule between records: that is the node's (TombstoneRuleTest); it holds the last write. */
+    @Test
+    void aWriteReplacesWhatIsHeldUnderTheSameKeyAndHash() {
+        StoredRecord v = value(K1, "hello", T0 + 2_000, SECRET_A);
+        store.write(v);
+        StoredRecord sooner = value(K1, "hello", T0 + 1_000, SECRET_B);
+        store.write(sooner);
+        assertThat(store.read(K1, v.valueHash())).contains(sooner);
+
+        StoredRecord t = tombstoneOf(v, T0 + 500, SECRET_A);
+        store.write(t);
+        StoredRecord again = value(K1, "hello", T0 + 300, SECRET_A);
+        store.write(again);
+        assertThat(store.read(K1, v.valueHash())).contains(again);
+        assertThat(store.size()).isEqualTo(1);
+
+        clock.setEpochMillis(T0 + 300);
+        assertThat(store.purgeExpired(100)).as("only the held record's expiry entry is left").isEqualTo(1);
+        assertThat(store.size()).isZero();
+    }
+
     @Test
     void tombstoneReplacesLiveValue() {
         StoredRecord v = value(K1, "hello", T0 + 10_000, SECRET_A);
@@ -258,34 +279,6 @@ public abstract class StoreContractTest {
     }
 
     @Test
-    void valueMeetingItsTombstoneWithTheSameSecretIsDropped() {
-        StoredRecord v = value(K1, "hello", T0 + 1_000, SECRET_A);
-        StoredRecord t = tombstoneOf(v, T0 + 1_000, SECRET_A);
-        store.write(t);
-
-        store.write(v);
-        store.write(value(K1, "hello", T0 + 50_000, SECRET_A));
-
-        assertThat(store.read(K1, v.valueHash())).contains(t);
-        assertThat(store.size()).isEqualTo(1);
-    }
-
-    @Test
-    void valueWithADifferentSecretIsNotDroppedByATombstone() {
-        StoredRecord t = tombstoneOf(value(K1, "hello", T0, SECRET_A), T0 + 1_000, SECRET_A);
-        store.write(t);
-
-        StoredRecord other = value(K1, "hello", T0 + 500, SECRET_B);
-        store.write(other);
-        assertThat(store.read(K1, other.valueHash())).contains(other);
-
-        StoredRecord unremovable = value(K2, "hello", T0 + 500, Bytes.EMPTY);
-        store.write(tombstoneOf(unremovable, T0 + 1_000, SECRET_A));
-        store.write(unremovable);
-        assertThat(store.read(K2, unremovable.valueHash())).contains(unremovable);
-    }
-
-    @Test
     void valueMeetingAnExpiredTombstoneIsStored() {
         StoredRecord v = value(K1, "hello", T0 + 5_000, SECRET_A);
         store.write(tombstoneOf(v, T0 + 100, SECRET_A));
@@ -296,41 +289,6 @@ public abstract class StoreContractTest {
         assertThat(store.read(K1, v.valueHash())).contains(v);
         assertThat(store.size()).isEqualTo(1);
         assertThat(store.purgeExpired(100)).as("the tombstone's expiry entry went with it").isZero();
-    }
-
-    @Test
-    void laterExpiryWinsBetweenTwoValues() {
-        StoredRecord v = value(K1, "hello", T0 + 2_000, SECRET_A);
-        store.write(v);
-
-        store.write(value(K1, "hello", T0 + 1_000, SECRET_B));
-        assertThat(store.read(K1, v.valueHash())).contains(v);
-
-        store.write(value(K1, "hello", T0 + 2_000, SECRET_B));
-        assertThat(store.read(K1, v.valueHash())).as("a tie keeps the held record").contains(v);
-
-        StoredRecord later = value(K1, "hello", T0 + 3_000, SECRET_B);
-        store.write(later);
-        assertThat(store.read(K1, v.valueHash())).contains(later);
-        assertThat(store.size()).isEqualTo(1);
-    }
-
-    @Test
-    void laterExpiryWinsBetweenTwoTombstones() {
-        StoredRecord v = value(K1, "hello", T0, SECRET_A);
-        StoredRecord t = tombstoneOf(v, T0 + 2_000, SECRET_A);
-        store.write(t);
-
-        store.write(tombstoneOf(v, T0 + 1_000, SECRET_A));
-        assertThat(store.read(K1, v.valueHash())).contains(t);
-
-        StoredRecord later = tombstoneOf(v, T0 + 3_000, SECRET_A);
-        store.write(later);
-        assertThat(store.read(K1, v.valueHash())).contains(later);
-
-        clock.setEpochMillis(T0 + 2_500);
-        assertThat(store.purgeExpired(100)).isZero();
-        assertThat(store.size()).isEqualTo(1);
     }
 
     @Test
@@ -375,8 +333,6 @@ public abstract class StoreContractTest {
         assertThat(scanAll()).containsExactlyElementsOf(before);
         assertThat(store.read(K1, v1.valueHash())).contains(v1);
         assertThat(store.read(K3, t.valueHash())).contains(t);
-        store.write(value(K3, "three", T0 + 9_000, SECRET_B));
-        assertThat(store.read(K3, t.valueHash())).as("the tombstone still drops its put").contains(t);
 
         clock.advanceMillis(10);
         assertThat(store.purgeExpired(100)).isEqualTo(1);

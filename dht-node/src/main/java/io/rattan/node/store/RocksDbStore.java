@@ -1,6 +1,5 @@
 package io.rattan.node.store;
 
-import io.rattan.core.env.Clock;
 import io.rattan.core.id.Id;
 import io.rattan.core.store.Store;
 import io.rattan.core.store.StoreException;
@@ -15,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.LongSupplier;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
@@ -60,7 +60,7 @@ public final class RocksDbStore implements Store, AutoCloseable {
         RocksDB.loadLibrary();
     }
 
-    private final Clock clock;
+    private final LongSupplier clock;
     private final LRUCache blockCache;
     private final ColumnFamilyOptions cfOptions;
     private final DBOptions dbOptions;
@@ -72,7 +72,7 @@ public final class RocksDbStore implements Store, AutoCloseable {
     private long count;
     private boolean closed;
 
-    private RocksDbStore(Clock clock, LRUCache blockCache, ColumnFamilyOptions cfOptions, DBOptions dbOptions,
+    private RocksDbStore(LongSupplier clock, LRUCache blockCache, ColumnFamilyOptions cfOptions, DBOptions dbOptions,
                          WriteOptions writeOptions, List<ColumnFamilyHandle> handles, RocksDB db) {
         this.clock = clock;
         this.blockCache = blockCache;
@@ -85,8 +85,11 @@ public final class RocksDbStore implements Store, AutoCloseable {
         this.db = db;
     }
 
-    /** Opens the store in {@code dir}, creating the directory and the database when missing. */
-    public static RocksDbStore open(Path dir, Clock clock) {
+    /**
+     * Opens the store in {@code dir}, creating the directory and the database when missing; {@code clock} gives the
+     * time in epoch milliseconds.
+     */
+    public static RocksDbStore open(Path dir, LongSupplier clock) {
         if (dir == null || clock == null) {
             throw new IllegalArgumentException("dir and clock are required");
         }
@@ -132,7 +135,7 @@ public final class RocksDbStore implements Store, AutoCloseable {
     @Override
     public void write(StoredRecord record) {
         ensureOpen();
-        long nowMillis = clock.epochMillis();
+        long nowMillis = clock.getAsLong();
         if (record.isExpired(nowMillis)) {
             return;
         }
@@ -142,16 +145,12 @@ public final class RocksDbStore implements Store, AutoCloseable {
             // An undecodable old record is overwritten, which is how a corrupt entry gets repaired; if it had an
             // index entry, purgeExpired drops that when its time comes.
             StoredRecord old = oldBytes == null ? null : decodeOrNull(record.key(), record.valueHash(), oldBytes);
-            StoredRecord kept = StoredRecord.resolve(old, record, nowMillis);
-            if (kept == old) {
-                return;
-            }
             try (WriteBatch batch = new WriteBatch()) {
                 if (old != null) {
                     batch.delete(expiry, expiryKey(old.expiresAtMillis(), dataKey));
                 }
-                batch.put(values, dataKey, encode(kept));
-                batch.put(expiry, expiryKey(kept.expiresAtMillis(), dataKey), EMPTY);
+                batch.put(values, dataKey, encode(record));
+                batch.put(expiry, expiryKey(record.expiresAtMillis(), dataKey), EMPTY);
                 db.write(writeOptions, batch);
             }
             if (oldBytes == null) {
@@ -174,7 +173,7 @@ public final class RocksDbStore implements Store, AutoCloseable {
                 return Optional.empty();
             }
             StoredRecord r = decode(key, valueHash, bytes);
-            return r.isExpired(clock.epochMillis()) ? Optional.empty() : Optional.of(r);
+            return r.isExpired(clock.getAsLong()) ? Optional.empty() : Optional.of(r);
         } catch (RocksDBException e) {
             throw new StoreException("read failed", e);
         }
@@ -188,7 +187,7 @@ public final class RocksDbStore implements Store, AutoCloseable {
         if (limit == 0) {
             return out;
         }
-        long nowMillis = clock.epochMillis();
+        long nowMillis = clock.getAsLong();
         byte[] seekKey = new byte[Id.BYTES + from.valueHashExclusive().length()];
         from.key().writeTo(seekKey, 0);
         from.valueHashExclusive().copyTo(seekKey, Id.BYTES);
@@ -215,7 +214,7 @@ public final class RocksDbStore implements Store, AutoCloseable {
     public int purgeExpired(int limit) {
         ensureOpen();
         Store.checkLimit(limit);
-        long nowMillis = clock.epochMillis();
+        long nowMillis = clock.getAsLong();
         int purged = 0;
         int examined = 0;
         int pending = 0;

@@ -50,7 +50,7 @@ class RocksDbStoreTest extends StoreContractTest {
     }
 
     private RocksDbStore open() {
-        RocksDbStore s = RocksDbStore.open(dir.resolve("db"), storeClock);
+        RocksDbStore s = RocksDbStore.open(dir.resolve("db"), storeClock::epochMillis);
         opened.add(s);
         return s;
     }
