@@ -330,12 +330,13 @@ public final class OpenDhtTable {
                 int[] order = shuffledModes(random, m);
                 long roundAt = at;
                 int firstCause = round * m + 1;
-                world.scheduler().schedule(roundAt - world.scheduler().nanoTime(), () -> start(
+                world.scheduler().schedule(roundAt - world.scheduler().nanoTime(), () -> startRound(
                         churn ? servingNodes(world, roundNodes, drawn.length) : drawn, k, order, firstCause, roundAt));
             }
         }
 
-        private void start(int[] gateways, int k, int[] order, int firstCause, long atNanos) {
+        /** Measures the round's oracle bound, then runs its first mode's get. */
+        private void startRound(int[] gateways, int k, int[] order, int firstCause, long atNanos) {
             Id key = stored.keys().get(k);
             long oracleMicros = Math.max(1, (long) (oracleMillis(w.world(), w.net(), gateways[0], key, atNanos)
                     * 1000));
