@@ -23,6 +23,8 @@ final class CdfPlot {
     private static final int RIGHT = 200;
     private static final int TOP = 30;
     private static final int BOTTOM = 60;
+    private static final int PLOT_W = W - LEFT - RIGHT;
+    private static final int PLOT_H = H - TOP - BOTTOM;
     private static final Color[] COLORS = {new Color(0xd62728), new Color(0x1f77b4), new Color(0x2ca02c),
         new Color(0x9467bd), new Color(0xff7f0e), new Color(0x8c564b), new Color(0xe377c2), new Color(0x17becf),
         new Color(0x7f7f7f)};
@@ -44,48 +46,11 @@ final class CdfPlot {
                 maxMs = Math.max(maxMs, h.getMaxValue() / 1000.0);
             }
             double decades = Math.ceil(Math.log10(maxMs));
-            int plotW = W - LEFT - RIGHT;
-            int plotH = H - TOP - BOTTOM;
-            g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
-            g.setColor(new Color(0xdddddd));
-            for (int d = 0; d <= decades; d++) {
-                int x = LEFT + (int) (plotW * d / decades);
-                g.drawLine(x, TOP, x, TOP + plotH);
-                g.setColor(Color.BLACK);
-                g.drawString(String.format(Locale.ROOT, "%.0f", Math.pow(10, d)), x - 8, TOP + plotH + 18);
-                g.setColor(new Color(0xdddddd));
-            }
-            for (int q = 0; q <= 10; q++) {
-                int y = TOP + plotH - plotH * q / 10;
-                g.drawLine(LEFT, y, LEFT + plotW, y);
-                g.setColor(Color.BLACK);
-                g.drawString(String.format(Locale.ROOT, "%.1f", q / 10.0), LEFT - 30, y + 4);
-                g.setColor(new Color(0xdddddd));
-            }
-            g.setColor(Color.BLACK);
-            g.drawRect(LEFT, TOP, plotW, plotH);
-            g.drawString("get latency (ms, log scale)", LEFT + plotW / 2 - 70, H - 20);
-            g.drawString("fraction of gets", 8, TOP - 10);
+            drawAxes(g, decades);
             g.setStroke(new BasicStroke(2f));
             for (int i = 0; i < rows.size(); i++) {
-                Histogram h = latencies.get(i);
                 g.setColor(COLORS[i % COLORS.length]);
-                long total = h.getTotalCount();
-                if (total > 0) {
-                    long seen = 0;
-                    int px = LEFT;
-                    int py = TOP + plotH;
-                    for (HistogramIterationValue v : h.recordedValues()) {
-                        seen += v.getCountAtValueIteratedTo();
-                        double ms = Math.max(1, h.highestEquivalentValue(v.getValueIteratedTo()) / 1000.0);
-                        int x = LEFT + (int) (plotW * Math.log10(ms) / decades);
-                        int y = TOP + plotH - (int) (plotH * (double) seen / total);
-                        g.drawLine(px, py, x, py);
-                        g.drawLine(x, py, x, y);
-                        px = x;
-                        py = y;
-                    }
-                }
+                drawCurve(g, latencies.get(i), decades);
                 int ly = TOP + 20 + 20 * i;
                 g.drawLine(W - RIGHT + 15, ly - 4, W - RIGHT + 40, ly - 4);
                 g.drawString(rows.get(i).mode(), W - RIGHT + 48, ly);
@@ -94,5 +59,50 @@ final class CdfPlot {
             g.dispose();
         }
         ImageIO.write(image, "png", file.toFile());
+    }
+
+    /** Grid lines at every decade and tenth, their labels, the frame and the axis titles. */
+    private static void drawAxes(Graphics2D g, double decades) {
+        g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
+        g.setColor(new Color(0xdddddd));
+        for (int d = 0; d <= decades; d++) {
+            int x = LEFT + (int) (PLOT_W * d / decades);
+            g.drawLine(x, TOP, x, TOP + PLOT_H);
+            g.setColor(Color.BLACK);
+            g.drawString(String.format(Locale.ROOT, "%.0f", Math.pow(10, d)), x - 8, TOP + PLOT_H + 18);
+            g.setColor(new Color(0xdddddd));
+        }
+        for (int q = 0; q <= 10; q++) {
+            int y = TOP + PLOT_H - PLOT_H * q / 10;
+            g.drawLine(LEFT, y, LEFT + PLOT_W, y);
+            g.setColor(Color.BLACK);
+            g.drawString(String.format(Locale.ROOT, "%.1f", q / 10.0), LEFT - 30, y + 4);
+            g.setColor(new Color(0xdddddd));
+        }
+        g.setColor(Color.BLACK);
+        g.drawRect(LEFT, TOP, PLOT_W, PLOT_H);
+        g.drawString("get latency (ms, log scale)", LEFT + PLOT_W / 2 - 70, H - 20);
+        g.drawString("fraction of gets", 8, TOP - 10);
+    }
+
+    /** One histogram's CDF as steps, in the current colour; nothing for an empty one. */
+    private static void drawCurve(Graphics2D g, Histogram h, double decades) {
+        long total = h.getTotalCount();
+        if (total == 0) {
+            return;
+        }
+        long seen = 0;
+        int px = LEFT;
+        int py = TOP + PLOT_H;
+        for (HistogramIterationValue v : h.recordedValues()) {
+            seen += v.getCountAtValueIteratedTo();
+            double ms = Math.max(1, h.highestEquivalentValue(v.getValueIteratedTo()) / 1000.0);
+            int x = LEFT + (int) (PLOT_W * Math.log10(ms) / decades);
+            int y = TOP + PLOT_H - (int) (PLOT_H * (double) seen / total);
+            g.drawLine(px, py, x, py);
+            g.drawLine(x, py, x, y);
+            px = x;
+            py = y;
+        }
     }
 }

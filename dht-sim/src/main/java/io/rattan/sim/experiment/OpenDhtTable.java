@@ -175,19 +175,47 @@ public final class OpenDhtTable {
     public Result run() {
         SplittableRandom random = new SplittableRandom(params.seed());
         ChurnPlan plan = churnPlan(params);
+        TableWorld w = setUp(plan);
+        Stored stored = putValues(w.world(), random);
+        w.world().runFor(30 * SECOND);
+        Map<Integer, OneHopClient> oneHop = new HashMap<>();
+        if (modes.stream().anyMatch(Mode::oneHop)) {
+            warmUp(w, oneHop, stored.keys(), random);
+        }
+        Rounds rounds = new Rounds(w, stored, oneHop);
+        ChurnDriver churner = playRounds(rounds, plan, random);
+        return report(w, rounds.tally, churner);
+    }
+
+    /** One run's world, and the meter and client processes its gets go through. */
+    private record TableWorld(VirtualWorld world, WideAreaLatencyModel net, CostMeter meter, SimClients clients) {
+    }
+
+    /** The values the put phase stored, {@code values.get(i)} under {@code keys.get(i)}. */
+    private record Stored(List<Id> keys, List<Bytes> values) {
+    }
+
+    /** The world with its first nodes joined, metered from its first message on. */
+    private TableWorld setUp(ChurnPlan plan) {
         HostAssignment hosts = HostAssignment.random(params.nodes() + plan.joins(), matrix.hosts(), params.seed());
         WideAreaLatencyModel net = new WideAreaLatencyModel(matrix, hosts, periods, model,
                 params.seed() ^ 0x9E3779B97F4A7C15L);
         VirtualWorld world = new VirtualWorld(params.seed(), config, net);
         net.attach(world.scheduler());
-        int m = modes.size();
-        CostMeter meter = new CostMeter(world.scheduler(), params.gets() * m);
+        CostMeter meter = new CostMeter(world.scheduler(), params.gets() * modes.size());
         world.network().observer(meter);
         world.addNodes(params.nodes());
         log.accept(String.format("%d nodes joined at %.0f s of virtual time", params.nodes(),
                 world.scheduler().nanoTime() / 1e9));
-        long timeoutNanos = config.requestTimeoutMillis() * 1_000_000L;
-        SimClients clients = new SimClients(world, timeoutNanos + SECOND);
+        return new TableWorld(world, net, meter, new SimClients(world, requestTimeoutNanos() + SECOND));
+    }
+
+    private long requestTimeoutNanos() {
+        return config.requestTimeoutMillis() * 1_000_000L;
+    }
+
+    /** Puts the values one after another, each through random gateways until one stores it. */
+    private Stored putValues(VirtualWorld world, SplittableRandom random) {
         List<Id> keys = new ArrayList<>();
         List<Bytes> values = new ArrayList<>();
         int unplaced = 0;
@@ -210,70 +238,43 @@ public final class OpenDhtTable {
             // A key whose root sits in a long slow period cannot be stored; it is replaced by another key.
             log.accept(unplaced + " keys could not be put in 5 attempts and were replaced by others");
         }
-        world.runFor(30 * SECOND);
-        Map<Integer, OneHopClient> oneHop = new HashMap<>();
-        if (modes.stream().anyMatch(Mode::oneHop)) {
-            warmUp(world, clients, oneHop, keys, random);
-        }
+        return new Stored(keys, values);
+    }
 
-        Histogram[] latency = new Histogram[m];
-        Histogram[] healthyGateway = new Histogram[m];
-        long[] healthyRounds = {0};
-        long[] failed = new long[m];
-        long[] hedges = new long[m];
-        HedgeThreshold[] thresholds = new HedgeThreshold[m];
-        for (int i = 0; i < m; i++) {
-            latency[i] = new Histogram(3_600_000_000L, 3);
-            healthyGateway[i] = new Histogram(3_600_000_000L, 3);
-            if (modes.get(i).options().hedge()) {
-                // One estimator per mode, shared by the run's clients: each client here makes only a few gets, so
-                // the shared one stands for a long-lived client's own.
-                thresholds[i] = HedgeThreshold.defaults();
-            }
-        }
-        Histogram oracle = new Histogram(3_600_000_000L, 3);
+    /**
+     * The measured phase: schedules every round, starts the churn, and runs the world until every round is decided
+     * and the churn plan has played out.
+     */
+    private ChurnDriver playRounds(Rounds rounds, ChurnPlan plan, SplittableRandom random) {
+        VirtualWorld world = rounds.w.world();
         long start = world.scheduler().nanoTime();
-        double meanGap = (double) params.getPhaseNanos() / params.gets();
-        long at = start;
-        int[] done = {0};
-        int gatewaysMax = modes.stream().mapToInt(Mode::copiesMax).max().orElse(1);
-        meter.countMaintenance(true);
-        boolean churn = !params.churn().isOff();
+        rounds.w.meter().countMaintenance(true);
         // Churn draws from streams of its own, and a round's nodes are drawn from the workload's stream even when
         // churn replaces them: times, keys and mode orders are the same with and without churn, and a run without
         // churn is the run from before churn existed.
         SplittableRandom churnRandom = new SplittableRandom(params.seed() ^ 0xBB67AE8584CAA73BL);
         SplittableRandom roundNodes = churnRandom.split();
         ChurnDriver churner = new ChurnDriver(world, plan, ChurnDriver.minServing(config), churnRandom.split(),
-                clients::addGateway);
-        for (int round = 0; round < params.gets(); round++) {
-            at += (long) (-Math.log(1 - random.nextDouble()) * meanGap);
-            int[] drawn = distinctNodes(random, Math.min(gatewaysMax, params.nodes()));
-            int k = random.nextInt(keys.size());
-            int[] order = shuffledModes(random, m);
-            long roundAt = at;
-            int firstCause = round * m + 1;
-            world.scheduler().schedule(roundAt - world.scheduler().nanoTime(), () -> {
-                int[] gateways = churn ? servingNodes(world, roundNodes, drawn.length) : drawn;
-                oracle.recordValue(Math.max(1, (long) (oracleMillis(world, net, gateways[0], keys.get(k), roundAt)
-                        * 1000)));
-                boolean healthy = !net.isSlow(gateways[0], roundAt);
-                healthyRounds[0] += healthy ? 1 : 0;
-                new Round(world, clients, oneHop.computeIfAbsent(gateways[0], OneHopClient::new), gateways,
-                        keys.get(k), values.get(k), order, firstCause, latency, healthy ? healthyGateway : null,
-                        failed, hedges, thresholds, timeoutNanos, done).next(0);
-            });
-        }
+                rounds.w.clients()::addGateway);
+        rounds.scheduleAll(start, random, roundNodes);
         churner.start();
         int total = params.gets();
-        while (done[0] < total || !churner.finished()) {
+        while (rounds.tally.roundsDone() < total || !churner.finished()) {
             world.runFor(10 * SECOND);
-            progress.update(done[0], total, world.scheduler().nanoTime(), world.scheduler().executed());
+            progress.update(rounds.tally.roundsDone(), total, world.scheduler().nanoTime(),
+                    world.scheduler().executed());
             if (world.scheduler().nanoTime() - start > params.getPhaseNanos() + 3600 * SECOND) {
                 throw new IllegalStateException("gets did not finish within an hour after the get phase");
             }
         }
-        meter.countMaintenance(false);
+        rounds.w.meter().countMaintenance(false);
+        return churner;
+    }
+
+    /** Each mode's row, with what its gets cost, then the oracle's; maintenance per live node-second. */
+    private Result report(TableWorld w, RoundTally tally, ChurnDriver churner) {
+        int m = modes.size();
+        CostMeter meter = w.meter();
         double nodeSeconds = (double) churner.aliveNodeNanos() / SECOND;
         List<Row> rows = new ArrayList<>();
         for (int i = 0; i < m; i++) {
@@ -283,22 +284,72 @@ public final class OpenDhtTable {
                 msgs += meter.messages(round * m + i + 1);
                 bytes += meter.bytes(round * m + i + 1);
             }
-            rows.add(row(modes.get(i).name(), latency[i], (double) msgs / params.gets(),
-                    (double) bytes / params.gets(), failed[i], hedges[i]));
+            rows.add(row(modes.get(i).name(), tally.latency(i), (double) msgs / params.gets(),
+                    (double) bytes / params.gets(), tally.failed(i), tally.hedges(i)));
         }
-        rows.add(row("oracle", oracle, null, null, 0, 0));
-        List<Histogram> histograms = new ArrayList<>(List.of(latency));
-        histograms.add(oracle);
-        List<Double> healthyP99 = new ArrayList<>();
-        for (Histogram h : healthyGateway) {
-            healthyP99.add(h.getValueAtPercentile(99) / 1000.0);
+        rows.add(row("oracle", tally.oracle(), null, null, 0, 0));
+        return new Result(rows, tally.histograms(), meter.maintenanceMessages() / nodeSeconds,
+                meter.maintenanceBytes() / nodeSeconds, w.world().scheduler().executed(), meter.sentByType(),
+                churner.counts(), tally.healthyGatewayP99Ms(), tally.healthyRounds());
+    }
+
+    /** The rounds of the measured phase and what they share. */
+    private final class Rounds {
+        final TableWorld w;
+        final Stored stored;
+        /** Each client host's one-hop client, made when a round first puts a client there. */
+        final Map<Integer, OneHopClient> oneHop;
+        final RoundTally tally = new RoundTally(modes.size());
+        final HedgeThreshold[] thresholds = new HedgeThreshold[modes.size()];
+
+        Rounds(TableWorld w, Stored stored, Map<Integer, OneHopClient> oneHop) {
+            this.w = w;
+            this.stored = stored;
+            this.oneHop = oneHop;
+            for (int i = 0; i < modes.size(); i++) {
+                if (modes.get(i).options().hedge()) {
+                    // One estimator per mode, shared by the run's clients: each client here makes only a few gets,
+                    // so the shared one stands for a long-lived client's own.
+                    thresholds[i] = HedgeThreshold.defaults();
+                }
+            }
         }
-        return new Result(rows, histograms, meter.maintenanceMessages() / nodeSeconds, meter.maintenanceBytes() / nodeSeconds,
-                world.scheduler().executed(), meter.sentByType(), churner.counts(), healthyP99, healthyRounds[0]);
+
+        /** Draws every round's time, nodes, key and mode order from {@code random} now, and schedules the round. */
+        void scheduleAll(long start, SplittableRandom random, SplittableRandom roundNodes) {
+            VirtualWorld world = w.world();
+            int m = modes.size();
+            double meanGap = (double) params.getPhaseNanos() / params.gets();
+            long at = start;
+            int gatewaysMax = modes.stream().mapToInt(Mode::copiesMax).max().orElse(1);
+            boolean churn = !params.churn().isOff();
+            for (int round = 0; round < params.gets(); round++) {
+                at += (long) (-Math.log(1 - random.nextDouble()) * meanGap);
+                int[] drawn = distinctNodes(random, Math.min(gatewaysMax, params.nodes()));
+                int k = random.nextInt(stored.keys().size());
+                int[] order = shuffledModes(random, m);
+                long roundAt = at;
+                int firstCause = round * m + 1;
+                world.scheduler().schedule(roundAt - world.scheduler().nanoTime(), () -> startRound(
+                        churn ? servingNodes(world, roundNodes, drawn.length) : drawn, k, order, firstCause, roundAt));
+            }
+        }
+
+        /** Measures the round's oracle bound, then runs its first mode's get. */
+        private void startRound(int[] gateways, int k, int[] order, int firstCause, long atNanos) {
+            Id key = stored.keys().get(k);
+            long oracleMicros = Math.max(1, (long) (oracleMillis(w.world(), w.net(), gateways[0], key, atNanos)
+                    * 1000));
+            boolean healthy = !w.net().isSlow(gateways[0], atNanos);
+            tally.roundStarted(oracleMicros, healthy);
+            new Round(this, oneHop.computeIfAbsent(gateways[0], OneHopClient::new), gateways, key,
+                    stored.values().get(k), order, firstCause, healthy).next(0);
+        }
     }
 
     /** One round: the client on gateway[0]'s host runs every mode's get in {@code order}, one after another. */
     private final class Round {
+        final Rounds rounds;
         final VirtualWorld world;
         final SimClients clients;
         final OneHopClient oneHop;
@@ -307,38 +358,27 @@ public final class OpenDhtTable {
         final Bytes expected;
         final int[] order;
         final int firstCause;
-        final Histogram[] latency;
-        final Histogram[] healthyGateway;
-        final long[] failed;
-        final long[] hedges;
-        final HedgeThreshold[] thresholds;
-        final long timeoutNanos;
-        final int[] done;
+        /** Whether the round's own gateway was not slow when it started. */
+        final boolean healthy;
 
-        Round(VirtualWorld world, SimClients clients, OneHopClient oneHop, int[] gateways, Id key, Bytes expected,
-              int[] order, int firstCause, Histogram[] latency, Histogram[] healthyGateway, long[] failed,
-              long[] hedges, HedgeThreshold[] thresholds, long timeoutNanos, int[] done) {
-            this.world = world;
-            this.clients = clients;
+        Round(Rounds rounds, OneHopClient oneHop, int[] gateways, Id key, Bytes expected, int[] order,
+              int firstCause, boolean healthy) {
+            this.rounds = rounds;
+            this.world = rounds.w.world();
+            this.clients = rounds.w.clients();
             this.oneHop = oneHop;
             this.gateways = gateways;
             this.key = key;
             this.expected = expected;
             this.order = order;
             this.firstCause = firstCause;
-            this.latency = latency;
-            this.healthyGateway = healthyGateway;
-            this.failed = failed;
-            this.hedges = hedges;
-            this.thresholds = thresholds;
-            this.timeoutNanos = timeoutNanos;
-            this.done = done;
+            this.healthy = healthy;
         }
 
         void next(int i) {
             if (i == order.length) {
                 world.scheduler().cause(0);
-                done[0]++;
+                rounds.tally.roundDone();
                 return;
             }
             int mode = order[i];
@@ -349,42 +389,42 @@ public final class OpenDhtTable {
             ClientGet get = new ClientGet(key, o.routing(), 0, Bytes.EMPTY, o.parallelism(), direct);
             List<Contact> targets = direct ? oneHop.targets(key, config.replicas(), world.contact(gateways[0]))
                     : List.of();
+            HedgeThreshold threshold = rounds.thresholds[mode];
             // One-hop copies are hedged against what their replicas should take, a routed one end to end.
-            long[] hedgeWaits = thresholds[mode] == null ? new long[0] : direct
-                    ? oneHop.hedgeWaitsNanos(targets, thresholds[mode].thresholdNanos())
-                    : routedHedgeWaits(thresholds[mode].thresholdNanos(), modes.get(mode).hedges());
-            GetRace.start(world.scheduler(), world.scheduler(), o, thresholds[mode], hedgeWaits, OpenDhtTable::isOk,
-                    (copy, answer) -> {
-                        if (direct && copy < targets.size()) {
-                            sendDirect(world, clients, oneHop, targets, copy, get, answer);
-                        } else if (direct) {
-                            // More copies than known targets (an empty image): the next ones start at the round's
-                            // other gateways, as a routed race's do, and their answers teach the image.
-                            int via = gateways[Math.min(copy - targets.size() + 1, gateways.length - 1)];
-                            clients.send(gateways[0], via, get, m -> {
-                                oneHop.routedAnswer(world.contact(via), m);
-                                answer.accept(m);
-                            });
-                        } else {
-                            clients.send(gateways[0], gateways[copy], get, answer);
-                        }
-                    },
-                    result -> {
-                        boolean ok = result.reply() instanceof GetReply g && g.status() == Status.OK
-                                && g.values().size() == 1 && g.values().get(0).value().equals(expected);
-                        long micros = ok ? Math.max(1, result.latencyNanos() / 1000)
-                                : Math.max(result.latencyNanos() / 1000, timeoutNanos / 1000);
-                        latency[mode].recordValue(micros);
-                        failed[mode] += ok ? 0 : 1;
-                        if (healthyGateway != null) {
-                            healthyGateway[mode].recordValue(micros);
-                        }
-                        if (result.hedged()) {
-                            hedges[mode]++;
-                        }
-                        // The next mode starts once this one is decided, as one client would run them.
-                        world.scheduler().execute(() -> next(i + 1));
-                    });
+            long[] hedgeWaits = threshold == null ? new long[0] : direct
+                    ? oneHop.hedgeWaitsNanos(targets, threshold.thresholdNanos())
+                    : routedHedgeWaits(threshold.thresholdNanos(), modes.get(mode).hedges());
+            GetRace.start(world.scheduler(), world.scheduler(), o, threshold, hedgeWaits, OpenDhtTable::isOk,
+                    (copy, answer) -> sendCopy(direct, targets, get, copy, answer),
+                    result -> decided(i, mode, result));
+        }
+
+        private void sendCopy(boolean direct, List<Contact> targets, ClientGet get, int copy,
+                              Consumer<Message> answer) {
+            if (direct && copy < targets.size()) {
+                sendDirect(rounds.w, oneHop, targets, copy, get, answer);
+            } else if (direct) {
+                // More copies than known targets (an empty image): the next ones start at the round's other
+                // gateways, as a routed race's do, and their answers teach the image.
+                int via = gateways[Math.min(copy - targets.size() + 1, gateways.length - 1)];
+                clients.send(gateways[0], via, get, m -> {
+                    oneHop.routedAnswer(world.contact(via), m);
+                    answer.accept(m);
+                });
+            } else {
+                clients.send(gateways[0], gateways[copy], get, answer);
+            }
+        }
+
+        private void decided(int i, int mode, GetRace.Result result) {
+            boolean ok = result.reply() instanceof GetReply g && g.status() == Status.OK
+                    && g.values().size() == 1 && g.values().get(0).value().equals(expected);
+            long timeoutMicros = requestTimeoutNanos() / 1000;
+            long micros = ok ? Math.max(1, result.latencyNanos() / 1000)
+                    : Math.max(result.latencyNanos() / 1000, timeoutMicros);
+            rounds.tally.record(mode, micros, ok, healthy, result.hedged());
+            // The next mode starts once this one is decided, as one client would run them.
+            world.scheduler().execute(() -> next(i + 1));
         }
     }
 
@@ -401,8 +441,10 @@ public final class OpenDhtTable {
      * passes the copy on to the next target; the client's own node, last unless it is a replica, routes it as any
      * gateway would, has the whole client timeout and ends the chain.
      */
-    private void sendDirect(VirtualWorld world, SimClients clients, OneHopClient client, List<Contact> targets,
-                            int from, ClientGet get, Consumer<Message> answer) {
+    private void sendDirect(TableWorld w, OneHopClient client, List<Contact> targets, int from, ClientGet get,
+                            Consumer<Message> answer) {
+        VirtualWorld world = w.world();
+        SimClients clients = w.clients();
         Contact target = targets.get(from);
         // The client's own node ends the chain wherever it stands (first, when it is a replica itself).
         boolean last = from == targets.size() - 1 || indexOf(world, target) == client.host();
@@ -421,7 +463,7 @@ public final class OpenDhtTable {
                 });
             }
             if (!isOk(m) && !last) {
-                sendDirect(world, clients, client, targets, from + 1, get, answer);
+                sendDirect(w, client, targets, from + 1, get, answer);
                 return;
             }
             answer.accept(m);
@@ -456,16 +498,16 @@ public final class OpenDhtTable {
      * sends half its gets to a node that is no replica of the key (docs/experiments.md). Warm-up gets are not
      * measured and not charged to any mode.
      */
-    private void warmUp(VirtualWorld world, SimClients clients, Map<Integer, OneHopClient> oneHop, List<Id> keys,
-                        SplittableRandom random) {
+    private void warmUp(TableWorld w, Map<Integer, OneHopClient> oneHop, List<Id> keys, SplittableRandom random) {
+        VirtualWorld world = w.world();
         int[] left = {params.nodes()};
         long[] gets = {0};
         for (int h = 0; h < params.nodes(); h++) {
             OneHopClient client = oneHop.computeIfAbsent(h, OneHopClient::new);
             long offset = (long) (random.nextDouble() * 60 * SECOND);
             long seed = random.nextLong();
-            world.scheduler().schedule(offset, () -> warmUpGet(world, clients, client, keys,
-                    new SplittableRandom(seed), 0, 0, gets, left));
+            world.scheduler().schedule(offset, () -> warmUpGet(w, client, keys, new SplittableRandom(seed), 0, 0,
+                    gets, left));
         }
         if (!world.runUntil(() -> left[0] == 0, 3 * 3600 * SECOND)) {
             throw new IllegalStateException("one-hop warm-up did not finish within three hours");
@@ -475,19 +517,19 @@ public final class OpenDhtTable {
                 oneHop.values().stream().mapToInt(c -> c.image().size()).average().orElse(0)));
     }
 
-    private void warmUpGet(VirtualWorld world, SimClients clients, OneHopClient client, List<Id> keys,
-                           SplittableRandom random, int made, int still, long[] gets, int[] left) {
+    private void warmUpGet(TableWorld w, OneHopClient client, List<Id> keys, SplittableRandom random, int made,
+                           int still, long[] gets, int[] left) {
         if (still == WARM_UP_STILL_GETS || made == WARM_UP_MAX_GETS) {
             left[0]--;
             return;
         }
         gets[0]++;
         Id key = keys.get(random.nextInt(keys.size()));
-        List<Contact> targets = client.targets(key, config.replicas(), world.contact(client.host()));
+        List<Contact> targets = client.targets(key, config.replicas(), w.world().contact(client.host()));
         int known = client.image().size();
-        sendDirect(world, clients, client, targets, 0, new ClientGet(key, RoutingMode.DELAY_AWARE, 0, Bytes.EMPTY, 0,
-                true), m -> world.scheduler().execute(() -> warmUpGet(world, clients, client, keys, random,
-                made + 1, !isOk(m) ? still : client.image().size() > known ? 0 : still + 1, gets, left)));
+        sendDirect(w, client, targets, 0, new ClientGet(key, RoutingMode.DELAY_AWARE, 0, Bytes.EMPTY, 0, true),
+                m -> w.world().scheduler().execute(() -> warmUpGet(w, client, keys, random, made + 1,
+                        !isOk(m) ? still : client.image().size() > known ? 0 : still + 1, gets, left)));
     }
 
     private static boolean isOk(Message m) {

@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code ./rattan sim opendht-table}: the OpenDHT study's workload, our figures beside the paper's. */
@@ -101,12 +102,8 @@ public final class OpenDhtTableCommand implements Callable<Integer> {
             + "one from the model.")
     Path trace;
 
-    @Option(names = "--matrix", paramLabel = "FILE", description = "RTT matrix (TSV, ms). Default: the shipped "
-            + "PlanetLab 490-host matrix.")
-    Path matrixFile;
-
-    @Option(names = "--seed", paramLabel = "S", description = "Seed for everything (default: ${DEFAULT-VALUE}).")
-    long seed = 1;
+    @Mixin
+    WorldOptions world;
 
     @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: ${DEFAULT-VALUE}).")
     Path out = Path.of("sim-out");
@@ -126,17 +123,17 @@ public final class OpenDhtTableCommand implements Callable<Integer> {
         }
         List<OpenDhtTable.Mode> modes = selectModes();
         long wallStart = System.nanoTime();
-        LatencyMatrix matrix = matrixFile == null ? LatencyMatrix.planetLab() : LatencyMatrix.load(matrixFile);
+        LatencyMatrix matrix = world.matrix();
         SlowNodeModel model = SlowNodeModel.defaults().withSlowFraction(slowFraction)
                 .withMeanSlowNanos((long) (slowMinutes * 60e9)).withSlowExtra(parseDelay(slowDelay));
         // The schedule covers joins, puts and the get phase with room to spare.
         long horizon = (getMinutes + 6L * 60) * 60 * SECOND;
-        OpenDhtTable.Params params = new OpenDhtTable.Params(nodes, gets, values, getMinutes * 60L * SECOND, seed,
-                churn);
+        OpenDhtTable.Params params = new OpenDhtTable.Params(nodes, gets, values, getMinutes * 60L * SECOND,
+                world.seed, churn);
         // Nodes that churn adds have slow periods too.
         int slots = OpenDhtTable.nodeSlots(params);
         List<SlowPeriod> periods = trace != null ? SlowTrace.read(trace)
-                : slowFraction == 0 ? List.of() : SlowSchedule.generate(model, slots, horizon, seed);
+                : slowFraction == 0 ? List.of() : SlowSchedule.generate(model, slots, horizon, world.seed);
         Files.createDirectories(out);
         SlowTrace.write(periods, out.resolve("trace.txt"));
         NodeConfig config = OpenDhtTable.experimentConfig();
@@ -147,7 +144,7 @@ public final class OpenDhtTableCommand implements Callable<Integer> {
                 + "%.2f, slow periods %.0f min, slow delay Pareto(%s)%s%s, seed %d%n", nodes, gets, modes.size(),
                 values, slowFraction, slowMinutes, slowDelay, trace == null ? "" : " (trace " + trace + ")",
                 churn.isOff() ? "" : ", churn " + churn + " per minute (" + (slots - nodes) + " joins planned)",
-                seed);
+                world.seed);
         OpenDhtTable.Result result = table.run();
         bar.finish();
         print(result, config);

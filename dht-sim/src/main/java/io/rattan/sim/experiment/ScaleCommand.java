@@ -6,13 +6,13 @@ import io.rattan.sim.net.SlowNodeModel;
 import io.rattan.sim.net.SlowPeriod;
 import io.rattan.sim.net.SlowSchedule;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code ./rattan sim scale}: how large a world the simulator runs, and how fast. */
@@ -58,12 +58,8 @@ public final class ScaleCommand implements Callable<Integer> {
             + "${DEFAULT-VALUE}).")
     int maxWave = 4096;
 
-    @Option(names = "--matrix", paramLabel = "FILE", description = "RTT matrix (TSV, ms). Default: the shipped "
-            + "PlanetLab 490-host matrix.")
-    Path matrixFile;
-
-    @Option(names = "--seed", paramLabel = "S", description = "Seed for everything (default: ${DEFAULT-VALUE}).")
-    long seed = 1;
+    @Mixin
+    WorldOptions world;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -75,18 +71,19 @@ public final class ScaleCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "need --nodes >= 2, --gets >= 1, "
                     + "--minutes >= 1, --values >= 1, --max-wave >= 1, 0 <= --slow-fraction < 1");
         }
-        LatencyMatrix matrix = matrixFile == null ? LatencyMatrix.planetLab() : LatencyMatrix.load(matrixFile);
+        LatencyMatrix matrix = world.matrix();
         SlowNodeModel model = slowFraction == 0 ? SlowNodeModel.none()
                 : SlowNodeModel.defaults().withSlowFraction(slowFraction);
         // Joins and puts take minutes of virtual time at most; the schedule covers them and the gets.
         long horizon = (minutes + 60L) * 60 * SECOND;
         List<SlowPeriod> periods = slowFraction == 0 ? List.of()
-                : SlowSchedule.generate(model, nodes, horizon, seed);
+                : SlowSchedule.generate(model, nodes, horizon, world.seed);
         NodeConfig config = NodeConfig.defaults();
         System.err.printf(Locale.ROOT, "scale: %d nodes on %d hosts, %d gets over %d virtual min, %d values, "
-                + "slow fraction %.2f, seed %d%n", nodes, matrix.hosts(), gets, minutes, values, slowFraction, seed);
-        ScaleRun.Result r = new ScaleRun(new ScaleRun.Params(nodes, gets, values, minutes * 60L * SECOND, seed,
-                maxWave), matrix, periods, model, config, line -> System.err.println("  " + line)).run();
+                + "slow fraction %.2f, seed %d%n", nodes, matrix.hosts(), gets, minutes, values, slowFraction,
+                world.seed);
+        ScaleRun.Result r = new ScaleRun(new ScaleRun.Params(nodes, gets, values, minutes * 60L * SECOND,
+                world.seed, maxWave), matrix, periods, model, config, line -> System.err.println("  " + line)).run();
         print(r);
         return 0;
     }

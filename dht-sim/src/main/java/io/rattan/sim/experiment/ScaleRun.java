@@ -70,17 +70,48 @@ final class ScaleRun {
     }
 
     Result run() {
-        long heapBaseline = HeapProbe.retainedBytes();
-        long cpu0 = HeapProbe.processCpuNanos();
-        long threadCpu0 = HeapProbe.threadCpuNanos();
-        long wall0 = System.nanoTime();
+        Start start = Start.now();
         SplittableRandom random = new SplittableRandom(params.seed());
+        VirtualWorld world = setUp();
+        Joined joined = joinPhase(world, start);
+        Stored stored = putPhase(world, random);
+        Gets gets = getPhase(world, random, stored);
+        return report(world, start, joined, stored, gets);
+    }
+
+    /** Where the run's measurements count from; the heap before the world existed is the baseline. */
+    private record Start(long heapBaseline, long processCpuNanos, long threadCpuNanos, long wallNanos) {
+        static Start now() {
+            long heapBaseline = HeapProbe.retainedBytes();
+            long cpu = HeapProbe.processCpuNanos();
+            long threadCpu = HeapProbe.threadCpuNanos();
+            return new Start(heapBaseline, cpu, threadCpu, System.nanoTime());
+        }
+    }
+
+    /** The join phase's cost: wall time from the start, virtual time, heap retained (minus the baseline). */
+    private record Joined(long wallNanos, long virtualNanos, long heapAfter) {
+    }
+
+    /** The values the put phase stored, {@code values.get(i)} under {@code keys.get(i)}. */
+    private record Stored(List<Id> keys, List<Bytes> values, long wallNanos) {
+    }
+
+    /** What the get phase measured; latencies in microseconds. */
+    private record Gets(Histogram latency, long ok, long failed, long wallNanos, long virtualNanos, long events) {
+    }
+
+    private VirtualWorld setUp() {
         HostAssignment hosts = HostAssignment.random(params.nodes(), matrix.hosts(), params.seed());
         WideAreaLatencyModel net = new WideAreaLatencyModel(matrix, hosts, periods, model,
                 params.seed() ^ 0x9E3779B97F4A7C15L);
         VirtualWorld world = new VirtualWorld(params.seed(), config, net);
         net.attach(world.scheduler());
+        return world;
+    }
 
+    /** Joins every node in waves, then lets the overlay settle. */
+    private Joined joinPhase(VirtualWorld world, Start start) {
         long[] lastWave = {System.nanoTime()};
         int late = world.addNodesInWaves(params.nodes(), params.maxWave(), (size, virtualNanos, lateInWave) -> {
             long now = System.nanoTime();
@@ -96,12 +127,14 @@ final class ScaleRun {
         // Nodes of one wave learn of each other by leaf-set exchange after they joined; ten exchange periods let that
         // settle. Longer costs the largest runs minutes of wall time for nothing the gets then show.
         world.runFor(SETTLE_SECONDS * SECOND);
-        long joinWall = System.nanoTime() - wall0;
+        long joinWall = System.nanoTime() - start.wallNanos();
         long joinVirtual = world.scheduler().nanoTime();
         log.accept(String.format("%d nodes joined in %.1f s wall, %.0f s virtual (settling included); %d events",
                 params.nodes(), joinWall / 1e9, joinVirtual / 1e9, world.scheduler().executed()));
-        long heapAfterJoin = HeapProbe.retainedBytes() - heapBaseline;
+        return new Joined(joinWall, joinVirtual, HeapProbe.retainedBytes() - start.heapBaseline());
+    }
 
+    private Stored putPhase(VirtualWorld world, SplittableRandom random) {
         long put0 = System.nanoTime();
         List<Id> keys = new ArrayList<>();
         List<Bytes> values = new ArrayList<>();
@@ -112,13 +145,17 @@ final class ScaleRun {
         if (keys.isEmpty()) {
             throw new IllegalStateException("no value could be stored");
         }
+        return new Stored(keys, values, putWall);
+    }
 
+    /** Runs the gets to the last answer, logging progress every 10 s of wall time. */
+    private Gets getPhase(VirtualWorld world, SplittableRandom random, Stored stored) {
         Histogram latency = new Histogram(3_600_000_000L, 3);
         long[] outcome = new long[2];
         long events0 = world.scheduler().executed();
         long get0 = System.nanoTime();
         long start = world.scheduler().nanoTime();
-        new GetSource(world, random, keys, values, latency, outcome).scheduleFirst();
+        new GetSource(world, random, stored.keys(), stored.values(), latency, outcome).scheduleFirst();
         long lastReport = get0;
         while (outcome[0] + outcome[1] < params.gets()) {
             // Stops at the last answer, not at the end of a 10 s slice: at 100,000 nodes a slice is minutes of wall.
@@ -136,23 +173,28 @@ final class ScaleRun {
             }
         }
         long getWall = System.nanoTime() - get0;
-        long getVirtual = world.scheduler().nanoTime() - start;
-        long getEvents = world.scheduler().executed() - events0;
-        long totalWall = System.nanoTime() - wall0;
-        long cpu = cpu0 < 0 ? -1 : HeapProbe.processCpuNanos() - cpu0;
-        long threadCpu = threadCpu0 < 0 ? -1 : HeapProbe.threadCpuNanos() - threadCpu0;
+        return new Gets(latency, outcome[0], outcome[1], getWall, world.scheduler().nanoTime() - start,
+                world.scheduler().executed() - events0);
+    }
+
+    /** The whole run's figures; the heap is measured last, with every node still live. */
+    private Result report(VirtualWorld world, Start start, Joined joined, Stored stored, Gets gets) {
+        long totalWall = System.nanoTime() - start.wallNanos();
+        long cpu = start.processCpuNanos() < 0 ? -1 : HeapProbe.processCpuNanos() - start.processCpuNanos();
+        long threadCpu = start.threadCpuNanos() < 0 ? -1 : HeapProbe.threadCpuNanos() - start.threadCpuNanos();
         long events = world.scheduler().executed();
         long heapPeak = HeapProbe.peakBytes();
-        long heapAfterGets = HeapProbe.retainedBytes() - heapBaseline;
+        long heapAfterGets = HeapProbe.retainedBytes() - start.heapBaseline();
         int unjoined = 0;
         for (int i = 0; i < world.size(); i++) {
             unjoined += world.node(i).isJoined() ? 0 : 1;
         }
         // Also keeps the world reachable until the heap has been measured with every node live.
         log.accept(unjoined + " of " + world.size() + " nodes had not joined at the end");
-        return new Result(joinWall, joinVirtual, putWall, keys.size(), getWall, getVirtual, totalWall, events,
-                getEvents, cpu, threadCpu, heapBaseline, heapAfterJoin, heapAfterGets, heapPeak, outcome[0],
-                outcome[1], latency, world.network().traceHash());
+        return new Result(joined.wallNanos(), joined.virtualNanos(), stored.wallNanos(), stored.keys().size(),
+                gets.wallNanos(), gets.virtualNanos(), totalWall, events, gets.events(), cpu, threadCpu,
+                start.heapBaseline(), joined.heapAfter(), heapAfterGets, heapPeak, gets.ok(), gets.failed(),
+                gets.latency(), world.network().traceHash());
     }
 
     /** Puts the values at once from random gateways, retrying a failed put through another; keeps the stored ones. */
