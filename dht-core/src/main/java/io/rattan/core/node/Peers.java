@@ -1,8 +1,6 @@
 package io.rattan.core.node;
 
 import io.rattan.core.id.Id;
-import io.rattan.core.routing.RttEstimator;
-import io.rattan.core.routing.RttView;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashMap;

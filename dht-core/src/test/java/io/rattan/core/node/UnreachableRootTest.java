@@ -1,4 +1,4 @@
-package io.rattan.core.routing;
+package io.rattan.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.rattan.core.routing;
+package io.rattan.core.node;
 
 import io.rattan.core.id.Id;
 import io.rattan.core.net.Contact;
@@ -12,7 +12,7 @@ import java.util.function.ToLongFunction;
  * next digit is d; each slot keeps a few candidates, the lowest measured RTT preferred (proximity neighbour
  * selection). Not thread-safe: owned by the node's event loop.
  */
-public final class RoutingTable {
+final class RoutingTable {
 
     private static final int COLUMNS = 16;
 
@@ -25,14 +25,14 @@ public final class RoutingTable {
     /**
      * @param rttNanos the smoothed RTT of a peer, or a negative number when unmeasured
      */
-    public RoutingTable(Id self, int perSlot, ToLongFunction<Id> rttNanos) {
+    RoutingTable(Id self, int perSlot, ToLongFunction<Id> rttNanos) {
         this.self = self;
         this.perSlot = perSlot;
         this.rttNanos = rttNanos;
     }
 
     /** Offers a contact; returns true when the table changed. */
-    public boolean add(Contact c) {
+    boolean add(Contact c) {
         if (c.id().equals(self)) {
             return false;
         }
@@ -85,7 +85,7 @@ public final class RoutingTable {
         return false;
     }
 
-    public boolean remove(Id id) {
+    boolean remove(Id id) {
         int row = self.sharedPrefixLength(id);
         if (row >= Id.DIGITS || rows[row] == null) {
             return false;
@@ -113,7 +113,7 @@ public final class RoutingTable {
     }
 
     /** Whether a node with this id is a candidate of its slot. */
-    public boolean contains(Id id) {
+    boolean contains(Id id) {
         Contact[] slot = slotArray(id);
         if (slot != null) {
             for (Contact c : slot) {
@@ -126,7 +126,7 @@ public final class RoutingTable {
     }
 
     /** The candidates of the slot a key routes through from this node (possibly empty). */
-    public List<Contact> slotFor(Id key) {
+    List<Contact> slotFor(Id key) {
         Contact[] slot = slotArray(key);
         return slot == null ? List.of() : List.of(slot);
     }
@@ -140,7 +140,7 @@ public final class RoutingTable {
     }
 
     /** The best (lowest-RTT, unmeasured last) usable candidate of a slot, or null. */
-    public Contact best(List<Contact> slot, Predicate<Contact> usable) {
+    Contact best(List<Contact> slot, Predicate<Contact> usable) {
         Contact best = null;
         long bestRtt = Long.MAX_VALUE;
         for (Contact c : slot) {
@@ -158,7 +158,7 @@ public final class RoutingTable {
     }
 
     /** Every contact in the table, row by row. */
-    public List<Contact> all() {
+    List<Contact> all() {
         List<Contact> out = new ArrayList<>(entries);
         for (Contact[][] row : rows) {
             if (row == null) {
@@ -177,7 +177,7 @@ public final class RoutingTable {
      * The contact {@link #all()} would list at {@code index}, without building the list: the node probes one table
      * entry per second in turn.
      */
-    public Contact get(int index) {
+    Contact get(int index) {
         if (index < 0 || index >= entries) {
             throw new IndexOutOfBoundsException("entry " + index + " of " + entries);
         }
@@ -199,7 +199,7 @@ public final class RoutingTable {
     }
 
     /** Calls {@code action} on every contact in the table, in {@link #all()}'s order, without building a list. */
-    public void forEach(java.util.function.Consumer<Contact> action) {
+    void forEach(java.util.function.Consumer<Contact> action) {
         for (Contact[][] row : rows) {
             if (row == null) {
                 continue;
@@ -215,7 +215,7 @@ public final class RoutingTable {
     }
 
     /** Filled slots per row, trailing empty rows omitted. */
-    public List<Integer> rowFill() {
+    List<Integer> rowFill() {
         List<Integer> fill = new ArrayList<>();
         int last = -1;
         for (int r = 0; r < rows.length; r++) {
@@ -235,7 +235,7 @@ public final class RoutingTable {
         return new ArrayList<>(fill.subList(0, last + 1));
     }
 
-    public int size() {
+    int size() {
         return entries;
     }
 }

@@ -1,11 +1,11 @@
-package io.rattan.core.routing;
+package io.rattan.core.node;
 
 /**
  * Per-peer smoothed RTT and variance, Jacobson/Karels as RFC 6298 states it, with Bamboo's extra 10 ms
  * ("the 10 accounts for GC") and a cap. The timeout doubles on each expiry until a new sample arrives.
  * Not thread-safe: owned by the node's event loop.
  */
-public final class RttEstimator {
+final class RttEstimator {
 
     private static final long GC_ALLOWANCE_NANOS = 10_000_000L;
 
@@ -15,14 +15,14 @@ public final class RttEstimator {
     private long rttvarNanos;
     private long rtoNanos;
 
-    public RttEstimator(long rtoInitialNanos, long rtoMinNanos, long rtoMaxNanos) {
+    RttEstimator(long rtoInitialNanos, long rtoMinNanos, long rtoMaxNanos) {
         this.rtoMinNanos = rtoMinNanos;
         this.rtoMaxNanos = rtoMaxNanos;
         this.rtoNanos = rtoInitialNanos;
     }
 
     /** Records one RTT measurement; a late reply is still a sample. */
-    public void sample(long rttNanos) {
+    void sample(long rttNanos) {
         long r = Math.max(0, rttNanos);
         if (srttNanos < 0) {
             srttNanos = r;
@@ -37,20 +37,20 @@ public final class RttEstimator {
     }
 
     /** A request to this peer timed out: back off. */
-    public void backoff() {
+    void backoff() {
         rtoNanos = clamp(rtoNanos * 2);
     }
 
-    public long rtoNanos() {
+    long rtoNanos() {
         return rtoNanos;
     }
 
     /** Smoothed RTT, or -1 before the first sample. */
-    public long srttNanos() {
+    long srttNanos() {
         return srttNanos;
     }
 
-    public boolean hasSample() {
+    boolean hasSample() {
         return srttNanos >= 0;
     }
 

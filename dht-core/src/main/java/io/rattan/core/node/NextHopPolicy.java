@@ -1,4 +1,4 @@
-package io.rattan.core.routing;
+package io.rattan.core.node;
 
 import io.rattan.core.id.Id;
 import io.rattan.core.net.Contact;
@@ -8,7 +8,7 @@ import java.util.List;
  * Chooses a get's next hop among the neighbours that make progress toward the key (each strictly closer to it than
  * this node). Pure: the same inputs give the same choice.
  */
-public interface NextHopPolicy {
+interface NextHopPolicy {
 
     /**
      * @param key        the key routed toward

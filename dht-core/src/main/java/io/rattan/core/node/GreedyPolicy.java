@@ -1,11 +1,11 @@
-package io.rattan.core.routing;
+package io.rattan.core.node;
 
 import io.rattan.core.id.Id;
 import io.rattan.core.net.Contact;
 import java.util.List;
 
 /** The most key-space progress: the candidate closest to the key, whatever its delay. */
-public final class GreedyPolicy implements NextHopPolicy {
+final class GreedyPolicy implements NextHopPolicy {
 
     @Override
     public Contact choose(Id key, Id self, List<Contact> candidates, RttView rtts) {

@@ -1,4 +1,4 @@
-package io.rattan.core.routing;
+package io.rattan.core.node;
 
 import io.rattan.core.id.Id;
 import io.rattan.core.net.Contact;
@@ -12,7 +12,7 @@ import java.util.function.Predicate;
  * {@code (c − self)}, the counter-clockwise side those with the smallest {@code (self − c)}; in an overlay of at
  * most 2L+1 nodes a node may sit on both sides. Not thread-safe: owned by the node's event loop.
  */
-public final class LeafSet {
+final class LeafSet {
 
     private final Contact self;
     private final int half;
@@ -26,7 +26,7 @@ public final class LeafSet {
      */
     private List<Contact> members;
 
-    public LeafSet(Contact self, int half) {
+    LeafSet(Contact self, int half) {
         this.self = self;
         this.half = half;
         Id s = self.id();
@@ -36,7 +36,7 @@ public final class LeafSet {
     }
 
     /** Adds {@code c} where it belongs; returns true when the set changed. */
-    public boolean add(Contact c) {
+    boolean add(Contact c) {
         if (c.id().equals(self.id())) {
             return false;
         }
@@ -49,7 +49,7 @@ public final class LeafSet {
     }
 
     /** Removes the node with this id; returns true when it was a member. */
-    public boolean remove(Id id) {
+    boolean remove(Id id) {
         boolean a = cw.removeIf(c -> c.id().equals(id));
         boolean b = ccw.removeIf(c -> c.id().equals(id));
         if (a || b) {
@@ -92,7 +92,7 @@ public final class LeafSet {
      * same object is looked for first: in the simulator a contact travels by reference, and comparing references
      * reads no member's id.
      */
-    public boolean holds(Contact c) {
+    boolean holds(Contact c) {
         for (int i = 0; i < cw.size(); i++) {
             if (cw.get(i) == c) {
                 return true;
@@ -115,7 +115,7 @@ public final class LeafSet {
         return indexOf(side, id) >= 0;
     }
 
-    public boolean contains(Id id) {
+    boolean contains(Id id) {
         return indexOf(cw, id) >= 0 || indexOf(ccw, id) >= 0;
     }
 
@@ -129,7 +129,7 @@ public final class LeafSet {
     }
 
     /** Members without duplicates, unmodifiable: counter-clockwise side nearest first, then the clockwise side. */
-    public List<Contact> members() {
+    List<Contact> members() {
         if (members == null) {
             List<Contact> all = new ArrayList<>(ccw.size() + cw.size());
             all.addAll(ccw);
@@ -143,15 +143,15 @@ public final class LeafSet {
         return members;
     }
 
-    public List<Contact> clockwise() {
+    List<Contact> clockwise() {
         return List.copyOf(cw);
     }
 
-    public List<Contact> counterClockwise() {
+    List<Contact> counterClockwise() {
         return List.copyOf(ccw);
     }
 
-    public boolean isEmpty() {
+    boolean isEmpty() {
         return cw.isEmpty();
     }
 
@@ -160,7 +160,7 @@ public final class LeafSet {
      * of the two sides, or a side is not full or the sides overlap, which means the whole overlay fits in the leaf
      * set.
      */
-    public boolean covers(Id key) {
+    boolean covers(Id key) {
         // A side not full, or a member on both sides, means the leaf set holds the whole overlay.
         if (cw.size() < half || ccw.size() < half || contains(ccw, cw.get(cw.size() - 1).id())) {
             return true;
@@ -174,7 +174,7 @@ public final class LeafSet {
      * The {@code n} nodes closest to {@code key} among this node and its members that pass {@code usable}, closest
      * first (this node always counts as usable).
      */
-    public List<Contact> closest(Id key, int n, Predicate<Contact> usable) {
+    List<Contact> closest(Id key, int n, Predicate<Contact> usable) {
         List<Contact> candidates = new ArrayList<>(members());
         candidates.removeIf(c -> !usable.test(c));
         candidates.add(self);
@@ -182,7 +182,7 @@ public final class LeafSet {
         return candidates.size() > n ? new ArrayList<>(candidates.subList(0, n)) : candidates;
     }
 
-    public int size() {
+    int size() {
         return members().size();
     }
 }

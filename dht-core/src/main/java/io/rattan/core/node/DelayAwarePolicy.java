@@ -1,4 +1,4 @@
-package io.rattan.core.routing;
+package io.rattan.core.node;
 
 import io.rattan.core.id.Id;
 import io.rattan.core.net.Contact;
@@ -15,10 +15,10 @@ import java.util.List;
  * RTTs are microseconds. An unmeasured neighbour is scored at 1.5 knees (about a twentieth of its progress counts):
  * behind a measured neighbour under the knee unless that one makes far less progress, ahead of one known to be slow.
  */
-public final class DelayAwarePolicy implements NextHopPolicy {
+final class DelayAwarePolicy implements NextHopPolicy {
 
     /** Bamboo's width as a share of its knee: 17.232 ms / 100 ms. */
-    public static final double WIDTH_SHARE = 0.17232;
+    static final double WIDTH_SHARE = 0.17232;
     private static final double KNEE_FLOOR_NANOS = 1_000_000;
     private static final double RTT_CAP_NANOS = 10_000_000_000.0;
     /**
@@ -39,13 +39,13 @@ public final class DelayAwarePolicy implements NextHopPolicy {
      * hops and 1.16–1.28 × greedy's messages on the simulator's OpenDHT workload; at 1.5, 1.01–1.15 ×, still routing
      * around slow nodes, whose RTTs are seconds (docs/architecture.md, "Get routing modes").
      */
-    public static final double KNEE_FACTOR_DEFAULT = 1.5;
+    static final double KNEE_FACTOR_DEFAULT = 1.5;
 
-    public DelayAwarePolicy() {
+    DelayAwarePolicy() {
         this(KNEE_FACTOR_DEFAULT);
     }
 
-    public DelayAwarePolicy(double kneeFactor) {
+    DelayAwarePolicy(double kneeFactor) {
         if (!(kneeFactor > 0)) {
             throw new IllegalArgumentException("kneeFactor must be positive");
         }

@@ -1,9 +1,9 @@
-package io.rattan.core.routing;
+package io.rattan.core.node;
 
 import io.rattan.core.id.Id;
 
 /** What a next-hop policy may know of delays: each neighbour's smoothed RTT and the typical one. */
-public interface RttView {
+interface RttView {
 
     /** The neighbour's smoothed RTT, negative when not measured. */
     long srttNanos(Id peer);

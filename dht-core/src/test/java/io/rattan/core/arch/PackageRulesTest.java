@@ -1,0 +1,86 @@
+package io.rattan.core.arch;
+
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaModifier;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.lang.ArchRule;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Keeps dht-core's shape: its packages depend on one another without a cycle, and its public surface is the types
+ * other modules name in their signatures, as Ratis keeps its implementation classes package-private. Each rule is
+ * also run where it must fail.
+ */
+class PackageRulesTest {
+
+    /**
+     * Every public top-level type of dht-core. A new one must be used by dht-client, dht-node or dht-sim; anything
+     * else stays package-private in the package that uses it.
+     */
+    private static final Set<String> PUBLIC_API = new TreeSet<>(Set.of(
+            "client.GetOptions", "client.GetRace", "client.HedgeThreshold", "client.OneHopImage",
+            "client.OneHopRouter",
+            "codec.CodecException", "codec.MessageCodec",
+            "env.Cancellable", "env.Clock", "env.NodeEnv", "env.Scheduler", "env.Transport",
+            "id.Id",
+            "msg.Cost", "msg.Envelope", "msg.Message", "msg.MessageType", "msg.Messages", "msg.RoutingMode",
+            "msg.Status",
+            "net.Address", "net.Contact",
+            "node.Node", "node.NodeConfig", "node.NodeListener", "node.NodeStatus",
+            "store.MemoryStore", "store.Store", "store.StoreException", "store.StoredRecord",
+            "util.Bytes",
+            "virtual.LatencyModel", "virtual.VirtualAddresses", "virtual.VirtualNetwork", "virtual.VirtualScheduler",
+            "virtual.VirtualWorld"));
+
+    private static JavaClasses core;
+
+    @BeforeAll
+    static void importCore() {
+        core = new ClassFileImporter()
+                .withImportOption(location -> !location.contains("/test-classes/"))
+                .importPackages("io.rattan.core");
+    }
+
+    static ArchRule noPackageCycles(String packagePattern) {
+        return slices().matching(packagePattern).should().beFreeOfCycles();
+    }
+
+    @Test
+    void coresPackagesFormNoCycle() {
+        noPackageCycles("io.rattan.core.(*)..").check(core);
+    }
+
+    @Test
+    void theCycleRuleCatchesACycle() {
+        JavaClasses cyclic = new ClassFileImporter().importPackages("io.rattan.core.arch.cycle");
+        assertThat(noPackageCycles("io.rattan.core.arch.cycle.(*)..").evaluate(cyclic).hasViolation()).isTrue();
+    }
+
+    @Test
+    void onlyTheApiIsPublic() {
+        assertThat(publicTopLevelTypes(core)).containsExactlyElementsOf(PUBLIC_API);
+    }
+
+    @Test
+    void thePublicSurfaceCheckSeesPublicTypes() {
+        JavaClasses fixtures = new ClassFileImporter().importPackages("io.rattan.core.arch.cycle");
+        assertThat(publicTopLevelTypes(fixtures)).containsExactly("arch.cycle.a.First", "arch.cycle.b.Second");
+    }
+
+    private static Set<String> publicTopLevelTypes(JavaClasses classes) {
+        Set<String> names = new TreeSet<>();
+        for (JavaClass c : classes) {
+            if (c.isTopLevelClass() && c.getModifiers().contains(JavaModifier.PUBLIC)) {
+                names.add(c.getName().substring("io.rattan.core.".length()));
+            }
+        }
+        return names;
+    }
+}
