@@ -1,0 +1,164 @@
+package io.rattan.core.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.PutReply;
+import io.rattan.core.msg.Messages.PutRequest;
+import io.rattan.core.msg.Messages.RemoveReplica;
+import io.rattan.core.msg.Messages.RemoveReplicaReply;
+import io.rattan.core.msg.Messages.RemoveReply;
+import io.rattan.core.msg.Messages.RemoveRequest;
+import io.rattan.core.msg.Messages.StoreAck;
+import io.rattan.core.msg.Messages.StoreReplicas;
+import io.rattan.core.msg.Status;
+import io.rattan.core.net.Address;
+import io.rattan.core.net.Contact;
+import io.rattan.core.store.MemoryStore;
+import io.rattan.core.store.StoredRecord;
+import io.rattan.core.util.Bytes;
+import io.rattan.core.virtual.VirtualScheduler;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A root's put and remove fan-out, built from its parts without a {@link Node} or a network: the outbox sends into a
+ * recording list, replicas' answers are fed back by hand, and time moves only when the test runs the scheduler.
+ */
+class ReplicaCoordinatorTest {
+
+    private static final long SECOND = 1_000_000_000L;
+    private static final Id KEY = Id.fromHex("8000000000000000000000000000000000000000");
+    private static final Bytes SECRET = Bytes.utf8("s");
+
+    private record Sent(Address to, Envelope envelope) {
+    }
+
+    private final List<Sent> sent = new ArrayList<>();
+    private VirtualScheduler scheduler;
+    private MemoryStore store;
+    private Outbox outbox;
+    private ReplicaCoordinator coordinator;
+    private Contact self;
+    private final List<Contact> others = new ArrayList<>();
+    private final Contact gateway = contact("0100000000000000000000000000000000000000", 9);
+
+    private static Contact contact(String hex, int port) {
+        return new Contact(Id.fromHex(hex), new Address("10.0.0." + port, 4000));
+    }
+
+    @BeforeEach
+    void buildRoot() {
+        scheduler = new VirtualScheduler(1_700_000_000_000L);
+        store = new MemoryStore(scheduler::epochMillis);
+        self = contact("8000000000000000000000000000000000000001", 1);
+        NodeConfig config = NodeConfig.defaults().withReplicas(4, 2);
+        NodeContext ctx = new NodeContext(self, config, scheduler, scheduler, new SplittableRandom(1), NodeListener.NONE);
+        Membership members = new Membership(ctx, () -> { });
+        outbox = new Outbox(ctx, (to, e) -> sent.add(new Sent(to, e)), members::sampleRtt);
+        ctx.attach(outbox);
+        LocalReplica replica = new LocalReplica(config, store, scheduler, ctx.tag());
+        coordinator = new ReplicaCoordinator(ctx, members, replica);
+        for (String hex : List.of("8000000000000000000000000000000000000002", "7fffffffffffffffffffffffffffffffffffffff",
+                "8000000000000000000000000000000000000003")) {
+            Contact c = contact(hex, 2 + others.size());
+            others.add(c);
+            members.heard(c);
+        }
+    }
+
+    private PutRequest put(String value) {
+        return new PutRequest(KEY, Bytes.utf8(value), 600, SECRET.sha256(), gateway, 77, 3);
+    }
+
+    private List<Sent> sentTo(Contact c, Class<? extends Message> type) {
+        return sent.stream().filter(s -> s.to().equals(c.address()) && type.isInstance(s.envelope().body())).toList();
+    }
+
+    private <T extends Message> T replyToGateway(Class<T> type) {
+        List<Sent> replies = sentTo(gateway, type);
+        assertThat(replies).hasSize(1);
+        assertThat(replies.get(0).envelope().requestId()).isEqualTo(77);
+        return type.cast(replies.get(0).envelope().body());
+    }
+
+    private void answer(Contact from, Class<? extends Message> asked, Message reply) {
+        long id = sentTo(from, asked).get(0).envelope().requestId();
+        outbox.onReply(new Envelope(from, id, reply));
+    }
+
+    @Test
+    void aPutIsStoredHereAskedOfEveryOtherReplicaAndAcknowledgedAtW() {
+        coordinator.put(put("v"));
+
+        assertThat(store.read(KEY, Bytes.utf8("v").sha256())).isPresent();
+        for (Contact c : others) {
+            assertThat(sentTo(c, StoreReplicas.class)).as("asked %s", c).hasSize(1);
+        }
+        assertThat(sentTo(gateway, PutReply.class)).as("one copy of two").isEmpty();
+
+        answer(others.get(0), StoreReplicas.class, new StoreAck(1));
+        PutReply reply = replyToGateway(PutReply.class);
+        assertThat(reply.status()).isEqualTo(Status.OK);
+        assertThat(reply.replicas()).isEqualTo(2);
+
+        answer(others.get(1), StoreReplicas.class, new StoreAck(1));
+        assertThat(sentTo(gateway, PutReply.class)).as("decided once").hasSize(1);
+    }
+
+    @Test
+    void aPutWhoseReplicasRefuseOrTimeOutIsUnavailableWithTheCountItGot() {
+        coordinator.put(put("v"));
+        answer(others.get(0), StoreReplicas.class, new StoreAck(0));
+
+        scheduler.runFor(10 * SECOND);
+
+        PutReply reply = replyToGateway(PutReply.class);
+        assertThat(reply.status()).isEqualTo(Status.UNAVAILABLE);
+        assertThat(reply.replicas()).isEqualTo(1);
+        assertThat(reply.detail()).isEqualTo("only 1 of 2 replicas acknowledged");
+    }
+
+    @Test
+    void aPutThatMeetsItsOwnRemoveIsRefusedAndAskedOfNobody() {
+        store.write(StoredRecord.tombstone(KEY, Bytes.utf8("v").sha256(), scheduler.epochMillis() + 60_000,
+                SECRET.sha256()));
+
+        coordinator.put(put("v"));
+
+        assertThat(replyToGateway(PutReply.class).status()).isEqualTo(Status.FORBIDDEN);
+        assertThat(sent).hasSize(1);
+    }
+
+    @Test
+    void aRemoveAsksEveryReplicaAndAnswersOnceAllHaveAnswered() {
+        coordinator.put(put("v"));
+        sent.clear();
+
+        coordinator.remove(new RemoveRequest(KEY, Bytes.utf8("v").sha256(), SECRET, 60, gateway, 77, 2));
+
+        assertThat(store.read(KEY, Bytes.utf8("v").sha256())).get().extracting(StoredRecord::tombstone)
+                .isEqualTo(true);
+        answer(others.get(0), RemoveReplica.class, new RemoveReplicaReply(Status.NOT_FOUND));
+        answer(others.get(1), RemoveReplica.class, new RemoveReplicaReply(Status.FORBIDDEN));
+        assertThat(sentTo(gateway, RemoveReply.class)).as("one replica has not answered").isEmpty();
+
+        scheduler.runFor(10 * SECOND);
+
+        assertThat(replyToGateway(RemoveReply.class).status()).as("removed here").isEqualTo(Status.OK);
+    }
+
+    @Test
+    void aRemoveTallySaysForbiddenOverNotFoundOverUnavailable() {
+        assertThat(RemoveTally.combine(new Status[] {Status.TIMEOUT, Status.NOT_FOUND, Status.FORBIDDEN}))
+                .isEqualTo(Status.FORBIDDEN);
+        assertThat(RemoveTally.combine(new Status[] {Status.TIMEOUT, Status.NOT_FOUND})).isEqualTo(Status.NOT_FOUND);
+        assertThat(RemoveTally.combine(new Status[] {Status.TIMEOUT, Status.INTERNAL})).isEqualTo(Status.UNAVAILABLE);
+        assertThat(RemoveTally.combine(new Status[] {Status.FORBIDDEN, Status.OK})).isEqualTo(Status.OK);
+    }
+}
