@@ -17,7 +17,7 @@ import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Status;
 import io.rattan.core.node.NodeListener;
 import io.rattan.core.node.NodeStatus;
-import io.rattan.node.transport.TransportListener;
+import io.rattan.node.netty.TransportListener;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
