@@ -1,10 +1,10 @@
 package io.rattan.node;
 
-import io.rattan.core.client.GetOptions;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
+import io.rattan.core.client.GetOptions;
 import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.env.Cancellable;
 import io.rattan.core.env.NodeEnv;
@@ -38,7 +38,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Optional;

@@ -1,9 +1,9 @@
 package io.rattan.node.gateway;
 
-import io.rattan.core.msg.Status;
-import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.client.GetOptions;
 import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.Status;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.node.NodeStatus;
 import java.util.concurrent.CompletableFuture;

@@ -10,8 +10,8 @@ import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
  */
 public final class Frames {
 
-    /** Bytes of the length prefix in front of every frame body. */
-    public static final int LENGTH_BYTES = 4;
+    // The length prefix in front of every frame body.
+    private static final int LENGTH_BYTES = 4;
 
     private Frames() {
     }

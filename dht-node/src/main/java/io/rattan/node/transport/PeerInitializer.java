@@ -11,7 +11,10 @@ import io.rattan.node.netty.Frames;
 import io.rattan.node.netty.TransportListener;
 import java.util.function.Consumer;
 
-/** An inbound peer connection's pipeline: byte counting → framing → {@link EnvelopeCodec} → {@link PeerFrameHandler}. */
+/**
+ * An inbound peer connection's pipeline: byte counting → framing → {@link EnvelopeCodec} → {@link PeerFrameHandler}.
+ * Inbound only: a peer's replies come back on the peer's own outbound connection.
+ */
 @ChannelHandler.Sharable
 final class PeerInitializer extends ChannelInitializer<Channel> {
 

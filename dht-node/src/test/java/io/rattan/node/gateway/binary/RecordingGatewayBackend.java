@@ -2,7 +2,6 @@ package io.rattan.node.gateway.binary;
 
 import io.rattan.core.client.GetOptions;
 import io.rattan.core.msg.Message;
-import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.node.NodeStatus;
 import io.rattan.node.gateway.GatewayBackend;
