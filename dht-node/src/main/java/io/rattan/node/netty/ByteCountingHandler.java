@@ -11,12 +11,12 @@ import io.netty.channel.ChannelPromise;
  * prefixes and malformed input included), then passes them on untouched. Sharable: it holds only its listener.
  */
 @ChannelHandler.Sharable
-public final class ByteCountingHandler extends ChannelDuplexHandler {
+final class ByteCountingHandler extends ChannelDuplexHandler {
 
     private final TransportListener listener;
 
     /** @param listener receives {@code bytesReceived} and {@code bytesSent}, on the connection's loop */
-    public ByteCountingHandler(TransportListener listener) {
+    ByteCountingHandler(TransportListener listener) {
         this.listener = listener;
     }
 

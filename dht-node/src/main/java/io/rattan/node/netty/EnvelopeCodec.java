@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>One instance per connection; its state is confined to the connection's loop.
  */
-public final class EnvelopeCodec extends MessageToMessageCodec<ByteBuf, Envelope> {
+final class EnvelopeCodec extends MessageToMessageCodec<ByteBuf, Envelope> {
 
     private static final Logger log = LoggerFactory.getLogger(EnvelopeCodec.class);
 
@@ -38,7 +38,7 @@ public final class EnvelopeCodec extends MessageToMessageCodec<ByteBuf, Envelope
      * @param listener       receives a {@code frameRejected} when this connection is condemned
      * @param connectionKind how logs name this connection, e.g. "peer connection"
      */
-    public EnvelopeCodec(MessageCodec codec, TransportListener listener, String connectionKind) {
+    EnvelopeCodec(MessageCodec codec, TransportListener listener, String connectionKind) {
         this.codec = codec;
         this.listener = listener;
         this.connectionKind = connectionKind;

@@ -21,7 +21,7 @@ public final class Frames {
      * (or negative) fails at once, before any body byte is buffered, with a {@code TooLongFrameException} or
      * {@code CorruptedFrameException}. One per connection: it buffers a partial frame.
      */
-    public static LengthFieldBasedFrameDecoder newFrameDecoder(int frameBytesMax) {
+    static LengthFieldBasedFrameDecoder newFrameDecoder(int frameBytesMax) {
         // The decoder's limit counts the length field too.
         return new LengthFieldBasedFrameDecoder(frameBytesMax + LENGTH_BYTES, 0, LENGTH_BYTES, 0, LENGTH_BYTES);
     }
