@@ -70,6 +70,7 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
     private final TransportListener clientTransport;
     private JvmGcMetrics gcMetrics;
 
+    /** Registers the node's meters in {@code registry}; JVM meters only after {@link #bindJvmMetrics}. */
     public NodeMetrics(MeterRegistry registry) {
         if (registry == null) {
             throw new IllegalArgumentException("registry is required");
@@ -105,6 +106,7 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
         return this;
     }
 
+    /** The registry the meters live in. */
     public MeterRegistry registry() {
         return registry;
     }

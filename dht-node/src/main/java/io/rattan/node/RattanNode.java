@@ -175,10 +175,12 @@ public final class RattanNode implements AutoCloseable {
         return contact;
     }
 
+    /** The options this node was started with. */
     public NodeOptions options() {
         return options;
     }
 
+    /** Where this node keeps its id and its store. */
     public Path dataDir() {
         return options.dataDir();
     }

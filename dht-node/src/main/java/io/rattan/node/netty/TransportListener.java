@@ -6,6 +6,7 @@ package io.rattan.node.netty;
  */
 public interface TransportListener {
 
+    /** A listener that ignores every report. */
     TransportListener NONE = new TransportListener() { };
 
     /** Why an outbound frame was dropped without being written. */
