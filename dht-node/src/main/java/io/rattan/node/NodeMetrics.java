@@ -17,7 +17,7 @@ import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Status;
 import io.rattan.core.node.NodeListener;
 import io.rattan.core.node.NodeStatus;
-import io.rattan.node.transport.TransportListener;
+import io.rattan.node.netty.TransportListener;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -70,6 +70,7 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
     private final TransportListener clientTransport;
     private JvmGcMetrics gcMetrics;
 
+    /** Registers the node's meters in {@code registry}; JVM meters only after {@link #bindJvmMetrics}. */
     public NodeMetrics(MeterRegistry registry) {
         if (registry == null) {
             throw new IllegalArgumentException("registry is required");
@@ -105,6 +106,7 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
         return this;
     }
 
+    /** The registry the meters live in. */
     public MeterRegistry registry() {
         return registry;
     }

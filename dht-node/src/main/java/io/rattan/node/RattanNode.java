@@ -1,10 +1,10 @@
 package io.rattan.node;
 
-import io.rattan.core.client.GetOptions;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
+import io.rattan.core.client.GetOptions;
 import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.env.Cancellable;
 import io.rattan.core.env.NodeEnv;
@@ -23,16 +23,14 @@ import io.rattan.core.node.NodeStatus;
 import io.rattan.core.store.StoreException;
 import io.rattan.core.store.StoredRecord;
 import io.rattan.core.util.Bytes;
-import io.rattan.node.http.GatewayBackend;
-import io.rattan.node.http.HttpGateway;
+import io.rattan.node.gateway.GatewayBackend;
+import io.rattan.node.gateway.binary.ClientGatewayServer;
+import io.rattan.node.gateway.http.HttpGateway;
+import io.rattan.node.netty.EventLoops;
 import io.rattan.node.store.RocksDbStore;
-import io.rattan.node.transport.ClientGatewayServer;
 import io.rattan.node.transport.DelayedTransport;
-import io.rattan.node.transport.EventLoopScheduler;
-import io.rattan.node.transport.EventLoops;
 import io.rattan.node.transport.NettyTransport;
 import io.rattan.node.transport.PeerServer;
-import io.rattan.node.transport.SystemClock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -40,7 +38,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
@@ -178,10 +175,12 @@ public final class RattanNode implements AutoCloseable {
         return contact;
     }
 
+    /** The options this node was started with. */
     public NodeOptions options() {
         return options;
     }
 
+    /** Where this node keeps its id and its store. */
     public Path dataDir() {
         return options.dataDir();
     }

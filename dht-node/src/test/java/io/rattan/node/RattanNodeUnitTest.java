@@ -25,7 +25,7 @@ import io.rattan.core.node.NodeConfig;
 import io.rattan.core.node.NodeStatus;
 import io.rattan.core.store.StoredRecord;
 import io.rattan.core.util.Bytes;
-import io.rattan.node.transport.TransportListener.DropReason;
+import io.rattan.node.netty.TransportListener.DropReason;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;

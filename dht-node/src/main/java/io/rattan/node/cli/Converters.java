@@ -4,7 +4,7 @@ import io.rattan.core.id.Id;
 import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.net.Address;
 import io.rattan.core.util.Bytes;
-import io.rattan.node.http.KeyParser;
+import io.rattan.node.gateway.http.KeyParser;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 

@@ -18,7 +18,10 @@ import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.env.Transport;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.net.Address;
-import io.rattan.node.transport.TransportListener.DropReason;
+import io.rattan.node.netty.EventLoops;
+import io.rattan.node.netty.Frames;
+import io.rattan.node.netty.TransportListener.DropReason;
+import io.rattan.node.netty.TransportListener;
 import java.net.InetSocketAddress;
 import java.nio.channels.ClosedChannelException;
 import java.util.ArrayDeque;
@@ -63,6 +66,7 @@ public final class NettyTransport implements Transport, AutoCloseable {
     public static final int WRITE_BUFFER_HIGH_BYTES = 4 << 20;
     /** A connection that was above the high-water mark takes frames again once it drains below this. */
     public static final int WRITE_BUFFER_LOW_BYTES = 1 << 20;
+    /** How long a connection may take to open before its queued frames are dropped. */
     public static final int CONNECT_TIMEOUT_MILLIS = 3_000;
 
     private static final Logger log = LoggerFactory.getLogger(NettyTransport.class);

@@ -1,19 +1,14 @@
 package io.rattan.node.transport;
 
-import io.netty.bootstrap.ServerBootstrap;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
-import io.netty.channel.group.ChannelGroup;
-import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.util.concurrent.Future;
 import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.msg.Envelope;
+import io.rattan.node.netty.CountingListener;
+import io.rattan.node.netty.TcpServer;
+import io.rattan.node.netty.TransportListener;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
@@ -32,13 +27,9 @@ public final class PeerServer implements AutoCloseable {
     /** Most inbound peer connections open at once. */
     public static final int CONNECTIONS_MAX = 4096;
 
-    private static final long CLOSE_WAIT_MILLIS = 2_000;
-
-    private final Channel serverChannel;
-    private final ChannelGroup connections;
-    private final LongAdder framesRejected = new LongAdder();
+    private final TcpServer server;
+    private final CountingListener counting;
     private final LongAdder framesReceived = new LongAdder();
-    private final LongAdder connectionsAccepted = new LongAdder();
 
     /**
      * @param loop      the node's loop: the server, its connections and {@code consumer} run on it
@@ -55,61 +46,26 @@ public final class PeerServer implements AutoCloseable {
                 || listener == null) {
             throw new IllegalArgumentException("every argument is required");
         }
-        this.connections = new DefaultChannelGroup("peer-connections-" + localName, loop);
-        TransportListener counting = new TransportListener() {
-            @Override
-            public void bytesReceived(long bytes) {
-                listener.bytesReceived(bytes);
-            }
-
-            @Override
-            public void frameRejected() {
-                framesRejected.increment();
-                listener.frameRejected();
-            }
-        };
+        this.counting = new CountingListener(listener);
         Consumer<Envelope> countingConsumer = envelope -> {
             framesReceived.increment();
             consumer.accept(envelope);
         };
-        ByteCountingHandler byteCounter = new ByteCountingHandler(counting);
-        ServerBootstrap bootstrap = new ServerBootstrap()
-                .group(loop, loop)
-                .channel(EventLoops.serverChannelClass(loop))
-                .option(ChannelOption.SO_REUSEADDR, true)
-                .childOption(ChannelOption.TCP_NODELAY, true)
-                .childOption(ChannelOption.SO_KEEPALIVE, true)
-                .childHandler(new ChannelInitializer<Channel>() {
-                    @Override
-                    protected void initChannel(Channel ch) {
-                        connectionsAccepted.increment();
-                        if (connections.size() >= CONNECTIONS_MAX) {
-                            ch.close();
-                            return;
-                        }
-                        connections.add(ch);
-                        ch.pipeline()
-                                .addLast("bytes", byteCounter)
-                                .addLast("framing", Frames.newFrameDecoder(codec.frameBytesMax()))
-                                .addLast("peer", new PeerFrameHandler(codec, countingConsumer, localName, counting));
-                    }
-                });
-        ChannelFuture bound = bootstrap.bind(bind).awaitUninterruptibly();
-        if (!bound.isSuccess()) {
-            throw new IOException("cannot listen for peers on " + bind + ": " + bound.cause().getMessage(),
-                    bound.cause());
-        }
-        this.serverChannel = bound.channel();
+        this.server = new TcpServer(loop, bind, "the peer server", CONNECTIONS_MAX,
+                bootstrap -> bootstrap
+                        .option(ChannelOption.SO_REUSEADDR, true)
+                        .childOption(ChannelOption.SO_KEEPALIVE, true),
+                new PeerInitializer(codec, countingConsumer, localName, counting));
     }
 
     /** The address actually bound (the real port when 0 was asked). */
     public InetSocketAddress localAddress() {
-        return (InetSocketAddress) serverChannel.localAddress();
+        return server.localAddress();
     }
 
     /** Frames refused: undecodable, or announced above the limit. */
     public long framesRejected() {
-        return framesRejected.sum();
+        return counting.framesRejected();
     }
 
     /** Frames decoded and handed to the consumer. */
@@ -119,17 +75,17 @@ public final class PeerServer implements AutoCloseable {
 
     /** Connections accepted since the server started. */
     public long connectionsAccepted() {
-        return connectionsAccepted.sum();
+        return server.connectionsAccepted();
     }
 
     /** Connections open now. */
     public int connectionCount() {
-        return connections.size();
+        return server.connectionCount();
     }
 
     /** Closes every accepted connection but keeps listening; for tests of the peers' reconnection. */
     void closeConnections() {
-        await(connections.close());
+        server.closeConnections();
     }
 
     /**
@@ -138,13 +94,6 @@ public final class PeerServer implements AutoCloseable {
      */
     @Override
     public void close() {
-        await(serverChannel.close());
-        await(connections.close());
-    }
-
-    private void await(Future<?> future) {
-        if (!serverChannel.eventLoop().inEventLoop()) {
-            future.awaitUninterruptibly(CLOSE_WAIT_MILLIS, TimeUnit.MILLISECONDS);
-        }
+        server.close();
     }
 }

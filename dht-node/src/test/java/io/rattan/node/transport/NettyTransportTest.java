@@ -1,8 +1,8 @@
 package io.rattan.node.transport;
 
-import static io.rattan.node.transport.TestMessages.CODEC;
-import static io.rattan.node.transport.TestMessages.ping;
-import static io.rattan.node.transport.TestMessages.put;
+import static io.rattan.node.netty.TestMessages.CODEC;
+import static io.rattan.node.netty.TestMessages.ping;
+import static io.rattan.node.netty.TestMessages.put;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -12,9 +12,12 @@ import io.netty.channel.EventLoopGroup;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Messages.Pong;
-import io.rattan.core.net.Contact;
 import io.rattan.core.net.Address;
-import io.rattan.node.transport.TransportListener.DropReason;
+import io.rattan.core.net.Contact;
+import io.rattan.node.netty.EventLoops;
+import io.rattan.node.netty.TestMessages;
+import io.rattan.node.netty.TransportListener.DropReason;
+import io.rattan.node.netty.TransportListener;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;

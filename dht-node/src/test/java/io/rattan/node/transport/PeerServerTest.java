@@ -1,9 +1,9 @@
 package io.rattan.node.transport;
 
-import static io.rattan.node.transport.TestMessages.CODEC;
-import static io.rattan.node.transport.TestMessages.closedByPeer;
-import static io.rattan.node.transport.TestMessages.ping;
-import static io.rattan.node.transport.TestMessages.writeFrame;
+import static io.rattan.node.netty.TestMessages.CODEC;
+import static io.rattan.node.netty.TestMessages.closedByPeer;
+import static io.rattan.node.netty.TestMessages.ping;
+import static io.rattan.node.netty.TestMessages.writeFrame;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -13,6 +13,9 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.msg.Envelope;
+import io.rattan.node.netty.EventLoops;
+import io.rattan.node.netty.TestMessages;
+import io.rattan.node.netty.TransportListener;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -148,8 +151,8 @@ class PeerServerTest {
         List<Envelope> got = new CopyOnWriteArrayList<>();
         AtomicLong rejected = new AtomicLong();
         MessageCodec small = new MessageCodec(64);
-        EmbeddedChannel channel = new EmbeddedChannel(Frames.newFrameDecoder(small.frameBytesMax()),
-                new PeerFrameHandler(small, got::add, "embedded", new TransportListener() {
+        EmbeddedChannel channel = new EmbeddedChannel(new PeerInitializer(small, got::add, "embedded",
+                new TransportListener() {
                     @Override
                     public void frameRejected() {
                         rejected.incrementAndGet();

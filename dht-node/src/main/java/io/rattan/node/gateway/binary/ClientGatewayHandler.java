@@ -1,0 +1,120 @@
+package io.rattan.node.gateway.binary;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.EncoderException;
+import io.netty.util.concurrent.EventExecutor;
+import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.Status;
+import io.rattan.node.gateway.GatewayBackend;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The thin end of a binary client connection: each decoded envelope is a request, handed to the backend; each reply
+ * goes back as an envelope with its request's id, in completion order, so a client may keep many requests in flight.
+ * Decoding, encoding and malformed input are the codec's business. One instance per connection; all its state is
+ * confined to the connection's loop.
+ */
+final class ClientGatewayHandler extends SimpleChannelInboundHandler<Envelope> {
+
+    private static final Logger log = LoggerFactory.getLogger(ClientGatewayHandler.class);
+    private static final int DETAIL_CHARS_MAX = 200;
+
+    private final GatewayBackend backend;
+    private final int inFlightMax;
+    private int inFlight;
+    private boolean flushPending;
+
+    ClientGatewayHandler(GatewayBackend backend, int inFlightMax) {
+        this.backend = backend;
+        this.inFlightMax = inFlightMax;
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, Envelope request) {
+        long requestId = request.requestId();
+        if (inFlight >= inFlightMax) {
+            reply(ctx, requestId, new ErrorReply(Status.UNAVAILABLE, "too many requests in flight"));
+            return;
+        }
+        inFlight++;
+        CompletableFuture<Message> served;
+        try {
+            served = backend.request(request.body());
+        } catch (RuntimeException e) {
+            served = CompletableFuture.failedFuture(e);
+        }
+        served.whenComplete((reply, failure) -> {
+            EventExecutor executor = ctx.executor();
+            if (executor.inEventLoop()) {
+                done(ctx, requestId, reply, failure);
+            } else {
+                try {
+                    executor.execute(() -> done(ctx, requestId, reply, failure));
+                } catch (RejectedExecutionException e) {
+                    // The connection's loop is shutting down; the connection dies with it.
+                    log.debug("gateway loop gone; dropped the reply to request {}", requestId);
+                }
+            }
+        });
+    }
+
+    private void done(ChannelHandlerContext ctx, long requestId, Message reply, Throwable failure) {
+        inFlight--;
+        if (failure != null || reply == null) {
+            log.warn("gateway backend failed on request {}", requestId, failure);
+            reply = new ErrorReply(Status.INTERNAL, failure == null ? "no reply" : truncate(failure.toString()));
+        }
+        reply(ctx, requestId, reply);
+    }
+
+    private void reply(ChannelHandlerContext ctx, long requestId, Message reply) {
+        if (!ctx.channel().isActive()) {
+            return;
+        }
+        // The codec encodes on this thread, so a reply it refuses fails here, before the flush, and the client still
+        // gets an answer for its request id.
+        ctx.write(new Envelope(null, requestId, reply)).addListener(written -> {
+            if (written.cause() instanceof EncoderException refused) {
+                log.warn("cannot encode the reply to request {}: {}", requestId, refused.getCause());
+                ctx.write(new Envelope(null, requestId, new ErrorReply(Status.INTERNAL, "reply could not be encoded")),
+                        ctx.voidPromise());
+            }
+        });
+        // Replies finished in the same loop task share one flush.
+        if (!flushPending) {
+            flushPending = true;
+            try {
+                ctx.executor().execute(() -> {
+                    flushPending = false;
+                    ctx.flush();
+                });
+            } catch (RejectedExecutionException e) {
+                flushPending = false;
+                ctx.flush();
+            }
+        }
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        // A client that does not read its replies stops being read from, so its requests cannot pile up replies.
+        ctx.channel().config().setAutoRead(ctx.channel().isWritable());
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        log.debug("client connection from {} failed: {}", ctx.channel().remoteAddress(), cause.toString());
+        ctx.close();
+    }
+
+    private static String truncate(String s) {
+        return s.length() <= DETAIL_CHARS_MAX ? s : s.substring(0, DETAIL_CHARS_MAX);
+    }
+}

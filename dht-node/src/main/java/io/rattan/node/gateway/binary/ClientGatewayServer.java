@@ -1,0 +1,93 @@
+package io.rattan.node.gateway.binary;
+
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.rattan.core.codec.MessageCodec;
+import io.rattan.node.gateway.GatewayBackend;
+import io.rattan.node.netty.CountingListener;
+import io.rattan.node.netty.TcpServer;
+import io.rattan.node.netty.TransportListener;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+
+/**
+ * The binary client RPC of a gateway: clients send {@code ClientPut}, {@code ClientGet} and {@code ClientRemove}
+ * frames (framed and encoded as between peers, with no sender) and get one reply frame per request with the same
+ * request id, in completion order.
+ *
+ * <p>A frame that is not a client request is answered with {@code ErrorReply(BAD_REQUEST)}; an undecodable frame or
+ * an oversize length closes the connection. Each connection may have at most {@code inFlightMax} requests in flight;
+ * beyond that a request is answered with {@code ErrorReply(UNAVAILABLE)} at once. A client that stops reading its
+ * replies is not read from until it catches up. At most {@link #CONNECTIONS_MAX} connections are open at once.
+ *
+ * <p>The constructor binds synchronously. {@link #close} may be called from any thread; it waits (bounded) only when
+ * not called on one of the group's loops.
+ */
+public final class ClientGatewayServer implements AutoCloseable {
+
+    /** Default bound of requests in flight on one connection. */
+    public static final int IN_FLIGHT_MAX = 1024;
+    /** Most client connections open at once. */
+    public static final int CONNECTIONS_MAX = 4096;
+
+    private static final int WRITE_BUFFER_HIGH_BYTES = 4 << 20;
+    private static final int WRITE_BUFFER_LOW_BYTES = 1 << 20;
+
+    private final TcpServer server;
+    private final CountingListener counting;
+
+    /** A gateway with the default codec and in-flight bound, and no metrics. */
+    public ClientGatewayServer(EventLoopGroup group, InetSocketAddress bind, GatewayBackend backend)
+            throws IOException {
+        this(group, bind, backend, new MessageCodec(), IN_FLIGHT_MAX, TransportListener.NONE);
+    }
+
+    /**
+     * @param group       runs the server and its connections; give it the node's own group so that replies, which
+     *                    complete on the node's loop, are written without a hop
+     * @param bind        where to listen; port 0 picks a free port
+     * @param backend     serves the requests
+     * @param codec       decodes requests and encodes replies; its {@code frameBytesMax} bounds frames
+     * @param inFlightMax requests in flight per connection before new ones are refused
+     * @param listener    receives byte and rejection counts
+     * @throws IOException when the address cannot be bound
+     */
+    public ClientGatewayServer(EventLoopGroup group, InetSocketAddress bind, GatewayBackend backend,
+                               MessageCodec codec, int inFlightMax, TransportListener listener) throws IOException {
+        if (group == null || bind == null || backend == null || codec == null || listener == null) {
+            throw new IllegalArgumentException("every argument is required");
+        }
+        if (inFlightMax < 1) {
+            throw new IllegalArgumentException("inFlightMax must be positive: " + inFlightMax);
+        }
+        this.counting = new CountingListener(listener);
+        this.server = new TcpServer(group, bind, "the binary gateway", CONNECTIONS_MAX,
+                bootstrap -> bootstrap
+                        .option(ChannelOption.SO_REUSEADDR, true)
+                        .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
+                                new WriteBufferWaterMark(WRITE_BUFFER_LOW_BYTES, WRITE_BUFFER_HIGH_BYTES)),
+                new ClientGatewayInitializer(codec, backend, inFlightMax, counting));
+    }
+
+    /** The address actually bound (the real port when 0 was asked). */
+    public InetSocketAddress localAddress() {
+        return server.localAddress();
+    }
+
+    /** Frames refused by closing their connection: undecodable, or announced above the limit. */
+    public long framesRejected() {
+        return counting.framesRejected();
+    }
+
+    /** Connections open now. */
+    public int connectionCount() {
+        return server.connectionCount();
+    }
+
+    /** Stops listening and closes every connection; replies still in flight are lost. */
+    @Override
+    public void close() {
+        server.close();
+    }
+}

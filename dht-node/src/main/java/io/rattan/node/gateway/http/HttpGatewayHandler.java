@@ -1,0 +1,187 @@
+package io.rattan.node.gateway.http;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.rattan.core.util.Bytes;
+import java.util.ArrayDeque;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The thin end of the HTTP pipeline: copies each aggregated request out of Netty's buffers, hands it to the
+ * {@link ApiRouter}, and writes the answer.
+ *
+ * <p>One request per connection is in flight at a time, and responses leave in request order, as HTTP/1.1
+ * requires of pipelined requests. While a request is in flight the channel stops reading, so a client cannot queue
+ * more than what one read delivered. Every answer is guaranteed: if the node has not answered within its own
+ * request timeout plus {@link #ANSWER_SLACK_MILLIS}, the client gets a 504. All state is touched on the channel's
+ * event loop only; answers computed on the node's loop hop back here.
+ */
+final class HttpGatewayHandler extends ChannelInboundHandlerAdapter {
+
+    /** How long past the node's request timeout the gateway waits before answering 504 itself. */
+    static final long ANSWER_SLACK_MILLIS = 1_000;
+    /** Most requests waiting on one connection; beyond this a client is pipelining abusively and is cut off. */
+    static final int QUEUED_MAX = 256;
+
+    private static final Logger LOG = LoggerFactory.getLogger(HttpGatewayHandler.class);
+
+    private final ApiRouter router;
+    private final long answerTimeoutMillis;
+    private final ArrayDeque<ApiRequest> queue = new ArrayDeque<>();
+    private boolean busy;
+
+    HttpGatewayHandler(ApiRouter router, long answerTimeoutMillis) {
+        this.router = router;
+        this.answerTimeoutMillis = answerTimeoutMillis;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (!(msg instanceof FullHttpRequest)) {
+            ReferenceCountUtil.release(msg);
+            return;
+        }
+        FullHttpRequest request = (FullHttpRequest) msg;
+        try {
+            queue.add(copy(request));
+        } finally {
+            request.release();
+        }
+        if (queue.size() > QUEUED_MAX) {
+            LOG.debug("closing {}: more than {} pipelined requests", ctx.channel(), QUEUED_MAX);
+            queue.clear();
+            ctx.close();
+            return;
+        }
+        serveNext(ctx);
+    }
+
+    private static ApiRequest copy(FullHttpRequest request) {
+        if (request.decoderResult().isFailure()) {
+            Throwable cause = request.decoderResult().cause();
+            String why = cause == null || cause.getMessage() == null ? "not HTTP" : cause.getMessage();
+            return ApiRequest.malformed(why);
+        }
+        byte[] body = new byte[request.content().readableBytes()];
+        request.content().getBytes(request.content().readerIndex(), body);
+        return ApiRequest.of(request.method().name(), request.uri(),
+                request.headers().getAll(ApiRouter.SECRET_HEADER), Bytes.wrap(body), HttpUtil.isKeepAlive(request));
+    }
+
+    private void serveNext(ChannelHandlerContext ctx) {
+        if (busy || queue.isEmpty()) {
+            return;
+        }
+        ApiRequest request = queue.poll();
+        busy = true;
+        ctx.channel().config().setAutoRead(false);
+        CompletableFuture<ApiResponse> answer = new CompletableFuture<>();
+        ScheduledFuture<?> timer = ctx.executor().schedule(
+                () -> answer.complete(Problems.timeout("the node did not answer within "
+                        + answerTimeoutMillis + " ms")),
+                answerTimeoutMillis, TimeUnit.MILLISECONDS);
+        CompletableFuture<ApiResponse> routed;
+        try {
+            routed = router.route(request);
+        } catch (RuntimeException e) {
+            routed = CompletableFuture.failedFuture(e);
+        }
+        routed.whenComplete((response, error) -> {
+            if (error != null) {
+                LOG.warn("HTTP gateway failed to serve {} {}", request.method(), request.uri(), error);
+                answer.complete(Problems.internal("the gateway failed to serve the request"));
+            } else {
+                answer.complete(response);
+            }
+        });
+        answer.thenAccept(response -> {
+            timer.cancel(false);
+            try {
+                ctx.executor().execute(() -> respond(ctx, request, response));
+            } catch (RejectedExecutionException e) {
+                // The event loop is shutting down; the connection goes with it.
+            }
+        });
+    }
+
+    private void respond(ChannelHandlerContext ctx, ApiRequest request, ApiResponse response) {
+        busy = false;
+        if (!ctx.channel().isActive()) {
+            queue.clear();
+            return;
+        }
+        boolean keepAlive = request.keepAlive() && !response.close();
+        ChannelFutureListener after = keepAlive ? ChannelFutureListener.CLOSE_ON_FAILURE : ChannelFutureListener.CLOSE;
+        ctx.writeAndFlush(toNetty(response, keepAlive)).addListener(after);
+        if (!keepAlive) {
+            queue.clear();
+            return;
+        }
+        if (queue.isEmpty()) {
+            ctx.channel().config().setAutoRead(true);
+        } else {
+            serveNext(ctx);
+        }
+    }
+
+    static FullHttpResponse toNetty(ApiResponse response, boolean keepAlive) {
+        FullHttpResponse out = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
+                HttpResponseStatus.valueOf(response.status()),
+                Unpooled.wrappedBuffer(response.body().toByteArray()));
+        if (response.contentType() != null) {
+            out.headers().set(HttpHeaderNames.CONTENT_TYPE, response.contentType());
+        }
+        for (Map.Entry<String, String> h : response.headers().entrySet()) {
+            out.headers().set(h.getKey(), h.getValue());
+        }
+        if (response.status() != HttpResponseStatus.NO_CONTENT.code()) {
+            // A 204 must not carry Content-Length (RFC 9110, 8.6).
+            HttpUtil.setContentLength(out, response.body().length());
+        }
+        out.headers().set(HttpHeaderNames.CONNECTION,
+                keepAlive ? HttpHeaderValues.KEEP_ALIVE : HttpHeaderValues.CLOSE);
+        return out;
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt instanceof IdleStateEvent) {
+            if (!busy && queue.isEmpty()) {
+                ctx.close();
+            }
+            return;
+        }
+        super.userEventTriggered(ctx, evt);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        queue.clear();
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        // Resets and broken pipes are a client's business; anything else is worth a line, never a crash.
+        LOG.debug("HTTP connection {} failed", ctx.channel(), cause);
+        ctx.close();
+    }
+}

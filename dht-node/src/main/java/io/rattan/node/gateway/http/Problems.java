@@ -1,0 +1,97 @@
+package io.rattan.node.gateway.http;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rattan.core.msg.Status;
+import java.util.Map;
+
+/**
+ * Error responses as RFC 9457 problem details: {@code {"type","title","status","detail"}} served as
+ * {@code application/problem+json}. Each kind of problem has a stable {@code type} URI and title; the detail says
+ * what went wrong with this request.
+ */
+final class Problems {
+
+    static final String TYPE_BASE = "https://rattan.dev/problems/";
+
+    private Problems() {
+    }
+
+    static ApiResponse badRequest(String detail) {
+        return problem(400, "bad-request", "Bad request", detail);
+    }
+
+    static ApiResponse forbidden(String detail) {
+        return problem(403, "forbidden", "Forbidden", detail);
+    }
+
+    static ApiResponse notFound(String detail) {
+        return problem(404, "not-found", "Not found", detail);
+    }
+
+    static ApiResponse unknownPath(String path) {
+        return problem(404, "unknown-path", "Unknown path", "no resource at " + KeyParser.quote(path)
+                + "; the API serves /v1/keys/{key}, /v1/keys/{key}/{valueHash}, /health, /ready, /node and /metrics");
+    }
+
+    static ApiResponse methodNotAllowed(String method, String allow) {
+        return problem(405, "method-not-allowed", "Method not allowed",
+                KeyParser.quote(method) + " is not allowed here; allowed: " + allow)
+                .withHeader("Allow", allow);
+    }
+
+    static ApiResponse tooLarge(String detail) {
+        return problem(413, "value-too-large", "Value too large", detail);
+    }
+
+    static ApiResponse unavailable(String detail) {
+        return problem(503, "unavailable", "Service unavailable", detail).withHeader("Retry-After", "1");
+    }
+
+    static ApiResponse notReady(String detail) {
+        return problem(503, "not-ready", "Not ready", detail).withHeader("Retry-After", "1");
+    }
+
+    static ApiResponse timeout(String detail) {
+        return problem(504, "timeout", "Gateway timeout", detail);
+    }
+
+    static ApiResponse internal(String detail) {
+        return problem(500, "internal", "Internal error", detail);
+    }
+
+    /** The response for a reply that did not succeed; {@code detail} from the node, or a default when blank. */
+    static ApiResponse forStatus(Status status, String detail) {
+        switch (status) {
+            case NOT_FOUND:
+                return notFound(orElse(detail, "no such value under this key"));
+            case FORBIDDEN:
+                return forbidden(orElse(detail, "the secret does not match the one the value was put with"));
+            case BAD_REQUEST:
+                return badRequest(orElse(detail, "the node rejected the request as malformed"));
+            case TOO_LARGE:
+                return tooLarge(orElse(detail, "the node rejected the value as too large"));
+            case UNAVAILABLE:
+                return unavailable(orElse(detail, "the node cannot serve requests now; retry shortly"));
+            case TIMEOUT:
+                return timeout(orElse(detail, "the overlay did not answer in time"));
+            case INTERNAL:
+                return internal(orElse(detail, "the node failed to serve the request"));
+            case OK:
+            default:
+                return internal("the node answered " + status + " where the gateway expected an error");
+        }
+    }
+
+    static ApiResponse problem(int status, String slug, String title, String detail) {
+        ObjectNode body = Json.object();
+        body.put("type", TYPE_BASE + slug);
+        body.put("title", title);
+        body.put("status", status);
+        body.put("detail", detail);
+        return new ApiResponse(status, ApiResponse.PROBLEM_JSON, Json.bytes(body), Map.of(), false);
+    }
+
+    private static String orElse(String detail, String fallback) {
+        return detail == null || detail.isBlank() ? fallback : detail;
+    }
+}

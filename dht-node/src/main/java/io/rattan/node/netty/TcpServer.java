@@ -1,0 +1,116 @@
+package io.rattan.node.netty;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.util.concurrent.Future;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+
+/**
+ * The one server bootstrap of the node, under the peer server and both gateways: binds a listening socket on a
+ * group (epoll or NIO channels to match it), keeps track of the open connections, refuses connections beyond a
+ * bound, and hands each accepted one to the protocol's initializer.
+ *
+ * <p>Every connection gets {@code TCP_NODELAY}; a protocol adds its own options. The constructor binds
+ * synchronously. {@link #close} may be called from any thread; it waits (bounded) for the sockets to close only when
+ * not called on one of the group's loops, where waiting would block the loop that must do the closing.
+ */
+public final class TcpServer implements AutoCloseable {
+
+    private static final long CLOSE_WAIT_MILLIS = 2_000;
+
+    private final EventLoopGroup group;
+    private final Channel serverChannel;
+    private final ChannelGroup connections;
+    private final LongAdder connectionsAccepted = new LongAdder();
+
+    /**
+     * Binds and starts accepting.
+     *
+     * @param group          runs the server and its connections
+     * @param bind           where to listen; port 0 picks a free port (see {@link #localAddress})
+     * @param name           names the server in errors, e.g. "the peer server"
+     * @param connectionsMax connections open at once; one more is closed as soon as it is accepted
+     * @param options        adds the protocol's own options to the bootstrap
+     * @param initializer    builds each accepted connection's pipeline; must be sharable
+     * @throws IOException when the address cannot be bound; its cause is the bind failure
+     */
+    public TcpServer(EventLoopGroup group, InetSocketAddress bind, String name, int connectionsMax,
+                     Consumer<ServerBootstrap> options, ChannelHandler initializer) throws IOException {
+        if (connectionsMax < 1) {
+            throw new IllegalArgumentException("connectionsMax must be positive: " + connectionsMax);
+        }
+        this.group = group;
+        this.connections = new DefaultChannelGroup(name, group.next());
+        ServerBootstrap bootstrap = new ServerBootstrap()
+                .group(group, group)
+                .channel(EventLoops.serverChannelClass(group))
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childHandler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        accept(ch, connectionsMax, initializer);
+                    }
+                });
+        options.accept(bootstrap);
+        ChannelFuture bound = bootstrap.bind(bind).awaitUninterruptibly();
+        if (!bound.isSuccess()) {
+            throw new IOException("cannot bind " + name + " to " + bind + ": " + bound.cause().getMessage(),
+                    bound.cause());
+        }
+        this.serverChannel = bound.channel();
+    }
+
+    private void accept(Channel ch, int connectionsMax, ChannelHandler initializer) {
+        connectionsAccepted.increment();
+        if (connections.size() >= connectionsMax) {
+            ch.close();
+            return;
+        }
+        connections.add(ch);
+        ch.pipeline().addLast(initializer);
+    }
+
+    /** The address actually bound (the real port when 0 was asked). */
+    public InetSocketAddress localAddress() {
+        return (InetSocketAddress) serverChannel.localAddress();
+    }
+
+    /** Connections accepted since the server started, those refused beyond the bound included. */
+    public long connectionsAccepted() {
+        return connectionsAccepted.sum();
+    }
+
+    /** Connections open now. */
+    public int connectionCount() {
+        return connections.size();
+    }
+
+    /** Closes every accepted connection but keeps listening. */
+    public void closeConnections() {
+        await(connections.close());
+    }
+
+    /** Stops listening and closes every connection, without waiting for anything to drain. */
+    @Override
+    public void close() {
+        await(serverChannel.close());
+        await(connections.close());
+    }
+
+    private void await(Future<?> future) {
+        if (!EventLoops.inAnyLoop(group)) {
+            future.awaitUninterruptibly(CLOSE_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+        }
+    }
+}

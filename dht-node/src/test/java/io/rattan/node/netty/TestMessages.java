@@ -1,0 +1,77 @@
+package io.rattan.node.netty;
+
+import io.rattan.core.codec.MessageCodec;
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.Messages.Ping;
+import io.rattan.core.msg.Messages.PutRequest;
+import io.rattan.core.net.Address;
+import io.rattan.core.net.Contact;
+import io.rattan.core.util.Bytes;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.Socket;
+
+/** Envelopes and raw-socket framing for transport tests. */
+public final class TestMessages {
+
+    public static final Contact SENDER = new Contact(Id.ofName("sender"), new Address("127.0.0.1", 4000));
+    public static final MessageCodec CODEC = new MessageCodec();
+
+    private TestMessages() {
+    }
+
+    public static Envelope ping(long requestId) {
+        return new Envelope(SENDER, requestId, new Ping());
+    }
+
+    /** A put carrying {@code valueBytes} bytes, so that frames have some weight. */
+    public static Envelope put(long requestId, int valueBytes) {
+        byte[] value = new byte[valueBytes];
+        for (int i = 0; i < value.length; i++) {
+            value[i] = (byte) (requestId + i);
+        }
+        return new Envelope(SENDER, requestId, new PutRequest(Id.ofName("key-" + requestId), Bytes.wrap(value), 60,
+                Bytes.EMPTY, SENDER, requestId, 0));
+    }
+
+    /** Writes one length-prefixed frame of {@code envelope} on a blocking socket. */
+    public static void writeFrame(Socket socket, Envelope envelope) throws IOException {
+        writeRaw(socket, CODEC.encode(envelope));
+    }
+
+    /** Writes {@code body} behind its 4-byte length. */
+    public static void writeRaw(Socket socket, byte[] body) throws IOException {
+        DataOutputStream out = new DataOutputStream(socket.getOutputStream());
+        out.writeInt(body.length);
+        out.write(body);
+        out.flush();
+    }
+
+    /** Reads one length-prefixed frame from a blocking socket and decodes it. */
+    public static Envelope readFrame(Socket socket) throws IOException {
+        DataInputStream in = new DataInputStream(socket.getInputStream());
+        int length = in.readInt();
+        byte[] body = new byte[length];
+        in.readFully(body);
+        return CODEC.decode(body);
+    }
+
+    /**
+     * True when the peer has closed the connection: a read sees end of stream or a reset. Blocks until then, or
+     * until the socket's read timeout, which then fails the test.
+     */
+    public static boolean closedByPeer(Socket socket) throws IOException {
+        try {
+            while (true) {
+                int b = socket.getInputStream().read();
+                if (b < 0) {
+                    return true;
+                }
+            }
+        } catch (java.net.SocketException e) {
+            return true;
+        }
+    }
+}
