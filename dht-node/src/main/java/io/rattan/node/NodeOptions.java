@@ -19,9 +19,11 @@ import java.util.List;
  *                    {@value #BOOTSTRAP_MAX})
  * @param config      the node's tunables
  * @param peerSendDelay fault injection: how long every peer message waits before it leaves (zero normally)
+ * @param inboundSlowness fault injection: the slow-node hook's periods ({@link InboundSlowness#NONE} normally)
  */
 public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPort, Path dataDir,
-                          List<Address> bootstrap, NodeConfig config, Duration peerSendDelay) {
+                          List<Address> bootstrap, NodeConfig config, Duration peerSendDelay,
+                          InboundSlowness inboundSlowness) {
 
     public static final String LOOPBACK = "127.0.0.1";
     public static final int BOOTSTRAP_MAX = 64;
@@ -63,12 +65,15 @@ public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPo
         if (config == null) {
             throw new IllegalArgumentException("config is required");
         }
+        if (inboundSlowness == null) {
+            throw new IllegalArgumentException("inboundSlowness is required (InboundSlowness.NONE for none)");
+        }
     }
 
     /** Options without fault injection: peer messages leave at once. */
     public NodeOptions(String host, int peerPort, int gatewayPort, int httpPort, Path dataDir,
                        List<Address> bootstrap, NodeConfig config) {
-        this(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, Duration.ZERO);
+        this(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, Duration.ZERO, InboundSlowness.NONE);
     }
 
     /**
@@ -76,7 +81,14 @@ public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPo
      * first, as if the node were slow or far away (replies included, so peers measure the delay in their RTTs).
      */
     public NodeOptions withPeerSendDelay(Duration delay) {
-        return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, delay);
+        return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, delay,
+                inboundSlowness);
+    }
+
+    /** Fault injection for experiments: the node handles its input late during {@code slowness}'s periods. */
+    public NodeOptions withInboundSlowness(InboundSlowness slowness) {
+        return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerSendDelay,
+                slowness);
     }
 
     /** A node on 127.0.0.1 with free ports, no bootstrap (a new overlay) and default tunables. */
@@ -85,23 +97,27 @@ public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPo
     }
 
     public NodeOptions withBootstrap(List<Address> peers) {
-        return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, peers, config, peerSendDelay);
+        return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, peers, config, peerSendDelay,
+                inboundSlowness);
     }
 
     public NodeOptions withConfig(NodeConfig c) {
-        return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, c, peerSendDelay);
+        return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, c, peerSendDelay,
+                inboundSlowness);
     }
 
     public NodeOptions withPorts(int peer, int gateway, int http) {
-        return new NodeOptions(host, peer, gateway, http, dataDir, bootstrap, config, peerSendDelay);
+        return new NodeOptions(host, peer, gateway, http, dataDir, bootstrap, config, peerSendDelay, inboundSlowness);
     }
 
     public NodeOptions withHost(String h) {
-        return new NodeOptions(h, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerSendDelay);
+        return new NodeOptions(h, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerSendDelay,
+                inboundSlowness);
     }
 
     public NodeOptions withDataDir(Path dir) {
-        return new NodeOptions(host, peerPort, gatewayPort, httpPort, dir, bootstrap, config, peerSendDelay);
+        return new NodeOptions(host, peerPort, gatewayPort, httpPort, dir, bootstrap, config, peerSendDelay,
+                inboundSlowness);
     }
 
     private static void requirePort(String name, int port) {

@@ -104,6 +104,8 @@ public final class RattanNode implements AutoCloseable {
     // Confined to the loop.
     private Node node;
     private boolean stopped;
+    // Null unless the slow-node hook was asked for (InboundSlowness).
+    private final InboundStall stall;
     private Cancellable metricsRefresh = Cancellable.NONE;
 
     private RattanNode(NodeOptions options, Id id) throws IOException {
@@ -122,6 +124,7 @@ public final class RattanNode implements AutoCloseable {
             opened.push(() -> shutDown(group));
             this.loop = group.next();
             this.scheduler = new EventLoopScheduler(loop);
+            this.stall = stallFor(options.inboundSlowness(), loop, id);
             MessageCodec codec = new MessageCodec();
             this.transport = new NettyTransport(loop, codec, name, metrics.peerTransport());
             opened.push(transport::halt);
@@ -282,7 +285,7 @@ public final class RattanNode implements AutoCloseable {
     /** Runs {@code serve} on the loop with the node and the reply's completer; turns a node failure into INTERNAL. */
     private CompletableFuture<Message> serve(Message clientRequest, BiConsumer<Node, Consumer<Message>> serve) {
         CompletableFuture<Message> reply = track(outstandingReplies, new CompletableFuture<>());
-        boolean posted = post(() -> {
+        boolean posted = post(() -> handle(() -> {
             if (node == null || stopped) {
                 reply.complete(notRunning());
                 return;
@@ -293,7 +296,7 @@ public final class RattanNode implements AutoCloseable {
                 log.error("{}: node failed on a client {}", contact, clientRequest.type(), e);
                 reply.complete(new ErrorReply(Status.INTERNAL, "the node failed on this request"));
             }
-        });
+        }));
         if (!posted) {
             reply.complete(notRunning());
         }
@@ -417,8 +420,19 @@ public final class RattanNode implements AutoCloseable {
 
     /** A frame from a peer, on the loop. Frames that arrive before the node exists or after it stopped are dropped. */
     private void receive(Envelope envelope) {
-        if (node != null && !stopped) {
-            node.receive(envelope);
+        handle(() -> {
+            if (node != null && !stopped) {
+                node.receive(envelope);
+            }
+        });
+    }
+
+    /** Runs one input of the node (on the loop): at once, or as the slow-node hook says when it is armed. */
+    private void handle(Runnable input) {
+        if (stall == null) {
+            input.run();
+        } else {
+            stall.submit(input);
         }
     }
 
@@ -548,6 +562,18 @@ public final class RattanNode implements AutoCloseable {
     private static void shutDown(EventLoopGroup group) {
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS)
                 .awaitUninterruptibly(SHUTDOWN_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    private static InboundStall stallFor(InboundSlowness slowness, EventLoop loop, Id id) {
+        if (slowness.isOff()) {
+            return null;
+        }
+        long now = System.nanoTime();
+        long armedAt = slowness.armedAtEpochMillis() < 0 ? now
+                : now + TimeUnit.MILLISECONDS.toNanos(slowness.armedAtEpochMillis() - System.currentTimeMillis());
+        log.info("node {}: slow-node hook armed with {} periods", id.shortHex(), slowness.periods().size());
+        // Its own draws, so that the hook does not shift the node's.
+        return new InboundStall(slowness.periods(), armedAt, loop, new SplittableRandom(~seedOf(id)));
     }
 
     /** Spreads the id's bits into one seed, so that each node draws its own random sequence, and the same one again. */

@@ -185,6 +185,17 @@ final class Membership {
         return out;
     }
 
+    /**
+     * Whether this node has heard directly from its nearest neighbour on each side (true with an empty leaf set: a
+     * node alone in its overlay). They are in every replica set it is part of, and second-hand contacts may be stale.
+     */
+    boolean heardFromNearestNeighbours() {
+        List<Contact> cw = leafSet.clockwise();
+        List<Contact> ccw = leafSet.counterClockwise();
+        return (cw.isEmpty() || peers.hasHeardFrom(cw.get(0).id()))
+                && (ccw.isEmpty() || peers.hasHeardFrom(ccw.get(0).id()));
+    }
+
     /** The leaf set without duplicates, counter-clockwise side first. */
     List<Contact> leafSetForStatus() {
         List<Contact> leaves = new ArrayList<>(leafSet.counterClockwise());

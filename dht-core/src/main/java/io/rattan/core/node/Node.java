@@ -142,8 +142,16 @@ public final class Node {
     }
 
     public NodeStatus status() {
-        return new NodeStatus(ctx.self(), join.isJoined(), members.leafSetForStatus(), members.tableRowFill(),
-                members.tableSize(), replica.size());
+        return new NodeStatus(ctx.self(), join.isJoined(), isReady(), members.leafSetForStatus(),
+                members.tableRowFill(), members.tableSize(), replica.size());
+    }
+
+    /**
+     * Ready to take puts: joined, and heard from directly by its nearest neighbour on each side (a node alone in its
+     * overlay is ready at once). Until then its view of the replica sets rests on contacts it was told of.
+     */
+    public boolean isReady() {
+        return join.isJoined() && !ctx.stopped() && members.heardFromNearestNeighbours();
     }
 
     /** Stops all timers; sends nothing. After this the node ignores every input. */

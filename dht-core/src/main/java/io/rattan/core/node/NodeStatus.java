@@ -8,16 +8,23 @@ import java.util.List;
  *
  * @param self            this node
  * @param joined          true once the node has joined the overlay (or is the first node)
+ * @param ready           true once it can take puts: joined, and it has heard from its nearest neighbour on each side
  * @param leafSet         leaf-set members, counter-clockwise side first, nearest first on each side
  * @param routingRowFill  number of filled slots per routing-table row, rows 0..n (trailing empty rows omitted)
  * @param routingEntries  total contacts in the routing table
  * @param storedRecords   records in the local store, tombstones included
  */
-public record NodeStatus(Contact self, boolean joined, List<Contact> leafSet, List<Integer> routingRowFill,
-                         int routingEntries, long storedRecords) {
+public record NodeStatus(Contact self, boolean joined, boolean ready, List<Contact> leafSet,
+                         List<Integer> routingRowFill, int routingEntries, long storedRecords) {
 
     public NodeStatus {
         leafSet = List.copyOf(leafSet);
         routingRowFill = List.copyOf(routingRowFill);
+    }
+
+    /** A snapshot that is ready exactly when joined. */
+    public NodeStatus(Contact self, boolean joined, List<Contact> leafSet, List<Integer> routingRowFill,
+                      int routingEntries, long storedRecords) {
+        this(self, joined, joined, leafSet, routingRowFill, routingEntries, storedRecords);
     }
 }

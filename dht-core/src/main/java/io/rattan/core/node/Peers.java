@@ -213,6 +213,12 @@ final class Peers implements RttView {
         return peers.size();
     }
 
+    /** Whether the peer has ever spoken to us directly (since we last forgot it). */
+    boolean hasHeardFrom(Id id) {
+        Peer p = peers.get(id);
+        return p != null && p.lastHeardNanos != Long.MIN_VALUE;
+    }
+
     boolean knows(Id id) {
         return peers.get(id) != null;
     }

@@ -34,6 +34,7 @@ class PackageRulesTest {
             "msg.Status",
             "net.Address", "net.Contact",
             "node.Node", "node.NodeConfig", "node.NodeListener", "node.NodeStatus",
+            "slow.Distribution", "slow.SlowPeriod", "slow.SlowTrace",
             "store.MemoryStore", "store.Store", "store.StoreException", "store.StoredRecord",
             "util.Bytes",
             "virtual.LatencyModel", "virtual.VirtualAddresses", "virtual.VirtualNetwork", "virtual.VirtualScheduler",

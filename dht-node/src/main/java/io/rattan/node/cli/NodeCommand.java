@@ -3,8 +3,11 @@ package io.rattan.node.cli;
 import ch.qos.logback.classic.Level;
 import io.rattan.core.net.Address;
 import io.rattan.core.node.NodeConfig;
+import io.rattan.core.slow.SlowTrace;
+import io.rattan.node.InboundSlowness;
 import io.rattan.node.NodeOptions;
 import io.rattan.node.RattanNode;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -71,14 +74,48 @@ final class NodeCommand implements Callable<Integer> {
             description = "Replicas that must hold a put before it is acknowledged. Default: 2, or K if smaller.")
     Integer writeQuorum;
 
+    @Option(names = "--slow-trace", paramLabel = "FILE",
+            description = "Fault injection for experiments: a slow-node trace (the simulator's format, "
+                    + "`./rattan sim opendht-table` writes one as trace.txt). During this node's periods it handles "
+                    + "every input late (or drops it), as a slow host would. Needs --slow-trace-node.")
+    Path slowTrace;
+
+    @Option(names = "--slow-trace-node", paramLabel = "I",
+            description = "This node's index in --slow-trace (in a `./rattan cluster`, line I of gateways.txt).")
+    Integer slowTraceNode;
+
+    @Option(names = "--slow-trace-start", paramLabel = "EPOCH_MS",
+            description = "Wall-clock time (epoch milliseconds) the trace's times count from, so that several nodes "
+                    + "share one clock. Default: when this node starts.")
+    Long slowTraceStart;
+
     /** The node's options from the flags; a usage error when they do not make sense together. */
     NodeOptions options() {
         try {
             NodeConfig config = NodeConfigs.of(leafSetHalf, replicas, writeQuorum);
             Path dir = dataDir != null ? dataDir : Path.of("rattan-data", "node-" + peerPort);
-            return new NodeOptions(host, peerPort, gatewayPort, httpPort, dir, bootstrap, config);
+            return new NodeOptions(host, peerPort, gatewayPort, httpPort, dir, bootstrap, config)
+                    .withInboundSlowness(inboundSlowness());
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+    }
+
+    private InboundSlowness inboundSlowness() {
+        if (slowTrace == null) {
+            if (slowTraceNode != null || slowTraceStart != null) {
+                throw new IllegalArgumentException("--slow-trace-node and --slow-trace-start need --slow-trace");
+            }
+            return InboundSlowness.NONE;
+        }
+        if (slowTraceNode == null || slowTraceNode < 0) {
+            throw new IllegalArgumentException("--slow-trace needs --slow-trace-node I (I >= 0)");
+        }
+        try {
+            return InboundSlowness.forNode(SlowTrace.read(slowTrace), slowTraceNode,
+                    slowTraceStart == null ? -1 : slowTraceStart);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read --slow-trace " + slowTrace + ": " + e.getMessage(), e);
         }
     }
 

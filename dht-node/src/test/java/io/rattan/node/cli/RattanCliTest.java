@@ -149,6 +149,10 @@ class RattanCliTest {
             {new String[] {"node", "--leaf-set-half", "0"}, "--leaf-set-half must be at least 1"},
             {new String[] {"node", "--leaf-set-half", "33"}, "leafSetHalf must be 1..32"},
             {new String[] {"node", "--nonsense"}, "Unknown option"},
+            {new String[] {"node", "--slow-trace", "t.txt"}, "--slow-trace needs --slow-trace-node"},
+            {new String[] {"node", "--slow-trace-node", "1"}, "need --slow-trace"},
+            {new String[] {"node", "--slow-trace", "/nonexistent/t.txt", "--slow-trace-node", "0"},
+                "cannot read --slow-trace"},
         };
         for (Object[] c : cases) {
             Run r = run((String[]) c[0]);

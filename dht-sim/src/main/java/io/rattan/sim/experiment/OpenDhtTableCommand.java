@@ -2,12 +2,12 @@ package io.rattan.sim.experiment;
 
 import io.rattan.core.msg.MessageType;
 import io.rattan.core.node.NodeConfig;
-import io.rattan.sim.net.Distribution;
+import io.rattan.core.slow.Distribution;
+import io.rattan.core.slow.SlowPeriod;
+import io.rattan.core.slow.SlowTrace;
 import io.rattan.sim.net.LatencyMatrix;
 import io.rattan.sim.net.SlowNodeModel;
-import io.rattan.sim.net.SlowPeriod;
 import io.rattan.sim.net.SlowSchedule;
-import io.rattan.sim.net.SlowTrace;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -17,10 +17,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code ./rattan sim opendht-table}: the OpenDHT study's workload, our figures beside the paper's. */
 @Command(name = "opendht-table", mixinStandardHelpOptions = true, sortOptions = false,

@@ -1,19 +1,19 @@
 package io.rattan.sim.experiment;
 
 import io.rattan.core.node.NodeConfig;
+import io.rattan.core.slow.SlowPeriod;
 import io.rattan.sim.net.LatencyMatrix;
 import io.rattan.sim.net.SlowNodeModel;
-import io.rattan.sim.net.SlowPeriod;
 import io.rattan.sim.net.SlowSchedule;
 import java.io.IOException;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.HdrHistogram.Histogram;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code ./rattan sim scale}: how large a world the simulator runs, and how fast. */
 @Command(name = "scale", mixinStandardHelpOptions = true, sortOptions = false,

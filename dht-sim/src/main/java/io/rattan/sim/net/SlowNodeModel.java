@@ -1,5 +1,6 @@
 package io.rattan.sim.net;
 
+import io.rattan.core.slow.Distribution;
 import java.util.Objects;
 
 /**

@@ -1,5 +1,7 @@
 package io.rattan.sim.net;
 
+import io.rattan.core.slow.Distribution;
+import io.rattan.core.slow.SlowPeriod;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rattan.core.client.GetOptions;
 import io.rattan.core.msg.RoutingMode;
-import io.rattan.sim.net.Distribution;
+import io.rattan.core.slow.Distribution;
 import io.rattan.sim.net.LatencyMatrix;
 import io.rattan.sim.net.SlowNodeModel;
 import io.rattan.sim.net.SlowSchedule;

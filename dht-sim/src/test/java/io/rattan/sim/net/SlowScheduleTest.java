@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import io.rattan.core.slow.Distribution;
+import io.rattan.core.slow.SlowPeriod;
+import io.rattan.core.slow.SlowTrace;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -129,5 +132,16 @@ class SlowScheduleTest {
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> d.withSlowDropProbability(-0.1)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> SlowSchedule.generate(d, 10, 0, 1)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aGeneratedScheduleRoundTripsExactlyThroughATrace() throws java.io.IOException {
+        SlowNodeModel model = SlowNodeModel.defaults().withSlowDropProbability(0.05);
+        List<SlowPeriod> periods = SlowSchedule.generate(model, 500, 24 * 3_600_000_000_000L, 9);
+        java.io.StringWriter out = new java.io.StringWriter();
+        SlowTrace.write(periods, out);
+
+        assertThat(periods).isNotEmpty();
+        assertThat(SlowTrace.read(new java.io.StringReader(out.toString()))).isEqualTo(periods);
     }
 }

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import io.rattan.core.net.Address;
+import io.rattan.core.slow.Distribution;
+import io.rattan.core.slow.SlowPeriod;
+import io.rattan.core.slow.SlowTrace;
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.StringWriter;

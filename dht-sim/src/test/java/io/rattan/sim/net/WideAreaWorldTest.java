@@ -13,6 +13,8 @@ import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.node.NodeConfig;
+import io.rattan.core.slow.Distribution;
+import io.rattan.core.slow.SlowPeriod;
 import io.rattan.core.util.Bytes;
 import io.rattan.core.virtual.VirtualWorld;
 import java.util.List;

@@ -245,6 +245,9 @@ final class ApiRouter {
             if (!status.joined()) {
                 return Problems.notReady("the node has not joined the overlay yet");
             }
+            if (!status.ready()) {
+                return Problems.notReady("the node has joined but has not yet heard from its nearest neighbours");
+            }
             ObjectNode body = Json.object();
             body.put("status", "ready");
             return ApiResponse.json(200, Json.bytes(body));
@@ -257,6 +260,7 @@ final class ApiRouter {
             body.put("id", status.self().id().toHex());
             body.put("address", status.self().address().toString());
             body.put("joined", status.joined());
+            body.put("ready", status.ready());
             ArrayNode leafSet = body.putArray("leafSet");
             for (Contact c : status.leafSet()) {
                 ObjectNode leaf = leafSet.addObject();

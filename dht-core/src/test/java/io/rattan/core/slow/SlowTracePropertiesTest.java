@@ -1,4 +1,4 @@
-package io.rattan.sim.net;
+package io.rattan.core.slow;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.rattan.sim.net;
+package io.rattan.core.slow;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
 
 /**
  * A plain-text slow-node trace, so that a schedule can be saved, inspected, edited by hand and replayed exactly.
- * Format version 1 (also described in {@code io/rattan/sim/TRACE-FORMAT.md}):
+ * Format version 1 (also described in {@code io/rattan/core/slow/TRACE-FORMAT.md}):
  *
  * <pre>
  * # rattan-slow-trace v1

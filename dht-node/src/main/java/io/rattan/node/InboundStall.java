@@ -1,0 +1,71 @@
+package io.rattan.node;
+
+import io.rattan.core.slow.Distribution;
+import io.rattan.core.slow.SlowPeriod;
+import io.netty.channel.EventLoop;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.random.RandomGenerator;
+
+/**
+ * The slow-node hook: makes the node a FIFO server that, during its slow periods, takes an extra delay drawn from the
+ * period's distribution for each input it handles (peer messages and client requests alike), or drops it. Input
+ * behind a delayed one waits its turn, as in the simulator's slow-node model, so peers see the slowness in their RTT
+ * estimates. Off (every input handled at once) outside the periods and when no period is given. Confined to the
+ * node's event loop.
+ */
+final class InboundStall {
+
+    private record Waiting(long dueNanos, Runnable work) {
+    }
+
+    private final List<SlowPeriod> periods;
+    private final long armedAtNanos;
+    private final EventLoop loop;
+    private final RandomGenerator random;
+    private final ArrayDeque<Waiting> queue = new ArrayDeque<>();
+    private long busyUntilNanos = Long.MIN_VALUE;
+
+    /** {@code armedAtNanos} is the loop's {@code System.nanoTime()} at which the periods' time 0 falls. */
+    InboundStall(List<SlowPeriod> periods, long armedAtNanos, EventLoop loop, RandomGenerator random) {
+        this.periods = List.copyOf(periods);
+        this.armedAtNanos = armedAtNanos;
+        this.loop = loop;
+        this.random = random;
+    }
+
+    /** Runs {@code work} now, or after the delay the current slow periods give it, or never (a drop). */
+    void submit(Runnable work) {
+        long now = System.nanoTime();
+        long extra = 0;
+        long sinceArmed = now - armedAtNanos;
+        for (SlowPeriod p : periods) {
+            if (sinceArmed < p.startNanos() || sinceArmed >= p.endNanos()) {
+                continue;
+            }
+            Distribution effect = p.extra();
+            if (effect.dropProbability() > 0 && random.nextDouble() < effect.dropProbability()) {
+                return;
+            }
+            if (effect.delays()) {
+                extra += effect.sampleNanos(random);
+            }
+        }
+        if (extra == 0 && queue.isEmpty() && now >= busyUntilNanos) {
+            work.run();
+            return;
+        }
+        long due = Math.max(now, busyUntilNanos) + extra;
+        busyUntilNanos = due;
+        queue.add(new Waiting(due, work));
+        loop.schedule(this::drain, Math.max(0, due - now), TimeUnit.NANOSECONDS);
+    }
+
+    private void drain() {
+        long now = System.nanoTime();
+        while (!queue.isEmpty() && queue.peek().dueNanos() <= now) {
+            queue.poll().work().run();
+        }
+    }
+}
