@@ -33,7 +33,12 @@ class DeterminismRulesTest {
 
     @BeforeAll
     static void importCore() {
-        core = new ClassFileImporter()
+        core = mainClasses();
+    }
+
+    /** dht-core's main classes, without its tests and their deliberate violations. */
+    static JavaClasses mainClasses() {
+        return new ClassFileImporter()
                 .withImportOption(location -> !location.contains("/test-classes/"))
                 .importPackages("io.rattan.core");
     }

@@ -44,9 +44,7 @@ class PackageRulesTest {
 
     @BeforeAll
     static void importCore() {
-        core = new ClassFileImporter()
-                .withImportOption(location -> !location.contains("/test-classes/"))
-                .importPackages("io.rattan.core");
+        core = DeterminismRulesTest.mainClasses();
     }
 
     static ArchRule noPackageCycles(String packagePattern) {
