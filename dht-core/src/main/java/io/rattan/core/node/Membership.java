@@ -81,14 +81,6 @@ final class Membership {
         return leafSet.members();
     }
 
-    List<Contact> clockwise() {
-        return leafSet.clockwise();
-    }
-
-    List<Contact> counterClockwise() {
-        return leafSet.counterClockwise();
-    }
-
     boolean inLeafSet(Id id) {
         return leafSet.contains(id);
     }

@@ -54,8 +54,4 @@ final class PutQuorum {
                     + " replicas acknowledged"));
         }
     }
-
-    boolean isDecided() {
-        return done;
-    }
 }
