@@ -33,12 +33,18 @@ final class LocalReplica {
     private final Store store;
     private final Clock clock;
     private final String tag;
+    private final Node.PlantedBugs bugs;
 
     LocalReplica(NodeConfig config, Store store, Clock clock, String tag) {
+        this(config, store, clock, tag, Node.PlantedBugs.NONE);
+    }
+
+    LocalReplica(NodeConfig config, Store store, Clock clock, String tag, Node.PlantedBugs bugs) {
         this.config = config;
         this.store = store;
         this.clock = clock;
         this.tag = tag;
+        this.bugs = bugs;
     }
 
     /**
@@ -95,6 +101,10 @@ final class LocalReplica {
 
     /** Writes {@code rec} as the {@link TombstoneRule} says; false when the rule refuses it. */
     boolean store(StoredRecord rec) {
+        if (bugs.tombstoneRuleOff()) {
+            store.write(rec);
+            return true;
+        }
         TombstoneRule.Outcome outcome = TombstoneRule.merge(store.read(rec.key(), rec.valueHash()).orElse(null), rec);
         if (outcome.toWrite() != null) {
             store.write(outcome.toWrite());
@@ -151,6 +161,9 @@ final class LocalReplica {
     /** A record as it travels to another replica: with its remaining time, not its expiry on this node's clock. */
     ReplicaRecord toWire(StoredRecord r) {
         long remaining = Math.max(0, r.expiresAtMillis() - clock.epochMillis());
+        if (bugs.extraSecondOnCopy() && remaining > 0) {
+            remaining += 1000;
+        }
         return new ReplicaRecord(r.key(), r.valueHash(), r.value(), remaining, r.secretHash(), r.tombstone());
     }
 

@@ -60,8 +60,16 @@ public final class Node {
     private boolean started;
 
     public Node(NodeConfig config, Contact self, NodeEnv env, NodeListener listener) {
+        this(config, self, env, listener, PlantedBugs.NONE);
+    }
+
+    /**
+     * A node with planted bugs, for the fault simulator's test that its checker catches them; only the virtual
+     * world builds one. The real node has no flag that reaches this constructor.
+     */
+    public Node(NodeConfig config, Contact self, NodeEnv env, NodeListener listener, PlantedBugs bugs) {
         this.ctx = new NodeContext(self, config, env.clock(), env.scheduler(), env.random(), listener);
-        this.replica = new LocalReplica(config, env.store(), env.clock(), ctx.tag());
+        this.replica = new LocalReplica(config, env.store(), env.clock(), ctx.tag(), bugs);
         this.members = new Membership(ctx, this::leafSetChanged);
         this.outbox = new Outbox(ctx, env.transport(), members::sampleRtt);
         ctx.attach(outbox);
@@ -69,8 +77,21 @@ public final class Node {
         this.join = new Join(ctx, members, tables);
         this.repair = new Repair(ctx, members, replica);
         this.gets = new GetAnswers(ctx, members, replica);
-        this.router = new Router(ctx, members, gets, new ReplicaCoordinator(ctx, members, replica));
+        this.router = new Router(ctx, members, gets, new ReplicaCoordinator(ctx, members, replica, bugs));
         this.clients = new ClientRequests(ctx, members, router, gets, new IterativeGateway(ctx, members));
+    }
+
+    /**
+     * Deliberate bugs, each off by default, that the fault simulator plants to prove its checker can fail (issue 16):
+     * a checker that passes on code known to be wrong proves nothing. Test-only: nothing in the real node sets them.
+     *
+     * @param putAckBelowQuorum  the root answers a put OK with one copy fewer than W (at least one)
+     * @param tombstoneRuleOff   a replica writes whatever it is sent: a value overwrites its own tombstone
+     * @param extraSecondOnCopy  a record copied to another replica carries one second more than it has left
+     */
+    public record PlantedBugs(boolean putAckBelowQuorum, boolean tombstoneRuleOff, boolean extraSecondOnCopy) {
+        /** No bug: how every node runs. */
+        public static final PlantedBugs NONE = new PlantedBugs(false, false, false);
     }
 
     public Contact self() {

@@ -25,19 +25,28 @@ final class ReplicaCoordinator {
     private final NodeContext ctx;
     private final Membership members;
     private final LocalReplica replica;
+    private final Node.PlantedBugs bugs;
 
     ReplicaCoordinator(NodeContext ctx, Membership members, LocalReplica replica) {
+        this(ctx, members, replica, Node.PlantedBugs.NONE);
+    }
+
+    ReplicaCoordinator(NodeContext ctx, Membership members, LocalReplica replica, Node.PlantedBugs bugs) {
         this.ctx = ctx;
         this.members = members;
         this.replica = replica;
+        this.bugs = bugs;
     }
 
     /** Stores {@code p} here if this node is a replica, and at every other replica; answers at W copies. */
     void put(PutRequest p) {
         StoredRecord record = replica.recordOf(p);
         List<Contact> replicas = members.replicaSet(p.key());
-        PutQuorum quorum = new PutQuorum(Math.min(ctx.config().writeQuorum(), replicas.size()),
-                reply -> ctx.outbox().replyToOrigin(p, reply));
+        int needed = Math.min(ctx.config().writeQuorum(), replicas.size());
+        if (bugs.putAckBelowQuorum()) {
+            needed = Math.max(1, needed - 1);
+        }
+        PutQuorum quorum = new PutQuorum(needed, reply -> ctx.outbox().replyToOrigin(p, reply));
         if (replicas.contains(ctx.self())) {
             if (!replica.store(record)) {
                 ctx.outbox().replyToOrigin(p, new PutReply(Status.FORBIDDEN, 0, "this value was removed by its "

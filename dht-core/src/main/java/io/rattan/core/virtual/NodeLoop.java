@@ -3,6 +3,7 @@ package io.rattan.core.virtual;
 import io.rattan.core.env.Cancellable;
 import io.rattan.core.env.Scheduler;
 import io.rattan.core.net.Address;
+import java.util.function.Consumer;
 
 /**
  * One virtual node's view of the world's scheduler: a timer that falls due while the node is still serving messages
@@ -15,11 +16,19 @@ final class NodeLoop implements Scheduler {
     private final VirtualScheduler scheduler;
     private final LatencyModel latency;
     private final Address address;
+    // Null: a task's exception ends the run (tests want to see it). Else, as a Netty loop logs and drops a task's
+    // exception and goes on, the loop hands it here and goes on; the fault simulator counts them.
+    private final Consumer<RuntimeException> escaped;
 
     NodeLoop(VirtualScheduler scheduler, LatencyModel latency, Address address) {
+        this(scheduler, latency, address, null);
+    }
+
+    NodeLoop(VirtualScheduler scheduler, LatencyModel latency, Address address, Consumer<RuntimeException> escaped) {
         this.scheduler = scheduler;
         this.latency = latency;
         this.address = address;
+        this.escaped = escaped;
     }
 
     @Override
@@ -31,7 +40,15 @@ final class NodeLoop implements Scheduler {
 
     @Override
     public void execute(Runnable task) {
-        scheduler.execute(task);
+        scheduler.execute(escaped == null ? task : () -> runGuarded(task));
+    }
+
+    private void runGuarded(Runnable task) {
+        try {
+            task.run();
+        } catch (RuntimeException e) {
+            escaped.accept(e);
+        }
     }
 
     /** Runs first when due, then, if the node was busy, once more when it is free: then the task runs. */
@@ -59,7 +76,11 @@ final class NodeLoop implements Scheduler {
             Runnable t = task;
             task = null;
             if (t != null) {
-                t.run();
+                if (escaped == null) {
+                    t.run();
+                } else {
+                    runGuarded(t);
+                }
             }
         }
 

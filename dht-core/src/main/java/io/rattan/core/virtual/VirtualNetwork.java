@@ -21,6 +21,22 @@ public final class VirtualNetwork {
     }
 
     /**
+     * Faults on the links, for the fault simulator: asked once for each message sent, after the latency model (which
+     * may lose it first). Each answer draws from the fault's own random source, not the network's, so installing
+     * faults does not shift the latency model's draws. Without faults installed the network asks nothing.
+     */
+    public interface LinkFaults {
+        /** How many copies of this message arrive: 0 (lost: a partition or a drop), 1, or 2 (duplicated). */
+        int copies(Address from, Address to);
+
+        /** Delay this copy waits on top of the latency model's. */
+        long extraDelayNanos(Address from, Address to);
+
+        /** Whether this copy may overtake messages sent before it on its link (no FIFO). */
+        boolean reorders(Address from, Address to);
+    }
+
+    /**
      * One address: its link number and its receiver (null while nobody listens). A transport holds its own
      * endpoint and a message the endpoint it goes to, so sending and delivering look up no map.
      */
@@ -44,6 +60,9 @@ public final class VirtualNetwork {
     // message back (no message is delivered before it is sent), so such entries are dropped when the map fills.
     private final LongLongMap lastDelivery = new LongLongMap();
     private Observer observer = (from, to, e) -> { };
+    private LinkFaults faults;
+    private long faultDropped;
+    private long duplicated;
     private long sent;
     private long delivered;
     private long dropped;
@@ -57,6 +76,11 @@ public final class VirtualNetwork {
 
     public void observer(Observer o) {
         this.observer = o;
+    }
+
+    /** Installs faults on every link from now on; null removes them. */
+    public void faults(LinkFaults linkFaults) {
+        this.faults = linkFaults;
     }
 
     /** Starts delivering messages for {@code address} to {@code receiver}. */
@@ -100,6 +124,10 @@ public final class VirtualNetwork {
             dropped++;
             return;
         }
+        if (faults != null) {
+            sendWithFaults(fromEndpoint, to, envelope);
+            return;
+        }
         long now = scheduler.nanoTime();
         long at = now + latency.delayNanos(from, to, random);
         Endpoint toEndpoint = endpoint(to);
@@ -110,6 +138,30 @@ public final class VirtualNetwork {
         }
         lastDelivery.put(link, at, now);
         scheduler.schedule(at - now, () -> deliver(fromEndpoint, toEndpoint, envelope));
+    }
+
+    private void sendWithFaults(Endpoint fromEndpoint, Address to, Envelope envelope) {
+        Address from = fromEndpoint.address;
+        int copies = faults.copies(from, to);
+        if (copies <= 0) {
+            faultDropped++;
+            return;
+        }
+        duplicated += copies - 1;
+        Endpoint toEndpoint = endpoint(to);
+        long now = scheduler.nanoTime();
+        for (int i = 0; i < copies; i++) {
+            long at = now + latency.delayNanos(from, to, random) + faults.extraDelayNanos(from, to);
+            if (!faults.reorders(from, to)) {
+                long link = ((long) fromEndpoint.link << 32) | toEndpoint.link;
+                long last = lastDelivery.get(link, Long.MIN_VALUE);
+                if (last > at) {
+                    at = last;
+                }
+                lastDelivery.put(link, at, now);
+            }
+            scheduler.schedule(at - now, () -> deliver(fromEndpoint, toEndpoint, envelope));
+        }
     }
 
     private void deliver(Endpoint from, Endpoint to, Envelope envelope) {
@@ -139,6 +191,16 @@ public final class VirtualNetwork {
     /** Messages the latency model lost. */
     public long dropped() {
         return dropped;
+    }
+
+    /** Messages the installed {@link LinkFaults} lost. */
+    public long faultDropped() {
+        return faultDropped;
+    }
+
+    /** Extra copies the installed {@link LinkFaults} delivered. */
+    public long duplicated() {
+        return duplicated;
     }
 
     /** A hash of every delivery so far: (time, from, to, type, request id), in order. */

@@ -2,6 +2,7 @@ package io.rattan.core.virtual;
 
 import io.rattan.core.client.GetOptions;
 import io.rattan.core.env.Cancellable;
+import io.rattan.core.env.Clock;
 import io.rattan.core.env.NodeEnv;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Message;
@@ -11,6 +12,7 @@ import io.rattan.core.node.Node;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.node.NodeListener;
 import io.rattan.core.store.MemoryStore;
+import io.rattan.core.store.Store;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -36,10 +38,29 @@ public final class VirtualWorld {
     private final LatencyModel latency;
     private final List<Slot> slots = new ArrayList<>();
     private final NodeListener listener;
+    // Faults (enableFaults): off, the world builds its nodes exactly as it always has.
+    private boolean faultsOn;
+    private long syncIntervalNanos;
+    private Node.PlantedBugs bugs = Node.PlantedBugs.NONE;
+    private long escapedExceptions;
+    private long refusedOnLostDisks;
+
+    /** What a crash does to the node's disk. */
+    public enum Disk {
+        /** The disk survives: the node restarts with everything it had written. */
+        KEPT,
+        /** The disk is gone: the node restarts (with its id) on an empty store. */
+        LOST,
+        /** Power loss: the disk keeps what was synced; writes since the last sync are gone. */
+        UNSYNCED_LOST
+    }
 
     private static final class Slot {
         final Contact contact;
-        final MemoryStore store;
+        MemoryStore store;
+        // With faults only: the node's own clock and the disk wrapper it writes through.
+        NodeClock clock;
+        FaultyStore faulty;
         Node node;
         boolean alive;
         // Handing off before going dark: alive, but no longer a node to join through or send clients to.
@@ -86,7 +107,15 @@ public final class VirtualWorld {
     private int newSlot() {
         int index = slots.size();
         Contact contact = new Contact(Id.random(random), VirtualAddresses.of("node", index));
-        slots.add(new Slot(contact, new MemoryStore(scheduler::epochMillis)));
+        if (!faultsOn) {
+            slots.add(new Slot(contact, new MemoryStore(scheduler::epochMillis)));
+            return index;
+        }
+        NodeClock clock = new NodeClock(scheduler);
+        Slot slot = new Slot(contact, new MemoryStore(clock::epochMillis));
+        slot.clock = clock;
+        slot.faulty = new FaultyStore(slot.store, scheduler, syncIntervalNanos);
+        slots.add(slot);
         return index;
     }
 
@@ -101,9 +130,12 @@ public final class VirtualWorld {
     }
 
     private void boot(Slot slot, List<Address> bootstrap) {
-        NodeEnv env = new NodeEnv(scheduler, new NodeLoop(scheduler, latency, slot.contact.address()),
-                network.transportFor(slot.contact.address()), slot.store, random.split());
-        Node node = new Node(config, slot.contact, env, listener);
+        Clock clock = faultsOn ? slot.clock : scheduler;
+        Store store = faultsOn ? slot.faulty : slot.store;
+        NodeLoop loop = faultsOn ? new NodeLoop(scheduler, latency, slot.contact.address(), e -> escapedExceptions++)
+                : new NodeLoop(scheduler, latency, slot.contact.address());
+        NodeEnv env = new NodeEnv(clock, loop, network.transportFor(slot.contact.address()), store, random.split());
+        Node node = new Node(config, slot.contact, env, listener, bugs);
         slot.node = node;
         slot.alive = true;
         slot.leaving = false;
@@ -275,6 +307,85 @@ public final class VirtualWorld {
         slot.node.stop();
         network.unlisten(slot.contact.address());
         slot.alive = false;
+    }
+
+    /**
+     * Turns on the faults a world can suffer, before any node is added: every node gets its own clock (its
+     * {@linkplain #clockOffsetMillis(int, long) offset} from the true time starts at 0) and a disk that can fill up
+     * and lose unsynced writes, synced every {@code syncIntervalMillis} of virtual time; the nodes carry
+     * {@code plantedBugs}. A task of a node that throws is counted ({@link #escapedExceptions}), as a real node's event
+     * loop logs it and goes on. Draws nothing from the world's random source, so a world with faults on and none
+     * injected runs as one without.
+     */
+    public void enableFaults(long syncIntervalMillis, Node.PlantedBugs plantedBugs) {
+        if (!slots.isEmpty()) {
+            throw new IllegalStateException("faults must be enabled before the first node is added");
+        }
+        if (syncIntervalMillis < 1) {
+            throw new IllegalArgumentException("syncIntervalMillis must be positive, got " + syncIntervalMillis);
+        }
+        faultsOn = true;
+        syncIntervalNanos = syncIntervalMillis * 1_000_000L;
+        bugs = plantedBugs;
+    }
+
+    /**
+     * Crashes node {@code index} as {@link #kill} does, and does {@code disk} to its store; {@link #restart} brings
+     * it back on what is left. A disk other than {@link Disk#KEPT} needs {@link #enableFaults}.
+     */
+    public void crash(int index, Disk disk) {
+        Slot slot = slots.get(index);
+        kill(index);
+        if (disk == Disk.KEPT) {
+            return;
+        }
+        if (!faultsOn) {
+            throw new IllegalStateException("disk faults need enableFaults");
+        }
+        boolean full = slot.faulty.isFull();
+        refusedOnLostDisks += slot.faulty.refused();
+        slot.store = disk == Disk.LOST ? new MemoryStore(slot.clock::epochMillis)
+                : slot.faulty.afterPowerLoss(slot.clock::epochMillis);
+        slot.faulty = new FaultyStore(slot.store, scheduler, syncIntervalNanos);
+        slot.faulty.full(full);
+    }
+
+    /** Steps node {@code index}'s wall clock to {@code offsetMillis} from the true time (needs faults). */
+    public void clockOffsetMillis(int index, long offsetMillis) {
+        faultySlot(index).clock.offsetMillis(offsetMillis);
+    }
+
+    /** How far node {@code index}'s wall clock is from the true time; 0 without faults. */
+    public long clockOffsetMillis(int index) {
+        Slot slot = slots.get(index);
+        return slot.clock == null ? 0 : slot.clock.offsetMillis();
+    }
+
+    /** Fills node {@code index}'s disk (every write throws) or frees it (needs faults). */
+    public void diskFull(int index, boolean full) {
+        faultySlot(index).faulty.full(full);
+    }
+
+    /** Writes refused by full disks so far, over every node's current disk. */
+    public long writesRefused() {
+        long n = refusedOnLostDisks;
+        for (Slot s : slots) {
+            n += s.faulty == null ? 0 : s.faulty.refused();
+        }
+        return n;
+    }
+
+    /** Exceptions thrown out of nodes' tasks so far (with faults on; without, they end the run). */
+    public long escapedExceptions() {
+        return escapedExceptions;
+    }
+
+    private Slot faultySlot(int index) {
+        Slot slot = slots.get(index);
+        if (slot.faulty == null) {
+            throw new IllegalStateException("faults are not enabled");
+        }
+        return slot;
     }
 
     /** Graceful leave, running the world until it is done: {@link #startLeave}. */

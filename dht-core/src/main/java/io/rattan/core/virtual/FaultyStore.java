@@ -1,0 +1,143 @@
+package io.rattan.core.virtual;
+
+import io.rattan.core.id.Id;
+import io.rattan.core.store.MemoryStore;
+import io.rattan.core.store.Store;
+import io.rattan.core.store.StoreException;
+import io.rattan.core.store.StoredRecord;
+import io.rattan.core.util.Bytes;
+import java.util.ArrayDeque;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.LongSupplier;
+
+/**
+ * A virtual node's disk with two faults: it can be full (every write throws {@link StoreException}, as RocksDB does
+ * on ENOSPC), and it can lose power. Writes reach the disk at the next sync, at the first whole multiple of the sync
+ * interval of virtual time after the write, as RocksDB's write-ahead log reaches it when the OS flushes it (the real
+ * node writes the WAL without fsync); a power loss drops every write not yet synced. Reads see every write, synced
+ * or not, as a live process does. Purges of expired records are not undone (what they removed had expired).
+ * Single-threaded, like the world.
+ */
+final class FaultyStore implements Store {
+
+    /** A write not yet synced: what the slot held before it (null: nothing), to restore at a power loss. */
+    private record Unsynced(long syncedAtNanos, Id key, Bytes valueHash, StoredRecord before) {
+    }
+
+    private final MemoryStore disk;
+    private final VirtualScheduler scheduler;
+    private final long syncIntervalNanos;
+    private final ArrayDeque<Unsynced> unsynced = new ArrayDeque<>();
+    private boolean full;
+    private long refused;
+
+    FaultyStore(MemoryStore disk, VirtualScheduler scheduler, long syncIntervalNanos) {
+        this.disk = disk;
+        this.scheduler = scheduler;
+        this.syncIntervalNanos = syncIntervalNanos;
+    }
+
+    MemoryStore disk() {
+        return disk;
+    }
+
+    void full(boolean isFull) {
+        this.full = isFull;
+    }
+
+    boolean isFull() {
+        return full;
+    }
+
+    /** Writes refused because the disk was full. */
+    long refused() {
+        return refused;
+    }
+
+    @Override
+    public void write(StoredRecord record) {
+        if (full) {
+            refused++;
+            throw new StoreException("no space left on device (simulated full disk)", null);
+        }
+        long now = scheduler.nanoTime();
+        forgetSynced(now);
+        StoredRecord before = disk.read(record.key(), record.valueHash()).orElse(null);
+        long syncAt = (now / syncIntervalNanos + 1) * syncIntervalNanos;
+        unsynced.addLast(new Unsynced(syncAt, record.key(), record.valueHash(), before));
+        disk.write(record);
+    }
+
+    private void forgetSynced(long now) {
+        while (!unsynced.isEmpty() && unsynced.peekFirst().syncedAtNanos() <= now) {
+            unsynced.removeFirst();
+        }
+    }
+
+    /**
+     * What the disk holds after a power loss now: every synced write, none of the others. Returns a new store (a
+     * {@link MemoryStore} cannot delete a record, and undoing a write may have to), reading time from {@code clock}.
+     */
+    MemoryStore afterPowerLoss(LongSupplier clock) {
+        forgetSynced(scheduler.nanoTime());
+        TreeMap<String, StoredRecord> image = new TreeMap<>();
+        Store.Cursor cursor = Store.Cursor.START;
+        while (true) {
+            List<StoredRecord> page = disk.scan(cursor, 1024);
+            if (page.isEmpty()) {
+                break;
+            }
+            for (StoredRecord r : page) {
+                image.put(slot(r.key(), r.valueHash()), r);
+                cursor = new Store.Cursor(r.key(), r.valueHash());
+            }
+        }
+        for (Iterator<Unsynced> it = unsynced.descendingIterator(); it.hasNext(); ) {
+            Unsynced u = it.next();
+            if (u.before() == null) {
+                image.remove(slot(u.key(), u.valueHash()));
+            } else {
+                image.put(slot(u.key(), u.valueHash()), u.before());
+            }
+        }
+        unsynced.clear();
+        MemoryStore restored = new MemoryStore(clock);
+        for (StoredRecord r : image.values()) {
+            restored.write(r);
+        }
+        return restored;
+    }
+
+    /** Writes not yet synced, for tests and reports. */
+    int unsyncedWrites() {
+        forgetSynced(scheduler.nanoTime());
+        return unsynced.size();
+    }
+
+    private static String slot(Id key, Bytes valueHash) {
+        return key.toHex() + valueHash.toHex();
+    }
+
+    @Override
+    public Optional<StoredRecord> read(Id key, Bytes valueHash) {
+        return disk.read(key, valueHash);
+    }
+
+    @Override
+    public List<StoredRecord> scan(Cursor from, int limit) {
+        return disk.scan(from, limit);
+    }
+
+    @Override
+    public int purgeExpired(int limit) {
+        return disk.purgeExpired(limit);
+    }
+
+    @Override
+    public long size() {
+        return disk.size();
+    }
+}

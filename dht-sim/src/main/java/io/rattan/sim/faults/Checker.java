@@ -1,0 +1,387 @@
+package io.rattan.sim.faults;
+
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.Messages.PutReply;
+import io.rattan.core.msg.Messages.RemoveReply;
+import io.rattan.core.msg.Messages.ValueEntry;
+import io.rattan.core.msg.Status;
+import io.rattan.core.store.Store;
+import io.rattan.core.store.StoredRecord;
+import io.rattan.core.util.Bytes;
+import io.rattan.core.virtual.VirtualWorld;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * Records every client operation with its virtual start and end times and checks the rules of docs/testing.md as
+ * each answer arrives. It may read every node's store directly (the world's), as an oracle: to count a put's copies
+ * when it is acknowledged, to know whether a disk fault destroyed the last copy of a value, and whether a removed
+ * value's tombstone has reached every live node that held it. Single-threaded, on the world's thread.
+ */
+final class Checker {
+
+    /**
+     * S, the clock-error bound: a value may be served up to S after its true expiry by a node whose clock is within S
+     * of the true time (copies travel with their remaining time, and a copy's transit adds to it).
+     */
+    static final long S_NANOS = 500_000_000L;
+    private static final long S_MILLIS = S_NANOS / 1_000_000L;
+    /** Violations kept with their detail, per rule. */
+    private static final int VIOLATIONS_KEPT = 5;
+
+    /** One put the workload made, and what happened to it since. */
+    static final class PutRecord {
+        final Id key;
+        final Bytes value;
+        final Bytes hash;
+        final Bytes secret;
+        final int ttlSeconds;
+        final long startNanos;
+        long ackNanos = -1;
+        long removeStartNanos = Long.MAX_VALUE;
+        long removeAckNanos = Long.MAX_VALUE;
+        int destroyedCopies;
+        boolean lostToDiskFaults;
+        // Some node held a copy while its clock changed: the copy's expiry moved by the change.
+        boolean clockTainted;
+        // Nodes seen holding this value's tombstone (and not since losing it to a disk fault).
+        final Set<Integer> tombstoneAt = new java.util.TreeSet<>();
+
+        PutRecord(Id key, Bytes value, Bytes secret, int ttlSeconds, long startNanos) {
+            this.key = key;
+            this.value = value;
+            this.hash = value.sha256();
+            this.secret = secret;
+            this.ttlSeconds = ttlSeconds;
+            this.startNanos = startNanos;
+        }
+
+        boolean acked() {
+            return ackNanos >= 0;
+        }
+    }
+
+    /** A get in flight: its key, its start, and which live nodes held each removed value live then. */
+    record GetRecord(Id key, long startNanos, Map<Bytes, List<Integer>> liveAtStart) {
+    }
+
+    private final VirtualWorld world;
+    private final int writeQuorum;
+    private final Supplier<String> faultsInForce;
+    private final FaultInjector.PartitionView partitions;
+    private final long livenessFromNanos;
+    // Looked up by hash only.
+    private final Map<Bytes, PutRecord> byHash = new HashMap<>();
+    private final Map<Id, List<PutRecord>> byKey = new LinkedHashMap<>();
+    private final EnumMap<Rule, Integer> counts = new EnumMap<>(Rule.class);
+    private final List<Violation> kept = new ArrayList<>();
+    private long missesDuringPartition;
+    private long servedLateBeyondS;
+    private long opsChecked;
+
+    Checker(VirtualWorld world, Supplier<String> faultsInForce, FaultInjector.PartitionView partitions,
+            long livenessFromNanos) {
+        this.world = world;
+        this.writeQuorum = world.config().writeQuorum();
+        this.faultsInForce = faultsInForce;
+        this.partitions = partitions;
+        this.livenessFromNanos = livenessFromNanos;
+        for (Rule r : Rule.values()) {
+            counts.put(r, 0);
+        }
+    }
+
+    private long now() {
+        return world.scheduler().nanoTime();
+    }
+
+    PutRecord putStarted(Id key, Bytes value, Bytes secret, int ttlSeconds) {
+        PutRecord p = new PutRecord(key, value, secret, ttlSeconds, now());
+        byHash.put(p.hash, p);
+        byKey.computeIfAbsent(key, k -> new ArrayList<>()).add(p);
+        return p;
+    }
+
+    void putDone(PutRecord p, Message reply) {
+        opsChecked++;
+        if (!(reply instanceof PutReply r) || r.status() != Status.OK) {
+            liveness(p.startNanos, "put of " + name(p) + ": " + reply);
+            return;
+        }
+        p.ackNanos = now();
+        int copies = copies(p);
+        if (copies + p.destroyedCopies < writeQuorum) {
+            violation(Rule.W_COPIES_AT_ACK, name(p) + " acknowledged (" + r.replicas() + " acks reported) with "
+                    + copies + " copies held and " + p.destroyedCopies + " destroyed by disk faults; W = "
+                    + writeQuorum);
+        }
+    }
+
+    void removeStarted(PutRecord p) {
+        p.removeStartNanos = Math.min(p.removeStartNanos, now());
+    }
+
+    void removeDone(PutRecord p, long startNanos, Message reply) {
+        opsChecked++;
+        if (reply instanceof RemoveReply r && r.status() == Status.OK) {
+            p.removeAckNanos = Math.min(p.removeAckNanos, now());
+            noteTombstones(p);
+        } else {
+            liveness(startNanos, "remove of " + name(p) + ": " + reply);
+        }
+    }
+
+    GetRecord getStarted(Id key) {
+        Map<Bytes, List<Integer>> liveAtStart = new HashMap<>();
+        for (PutRecord p : byKey.getOrDefault(key, List.of())) {
+            if (p.removeAckNanos != Long.MAX_VALUE) {
+                noteTombstones(p);
+                liveAtStart.put(p.hash, holders(p, true));
+            }
+        }
+        return new GetRecord(key, now(), liveAtStart);
+    }
+
+    void getDone(GetRecord g, Message reply) {
+        opsChecked++;
+        if (!(reply instanceof GetReply r) || r.status() != Status.OK) {
+            liveness(g.startNanos(), "get of " + g.key().shortHex() + ": " + reply);
+            return;
+        }
+        Set<Bytes> returned = new HashSet<>();
+        for (ValueEntry v : r.values()) {
+            Bytes hash = v.value().sha256();
+            returned.add(hash);
+            PutRecord p = byHash.get(hash);
+            if (p == null || !p.key.equals(g.key())) {
+                violation(Rule.NEVER_PUT, "get of " + g.key().shortHex() + " returned " + v.value().length()
+                        + " bytes nobody put under it");
+                continue;
+            }
+            checkNotRemoved(g, p);
+            checkNotExpired(g, p);
+        }
+        if (r.placemark().isEmpty()) {
+            checkAllPresent(g, returned);
+        }
+    }
+
+    /**
+     * A removed value may be returned only while some live node that its tombstone never reached holds it live (a
+     * replica that missed the remove, not yet told): the get may have read that node. Once a node held the tombstone,
+     * its holding the value live again is a resurrection.
+     */
+    private void checkNotRemoved(GetRecord g, PutRecord p) {
+        if (p.removeAckNanos >= g.startNanos()) {
+            return;
+        }
+        noteTombstones(p);
+        Set<Integer> live = new java.util.TreeSet<>(g.liveAtStart().getOrDefault(p.hash, List.of()));
+        live.addAll(holders(p, true));
+        boolean untold = false;
+        for (int i : live) {
+            untold |= !p.tombstoneAt.contains(i);
+        }
+        if (!untold) {
+            violation(Rule.REMOVED_RETURNED, name(p) + " returned by a get started "
+                    + millis(g.startNanos() - p.removeAckNanos) + " ms after its remove was acknowledged; live on "
+                    + live + ", which had all held its tombstone " + p.tombstoneAt);
+        }
+    }
+
+    /** Remembers which nodes hold {@code p}'s tombstone now. */
+    private void noteTombstones(PutRecord p) {
+        for (int i = 0; i < world.size(); i++) {
+            Optional<StoredRecord> r = world.store(i).read(p.key, p.hash);
+            if (r.isPresent() && r.get().tombstone()) {
+                p.tombstoneAt.add(i);
+            }
+        }
+    }
+
+    private void checkNotExpired(GetRecord g, PutRecord p) {
+        if (!p.acked()) {
+            return;
+        }
+        long latestTrueExpiry = p.ackNanos + p.ttlSeconds * 1_000_000_000L;
+        if (g.startNanos() <= latestTrueExpiry + S_NANOS) {
+            return;
+        }
+        List<Integer> holders = holders(p, true);
+        boolean accurate = false;
+        for (int i : holders) {
+            accurate |= Math.abs(world.clockOffsetMillis(i)) <= S_MILLIS;
+        }
+        if (holders.isEmpty()) {
+            accurate = true;
+            for (int i = 0; i < world.size(); i++) {
+                accurate &= Math.abs(world.clockOffsetMillis(i)) <= S_MILLIS;
+            }
+        }
+        if (accurate) {
+            violation(p.clockTainted ? Rule.SERVED_PAST_EXPIRY_CLOCK : Rule.SERVED_PAST_EXPIRY, name(p) + " (ttl " + p.ttlSeconds + " s) served to a get started "
+                    + millis(g.startNanos() - latestTrueExpiry) + " ms after its true expiry; live copies on nodes "
+                    + holders + " with clock errors " + offsets(holders) + " ms");
+        } else {
+            servedLateBeyondS++;
+        }
+    }
+
+    private void checkAllPresent(GetRecord g, Set<Bytes> returned) {
+        long end = now();
+        for (PutRecord p : byKey.getOrDefault(g.key(), List.of())) {
+            boolean mustBeThere = p.acked() && p.ackNanos < g.startNanos() && p.removeStartNanos > end
+                    && !p.lostToDiskFaults && p.startNanos + p.ttlSeconds * 1_000_000_000L - S_NANOS > end;
+            if (!mustBeThere || returned.contains(p.hash)) {
+                continue;
+            }
+            if (partitions.partitionedDuring(g.startNanos(), end)) {
+                missesDuringPartition++;
+                continue;
+            }
+            violation(p.clockTainted ? Rule.ACKED_PUT_READABLE_CLOCK : Rule.ACKED_PUT_READABLE, name(p) + " acknowledged at " + seconds(p.ackNanos)
+                    + " s missing from a get started at " + seconds(g.startNanos()) + " s; copies on nodes "
+                    + holders(p, false) + " (alive: " + holders(p, true) + ")");
+        }
+    }
+
+    /** The value hashes node {@code index}'s store holds, before a disk fault. */
+    Set<Bytes> held(int index) {
+        Set<Bytes> out = new HashSet<>();
+        Store.Cursor cursor = Store.Cursor.START;
+        while (true) {
+            List<StoredRecord> page = world.store(index).scan(cursor, 1024);
+            if (page.isEmpty()) {
+                return out;
+            }
+            for (StoredRecord r : page) {
+                out.add(r.valueHash());
+                cursor = new Store.Cursor(r.key(), r.valueHash());
+            }
+        }
+    }
+
+    /**
+     * Node {@code index}'s clock changes (called before and after): every copy it holds expires at another true time,
+     * and a step back revives copies that had expired and were not purged yet.
+     */
+    void clockChanging(int index) {
+        for (Bytes h : held(index)) {
+            PutRecord p = byHash.get(h);
+            if (p != null) {
+                p.clockTainted = true;
+            }
+        }
+    }
+
+    /** A disk fault on node {@code index} destroyed what it held before ({@code before}) and holds no more. */
+    void diskFault(int index, Set<Bytes> before) {
+        Set<Bytes> after = held(index);
+        for (Bytes h : before) {
+            PutRecord p = byHash.get(h);
+            if (p == null) {
+                continue;
+            }
+            // What this disk held of a tombstone may be gone or back to the live value: a fault, not a resurrection.
+            p.tombstoneAt.remove(index);
+            if (after.contains(h)) {
+                continue;
+            }
+            p.destroyedCopies++;
+            if (copies(p) == 0) {
+                p.lostToDiskFaults = true;
+            }
+        }
+    }
+
+    /** Nodes (any, crashed ones with their disks included) holding a record of {@code p}, value or tombstone. */
+    private int copies(PutRecord p) {
+        int n = 0;
+        for (int i = 0; i < world.size(); i++) {
+            n += world.store(i).read(p.key, p.hash).isPresent() ? 1 : 0;
+        }
+        return n;
+    }
+
+    /** Nodes holding {@code p} as a live value; only those alive when {@code aliveOnly}. */
+    private List<Integer> holders(PutRecord p, boolean aliveOnly) {
+        List<Integer> out = new ArrayList<>();
+        for (int i = 0; i < world.size(); i++) {
+            if (aliveOnly && !world.isAlive(i)) {
+                continue;
+            }
+            Optional<StoredRecord> r = world.store(i).read(p.key, p.hash);
+            if (r.isPresent() && !r.get().tombstone()) {
+                out.add(i);
+            }
+        }
+        return out;
+    }
+
+    private String offsets(List<Integer> nodes) {
+        List<Long> out = new ArrayList<>();
+        for (int i : nodes) {
+            out.add(world.clockOffsetMillis(i));
+        }
+        return out.toString();
+    }
+
+    private void liveness(long startNanos, String detail) {
+        if (startNanos >= livenessFromNanos) {
+            violation(Rule.LIVENESS, detail);
+        }
+    }
+
+    private void violation(Rule rule, String detail) {
+        if (counts.merge(rule, 1, Integer::sum) <= VIOLATIONS_KEPT) {
+            kept.add(new Violation(rule, now() / 1e9, detail, faultsInForce.get()));
+        }
+    }
+
+    private static String name(PutRecord p) {
+        return "value " + p.hash.toHex().substring(0, 8) + " of key " + p.key.shortHex();
+    }
+
+    private static long millis(long nanos) {
+        return nanos / 1_000_000L;
+    }
+
+    private static String seconds(long nanos) {
+        return String.format(java.util.Locale.ROOT, "%.3f", nanos / 1e9);
+    }
+
+    /** Every put of {@code key} so far, for the workload's choice of what to remove. */
+    List<PutRecord> puts(Id key) {
+        return byKey.getOrDefault(key, List.of());
+    }
+
+    EnumMap<Rule, Integer> counts() {
+        return new EnumMap<>(counts);
+    }
+
+    List<Violation> kept() {
+        return List.copyOf(kept);
+    }
+
+    long missesDuringPartition() {
+        return missesDuringPartition;
+    }
+
+    long servedLateBeyondS() {
+        return servedLateBeyondS;
+    }
+
+    long opsChecked() {
+        return opsChecked;
+    }
+}

@@ -1,0 +1,64 @@
+package io.rattan.sim.faults;
+
+import io.rattan.core.node.NodeConfig;
+import io.rattan.core.virtual.LatencyModel;
+import io.rattan.core.virtual.VirtualWorld;
+import java.util.SplittableRandom;
+
+/**
+ * One seeded fault run: a world of unmodified nodes joins, then the workload runs while the injector breaks things,
+ * and the checker judges every answer. Everything comes from the seed: the world's own random source (node ids,
+ * latencies, the nodes' draws) is the seed's, and the fault plan and the workload each draw from their own split of
+ * another stream, so a change to the fault plan does not shift what the nodes draw.
+ */
+public final class FaultRun {
+
+    private static final long SECOND = 1_000_000_000L;
+    /** Disks sync every second of virtual time (docs/testing.md). */
+    static final long SYNC_INTERVAL_MILLIS = 1_000;
+    /** Faults start this long after the workload. */
+    private static final long FAULTS_AFTER_NANOS = 10 * SECOND;
+    /** With a budget: after faults stop, operations started within this time may still fail. */
+    static final long SETTLE_NANOS = 30 * SECOND;
+    /** The workload stops issuing this long before the end, so that its last operations are answered. */
+    private static final long DRAIN_NANOS = 15 * SECOND;
+
+    private FaultRun() {
+    }
+
+    /** The node configuration of every fault run: production defaults, a leaf set of 3 per side (k = 4, W = 2). */
+    static NodeConfig nodeConfig() {
+        return NodeConfig.defaults().withLeafSetHalf(3);
+    }
+
+    public static FaultRunResult run(FaultRunConfig c) {
+        LatencyModel latency = (from, to, r) -> 1_000_000L + r.nextLong(19_000_000L);
+        VirtualWorld world = new VirtualWorld(c.seed(), nodeConfig(), latency);
+        world.enableFaults(SYNC_INTERVAL_MILLIS, c.bug().switches());
+        world.addNodes(c.nodes());
+        SplittableRandom plan = new SplittableRandom(c.seed() ^ 0x6A09E667F3BCC909L);
+        LinkFaultState links = new LinkFaultState(plan.split(), c.nodes());
+        world.network().faults(links);
+
+        long start = world.scheduler().nanoTime();
+        long end = start + c.minutes() * 60 * SECOND;
+        boolean budget = c.profile() == Profile.BUDGET;
+        long stop = budget ? start + (end - start) * 6 / 10 : Long.MAX_VALUE;
+        long livenessFrom = budget ? stop + SETTLE_NANOS : Long.MAX_VALUE;
+
+        FaultInjector injector = new FaultInjector(world, links, plan.split(), stop);
+        Checker checker = new Checker(world, injector::inForce, injector.partitions(), livenessFrom);
+        injector.checker(checker);
+        Workload workload = new Workload(world, checker, plan.split(), c.seed());
+        workload.start(end - DRAIN_NANOS);
+        injector.start(start + FAULTS_AFTER_NANOS);
+        if (budget) {
+            world.scheduler().schedule(end - DRAIN_NANOS - world.scheduler().nanoTime(), workload::readAll);
+        }
+        world.scheduler().runUntil(end);
+
+        return new FaultRunResult(c, world.network().traceHash(), world.scheduler().executed(), injector.fired(),
+                checker.counts(), checker.kept(), checker.missesDuringPartition(), checker.servedLateBeyondS(),
+                workload.ops(), world.escapedExceptions() + workload.gatewayExceptions(), world.writesRefused());
+    }
+}

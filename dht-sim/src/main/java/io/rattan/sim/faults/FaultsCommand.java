@@ -1,0 +1,141 @@
+package io.rattan.sim.faults;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code ./rattan sim faults}: seeded fault runs with a checker; a failing seed prints how to replay it. */
+@Command(name = "faults", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Runs the fault simulator: unmodified nodes in virtual time, a workload of puts, gets and "
+                + "removes through random gateways, seeded faults (crashes with the disk kept or lost, power loss, "
+                + "partitions, drops, duplicates, reordering, delay, clock steps and skew, full disks) and a checker "
+                + "of the data rules (docs/testing.md).",
+            "Runs seeds S, S+1, ... S+N-1. Prints a progress line, every failing seed with the command that replays "
+                + "it, and a summary of the faults fired and the rules broken. Exit code 1 when any seed failed."})
+public final class FaultsCommand implements Callable<Integer> {
+
+    @Option(names = "--seeds", paramLabel = "N", description = "How many seeds to run (default: ${DEFAULT-VALUE}).")
+    int seeds = 1;
+
+    @Option(names = "--seed", paramLabel = "S", description = "The first seed (default: ${DEFAULT-VALUE}).")
+    long seed = 1;
+
+    @Option(names = "--nodes", paramLabel = "N", description = "Nodes per run (default: ${DEFAULT-VALUE}).")
+    int nodes = 20;
+
+    @Option(names = "--minutes", paramLabel = "MIN", description = "Virtual minutes of workload per run (default: "
+            + "${DEFAULT-VALUE}).")
+    int minutes = 10;
+
+    @Option(names = "--profile", paramLabel = "P", description = "budget (faults stop at 60%%, then liveness is "
+            + "checked too) or nobudget (faults to the end, safety only); default: ${DEFAULT-VALUE}.")
+    String profile = "budget";
+
+    @Option(names = "--planted-bug", paramLabel = "BUG", description = "Plant a bug the checker must catch: "
+            + "ack-below-w, tombstone-rule-off or extra-second-on-copy (default: none).")
+    String bug = "none";
+
+    @Option(names = "--threads", paramLabel = "T", description = "Seeds run side by side (default: "
+            + "${DEFAULT-VALUE}); each run is single-threaded and the same whatever this is.")
+    int threads = 1;
+
+    @Option(names = "--verbose", description = "Print every failing seed's first violations.")
+    boolean verbose;
+
+    @Override
+    public Integer call() throws InterruptedException, ExecutionException {
+        Profile p = Profile.valueOf(profile.toUpperCase(Locale.ROOT));
+        PlantedBug b = PlantedBug.valueOf(bug.toUpperCase(Locale.ROOT).replace('-', '_'));
+        quietNodeLogs();
+        PrintStream out = System.out;
+        PrintStream err = System.err;
+        boolean terminal = System.console() != null;
+        long wallStart = System.nanoTime();
+        EnumMap<FaultKind, Long> fired = new EnumMap<>(FaultKind.class);
+        EnumMap<Rule, Long> broken = new EnumMap<>(Rule.class);
+        List<Long> failing = new ArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, threads));
+        try {
+            List<Future<FaultRunResult>> runs = new ArrayList<>();
+            for (int i = 0; i < seeds; i++) {
+                FaultRunConfig c = new FaultRunConfig(seed + i, nodes, minutes, p, b);
+                runs.add(pool.submit(() -> FaultRun.run(c)));
+            }
+            for (int i = 0; i < runs.size(); i++) {
+                FaultRunResult r = runs.get(i).get();
+                r.fired().forEach((k, n) -> fired.merge(k, (long) n, Long::sum));
+                r.violations().forEach((k, n) -> broken.merge(k, (long) n, Long::sum));
+                if (seeds == 1 || r.failed()) {
+                    if (terminal) {
+                        err.print("\r\033[K");
+                    }
+                    out.println(r.summaryLine());
+                }
+                if (r.failed()) {
+                    failing.add(r.config().seed());
+                    out.println("  replay: " + r.config().replayCommand() + "   (expect trace " + r.trace() + ")");
+                    if (verbose || seeds == 1) {
+                        r.firstViolations().forEach(v -> out.println("    " + v));
+                    }
+                }
+                progress(err, terminal, i + 1, seeds, failing.size(), wallStart);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        if (terminal) {
+            err.println();
+        }
+        summary(out, fired, broken, failing);
+        return failing.isEmpty() ? 0 : 1;
+    }
+
+    private static void progress(PrintStream err, boolean terminal, int done, int total, int failed, long start) {
+        double wall = (System.nanoTime() - start) / 1e9;
+        String line = String.format(Locale.ROOT, "seeds %d/%d, %d failed, %.1f s", done, total, failed, wall);
+        if (terminal) {
+            err.print("\r" + line);
+        } else if (done == total || done % Math.max(1, total / 10) == 0) {
+            err.println(line);
+        }
+        err.flush();
+    }
+
+    private void summary(PrintStream out, EnumMap<FaultKind, Long> fired, EnumMap<Rule, Long> broken,
+                         List<Long> failing) {
+        out.println("faults fired over " + seeds + " seeds:");
+        for (FaultKind k : FaultKind.values()) {
+            out.printf(Locale.ROOT, "  %-36s %8d%n", k.label(), fired.getOrDefault(k, 0L));
+        }
+        out.println("rules broken:");
+        for (Rule r : Rule.values()) {
+            out.printf(Locale.ROOT, "  %-3s %-50s %8d%n", r.number(), r.description(), broken.getOrDefault(r, 0L));
+        }
+        out.println(failing.isEmpty() ? "all " + seeds + " seeds passed"
+                : failing.size() + " of " + seeds + " seeds failed: " + abbreviate(failing));
+    }
+
+    private static String abbreviate(List<Long> seeds) {
+        List<Long> shown = seeds.size() > 30 ? seeds.subList(0, 30) : seeds;
+        return shown + (seeds.size() > shown.size() ? " ..." : "");
+    }
+
+    /** Nodes log a warning on every store failure and timeout: under faults that is thousands of lines. */
+    static void quietNodeLogs() {
+        if (LoggerFactory.getLogger("io.rattan.core") instanceof Logger l) {
+            l.setLevel(Level.ERROR);
+        }
+    }
+}

@@ -1,0 +1,40 @@
+package io.rattan.sim.faults;
+
+/** What the checker asserts (docs/testing.md states each rule and its exemptions). */
+public enum Rule {
+    /** Rule 1a: a put is acknowledged only when W nodes hold it (counting copies a disk fault destroyed since). */
+    W_COPIES_AT_ACK("1a", "put acknowledged with fewer than W copies"),
+    /** Rule 1: an acknowledged put stays readable with exactly its value, unless every copy was lost to disk faults. */
+    ACKED_PUT_READABLE("1", "acknowledged put missing from a get"),
+    /**
+     * Rule 1, where a node that held a copy had its clock stepped or skewed while holding it: the wall-clock TTL
+     * finding, kept apart so that it does not hide the others.
+     */
+    ACKED_PUT_READABLE_CLOCK("1", "acknowledged put missing, after a clock fault on a holder"),
+    /** Rule 2: no get returns a value never put. */
+    NEVER_PUT("2", "get returned a value never put"),
+    /** Rule 2: no get returns a value whose remove was acknowledged and whose tombstone reached every replica. */
+    REMOVED_RETURNED("2", "get returned a removed value"),
+    /** Rule 3: no node whose clock error is at most S serves a value later than its true expiry + S. */
+    SERVED_PAST_EXPIRY("3", "value served past its true expiry + S"),
+    /** Rule 3, for a value a node held while its clock was stepped or skewed: the wall-clock TTL finding. */
+    SERVED_PAST_EXPIRY_CLOCK("3", "value served past expiry + S, after a clock fault on a holder"),
+    /** Rule 4 (budget profile): once faults stopped and the world settled, every operation completes. */
+    LIVENESS("4", "operation failed after faults stopped");
+
+    private final String number;
+    private final String description;
+
+    Rule(String number, String description) {
+        this.number = number;
+        this.description = description;
+    }
+
+    public String number() {
+        return number;
+    }
+
+    public String description() {
+        return description;
+    }
+}

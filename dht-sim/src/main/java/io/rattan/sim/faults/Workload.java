@@ -1,0 +1,170 @@
+package io.rattan.sim.faults;
+
+import io.rattan.core.client.GetOptions;
+import io.rattan.core.env.Cancellable;
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ClientGet;
+import io.rattan.core.msg.Messages.ClientPut;
+import io.rattan.core.msg.Messages.ClientRemove;
+import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.Status;
+import io.rattan.core.node.Node;
+import io.rattan.core.util.Bytes;
+import io.rattan.core.virtual.VirtualWorld;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.function.Consumer;
+
+/**
+ * Clients that put, get and remove through random serving gateways while faults happen, one operation every 200 ms
+ * of virtual time on average, over a pool of keys that each hold several values. Each put's value is unique, so a
+ * value names its put. Some puts live 10–40 s; each of those is read twice just after its true expiry + S, which is
+ * where a value kept too long shows. Every operation goes through {@link Checker}. A client hands its request to the
+ * gateway node's {@code handleClient} directly (no client network) and gives up after twice the request timeout.
+ */
+final class Workload {
+
+    private static final long SECOND = 1_000_000_000L;
+    private static final int KEYS = 30;
+    private static final long OP_GAP_MAX_NANOS = 400_000_000L;
+    private static final int LONG_TTL_SECONDS = 3600;
+
+    private final VirtualWorld world;
+    private final Checker checker;
+    private final SplittableRandom random;
+    private final long seed;
+    private final List<Id> keys = new ArrayList<>();
+    private final long clientTimeoutNanos;
+    private long stopNanos;
+    private long ops;
+    private long gatewayExceptions;
+
+    Workload(VirtualWorld world, Checker checker, SplittableRandom random, long seed) {
+        this.world = world;
+        this.checker = checker;
+        this.random = random;
+        this.seed = seed;
+        this.clientTimeoutNanos = 2 * world.config().requestTimeoutMillis() * 1_000_000L + 2 * SECOND;
+        for (int i = 0; i < KEYS; i++) {
+            keys.add(Id.random(random));
+        }
+    }
+
+    /** Issues operations from now until {@code stopAtNanos} (absolute virtual time). */
+    void start(long stopAtNanos) {
+        this.stopNanos = stopAtNanos;
+        world.scheduler().schedule(random.nextLong(OP_GAP_MAX_NANOS), this::nextOp);
+    }
+
+    private long now() {
+        return world.scheduler().nanoTime();
+    }
+
+    private void nextOp() {
+        if (now() >= stopNanos) {
+            return;
+        }
+        double dice = random.nextDouble();
+        Id key = keys.get(random.nextInt(keys.size()));
+        if (dice < 0.45) {
+            put(key);
+        } else if (dice < 0.85) {
+            get(key);
+        } else {
+            remove(key);
+        }
+        world.scheduler().schedule(random.nextLong(OP_GAP_MAX_NANOS), this::nextOp);
+    }
+
+    private void put(Id key) {
+        Bytes value = Bytes.utf8("s" + seed + "-op" + (ops++) + "-" + Long.toHexString(random.nextLong()));
+        byte[] secretBytes = new byte[16];
+        random.nextBytes(secretBytes);
+        Bytes secret = Bytes.of(secretBytes);
+        boolean shortLived = random.nextDouble() < 0.3;
+        int ttl = shortLived ? 10 + random.nextInt(31) : LONG_TTL_SECONDS;
+        Checker.PutRecord p = checker.putStarted(key, value, secret, ttl);
+        send(new ClientPut(key, value, ttl, secret.sha256()), reply -> {
+            checker.putDone(p, reply);
+            if (shortLived && p.acked()) {
+                long probeAt = p.ackNanos + ttl * SECOND + Checker.S_NANOS + 200_000_000L;
+                for (int i = 0; i < 2; i++) {
+                    world.scheduler().schedule(probeAt - now() + i * 50_000_000L, () -> get(key));
+                }
+            }
+        });
+    }
+
+    void get(Id key) {
+        ops++;
+        Checker.GetRecord g = checker.getStarted(key);
+        send(new ClientGet(key, 0, Bytes.EMPTY), reply -> checker.getDone(g, reply));
+    }
+
+    private void remove(Id key) {
+        List<Checker.PutRecord> candidates = new ArrayList<>();
+        for (Checker.PutRecord p : checker.puts(key)) {
+            if (p.acked() && p.removeStartNanos == Long.MAX_VALUE
+                    && p.startNanos + p.ttlSeconds * SECOND > now() + 5 * SECOND) {
+                candidates.add(p);
+            }
+        }
+        if (candidates.isEmpty()) {
+            get(key);
+            return;
+        }
+        ops++;
+        Checker.PutRecord p = candidates.get(random.nextInt(candidates.size()));
+        long start = now();
+        checker.removeStarted(p);
+        send(new ClientRemove(key, p.hash, p.secret, 0), reply -> checker.removeDone(p, start, reply));
+    }
+
+    /** Reads every key once, through random gateways: the final check. */
+    void readAll() {
+        for (Id key : keys) {
+            get(key);
+        }
+    }
+
+    private void send(Message request, Consumer<Message> answer) {
+        List<Integer> serving = world.servingIndexes();
+        if (serving.isEmpty()) {
+            answer.accept(new ErrorReply(Status.UNAVAILABLE, "client: no serving gateway"));
+            return;
+        }
+        int gateway = serving.get(random.nextInt(serving.size()));
+        Node node = world.node(gateway);
+        Cancellable[] timer = new Cancellable[1];
+        boolean[] answered = new boolean[1];
+        Consumer<Message> once = m -> {
+            if (!answered[0]) {
+                answered[0] = true;
+                if (timer[0] != null) {
+                    timer[0].cancel();
+                }
+                answer.accept(m);
+            }
+        };
+        timer[0] = world.scheduler().schedule(clientTimeoutNanos,
+                () -> once.accept(new ErrorReply(Status.TIMEOUT, "client: no answer from gateway " + gateway)));
+        world.scheduler().execute(() -> {
+            try {
+                node.handleClient(request, GetOptions.carriedBy(request), once);
+            } catch (RuntimeException e) {
+                // A real gateway's event loop logs this and goes on; the node's own timeout may still answer.
+                gatewayExceptions++;
+            }
+        });
+    }
+
+    long ops() {
+        return ops;
+    }
+
+    long gatewayExceptions() {
+        return gatewayExceptions;
+    }
+}

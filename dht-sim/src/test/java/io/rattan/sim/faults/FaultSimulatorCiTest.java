@@ -1,0 +1,136 @@
+package io.rattan.sim.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The CI profile of the fault simulator (issue 16): 50 seeds × 20 nodes × 10 virtual minutes, even seeds with a
+ * fault budget (safety and liveness), odd ones without (safety only), two seeds at a time.
+ *
+ * <p>Today's code breaks rules 1, 1a, 3 and 4 on most seeds (docs/testing.md lists the findings, and this test prints
+ * every failing seed with its replay command): those are reported here, not asserted, until the repair and durability
+ * issue fixes them. What is asserted is what must hold now: every fault kind fires; rule 2 (no get returns a value never put, nor one
+ * whose tombstone had reached every live holder);
+ * a replay gives the same trace and the same verdict; and each planted bug is caught by the rule meant to catch it,
+ * on the same seeds (the first eight), with clearly more violations than the same seeds without it.
+ */
+class FaultSimulatorCiTest {
+
+    private static final int SEEDS = 50;
+    private static final int NODES = 20;
+    private static final int MINUTES = 10;
+    private static final int PLANTED_SEEDS = 8;
+
+    private static ExecutorService pool;
+    private static final List<FaultRunResult> baseline = new ArrayList<>();
+
+    static FaultRunConfig config(long seed, PlantedBug bug) {
+        return new FaultRunConfig(seed, NODES, MINUTES, seed % 2 == 0 ? Profile.BUDGET : Profile.NOBUDGET, bug);
+    }
+
+    @BeforeAll
+    static void runTheSeeds() throws Exception {
+        FaultsCommand.quietNodeLogs();
+        pool = Executors.newFixedThreadPool(2);
+        baseline.addAll(runAll(PlantedBug.NONE, SEEDS));
+        System.out.println("fault simulator CI profile: " + SEEDS + " seeds x " + NODES + " nodes x " + MINUTES
+                + " virtual minutes; findings in today's code (reported, not asserted):");
+        for (FaultRunResult r : baseline) {
+            System.out.println("  " + r.summaryLine());
+            if (r.failed()) {
+                System.out.println("    replay: " + r.config().replayCommand());
+            }
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        pool.shutdownNow();
+    }
+
+    private static List<FaultRunResult> runAll(PlantedBug bug, int seeds) throws Exception {
+        List<Future<FaultRunResult>> futures = new ArrayList<>();
+        for (long seed = 1; seed <= seeds; seed++) {
+            FaultRunConfig c = config(seed, bug);
+            futures.add(pool.submit(() -> FaultRun.run(c)));
+        }
+        List<FaultRunResult> out = new ArrayList<>();
+        for (Future<FaultRunResult> f : futures) {
+            out.add(f.get());
+        }
+        return out;
+    }
+
+    @Test
+    void everyFaultKindFires() {
+        EnumMap<FaultKind, Integer> fired = new EnumMap<>(FaultKind.class);
+        for (FaultRunResult r : baseline) {
+            r.fired().forEach((k, n) -> fired.merge(k, n, Integer::sum));
+        }
+        System.out.println("faults fired over the CI seeds: " + fired);
+        for (FaultKind k : FaultKind.values()) {
+            assertThat(fired.getOrDefault(k, 0)).as("times %s fired", k).isPositive();
+        }
+    }
+
+    @Test
+    void noGetReturnsAValueNeverPutOrOneWhoseRemoveHadReachedItsReplicas() {
+        for (FaultRunResult r : baseline) {
+            assertThat(r.count(Rule.NEVER_PUT)).as(r.summaryLine()).isZero();
+            assertThat(r.count(Rule.REMOVED_RETURNED)).as(r.summaryLine()).isZero();
+        }
+    }
+
+    @Test
+    void aReplayIsIdentical() {
+        FaultRunResult first = baseline.stream().filter(FaultRunResult::failed).findFirst().orElse(baseline.get(0));
+        FaultRunResult again = FaultRun.run(first.config());
+        assertThat(again.trace()).isEqualTo(first.trace());
+        assertThat(again.violations()).isEqualTo(first.violations());
+        assertThat(again.fired()).isEqualTo(first.fired());
+    }
+
+    @Test
+    void theAckBelowWBugIsCaught() throws Exception {
+        assertCaught(PlantedBug.ACK_BELOW_W);
+    }
+
+    @Test
+    void theTombstoneRuleOffBugIsCaught() throws Exception {
+        assertCaught(PlantedBug.TOMBSTONE_RULE_OFF);
+    }
+
+    @Test
+    void theExtraSecondOnCopyBugIsCaught() throws Exception {
+        assertCaught(PlantedBug.EXTRA_SECOND_ON_COPY);
+    }
+
+    private static void assertCaught(PlantedBug bug) throws Exception {
+        Rule rule = bug.caughtBy();
+        List<FaultRunResult> planted = runAll(bug, PLANTED_SEEDS);
+        long withBug = 0;
+        long without = 0;
+        int seedsCatching = 0;
+        for (int i = 0; i < PLANTED_SEEDS; i++) {
+            int b = planted.get(i).count(rule);
+            int a = baseline.get(i).count(rule);
+            withBug += b;
+            without += a;
+            seedsCatching += b > a ? 1 : 0;
+            System.out.println(bug + " seed " + (i + 1) + ": " + rule + " " + a + " without, " + b + " with; "
+                    + planted.get(i).config().replayCommand());
+        }
+        assertThat(withBug).as("%s violations of %s with the bug planted vs %d without", bug, rule, without)
+                .isGreaterThanOrEqualTo(2 * without + 5);
+        assertThat(seedsCatching).as("seeds whose %s count rose with %s", rule, bug).isGreaterThanOrEqualTo(2);
+    }
+}
