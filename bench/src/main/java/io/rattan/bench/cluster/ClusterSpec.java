@@ -61,6 +61,10 @@ record ClusterSpec(int nodes, String host, int basePort, String heap, Path nodeJ
         }
     }
 
+    ClusterSpec withNodeJar(Path jar) {
+        return new ClusterSpec(nodes, host, basePort, heap, jar, java, jvmArgs, nodeArgs);
+    }
+
     Address peer(int node) {
         return new Address(host, basePort + PORTS_PER_NODE * node);
     }

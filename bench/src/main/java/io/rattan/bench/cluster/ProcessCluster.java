@@ -12,6 +12,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
@@ -47,8 +48,11 @@ final class ProcessCluster {
     /** Starts the line written to a node's log before each launch. */
     private static final String LAUNCH_MARK = "---- ";
 
+    /** The copy of the node jar the nodes run from. */
+    static final String NODE_JAR = "node.jar";
+
     private final Path dir;
-    private final ClusterSpec spec;
+    private ClusterSpec spec;
     private final PrintWriter out;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
 
@@ -108,6 +112,13 @@ final class ProcessCluster {
                     + "run 'rattan cluster stop --dir " + dir + "' first");
         }
         Files.createDirectories(dir);
+        // The nodes run from a copy: a rebuild (./rattan rebuilds a stale jar) would replace the jar under running
+        // JVMs, which load classes from it lazily and would fail.
+        Path jarCopy = dir.resolve(NODE_JAR);
+        if (!spec.nodeJar().equals(jarCopy)) {
+            Files.copy(spec.nodeJar(), jarCopy, StandardCopyOption.REPLACE_EXISTING);
+            spec = spec.withNodeJar(jarCopy);
+        }
         spec.save(dir.resolve(SPEC_FILE));
         writeGatewaysFile();
         long deadline = System.nanoTime() + readyTimeout.toNanos();
