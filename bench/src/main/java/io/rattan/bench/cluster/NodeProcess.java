@@ -54,6 +54,17 @@ final class NodeProcess {
     /** True when process {@code pid} is alive and its command line has {@code --data-dir dataDir}. */
     static boolean runsDataDir(long pid, Path dataDir) {
         List<String> args = cmdline(pid);
+        // A process that is exec'ing (setsid becoming java) briefly shows an empty command line: look again.
+        for (int retry = 0; args.isEmpty() && retry < 20 && Files.exists(Path.of("/proc", Long.toString(pid)));
+                retry++) {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            args = cmdline(pid);
+        }
         String dir = dataDir.toAbsolutePath().normalize().toString();
         for (int i = 0; i + 1 < args.size(); i++) {
             if (args.get(i).equals("--data-dir") && args.get(i + 1).equals(dir)) {

@@ -21,7 +21,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * A cluster of node processes on one host, kept under a directory D:
@@ -54,6 +53,8 @@ final class ProcessCluster {
     private final Path dir;
     private ClusterSpec spec;
     private final PrintWriter out;
+    /** The processes this instance launched, so that a wait for /ready notices at once when one exits. */
+    private final Map<Integer, Process> launched = new LinkedHashMap<>();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
 
     private ProcessCluster(Path dir, ClusterSpec spec, PrintWriter out) {
@@ -252,6 +253,7 @@ final class ProcessCluster {
                 .redirectErrorStream(true)
                 .start();
         process(node).writePid(process.pid());
+        launched.put(node, process);
         out.println("node " + node + ": pid " + process.pid() + ", peer " + spec.peer(node) + ", gateway "
                 + spec.gateway(node) + ", http " + spec.http(node));
         out.flush();
@@ -264,11 +266,10 @@ final class ProcessCluster {
         }
         while (true) {
             for (Integer i : new ArrayList<>(notReady.keySet())) {
-                NodeProcess p = process(i);
-                OptionalLong pid = p.livePid();
-                if (pid.isEmpty()) {
+                Process p = launched.get(i);
+                if (p != null && !p.isAlive()) {
                     // Fail at once: a node that exited will not become ready.
-                    notReady.put(i, "its process exited" + logTail(i));
+                    notReady.put(i, "its process exited with status " + p.exitValue() + logTail(i));
                     throw notReadyError(notReady);
                 }
                 String why = probeReady(i);

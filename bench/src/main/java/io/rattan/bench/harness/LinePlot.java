@@ -31,7 +31,7 @@ final class LinePlot {
     private static final int H = 600;
     private static final int LEFT = 80;
     private static final int RIGHT = 220;
-    private static final int TOP = 40;
+    private static final int TOP = 56;
     private static final int BOTTOM = 60;
     private static final Color GRID = new Color(0xdddddd);
     private static final Color[] COLORS = {new Color(0xd62728), new Color(0x1f77b4), new Color(0x2ca02c),
@@ -92,10 +92,10 @@ final class LinePlot {
             g.setColor(Color.BLACK);
             g.drawRect(LEFT, TOP, plotW, plotH);
             g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 14));
-            g.drawString(title, LEFT, TOP - 14);
+            g.drawString(title, LEFT + plotW / 2 - g.getFontMetrics().stringWidth(title) / 2, 22);
             g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
             g.drawString(xLabel, LEFT + plotW / 2 - g.getFontMetrics().stringWidth(xLabel) / 2, H - 18);
-            g.drawString(yLabel, 8, TOP - 14 + 0 * plotH);
+            g.drawString(yLabel, 8, TOP - 12);
             g.setStroke(new BasicStroke(2f));
             g.setClip(LEFT, TOP, plotW + 1, plotH + 1);
             for (int i = 0; i < series.size(); i++) {

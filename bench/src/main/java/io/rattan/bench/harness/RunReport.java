@@ -362,8 +362,9 @@ final class RunReport {
             long total = h.getTotalCount();
             for (HistogramIterationValue v : h.recordedValues()) {
                 seen += v.getCountAtValueIteratedTo();
-                pts.add(new double[] {100.0 * seen / total, h.highestEquivalentValue(v.getValueIteratedTo())
-                        / 1000.0});
+                // The largest sample sits at 1 - 1/n, not at 100 %, which a log percentile axis cannot show.
+                double q = seen == total ? 1 - 1.0 / total : (double) seen / total;
+                pts.add(new double[] {100.0 * q, h.highestEquivalentValue(v.getValueIteratedTo()) / 1000.0});
             }
             cdf.add(series(m, pts));
         }

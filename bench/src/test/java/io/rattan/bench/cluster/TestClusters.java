@@ -98,7 +98,7 @@ public final class TestClusters {
         }
     }
 
-    /** Pids of live processes whose command line has an argument that starts with {@code dir}. */
+    /** Pids of live processes whose command line has an argument that is {@code dir} or a path under it. */
     public static List<Long> pidsNaming(Path dir) {
         String prefix = dir.toAbsolutePath().normalize().toString();
         List<Long> pids = new ArrayList<>();
@@ -110,7 +110,7 @@ public final class TestClusters {
                 }
                 long pid = Long.parseLong(name);
                 for (String arg : NodeProcess.cmdline(pid)) {
-                    if (arg.startsWith(prefix)) {
+                    if (arg.equals(prefix) || arg.startsWith(prefix + "/")) {
                         pids.add(pid);
                         return;
                     }
