@@ -51,7 +51,7 @@ final class BinaryTarget implements Target {
 
     @Override
     public String refuses(GetMode mode) {
-        return null;
+        return mode.name().equals(GetMode.OPENDHT) ? "the opendht mode is for --target opendht" : null;
     }
 
     @Override

@@ -16,12 +16,15 @@ import java.util.regex.Pattern;
  * </pre>
  *
  * e.g. {@code greedy}, {@code delay-aware-3gw}, {@code iterative-3}, {@code iterative-3-2gw}, {@code hedged},
- * {@code one-hop-hedged}. {@code all} names {@link #all()}.
+ * {@code one-hop-hedged}. {@code all} names {@link #all()}. {@code opendht} is OpenDHT's one way of getting.
  *
  * @param name    the name, as given
  * @param options how the client (or the HTTP gateway) performs it
  */
 record GetMode(String name, GetOptions options) {
+
+    /** The one way OpenDHT gets, for {@code --target opendht}. */
+    static final String OPENDHT = "opendht";
 
     private static final Pattern FORM =
             Pattern.compile("(one-hop-)?(greedy|delay-aware|hedged|iterative-(\\d+))(?:-(\\d+)gw)?");
@@ -54,6 +57,9 @@ record GetMode(String name, GetOptions options) {
 
     static GetMode parse(String name) {
         String n = name.trim();
+        if (n.equals(OPENDHT)) {
+            return new GetMode(n, GetOptions.of(RoutingMode.GREEDY));
+        }
         if (n.equals("one-hop")) {
             return new GetMode(n, GetOptions.of(RoutingMode.DELAY_AWARE).withOneHop(true));
         }

@@ -10,14 +10,12 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -51,7 +49,7 @@ final class HttpTarget implements Target {
         HttpRequest request = HttpRequest.newBuilder(uri).timeout(timeout).GET().build();
         return http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).handle((r, e) -> {
             if (e != null) {
-                throw failure(e);
+                throw TargetFailure.of(e);
             }
             if (r.statusCode() != 200) {
                 throw problem(r);
@@ -68,7 +66,7 @@ final class HttpTarget implements Target {
                 .POST(HttpRequest.BodyPublishers.ofByteArray(value)).build();
         return http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).handle((r, e) -> {
             if (e != null) {
-                throw failure(e);
+                throw TargetFailure.of(e);
             }
             if (r.statusCode() != 201) {
                 throw problem(r);
@@ -79,6 +77,9 @@ final class HttpTarget implements Target {
 
     @Override
     public String refuses(GetMode mode) {
+        if (mode.name().equals(GetMode.OPENDHT)) {
+            return "the opendht mode is for --target opendht";
+        }
         if (mode.options().routing() == RoutingMode.ITERATIVE
                 && (mode.options().gateways() > 1 || mode.options().hedge())) {
             return "the HTTP API runs an iterative get at one gateway alone (gateways=1, no hedge)";
@@ -115,13 +116,5 @@ final class HttpTarget implements Target {
     private static TargetFailure problem(HttpResponse<byte[]> r) {
         String body = new String(r.body(), StandardCharsets.UTF_8);
         return new TargetFailure(r.statusCode() == 504, "HTTP " + r.statusCode() + " " + body.strip());
-    }
-
-    private static TargetFailure failure(Throwable e) {
-        Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
-        if (cause instanceof HttpTimeoutException) {
-            return new TargetFailure(true, String.valueOf(cause));
-        }
-        return TargetFailure.of(cause);
     }
 }

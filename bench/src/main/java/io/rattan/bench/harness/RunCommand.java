@@ -41,7 +41,8 @@ import picocli.CommandLine.Spec;
                 + "(--workers): each worker runs rounds of all modes back to back in a fresh random order.",
             "A failed, timed-out or wrong get counts at least at --timeout in every percentile."},
         footer = {"", "Modes: greedy, delay-aware, delay-aware-<G>gw, iterative-<P>, iterative-<P>-<G>gw, hedged, "
-                + "one-hop, one-hop-hedged (any base may take -<G>gw and a one-hop- prefix), or all.",
+                + "one-hop, one-hop-hedged (any base may take -<G>gw and a one-hop- prefix), or all; with "
+                + "--target opendht the one mode is opendht (the complete get: the end of the proxy's stream).",
             "", "Examples:",
             "  rattan bench run --cluster /tmp/c16 --rate 500 --duration 12m --warmup 2m --out runs/c16",
             "  rattan bench run --gateways 10.0.0.1:4001,10.0.0.2:4001 --workers 4 --modes greedy,hedged "
@@ -162,6 +163,13 @@ public final class RunCommand implements Callable<Integer> {
         List<GetMode> getModes;
         HarnessConfig config;
         try {
+            if (targetKind.equals("opendht") && modes.equals(List.of("all"))) {
+                modes = List.of(GetMode.OPENDHT);
+            }
+            if (targetKind.equals("opendht") && ttl.compareTo(OpenDhtTarget.VALUE_LIFETIME) > 0) {
+                throw new IllegalArgumentException("--ttl: OpenDHT keeps a value " + OpenDhtTarget.VALUE_LIFETIME
+                        .toMinutes() + " minutes and its REST API takes no TTL; give at most 10m");
+            }
             getModes = GetMode.parseList(modes);
             config = new HarnessConfig(getModes, keys, valuesPerKey, valueBytes, ttl, absentShare, rate,
                     connections, workers, duration, warmup, interval, liveEvery, timeout, seed);
@@ -263,8 +271,15 @@ public final class RunCommand implements Callable<Integer> {
         switch (targetKind) {
             case "rattan":
                 return api.equals("http") ? new HttpTarget(http, timeout) : new BinaryTarget(rpc, timeout, retries);
+            case "opendht":
+                if (where.cluster != null) {
+                    throw new ParameterException(spec.commandLine(), "--target opendht needs --gateways (the "
+                            + "proxies' HTTP ports), not --cluster");
+                }
+                return new OpenDhtTarget(http, timeout);
             default:
-                throw new ParameterException(spec.commandLine(), "--target must be rattan, got " + targetKind);
+                throw new ParameterException(spec.commandLine(), "--target must be rattan or opendht, got "
+                        + targetKind);
         }
     }
 

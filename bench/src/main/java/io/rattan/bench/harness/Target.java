@@ -1,6 +1,7 @@
 package io.rattan.bench.harness;
 
 import io.rattan.core.id.Id;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -48,11 +49,17 @@ interface Target extends AutoCloseable {
             return timeout;
         }
 
-        /** {@code e} as a failure, unwrapped from the CompletionException a future's callback sees. */
+        /**
+         * {@code e} as a failure, unwrapped from the CompletionException a future's callback sees; an HTTP
+         * client's timeout is a timeout.
+         */
         static TargetFailure of(Throwable e) {
             Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
             if (cause instanceof TargetFailure) {
                 return (TargetFailure) cause;
+            }
+            if (cause instanceof HttpTimeoutException) {
+                return new TargetFailure(true, String.valueOf(cause));
             }
             return new TargetFailure(false, String.valueOf(cause));
         }
