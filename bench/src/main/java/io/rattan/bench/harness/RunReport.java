@@ -47,7 +47,9 @@ final class RunReport {
     private final Path runDir;
     private final JsonNode run;
     private final double from;
-    private final double to;
+    /** The window's end; after reading, never past the last interval logged (a killed run has no load end). */
+    private double to;
+    private double lastEndSeconds;
     private final List<String> modes = new ArrayList<>();
     private final Map<String, Histogram> corrected = new LinkedHashMap<>();
     private final Map<String, Histogram> uncorrected = new LinkedHashMap<>();
@@ -88,6 +90,7 @@ final class RunReport {
             uncorrected.put(m.asText(), newHistogram());
         }
         readLatencyLog();
+        to = Math.min(to, lastEndSeconds);
         readCounts();
     }
 
@@ -101,17 +104,22 @@ final class RunReport {
     }
 
     private void readLatencyLog() throws IOException {
-        long startMillis = run.path("startMillis").asLong();
         HistogramLogReader reader = new HistogramLogReader(runDir.resolve(RunLog.LATENCY_LOG).toFile());
+        List<Histogram> all = new ArrayList<>();
         EncodableHistogram e;
         while ((e = reader.nextIntervalHistogram()) != null) {
-            if (!(e instanceof Histogram)) {
-                continue;
+            if (e instanceof Histogram) {
+                all.add((Histogram) e);
             }
-            Histogram h = (Histogram) e;
+        }
+        // The log's own start time is the zero of counts.csv too; run.json's is a fallback for a log without one.
+        long startMillis = reader.getStartTimeSec() > 0 ? Math.round(reader.getStartTimeSec() * 1000)
+                : run.path("startMillis").asLong();
+        for (Histogram h : all) {
             double start = (h.getStartTimeStamp() - startMillis) / 1000.0;
             double end = (h.getEndTimeStamp() - startMillis) / 1000.0;
             double mid = (start + end) / 2;
+            lastEndSeconds = Math.max(lastEndSeconds, end);
             if (mid < from || mid > to) {
                 continue;
             }
