@@ -94,10 +94,23 @@ public final class ClusterCommand implements Runnable {
         void run() throws ClusterException, IOException;
     }
 
-    /** The node index option of the single-node subcommands. */
+    /** A subcommand on one node: checks the index, acts, and prints what it did. */
     abstract static class NodeCommand extends DirCommand {
         @Option(names = "--node", required = true, paramLabel = "I", description = "The node's index, from 0.")
         int node;
+
+        @Override
+        public Integer call() throws IOException {
+            ProcessCluster cluster = open();
+            checkIndex(spec, cluster, node);
+            return report(() -> {
+                out().println("node " + node + " " + act(cluster));
+                out().flush();
+            });
+        }
+
+        /** Does the subcommand's work on {@link #node}; returns what happened, e.g. "paused". */
+        abstract String act(ProcessCluster cluster) throws ClusterException, IOException;
     }
 
     @Command(name = "start", mixinStandardHelpOptions = true, showDefaultValues = true,
@@ -231,14 +244,9 @@ public final class ClusterCommand implements Runnable {
             description = "SIGKILLs one node: it sends nothing before it dies (a crash, not a leave).")
     static final class Kill extends NodeCommand {
         @Override
-        public Integer call() throws IOException {
-            ProcessCluster cluster = open();
-            checkIndex(spec, cluster, node);
-            return report(() -> {
-                cluster.kill(node);
-                out().println("node " + node + " killed");
-                out().flush();
-            });
+        String act(ProcessCluster cluster) throws ClusterException {
+            cluster.kill(node);
+            return "killed";
         }
     }
 
@@ -251,14 +259,9 @@ public final class ClusterCommand implements Runnable {
         Duration readyTimeout = Duration.ofMinutes(2);
 
         @Override
-        public Integer call() throws IOException {
-            ProcessCluster cluster = open();
-            checkIndex(spec, cluster, node);
-            return report(() -> {
-                cluster.restart(node, readyTimeout);
-                out().println("node " + node + " restarted and ready");
-                out().flush();
-            });
+        String act(ProcessCluster cluster) throws ClusterException, IOException {
+            cluster.restart(node, readyTimeout);
+            return "restarted and ready";
         }
     }
 
@@ -266,16 +269,9 @@ public final class ClusterCommand implements Runnable {
             description = "SIGSTOPs one node: it keeps its sockets but answers nothing until resumed.")
     static final class Pause extends NodeCommand {
         @Override
-        public Integer call() throws IOException {
-            ProcessCluster cluster = open();
-            checkIndex(spec, cluster, node);
-            return report(() -> {
-                if (!cluster.process(node).signal("STOP")) {
-                    throw new ClusterException("node " + node + " is not running");
-                }
-                out().println("node " + node + " paused");
-                out().flush();
-            });
+        String act(ProcessCluster cluster) throws ClusterException {
+            signal(cluster, node, "STOP");
+            return "paused";
         }
     }
 
@@ -300,9 +296,7 @@ public final class ClusterCommand implements Runnable {
             }
             checkIndex(spec, cluster, node);
             return report(() -> {
-                if (!cluster.process(node).signal("CONT")) {
-                    throw new ClusterException("node " + node + " is not running");
-                }
+                signal(cluster, node, "CONT");
                 out().println("node " + node + " resumed");
                 out().flush();
             });
@@ -376,6 +370,12 @@ public final class ClusterCommand implements Runnable {
             List<Integer> picked = new ArrayList<>(all.subList(0, count));
             Collections.sort(picked);
             return picked;
+        }
+    }
+
+    static void signal(ProcessCluster cluster, int node, String signal) throws ClusterException {
+        if (!cluster.process(node).signal(signal)) {
+            throw new ClusterException("node " + node + " is not running");
         }
     }
 

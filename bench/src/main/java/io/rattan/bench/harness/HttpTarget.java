@@ -6,17 +6,12 @@ import io.rattan.core.id.Id;
 import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.net.Address;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Rattan through its HTTP API ({@code docs}: DESIGN.md's table): each request goes to the next gateway in turn,
@@ -26,53 +21,24 @@ final class HttpTarget implements Target {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final List<Address> gateways;
-    private final Duration timeout;
-    private final HttpClient http;
-    private final AtomicInteger next = new AtomicInteger();
+    private final RoundRobinHttp http;
 
     HttpTarget(List<Address> gateways, Duration timeout) {
-        if (gateways.isEmpty()) {
-            throw new IllegalArgumentException("no HTTP gateway given");
-        }
-        this.gateways = List.copyOf(gateways);
-        this.timeout = timeout;
-        this.http = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(timeout)
-                .build();
+        this.http = new RoundRobinHttp(gateways, timeout);
     }
 
     @Override
     public CompletableFuture<GetAnswer> get(Id key, GetMode mode) {
-        URI uri = URI.create("http://" + gateway() + "/v1/keys/" + key.toHex() + "?" + mode.httpQuery());
-        HttpRequest request = HttpRequest.newBuilder(uri).timeout(timeout).GET().build();
-        return http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).handle((r, e) -> {
-            if (e != null) {
-                throw TargetFailure.of(e);
-            }
-            if (r.statusCode() != 200) {
-                throw problem(r);
-            }
-            return parseGet(r.body());
-        });
+        HttpRequest request = http.request("/v1/keys/" + key.toHex() + "?" + mode.httpQuery()).GET().build();
+        return http.send(request, 200, HttpTarget::parseGet);
     }
 
     @Override
     public CompletableFuture<Void> put(Id key, byte[] value, Duration ttl) {
-        URI uri = URI.create("http://" + gateway() + "/v1/keys/" + key.toHex() + "?ttl=" + ttl.toSeconds());
-        HttpRequest request = HttpRequest.newBuilder(uri).timeout(timeout)
+        HttpRequest request = http.request("/v1/keys/" + key.toHex() + "?ttl=" + ttl.toSeconds())
                 .header("Content-Type", "application/octet-stream")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(value)).build();
-        return http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).handle((r, e) -> {
-            if (e != null) {
-                throw TargetFailure.of(e);
-            }
-            if (r.statusCode() != 201) {
-                throw problem(r);
-            }
-            return null;
-        });
+        return http.send(request, 201, body -> null);
     }
 
     @Override
@@ -92,10 +58,6 @@ final class HttpTarget implements Target {
         // java.net.http.HttpClient has no close() before Java 21; its threads end once it is unreachable.
     }
 
-    private Address gateway() {
-        return gateways.get(Math.floorMod(next.getAndIncrement(), gateways.size()));
-    }
-
     /** Parses a 200 answer of {@code GET /v1/keys/{key}}; anything malformed is an error, not a wrong value. */
     static GetAnswer parseGet(byte[] body) {
         try {
@@ -112,9 +74,4 @@ final class HttpTarget implements Target {
         }
     }
 
-    /** A non-success answer: a 504 (the gateway's "timeout" problem) is a timeout, anything else an error. */
-    private static TargetFailure problem(HttpResponse<byte[]> r) {
-        String body = new String(r.body(), StandardCharsets.UTF_8);
-        return new TargetFailure(r.statusCode() == 504, "HTTP " + r.statusCode() + " " + body.strip());
-    }
 }

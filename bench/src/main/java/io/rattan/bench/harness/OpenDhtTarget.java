@@ -5,10 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rattan.core.id.Id;
 import io.rattan.core.net.Address;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -19,7 +16,6 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * OpenDHT through its REST proxy ({@code dhtnode --proxyserver PORT}; see {@code /work/shared/PEERS.md}):
@@ -38,52 +34,26 @@ final class OpenDhtTarget implements Target {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final List<Address> proxies;
-    private final Duration timeout;
-    private final HttpClient http;
-    private final AtomicInteger next = new AtomicInteger();
+    private final RoundRobinHttp http;
 
     OpenDhtTarget(List<Address> proxies, Duration timeout) {
-        if (proxies.isEmpty()) {
-            throw new IllegalArgumentException("no OpenDHT proxy given");
-        }
-        this.proxies = List.copyOf(proxies);
-        this.timeout = timeout;
-        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(timeout).build();
+        this.http = new RoundRobinHttp(proxies, timeout);
     }
 
     @Override
     public CompletableFuture<GetAnswer> get(Id key, GetMode mode) {
-        HttpRequest request = HttpRequest.newBuilder(uri(key)).timeout(timeout).GET().build();
-        return http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).handle((r, e) -> {
-            if (e != null) {
-                throw TargetFailure.of(e);
-            }
-            if (r.statusCode() != 200) {
-                throw new TargetFailure(false, "HTTP " + r.statusCode() + " "
-                        + new String(r.body(), StandardCharsets.UTF_8).strip());
-            }
-            return new GetAnswer(parseGet(r.body()), 0, 0, 0);
-        });
+        HttpRequest request = http.request(path(key)).GET().build();
+        return http.send(request, 200, body -> new GetAnswer(parseGet(body), 0, 0, 0));
     }
 
     @Override
     public CompletableFuture<Void> put(Id key, byte[] value, Duration ttl) {
         String body = "{\"data\":\"" + Base64.getEncoder().encodeToString(value) + "\",\"id\":" + valueId(value)
                 + "}";
-        HttpRequest request = HttpRequest.newBuilder(uri(key)).timeout(timeout)
+        HttpRequest request = http.request(path(key))
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)).build();
-        return http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).handle((r, e) -> {
-            if (e != null) {
-                throw TargetFailure.of(e);
-            }
-            if (r.statusCode() != 200) {
-                throw new TargetFailure(false, "HTTP " + r.statusCode() + " "
-                        + new String(r.body(), StandardCharsets.UTF_8).strip());
-            }
-            return null;
-        });
+        return http.send(request, 200, answer -> null);
     }
 
     @Override
@@ -96,9 +66,8 @@ final class OpenDhtTarget implements Target {
         // java.net.http.HttpClient has no close() before Java 21.
     }
 
-    private URI uri(Id key) {
-        Address proxy = proxies.get(Math.floorMod(next.getAndIncrement(), proxies.size()));
-        return URI.create("http://" + proxy + "/key/" + key.toHex());
+    private static String path(Id key) {
+        return "/key/" + key.toHex();
     }
 
     /**

@@ -6,10 +6,6 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.rattan.core.net.Address;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -24,11 +20,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class OpenDhtStub implements AutoCloseable {
 
-    static {
-        // See StubGateway: without it, Nagle's algorithm adds ~40 ms to every answer of the JDK's server.
-        System.setProperty("sun.net.httpserver.nodelay", "true");
-    }
-
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final HttpServer server;
@@ -37,10 +28,7 @@ final class OpenDhtStub implements AutoCloseable {
     private final AtomicInteger gets = new AtomicInteger();
 
     OpenDhtStub() throws IOException {
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
-        server.setExecutor(executor);
-        server.createContext("/key/", this::handle);
-        server.start();
+        server = StubServers.start("/key/", this::handle, executor);
     }
 
     Address address() {
@@ -58,7 +46,7 @@ final class OpenDhtStub implements AutoCloseable {
             long id = v.path("id").asLong();
             String line = "{\"data\":\"" + v.path("data").asText() + "\",\"id\":\"" + id + "\",\"type\":0}";
             keys.computeIfAbsent(key, k -> new ConcurrentSkipListMap<>()).put(id, line);
-            reply(ex, line + "\n");
+            StubServers.reply(ex, 200, line + "\n");
             return;
         }
         gets.incrementAndGet();
@@ -66,16 +54,7 @@ final class OpenDhtStub implements AutoCloseable {
         for (String line : keys.getOrDefault(key, Map.of()).values()) {
             body.append(line).append('\n');
         }
-        reply(ex, body.toString());
-    }
-
-    private static void reply(HttpExchange ex, String body) throws IOException {
-        byte[] b = body.getBytes(StandardCharsets.UTF_8);
-        ex.getResponseHeaders().set("Content-Type", "application/json");
-        ex.sendResponseHeaders(200, b.length == 0 ? -1 : b.length);
-        try (OutputStream out = ex.getResponseBody()) {
-            out.write(b);
-        }
+        StubServers.reply(ex, 200, body.toString());
     }
 
     @Override

@@ -4,11 +4,8 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.rattan.core.net.Address;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -24,12 +21,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class StubGateway implements AutoCloseable {
 
-    static {
-        // Without it the JDK's server writes headers and body in two segments, and Nagle's algorithm with the
-        // client's delayed ACK adds ~40 ms to every answer.
-        System.setProperty("sun.net.httpserver.nodelay", "true");
-    }
-
     private final HttpServer server;
     private final Map<String, List<byte[]>> values = new ConcurrentHashMap<>();
     private final int corrupt;
@@ -42,10 +33,7 @@ final class StubGateway implements AutoCloseable {
         this.corrupt = corrupt;
         this.stallAt = stallAt;
         this.stallMillis = stallMillis;
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
-        server.setExecutor(Executors.newSingleThreadExecutor());
-        server.createContext("/v1/keys/", this::handle);
-        server.start();
+        server = StubServers.start("/v1/keys/", this::handle, Executors.newSingleThreadExecutor());
     }
 
     Address address() {
@@ -67,11 +55,11 @@ final class StubGateway implements AutoCloseable {
             byte[] body = ex.getRequestBody().readAllBytes();
             values.compute(key, (k, list) -> {
                 List<byte[]> l = list == null ? new ArrayList<>() : new ArrayList<>(list);
-                l.removeIf(v -> java.util.Arrays.equals(v, body));
+                l.removeIf(v -> Arrays.equals(v, body));
                 l.add(body);
                 return l;
             });
-            reply(ex, 201, "{\"key\":\"" + key + "\",\"replicas\":2}");
+            StubServers.reply(ex, 201, "{\"key\":\"" + key + "\",\"replicas\":2}");
             return;
         }
         int n = gets.incrementAndGet();
@@ -97,16 +85,7 @@ final class StubGateway implements AutoCloseable {
             corrupted.incrementAndGet();
         }
         json.append("],\"placemark\":null,\"cost\":{\"hops\":1,\"messages\":2,\"bytes\":300}}");
-        reply(ex, 200, json.toString());
-    }
-
-    private static void reply(HttpExchange ex, int status, String body) throws IOException {
-        byte[] b = body.getBytes(StandardCharsets.UTF_8);
-        ex.getResponseHeaders().set("Content-Type", "application/json");
-        ex.sendResponseHeaders(status, b.length);
-        try (OutputStream out = ex.getResponseBody()) {
-            out.write(b);
-        }
+        StubServers.reply(ex, 200, json.toString());
     }
 
     @Override
