@@ -1,0 +1,54 @@
+package io.rattan.bench;
+
+import io.rattan.bench.cluster.ClusterCommand;
+import io.rattan.bench.harness.BenchCommand;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * The bench module's command line, which the launcher dispatches to: {@code rattan cluster …} runs local
+ * multi-process clusters, {@code rattan bench …} the latency harness.
+ *
+ * <p>Exit codes: 0 success, 1 failed, 2 bad usage, 3 a run missed a {@code --max-*} threshold.
+ */
+@Command(name = "rattan",
+        mixinStandardHelpOptions = true,
+        version = "rattan bench 0.1.0-SNAPSHOT",
+        description = "Rattan's local clusters and latency harness.",
+        subcommands = {ClusterCommand.class, BenchCommand.class},
+        footer = {"", "Exit codes: 0 success, 1 failed, 2 bad usage, 3 a threshold was missed."})
+public final class BenchCli implements Runnable {
+
+    /** Exit code of an operation that ran but failed. */
+    public static final int EXIT_FAILED = 1;
+    /** Exit code of a run that finished but missed a {@code --max-*} threshold. */
+    public static final int EXIT_THRESHOLD_MISSED = 3;
+
+    @Spec
+    private CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The command line with the error handling every subcommand shares: an unexpected failure is exit 1. */
+    public static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new BenchCli());
+        cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            PrintWriter err = commandLine.getErr();
+            err.println("error: " + e);
+            e.printStackTrace(err);
+            err.flush();
+            return EXIT_FAILED;
+        });
+        return cl;
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+}

@@ -1,0 +1,160 @@
+package io.rattan.bench.cluster;
+
+import io.rattan.core.net.Address;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Properties;
+
+/**
+ * What a local cluster was started with, kept in {@code D/cluster.properties} so that {@code restart} launches a
+ * node exactly as {@code start} did: same ports, heap, jar and node options.
+ *
+ * <p>Node i listens on three consecutive ports from {@code basePort + 3i}: peer, binary gateway, HTTP.
+ *
+ * @param nodes    how many node processes
+ * @param host     the address every node binds and advertises
+ * @param basePort node 0's peer port
+ * @param heap     each node's -Xmx, e.g. {@code 256m}
+ * @param nodeJar  the runnable jar holding {@code io.rattan.node.cli.RattanCli}
+ * @param java     the java executable
+ * @param jvmArgs  further JVM flags for every node
+ * @param nodeArgs further {@code rattan node} options for every node, e.g. {@code --leaf-set-half 2}
+ */
+record ClusterSpec(int nodes, String host, int basePort, String heap, Path nodeJar, String java,
+                   List<String> jvmArgs, List<String> nodeArgs) {
+
+    static final int PORTS_PER_NODE = 3;
+    static final String NODE_MAIN = "io.rattan.node.cli.RattanCli";
+
+    /** Options the tool sets itself per node; given among the node options they would break ports or data dirs. */
+    static final List<String> RESERVED_NODE_OPTIONS =
+            List.of("--host", "--port", "--gateway-port", "--http-port", "--data-dir", "--bootstrap");
+
+    ClusterSpec {
+        if (nodes < 1 || nodes > 1000) {
+            throw new IllegalArgumentException("--nodes must be 1..1000, got " + nodes);
+        }
+        if (basePort < 1 || basePort + PORTS_PER_NODE * nodes - 1 > 65535) {
+            throw new IllegalArgumentException("ports " + basePort + ".." + (basePort + PORTS_PER_NODE * nodes - 1)
+                    + " do not fit in 1..65535");
+        }
+        Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(heap, "heap");
+        nodeJar = nodeJar.toAbsolutePath().normalize();
+        Objects.requireNonNull(java, "java");
+        jvmArgs = List.copyOf(jvmArgs);
+        nodeArgs = List.copyOf(nodeArgs);
+        for (String arg : nodeArgs) {
+            for (String reserved : RESERVED_NODE_OPTIONS) {
+                if (arg.equals(reserved) || arg.startsWith(reserved + "=")) {
+                    throw new IllegalArgumentException(reserved + " is set by the cluster tool for each node; "
+                            + "leave it out of the node options");
+                }
+            }
+        }
+    }
+
+    ClusterSpec withNodeJar(Path jar) {
+        return new ClusterSpec(nodes, host, basePort, heap, jar, java, jvmArgs, nodeArgs);
+    }
+
+    Address peer(int node) {
+        return new Address(host, basePort + PORTS_PER_NODE * node);
+    }
+
+    Address gateway(int node) {
+        return new Address(host, basePort + PORTS_PER_NODE * node + 1);
+    }
+
+    Address http(int node) {
+        return new Address(host, basePort + PORTS_PER_NODE * node + 2);
+    }
+
+    /**
+     * The command that runs node {@code node} with its data under {@code dataDir}, joining through
+     * {@code bootstrap} (empty: it founds the overlay).
+     */
+    List<String> command(int node, Path dataDir, List<Address> bootstrap) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(java);
+        cmd.add("-Xmx" + heap);
+        cmd.addAll(jvmArgs);
+        cmd.add("-cp");
+        cmd.add(nodeJar.toString());
+        cmd.add(NODE_MAIN);
+        cmd.add("node");
+        cmd.add("--host");
+        cmd.add(host);
+        cmd.add("--port");
+        cmd.add(Integer.toString(peer(node).port()));
+        cmd.add("--gateway-port");
+        cmd.add(Integer.toString(gateway(node).port()));
+        cmd.add("--http-port");
+        cmd.add(Integer.toString(http(node).port()));
+        cmd.add("--data-dir");
+        cmd.add(dataDir.toString());
+        if (!bootstrap.isEmpty()) {
+            cmd.add("--bootstrap");
+            List<String> peers = new ArrayList<>();
+            for (Address a : bootstrap) {
+                peers.add(a.toString());
+            }
+            cmd.add(String.join(",", peers));
+        }
+        cmd.addAll(nodeArgs);
+        return cmd;
+    }
+
+    void save(Path file) throws IOException {
+        Properties p = new Properties();
+        p.setProperty("nodes", Integer.toString(nodes));
+        p.setProperty("host", host);
+        p.setProperty("basePort", Integer.toString(basePort));
+        p.setProperty("heap", heap);
+        p.setProperty("nodeJar", nodeJar.toString());
+        p.setProperty("java", java);
+        putList(p, "jvmArg", jvmArgs);
+        putList(p, "nodeArg", nodeArgs);
+        try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            p.store(w, "written by rattan cluster start; read by restart");
+        }
+    }
+
+    static ClusterSpec load(Path file) throws IOException {
+        if (!Files.isRegularFile(file)) {
+            throw new IOException(file + " not found: is " + file.getParent() + " a cluster started with "
+                    + "'rattan cluster start'?");
+        }
+        Properties p = new Properties();
+        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            p.load(r);
+        }
+        return new ClusterSpec(Integer.parseInt(p.getProperty("nodes")), p.getProperty("host"),
+                Integer.parseInt(p.getProperty("basePort")), p.getProperty("heap"),
+                Path.of(p.getProperty("nodeJar")), p.getProperty("java"), getList(p, "jvmArg"),
+                getList(p, "nodeArg"));
+    }
+
+    private static void putList(Properties p, String prefix, List<String> values) {
+        p.setProperty(prefix + ".count", Integer.toString(values.size()));
+        for (int i = 0; i < values.size(); i++) {
+            p.setProperty(prefix + "." + i, values.get(i));
+        }
+    }
+
+    private static List<String> getList(Properties p, String prefix) {
+        int n = Integer.parseInt(p.getProperty(prefix + ".count", "0"));
+        List<String> values = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            values.add(p.getProperty(prefix + "." + i));
+        }
+        return values;
+    }
+}

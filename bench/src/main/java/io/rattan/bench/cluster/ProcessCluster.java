@@ -1,0 +1,371 @@
+package io.rattan.bench.cluster;
+
+import io.rattan.core.net.Address;
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A cluster of node processes on one host, kept under a directory D:
+ *
+ * <pre>
+ * D/cluster.properties   what it was started with ({@link ClusterSpec})
+ * D/gateways.txt         one line per node, in index order: host:rpcPort host:httpPort
+ * D/node-i/pid           node i's pid while it runs
+ * D/node-i/node.log      node i's standard output and error, appended across restarts
+ * D/node-i/data          node i's id and RocksDB store
+ * </pre>
+ *
+ * Not thread-safe; each command uses its own instance. The node processes outlive the JVM that starts them.
+ */
+final class ProcessCluster {
+
+    static final String SPEC_FILE = "cluster.properties";
+    static final String GATEWAYS_FILE = "gateways.txt";
+    /** How long a node has to exit after SIGTERM before it gets SIGKILL. */
+    static final Duration STOP_GRACE = Duration.ofSeconds(10);
+    private static final Duration POLL = Duration.ofMillis(100);
+    private static final int LOG_HEAD_LINES = 3;
+    private static final int LOG_TAIL_LINES = 5;
+    /** Starts the line written to a node's log before each launch. */
+    private static final String LAUNCH_MARK = "---- ";
+
+    /** The copy of the node jar the nodes run from. */
+    static final String NODE_JAR = "node.jar";
+
+    private final Path dir;
+    private ClusterSpec spec;
+    private final PrintWriter out;
+    /** The processes this instance launched, so that a wait for /ready notices at once when one exits. */
+    private final Map<Integer, Process> launched = new LinkedHashMap<>();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+
+    private ProcessCluster(Path dir, ClusterSpec spec, PrintWriter out) {
+        this.dir = dir.toAbsolutePath().normalize();
+        this.spec = spec;
+        this.out = out;
+    }
+
+    /** A cluster to be started in {@code dir} as {@code spec} says. */
+    static ProcessCluster create(Path dir, ClusterSpec spec, PrintWriter out) {
+        return new ProcessCluster(dir, spec, out);
+    }
+
+    /** The cluster a previous {@code start} left in {@code dir}. */
+    static ProcessCluster open(Path dir, PrintWriter out) throws IOException {
+        Path abs = dir.toAbsolutePath().normalize();
+        return new ProcessCluster(abs, ClusterSpec.load(abs.resolve(SPEC_FILE)), out);
+    }
+
+    ClusterSpec spec() {
+        return spec;
+    }
+
+    Path nodeDir(int node) {
+        return dir.resolve("node-" + node);
+    }
+
+    Path dataDir(int node) {
+        return nodeDir(node).resolve("data");
+    }
+
+    Path logFile(int node) {
+        return nodeDir(node).resolve("node.log");
+    }
+
+    NodeProcess process(int node) {
+        checkIndex(node);
+        return new NodeProcess(node, nodeDir(node).resolve("pid"), dataDir(node));
+    }
+
+    void checkIndex(int node) {
+        if (node < 0 || node >= spec.nodes()) {
+            throw new IllegalArgumentException("--node must be 0.." + (spec.nodes() - 1) + ", got " + node);
+        }
+    }
+
+    /**
+     * Starts every node and waits until each answers {@code /ready}: node 0 founds the overlay, the others join
+     * through it. On any failure it stops the nodes it started and throws, naming each node that was not ready
+     * and why.
+     */
+    void start(Duration readyTimeout) throws ClusterException, IOException {
+        List<Integer> running = running();
+        if (!running.isEmpty()) {
+            throw new ClusterException("nodes " + running + " of " + dir + " are still running; "
+                    + "run 'rattan cluster stop --dir " + dir + "' first");
+        }
+        Files.createDirectories(dir);
+        // The nodes run from a copy: a rebuild (./rattan rebuilds a stale jar) would replace the jar under running
+        // JVMs, which load classes from it lazily and would fail.
+        Path jarCopy = dir.resolve(NODE_JAR);
+        if (!spec.nodeJar().equals(jarCopy)) {
+            Files.copy(spec.nodeJar(), jarCopy, StandardCopyOption.REPLACE_EXISTING);
+            spec = spec.withNodeJar(jarCopy);
+        }
+        spec.save(dir.resolve(SPEC_FILE));
+        writeGatewaysFile();
+        long deadline = System.nanoTime() + readyTimeout.toNanos();
+        try {
+            launch(0, List.of());
+            // The others join through node 0, so it must be serving before they start.
+            awaitReady(List.of(0), deadline);
+            List<Integer> rest = new ArrayList<>();
+            for (int i = 1; i < spec.nodes(); i++) {
+                launch(i, List.of(spec.peer(0)));
+                rest.add(i);
+            }
+            awaitReady(rest, deadline);
+        } catch (ClusterException | IOException | RuntimeException e) {
+            out.println("stopping the nodes that were started ...");
+            out.flush();
+            stopAll();
+            throw e;
+        }
+    }
+
+    /** SIGTERM to every running node, then SIGKILL to those still alive {@link #STOP_GRACE} later. */
+    void stopAll() {
+        List<Integer> all = new ArrayList<>();
+        for (int i = 0; i < spec.nodes(); i++) {
+            all.add(i);
+        }
+        stop(all);
+    }
+
+    /** Stops the given nodes as {@link #stopAll()} does; returns how many had to be killed. */
+    int stop(List<Integer> nodes) {
+        Map<Integer, ProcessHandle> alive = new LinkedHashMap<>();
+        for (int i : nodes) {
+            NodeProcess p = process(i);
+            Optional<ProcessHandle> h = p.handle();
+            if (h.isPresent()) {
+                // A paused node would not act on SIGTERM until continued.
+                NodeProcess.sendSignal(h.get().pid(), "TERM");
+                NodeProcess.sendSignal(h.get().pid(), "CONT");
+                alive.put(i, h.get());
+            } else {
+                p.forgetPid();
+            }
+        }
+        long deadline = System.nanoTime() + STOP_GRACE.toNanos();
+        while (System.nanoTime() < deadline && alive.values().stream().anyMatch(ProcessHandle::isAlive)) {
+            sleep(POLL);
+        }
+        int killed = 0;
+        for (Map.Entry<Integer, ProcessHandle> e : alive.entrySet()) {
+            NodeProcess p = process(e.getKey());
+            // Re-check the command line: only a process that still runs this node's data dir gets SIGKILL.
+            if (e.getValue().isAlive() && p.livePid().isPresent()) {
+                out.println("node " + e.getKey() + " (pid " + e.getValue().pid() + ") did not exit within "
+                        + STOP_GRACE.toSeconds() + " s of SIGTERM: SIGKILL");
+                NodeProcess.sendSignal(e.getValue().pid(), "KILL");
+                killed++;
+                awaitExit(e.getValue());
+            }
+            p.forgetPid();
+        }
+        out.flush();
+        return killed;
+    }
+
+    /** SIGKILL, nothing else: the node gets no chance to hand anything over. */
+    void kill(int node) throws ClusterException {
+        NodeProcess p = process(node);
+        Optional<ProcessHandle> h = p.handle();
+        if (h.isEmpty()) {
+            throw new ClusterException("node " + node + " is not running");
+        }
+        NodeProcess.sendSignal(h.get().pid(), "KILL");
+        awaitExit(h.get());
+        p.forgetPid();
+    }
+
+    /**
+     * Stops the node (as {@link #stop}) if it runs, then starts it again on the same ports and data dir, joining
+     * through the other nodes, and waits for {@code /ready}.
+     */
+    void restart(int node, Duration readyTimeout) throws ClusterException, IOException {
+        stop(List.of(node));
+        List<Address> bootstrap = new ArrayList<>();
+        for (int i = 0; i < spec.nodes(); i++) {
+            if (i != node) {
+                bootstrap.add(spec.peer(i));
+            }
+        }
+        launch(node, bootstrap);
+        awaitReady(List.of(node), System.nanoTime() + readyTimeout.toNanos());
+    }
+
+    /** Indices of the nodes whose process is alive. */
+    List<Integer> running() {
+        List<Integer> up = new ArrayList<>();
+        for (int i = 0; i < spec.nodes(); i++) {
+            if (process(i).livePid().isPresent()) {
+                up.add(i);
+            }
+        }
+        return up;
+    }
+
+    /** Whether node {@code node} answers {@code /ready} with 200 now, and if not, why. */
+    String readiness(int node) {
+        NodeProcess p = process(node);
+        if (p.livePid().isEmpty()) {
+            return "not running" + logTail(node);
+        }
+        return probeReady(node);
+    }
+
+    // ---- internals
+
+    private void launch(int node, List<Address> bootstrap) throws IOException {
+        Files.createDirectories(dataDir(node));
+        List<String> cmd = new ArrayList<>();
+        // Its own session, so that a Ctrl-C meant for a later foreground command never reaches the node.
+        if (new File("/usr/bin/setsid").canExecute()) {
+            cmd.add("/usr/bin/setsid");
+        }
+        cmd.addAll(spec.command(node, dataDir(node), bootstrap));
+        Path log = logFile(node);
+        Files.writeString(log, LAUNCH_MARK + Instant.now() + " " + String.join(" ", cmd) + "\n",
+                StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        Process process = new ProcessBuilder(cmd)
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                .redirectErrorStream(true)
+                .start();
+        process(node).writePid(process.pid());
+        launched.put(node, process);
+        out.println("node " + node + ": pid " + process.pid() + ", peer " + spec.peer(node) + ", gateway "
+                + spec.gateway(node) + ", http " + spec.http(node));
+        out.flush();
+    }
+
+    private void awaitReady(List<Integer> nodes, long deadlineNanos) throws ClusterException {
+        Map<Integer, String> notReady = new LinkedHashMap<>();
+        for (int i : nodes) {
+            notReady.put(i, "not probed yet");
+        }
+        while (true) {
+            for (Integer i : new ArrayList<>(notReady.keySet())) {
+                Process p = launched.get(i);
+                if (p != null && !p.isAlive()) {
+                    // Fail at once: a node that exited will not become ready.
+                    notReady.put(i, "its process exited with status " + p.exitValue() + logTail(i));
+                    throw notReadyError(notReady);
+                }
+                String why = probeReady(i);
+                if (why == null) {
+                    notReady.remove(i);
+                } else {
+                    notReady.put(i, why);
+                }
+            }
+            if (notReady.isEmpty()) {
+                return;
+            }
+            if (System.nanoTime() >= deadlineNanos) {
+                throw notReadyError(notReady);
+            }
+            sleep(Duration.ofMillis(200));
+        }
+    }
+
+    private static ClusterException notReadyError(Map<Integer, String> notReady) {
+        StringBuilder b = new StringBuilder();
+        b.append(notReady.size() == 1 ? "a node was" : notReady.size() + " nodes were").append(" not ready:");
+        for (Map.Entry<Integer, String> e : notReady.entrySet()) {
+            b.append("\n  node ").append(e.getKey()).append(": ").append(e.getValue());
+        }
+        return new ClusterException(b.toString());
+    }
+
+    /** Null when the node answers /ready with 200; otherwise what it answered, or why it could not be asked. */
+    private String probeReady(int node) {
+        URI uri = URI.create("http://" + spec.http(node) + "/ready");
+        try {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(2)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() == 200) {
+                return null;
+            }
+            return "GET " + uri + " answered " + r.statusCode() + " " + r.body().trim();
+        } catch (IOException e) {
+            return "GET " + uri + " failed: " + e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted";
+        }
+    }
+
+    /**
+     * What node {@code node} printed since it was last launched: its first lines (where a usage error or a failed
+     * start says why) and its last ones.
+     */
+    private String logTail(int node) {
+        Path log = logFile(node);
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+        } catch (IOException | UncheckedIOException e) {
+            return "; no log at " + log;
+        }
+        int from = 0;
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).startsWith(LAUNCH_MARK)) {
+                from = i + 1;
+            }
+        }
+        List<String> run = lines.subList(from, lines.size());
+        List<String> shown = new ArrayList<>();
+        if (run.size() <= LOG_HEAD_LINES + LOG_TAIL_LINES) {
+            shown.addAll(run);
+        } else {
+            shown.addAll(run.subList(0, LOG_HEAD_LINES));
+            shown.add("...");
+            shown.addAll(run.subList(run.size() - LOG_TAIL_LINES, run.size()));
+        }
+        return "; from " + log + ":\n      " + String.join("\n      ", shown);
+    }
+
+    private void writeGatewaysFile() throws IOException {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < spec.nodes(); i++) {
+            b.append(spec.gateway(i)).append(' ').append(spec.http(i)).append('\n');
+        }
+        Files.writeString(dir.resolve(GATEWAYS_FILE), b.toString(), StandardCharsets.UTF_8);
+    }
+
+    private static void awaitExit(ProcessHandle h) {
+        long deadline = System.nanoTime() + STOP_GRACE.toNanos();
+        while (h.isAlive() && System.nanoTime() < deadline) {
+            sleep(POLL);
+        }
+    }
+
+    private static void sleep(Duration d) {
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

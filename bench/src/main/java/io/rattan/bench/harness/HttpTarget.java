@@ -1,0 +1,77 @@
+package io.rattan.bench.harness;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.RoutingMode;
+import io.rattan.core.net.Address;
+import java.io.IOException;
+import java.net.http.HttpRequest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Rattan through its HTTP API ({@code docs}: DESIGN.md's table): each request goes to the next gateway in turn,
+ * and the gateway node performs the mode (its own racing of gateways, hedging, one-hop).
+ */
+final class HttpTarget implements Target {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final RoundRobinHttp http;
+
+    HttpTarget(List<Address> gateways, Duration timeout) {
+        this.http = new RoundRobinHttp(gateways, timeout);
+    }
+
+    @Override
+    public CompletableFuture<GetAnswer> get(Id key, GetMode mode) {
+        HttpRequest request = http.request("/v1/keys/" + key.toHex() + "?" + mode.httpQuery()).GET().build();
+        return http.send(request, 200, HttpTarget::parseGet);
+    }
+
+    @Override
+    public CompletableFuture<Void> put(Id key, byte[] value, Duration ttl) {
+        HttpRequest request = http.request("/v1/keys/" + key.toHex() + "?ttl=" + ttl.toSeconds())
+                .header("Content-Type", "application/octet-stream")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(value)).build();
+        return http.send(request, 201, body -> null);
+    }
+
+    @Override
+    public String refuses(GetMode mode) {
+        if (mode.name().equals(GetMode.OPENDHT)) {
+            return "the opendht mode is for --target opendht";
+        }
+        if (mode.options().routing() == RoutingMode.ITERATIVE
+                && (mode.options().gateways() > 1 || mode.options().hedge())) {
+            return "the HTTP API runs an iterative get at one gateway alone (gateways=1, no hedge)";
+        }
+        return null;
+    }
+
+    @Override
+    public void close() {
+        // java.net.http.HttpClient has no close() before Java 21; its threads end once it is unreachable.
+    }
+
+    /** Parses a 200 answer of {@code GET /v1/keys/{key}}; anything malformed is an error, not a wrong value. */
+    static GetAnswer parseGet(byte[] body) {
+        try {
+            JsonNode root = JSON.readTree(body);
+            List<byte[]> values = new ArrayList<>();
+            for (JsonNode v : root.path("values")) {
+                values.add(Base64.getDecoder().decode(v.path("value").asText()));
+            }
+            JsonNode cost = root.path("cost");
+            return new GetAnswer(values, cost.path("hops").asInt(), cost.path("messages").asLong(),
+                    cost.path("bytes").asLong());
+        } catch (IOException | IllegalArgumentException e) {
+            throw new TargetFailure(false, "malformed get answer: " + e.getMessage());
+        }
+    }
+
+}
