@@ -120,7 +120,9 @@ public final class ClusterCommand implements Runnable {
                     + "restarts. Node 0 founds the overlay; the others join through it.",
                 "Options it does not know are given to every node, e.g. --leaf-set-half 2 --replicas 3 "
                     + "(see 'rattan node --help'); --host, --port, --gateway-port, --http-port, --data-dir and "
-                    + "--bootstrap are set by the tool."})
+                    + "--bootstrap are set by the tool.",
+                "With --slow-trace FILE (a slow-node trace, the simulator's format) node i replays the trace's lines "
+                    + "for index i; every node counts the trace's times from the moment this command ran."})
     static final class Start extends DirCommand {
         @Option(names = "--nodes", required = true, paramLabel = "N", description = "How many node processes.")
         int nodes;
@@ -161,6 +163,12 @@ public final class ClusterCommand implements Runnable {
                 if (o.startsWith("-") && !o.startsWith("--")) {
                     throw new ParameterException(spec.commandLine(), "unknown option " + o);
                 }
+            }
+            if (ClusterSpec.hasOption(nodeOptions, ClusterSpec.SLOW_TRACE)
+                    && !ClusterSpec.hasOption(nodeOptions, ClusterSpec.SLOW_TRACE_START)) {
+                // One clock for every node's trace, kept across restarts (the spec is saved with it).
+                nodeOptions.add(ClusterSpec.SLOW_TRACE_START);
+                nodeOptions.add(Long.toString(System.currentTimeMillis()));
             }
             ClusterSpec clusterSpec;
             try {

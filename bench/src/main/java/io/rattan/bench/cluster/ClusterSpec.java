@@ -32,6 +32,9 @@ record ClusterSpec(int nodes, String host, int basePort, String heap, Path nodeJ
 
     static final int PORTS_PER_NODE = 3;
     static final String NODE_MAIN = "io.rattan.node.cli.RattanCli";
+    static final String SLOW_TRACE = "--slow-trace";
+    static final String SLOW_TRACE_NODE = "--slow-trace-node";
+    static final String SLOW_TRACE_START = "--slow-trace-start";
 
     /** Options the tool sets itself per node; given among the node options they would break ports or data dirs. */
     static final List<String> RESERVED_NODE_OPTIONS =
@@ -109,7 +112,16 @@ record ClusterSpec(int nodes, String host, int basePort, String heap, Path nodeJ
             cmd.add(String.join(",", peers));
         }
         cmd.addAll(nodeArgs);
+        if (hasOption(nodeArgs, SLOW_TRACE) && !hasOption(nodeArgs, SLOW_TRACE_NODE)) {
+            // A trace names nodes by index: each node reads its own lines, line i of gateways.txt being node i.
+            cmd.add(SLOW_TRACE_NODE);
+            cmd.add(Integer.toString(node));
+        }
         return cmd;
+    }
+
+    static boolean hasOption(List<String> args, String option) {
+        return args.stream().anyMatch(a -> a.equals(option) || a.startsWith(option + "="));
     }
 
     void save(Path file) throws IOException {

@@ -70,67 +70,81 @@ final class LinePlot {
             g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
             g.setColor(Color.WHITE);
             g.fillRect(0, 0, W, H);
-            g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
-            int plotW = W - LEFT - RIGHT;
-            int plotH = H - TOP - BOTTOM;
-            for (double t : ticks(xScale, xr)) {
-                int x = LEFT + (int) Math.round(plotW * frac(xScale, t, xr));
-                g.setColor(GRID);
-                g.drawLine(x, TOP, x, TOP + plotH);
-                g.setColor(Color.BLACK);
-                String label = label(xScale, t);
-                g.drawString(label, x - g.getFontMetrics().stringWidth(label) / 2, TOP + plotH + 18);
-            }
-            for (double t : ticks(yScale, yr)) {
-                int y = TOP + plotH - (int) Math.round(plotH * frac(yScale, t, yr));
-                g.setColor(GRID);
-                g.drawLine(LEFT, y, LEFT + plotW, y);
-                g.setColor(Color.BLACK);
-                String label = label(yScale, t);
-                g.drawString(label, LEFT - 8 - g.getFontMetrics().stringWidth(label), y + 4);
-            }
-            g.setColor(Color.BLACK);
-            g.drawRect(LEFT, TOP, plotW, plotH);
-            g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 14));
-            g.drawString(title, LEFT + plotW / 2 - g.getFontMetrics().stringWidth(title) / 2, 22);
-            g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
-            g.drawString(xLabel, LEFT + plotW / 2 - g.getFontMetrics().stringWidth(xLabel) / 2, H - 18);
-            g.drawString(yLabel, 8, TOP - 12);
-            g.setStroke(new BasicStroke(2f));
-            g.setClip(LEFT, TOP, plotW + 1, plotH + 1);
-            for (int i = 0; i < series.size(); i++) {
-                Series s = series.get(i);
-                g.setColor(COLORS[i % COLORS.length]);
-                int px = -1;
-                int py = -1;
-                for (int j = 0; j < s.x().length; j++) {
-                    if (!usable(xScale, s.x()[j]) || !usable(yScale, s.y()[j])) {
-                        px = -1;
-                        continue;
-                    }
-                    int x = LEFT + (int) Math.round(plotW * frac(xScale, s.x()[j], xr));
-                    int y = TOP + plotH - (int) Math.round(plotH * frac(yScale, s.y()[j], yr));
-                    if (px >= 0) {
-                        g.drawLine(px, py, x, y);
-                    } else if (s.x().length == 1) {
-                        g.fillOval(x - 3, y - 3, 6, 6);
-                    }
-                    px = x;
-                    py = y;
-                }
-            }
-            g.setClip(null);
-            for (int i = 0; i < series.size(); i++) {
-                int ly = TOP + 20 + 20 * i;
-                g.setColor(COLORS[i % COLORS.length]);
-                g.drawLine(W - RIGHT + 15, ly - 4, W - RIGHT + 40, ly - 4);
-                g.setColor(Color.BLACK);
-                g.drawString(series.get(i).name(), W - RIGHT + 48, ly);
-            }
+            drawAxes(g, xr, yr);
+            drawSeries(g, xr, yr);
+            drawLegend(g);
         } finally {
             g.dispose();
         }
         ImageIO.write(image, "png", file.toFile());
+    }
+
+    private void drawAxes(Graphics2D g, double[] xr, double[] yr) {
+        g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
+        int plotW = W - LEFT - RIGHT;
+        int plotH = H - TOP - BOTTOM;
+        for (double t : ticks(xScale, xr)) {
+            int x = LEFT + (int) Math.round(plotW * frac(xScale, t, xr));
+            g.setColor(GRID);
+            g.drawLine(x, TOP, x, TOP + plotH);
+            g.setColor(Color.BLACK);
+            String label = label(xScale, t);
+            g.drawString(label, x - g.getFontMetrics().stringWidth(label) / 2, TOP + plotH + 18);
+        }
+        for (double t : ticks(yScale, yr)) {
+            int y = TOP + plotH - (int) Math.round(plotH * frac(yScale, t, yr));
+            g.setColor(GRID);
+            g.drawLine(LEFT, y, LEFT + plotW, y);
+            g.setColor(Color.BLACK);
+            String label = label(yScale, t);
+            g.drawString(label, LEFT - 8 - g.getFontMetrics().stringWidth(label), y + 4);
+        }
+        g.setColor(Color.BLACK);
+        g.drawRect(LEFT, TOP, plotW, plotH);
+        g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 14));
+        g.drawString(title, LEFT + plotW / 2 - g.getFontMetrics().stringWidth(title) / 2, 22);
+        g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
+        g.drawString(xLabel, LEFT + plotW / 2 - g.getFontMetrics().stringWidth(xLabel) / 2, H - 18);
+        g.drawString(yLabel, 8, TOP - 12);
+    }
+
+    private void drawSeries(Graphics2D g, double[] xr, double[] yr) {
+        int plotW = W - LEFT - RIGHT;
+        int plotH = H - TOP - BOTTOM;
+        g.setStroke(new BasicStroke(2f));
+        g.setClip(LEFT, TOP, plotW + 1, plotH + 1);
+        for (int i = 0; i < series.size(); i++) {
+            Series s = series.get(i);
+            g.setColor(COLORS[i % COLORS.length]);
+            int px = -1;
+            int py = -1;
+            for (int j = 0; j < s.x().length; j++) {
+                if (!usable(xScale, s.x()[j]) || !usable(yScale, s.y()[j])) {
+                    px = -1;
+                    continue;
+                }
+                int x = LEFT + (int) Math.round(plotW * frac(xScale, s.x()[j], xr));
+                int y = TOP + plotH - (int) Math.round(plotH * frac(yScale, s.y()[j], yr));
+                if (px >= 0) {
+                    g.drawLine(px, py, x, y);
+                } else if (s.x().length == 1) {
+                    g.fillOval(x - 3, y - 3, 6, 6);
+                }
+                px = x;
+                py = y;
+            }
+        }
+        g.setClip(null);
+    }
+
+    private void drawLegend(Graphics2D g) {
+        for (int i = 0; i < series.size(); i++) {
+            int ly = TOP + 20 + 20 * i;
+            g.setColor(COLORS[i % COLORS.length]);
+            g.drawLine(W - RIGHT + 15, ly - 4, W - RIGHT + 40, ly - 4);
+            g.setColor(Color.BLACK);
+            g.drawString(series.get(i).name(), W - RIGHT + 48, ly);
+        }
     }
 
     private static boolean usable(Scale scale, double v) {

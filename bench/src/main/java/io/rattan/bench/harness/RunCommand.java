@@ -157,11 +157,8 @@ public final class RunCommand implements Callable<Integer> {
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-    @Override
-    public Integer call() throws IOException {
-        PrintStream stdout = System.out;
-        List<GetMode> getModes;
-        HarnessConfig config;
+    /** The run's configuration from the flags; a usage error when they do not make sense together. */
+    private HarnessConfig config() {
         try {
             if (targetKind.equals("opendht") && modes.equals(List.of("all"))) {
                 modes = List.of(GetMode.OPENDHT);
@@ -170,12 +167,18 @@ public final class RunCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--ttl: OpenDHT keeps a value " + OpenDhtTarget.VALUE_LIFETIME
                         .toMinutes() + " minutes and its REST API takes no TTL; give at most 10m");
             }
-            getModes = GetMode.parseList(modes);
-            config = new HarnessConfig(getModes, keys, valuesPerKey, valueBytes, ttl, absentShare, rate,
+            List<GetMode> getModes = GetMode.parseList(modes);
+            return new HarnessConfig(getModes, keys, valuesPerKey, valueBytes, ttl, absentShare, rate,
                     connections, workers, duration, warmup, interval, liveEvery, timeout, seed);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        PrintStream stdout = System.out;
+        HarnessConfig config = config();
         List<Address> rpc = new ArrayList<>();
         List<Address> http = new ArrayList<>();
         List<Address> metricsNodes = new ArrayList<>();
@@ -204,22 +207,7 @@ public final class RunCommand implements Callable<Integer> {
         }, "rattan-bench-stop");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
-            StringBuilder scrapeLog = new StringBuilder();
-            NodeScrape.scrape(metricsNodes, out, "start", scrapeLog);
-            try {
-                harness.run();
-            } finally {
-                target.close();
-            }
-            NodeScrape.scrape(metricsNodes, out, "end", scrapeLog);
-            stdout.print(scrapeLog);
-            info.put("startMillis", harness.startMillis());
-            info.put("loadStartSeconds", harness.loadStartSeconds());
-            info.put("loadEndSeconds", harness.loadEndSeconds());
-            info.put("stoppedEarly", harness.stopRequested());
-            writeRunJson(info);
-            RunReport.Outcome outcome = RunReport.write(out, null, null, stdout);
-            return outcome.missed().isEmpty() ? 0 : BenchCli.EXIT_THRESHOLD_MISSED;
+            return runAndReport(harness, target, metricsNodes, info, stdout);
         } finally {
             reported.countDown();
             try {
@@ -228,6 +216,27 @@ public final class RunCommand implements Callable<Integer> {
                 // The JVM is shutting down: the hook is running and has just been released.
             }
         }
+    }
+
+    /** Runs the load with the nodes' counters read before and after, then writes the report; the exit code. */
+    private int runAndReport(Harness harness, Target target, List<Address> metricsNodes, ObjectNode info,
+                             PrintStream stdout) throws IOException {
+        StringBuilder scrapeLog = new StringBuilder();
+        NodeScrape.scrape(metricsNodes, out, "start", scrapeLog);
+        try {
+            harness.run();
+        } finally {
+            target.close();
+        }
+        NodeScrape.scrape(metricsNodes, out, "end", scrapeLog);
+        stdout.print(scrapeLog);
+        info.put("startMillis", harness.startMillis());
+        info.put("loadStartSeconds", harness.loadStartSeconds());
+        info.put("loadEndSeconds", harness.loadEndSeconds());
+        info.put("stoppedEarly", harness.stopRequested());
+        writeRunJson(info);
+        RunReport.Outcome outcome = RunReport.write(out, null, null, stdout);
+        return outcome.missed().isEmpty() ? 0 : BenchCli.EXIT_THRESHOLD_MISSED;
     }
 
     private void resolveAddresses(List<Address> rpc, List<Address> http, List<Address> metricsNodes)
