@@ -41,6 +41,7 @@ import picocli.CommandLine.Unmatched;
             ClusterCommand.Pause.class,
             ClusterCommand.Resume.class,
             ClusterCommand.Slow.class,
+            StartsCommand.class,
         },
         footer = {"", "Example:",
             "  rattan cluster start --nodes 16 --dir /tmp/c16 --leaf-set-half 2",
@@ -123,7 +124,7 @@ public final class ClusterCommand implements Runnable {
                     + "--bootstrap are set by the tool.",
                 "With --slow-trace FILE (a slow-node trace, the simulator's format) node i replays the trace's lines "
                     + "for index i; every node counts the trace's times from the moment this command ran."})
-    static final class Start extends DirCommand {
+    static class Start extends DirCommand {
         @Option(names = "--nodes", required = true, paramLabel = "N", description = "How many node processes.")
         int nodes;
 
@@ -159,6 +160,17 @@ public final class ClusterCommand implements Runnable {
 
         @Override
         public Integer call() throws IOException {
+            ProcessCluster cluster = ProcessCluster.create(dir, clusterSpec(), out());
+            return report(() -> {
+                cluster.start(readyTimeout);
+                out().println(nodes + " nodes ready; gateways in " + dir.toAbsolutePath().resolve(
+                        ProcessCluster.GATEWAYS_FILE));
+                out().flush();
+            });
+        }
+
+        /** The cluster's spec from the flags; a usage error when they do not make sense together. */
+        ClusterSpec clusterSpec() {
             for (String o : nodeOptions) {
                 if (o.startsWith("-") && !o.startsWith("--")) {
                     throw new ParameterException(spec.commandLine(), "unknown option " + o);
@@ -170,19 +182,11 @@ public final class ClusterCommand implements Runnable {
                 nodeOptions.add(ClusterSpec.SLOW_TRACE_START);
                 nodeOptions.add(Long.toString(System.currentTimeMillis()));
             }
-            ClusterSpec clusterSpec;
             try {
-                clusterSpec = new ClusterSpec(nodes, host, basePort, heap, jar(), javaPath(), jvmOpts, nodeOptions);
+                return new ClusterSpec(nodes, host, basePort, heap, jar(), javaPath(), jvmOpts, nodeOptions);
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), e.getMessage(), e);
             }
-            ProcessCluster cluster = ProcessCluster.create(dir, clusterSpec, out());
-            return report(() -> {
-                cluster.start(readyTimeout);
-                out().println(nodes + " nodes ready; gateways in " + dir.toAbsolutePath().resolve(
-                        ProcessCluster.GATEWAYS_FILE));
-                out().flush();
-            });
         }
 
         private Path jar() {
