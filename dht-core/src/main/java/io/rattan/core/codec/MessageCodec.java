@@ -168,6 +168,25 @@ public final class MessageCodec {
     }
 
     /**
+     * Encodes an envelope as a frame body into {@code dst} at {@code offset}, for a caller that reuses one array for
+     * many frames; returns the number of bytes written, {@link #encodedSize}'s.
+     *
+     * @throws CodecException            as {@link #encode} does
+     * @throws IndexOutOfBoundsException if the frame does not fit in {@code dst} from {@code offset}
+     */
+    public int encode(Envelope envelope, byte[] dst, int offset) {
+        Objects.requireNonNull(dst, "dst");
+        int size = encodedSize(envelope);
+        Objects.checkFromIndexSize(offset, size, dst.length);
+        Writer w = new Writer(dst, offset);
+        writeEnvelope(w, envelope);
+        if (w.pos != offset + size) {
+            throw new IllegalStateException("encoder wrote " + (w.pos - offset) + " bytes, sized " + size);
+        }
+        return size;
+    }
+
+    /**
      * The exact length of the array {@link #encode} would return, found without allocating the frame. Throws exactly
      * when {@code encode} would.
      *
@@ -530,7 +549,12 @@ public final class MessageCodec {
         private int pos;
 
         Writer(byte[] buf) {
+            this(buf, 0);
+        }
+
+        Writer(byte[] buf, int pos) {
             this.buf = buf;
+            this.pos = pos;
         }
 
         void u8(int v) {
