@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -31,6 +32,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,6 +50,10 @@ final class ClientRuntime {
     private final ClientConfig config;
     private final EventLoopGroup group;
     private final List<Gateway> gateways;
+    // Gateways learned from the holders of one-hop answers, by address; opened on first use like the others.
+    private final ConcurrentMap<Address, Gateway> learned = new ConcurrentHashMap<>();
+    private final Bootstrap bootstrap;
+    private final MessageCodec codec;
     private final Backoff backoff;
     private final ClientMetrics metrics;
     private final AtomicLong requestIds = new AtomicLong();
@@ -68,13 +74,13 @@ final class ClientRuntime {
         boolean epoll = Epoll.isAvailable();
         this.group = epoll ? new EpollEventLoopGroup(config.eventLoopThreads(), threads)
                 : new NioEventLoopGroup(config.eventLoopThreads(), threads);
-        Bootstrap bootstrap = new Bootstrap()
+        this.bootstrap = new Bootstrap()
                 .group(group)
                 .channel(epoll ? EpollSocketChannel.class : NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.SO_KEEPALIVE, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) config.connectTimeout().toMillis());
-        MessageCodec codec = new MessageCodec();
+        this.codec = new MessageCodec();
         List<Gateway> gs = new ArrayList<>();
         for (Address a : config.gateways()) {
             gs.add(new Gateway(a, bootstrap, codec, config.backoffMax().toNanos()));
@@ -198,6 +204,35 @@ final class ClientRuntime {
     }
 
     /**
+     * The gateway at {@code address}, a replica's learned from a one-hop answer: a configured gateway if it is one,
+     * else one of the learned gateways, made on first use. Its connection opens on first use too.
+     */
+    Gateway learnedGateway(Address address) {
+        for (Gateway g : gateways) {
+            if (g.address().equals(address)) {
+                return g;
+            }
+        }
+        return learned.computeIfAbsent(address, a -> new Gateway(a, bootstrap, codec, config.backoffMax().toNanos()));
+    }
+
+    /** Closes and forgets the learned gateways whose address {@code keep} rejects: nodes the image no longer holds. */
+    void retainLearned(Predicate<Address> keep) {
+        learned.values().removeIf(g -> {
+            if (keep.test(g.address())) {
+                return false;
+            }
+            g.close();
+            return true;
+        });
+    }
+
+    /** How many learned gateways the client holds. */
+    int learnedCount() {
+        return learned.size();
+    }
+
+    /**
      * Starts a call with the given deadline (a {@link System#nanoTime} value). The returned future completes on an
      * event-loop thread, with the mapped reply or a {@link RattanException}.
      */
@@ -211,6 +246,20 @@ final class ClientRuntime {
      */
     <T> CompletableFuture<T> submit(Op op, Message request, long deadlineNanos, Call.ReplyMapper<T> mapper,
                                     int firstGateway) {
+        int first = firstGateway < 0 ? -1 : Math.floorMod(firstGateway, gateways.size());
+        return start(new Call<>(this, op, request, mapper, group.next(), deadlineNanos, first, null));
+    }
+
+    /**
+     * As {@link #submit(Op, Message, long, Call.ReplyMapper)}, with one attempt only, at {@code gateway} (a replica's
+     * gateway, for a one-hop get): the caller falls back on its own if it fails.
+     */
+    <T> CompletableFuture<T> submitDirect(Op op, Message request, long deadlineNanos, Call.ReplyMapper<T> mapper,
+                                          Gateway gateway) {
+        return start(new Call<>(this, op, request, mapper, group.next(), deadlineNanos, -1, gateway));
+    }
+
+    private <T> CompletableFuture<T> start(Call<T> call) {
         if (closed.get()) {
             return CompletableFuture.failedFuture(closedFailure());
         }
@@ -221,8 +270,6 @@ final class ClientRuntime {
                     + "flight: the client admits " + max + " at once (maxRequestsInFlight); wait for some to "
                     + "complete"));
         }
-        int first = firstGateway < 0 ? -1 : Math.floorMod(firstGateway, gateways.size());
-        Call<T> call = new Call<>(this, op, request, mapper, group.next(), deadlineNanos, first);
         calls.add(call);
         if (closed.get()) {
             // close() may have swept the table before the add above.
@@ -259,6 +306,9 @@ final class ClientRuntime {
             call.abort(failure);
         }
         for (Gateway g : gateways) {
+            g.close();
+        }
+        for (Gateway g : learned.values()) {
             g.close();
         }
         metrics.close();

@@ -214,9 +214,17 @@ public final class RattanClient implements AutoCloseable {
      *
      * <p>The result's {@link GetResult#cost()} is what the winning copy of each page reports.
      *
-     * <p>With {@link GetOptions#oneHop()} each copy asks its gateway to send the get straight to a replica the
-     * gateway's one-hop image knows (see {@code onehop=true} in the HTTP API); the gateways learn their images from
-     * the answers.
+     * <p>With {@link GetOptions#oneHop()} the client routes the get itself, by its own image of the ring: it sends
+     * each copy straight to the binary gateway of one of the key's replicas, so that the replica answers at once
+     * (0 hops), the replica measured fastest first, the next copies and the hedges to the next replicas (a hedge goes
+     * after 1.2 times the round trip measured to the replica before it, plus 5 ms). The image starts empty and
+     * learns only from answers: every one-hop get asks the answering node to name the key's replicas and their
+     * gateways ({@code wantHolders}), which add to and correct the image. Until it knows a key's replicas, and for a
+     * copy whose replica fails (it is then forgotten), the get goes through the configured gateways as usual, so a
+     * one-hop get never fails where a routed one would succeed. {@link GetOptions#gateways()} copies go to that many
+     * replicas at once. The image is bounded ({@value ClientRingImage#NODES_MAX} nodes, one connection each at
+     * most). This client never sets the wire's {@code oneHop} flag, which asks a gateway to use <em>its</em> image
+     * (HTTP's {@code onehop=true}).
      *
      * @return completes with the values, or with a {@link RattanException}
      */
@@ -449,10 +457,12 @@ public final class RattanClient implements AutoCloseable {
         }
 
         void fetch(Bytes placemark) {
+            // A one-hop get asks every answer for the key's holders, which teach the client's image; the gateway's
+            // own one-hop routing (the wire's oneHop flag) is not asked for: the client goes to a replica itself.
             ClientGet request = new ClientGet(key, options.routing(), GET_PAGE_VALUES, placemark,
-                    options.parallelism(), false, options.oneHop());
+                    options.parallelism(), options.oneHop(), false);
             CompletableFuture<GetResult> p;
-            if (options.maxCopies() == 1) {
+            if (options.maxCopies() == 1 && !options.oneHop()) {
                 // One copy needs no race: a plain call.
                 p = runtime.submit(Op.GET, request, deadlineNanos, RattanClient::mapGetPage);
             } else {
@@ -534,7 +544,7 @@ public final class RattanClient implements AutoCloseable {
         return startNanos + runtime.config().totalTimeout().toNanos();
     }
 
-    private static Throwable unwrap(Throwable t) {
+    static Throwable unwrap(Throwable t) {
         Throwable c = t;
         while ((c instanceof CompletionException || c instanceof ExecutionException) && c.getCause() != null) {
             c = c.getCause();
