@@ -36,6 +36,9 @@ final class Call<T> {
     private final long deadlineNanos;
     // The gateway of the first attempt; negative: the client's next round-robin turn.
     private final int firstGateway;
+    // A gateway outside the configured ones (a replica's, for a one-hop get) for the only attempt; else null.
+    private final Gateway direct;
+    private final int retriesMax;
     private final CompletableFuture<T> result = new CompletableFuture<>();
 
     // Confined to the loop.
@@ -49,10 +52,17 @@ final class Call<T> {
     private volatile Future<?> backoffTimer;
     private volatile Future<?> deadlineTimer;
 
+    /**
+     * @param firstGateway the configured gateway of the first attempt, negative for the next round-robin turn
+     * @param direct       null, or the gateway of the call's one attempt: a call sent there is not retried (its
+     *                     caller falls back on its own)
+     */
     Call(ClientRuntime runtime, Op op, Message request, ReplyMapper<T> mapper, EventLoop loop, long deadlineNanos,
-         int firstGateway) {
+         int firstGateway, Gateway direct) {
         this.runtime = runtime;
         this.firstGateway = firstGateway;
+        this.direct = direct;
+        this.retriesMax = direct != null ? 0 : runtime.config().maxRetries();
         this.op = op;
         this.request = request;
         this.mapper = mapper;
@@ -97,9 +107,14 @@ final class Call<T> {
         attempts++;
         // The first attempt takes the client's round-robin turn (or the gateway a race gave this copy); each retry
         // moves on to the next gateway.
-        int first = firstGateway >= 0 ? firstGateway : runtime.nextStartIndex();
-        gatewayIndex = runtime.chooseGateway(attempts == 1 ? first : gatewayIndex + 1);
-        Gateway gateway = runtime.gateway(gatewayIndex);
+        Gateway gateway;
+        if (direct != null) {
+            gateway = direct;
+        } else {
+            int first = firstGateway >= 0 ? firstGateway : runtime.nextStartIndex();
+            gatewayIndex = runtime.chooseGateway(attempts == 1 ? first : gatewayIndex + 1);
+            gateway = runtime.gateway(gatewayIndex);
+        }
         Attempt attempt = new Attempt(this, runtime.nextRequestId(), gateway);
         current = attempt;
         long attemptNanos = Math.min(runtime.config().attemptTimeout().toNanos(), remainingNanos);
@@ -176,7 +191,7 @@ final class Call<T> {
             fail(runtime.closedFailure());
             return;
         }
-        if (attempts > runtime.config().maxRetries()) {
+        if (attempts > retriesMax) {
             fail(new RattanException(failure.status(), op.tag() + " failed after "
                     + attempts + " attempt(s); last: " + failure.getMessage(), failure));
             return;

@@ -5,6 +5,7 @@ import io.rattan.core.net.Address;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.Executor;
 
 /**
  * A client's settings, validated here so that a built client never holds a nonsensical value.
@@ -19,6 +20,7 @@ import java.util.Objects;
  * @param eventLoopThreads    Netty event-loop threads
  * @param requestsInFlightMax calls (in flight or waiting to retry) admitted at once; more fail fast
  * @param meterRegistry       where timers go, or null for none
+ * @param executor            where returned futures complete, or null for the client's own pool
  */
 record ClientConfig(
         List<Address> gateways,
@@ -30,7 +32,8 @@ record ClientConfig(
         Duration connectTimeout,
         int eventLoopThreads,
         int requestsInFlightMax,
-        MeterRegistry meterRegistry) {
+        MeterRegistry meterRegistry,
+        Executor executor) {
 
     /** Longest duration accepted: beyond it, nanosecond arithmetic on deadlines could overflow. */
     static final Duration DURATION_MAX = Duration.ofDays(365);

@@ -6,12 +6,14 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
-import io.netty.handler.codec.LengthFieldPrepender;
 import io.rattan.core.codec.CodecException;
+import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Status;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,7 +21,9 @@ import org.slf4j.LoggerFactory;
 /**
  * One TCP connection to one gateway, shared by every request to it: requests are matched to replies by request id
  * through the pending table, so any number can be in flight at once and replies may come in any order. When the
- * connection closes (or never opens), every attempt still pending on it fails as retryable. Thread-safe.
+ * connection closes (or never opens), every attempt still pending on it fails as retryable. Requests are written as
+ * they come and flushed once per event-loop task: requests sent in one burst (from the loop, or queued to it from
+ * callers' threads) share one flush, so one system call, instead of one each. Thread-safe.
  */
 final class Connection {
 
@@ -31,6 +35,8 @@ final class Connection {
     private final ConcurrentMap<Long, Attempt> pending;
     /** When the last reply arrived; a System.nanoTime value. */
     private final AtomicLong lastReadNanos;
+    // Set while a flush is queued on the channel's loop; requests written meanwhile ride on it.
+    private final AtomicBoolean flushQueued = new AtomicBoolean();
 
     private Connection(Gateway gateway, ChannelFuture connectFuture, ConcurrentMap<Long, Attempt> pending,
                        AtomicLong lastReadNanos) {
@@ -41,7 +47,8 @@ final class Connection {
     }
 
     /** Starts connecting to {@code gateway}; requests may be sent at once and go out when the connection is up. */
-    static Connection open(Gateway gateway, Bootstrap template, EnvelopeCodec codec, int frameBytesMax) {
+    static Connection open(Gateway gateway, Bootstrap template, MessageCodec codec) {
+        int frameBytesMax = codec.frameBytesMax();
         ConcurrentMap<Long, Attempt> pending = new ConcurrentHashMap<>();
         // Starts in the past, so that a connection that never delivers anything counts as silent.
         AtomicLong lastReadNanos = new AtomicLong(System.nanoTime() - Long.MAX_VALUE / 4);
@@ -53,8 +60,7 @@ final class Connection {
                         // The frame bound includes the length field, so it matches the codec's body bound exactly.
                         p.addLast(new LengthFieldBasedFrameDecoder(frameBytesMax + LENGTH_FIELD_BYTES,
                                 0, LENGTH_FIELD_BYTES, 0, LENGTH_FIELD_BYTES));
-                        p.addLast(new LengthFieldPrepender(LENGTH_FIELD_BYTES));
-                        p.addLast(codec);
+                        p.addLast(new EnvelopeCodec(codec));
                         p.addLast(new ClientHandler(pending, lastReadNanos));
                     }
                 })
@@ -98,11 +104,24 @@ final class Connection {
                 fail(attempt, connectFailure(f.cause()));
                 return;
             }
-            connectFuture.channel().writeAndFlush(request).addListener(w -> {
+            Channel channel = connectFuture.channel();
+            channel.write(request).addListener(w -> {
                 if (!w.isSuccess()) {
                     fail(attempt, writeFailure(w.cause()));
                 }
             });
+            if (flushQueued.compareAndSet(false, true)) {
+                // Queued behind the write (and behind writes other threads queued before it): one flush for all.
+                try {
+                    channel.eventLoop().execute(() -> {
+                        flushQueued.set(false);
+                        channel.flush();
+                    });
+                } catch (RejectedExecutionException e) {
+                    // The client is closing; the channel closes with its loop and fails what is pending.
+                    flushQueued.set(false);
+                }
+            }
         });
     }
 

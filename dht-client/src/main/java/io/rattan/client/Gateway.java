@@ -1,6 +1,7 @@
 package io.rattan.client;
 
 import io.netty.bootstrap.Bootstrap;
+import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.net.Address;
 
 /**
@@ -12,8 +13,7 @@ final class Gateway {
 
     private final Address address;
     private final Bootstrap bootstrap;
-    private final EnvelopeCodec codec;
-    private final int frameBytesMax;
+    private final MessageCodec codec;
     private final long suspensionNanos;
 
     private Connection connection; // guarded by this
@@ -21,11 +21,10 @@ final class Gateway {
     private volatile long suspendedUntilNanos;
     private volatile boolean suspended;
 
-    Gateway(Address address, Bootstrap bootstrap, EnvelopeCodec codec, int frameBytesMax, long suspensionNanos) {
+    Gateway(Address address, Bootstrap bootstrap, MessageCodec codec, long suspensionNanos) {
         this.address = address;
         this.bootstrap = bootstrap;
         this.codec = codec;
-        this.frameBytesMax = frameBytesMax;
         this.suspensionNanos = suspensionNanos;
     }
 
@@ -39,7 +38,7 @@ final class Gateway {
             throw new IllegalStateException("gateway " + address + " is closed");
         }
         if (connection == null || connection.isClosed()) {
-            connection = Connection.open(this, bootstrap, codec, frameBytesMax);
+            connection = Connection.open(this, bootstrap, codec);
         }
         return connection;
     }

@@ -12,12 +12,15 @@ import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Status;
+import io.rattan.core.net.Contact;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * Races copies of one get page through the client's gateways with core's {@link GetRace}: copy i goes first to
@@ -26,8 +29,13 @@ import java.util.concurrent.TimeUnit;
  * gateways, all under the page's deadline. The first good answer wins; the calls still out are then cancelled (their
  * requests are not recalled from the wire, their answers are dropped).
  *
- * <p>Every race runs on the runtime's one race loop, which also confines the client's single {@link HedgeThreshold}:
- * every hedged get of this client learns from, and waits by, the same recent latencies.
+ * <p>A {@link GetOptions#oneHop() one-hop} race sends its copies by the client's {@link ClientRingImage} instead:
+ * copy i straight to the gateway of the i-th replica the image knows (the fastest measured first), its hedges after
+ * the waits core's {@link io.rattan.core.client.OneHopRouter} gives (1.2 round trips to the replica before + 5 ms,
+ * at most the one-hop threshold), and the copies beyond the known replicas through the configured gateways.
+ *
+ * <p>Every race runs on the runtime's one race loop, which also confines the client's {@link HedgeThreshold}s and
+ * its ring image: every hedged get of this client learns from, and waits by, the same recent latencies.
  */
 final class GetRacer {
 
@@ -35,10 +43,12 @@ final class GetRacer {
     private final EventLoop loop;
     private final Scheduler scheduler;
     private final HedgeThreshold threshold = HedgeThreshold.defaults();
+    private final ClientRingImage image;
 
     GetRacer(ClientRuntime runtime) {
         this.runtime = runtime;
         this.loop = runtime.raceLoop();
+        this.image = new ClientRingImage(runtime);
         this.scheduler = new Scheduler() {
             @Override
             public Cancellable schedule(long delayNanos, Runnable task) {
@@ -93,6 +103,8 @@ final class GetRacer {
         private final List<CompletableFuture<Message>> copies = new ArrayList<>();
         private RattanException lastFailure;
         private int startGateway;
+        // A one-hop get's replicas, its first copies' targets.
+        private List<Contact> targets = List.of();
 
         Race(ClientGet request, GetOptions options, long deadlineNanos) {
             this.request = request;
@@ -111,10 +123,43 @@ final class GetRacer {
                 return;
             }
             startGateway = runtime.nextStartIndex();
-            GetRace.start(scheduler, CLOCK, options, threshold, GetRacer::good, this::launch, this::finish);
+            if (!options.oneHop()) {
+                GetRace.start(scheduler, CLOCK, options, threshold, GetRacer::good, this::launch, this::finish);
+                return;
+            }
+            targets = image.targets(request.key());
+            GetRace.start(scheduler, CLOCK, options, image.threshold(), image.hedgeWaitsNanos(targets, options),
+                    GetRacer::good, this::launchOneHop, this::finish);
         }
 
-        private void launch(int copy, java.util.function.Consumer<Message> answer) {
+        /**
+         * Copy {@code copy} of a one-hop get: straight to the gateway of the copy's replica, once; if that fails, the
+         * replica is forgotten and the copy is routed through the configured gateways instead, as are the copies
+         * beyond the replicas the image knows. Every answer names the key's holders and so teaches the image.
+         */
+        private void launchOneHop(int copy, Consumer<Message> answer) {
+            if (copy >= targets.size() || result.isDone()) {
+                launch(copy - targets.size(), answer);
+                return;
+            }
+            Contact target = targets.get(copy);
+            long sentNanos = System.nanoTime();
+            CompletableFuture<Message> call = runtime.submitDirect(Op.GET, request, deadlineNanos, GetRacer::checked,
+                    runtime.learnedGateway(target.gatewayAddress()));
+            copies.add(call);
+            call.whenComplete((reply, error) -> onLoop(() -> {
+                if (error == null) {
+                    image.answered(target, reply, System.nanoTime() - sentNanos);
+                    answer.accept(reply);
+                } else if (!(RattanClient.unwrap(error) instanceof CancellationException)) {
+                    // Not the race's own cancel (it ended): the replica failed; route this copy instead.
+                    image.failed(target);
+                    launch(copy, answer);
+                }
+            }));
+        }
+
+        private void launch(int copy, Consumer<Message> answer) {
             if (result.isDone()) {
                 answer.accept(new ErrorReply(Status.UNAVAILABLE, "get: the race was cancelled"));
                 return;
@@ -125,6 +170,9 @@ final class GetRacer {
             copies.add(call);
             call.whenComplete((reply, error) -> onLoop(() -> {
                 if (error == null) {
+                    if (options.oneHop()) {
+                        image.routedAnswered(reply);
+                    }
                     answer.accept(reply);
                     return;
                 }

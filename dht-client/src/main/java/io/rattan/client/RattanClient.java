@@ -30,6 +30,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.function.Function;
 
 /**
@@ -63,11 +64,15 @@ import java.util.function.Function;
  * methods throw it directly. Cancelling a returned future stops the call's retries.
  *
  * <h2>Threads</h2>
- * The client is thread-safe: any thread may call any method, concurrently. Returned futures complete on the
- * client's Netty event-loop threads (those failed by {@link #close()} complete on the closing thread), so
- * callbacks attached to them must not block; hand blocking work to an executor of your own with the
- * {@code *Async(..., executor)} variants of {@link CompletableFuture}. The {@code *Sync} methods must not be called
- * from a callback on a client future: they would wait for the very thread they block.
+ * The client is thread-safe: any thread may call any method, concurrently. Its sockets, timers and retries run on
+ * its Netty event-loop threads ({@code rattan-client-*}), but returned futures never complete there: they complete
+ * on the client's completion executor, so the callbacks attached to them ({@code thenApply}, {@code thenRun}, ...)
+ * run off the I/O threads and cannot stall the client's network work. The executor is the builder's
+ * {@link Builder#executor(Executor) executor}, by default a pool of the client's own of max(2, available
+ * processors) daemon threads named {@code rattan-callback-*}, which {@link #close()} drains and stops. A callback
+ * may block (a {@code *Sync} call included), but it holds one of those threads while it does: if every one is
+ * blocked, no future completes until one returns. A future completed before it is returned (a call refused at once)
+ * runs callbacks on the thread that attaches them, as any completed {@link CompletableFuture} does.
  *
  * <h2>Metrics</h2>
  * With a {@link Builder#meterRegistry(MeterRegistry) registry}, every call is timed, all attempts included, by the
@@ -178,21 +183,23 @@ public final class RattanClient implements AutoCloseable {
      * {@link #GET_PAGES_MAX} pages; the total timeout bounds all pages together. A key with no live value gives an
      * empty result. Should the bound be reached with values left, the result holds the pages fetched and a
      * non-empty {@link GetResult#placemark()} to continue from with {@link #getPage}
-     * ({@link GetResult#complete()} is then false).
+     * ({@link GetResult#complete()} is then false). Each page is performed as {@link GetOptions#defaults()} say:
+     * delay-aware, through one gateway, hedged through the next (see {@link #get(Id, GetOptions)}).
      *
      * @return completes with the values, or with a {@link RattanException}
      */
     public CompletableFuture<GetResult> get(Id key) {
-        return get(key, RoutingMode.DEFAULT);
+        return get(key, GetOptions.defaults());
     }
 
     /**
-     * As {@link #get(Id)}, with each page routed by {@code routing} ({@link RoutingMode#GREEDY} or
-     * {@link RoutingMode#DELAY_AWARE}, the default).
+     * As {@link #get(Id)}, with each page routed by {@code routing} ({@link RoutingMode#GREEDY},
+     * {@link RoutingMode#DELAY_AWARE}, the default, or {@link RoutingMode#ITERATIVE}): the default options
+     * otherwise, {@code GetOptions.defaults().withRouting(routing)}, hedged too.
      */
     public CompletableFuture<GetResult> get(Id key, RoutingMode routing) {
         Objects.requireNonNull(routing, "routing");
-        return get(key, GetOptions.of(routing));
+        return get(key, GetOptions.defaults().withRouting(routing));
     }
 
     /**
@@ -207,9 +214,17 @@ public final class RattanClient implements AutoCloseable {
      *
      * <p>The result's {@link GetResult#cost()} is what the winning copy of each page reports.
      *
-     * <p>With {@link GetOptions#oneHop()} each copy asks its gateway to send the get straight to a replica the
-     * gateway's one-hop image knows (see {@code onehop=true} in the HTTP API); the gateways learn their images from
-     * the answers.
+     * <p>With {@link GetOptions#oneHop()} the client routes the get itself, by its own image of the ring: it sends
+     * each copy straight to the binary gateway of one of the key's replicas, so that the replica answers at once
+     * (0 hops), the replica measured fastest first, the next copies and the hedges to the next replicas (a hedge goes
+     * after 1.2 times the round trip measured to the replica before it, plus 5 ms). The image starts empty and
+     * learns only from answers: every one-hop get asks the answering node to name the key's replicas and their
+     * gateways ({@code wantHolders}), which add to and correct the image. Until it knows a key's replicas, and for a
+     * copy whose replica fails (it is then forgotten), the get goes through the configured gateways as usual, so a
+     * one-hop get never fails where a routed one would succeed. {@link GetOptions#gateways()} copies go to that many
+     * replicas at once. The image is bounded ({@value ClientRingImage#NODES_MAX} nodes, one connection each at
+     * most). This client never sets the wire's {@code oneHop} flag, which asks a gateway to use <em>its</em> image
+     * (HTTP's {@code onehop=true}).
      *
      * @return completes with the values, or with a {@link RattanException}
      */
@@ -442,10 +457,12 @@ public final class RattanClient implements AutoCloseable {
         }
 
         void fetch(Bytes placemark) {
+            // A one-hop get asks every answer for the key's holders, which teach the client's image; the gateway's
+            // own one-hop routing (the wire's oneHop flag) is not asked for: the client goes to a replica itself.
             ClientGet request = new ClientGet(key, options.routing(), GET_PAGE_VALUES, placemark,
-                    options.parallelism(), false, options.oneHop());
+                    options.parallelism(), options.oneHop(), false);
             CompletableFuture<GetResult> p;
-            if (options.maxCopies() == 1) {
+            if (options.maxCopies() == 1 && !options.oneHop()) {
                 // One copy needs no race: a plain call.
                 p = runtime.submit(Op.GET, request, deadlineNanos, RattanClient::mapGetPage);
             } else {
@@ -491,8 +508,9 @@ public final class RattanClient implements AutoCloseable {
     }
 
     /**
-     * Wraps a call's future: records the call's timer before the caller sees the outcome, passes on a caller's
-     * cancel, and makes every failure a {@link RattanException}.
+     * Wraps a call's future: records the call's timer before the caller sees the outcome, completes the caller's
+     * future on the completion executor (never on an event loop), passes on a caller's cancel, and makes every
+     * failure a {@link RattanException}.
      */
     private <T> CompletableFuture<T> instrumented(Op op, long startNanos, CompletableFuture<T> inner,
                                                   Function<T, String> outcomeOf) {
@@ -501,18 +519,18 @@ public final class RattanClient implements AutoCloseable {
             long nanos = System.nanoTime() - startNanos;
             if (error == null) {
                 runtime.metrics().record(op, outcomeOf.apply(value), nanos);
-                outer.complete(value);
+                runtime.completeOff(() -> outer.complete(value));
                 return;
             }
             Throwable cause = unwrap(error);
             if (cause instanceof CancellationException) {
                 runtime.metrics().record(op, ClientMetrics.CANCELLED, nanos);
-                outer.cancel(false);
+                runtime.completeOff(() -> outer.cancel(false));
                 return;
             }
             RattanException failure = asRattan(cause, op);
             runtime.metrics().record(op, failure.status().name().toLowerCase(Locale.ROOT), nanos);
-            outer.completeExceptionally(failure);
+            runtime.completeOff(() -> outer.completeExceptionally(failure));
         });
         outer.whenComplete((value, error) -> {
             if (outer.isCancelled()) {
@@ -526,7 +544,7 @@ public final class RattanClient implements AutoCloseable {
         return startNanos + runtime.config().totalTimeout().toNanos();
     }
 
-    private static Throwable unwrap(Throwable t) {
+    static Throwable unwrap(Throwable t) {
         Throwable c = t;
         while ((c instanceof CompletionException || c instanceof ExecutionException) && c.getCause() != null) {
             c = c.getCause();
@@ -596,6 +614,7 @@ public final class RattanClient implements AutoCloseable {
         private Duration backoffMax = Duration.ofSeconds(1);
         private Duration connectTimeout = Duration.ofSeconds(2);
         private MeterRegistry meterRegistry;
+        private Executor executor;
         private int eventLoopThreads = 1;
         private int maxRequestsInFlight = 65_536;
 
@@ -692,6 +711,17 @@ public final class RattanClient implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Where returned futures complete, and so where callbacks attached to them run (see {@link RattanClient}'s
+         * threads). The client never shuts down an executor given here. Default: a pool of the client's own of
+         * max(2, available processors) daemon threads, stopped by {@link RattanClient#close()}. Never an event loop
+         * of the client's: a direct executor ({@code Runnable::run}) would run callbacks on the I/O threads again.
+         */
+        public Builder executor(Executor executor) {
+            this.executor = Objects.requireNonNull(executor, "executor");
+            return this;
+        }
+
         /** Netty event-loop threads (daemon threads named {@code rattan-client-*}). Default 1. */
         public Builder eventLoopThreads(int threads) {
             if (threads < 1) {
@@ -720,7 +750,7 @@ public final class RattanClient implements AutoCloseable {
          */
         public RattanClient build() {
             return new RattanClient(new ClientConfig(gateways, attemptTimeout, totalTimeout, maxRetries, backoffBase,
-                    backoffMax, connectTimeout, eventLoopThreads, maxRequestsInFlight, meterRegistry));
+                    backoffMax, connectTimeout, eventLoopThreads, maxRequestsInFlight, meterRegistry, executor));
         }
     }
 }

@@ -32,6 +32,7 @@ import io.rattan.core.msg.Messages.RemoveReply;
 import io.rattan.core.msg.Messages.ValueEntry;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
+import io.rattan.core.net.Contact;
 import io.rattan.core.util.Bytes;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
@@ -98,6 +99,8 @@ final class FakeGateway implements AutoCloseable {
     private final AtomicInteger closeNext = new AtomicInteger();
     private final AtomicInteger garbageNext = new AtomicInteger();
     private volatile boolean holding;
+    private volatile List<Contact> holders = List.of();
+    private volatile int hops = 1;
     private final Deque<Runnable> held = new ArrayDeque<>(); // guarded by itself
 
     private FakeGateway(Store store) throws InterruptedException {
@@ -168,6 +171,16 @@ final class FakeGateway implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Names {@code contacts} as the key's holders in every get answer that asks for them ({@code wantHolders}), and
+     * reports {@code hops} hops: 0 as a replica answering itself would.
+     */
+    FakeGateway holders(List<Contact> contacts, int getHops) {
+        this.holders = List.copyOf(contacts);
+        this.hops = getHops;
+        return this;
+    }
+
     /** While holding, served replies are kept back until {@link #releaseHeldInReverse()}. */
     FakeGateway hold(boolean on) {
         this.holding = on;
@@ -211,8 +224,12 @@ final class FakeGateway implements AutoCloseable {
         return List.copyOf(received);
     }
 
+    /** Stops listening and closes every connection; idempotent, so that a test may stop a gateway midway. */
     @Override
     public void close() {
+        if (group.isShuttingDown()) {
+            return;
+        }
         server.close().syncUninterruptibly();
         children.close().syncUninterruptibly();
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
@@ -282,16 +299,17 @@ final class FakeGateway implements AutoCloseable {
                 NavigableMap<Bytes, Store.Stored> after = g.placemark().isEmpty() ? all
                         : all.tailMap(g.placemark(), false);
                 int limit = Math.min(g.maxValues(), pageValuesMax);
+                List<Contact> named = g.wantHolders() ? holders : List.of();
                 List<ValueEntry> values = new ArrayList<>();
                 Bytes last = Bytes.EMPTY;
                 for (Map.Entry<Bytes, Store.Stored> e : after.entrySet()) {
                     if (values.size() == limit) {
-                        return new GetReply(Status.OK, values, last, 1, "", PAGE_COST, List.of());
+                        return new GetReply(Status.OK, values, last, hops, "", PAGE_COST, named);
                     }
                     values.add(new ValueEntry(e.getValue().value(), e.getValue().expiresAtMillis() - now));
                     last = e.getKey();
                 }
-                return new GetReply(Status.OK, values, Bytes.EMPTY, 1, "", PAGE_COST, List.of());
+                return new GetReply(Status.OK, values, Bytes.EMPTY, hops, "", PAGE_COST, named);
             }
             case CLIENT_REMOVE: {
                 ClientRemove r = (ClientRemove) m;

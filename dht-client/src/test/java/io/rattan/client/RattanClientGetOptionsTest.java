@@ -11,6 +11,8 @@ import io.rattan.core.msg.Cost;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Status;
+import io.rattan.core.net.Address;
+import io.rattan.core.net.Contact;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -146,22 +148,32 @@ class RattanClientGetOptionsTest {
     }
 
     @Test
-    void oneHopTravelsToTheGatewayOnEveryCopy() throws Exception {
+    void aOneHopGetGoesStraightToAReplicaTheAnswersNamedAndRoutesAroundOneThatFails() throws Exception {
         FakeGateway.Store store = new FakeGateway.Store();
-        List<FakeGateway> gws = gateways(2, store);
-        RattanClient client = client(builder(gws));
+        FakeGateway configured = track(FakeGateway.start(store));
+        // Not given to the client: it learns this one from the holders the configured gateway names.
+        FakeGateway replica = track(FakeGateway.start(store)).holders(List.of(), 0);
+        Contact named = new Contact(Id.ofName("replica"), new Address("127.0.0.1", 1), replica.address().port());
+        configured.holders(List.of(named), 2);
+        replica.holders(List.of(named), 0);
+        RattanClient client = client(builder(List.of(configured)));
+        Id key = RattanClient.key("k");
+        client.putSync(key, "v".getBytes(UTF_8), TTL);
+        GetOptions oneHop = GetOptions.of(RoutingMode.DELAY_AWARE).withOneHop(true);
 
-        client.getSync(RattanClient.key("k"), GetOptions.defaults().withGateways(2).withOneHop(true));
+        assertThat(client.getSync(key, oneHop).hops()).as("the image is empty: routed").isEqualTo(2);
+        assertThat(client.getSync(key, oneHop).hops()).as("straight to the replica").isZero();
+        assertThat(client.getSync(key, oneHop).values()).extracting(GetResult.Value::utf8).containsExactly("v");
 
-        // The losing copy may reach its gateway after the winner's answer came back.
-        await().atMost(WAIT).until(() -> gws.stream().allMatch(gw -> gw.received().stream().anyMatch(ClientGet.class::isInstance)));
-        for (FakeGateway gw : gws) {
-            assertThat(gw.received()).filteredOn(ClientGet.class::isInstance)
-                    .allSatisfy(m -> assertThat(((ClientGet) m).oneHop()).isTrue());
-        }
-        FakeGateway plain = track(FakeGateway.start());
-        client(builder(List.of(plain))).getSync(RattanClient.key("k"), GetOptions.defaults());
-        assertThat(((ClientGet) plain.received().get(0)).oneHop()).isFalse();
+        assertThat(replica.received()).filteredOn(ClientGet.class::isInstance).hasSize(2)
+                .allSatisfy(m -> assertThat(((ClientGet) m).wantHolders()).isTrue())
+                .allSatisfy(m -> assertThat(((ClientGet) m).oneHop()).as("not the gateway's image").isFalse());
+        assertThat(configured.received()).filteredOn(ClientGet.class::isInstance).hasSize(1);
+
+        replica.close();
+        assertThat(client.getSync(key, oneHop).values()).as("routed around the replica that failed")
+                .extracting(GetResult.Value::utf8).containsExactly("v");
+        assertThat(configured.received()).filteredOn(ClientGet.class::isInstance).hasSize(2);
     }
 
     @Test

@@ -6,10 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.rattan.core.client.GetOptions;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.msg.Messages.ClientRemove;
+import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.util.Bytes;
@@ -32,6 +34,8 @@ class RattanClientTest {
     private static final byte[] SECRET = "open sesame".getBytes(UTF_8);
     /** Bound on anything the tests wait for; generous, since CI machines are slow and loaded. */
     private static final Duration WAIT = Duration.ofSeconds(20);
+    /** One copy through one gateway, unhedged: a get whose attempts are the only requests it sends. */
+    private static final GetOptions ONE_COPY = GetOptions.of(RoutingMode.DELAY_AWARE);
 
     private final List<AutoCloseable> closeables = new ArrayList<>();
 
@@ -232,7 +236,8 @@ class RattanClientTest {
         gw.failNext(1, Status.TOO_LARGE);
         assertThat(failureOf(client.put(RattanClient.key("k"), utf8("v"), TTL)).status()).isEqualTo(Status.TOO_LARGE);
         gw.failNext(1, Status.BAD_REQUEST);
-        assertThat(failureOf(client.get(RattanClient.key("k"))).status()).isEqualTo(Status.BAD_REQUEST);
+        // Unhedged: get(key) would send its hedge copy once the first failed, and that one would succeed.
+        assertThat(failureOf(client.get(RattanClient.key("k"), ONE_COPY)).status()).isEqualTo(Status.BAD_REQUEST);
         assertThat(gw.requests()).isEqualTo(2);
 
         byte[] tooBig = new byte[RattanClient.VALUE_BYTES_MAX + 1];
@@ -296,7 +301,8 @@ class RattanClientTest {
     void retriesStopAtMaxRetries() throws Exception {
         FakeGateway gw = gateway().mode(FakeGateway.Mode.UNAVAILABLE);
         RattanClient client = client(builder(gw.address()).maxRetries(2));
-        RattanException e = failureOf(client.get(RattanClient.key("k")));
+        // One copy, so that the attempts counted are its own: get(key) hedges, and the hedge would retry too.
+        RattanException e = failureOf(client.get(RattanClient.key("k"), ONE_COPY));
         assertThat(e.status()).isEqualTo(Status.UNAVAILABLE);
         assertThat(gw.requests()).isEqualTo(3);
     }
@@ -338,7 +344,8 @@ class RattanClientTest {
         RattanClient client = client(builder(gw.address()).attemptTimeout(Duration.ofSeconds(2)).maxRetries(0));
         valueOf(client.put(RattanClient.key("k"), utf8("v"), TTL));
         gw.hold(true);
-        CompletableFuture<GetResult> slow = client.get(RattanClient.key("k"));
+        // One copy: a hedge would be answered, and the held attempt could not time out alone.
+        CompletableFuture<GetResult> slow = client.get(RattanClient.key("k"), ONE_COPY);
         await().atMost(WAIT).until(() -> gw.heldCount() == 1);
         // Another reply arrives meanwhile: the gateway is alive, only slow for the held request.
         gw.hold(false);

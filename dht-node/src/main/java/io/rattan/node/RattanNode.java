@@ -131,11 +131,13 @@ public final class RattanNode implements AutoCloseable {
             this.peerServer = new PeerServer(loop, new InetSocketAddress(options.host(), options.peerPort()), codec,
                     this::receive, name, metrics.peerTransport());
             opened.push(peerServer);
-            this.contact = new Contact(id, new Address(options.host(), peerServer.localAddress().getPort()));
             this.clientGateway = new ClientGatewayServer(group,
                     new InetSocketAddress(options.host(), options.gatewayPort()), backend, codec,
                     ClientGatewayServer.IN_FLIGHT_MAX, metrics.clientTransport());
             opened.push(clientGateway);
+            // The contact names the bound gateway port, so that one-hop clients can reach this node's gateway.
+            this.contact = new Contact(id, new Address(options.host(), peerServer.localAddress().getPort()),
+                    clientGateway.localAddress().getPort());
             try {
                 this.httpGateway = new HttpGateway(group, new InetSocketAddress(options.host(), options.httpPort()),
                         backend);

@@ -45,6 +45,19 @@ public final class OneHopRouter {
      * for a replica this router has not measured itself: a node's gateway knows its neighbours' RTTs.
      */
     public List<Contact> targets(Id key, int replicas, Contact fallback, ToLongFunction<Id> otherRttNanos) {
+        List<Contact> known = replicas(key, replicas, otherRttNanos);
+        if (!known.contains(fallback)) {
+            known.add(fallback);
+        }
+        return known;
+    }
+
+    /**
+     * The key's replicas in the image, in the order copies go to them: those with a known delay fastest first, then
+     * the others closest to the key first. Empty when the image knows nobody: a client with a fallback of its own
+     * (gateways it was configured with, which have no id) routes the get there.
+     */
+    public List<Contact> replicas(Id key, int replicas, ToLongFunction<Id> otherRttNanos) {
         List<Contact> near = image.closest(key, replicas);
         Map<Id, Double> delay = new HashMap<>();
         List<Contact> known = new ArrayList<>();
@@ -60,9 +73,6 @@ public final class OneHopRouter {
         }
         known.sort((a, b) -> Double.compare(delay.get(a.id()), delay.get(b.id())));
         known.addAll(unknown);
-        if (!known.contains(fallback)) {
-            known.add(fallback);
-        }
         return known;
     }
 

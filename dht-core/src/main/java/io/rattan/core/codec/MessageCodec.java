@@ -55,7 +55,7 @@ import java.util.Objects;
  * A frame body is what {@link #encode} returns. Transports send each body after a 4-byte big-endian length, which is
  * not part of the body; a receiver rejects a length above its {@link #frameBytesMax()} before reading the body.
  *
- * <h2>Frame body, version 3</h2>
+ * <h2>Frame body, version 4</h2>
  * All integers are big-endian and fixed width; there are no varints, so each value has exactly one encoding.
  * <pre>
  * u8    version      must be {@value #VERSION}
@@ -76,7 +76,8 @@ import java.util.Objects;
  * RoutingMode u8 {@link io.rattan.core.msg.RoutingMode#code()} (0 greedy, 1 delay-aware), right after the key of
  *           GetRequest and ClientGet
  * List      u16 count, then the elements; at most {@value #LIST_COUNT_MAX} elements
- * Contact   Id, then host as u8 length (1..{@value #HOST_BYTES_MAX}) and UTF-8 bytes, then u16 port
+ * Contact   Id, then host as u8 length (1..{@value #HOST_BYTES_MAX}) and UTF-8 bytes, then u16 port, then u16
+ *           gatewayPort (the node's binary client gateway on the same host; 0: none)
  * records   ValueEntry, ReplicaRecord, DigestEntry: their fields in declaration order
  * </pre>
  * Per-field bounds:
@@ -101,7 +102,7 @@ import java.util.Objects;
 public final class MessageCodec {
 
     /** The protocol version carried in the first byte of every frame. */
-    public static final int VERSION = 3;
+    public static final int VERSION = 4;
     /** Default largest frame body: 1 MiB. */
     public static final int DEFAULT_FRAME_BYTES_MAX = 1 << 20;
     /** Largest value, in bytes. */
@@ -123,7 +124,7 @@ public final class MessageCodec {
     private static final int HEADER_BYTES = 3;
 
     // The smallest encoding of each list element, so that a claimed count can be checked against the bytes left.
-    private static final int CONTACT_BYTES_MIN = Id.BYTES + 1 + 1 + 2;
+    private static final int CONTACT_BYTES_MIN = Id.BYTES + 1 + 1 + 2 + 2;
     private static final int VALUE_ENTRY_BYTES_MIN = 4 + 8;
     private static final int REPLICA_RECORD_BYTES_MIN = Id.BYTES + 4 + 4 + 8 + 4 + 1;
     private static final int DIGEST_ENTRY_BYTES_MIN = Id.BYTES + 4 + 1;
@@ -165,6 +166,25 @@ public final class MessageCodec {
             throw new IllegalStateException("encoder wrote " + w.pos + " bytes, sized " + size);
         }
         return w.buf;
+    }
+
+    /**
+     * Encodes an envelope as a frame body into {@code dst} at {@code offset}, for a caller that reuses one array for
+     * many frames; returns the number of bytes written, {@link #encodedSize}'s.
+     *
+     * @throws CodecException            as {@link #encode} does
+     * @throws IndexOutOfBoundsException if the frame does not fit in {@code dst} from {@code offset}
+     */
+    public int encode(Envelope envelope, byte[] dst, int offset) {
+        Objects.requireNonNull(dst, "dst");
+        int size = encodedSize(envelope);
+        Objects.checkFromIndexSize(offset, size, dst.length);
+        Writer w = new Writer(dst, offset);
+        writeEnvelope(w, envelope);
+        if (w.pos != offset + size) {
+            throw new IllegalStateException("encoder wrote " + (w.pos - offset) + " bytes, sized " + size);
+        }
+        return size;
     }
 
     /**
@@ -417,7 +437,9 @@ public final class MessageCodec {
     private static Envelope readEnvelope(Reader r) {
         int version = r.u8("version");
         if (version != VERSION) {
-            throw new CodecException("unsupported version " + version);
+            throw new CodecException("unsupported version " + version + ": this node speaks version " + VERSION
+                    + (version < VERSION ? " (the sender runs an older Rattan: upgrade it)" : "")
+                    + "; see docs/protocol.md#versioning");
         }
         int tag = r.u8("type tag");
         MessageType type = MessageType.fromTag(tag);
@@ -530,7 +552,12 @@ public final class MessageCodec {
         private int pos;
 
         Writer(byte[] buf) {
+            this(buf, 0);
+        }
+
+        Writer(byte[] buf, int pos) {
             this.buf = buf;
+            this.pos = pos;
         }
 
         void u8(int v) {
@@ -648,6 +675,7 @@ public final class MessageCodec {
             u8(length);
             utf8(host, length);
             u16(c.address().port());
+            u16(c.gatewayPort());
         }
 
         /** Writes a string already checked by {@link #utf8Length}, which is {@code length} bytes long. */
@@ -860,7 +888,8 @@ public final class MessageCodec {
             }
             String host = utf8(hostLength, field);
             int port = u16(field);
-            return new Contact(id, new Address(host, port));
+            int gatewayPort = u16(field);
+            return new Contact(id, new Address(host, port), gatewayPort);
         }
 
         private String utf8(int length, String field) {

@@ -62,7 +62,8 @@ final class LeafSet {
         for (int i = 0; i < side.size(); i++) {
             Contact existing = side.get(i);
             if (existing.id().equals(c.id())) {
-                if (!existing.address().equals(c.address())) {
+                // A node that came back elsewhere (or with another gateway port) replaces its old contact.
+                if (!existing.equals(c)) {
                     side.set(i, c);
                     return true;
                 }
@@ -88,9 +89,9 @@ final class LeafSet {
     }
 
     /**
-     * Whether a member has {@code c}'s id and address, so that offering {@code c} again would change nothing. The
-     * same object is looked for first: in the simulator a contact travels by reference, and comparing references
-     * reads no member's id.
+     * Whether a member equals {@code c} (id, address, gateway port), so that offering {@code c} again would change
+     * nothing. The same object is looked for first: in the simulator a contact travels by reference, and comparing
+     * references reads no member's id.
      */
     boolean holds(Contact c) {
         for (int i = 0; i < cw.size(); i++) {
@@ -105,10 +106,10 @@ final class LeafSet {
         }
         int i = indexOf(cw, c.id());
         if (i >= 0) {
-            return cw.get(i).address().equals(c.address());
+            return cw.get(i).equals(c);
         }
         i = indexOf(ccw, c.id());
-        return i >= 0 && ccw.get(i).address().equals(c.address());
+        return i >= 0 && ccw.get(i).equals(c);
     }
 
     private static boolean contains(List<Contact> side, Id id) {

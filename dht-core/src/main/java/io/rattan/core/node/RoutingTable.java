@@ -49,7 +49,7 @@ final class RoutingTable {
         }
         for (int i = 0; i < slot.length; i++) {
             if (slot[i].id().equals(c.id())) {
-                if (slot[i].address().equals(c.address())) {
+                if (slot[i].equals(c)) {
                     return false;
                 }
                 slot[i] = c;

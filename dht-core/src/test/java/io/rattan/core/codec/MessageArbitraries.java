@@ -102,8 +102,9 @@ final class MessageArbitraries {
                 Arbitraries.strings().withCharRange('a', 'z').numeric().withChars('.', '-').ofMinLength(1)
                         .ofMaxLength(255),
                 text(1, 63));
-        return Combinators.combine(ids(), hosts, Arbitraries.integers().between(0, 65535))
-                .as((id, host, port) -> new Contact(id, new Address(host, port)));
+        return Combinators.combine(ids(), hosts, Arbitraries.integers().between(0, 65535),
+                        Arbitraries.integers().between(0, 65535))
+                .as((id, host, port, gatewayPort) -> new Contact(id, new Address(host, port), gatewayPort));
     }
 
     static Arbitrary<List<Contact>> contactLists() {

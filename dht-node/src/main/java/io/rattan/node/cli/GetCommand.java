@@ -71,9 +71,9 @@ final class GetCommand implements Callable<Integer> {
     boolean hedge;
 
     @Option(names = "--onehop",
-            description = "Ask each gateway to send the get straight to a replica it has learned holds the key "
-                    + "(its one-hop image, learned from earlier answers) instead of routing it. Not with "
-                    + "--routing iterative.")
+            description = "One-hop: the client sends the get straight to a replica's own gateway once its image of "
+                    + "the ring knows the key's replicas (learned from answers; a fresh command's first get goes "
+                    + "through -g and learns them). Not with --routing iterative.")
     boolean oneHop;
 
     @Override

@@ -95,7 +95,7 @@ class GetCostTest {
     }
 
     /**
-     * An envelope's encoded size counted field by field (docs/protocol.md, frame body version 3): version, tag and
+     * An envelope's encoded size counted field by field (docs/protocol.md, frame body version 4): version, tag and
      * flags, the sender's contact if any, the request id, then the record's fields.
      */
     private static long sizeByHand(Envelope e) {
@@ -127,9 +127,9 @@ class GetCostTest {
         throw new AssertionError("a get sent an unexpected message: " + m);
     }
 
-    /** Id, host as u8 length and bytes, u16 port. */
+    /** Id, host as u8 length and bytes, u16 port, u16 gateway port. */
     private static long contact(Contact c) {
-        return 20 + 1 + utf8(c.address().host()) + 2;
+        return 20 + 1 + utf8(c.address().host()) + 2 + 2;
     }
 
     private static long bytes(Bytes b) {

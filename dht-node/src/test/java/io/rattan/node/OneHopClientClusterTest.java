@@ -1,0 +1,191 @@
+package io.rattan.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Timer;
+import io.rattan.client.GetResult;
+import io.rattan.client.RattanClient;
+import io.rattan.core.client.GetOptions;
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ClientPut;
+import io.rattan.core.msg.Messages.PutReply;
+import io.rattan.core.msg.RoutingMode;
+import io.rattan.core.msg.Status;
+import io.rattan.core.node.NodeConfig;
+import io.rattan.core.util.Bytes;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The Java client's one-hop gets on a real cluster (loopback sockets, RocksDB): 8 nodes with a leaf set of 2 per
+ * side, so that a get routed from the client's one configured gateway takes hops. Once the client's image of the
+ * ring has learned the keys' replicas, its gets go straight to a replica's own gateway, which answers it: the nodes
+ * count no forward at all, and only replicas of the key serve it (counted by the nodes' meters, not by what the
+ * client reports). A replica halted mid-way is routed around, and the image converges again without it.
+ */
+@Timeout(value = 240, unit = TimeUnit.SECONDS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class OneHopClientClusterTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(90);
+    private static final int NODES = 8;
+    private static final int REPLICAS = 3;
+    private static final int KEYS = 16;
+    /** One copy: each get is served by exactly one gateway, so that the meters say which. */
+    private static final GetOptions ONE_HOP = GetOptions.of(RoutingMode.DELAY_AWARE).withOneHop(true);
+    /** The recommended one-hop mode: hedged to the next replica when the first is late. */
+    private static final GetOptions ONE_HOP_HEDGED = GetOptions.defaults().withOneHop(true);
+
+    @TempDir
+    static Path dir;
+    static LocalCluster cluster;
+    static List<Id> keys = new ArrayList<>();
+
+    @BeforeAll
+    static void start() throws IOException {
+        cluster = LocalCluster.start(NODES, dir, NodeConfig.defaults().withReplicas(REPLICAS, 2).withLeafSetHalf(2));
+        for (int i = 0; i < KEYS; i++) {
+            Id key = Id.ofName("one-hop-" + i);
+            Message put = cluster.node(0).request(new ClientPut(key, value(key), 600, Bytes.EMPTY)).join();
+            assertThat(put).isInstanceOfSatisfying(PutReply.class, p -> assertThat(p.status()).isEqualTo(Status.OK));
+            keys.add(key);
+        }
+        // Acknowledged at W = 2: wait for every replica's copy, so that whichever replica answers has the value.
+        await().atMost(WAIT).until(() -> keys.stream().allMatch(k -> holders(k).size() >= REPLICAS));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void onceTheImageConvergedEveryGetIsServedByAReplicaWithoutAForward() {
+        try (RattanClient client = client()) {
+            double before = getForwards();
+            for (Id key : keys) {
+                assertValue(client.getSync(key, GetOptions.defaults()), key);
+            }
+            assertThat(getForwards() - before).as("routing is real: gets through one gateway forward").isPositive();
+
+            awaitConvergence(client);
+
+            for (Id key : keys) {
+                List<Double> served = gatewayGetsServed();
+                double forwards = getForwards();
+                assertValue(client.getSync(key, ONE_HOP), key);
+                List<Double> after = gatewayGetsServed();
+                List<RattanNode> servers = new ArrayList<>();
+                for (int i = 0; i < NODES; i++) {
+                    if (after.get(i) > served.get(i)) {
+                        servers.add(cluster.node(i));
+                    }
+                }
+                assertThat(servers).as("the one gateway that served " + key).hasSize(1);
+                assertThat(holders(key)).as("a replica of " + key + " served it").contains(servers.get(0));
+                assertThat(getForwards() - forwards).as("no node forwarded the get for " + key).isZero();
+            }
+        }
+    }
+
+    @Test
+    @Order(2)
+    void aReplicaThatStopsAnsweringIsRoutedAroundAndTheImageConvergesWithoutIt() {
+        try (RattanClient client = client()) {
+            awaitConvergence(client);
+            // The node (not the configured gateway) that is a replica of the most keys.
+            RattanNode victim = cluster.nodes().subList(1, NODES).stream()
+                    .max(Comparator.comparingLong(n -> keys.stream().filter(k -> holders(k).contains(n)).count()))
+                    .orElseThrow();
+            int index = cluster.nodes().indexOf(victim);
+            assertThat(keys.stream().filter(k -> holders(k).contains(victim)).count()).isPositive();
+
+            cluster.halt(index);
+
+            for (int round = 0; round < 3; round++) {
+                for (Id key : keys) {
+                    assertValue(client.getSync(key, ONE_HOP_HEDGED), key);
+                }
+            }
+            assertThat(victim.framesSentAfterHalt()).as("a halt sends nothing").isZero();
+            awaitConvergence(client);
+        }
+    }
+
+    /** Waits until a round of one-hop gets over every key makes no node forward a get. */
+    private static void awaitConvergence(RattanClient client) {
+        await().atMost(WAIT).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(200)).until(() -> {
+            double before = getForwards();
+            for (Id key : keys) {
+                assertValue(client.getSync(key, ONE_HOP_HEDGED), key);
+            }
+            return getForwards() == before;
+        });
+    }
+
+    private static RattanClient client() {
+        RattanNode gateway = cluster.node(0);
+        return RattanClient.builder()
+                .gateway("127.0.0.1:" + gateway.gatewayAddress().getPort())
+                .attemptTimeout(Duration.ofSeconds(5))
+                .totalTimeout(Duration.ofSeconds(30))
+                .build();
+    }
+
+    /** {@code GET_REQUEST}s sent by every live node: a get's forwards, first hops from a gateway included. */
+    private static double getForwards() {
+        double sum = 0;
+        for (RattanNode n : cluster.liveNodes()) {
+            Counter c = n.meterRegistry().find("rattan.messages.sent").tag("type", "get_request").counter();
+            sum += c == null ? 0 : c.count();
+        }
+        return sum;
+    }
+
+    /** Gets each node (by index) has answered as a gateway. */
+    private static List<Double> gatewayGetsServed() {
+        List<Double> served = new ArrayList<>();
+        for (RattanNode n : cluster.nodes()) {
+            double sum = 0;
+            for (Timer t : n.meterRegistry().find("rattan.gateway.requests").tag("op", "get").timers()) {
+                sum += t.count();
+            }
+            served.add(sum);
+        }
+        return served;
+    }
+
+    /** The live nodes whose store holds the key's value. */
+    private static List<RattanNode> holders(Id key) {
+        return cluster.liveNodes().stream()
+                .filter(n -> n.readStore(key, value(key).sha256()).join().isPresent())
+                .toList();
+    }
+
+    private static Bytes value(Id key) {
+        return Bytes.utf8("value of " + key.toHex());
+    }
+
+    private static void assertValue(GetResult r, Id key) {
+        assertThat(r.values()).as(key.toHex()).extracting(GetResult.Value::value).containsExactly(value(key));
+    }
+}
