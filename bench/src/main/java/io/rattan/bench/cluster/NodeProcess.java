@@ -113,23 +113,36 @@ final class NodeProcess {
         return sendSignal(pid.getAsLong(), signal);
     }
 
-    /** Sends a signal by name with kill(1): Java's ProcessHandle can send only TERM and KILL. */
+    /**
+     * Sends a signal by name with kill(1): Java's ProcessHandle can send only TERM and KILL. Waits for kill(1) even
+     * when the thread is interrupted (and keeps the interrupt for the caller), so that signals sent one after another
+     * arrive in order: a CONT that overtook its STOP would leave a node paused.
+     */
     static boolean sendSignal(long pid, String signal) {
+        boolean interrupted = Thread.interrupted();
         try {
             Process kill = new ProcessBuilder("kill", "-s", signal, Long.toString(pid))
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                     .start();
-            if (!kill.waitFor(10, TimeUnit.SECONDS)) {
-                kill.destroyForcibly();
-                return false;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (true) {
+                try {
+                    if (!kill.waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                        kill.destroyForcibly();
+                        return false;
+                    }
+                    return kill.exitValue() == 0;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
             }
-            return kill.exitValue() == 0;
         } catch (IOException e) {
             return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

@@ -6,6 +6,7 @@ import io.rattan.bench.harness.Target.TargetFailure;
 import io.rattan.core.id.Id;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -114,7 +115,7 @@ final class Harness {
         }
         LiveLine live = new LiveLine(log, names, config.duration(), config.liveEvery());
         try (RunLog runLog = new RunLog(runDir, startMillis, startNanos, gets, puts, live)) {
-            Ticker ticker = new Ticker(runLog, config.interval());
+            Ticker ticker = new Ticker(runLog, config.interval(), this::requestStop);
             ticker.start();
             try {
                 putPopulation();
@@ -196,7 +197,7 @@ final class Harness {
         } catch (RuntimeException e) {
             f = CompletableFuture.failedFuture(e);
         }
-        return f.handle((x, e) -> {
+        return bounded(f).handle((x, e) -> {
             long took = System.nanoTime() - sent;
             putsInFlight.release();
             if (e == null) {
@@ -302,7 +303,9 @@ final class Harness {
                 if (stopRequested || System.nanoTime() >= end) {
                     return;
                 }
-                acquire();
+                if (!acquire()) {
+                    return;
+                }
                 long sent = System.nanoTime();
                 CompletableFuture<Void> done = issueGet(mode, random, sent, sent);
                 try {
@@ -339,7 +342,7 @@ final class Harness {
         } catch (RuntimeException e) {
             f = CompletableFuture.failedFuture(e);
         }
-        return f.handle((answer, error) -> {
+        return bounded(f).handle((answer, error) -> {
             long doneNanos = System.nanoTime();
             inFlight.release();
             long corrected = doneNanos - intendedNanos;
@@ -355,6 +358,16 @@ final class Harness {
             }
             return null;
         });
+    }
+
+    /**
+     * {@code f}, failed as a timeout if the target has not ended it within the timeout (plus a second for the target's
+     * own timer to win): an HTTP client's timeout stops at the response headers, and OpenDHT's proxy streams a get's
+     * values after sending them at once, so without this a stalled answer would never end, never count, and hold its
+     * in-flight permit for good.
+     */
+    private <T> CompletableFuture<T> bounded(CompletableFuture<T> f) {
+        return f.orTimeout(config.timeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
     }
 
     /** A failed get counts at its timeout at least, in every percentile (DESIGN.md). */
@@ -376,13 +389,16 @@ final class Harness {
     private static final class Ticker extends Thread {
         private final RunLog runLog;
         private final long intervalNanos;
+        private final Runnable onFailure;
         private volatile boolean finished;
 
-        Ticker(RunLog runLog, Duration interval) {
+        /** {@code onFailure} runs if the log cannot be written (a full disk): a run that records nothing must stop. */
+        Ticker(RunLog runLog, Duration interval, Runnable onFailure) {
             super("rattan-bench-ticker");
             setDaemon(true);
             this.runLog = runLog;
             this.intervalNanos = interval.toNanos();
+            this.onFailure = onFailure;
         }
 
         @Override
@@ -394,10 +410,16 @@ final class Harness {
                     LockSupport.parkNanos(this, wait);
                     continue;
                 }
-                synchronized (runLog) {
-                    if (!finished) {
-                        runLog.tick();
+                try {
+                    synchronized (runLog) {
+                        if (!finished) {
+                            runLog.tick();
+                        }
                     }
+                } catch (UncheckedIOException e) {
+                    System.err.println("rattan bench: cannot write the run's log, stopping: " + e.getMessage());
+                    onFailure.run();
+                    return;
                 }
                 next += intervalNanos;
             }

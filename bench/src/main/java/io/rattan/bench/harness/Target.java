@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeoutException;
 
 /**
  * A deployment the harness measures: Rattan over its binary RPC or its HTTP API, or another DHT through an
@@ -58,7 +59,7 @@ interface Target extends AutoCloseable {
             if (cause instanceof TargetFailure) {
                 return (TargetFailure) cause;
             }
-            if (cause instanceof HttpTimeoutException) {
+            if (cause instanceof HttpTimeoutException || cause instanceof TimeoutException) {
                 return new TargetFailure(true, String.valueOf(cause));
             }
             return new TargetFailure(false, String.valueOf(cause));

@@ -54,7 +54,7 @@ class HarnessStubTest {
             Harness harness = new Harness(config, target, runDir, "stall", log);
             harness.run();
 
-            assertThat(stub.gets()).isGreaterThanOrEqualTo(400);
+            assertThat(stub.gets()).isGreaterThanOrEqualTo(200);
             Histogram corrected = fromLog("get/greedy");
             Histogram uncorrected = fromLog("get-uncorrected/greedy");
             assertThat(corrected.getTotalCount()).isEqualTo(uncorrected.getTotalCount()).isEqualTo(stub.gets());
@@ -62,8 +62,11 @@ class HarnessStubTest {
             long slowCorrected = corrected.getCountBetweenValues(slowMicros, Long.MAX_VALUE / 4);
             long slowUncorrected = uncorrected.getCountBetweenValues(slowMicros, Long.MAX_VALUE / 4);
             assertThat(uncorrected.getMaxValue()).isGreaterThanOrEqualTo(2_000_000);
-            assertThat(slowUncorrected).as("uncorrected gets over 1 s").isBetween(1L, 3L);
-            assertThat(slowCorrected).as("corrected gets over 1 s").isGreaterThanOrEqualTo(50);
+            // Bounds with room for a loaded machine: the stalled get itself is over 1 s uncorrected, and a pause of
+            // the test's own JVM could add a few; the sends that queued behind it are over 1 s only corrected.
+            assertThat(slowUncorrected).as("uncorrected gets over 1 s").isPositive();
+            assertThat(slowCorrected).as("corrected gets over 1 s").isGreaterThanOrEqualTo(50)
+                    .isGreaterThan(10 * slowUncorrected);
         }
     }
 

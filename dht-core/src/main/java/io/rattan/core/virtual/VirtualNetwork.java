@@ -22,8 +22,9 @@ public final class VirtualNetwork {
 
     /**
      * Faults on the links, for the fault simulator: asked once for each message sent, after the latency model (which
-     * may lose it first). Each answer draws from the fault's own random source, not the network's, so installing
-     * faults does not shift the latency model's draws. Without faults installed the network asks nothing.
+     * may lose it first). The faults draw from their own random source, but a lost message skips the latency model
+     * and a duplicate draws it twice, so a run with faults takes other latency draws than one without; each is
+     * still fixed by its seed. Without faults installed the network asks nothing.
      */
     public interface LinkFaults {
         /** How many copies of this message arrive: 0 (lost: a partition or a drop), 1, or 2 (duplicated). */

@@ -42,8 +42,8 @@ public final class FaultRun {
 
         long start = world.scheduler().nanoTime();
         long end = start + c.minutes() * 60 * SECOND;
-        boolean budget = c.profile() == Profile.BUDGET;
-        long stop = budget ? start + (end - start) * 6 / 10 : Long.MAX_VALUE;
+        boolean budget = c.profile() != Profile.NOBUDGET;
+        long stop = c.profile() == Profile.NONE ? start : budget ? start + (end - start) * 6 / 10 : Long.MAX_VALUE;
         long livenessFrom = budget ? stop + SETTLE_NANOS : Long.MAX_VALUE;
 
         FaultInjector injector = new FaultInjector(world, links, plan.split(), stop);
@@ -51,7 +51,9 @@ public final class FaultRun {
         injector.checker(checker);
         Workload workload = new Workload(world, checker, plan.split(), c.seed());
         workload.start(end - DRAIN_NANOS);
-        injector.start(start + FAULTS_AFTER_NANOS);
+        if (c.profile() != Profile.NONE) {
+            injector.start(start + FAULTS_AFTER_NANOS);
+        }
         if (budget) {
             world.scheduler().schedule(end - DRAIN_NANOS - world.scheduler().nanoTime(), workload::readAll);
         }

@@ -40,7 +40,8 @@ public final class FaultsCommand implements Callable<Integer> {
     int minutes = 10;
 
     @Option(names = "--profile", paramLabel = "P", description = "budget (faults stop at 60%%, then liveness is "
-            + "checked too) or nobudget (faults to the end, safety only); default: ${DEFAULT-VALUE}.")
+            + "checked too), nobudget (faults to the end, safety only) or none (no fault: the checker's control); "
+            + "default: ${DEFAULT-VALUE}.")
     String profile = "budget";
 
     @Option(names = "--planted-bug", paramLabel = "BUG", description = "Plant a bug the checker must catch: "
