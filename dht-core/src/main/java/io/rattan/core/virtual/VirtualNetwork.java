@@ -132,13 +132,17 @@ public final class VirtualNetwork {
         long now = scheduler.nanoTime();
         long at = now + latency.delayNanos(from, to, random);
         Endpoint toEndpoint = endpoint(to);
-        long link = ((long) fromEndpoint.link << 32) | toEndpoint.link;
-        long last = lastDelivery.get(link, Long.MIN_VALUE);
-        if (last > at) {
-            at = last;
-        }
-        lastDelivery.put(link, at, now);
+        at = inLinkOrder(fromEndpoint, toEndpoint, at, now);
         scheduler.schedule(at - now, () -> deliver(fromEndpoint, toEndpoint, envelope));
+    }
+
+    /** When a message due {@code at} arrives on its link: no earlier than the one sent before it (FIFO links). */
+    private long inLinkOrder(Endpoint from, Endpoint to, long at, long now) {
+        long link = ((long) from.link << 32) | to.link;
+        long last = lastDelivery.get(link, Long.MIN_VALUE);
+        long arrives = Math.max(at, last);
+        lastDelivery.put(link, arrives, now);
+        return arrives;
     }
 
     private void sendWithFaults(Endpoint fromEndpoint, Address to, Envelope envelope) {
@@ -154,12 +158,7 @@ public final class VirtualNetwork {
         for (int i = 0; i < copies; i++) {
             long at = now + latency.delayNanos(from, to, random) + faults.extraDelayNanos(from, to);
             if (!faults.reorders(from, to)) {
-                long link = ((long) fromEndpoint.link << 32) | toEndpoint.link;
-                long last = lastDelivery.get(link, Long.MIN_VALUE);
-                if (last > at) {
-                    at = last;
-                }
-                lastDelivery.put(link, at, now);
+                at = inLinkOrder(fromEndpoint, toEndpoint, at, now);
             }
             scheduler.schedule(at - now, () -> deliver(fromEndpoint, toEndpoint, envelope));
         }
