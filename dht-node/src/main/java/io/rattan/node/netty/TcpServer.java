@@ -91,6 +91,11 @@ public final class TcpServer implements AutoCloseable {
         return connectionsAccepted.sum();
     }
 
+    /** Whether the server still accepts connections: false once {@link #close} has closed its socket. */
+    public boolean isListening() {
+        return serverChannel.isOpen();
+    }
+
     /** Connections open now. */
     public int connectionCount() {
         return connections.size();

@@ -58,6 +58,11 @@ public final class HttpGateway implements AutoCloseable {
         return server.localAddress();
     }
 
+    /** Whether the gateway still accepts connections. */
+    boolean isListening() {
+        return server.isListening();
+    }
+
     /**
      * Stops accepting and closes every open connection; requests in flight are dropped unanswered. Off the group's
      * loops it waits (bounded) for the sockets to close.

@@ -27,7 +27,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
@@ -642,15 +641,12 @@ class HttpGatewayTest {
         assertThatThrownBy(() -> new HttpGateway(group, bound, backend))
                 .isInstanceOf(UncheckedIOException.class)
                 .hasMessageContaining("cannot bind the HTTP gateway");
+        assertThat(gateway.isListening()).isTrue();
         gateway.close();
         gateway.close();
-        // Nothing listens there any more: a connection is refused. The probe binds to 127.0.0.2, so it cannot be handed
-        // the freed port on 127.0.0.1 and connect to itself. (Binding the freed port instead raced with every client
-        // socket on the machine that the kernel might hand that port as its ephemeral one.)
-        try (Socket probe = new Socket()) {
-            probe.bind(new InetSocketAddress("127.0.0.2", 0));
-            assertThatThrownBy(() -> probe.connect(bound, 5_000)).isInstanceOf(ConnectException.class);
-        }
+        // The socket itself is closed. (A connect probe to the freed port is no proof either way: once freed, the
+        // kernel may hand that port to any other listener on the machine, and on CI once did.)
+        assertThat(gateway.isListening()).isFalse();
     }
 
     @Test
