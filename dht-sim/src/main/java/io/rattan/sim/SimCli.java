@@ -2,6 +2,7 @@ package io.rattan.sim;
 
 import io.rattan.sim.experiment.OpenDhtTableCommand;
 import io.rattan.sim.experiment.ScaleCommand;
+import io.rattan.sim.experiment.SessionChurnCommand;
 import io.rattan.sim.faults.FaultsCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -10,7 +11,8 @@ import picocli.CommandLine.Command;
 @Command(name = "rattan sim", mixinStandardHelpOptions = true, version = "rattan sim 0.1.0",
         description = "Experiments in the discrete-event simulator: unmodified Rattan nodes on a simulated "
                 + "wide-area network with slow nodes, in virtual time, deterministic for a seed.",
-        subcommands = {OpenDhtTableCommand.class, ScaleCommand.class, FaultsCommand.class})
+        subcommands = {OpenDhtTableCommand.class, ScaleCommand.class, FaultsCommand.class,
+                SessionChurnCommand.class})
 public final class SimCli implements Runnable {
 
     @CommandLine.Spec

@@ -26,6 +26,9 @@ import io.rattan.core.msg.Messages.Ping;
 import io.rattan.core.msg.Messages.Pong;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.PutRequest;
+import io.rattan.core.msg.Messages.RangeDigest;
+import io.rattan.core.msg.Messages.RangeDigestReply;
+import io.rattan.core.msg.Messages.RangeSum;
 import io.rattan.core.msg.Messages.RemoveReplica;
 import io.rattan.core.msg.Messages.RemoveReplicaReply;
 import io.rattan.core.msg.Messages.RemoveReply;
@@ -55,7 +58,7 @@ import java.util.Objects;
  * A frame body is what {@link #encode} returns. Transports send each body after a 4-byte big-endian length, which is
  * not part of the body; a receiver rejects a length above its {@link #frameBytesMax()} before reading the body.
  *
- * <h2>Frame body, version 4</h2>
+ * <h2>Frame body, version 5</h2>
  * All integers are big-endian and fixed width; there are no varints, so each value has exactly one encoding.
  * <pre>
  * u8    version      must be {@value #VERSION}
@@ -78,7 +81,7 @@ import java.util.Objects;
  * List      u16 count, then the elements; at most {@value #LIST_COUNT_MAX} elements
  * Contact   Id, then host as u8 length (1..{@value #HOST_BYTES_MAX}) and UTF-8 bytes, then u16 port, then u16
  *           gatewayPort (the node's binary client gateway on the same host; 0: none)
- * records   ValueEntry, ReplicaRecord, DigestEntry: their fields in declaration order
+ * records   ValueEntry, ReplicaRecord, DigestEntry, RangeSum: their fields in declaration order
  * </pre>
  * Per-field bounds:
  * <pre>
@@ -86,7 +89,7 @@ import java.util.Objects;
  * valueHash, secretHash, placemark at most {@value #HASH_BYTES_MAX} bytes
  * secret                          at most {@value #SECRET_BYTES_MAX} bytes
  * hops                            0..{@value #HOPS_MAX}
- * ttlSeconds, maxValues, replicas, accepted, remainingMillis, ttlRemainingMillis   at least 0
+ * ttlSeconds, maxValues, replicas, accepted, remainingMillis, ttlRemainingMillis, RangeSum.count   at least 0
  * </pre>
  * Every field of every record must be non-null; only the envelope's sender is optional.
  *
@@ -102,7 +105,7 @@ import java.util.Objects;
 public final class MessageCodec {
 
     /** The protocol version carried in the first byte of every frame. */
-    public static final int VERSION = 4;
+    public static final int VERSION = 5;
     /** Default largest frame body: 1 MiB. */
     public static final int DEFAULT_FRAME_BYTES_MAX = 1 << 20;
     /** Largest value, in bytes. */
@@ -128,6 +131,7 @@ public final class MessageCodec {
     private static final int VALUE_ENTRY_BYTES_MIN = 4 + 8;
     private static final int REPLICA_RECORD_BYTES_MIN = Id.BYTES + 4 + 4 + 8 + 4 + 1;
     private static final int DIGEST_ENTRY_BYTES_MIN = Id.BYTES + 4 + 1;
+    private static final int RANGE_SUM_BYTES = 4 + 8;
 
     private final int frameBytesMax;
 
@@ -368,6 +372,14 @@ public final class MessageCodec {
             case REMOVE_REPLICA_REPLY -> w.status(((RemoveReplicaReply) body).status());
             case DIGEST -> writeDigestEntries(w, ((Digest) body).entries());
             case DIGEST_WANT -> writeDigestEntries(w, ((DigestWant) body).entries());
+            case RANGE_DIGEST -> {
+                RangeDigest m = (RangeDigest) body;
+                w.id(m.lo(), "lo");
+                w.id(m.hi(), "hi");
+                w.bool(m.handoff());
+                writeRangeSums(w, m.parts());
+            }
+            case RANGE_DIGEST_REPLY -> writeRangeSums(w, ((RangeDigestReply) body).parts());
             case CLIENT_PUT -> {
                 ClientPut m = (ClientPut) body;
                 w.id(m.key(), "key");
@@ -432,6 +444,15 @@ public final class MessageCodec {
         }
     }
 
+    private static void writeRangeSums(Writer w, List<RangeSum> parts) {
+        w.count(parts, "parts");
+        for (int i = 0, n = parts.size(); i < n; i++) {
+            RangeSum p = parts.get(i);
+            w.nonNegativeI32(p.count(), "count");
+            w.i64(p.hash());
+        }
+    }
+
     // ---- decoding: the switch is exhaustive, so a new MessageType without a decoding does not compile ----
 
     private static Envelope readEnvelope(Reader r) {
@@ -490,6 +511,8 @@ public final class MessageCodec {
             case REMOVE_REPLICA_REPLY -> new RemoveReplicaReply(r.status());
             case DIGEST -> new Digest(readDigestEntries(r));
             case DIGEST_WANT -> new DigestWant(readDigestEntries(r));
+            case RANGE_DIGEST -> new RangeDigest(r.id("lo"), r.id("hi"), r.bool("handoff"), readRangeSums(r));
+            case RANGE_DIGEST_REPLY -> new RangeDigestReply(readRangeSums(r));
             case CLIENT_PUT -> new ClientPut(r.id("key"), r.bytes(VALUE_BYTES_MAX, "value"),
                     r.nonNegativeI32("ttlSeconds"), r.bytes(HASH_BYTES_MAX, "secretHash"));
             case CLIENT_GET -> new ClientGet(r.id("key"), r.routing(), r.nonNegativeI32("maxValues"),
@@ -541,6 +564,15 @@ public final class MessageCodec {
             entries.add(new DigestEntry(r.id("key"), r.bytes(HASH_BYTES_MAX, "valueHash"), r.bool("tombstone")));
         }
         return entries;
+    }
+
+    private static List<RangeSum> readRangeSums(Reader r) {
+        int n = r.count(RANGE_SUM_BYTES, "parts");
+        List<RangeSum> parts = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            parts.add(new RangeSum(r.nonNegativeI32("count"), r.i64("hash")));
+        }
+        return parts;
     }
 
     /**

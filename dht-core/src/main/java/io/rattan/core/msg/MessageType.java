@@ -24,6 +24,8 @@ public enum MessageType {
     REMOVE_REPLICA_REPLY(43),
     DIGEST(44),
     DIGEST_WANT(45),
+    RANGE_DIGEST(46),
+    RANGE_DIGEST_REPLY(47),
     CLIENT_PUT(60),
     CLIENT_GET(61),
     CLIENT_REMOVE(62),

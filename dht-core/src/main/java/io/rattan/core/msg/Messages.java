@@ -301,6 +301,42 @@ public final class Messages {
         }
     }
 
+    /**
+     * One part of a key range as range-digest repair summarises it: how many records the part holds and the sum
+     * (mod 2^64) of their 64-bit hashes. A record's hash covers (key, value hash, tombstone, sequence number; the last
+     * is 0 until values carry one), so two parts are equal exactly when, but for a hash collision, they hold the same
+     * records.
+     */
+    public record RangeSum(int count, long hash) {
+    }
+
+    /**
+     * Range-digest repair: the sender's {@link RangeSum}s of the {@code parts.size()} equal parts of the clockwise
+     * arc [{@code lo}, {@code hi}) (lo == hi: the whole ring), over the records both it and the receiver should hold
+     * (with {@code handoff}, as replicas of the leaving sender's keys: one more node per key). Answered with
+     * {@link RangeDigestReply}: the receiver's sums of the same parts.
+     */
+    public record RangeDigest(Id lo, Id hi, boolean handoff, List<RangeSum> parts) implements Message {
+        public RangeDigest {
+            parts = List.copyOf(parts);
+        }
+
+        public MessageType type() {
+            return MessageType.RANGE_DIGEST;
+        }
+    }
+
+    /** The receiver's sums of the parts a {@link RangeDigest} named, in the same order. */
+    public record RangeDigestReply(List<RangeSum> parts) implements Message {
+        public RangeDigestReply {
+            parts = List.copyOf(parts);
+        }
+
+        public MessageType type() {
+            return MessageType.RANGE_DIGEST_REPLY;
+        }
+    }
+
     /** Client protocol: put; answered with {@link PutReply}. {@code secretHash} is SHA-256 of the secret or empty. */
     public record ClientPut(Id key, Bytes value, int ttlSeconds, Bytes secretHash) implements Message {
         public MessageType type() {

@@ -81,6 +81,16 @@ final class Membership {
         return leafSet.members();
     }
 
+    /** The clockwise side of the leaf set, nearest first (a copy). */
+    List<Contact> clockwise() {
+        return leafSet.clockwise();
+    }
+
+    /** The counter-clockwise side of the leaf set, nearest first (a copy). */
+    List<Contact> counterClockwise() {
+        return leafSet.counterClockwise();
+    }
+
     boolean inLeafSet(Id id) {
         return leafSet.contains(id);
     }

@@ -17,6 +17,7 @@ import io.rattan.core.msg.Messages.JoinInfo;
 import io.rattan.core.msg.Messages.JoinRequest;
 import io.rattan.core.msg.Messages.LeafExchange;
 import io.rattan.core.msg.Messages.Leave;
+import io.rattan.core.msg.Messages.RangeDigest;
 import io.rattan.core.msg.Messages.RemoveReplica;
 import io.rattan.core.msg.Messages.RemoveReplicaReply;
 import io.rattan.core.msg.Messages.Routed;
@@ -236,7 +237,8 @@ public final class Node {
     private void dispatch(Envelope e, Contact from, Message m) {
         switch (m.type()) {
             case PING -> reply(from, e, tables.answerPing(from));
-            case PONG, HOP_ACK, STORE_ACK, LEAF_EXCHANGE_REPLY, REMOVE_REPLICA_REPLY, DIGEST_WANT, PUT_REPLY,
+            case PONG, HOP_ACK, STORE_ACK, LEAF_EXCHANGE_REPLY, REMOVE_REPLICA_REPLY, DIGEST_WANT, RANGE_DIGEST_REPLY,
+                 PUT_REPLY,
                  GET_REPLY, REMOVE_REPLY, ITERATIVE_GET_REPLY -> outbox.onReply(e);
             case ITERATIVE_GET -> {
                 // Like a routed get, a node that has not joined stays silent and the gateway asks another.
@@ -264,6 +266,7 @@ public final class Node {
                         r.ttlSeconds())));
             }
             case DIGEST -> repair.answerDigest(e, from, (Digest) m);
+            case RANGE_DIGEST -> repair.answerRangeDigest(e, from, (RangeDigest) m);
             default -> log.debug("{} ignores a {} on the peer port from {}", ctx.tag(), m.type(), from);
         }
     }

@@ -8,32 +8,51 @@ import io.rattan.core.msg.Messages.Digest;
 import io.rattan.core.msg.Messages.DigestEntry;
 import io.rattan.core.msg.Messages.DigestWant;
 import io.rattan.core.msg.Messages.Leave;
+import io.rattan.core.msg.Messages.RangeDigest;
+import io.rattan.core.msg.Messages.RangeDigestReply;
 import io.rattan.core.net.Contact;
 import io.rattan.core.store.Store;
 import io.rattan.core.store.StoredRecord;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps every record on its k replicas: pushes records to the replicas a leaf-set change added, runs anti-entropy
- * rounds with the leaf set, and hands every record off when the node leaves. Owned by the node's event loop.
+ * Keeps every record on its k replicas by range-digest repair ({@link RangeSync}) with each leaf-set member: after a
+ * leaf-set change every member is due for a session in the new view, and anti-entropy rounds run the due ones first,
+ * then re-check one member per round. A member counts as repaired for a view only once a session in that view
+ * finished with every copy it streamed acknowledged. Graceful leave runs the same sessions toward the nodes that take
+ * over. Owned by the node's event loop.
  */
 final class Repair {
 
     private static final Logger log = LoggerFactory.getLogger(Repair.class);
     private static final long REPAIR_DELAY_NANOS = 200_000_000L;
+    /** Sessions run at once, so that a view change does not scan the store for every member at the same time. */
+    static final int SESSIONS_MAX = 2;
+    private static final int HANDOFF_TRIES = 3;
+    private static final Id HALF_RING = new Id(Long.MIN_VALUE, 0, 0);
 
     private final NodeContext ctx;
     private final Membership members;
     private final LocalReplica replica;
-    private Set<Id> repairedView = new HashSet<>();
+    private final ReplicaStream.Counters counters = new ReplicaStream.Counters();
+    private final Map<Id, ReplicaStream> streams = new HashMap<>();
+    private final Map<Id, RangeSync> sessions = new HashMap<>();
+    private final Set<Id> running = new HashSet<>();
+    private final Map<Id, Long> repairedIn = new HashMap<>();
+    private Set<Id> view = new HashSet<>();
+    private long epoch;
     private boolean repairScheduled;
-    private Store.Cursor antiEntropyCursor = Store.Cursor.START;
+    private int turn;
+    private Store.Cursor strayCursor = Store.Cursor.START;
 
     Repair(NodeContext ctx, Membership members, LocalReplica replica) {
         this.ctx = ctx;
@@ -41,103 +60,191 @@ final class Repair {
         this.replica = replica;
     }
 
-    /** The leaf set changed: repair soon, once (a join changes the leaf set many times in a burst). */
+    ReplicaStream.Counters counters() {
+        return counters;
+    }
+
+    /** The leaf set changed: start repairing soon, once (a join changes the leaf set many times in a burst). */
     void leafSetChanged() {
         if (repairScheduled || ctx.stopped()) {
             return;
         }
         repairScheduled = true;
-        ctx.scheduler().schedule(REPAIR_DELAY_NANOS, this::repair);
+        ctx.scheduler().schedule(REPAIR_DELAY_NANOS, this::viewChanged);
     }
 
-    /**
-     * Pushes every record whose replica set gained members since the last repair to those members. Of the old
-     * replicas still present, only the one closest to the key pushes, so a change costs one copy per new replica;
-     * anti-entropy catches what a disagreement of views misses.
-     */
-    private void repair() {
+    private void viewChanged() {
         repairScheduled = false;
         if (ctx.stopped()) {
             return;
         }
-        Set<Id> oldView = repairedView;
         Set<Id> newView = new HashSet<>();
         for (Contact c : members.leafMembers()) {
             newView.add(c.id());
         }
-        if (newView.equals(oldView)) {
+        if (newView.equals(view)) {
             return;
         }
-        repairedView = newView;
-        List<Id> oldIds = new ArrayList<>(oldView);
-        oldIds.add(ctx.self().id());
-        ReplicaPushes pushes = new ReplicaPushes(ctx, replica);
-        replica.forEachRecord(r -> {
-            List<Id> before = closestIds(r.key(), oldIds, ctx.config().replicas());
-            if (!pushesAfterChange(before, newView)) {
-                return;
-            }
-            for (Contact c : members.replicaSet(r.key())) {
-                if (!c.equals(ctx.self()) && !before.contains(c.id())) {
-                    pushes.add(c, r);
+        epoch++;
+        for (Id gone : view) {
+            if (!newView.contains(gone)) {
+                ReplicaStream s = streams.remove(gone);
+                if (s != null) {
+                    s.abandon();
                 }
-            }
-        });
-        pushes.flush();
-    }
-
-    /** Whether this node is the closest of a record's old replicas ({@code before}) that are still present. */
-    private boolean pushesAfterChange(List<Id> before, Set<Id> newView) {
-        for (Id id : before) {
-            if (id.equals(ctx.self().id()) || newView.contains(id)) {
-                return id.equals(ctx.self().id());
+                sessions.remove(gone);
+                repairedIn.remove(gone);
             }
         }
-        return true;
+        view = newView;
+        startDue();
     }
 
-    private static List<Id> closestIds(Id key, List<Id> ids, int n) {
-        List<Id> sorted = new ArrayList<>(ids);
-        sorted.sort((a, b) -> a.equals(b) ? 0 : a.isCloserTo(key, b) ? -1 : 1);
-        return sorted.size() > n ? sorted.subList(0, n) : sorted;
+    /** Starts sessions with the members not yet repaired in this view, up to {@link #SESSIONS_MAX} at once. */
+    private void startDue() {
+        for (Contact c : members.leafMembers()) {
+            if (running.size() >= SESSIONS_MAX) {
+                return;
+            }
+            if (!running.contains(c.id()) && repairedIn.getOrDefault(c.id(), -1L) < epoch) {
+                start(c);
+            }
+        }
+    }
+
+    private void start(Contact peer) {
+        RangeSync s = sessions.get(peer.id());
+        if (s == null || s.epoch() != epoch || !s.peer().equals(peer)) {
+            s = new RangeSync(ctx, replica, peer, false, pairRange(peer, false), pairFilter(peer, false),
+                    stream(peer), epoch);
+            sessions.put(peer.id(), s);
+        }
+        RangeSync session = s;
+        running.add(peer.id());
+        session.run(ok -> {
+            running.remove(peer.id());
+            if (ok) {
+                sessions.remove(peer.id(), session);
+                if (session.epoch() == epoch) {
+                    repairedIn.put(peer.id(), epoch);
+                }
+            }
+            if (!ctx.stopped()) {
+                startDue();
+            }
+        });
+    }
+
+    private ReplicaStream stream(Contact peer) {
+        ReplicaStream s = streams.get(peer.id());
+        if (s == null) {
+            s = new ReplicaStream(ctx, replica, peer, counters);
+            streams.put(peer.id(), s);
+        }
+        return s;
     }
 
     /**
-     * One anti-entropy round: tell a random leaf-set neighbour which records (values and tombstones) it should hold
-     * as we see it, from a rotating cursor; it answers with the ones it lacks, which we push.
+     * One anti-entropy round: sessions with members still due; when none is, a check of the next member in turn
+     * (two short messages when nothing differs). Then the stray check ({@link #strayRound}).
      */
     void antiEntropyRound() {
         List<Contact> leaves = members.leafMembers();
         if (leaves.isEmpty()) {
             return;
         }
-        Contact peer = leaves.get(ctx.random().nextInt(leaves.size()));
-        List<DigestEntry> entries = digestFor(peer);
-        if (entries.isEmpty()) {
-            return;
+        startDue();
+        if (running.isEmpty()) {
+            Contact c = leaves.get(Math.floorMod(turn++, leaves.size()));
+            start(c);
         }
-        ctx.outbox().request(peer, new Digest(entries), nanos(ctx.config().rtoMaxMillis()), ReplyHandler.of(
-                reply -> {
-                    if (reply.body() instanceof DigestWant w) {
-                        ReplicaPushes pushes = new ReplicaPushes(ctx, replica);
-                        for (DigestEntry d : w.entries()) {
-                            replica.read(d.key(), d.valueHash()).ifPresent(r -> pushes.add(peer, r));
-                        }
-                        pushes.flush();
-                    }
-                },
-                () -> members.peerTimedOut(peer)));
+        strayRound(leaves.get(ctx.random().nextInt(leaves.size())));
     }
 
-    /** The next digest for {@code peer}: records it should hold, from where the last round stopped, wrapping once. */
-    private List<DigestEntry> digestFor(Contact peer) {
+    /**
+     * Which keys this node and {@code peer} should both hold, as this node sees it: both are among the key's k
+     * closest (with {@code handoff}, k + 1: the keys a leaving node hands over). Both ends of a session evaluate it,
+     * each in its own view, so equal views give equal digests.
+     */
+    Predicate<Id> pairFilter(Contact peer, boolean handoff) {
+        Id self = ctx.self().id();
+        Id other = peer.id();
+        return key -> {
+            List<Contact> set = handoff ? members.replicaSetAndNext(key) : members.replicaSet(key);
+            boolean hasSelf = false;
+            boolean hasPeer = false;
+            for (Contact c : set) {
+                hasSelf |= c.id().equals(self);
+                hasPeer |= c.id().equals(other);
+            }
+            return hasSelf && hasPeer;
+        };
+    }
+
+    /**
+     * The arc holding every key {@link #pairFilter} can accept: from the n-th node counter-clockwise of the two to
+     * the n-th clockwise of them (n = k, or k + 1 for a hand-off), where the nodes in between are closer to any key
+     * beyond. The whole ring when the leaf set is not full or does not reach that far.
+     */
+    KeyRange pairRange(Contact peer, boolean handoff) {
+        int n = ctx.config().replicas() + (handoff ? 1 : 0);
+        List<Contact> cw = members.clockwise();
+        List<Contact> ccw = members.counterClockwise();
+        int half = ctx.config().leafSetHalf();
+        if (cw.size() < half || ccw.size() < half) {
+            return KeyRange.whole();
+        }
+        List<Id> ring = new ArrayList<>();
+        for (int i = ccw.size() - 1; i >= 0; i--) {
+            ring.add(ccw.get(i).id());
+        }
+        ring.add(ctx.self().id());
+        cw.forEach(c -> ring.add(c.id()));
+        if (new HashSet<>(ring).size() != ring.size()
+                || ring.get(ring.size() - 1).minus(ring.get(0)).compareTo(HALF_RING) >= 0) {
+            return KeyRange.whole();
+        }
+        int s = ccw.size();
+        int p = ring.indexOf(peer.id());
+        if (p < 0) {
+            return KeyRange.whole();
+        }
+        int a = Math.max(s, p) - n;
+        int b = Math.min(s, p) + n;
+        if (a < 0 || b >= ring.size()) {
+            return KeyRange.whole();
+        }
+        return new KeyRange(ring.get(a), ring.get(b).plus(new Id(0, 0, 1)));
+    }
+
+    /** Answers a range digest with this node's sums of the same parts, over the keys it shares with the sender. */
+    void answerRangeDigest(Envelope e, Contact from, RangeDigest d) {
+        int n = d.parts().size();
+        if (n < 1 || n > 4 * RangeSync.PARTS) {
+            log.debug("{} ignores a range digest of {} parts from {}", ctx.tag(), n, from);
+            return;
+        }
+        List<KeyRange> parts = new KeyRange(d.lo(), d.hi()).split(n);
+        RangeScan.sums(ctx, replica, parts, pairFilter(from, d.handoff()), sums -> {
+            if (sums != null && !ctx.stopped()) {
+                ctx.outbox().send(from.address(), e.requestId(), new RangeDigestReply(sums));
+            }
+        });
+    }
+
+    /**
+     * Offers {@code peer} a page of stray records: those this node holds although it is no replica, of which the
+     * peer is one (a copy pushed here by a replica that missed a remove, say). Range digests cover only keys both
+     * ends replicate, so without this a tombstone would never reach such a copy. Bounded scan per round.
+     */
+    private void strayRound(Contact peer) {
         List<DigestEntry> entries = new ArrayList<>();
-        Store.Cursor cursor = antiEntropyCursor;
+        Store.Cursor cursor = strayCursor;
         int scanned = 0;
-        int scanBudget = 4 * ctx.config().digestEntriesMax();
+        int budget = 4 * ctx.config().digestEntriesMax();
         boolean wrapped = false;
         outer:
-        while (scanned < scanBudget) {
+        while (scanned < budget) {
             List<StoredRecord> page = replica.scan(cursor, LocalReplica.SCAN_PAGE);
             if (page.isEmpty()) {
                 if (wrapped || cursor.equals(Store.Cursor.START)) {
@@ -150,7 +257,8 @@ final class Repair {
             for (StoredRecord r : page) {
                 cursor = new Store.Cursor(r.key(), r.valueHash());
                 scanned++;
-                if (members.replicaSet(r.key()).contains(peer)) {
+                List<Contact> set = members.replicaSet(r.key());
+                if (set.contains(peer) && !set.contains(ctx.self())) {
                     entries.add(new DigestEntry(r.key(), r.valueHash(), r.tombstone()));
                     if (entries.size() >= ctx.config().digestEntriesMax()) {
                         break outer;
@@ -158,8 +266,20 @@ final class Repair {
                 }
             }
         }
-        antiEntropyCursor = cursor;
-        return entries;
+        strayCursor = cursor;
+        if (entries.isEmpty()) {
+            return;
+        }
+        ctx.outbox().request(peer, new Digest(entries), nanos(ctx.config().rtoMaxMillis()), ReplyHandler.of(
+                reply -> {
+                    if (reply.body() instanceof DigestWant w) {
+                        ReplicaStream s = stream(peer);
+                        for (DigestEntry d : w.entries()) {
+                            replica.read(d.key(), d.valueHash()).ifPresent(s::add);
+                        }
+                    }
+                },
+                () -> members.peerTimedOut(peer)));
     }
 
     /**
@@ -170,46 +290,64 @@ final class Repair {
      */
     void answerDigest(Envelope e, Contact from, Digest d) {
         List<DigestEntry> want = new ArrayList<>();
-        ReplicaPushes tombstones = null;
+        List<StoredRecord> tombstones = new ArrayList<>();
         for (DigestEntry entry : d.entries()) {
             Optional<StoredRecord> have = replica.read(entry.key(), entry.valueHash());
             boolean lacks = entry.tombstone() ? have.isEmpty() || !have.get().tombstone() : have.isEmpty();
             if (lacks) {
                 want.add(entry);
             } else if (!entry.tombstone() && have.get().tombstone()) {
-                if (tombstones == null) {
-                    tombstones = new ReplicaPushes(ctx, replica);
-                }
-                tombstones.add(from, have.get());
+                tombstones.add(have.get());
             }
         }
         ctx.outbox().send(from.address(), e.requestId(), new DigestWant(want));
-        if (tombstones != null) {
-            tombstones.flush();
+        if (!tombstones.isEmpty()) {
+            ReplicaStream s = stream(from);
+            tombstones.forEach(s::add);
         }
     }
 
     /**
-     * Graceful leave: hands every record to the neighbours that become its replicas; once they answered, tells the
-     * leaf set this node is gone and runs {@code done}.
+     * Graceful leave: a hand-off session with every leaf-set member over the keys it takes over from this node; once
+     * they finished (every copy acknowledged, or a session failed {@value #HANDOFF_TRIES} times, which is logged),
+     * tells the leaf set this node is gone and runs {@code done}.
      */
     void handOff(Runnable done) {
-        ReplicaPushes pushes = new ReplicaPushes(ctx, replica, () -> {
-            // The records are handed off; the neighbours now drop this node and repair around it at once (a new
-            // replica may lie beyond this node's leaf set, where only they can see it).
-            for (Contact c : members.leafMembers()) {
-                ctx.outbox().send(c.address(), 0, new Leave());
-            }
-            done.run();
-        });
-        replica.forEachRecord(r -> {
-            for (Contact c : members.replicaSetAndNext(r.key())) {
-                if (!c.equals(ctx.self())) {
-                    pushes.add(c, r);
+        List<Contact> leaves = members.leafMembers();
+        log.info("{} leaving: handing its records to {} neighbours", ctx.tag(), leaves.size());
+        int[] left = {leaves.size()};
+        Runnable oneDone = () -> {
+            if (--left[0] == 0) {
+                // The neighbours now drop this node and repair around it at once (a new replica may lie beyond this
+                // node's leaf set, where only they can see it).
+                for (Contact c : members.leafMembers()) {
+                    ctx.outbox().send(c.address(), 0, new Leave());
                 }
+                done.run();
+            }
+        };
+        if (leaves.isEmpty()) {
+            done.run();
+            return;
+        }
+        for (Contact c : leaves) {
+            RangeSync s = new RangeSync(ctx, replica, c, true, pairRange(c, true), pairFilter(c, true), stream(c),
+                    epoch);
+            runHandOff(s, 1, oneDone);
+        }
+    }
+
+    private void runHandOff(RangeSync s, int attempt, Runnable oneDone) {
+        s.run(ok -> {
+            if (ok) {
+                oneDone.run();
+            } else if (attempt < HANDOFF_TRIES) {
+                runHandOff(s, attempt + 1, oneDone);
+            } else {
+                log.warn("{} could not hand off to {} ({} copies unacknowledged)", ctx.tag(), s.peer(),
+                        stream(s.peer()).owed());
+                oneDone.run();
             }
         });
-        log.info("{} leaving: handing its records to its neighbours", ctx.tag());
-        pushes.flush();
     }
 }

@@ -11,6 +11,9 @@ import io.rattan.core.msg.Messages.ClientRemove;
 import io.rattan.core.msg.Messages.Digest;
 import io.rattan.core.msg.Messages.DigestEntry;
 import io.rattan.core.msg.Messages.DigestWant;
+import io.rattan.core.msg.Messages.RangeDigest;
+import io.rattan.core.msg.Messages.RangeDigestReply;
+import io.rattan.core.msg.Messages.RangeSum;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.IterativeGet;
@@ -181,6 +184,11 @@ final class MessageArbitraries {
         m.put(MessageType.REMOVE_REPLICA_REPLY, statuses().map(RemoveReplicaReply::new));
         m.put(MessageType.DIGEST, digestEntries().list().ofMaxSize(20).map(Digest::new));
         m.put(MessageType.DIGEST_WANT, digestEntries().list().ofMaxSize(20).map(DigestWant::new));
+        Arbitrary<List<RangeSum>> sums = Combinators.combine(nonNegativeInts(), Arbitraries.longs())
+                .as(RangeSum::new).list().ofMaxSize(20);
+        m.put(MessageType.RANGE_DIGEST, Combinators.combine(ids(), ids(), Arbitraries.of(true, false), sums)
+                .as(RangeDigest::new));
+        m.put(MessageType.RANGE_DIGEST_REPLY, sums.map(RangeDigestReply::new));
         m.put(MessageType.CLIENT_PUT, Combinators.combine(ids(), values(), nonNegativeInts(), hashes())
                 .as(ClientPut::new));
         m.put(MessageType.CLIENT_GET, Combinators.combine(ids(), Arbitraries.of(RoutingMode.class), nonNegativeInts(),

@@ -1,0 +1,175 @@
+package io.rattan.core.node;
+
+import static io.rattan.core.node.NodeContext.nanos;
+
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Messages.Digest;
+import io.rattan.core.msg.Messages.DigestEntry;
+import io.rattan.core.msg.Messages.DigestWant;
+import io.rattan.core.msg.Messages.RangeDigest;
+import io.rattan.core.msg.Messages.RangeDigestReply;
+import io.rattan.core.msg.Messages.RangeSum;
+import io.rattan.core.net.Contact;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+
+/**
+ * One range-digest repair session with one peer, over the arc of keys both should hold: compare the arc's
+ * {@link #PARTS} parts by {@link RangeSum}, descend into the parts that differ until a part holds at most
+ * {@code digestEntriesMax} of this node's records, then list that part's records ({@link Digest}), and stream the
+ * ones the peer lacks ({@link ReplicaStream}). Bytes exchanged grow with the difference, not with the records held:
+ * two equal arcs cost one digest and its reply. The ranges still to compare are the session's cursor: a session that
+ * failed (a request timed out, the stream stalled) keeps them and {@link #run} resumes from there. It succeeds only
+ * once the peer acknowledged every record streamed. Owned by the node's event loop.
+ */
+final class RangeSync {
+
+    /** Parts per compared range: 16 parts of 12 bytes each way per step. */
+    static final int PARTS = 16;
+
+    private final NodeContext ctx;
+    private final LocalReplica replica;
+    private final Contact peer;
+    private final boolean handoff;
+    private final Predicate<Id> filter;
+    private final ReplicaStream stream;
+    private final long epoch;
+    private final ArrayDeque<KeyRange> pending = new ArrayDeque<>();
+    private final ArrayDeque<KeyRange> leaves = new ArrayDeque<>();
+    private Consumer<Boolean> done;
+
+    /**
+     * @param filter the keys both hold, as this node sees it ({@link Repair#pairFilter})
+     * @param epoch  the view this session repairs (see {@link Repair})
+     */
+    RangeSync(NodeContext ctx, LocalReplica replica, Contact peer, boolean handoff, KeyRange range,
+              Predicate<Id> filter, ReplicaStream stream, long epoch) {
+        this.ctx = ctx;
+        this.replica = replica;
+        this.peer = peer;
+        this.handoff = handoff;
+        this.filter = filter;
+        this.stream = stream;
+        this.epoch = epoch;
+        pending.add(range);
+    }
+
+    long epoch() {
+        return epoch;
+    }
+
+    Contact peer() {
+        return peer;
+    }
+
+    /** Runs (or resumes) the session; {@code done} gets true once all is compared and acknowledged, else false. */
+    void run(Consumer<Boolean> done) {
+        this.done = done;
+        stream.resume();
+        step();
+    }
+
+    private void step() {
+        if (ctx.stopped()) {
+            finish(false);
+        } else if (stream.owed() > 2 * ctx.config().digestEntriesMax()) {
+            // Back-pressure: compare further only once the peer has taken what it was owed.
+            stream.whenDrained(ok -> {
+                if (ok) {
+                    step();
+                } else {
+                    finish(false);
+                }
+            });
+        } else if (!leaves.isEmpty()) {
+            list(leaves.peek());
+        } else if (!pending.isEmpty()) {
+            compare(pending.peek());
+        } else {
+            stream.whenDrained(this::finish);
+        }
+    }
+
+    private void finish(boolean ok) {
+        Consumer<Boolean> d = done;
+        done = null;
+        if (d != null) {
+            d.accept(ok);
+        }
+    }
+
+    private long timeoutNanos() {
+        // The peer scans its own copy of the range before it answers.
+        return 4 * nanos(ctx.config().rtoMaxMillis());
+    }
+
+    private void compare(KeyRange range) {
+        List<KeyRange> parts = range.split(PARTS);
+        RangeScan.sums(ctx, replica, parts, filter, mine -> {
+            if (mine == null) {
+                finish(false);
+                return;
+            }
+            ctx.outbox().request(peer, new RangeDigest(range.lo(), range.hi(), handoff, mine), timeoutNanos(),
+                    ReplyHandler.of(reply -> {
+                        if (reply.body() instanceof RangeDigestReply r && r.parts().size() == PARTS) {
+                            pending.poll();
+                            descend(parts, mine, r.parts());
+                            step();
+                        } else {
+                            finish(false);
+                        }
+                    }, () -> finish(false)));
+        });
+    }
+
+    /** Queues the parts that differ and hold records of ours: small ones to list, big ones to compare further. */
+    private void descend(List<KeyRange> parts, List<RangeSum> mine, List<RangeSum> theirs) {
+        for (int i = PARTS - 1; i >= 0; i--) {
+            RangeSum a = mine.get(i);
+            if (a.count() == 0 || a.equals(theirs.get(i))) {
+                continue;
+            }
+            KeyRange part = parts.get(i);
+            // A part too narrow to split further (many values under one key) is listed whatever its size.
+            boolean narrow = part.hi().minus(part.lo()).compareTo(new Id(0, 0, PARTS)) <= 0 && !part.isWhole();
+            if (a.count() <= ctx.config().digestEntriesMax() || narrow) {
+                leaves.add(part);
+            } else {
+                pending.addFirst(part);
+            }
+        }
+    }
+
+    private void list(KeyRange range) {
+        RangeScan.entries(ctx, replica, range, filter, Integer.MAX_VALUE, entries -> {
+            if (entries == null) {
+                finish(false);
+            } else {
+                offer(entries, 0);
+            }
+        });
+    }
+
+    /** Sends the listed records a digest page at a time; the peer answers with those it lacks, which we stream. */
+    private void offer(List<DigestEntry> entries, int from) {
+        if (from >= entries.size()) {
+            leaves.poll();
+            step();
+            return;
+        }
+        int to = Math.min(entries.size(), from + ctx.config().digestEntriesMax());
+        ctx.outbox().request(peer, new Digest(entries.subList(from, to)), timeoutNanos(), ReplyHandler.of(reply -> {
+            if (reply.body() instanceof DigestWant w) {
+                for (DigestEntry d : w.entries()) {
+                    replica.read(d.key(), d.valueHash()).ifPresent(stream::add);
+                }
+                offer(entries, to);
+            } else {
+                finish(false);
+            }
+        }, () -> finish(false)));
+    }
+}

@@ -1,0 +1,207 @@
+package io.rattan.core.node;
+
+import static io.rattan.core.node.NodeContext.nanos;
+
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Messages.ReplicaRecord;
+import io.rattan.core.msg.Messages.StoreAck;
+import io.rattan.core.msg.Messages.StoreReplicas;
+import io.rattan.core.net.Contact;
+import io.rattan.core.store.StoredRecord;
+import io.rattan.core.util.Bytes;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The copies owed to one peer, sent with flow control: pages of {@link StoreReplicas} of bounded size, at most
+ * {@link #WINDOW} unacknowledged at a time, the next only when the peer acknowledged one, so the sender never runs
+ * ahead of what the receiver stores. A page not acknowledged is sent again (the same records, read afresh) with
+ * growing pauses; after {@link #ATTEMPTS} tries the stream stalls with its records kept, and {@link #resume} carries on
+ * from them. Records leave the stream only when acknowledged or when they expired meanwhile; the records of a peer
+ * that left the view are counted and logged ({@link #abandon}). Owned by the node's event loop.
+ */
+final class ReplicaStream {
+
+    private static final Logger log = LoggerFactory.getLogger(ReplicaStream.class);
+    static final int WINDOW = 4;
+    static final int PAGE_BYTES_MAX = 256 * 1024;
+    static final int ATTEMPTS = 4;
+
+    /** A record owed, by identity: it is read from the store when its page is sent. */
+    record Ref(Id key, Bytes valueHash) {
+    }
+
+    /** What streams have done, summed over a node's life, for metrics and reports. */
+    static final class Counters {
+        long pagesSent;
+        long pagesResent;
+        long recordsAcked;
+        long bytesSent;
+        long recordsAbandoned;
+    }
+
+    private final NodeContext ctx;
+    private final LocalReplica replica;
+    private final Contact peer;
+    private final Counters counters;
+    private final ArrayDeque<Ref> queue = new ArrayDeque<>();
+    private final Set<Ref> owed = new HashSet<>();
+    private final List<Consumer<Boolean>> waiters = new ArrayList<>();
+    private int inFlight;
+    private boolean stalled;
+    private boolean abandoned;
+
+    ReplicaStream(NodeContext ctx, LocalReplica replica, Contact peer, Counters counters) {
+        this.ctx = ctx;
+        this.replica = replica;
+        this.peer = peer;
+        this.counters = counters;
+    }
+
+    /** Owes {@code r} to the peer (once, however often it is added until acknowledged) and sends what the window allows. */
+    void add(StoredRecord r) {
+        Ref ref = new Ref(r.key(), r.valueHash());
+        if (!abandoned && owed.add(ref)) {
+            queue.add(ref);
+        }
+        pump();
+    }
+
+    /** Records owed and not yet acknowledged. */
+    int owed() {
+        return owed.size();
+    }
+
+    boolean stalled() {
+        return stalled;
+    }
+
+    /** Runs {@code w} once nothing is owed (true) or the stream stalled with nothing in flight (false). */
+    void whenDrained(Consumer<Boolean> w) {
+        waiters.add(w);
+        notifyIfSettled();
+    }
+
+    /** After a stall: sends the kept records again. */
+    void resume() {
+        stalled = false;
+        pump();
+    }
+
+    /** The peer left the view: what it is still owed is dropped, counted and logged, never silently. */
+    void abandon() {
+        if (abandoned) {
+            return;
+        }
+        abandoned = true;
+        if (!owed.isEmpty()) {
+            counters.recordsAbandoned += owed.size();
+            log.info("{} drops {} copies owed to {}, which left its leaf set", ctx.tag(), owed.size(), peer);
+        }
+        queue.clear();
+        owed.clear();
+        stalled = true;
+        List<Consumer<Boolean>> ws = List.copyOf(waiters);
+        waiters.clear();
+        ws.forEach(w -> w.accept(false));
+    }
+
+    private void pump() {
+        while (!stalled && !abandoned && inFlight < WINDOW && !queue.isEmpty()) {
+            List<Ref> page = nextPage();
+            inFlight++;
+            send(page, 1);
+        }
+        notifyIfSettled();
+    }
+
+    private List<Ref> nextPage() {
+        List<Ref> page = new ArrayList<>();
+        int bytes = 0;
+        while (!queue.isEmpty() && page.size() < ctx.config().digestEntriesMax() && bytes < PAGE_BYTES_MAX) {
+            Ref ref = queue.poll();
+            page.add(ref);
+            bytes += ctx.config().valueBytesMax() + 128;
+        }
+        return page;
+    }
+
+    private void send(List<Ref> page, int attempt) {
+        if (abandoned) {
+            inFlight--;
+            return;
+        }
+        List<ReplicaRecord> wire = new ArrayList<>(page.size());
+        long bytes = 0;
+        for (Ref ref : page) {
+            Optional<StoredRecord> r = replica.read(ref.key(), ref.valueHash());
+            if (r.isPresent()) {
+                ReplicaRecord w = replica.toWire(r.get());
+                wire.add(w);
+                bytes += w.value().length() + 128;
+            }
+        }
+        if (wire.isEmpty()) {
+            // Every record of the page expired since it was owed: nothing is left to send.
+            settle(page);
+            return;
+        }
+        counters.pagesSent++;
+        counters.bytesSent += bytes;
+        if (attempt > 1) {
+            counters.pagesResent++;
+        }
+        long timeout = nanos(ctx.config().rtoMaxMillis()) * attempt;
+        ctx.outbox().request(peer, new StoreReplicas(wire), timeout, ReplyHandler.of(reply -> {
+            if (reply.body() instanceof StoreAck) {
+                counters.recordsAcked += page.size();
+                settle(page);
+            } else {
+                retry(page, attempt);
+            }
+        }, () -> retry(page, attempt)));
+    }
+
+    private void settle(List<Ref> page) {
+        inFlight--;
+        page.forEach(owed::remove);
+        pump();
+    }
+
+    private void retry(List<Ref> page, int attempt) {
+        if (abandoned) {
+            inFlight--;
+            return;
+        }
+        if (attempt < ATTEMPTS) {
+            ctx.scheduler().schedule(nanos(ctx.config().rtoMinMillis()) << attempt, () -> send(page, attempt + 1));
+            return;
+        }
+        log.info("{} stalls its copies to {}: a page of {} went unacknowledged {} times; kept for the next round",
+                ctx.tag(), peer, page.size(), ATTEMPTS);
+        stalled = true;
+        inFlight--;
+        for (int i = page.size() - 1; i >= 0; i--) {
+            queue.addFirst(page.get(i));
+        }
+        notifyIfSettled();
+    }
+
+    private void notifyIfSettled() {
+        boolean settled = inFlight == 0 && (queue.isEmpty() || stalled);
+        if (!settled || waiters.isEmpty()) {
+            return;
+        }
+        boolean ok = queue.isEmpty() && !stalled;
+        List<Consumer<Boolean>> ws = List.copyOf(waiters);
+        waiters.clear();
+        ws.forEach(w -> w.accept(ok));
+    }
+}

@@ -1,0 +1,180 @@
+package io.rattan.core.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rattan.core.codec.MessageCodec;
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.MessageType;
+import io.rattan.core.net.Address;
+import io.rattan.core.store.StoredRecord;
+import io.rattan.core.util.Bytes;
+import io.rattan.core.virtual.LatencyModel;
+import io.rattan.core.virtual.VirtualNetwork;
+import io.rattan.core.virtual.VirtualWorld;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Range-digest repair between two replicas in the virtual world, on stores loaded directly: what it costs when
+ * nothing differs (it must not grow with the store), that it sends only what is missing, never more than its window
+ * of unacknowledged pages, and that it finishes after a spell in which its acknowledgements were lost.
+ */
+class RangeRepairTest {
+
+    private static final long SECOND = 1_000_000_000L;
+    private static final EnumSet<MessageType> REPAIR = EnumSet.of(MessageType.RANGE_DIGEST,
+            MessageType.RANGE_DIGEST_REPLY, MessageType.DIGEST, MessageType.DIGEST_WANT, MessageType.STORE_REPLICAS,
+            MessageType.STORE_ACK);
+
+    /** Two replicas of everything: leaf set 1 per side, k = 2, anti-entropy every 5 s. */
+    private static VirtualWorld pair(long seed) {
+        NodeConfig config = NodeConfig.defaults().withReplicas(2, 2).withLeafSetHalf(1).withPeriods(1_000, 5_000,
+                10_000);
+        VirtualWorld world = new VirtualWorld(seed, config, LatencyModel.constant(10_000_000L));
+        world.addNodes(2);
+        world.runFor(10 * SECOND);
+        return world;
+    }
+
+    private static List<StoredRecord> records(int n, int valueBytes, long expiresAt, long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        List<StoredRecord> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            byte[] v = new byte[valueBytes];
+            random.nextBytes(v);
+            out.add(StoredRecord.value(Id.random(random), Bytes.wrap(v), expiresAt, Bytes.EMPTY));
+        }
+        return out;
+    }
+
+    /** Bytes of repair messages per type sent in the world while it runs, and how many of them. */
+    private static final class Meter implements VirtualNetwork.Observer {
+        final MessageCodec codec = new MessageCodec();
+        final Map<MessageType, long[]> byType = new EnumMap<>(MessageType.class);
+        boolean on = true;
+
+        @Override
+        public void sent(Address from, Address to, Envelope e) {
+            if (on && REPAIR.contains(e.body().type())) {
+                long[] c = byType.computeIfAbsent(e.body().type(), t -> new long[2]);
+                c[0]++;
+                c[1] += codec.encodedSize(e);
+            }
+        }
+
+        long bytes() {
+            return byType.values().stream().mapToLong(c -> c[1]).sum();
+        }
+    }
+
+    /** Repair bytes over 12 anti-entropy rounds (60 s) of two replicas that hold the same {@code n} records. */
+    static long steadyBytes(int n, Map<MessageType, long[]> byType) {
+        VirtualWorld world = pair(7);
+        long expires = world.scheduler().epochMillis() + 86_400_000L;
+        for (StoredRecord r : records(n, 16, expires, 3)) {
+            world.store(0).write(r);
+            world.store(1).write(r);
+        }
+        world.runFor(10 * SECOND);
+        Meter meter = new Meter();
+        world.network().observer(meter);
+        world.runFor(60 * SECOND);
+        byType.putAll(meter.byType);
+        return meter.bytes();
+    }
+
+    @Test
+    void whenNothingDiffersRepairBytesPerRoundDoNotGrowWithTheStore() {
+        Map<MessageType, long[]> small = new EnumMap<>(MessageType.class);
+        Map<MessageType, long[]> large = new EnumMap<>(MessageType.class);
+        long smallBytes = steadyBytes(1_000, small);
+        long largeBytes = steadyBytes(100_000, large);
+
+        assertThat(smallBytes).as("range digests were exchanged").isPositive();
+        assertThat(small.keySet()).containsOnly(MessageType.RANGE_DIGEST, MessageType.RANGE_DIGEST_REPLY);
+        assertThat(largeBytes).as("repair bytes over 60 s, 10^5 records vs 10^3").isEqualTo(smallBytes);
+    }
+
+    @Test
+    void onlyTheMissingRecordsAreStreamedWithinTheWindowOfUnacknowledgedPages() {
+        VirtualWorld world = pair(11);
+        long expires = world.scheduler().epochMillis() + 86_400_000L;
+        List<StoredRecord> all = records(5_000, 1024, expires, 5);
+        int missing = 1_500;
+        for (int i = 0; i < all.size(); i++) {
+            world.store(0).write(all.get(i));
+            if (i >= missing) {
+                world.store(1).write(all.get(i));
+            }
+        }
+        Address a = world.contact(0).address();
+        Address b = world.contact(1).address();
+        Meter meter = new Meter();
+        int[] unacked = new int[2];
+        world.network().observer((from, to, e) -> {
+            meter.sent(from, to, e);
+            if (from.equals(a) && e.body().type() == MessageType.STORE_REPLICAS) {
+                unacked[0]++;
+                unacked[1] = Math.max(unacked[1], unacked[0]);
+            } else if (from.equals(b) && e.body().type() == MessageType.STORE_ACK) {
+                unacked[0]--;
+            }
+        });
+
+        world.runFor(60 * SECOND);
+
+        for (StoredRecord r : all) {
+            assertThat(world.store(1).read(r.key(), r.valueHash())).as("record on the second replica").isPresent();
+        }
+        long pushed = meter.byType.get(MessageType.STORE_REPLICAS)[1];
+        assertThat(pushed).as("bytes pushed for %d missing 1 KiB records", missing)
+                .isBetween(missing * 1024L, missing * 1300L);
+        assertThat(unacked[1]).as("most pages in flight at once").isBetween(1, ReplicaStream.WINDOW);
+    }
+
+    /** Half of what the receiver sends is lost for 30 s: pages go unacknowledged, are sent again, stall, resume. */
+    @Test
+    void aStreamWhoseAcknowledgementsWereLostFinishesAfterwards() {
+        VirtualWorld world = pair(13);
+        long expires = world.scheduler().epochMillis() + 86_400_000L;
+        List<StoredRecord> all = records(3_000, 1024, expires, 9);
+        for (StoredRecord r : all) {
+            world.store(0).write(r);
+        }
+        Address b = world.contact(1).address();
+        AtomicBoolean cut = new AtomicBoolean(true);
+        long[] sent = new long[1];
+        world.network().faults(new VirtualNetwork.LinkFaults() {
+            @Override
+            public int copies(Address from, Address to) {
+                // The second replica stores what it is sent, but every other message it sends is lost.
+                return cut.get() && from.equals(b) && (++sent[0] & 1) == 0 ? 0 : 1;
+            }
+
+            @Override
+            public long extraDelayNanos(Address from, Address to) {
+                return 0;
+            }
+
+            @Override
+            public boolean reorders(Address from, Address to) {
+                return false;
+            }
+        });
+        world.runFor(30 * SECOND);
+        assertThat(world.store(1).size()).as("records through while answers were lost").isLessThan(all.size());
+        cut.set(false);
+        world.runFor(120 * SECOND);
+
+        for (StoredRecord r : all) {
+            assertThat(world.store(1).read(r.key(), r.valueHash())).as("record on the second replica").isPresent();
+        }
+    }
+}
