@@ -55,7 +55,7 @@ import java.util.Objects;
  * A frame body is what {@link #encode} returns. Transports send each body after a 4-byte big-endian length, which is
  * not part of the body; a receiver rejects a length above its {@link #frameBytesMax()} before reading the body.
  *
- * <h2>Frame body, version 4</h2>
+ * <h2>Frame body, version 5</h2>
  * All integers are big-endian and fixed width; there are no varints, so each value has exactly one encoding.
  * <pre>
  * u8    version      must be {@value #VERSION}
@@ -86,7 +86,7 @@ import java.util.Objects;
  * valueHash, secretHash, placemark at most {@value #HASH_BYTES_MAX} bytes
  * secret                          at most {@value #SECRET_BYTES_MAX} bytes
  * hops                            0..{@value #HOPS_MAX}
- * ttlSeconds, maxValues, replicas, accepted, remainingMillis, ttlRemainingMillis   at least 0
+ * ttlSeconds, maxValues, replicas, accepted, expiresAtMillis, ttlRemainingMillis, senderMillis   at least 0
  * </pre>
  * Every field of every record must be non-null; only the envelope's sender is optional.
  *
@@ -102,7 +102,7 @@ import java.util.Objects;
 public final class MessageCodec {
 
     /** The protocol version carried in the first byte of every frame. */
-    public static final int VERSION = 4;
+    public static final int VERSION = 5;
     /** Default largest frame body: 1 MiB. */
     public static final int DEFAULT_FRAME_BYTES_MAX = 1 << 20;
     /** Largest value, in bytes. */
@@ -262,7 +262,10 @@ public final class MessageCodec {
         switch (body.type()) {
             case PING, HOP_ACK, LEAVE -> {
             }
-            case PONG -> writeContacts(w, ((Pong) body).suggestions(), "suggestions");
+            case PONG -> {
+                writeContacts(w, ((Pong) body).suggestions(), "suggestions");
+                w.nonNegativeI64(((Pong) body).senderMillis(), "senderMillis");
+            }
             case JOIN_REQUEST -> {
                 JoinRequest m = (JoinRequest) body;
                 w.contact(m.joiner(), "joiner");
@@ -352,7 +355,7 @@ public final class MessageCodec {
                     w.id(r.key(), "key");
                     w.bytes(r.valueHash(), HASH_BYTES_MAX, "valueHash");
                     w.bytes(r.value(), VALUE_BYTES_MAX, "value");
-                    w.nonNegativeI64(r.remainingMillis(), "remainingMillis");
+                    w.nonNegativeI64(r.expiresAtMillis(), "expiresAtMillis");
                     w.bytes(r.secretHash(), HASH_BYTES_MAX, "secretHash");
                     w.bool(r.tombstone());
                 }
@@ -459,7 +462,7 @@ public final class MessageCodec {
     private static Message readBody(Reader r, MessageType type) {
         return switch (type) {
             case PING -> new Ping();
-            case PONG -> new Pong(readContacts(r, "suggestions"));
+            case PONG -> new Pong(readContacts(r, "suggestions"), r.nonNegativeI64("senderMillis"));
             case HOP_ACK -> new HopAck();
             case LEAVE -> new Leave();
             case JOIN_REQUEST -> new JoinRequest(r.contact("joiner"), r.i64("originRequestId"), r.hops());
@@ -528,7 +531,7 @@ public final class MessageCodec {
         List<ReplicaRecord> records = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             records.add(new ReplicaRecord(r.id("key"), r.bytes(HASH_BYTES_MAX, "valueHash"),
-                    r.bytes(VALUE_BYTES_MAX, "value"), r.nonNegativeI64("remainingMillis"),
+                    r.bytes(VALUE_BYTES_MAX, "value"), r.nonNegativeI64("expiresAtMillis"),
                     r.bytes(HASH_BYTES_MAX, "secretHash"), r.bool("tombstone")));
         }
         return records;
