@@ -7,6 +7,7 @@ import io.netty.channel.EventLoopGroup;
 import io.rattan.core.client.GetOptions;
 import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.env.Cancellable;
+import io.rattan.core.env.ExpiryClock;
 import io.rattan.core.env.NodeEnv;
 import io.rattan.core.env.Transport;
 import io.rattan.core.id.Id;
@@ -113,13 +114,15 @@ public final class RattanNode implements AutoCloseable {
         String name = id.shortHex();
         Deque<AutoCloseable> opened = new ArrayDeque<>();
         try {
-            SystemClock clock = new SystemClock();
+            // Expiry is judged by a clock that ignores wall-clock jumps and never goes back (ExpiryClock).
+            ExpiryClock clock = new ExpiryClock(new SystemClock(), ExpiryClock.SKEW_BOUND_MILLIS);
             this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             opened.push(registry::close);
             this.metrics = new NodeMetrics(registry).bindJvmMetrics();
             opened.push(metrics);
             this.store = openStore(options.dataDir().resolve(STORE_DIR), clock);
             opened.push(store);
+            clock.attach(store);
             this.group = EventLoops.newGroup(1, "rattan-" + name);
             opened.push(() -> shutDown(group));
             this.loop = group.next();
@@ -553,7 +556,7 @@ public final class RattanNode implements AutoCloseable {
         return new ErrorReply(Status.UNAVAILABLE, "node is not running");
     }
 
-    private static RocksDbStore openStore(Path dir, SystemClock clock) throws IOException {
+    private static RocksDbStore openStore(Path dir, ExpiryClock clock) throws IOException {
         try {
             return RocksDbStore.open(dir, clock::epochMillis);
         } catch (StoreException e) {

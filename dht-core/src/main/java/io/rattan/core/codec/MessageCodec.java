@@ -89,7 +89,7 @@ import java.util.Objects;
  * valueHash, secretHash, placemark at most {@value #HASH_BYTES_MAX} bytes
  * secret                          at most {@value #SECRET_BYTES_MAX} bytes
  * hops                            0..{@value #HOPS_MAX}
- * ttlSeconds, maxValues, replicas, accepted, remainingMillis, ttlRemainingMillis, RangeSum.count   at least 0
+ * ttlSeconds, maxValues, replicas, accepted, expiresAtMillis, ttlRemainingMillis, senderMillis, RangeSum.count   at least 0
  * </pre>
  * Every field of every record must be non-null; only the envelope's sender is optional.
  *
@@ -266,7 +266,10 @@ public final class MessageCodec {
         switch (body.type()) {
             case PING, HOP_ACK, LEAVE -> {
             }
-            case PONG -> writeContacts(w, ((Pong) body).suggestions(), "suggestions");
+            case PONG -> {
+                writeContacts(w, ((Pong) body).suggestions(), "suggestions");
+                w.nonNegativeI64(((Pong) body).senderMillis(), "senderMillis");
+            }
             case JOIN_REQUEST -> {
                 JoinRequest m = (JoinRequest) body;
                 w.contact(m.joiner(), "joiner");
@@ -356,7 +359,7 @@ public final class MessageCodec {
                     w.id(r.key(), "key");
                     w.bytes(r.valueHash(), HASH_BYTES_MAX, "valueHash");
                     w.bytes(r.value(), VALUE_BYTES_MAX, "value");
-                    w.nonNegativeI64(r.remainingMillis(), "remainingMillis");
+                    w.nonNegativeI64(r.expiresAtMillis(), "expiresAtMillis");
                     w.bytes(r.secretHash(), HASH_BYTES_MAX, "secretHash");
                     w.bool(r.tombstone());
                 }
@@ -480,7 +483,7 @@ public final class MessageCodec {
     private static Message readBody(Reader r, MessageType type) {
         return switch (type) {
             case PING -> new Ping();
-            case PONG -> new Pong(readContacts(r, "suggestions"));
+            case PONG -> new Pong(readContacts(r, "suggestions"), r.nonNegativeI64("senderMillis"));
             case HOP_ACK -> new HopAck();
             case LEAVE -> new Leave();
             case JOIN_REQUEST -> new JoinRequest(r.contact("joiner"), r.i64("originRequestId"), r.hops());
@@ -551,7 +554,7 @@ public final class MessageCodec {
         List<ReplicaRecord> records = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             records.add(new ReplicaRecord(r.id("key"), r.bytes(HASH_BYTES_MAX, "valueHash"),
-                    r.bytes(VALUE_BYTES_MAX, "value"), r.nonNegativeI64("remainingMillis"),
+                    r.bytes(VALUE_BYTES_MAX, "value"), r.nonNegativeI64("expiresAtMillis"),
                     r.bytes(HASH_BYTES_MAX, "secretHash"), r.bool("tombstone")));
         }
         return records;

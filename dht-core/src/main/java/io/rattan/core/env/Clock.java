@@ -8,4 +8,16 @@ public interface Clock {
 
     /** Wall-clock time, used only for value expiry, which must survive restarts. */
     long epochMillis();
+
+    /**
+     * A peer's expiry clock read {@code peerEpochMillis} when it answered a request that took {@code rttNanos} to
+     * come back. A clock that keeps expiry safe ({@code ExpiryClock}) corrects itself by its peers; others ignore it.
+     */
+    default void peerTime(long peerEpochMillis, long rttNanos) {
+    }
+
+    /** Whether {@link #epochMillis} may be trusted to purge expired records by (false: not confirmed since boot). */
+    default boolean settled() {
+        return true;
+    }
 }

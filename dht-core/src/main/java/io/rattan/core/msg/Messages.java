@@ -46,8 +46,15 @@ public final class Messages {
      * first. Clients and answers to clients suggest nothing.
      *
      * @param suggestions at most one contact
+     * @param senderMillis the answering node's expiry clock ({@code ExpiryClock}) when it answered, epoch
+     *                     milliseconds; 0 when unknown (a client's pong). The pinger corrects its own by it.
      */
-    public record Pong(List<Contact> suggestions) implements Message {
+    public record Pong(List<Contact> suggestions, long senderMillis) implements Message {
+        /** A pong without the sender's time. */
+        public Pong(List<Contact> suggestions) {
+            this(suggestions, 0);
+        }
+
         public Pong {
             suggestions = List.copyOf(suggestions);
             if (suggestions.size() > 1) {
@@ -57,7 +64,7 @@ public final class Messages {
 
         /** A pong that suggests nothing. */
         public Pong() {
-            this(List.of());
+            this(List.of(), 0);
         }
 
         public MessageType type() {
@@ -238,9 +245,11 @@ public final class Messages {
     }
 
     /**
-     * A record as replicas exchange it; expiry travels as time remaining so that nodes need not share a clock.
+     * A record as replicas exchange it. Expiry travels as an absolute time (epoch milliseconds, as the root's expiry
+     * clock set it): a copy's life never grows with its transit or with the clock of a node it passed through; nodes'
+     * expiry clocks agree within the skew bound S (docs/durability.md).
      */
-    public record ReplicaRecord(Id key, Bytes valueHash, Bytes value, long remainingMillis, Bytes secretHash,
+    public record ReplicaRecord(Id key, Bytes valueHash, Bytes value, long expiresAtMillis, Bytes secretHash,
                                 boolean tombstone) {
     }
 

@@ -1,6 +1,7 @@
 package io.rattan.core.node;
 
 import io.rattan.core.env.Clock;
+import io.rattan.core.env.ExpiryClock;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.PutRequest;
@@ -28,6 +29,11 @@ final class LocalReplica {
     /** Records read from the store at a time by scans. */
     static final int SCAN_PAGE = 512;
     private static final int PURGE_BATCH = 10_000;
+    /**
+     * A tombstone outlives its value by this much: every replica's expiry clock is within S of the true time, so a
+     * copy of the value expires everywhere before its tombstone does anywhere (2 S, and a margin for transit).
+     */
+    static final long TOMBSTONE_MARGIN_MILLIS = 4 * ExpiryClock.SKEW_BOUND_MILLIS;
 
     private final NodeConfig config;
     private final Store store;
@@ -118,10 +124,10 @@ final class LocalReplica {
         long ttlMaxMillis = config.ttlSecondsMax() * 1000L;
         int accepted = 0;
         for (ReplicaRecord r : records) {
-            if (r.remainingMillis() <= 0 || !wellFormed(r)) {
+            long expiresAt = Math.min(r.expiresAtMillis(), nowMillis + ttlMaxMillis);
+            if (expiresAt <= nowMillis || !wellFormed(r)) {
                 continue;
             }
-            long expiresAt = nowMillis + Math.min(r.remainingMillis(), ttlMaxMillis);
             StoredRecord rec = new StoredRecord(r.key(), r.valueHash(), r.value(), expiresAt, r.secretHash(),
                     r.tombstone());
             if (store(rec)) {
@@ -151,20 +157,20 @@ final class LocalReplica {
         long tombstoneUntil = clock.epochMillis()
                 + Math.min(Math.max(ttlSeconds, 1), config.ttlSecondsMax()) * 1000L;
         TombstoneRule.Removal removal = TombstoneRule.remove(store.read(key, valueHash).orElse(null),
-                secret.sha256(), tombstoneUntil);
+                secret.sha256(), tombstoneUntil, TOMBSTONE_MARGIN_MILLIS);
         if (removal.tombstone() != null) {
             store.write(removal.tombstone());
         }
         return removal.status();
     }
 
-    /** A record as it travels to another replica: with its remaining time, not its expiry on this node's clock. */
+    /** A record as it travels to another replica: with its absolute expiry (ReplicaRecord says why). */
     ReplicaRecord toWire(StoredRecord r) {
-        long remaining = Math.max(0, r.expiresAtMillis() - clock.epochMillis());
-        if (bugs.extraSecondOnCopy() && remaining > 0) {
-            remaining += 1000;
+        long expiresAt = r.expiresAtMillis();
+        if (bugs.extraSecondOnCopy()) {
+            expiresAt += 1000;
         }
-        return new ReplicaRecord(r.key(), r.valueHash(), r.value(), remaining, r.secretHash(), r.tombstone());
+        return new ReplicaRecord(r.key(), r.valueHash(), r.value(), expiresAt, r.secretHash(), r.tombstone());
     }
 
     Optional<StoredRecord> read(Id key, Bytes valueHash) {
@@ -193,6 +199,10 @@ final class LocalReplica {
 
     /** Deletes expired records from the store and its expiry index, a bounded batch per call. */
     void purgeExpired() {
+        if (!clock.settled()) {
+            // An expiry clock not yet confirmed since boot may be far ahead: purging by it would destroy live records.
+            return;
+        }
         int n = store.purgeExpired(PURGE_BATCH);
         if (n > 0) {
             log.debug("{} purged {} expired records", tag, n);

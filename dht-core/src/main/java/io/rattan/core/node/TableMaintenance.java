@@ -56,8 +56,14 @@ final class TableMaintenance {
 
     /** Pings {@code c}: an RTT sample, and perhaps a suggestion for one of our slots. */
     void ping(Contact c) {
+        long sent = ctx.now();
         ctx.outbox().request(c, new Ping(), members.rtoNanos(c.id()), ReplyHandler.of(
-                reply -> considerSuggestions(reply.body()),
+                reply -> {
+                    if (reply.body() instanceof Pong p) {
+                        ctx.clock().peerTime(p.senderMillis(), ctx.now() - sent);
+                    }
+                    considerSuggestions(reply.body());
+                },
                 () -> members.peerTimedOut(c)));
     }
 
@@ -102,15 +108,15 @@ final class TableMaintenance {
         List<Contact> leaves = members.leafMembers();
         int n = leaves.size();
         if (n == 0) {
-            return new Pong(List.of());
+            return new Pong(List.of(), ctx.clock().epochMillis());
         }
         int start = ctx.random().nextInt(n);
         for (int i = 0; i < n; i++) {
             Contact c = leaves.get((start + i) % n);
             if (ctx.self().id().sharedPrefixLength(c.id()) > row && !c.id().equals(pinger.id())) {
-                return new Pong(List.of(c));
+                return new Pong(List.of(c), ctx.clock().epochMillis());
             }
         }
-        return new Pong(List.of());
+        return new Pong(List.of(), ctx.clock().epochMillis());
     }
 }

@@ -69,11 +69,12 @@ final class TombstoneRule {
 
     /**
      * A remove presenting {@code secretHash} meets {@code held} (null: nothing held). It leaves a tombstone that
-     * outlives the value, until {@code tombstoneUntilMillis} at least, only where it proves the secret: a value held
+     * outlives the value (by {@code marginMillis} at least, the clocks' disagreement), until
+     * {@code tombstoneUntilMillis} at least, only where it proves the secret: a value held
      * here under the same secret hash. Not held here: nothing proves the secret, so nothing is written; the tombstone
      * of a remove that some replica authorised reaches this one by anti-entropy.
      */
-    static Removal remove(StoredRecord held, Bytes secretHash, long tombstoneUntilMillis) {
+    static Removal remove(StoredRecord held, Bytes secretHash, long tombstoneUntilMillis, long marginMillis) {
         if (held == null) {
             return new Removal(Status.NOT_FOUND, null);
         }
@@ -84,6 +85,6 @@ final class TombstoneRule {
             return new Removal(Status.OK, null);
         }
         return new Removal(Status.OK, StoredRecord.tombstone(held.key(), held.valueHash(),
-                Math.max(tombstoneUntilMillis, held.expiresAtMillis()), secretHash));
+                Math.max(tombstoneUntilMillis, held.expiresAtMillis() + marginMillis), secretHash));
     }
 }

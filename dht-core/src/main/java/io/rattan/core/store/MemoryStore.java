@@ -31,6 +31,7 @@ public final class MemoryStore implements Store {
     private final LongSupplier clock;
     private final TreeMap<Slot, StoredRecord> records = new TreeMap<>();
     private final TreeSet<StoredRecord> byExpiry = new TreeSet<>(BY_EXPIRY);
+    private long clockMark;
 
     /** A store that reads the time, in epoch milliseconds, from {@code clock}. */
     public MemoryStore(LongSupplier clock) {
@@ -38,6 +39,16 @@ public final class MemoryStore implements Store {
             throw new IllegalArgumentException("clock is null");
         }
         this.clock = clock;
+    }
+
+    @Override
+    public long clockMark() {
+        return clockMark;
+    }
+
+    @Override
+    public void clockMark(long epochMillis) {
+        clockMark = epochMillis;
     }
 
     @Override

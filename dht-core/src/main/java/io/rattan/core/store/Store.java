@@ -37,6 +37,18 @@ public interface Store {
     /** Number of records held, expired-but-unpurged included; cheap. */
     long size();
 
+    /**
+     * The expiry clock's high-water mark persisted here (epoch milliseconds), or 0 when none: the node's expiry
+     * clock never starts below it ({@link ExpiryClock}).
+     */
+    default long clockMark() {
+        return 0;
+    }
+
+    /** Persists the expiry clock's high-water mark; a store that cannot keep one ignores it. */
+    default void clockMark(long epochMillis) {
+    }
+
     /** Checks a scan or purge limit; shared so that every store refuses the same input the same way. */
     static void checkLimit(int limit) {
         if (limit < 0) {

@@ -105,6 +105,8 @@ final class FaultyStore implements Store {
         }
         unsynced.clear();
         MemoryStore restored = new MemoryStore(clock);
+        // The mark is rewritten every S/2, ahead of the clock: the virtual disk keeps the last one at a power loss.
+        restored.clockMark(disk.clockMark());
         for (StoredRecord r : image.values()) {
             restored.write(r);
         }
@@ -124,6 +126,19 @@ final class FaultyStore implements Store {
     @Override
     public Optional<StoredRecord> read(Id key, Bytes valueHash) {
         return disk.read(key, valueHash);
+    }
+
+    @Override
+    public long clockMark() {
+        return disk.clockMark();
+    }
+
+    @Override
+    public void clockMark(long epochMillis) {
+        if (full) {
+            throw new StoreException("no space left on device (simulated full disk)", null);
+        }
+        disk.clockMark(epochMillis);
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.rattan.core.virtual;
 import io.rattan.core.client.GetOptions;
 import io.rattan.core.env.Cancellable;
 import io.rattan.core.env.Clock;
+import io.rattan.core.env.ExpiryClock;
 import io.rattan.core.env.NodeEnv;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Message;
@@ -60,6 +61,8 @@ public final class VirtualWorld {
         MemoryStore store;
         // With faults only: the node's own clock and the disk wrapper it writes through.
         NodeClock clock;
+        // The node's expiry clock over its wall clock, new at each boot (a new process).
+        ExpiryClock expiry;
         FaultyStore faulty;
         Node node;
         boolean alive;
@@ -69,6 +72,10 @@ public final class VirtualWorld {
         Slot(Contact contact, MemoryStore store) {
             this.contact = contact;
             this.store = store;
+        }
+
+        long expiryMillis() {
+            return expiry == null ? clock.epochMillis() : expiry.epochMillis();
         }
     }
 
@@ -112,7 +119,8 @@ public final class VirtualWorld {
             return index;
         }
         NodeClock clock = new NodeClock(scheduler);
-        Slot slot = new Slot(contact, new MemoryStore(clock::epochMillis));
+        Slot slot = new Slot(contact, null);
+        slot.store = new MemoryStore(slot::expiryMillis);
         slot.clock = clock;
         slot.faulty = new FaultyStore(slot.store, scheduler, syncIntervalNanos);
         slots.add(slot);
@@ -130,8 +138,13 @@ public final class VirtualWorld {
     }
 
     private void boot(Slot slot, List<Address> bootstrap) {
-        Clock clock = faultsOn ? slot.clock : scheduler;
         Store store = faultsOn ? slot.faulty : slot.store;
+        Clock clock = scheduler;
+        if (faultsOn) {
+            slot.expiry = new ExpiryClock(slot.clock, ExpiryClock.SKEW_BOUND_MILLIS);
+            slot.expiry.attach(store);
+            clock = slot.expiry;
+        }
         NodeLoop loop = faultsOn ? new NodeLoop(scheduler, latency, slot.contact.address(), e -> escapedExceptions++)
                 : new NodeLoop(scheduler, latency, slot.contact.address());
         NodeEnv env = new NodeEnv(clock, loop, network.transportFor(slot.contact.address()), store, random.split());
@@ -344,8 +357,8 @@ public final class VirtualWorld {
         }
         boolean full = slot.faulty.isFull();
         refusedOnLostDisks += slot.faulty.refused();
-        slot.store = disk == Disk.LOST ? new MemoryStore(slot.clock::epochMillis)
-                : slot.faulty.afterPowerLoss(slot.clock::epochMillis);
+        slot.store = disk == Disk.LOST ? new MemoryStore(slot::expiryMillis)
+                : slot.faulty.afterPowerLoss(slot::expiryMillis);
         slot.faulty = new FaultyStore(slot.store, scheduler, syncIntervalNanos);
         slot.faulty.full(full);
     }

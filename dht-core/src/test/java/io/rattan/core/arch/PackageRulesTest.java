@@ -28,7 +28,7 @@ class PackageRulesTest {
             "client.GetOptions", "client.GetRace", "client.HedgeThreshold", "client.OneHopImage",
             "client.OneHopRouter",
             "codec.CodecException", "codec.MessageCodec",
-            "env.Cancellable", "env.Clock", "env.NodeEnv", "env.Scheduler", "env.Transport",
+            "env.Cancellable", "env.Clock", "env.ExpiryClock", "env.NodeEnv", "env.Scheduler", "env.Transport",
             "id.Id",
             "msg.Cost", "msg.Envelope", "msg.Message", "msg.MessageType", "msg.Messages", "msg.RoutingMode",
             "msg.Status",

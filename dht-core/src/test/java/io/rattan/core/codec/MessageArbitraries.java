@@ -151,7 +151,8 @@ final class MessageArbitraries {
     static Map<MessageType, Arbitrary<Message>> messagesByType() {
         Map<MessageType, Arbitrary<Message>> m = new EnumMap<>(MessageType.class);
         m.put(MessageType.PING, Arbitraries.just(new Ping()));
-        m.put(MessageType.PONG, contacts().list().ofMaxSize(1).map(Pong::new));
+        m.put(MessageType.PONG, Combinators.combine(contacts().list().ofMaxSize(1), Arbitraries.longs().greaterOrEqual(0))
+                .as(Pong::new));
         m.put(MessageType.HOP_ACK, Arbitraries.just(new HopAck()));
         m.put(MessageType.LEAVE, Arbitraries.just(new io.rattan.core.msg.Messages.Leave()));
         m.put(MessageType.JOIN_REQUEST, Combinators.combine(contacts(), Arbitraries.longs(), hops())

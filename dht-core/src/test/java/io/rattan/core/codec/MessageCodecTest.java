@@ -281,7 +281,7 @@ class MessageCodecTest {
     @Test
     void aPongWithTwoSuggestionsIsRejected() {
         byte[] contact = concat(KEY.toBytes(), hexBytes("01" + "61" + "0fa0" + "0fa1"));
-        byte[] frame = concat(hexBytes("050200" + "0000000000000001"), u16(2), contact, contact);
+        byte[] frame = concat(hexBytes("050200" + "0000000000000001"), u16(2), contact, contact, new byte[8]);
 
         assertRejected(frame, "at most one");
     }
@@ -316,7 +316,7 @@ class MessageCodecTest {
                 "parallelism is negative");
         ReplicaRecord record = new ReplicaRecord(KEY, Bytes.EMPTY, Bytes.EMPTY, 1, Bytes.EMPTY, false);
         assertRejected(withLastBytes(new StoreReplicas(List.of(record)), 13, "8000000000000000" + "00000000" + "00"),
-                "remainingMillis is negative");
+                "expiresAtMillis is negative");
     }
 
     @ParameterizedTest

@@ -132,7 +132,7 @@ class TombstoneRuleTest {
 
         assertThat(replica.remove(K1, v.valueHash(), SECRET_A, 1)).isEqualTo(Status.OK);
         assertThat(store.read(K1, v.valueHash())).as("the tombstone outlives the value it removes")
-                .contains(tombstoneOf(v, T0 + 10_000, HASH_A));
+                .contains(tombstoneOf(v, T0 + 10_000 + LocalReplica.TOMBSTONE_MARGIN_MILLIS, HASH_A));
         assertThat(replica.remove(K1, v.valueHash(), SECRET_A, 1)).as("removing twice").isEqualTo(Status.OK);
         assertThat(replica.remove(K1, v.valueHash(), SECRET_B, 1)).isEqualTo(Status.NOT_FOUND);
         assertThat(replica.store(v)).as("the put does not come back").isFalse();

@@ -60,6 +60,8 @@ public final class RocksDbStore implements Store, AutoCloseable {
         RocksDB.loadLibrary();
     }
 
+    /** The expiry clock's high-water mark, in the default column family (the records live in their own). */
+    private static final byte[] CLOCK_MARK_KEY = "expiry-clock-mark".getBytes(StandardCharsets.UTF_8);
     private final LongSupplier clock;
     private final LRUCache blockCache;
     private final ColumnFamilyOptions cfOptions;
@@ -129,6 +131,28 @@ public final class RocksDbStore implements Store, AutoCloseable {
                 throw new StoreException("cannot open store in " + dir, re);
             }
             throw (RuntimeException) e;
+        }
+    }
+
+    @Override
+    public long clockMark() {
+        ensureOpen();
+        try {
+            byte[] bytes = db.get(handles.get(0), CLOCK_MARK_KEY);
+            return bytes == null || bytes.length != Long.BYTES ? 0 : java.nio.ByteBuffer.wrap(bytes).getLong();
+        } catch (RocksDBException e) {
+            throw new StoreException("clock mark read failed", e);
+        }
+    }
+
+    @Override
+    public void clockMark(long epochMillis) {
+        ensureOpen();
+        try {
+            db.put(handles.get(0), writeOptions, CLOCK_MARK_KEY,
+                    java.nio.ByteBuffer.allocate(Long.BYTES).putLong(epochMillis).array());
+        } catch (RocksDBException e) {
+            throw new StoreException("clock mark write failed", e);
         }
     }
 

@@ -106,7 +106,8 @@ final class Workload {
     private void remove(Id key) {
         List<Checker.PutRecord> candidates = new ArrayList<>();
         for (Checker.PutRecord p : checker.puts(key)) {
-            if (p.acked() && p.removeStartNanos == Long.MAX_VALUE
+            // A value every copy of which a disk fault destroyed is gone rightly: removing it would answer NOT_FOUND.
+            if (p.acked() && p.removeStartNanos == Long.MAX_VALUE && !p.lostToDiskFaults
                     && p.startNanos + p.ttlSeconds * SECOND > now() + 5 * SECOND) {
                 candidates.add(p);
             }

@@ -1,0 +1,167 @@
+package io.rattan.core.env;
+
+import io.rattan.core.store.Store;
+import io.rattan.core.store.StoreException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The clock a node judges expiry by: wall-clock time that never moves backwards, ignores jumps of the wall clock, is
+ * corrected by its peers' clocks, and survives restarts through a high-water mark persisted in the store
+ * (docs/durability.md, "Clock-safe TTLs").
+ *
+ * <ul>
+ *   <li><b>Jumps are ignored.</b> Between readings, time advances by the monotonic clock ({@code nanoTime}). The
+ *       wall clock is followed only while it agrees with that prediction within the skew bound S (so NTP's slewing
+ *       is followed); a step of more than S either way is ignored.</li>
+ *   <li><b>Never backwards.</b> A reading is never below the previous one, nor below the persisted mark: the mark
+ *       is written ahead of the readings (by S/2), so after a restart the clock starts at least where it was.</li>
+ *   <li><b>Peers correct it.</b> Pongs carry the answering node's expiry time; the median offset of the last few
+ *       samples, when beyond S, moves this clock: forward at once; backward only until the clock has settled (below),
+ *       afterwards it holds still until true time catches up.</li>
+ *   <li><b>Settled.</b> After a boot the wall clock is not trusted until peers have confirmed it (3 samples) or 30 s
+ *       passed with no peer answering (a node alone): until then the mark is not moved and nothing is purged
+ *       ({@link #settled}), so a clock that booted an hour ahead neither purges young records nor persists its
+ *       error.</li>
+ * </ul>
+ *
+ * <p>Thread-safe (synchronized): the store may read it from another thread than the node's loop.
+ */
+public final class ExpiryClock implements Clock {
+
+    /** S, the documented clock-error bound: default for every node. */
+    public static final long SKEW_BOUND_MILLIS = 500;
+    private static final Logger log = LoggerFactory.getLogger(ExpiryClock.class);
+    private static final int SAMPLES = 5;
+    private static final int SAMPLES_TO_SETTLE = 3;
+    private static final long SETTLE_ALONE_NANOS = 30_000_000_000L;
+
+    private final Clock raw;
+    private final long skewMillis;
+    private final long bootNanos;
+    private final long[] samples = new long[SAMPLES];
+    private int sampleCount;
+    private int sampleNext;
+    private long anchorMillis;
+    private long anchorNanos;
+    private long last = Long.MIN_VALUE;
+    private long persisted = Long.MIN_VALUE;
+    private boolean settled;
+    private boolean jumpSeen;
+    private Store store;
+
+    /** A clock over {@code raw} with skew bound {@code skewMillis}; {@link #attach} gives it its store. */
+    public ExpiryClock(Clock raw, long skewMillis) {
+        if (raw == null || skewMillis < 1) {
+            throw new IllegalArgumentException("a raw clock and a positive skew bound are required");
+        }
+        this.raw = raw;
+        this.skewMillis = skewMillis;
+        this.bootNanos = raw.nanoTime();
+        this.anchorNanos = bootNanos;
+        this.anchorMillis = raw.epochMillis();
+    }
+
+    /** Reads the persisted mark from {@code s} (the clock starts no earlier) and persists it there from now on. */
+    public synchronized void attach(Store s) {
+        this.store = s;
+        long mark = s.clockMark();
+        if (mark > anchorMillis) {
+            log.info("expiry clock starts at its persisted mark, {} ms ahead of the wall clock", mark - anchorMillis);
+            anchorMillis = mark;
+            anchorNanos = raw.nanoTime();
+        }
+        persisted = Math.max(persisted, mark);
+    }
+
+    @Override
+    public long nanoTime() {
+        return raw.nanoTime();
+    }
+
+    @Override
+    public synchronized long epochMillis() {
+        long nanos = raw.nanoTime();
+        long predicted = anchorMillis + (nanos - anchorNanos) / 1_000_000L;
+        long wall = raw.epochMillis();
+        if (Math.abs(wall - predicted) <= skewMillis) {
+            anchorMillis = wall;
+            anchorNanos = nanos;
+            predicted = wall;
+            jumpSeen = false;
+        } else if (!jumpSeen) {
+            jumpSeen = true;
+            log.warn("wall clock is {} ms off the expiry clock: a jump, ignored for expiry", wall - predicted);
+        }
+        if (!settled && nanos - bootNanos >= SETTLE_ALONE_NANOS) {
+            settled = true;
+        }
+        long now = Math.max(last, predicted);
+        last = now;
+        if (settled && now > persisted) {
+            persist(now + skewMillis / 2);
+        }
+        return now;
+    }
+
+    private void persist(long mark) {
+        if (store == null) {
+            return;
+        }
+        try {
+            store.clockMark(mark);
+            persisted = mark;
+        } catch (StoreException e) {
+            // A full or failing disk: the next reading tries again.
+            log.debug("expiry clock mark not persisted: {}", e.toString());
+        }
+    }
+
+    /**
+     * A peer's expiry time, {@code peerEpochMillis}, read from a reply that took {@code rttNanos} to come back:
+     * the peer's time now is about its time plus half the round trip.
+     */
+    @Override
+    public synchronized void peerTime(long peerEpochMillis, long rttNanos) {
+        if (peerEpochMillis <= 0) {
+            return;
+        }
+        long offset = peerEpochMillis + rttNanos / 2_000_000L - epochMillis();
+        samples[sampleNext] = offset;
+        sampleNext = (sampleNext + 1) % SAMPLES;
+        sampleCount = Math.min(SAMPLES, sampleCount + 1);
+        if (sampleCount < SAMPLES_TO_SETTLE) {
+            return;
+        }
+        long median = median();
+        if (Math.abs(median) > skewMillis) {
+            correct(median);
+        }
+        settled = true;
+    }
+
+    private void correct(long offsetMillis) {
+        log.warn("expiry clock is {} ms off its peers' median: corrected{}", -offsetMillis,
+                offsetMillis < 0 && settled ? " (it holds still until true time catches up)" : "");
+        anchorMillis += offsetMillis;
+        if (offsetMillis < 0 && !settled) {
+            // Nothing was persisted or purged by the unconfirmed time: it may go back, to the persisted mark.
+            last = persisted;
+        }
+        // The samples were taken against the old time: start afresh.
+        sampleCount = 0;
+        sampleNext = 0;
+    }
+
+    private long median() {
+        long[] sorted = java.util.Arrays.copyOf(samples, sampleCount);
+        java.util.Arrays.sort(sorted);
+        return sorted[sampleCount / 2];
+    }
+
+    /** Whether the clock has been confirmed since boot: until then nothing may be purged by it. */
+    @Override
+    public synchronized boolean settled() {
+        return settled;
+    }
+}
