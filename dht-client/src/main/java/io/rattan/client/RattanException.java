@@ -7,8 +7,9 @@ import java.util.Objects;
  * A request that did not succeed, with the {@link Status} that says why.
  *
  * <p>Statuses a gateway reports are passed through: {@link Status#BAD_REQUEST}, {@link Status#TOO_LARGE},
- * {@link Status#FORBIDDEN} and {@link Status#NOT_FOUND} are final answers that the client never retries.
- * {@link Status#UNAVAILABLE}, {@link Status#TIMEOUT} and {@link Status#INTERNAL} are retried on another gateway
+ * {@link Status#FORBIDDEN}, {@link Status#NOT_FOUND} and {@link Status#STORAGE_FULL} are final answers that the client
+ * never retries. {@link Status#UNAVAILABLE}, {@link Status#TIMEOUT}, {@link Status#INTERNAL} and
+ * {@link Status#IO_ERROR} are retried on another gateway
  * until the retries or the total timeout run out; the exception then carries the last status seen. Failures on the
  * client side map onto the same codes: no connection, a closed connection, too many requests in flight or a closed
  * client is {@link Status#UNAVAILABLE}; an attempt or total timeout is {@link Status#TIMEOUT}; a request the wire
@@ -50,6 +51,9 @@ public class RattanException extends RuntimeException {
 
     /** True when the client retries a failure with this status on another gateway. */
     public static boolean isRetryable(Status status) {
-        return status == Status.UNAVAILABLE || status == Status.TIMEOUT || status == Status.INTERNAL;
+        // IO_ERROR: a replica's store failed and may recover (HTTP 503); STORAGE_FULL (507) is not retried, as a
+        // full disk does not empty in a retry's time.
+        return status == Status.UNAVAILABLE || status == Status.TIMEOUT || status == Status.INTERNAL
+                || status == Status.IO_ERROR;
     }
 }

@@ -2,6 +2,7 @@ package io.rattan.node;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -18,6 +19,7 @@ import io.rattan.core.msg.Status;
 import io.rattan.core.node.NodeListener;
 import io.rattan.core.node.NodeStatus;
 import io.rattan.node.netty.TransportListener;
+import io.rattan.node.store.RocksDbStore;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -103,6 +105,29 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
             gcMetrics = new JvmGcMetrics();
             gcMetrics.bindTo(registry);
         }
+        return this;
+    }
+
+    /**
+     * Exports the store's fault counters: writes refused for full storage, I/O failures, corrupt records skipped,
+     * WAL syncs, and whether the store is faulted now (1) or healthy (0).
+     */
+    public NodeMetrics bindStore(RocksDbStore store) {
+        FunctionCounter.builder("rattan.store.faults", store, RocksDbStore::fullFaults)
+                .description("Store operations that failed, by kind (full: no space; io: any other I/O error)")
+                .tag("kind", "full").register(registry);
+        FunctionCounter.builder("rattan.store.faults", store, RocksDbStore::ioFaults)
+                .description("Store operations that failed, by kind (full: no space; io: any other I/O error)")
+                .tag("kind", "io").register(registry);
+        FunctionCounter.builder("rattan.store.corrupt.records", store, RocksDbStore::corruptRecords)
+                .description("Undecodable records skipped by reads and scans (each counted once)")
+                .register(registry);
+        FunctionCounter.builder("rattan.store.wal.syncs", store, RocksDbStore::walSyncs)
+                .description("Write-ahead log syncs (RocksDB's WAL_FILE_SYNCED ticker)")
+                .register(registry);
+        Gauge.builder("rattan.store.faulted", store, s -> s.fault() == null ? 0 : 1)
+                .description("1 while the store is in a storage fault (the node is then not ready)")
+                .register(registry);
         return this;
     }
 

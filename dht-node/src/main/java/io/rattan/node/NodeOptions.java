@@ -2,6 +2,7 @@ package io.rattan.node;
 
 import io.rattan.core.net.Address;
 import io.rattan.core.node.NodeConfig;
+import io.rattan.node.store.RocksDbStore;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -20,10 +21,11 @@ import java.util.List;
  * @param config      the node's tunables
  * @param peerSendDelay fault injection: how long every peer message waits before it leaves (zero normally)
  * @param inboundSlowness fault injection: the slow-node hook's periods ({@link InboundSlowness#NONE} normally)
+ * @param storage     how the store runs: {@code --fsync}, a space limit ({@link RocksDbStore.Settings#DEFAULT} normally)
  */
 public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPort, Path dataDir,
                           List<Address> bootstrap, NodeConfig config, Duration peerSendDelay,
-                          InboundSlowness inboundSlowness) {
+                          InboundSlowness inboundSlowness, RocksDbStore.Settings storage) {
 
     public static final String LOOPBACK = "127.0.0.1";
     public static final int BOOTSTRAP_MAX = 64;
@@ -68,6 +70,23 @@ public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPo
         if (inboundSlowness == null) {
             throw new IllegalArgumentException("inboundSlowness is required (InboundSlowness.NONE for none)");
         }
+        if (storage == null) {
+            throw new IllegalArgumentException("storage is required (RocksDbStore.Settings.DEFAULT for the default)");
+        }
+    }
+
+    /** Options with the default store settings. */
+    public NodeOptions(String host, int peerPort, int gatewayPort, int httpPort, Path dataDir,
+                       List<Address> bootstrap, NodeConfig config, Duration peerSendDelay,
+                       InboundSlowness inboundSlowness) {
+        this(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerSendDelay, inboundSlowness,
+                RocksDbStore.Settings.DEFAULT);
+    }
+
+    /** The same node with the store run as {@code settings} say ({@code --fsync}, a space limit). */
+    public NodeOptions withStorage(RocksDbStore.Settings settings) {
+        return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerSendDelay,
+                inboundSlowness, settings);
     }
 
     /** Options without fault injection: peer messages leave at once. */
@@ -82,13 +101,13 @@ public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPo
      */
     public NodeOptions withPeerSendDelay(Duration delay) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, delay,
-                inboundSlowness);
+                inboundSlowness, storage);
     }
 
     /** Fault injection for experiments: the node handles its input late during {@code slowness}'s periods. */
     public NodeOptions withInboundSlowness(InboundSlowness slowness) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerSendDelay,
-                slowness);
+                slowness, storage);
     }
 
     /** A node on 127.0.0.1 with free ports, no bootstrap (a new overlay) and default tunables. */
@@ -98,26 +117,27 @@ public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPo
 
     public NodeOptions withBootstrap(List<Address> peers) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, peers, config, peerSendDelay,
-                inboundSlowness);
+                inboundSlowness, storage);
     }
 
     public NodeOptions withConfig(NodeConfig c) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, c, peerSendDelay,
-                inboundSlowness);
+                inboundSlowness, storage);
     }
 
     public NodeOptions withPorts(int peer, int gateway, int http) {
-        return new NodeOptions(host, peer, gateway, http, dataDir, bootstrap, config, peerSendDelay, inboundSlowness);
+        return new NodeOptions(host, peer, gateway, http, dataDir, bootstrap, config, peerSendDelay, inboundSlowness,
+                storage);
     }
 
     public NodeOptions withHost(String h) {
         return new NodeOptions(h, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerSendDelay,
-                inboundSlowness);
+                inboundSlowness, storage);
     }
 
     public NodeOptions withDataDir(Path dir) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dir, bootstrap, config, peerSendDelay,
-                inboundSlowness);
+                inboundSlowness, storage);
     }
 
     private static void requirePort(String name, int port) {

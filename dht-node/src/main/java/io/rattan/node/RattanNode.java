@@ -21,6 +21,7 @@ import io.rattan.core.net.Contact;
 import io.rattan.core.node.Node;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.node.NodeStatus;
+import io.rattan.core.store.Store;
 import io.rattan.core.store.StoreException;
 import io.rattan.core.store.StoredRecord;
 import io.rattan.core.util.Bytes;
@@ -39,6 +40,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
@@ -47,6 +49,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -120,9 +123,12 @@ public final class RattanNode implements AutoCloseable {
             opened.push(registry::close);
             this.metrics = new NodeMetrics(registry).bindJvmMetrics();
             opened.push(metrics);
-            this.store = openStore(options.dataDir().resolve(STORE_DIR), clock);
+            // Durable actions (--fsync) come back from the sync thread to the loop, which exists by the first write.
+            this.store = openStore(options.dataDir().resolve(STORE_DIR), clock, options.storage(),
+                    this::executeOnLoop);
             opened.push(store);
             clock.attach(store);
+            metrics.bindStore(store);
             this.group = EventLoops.newGroup(1, "rattan-" + name);
             opened.push(() -> shutDown(group));
             this.loop = group.next();
@@ -248,6 +254,42 @@ public final class RattanNode implements AutoCloseable {
             result.completeExceptionally(new IllegalStateException("node " + contact + " is closed"));
         }
         return result;
+    }
+
+    /**
+     * Every live record in this node's own store, in key order, read on the loop a page at a time (the admin
+     * listing, {@code GET /admin/records}). Fails once the node is stopped.
+     */
+    public CompletableFuture<List<StoredRecord>> localRecords() {
+        CompletableFuture<List<StoredRecord>> result = track(outstandingCalls, new CompletableFuture<>());
+        boolean posted = post(() -> {
+            if (stopped) {
+                result.completeExceptionally(new IllegalStateException("node " + contact + " is not running"));
+                return;
+            }
+            try {
+                List<StoredRecord> all = new ArrayList<>();
+                Store.Cursor cursor = Store.Cursor.START;
+                for (List<StoredRecord> page = store.scan(cursor, 4096); !page.isEmpty();
+                     page = store.scan(cursor, 4096)) {
+                    all.addAll(page);
+                    StoredRecord last = page.get(page.size() - 1);
+                    cursor = new Store.Cursor(last.key(), last.valueHash());
+                }
+                result.complete(all);
+            } catch (RuntimeException e) {
+                result.completeExceptionally(e);
+            }
+        });
+        if (!posted) {
+            result.completeExceptionally(new IllegalStateException("node " + contact + " is closed"));
+        }
+        return result;
+    }
+
+    /** The node's store; for tests that change its space limit as an operator freeing space would. */
+    RocksDbStore store() {
+        return store;
     }
 
     /**
@@ -446,6 +488,8 @@ public final class RattanNode implements AutoCloseable {
             return;
         }
         try {
+            // A faulted store is probed here, so the node becomes ready again once space returns, with no restart.
+            store.probe();
             metrics.update(node.status());
         } catch (RuntimeException e) {
             log.warn("{}: cannot refresh metrics from the node status", contact, e);
@@ -556,9 +600,15 @@ public final class RattanNode implements AutoCloseable {
         return new ErrorReply(Status.UNAVAILABLE, "node is not running");
     }
 
-    private static RocksDbStore openStore(Path dir, ExpiryClock clock) throws IOException {
+    /** Hands a task to the loop; used by the store's sync thread, which starts only after the loop exists. */
+    private void executeOnLoop(Runnable task) {
+        loop.execute(task);
+    }
+
+    private static RocksDbStore openStore(Path dir, ExpiryClock clock, RocksDbStore.Settings settings,
+                                          Executor loop) throws IOException {
         try {
-            return RocksDbStore.open(dir, clock::epochMillis);
+            return RocksDbStore.open(dir, clock::epochMillis, settings, loop);
         } catch (StoreException e) {
             throw new IOException("cannot open the store in " + dir + ": " + e.getMessage(), e);
         }
@@ -605,6 +655,17 @@ public final class RattanNode implements AutoCloseable {
         @Override
         public CompletableFuture<NodeStatus> status() {
             return call(Node::status);
+        }
+
+        @Override
+        public CompletableFuture<List<StoredRecord>> localRecords() {
+            return RattanNode.this.localRecords();
+        }
+
+        @Override
+        public Optional<String> storageFault() {
+            StoreException.Kind fault = store.fault();
+            return fault == null ? Optional.empty() : Optional.of(fault.name());
         }
 
         @Override

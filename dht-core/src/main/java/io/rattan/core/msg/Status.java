@@ -9,12 +9,20 @@ public enum Status {
     TOO_LARGE(4),
     UNAVAILABLE(5),
     TIMEOUT(6),
-    INTERNAL(7);
+    INTERNAL(7),
+    /** A replica could not write: its disk (or store space limit) is full. Not worth retrying soon (HTTP 507). */
+    STORAGE_FULL(8),
+    /** A replica's store failed to read or write; the node may recover, so a retry can succeed (HTTP 503). */
+    IO_ERROR(9);
 
     private static final Status[] BY_CODE;
 
     static {
-        BY_CODE = new Status[values().length];
+        int maxCode = 0;
+        for (Status s : values()) {
+            maxCode = Math.max(maxCode, s.code);
+        }
+        BY_CODE = new Status[maxCode + 1];
         for (Status s : values()) {
             BY_CODE[s.code] = s;
         }

@@ -9,6 +9,7 @@ import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.ValueEntry;
 import io.rattan.core.msg.Status;
 import io.rattan.core.store.Store;
+import io.rattan.core.store.StoreException;
 import io.rattan.core.store.StoredRecord;
 import io.rattan.core.util.Bytes;
 import java.util.ArrayList;
@@ -211,5 +212,20 @@ final class LocalReplica {
 
     long size() {
         return store.size();
+    }
+
+    /** Runs {@code action} once every write so far is durable ({@link Store#whenDurable}). */
+    void whenDurable(Runnable action) {
+        store.whenDurable(action);
+    }
+
+    /** False while the store is in a storage fault; the node is then not ready. */
+    boolean healthy() {
+        return store.healthy();
+    }
+
+    /** The status a replica answers when its store failed with {@code e}. */
+    static Status statusOf(StoreException e) {
+        return e.kind() == StoreException.Kind.FULL ? Status.STORAGE_FULL : Status.IO_ERROR;
     }
 }

@@ -169,11 +169,11 @@ public final class Node {
     }
 
     /**
-     * Ready to take puts: joined, and heard from directly by its nearest neighbour on each side (a node alone in its
-     * overlay is ready at once). Until then its view of the replica sets rests on contacts it was told of.
+     * Ready to take puts: joined, heard from directly by its nearest neighbour on each side (a node alone in its
+     * overlay is ready at once), and its store not in a storage fault. Until then its view of the replica sets rests on contacts it was told of.
      */
     public boolean isReady() {
-        return join.isJoined() && !ctx.stopped() && members.heardFromNearestNeighbours();
+        return join.isJoined() && !ctx.stopped() && members.heardFromNearestNeighbours() && replica.healthy();
     }
 
     /** Stops all timers; sends nothing. After this the node ignores every input. */
@@ -231,6 +231,11 @@ public final class Node {
             dispatch(e, from, m);
         } catch (StoreException ex) {
             log.warn("{} store failure handling {}: {}", ctx.tag(), m.type(), ex.toString());
+            if (m instanceof Routed routed) {
+                // The origin hears the typed fault now rather than timing out.
+                outbox.replyToOrigin(routed, new ErrorReply(LocalReplica.statusOf(ex), "store failed: "
+                        + ex.getMessage()));
+            }
         }
     }
 
@@ -238,8 +243,7 @@ public final class Node {
         switch (m.type()) {
             case PING -> reply(from, e, tables.answerPing(from));
             case PONG, HOP_ACK, STORE_ACK, LEAF_EXCHANGE_REPLY, REMOVE_REPLICA_REPLY, DIGEST_WANT, RANGE_DIGEST_REPLY,
-                 PUT_REPLY,
-                 GET_REPLY, REMOVE_REPLY, ITERATIVE_GET_REPLY -> outbox.onReply(e);
+                 PUT_REPLY, GET_REPLY, REMOVE_REPLY, ITERATIVE_GET_REPLY, ERROR_REPLY -> outbox.onReply(e);
             case ITERATIVE_GET -> {
                 // Like a routed get, a node that has not joined stays silent and the gateway asks another.
                 if (join.isJoined()) {
@@ -259,16 +263,37 @@ public final class Node {
             }
             case LEAF_EXCHANGE -> reply(from, e, members.answerExchange((LeafExchange) m));
             case LEAVE -> members.forget(from);
-            case STORE_REPLICAS -> reply(from, e, new StoreAck(replica.acceptReplicas(((StoreReplicas) m).records())));
+            case STORE_REPLICAS -> storeReplicas(from, e, (StoreReplicas) m);
             case REMOVE_REPLICA -> {
                 RemoveReplica r = (RemoveReplica) m;
-                reply(from, e, new RemoveReplicaReply(replica.remove(r.key(), r.valueHash(), r.secret(),
-                        r.ttlSeconds())));
+                Status status;
+                try {
+                    status = replica.remove(r.key(), r.valueHash(), r.secret(), r.ttlSeconds());
+                } catch (StoreException ex) {
+                    status = LocalReplica.statusOf(ex);
+                }
+                reply(from, e, new RemoveReplicaReply(status));
             }
             case DIGEST -> repair.answerDigest(e, from, (Digest) m);
             case RANGE_DIGEST -> repair.answerRangeDigest(e, from, (RangeDigest) m);
             default -> log.debug("{} ignores a {} on the peer port from {}", ctx.tag(), m.type(), from);
         }
+    }
+
+    /**
+     * Stores a peer's copies and acknowledges once they are durable; a storage fault is answered at once with its
+     * typed status, so the root counts it as a failed copy instead of waiting for a timeout.
+     */
+    private void storeReplicas(Contact from, Envelope e, StoreReplicas m) {
+        int accepted;
+        try {
+            accepted = replica.acceptReplicas(m.records());
+        } catch (StoreException ex) {
+            log.warn("{} cannot store {} copies from {}: {}", ctx.tag(), m.records().size(), from, ex.toString());
+            reply(from, e, new ErrorReply(LocalReplica.statusOf(ex), "replica store failed: " + ex.getMessage()));
+            return;
+        }
+        replica.whenDurable(() -> reply(from, e, new StoreAck(accepted)));
     }
 
     private void reply(Contact to, Envelope request, Message reply) {
@@ -294,7 +319,13 @@ public final class Node {
         } else if (!join.isJoined()) {
             reply.accept(new ErrorReply(Status.UNAVAILABLE, "node has not joined the overlay yet"));
         } else {
-            clients.handle(request, options, reply);
+            try {
+                clients.handle(request, options, reply);
+            } catch (StoreException ex) {
+                // A read of this node's own store failed before anything was routed on: the client hears it now.
+                log.warn("{} store failure serving a client {}: {}", ctx.tag(), request.type(), ex.toString());
+                reply.accept(new ErrorReply(LocalReplica.statusOf(ex), "store failed: " + ex.getMessage()));
+            }
         }
     }
 }

@@ -15,6 +15,8 @@ final class PutQuorum {
     private int acks;
     private int outstanding;
     private boolean done;
+    /** The first storage fault a replica answered with (its own or a peer's), or null. */
+    private Status storageFault;
 
     PutQuorum(int needed, Consumer<PutReply> decided) {
         this.needed = needed;
@@ -40,6 +42,17 @@ final class PutQuorum {
         check();
     }
 
+    /**
+     * A replica could not write: its store failed with {@code fault} ({@link Status#STORAGE_FULL} or
+     * {@link Status#IO_ERROR}). The put still succeeds if the others make W; if not, it fails with that status.
+     */
+    void failed(Status fault) {
+        if (storageFault == null) {
+            storageFault = fault;
+        }
+        answered(false);
+    }
+
     /** Decides if the copies so far are enough, or if no answer is left to wait for. */
     void check() {
         if (done) {
@@ -50,8 +63,9 @@ final class PutQuorum {
             decided.accept(new PutReply(Status.OK, acks, ""));
         } else if (outstanding == 0) {
             done = true;
-            decided.accept(new PutReply(Status.UNAVAILABLE, acks, "only " + acks + " of " + needed
-                    + " replicas acknowledged"));
+            String why = "only " + acks + " of " + needed + " replicas acknowledged";
+            decided.accept(storageFault == null ? new PutReply(Status.UNAVAILABLE, acks, why)
+                    : new PutReply(storageFault, acks, why + "; a replica answered " + storageFault));
         }
     }
 }

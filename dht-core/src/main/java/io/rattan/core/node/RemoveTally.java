@@ -5,8 +5,8 @@ import java.util.function.Consumer;
 
 /**
  * Collects each replica's answer to a remove and, once all are in, the one status the client gets: OK if any
- * replica removed the value; else FORBIDDEN if any refused the secret; else NOT_FOUND if any answered; else
- * UNAVAILABLE.
+ * replica removed the value; else FORBIDDEN if any refused the secret; else NOT_FOUND if any answered; else a
+ * storage fault (STORAGE_FULL, IO_ERROR) if a replica answered one; else UNAVAILABLE.
  */
 final class RemoveTally {
 
@@ -31,13 +31,17 @@ final class RemoveTally {
     static Status combine(Status[] results) {
         boolean forbidden = false;
         boolean answered = false;
+        Status fault = null;
         for (Status s : results) {
+            if ((s == Status.STORAGE_FULL || s == Status.IO_ERROR) && fault == null) {
+                fault = s;
+            }
             if (s == Status.OK) {
                 return Status.OK;
             }
             forbidden |= s == Status.FORBIDDEN;
             answered |= s == Status.NOT_FOUND || s == Status.FORBIDDEN;
         }
-        return forbidden ? Status.FORBIDDEN : answered ? Status.NOT_FOUND : Status.UNAVAILABLE;
+        return forbidden ? Status.FORBIDDEN : answered ? Status.NOT_FOUND : fault != null ? fault : Status.UNAVAILABLE;
     }
 }

@@ -1,6 +1,7 @@
 package io.rattan.core.node;
 
 import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.PutRequest;
 import io.rattan.core.msg.Messages.RemoveReplica;
@@ -12,8 +13,11 @@ import io.rattan.core.msg.Messages.StoreAck;
 import io.rattan.core.msg.Messages.StoreReplicas;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Contact;
+import io.rattan.core.store.StoreException;
 import io.rattan.core.store.StoredRecord;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The root's side of a put or remove: it writes its own copy and fans the request out to the other replicas it
@@ -21,6 +25,8 @@ import java.util.List;
  * node's event loop.
  */
 final class ReplicaCoordinator {
+
+    private static final Logger log = LoggerFactory.getLogger(ReplicaCoordinator.class);
 
     private final NodeContext ctx;
     private final Membership members;
@@ -47,13 +53,21 @@ final class ReplicaCoordinator {
             needed = Math.max(1, needed - 1);
         }
         PutQuorum quorum = new PutQuorum(needed, reply -> ctx.outbox().replyToOrigin(p, reply));
-        if (replicas.contains(ctx.self())) {
-            if (!replica.store(record)) {
-                ctx.outbox().replyToOrigin(p, new PutReply(Status.FORBIDDEN, 0, "this value was removed by its "
-                        + "owner; a put of it with the same secret is refused until the removal expires"));
-                return;
+        boolean selfReplica = replicas.contains(ctx.self());
+        if (selfReplica) {
+            // The own copy counts when it is durable, so it is outstanding until then like a peer's.
+            quorum.asked();
+            try {
+                if (!replica.store(record)) {
+                    ctx.outbox().replyToOrigin(p, new PutReply(Status.FORBIDDEN, 0, "this value was removed by its "
+                            + "owner; a put of it with the same secret is refused until the removal expires"));
+                    return;
+                }
+            } catch (StoreException e) {
+                log.warn("{} cannot store a put of {} here: {}", ctx.tag(), p.key().shortHex(), e.toString());
+                quorum.failed(LocalReplica.statusOf(e));
+                selfReplica = false;
             }
-            quorum.acked();
         }
         ReplicaRecord wire = replica.toWire(record);
         for (Contact r : replicas) {
@@ -62,13 +76,25 @@ final class ReplicaCoordinator {
             }
             quorum.asked();
             ctx.outbox().request(r, new StoreReplicas(List.of(wire)), members.rtoNanos(r.id()), ReplyHandler.of(
-                    reply -> quorum.answered(reply.body() instanceof StoreAck a && a.accepted() > 0),
+                    reply -> answered(quorum, reply.body()),
                     () -> {
                         members.peerTimedOut(r);
                         quorum.answered(false);
                     }));
         }
+        if (selfReplica) {
+            replica.whenDurable(() -> quorum.answered(true));
+        }
         quorum.check();
+    }
+
+    /** A peer's answer to a copy: stored, refused, or a typed storage fault. */
+    private static void answered(PutQuorum quorum, Message reply) {
+        if (reply instanceof ErrorReply e && (e.status() == Status.STORAGE_FULL || e.status() == Status.IO_ERROR)) {
+            quorum.failed(e.status());
+        } else {
+            quorum.answered(reply instanceof StoreAck a && a.accepted() > 0);
+        }
     }
 
     /** Removes at every replica this node sees, itself included; answers once every replica answered or timed out. */
@@ -80,17 +106,27 @@ final class ReplicaCoordinator {
             Contact c = replicas.get(i);
             int slot = i;
             if (c.equals(ctx.self())) {
-                tally.answered(slot, replica.remove(r.key(), r.valueHash(), r.secret(), r.ttlSeconds()));
+                tally.answered(slot, removeHere(r));
                 continue;
             }
             Message ask = new RemoveReplica(r.key(), r.valueHash(), r.secret(), r.ttlSeconds());
             ctx.outbox().request(c, ask, members.rtoNanos(c.id()), ReplyHandler.of(
                     reply -> tally.answered(slot, reply.body() instanceof RemoveReplicaReply rr ? rr.status()
-                            : Status.INTERNAL),
+                            : reply.body() instanceof ErrorReply er ? er.status() : Status.INTERNAL),
                     () -> {
                         members.peerTimedOut(c);
                         tally.answered(slot, Status.TIMEOUT);
                     }));
+        }
+    }
+
+    /** Removes at this replica; a storage fault is this replica's answer. */
+    private Status removeHere(RemoveRequest r) {
+        try {
+            return replica.remove(r.key(), r.valueHash(), r.secret(), r.ttlSeconds());
+        } catch (StoreException e) {
+            log.warn("{} cannot store a remove of {} here: {}", ctx.tag(), r.key().shortHex(), e.toString());
+            return LocalReplica.statusOf(e);
         }
     }
 }

@@ -10,7 +10,8 @@ import java.util.Optional;
  *
  * <p>Implementations read the current time (epoch milliseconds) from a supplier they are given, and never return an
  * expired record. Called only
- * from the node's event loop. Storage failures are thrown as {@link StoreException}.
+ * from the node's event loop. Storage failures are thrown as {@link StoreException}; a record that cannot be decoded
+ * is skipped by reads and scans (as if absent, so replicas repair it), never thrown.
  */
 public interface Store {
 
@@ -47,6 +48,21 @@ public interface Store {
 
     /** Persists the expiry clock's high-water mark; a store that cannot keep one ignores it. */
     default void clockMark(long epochMillis) {
+    }
+
+    /**
+     * Runs {@code action} on the node's event loop once every write made so far is durable as the store's settings
+     * promise: at once when writes are durable on return (in memory, or a log that is not synced), later when a log
+     * sync must return first. Writes made before one call are covered by the same sync, so concurrent writers share
+     * syncs (group commit). Actions run in the order given.
+     */
+    default void whenDurable(Runnable action) {
+        action.run();
+    }
+
+    /** False while the store is in a storage fault (full, or failing I/O) that stops writes; it may recover. */
+    default boolean healthy() {
+        return true;
     }
 
     /** Checks a scan or purge limit; shared so that every store refuses the same input the same way. */

@@ -61,7 +61,7 @@ final class FaultyStore implements Store {
     public void write(StoredRecord record) {
         if (full) {
             refused++;
-            throw new StoreException("no space left on device (simulated full disk)", null);
+            throw new StoreException(StoreException.Kind.FULL, "no space left on device (simulated full disk)", null);
         }
         long now = scheduler.nanoTime();
         forgetSynced(now);

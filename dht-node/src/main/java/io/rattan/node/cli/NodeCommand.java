@@ -7,6 +7,7 @@ import io.rattan.core.slow.SlowTrace;
 import io.rattan.node.InboundSlowness;
 import io.rattan.node.NodeOptions;
 import io.rattan.node.RattanNode;
+import io.rattan.node.store.RocksDbStore;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -74,6 +75,17 @@ final class NodeCommand implements Callable<Integer> {
             description = "Replicas that must hold a put before it is acknowledged. Default: 2, or K if smaller.")
     Integer writeQuorum;
 
+    @Option(names = "--fsync",
+            description = "Acknowledge a write only after the store's write-ahead log is synced to disk (group commit: "
+                    + "concurrent puts share syncs). Off: writes survive a killed process, not a power loss "
+                    + "(docs/durability.md).")
+    boolean fsync;
+
+    @Option(names = "--store-max-bytes", paramLabel = "BYTES",
+            description = "Space limit for the store's SST files (RocksDB's SstFileManager); writes beyond it fail "
+                    + "with STORAGE_FULL (HTTP 507) until space returns. 0: no limit (the disk's size).")
+    long storeMaxBytes;
+
     @Option(names = "--slow-trace", paramLabel = "FILE",
             description = "Fault injection for experiments: a slow-node trace (the simulator's format, "
                     + "`./rattan sim opendht-table` writes one as trace.txt). During this node's periods it handles "
@@ -95,7 +107,8 @@ final class NodeCommand implements Callable<Integer> {
             NodeConfig config = NodeConfigs.of(leafSetHalf, replicas, writeQuorum);
             Path dir = dataDir != null ? dataDir : Path.of("rattan-data", "node-" + peerPort);
             return new NodeOptions(host, peerPort, gatewayPort, httpPort, dir, bootstrap, config)
-                    .withInboundSlowness(inboundSlowness());
+                    .withInboundSlowness(inboundSlowness())
+                    .withStorage(new RocksDbStore.Settings(fsync, storeMaxBytes));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }

@@ -4,8 +4,11 @@ import io.rattan.core.client.GetOptions;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Status;
+import io.rattan.core.store.StoredRecord;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.node.NodeStatus;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /** What the client-facing gateways (binary RPC and HTTP) need from the node they front. Thread-safe. */
@@ -34,6 +37,22 @@ public interface GatewayBackend {
 
     /** A snapshot of the node, taken on its event loop. */
     CompletableFuture<NodeStatus> status();
+
+    /**
+     * The storage fault the node's store is in ({@code "FULL"} or {@code "IO"}), or empty when it is healthy; a
+     * faulted node is not ready.
+     */
+    default Optional<String> storageFault() {
+        return Optional.empty();
+    }
+
+    /**
+     * Every live record (values and tombstones) in this node's own store, in key order, read on its loop: the admin
+     * listing that counts copies from the store itself, never from gets.
+     */
+    default CompletableFuture<List<StoredRecord>> localRecords() {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException("no local store"));
+    }
 
     /** The node's metrics in Prometheus text format. */
     String scrapeMetrics();

@@ -14,18 +14,29 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.DBOptions;
+import org.rocksdb.Env;
 import org.rocksdb.LRUCache;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
+import org.rocksdb.SstFileManager;
+import org.rocksdb.Statistics;
+import org.rocksdb.Status;
+import org.rocksdb.TickerType;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A {@link Store} on RocksDB, so a restarted node serves its values from its own disk.
@@ -35,10 +46,19 @@ import org.rocksdb.WriteOptions;
  * byte (0 or 32) and its bytes, then the value bytes. {@code expiry} maps {@code expiresAtMillis ‖ id ‖ valueHash} to
  * nothing; the time is big-endian with its sign bit flipped so that byte order is numeric order for any long. Every
  * change to a record and its index entry goes in one {@link WriteBatch}, so the two never disagree after a crash.
- * Writes go to the write-ahead log without fsync: they survive a killed process, not a lost machine.
+ * Writes go to the write-ahead log without fsync: they survive a killed process, not a lost machine. With
+ * {@link Settings#fsync}, {@link #whenDurable} runs its action only after a WAL sync that began after the write has
+ * returned; one sync thread serves every waiter queued while the previous sync ran (group commit).
  *
- * <p>Not thread-safe: called only from the node's single event loop. {@link #close} must not race another call;
- * any call after close throws {@link IllegalStateException} rather than touching freed native memory.
+ * <p>The default column family holds the on-disk format version ({@link StoreFormat}), written at create and checked
+ * at open. Failures are typed ({@link StoreException.Kind}): a full disk or the {@link Settings#maxSpaceBytes} limit
+ * (enforced by RocksDB's {@link SstFileManager}) is {@code FULL}, anything else {@code IO}; the store then reports
+ * itself unhealthy until a write, or a {@link #probe}, succeeds again (RocksDB recovers by itself once space returns).
+ * A record that cannot be decoded is skipped by reads and scans, logged once and counted, so replicas repair it.
+ *
+ * <p>Not thread-safe: called only from the node's single event loop (the sync thread touches only the WAL sync).
+ * {@link #close} must not race another call; any call after close throws {@link IllegalStateException} rather than
+ * touching freed native memory.
  */
 public final class RocksDbStore implements Store, AutoCloseable {
 
@@ -47,11 +67,17 @@ public final class RocksDbStore implements Store, AutoCloseable {
     static final int DATA_KEY_BYTES = Id.BYTES + StoredRecord.HASH_BYTES;
     static final int EXPIRY_KEY_BYTES = Long.BYTES + DATA_KEY_BYTES;
 
+    private static final Logger log = LoggerFactory.getLogger(RocksDbStore.class);
     private static final byte FORMAT_VERSION = 1;
+    /** The probe write's key in the default column family; its value is overwritten each time. */
+    private static final byte[] PROBE_KEY = "rattan.probe".getBytes(StandardCharsets.UTF_8);
+    /** Corrupt records logged individually at most; beyond this they are only counted. */
+    private static final int CORRUPT_LOGGED_MAX = 1000;
     private static final int FLAG_TOMBSTONE = 1;
     /** version, flags, expiresAtMillis, secret hash length. */
     private static final int HEADER_BYTES = 1 + 1 + Long.BYTES + 1;
     private static final long BLOCK_CACHE_BYTES = 8L << 20;
+    private static final long MIN_WRITE_BUFFER_BYTES = 64L << 10;
     /** Purging writes its deletions in batches of this many records, so a large purge holds bounded memory. */
     private static final int PURGE_BATCH_RECORDS = 1024;
     private static final byte[] EMPTY = new byte[0];
@@ -71,11 +97,40 @@ public final class RocksDbStore implements Store, AutoCloseable {
     private final ColumnFamilyHandle values;
     private final ColumnFamilyHandle expiry;
     private final RocksDB db;
+    private final SstFileManager sstFiles;
+    private final Statistics statistics;
+    private final WalSyncer syncer;
+    private final AtomicLong faultsFull = new AtomicLong();
+    private final AtomicLong faultsIo = new AtomicLong();
+    private final AtomicLong corruptRecords = new AtomicLong();
+    private final Set<Bytes> corruptSeen = ConcurrentHashMap.newKeySet();
+    private volatile StoreException.Kind fault;
     private long count;
-    private boolean closed;
+    // Volatile: metrics read the counters from other threads and must not touch native memory after close.
+    private volatile boolean closed;
+
+    /**
+     * How the store is run.
+     *
+     * @param fsync         acknowledge writes only after the write-ahead log is synced to disk (group commit)
+     * @param maxSpaceBytes RocksDB's space limit for SST files ({@link SstFileManager}); 0 for none
+     */
+    public record Settings(boolean fsync, long maxSpaceBytes) {
+        public static final Settings DEFAULT = new Settings(false, 0);
+
+        public Settings {
+            if (maxSpaceBytes < 0) {
+                throw new IllegalArgumentException("maxSpaceBytes must be >= 0");
+            }
+        }
+    }
 
     private RocksDbStore(LongSupplier clock, LRUCache blockCache, ColumnFamilyOptions cfOptions, DBOptions dbOptions,
-                         WriteOptions writeOptions, List<ColumnFamilyHandle> handles, RocksDB db) {
+                         WriteOptions writeOptions, List<ColumnFamilyHandle> handles, RocksDB db,
+                         SstFileManager sstFiles, Statistics statistics, Settings settings, Executor loop) {
+        this.sstFiles = sstFiles;
+        this.statistics = statistics;
+        this.syncer = settings.fsync() ? new WalSyncer(db, loop, this::syncFailed) : null;
         this.clock = clock;
         this.blockCache = blockCache;
         this.cfOptions = cfOptions;
@@ -92,7 +147,16 @@ public final class RocksDbStore implements Store, AutoCloseable {
      * time in epoch milliseconds.
      */
     public static RocksDbStore open(Path dir, LongSupplier clock) {
-        if (dir == null || clock == null) {
+        return open(dir, clock, Settings.DEFAULT, Runnable::run);
+    }
+
+    /**
+     * Opens the store in {@code dir} as {@code settings} say; with fsync, durable actions ({@link #whenDurable}) are
+     * handed back to the node's loop through {@code loop}. Throws {@link StoreException} when the directory holds a
+     * store of an unknown format version.
+     */
+    public static RocksDbStore open(Path dir, LongSupplier clock, Settings settings, Executor loop) {
+        if (dir == null || clock == null || settings == null || loop == null) {
             throw new IllegalArgumentException("dir and clock are required");
         }
         try {
@@ -101,11 +165,22 @@ public final class RocksDbStore implements Store, AutoCloseable {
             throw new StoreException("cannot create store directory " + dir, e);
         }
         LRUCache cache = new LRUCache(BLOCK_CACHE_BYTES);
-        ColumnFamilyOptions cfOptions = new ColumnFamilyOptions()
-                .setTableFormatConfig(new BlockBasedTableConfig().setBlockCache(cache));
+        ColumnFamilyOptions cfOptions = columnOptions(cache, settings);
+        SstFileManager sstFiles;
+        try {
+            sstFiles = new SstFileManager(Env.getDefault());
+        } catch (RocksDBException e) {
+            cfOptions.close();
+            cache.close();
+            throw new StoreException("cannot create the SST file manager for " + dir, e);
+        }
+        sstFiles.setMaxAllowedSpaceUsage(settings.maxSpaceBytes());
+        Statistics statistics = new Statistics();
         DBOptions dbOptions = new DBOptions()
                 .setCreateIfMissing(true)
-                .setCreateMissingColumnFamilies(true);
+                .setCreateMissingColumnFamilies(true)
+                .setSstFileManager(sstFiles)
+                .setStatistics(statistics);
         WriteOptions writeOptions = new WriteOptions();
         List<ColumnFamilyDescriptor> descriptors = List.of(
                 new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions),
@@ -115,7 +190,9 @@ public final class RocksDbStore implements Store, AutoCloseable {
         RocksDB db = null;
         try {
             db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
-            RocksDbStore store = new RocksDbStore(clock, cache, cfOptions, dbOptions, writeOptions, handles, db);
+            StoreFormat.checkAndMigrate(db, handles, dir);
+            RocksDbStore store = new RocksDbStore(clock, cache, cfOptions, dbOptions, writeOptions, handles, db,
+                    sstFiles, statistics, settings, loop);
             store.count = store.countRecords();
             return store;
         } catch (RocksDBException | RuntimeException e) {
@@ -125,6 +202,8 @@ public final class RocksDbStore implements Store, AutoCloseable {
             }
             writeOptions.close();
             dbOptions.close();
+            statistics.close();
+            sstFiles.close();
             cfOptions.close();
             cache.close();
             if (e instanceof RocksDBException re) {
@@ -132,6 +211,18 @@ public final class RocksDbStore implements Store, AutoCloseable {
             }
             throw (RuntimeException) e;
         }
+    }
+
+    private static ColumnFamilyOptions columnOptions(LRUCache cache, Settings settings) {
+        ColumnFamilyOptions cfOptions = new ColumnFamilyOptions()
+                .setTableFormatConfig(new BlockBasedTableConfig().setBlockCache(cache));
+        if (settings.maxSpaceBytes() > 0) {
+            // The limit is checked when a memtable is flushed: a memtable larger than the limit would let writes
+            // run far past it unnoticed.
+            cfOptions.setWriteBufferSize(Math.max(MIN_WRITE_BUFFER_BYTES,
+                    Math.min(cfOptions.writeBufferSize(), settings.maxSpaceBytes() / 4)));
+        }
+        return cfOptions;
     }
 
     @Override
@@ -180,9 +271,116 @@ public final class RocksDbStore implements Store, AutoCloseable {
             if (oldBytes == null) {
                 count++;
             }
+            if (corruptSeen.remove(Bytes.wrap(dataKey))) {
+                log.info("store: corrupt record {} {} was overwritten by a good copy", record.key().shortHex(),
+                        record.valueHash());
+            }
+            healed();
         } catch (RocksDBException e) {
-            throw new StoreException("write failed", e);
+            throw failed("write", e);
         }
+    }
+
+    @Override
+    public void whenDurable(Runnable action) {
+        ensureOpen();
+        if (syncer == null) {
+            action.run();
+        } else {
+            syncer.add(action);
+        }
+    }
+
+    @Override
+    public boolean healthy() {
+        return fault == null;
+    }
+
+    /** The storage fault the store is in, or null when healthy; readable from any thread. */
+    public StoreException.Kind fault() {
+        return fault;
+    }
+
+    /**
+     * While in a fault, tries a small write to see whether the store has recovered (space returned, RocksDB cleared
+     * its background error); true when healthy afterwards. Cheap when healthy: it then does nothing.
+     */
+    public boolean probe() {
+        ensureOpen();
+        if (fault == null) {
+            return true;
+        }
+        try {
+            db.put(writeOptions, PROBE_KEY, Long.toString(clock.getAsLong()).getBytes(StandardCharsets.UTF_8));
+            healed();
+            return true;
+        } catch (RocksDBException e) {
+            log.debug("store: still faulted: {}", e.getMessage());
+            return false;
+        }
+    }
+
+    /** Sets RocksDB's SST space limit (0: none), as an operator freeing or granting space would. */
+    public void setMaxSpaceBytes(long bytes) {
+        ensureOpen();
+        sstFiles.setMaxAllowedSpaceUsage(bytes);
+    }
+
+    /** Writes refused because storage was full, since open. */
+    public long fullFaults() {
+        return faultsFull.get();
+    }
+
+    /** Reads or writes that failed with an I/O error, since open. */
+    public long ioFaults() {
+        return faultsIo.get();
+    }
+
+    /** Distinct undecodable records met (and skipped) since open. */
+    public long corruptRecords() {
+        return corruptRecords.get();
+    }
+
+    /** RocksDB's count of WAL file syncs since open (ticker {@code WAL_FILE_SYNCED}). */
+    public long walSyncs() {
+        return closed ? 0 : statistics.getTickerCount(TickerType.WAL_FILE_SYNCED);
+    }
+
+    /** WAL syncs the group-commit thread has completed (0 without fsync); readable from any thread. */
+    public long syncsCompleted() {
+        return syncer == null ? 0 : syncer.completed();
+    }
+
+    private void healed() {
+        if (fault != null) {
+            log.info("store: recovered from a {} fault; writes succeed again", fault);
+            fault = null;
+        }
+    }
+
+    private void syncFailed(RocksDBException e) {
+        fault = StoreException.Kind.IO;
+        faultsIo.incrementAndGet();
+        log.error("store: WAL sync failed, acknowledgements wait for a sync that succeeds: {}", e.getMessage());
+    }
+
+    private StoreException failed(String what, RocksDBException e) {
+        StoreException.Kind kind = kindOf(e);
+        (kind == StoreException.Kind.FULL ? faultsFull : faultsIo).incrementAndGet();
+        if (fault == null) {
+            log.error("store: {} failed ({}); the node reports not ready until it recovers: {}", what, kind,
+                    e.getMessage());
+        }
+        fault = kind;
+        return new StoreException(kind, what + " failed: " + e.getMessage(), e);
+    }
+
+    /** FULL for ENOSPC and RocksDB's space limit (which its Java status shows only by message), else IO. */
+    static StoreException.Kind kindOf(RocksDBException e) {
+        Status st = e.getStatus();
+        boolean full = st != null && st.getSubCode() == Status.SubCode.NoSpace;
+        String msg = e.getMessage() == null ? "" : e.getMessage().toLowerCase(java.util.Locale.ROOT);
+        return full || msg.contains("space") ? StoreException.Kind.FULL : StoreException.Kind.IO;
     }
 
     @Override
@@ -196,10 +394,10 @@ public final class RocksDbStore implements Store, AutoCloseable {
             if (bytes == null) {
                 return Optional.empty();
             }
-            StoredRecord r = decode(key, valueHash, bytes);
-            return r.isExpired(clock.getAsLong()) ? Optional.empty() : Optional.of(r);
+            StoredRecord r = decodeOrSkip(key, valueHash, bytes);
+            return r == null || r.isExpired(clock.getAsLong()) ? Optional.empty() : Optional.of(r);
         } catch (RocksDBException e) {
-            throw new StoreException("read failed", e);
+            throw failed("read", e);
         }
     }
 
@@ -222,14 +420,19 @@ public final class RocksDbStore implements Store, AutoCloseable {
                 if (Arrays.equals(k, seekKey)) {
                     continue;
                 }
-                StoredRecord r = decode(Id.fromBytes(k, 0), Bytes.of(k, Id.BYTES, StoredRecord.HASH_BYTES), it.value());
-                if (!r.isExpired(nowMillis)) {
+                if (k.length != DATA_KEY_BYTES) {
+                    skipCorrupt(Bytes.wrap(k), "its key is " + k.length + " bytes");
+                    continue;
+                }
+                StoredRecord r = decodeOrSkip(Id.fromBytes(k, 0), Bytes.of(k, Id.BYTES, StoredRecord.HASH_BYTES),
+                        it.value());
+                if (r != null && !r.isExpired(nowMillis)) {
                     out.add(r);
                 }
             }
             it.status();
         } catch (RocksDBException e) {
-            throw new StoreException("scan failed", e);
+            throw failed("scan", e);
         }
         return out;
     }
@@ -273,7 +476,7 @@ public final class RocksDbStore implements Store, AutoCloseable {
             count -= pending;
             purged += pending;
         } catch (RocksDBException e) {
-            throw new StoreException("purge failed", e);
+            throw failed("purge", e);
         } finally {
             batch.close();
         }
@@ -293,10 +496,15 @@ public final class RocksDbStore implements Store, AutoCloseable {
             return;
         }
         closed = true;
+        if (syncer != null) {
+            syncer.close();
+        }
         handles.forEach(ColumnFamilyHandle::close);
         db.close();
         writeOptions.close();
         dbOptions.close();
+        statistics.close();
+        sstFiles.close();
         cfOptions.close();
         blockCache.close();
     }
@@ -355,13 +563,24 @@ public final class RocksDbStore implements Store, AutoCloseable {
         return b.array();
     }
 
-    /** Decodes a stored record, or throws {@link StoreException} when the bytes are not one. */
-    static StoredRecord decode(Id key, Bytes valueHash, byte[] bytes) {
+    /** Decodes a stored record, or skips it (logged once, counted) when its bytes are not one: null then. */
+    private StoredRecord decodeOrSkip(Id key, Bytes valueHash, byte[] bytes) {
         StoredRecord r = decodeOrNull(key, valueHash, bytes);
         if (r == null) {
-            throw new StoreException("corrupt record for key " + key + " hash " + valueHash, null);
+            skipCorrupt(Bytes.wrap(dataKey(key, valueHash)), bytes.length + " bytes that do not decode");
         }
         return r;
+    }
+
+    private void skipCorrupt(Bytes dataKey, String why) {
+        // Each corrupt record is logged and counted once (a scan meets it every round); past the cap, only counted.
+        if (corruptSeen.size() >= CORRUPT_LOGGED_MAX) {
+            corruptRecords.incrementAndGet();
+        } else if (corruptSeen.add(dataKey)) {
+            corruptRecords.incrementAndGet();
+            log.error("store: skipping corrupt record {} ({}); it is served as missing until a replica repairs it",
+                    dataKey, why);
+        }
     }
 
     private static StoredRecord decodeOrNull(Id key, Bytes valueHash, byte[] bytes) {

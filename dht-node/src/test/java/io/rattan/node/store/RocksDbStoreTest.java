@@ -13,8 +13,15 @@ import io.rattan.core.store.StoredRecord;
 import io.rattan.core.util.Bytes;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -96,7 +103,7 @@ class RocksDbStoreTest extends StoreContractTest {
     }
 
     @Test
-    void undecodableRecordIsReportedAndCanBeOverwritten() throws RocksDBException {
+    void undecodableRecordIsSkippedCountedOnceAndCanBeOverwritten() throws RocksDBException {
         StoredRecord good = value("good", "v", T0 + 1_000);
         StoredRecord victim = value("victim", "v", T0 + 1_000);
         store.write(good);
@@ -105,14 +112,104 @@ class RocksDbStoreTest extends StoreContractTest {
 
         RocksDbStore rocks = open();
         assertThat(rocks.size()).isEqualTo(2);
-        assertThatThrownBy(() -> rocks.read(victim.key(), victim.valueHash())).isInstanceOf(StoreException.class);
-        assertThatThrownBy(() -> rocks.scan(Cursor.START, 10)).isInstanceOf(StoreException.class);
-        assertThat(rocks.read(good.key(), good.valueHash())).contains(good);
+        // Served as missing, so that a replica's copy repairs it; scans go past it, every time.
+        assertThat(rocks.read(victim.key(), victim.valueHash())).isEmpty();
+        assertThat(rocks.scan(Cursor.START, 10)).containsExactly(good);
+        assertThat(rocks.scan(Cursor.START, 10)).containsExactly(good);
+        assertThat(rocks.corruptRecords()).isEqualTo(1);
+        assertThat(rocks.healthy()).isTrue();
 
         rocks.write(victim);
         assertThat(rocks.read(victim.key(), victim.valueHash())).contains(victim);
         assertThat(rocks.scan(Cursor.START, 10)).hasSize(2);
         assertThat(rocks.size()).isEqualTo(2);
+    }
+
+    @Test
+    void aFullStoreFailsWritesAsFullIsUnhealthyAndRecoversWhenSpaceReturns() {
+        ((RocksDbStore) store).close();
+        RocksDbStore rocks = RocksDbStore.open(dir.resolve("small"), storeClock::epochMillis,
+                new RocksDbStore.Settings(false, 64 << 10), Runnable::run);
+        opened.add(rocks);
+        StoreException refused = null;
+        int written = 0;
+        // The limit bites when a memtable flush makes an SST file beyond it; RocksDB then refuses writes.
+        for (int i = 0; i < 200_000 && refused == null; i++) {
+            try {
+                byte[] bytes = new byte[900];
+                java.nio.ByteBuffer.wrap(bytes).putInt(i);
+                rocks.write(StoredRecord.value(Id.ofName("k" + i), Bytes.of(bytes), T0 + 1_000_000, Bytes.EMPTY));
+                written++;
+            } catch (StoreException e) {
+                refused = e;
+            }
+        }
+        assertThat(refused).as("a write beyond the space limit fails").isNotNull();
+        assertThat(refused.kind()).isEqualTo(StoreException.Kind.FULL);
+        assertThat(rocks.healthy()).isFalse();
+        assertThat(rocks.fullFaults()).isPositive();
+        assertThat(rocks.probe()).isFalse();
+        // Reads go on while writes are refused.
+        assertThat(rocks.scan(Cursor.START, 5)).hasSize(5);
+
+        rocks.setMaxSpaceBytes(0);
+        Awaitility.await().atMost(Duration.ofSeconds(60)).until(rocks::probe);
+        assertThat(rocks.healthy()).isTrue();
+        StoredRecord after = value("after", "space returned", T0 + 1_000);
+        rocks.write(after);
+        assertThat(rocks.read(after.key(), after.valueHash())).contains(after);
+        assertThat(written).isPositive();
+    }
+
+    @Test
+    void aStoreOfAnUnknownFormatVersionIsRefusedWithAClearError() throws RocksDBException {
+        ((RocksDbStore) store).close();
+        List<ColumnFamilyDescriptor> descriptors = List.of(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY),
+                new ColumnFamilyDescriptor(RocksDbStore.VALUES_CF.getBytes(StandardCharsets.UTF_8)),
+                new ColumnFamilyDescriptor(RocksDbStore.EXPIRY_CF.getBytes(StandardCharsets.UTF_8)));
+        List<ColumnFamilyHandle> handles = new ArrayList<>();
+        try (DBOptions options = new DBOptions();
+             RocksDB db = RocksDB.open(options, dir.resolve("db").toString(), descriptors, handles)) {
+            assertThat(db.get(StoreFormat.KEY)).as("written at create").containsExactly(0, 0, 0, StoreFormat.CURRENT);
+            StoreFormat.write(db, StoreFormat.CURRENT + 1);
+            handles.forEach(ColumnFamilyHandle::close);
+        }
+        assertThatThrownBy(this::open).isInstanceOf(StoreException.class)
+                .hasMessageContaining("on-disk format version " + (StoreFormat.CURRENT + 1))
+                .hasMessageContaining("cannot read");
+    }
+
+    @Test
+    void withFsyncConcurrentWritesShareSyncsAndNoneIsAcknowledgedBeforeItsSync() throws Exception {
+        ((RocksDbStore) store).close();
+        ExecutorService loop = Executors.newSingleThreadExecutor();
+        try {
+            RocksDbStore rocks = RocksDbStore.open(dir.resolve("fsync"), storeClock::epochMillis,
+                    new RocksDbStore.Settings(true, 0), loop);
+            opened.add(rocks);
+            int writes = 2_000;
+            AtomicInteger early = new AtomicInteger();
+            CountDownLatch acked = new CountDownLatch(writes);
+            // As the node does: every write and its "when durable" are made on the loop, many before a sync returns.
+            for (int i = 0; i < writes; i++) {
+                int n = i;
+                loop.execute(() -> {
+                    rocks.write(value("k" + n, "v", T0 + 1_000_000));
+                    long syncsBefore = rocks.syncsCompleted();
+                    rocks.whenDurable(() -> {
+                        if (rocks.syncsCompleted() <= syncsBefore) {
+                            early.incrementAndGet();
+                        }
+                        acked.countDown();
+                    });
+                });
+            }
+            assertThat(acked.await(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(early.get()).as("acknowledgements before their sync returned").isZero();
+            assertThat(rocks.walSyncs()).as("WAL syncs (RocksDB's ticker)").isPositive().isLessThan(writes);
+        } finally {
+            loop.shutdown();
+        }
     }
 
     @Test

@@ -19,6 +19,7 @@ import io.rattan.core.msg.Status;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.node.NodeStatus;
+import io.rattan.core.store.StoredRecord;
 import io.rattan.core.util.Bytes;
 import io.rattan.node.gateway.GatewayBackend;
 import java.io.ByteArrayOutputStream;
@@ -29,6 +30,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -106,6 +108,10 @@ final class ApiRouter {
                     default:
                         return done(Problems.unknownPath(path));
                 }
+            }
+            if (segments.length == 2 && segments[0].equals("admin") && segments[1].equals("records")) {
+                requireMethod(method, GET);
+                return localRecords();
             }
             if (segments.length >= 3 && segments[0].equals("v1") && segments[1].equals("keys")) {
                 if (segments.length == 3) {
@@ -245,11 +251,35 @@ final class ApiRouter {
             if (!status.joined()) {
                 return Problems.notReady("the node has not joined the overlay yet");
             }
+            Optional<String> fault = backend.storageFault();
+            if (fault.isPresent()) {
+                return Problems.notReady("the node's store is in a storage fault (" + fault.get() + "); it recovers "
+                        + "by itself once the fault clears (e.g. disk space returns)");
+            }
             if (!status.ready()) {
                 return Problems.notReady("the node has joined but has not yet heard from its nearest neighbours");
             }
             ObjectNode body = Json.object();
             body.put("status", "ready");
+            return ApiResponse.json(200, Json.bytes(body));
+        });
+    }
+
+    /** {@code GET /admin/records}: this node's own store, listed (key, value hash, tombstone) for copy counting. */
+    private CompletableFuture<ApiResponse> localRecords() {
+        return backend.localRecords().handle((records, failure) -> {
+            if (failure != null) {
+                return Problems.unavailable("cannot list the local store: " + failure.getMessage());
+            }
+            ObjectNode body = Json.object();
+            body.put("count", records.size());
+            ArrayNode list = body.putArray("records");
+            for (StoredRecord r : records) {
+                ObjectNode o = list.addObject();
+                o.put("key", r.key().toHex());
+                o.put("valueHash", r.valueHash().toHex());
+                o.put("tombstone", r.tombstone());
+            }
             return ApiResponse.json(200, Json.bytes(body));
         });
     }

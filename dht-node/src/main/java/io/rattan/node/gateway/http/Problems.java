@@ -76,6 +76,12 @@ final class Problems {
                 return timeout(orElse(detail, "the overlay did not answer in time"));
             case INTERNAL:
                 return internal(orElse(detail, "the node failed to serve the request"));
+            case STORAGE_FULL:
+                return problem(507, "storage-full", "Insufficient storage",
+                        orElse(detail, "replicas' storage is full; the value was not stored on enough of them"));
+            case IO_ERROR:
+                return problem(503, "storage-io-error", "Storage I/O error",
+                        orElse(detail, "a replica's storage failed; retry shortly")).withHeader("Retry-After", "1");
             case OK:
             default:
                 return internal("the node answered " + status + " where the gateway expected an error");

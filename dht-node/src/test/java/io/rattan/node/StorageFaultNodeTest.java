@@ -1,0 +1,86 @@
+package io.rattan.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.rattan.client.RattanException;
+import io.rattan.core.msg.Status;
+import io.rattan.node.store.RocksDbStore;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Proof 5 on a real node (real sockets, real RocksDB): a store that runs out of space (RocksDB's SstFileManager
+ * limit) answers puts with 507 at once, {@code /ready} says why, metrics count it, values already stored keep being
+ * served, and once space returns the node takes puts again with no restart.
+ */
+class StorageFaultNodeTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    @TempDir
+    Path dir;
+
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+    @Test
+    void aFullStoreAnswers507IsNotReadyKeepsServingAndRecoversWithoutRestart() throws Exception {
+        NodeOptions options = NodeOptions.local(dir).withStorage(new RocksDbStore.Settings(false, 256 << 10));
+        try (RattanNode node = RattanNode.start(options)) {
+            await().atMost(WAIT).until(node::isJoined);
+            assertThat(send(node, "GET", "/ready", null).statusCode()).isEqualTo(200);
+            char[] filler = new char[1000];
+            int stored = 0;
+            HttpResponse<String> refused = null;
+            for (int i = 0; i < 20_000 && refused == null; i++) {
+                Arrays.fill(filler, (char) ('a' + i % 26));
+                HttpResponse<String> r = send(node, "POST", "/v1/keys/name:k" + i, i + new String(filler, 0, 990));
+                if (r.statusCode() == 201) {
+                    stored++;
+                } else {
+                    refused = r;
+                }
+            }
+            assertThat(refused).as("a put beyond the space limit is refused").isNotNull();
+            assertThat(refused.statusCode()).as(refused.body()).isEqualTo(507);
+            assertThat(refused.body()).contains("storage-full");
+            assertThat(stored).isPositive();
+
+            HttpResponse<String> ready = send(node, "GET", "/ready", null);
+            assertThat(ready.statusCode()).isEqualTo(503);
+            assertThat(ready.body()).contains("storage fault (FULL)");
+            assertThat(send(node, "GET", "/metrics", null).body())
+                    .containsPattern("rattan_store_faults_total\\{kind=\"full\"} [1-9]")
+                    .contains("rattan_store_faulted 1.0");
+            // Other keys keep being served.
+            assertThat(send(node, "GET", "/v1/keys/name:k0", null).body()).contains("\"values\"");
+            assertThat(send(node, "GET", "/v1/keys/name:k0", null).statusCode()).isEqualTo(200);
+            // STORAGE_FULL is final for the client; IO_ERROR is retried.
+            assertThat(RattanException.isRetryable(Status.STORAGE_FULL)).isFalse();
+            assertThat(RattanException.isRetryable(Status.IO_ERROR)).isTrue();
+
+            node.store().setMaxSpaceBytes(0);
+            await().atMost(WAIT).until(() -> send(node, "GET", "/ready", null).statusCode() == 200);
+            HttpResponse<String> after = send(node, "POST", "/v1/keys/name:after", "space returned");
+            assertThat(after.statusCode()).as(after.body()).isEqualTo(201);
+            assertThat(send(node, "GET", "/metrics", null).body()).contains("rattan_store_faulted 0.0");
+        }
+    }
+
+    private HttpResponse<String> send(RattanNode node, String method, String path, String body)
+            throws IOException, InterruptedException {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + node.httpAddress().getPort()
+                + path)).timeout(WAIT);
+        b.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                : HttpRequest.BodyPublishers.ofString(body));
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+}
