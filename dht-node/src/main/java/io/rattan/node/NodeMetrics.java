@@ -68,6 +68,8 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
     private final AtomicLong leafSetSize = new AtomicLong();
     private final AtomicLong routingEntries = new AtomicLong();
     private final AtomicLong joined = new AtomicLong();
+    private final AtomicLong startToReadyMillis = new AtomicLong(-1);
+    private final AtomicLong processStartToReadyMillis = new AtomicLong(-1);
     private final TransportListener peerTransport;
     private final TransportListener clientTransport;
     private JvmGcMetrics gcMetrics;
@@ -90,6 +92,11 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
         gauge("rattan.leafset.size", "Members of the leaf set, both sides", leafSetSize);
         gauge("rattan.routing.entries", "Contacts in the routing table", routingEntries);
         gauge("rattan.node.joined", "1 once the node has joined the overlay", joined);
+        gauge("rattan.node.start.to.ready.millis", "From the node's start to its first ready; -1 until then",
+                startToReadyMillis);
+        gauge("rattan.node.process.start.to.ready.millis",
+                "From the process's start (JVM boot included) to the node's first ready; -1 until then",
+                processStartToReadyMillis);
         this.peerTransport = transportListener("peer");
         this.clientTransport = transportListener("client");
     }
@@ -218,6 +225,12 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
         leafSetSize.set(status.leafSet().size());
         routingEntries.set(status.routingEntries());
         joined.set(status.joined() ? 1 : 0);
+    }
+
+    /** Records the node's first ready: milliseconds since the node's start and since the process's start. */
+    public void ready(long sinceNodeStartMillis, long sinceProcessStartMillis) {
+        startToReadyMillis.set(sinceNodeStartMillis);
+        processStartToReadyMillis.set(sinceProcessStartMillis);
     }
 
     /** Counts the peer transport and server: bytes, rejected inbound frames, dropped outbound frames. */

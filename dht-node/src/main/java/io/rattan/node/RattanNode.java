@@ -83,6 +83,8 @@ public final class RattanNode implements AutoCloseable {
     static final long LEAVE_TIMEOUT_MILLIS = 10_000;
     static final long SHUTDOWN_TIMEOUT_MILLIS = 10_000;
     static final long METRICS_REFRESH_NANOS = TimeUnit.SECONDS.toNanos(1);
+    // How often the node checks for its first ready: fine enough to time a start of a few hundred milliseconds.
+    static final long READY_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
     static final String STORE_DIR = "store";
 
     private enum State { RUNNING, CLOSING, CLOSED, HALTED }
@@ -111,6 +113,8 @@ public final class RattanNode implements AutoCloseable {
     // Null unless the slow-node hook was asked for (InboundSlowness).
     private final InboundStall stall;
     private Cancellable metricsRefresh = Cancellable.NONE;
+    private Cancellable readyWatch = Cancellable.NONE;
+    private final long startNanos = System.nanoTime();
 
     private RattanNode(NodeOptions options, Id id) throws IOException {
         this.options = options;
@@ -440,6 +444,7 @@ public final class RattanNode implements AutoCloseable {
                 node = new Node(config, contact, env, metrics);
                 node.start(bootstrap);
                 metricsRefresh = scheduler.schedule(0, this::refreshMetrics);
+                readyWatch = scheduler.schedule(0, this::watchReady);
                 started.complete(null);
             } catch (RuntimeException | Error e) {
                 stopped = true;
@@ -497,6 +502,26 @@ public final class RattanNode implements AutoCloseable {
         metricsRefresh = scheduler.schedule(METRICS_REFRESH_NANOS, this::refreshMetrics);
     }
 
+    /**
+     * On the loop, until the node is first ready: then logs and exports how long it took from this node's start
+     * and from the process's (JVM boot, class loading and any warm-up included), which is what a cold start costs.
+     */
+    private void watchReady() {
+        if (node == null || stopped) {
+            return;
+        }
+        if (!node.isReady()) {
+            readyWatch = scheduler.schedule(READY_POLL_NANOS, this::watchReady);
+            return;
+        }
+        long sinceStart = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+        long sinceProcess = ProcessHandle.current().info().startInstant()
+                .map(t -> System.currentTimeMillis() - t.toEpochMilli()).orElse(-1L);
+        metrics.ready(sinceStart, sinceProcess);
+        log.info("node {} ready: {} ms after the node's start, {} ms after the process's", contact, sinceStart,
+                sinceProcess);
+    }
+
     /** On the loop: stops the node and its timers; afterwards every input is dropped. */
     private void stopNode() {
         if (stopped) {
@@ -504,6 +529,7 @@ public final class RattanNode implements AutoCloseable {
         }
         stopped = true;
         metricsRefresh.cancel();
+        readyWatch.cancel();
         if (node != null) {
             try {
                 node.stop();

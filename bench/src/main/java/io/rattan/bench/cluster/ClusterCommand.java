@@ -232,7 +232,7 @@ public final class ClusterCommand implements Runnable {
     }
 
     @Command(name = "status", mixinStandardHelpOptions = true,
-            description = "Prints each node's pid and whether it answers /ready.")
+            description = "Prints each node's pid, resident memory (RSS) and whether it answers /ready.")
     static final class Status extends DirCommand {
         @Override
         public Integer call() throws IOException {
@@ -241,7 +241,8 @@ public final class ClusterCommand implements Runnable {
             for (int i = 0; i < cluster.spec().nodes(); i++) {
                 OptionalLong pid = cluster.process(i).livePid();
                 String why = cluster.readiness(i);
-                out().println("node " + i + ": " + (pid.isPresent() ? "pid " + pid.getAsLong() : "no process")
+                out().println("node " + i + ": " + (pid.isPresent() ? "pid " + pid.getAsLong() + ", rss "
+                        + NodeProcess.rssKib(pid.getAsLong()) / 1024 + " MiB" : "no process")
                         + ", http " + cluster.spec().http(i) + ", " + (why == null ? "ready" : why));
                 ready += why == null ? 1 : 0;
             }

@@ -89,6 +89,9 @@ record ClusterSpec(int nodes, String host, int basePort, String heap, Path nodeJ
         cmd.add(java);
         cmd.add("-Xmx" + heap);
         cmd.addAll(jvmArgs);
+        if (ClassDataSharing.wanted(jvmArgs)) {
+            cmd.addAll(ClassDataSharing.flags(java, nodeJar, node));
+        }
         cmd.add("-cp");
         cmd.add(nodeJar.toString());
         cmd.add(NODE_MAIN);

@@ -74,6 +74,20 @@ final class NodeProcess {
         return false;
     }
 
+    /** The process's resident set size in KiB (VmRSS in /proc/PID/status), or -1 when it cannot be read. */
+    static long rssKib(long pid) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", ""));
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // Gone, or not Linux.
+        }
+        return -1;
+    }
+
     /** The arguments of process {@code pid} from /proc; empty for a process that is gone (or a zombie). */
     static List<String> cmdline(long pid) {
         byte[] raw;

@@ -115,9 +115,14 @@ final class ProcessCluster {
         Files.createDirectories(dir);
         // The nodes run from a copy: a rebuild (./rattan rebuilds a stale jar) would replace the jar under running
         // JVMs, which load classes from it lazily and would fail.
-        Path jarCopy = dir.resolve(NODE_JAR);
+        // With class-data sharing they run from a copy in the archive's cache, whose path the archive is tied to.
+        boolean cds = ClassDataSharing.wanted(spec.jvmArgs());
+        Path jarCopy = cds ? ClassDataSharing.cachedJar(spec.nodeJar(), ClassDataSharing.cacheDir())
+                : dir.resolve(NODE_JAR);
         if (!spec.nodeJar().equals(jarCopy)) {
-            Files.copy(spec.nodeJar(), jarCopy, StandardCopyOption.REPLACE_EXISTING);
+            if (!cds) {
+                Files.copy(spec.nodeJar(), jarCopy, StandardCopyOption.REPLACE_EXISTING);
+            }
             spec = spec.withNodeJar(jarCopy);
         }
         spec.save(dir.resolve(SPEC_FILE));
