@@ -83,7 +83,7 @@ class DelayAwareRoutingTest {
 
         double greedy = shareThroughSlow(world, RoutingMode.GREEDY, random);
         double delayAware = shareThroughSlow(world, RoutingMode.DELAY_AWARE, random);
-        assertThat(greedy).as("greedy forwards through slow nodes").isGreaterThan(0.02);
+        assertThat(greedy).as("greedy forwards through slow nodes").isGreaterThan(0.01);
         assertThat(delayAware).as("delay-aware vs greedy share").isLessThanOrEqualTo(greedy / 10);
 
         // Heal them: with periodic probing, delay-aware routing trusts them again.
