@@ -73,10 +73,14 @@ final class ClientRingImage {
         return router.hedgeWaitsNanos(targets.subList(last, targets.size()), threshold.thresholdNanos(), id -> -1);
     }
 
-    /** A copy sent straight to {@code target}'s gateway answered after {@code nanos}. */
-    void answered(Contact target, Message reply, long nanos) {
+    /**
+     * A copy of a get for {@code key} sent straight to {@code target}'s gateway answered after {@code nanos}. If the
+     * target forwarded it, the target is left out of later gets for keys as far out as this one (the answering node
+     * counts it a replica, the target itself does not: see core's {@code AnswerArcs}).
+     */
+    void answered(Id key, Contact target, Message reply, long nanos) {
         // Answered at the gateway itself (no hop): only then is the time a round trip to that replica.
-        router.answered(target, reply, nanos, reply instanceof GetReply g && g.hops() == 0);
+        router.answered(key, target, reply, nanos, reply instanceof GetReply g && g.hops() == 0);
         learned(reply);
     }
 

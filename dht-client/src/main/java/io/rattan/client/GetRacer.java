@@ -149,9 +149,14 @@ final class GetRacer {
             copies.add(call);
             call.whenComplete((reply, error) -> onLoop(() -> {
                 if (error == null) {
-                    image.answered(target, reply, System.nanoTime() - sentNanos);
+                    image.answered(request.key(), target, reply, System.nanoTime() - sentNanos);
                     answer.accept(reply);
-                } else if (!(RattanClient.unwrap(error) instanceof CancellationException)) {
+                } else if (RattanClient.unwrap(error) instanceof CancellationException) {
+                    return;
+                } else if (isRefusal(error)) {
+                    // The request itself was refused: the replica is fine, and no other copy can do better.
+                    failed(RattanClient.asRattan(error, Op.GET), answer);
+                } else {
                     // Not the race's own cancel (it ended): the replica failed; route this copy instead.
                     image.failed(target);
                     launch(copy, answer);
@@ -176,10 +181,13 @@ final class GetRacer {
                     answer.accept(reply);
                     return;
                 }
-                RattanException failure = RattanClient.asRattan(error, Op.GET);
-                lastFailure = failure;
-                answer.accept(new ErrorReply(failure.status(), failure.getMessage()));
+                failed(RattanClient.asRattan(error, Op.GET), answer);
             }));
+        }
+
+        private void failed(RattanException failure, Consumer<Message> answer) {
+            lastFailure = failure;
+            answer.accept(new ErrorReply(failure.status(), failure.getMessage()));
         }
 
         private void finish(GetRace.Result r) {
@@ -212,6 +220,12 @@ final class GetRacer {
                 result.completeExceptionally(runtime.closedFailure());
             }
         }
+    }
+
+    /** A failure that is the answer to the request itself (BAD_REQUEST, TOO_LARGE): it ends the race, see GetRace. */
+    private static boolean isRefusal(Throwable error) {
+        Status s = RattanClient.asRattan(error, Op.GET).status();
+        return s == Status.BAD_REQUEST || s == Status.TOO_LARGE;
     }
 
     /** A get reply that answers the page: OK, or NOT_FOUND (no live value, the same as an empty page). */

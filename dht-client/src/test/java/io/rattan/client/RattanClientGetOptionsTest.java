@@ -177,6 +177,76 @@ class RattanClientGetOptionsTest {
     }
 
     @Test
+    void aReplicaThatForwardsAKeyIsNotAskedForItAgain() throws Exception {
+        FakeGateway.Store store = new FakeGateway.Store();
+        FakeGateway configured = track(FakeGateway.start(store));
+        Id key = RattanClient.key("edge");
+        // Both are named holders; the nearer one forwards (as the replica at the edge of a small leaf set does).
+        FakeGateway forwarding = track(FakeGateway.start(store));
+        FakeGateway answering = track(FakeGateway.start(store));
+        Contact edge = new Contact(key.plus(new Id(0, 0, 1)), new Address("127.0.0.1", 1),
+                forwarding.address().port());
+        Contact replica = new Contact(key.plus(new Id(0, 0, 3)), new Address("127.0.0.1", 2),
+                answering.address().port());
+        configured.holders(List.of(edge, replica), 2);
+        forwarding.holders(List.of(edge, replica), 1);
+        answering.holders(List.of(edge, replica), 0);
+        RattanClient client = client(builder(List.of(configured)));
+        client.putSync(key, "v".getBytes(UTF_8), TTL);
+        GetOptions oneHop = GetOptions.of(RoutingMode.DELAY_AWARE).withOneHop(true);
+
+        assertThat(client.getSync(key, oneHop).hops()).as("the image is empty: routed").isEqualTo(2);
+        assertThat(client.getSync(key, oneHop).hops()).as("the nearest holder first: it forwards").isEqualTo(1);
+        for (int i = 0; i < 3; i++) {
+            assertThat(client.getSync(key, oneHop).hops()).as("to the replica that answers itself").isZero();
+        }
+        assertThat(forwarding.received()).filteredOn(ClientGet.class::isInstance).hasSize(1);
+        assertThat(answering.received()).filteredOn(ClientGet.class::isInstance).hasSize(3);
+    }
+
+    @Test
+    void aBadRequestEndsAHedgedGetWithoutAHedge() throws Exception {
+        List<FakeGateway> gs = gateways(2, new FakeGateway.Store());
+        gs.forEach(g -> g.failNext(1, Status.BAD_REQUEST));
+        // A fresh client hedges after its cap (500 ms): before the fix the hedge went out at once, on the refusal.
+        RattanClient client = client(builder(gs));
+
+        assertThat(failureOf(client.get(RattanClient.key("k"), GetOptions.defaults()))).isEqualTo(Status.BAD_REQUEST);
+        assertThat(gets(gs.get(0)) + gets(gs.get(1))).as("one copy, no hedge").isEqualTo(1);
+    }
+
+    @Test
+    void aBadRequestAtAReplicasGatewayEndsAOneHopGetAndTheReplicaIsKept() throws Exception {
+        FakeGateway.Store store = new FakeGateway.Store();
+        FakeGateway configured = track(FakeGateway.start(store));
+        FakeGateway replica = track(FakeGateway.start(store));
+        Contact named = new Contact(Id.ofName("replica"), new Address("127.0.0.1", 1), replica.address().port());
+        configured.holders(List.of(named), 2);
+        replica.holders(List.of(named), 0);
+        RattanClient client = client(builder(List.of(configured)));
+        Id key = RattanClient.key("k");
+        client.putSync(key, "v".getBytes(UTF_8), TTL);
+        GetOptions oneHopHedged = GetOptions.defaults().withOneHop(true);
+        assertThat(client.getSync(key, oneHopHedged).hops()).as("the image is empty: routed").isEqualTo(2);
+
+        replica.failNext(1, Status.BAD_REQUEST);
+        assertThat(failureOf(client.get(key, oneHopHedged))).isEqualTo(Status.BAD_REQUEST);
+        assertThat(configured.received()).as("neither re-routed nor hedged").filteredOn(ClientGet.class::isInstance)
+                .hasSize(1);
+        assertThat(client.getSync(key, oneHopHedged).hops()).as("the replica is still in the image").isZero();
+    }
+
+    private static Status failureOf(CompletableFuture<GetResult> f) throws Exception {
+        try {
+            f.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            throw new AssertionError("the get succeeded");
+        } catch (ExecutionException e) {
+            assertThat(e.getCause()).isInstanceOf(RattanException.class);
+            return ((RattanException) e.getCause()).status();
+        }
+    }
+
+    @Test
     void costIsSummedOverPages() throws Exception {
         FakeGateway gw = track(FakeGateway.start()).pageValuesMax(1);
         RattanClient client = client(builder(List.of(gw)));

@@ -9,7 +9,6 @@ import io.rattan.client.GetResult;
 import io.rattan.client.RattanClient;
 import io.rattan.core.client.GetOptions;
 import io.rattan.core.id.Id;
-import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.RoutingMode;
@@ -22,9 +21,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -39,10 +39,13 @@ import org.junit.jupiter.api.io.TempDir;
  * ring has learned the keys' replicas, its gets go straight to a replica's own gateway, which answers it: the nodes
  * count no forward at all, and only replicas of the key serve it (counted by the nodes' meters, not by what the
  * client reports). A replica halted mid-way is routed around, and the image converges again without it.
+ *
+ * <p>Two per side is also what makes convergence hard: the replica at the edge of a key's replica set does not see
+ * past the key and forwards gets for it, though the answering node names it as a holder. Before the image learned
+ * where each node answers (core's {@code AnswerArcs}), such keys alternated between one forward and none as the
+ * replicas' measured delays reordered them, and the image never converged on a loaded machine.
  */
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
-@Disabled("issue 15, open: in a clean-clone CI run the client's image did not converge within 90 s (some keys keep "
-        + "being forwarded); it passed in the runs before. Find why before this counts as proof.")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class OneHopClientClusterTest {
 
@@ -65,8 +68,11 @@ class OneHopClientClusterTest {
         cluster = LocalCluster.start(NODES, dir, NodeConfig.defaults().withReplicas(REPLICAS, 2).withLeafSetHalf(2));
         for (int i = 0; i < KEYS; i++) {
             Id key = Id.ofName("one-hop-" + i);
-            Message put = cluster.node(0).request(new ClientPut(key, value(key), 600, Bytes.EMPTY)).join();
-            assertThat(put).isInstanceOfSatisfying(PutReply.class, p -> assertThat(p.status()).isEqualTo(Status.OK));
+            // Puts right after a start may still be refused (UNAVAILABLE: issue 15's "every put accepted", proven by
+            // StartsTest); this test is about gets, so it retries.
+            await().atMost(WAIT).pollInterval(Duration.ofMillis(200)).until(() -> cluster.node(0)
+                    .request(new ClientPut(key, value(key), 600, Bytes.EMPTY)).join() instanceof PutReply p
+                    && p.status() == Status.OK);
             keys.add(key);
         }
         // Acknowledged at W = 2: wait for every replica's copy, so that whichever replica answers has the value.
@@ -80,17 +86,21 @@ class OneHopClientClusterTest {
         }
     }
 
+    /**
+     * One copy per get throughout, so that the gateways' meters between a get's start and its answer count that get
+     * alone: a hedge copy of an earlier get could be served by a stalled node at any later moment.
+     */
     @Test
     @Order(1)
     void onceTheImageConvergedEveryGetIsServedByAReplicaWithoutAForward() {
         try (RattanClient client = client()) {
             double before = getForwards();
             for (Id key : keys) {
-                assertValue(client.getSync(key, GetOptions.defaults()), key);
+                assertValue(client.getSync(key, GetOptions.defaults().withHedge(false)), key);
             }
             assertThat(getForwards() - before).as("routing is real: gets through one gateway forward").isPositive();
 
-            awaitConvergence(client);
+            awaitConvergence(client, ONE_HOP);
 
             for (Id key : keys) {
                 List<Double> served = gatewayGetsServed();
@@ -114,7 +124,7 @@ class OneHopClientClusterTest {
     @Order(2)
     void aReplicaThatStopsAnsweringIsRoutedAroundAndTheImageConvergesWithoutIt() {
         try (RattanClient client = client()) {
-            awaitConvergence(client);
+            awaitConvergence(client, ONE_HOP_HEDGED);
             // The node (not the configured gateway) that is a replica of the most keys.
             RattanNode victim = cluster.nodes().subList(1, NODES).stream()
                     .max(Comparator.comparingLong(n -> keys.stream().filter(k -> holders(k).contains(n)).count()))
@@ -130,27 +140,42 @@ class OneHopClientClusterTest {
                 }
             }
             assertThat(victim.framesSentAfterHalt()).as("a halt sends nothing").isZero();
-            awaitConvergence(client);
+            awaitConvergence(client, ONE_HOP_HEDGED);
         }
     }
 
-    /** Waits until a round of one-hop gets over every key makes no node forward a get. */
-    private static void awaitConvergence(RattanClient client) {
-        await().atMost(WAIT).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(200)).until(() -> {
+    /**
+     * Waits until a round of gets over every key, one-hop as {@code options} say, makes no node forward a get. A
+     * failure names the keys the last round forwarded, with their holders.
+     */
+    private static void awaitConvergence(RattanClient client, GetOptions options) {
+        await().atMost(WAIT).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(200)).untilAsserted(() ->
+                assertThat(forwardedInARound(client, options)).as("keys forwarded in a round of one-hop gets")
+                        .isEmpty());
+    }
+
+    /** Gets every key once; the keys whose get some node forwarded, with the forwards and the key's holders. */
+    private static Map<String, String> forwardedInARound(RattanClient client, GetOptions options) {
+        Map<String, String> forwarded = new TreeMap<>();
+        for (Id key : keys) {
             double before = getForwards();
-            for (Id key : keys) {
-                assertValue(client.getSync(key, ONE_HOP_HEDGED), key);
+            assertValue(client.getSync(key, options), key);
+            double forwards = getForwards() - before;
+            if (forwards > 0) {
+                forwarded.put(key.shortHex(), forwards + " forwards, holders "
+                        + holders(key).stream().map(n -> n.contact().id().shortHex()).toList());
             }
-            return getForwards() == before;
-        });
+        }
+        return forwarded;
     }
 
     private static RattanClient client() {
         RattanNode gateway = cluster.node(0);
         return RattanClient.builder()
                 .gateway("127.0.0.1:" + gateway.gatewayAddress().getPort())
-                .attemptTimeout(Duration.ofSeconds(5))
-                .totalTimeout(Duration.ofSeconds(30))
+                // An attempt retried after its timeout could be served late, like a hedge copy: make it unlikely.
+                .attemptTimeout(Duration.ofSeconds(20))
+                .totalTimeout(Duration.ofSeconds(60))
                 .build();
     }
 

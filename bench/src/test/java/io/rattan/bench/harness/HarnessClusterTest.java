@@ -12,6 +12,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -54,6 +55,30 @@ class HarnessClusterTest {
         assertThat(getsServedByNodes() - before).isEqualTo(counted);
     }
 
+    @Test
+    void theOneHopModeOverBinaryGoesStraightToReplicasTheClientLearned() throws Exception {
+        // The client is given node 0 alone: any get another node serves went to a gateway the client's ring image
+        // learned from the holders named in answers. One copy per get, no retries: served and counted agree.
+        List<ClusterFiles.NodeAddresses> nodes = ClusterFiles.nodes(clusterDir);
+        List<Long> before = getsServedByEachNode();
+        Path out = runs.resolve("one-hop");
+        String metrics = String.join(",", nodes.stream().map(n -> n.http().toString()).toList());
+        TestClusters.Result r = TestClusters.run("bench", "run", "--gateways", nodes.get(0).rpc().toString(),
+                "--metrics", metrics, "--api", "binary", "--modes", "one-hop", "--workers", "2", "--duration", "3s",
+                "--keys", "30", "--absent-share", "0", "--retries", "0", "--timeout", "5s", "--out", out.toString());
+        assertThat(r.exitCode()).as(r.output()).isZero();
+        List<Long> after = getsServedByEachNode();
+
+        long servedElsewhere = 0;
+        long served = 0;
+        for (int i = 0; i < nodes.size(); i++) {
+            served += after.get(i) - before.get(i);
+            servedElsewhere += i == 0 ? 0 : after.get(i) - before.get(i);
+        }
+        assertThat(servedElsewhere).as("gets served by gateways the client was not given").isPositive();
+        assertThat(served).isEqualTo(getsCounted(out));
+    }
+
     /** Every get in the run's counts.csv, whatever its outcome. */
     private static long getsCounted(Path runDir) throws IOException {
         long n = 0;
@@ -70,13 +95,19 @@ class HarnessClusterTest {
 
     /** Gets the nodes say they served as gateway, summed over the nodes' /metrics. */
     private static long getsServedByNodes() throws Exception {
+        return getsServedByEachNode().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** Gets each node (in index order) says it served as gateway, from its /metrics. */
+    private static List<Long> getsServedByEachNode() throws Exception {
         HttpClient http = HttpClient.newHttpClient();
-        double total = 0;
+        List<Long> served = new ArrayList<>();
         for (ClusterFiles.NodeAddresses node : ClusterFiles.nodes(clusterDir)) {
             HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://" + node.http() + "/metrics"))
                     .build(), HttpResponse.BodyHandlers.ofString());
-            total += NodeScrape.sum(NodeScrape.parse(r.body()), "rattan_gateway_requests_seconds_count", "op=\"get\"");
+            served.add(Math.round(NodeScrape.sum(NodeScrape.parse(r.body()), "rattan_gateway_requests_seconds_count",
+                    "op=\"get\"")));
         }
-        return Math.round(total);
+        return served;
     }
 }

@@ -4,6 +4,9 @@ import io.rattan.core.env.Cancellable;
 import io.rattan.core.env.Clock;
 import io.rattan.core.env.Scheduler;
 import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.Status;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -15,8 +18,9 @@ import java.util.function.Predicate;
  * replica to the next, see {@link OneHopRouter#hedgeWaitsNanos}): each hedge copy goes when its wait, counted from
  * the copy before it, passes with no good answer. The first good answer wins and the race ends; copies still out are
  * not cancelled on the wire, their answers are ignored (and counted as cost by whoever counts). When every copy
- * failed, the last failure is the result. Runs on the caller's event loop; the launcher and callbacks are called on
- * it.
+ * failed, the last failure is the result. A copy refused as {@link Status#BAD_REQUEST} or {@link Status#TOO_LARGE}
+ * ends the race at once with that refusal, hedge or no hedge: every copy carries the same request, and every gateway
+ * would refuse it. Runs on the caller's event loop; the launcher and callbacks are called on it.
  */
 public final class GetRace {
 
@@ -145,6 +149,10 @@ public final class GetRace {
             finish(m, copy);
             return;
         }
+        if (refusesTheRequest(m)) {
+            finish(m, -1);
+            return;
+        }
         failed++;
         if (failed < sent) {
             return;
@@ -155,6 +163,12 @@ public final class GetRace {
             return;
         }
         finish(m, -1);
+    }
+
+    /** An answer about the request itself, which no other copy, gateway or hedge can change. */
+    private static boolean refusesTheRequest(Message m) {
+        Status s = m instanceof ErrorReply e ? e.status() : m instanceof GetReply g ? g.status() : null;
+        return s == Status.BAD_REQUEST || s == Status.TOO_LARGE;
     }
 
     private void finish(Message reply, int winner) {

@@ -25,6 +25,7 @@ public final class OneHopRouter {
     private final OneHopImage image;
     // Looked up by id only; pruned to the image's members when it outgrows the image.
     private final Map<Id, Double> delayNanos = new HashMap<>();
+    private final AnswerArcs arcs = new AnswerArcs();
 
     /** @param capacity the most nodes the image keeps */
     public OneHopRouter(int capacity) {
@@ -54,8 +55,10 @@ public final class OneHopRouter {
 
     /**
      * The key's replicas in the image, in the order copies go to them: those with a known delay fastest first, then
-     * the others closest to the key first. Empty when the image knows nobody: a client with a fallback of its own
-     * (gateways it was configured with, which have no id) routes the get there.
+     * the others closest to the key first; those that forwarded a get for a key at least as far out on that side are
+     * left out (see {@link AnswerArcs}), as a copy sent there would take a hop more. Empty when the image knows nobody
+     * (or only replicas that would forward): a client with a fallback of its own (gateways it was configured with,
+     * which have no id) routes the get there.
      */
     public List<Contact> replicas(Id key, int replicas, ToLongFunction<Id> otherRttNanos) {
         List<Contact> near = image.closest(key, replicas);
@@ -63,6 +66,9 @@ public final class OneHopRouter {
         List<Contact> known = new ArrayList<>();
         List<Contact> unknown = new ArrayList<>();
         for (Contact c : near) {
+            if (arcs.declines(c.id(), key)) {
+                continue;
+            }
             Double d = expectedDelayNanos(c.id(), otherRttNanos);
             if (d == null) {
                 unknown.add(c);
@@ -132,16 +138,36 @@ public final class OneHopRouter {
 
     /**
      * An answer to a copy sent to {@code target} after {@code nanos}: learn the holders it names, or forget the
-     * target if it failed.
+     * target if it failed. Learns nothing of where the target answers; see
+     * {@link #answered(Id, Contact, Message, long, boolean)}.
      *
      * @param direct whether {@code target} answered itself, without forwarding: only then is {@code nanos} the
      *               delay to it
      */
     public void answered(Contact target, Message reply, long nanos, boolean direct) {
+        answered(null, target, reply, nanos, direct);
+    }
+
+    /**
+     * An answer to a copy of a get for {@code key} sent to {@code target} after {@code nanos}: learn the holders it
+     * names, or forget the target if it failed; and learn whether the target answers gets for keys there or forwards
+     * them (see {@link AnswerArcs}), so that later copies go to replicas that answer themselves.
+     *
+     * @param key    the get's key, or null to learn nothing of where the target answers
+     * @param direct whether {@code target} answered itself, without forwarding: only then is {@code nanos} the
+     *               delay to it
+     */
+    public void answered(Id key, Contact target, Message reply, long nanos, boolean direct) {
+        arcs.tick();
         if (reply instanceof GetReply g && g.status() == Status.OK) {
             image.learn(g.holders());
             if (direct) {
                 measured(target, nanos);
+            }
+            if (key != null && direct) {
+                arcs.answered(target.id(), key);
+            } else if (key != null) {
+                arcs.declined(target.id(), key);
             }
         } else {
             forget(target);
@@ -149,13 +175,21 @@ public final class OneHopRouter {
         if (delayNanos.size() > 2 * Math.max(1, image.size())) {
             delayNanos.keySet().removeIf(id -> !image.contains(id));
         }
+        if (arcs.size() > 2 * Math.max(1, image.size())) {
+            arcs.retain(image::contains);
+        }
     }
 
-    /** Drops {@code node} from the image and its delay: it did not answer. */
+    /**
+     * Drops {@code node} from the image and its delay: it did not answer. Where the others answer is learned again:
+     * a node gone widens the arcs its neighbours cover.
+     */
     public void forget(Contact node) {
         image.forget(node.id());
         delayNanos.remove(node.id());
+        arcs.clear();
     }
+
 
     /** A round trip to {@code node} measured some other way (a probe), service at the node included. */
     public void measured(Contact node, long nanos) {

@@ -151,7 +151,8 @@ final class ClientRequests {
                 router.forget(target);
             } else {
                 int directHops = via == null ? 0 : 1;
-                router.answered(target, m, ctx.now() - sent, m instanceof GetReply g && g.hops() == directHops);
+                router.answered(asked.key(), target, m, ctx.now() - sent,
+                        m instanceof GetReply g && g.hops() == directHops);
             }
             answer.accept(m);
         }, tried);

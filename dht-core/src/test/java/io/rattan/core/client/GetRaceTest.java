@@ -195,4 +195,38 @@ class GetRaceTest {
         }
         assertThat(threshold.thresholdNanos()).isEqualTo(30 * MS);
     }
+
+    @Test
+    void aBadRequestIsFinalNoHedgeFollowsIt() {
+        start(GetOptions.of(RoutingMode.DELAY_AWARE).withHedge(true), warmAt(100));
+        Message refused = new ErrorReply(Status.BAD_REQUEST, "bad key");
+        answerAt(10, 0, refused);
+        scheduler.runFor(10_000 * MS);
+
+        assertThat(launchedAtMs).as("no hedge: every gateway would refuse the same request").containsExactly(0L);
+        assertThat(results).singleElement().satisfies(r -> {
+            assertThat(r.reply()).isSameAs(refused);
+            assertThat(r.winner()).isEqualTo(-1);
+            assertThat(r.hedged()).isFalse();
+        });
+    }
+
+    @Test
+    void aRefusedCopyEndsARaceWhoseOtherCopiesAreStillOut() {
+        start(GetOptions.of(RoutingMode.DELAY_AWARE).withGateways(2).withHedge(true), warmAt(100));
+        answerAt(10, 1, new GetReply(Status.TOO_LARGE, List.of(), Bytes.EMPTY, 0, "too large"));
+        answerAt(20, 0, OK);
+        scheduler.runFor(10_000 * MS);
+
+        assertThat(launchedAtMs).containsExactly(0L, 0L);
+        assertThat(results).singleElement().satisfies(r -> assertThat(r.winner()).isEqualTo(-1));
+    }
+
+    @Test
+    void aTransientFailureStillHedgesAtOnce() {
+        start(GetOptions.of(RoutingMode.DELAY_AWARE).withHedge(true), warmAt(100));
+        answerAt(10, 0, FAIL);
+        scheduler.runFor(20 * MS);
+        assertThat(launchedAtMs).containsExactly(0L, 10L);
+    }
 }

@@ -89,4 +89,57 @@ class OneHopRouterTest {
         assertThat(router.targets(key, 3, own)).doesNotContain(b).endsWith(own);
         assertThat(router.image().contains(b.id())).isFalse();
     }
+
+    private static GetReply forwardedNaming(List<Contact> holders) {
+        return new GetReply(Status.OK, List.of(), Bytes.EMPTY, 1, "", Cost.ZERO, holders);
+    }
+
+    @Test
+    void aReplicaThatForwardedAKeyIsLeftOutForKeysAsFarOutOnThatSideUntilItAnswersOneThere() {
+        OneHopRouter router = new OneHopRouter(16);
+        Id near = Id.fromHex("12" + "0".repeat(38));
+        Id far = Id.fromHex("12" + "8".repeat(38));
+        Id nearer = Id.fromHex("11" + "8".repeat(38));
+        Id otherSide = Id.fromHex("0f" + "0".repeat(38));
+        router.answered(near, own, naming(List.of(a, b, c)), 80 * MS, false);
+        assertThat(router.targets(near, 3, own)).as("nothing learned of where a answers").contains(a);
+        // a (0x10…) forwarded a get for 0x12…, clockwise of it: its own leaf set does not reach that far.
+        router.answered(near, a, forwardedNaming(List.of(a, b, c)), 2 * MS, false);
+        assertThat(router.image().contains(a.id())).as("still a holder: the answer named it").isTrue();
+        assertThat(router.targets(near, 3, own)).containsExactly(c, b, own);
+        assertThat(router.targets(far, 3, own)).as("farther out on that side").doesNotContain(a);
+        assertThat(router.targets(nearer, 3, own)).as("nearer: a may cover it").contains(a);
+        assertThat(router.targets(otherSide, 3, own)).as("the other side is another arc end").contains(a);
+        assertThat(router.hedgeWaitsNanos(router.targets(near, 3, own), 500 * MS, id -> -1))
+                .as("no hedge is sent to a replica that would forward it").hasSize(2);
+
+        // a answers a key out there itself: its leaf set grew, the arc with it.
+        router.answered(far, a, naming(List.of(a, b, c)), 2 * MS, true);
+        assertThat(router.targets(near, 3, own)).contains(a);
+    }
+
+    @Test
+    void aNodeForgottenMakesEveryArcBeLearnedAgainAndArcsExpire() {
+        OneHopRouter router = new OneHopRouter(16);
+        Id near = Id.fromHex("12" + "0".repeat(38));
+        router.answered(near, a, forwardedNaming(List.of(a, b, c)), 2 * MS, false);
+        assertThat(router.targets(near, 3, own)).doesNotContain(a);
+        router.forget(b);
+        assertThat(router.targets(near, 3, own)).as("a neighbour gone may widen a's arc").contains(a);
+
+        router.answered(near, a, forwardedNaming(List.of(a, b, c)), 2 * MS, false);
+        for (long i = 0; i < AnswerArcs.EXPIRY_ANSWERS; i++) {
+            router.answered(near, c, naming(List.of(a, b, c)), 2 * MS, true);
+        }
+        assertThat(router.targets(near, 3, own)).as("not expired yet").doesNotContain(a);
+        router.answered(near, c, naming(List.of(a, b, c)), 2 * MS, true);
+        assertThat(router.targets(near, 3, own)).as("asked again after the expiry").contains(a);
+    }
+
+    @Test
+    void aReplicaWhoseEveryKeyOnASideWasForwardedLeavesOnlyTheFallback() {
+        OneHopRouter router = new OneHopRouter(16);
+        router.answered(key, a, forwardedNaming(List.of(a)), 2 * MS, false);
+        assertThat(router.targets(key, 1, own)).containsExactly(own);
+    }
 }
