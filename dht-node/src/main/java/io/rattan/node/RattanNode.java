@@ -110,6 +110,7 @@ public final class RattanNode implements AutoCloseable {
     // Null unless the slow-node hook was asked for (InboundSlowness).
     private final InboundStall stall;
     private Cancellable metricsRefresh = Cancellable.NONE;
+    private LoopLagProbe lagProbe;
 
     private RattanNode(NodeOptions options, Id id) throws IOException {
         this.options = options;
@@ -437,6 +438,8 @@ public final class RattanNode implements AutoCloseable {
                 node = new Node(config, contact, env, metrics);
                 node.start(bootstrap);
                 metricsRefresh = scheduler.schedule(0, this::refreshMetrics);
+                lagProbe = new LoopLagProbe(loop, registry);
+                lagProbe.start();
                 started.complete(null);
             } catch (RuntimeException | Error e) {
                 stopped = true;
@@ -501,6 +504,9 @@ public final class RattanNode implements AutoCloseable {
         }
         stopped = true;
         metricsRefresh.cancel();
+        if (lagProbe != null) {
+            lagProbe.stop();
+        }
         if (node != null) {
             try {
                 node.stop();
