@@ -21,7 +21,8 @@ import java.util.List;
  * @param config      the node's tunables
  * @param peerSendDelay fault injection: how long every peer message waits before it leaves (zero normally)
  * @param inboundSlowness fault injection: the slow-node hook's periods ({@link InboundSlowness#NONE} normally)
- * @param storage     how the store runs: {@code --fsync}, a space limit ({@link RocksDbStore.Settings#DEFAULT} normally)
+ * @param storage     how the store runs: {@code --fsync}, a space limit
+ *                    ({@link RocksDbStore.Settings#DEFAULT} normally)
  */
 public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPort, Path dataDir,
                           List<Address> bootstrap, NodeConfig config, Duration peerSendDelay,

@@ -115,6 +115,7 @@ public final class RattanNode implements AutoCloseable {
     private Cancellable metricsRefresh = Cancellable.NONE;
     private Cancellable readyWatch = Cancellable.NONE;
     private final long startNanos = System.nanoTime();
+    private LoopLagProbe lagProbe;
 
     private RattanNode(NodeOptions options, Id id) throws IOException {
         this.options = options;
@@ -445,6 +446,8 @@ public final class RattanNode implements AutoCloseable {
                 node.start(bootstrap);
                 metricsRefresh = scheduler.schedule(0, this::refreshMetrics);
                 readyWatch = scheduler.schedule(0, this::watchReady);
+                lagProbe = new LoopLagProbe(loop, registry);
+                lagProbe.start();
                 started.complete(null);
             } catch (RuntimeException | Error e) {
                 stopped = true;
@@ -530,6 +533,9 @@ public final class RattanNode implements AutoCloseable {
         stopped = true;
         metricsRefresh.cancel();
         readyWatch.cancel();
+        if (lagProbe != null) {
+            lagProbe.stop();
+        }
         if (node != null) {
             try {
                 node.stop();

@@ -59,7 +59,9 @@ class StorageFaultNodeTest {
             assertThat(ready.body()).contains("storage fault (FULL)");
             assertThat(send(node, "GET", "/metrics", null).body())
                     .containsPattern("rattan_store_faults_total\\{kind=\"full\"} [1-9]")
-                    .contains("rattan_store_faulted 1.0");
+                    .contains("rattan_store_faulted 1.0")
+                    .containsPattern("rattan_eventloop_lag_seconds\\{quantile=\"0.999\"")
+                    .contains("rattan_eventloop_lag_seconds_max");
             // Other keys keep being served.
             assertThat(send(node, "GET", "/v1/keys/name:k0", null).body()).contains("\"values\"");
             assertThat(send(node, "GET", "/v1/keys/name:k0", null).statusCode()).isEqualTo(200);

@@ -170,7 +170,8 @@ public final class Node {
 
     /**
      * Ready to take puts: joined, heard from directly by its nearest neighbour on each side (a node alone in its
-     * overlay is ready at once), and its store not in a storage fault. Until then its view of the replica sets rests on contacts it was told of.
+     * overlay is ready at once), and its store not in a storage fault. Until then its view of the replica sets rests
+     * on contacts it was told of.
      */
     public boolean isReady() {
         return join.isJoined() && !ctx.stopped() && members.heardFromNearestNeighbours() && replica.healthy();
