@@ -101,8 +101,9 @@ final class RangeSync {
     }
 
     private long timeoutNanos() {
-        // The peer scans its own copy of the range before it answers.
-        return 4 * nanos(ctx.config().rtoMaxMillis());
+        // The peer scans its own copy of the range before it answers, a page per task: a crashed peer must not hold
+        // a session slot for long either.
+        return nanos(ctx.config().rtoMaxMillis());
     }
 
     private void compare(KeyRange range) {

@@ -14,6 +14,7 @@ import io.rattan.core.net.Contact;
 import io.rattan.core.store.Store;
 import io.rattan.core.store.StoredRecord;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -36,7 +37,7 @@ final class Repair {
     private static final Logger log = LoggerFactory.getLogger(Repair.class);
     private static final long REPAIR_DELAY_NANOS = 200_000_000L;
     /** Sessions run at once, so that a view change does not scan the store for every member at the same time. */
-    static final int SESSIONS_MAX = 2;
+    static final int SESSIONS_MAX = 4;
     private static final int HANDOFF_TRIES = 3;
     private static final Id HALF_RING = new Id(Long.MIN_VALUE, 0, 0);
 
@@ -48,6 +49,7 @@ final class Repair {
     private final Map<Id, RangeSync> sessions = new HashMap<>();
     private final Set<Id> running = new HashSet<>();
     private final Map<Id, Long> repairedIn = new HashMap<>();
+    private final Map<Id, Long> failedIn = new HashMap<>();
     private Set<Id> view = new HashSet<>();
     private long epoch;
     private boolean repairScheduled;
@@ -94,21 +96,32 @@ final class Repair {
                 }
                 sessions.remove(gone);
                 repairedIn.remove(gone);
+                failedIn.remove(gone);
             }
         }
         view = newView;
         startDue();
     }
 
-    /** Starts sessions with the members not yet repaired in this view, up to {@link #SESSIONS_MAX} at once. */
+    /**
+     * Starts sessions with the members not yet repaired in this view, up to {@link #SESSIONS_MAX} at once: first
+     * those repaired longest ago (new members first), and those whose last session in this view failed last, so that
+     * views changing faster than a pass over the leaf set starve no member.
+     */
     private void startDue() {
+        List<Contact> due = new ArrayList<>();
         for (Contact c : members.leafMembers()) {
+            if (!running.contains(c.id()) && repairedIn.getOrDefault(c.id(), -1L) < epoch) {
+                due.add(c);
+            }
+        }
+        due.sort(Comparator.comparing((Contact c) -> failedIn.getOrDefault(c.id(), -1L) == epoch)
+                .thenComparingLong(c -> repairedIn.getOrDefault(c.id(), -1L)));
+        for (Contact c : due) {
             if (running.size() >= SESSIONS_MAX) {
                 return;
             }
-            if (!running.contains(c.id()) && repairedIn.getOrDefault(c.id(), -1L) < epoch) {
-                start(c);
-            }
+            start(c);
         }
     }
 
@@ -128,6 +141,8 @@ final class Repair {
                 if (session.epoch() == epoch) {
                     repairedIn.put(peer.id(), epoch);
                 }
+            } else {
+                failedIn.put(peer.id(), epoch);
             }
             if (!ctx.stopped()) {
                 startDue();

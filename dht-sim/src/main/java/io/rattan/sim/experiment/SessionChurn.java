@@ -40,7 +40,8 @@ final class SessionChurn {
     }
 
     /** What one phase measured. */
-    record PhaseResult(Phase phase, long gets, long firstTryOk, long ok, Churn.Counts churn) {
+    record PhaseResult(Phase phase, long gets, long firstTryOk, long ok, long empty, long errors, int lost,
+                       Churn.Counts churn) {
         double firstTryRatio() {
             return gets == 0 ? 0 : (double) firstTryOk / gets;
         }
@@ -72,11 +73,14 @@ final class SessionChurn {
     private final long seed;
     private final List<Phase> phases;
     private final Consumer<String> log;
-    private final NodeConfig config = NodeConfig.defaults();
+    private final NodeConfig config;
     private long maintenanceBytes;
     private long repairBytes;
 
-    SessionChurn(int nodes, int values, double getsPerSecond, long seed, List<Phase> phases, Consumer<String> log) {
+    /** @param replicas k; the real node's leaf set of 8 per side holds up to 9 */
+    SessionChurn(int nodes, int replicas, int values, double getsPerSecond, long seed, List<Phase> phases,
+                 Consumer<String> log) {
+        this.config = NodeConfig.defaults().withReplicas(replicas, 2);
         this.nodes = nodes;
         this.values = values;
         this.getsPerSecond = getsPerSecond;
@@ -123,14 +127,34 @@ final class SessionChurn {
             reads.schedule(duration);
             world.runFor(duration + 2 * config.requestTimeoutMillis() * 1_000_000L + SECOND);
             nodeSeconds += driver.aliveNodeNanos() / 1e9;
-            PhaseResult r = new PhaseResult(p, reads.gets, reads.firstTryOk, reads.ok, driver.counts());
+            PhaseResult r = new PhaseResult(p, reads.gets, reads.firstTryOk, reads.ok, reads.empty, reads.errors,
+                    lost(world, keys, stored), driver.counts());
             results.add(r);
             log.accept(String.format("median session %.1f min, %.0f min: %d gets, %.3f%% first try, %.3f%% with one "
-                            + "retry; %d crashes, %d joins", p.medianMinutes(), p.minutes(), r.gets(),
-                    100 * r.firstTryRatio(), 100 * r.ratio(), r.churn().crashes(), r.churn().joins()));
+                            + "retry (failed tries: %d empty, %d errors); %d values on no live node; %d crashes, %d joins",
+                    p.medianMinutes(), p.minutes(), r.gets(), 100 * r.firstTryRatio(), 100 * r.ratio(), r.empty(),
+                    r.errors(), r.lost(), r.churn().crashes(), r.churn().joins()));
         }
         return new Result(results, maintenanceBytes / nodeSeconds, repairBytes / nodeSeconds,
                 world.scheduler().executed());
+    }
+
+    /** Values that no live node holds: lost for good. */
+    private static int lost(VirtualWorld world, List<Id> keys, List<Bytes> stored) {
+        int lost = 0;
+        List<Integer> live = world.liveIndexes();
+        for (int k = 0; k < keys.size(); k++) {
+            Bytes hash = stored.get(k).sha256();
+            boolean held = false;
+            for (int i : live) {
+                if (world.store(i).read(keys.get(k), hash).isPresent()) {
+                    held = true;
+                    break;
+                }
+            }
+            lost += held ? 0 : 1;
+        }
+        return lost;
     }
 
     /** Puts each value once through random gateways, retrying a failed put through another. */
@@ -165,6 +189,8 @@ final class SessionChurn {
         long gets;
         long firstTryOk;
         long ok;
+        long empty;
+        long errors;
 
         Reads(VirtualWorld world, List<Id> keys, List<Bytes> stored, SplittableRandom random) {
             this.world = world;
@@ -196,6 +222,11 @@ final class SessionChurn {
             world.node(gateway).handleClient(get, GetOptions.carriedBy(get), reply -> {
                 boolean good = reply instanceof GetReply g && g.status() == Status.OK && g.values().size() == 1
                         && g.values().get(0).value().equals(stored.get(k));
+                if (!good && reply instanceof GetReply g && g.status() == Status.OK && g.values().isEmpty()) {
+                    empty++;
+                } else if (!good) {
+                    errors++;
+                }
                 if (good) {
                     ok++;
                     firstTryOk += first ? 1 : 0;

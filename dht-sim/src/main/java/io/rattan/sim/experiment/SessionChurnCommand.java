@@ -25,6 +25,10 @@ public final class SessionChurnCommand implements Callable<Integer> {
     @Option(names = "--nodes", paramLabel = "N", description = "Nodes (default: ${DEFAULT-VALUE}).")
     int nodes = 1000;
 
+    @Option(names = "--replicas", paramLabel = "K", description = "Copies of each value, k (default: "
+            + "${DEFAULT-VALUE}; the real node's default is 4).")
+    int replicas = 8;
+
     @Option(names = "--values", paramLabel = "V", description = "Values read (default: ${DEFAULT-VALUE}).")
     int values = 1000;
 
@@ -47,13 +51,15 @@ public final class SessionChurnCommand implements Callable<Integer> {
             parsed.add(new SessionChurn.Phase(Double.parseDouble(parts[0]), Double.parseDouble(parts[1])));
         }
         long start = System.nanoTime();
-        SessionChurn.Result r = new SessionChurn(nodes, values, getsPerSecond, seed, parsed, System.out::println)
+        long cpu = java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+        SessionChurn.Result r = new SessionChurn(nodes, replicas, values, getsPerSecond, seed, parsed, System.out::println)
                 .run();
-        System.out.println(report(r, nodes, (System.nanoTime() - start) / 1e9));
+        long cpuUsed = java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpu;
+        System.out.println(report(r, nodes, (System.nanoTime() - start) / 1e9, cpuUsed / 1e9));
         return 0;
     }
 
-    static String report(SessionChurn.Result r, int nodes, double wallSeconds) {
+    static String report(SessionChurn.Result r, int nodes, double wallSeconds, double cpuSeconds) {
         StringBuilder b = new StringBuilder();
         b.append(String.format(Locale.ROOT, "%-16s %8s %12s %12s %8s %8s%n", "median session", "gets",
                 "ok 1st try", "ok (retry)", "crashes", "joins"));
@@ -66,7 +72,8 @@ public final class SessionChurnCommand implements Callable<Integer> {
                         + "Bamboo: < %.0f bytes/s per node at 1000 nodes, median session 1.4 min (Rhea et al., "
                         + "USENIX 2004, abstract)%n", r.maintenanceBytesPerNodeSecond(),
                 r.repairBytesPerNodeSecond(), nodes, BAMBOO_BYTES_PER_NODE_SECOND));
-        b.append(String.format(Locale.ROOT, "%d events in %.1f s of wall time%n", r.events(), wallSeconds));
+        b.append(String.format(Locale.ROOT, "%d events in %.1f s of wall time, %.1f s of CPU on the simulation "
+                + "thread%n", r.events(), wallSeconds, cpuSeconds));
         return b.toString();
     }
 }
