@@ -3,6 +3,7 @@ package io.rattan.core.id;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.random.RandomGenerator;
 
 /**
@@ -19,6 +20,7 @@ public record Id(long hi, long mid, long lo) implements Comparable<Id> {
     public static final int BYTES = 20;
     public static final Id ZERO = new Id(0, 0, 0);
     public static final Id MAX = new Id(-1L, -1L, 0xFFFF_FFFFL);
+    private static final HexFormat HEX = HexFormat.of();
 
     public Id {
         if ((lo & ~0xFFFF_FFFFL) != 0) {
@@ -100,7 +102,9 @@ public record Id(long hi, long mid, long lo) implements Comparable<Id> {
     }
 
     public String toHex() {
-        return String.format("%016x%016x%08x", hi, mid, lo);
+        // Not String.format: every HTTP answer names its key, and formatting was 2 % of a 16-node cluster's CPU
+        // under HTTP gets; HexFormat is 10x faster (docs/performance.md).
+        return HEX.toHexDigits(hi) + HEX.toHexDigits(mid) + HEX.toHexDigits((int) lo);
     }
 
     /** The first 8 hex digits, for logs. */

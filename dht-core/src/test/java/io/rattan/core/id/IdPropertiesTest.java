@@ -68,6 +68,7 @@ class IdPropertiesTest {
     @Property
     void hexAndBytesRoundTripAndOrderIsUnsigned(@ForAll("ids") Id a, @ForAll("ids") Id b) {
         assertThat(Id.fromHex(a.toHex())).isEqualTo(a);
+        assertThat(a.toHex()).isEqualTo(String.format("%040x", big(a)));
         assertThat(Id.fromBytes(a.toBytes())).isEqualTo(a);
         assertThat(Integer.signum(a.compareTo(b))).isEqualTo(big(a).compareTo(big(b)));
         int shared = a.sharedPrefixLength(b);
