@@ -9,7 +9,9 @@ import java.util.Objects;
  * <p>Statuses a gateway reports are passed through: {@link Status#BAD_REQUEST}, {@link Status#TOO_LARGE},
  * {@link Status#FORBIDDEN} and {@link Status#NOT_FOUND} are final answers that the client never retries.
  * {@link Status#UNAVAILABLE}, {@link Status#TIMEOUT} and {@link Status#INTERNAL} are retried on another gateway
- * until the retries or the total timeout run out; the exception then carries the last status seen. Failures on the
+ * until the retries or the total timeout run out; the exception then carries the last status seen.
+ * {@link Status#RATE_LIMITED} is retried too, but not before the wait the gateway asked for ({@link #retryAfter}):
+ * the client honours it. {@link Status#QUOTA_EXCEEDED} (this client's storage share at the gateway is full) is final. Failures on the
  * client side map onto the same codes: no connection, a closed connection, too many requests in flight or a closed
  * client is {@link Status#UNAVAILABLE}; an attempt or total timeout is {@link Status#TIMEOUT}; a request the wire
  * protocol cannot carry (a value or secret above the codec's bounds) is {@link Status#BAD_REQUEST}.
@@ -21,6 +23,7 @@ public class RattanException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     private final Status status;
+    private final long retryAfterMillis;
 
     /**
      * @param status  why the request failed; never {@link Status#OK}
@@ -36,11 +39,27 @@ public class RattanException extends RuntimeException {
      * @param cause   the failure underneath, or null
      */
     public RattanException(Status status, String message, Throwable cause) {
+        this(status, message, cause, 0);
+    }
+
+    /**
+     * @param status           why the request failed; never {@link Status#OK}
+     * @param message          a sentence for logs and people
+     * @param cause            the failure underneath, or null
+     * @param retryAfterMillis how long the gateway asked the client to wait before it asks again; 0 for no advice
+     */
+    public RattanException(Status status, String message, Throwable cause, long retryAfterMillis) {
         super(message, cause);
         this.status = Objects.requireNonNull(status, "status");
         if (status == Status.OK) {
             throw new IllegalArgumentException("a failure cannot have status OK");
         }
+        this.retryAfterMillis = Math.max(0, retryAfterMillis);
+    }
+
+    /** How long the gateway asked the client to wait before asking again; zero when it gave no advice. */
+    public java.time.Duration retryAfter() {
+        return java.time.Duration.ofMillis(retryAfterMillis);
     }
 
     /** Why the request failed. */
@@ -50,6 +69,7 @@ public class RattanException extends RuntimeException {
 
     /** True when the client retries a failure with this status on another gateway. */
     public static boolean isRetryable(Status status) {
-        return status == Status.UNAVAILABLE || status == Status.TIMEOUT || status == Status.INTERNAL;
+        return status == Status.UNAVAILABLE || status == Status.TIMEOUT || status == Status.INTERNAL
+                || status == Status.RATE_LIMITED;
     }
 }

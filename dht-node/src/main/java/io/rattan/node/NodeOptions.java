@@ -2,6 +2,7 @@ package io.rattan.node;
 
 import io.rattan.core.net.Address;
 import io.rattan.core.node.NodeConfig;
+import io.rattan.node.limits.Limits;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -20,10 +21,12 @@ import java.util.List;
  * @param config      the node's tunables
  * @param peerSendDelay fault injection: how long every peer message waits before it leaves (zero normally)
  * @param inboundSlowness fault injection: the slow-node hook's periods ({@link InboundSlowness#NONE} normally)
+ * @param limits      what the node grants anyone who reaches its ports: rates, storage shares, connection bounds
+ *                    and timeouts ({@link Limits#defaults()} normally)
  */
 public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPort, Path dataDir,
                           List<Address> bootstrap, NodeConfig config, Duration peerSendDelay,
-                          InboundSlowness inboundSlowness) {
+                          InboundSlowness inboundSlowness, Limits limits) {
 
     public static final String LOOPBACK = "127.0.0.1";
     public static final int BOOTSTRAP_MAX = 64;
@@ -68,6 +71,23 @@ public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPo
         if (inboundSlowness == null) {
             throw new IllegalArgumentException("inboundSlowness is required (InboundSlowness.NONE for none)");
         }
+        if (limits == null) {
+            throw new IllegalArgumentException("limits is required (Limits.defaults() normally)");
+        }
+    }
+
+    /** Options with the default {@link Limits}. */
+    public NodeOptions(String host, int peerPort, int gatewayPort, int httpPort, Path dataDir,
+                       List<Address> bootstrap, NodeConfig config, Duration peerSendDelay,
+                       InboundSlowness inboundSlowness) {
+        this(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerSendDelay, inboundSlowness,
+                Limits.defaults());
+    }
+
+    /** These options with other limits. */
+    public NodeOptions withLimits(Limits l) {
+        return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerSendDelay,
+                inboundSlowness, l);
     }
 
     /** Options without fault injection: peer messages leave at once. */
@@ -82,13 +102,13 @@ public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPo
      */
     public NodeOptions withPeerSendDelay(Duration delay) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, delay,
-                inboundSlowness);
+                inboundSlowness, limits);
     }
 
     /** Fault injection for experiments: the node handles its input late during {@code slowness}'s periods. */
     public NodeOptions withInboundSlowness(InboundSlowness slowness) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerSendDelay,
-                slowness);
+                slowness, limits);
     }
 
     /** A node on 127.0.0.1 with free ports, no bootstrap (a new overlay) and default tunables. */
@@ -98,26 +118,27 @@ public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPo
 
     public NodeOptions withBootstrap(List<Address> peers) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, peers, config, peerSendDelay,
-                inboundSlowness);
+                inboundSlowness, limits);
     }
 
     public NodeOptions withConfig(NodeConfig c) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, c, peerSendDelay,
-                inboundSlowness);
+                inboundSlowness, limits);
     }
 
     public NodeOptions withPorts(int peer, int gateway, int http) {
-        return new NodeOptions(host, peer, gateway, http, dataDir, bootstrap, config, peerSendDelay, inboundSlowness);
+        return new NodeOptions(host, peer, gateway, http, dataDir, bootstrap, config, peerSendDelay, inboundSlowness,
+                limits);
     }
 
     public NodeOptions withHost(String h) {
         return new NodeOptions(h, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerSendDelay,
-                inboundSlowness);
+                inboundSlowness, limits);
     }
 
     public NodeOptions withDataDir(Path dir) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dir, bootstrap, config, peerSendDelay,
-                inboundSlowness);
+                inboundSlowness, limits);
     }
 
     private static void requirePort(String name, int port) {

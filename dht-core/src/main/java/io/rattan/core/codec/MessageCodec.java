@@ -55,7 +55,7 @@ import java.util.Objects;
  * A frame body is what {@link #encode} returns. Transports send each body after a 4-byte big-endian length, which is
  * not part of the body; a receiver rejects a length above its {@link #frameBytesMax()} before reading the body.
  *
- * <h2>Frame body, version 4</h2>
+ * <h2>Frame body, version 5</h2>
  * All integers are big-endian and fixed width; there are no varints, so each value has exactly one encoding.
  * <pre>
  * u8    version      must be {@value #VERSION}
@@ -86,7 +86,7 @@ import java.util.Objects;
  * valueHash, secretHash, placemark at most {@value #HASH_BYTES_MAX} bytes
  * secret                          at most {@value #SECRET_BYTES_MAX} bytes
  * hops                            0..{@value #HOPS_MAX}
- * ttlSeconds, maxValues, replicas, accepted, remainingMillis, ttlRemainingMillis   at least 0
+ * ttlSeconds, maxValues, replicas, accepted, remainingMillis, ttlRemainingMillis, retryAfterMillis   at least 0
  * </pre>
  * Every field of every record must be non-null; only the envelope's sender is optional.
  *
@@ -102,7 +102,7 @@ import java.util.Objects;
 public final class MessageCodec {
 
     /** The protocol version carried in the first byte of every frame. */
-    public static final int VERSION = 4;
+    public static final int VERSION = 5;
     /** Default largest frame body: 1 MiB. */
     public static final int DEFAULT_FRAME_BYTES_MAX = 1 << 20;
     /** Largest value, in bytes. */
@@ -396,6 +396,7 @@ public final class MessageCodec {
                 ErrorReply m = (ErrorReply) body;
                 w.status(m.status());
                 w.string(m.detail(), "detail");
+                w.nonNegativeI32(m.retryAfterMillis(), "retryAfterMillis");
             }
             default -> throw new IllegalStateException("no encoding for message type " + body.type());
         }
@@ -497,7 +498,7 @@ public final class MessageCodec {
                     r.bool("oneHop"));
             case CLIENT_REMOVE -> new ClientRemove(r.id("key"), r.bytes(HASH_BYTES_MAX, "valueHash"),
                     r.bytes(SECRET_BYTES_MAX, "secret"), r.nonNegativeI32("ttlSeconds"));
-            case ERROR_REPLY -> new ErrorReply(r.status(), r.string("detail"));
+            case ERROR_REPLY -> new ErrorReply(r.status(), r.string("detail"), r.nonNegativeI32("retryAfterMillis"));
         };
     }
 

@@ -9,12 +9,24 @@ public enum Status {
     TOO_LARGE(4),
     UNAVAILABLE(5),
     TIMEOUT(6),
-    INTERNAL(7);
+    INTERNAL(7),
+    /**
+     * The sender is over its request rate at this node; an {@code ErrorReply} with this status says how long to wait
+     * ({@code retryAfterMillis}). A client retries after that wait.
+     */
+    RATE_LIMITED(10),
+    /** The client has filled its storage share at this gateway; a final answer until some of its values expire. */
+    QUOTA_EXCEEDED(11);
 
     private static final Status[] BY_CODE;
 
     static {
-        BY_CODE = new Status[values().length];
+        int codeMax = 0;
+        for (Status s : values()) {
+            codeMax = Math.max(codeMax, s.code);
+        }
+        // Codes are not dense (some are allocated to work not merged here), so the table spans the largest one.
+        BY_CODE = new Status[codeMax + 1];
         for (Status s : values()) {
             BY_CODE[s.code] = s;
         }
