@@ -197,6 +197,11 @@ final class Call<T> {
             return;
         }
         long delayNanos = runtime.backoff().delayNanos(attempts, ThreadLocalRandom.current());
+        if (failure.status() == Status.RATE_LIMITED) {
+            // The gateway said how long to wait: never retry sooner.
+            runtime.metrics().rateLimited(op);
+            delayNanos = Math.max(delayNanos, failure.retryAfter().toNanos());
+        }
         if (System.nanoTime() + delayNanos - deadlineNanos >= 0) {
             // Waiting would take us past the deadline: no attempt could start in time.
             fail(totalTimeoutFailure());

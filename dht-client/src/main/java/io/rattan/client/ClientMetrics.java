@@ -20,6 +20,7 @@ final class ClientMetrics {
     static final String RETRIES = "rattan.client.retries";
     static final String IN_FLIGHT = "rattan.client.requests.inflight";
     static final String HEDGES = "rattan.client.get.hedges";
+    static final String RATE_LIMITED = "rattan.client.rate.limited";
 
     /** The outcome tag of a call that succeeded. */
     static final String SUCCESS = "success";
@@ -29,6 +30,8 @@ final class ClientMetrics {
     private final MeterRegistry registry;
     private final Map<String, Timer> timers = new ConcurrentHashMap<>();
     private final Map<Op, Counter> retries = new EnumMap<>(Op.class);
+    private final Map<Op, Counter> rateLimited = new EnumMap<>(Op.class);
+    private final java.util.concurrent.atomic.LongAdder rateLimitedCount = new java.util.concurrent.atomic.LongAdder();
     private final Gauge inFlightGauge;
     private final Counter hedges;
 
@@ -38,6 +41,11 @@ final class ClientMetrics {
             for (Op op : Op.values()) {
                 retries.put(op, Counter.builder(RETRIES)
                         .description("Client request attempts after the first")
+                        .tag("op", op.tag())
+                        .register(registry));
+                rateLimited.put(op, Counter.builder(RATE_LIMITED)
+                        .description("Attempts a gateway refused as over this client's rate; each waited its "
+                                + "Retry-After before the next attempt")
                         .tag("op", op.tag())
                         .register(registry));
             }
@@ -71,6 +79,19 @@ final class ClientMetrics {
         if (registry != null) {
             retries.get(op).increment();
         }
+    }
+
+    /** An attempt was refused as over the client's rate; counted with or without a registry. */
+    void rateLimited(Op op) {
+        rateLimitedCount.increment();
+        if (registry != null) {
+            rateLimited.get(op).increment();
+        }
+    }
+
+    /** Attempts refused as over the client's rate so far. */
+    long rateLimitedCount() {
+        return rateLimitedCount.sum();
     }
 
     /** One get page sent its hedge copy. */

@@ -336,6 +336,15 @@ public final class RattanClient implements AutoCloseable {
         return runtime.callsInFlight();
     }
 
+    /**
+     * Attempts that a gateway refused as over this client's request rate ({@code RATE_LIMITED}) since the client was
+     * built; each waited the time the gateway asked for before the next attempt. Also the meter
+     * {@code rattan.client.rate.limited} when a registry was given.
+     */
+    public long rateLimitedAttempts() {
+        return runtime.metrics().rateLimitedCount();
+    }
+
     // package-private, for tests
     ClientRuntime runtime() {
         return runtime;
@@ -352,10 +361,8 @@ public final class RattanClient implements AutoCloseable {
                 }
                 throw failure(Op.PUT, r.status(), r.detail());
             }
-            case ERROR_REPLY: {
-                ErrorReply r = (ErrorReply) reply;
-                throw failure(Op.PUT, r.status(), r.detail());
-            }
+            case ERROR_REPLY:
+                throw failure(Op.PUT, (ErrorReply) reply);
             default:
                 throw unexpected(Op.PUT, reply);
         }
@@ -379,10 +386,8 @@ public final class RattanClient implements AutoCloseable {
                 }
                 throw failure(Op.GET, r.status(), r.detail());
             }
-            case ERROR_REPLY: {
-                ErrorReply r = (ErrorReply) reply;
-                throw failure(Op.GET, r.status(), r.detail());
-            }
+            case ERROR_REPLY:
+                throw failure(Op.GET, (ErrorReply) reply);
             default:
                 throw unexpected(Op.GET, reply);
         }
@@ -397,12 +402,11 @@ public final class RattanClient implements AutoCloseable {
                 detail = ((RemoveReply) reply).detail();
                 break;
             case ERROR_REPLY:
-                status = ((ErrorReply) reply).status();
-                detail = ((ErrorReply) reply).detail();
-                if (status == Status.OK) {
-                    throw failure(Op.REMOVE, status, detail);
+                ErrorReply error = (ErrorReply) reply;
+                if (error.status() == Status.NOT_FOUND) {
+                    return Boolean.FALSE;
                 }
-                break;
+                throw failure(Op.REMOVE, error);
             default:
                 throw unexpected(Op.REMOVE, reply);
         }
@@ -413,6 +417,14 @@ public final class RattanClient implements AutoCloseable {
             return Boolean.FALSE;
         }
         throw failure(Op.REMOVE, status, detail);
+    }
+
+    private static RattanException failure(Op op, ErrorReply error) {
+        RattanException f = failure(op, error.status(), error.detail());
+        if (error.retryAfterMillis() <= 0 || f.status() != error.status()) {
+            return f;
+        }
+        return new RattanException(f.status(), f.getMessage(), null, error.retryAfterMillis());
     }
 
     private static RattanException failure(Op op, Status status, String detail) {

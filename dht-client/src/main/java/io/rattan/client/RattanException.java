@@ -10,7 +10,9 @@ import java.util.Objects;
  * {@link Status#FORBIDDEN}, {@link Status#NOT_FOUND} and {@link Status#STORAGE_FULL} are final answers that the client
  * never retries. {@link Status#UNAVAILABLE}, {@link Status#TIMEOUT}, {@link Status#INTERNAL} and
  * {@link Status#IO_ERROR} are retried on another gateway
- * until the retries or the total timeout run out; the exception then carries the last status seen. Failures on the
+ * until the retries or the total timeout run out; the exception then carries the last status seen.
+ * {@link Status#RATE_LIMITED} is retried too, but not before the wait the gateway asked for ({@link #retryAfter}):
+ * the client honours it. {@link Status#QUOTA_EXCEEDED} (this client's storage share at the gateway is full) is final. Failures on the
  * client side map onto the same codes: no connection, a closed connection, too many requests in flight or a closed
  * client is {@link Status#UNAVAILABLE}; an attempt or total timeout is {@link Status#TIMEOUT}; a request the wire
  * protocol cannot carry (a value or secret above the codec's bounds) is {@link Status#BAD_REQUEST}.
@@ -22,6 +24,7 @@ public class RattanException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     private final Status status;
+    private final long retryAfterMillis;
 
     /**
      * @param status  why the request failed; never {@link Status#OK}
@@ -37,11 +40,27 @@ public class RattanException extends RuntimeException {
      * @param cause   the failure underneath, or null
      */
     public RattanException(Status status, String message, Throwable cause) {
+        this(status, message, cause, 0);
+    }
+
+    /**
+     * @param status           why the request failed; never {@link Status#OK}
+     * @param message          a sentence for logs and people
+     * @param cause            the failure underneath, or null
+     * @param retryAfterMillis how long the gateway asked the client to wait before it asks again; 0 for no advice
+     */
+    public RattanException(Status status, String message, Throwable cause, long retryAfterMillis) {
         super(message, cause);
         this.status = Objects.requireNonNull(status, "status");
         if (status == Status.OK) {
             throw new IllegalArgumentException("a failure cannot have status OK");
         }
+        this.retryAfterMillis = Math.max(0, retryAfterMillis);
+    }
+
+    /** How long the gateway asked the client to wait before asking again; zero when it gave no advice. */
+    public java.time.Duration retryAfter() {
+        return java.time.Duration.ofMillis(retryAfterMillis);
     }
 
     /** Why the request failed. */
@@ -54,6 +73,6 @@ public class RattanException extends RuntimeException {
         // IO_ERROR: a replica's store failed and may recover (HTTP 503); STORAGE_FULL (507) is not retried, as a
         // full disk does not empty in a retry's time.
         return status == Status.UNAVAILABLE || status == Status.TIMEOUT || status == Status.INTERNAL
-                || status == Status.IO_ERROR;
+                || status == Status.IO_ERROR || status == Status.RATE_LIMITED;
     }
 }

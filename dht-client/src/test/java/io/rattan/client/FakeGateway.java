@@ -96,6 +96,7 @@ final class FakeGateway implements AutoCloseable {
     private volatile int pageValuesMax = 1000;
     private final AtomicInteger failNext = new AtomicInteger();
     private volatile Status failStatus = Status.UNAVAILABLE;
+    private volatile int failRetryAfterMillis;
     private final AtomicInteger closeNext = new AtomicInteger();
     private final AtomicInteger garbageNext = new AtomicInteger();
     private volatile boolean holding;
@@ -154,7 +155,13 @@ final class FakeGateway implements AutoCloseable {
 
     /** Answers the next {@code n} requests with an {@link ErrorReply} of {@code status}. */
     FakeGateway failNext(int n, Status status) {
+        return failNext(n, status, 0);
+    }
+
+    /** Answers the next {@code n} requests with an {@link ErrorReply} of {@code status} and retry advice. */
+    FakeGateway failNext(int n, Status status, int retryAfterMillis) {
         this.failStatus = status;
+        this.failRetryAfterMillis = retryAfterMillis;
         failNext.set(n);
         return this;
     }
@@ -256,7 +263,7 @@ final class FakeGateway implements AutoCloseable {
             }
             Message reply;
             if (takeOne(failNext)) {
-                reply = new ErrorReply(failStatus, "scripted failure");
+                reply = new ErrorReply(failStatus, "scripted failure", failRetryAfterMillis);
             } else if (mode == Mode.UNAVAILABLE) {
                 reply = new ErrorReply(Status.UNAVAILABLE, "scripted: unavailable");
             } else {

@@ -298,6 +298,30 @@ class RattanClientTest {
     }
 
     @Test
+    void rateLimitedIsRetriedNoSoonerThanTheGatewayAsksAndCounted() throws Exception {
+        FakeGateway gw = gateway().failNext(1, Status.RATE_LIMITED, 300);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        RattanClient client = client(builder(gw.address()).maxRetries(3).meterRegistry(registry));
+        long start = System.nanoTime();
+        assertThat(valueOf(client.put(RattanClient.key("k"), utf8("v"), TTL)).replicas()).isEqualTo(3);
+        // A lower bound only: honouring the advice can take longer on a loaded machine, never less.
+        assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(300_000_000L);
+        assertThat(gw.requests()).isEqualTo(2);
+        assertThat(client.rateLimitedAttempts()).isEqualTo(1);
+        assertThat(registry.get(ClientMetrics.RATE_LIMITED).tag("op", "put").counter().count()).isEqualTo(1);
+    }
+
+    @Test
+    void quotaExceededIsFinalAndCarriesItsRetryAdvice() throws Exception {
+        FakeGateway gw = gateway().failNext(1, Status.QUOTA_EXCEEDED, 60_000);
+        RattanClient client = client(builder(gw.address()).maxRetries(3));
+        RattanException e = failureOf(client.put(RattanClient.key("k"), utf8("v"), TTL));
+        assertThat(e.status()).isEqualTo(Status.QUOTA_EXCEEDED);
+        assertThat(e.retryAfter()).isEqualTo(java.time.Duration.ofMinutes(1));
+        assertThat(gw.requests()).isEqualTo(1);
+    }
+
+    @Test
     void retriesStopAtMaxRetries() throws Exception {
         FakeGateway gw = gateway().mode(FakeGateway.Mode.UNAVAILABLE);
         RattanClient client = client(builder(gw.address()).maxRetries(2));

@@ -20,6 +20,7 @@ import io.rattan.core.node.NodeListener;
 import io.rattan.core.node.NodeStatus;
 import io.rattan.node.netty.TransportListener;
 import io.rattan.node.store.RocksDbStore;
+import io.rattan.node.netty.TransportListener.Refusal;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -72,6 +73,7 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
     private final AtomicLong processStartToReadyMillis = new AtomicLong(-1);
     private final TransportListener peerTransport;
     private final TransportListener clientTransport;
+    private final TransportListener httpTransport;
     private JvmGcMetrics gcMetrics;
 
     /** Registers the node's meters in {@code registry}; JVM meters only after {@link #bindJvmMetrics}. */
@@ -99,6 +101,19 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
                 processStartToReadyMillis);
         this.peerTransport = transportListener("peer");
         this.clientTransport = transportListener("client");
+        this.httpTransport = transportListener("http");
+    }
+
+    /** Counts the client limits' refusals: requests over a client's rate, puts beyond its storage share. */
+    public void bindClientGuard(io.rattan.node.gateway.ClientGuard guard) {
+        io.micrometer.core.instrument.FunctionCounter.builder("rattan.gateway.refused", guard,
+                        io.rattan.node.gateway.ClientGuard::rateLimited)
+                .description("Client requests refused by the client limits (binary and HTTP together)")
+                .tag("reason", "rate_limited").register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder("rattan.gateway.refused", guard,
+                        io.rattan.node.gateway.ClientGuard::quotaExceeded)
+                .description("Client requests refused by the client limits (binary and HTTP together)")
+                .tag("reason", "quota_exceeded").register(registry);
     }
 
     /** Also exports JVM memory, GC, thread, class-loading, CPU and uptime metrics; released by {@link #close}. */
@@ -243,6 +258,11 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
         return clientTransport;
     }
 
+    /** Counts the HTTP gateway's refusals (its bytes are not counted). */
+    public TransportListener httpTransport() {
+        return httpTransport;
+    }
+
     @Override
     public synchronized void close() {
         if (gcMetrics != null) {
@@ -262,7 +282,20 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
         Counter rejected = Counter.builder("rattan.transport.frames.rejected")
                 .description("Inbound frames refused (undecodable, oversize); each closes its connection")
                 .tag("protocol", protocol).register(registry);
+        Counter[] refusals = new Counter[Refusal.values().length];
+        for (Refusal r : Refusal.values()) {
+            refusals[r.ordinal()] = Counter.builder("rattan.limits.refused")
+                    .description("Connections refused or closed and frames dropped to keep within the node's limits")
+                    .tag("protocol", protocol)
+                    .tag("reason", r.name().toLowerCase(Locale.ROOT))
+                    .register(registry);
+        }
         return new TransportListener() {
+            @Override
+            public void refused(Refusal refusal) {
+                refusals[refusal.ordinal()].increment();
+            }
+
             @Override
             public void bytesSent(long bytes) {
                 sent.increment(bytes);

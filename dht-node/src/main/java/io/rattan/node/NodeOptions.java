@@ -3,6 +3,7 @@ package io.rattan.node;
 import io.rattan.core.net.Address;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.node.store.RocksDbStore;
+import io.rattan.node.limits.Limits;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -23,10 +24,12 @@ import java.util.List;
  * @param inboundSlowness fault injection: the slow-node hook's periods ({@link InboundSlowness#NONE} normally)
  * @param storage     how the store runs: {@code --fsync}, a space limit
  *                    ({@link RocksDbStore.Settings#DEFAULT} normally)
+ * @param limits      what the node grants anyone who reaches its ports: rates, storage shares, connection bounds
+ *                    and timeouts ({@link Limits#defaults()} normally)
  */
 public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPort, Path dataDir,
                           List<Address> bootstrap, NodeConfig config, Duration peerSendDelay,
-                          InboundSlowness inboundSlowness, RocksDbStore.Settings storage) {
+                          InboundSlowness inboundSlowness, RocksDbStore.Settings storage, Limits limits) {
 
     public static final String LOOPBACK = "127.0.0.1";
     public static final int BOOTSTRAP_MAX = 64;
@@ -74,20 +77,29 @@ public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPo
         if (storage == null) {
             throw new IllegalArgumentException("storage is required (RocksDbStore.Settings.DEFAULT for the default)");
         }
+        if (limits == null) {
+            throw new IllegalArgumentException("limits is required (Limits.defaults() normally)");
+        }
     }
 
-    /** Options with the default store settings. */
+    /** Options with the default store settings and the default {@link Limits}. */
     public NodeOptions(String host, int peerPort, int gatewayPort, int httpPort, Path dataDir,
                        List<Address> bootstrap, NodeConfig config, Duration peerSendDelay,
                        InboundSlowness inboundSlowness) {
         this(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerSendDelay, inboundSlowness,
-                RocksDbStore.Settings.DEFAULT);
+                RocksDbStore.Settings.DEFAULT, Limits.defaults());
     }
 
     /** The same node with the store run as {@code settings} say ({@code --fsync}, a space limit). */
     public NodeOptions withStorage(RocksDbStore.Settings settings) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerSendDelay,
-                inboundSlowness, settings);
+                inboundSlowness, settings, limits);
+    }
+
+    /** These options with other limits. */
+    public NodeOptions withLimits(Limits l) {
+        return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerSendDelay,
+                inboundSlowness, storage, l);
     }
 
     /** Options without fault injection: peer messages leave at once. */
@@ -102,13 +114,13 @@ public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPo
      */
     public NodeOptions withPeerSendDelay(Duration delay) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, delay,
-                inboundSlowness, storage);
+                inboundSlowness, storage, limits);
     }
 
     /** Fault injection for experiments: the node handles its input late during {@code slowness}'s periods. */
     public NodeOptions withInboundSlowness(InboundSlowness slowness) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerSendDelay,
-                slowness, storage);
+                slowness, storage, limits);
     }
 
     /** A node on 127.0.0.1 with free ports, no bootstrap (a new overlay) and default tunables. */
@@ -118,27 +130,27 @@ public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPo
 
     public NodeOptions withBootstrap(List<Address> peers) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, peers, config, peerSendDelay,
-                inboundSlowness, storage);
+                inboundSlowness, storage, limits);
     }
 
     public NodeOptions withConfig(NodeConfig c) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, c, peerSendDelay,
-                inboundSlowness, storage);
+                inboundSlowness, storage, limits);
     }
 
     public NodeOptions withPorts(int peer, int gateway, int http) {
         return new NodeOptions(host, peer, gateway, http, dataDir, bootstrap, config, peerSendDelay, inboundSlowness,
-                storage);
+                storage, limits);
     }
 
     public NodeOptions withHost(String h) {
         return new NodeOptions(h, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerSendDelay,
-                inboundSlowness, storage);
+                inboundSlowness, storage, limits);
     }
 
     public NodeOptions withDataDir(Path dir) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dir, bootstrap, config, peerSendDelay,
-                inboundSlowness, storage);
+                inboundSlowness, storage, limits);
     }
 
     private static void requirePort(String name, int port) {

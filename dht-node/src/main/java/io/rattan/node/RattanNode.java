@@ -25,6 +25,7 @@ import io.rattan.core.store.Store;
 import io.rattan.core.store.StoreException;
 import io.rattan.core.store.StoredRecord;
 import io.rattan.core.util.Bytes;
+import io.rattan.node.gateway.ClientGuard;
 import io.rattan.node.gateway.GatewayBackend;
 import io.rattan.node.gateway.binary.ClientGatewayServer;
 import io.rattan.node.gateway.http.HttpGateway;
@@ -101,6 +102,7 @@ public final class RattanNode implements AutoCloseable {
     private final PeerServer peerServer;
     private final ClientGatewayServer clientGateway;
     private final HttpGateway httpGateway;
+    private final ClientGuard clientGuard;
     private final Backend backend = new Backend();
     private final AtomicReference<State> state = new AtomicReference<>(State.RUNNING);
     // Futures handed out and not yet completed, completed on shutdown so that no caller waits on a dead loop.
@@ -143,18 +145,23 @@ public final class RattanNode implements AutoCloseable {
             this.transport = new NettyTransport(loop, codec, name, metrics.peerTransport());
             opened.push(transport::halt);
             this.peerServer = new PeerServer(loop, new InetSocketAddress(options.host(), options.peerPort()), codec,
-                    this::receive, name, metrics.peerTransport());
+                    this::receive, name, metrics.peerTransport(), options.limits());
             opened.push(peerServer);
+            // One guard for both gateways: a client's rate and share are the same whichever protocol it speaks.
+            this.clientGuard = new ClientGuard(options.limits(),
+                    java.time.Duration.ofSeconds(options.config().ttlSecondsMax()), clock::epochMillis);
+            metrics.bindClientGuard(clientGuard);
             this.clientGateway = new ClientGatewayServer(group,
                     new InetSocketAddress(options.host(), options.gatewayPort()), backend, codec,
-                    ClientGatewayServer.IN_FLIGHT_MAX, metrics.clientTransport());
+                    ClientGatewayServer.IN_FLIGHT_MAX, metrics.clientTransport(), clientGuard,
+                    options.limits().connections());
             opened.push(clientGateway);
             // The contact names the bound gateway port, so that one-hop clients can reach this node's gateway.
             this.contact = new Contact(id, new Address(options.host(), peerServer.localAddress().getPort()),
                     clientGateway.localAddress().getPort());
             try {
                 this.httpGateway = new HttpGateway(group, new InetSocketAddress(options.host(), options.httpPort()),
-                        backend);
+                        backend, clientGuard, options.limits().connections(), metrics.httpTransport());
             } catch (UncheckedIOException e) {
                 throw e.getCause();
             }
@@ -353,6 +360,53 @@ public final class RattanNode implements AutoCloseable {
             reply.complete(notRunning());
         }
         return reply;
+    }
+
+    /**
+     * Refusals of one kind on one port so far: connections over a bound, frames or requests over a rate, idle
+     * connections and frames past their deadline closed (see {@link io.rattan.node.limits.Limits}).
+     */
+    public long refusals(io.rattan.node.limits.Port port, io.rattan.node.netty.TransportListener.Refusal refusal) {
+        switch (port) {
+            case PEER:
+                return peerServer.refusals(refusal);
+            case GATEWAY:
+                return clientGateway.refusals(refusal);
+            default:
+                return httpGateway.refusals(refusal);
+        }
+    }
+
+    /** Connections open now on one port. */
+    public int connectionCount(io.rattan.node.limits.Port port) {
+        switch (port) {
+            case PEER:
+                return peerServer.connectionCount();
+            case GATEWAY:
+                return clientGateway.connectionCount();
+            default:
+                return httpGateway.connectionCount();
+        }
+    }
+
+    /** The most bytes of unread HTTP answers waiting on any one connection now. */
+    public long httpPendingWriteBytesMax() {
+        return httpGateway.pendingWriteBytesMax();
+    }
+
+    /** The client limits both gateways share: their refusal counts and the sources they track. */
+    public ClientGuard clientGuard() {
+        return clientGuard;
+    }
+
+    /** Frames the peer port decoded and handed to the node (not those dropped over a rate). */
+    public long peerFramesReceived() {
+        return peerServer.framesReceived();
+    }
+
+    /** Peers (by IP) whose frame rate the peer port tracks now; bounded. */
+    public long peersRateTracked() {
+        return peerServer.peersRateTracked();
     }
 
     /** This node's metrics. */

@@ -89,7 +89,7 @@ import java.util.Objects;
  * valueHash, secretHash, placemark at most {@value #HASH_BYTES_MAX} bytes
  * secret                          at most {@value #SECRET_BYTES_MAX} bytes
  * hops                            0..{@value #HOPS_MAX}
- * ttlSeconds, maxValues, replicas, accepted, expiresAtMillis, ttlRemainingMillis, senderMillis, RangeSum.count   at least 0
+ * ttlSeconds, maxValues, replicas, accepted, expiresAtMillis, ttlRemainingMillis, senderMillis, RangeSum.count, retryAfterMillis   at least 0
  * </pre>
  * Every field of every record must be non-null; only the envelope's sender is optional.
  *
@@ -411,6 +411,7 @@ public final class MessageCodec {
                 ErrorReply m = (ErrorReply) body;
                 w.status(m.status());
                 w.string(m.detail(), "detail");
+                w.nonNegativeI32(m.retryAfterMillis(), "retryAfterMillis");
             }
             default -> throw new IllegalStateException("no encoding for message type " + body.type());
         }
@@ -523,7 +524,7 @@ public final class MessageCodec {
                     r.bool("oneHop"));
             case CLIENT_REMOVE -> new ClientRemove(r.id("key"), r.bytes(HASH_BYTES_MAX, "valueHash"),
                     r.bytes(SECRET_BYTES_MAX, "secret"), r.nonNegativeI32("ttlSeconds"));
-            case ERROR_REPLY -> new ErrorReply(r.status(), r.string("detail"));
+            case ERROR_REPLY -> new ErrorReply(r.status(), r.string("detail"), r.nonNegativeI32("retryAfterMillis"));
         };
     }
 

@@ -416,7 +416,18 @@ public final class Messages {
     }
 
     /** A request could not be served at all (malformed, unknown type, overload). */
-    public record ErrorReply(Status status, String detail) implements Message {
+    /**
+     * A request that could not be served at all.
+     *
+     * @param retryAfterMillis how long the client should wait before it asks again (0: no advice); set with
+     *                         {@link Status#RATE_LIMITED} and {@link Status#QUOTA_EXCEEDED}
+     */
+    public record ErrorReply(Status status, String detail, int retryAfterMillis) implements Message {
+        /** An error with no retry advice. */
+        public ErrorReply(Status status, String detail) {
+            this(status, detail, 0);
+        }
+
         public MessageType type() {
             return MessageType.ERROR_REPLY;
         }

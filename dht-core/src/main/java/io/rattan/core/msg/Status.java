@@ -13,16 +13,24 @@ public enum Status {
     /** A replica could not write: its disk (or store space limit) is full. Not worth retrying soon (HTTP 507). */
     STORAGE_FULL(8),
     /** A replica's store failed to read or write; the node may recover, so a retry can succeed (HTTP 503). */
-    IO_ERROR(9);
+    IO_ERROR(9),
+    /**
+     * The sender is over its request rate at this node; an {@code ErrorReply} with this status says how long to wait
+     * ({@code retryAfterMillis}). A client retries after that wait.
+     */
+    RATE_LIMITED(10),
+    /** The client has filled its storage share at this gateway; a final answer until some of its values expire. */
+    QUOTA_EXCEEDED(11);
 
     private static final Status[] BY_CODE;
 
     static {
-        int maxCode = 0;
+        int codeMax = 0;
         for (Status s : values()) {
-            maxCode = Math.max(maxCode, s.code);
+            codeMax = Math.max(codeMax, s.code);
         }
-        BY_CODE = new Status[maxCode + 1];
+        // Codes are not dense (some are allocated to work not merged here), so the table spans the largest one.
+        BY_CODE = new Status[codeMax + 1];
         for (Status s : values()) {
             BY_CODE[s.code] = s;
         }

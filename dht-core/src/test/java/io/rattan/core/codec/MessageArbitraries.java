@@ -197,7 +197,8 @@ final class MessageArbitraries {
                 .as(ClientGet::new));
         m.put(MessageType.CLIENT_REMOVE, Combinators.combine(ids(), hashes(), secrets(), nonNegativeInts())
                 .as(ClientRemove::new));
-        m.put(MessageType.ERROR_REPLY, Combinators.combine(statuses(), details()).as(ErrorReply::new));
+        m.put(MessageType.ERROR_REPLY, Combinators.combine(statuses(), details(), nonNegativeInts())
+                .as(ErrorReply::new));
         return m;
     }
 

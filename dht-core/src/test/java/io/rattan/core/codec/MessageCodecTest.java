@@ -110,7 +110,9 @@ class MessageCodecTest {
                 new ClientGet(KEY, RoutingMode.ITERATIVE, 3, Bytes.EMPTY, 3, true),
                 new ClientGet(KEY, RoutingMode.DELAY_AWARE, 3, Bytes.EMPTY, 0, false, true),
                 new ClientRemove(KEY, HASH, Bytes.utf8("secret"), 120),
-                new ErrorReply(Status.TOO_LARGE, "naïve ☃ 𝄞"));
+                new ErrorReply(Status.TOO_LARGE, "naïve ☃ 𝄞"),
+                new ErrorReply(Status.RATE_LIMITED, "over the rate", 250),
+                new ErrorReply(Status.QUOTA_EXCEEDED, "share full", 60_000));
     }
 
     static List<Envelope> sampleEnvelopes() {
@@ -165,7 +167,7 @@ class MessageCodecTest {
         assertThat(hex(codec.encode(new Envelope(null, 0, put)))).isEqualTo("053c00" + "0000000000000000"
                 + KEY.toHex() + "00000002aabb" + "0000012c" + "00000001cc");
         assertThat(hex(codec.encode(new Envelope(null, 0, error)))).isEqualTo("054600" + "0000000000000000"
-                + "05" + "0002c3a9");
+                + "05" + "0002c3a9" + "00000000");
         assertThat(hex(codec.encode(new Envelope(null, 0, info)))).isEqualTo("050b00" + "0000000000000000"
                 + "0001" + "00".repeat(20) + "01" + "68" + "0001" + "0000" + "01");
     }
@@ -181,7 +183,7 @@ class MessageCodecTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {0, 1, 4, 6, 255})
+    @ValueSource(ints = {0, 1, 3, 4, 6, 255})
     void wrongVersionIsRejected(int version) {
         byte[] frame = codec.encode(new Envelope(null, 1, new Ping()));
         frame[0] = (byte) version;
@@ -508,8 +510,10 @@ class MessageCodecTest {
         Envelope envelope = new Envelope(null, 1, new ErrorReply(Status.OK, text));
         byte[] frame = codec.encode(envelope);
 
-        assertThat(Arrays.copyOfRange(frame, frame.length - text.getBytes(StandardCharsets.UTF_8).length,
-                frame.length)).isEqualTo(text.getBytes(StandardCharsets.UTF_8));
+        // The detail is followed by the 4-byte retryAfterMillis.
+        int end = frame.length - 4;
+        assertThat(Arrays.copyOfRange(frame, end - text.getBytes(StandardCharsets.UTF_8).length, end))
+                .isEqualTo(text.getBytes(StandardCharsets.UTF_8));
         assertThat(codec.decode(frame)).isEqualTo(envelope);
     }
 

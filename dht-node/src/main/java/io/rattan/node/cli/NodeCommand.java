@@ -41,6 +41,9 @@ final class NodeCommand implements Callable<Integer> {
     @Mixin
     private LoggingOptions logging;
 
+    @Mixin
+    LimitOptions limits = new LimitOptions();
+
     @Option(names = "--host", paramLabel = "HOST",
             description = "Address to bind and to advertise to peers (not a wildcard).")
     String host = NodeOptions.LOOPBACK;
@@ -108,7 +111,8 @@ final class NodeCommand implements Callable<Integer> {
             Path dir = dataDir != null ? dataDir : Path.of("rattan-data", "node-" + peerPort);
             return new NodeOptions(host, peerPort, gatewayPort, httpPort, dir, bootstrap, config)
                     .withInboundSlowness(inboundSlowness())
-                    .withStorage(new RocksDbStore.Settings(fsync, storeMaxBytes));
+                    .withStorage(new RocksDbStore.Settings(fsync, storeMaxBytes))
+                    .withLimits(limits.limits());
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }

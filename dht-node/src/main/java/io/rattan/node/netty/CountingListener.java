@@ -10,10 +10,25 @@ public final class CountingListener implements TransportListener {
 
     private final TransportListener next;
     private final LongAdder framesRejected = new LongAdder();
+    private final LongAdder[] refused = new LongAdder[Refusal.values().length];
 
     /** @param next receives every report after it is counted */
     public CountingListener(TransportListener next) {
         this.next = next;
+        for (int i = 0; i < refused.length; i++) {
+            refused[i] = new LongAdder();
+        }
+    }
+
+    /** Refusals of one kind so far. */
+    public long refusals(Refusal refusal) {
+        return refused[refusal.ordinal()].sum();
+    }
+
+    @Override
+    public void refused(Refusal refusal) {
+        refused[refusal.ordinal()].increment();
+        next.refused(refusal);
     }
 
     /** Frames rejected so far. */

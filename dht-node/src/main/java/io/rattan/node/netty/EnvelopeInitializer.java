@@ -3,12 +3,15 @@ package io.rattan.node.netty;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
+import io.netty.handler.timeout.IdleStateHandler;
 import io.rattan.core.codec.MessageCodec;
+import io.rattan.node.limits.ConnectionLimits;
+import java.util.concurrent.TimeUnit;
 
 /**
- * The pipeline of a binary protocol's connection, peer or client: byte counting → framing
- * ({@link Frames#newFrameDecoder}) → {@link EnvelopeCodec} → the protocol's thin handler, which sees only decoded
- * envelopes. A protocol names its handler; everything below it is the same for both. Sharable: each connection gets
+ * The pipeline of a binary protocol's connection, peer or client: idle reaping → byte counting → framing with a
+ * per-frame deadline ({@link Frames#newFrameDecoder}) → {@link EnvelopeCodec} → an optional gate (the peer port's
+ * rate limit) → the protocol's thin handler, which sees only decoded envelopes. A protocol names its handler; everything below it is the same for both. Sharable: each connection gets
  * its own framing, codec and handler.
  */
 @ChannelHandler.Sharable
@@ -18,28 +21,46 @@ public abstract class EnvelopeInitializer extends ChannelInitializer<Channel> {
     private final TransportListener listener;
     private final String connectionKind;
     private final ByteCountingHandler byteCounter;
+    private final ConnectionLimits limits;
+    private final IdleCloser idleCloser;
 
     /**
      * @param codec          decodes and encodes frame bodies; its {@code frameBytesMax} bounds the frame length
-     * @param listener       receives byte counts and rejected frames
+     * @param listener       receives byte counts, rejected frames and refusals
      * @param connectionKind how logs name a connection, e.g. "peer connection"
+     * @param limits         the idle timeout and the frame deadline
      */
-    protected EnvelopeInitializer(MessageCodec codec, TransportListener listener, String connectionKind) {
+    protected EnvelopeInitializer(MessageCodec codec, TransportListener listener, String connectionKind,
+                                  ConnectionLimits limits) {
         this.codec = codec;
         this.listener = listener;
         this.connectionKind = connectionKind;
         this.byteCounter = new ByteCountingHandler(listener);
+        this.limits = limits;
+        this.idleCloser = new IdleCloser(listener);
     }
 
     /** The thin handler of one new connection; called on the connection's loop. */
     protected abstract ChannelHandler newHandler();
 
+    /** A sharable handler between the codec and the thin handler, or null (the default) for none. */
+    protected ChannelHandler gate() {
+        return null;
+    }
+
     @Override
     protected final void initChannel(Channel ch) {
         ch.pipeline()
+                .addLast("idle", new IdleStateHandler(0, 0, limits.idleMillis(), TimeUnit.MILLISECONDS))
+                .addLast("idle-closer", idleCloser)
                 .addLast("bytes", byteCounter)
-                .addLast("framing", Frames.newFrameDecoder(codec.frameBytesMax()))
-                .addLast("codec", new EnvelopeCodec(codec, listener, connectionKind))
-                .addLast("handler", newHandler());
+                .addLast("framing", Frames.newFrameDecoder(codec.frameBytesMax(), limits.frameDeadlineMillis(),
+                        listener))
+                .addLast("codec", new EnvelopeCodec(codec, listener, connectionKind));
+        ChannelHandler gate = gate();
+        if (gate != null) {
+            ch.pipeline().addLast("gate", gate);
+        }
+        ch.pipeline().addLast("handler", newHandler());
     }
 }

@@ -19,11 +19,13 @@ public final class Frames {
     /**
      * A decoder that cuts the stream into frame bodies, stripping the length. A length above {@code frameBytesMax}
      * (or negative) fails at once, before any body byte is buffered, with a {@code TooLongFrameException} or
-     * {@code CorruptedFrameException}. One per connection: it buffers a partial frame.
+     * {@code CorruptedFrameException}. A frame not whole {@code deadlineMillis} after its first byte closes the
+     * connection ({@link DeadlineFrameDecoder}). One per connection: it buffers a partial frame.
      */
-    static LengthFieldBasedFrameDecoder newFrameDecoder(int frameBytesMax) {
+    static LengthFieldBasedFrameDecoder newFrameDecoder(int frameBytesMax, long deadlineMillis,
+                                                        TransportListener listener) {
         // The decoder's limit counts the length field too.
-        return new LengthFieldBasedFrameDecoder(frameBytesMax + LENGTH_BYTES, 0, LENGTH_BYTES, 0, LENGTH_BYTES);
+        return new DeadlineFrameDecoder(frameBytesMax + LENGTH_BYTES, LENGTH_BYTES, deadlineMillis, listener);
     }
 
     /** The length prefix and the frame body in one buffer, so that one frame is one write. */

@@ -23,6 +23,24 @@ public interface TransportListener {
         CLOSED
     }
 
+    /** Why a server refused a connection or a frame, or closed a connection, to bound what a stranger can hold. */
+    enum Refusal {
+        /** A connection beyond the port's total bound, closed on accept. */
+        CONNECTIONS,
+        /** A connection beyond the bound for its IP, closed on accept. */
+        CONNECTIONS_PER_IP,
+        /** A frame or request above its sender's rate. */
+        RATE,
+        /** A connection closed after its idle timeout. */
+        IDLE,
+        /** A connection closed because a frame or request was not whole by its deadline. */
+        FRAME_DEADLINE
+    }
+
+    /** A server refused something to keep within its limits. */
+    default void refused(Refusal refusal) {
+    }
+
     /** Bytes handed to a socket, length prefixes included. */
     default void bytesSent(long bytes) {
     }

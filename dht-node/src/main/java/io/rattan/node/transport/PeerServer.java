@@ -4,7 +4,9 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.msg.Envelope;
+import io.rattan.node.limits.Limits;
 import io.rattan.node.netty.CountingListener;
+import io.rattan.node.netty.RateGate;
 import io.rattan.node.netty.TcpServer;
 import io.rattan.node.netty.TransportListener;
 import java.io.IOException;
@@ -17,19 +19,25 @@ import java.util.function.Consumer;
  *
  * <p>The server and all its connections live on the node's own loop, so {@code consumer} is called on that loop with
  * no hop, in arrival order per connection. A connection that sends an undecodable frame or announces a frame above the
- * codec's limit is closed (logged at debug, counted); the others are not affected. At most
- * {@link #CONNECTIONS_MAX} connections are open at once; more are closed on accept.
+ * codec's limit is closed (logged at debug, counted); the others are not affected. The node's {@link Limits} bound
+ * the connections (in total and per IP; more are closed on accept), close idle connections and connections whose
+ * frame is not whole by its deadline, and drop frames above a peer's rate ({@link RateGate}, keyed by the peer's
+ * IP), counted and unanswered.
  *
  * <p>The constructor binds synchronously. {@link #close} may be called from any thread but the loop.
  */
 public final class PeerServer implements AutoCloseable {
 
-    /** Most inbound peer connections open at once. */
-    public static final int CONNECTIONS_MAX = 4096;
-
     private final TcpServer server;
     private final CountingListener counting;
     private final LongAdder framesReceived = new LongAdder();
+    private final RateGate rateGate;
+
+    /** A server with the default {@link Limits}. */
+    public PeerServer(EventLoop loop, InetSocketAddress bind, MessageCodec codec, Consumer<Envelope> consumer,
+                      String localName, TransportListener listener) throws IOException {
+        this(loop, bind, codec, consumer, localName, listener, Limits.defaults());
+    }
 
     /**
      * @param loop      the node's loop: the server, its connections and {@code consumer} run on it
@@ -37,13 +45,14 @@ public final class PeerServer implements AutoCloseable {
      * @param codec     decodes frame bodies; its {@code frameBytesMax} bounds the accepted frame length
      * @param consumer  receives each decoded envelope, on {@code loop}; it must not block
      * @param localName names this node in logs
-     * @param listener  receives byte and rejection counts
+     * @param listener  receives byte, rejection and refusal counts
+     * @param limits    the connection bounds, timeouts and the per-peer rate
      * @throws IOException when the address cannot be bound
      */
     public PeerServer(EventLoop loop, InetSocketAddress bind, MessageCodec codec, Consumer<Envelope> consumer,
-                      String localName, TransportListener listener) throws IOException {
+                      String localName, TransportListener listener, Limits limits) throws IOException {
         if (loop == null || bind == null || codec == null || consumer == null || localName == null
-                || listener == null) {
+                || listener == null || limits == null) {
             throw new IllegalArgumentException("every argument is required");
         }
         this.counting = new CountingListener(listener);
@@ -51,11 +60,12 @@ public final class PeerServer implements AutoCloseable {
             framesReceived.increment();
             consumer.accept(envelope);
         };
-        this.server = new TcpServer(loop, bind, "the peer server", CONNECTIONS_MAX,
+        this.rateGate = new RateGate(limits.peerRequestsPerSecond(), RateGate::byIp, counting);
+        this.server = new TcpServer(loop, bind, "the peer server", limits.connections(), counting,
                 bootstrap -> bootstrap
                         .option(ChannelOption.SO_REUSEADDR, true)
                         .childOption(ChannelOption.SO_KEEPALIVE, true),
-                new PeerInitializer(codec, countingConsumer, localName, counting));
+                new PeerInitializer(codec, countingConsumer, localName, counting, limits.connections(), rateGate));
     }
 
     /** The address actually bound (the real port when 0 was asked). */
@@ -66,6 +76,21 @@ public final class PeerServer implements AutoCloseable {
     /** Frames refused: undecodable, or announced above the limit. */
     public long framesRejected() {
         return counting.framesRejected();
+    }
+
+    /** Refusals of one kind so far: connections over a bound, frames over a rate, timeouts. */
+    public long refusals(TransportListener.Refusal refusal) {
+        return counting.refusals(refusal);
+    }
+
+    /** Peers whose rate is tracked now (bounded). */
+    public long peersRateTracked() {
+        return rateGate.sendersTracked();
+    }
+
+    /** Source IPs with a connection open now. */
+    public int sourceCount() {
+        return server.sourceCount();
     }
 
     /** Frames decoded and handed to the consumer. */

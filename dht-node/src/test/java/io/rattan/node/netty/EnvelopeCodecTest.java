@@ -142,7 +142,7 @@ class EnvelopeCodecTest {
     }
 
     private static EmbeddedChannel newChannel(MessageCodec codec, Counts counts) {
-        return new EmbeddedChannel(new ByteCountingHandler(counts), Frames.newFrameDecoder(codec.frameBytesMax()),
+        return new EmbeddedChannel(new ByteCountingHandler(counts), Frames.newFrameDecoder(codec.frameBytesMax(), 60_000, counts),
                 new EnvelopeCodec(codec, counts, "test connection"));
     }
 

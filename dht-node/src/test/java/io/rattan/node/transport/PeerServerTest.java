@@ -157,7 +157,7 @@ class PeerServerTest {
                     public void frameRejected() {
                         rejected.incrementAndGet();
                     }
-                }));
+                }, io.rattan.node.limits.ConnectionLimits.defaults(), null));
         byte[] body = small.encode(ping(5));
         channel.writeInbound(Unpooled.buffer().writeInt(body.length).writeBytes(body));
         assertThat(got).extracting(Envelope::requestId).containsExactly(5L);

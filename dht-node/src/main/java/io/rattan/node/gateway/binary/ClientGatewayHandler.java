@@ -6,9 +6,12 @@ import io.netty.handler.codec.EncoderException;
 import io.netty.util.concurrent.EventExecutor;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Status;
+import io.rattan.node.gateway.ClientGuard;
 import io.rattan.node.gateway.GatewayBackend;
+import java.net.InetAddress;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
@@ -17,8 +20,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The thin end of a binary client connection: each decoded envelope is a request, handed to the backend; each reply
  * goes back as an envelope with its request's id, in completion order, so a client may keep many requests in flight.
- * Decoding, encoding and malformed input are the codec's business. One instance per connection; all its state is
- * confined to the connection's loop.
+ * Decoding, encoding and malformed input are the codec's business. The {@link ClientGuard} refuses requests above the
+ * client's rate ({@code RATE_LIMITED}) and puts beyond its storage share ({@code QUOTA_EXCEEDED}), the client being
+ * the connection's source IP. One instance per connection; all its state is confined to the connection's loop.
  */
 final class ClientGatewayHandler extends SimpleChannelInboundHandler<Envelope> {
 
@@ -26,18 +30,32 @@ final class ClientGatewayHandler extends SimpleChannelInboundHandler<Envelope> {
     private static final int DETAIL_CHARS_MAX = 200;
 
     private final GatewayBackend backend;
+    private final ClientGuard guard;
     private final int inFlightMax;
+    private InetAddress client;
     private int inFlight;
     private boolean flushPending;
 
-    ClientGatewayHandler(GatewayBackend backend, int inFlightMax) {
+    ClientGatewayHandler(GatewayBackend backend, ClientGuard guard, int inFlightMax) {
         this.backend = backend;
+        this.guard = guard;
         this.inFlightMax = inFlightMax;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        client = ClientGuard.clientOf(ctx.channel().remoteAddress());
+        super.channelActive(ctx);
     }
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, Envelope request) {
         long requestId = request.requestId();
+        ErrorReply refused = client == null ? null : guard.admit(client);
+        if (refused != null) {
+            reply(ctx, requestId, refused);
+            return;
+        }
         if (inFlight >= inFlightMax) {
             reply(ctx, requestId, new ErrorReply(Status.UNAVAILABLE, "too many requests in flight"));
             return;
@@ -45,7 +63,10 @@ final class ClientGatewayHandler extends SimpleChannelInboundHandler<Envelope> {
         inFlight++;
         CompletableFuture<Message> served;
         try {
-            served = backend.request(request.body());
+            Message body = request.body();
+            served = body instanceof ClientPut put && client != null
+                    ? guard.put(client, put, () -> backend.request(put))
+                    : backend.request(body);
         } catch (RuntimeException e) {
             served = CompletableFuture.failedFuture(e);
         }

@@ -2,7 +2,9 @@ package io.rattan.node.gateway.binary;
 
 import io.netty.channel.ChannelHandler;
 import io.rattan.core.codec.MessageCodec;
+import io.rattan.node.gateway.ClientGuard;
 import io.rattan.node.gateway.GatewayBackend;
+import io.rattan.node.limits.ConnectionLimits;
 import io.rattan.node.netty.EnvelopeInitializer;
 import io.rattan.node.netty.TransportListener;
 
@@ -13,16 +15,19 @@ import io.rattan.node.netty.TransportListener;
 final class ClientGatewayInitializer extends EnvelopeInitializer {
 
     private final GatewayBackend backend;
+    private final ClientGuard guard;
     private final int inFlightMax;
 
-    ClientGatewayInitializer(MessageCodec codec, GatewayBackend backend, int inFlightMax, TransportListener listener) {
-        super(codec, listener, "client connection");
+    ClientGatewayInitializer(MessageCodec codec, GatewayBackend backend, ClientGuard guard, int inFlightMax,
+                             TransportListener listener, ConnectionLimits limits) {
+        super(codec, listener, "client connection", limits);
         this.backend = backend;
+        this.guard = guard;
         this.inFlightMax = inFlightMax;
     }
 
     @Override
     protected ChannelHandler newHandler() {
-        return new ClientGatewayHandler(backend, inFlightMax);
+        return new ClientGatewayHandler(backend, guard, inFlightMax);
     }
 }

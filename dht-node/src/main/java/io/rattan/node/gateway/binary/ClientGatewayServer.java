@@ -4,7 +4,9 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.rattan.core.codec.MessageCodec;
+import io.rattan.node.gateway.ClientGuard;
 import io.rattan.node.gateway.GatewayBackend;
+import io.rattan.node.limits.ConnectionLimits;
 import io.rattan.node.netty.CountingListener;
 import io.rattan.node.netty.TcpServer;
 import io.rattan.node.netty.TransportListener;
@@ -19,7 +21,9 @@ import java.net.InetSocketAddress;
  * <p>A frame that is not a client request is answered with {@code ErrorReply(BAD_REQUEST)}; an undecodable frame or
  * an oversize length closes the connection. Each connection may have at most {@code inFlightMax} requests in flight;
  * beyond that a request is answered with {@code ErrorReply(UNAVAILABLE)} at once. A client that stops reading its
- * replies is not read from until it catches up. At most {@link #CONNECTIONS_MAX} connections are open at once.
+ * replies is not read from until it catches up. The {@link ClientGuard} refuses requests over the client's rate and
+ * puts beyond its storage share; {@link ConnectionLimits} bound the connections in total and per IP and close idle
+ * connections and those whose frame is not whole by its deadline.
  *
  * <p>The constructor binds synchronously. {@link #close} may be called from any thread; it waits (bounded) only when
  * not called on one of the group's loops.
@@ -28,19 +32,22 @@ public final class ClientGatewayServer implements AutoCloseable {
 
     /** Default bound of requests in flight on one connection. */
     public static final int IN_FLIGHT_MAX = 1024;
-    /** Most client connections open at once. */
-    public static final int CONNECTIONS_MAX = 4096;
-
     private static final int WRITE_BUFFER_HIGH_BYTES = 4 << 20;
     private static final int WRITE_BUFFER_LOW_BYTES = 1 << 20;
 
     private final TcpServer server;
     private final CountingListener counting;
 
-    /** A gateway with the default codec and in-flight bound, and no metrics. */
+    /** A gateway with the default codec, in-flight bound and connection limits, no client limits, no metrics. */
     public ClientGatewayServer(EventLoopGroup group, InetSocketAddress bind, GatewayBackend backend)
             throws IOException {
         this(group, bind, backend, new MessageCodec(), IN_FLIGHT_MAX, TransportListener.NONE);
+    }
+
+    /** A gateway with the default connection limits and no client limits. */
+    public ClientGatewayServer(EventLoopGroup group, InetSocketAddress bind, GatewayBackend backend,
+                               MessageCodec codec, int inFlightMax, TransportListener listener) throws IOException {
+        this(group, bind, backend, codec, inFlightMax, listener, ClientGuard.none(), ConnectionLimits.defaults());
     }
 
     /**
@@ -50,24 +57,28 @@ public final class ClientGatewayServer implements AutoCloseable {
      * @param backend     serves the requests
      * @param codec       decodes requests and encodes replies; its {@code frameBytesMax} bounds frames
      * @param inFlightMax requests in flight per connection before new ones are refused
-     * @param listener    receives byte and rejection counts
+     * @param listener    receives byte, rejection and refusal counts
+     * @param guard       the client limits (rate and storage share per source IP)
+     * @param limits      the connection bounds and timeouts
      * @throws IOException when the address cannot be bound
      */
     public ClientGatewayServer(EventLoopGroup group, InetSocketAddress bind, GatewayBackend backend,
-                               MessageCodec codec, int inFlightMax, TransportListener listener) throws IOException {
-        if (group == null || bind == null || backend == null || codec == null || listener == null) {
+                               MessageCodec codec, int inFlightMax, TransportListener listener, ClientGuard guard,
+                               ConnectionLimits limits) throws IOException {
+        if (group == null || bind == null || backend == null || codec == null || listener == null || guard == null
+                || limits == null) {
             throw new IllegalArgumentException("every argument is required");
         }
         if (inFlightMax < 1) {
             throw new IllegalArgumentException("inFlightMax must be positive: " + inFlightMax);
         }
         this.counting = new CountingListener(listener);
-        this.server = new TcpServer(group, bind, "the binary gateway", CONNECTIONS_MAX,
+        this.server = new TcpServer(group, bind, "the binary gateway", limits, counting,
                 bootstrap -> bootstrap
                         .option(ChannelOption.SO_REUSEADDR, true)
                         .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
                                 new WriteBufferWaterMark(WRITE_BUFFER_LOW_BYTES, WRITE_BUFFER_HIGH_BYTES)),
-                new ClientGatewayInitializer(codec, backend, inFlightMax, counting));
+                new ClientGatewayInitializer(codec, backend, guard, inFlightMax, counting, limits));
     }
 
     /** The address actually bound (the real port when 0 was asked). */
@@ -78,6 +89,11 @@ public final class ClientGatewayServer implements AutoCloseable {
     /** Frames refused by closing their connection: undecodable, or announced above the limit. */
     public long framesRejected() {
         return counting.framesRejected();
+    }
+
+    /** Refusals of one kind so far: connections over a bound, timeouts. */
+    public long refusals(TransportListener.Refusal refusal) {
+        return counting.refusals(refusal);
     }
 
     /** Connections open now. */

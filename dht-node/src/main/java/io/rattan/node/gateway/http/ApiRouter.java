@@ -21,6 +21,7 @@ import io.rattan.core.node.NodeConfig;
 import io.rattan.core.node.NodeStatus;
 import io.rattan.core.store.StoredRecord;
 import io.rattan.core.util.Bytes;
+import io.rattan.node.gateway.ClientGuard;
 import io.rattan.node.gateway.GatewayBackend;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
@@ -66,10 +67,12 @@ final class ApiRouter {
     private static final String DELETE = "DELETE";
 
     private final GatewayBackend backend;
+    private final ClientGuard guard;
     private final NodeConfig config;
 
-    ApiRouter(GatewayBackend backend) {
+    ApiRouter(GatewayBackend backend, ClientGuard guard) {
         this.backend = backend;
+        this.guard = guard;
         this.config = backend.config();
     }
 
@@ -151,7 +154,11 @@ final class ApiRouter {
         }
         Bytes secretHash = secret == null ? Bytes.EMPTY : secret.sha256();
         Bytes valueHash = value.sha256();
-        return ask(new ClientPut(key, value, ttlSeconds, secretHash), reply -> {
+        ClientPut message = new ClientPut(key, value, ttlSeconds, secretHash);
+        Supplier<CompletableFuture<Message>> send = request.client() == null
+                ? () -> backend.request(message)
+                : () -> guard.put(request.client(), message, () -> backend.request(message));
+        return ask(send, reply -> {
             if (!(reply instanceof PutReply)) {
                 return unexpected(reply);
             }
@@ -331,8 +338,7 @@ final class ApiRouter {
                 return failure(error);
             }
             if (message instanceof ErrorReply) {
-                ErrorReply e = (ErrorReply) message;
-                return Problems.forStatus(e.status(), e.detail());
+                return Problems.forError((ErrorReply) message);
             }
             return onReply.apply(message);
         });

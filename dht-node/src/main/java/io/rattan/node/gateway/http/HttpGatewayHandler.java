@@ -15,7 +15,12 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
+import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.util.Bytes;
+import io.rattan.node.gateway.ClientGuard;
+import io.rattan.node.netty.TransportListener;
+import io.rattan.node.netty.TransportListener.Refusal;
+import java.net.InetAddress;
 import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -30,7 +35,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>One request per connection is in flight at a time, and responses leave in request order, as HTTP/1.1
  * requires of pipelined requests. While a request is in flight the channel stops reading, so a client cannot queue
- * more than what one read delivered. Every answer is guaranteed: if the node has not answered within its own
+ * more than what one read delivered, and while the connection's write buffer is above its high-water mark (a client
+ * that pipelines requests but does not read the answers) nothing more is read or served until it drains. Each
+ * request spends one of the client's rate ({@link ClientGuard}): above it, the answer is a 429 with Retry-After.
+ * Every answer is guaranteed: if the node has not answered within its own
  * request timeout plus {@link #ANSWER_SLACK_MILLIS}, the client gets a 504. All state is touched on the channel's
  * event loop only; answers computed on the node's loop hop back here.
  */
@@ -45,12 +53,23 @@ final class HttpGatewayHandler extends ChannelInboundHandlerAdapter {
 
     private final ApiRouter router;
     private final long answerTimeoutMillis;
+    private final ClientGuard guard;
+    private final TransportListener listener;
     private final ArrayDeque<ApiRequest> queue = new ArrayDeque<>();
+    private InetAddress client;
     private boolean busy;
 
-    HttpGatewayHandler(ApiRouter router, long answerTimeoutMillis) {
+    HttpGatewayHandler(ApiRouter router, long answerTimeoutMillis, ClientGuard guard, TransportListener listener) {
         this.router = router;
         this.answerTimeoutMillis = answerTimeoutMillis;
+        this.guard = guard;
+        this.listener = listener;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        client = ClientGuard.clientOf(ctx.channel().remoteAddress());
+        super.channelActive(ctx);
     }
 
     @Override
@@ -60,8 +79,12 @@ final class HttpGatewayHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         FullHttpRequest request = (FullHttpRequest) msg;
+        RequestDeadline deadline = ctx.pipeline().get(RequestDeadline.class);
+        if (deadline != null) {
+            deadline.requestComplete();
+        }
         try {
-            queue.add(copy(request));
+            queue.add(copy(request).from(client));
         } finally {
             request.release();
         }
@@ -93,6 +116,12 @@ final class HttpGatewayHandler extends ChannelInboundHandlerAdapter {
         ApiRequest request = queue.poll();
         busy = true;
         ctx.channel().config().setAutoRead(false);
+        ErrorReply refused = client == null || request.isMalformed() ? null : guard.admit(client);
+        if (refused != null) {
+            listener.refused(Refusal.RATE);
+            respond(ctx, request, Problems.forError(refused));
+            return;
+        }
         CompletableFuture<ApiResponse> answer = new CompletableFuture<>();
         ScheduledFuture<?> timer = ctx.executor().schedule(
                 () -> answer.complete(Problems.timeout("the node did not answer within "
@@ -135,11 +164,29 @@ final class HttpGatewayHandler extends ChannelInboundHandlerAdapter {
             queue.clear();
             return;
         }
+        resume(ctx);
+    }
+
+    /** Serves the next queued request, or reads again, unless the client is not reading what it was sent. */
+    private void resume(ChannelHandlerContext ctx) {
+        if (busy || !ctx.channel().isWritable()) {
+            return;
+        }
         if (queue.isEmpty()) {
             ctx.channel().config().setAutoRead(true);
         } else {
             serveNext(ctx);
         }
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+        if (ctx.channel().isWritable()) {
+            resume(ctx);
+        } else {
+            ctx.channel().config().setAutoRead(false);
+        }
+        super.channelWritabilityChanged(ctx);
     }
 
     static FullHttpResponse toNetty(ApiResponse response, boolean keepAlive) {

@@ -5,33 +5,44 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.timeout.IdleStateHandler;
+import io.rattan.node.gateway.ClientGuard;
+import io.rattan.node.limits.ConnectionLimits;
+import io.rattan.node.netty.TransportListener;
 import java.util.concurrent.TimeUnit;
 
-/** The gateway's pipeline: idle reaping → HTTP codec → bounded aggregation → the thin handler. */
+/**
+ * The gateway's pipeline: the request deadline → idle reaping → HTTP codec → bounded aggregation → the thin
+ * handler.
+ */
 @ChannelHandler.Sharable
 final class HttpGatewayInitializer extends ChannelInitializer<SocketChannel> {
-
-    /** A connection with no traffic and no request in flight for this long is closed. */
-    static final long IDLE_SECONDS = 120;
 
     private final ApiRouter router;
     private final int maxContentBytes;
     private final int valueBytesMax;
     private final long answerTimeoutMillis;
+    private final ClientGuard guard;
+    private final ConnectionLimits limits;
+    private final TransportListener listener;
 
-    HttpGatewayInitializer(ApiRouter router, int maxContentBytes, int valueBytesMax, long answerTimeoutMillis) {
+    HttpGatewayInitializer(ApiRouter router, int maxContentBytes, int valueBytesMax, long answerTimeoutMillis,
+                           ClientGuard guard, ConnectionLimits limits, TransportListener listener) {
         this.router = router;
         this.maxContentBytes = maxContentBytes;
         this.valueBytesMax = valueBytesMax;
         this.answerTimeoutMillis = answerTimeoutMillis;
+        this.guard = guard;
+        this.limits = limits;
+        this.listener = listener;
     }
 
     @Override
     protected void initChannel(SocketChannel ch) {
         ch.pipeline()
-                .addLast("idle", new IdleStateHandler(0, 0, IDLE_SECONDS, TimeUnit.SECONDS))
+                .addLast("deadline", new RequestDeadline(limits.frameDeadlineMillis(), listener))
+                .addLast("idle", new IdleStateHandler(0, 0, limits.idleMillis(), TimeUnit.MILLISECONDS))
                 .addLast("codec", new HttpServerCodec())
                 .addLast("aggregator", new BoundedAggregator(maxContentBytes, valueBytesMax))
-                .addLast("handler", new HttpGatewayHandler(router, answerTimeoutMillis));
+                .addLast("handler", new HttpGatewayHandler(router, answerTimeoutMillis, guard, listener));
     }
 }

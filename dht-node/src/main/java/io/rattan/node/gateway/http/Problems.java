@@ -1,6 +1,7 @@
 package io.rattan.node.gateway.http;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Status;
 import java.util.Map;
 
@@ -51,6 +52,38 @@ final class Problems {
         return problem(503, "not-ready", "Not ready", detail).withHeader("Retry-After", "1");
     }
 
+    /** 429 for a client over its request rate; Retry-After in whole seconds, at least 1. */
+    static ApiResponse rateLimited(String detail, long retryAfterMillis) {
+        return problem(429, "rate-limited", "Too many requests", detail)
+                .withHeader("Retry-After", retryAfterSeconds(retryAfterMillis));
+    }
+
+    /**
+     * 429 for a client that holds its whole storage share at this gateway (DESIGN.md's "429 over a client's fair
+     * share"); Retry-After says when some of its values expire. Another type than the rate's, so that a client can
+     * tell waiting a second from waiting for its values to expire.
+     */
+    static ApiResponse quotaExceeded(String detail, long retryAfterMillis) {
+        return problem(429, "quota-exceeded", "Storage share exceeded", detail)
+                .withHeader("Retry-After", retryAfterSeconds(retryAfterMillis));
+    }
+
+    /** The response for an error reply, with its retry advice. */
+    static ApiResponse forError(ErrorReply error) {
+        switch (error.status()) {
+            case RATE_LIMITED:
+                return rateLimited(orElse(error.detail(), "too many requests; retry later"), error.retryAfterMillis());
+            case QUOTA_EXCEEDED:
+                return quotaExceeded(orElse(error.detail(), "storage share full"), error.retryAfterMillis());
+            default:
+                return forStatus(error.status(), error.detail());
+        }
+    }
+
+    private static String retryAfterSeconds(long millis) {
+        return Long.toString(Math.max(1, (millis + 999) / 1000));
+    }
+
     static ApiResponse timeout(String detail) {
         return problem(504, "timeout", "Gateway timeout", detail);
     }
@@ -82,6 +115,10 @@ final class Problems {
             case IO_ERROR:
                 return problem(503, "storage-io-error", "Storage I/O error",
                         orElse(detail, "a replica's storage failed; retry shortly")).withHeader("Retry-After", "1");
+            case RATE_LIMITED:
+                return rateLimited(orElse(detail, "too many requests; retry later"), 1000);
+            case QUOTA_EXCEEDED:
+                return quotaExceeded(orElse(detail, "storage share full"), 60_000);
             case OK:
             default:
                 return internal("the node answered " + status + " where the gateway expected an error");

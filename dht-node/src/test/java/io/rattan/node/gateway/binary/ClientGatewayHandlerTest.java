@@ -27,12 +27,12 @@ class ClientGatewayHandlerTest {
     private final RecordingGatewayBackend backend = new RecordingGatewayBackend();
     private final AtomicLong bytesSent = new AtomicLong();
     private final EmbeddedChannel channel = new EmbeddedChannel(new ClientGatewayInitializer(CODEC, backend,
-            ClientGatewayServer.IN_FLIGHT_MAX, new TransportListener() {
+            io.rattan.node.gateway.ClientGuard.none(), ClientGatewayServer.IN_FLIGHT_MAX, new TransportListener() {
                 @Override
                 public void bytesSent(long bytes) {
                     bytesSent.addAndGet(bytes);
                 }
-            }));
+            }, io.rattan.node.limits.ConnectionLimits.defaults()));
 
     @AfterEach
     void release() {

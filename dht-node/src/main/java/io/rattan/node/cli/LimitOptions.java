@@ -1,0 +1,43 @@
+package io.rattan.node.cli;
+
+import io.rattan.node.limits.Limits;
+import picocli.CommandLine.Option;
+
+/** The node's limits on the command line; -1 turns a rate or a share off. See docs/security.md. */
+final class LimitOptions {
+
+    @Option(names = "--client-rate", paramLabel = "N",
+            description = "Requests per second one source IP may make to the gateways (binary and HTTP together); "
+                    + "above it: RATE_LIMITED / HTTP 429 with Retry-After. -1: off.")
+    int clientRate = Limits.CLIENT_REQUESTS_PER_SECOND;
+
+    @Option(names = "--peer-rate", paramLabel = "N",
+            description = "Frames per second one peer (by IP) may send to the peer port; above it frames are "
+                    + "dropped and counted. -1: off.")
+    int peerRate = Limits.PEER_REQUESTS_PER_SECOND;
+
+    @Option(names = "--client-storage-bytes", paramLabel = "BYTES",
+            description = "Storage share of one source IP at this gateway: bytes of its live values; a put beyond "
+                    + "it is refused (QUOTA_EXCEEDED / HTTP 429). -1: off.")
+    long clientStorageBytes = Limits.CLIENT_STORAGE_BYTES;
+
+    @Option(names = "--connections-max", paramLabel = "N", description = "Connections open at once, per port.")
+    int connectionsMax = Limits.CONNECTIONS_MAX;
+
+    @Option(names = "--connections-per-ip", paramLabel = "N",
+            description = "Connections open at once from one IP, per port.")
+    int connectionsPerIp = Limits.CONNECTIONS_PER_IP_MAX;
+
+    @Option(names = "--idle-timeout-ms", paramLabel = "MS", description = "Close a connection idle this long.")
+    long idleMillis = Limits.IDLE_MILLIS;
+
+    @Option(names = "--frame-deadline-ms", paramLabel = "MS",
+            description = "Close a connection whose frame or HTTP request is not whole this long after its first "
+                    + "byte.")
+    long frameDeadlineMillis = Limits.FRAME_DEADLINE_MILLIS;
+
+    Limits limits() {
+        return new Limits(clientRate, peerRate, clientStorageBytes, connectionsMax, connectionsPerIp, idleMillis,
+                frameDeadlineMillis);
+    }
+}
