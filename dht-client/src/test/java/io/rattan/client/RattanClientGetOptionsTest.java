@@ -149,16 +149,11 @@ class RattanClientGetOptionsTest {
 
     @Test
     void aOneHopGetGoesStraightToAReplicaTheAnswersNamedAndRoutesAroundOneThatFails() throws Exception {
-        FakeGateway.Store store = new FakeGateway.Store();
-        FakeGateway configured = track(FakeGateway.start(store));
-        // Not given to the client: it learns this one from the holders the configured gateway names.
-        FakeGateway replica = track(FakeGateway.start(store)).holders(List.of(), 0);
-        Contact named = new Contact(Id.ofName("replica"), new Address("127.0.0.1", 1), replica.address().port());
-        configured.holders(List.of(named), 2);
-        replica.holders(List.of(named), 0);
-        RattanClient client = client(builder(List.of(configured)));
-        Id key = RattanClient.key("k");
-        client.putSync(key, "v".getBytes(UTF_8), TTL);
+        OneReplica setUp = oneReplica();
+        FakeGateway configured = setUp.configured();
+        FakeGateway replica = setUp.replica();
+        RattanClient client = setUp.client();
+        Id key = setUp.key();
         GetOptions oneHop = GetOptions.of(RoutingMode.DELAY_AWARE).withOneHop(true);
 
         assertThat(client.getSync(key, oneHop).hops()).as("the image is empty: routed").isEqualTo(2);
@@ -217,15 +212,11 @@ class RattanClientGetOptionsTest {
 
     @Test
     void aBadRequestAtAReplicasGatewayEndsAOneHopGetAndTheReplicaIsKept() throws Exception {
-        FakeGateway.Store store = new FakeGateway.Store();
-        FakeGateway configured = track(FakeGateway.start(store));
-        FakeGateway replica = track(FakeGateway.start(store));
-        Contact named = new Contact(Id.ofName("replica"), new Address("127.0.0.1", 1), replica.address().port());
-        configured.holders(List.of(named), 2);
-        replica.holders(List.of(named), 0);
-        RattanClient client = client(builder(List.of(configured)));
-        Id key = RattanClient.key("k");
-        client.putSync(key, "v".getBytes(UTF_8), TTL);
+        OneReplica setUp = oneReplica();
+        FakeGateway configured = setUp.configured();
+        FakeGateway replica = setUp.replica();
+        RattanClient client = setUp.client();
+        Id key = setUp.key();
         GetOptions oneHopHedged = GetOptions.defaults().withOneHop(true);
         assertThat(client.getSync(key, oneHopHedged).hops()).as("the image is empty: routed").isEqualTo(2);
 
@@ -234,6 +225,24 @@ class RattanClientGetOptionsTest {
         assertThat(configured.received()).as("neither re-routed nor hedged").filteredOn(ClientGet.class::isInstance)
                 .hasSize(1);
         assertThat(client.getSync(key, oneHopHedged).hops()).as("the replica is still in the image").isZero();
+    }
+
+    /** A configured gateway that names one replica, whose gateway the client is not given; a value put under key. */
+    private record OneReplica(FakeGateway configured, FakeGateway replica, RattanClient client, Id key) {
+    }
+
+    private OneReplica oneReplica() throws Exception {
+        FakeGateway.Store store = new FakeGateway.Store();
+        FakeGateway configured = track(FakeGateway.start(store));
+        // Not given to the client: it learns this one from the holders the configured gateway names.
+        FakeGateway replica = track(FakeGateway.start(store));
+        Contact named = new Contact(Id.ofName("replica"), new Address("127.0.0.1", 1), replica.address().port());
+        configured.holders(List.of(named), 2);
+        replica.holders(List.of(named), 0);
+        RattanClient client = client(builder(List.of(configured)));
+        Id key = RattanClient.key("k");
+        client.putSync(key, "v".getBytes(UTF_8), TTL);
+        return new OneReplica(configured, replica, client, key);
     }
 
     private static Status failureOf(CompletableFuture<GetResult> f) throws Exception {

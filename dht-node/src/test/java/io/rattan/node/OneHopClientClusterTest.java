@@ -42,8 +42,8 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>Two per side is also what makes convergence hard: the replica at the edge of a key's replica set does not see
  * past the key and forwards gets for it, though the answering node names it as a holder. Before the image learned
- * where each node answers (core's {@code AnswerArcs}), such keys alternated between one forward and none as the
- * replicas' measured delays reordered them, and the image never converged on a loaded machine.
+ * where each node answers (core's {@code AnswerArcs}), such keys kept being forwarded whenever that replica was
+ * measured fastest, or alternated between one forward and none as the delays reordered the replicas.
  */
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)

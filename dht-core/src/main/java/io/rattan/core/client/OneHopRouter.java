@@ -190,7 +190,6 @@ public final class OneHopRouter {
         arcs.clear();
     }
 
-
     /** A round trip to {@code node} measured some other way (a probe), service at the node included. */
     public void measured(Contact node, long nanos) {
         delayNanos.merge(node.id(), (double) nanos, (old, now) -> old + ALPHA * (now - old));

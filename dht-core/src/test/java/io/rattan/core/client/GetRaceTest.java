@@ -221,12 +221,4 @@ class GetRaceTest {
         assertThat(launchedAtMs).containsExactly(0L, 0L);
         assertThat(results).singleElement().satisfies(r -> assertThat(r.winner()).isEqualTo(-1));
     }
-
-    @Test
-    void aTransientFailureStillHedgesAtOnce() {
-        start(GetOptions.of(RoutingMode.DELAY_AWARE).withHedge(true), warmAt(100));
-        answerAt(10, 0, FAIL);
-        scheduler.runFor(20 * MS);
-        assertThat(launchedAtMs).containsExactly(0L, 10L);
-    }
 }
