@@ -425,7 +425,8 @@ class RattanClientTest {
         gw.hold(true);
         List<CompletableFuture<GetResult>> gets = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            gets.add(client.get(RattanClient.key("key-" + i)));
+            // One copy each: a hedge would add a request in flight while the gateway holds them.
+            gets.add(client.get(RattanClient.key("key-" + i), ONE_COPY));
         }
         await().atMost(WAIT).until(() -> gw.heldCount() == n);
         assertThat(client.requestsInFlight()).isEqualTo(n);
