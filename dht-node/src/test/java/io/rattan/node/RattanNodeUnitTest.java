@@ -207,6 +207,10 @@ class RattanNodeUnitTest {
                 assertThat(node.call(n -> n.self()).join()).isEqualTo(first);
                 await().atMost(WAIT).until(() -> node.meterRegistry().scrape().contains("rattan_store_records 1.0"));
                 assertThat(node.meterRegistry().scrape()).contains("rattan_gateway_requests_seconds_count");
+                // A founder is ready at once; its start-to-ready times are then exported (no longer -1).
+                await().atMost(WAIT).until(() -> startToReady(node.meterRegistry().scrape()) >= 0);
+                assertThat(node.meterRegistry().scrape())
+                        .doesNotContain("rattan_node_process_start_to_ready_millis -1.0");
             }
 
             try (RattanNode again = RattanNode.start(NodeOptions.local(dir))) {
@@ -362,5 +366,10 @@ class RattanNodeUnitTest {
         byte[] body = new byte[in.readInt()];
         in.readFully(body);
         return codec.decode(body);
+    }
+
+    private static double startToReady(String scrape) {
+        return scrape.lines().filter(l -> l.startsWith("rattan_node_start_to_ready_millis "))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.indexOf(' ') + 1))).findFirst().orElse(-1);
     }
 }
