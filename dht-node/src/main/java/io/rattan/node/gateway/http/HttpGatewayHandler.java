@@ -211,7 +211,10 @@ final class HttpGatewayHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
         if (evt instanceof IdleStateEvent) {
-            if (!busy && queue.isEmpty()) {
+            // Idle between requests, or stalled: a client that has not read its answers for the whole idle time
+            // holds up to the high-water mark of them, and is cut off rather than kept.
+            if (!busy && (queue.isEmpty() || !ctx.channel().isWritable())) {
+                listener.refused(Refusal.IDLE);
                 ctx.close();
             }
             return;
