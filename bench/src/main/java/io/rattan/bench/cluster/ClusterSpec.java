@@ -33,6 +33,7 @@ record ClusterSpec(int nodes, String host, int basePort, String heap, Path nodeJ
     static final int PORTS_PER_NODE = 3;
     static final String NODE_MAIN = "io.rattan.node.cli.RattanCli";
     static final String SLOW_TRACE = "--slow-trace";
+    static final List<String> PER_IP_LIMITS = List.of("--client-rate", "--peer-rate", "--client-storage-bytes");
     static final String SLOW_TRACE_NODE = "--slow-trace-node";
     static final String SLOW_TRACE_START = "--slow-trace-start";
 
@@ -113,6 +114,14 @@ record ClusterSpec(int nodes, String host, int basePort, String heap, Path nodeJ
                 peers.add(a.toString());
             }
             cmd.add(String.join(",", peers));
+        }
+        // Every node and every load generator of a local cluster shares one IP, so the per-IP limits meant for
+        // strangers (docs/security.md) would throttle the cluster itself: off here unless the node arguments set them.
+        for (String limit : PER_IP_LIMITS) {
+            if (!hasOption(nodeArgs, limit)) {
+                cmd.add(limit);
+                cmd.add("-1");
+            }
         }
         cmd.addAll(nodeArgs);
         if (hasOption(nodeArgs, SLOW_TRACE) && !hasOption(nodeArgs, SLOW_TRACE_NODE)) {
