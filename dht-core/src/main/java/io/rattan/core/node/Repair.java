@@ -62,10 +62,6 @@ final class Repair {
         this.replica = replica;
     }
 
-    ReplicaStream.Counters counters() {
-        return counters;
-    }
-
     /** The leaf set changed: start repairing soon, once (a join changes the leaf set many times in a burst). */
     void leafSetChanged() {
         if (repairScheduled || ctx.stopped()) {
@@ -134,8 +130,13 @@ final class Repair {
         }
         RangeSync session = s;
         running.add(peer.id());
+        long ackedBefore = counters.recordsAcked;
         session.run(ok -> {
             running.remove(peer.id());
+            log.debug("{} repair session with {} {}: {} copies acknowledged meanwhile; totals: {} pages ({} bytes) "
+                    + "sent, {} resent, {} copies dropped with departed peers", ctx.tag(), peer, ok ? "done" : "failed",
+                    counters.recordsAcked - ackedBefore, counters.pagesSent, counters.bytesSent, counters.pagesResent,
+                    counters.recordsAbandoned);
             if (ok) {
                 sessions.remove(peer.id(), session);
                 if (session.epoch() == epoch) {

@@ -83,6 +83,8 @@ class DelayAwareRoutingTest {
 
         double greedy = shareThroughSlow(world, RoutingMode.GREEDY, random);
         double delayAware = shareThroughSlow(world, RoutingMode.DELAY_AWARE, random);
+        // Greedy still passes slow nodes (1.9% of forwards with range-digest repair's traffic, above 2% before: the
+        // RTT samples that shape the tables moved); the claim is the next line's tenfold difference.
         assertThat(greedy).as("greedy forwards through slow nodes").isGreaterThan(0.01);
         assertThat(delayAware).as("delay-aware vs greedy share").isLessThanOrEqualTo(greedy / 10);
 

@@ -105,7 +105,7 @@ class RangeRepairTest {
 
     /**
      * The measurement behind docs/testing.md's figure, too heavy for CI: {@code -Drattan.repair.records=1000000}
-     * (give surefire's fork a heap of a few GB with {@code -DargLine=-Xmx6g}).
+     * (give surefire's fork a heap of a few GB with {@code -DargLine=-Xmx5g}).
      */
     @Test
     @EnabledIfSystemProperty(named = "rattan.repair.records", matches = "\\d+")
