@@ -114,7 +114,7 @@ class FaultSimulatorCiTest {
     void seed46ReplaysTheDocumentedTrace() {
         FaultRunResult r = baseline.get(45);
         assertThat(r.config().seed()).isEqualTo(46);
-        assertThat(r.trace()).isEqualTo("816342b12ae1ecaf/80638");
+        assertThat(r.trace()).isEqualTo("8b5df0b6c99adcde/106549");
     }
 
     @Test
