@@ -83,7 +83,9 @@ class DelayAwareRoutingTest {
 
         double greedy = shareThroughSlow(world, RoutingMode.GREEDY, random);
         double delayAware = shareThroughSlow(world, RoutingMode.DELAY_AWARE, random);
-        assertThat(greedy).as("greedy forwards through slow nodes").isGreaterThan(0.02);
+        // 10 of 200 nodes are slow; greedy sent 2.1% of its forwards through them, and 1.9% once hops that answer
+        // late are waited for rather than only re-routed (the run's events differ from there on).
+        assertThat(greedy).as("greedy forwards through slow nodes").isGreaterThan(0.01);
         assertThat(delayAware).as("delay-aware vs greedy share").isLessThanOrEqualTo(greedy / 10);
 
         // Heal them: with periodic probing, delay-aware routing trusts them again.
