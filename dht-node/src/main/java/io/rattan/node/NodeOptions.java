@@ -128,6 +128,15 @@ public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPo
         return new NodeOptions(LOOPBACK, 0, 0, 0, dataDir, List.of(), NodeConfig.defaults());
     }
 
+    /**
+     * A node on loopback with free ports that founds a one-node overlay and keeps one copy of each value, acknowledged
+     * alone ({@code k = W = 1}, what {@code rattan node --single-node} runs): with the default W = 2 a node alone
+     * refuses every put, since it cannot tell a one-node overlay from missing neighbours.
+     */
+    public static NodeOptions singleNode(Path dataDir) {
+        return local(dataDir).withConfig(NodeConfig.defaults().withReplicas(1, 1));
+    }
+
     public NodeOptions withBootstrap(List<Address> peers) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, peers, config, peerSendDelay,
                 inboundSlowness, storage, limits);

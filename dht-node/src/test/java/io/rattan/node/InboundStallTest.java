@@ -36,7 +36,7 @@ class InboundStallTest {
         Path trace = dir.resolve("slow.trace");
         Files.writeString(trace, SlowTrace.HEADER + "\n# node 0 is slow for ten minutes\n0 0 600000 fixed " + DELAY_MS
                 + "\n1 0 600000 fixed 60000\n", StandardCharsets.UTF_8);
-        NodeOptions options = NodeOptions.local(dir.resolve("node"))
+        NodeOptions options = NodeOptions.singleNode(dir.resolve("node"))
                 .withInboundSlowness(InboundSlowness.forNode(SlowTrace.read(trace), 0, -1));
         assertThat(options.inboundSlowness().periods()).as("only node 0's line").hasSize(1);
         try (RattanNode node = RattanNode.start(options);

@@ -189,7 +189,7 @@ class RattanNodeUnitTest {
             Id key = Id.ofName("greeting");
             Bytes value = Bytes.utf8("hello");
             Contact first;
-            try (RattanNode node = RattanNode.start(NodeOptions.local(dir))) {
+            try (RattanNode node = RattanNode.start(NodeOptions.singleNode(dir))) {
                 first = node.contact();
                 assertThat(first.address().port()).isPositive();
                 assertThat(node.gatewayAddress().getPort()).isPositive();
@@ -213,7 +213,7 @@ class RattanNodeUnitTest {
                         .doesNotContain("rattan_node_process_start_to_ready_millis -1.0");
             }
 
-            try (RattanNode again = RattanNode.start(NodeOptions.local(dir))) {
+            try (RattanNode again = RattanNode.start(NodeOptions.singleNode(dir))) {
                 assertThat(again.contact().id()).isEqualTo(first.id());
                 Optional<StoredRecord> onDisk = again.readStore(key, value.sha256()).join();
                 assertThat(onDisk).isPresent();
@@ -227,7 +227,7 @@ class RattanNodeUnitTest {
         void answersTheBinaryClientProtocol() throws IOException {
             MessageCodec codec = new MessageCodec();
             Id key = Id.ofName("binary");
-            try (RattanNode node = RattanNode.start(NodeOptions.local(dir));
+            try (RattanNode node = RattanNode.start(NodeOptions.singleNode(dir));
                  Socket socket = new Socket("127.0.0.1", node.gatewayAddress().getPort())) {
                 socket.setSoTimeout(20_000);
                 DataOutputStream out = new DataOutputStream(socket.getOutputStream());

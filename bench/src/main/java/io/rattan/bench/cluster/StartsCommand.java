@@ -1,6 +1,7 @@
 package io.rattan.bench.cluster;
 
 import io.rattan.bench.BenchCli;
+import io.rattan.bench.DurationConverter;
 import io.rattan.client.RattanClient;
 import io.rattan.client.RattanException;
 import io.rattan.core.id.Id;
@@ -37,6 +38,11 @@ final class StartsCommand extends ClusterCommand.Start {
 
     @Option(names = "--puts", paramLabel = "P", description = "Puts after each start, all in flight at once.")
     int puts = 200;
+
+    @Option(names = "--put-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "How long each put may take (its one attempt). A put that takes longer counts as failed "
+                    + "(TIMEOUT); on a host shared with other work, give it room, or load is counted as refusal.")
+    Duration putTimeout = Duration.ofSeconds(10);
 
     @Override
     public Integer call() throws IOException {
@@ -84,7 +90,8 @@ final class StartsCommand extends ClusterCommand.Start {
         List<RattanClient> clients = new ArrayList<>();
         try {
             for (Address g : gateways) {
-                clients.add(RattanClient.builder().gateway(g).maxRetries(0).build());
+                clients.add(RattanClient.builder().gateway(g).maxRetries(0).attemptTimeout(putTimeout)
+                        .totalTimeout(putTimeout).build());
             }
             List<CompletableFuture<?>> calls = new ArrayList<>();
             for (int p = 0; p < puts; p++) {

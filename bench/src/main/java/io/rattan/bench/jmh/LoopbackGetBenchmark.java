@@ -51,7 +51,7 @@ public class LoopbackGetBenchmark {
     @Setup(Level.Trial)
     public void setUp() throws IOException {
         dir = Files.createTempDirectory("rattan-jmh-get");
-        node = RattanNode.start(NodeOptions.local(dir));
+        node = RattanNode.start(NodeOptions.singleNode(dir));
         client = RattanClient.builder()
                 .gateway(new Address("127.0.0.1", node.gatewayAddress().getPort()))
                 .build();

@@ -8,10 +8,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every start joins (issue 15), on real processes: 5 starts of 8, then puts after each with the client's retries
- * off. Issue 15 also asks that none of those puts be refused; today some are (a quarter of 200 concurrent puts, see
- * docs/measuring.md), so the test prints the refusals and asserts them only once that issue fixes their cause. The
- * full-size run is {@code ./rattan cluster starts --nodes 16 --starts 100 --dir D}.
+ * Every start joins, and no put right after a start is refused (issue 15), on real processes: 5 starts of 8, then 100
+ * puts at once after each with the client's retries off, so that every refusal at any attempt counts. Each put may
+ * take 30 s: CI shares 2 cores with other work, and a put that is slow is not a refused one. The full-size run is
+ * {@code ./rattan cluster starts --nodes 16 --starts 100 --dir D}.
  */
 class StartsTest {
 
@@ -26,16 +26,18 @@ class StartsTest {
     }
 
     @Test
-    void fiveStartsOfEightAllJoin() throws Exception {
+    void fiveStartsOfEightAllJoinAndRefuseNoPut() throws Exception {
         int base = TestClusters.freePortBlock(ClusterSpec.PORTS_PER_NODE * 8);
         TestClusters.Result r = TestClusters.run("cluster", "starts", "--nodes", "8", "--starts", "5", "--puts", "100",
                 "--dir", dir.toString(), "--base-port", Integer.toString(base), "--node-jar",
                 TestClusters.nodeJar().toString(), "--heap", "128m", "--ready-timeout", "120s",
-                "--leaf-set-half", "2");
+                "--leaf-set-half", "2", "--put-timeout", "30s");
 
         System.out.println(r.output());
         assertThat(r.output()).as(r.output()).contains("5 of 5 starts ready");
         assertThat(r.output()).as("every start reports its puts").containsPattern("start 4: 8 nodes ready in .* of 100 "
                 + "puts refused");
+        assertThat(r.output()).as("puts refused over the 5 starts").contains("; 0 puts refused");
+        assertThat(r.exitCode()).as("exit code").isZero();
     }
 }

@@ -131,6 +131,14 @@ final class Membership {
         return leafSet.closest(key, ctx.config().replicas(), this::usable);
     }
 
+    /**
+     * The k nodes closest to {@code key} among this node and its whole leaf set, suspects included: a suspect answered
+     * late and is being probed, not found dead, and its copy counts if it takes one.
+     */
+    List<Contact> replicaSetWithSuspects(Id key) {
+        return leafSet.closest(key, ctx.config().replicas(), c -> true);
+    }
+
     /** The replicas of {@code key} and the next node beyond them: where a leaving replica's copies must go. */
     List<Contact> replicaSetAndNext(Id key) {
         return leafSet.closest(key, ctx.config().replicas() + 1, this::usable);

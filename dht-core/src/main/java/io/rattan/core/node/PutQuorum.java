@@ -5,8 +5,9 @@ import io.rattan.core.msg.Status;
 import java.util.function.Consumer;
 
 /**
- * Counts a put's copies until it is decided: acknowledged once {@code needed} replicas hold it, refused once every
- * replica asked has answered or timed out short of that. Decides once; later answers change nothing.
+ * Counts a put's copies until it is decided: acknowledged once {@code needed} distinct replicas hold it (the root's
+ * own write is one), refused once every replica asked has answered or given up short of that. Decides once; later
+ * answers change nothing.
  */
 final class PutQuorum {
 
@@ -51,6 +52,11 @@ final class PutQuorum {
             storageFault = fault;
         }
         answered(false);
+    }
+
+    /** Whether the put is decided (acknowledged or refused): later answers change nothing. */
+    boolean isDecided() {
+        return done;
     }
 
     /** Decides if the copies so far are enough, or if no answer is left to wait for. */

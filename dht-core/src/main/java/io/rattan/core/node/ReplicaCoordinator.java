@@ -1,5 +1,8 @@
 package io.rattan.core.node;
 
+import static io.rattan.core.node.NodeContext.nanos;
+
+import io.rattan.core.id.Id;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.PutReply;
@@ -15,9 +18,12 @@ import io.rattan.core.msg.Status;
 import io.rattan.core.net.Contact;
 import io.rattan.core.store.StoreException;
 import io.rattan.core.store.StoredRecord;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.Set;
 
 /**
  * The root's side of a put or remove: it writes its own copy and fans the request out to the other replicas it
@@ -44,13 +50,26 @@ final class ReplicaCoordinator {
         this.bugs = bugs;
     }
 
-    /** Stores {@code p} here if this node is a replica, and at every other replica; answers at W copies. */
+    /**
+     * Stores {@code p} here if this node is a replica, and at every other replica; answers OK once W distinct nodes
+     * hold it, this node's own write counting as one. The replicas asked are those of its view, and also the suspects
+     * among the k closest (a node whose event loop stalled suspects every neighbour at once, and they are alive).
+     * With fewer than W nodes to ask it refuses at once: an overlay that really has fewer nodes than W runs with a
+     * smaller W (a one-node trial with W = 1), so a short view here means missing neighbours, never a small overlay.
+     */
     void put(PutRequest p) {
         StoredRecord record = replica.recordOf(p);
-        List<Contact> replicas = members.replicaSet(p.key());
-        int needed = Math.min(ctx.config().writeQuorum(), replicas.size());
+        Set<Contact> union = new LinkedHashSet<>(members.replicaSet(p.key()));
+        union.addAll(members.replicaSetWithSuspects(p.key()));
+        List<Contact> replicas = List.copyOf(union);
+        int needed = ctx.config().writeQuorum();
         if (bugs.putAckBelowQuorum()) {
             needed = Math.max(1, needed - 1);
+        }
+        if (replicas.size() < needed) {
+            ctx.outbox().replyToOrigin(p, new PutReply(Status.UNAVAILABLE, 0, "only " + replicas.size()
+                    + " of the " + needed + " nodes a put needs are in view"));
+            return;
         }
         PutQuorum quorum = new PutQuorum(needed, reply -> ctx.outbox().replyToOrigin(p, reply));
         boolean selfReplica = replicas.contains(ctx.self());
@@ -69,18 +88,10 @@ final class ReplicaCoordinator {
                 selfReplica = false;
             }
         }
-        ReplicaRecord wire = replica.toWire(record);
+        Set<Id> asked = new HashSet<>();
+        asked.add(ctx.self().id());
         for (Contact r : replicas) {
-            if (r.equals(ctx.self())) {
-                continue;
-            }
-            quorum.asked();
-            ctx.outbox().request(r, new StoreReplicas(List.of(wire)), members.rtoNanos(r.id()), ReplyHandler.of(
-                    reply -> answered(quorum, reply.body()),
-                    () -> {
-                        members.peerTimedOut(r);
-                        quorum.answered(false);
-                    }));
+            askToStore(p, record, r, quorum, asked);
         }
         if (selfReplica) {
             replica.whenDurable(() -> quorum.answered(true));
@@ -95,6 +106,32 @@ final class ReplicaCoordinator {
         } else {
             quorum.answered(reply instanceof StoreAck a && a.accepted() > 0);
         }
+    }
+
+    /**
+     * Asks replica {@code r} (unless already asked) to store {@code record}. When {@code r} is late, it is suspected
+     * and so leaves this node's view of the replica set: the node that takes its place there is asked too, while
+     * {@code r}'s own answer still counts if it comes.
+     */
+    private void askToStore(PutRequest p, StoredRecord record, Contact r, PutQuorum quorum, Set<Id> asked) {
+        if (!asked.add(r.id())) {
+            return;
+        }
+        quorum.asked();
+        // The remaining time as of now: a copy asked for later must not carry time that has passed since.
+        ReplicaRecord wire = replica.toWire(record);
+        PatientRequest.send(ctx, members, r, new StoreReplicas(List.of(wire)),
+                nanos(ctx.config().requestTimeoutMillis()),
+                () -> {
+                    if (!quorum.isDecided() && !ctx.stopped()) {
+                        for (Contact c : members.replicaSet(p.key())) {
+                            askToStore(p, record, c, quorum, asked);
+                        }
+                    }
+                },
+                ReplyHandler.of(
+                        reply -> answered(quorum, reply.body()),
+                        () -> quorum.answered(false)));
     }
 
     /** Removes at every replica this node sees, itself included; answers once every replica answered or timed out. */

@@ -1,5 +1,7 @@
 package io.rattan.core.node;
 
+import static io.rattan.core.node.NodeContext.nanos;
+
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Cost;
 import io.rattan.core.msg.Message;
@@ -26,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * Pastry's rule: inside the leaf-set range the closest leaf, else the routing-table slot for the next digit, else any
  * known node with as long a shared prefix that is closer. Gets route by their {@link RoutingMode}'s
  * {@link NextHopPolicy} among every neighbour that makes progress. Each hop acknowledges; a hop that does not within
- * its RTO is suspected and the request is re-routed at once. Owned by the node's event loop.
+ * its RTO is suspected and the request is re-routed at once, and while no other way on is left its late ack is waited
+ * for. Owned by the node's event loop.
  */
 final class Router {
 
@@ -68,7 +71,21 @@ final class Router {
 
     /** Sends {@code m} to the best next hop not in {@code tried}, or serves it here when no node is better. */
     void route(Routed m, Set<Id> tried) {
+        route(m, new Progress(tried));
+    }
+
+    private void route(Routed m, Progress progress) {
+        if (progress.settled) {
+            return;
+        }
+        Set<Id> tried = progress.tried;
         Contact next = m instanceof GetRequest g ? nextHopForGet(g, tried) : nextHop(m.key(), tried);
+        if (next.equals(ctx.self()) && !(m instanceof JoinRequest) && closerNodeExists(m)) {
+            // Only suspects (or nodes this request tried) are closer. A suspect answered late, and is being probed,
+            // not yet found dead: a node that stalled a moment ago (a JVM compiling on a loaded host) is likelier to
+            // take the request than a refusal is to help. Each closer node is tried once.
+            next = nextHop(m.key(), c -> !tried.contains(c.id()));
+        }
         if (m instanceof GetRequest g && !next.equals(ctx.self())) {
             ctx.listener().getForwarded(g.routing(), next, members.srttNanos(next.id()));
         }
@@ -77,11 +94,17 @@ final class Router {
             // set names the unreachable root too, so the joiner still lands in the right place. Dropping it instead
             // kept a node out of the overlay for as long as its root stayed slow.
             if (closerNodeExists(m) && !(m instanceof JoinRequest)) {
-                // Every node closer to the key was tried or is suspected: serving it here would answer for nodes
+                if (progress.awaited > 0) {
+                    // A hop that is late, not lost, may still take it: wait for its ack or its give-up time.
+                    return;
+                }
+                // Every node closer to the key was tried and none took it: serving it here would answer for nodes
                 // that may hold the data (or store a put where no get will look). Fail, and the client retries.
+                progress.settled = true;
                 ctx.outbox().replyToOrigin(m, new ErrorReply(Status.UNAVAILABLE, "no reachable node closer to the key"));
                 return;
             }
+            progress.settled = true;
             deliver(m);
             return;
         }
@@ -89,30 +112,62 @@ final class Router {
             // A node on the join path gives the joiner its contacts; the root gives its leaf set in deliver().
             ctx.outbox().send(j.joiner().address(), 0, new JoinInfo(members.contactsForJoiner(false), false));
         }
-        forward(m, next, tried);
+        forward(m, next, progress);
     }
 
     /**
-     * Sends {@code m} one hop on, to {@code next}; if the hop is not acknowledged in time, {@code next} is suspected,
-     * added to {@code tried} and {@code m} routed again from here. A get carries its cost: this forward and the ack it
-     * will get back are counted before sending.
+     * Sends {@code m} one hop on, to {@code next}. If the hop is not acknowledged within {@code next}'s RTO,
+     * {@code next} is suspected, added to {@code tried} and {@code m} routed again from here; the late ack still
+     * counts until the request timeout, so a slow hop that is the only way on is waited for, not given up
+     * ({@link PatientRequest}). A get carries its cost: this forward and the ack it will get back are counted before
+     * sending.
      */
     void forward(Routed m, Contact next, Set<Id> tried) {
+        forward(m, next, new Progress(tried));
+    }
+
+    private void forward(Routed m, Contact next, Progress progress) {
         Routed out = m.nextHop();
         Cost sent = Cost.ZERO;
         if (out instanceof GetRequest g) {
             sent = ctx.outbox().sizeOf(ctx.self(), g);
             out = g.spent(sent.plus(ctx.outbox().sizeOf(next, new HopAck())));
         }
-        Cost lost = sent;
-        ctx.outbox().request(next, (Message) out, members.rtoNanos(next.id()), ReplyHandler.onTimeoutOnly(() -> {
-            if (ctx.stopped()) {
-                return;
-            }
-            members.peerTimedOut(next);
-            tried.add(next.id());
-            route(m instanceof GetRequest g ? g.spent(lost) : m, tried);
-        }));
+        Routed again = m instanceof GetRequest g ? g.spent(sent) : m;
+        progress.awaited++;
+        PatientRequest.send(ctx, members, next, (Message) out, nanos(ctx.config().requestTimeoutMillis()),
+                () -> {
+                    progress.tried.add(next.id());
+                    if (!ctx.stopped()) {
+                        route(again, progress);
+                    }
+                },
+                ReplyHandler.of(
+                        ack -> {
+                            progress.awaited--;
+                            // The next hop has it: whatever a re-route from here would do is done there.
+                            progress.settled = true;
+                        },
+                        () -> {
+                            progress.awaited--;
+                            if (!ctx.stopped()) {
+                                route(again, progress);
+                            }
+                        }));
+    }
+
+    /**
+     * One routed request's state at this node: the hops tried, how many hops are still awaited (late but not given
+     * up), and whether it is settled (a hop took it, or it was served or refused here).
+     */
+    private static final class Progress {
+        final Set<Id> tried;
+        int awaited;
+        boolean settled;
+
+        Progress(Set<Id> tried) {
+            this.tried = tried;
+        }
     }
 
     /** Serves {@code m} here: it reached the node that answers it. */

@@ -81,7 +81,7 @@ final class DemoCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--puts must be 1.." + PUTS_MAX + ", got " + puts);
         }
         try {
-            return NodeConfigs.of(leafSetHalf, null, null);
+            return NodeConfigs.forCluster(leafSetHalf, nodes);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }

@@ -51,7 +51,7 @@ final class LocalCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--nodes must be 1.." + NODES_MAX + ", got " + nodes);
         }
         try {
-            return NodeConfigs.of(leafSetHalf, null, null);
+            return NodeConfigs.forCluster(leafSetHalf, nodes);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }

@@ -89,6 +89,12 @@ final class NodeCommand implements Callable<Integer> {
                     + "with STORAGE_FULL (HTTP 507) until space returns. 0: no limit (the disk's size).")
     long storeMaxBytes;
 
+    @Option(names = "--single-node",
+            description = "A one-node overlay, for a trial: puts are acknowledged with this node's own copy "
+                    + "(--replicas 1 --write-quorum 1). Without it a node that founds an overlay refuses puts (503) "
+                    + "until enough nodes have joined for W copies. Not with --bootstrap; join no other node to it.")
+    boolean singleNode;
+
     @Option(names = "--slow-trace", paramLabel = "FILE",
             description = "Fault injection for experiments: a slow-node trace (the simulator's format, "
                     + "`./rattan sim opendht-table` writes one as trace.txt). During this node's periods it handles "
@@ -107,7 +113,8 @@ final class NodeCommand implements Callable<Integer> {
     /** The node's options from the flags; a usage error when they do not make sense together. */
     NodeOptions options() {
         try {
-            NodeConfig config = NodeConfigs.of(leafSetHalf, replicas, writeQuorum);
+            NodeConfig config = singleNode ? NodeConfigs.singleNode(leafSetHalf, replicas, writeQuorum, bootstrap)
+                    : NodeConfigs.of(leafSetHalf, replicas, writeQuorum);
             Path dir = dataDir != null ? dataDir : Path.of("rattan-data", "node-" + peerPort);
             return new NodeOptions(host, peerPort, gatewayPort, httpPort, dir, bootstrap, config)
                     .withInboundSlowness(inboundSlowness())

@@ -1,6 +1,8 @@
 package io.rattan.node.cli;
 
+import io.rattan.core.net.Address;
 import io.rattan.core.node.NodeConfig;
+import java.util.List;
 
 /** Builds a {@link NodeConfig} from the few tunables the command line exposes; the rest keep their defaults. */
 final class NodeConfigs {
@@ -34,5 +36,31 @@ final class NodeConfigs {
             throw new IllegalArgumentException("invalid node settings (leaf set " + leafSetHalf + " per side, "
                     + k + " replicas, write quorum " + w + "): " + e.getMessage());
         }
+    }
+
+    /**
+     * A one-node overlay's settings ({@code --single-node}): one copy, acknowledged alone. The node cannot tell a
+     * small overlay from missing neighbours, so the operator says so; a node that joins others, or sets k or W
+     * itself, is no single node.
+     *
+     * @throws IllegalArgumentException with the reason, when the combination is invalid
+     */
+    static NodeConfig singleNode(int leafSetHalf, Integer replicas, Integer writeQuorum, List<Address> bootstrap) {
+        if (!bootstrap.isEmpty()) {
+            throw new IllegalArgumentException("--single-node founds its own overlay: it takes no --bootstrap");
+        }
+        if ((replicas != null && replicas != 1) || (writeQuorum != null && writeQuorum != 1)) {
+            throw new IllegalArgumentException("--single-node keeps one copy: it takes no --replicas or "
+                    + "--write-quorum other than 1");
+        }
+        return of(leafSetHalf, 1, 1);
+    }
+
+    /**
+     * The settings of a local cluster of {@code nodes} nodes: as {@link #of} with the defaults, except that W is at
+     * most the number of nodes, which the cluster knows (a one-node {@code local} or {@code demo} is a trial).
+     */
+    static NodeConfig forCluster(int leafSetHalf, int nodes) {
+        return of(leafSetHalf, null, nodes < WRITE_QUORUM_DEFAULT ? Integer.valueOf(nodes) : null);
     }
 }
