@@ -10,10 +10,10 @@ public interface Clock {
     long epochMillis();
 
     /**
-     * A peer's expiry clock read {@code peerEpochMillis} when it answered a request that took {@code rttNanos} to
+     * A peer ({@code peer} names it) whose expiry clock read {@code peerEpochMillis} when it answered a request that took {@code rttNanos} to
      * come back. A clock that keeps expiry safe ({@code ExpiryClock}) corrects itself by its peers; others ignore it.
      */
-    default void peerTime(long peerEpochMillis, long rttNanos) {
+    default void peerTime(Object peer, long peerEpochMillis, long rttNanos) {
     }
 
     /** Whether {@link #epochMillis} may be trusted to purge expired records by (false: not confirmed since boot). */

@@ -2,6 +2,7 @@ package io.rattan.core.env;
 
 import io.rattan.core.store.Store;
 import io.rattan.core.store.StoreException;
+import java.util.LinkedHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,7 +26,7 @@ import org.slf4j.LoggerFactory;
  *       error.</li>
  * </ul>
  *
- * <p>Thread-safe (synchronized): the store may read it from another thread than the node's loop.
+ * <p>A node whose own clock is not settled sends 0 in its pongs (nothing to learn from it). Thread-safe (synchronized): the store may read it from another thread than the node's loop.
  */
 public final class ExpiryClock implements Clock {
 
@@ -39,9 +40,8 @@ public final class ExpiryClock implements Clock {
     private final Clock raw;
     private final long skewMillis;
     private final long bootNanos;
-    private final long[] samples = new long[SAMPLES];
-    private int sampleCount;
-    private int sampleNext;
+    // The latest offset from each of the last few peers heard: one wrong peer answering often counts once.
+    private final LinkedHashMap<Object, Long> samples = new LinkedHashMap<>();
     private long anchorMillis;
     private long anchorNanos;
     private long last = Long.MIN_VALUE;
@@ -93,7 +93,7 @@ public final class ExpiryClock implements Clock {
             jumpSeen = true;
             log.warn("wall clock is {} ms off the expiry clock: a jump, ignored for expiry", wall - predicted);
         }
-        if (!settled && nanos - bootNanos >= SETTLE_ALONE_NANOS) {
+        if (!settled && samples.isEmpty() && nanos - bootNanos >= SETTLE_ALONE_NANOS) {
             settled = true;
         }
         long now = Math.max(last, predicted);
@@ -119,18 +119,21 @@ public final class ExpiryClock implements Clock {
 
     /**
      * A peer's expiry time, {@code peerEpochMillis}, read from a reply that took {@code rttNanos} to come back:
-     * the peer's time now is about its time plus half the round trip.
+     * the peer's time now is about its time plus half the round trip. {@code peer} names the peer: the median is
+     * over distinct peers.
      */
     @Override
-    public synchronized void peerTime(long peerEpochMillis, long rttNanos) {
+    public synchronized void peerTime(Object peer, long peerEpochMillis, long rttNanos) {
         if (peerEpochMillis <= 0) {
             return;
         }
         long offset = peerEpochMillis + rttNanos / 2_000_000L - epochMillis();
-        samples[sampleNext] = offset;
-        sampleNext = (sampleNext + 1) % SAMPLES;
-        sampleCount = Math.min(SAMPLES, sampleCount + 1);
-        if (sampleCount < SAMPLES_TO_SETTLE) {
+        samples.remove(peer);
+        samples.put(peer, offset);
+        if (samples.size() > SAMPLES) {
+            samples.remove(samples.keySet().iterator().next());
+        }
+        if (samples.size() < SAMPLES_TO_SETTLE) {
             return;
         }
         long median = median();
@@ -149,14 +152,12 @@ public final class ExpiryClock implements Clock {
             last = persisted;
         }
         // The samples were taken against the old time: start afresh.
-        sampleCount = 0;
-        sampleNext = 0;
+        samples.clear();
     }
 
     private long median() {
-        long[] sorted = java.util.Arrays.copyOf(samples, sampleCount);
-        java.util.Arrays.sort(sorted);
-        return sorted[sampleCount / 2];
+        long[] sorted = samples.values().stream().mapToLong(Long::longValue).sorted().toArray();
+        return sorted[sorted.length / 2];
     }
 
     /** Whether the clock has been confirmed since boot: until then nothing may be purged by it. */

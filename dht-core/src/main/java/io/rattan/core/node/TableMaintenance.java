@@ -60,7 +60,7 @@ final class TableMaintenance {
         ctx.outbox().request(c, new Ping(), members.rtoNanos(c.id()), ReplyHandler.of(
                 reply -> {
                     if (reply.body() instanceof Pong p) {
-                        ctx.clock().peerTime(p.senderMillis(), ctx.now() - sent);
+                        ctx.clock().peerTime(c.id(), p.senderMillis(), ctx.now() - sent);
                     }
                     considerSuggestions(reply.body());
                 },
@@ -103,20 +103,25 @@ final class TableMaintenance {
      * members are the nodes nearest this one in the ring, whatever their age, so suggestions spread the pingers'
      * tables over the whole overlay.
      */
+    /** This node's expiry clock for a pong; 0 (nothing to learn) until it has settled since boot. */
+    private long myTime() {
+        return ctx.clock().settled() ? ctx.clock().epochMillis() : 0;
+    }
+
     Pong answerPing(Contact pinger) {
         int row = ctx.self().id().sharedPrefixLength(pinger.id());
         List<Contact> leaves = members.leafMembers();
         int n = leaves.size();
         if (n == 0) {
-            return new Pong(List.of(), ctx.clock().epochMillis());
+            return new Pong(List.of(), myTime());
         }
         int start = ctx.random().nextInt(n);
         for (int i = 0; i < n; i++) {
             Contact c = leaves.get((start + i) % n);
             if (ctx.self().id().sharedPrefixLength(c.id()) > row && !c.id().equals(pinger.id())) {
-                return new Pong(List.of(c), ctx.clock().epochMillis());
+                return new Pong(List.of(c), myTime());
             }
         }
-        return new Pong(List.of(), ctx.clock().epochMillis());
+        return new Pong(List.of(), myTime());
     }
 }

@@ -12,7 +12,8 @@ import io.rattan.core.util.Bytes;
  * <ul>
  *   <li>A tombstone removes a value only if both carry the same secret hash; a tombstone without one (which no remove
  *       creates) is refused.</li>
- *   <li>A value never overrides a tombstone of its own secret: a put that meets its own remove stays removed. A value
+ *   <li>A value never overrides a tombstone of its own secret: a put that meets its own remove stays removed, and the
+ *       tombstone is stretched to outlive that copy by the margin. A value
  *       of another owner (another secret, or none) replaces the tombstone.</li>
  *   <li>Between two values the later expiry wins, but a value keeps the secret hash it was first stored with, so
  *       re-putting the same bytes with another secret cannot take over the right to remove it.</li>
@@ -22,8 +23,8 @@ import io.rattan.core.util.Bytes;
 final class TombstoneRule {
 
     /**
-     * What to do with a write: refused, or accepted with the record to write ({@code null} when the held record
-     * already says it all).
+     * What to do with a write: refused, or accepted, with the record to write ({@code null}: none; a refused value
+     * may still stretch the tombstone that refused it).
      */
     record Outcome(boolean accepted, StoredRecord toWrite) {
         static final Outcome REFUSED = new Outcome(false, null);
@@ -58,7 +59,14 @@ final class TombstoneRule {
                     : Outcome.UNCHANGED;
         }
         if (held.tombstone()) {
-            return sameSecret ? Outcome.REFUSED : Outcome.write(incoming);
+            if (!sameSecret) {
+                return Outcome.write(incoming);
+            }
+            // A copy that lives longer than the tombstone (a put re-routed or duplicated set a later expiry) would
+            // come back once the tombstone expired: the tombstone is stretched to outlive it.
+            long outlive = incoming.expiresAtMillis() + LocalReplica.TOMBSTONE_MARGIN_MILLIS;
+            return outlive <= held.expiresAtMillis() ? Outcome.REFUSED : new Outcome(false,
+                    StoredRecord.tombstone(held.key(), held.valueHash(), outlive, held.secretHash()));
         }
         if (incoming.expiresAtMillis() <= held.expiresAtMillis()) {
             return Outcome.UNCHANGED;

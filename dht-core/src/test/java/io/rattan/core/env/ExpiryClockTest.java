@@ -24,7 +24,7 @@ class ExpiryClockTest {
 
     private static void confirmByPeers(ExpiryClock c, long peerMillis) {
         for (int i = 0; i < 3; i++) {
-            c.peerTime(peerMillis, 0);
+            c.peerTime("peer" + i, peerMillis, 0);
         }
     }
 
@@ -75,6 +75,16 @@ class ExpiryClockTest {
         confirmByPeers(c, T0);
         wall.advanceMillis(5000);
         assertThat(c.epochMillis()).as("once settled it never goes back: it holds still").isEqualTo(T0 + HOUR);
+    }
+
+    @Test
+    void onePeerAnsweringOftenCountsOnce() {
+        ExpiryClock c = boot();
+        confirmByPeers(c, T0);
+        for (int i = 0; i < 5; i++) {
+            c.peerTime("wrong", T0 + HOUR, 0);
+        }
+        assertThat(c.epochMillis()).as("the median is over distinct peers").isEqualTo(T0);
     }
 
     @Test

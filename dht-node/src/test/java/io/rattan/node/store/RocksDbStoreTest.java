@@ -67,6 +67,16 @@ class RocksDbStoreTest extends StoreContractTest {
     }
 
     @Test
+    void theExpiryClocksMarkSurvivesAReopenAndIsNoRecord() {
+        RocksDbStore rocks = (RocksDbStore) store;
+        assertThat(rocks.clockMark()).isZero();
+        rocks.clockMark(T0 + 1234);
+        RocksDbStore reopened = (RocksDbStore) reopen(rocks);
+        assertThat(reopened.clockMark()).isEqualTo(T0 + 1234);
+        assertThat(reopened.size()).isZero();
+    }
+
+    @Test
     void expiryIndexEmptiesWithThePurgeAndStaysEmptyAfterReopen() {
         RocksDbStore rocks = (RocksDbStore) store;
         for (int i = 0; i < 10; i++) {

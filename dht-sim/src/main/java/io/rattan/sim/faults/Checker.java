@@ -71,8 +71,12 @@ final class Checker {
         }
     }
 
-    /** A get in flight: its key, its start, and which live nodes held each removed value live then. */
-    record GetRecord(Id key, long startNanos, Map<Bytes, List<Integer>> liveAtStart) {
+    /**
+     * A get in flight: its key, its start, which live nodes held each removed value live then, and which nodes the
+     * checker had seen holding its tombstone by then.
+     */
+    record GetRecord(Id key, long startNanos, Map<Bytes, List<Integer>> liveAtStart,
+                     Map<Bytes, Set<Integer>> toldAtStart) {
     }
 
     private final VirtualWorld world;
@@ -143,13 +147,15 @@ final class Checker {
 
     GetRecord getStarted(Id key) {
         Map<Bytes, List<Integer>> liveAtStart = new HashMap<>();
+        Map<Bytes, Set<Integer>> toldAtStart = new HashMap<>();
         for (PutRecord p : byKey.getOrDefault(key, List.of())) {
             if (p.removeAckNanos != Long.MAX_VALUE) {
                 noteTombstones(p);
                 liveAtStart.put(p.hash, holders(p, true));
+                toldAtStart.put(p.hash, new java.util.TreeSet<>(p.tombstoneAt));
             }
         }
-        return new GetRecord(key, now(), liveAtStart);
+        return new GetRecord(key, now(), liveAtStart, toldAtStart);
     }
 
     void getDone(GetRecord g, Message reply) {
@@ -186,10 +192,16 @@ final class Checker {
             return;
         }
         noteTombstones(p);
+        // A node live at the get's start that had not been told then may have been read before its tombstone came:
+        // judged by what the checker had seen at the start, not at the end (the tombstone may arrive meanwhile).
+        Set<Integer> toldAtStart = g.toldAtStart().getOrDefault(p.hash, Set.of());
+        boolean untold = false;
+        for (int i : g.liveAtStart().getOrDefault(p.hash, List.of())) {
+            untold |= !toldAtStart.contains(i);
+        }
         Set<Integer> live = new java.util.TreeSet<>(g.liveAtStart().getOrDefault(p.hash, List.of()));
         live.addAll(holders(p, true));
-        boolean untold = false;
-        for (int i : live) {
+        for (int i : holders(p, true)) {
             untold |= !p.tombstoneAt.contains(i);
         }
         if (!untold) {

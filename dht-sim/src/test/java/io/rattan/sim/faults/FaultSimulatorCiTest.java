@@ -16,11 +16,12 @@ import org.junit.jupiter.api.Test;
  * The CI profile of the fault simulator (issue 16): 50 seeds × 20 nodes × 10 virtual minutes, even seeds with a
  * fault budget (safety and liveness), odd ones without (safety only), two seeds at a time.
  *
- * <p>Today's code breaks rules 1, 3 and 4 on most seeds (docs/testing.md lists the findings, and this test prints
- * every failing seed with its replay command); rule 1a (W means W) is fixed, 0 on seed 46 and seeds 1–8, but not
- * yet asserted, as no run has checked all 50 seeds: those are reported here, not asserted, until the repair and durability
- * issue fixes them. What is asserted is what must hold now: every fault kind fires; rule 2 (no get returns a value never put, nor one
- * whose tombstone had reached every live holder);
+ * <p>Today's code breaks rules 1 and 4 on most seeds (docs/testing.md lists the findings, and this test prints
+ * every failing seed with its replay command): those are reported here, not asserted. What is asserted is what must
+ * hold now: every fault kind fires; rule 1a (W copies at every acknowledgement) on every seed; rule 2 (no get returns
+ * a value never put, nor one whose tombstone had reached every live holder); rule 3 within its bound (clock-safe
+ * TTLs: no more than {@value #RULE_3_MAX} values served past expiry + S over the 50 seeds, clock faults included,
+ * where the wall-clock TTLs served over 20,000);
  * a replay gives the same trace and the same verdict; and each planted bug is caught by the rule meant to catch it,
  * on the same seeds (the first eight), with clearly more violations than the same seeds without it.
  */
@@ -30,6 +31,12 @@ class FaultSimulatorCiTest {
     private static final int NODES = 20;
     private static final int MINUTES = 10;
     private static final int PLANTED_SEEDS = 8;
+    /**
+     * Rule 3's bound over the 50 seeds: measured 29 with the clock-safe TTLs (a restarted node whose clock was set back
+     * runs behind by its downtime until three peers have corrected it, and a put it roots meanwhile expires late);
+     * one planted extra second on copies gives hundreds per seed.
+     */
+    static final int RULE_3_MAX = 40;
 
     private static ExecutorService pool;
     private static final List<FaultRunResult> baseline = new ArrayList<>();
@@ -92,6 +99,16 @@ class FaultSimulatorCiTest {
     }
 
     @Test
+    void valuesAreNotServedPastTheirExpiryEvenUnderClockFaults() {
+        long total = 0;
+        for (FaultRunResult r : baseline) {
+            total += r.count(Rule.SERVED_PAST_EXPIRY) + r.count(Rule.SERVED_PAST_EXPIRY_CLOCK);
+        }
+        assertThat(total).as("rule-3 violations over the CI seeds (clock faults included)").isLessThanOrEqualTo(
+                RULE_3_MAX);
+    }
+
+    @Test
     void withoutFaultsTheCheckerReportsNothing() throws Exception {
         List<Future<FaultRunResult>> runs = new ArrayList<>();
         for (long seed = 1; seed <= 4; seed++) {
@@ -115,7 +132,7 @@ class FaultSimulatorCiTest {
     void seed46ReplaysTheDocumentedTrace() {
         FaultRunResult r = baseline.get(45);
         assertThat(r.config().seed()).isEqualTo(46);
-        assertThat(r.trace()).isEqualTo("86b114615b8f27be/222898");
+        assertThat(r.trace()).isEqualTo("f6df40194ff628d0/106209");
     }
 
     @Test
