@@ -297,7 +297,7 @@ class MessageCodecTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {10, 0x7F, 0xFF})
+    @ValueSource(ints = {12, 0x7F, 0xFF})
     void unknownStatusIsRejected(int code) {
         byte[] frame = codec.encode(new Envelope(null, 1, new RemoveReplicaReply(Status.OK)));
         frame[frame.length - 1] = (byte) code;
