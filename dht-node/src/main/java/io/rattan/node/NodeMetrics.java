@@ -57,6 +57,8 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
             new AtomicReferenceArray<>(MessageType.values().length);
     private final AtomicReferenceArray<Counter> framesDropped =
             new AtomicReferenceArray<>(TransportListener.DropReason.values().length);
+    private final AtomicReferenceArray<Counter> peerFramesRefused =
+            new AtomicReferenceArray<>(TransportListener.RefusalReason.values().length);
     private final AtomicReferenceArray<Counter> getsReceived =
             new AtomicReferenceArray<>(RoutingMode.values().length);
     // Per routing mode: messages at 2i, bytes at 2i + 1; created on first use.
@@ -249,6 +251,20 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
                             .tag("reason", reason.name().toLowerCase(Locale.ROOT))
                             .register(registry);
                     framesDropped.set(reason.ordinal(), counter);
+                }
+                counter.increment();
+            }
+
+            @Override
+            public void peerFrameRefused(RefusalReason reason) {
+                Counter counter = peerFramesRefused.get(reason.ordinal());
+                if (counter == null) {
+                    counter = Counter.builder("rattan.peer.frames.refused")
+                            .description("Inbound peer frames the handshake rules kept from the node "
+                                    + "(unverified or forged sender, bad hello or answer)")
+                            .tag("reason", reason.name().toLowerCase(Locale.ROOT))
+                            .register(registry);
+                    peerFramesRefused.set(reason.ordinal(), counter);
                 }
                 counter.increment();
             }

@@ -16,7 +16,11 @@ import io.rattan.core.msg.Messages.DigestWant;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.GetRequest;
+import io.rattan.core.msg.Messages.Challenge;
+import io.rattan.core.msg.Messages.ChallengeAnswer;
+import io.rattan.core.msg.Messages.Hello;
 import io.rattan.core.msg.Messages.HopAck;
+import io.rattan.core.msg.Messages.Welcome;
 import io.rattan.core.msg.Messages.JoinInfo;
 import io.rattan.core.msg.Messages.JoinRequest;
 import io.rattan.core.msg.Messages.LeafExchange;
@@ -55,7 +59,7 @@ import java.util.Objects;
  * A frame body is what {@link #encode} returns. Transports send each body after a 4-byte big-endian length, which is
  * not part of the body; a receiver rejects a length above its {@link #frameBytesMax()} before reading the body.
  *
- * <h2>Frame body, version 4</h2>
+ * <h2>Frame body, version 5</h2>
  * All integers are big-endian and fixed width; there are no varints, so each value has exactly one encoding.
  * <pre>
  * u8    version      must be {@value #VERSION}
@@ -102,7 +106,7 @@ import java.util.Objects;
 public final class MessageCodec {
 
     /** The protocol version carried in the first byte of every frame. */
-    public static final int VERSION = 4;
+    public static final int VERSION = 5;
     /** Default largest frame body: 1 MiB. */
     public static final int DEFAULT_FRAME_BYTES_MAX = 1 << 20;
     /** Largest value, in bytes. */
@@ -260,8 +264,9 @@ public final class MessageCodec {
 
     private static void writeBody(Writer w, Message body) {
         switch (body.type()) {
-            case PING, HOP_ACK, LEAVE -> {
+            case PING, HOP_ACK, LEAVE, CHALLENGE, CHALLENGE_ANSWER, WELCOME -> {
             }
+            case HELLO -> w.nonNegativeI32(((Hello) body).version(), "version");
             case PONG -> writeContacts(w, ((Pong) body).suggestions(), "suggestions");
             case JOIN_REQUEST -> {
                 JoinRequest m = (JoinRequest) body;
@@ -461,6 +466,10 @@ public final class MessageCodec {
             case PING -> new Ping();
             case PONG -> new Pong(readContacts(r, "suggestions"));
             case HOP_ACK -> new HopAck();
+            case HELLO -> new Hello(r.nonNegativeI32("version"));
+            case CHALLENGE -> new Challenge();
+            case CHALLENGE_ANSWER -> new ChallengeAnswer();
+            case WELCOME -> new Welcome();
             case LEAVE -> new Leave();
             case JOIN_REQUEST -> new JoinRequest(r.contact("joiner"), r.i64("originRequestId"), r.hops());
             case JOIN_INFO -> new JoinInfo(readContacts(r, "contacts"), r.bool("fromRoot"));

@@ -17,7 +17,10 @@ import io.rattan.core.msg.Messages.JoinInfo;
 import io.rattan.core.msg.Messages.JoinRequest;
 import io.rattan.core.msg.Messages.LeafExchange;
 import io.rattan.core.msg.Messages.Leave;
+import io.rattan.core.msg.Messages.PutReply;
+import io.rattan.core.msg.Messages.PutRequest;
 import io.rattan.core.msg.Messages.RemoveReplica;
+import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.RemoveReplicaReply;
 import io.rattan.core.msg.Messages.Routed;
 import io.rattan.core.msg.Messages.StoreAck;
@@ -249,6 +252,9 @@ public final class Node {
                 // A node that has not (re)joined stays silent, so the previous hop times out and routes around it.
                 if (join.isJoined()) {
                     reply(from, e, new HopAck());
+                    if (m instanceof PutRequest p && refusedPut(p)) {
+                        return;
+                    }
                     if (m instanceof GetRequest g) {
                         ctx.listener().getReceived(g.routing());
                     }
@@ -256,16 +262,47 @@ public final class Node {
                 }
             }
             case LEAF_EXCHANGE -> reply(from, e, members.answerExchange((LeafExchange) m));
-            case LEAVE -> members.forget(from);
-            case STORE_REPLICAS -> reply(from, e, new StoreAck(replica.acceptReplicas(((StoreReplicas) m).records())));
+            case LEAVE -> members.left(from);
+            case STORE_REPLICAS -> reply(from, e, new StoreAck(replica.acceptReplicas(fromReplicaSet(from,
+                    ((StoreReplicas) m).records()))));
             case REMOVE_REPLICA -> {
                 RemoveReplica r = (RemoveReplica) m;
-                reply(from, e, new RemoveReplicaReply(replica.remove(r.key(), r.valueHash(), r.secret(),
-                        r.ttlSeconds())));
+                reply(from, e, new RemoveReplicaReply(!members.mayReplicate(r.key(), from) ? Status.FORBIDDEN
+                        : replica.remove(r.key(), r.valueHash(), r.secret(), r.ttlSeconds())));
             }
             case DIGEST -> repair.answerDigest(e, from, (Digest) m);
             default -> log.debug("{} ignores a {} on the peer port from {}", ctx.tag(), m.type(), from);
         }
+    }
+
+    /**
+     * The copies (values and tombstones) {@code from} may hand this node: those of keys whose replica set, as this
+     * node sees it, holds it, or any from a leaf-set member ({@link Membership#mayReplicate}).
+     */
+    private List<ReplicaRecord> fromReplicaSet(Contact from, List<ReplicaRecord> records) {
+        List<ReplicaRecord> allowed = new ArrayList<>(records.size());
+        for (ReplicaRecord r : records) {
+            if (members.mayReplicate(r.key(), from)) {
+                allowed.add(r);
+            }
+        }
+        if (allowed.size() < records.size()) {
+            log.debug("{} refuses {} of {} copies from {}, which is no replica of their keys", ctx.tag(),
+                    records.size() - allowed.size(), records.size(), from);
+        }
+        return allowed;
+    }
+
+    /** A peer's put outside this node's limits is answered at once, to its origin, and goes no further. */
+    private boolean refusedPut(PutRequest p) {
+        String invalid = ClientRequestValidator.checkPeerPut(p, ctx.config());
+        if (invalid == null) {
+            return false;
+        }
+        log.debug("{} refuses a routed put of {}: {}", ctx.tag(), p.key().shortHex(), invalid);
+        outbox.replyToOrigin(p, new PutReply(invalid.startsWith(ClientRequestValidator.TOO_LARGE) ? Status.TOO_LARGE
+                : Status.BAD_REQUEST, 0, invalid));
+        return true;
     }
 
     private void reply(Contact to, Envelope request, Message reply) {

@@ -76,6 +76,10 @@ class MessageCodecTest {
                 new Pong(),
                 new Pong(List.of(BOB)),
                 new HopAck(),
+                new io.rattan.core.msg.Messages.Hello(MessageCodec.VERSION),
+                new io.rattan.core.msg.Messages.Challenge(),
+                new io.rattan.core.msg.Messages.ChallengeAnswer(),
+                new io.rattan.core.msg.Messages.Welcome(),
                 new io.rattan.core.msg.Messages.Leave(),
                 new JoinRequest(ALICE, 77, 3),
                 new JoinInfo(List.of(ALICE, BOB), true),
@@ -138,7 +142,7 @@ class MessageCodecTest {
     void headerWithoutSender() {
         byte[] frame = codec.encode(new Envelope(null, 0x0102030405060708L, new StoreAck(5)));
 
-        assertThat(hex(frame)).isEqualTo("04" + "29" + "00" + "0102030405060708" + "00000005");
+        assertThat(hex(frame)).isEqualTo("05" + "29" + "00" + "0102030405060708" + "00000005");
     }
 
     @Test
@@ -146,7 +150,7 @@ class MessageCodecTest {
         Contact sender = new Contact(KEY, new Address("ab", 0x1234), 0x1235);
         byte[] frame = codec.encode(new Envelope(sender, -2, new Ping()));
 
-        assertThat(hex(frame)).isEqualTo("04" + "01" + "01" + KEY.toHex() + "02" + "6162" + "1234" + "1235"
+        assertThat(hex(frame)).isEqualTo("05" + "01" + "01" + KEY.toHex() + "02" + "6162" + "1234" + "1235"
                 + "fffffffffffffffe");
         assertThat(codec.decode(frame).sender().gatewayAddress()).isEqualTo(new Address("ab", 0x1235));
     }
@@ -157,11 +161,11 @@ class MessageCodecTest {
         ErrorReply error = new ErrorReply(Status.UNAVAILABLE, "é");
         JoinInfo info = new JoinInfo(List.of(new Contact(Id.ZERO, new Address("h", 1))), true);
 
-        assertThat(hex(codec.encode(new Envelope(null, 0, put)))).isEqualTo("043c00" + "0000000000000000"
+        assertThat(hex(codec.encode(new Envelope(null, 0, put)))).isEqualTo("053c00" + "0000000000000000"
                 + KEY.toHex() + "00000002aabb" + "0000012c" + "00000001cc");
-        assertThat(hex(codec.encode(new Envelope(null, 0, error)))).isEqualTo("044600" + "0000000000000000"
+        assertThat(hex(codec.encode(new Envelope(null, 0, error)))).isEqualTo("054600" + "0000000000000000"
                 + "05" + "0002c3a9");
-        assertThat(hex(codec.encode(new Envelope(null, 0, info)))).isEqualTo("040b00" + "0000000000000000"
+        assertThat(hex(codec.encode(new Envelope(null, 0, info)))).isEqualTo("050b00" + "0000000000000000"
                 + "0001" + "00".repeat(20) + "01" + "68" + "0001" + "0000" + "01");
     }
 
@@ -172,11 +176,11 @@ class MessageCodecTest {
         byte[] frame = codec.encode(new Envelope(null, 1, new Ping()));
         frame[0] = (byte) (MessageCodec.VERSION - 1);
 
-        assertRejected(frame, "unsupported version 3: this node speaks version 4 (the sender runs an older Rattan");
+        assertRejected(frame, "unsupported version 4: this node speaks version 5 (the sender runs an older Rattan");
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {0, 1, 3, 5, 255})
+    @ValueSource(ints = {0, 1, 4, 6, 255})
     void wrongVersionIsRejected(int version) {
         byte[] frame = codec.encode(new Envelope(null, 1, new Ping()));
         frame[0] = (byte) version;
@@ -185,7 +189,7 @@ class MessageCodecTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {0, 4, 99, 127, 128, 255})
+    @ValueSource(ints = {0, 8, 99, 127, 128, 255})
     void unknownTagIsRejected(int tag) {
         byte[] frame = codec.encode(new Envelope(null, 1, new Ping()));
         frame[1] = (byte) tag;
@@ -260,14 +264,14 @@ class MessageCodecTest {
         "ff"})
     void malformedUtf8IsRejected(String utf8Hex) {
         byte[] bad = HexFormat.of().parseHex(utf8Hex);
-        byte[] frame = concat(hexBytes("044600" + "0000000000000001" + "00"), u16(bad.length), bad);
+        byte[] frame = concat(hexBytes("054600" + "0000000000000001" + "00"), u16(bad.length), bad);
 
         assertRejected(frame, "detail is not well-formed UTF-8");
     }
 
     @Test
     void malformedUtf8InAHostIsRejected() {
-        byte[] frame = concat(hexBytes("040101"), KEY.toBytes(), hexBytes("02" + "c328" + "0fa0" + "0fa1"),
+        byte[] frame = concat(hexBytes("050101"), KEY.toBytes(), hexBytes("02" + "c328" + "0fa0" + "0fa1"),
                 hexBytes("0000000000000001"));
 
         assertRejected(frame, "sender is not well-formed UTF-8");
@@ -276,14 +280,14 @@ class MessageCodecTest {
     @Test
     void aPongWithTwoSuggestionsIsRejected() {
         byte[] contact = concat(KEY.toBytes(), hexBytes("01" + "61" + "0fa0" + "0fa1"));
-        byte[] frame = concat(hexBytes("040200" + "0000000000000001"), u16(2), contact, contact);
+        byte[] frame = concat(hexBytes("050200" + "0000000000000001"), u16(2), contact, contact);
 
         assertRejected(frame, "at most one");
     }
 
     @Test
     void emptyHostIsRejected() {
-        byte[] frame = concat(hexBytes("040101"), KEY.toBytes(), hexBytes("00" + "0fa0" + "0fa1"),
+        byte[] frame = concat(hexBytes("050101"), KEY.toBytes(), hexBytes("00" + "0fa0" + "0fa1"),
                 hexBytes("0000000000000001"));
 
         assertRejected(frame, "empty host");
@@ -325,7 +329,7 @@ class MessageCodecTest {
     @ParameterizedTest
     @ValueSource(strings = {"80000000", "ffffffff", "7fffffff", "00010001"})
     void hugeValueLengthInASmallFrameIsRejectedQuickly(String length) {
-        byte[] frame = concat(hexBytes("043c00" + "0000000000000001"), KEY.toBytes(), hexBytes(length));
+        byte[] frame = concat(hexBytes("053c00" + "0000000000000001"), KEY.toBytes(), hexBytes(length));
 
         assertTimeout(Duration.ofSeconds(2), () -> {
             for (int i = 0; i < 10_000; i++) {
@@ -338,7 +342,7 @@ class MessageCodecTest {
     @Test
     void valueLengthAboveTheBoundIsRejectedEvenWhenTheBytesArePresent() {
         int length = MessageCodec.VALUE_BYTES_MAX + 1;
-        byte[] frame = concat(hexBytes("043c00" + "0000000000000001"), KEY.toBytes(), i32(length),
+        byte[] frame = concat(hexBytes("053c00" + "0000000000000001"), KEY.toBytes(), i32(length),
                 new byte[length], hexBytes("00000000" + "00000000"));
 
         assertRejected(frame, "value length 65537 exceeds 65536");
@@ -347,7 +351,7 @@ class MessageCodecTest {
     @ParameterizedTest
     @ValueSource(ints = {0xFFFF, 4097, 4096, 1})
     void hugeListCountInTwentyBytesIsRejectedQuickly(int count) {
-        byte[] frame = Arrays.copyOf(concat(hexBytes("040c00" + "0000000000000001"), u16(count)), 20);
+        byte[] frame = Arrays.copyOf(concat(hexBytes("050c00" + "0000000000000001"), u16(count)), 20);
 
         assertTimeout(Duration.ofSeconds(2), () -> {
             for (int i = 0; i < 10_000; i++) {
@@ -359,17 +363,17 @@ class MessageCodecTest {
 
     @Test
     void hugeStringLengthIsRejected() {
-        assertRejected(concat(hexBytes("044600" + "0000000000000001" + "00"), u16(0xFFFF)),
+        assertRejected(concat(hexBytes("054600" + "0000000000000001" + "00"), u16(0xFFFF)),
                 "detail of 65535 bytes exceeds 4096");
-        assertRejected(concat(hexBytes("044600" + "0000000000000001" + "00"), u16(100), new byte[10]),
+        assertRejected(concat(hexBytes("054600" + "0000000000000001" + "00"), u16(100), new byte[10]),
                 "truncated frame");
     }
 
     @Test
     void hashAndSecretBoundsAreEnforced() {
-        byte[] hashTooLong = concat(hexBytes("042a00" + "0000000000000001"), KEY.toBytes(), i32(65), new byte[65],
+        byte[] hashTooLong = concat(hexBytes("052a00" + "0000000000000001"), KEY.toBytes(), i32(65), new byte[65],
                 i32(0), i32(0));
-        byte[] secretTooLong = concat(hexBytes("042a00" + "0000000000000001"), KEY.toBytes(), i32(0), i32(1025),
+        byte[] secretTooLong = concat(hexBytes("052a00" + "0000000000000001"), KEY.toBytes(), i32(0), i32(1025),
                 new byte[1025], i32(0));
 
         assertRejected(hashTooLong, "valueHash length 65 exceeds 64");

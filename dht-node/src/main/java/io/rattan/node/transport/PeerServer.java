@@ -9,11 +9,13 @@ import io.rattan.node.netty.TcpServer;
 import io.rattan.node.netty.TransportListener;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.security.SecureRandom;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
 /**
- * Accepts peer connections and hands every frame that arrives, decoded, to the node.
+ * Accepts peer connections, runs the listener's side of the peer handshake on each ({@link PeerFrameHandler}), and
+ * hands every frame whose sender is proven, decoded, to the node.
  *
  * <p>The server and all its connections live on the node's own loop, so {@code consumer} is called on that loop with
  * no hop, in arrival order per connection. A connection that sends an undecodable frame or announces a frame above the
@@ -35,15 +37,17 @@ public final class PeerServer implements AutoCloseable {
      * @param loop      the node's loop: the server, its connections and {@code consumer} run on it
      * @param bind      where to listen; port 0 picks a free port (see {@link #localAddress})
      * @param codec     decodes frame bodies; its {@code frameBytesMax} bounds the accepted frame length
-     * @param consumer  receives each decoded envelope, on {@code loop}; it must not block
+     * @param consumer  receives each envelope whose sender completed the handshake, on {@code loop}; it must not
+     *                  block
      * @param localName names this node in logs
-     * @param listener  receives byte and rejection counts
+     * @param transport this node's transport, on the same loop: it carries the handshake's challenges and answers
+     * @param listener  receives byte, rejection and refusal counts
      * @throws IOException when the address cannot be bound
      */
     public PeerServer(EventLoop loop, InetSocketAddress bind, MessageCodec codec, Consumer<Envelope> consumer,
-                      String localName, TransportListener listener) throws IOException {
+                      String localName, NettyTransport transport, TransportListener listener) throws IOException {
         if (loop == null || bind == null || codec == null || consumer == null || localName == null
-                || listener == null) {
+                || transport == null || listener == null) {
             throw new IllegalArgumentException("every argument is required");
         }
         this.counting = new CountingListener(listener);
@@ -55,7 +59,7 @@ public final class PeerServer implements AutoCloseable {
                 bootstrap -> bootstrap
                         .option(ChannelOption.SO_REUSEADDR, true)
                         .childOption(ChannelOption.SO_KEEPALIVE, true),
-                new PeerInitializer(codec, countingConsumer, localName, counting));
+                new PeerInitializer(codec, countingConsumer, localName, transport, new SecureRandom(), counting));
     }
 
     /** The address actually bound (the real port when 0 was asked). */
@@ -66,6 +70,11 @@ public final class PeerServer implements AutoCloseable {
     /** Frames refused: undecodable, or announced above the limit. */
     public long framesRejected() {
         return counting.framesRejected();
+    }
+
+    /** Peer frames kept from the node by the handshake rules: unverified or forged senders, bad hellos or answers. */
+    public long framesRefused() {
+        return counting.peerFramesRefused();
     }
 
     /** Frames decoded and handed to the consumer. */

@@ -114,7 +114,7 @@ class FaultSimulatorCiTest {
     void seed46ReplaysTheDocumentedTrace() {
         FaultRunResult r = baseline.get(45);
         assertThat(r.config().seed()).isEqualTo(46);
-        assertThat(r.trace()).isEqualTo("816342b12ae1ecaf/80638");
+        assertThat(r.trace()).isEqualTo("a204480606f37d7b/81801");
     }
 
     @Test
