@@ -60,6 +60,8 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
             new AtomicReferenceArray<>(MessageType.values().length);
     private final AtomicReferenceArray<Counter> framesDropped =
             new AtomicReferenceArray<>(TransportListener.DropReason.values().length);
+    private final AtomicReferenceArray<Counter> peerFramesRefused =
+            new AtomicReferenceArray<>(TransportListener.RefusalReason.values().length);
     private final AtomicReferenceArray<Counter> getsReceived =
             new AtomicReferenceArray<>(RoutingMode.values().length);
     // Per routing mode: messages at 2i, bytes at 2i + 1; created on first use.
@@ -282,14 +284,7 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
         Counter rejected = Counter.builder("rattan.transport.frames.rejected")
                 .description("Inbound frames refused (undecodable, oversize); each closes its connection")
                 .tag("protocol", protocol).register(registry);
-        Counter[] refusals = new Counter[Refusal.values().length];
-        for (Refusal r : Refusal.values()) {
-            refusals[r.ordinal()] = Counter.builder("rattan.limits.refused")
-                    .description("Connections refused or closed and frames dropped to keep within the node's limits")
-                    .tag("protocol", protocol)
-                    .tag("reason", r.name().toLowerCase(Locale.ROOT))
-                    .register(registry);
-        }
+        Counter[] refusals = refusalCounters(protocol);
         return new TransportListener() {
             @Override
             public void refused(Refusal refusal) {
@@ -323,7 +318,33 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
                 }
                 counter.increment();
             }
+
+            @Override
+            public void peerFrameRefused(RefusalReason reason) {
+                Counter counter = peerFramesRefused.get(reason.ordinal());
+                if (counter == null) {
+                    counter = Counter.builder("rattan.peer.frames.refused")
+                            .description("Inbound peer frames the handshake rules kept from the node "
+                                    + "(unverified or forged sender, bad hello or answer)")
+                            .tag("reason", reason.name().toLowerCase(Locale.ROOT))
+                            .register(registry);
+                    peerFramesRefused.set(reason.ordinal(), counter);
+                }
+                counter.increment();
+            }
         };
+    }
+
+    private Counter[] refusalCounters(String protocol) {
+        Counter[] refusals = new Counter[Refusal.values().length];
+        for (Refusal r : Refusal.values()) {
+            refusals[r.ordinal()] = Counter.builder("rattan.limits.refused")
+                    .description("Connections refused or closed and frames dropped to keep within the node's limits")
+                    .tag("protocol", protocol)
+                    .tag("reason", r.name().toLowerCase(Locale.ROOT))
+                    .register(registry);
+        }
+        return refusals;
     }
 
     private void gauge(String name, String description, AtomicLong value) {

@@ -45,6 +45,10 @@ public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPo
             throw new IllegalArgumentException("host '" + host + "' is a wildcard; the node advertises its host to "
                     + "peers, so give an address they can reach");
         }
+        if (!com.google.common.net.InetAddresses.isInetAddress(host)) {
+            throw new IllegalArgumentException("host '" + host + "' is not an IP literal; peers prove their address by "
+                    + "it (the handshake compares it with the connection's source), so give e.g. 127.0.0.1 or ::1");
+        }
         requirePort("peerPort", peerPort);
         requirePort("gatewayPort", gatewayPort);
         requirePort("httpPort", httpPort);

@@ -145,7 +145,7 @@ public final class RattanNode implements AutoCloseable {
             this.transport = new NettyTransport(loop, codec, name, metrics.peerTransport());
             opened.push(transport::halt);
             this.peerServer = new PeerServer(loop, new InetSocketAddress(options.host(), options.peerPort()), codec,
-                    this::receive, name, metrics.peerTransport(), options.limits());
+                    this::receive, name, transport, metrics.peerTransport(), options.limits());
             opened.push(peerServer);
             // One guard for both gateways: a client's rate and share are the same whichever protocol it speaks.
             this.clientGuard = new ClientGuard(options.limits(),
@@ -159,6 +159,7 @@ public final class RattanNode implements AutoCloseable {
             // The contact names the bound gateway port, so that one-hop clients can reach this node's gateway.
             this.contact = new Contact(id, new Address(options.host(), peerServer.localAddress().getPort()),
                     clientGateway.localAddress().getPort());
+            transport.identity(contact);
             try {
                 this.httpGateway = new HttpGateway(group, new InetSocketAddress(options.host(), options.httpPort()),
                         backend, clientGuard, options.limits().connections(), metrics.httpTransport());
@@ -168,7 +169,8 @@ public final class RattanNode implements AutoCloseable {
             opened.push(httpGateway);
             Transport peers = options.peerSendDelay().isZero() ? transport
                     : new DelayedTransport(scheduler, transport, options.peerSendDelay().toNanos());
-            NodeEnv env = new NodeEnv(clock, scheduler, peers, store, new SplittableRandom(seedOf(id)));
+            // A CSPRNG: request ids are drawn from it, and a stranger who could predict them could forge replies.
+            NodeEnv env = new NodeEnv(clock, scheduler, peers, store, newSecureRandom());
             startNode(env, options.config(), options.bootstrap());
         } catch (IOException | RuntimeException | Error e) {
             while (!opened.isEmpty()) {
@@ -715,6 +717,15 @@ public final class RattanNode implements AutoCloseable {
         log.info("node {}: slow-node hook armed with {} periods", id.shortHex(), slowness.periods().size());
         // Its own draws, so that the hook does not shift the node's.
         return new InboundStall(slowness.periods(), armedAt, loop, new SplittableRandom(~seedOf(id)));
+    }
+
+    private static SecureRandom newSecureRandom() {
+        try {
+            // DRBG draws from the OS once and then stays in user space: no system call per request id.
+            return SecureRandom.getInstance("DRBG");
+        } catch (java.security.NoSuchAlgorithmException e) {
+            return new SecureRandom();
+        }
     }
 
     /** Spreads the id's bits into one seed, so that each node draws its own random sequence, and the same one again. */

@@ -16,7 +16,11 @@ import io.rattan.core.msg.Messages.DigestWant;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.GetRequest;
+import io.rattan.core.msg.Messages.Challenge;
+import io.rattan.core.msg.Messages.ChallengeAnswer;
+import io.rattan.core.msg.Messages.Hello;
 import io.rattan.core.msg.Messages.HopAck;
+import io.rattan.core.msg.Messages.Welcome;
 import io.rattan.core.msg.Messages.JoinInfo;
 import io.rattan.core.msg.Messages.JoinRequest;
 import io.rattan.core.msg.Messages.LeafExchange;
@@ -264,8 +268,9 @@ public final class MessageCodec {
 
     private static void writeBody(Writer w, Message body) {
         switch (body.type()) {
-            case PING, HOP_ACK, LEAVE -> {
+            case PING, HOP_ACK, LEAVE, CHALLENGE, CHALLENGE_ANSWER, WELCOME -> {
             }
+            case HELLO -> w.nonNegativeI32(((Hello) body).version(), "version");
             case PONG -> {
                 writeContacts(w, ((Pong) body).suggestions(), "suggestions");
                 w.nonNegativeI64(((Pong) body).senderMillis(), "senderMillis");
@@ -486,6 +491,10 @@ public final class MessageCodec {
             case PING -> new Ping();
             case PONG -> new Pong(readContacts(r, "suggestions"), r.nonNegativeI64("senderMillis"));
             case HOP_ACK -> new HopAck();
+            case HELLO -> new Hello(r.nonNegativeI32("version"));
+            case CHALLENGE -> new Challenge();
+            case CHALLENGE_ANSWER -> new ChallengeAnswer();
+            case WELCOME -> new Welcome();
             case LEAVE -> new Leave();
             case JOIN_REQUEST -> new JoinRequest(r.contact("joiner"), r.i64("originRequestId"), r.hops());
             case JOIN_INFO -> new JoinInfo(readContacts(r, "contacts"), r.bool("fromRoot"));

@@ -4,7 +4,8 @@ package io.rattan.core.msg;
  * Every message of the peer and client protocols. Records, immutable, compared by value.
  * Java 17 has no pattern switch: dispatch on {@link #type()}.
  */
-public sealed interface Message permits Messages.Ping, Messages.Pong, Messages.HopAck, Messages.JoinRequest,
+public sealed interface Message permits Messages.Ping, Messages.Pong, Messages.HopAck, Messages.Hello, Messages.Challenge,
+        Messages.ChallengeAnswer, Messages.Welcome, Messages.JoinRequest,
         Messages.JoinInfo, Messages.LeafExchange, Messages.Leave, Messages.LeafExchangeReply, Messages.PutRequest,
         Messages.GetRequest, Messages.RemoveRequest, Messages.PutReply, Messages.GetReply, Messages.RemoveReply,
         Messages.StoreReplicas, Messages.StoreAck, Messages.RemoveReplica, Messages.RemoveReplicaReply,

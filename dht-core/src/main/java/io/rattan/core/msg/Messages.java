@@ -79,6 +79,45 @@ public final class Messages {
         }
     }
 
+    /**
+     * The first frame on every peer connection: the dialer claims the contact in the envelope's sender (its id, its
+     * listening address, which must be an IP literal equal to the connection's source address, and its gateway port)
+     * and the protocol version it speaks. The listener proves the claimed port with a {@link Challenge} sent over a
+     * connection it dials to the claimed address; until the claim is proven, nothing else is taken on the connection.
+     *
+     * @param version the protocol version of the dialer, {@link io.rattan.core.codec.MessageCodec#VERSION}
+     */
+    public record Hello(int version) implements Message {
+        public MessageType type() {
+            return MessageType.HELLO;
+        }
+    }
+
+    /**
+     * Sent by a listener that received a {@link Hello}, over a connection it dialed to the claimed address; the
+     * envelope's request id is an unpredictable nonce. The node listening there answers with a
+     * {@link ChallengeAnswer} on its own connection to the challenger, the one whose claim is being proven.
+     */
+    public record Challenge() implements Message {
+        public MessageType type() {
+            return MessageType.CHALLENGE;
+        }
+    }
+
+    /** Echoes a {@link Challenge}'s nonce (the envelope's request id) on the connection whose claim it proves. */
+    public record ChallengeAnswer() implements Message {
+        public MessageType type() {
+            return MessageType.CHALLENGE_ANSWER;
+        }
+    }
+
+    /** Written back on a proven connection by its listener: the dialer may now send anything on it. */
+    public record Welcome() implements Message {
+        public MessageType type() {
+            return MessageType.WELCOME;
+        }
+    }
+
     /** Routed toward the joiner's own id; every node on the path sends the joiner a {@link JoinInfo}. */
     public record JoinRequest(Contact joiner, long originRequestId, int hops) implements Message, Routed {
         public MessageType type() {

@@ -12,7 +12,10 @@ public record Address(String host, int port) {
         }
     }
 
-    /** Parses {@code host:port}; IPv6 hosts go in brackets, {@code [::1]:4000}. */
+    /**
+     * Parses {@code host:port}; IPv6 hosts go in brackets, {@code [::1]:4000}. An unbracketed host with a colon
+     * ({@code fe80::1:4000}) is refused: which colon ends the address is ambiguous.
+     */
     public static Address parse(String hostPort) {
         if (hostPort == null) {
             throw new IllegalArgumentException("expected host:port");
@@ -24,6 +27,12 @@ public record Address(String host, int port) {
         String host = hostPort.substring(0, colon);
         if (host.startsWith("[") && host.endsWith("]")) {
             host = host.substring(1, host.length() - 1);
+            if (host.indexOf(':') < 0) {
+                throw new IllegalArgumentException("brackets are for IPv6 literals, got '" + hostPort + "'");
+            }
+        } else if (host.indexOf(':') >= 0 || host.indexOf('[') >= 0 || host.indexOf(']') >= 0) {
+            throw new IllegalArgumentException("an IPv6 address goes in brackets, as in [fe80::1]:4000; got '"
+                    + hostPort + "'");
         }
         int port;
         try {

@@ -6,7 +6,9 @@ import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.msg.Messages.ClientRemove;
+import io.rattan.core.msg.Messages.PutRequest;
 import io.rattan.core.store.StoredRecord;
+import io.rattan.core.util.Bytes;
 
 /** Checks a client request against the node's limits; the gateway answers bad input before routing anything. */
 final class ClientRequestValidator {
@@ -26,19 +28,7 @@ final class ClientRequestValidator {
         switch (m.type()) {
             case CLIENT_PUT: {
                 ClientPut p = (ClientPut) m;
-                if (p.value().length() > config.valueBytesMax()) {
-                    return TOO_LARGE + ": " + p.value().length() + " bytes, the limit is " + config.valueBytesMax();
-                }
-                if (p.value().isEmpty()) {
-                    return "value is empty";
-                }
-                if (p.ttlSeconds() < 1 || p.ttlSeconds() > config.ttlSecondsMax()) {
-                    return "ttl must be 1.." + config.ttlSecondsMax() + " seconds, got " + p.ttlSeconds();
-                }
-                if (!p.secretHash().isEmpty() && p.secretHash().length() != StoredRecord.HASH_BYTES) {
-                    return "secret hash must be 32 bytes (SHA-256) or absent";
-                }
-                return null;
+                return checkPut(p.value(), p.ttlSeconds(), p.secretHash(), config);
             }
             case CLIENT_GET: {
                 ClientGet g = (ClientGet) m;
@@ -71,5 +61,29 @@ final class ClientRequestValidator {
             default:
                 return "not a client request: " + m.type();
         }
+    }
+
+    /**
+     * A put routed by a peer passes the same limits as a client's: a node checks it before routing it on or storing
+     * it, whatever the gateway that started it did. Null when valid.
+     */
+    static String checkPeerPut(PutRequest p, NodeConfig config) {
+        return checkPut(p.value(), p.ttlSeconds(), p.secretHash(), config);
+    }
+
+    private static String checkPut(Bytes value, int ttlSeconds, Bytes secretHash, NodeConfig config) {
+        if (value.length() > config.valueBytesMax()) {
+            return TOO_LARGE + ": " + value.length() + " bytes, the limit is " + config.valueBytesMax();
+        }
+        if (value.isEmpty()) {
+            return "value is empty";
+        }
+        if (ttlSeconds < 1 || ttlSeconds > config.ttlSecondsMax()) {
+            return "ttl must be 1.." + config.ttlSecondsMax() + " seconds, got " + ttlSeconds;
+        }
+        if (!secretHash.isEmpty() && secretHash.length() != StoredRecord.HASH_BYTES) {
+            return "secret hash must be 32 bytes (SHA-256) or absent";
+        }
+        return null;
     }
 }

@@ -120,6 +120,16 @@ final class LeafSet {
         return indexOf(cw, id) >= 0 || indexOf(ccw, id) >= 0;
     }
 
+    /** The member with this id, or null. */
+    Contact find(Id id) {
+        int i = indexOf(cw, id);
+        if (i >= 0) {
+            return cw.get(i);
+        }
+        i = indexOf(ccw, id);
+        return i >= 0 ? ccw.get(i) : null;
+    }
+
     private static int indexOf(List<Contact> side, Id id) {
         for (int i = 0; i < side.size(); i++) {
             if (side.get(i).id().equals(id)) {

@@ -144,6 +144,41 @@ final class Membership {
         return leafSet.closest(key, ctx.config().replicas() + 1, this::usable);
     }
 
+    /**
+     * Whether {@code sender} may hand this node copies or removals of {@code key}: it is one of the key's replicas in
+     * this node's view, or the next node beyond them (a replica that is leaving hands its copies on from there), or a
+     * member of this node's leaf set (where every replica set of a key this node holds lies; while two neighbours'
+     * views of a changing ring differ, repair between them must still pass). A stranger, or a node that claims a
+     * member's id from another address, may not.
+     */
+    boolean mayReplicate(Id key, Contact sender) {
+        if (leafSet.holds(sender)) {
+            return true;
+        }
+        for (Contact c : replicaSetAndNext(key)) {
+            if (c.equals(sender)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A node said it leaves: forgets it, unless the id is bound to a contact at another address (the goodbye then
+     * names a node that lives elsewhere, and is ignored).
+     */
+    void left(Contact c) {
+        Contact bound = leafSet.find(c.id());
+        if (bound == null) {
+            bound = table.find(c.id());
+        }
+        if (bound != null && !bound.address().equals(c.address())) {
+            log.debug("{} ignores a leave for {} from {}", ctx.tag(), bound, c.address());
+            return;
+        }
+        forget(c);
+    }
+
     /** True when this node is one of the k replicas of {@code key} in its own view. */
     boolean isReplica(Id key) {
         return leafSet.covers(key) && replicaSet(key).contains(ctx.self());
@@ -239,8 +274,21 @@ final class Membership {
         add(c);
     }
 
-    /** Offers {@code c} to the routing table and the leaf set. */
+    /**
+     * Offers {@code c} to the routing table and the leaf set, unless its id is bound to a contact at another address:
+     * a claim from another address does not take over an id while the node it names may be alive there. The old
+     * contact is probed instead; once it fails its probe it is forgotten, and the next claim gets in.
+     */
     void add(Contact c) {
+        Contact bound = leafSet.find(c.id());
+        if (bound == null) {
+            bound = table.find(c.id());
+        }
+        if (bound != null && !bound.address().equals(c.address())) {
+            log.debug("{} keeps {} against a claim from {}; probing it", ctx.tag(), bound, c.address());
+            peerTimedOut(bound);
+            return;
+        }
         table.add(c);
         if (leafSet.add(c)) {
             leafSetChanged.run();

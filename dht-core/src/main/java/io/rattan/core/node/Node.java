@@ -18,7 +18,10 @@ import io.rattan.core.msg.Messages.JoinRequest;
 import io.rattan.core.msg.Messages.LeafExchange;
 import io.rattan.core.msg.Messages.Leave;
 import io.rattan.core.msg.Messages.RangeDigest;
+import io.rattan.core.msg.Messages.PutReply;
+import io.rattan.core.msg.Messages.PutRequest;
 import io.rattan.core.msg.Messages.RemoveReplica;
+import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.RemoveReplicaReply;
 import io.rattan.core.msg.Messages.Routed;
 import io.rattan.core.msg.Messages.StoreAck;
@@ -256,6 +259,9 @@ public final class Node {
                 // A node that has not (re)joined stays silent, so the previous hop times out and routes around it.
                 if (join.isJoined()) {
                     reply(from, e, new HopAck());
+                    if (m instanceof PutRequest p && refusedPut(p)) {
+                        return;
+                    }
                     if (m instanceof GetRequest g) {
                         ctx.listener().getReceived(g.routing());
                     }
@@ -263,13 +269,14 @@ public final class Node {
                 }
             }
             case LEAF_EXCHANGE -> reply(from, e, members.answerExchange((LeafExchange) m));
-            case LEAVE -> members.forget(from);
+            case LEAVE -> members.left(from);
             case STORE_REPLICAS -> storeReplicas(from, e, (StoreReplicas) m);
             case REMOVE_REPLICA -> {
                 RemoveReplica r = (RemoveReplica) m;
                 Status status;
                 try {
-                    status = replica.remove(r.key(), r.valueHash(), r.secret(), r.ttlSeconds());
+                    status = !members.mayReplicate(r.key(), from) ? Status.FORBIDDEN
+                            : replica.remove(r.key(), r.valueHash(), r.secret(), r.ttlSeconds());
                 } catch (StoreException ex) {
                     status = LocalReplica.statusOf(ex);
                 }
@@ -288,13 +295,43 @@ public final class Node {
     private void storeReplicas(Contact from, Envelope e, StoreReplicas m) {
         int accepted;
         try {
-            accepted = replica.acceptReplicas(m.records());
+            accepted = replica.acceptReplicas(fromReplicaSet(from, m.records()));
         } catch (StoreException ex) {
             log.warn("{} cannot store {} copies from {}: {}", ctx.tag(), m.records().size(), from, ex.toString());
             reply(from, e, new ErrorReply(LocalReplica.statusOf(ex), "replica store failed: " + ex.getMessage()));
             return;
         }
         replica.whenDurable(() -> reply(from, e, new StoreAck(accepted)));
+    }
+
+    /**
+     * The copies (values and tombstones) {@code from} may hand this node: those of keys whose replica set, as this
+     * node sees it, holds it, or any from a leaf-set member ({@link Membership#mayReplicate}).
+     */
+    private List<ReplicaRecord> fromReplicaSet(Contact from, List<ReplicaRecord> records) {
+        List<ReplicaRecord> allowed = new ArrayList<>(records.size());
+        for (ReplicaRecord r : records) {
+            if (members.mayReplicate(r.key(), from)) {
+                allowed.add(r);
+            }
+        }
+        if (allowed.size() < records.size()) {
+            log.debug("{} refuses {} of {} copies from {}, which is no replica of their keys", ctx.tag(),
+                    records.size() - allowed.size(), records.size(), from);
+        }
+        return allowed;
+    }
+
+    /** A peer's put outside this node's limits is answered at once, to its origin, and goes no further. */
+    private boolean refusedPut(PutRequest p) {
+        String invalid = ClientRequestValidator.checkPeerPut(p, ctx.config());
+        if (invalid == null) {
+            return false;
+        }
+        log.debug("{} refuses a routed put of {}: {}", ctx.tag(), p.key().shortHex(), invalid);
+        outbox.replyToOrigin(p, new PutReply(invalid.startsWith(ClientRequestValidator.TOO_LARGE) ? Status.TOO_LARGE
+                : Status.BAD_REQUEST, 0, invalid));
+        return true;
     }
 
     private void reply(Contact to, Envelope request, Message reply) {

@@ -9,13 +9,15 @@ import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.Routed;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
+import java.util.SplittableRandom;
+import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Everything that leaves the node and every answer it waits for: sends, requests with their timeouts, and the
- * matching of replies by request id (an answer's round trip is an RTT sample of the peer asked). Owned by the node's
- * event loop.
+ * matching of replies by request id and, for a request to one peer, by that peer as the sender (an answer's round
+ * trip is an RTT sample of the peer asked). Owned by the node's event loop.
  */
 final class Outbox {
 
@@ -33,20 +35,31 @@ final class Outbox {
     private final PendingRequests pending;
     // Only measures messages, for the cost a get reports.
     private final MessageCodec codec = new MessageCodec();
-    private long nextRequestId;
+    private final RandomGenerator ids;
 
     Outbox(NodeContext ctx, Transport transport, RttSampler rtt) {
         this.ctx = ctx;
         this.transport = transport;
         this.rtt = rtt;
         this.pending = new PendingRequests(ctx.scheduler(), PENDING_MAX);
-        // A random start keeps a restarted node's new requests apart from late replies to its previous run's.
-        this.nextRequestId = 1 + (ctx.random().nextLong() >>> 2);
+        // The virtual world's seeded generator gives the ids a stream of their own from one draw, so that drawing ids
+        // does not shift the node's other random choices; any other generator (the real node's CSPRNG) draws each id.
+        RandomGenerator random = ctx.random();
+        this.ids = random instanceof SplittableRandom ? new SplittableRandom(random.nextLong()) : random;
     }
 
-    /** A fresh request id, for requests whose answer may come from any node (joins, client requests). */
+    /**
+     * A fresh request id, for requests whose answer may come from any node (joins, client requests). Drawn from the
+     * node's random source (a CSPRNG in the real node, seeded in the virtual world), so that nobody can guess the id
+     * of a request in flight and forge its answer; a random id also keeps a restarted node's new requests apart
+     * from late replies to its previous run's.
+     */
     long nextRequestId() {
-        return nextRequestId++;
+        long id;
+        do {
+            id = ids.nextLong();
+        } while (id == 0 || pending.isOutstanding(id));
+        return id;
     }
 
     void send(Address to, long requestId, Message body) {
@@ -56,7 +69,7 @@ final class Outbox {
 
     /** Sends a request to a peer; the handler sees the reply (an RTT sample is taken) or the timeout. */
     void request(Contact to, Message body, long timeoutNanos, ReplyHandler handler) {
-        long id = nextRequestId++;
+        long id = nextRequestId();
         if (!pending.register(id, to.id(), ctx.now(), timeoutNanos, false, handler)) {
             log.warn("{} has {} requests outstanding; dropping a {}", ctx.tag(), pending.size(), body.type());
             handler.onTimeout();

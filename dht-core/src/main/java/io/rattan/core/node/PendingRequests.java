@@ -60,18 +60,35 @@ final class PendingRequests {
         return true;
     }
 
-    /** Removes and returns the request a reply answers, or null when it is unknown or already done. */
+    /**
+     * Removes and returns the request a reply answers, or null when it is unknown, already done, or was asked of one
+     * peer and the reply names another sender (a forgery: the request stays outstanding).
+     */
     Pending complete(Envelope reply) {
-        Pending p = byId.remove(reply.requestId());
-        if (p != null) {
-            p.timer().cancel();
+        Pending p = byId.get(reply.requestId());
+        if (p == null || !fromExpectedSender(p, reply)) {
+            return null;
         }
+        byId.remove(reply.requestId());
+        p.timer().cancel();
         return p;
     }
 
-    /** Removes and returns a request that had timed out and is now answered late, or null. */
+    /** Removes and returns a request that had timed out and is now answered late by the peer asked, or null. */
     Pending completeLate(Envelope reply) {
+        Pending p = expired.get(reply.requestId());
+        if (p == null || !fromExpectedSender(p, reply)) {
+            return null;
+        }
         return expired.remove(reply.requestId());
+    }
+
+    boolean isOutstanding(long id) {
+        return byId.containsKey(id);
+    }
+
+    private static boolean fromExpectedSender(Pending p, Envelope reply) {
+        return p.peer() == null || (reply.sender() != null && p.peer().equals(reply.sender().id()));
     }
 
     /** Cancels every timer and returns what was outstanding, in registration order. */

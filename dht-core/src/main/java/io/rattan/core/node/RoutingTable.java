@@ -112,6 +112,19 @@ final class RoutingTable {
         return false;
     }
 
+    /** The candidate with this id, or null. */
+    Contact find(Id id) {
+        Contact[] slot = slotArray(id);
+        if (slot != null) {
+            for (Contact c : slot) {
+                if (c.id().equals(id)) {
+                    return c;
+                }
+            }
+        }
+        return null;
+    }
+
     /** Whether a node with this id is a candidate of its slot. */
     boolean contains(Id id) {
         Contact[] slot = slotArray(id);

@@ -12,6 +12,9 @@ import java.util.random.RandomGenerator;
  * An in-memory network on the virtual scheduler. Delivery is FIFO per link, as TCP gives, after the latency model's
  * delay; a message to an address nobody listens on (a killed node) vanishes. Every delivered message folds into a
  * trace hash, so two runs can be compared event for event.
+ *
+ * <p>As the real transport's handshake does, the network refuses a message whose claimed sender is not the address
+ * it was truly sent from: it is dropped (and counted, {@link #forgedDropped}) before it reaches the receiver.
  */
 public final class VirtualNetwork {
 
@@ -63,6 +66,7 @@ public final class VirtualNetwork {
     private Observer observer = (from, to, e) -> { };
     private LinkFaults faults;
     private long faultDropped;
+    private long forgedDropped;
     private long duplicated;
     private long sent;
     private long delivered;
@@ -121,6 +125,10 @@ public final class VirtualNetwork {
         Address from = fromEndpoint.address;
         sent++;
         observer.sent(from, to, envelope);
+        if (envelope.sender() != null && !envelope.sender().address().equals(from)) {
+            forgedDropped++;
+            return;
+        }
         if (latency.drops(from, to, random)) {
             dropped++;
             return;
@@ -196,6 +204,11 @@ public final class VirtualNetwork {
     /** Messages the installed {@link LinkFaults} lost. */
     public long faultDropped() {
         return faultDropped;
+    }
+
+    /** Messages refused because their claimed sender was not the address they were sent from. */
+    public long forgedDropped() {
+        return forgedDropped;
     }
 
     /** Extra copies the installed {@link LinkFaults} delivered. */

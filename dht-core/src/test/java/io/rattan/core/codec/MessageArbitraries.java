@@ -155,6 +155,11 @@ final class MessageArbitraries {
                 .as(Pong::new));
         m.put(MessageType.HOP_ACK, Arbitraries.just(new HopAck()));
         m.put(MessageType.LEAVE, Arbitraries.just(new io.rattan.core.msg.Messages.Leave()));
+        m.put(MessageType.HELLO, Arbitraries.integers().greaterOrEqual(0)
+                .map(v -> (Message) new io.rattan.core.msg.Messages.Hello(v)));
+        m.put(MessageType.CHALLENGE, Arbitraries.just(new io.rattan.core.msg.Messages.Challenge()));
+        m.put(MessageType.CHALLENGE_ANSWER, Arbitraries.just(new io.rattan.core.msg.Messages.ChallengeAnswer()));
+        m.put(MessageType.WELCOME, Arbitraries.just(new io.rattan.core.msg.Messages.Welcome()));
         m.put(MessageType.JOIN_REQUEST, Combinators.combine(contacts(), Arbitraries.longs(), hops())
                 .as(JoinRequest::new));
         m.put(MessageType.JOIN_INFO, Combinators.combine(contactLists(), Arbitraries.of(true, false))

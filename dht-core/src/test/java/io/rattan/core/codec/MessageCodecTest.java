@@ -79,6 +79,10 @@ class MessageCodecTest {
                 new Pong(),
                 new Pong(List.of(BOB)),
                 new HopAck(),
+                new io.rattan.core.msg.Messages.Hello(MessageCodec.VERSION),
+                new io.rattan.core.msg.Messages.Challenge(),
+                new io.rattan.core.msg.Messages.ChallengeAnswer(),
+                new io.rattan.core.msg.Messages.Welcome(),
                 new io.rattan.core.msg.Messages.Leave(),
                 new JoinRequest(ALICE, 77, 3),
                 new JoinInfo(List.of(ALICE, BOB), true),
@@ -192,7 +196,7 @@ class MessageCodecTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {0, 4, 99, 127, 128, 255})
+    @ValueSource(ints = {0, 8, 99, 127, 128, 255})
     void unknownTagIsRejected(int tag) {
         byte[] frame = codec.encode(new Envelope(null, 1, new Ping()));
         frame[1] = (byte) tag;

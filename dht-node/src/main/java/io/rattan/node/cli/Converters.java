@@ -1,10 +1,13 @@
 package io.rattan.node.cli;
 
+import com.google.common.net.InetAddresses;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.net.Address;
 import io.rattan.core.util.Bytes;
 import io.rattan.node.gateway.http.KeyParser;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
@@ -14,14 +17,36 @@ final class Converters {
     private Converters() {
     }
 
-    /** {@code host:port}, {@code [v6addr]:port} for an IPv6 literal. */
+    /**
+     * {@code host:port}, {@code [v6addr]:port} for an IPv6 literal, parsed by Guava's {@link HostAndPort}; a bare
+     * {@code fe80::1:4000} is refused (which colon starts the port is ambiguous).
+     */
     static final class AddressConverter implements ITypeConverter<Address> {
         @Override
         public Address convert(String value) {
             try {
-                return Address.parse(value);
+                return Addresses.parse(value);
             } catch (IllegalArgumentException e) {
                 throw new TypeConversionException("'" + value + "' is not host:port (" + e.getMessage() + ")");
+            }
+        }
+    }
+
+    /**
+     * A peer's {@code host:port}, resolved once, here, to an IP literal: peers are known by IP literals only (the
+     * handshake proves them), and no host name is ever resolved on a node's loop.
+     */
+    static final class PeerAddressConverter implements ITypeConverter<Address> {
+        @Override
+        public Address convert(String value) {
+            Address a = new AddressConverter().convert(value);
+            if (InetAddresses.isInetAddress(a.host())) {
+                return a;
+            }
+            try {
+                return new Address(InetAddresses.toAddrString(InetAddress.getByName(a.host())), a.port());
+            } catch (UnknownHostException e) {
+                throw new TypeConversionException("cannot resolve '" + a.host() + "': " + e.getMessage());
             }
         }
     }

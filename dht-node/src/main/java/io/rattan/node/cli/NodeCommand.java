@@ -45,7 +45,7 @@ final class NodeCommand implements Callable<Integer> {
     LimitOptions limits = new LimitOptions();
 
     @Option(names = "--host", paramLabel = "HOST",
-            description = "Address to bind and to advertise to peers (not a wildcard).")
+            description = "IP address to bind and to advertise to peers (an IP literal, not a wildcard).")
     String host = NodeOptions.LOOPBACK;
 
     @Option(names = "--port", paramLabel = "PORT", description = "Peer port (0: any free port).")
@@ -63,8 +63,9 @@ final class NodeCommand implements Callable<Integer> {
     Path dataDir;
 
     @Option(names = "--bootstrap", paramLabel = "HOST:PORT", split = ",",
-            converter = Converters.AddressConverter.class, showDefaultValue = Help.Visibility.NEVER,
-            description = "Peer address(es) to join through, tried in order. None: found a new overlay.")
+            converter = Converters.PeerAddressConverter.class, showDefaultValue = Help.Visibility.NEVER,
+            description = "Peer address(es) to join through, tried in order; a host name is resolved once, at "
+                    + "start. None: found a new overlay.")
     List<Address> bootstrap = new ArrayList<>();
 
     @Option(names = "--leaf-set-half", paramLabel = "N", description = "Leaf-set members on each side (1..32).")

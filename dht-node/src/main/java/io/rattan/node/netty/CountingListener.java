@@ -11,6 +11,7 @@ public final class CountingListener implements TransportListener {
     private final TransportListener next;
     private final LongAdder framesRejected = new LongAdder();
     private final LongAdder[] refused = new LongAdder[Refusal.values().length];
+    private final LongAdder framesRefused = new LongAdder();
 
     /** @param next receives every report after it is counted */
     public CountingListener(TransportListener next) {
@@ -55,5 +56,16 @@ public final class CountingListener implements TransportListener {
     @Override
     public void frameDropped(DropReason reason) {
         next.frameDropped(reason);
+    }
+
+    @Override
+    public void peerFrameRefused(RefusalReason reason) {
+        framesRefused.increment();
+        next.peerFrameRefused(reason);
+    }
+
+    /** Peer frames the handshake rules refused so far. */
+    public long peerFramesRefused() {
+        return framesRefused.sum();
     }
 }

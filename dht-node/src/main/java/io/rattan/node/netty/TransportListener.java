@@ -20,7 +20,26 @@ public interface TransportListener {
         /** The frame could not be encoded (a bug in the sender: a field breaks a wire bound). */
         UNENCODABLE,
         /** The transport was closed or halted. */
-        CLOSED
+        CLOSED,
+        /**
+         * The address has not completed the peer handshake: its listener sent no {@code Welcome} to the last
+         * {@code Hello} (within the handshake timeout), and the next may go only after the hello interval.
+         */
+        UNVERIFIED,
+        /** The address's host is not an IP literal: peers are known by IP literals only, never resolved. */
+        NOT_AN_IP
+    }
+
+    /** Why an inbound peer frame was dropped before reaching the node. */
+    enum RefusalReason {
+        /** A {@code Hello} whose claim cannot hold: not an IP literal, not the connection's source IP, or another version. */
+        BAD_HELLO,
+        /** A {@code ChallengeAnswer} with the wrong nonce, or a handshake frame out of turn. */
+        BAD_ANSWER,
+        /** An envelope before the sender's handshake completed. */
+        UNVERIFIED,
+        /** An envelope whose sender is not the contact its connection proved. */
+        FORGED_SENDER
     }
 
     /** Why a server refused a connection or a frame, or closed a connection, to bound what a stranger can hold. */
@@ -51,6 +70,10 @@ public interface TransportListener {
 
     /** An inbound frame was refused (undecodable, oversize length, wrong kind); its connection is closed. */
     default void frameRejected() {
+    }
+
+    /** An inbound peer frame was refused by the handshake rules; never reaches the node. */
+    default void peerFrameRefused(RefusalReason reason) {
     }
 
     /** An outbound frame was dropped; core's timeouts account for it. */

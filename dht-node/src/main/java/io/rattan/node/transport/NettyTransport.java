@@ -1,5 +1,6 @@
 package io.rattan.node.transport;
 
+import com.google.common.net.InetAddresses;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -13,10 +14,17 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.EventLoop;
 import io.netty.channel.WriteBufferWaterMark;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.util.AttributeKey;
 import io.netty.util.ReferenceCountUtil;
 import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.env.Transport;
 import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.MessageType;
+import io.rattan.core.msg.Messages.Challenge;
+import io.rattan.core.msg.Messages.ChallengeAnswer;
+import io.rattan.core.msg.Messages.Hello;
+import io.rattan.core.net.Contact;
 import io.rattan.core.net.Address;
 import io.rattan.node.netty.EventLoops;
 import io.rattan.node.netty.Frames;
@@ -27,6 +35,7 @@ import java.nio.channels.ClosedChannelException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -54,7 +63,16 @@ import org.slf4j.LoggerFactory;
  * <p>{@link #halt} models a crash: from the moment it is called nothing more reaches a socket (asserted by
  * {@link #framesSentAfterHalt}); {@link #close} is the graceful variant that lets written frames drain first.
  *
- * <p>Outbound connections carry frames one way; anything a peer sends back on them is discarded.
+ * <p>Every connection starts with the peer handshake (docs/protocol.md): this node's {@code Hello} goes first, and
+ * nothing else is sent until the listener answers with a {@code Welcome}, which it does only once this node has
+ * proven its claim (by answering the listener's {@code Challenge}, which arrives on the {@link PeerServer} over a
+ * connection the listener dials back). So an address where no Rattan node listens (a victim named in a forged
+ * request) receives at most one {@code Hello} per {@link #HELLO_INTERVAL_NANOS}: frames for it wait, and are dropped
+ * with the connection when no {@code Welcome} comes within {@link #HANDSHAKE_TIMEOUT_MILLIS}; later sends to it are
+ * dropped ({@link DropReason#UNVERIFIED}) until the interval has passed. Challenges and answers to challenges are
+ * handshake frames: they pass before the {@code Welcome}.
+ *
+ * <p>On an outbound connection a peer may send back only its {@code Welcome}; anything else closes it.
  */
 public final class NettyTransport implements Transport, AutoCloseable {
 
@@ -68,6 +86,15 @@ public final class NettyTransport implements Transport, AutoCloseable {
     public static final int WRITE_BUFFER_LOW_BYTES = 1 << 20;
     /** How long a connection may take to open before its queued frames are dropped. */
     public static final int CONNECT_TIMEOUT_MILLIS = 3_000;
+    /** How long a connection may wait for the listener's {@code Welcome} before it is closed and its frames dropped. */
+    public static final int HANDSHAKE_TIMEOUT_MILLIS = 10_000;
+    /** At most one {@code Hello} per this interval to an address that has not answered one with a {@code Welcome}. */
+    public static final long HELLO_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
+    /** Most addresses remembered as having left a {@code Hello} unanswered; the oldest are forgotten first. */
+    static final int UNANSWERED_MAX = 4096;
+    // The only frame a listener sends back: a Welcome, 11 bytes.
+    private static final int INBOUND_FRAME_BYTES_MAX = 64;
+    private static final AttributeKey<Connection> CONNECTION = AttributeKey.valueOf("rattan.connection");
 
     private static final Logger log = LoggerFactory.getLogger(NettyTransport.class);
     private static final long CLOSE_WAIT_MILLIS = 2_000;
@@ -83,6 +110,16 @@ public final class NettyTransport implements Transport, AutoCloseable {
     private final List<Connection> toFlush = new ArrayList<>();
     private boolean flushScheduled;
     private final Runnable flushTask = this::flushAll;
+    // When a Hello went to an address that has not welcomed us since; insertion order, so the oldest go first.
+    private final Map<Address, Long> unanswered = new LinkedHashMap<>(16, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Address, Long> eldest) {
+            return size() > UNANSWERED_MAX;
+        }
+    };
+    private volatile Contact self;
+    private volatile byte[] helloFrame;
+    private volatile int handshakeTimeoutMillis = HANDSHAKE_TIMEOUT_MILLIS;
 
     private volatile boolean closed;
     private volatile boolean halted;
@@ -90,6 +127,7 @@ public final class NettyTransport implements Transport, AutoCloseable {
     private final LongAdder framesSent = new LongAdder();
     private final LongAdder framesDropped = new LongAdder();
     private final LongAdder framesSentAfterHalt = new LongAdder();
+    private final LongAdder welcomes = new LongAdder();
 
     /**
      * @param loop      the node's loop: {@link #send} must be called on it, and connections are registered on it
@@ -114,7 +152,38 @@ public final class NettyTransport implements Transport, AutoCloseable {
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, CONNECT_TIMEOUT_MILLIS)
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK,
                         new WriteBufferWaterMark(WRITE_BUFFER_LOW_BYTES, WRITE_BUFFER_HIGH_BYTES))
-                .handler(guard);
+                .handler(new io.netty.channel.ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        ch.pipeline()
+                                .addLast("guard", guard)
+                                .addLast("framing", new LengthFieldBasedFrameDecoder(INBOUND_FRAME_BYTES_MAX + 4,
+                                        0, 4, 0, 4))
+                                .addLast("welcome", new WelcomeHandler());
+                    }
+                });
+    }
+
+    /**
+     * Names this node in the {@code Hello} that opens each connection: its id, its listening address (an IP literal)
+     * and its gateway port, as the envelopes it sends name it. Must be called, on any thread, before the first send.
+     */
+    public void identity(Contact contact) {
+        if (contact == null) {
+            throw new IllegalArgumentException("contact is required");
+        }
+        this.helloFrame = codec.encode(new Envelope(contact, 0, new Hello(MessageCodec.VERSION)));
+        this.self = contact;
+    }
+
+    /** Shortens the handshake timeout, for tests that wait for it. */
+    void handshakeTimeoutMillis(int millis) {
+        this.handshakeTimeoutMillis = millis;
+    }
+
+    /** This node's contact as its {@code Hello} claims it, or null before {@link #identity}. */
+    public Contact identity() {
+        return self;
     }
 
     /** Encodes and writes {@code envelope} to the peer at {@code to}. Must be called on the node's loop. */
@@ -127,6 +196,9 @@ public final class NettyTransport implements Transport, AutoCloseable {
             drop(DropReason.CLOSED);
             return;
         }
+        if (self == null) {
+            throw new IllegalStateException("identity must be set before the first send");
+        }
         byte[] body;
         try {
             body = codec.encode(envelope);
@@ -137,9 +209,65 @@ public final class NettyTransport implements Transport, AutoCloseable {
         }
         Connection c = connections.get(to);
         if (c == null) {
+            if (!InetAddresses.isInetAddress(to.host())) {
+                // Peers are known by IP literals only: a name would be resolved, blocking, on this loop.
+                drop(DropReason.NOT_AN_IP);
+                return;
+            }
+            if (recentlyUnanswered(to)) {
+                drop(DropReason.UNVERIFIED);
+                return;
+            }
             c = connect(to);
         }
         c.send(body);
+    }
+
+    /**
+     * Sends a handshake {@code Challenge} with {@code nonce} to the node that claims to listen at {@code claimed}, over
+     * this node's own connection to it (opened if need be, whatever the {@code Hello} interval: the host at that IP
+     * has just connected to us). On the loop.
+     */
+    void challenge(Address claimed, long nonce) {
+        if (closed || halted) {
+            return;
+        }
+        Connection c = connections.get(claimed);
+        if (c == null) {
+            // The claim's host is the IP literal the claimant connected from (PeerFrameHandler checked it).
+            c = connect(claimed);
+        }
+        c.sendHandshake(codec.encode(new Envelope(self, nonce, new Challenge())));
+    }
+
+    /**
+     * Answers a {@code Challenge} with its {@code nonce} on this node's own connection to {@code challenger}, the
+     * connection whose claim it tests. Nothing is sent when there is no such connection: an answer never opens one.
+     */
+    void answerChallenge(Address challenger, long nonce) {
+        Connection c = connections.get(challenger);
+        // Even while closing: a connection being closed gracefully drains once its handshake completes.
+        if (c == null || halted) {
+            return;
+        }
+        c.sendHandshake(codec.encode(new Envelope(self, nonce, new ChallengeAnswer())));
+    }
+
+    /** Handshakes completed: connections a listener welcomed. */
+    public long welcomes() {
+        return welcomes.sum();
+    }
+
+    private boolean recentlyUnanswered(Address to) {
+        Long at = unanswered.get(to);
+        if (at == null) {
+            return false;
+        }
+        if (System.nanoTime() - at >= HELLO_INTERVAL_NANOS) {
+            unanswered.remove(to);
+            return false;
+        }
+        return true;
     }
 
     /**
@@ -186,7 +314,7 @@ public final class NettyTransport implements Transport, AutoCloseable {
         return connectionCount.get();
     }
 
-    /** Frames written to a connection (handed to Netty on their way to the socket). */
+    /** Envelope frames written to a connection (handed to Netty on their way to the socket); handshakes apart. */
     public long framesSent() {
         return framesSent.sum();
     }
@@ -202,8 +330,9 @@ public final class NettyTransport implements Transport, AutoCloseable {
     }
 
     private Connection connect(Address to) {
-        ChannelFuture connecting = bootstrap.connect(InetSocketAddress.createUnresolved(to.host(), to.port()));
+        ChannelFuture connecting = bootstrap.connect(new InetSocketAddress(InetAddresses.forString(to.host()), to.port()));
         Connection c = new Connection(to, connecting.channel());
+        connecting.channel().attr(CONNECTION).set(c);
         connections.put(to, c);
         connectionCount.incrementAndGet();
         // The listeners may run at once when connect fails early; c is registered by then, so they find it.
@@ -211,6 +340,7 @@ public final class NettyTransport implements Transport, AutoCloseable {
         connecting.addListener(f -> {
             if (f.isSuccess()) {
                 c.connected();
+                loop.schedule(c::handshakeTimedOut, handshakeTimeoutMillis, TimeUnit.MILLISECONDS);
             } else {
                 log.debug("{}: cannot connect to {}: {}", localName, to, f.cause().toString());
                 c.lost("connect failed");
@@ -270,6 +400,10 @@ public final class NettyTransport implements Transport, AutoCloseable {
         final Channel channel;
         ArrayDeque<byte[]> pending = new ArrayDeque<>();
         long pendingBytes;
+        // Handshake frames (challenges, answers) waiting for the TCP connection; they go right after our Hello.
+        List<byte[]> handshake = new ArrayList<>(2);
+        boolean connectedTcp;
+        // Welcomed by the listener: envelopes may go.
         boolean active;
         boolean dead;
         boolean queuedForFlush;
@@ -277,6 +411,17 @@ public final class NettyTransport implements Transport, AutoCloseable {
         Connection(Address to, Channel channel) {
             this.to = to;
             this.channel = channel;
+        }
+
+        void sendHandshake(byte[] body) {
+            if (dead) {
+                return;
+            }
+            if (connectedTcp) {
+                write(body);
+            } else if (handshake.size() < 16) {
+                handshake.add(body);
+            }
         }
 
         void send(byte[] body) {
@@ -292,8 +437,13 @@ public final class NettyTransport implements Transport, AutoCloseable {
             } else if (!channel.isWritable()) {
                 drop(DropReason.UNWRITABLE);
             } else {
-                write(body);
+                writeEnvelope(body);
             }
+        }
+
+        void writeEnvelope(byte[] body) {
+            framesSent.increment();
+            write(body);
         }
 
         void connected() {
@@ -304,16 +454,40 @@ public final class NettyTransport implements Transport, AutoCloseable {
                 abort(DropReason.CLOSED);
                 return;
             }
-            active = true;
-            log.debug("{}: connected to {}", localName, to);
-            for (byte[] body : pending) {
+            connectedTcp = true;
+            log.debug("{}: connected to {}, sending hello", localName, to);
+            unanswered.putIfAbsent(to, System.nanoTime());
+            write(helloFrame);
+            for (byte[] body : handshake) {
                 write(body);
+            }
+            handshake = List.of();
+        }
+
+        /** The listener proved willing: what waited goes, in order, and later frames go at once. */
+        void welcomed() {
+            if (dead || active) {
+                return;
+            }
+            active = true;
+            unanswered.remove(to);
+            welcomes.increment();
+            log.debug("{}: welcomed by {}", localName, to);
+            for (byte[] body : pending) {
+                writeEnvelope(body);
             }
             pending = null;
             pendingBytes = 0;
             if (closed) {
                 // Closed gracefully while connecting: what was queued drains, then the connection closes.
                 drainAndClose();
+            }
+        }
+
+        void handshakeTimedOut() {
+            if (!dead && !active) {
+                log.debug("{}: no welcome from {} within {} ms", localName, to, handshakeTimeoutMillis);
+                abort(DropReason.UNVERIFIED);
             }
         }
 
@@ -345,7 +519,8 @@ public final class NettyTransport implements Transport, AutoCloseable {
             if (!dead && active) {
                 drainAndClose();
             }
-            // Still connecting: connected() drains and closes, and a failed connect closes the channel anyway.
+            // Still connecting or handshaking: welcomed() drains and closes; a failed connect or handshake closes the
+            // channel anyway.
             return channel.closeFuture();
         }
 
@@ -387,7 +562,6 @@ public final class NettyTransport implements Transport, AutoCloseable {
                 return;
             }
             if (msg instanceof ByteBuf buf && buf.isReadable()) {
-                framesSent.increment();
                 listener.bytesSent(buf.readableBytes());
             }
             ctx.write(msg, promise);
@@ -402,8 +576,34 @@ public final class NettyTransport implements Transport, AutoCloseable {
         }
 
         @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            log.debug("{}: outbound connection {} failed: {}", localName, ctx.channel().remoteAddress(),
+                    cause.toString());
+            ctx.close();
+        }
+    }
+
+    /** Reads what a listener sends back on an outbound connection: its {@code Welcome}, and nothing else. */
+    private final class WelcomeHandler extends io.netty.channel.ChannelInboundHandlerAdapter {
+
+        @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            ReferenceCountUtil.release(msg);
+            try {
+                Connection c = ctx.channel().attr(CONNECTION).get();
+                Envelope e = codec.decode(io.netty.buffer.ByteBufUtil.getBytes((ByteBuf) msg));
+                if (c != null && e.body().type() == MessageType.WELCOME) {
+                    c.welcomed();
+                } else {
+                    log.debug("{}: {} sent a {} on our connection; closing it", localName,
+                            ctx.channel().remoteAddress(), e.body().type());
+                    ctx.close();
+                }
+            } catch (RuntimeException e) {
+                log.debug("{}: undecodable frame from {}: {}", localName, ctx.channel().remoteAddress(), e.toString());
+                ctx.close();
+            } finally {
+                ReferenceCountUtil.release(msg);
+            }
         }
 
         @Override

@@ -1,15 +1,41 @@
 package io.rattan.node.transport;
 
+import com.google.common.net.InetAddresses;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.Messages.Hello;
+import io.rattan.core.msg.Messages.Welcome;
+import io.rattan.core.net.Contact;
+import io.rattan.node.netty.TransportListener;
+import io.rattan.node.netty.TransportListener.RefusalReason;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The thin end of a peer connection's pipeline: hands each decoded envelope to the node. Malformed input never gets
- * here; the codec before it closes the connection. One instance per connection.
+ * The thin end of an inbound peer connection's pipeline: runs the listener's side of the peer handshake, then hands
+ * each decoded envelope whose sender is the proven contact to the node. Malformed input never gets here; the codec
+ * before it closes the connection. One instance per connection, confined to the node's loop.
+ *
+ * <p>The handshake (docs/protocol.md): the dialer's first frame is a {@code Hello} claiming a contact. The claim holds
+ * only if its host is an IP literal equal to the connection's source IP and its version is ours; then a
+ * {@code Challenge} with an unpredictable nonce goes to the claimed address over a connection this node dials
+ * ({@link NettyTransport#challenge}), and the claim is proven when the nonce comes back as a {@code ChallengeAnswer}
+ * on this connection: whoever holds this connection also listens at the claimed address. Only then is a
+ * {@code Welcome} written back, and envelopes taken, each only when its sender equals the proven contact. Envelopes
+ * before that, or naming another sender, are dropped and counted; a bad hello or answer, or no answer within
+ * {@link NettyTransport#HANDSHAKE_TIMEOUT_MILLIS}, closes the connection.
+ *
+ * <p>A {@code Challenge} that arrives here was sent by a node this node dialed (it proves its own claim the same
+ * way): it is answered on this node's own connection to the address that node's {@code Hello} claimed, never on a
+ * new one.
  */
 final class PeerFrameHandler extends SimpleChannelInboundHandler<Envelope> {
 
@@ -17,20 +43,118 @@ final class PeerFrameHandler extends SimpleChannelInboundHandler<Envelope> {
 
     private final Consumer<Envelope> consumer;
     private final String localName;
+    private final NettyTransport transport;
+    private final RandomGenerator nonces;
+    private final TransportListener listener;
 
-    PeerFrameHandler(Consumer<Envelope> consumer, String localName) {
+    // The contact the Hello claimed; proven once verified is true.
+    private Contact claimed;
+    private long nonce;
+    private boolean verified;
+    private ScheduledFuture<?> timeout;
+
+    PeerFrameHandler(Consumer<Envelope> consumer, String localName, NettyTransport transport, RandomGenerator nonces,
+                     TransportListener listener) {
         this.consumer = consumer;
         this.localName = localName;
+        this.transport = transport;
+        this.nonces = nonces;
+        this.listener = listener;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        timeout = ctx.executor().schedule(() -> {
+            if (!verified) {
+                log.debug("{}: peer connection from {} did not complete its handshake", localName,
+                        ctx.channel().remoteAddress());
+                ctx.close();
+            }
+        }, NettyTransport.HANDSHAKE_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+        ctx.fireChannelActive();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        if (timeout != null) {
+            timeout.cancel(false);
+        }
+        ctx.fireChannelInactive();
     }
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, Envelope envelope) {
+        switch (envelope.body().type()) {
+            case HELLO -> onHello(ctx, envelope);
+            case CHALLENGE -> {
+                if (claimed != null) {
+                    transport.answerChallenge(claimed.address(), envelope.requestId());
+                } else {
+                    refuse(ctx, RefusalReason.BAD_ANSWER, "a challenge before its hello");
+                }
+            }
+            case CHALLENGE_ANSWER -> onAnswer(ctx, envelope);
+            case WELCOME -> refuse(ctx, RefusalReason.BAD_ANSWER, "a welcome on an inbound connection");
+            default -> deliver(envelope);
+        }
+    }
+
+    private void onHello(ChannelHandlerContext ctx, Envelope hello) {
+        Contact sender = hello.sender();
+        if (claimed != null || sender == null || ((Hello) hello.body()).version() != MessageCodec.VERSION
+                || !isSourceIp(ctx, sender.address().host())) {
+            refuse(ctx, RefusalReason.BAD_HELLO, "a hello that cannot hold: " + sender);
+            return;
+        }
+        claimed = sender;
+        nonce = nonces.nextLong();
+        transport.challenge(sender.address(), nonce);
+    }
+
+    private void onAnswer(ChannelHandlerContext ctx, Envelope answer) {
+        if (claimed == null || verified || answer.requestId() != nonce) {
+            refuse(ctx, RefusalReason.BAD_ANSWER, "a wrong challenge answer");
+            return;
+        }
+        verified = true;
+        timeout.cancel(false);
+        log.debug("{}: peer {} proved its address", localName, claimed);
+        ctx.writeAndFlush(new Envelope(null, 0, new Welcome()));
+    }
+
+    private void deliver(Envelope envelope) {
+        if (!verified) {
+            listener.peerFrameRefused(RefusalReason.UNVERIFIED);
+            return;
+        }
+        if (!claimed.equals(envelope.sender())) {
+            listener.peerFrameRefused(RefusalReason.FORGED_SENDER);
+            log.debug("{}: dropped a {} naming {} on the connection of {}", localName, envelope.body().type(),
+                    envelope.sender(), claimed);
+            return;
+        }
         try {
             consumer.accept(envelope);
         } catch (RuntimeException e) {
             // A failure of the node on one message is a bug to fix, not a reason to drop the peer's connection.
             log.warn("{}: node failed on {} from {}", localName, envelope.body().type(), envelope.sender(), e);
         }
+    }
+
+    private void refuse(ChannelHandlerContext ctx, RefusalReason reason, String what) {
+        listener.peerFrameRefused(reason);
+        log.debug("{}: closing peer connection from {}: {}", localName, ctx.channel().remoteAddress(), what);
+        ctx.close();
+    }
+
+    /** Whether {@code host} is an IP literal naming the address this connection comes from. */
+    private static boolean isSourceIp(ChannelHandlerContext ctx, String host) {
+        if (!(ctx.channel().remoteAddress() instanceof InetSocketAddress remote) || remote.getAddress() == null
+                || !InetAddresses.isInetAddress(host)) {
+            return false;
+        }
+        InetAddress claimedIp = InetAddresses.forString(host);
+        return claimedIp.equals(remote.getAddress());
     }
 
     @Override

@@ -7,22 +7,30 @@ import io.rattan.node.limits.ConnectionLimits;
 import io.rattan.node.netty.EnvelopeInitializer;
 import io.rattan.node.netty.TransportListener;
 import java.util.function.Consumer;
+import java.util.random.RandomGenerator;
 
 /**
- * An inbound peer connection's pipeline: framing → codec → {@link PeerFrameHandler}. Inbound only: a peer's replies
- * come back on the peer's own outbound connection.
+ * An inbound peer connection's pipeline: framing → codec → rate gate → {@link PeerFrameHandler}. A peer's replies
+ * come back on the peer's own outbound connection; only the handshake's {@code Welcome} is written back on this one.
  */
 final class PeerInitializer extends EnvelopeInitializer {
 
     private final Consumer<Envelope> consumer;
     private final String localName;
+    private final NettyTransport transport;
+    private final RandomGenerator nonces;
+    private final TransportListener listener;
     private final ChannelHandler rateGate;
 
-    PeerInitializer(MessageCodec codec, Consumer<Envelope> consumer, String localName, TransportListener listener,
-                    ConnectionLimits limits, ChannelHandler rateGate) {
+    PeerInitializer(MessageCodec codec, Consumer<Envelope> consumer, String localName, NettyTransport transport,
+                    RandomGenerator nonces, TransportListener listener, ConnectionLimits limits,
+                    ChannelHandler rateGate) {
         super(codec, listener, "peer connection", limits);
         this.consumer = consumer;
         this.localName = localName;
+        this.transport = transport;
+        this.nonces = nonces;
+        this.listener = listener;
         this.rateGate = rateGate;
     }
 
@@ -33,6 +41,6 @@ final class PeerInitializer extends EnvelopeInitializer {
 
     @Override
     protected ChannelHandler newHandler() {
-        return new PeerFrameHandler(consumer, localName);
+        return new PeerFrameHandler(consumer, localName, transport, nonces, listener);
     }
 }

@@ -11,11 +11,13 @@ import io.rattan.node.netty.TcpServer;
 import io.rattan.node.netty.TransportListener;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.security.SecureRandom;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
 /**
- * Accepts peer connections and hands every frame that arrives, decoded, to the node.
+ * Accepts peer connections, runs the listener's side of the peer handshake on each ({@link PeerFrameHandler}), and
+ * hands every frame whose sender is proven, decoded, to the node.
  *
  * <p>The server and all its connections live on the node's own loop, so {@code consumer} is called on that loop with
  * no hop, in arrival order per connection. A connection that sends an undecodable frame or announces a frame above the
@@ -35,24 +37,27 @@ public final class PeerServer implements AutoCloseable {
 
     /** A server with the default {@link Limits}. */
     public PeerServer(EventLoop loop, InetSocketAddress bind, MessageCodec codec, Consumer<Envelope> consumer,
-                      String localName, TransportListener listener) throws IOException {
-        this(loop, bind, codec, consumer, localName, listener, Limits.defaults());
+                      String localName, NettyTransport transport, TransportListener listener) throws IOException {
+        this(loop, bind, codec, consumer, localName, transport, listener, Limits.defaults());
     }
 
     /**
      * @param loop      the node's loop: the server, its connections and {@code consumer} run on it
      * @param bind      where to listen; port 0 picks a free port (see {@link #localAddress})
      * @param codec     decodes frame bodies; its {@code frameBytesMax} bounds the accepted frame length
-     * @param consumer  receives each decoded envelope, on {@code loop}; it must not block
+     * @param consumer  receives each envelope whose sender completed the handshake, on {@code loop}; it must not
+     *                  block
      * @param localName names this node in logs
      * @param listener  receives byte, rejection and refusal counts
+     * @param transport this node's transport, on the same loop: it carries the handshake's challenges and answers
      * @param limits    the connection bounds, timeouts and the per-peer rate
      * @throws IOException when the address cannot be bound
      */
     public PeerServer(EventLoop loop, InetSocketAddress bind, MessageCodec codec, Consumer<Envelope> consumer,
-                      String localName, TransportListener listener, Limits limits) throws IOException {
+                      String localName, NettyTransport transport, TransportListener listener, Limits limits)
+            throws IOException {
         if (loop == null || bind == null || codec == null || consumer == null || localName == null
-                || listener == null || limits == null) {
+                || transport == null || listener == null || limits == null) {
             throw new IllegalArgumentException("every argument is required");
         }
         this.counting = new CountingListener(listener);
@@ -65,7 +70,8 @@ public final class PeerServer implements AutoCloseable {
                 bootstrap -> bootstrap
                         .option(ChannelOption.SO_REUSEADDR, true)
                         .childOption(ChannelOption.SO_KEEPALIVE, true),
-                new PeerInitializer(codec, countingConsumer, localName, counting, limits.connections(), rateGate));
+                new PeerInitializer(codec, countingConsumer, localName, transport, new SecureRandom(), counting,
+                        limits.connections(), rateGate));
     }
 
     /** The address actually bound (the real port when 0 was asked). */
@@ -76,6 +82,11 @@ public final class PeerServer implements AutoCloseable {
     /** Frames refused: undecodable, or announced above the limit. */
     public long framesRejected() {
         return counting.framesRejected();
+    }
+
+    /** Peer frames kept from the node by the handshake rules: unverified or forged senders, bad hellos or answers. */
+    public long framesRefused() {
+        return counting.peerFramesRefused();
     }
 
     /** Refusals of one kind so far: connections over a bound, frames over a rate, timeouts. */

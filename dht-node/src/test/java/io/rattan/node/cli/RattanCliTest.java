@@ -99,7 +99,7 @@ class RattanCliTest {
     void nodeFlagsBecomeNodeOptions() {
         NodeCommand c = parse(NodeCommand.class, "node", "--host", "10.0.0.5", "--port", "5000", "--gateway-port",
                 "5001", "--http-port", "5080", "--data-dir", "/tmp/x", "--bootstrap", "10.0.0.1:4000,[::1]:4001",
-                "--bootstrap", "h:1", "--leaf-set-half", "4", "--replicas", "3", "--write-quorum", "1");
+                "--bootstrap", "10.0.0.3:1", "--leaf-set-half", "4", "--replicas", "3", "--write-quorum", "1");
         NodeOptions o = c.options();
         assertThat(o.host()).isEqualTo("10.0.0.5");
         assertThat(o.peerPort()).isEqualTo(5000);
@@ -107,7 +107,7 @@ class RattanCliTest {
         assertThat(o.httpPort()).isEqualTo(5080);
         assertThat(o.dataDir()).isEqualTo(Path.of("/tmp/x"));
         assertThat(o.bootstrap()).containsExactly(new Address("10.0.0.1", 4000), new Address("::1", 4001),
-                new Address("h", 1));
+                new Address("10.0.0.3", 1));
         assertThat(o.config().leafSetHalf()).isEqualTo(4);
         assertThat(o.config().replicas()).isEqualTo(3);
         assertThat(o.config().writeQuorum()).isEqualTo(1);
@@ -135,11 +135,21 @@ class RattanCliTest {
     }
 
     @Test
+    void peerAddressesAreIpLiteralsAndIpv6GoesInBrackets() {
+        NodeCommand c = parse(NodeCommand.class, "node", "--bootstrap", "[fe80::1]:4000,10.0.0.2:4001,localhost:4002");
+        assertThat(c.options().bootstrap()).extracting(Address::toString)
+                .containsExactly("[fe80::1]:4000", "10.0.0.2:4001", "127.0.0.1:4002");
+        assertThat(parse(NodeCommand.class, "node", "--host", "::1").options().host()).isEqualTo("::1");
+    }
+
+    @Test
     void nodeRejectsBadFlagsAsUsageErrors() {
         Object[][] cases = {
             {new String[] {"node", "--bootstrap", "nohostport"}, "'nohostport' is not host:port"},
-            {new String[] {"node", "--bootstrap", "h:99999"}, "port out of range"},
-            {new String[] {"node", "--bootstrap", "h:1,:2"}, "':2' is not host:port"},
+            {new String[] {"node", "--bootstrap", "10.0.0.1:99999"}, "'10.0.0.1:99999' is not host:port"},
+            {new String[] {"node", "--bootstrap", "10.0.0.1:1,:2"}, "':2' is not host:port"},
+            {new String[] {"node", "--bootstrap", "fe80::1:4000"}, "'fe80::1:4000' is not host:port"},
+            {new String[] {"node", "--host", "localhost"}, "not an IP literal"},
             {new String[] {"node", "--port", "x"}, "'x' is not an int"},
             {new String[] {"node", "--port", "70000"}, "peerPort must be 0..65535"},
             {new String[] {"node", "--port", "4000", "--http-port", "4000"}, "ports must differ"},

@@ -1,8 +1,7 @@
 package io.rattan.node.transport;
 
 import static io.rattan.node.netty.TestMessages.CODEC;
-import static io.rattan.node.netty.TestMessages.ping;
-import static io.rattan.node.netty.TestMessages.put;
+import static io.rattan.node.netty.TestMessages.closedByPeer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -10,11 +9,16 @@ import static org.awaitility.Awaitility.await;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.rattan.core.id.Id;
+import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.Messages.Challenge;
+import io.rattan.core.msg.Messages.Hello;
+import io.rattan.core.msg.Messages.Ping;
 import io.rattan.core.msg.Messages.Pong;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import io.rattan.node.netty.EventLoops;
+import io.rattan.node.netty.Handshakes;
 import io.rattan.node.netty.TestMessages;
 import io.rattan.node.netty.TransportListener.DropReason;
 import io.rattan.node.netty.TransportListener;
@@ -35,7 +39,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The outbound transport against a real {@link PeerServer} on loopback, each on its own loop as two nodes are. */
+/**
+ * The outbound transport against a real {@link PeerServer} on loopback, each on its own loop as two nodes are; each
+ * side has both (a transport and a server), since the handshake needs both.
+ */
 class NettyTransportTest {
 
     private static final Duration WAIT = Duration.ofSeconds(20);
@@ -47,7 +54,10 @@ class NettyTransportTest {
     private final List<Boolean> receivedOnServerLoop = new CopyOnWriteArrayList<>();
     private final RecordingListener clientEvents = new RecordingListener();
     private PeerServer server;
+    private NettyTransport serverTransport;
     private NettyTransport transport;
+    private PeerServer clientServer;
+    private Contact client;
 
     /** The kind of loop the two nodes run on: epoll where available here; NIO in {@link NettyTransportNioTest}. */
     EventLoopGroup newGroup(String name) {
@@ -57,16 +67,24 @@ class NettyTransportTest {
     @BeforeEach
     void start() throws IOException {
         EventLoop serverLoop = serverGroup.next();
+        serverTransport = new NettyTransport(serverLoop, CODEC, "server", TransportListener.NONE);
         server = new PeerServer(serverLoop, new InetSocketAddress("127.0.0.1", 0), CODEC, envelope -> {
             receivedOnServerLoop.add(serverLoop.inEventLoop());
             received.add(envelope);
-        }, "server", TransportListener.NONE);
+        }, "server", serverTransport, TransportListener.NONE);
+        serverTransport.identity(new Contact(Id.ofName("server"), server()));
         transport = new NettyTransport(clientLoop, CODEC, "client", clientEvents);
+        clientServer = new PeerServer(clientLoop, new InetSocketAddress("127.0.0.1", 0), CODEC, e -> { }, "client",
+                transport, TransportListener.NONE);
+        client = new Contact(Id.ofName("client"), new Address("127.0.0.1", clientServer.localAddress().getPort()));
+        transport.identity(client);
     }
 
     @AfterEach
     void stop() {
         transport.close();
+        clientServer.close();
+        serverTransport.close();
         server.close();
         clientGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
         serverGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
@@ -94,13 +112,16 @@ class NettyTransportTest {
         assertThat(transport.framesSent()).isEqualTo(sent.size());
         assertThat(transport.framesDropped()).isZero();
         long frameBytes = sent.stream().mapToLong(e -> 4 + CODEC.encode(e).length).sum();
-        assertThat(clientEvents.bytesSent.get()).isEqualTo(frameBytes);
+        // The client's handshake: its hello, its challenge to the server (proving the server to it) and its answer.
+        long handshakeBytes = 4 + CODEC.encode(new Envelope(client, 0, new Hello(MessageCodec.VERSION))).length
+                + 2L * (4 + CODEC.encode(new Envelope(client, 0, new Challenge())).length);
+        assertThat(clientEvents.bytesSent.get()).isEqualTo(frameBytes + handshakeBytes);
     }
 
     @Test
     void aPongCarriesItsSuggestionAcrossTheWire() {
         Contact suggested = new Contact(Id.ofName("suggested"), new Address("127.0.0.1", 4001));
-        Envelope pong = new Envelope(TestMessages.SENDER, 7, new Pong(List.of(suggested)));
+        Envelope pong = new Envelope(client, 7, new Pong(List.of(suggested)));
         onClientLoop(() -> transport.send(server(), pong));
 
         awaitReceived(1);
@@ -204,7 +225,9 @@ class NettyTransportTest {
     void dropsFramesWhileAPeerDoesNotRead() throws IOException {
         try (ServerSocket stalled = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
             Address to = new Address("127.0.0.1", stalled.getLocalPort());
-            try (Socket accepted = connectAndAccept(to, stalled)) {
+            try (Socket accepted = connectAndAccept(to, stalled);
+                 Socket back = Handshakes.welcome(accepted, new Contact(Id.ofName("stalled"), to))) {
+                await().atMost(WAIT).until(() -> transport.welcomes() == 1);
                 // The peer never reads: kernel buffers fill, then the connection's write buffer passes its high-water
                 // mark, and from then on frames to that peer are dropped rather than buffered without bound.
                 for (int round = 0; round < 400 && transport.framesDropped() == 0; round++) {
@@ -227,9 +250,34 @@ class NettyTransportTest {
 
     private Socket connectAndAccept(Address to, ServerSocket stalled) throws IOException {
         onClientLoop(() -> transport.send(to, ping(0)));
-        Socket accepted = stalled.accept();
-        await().atMost(WAIT).until(() -> transport.framesSent() == 1);
-        return accepted;
+        return stalled.accept();
+    }
+
+    @Test
+    void anAddressWhereNoNodeListensGetsOneHelloAndNothingElse() throws IOException {
+        transport.handshakeTimeoutMillis(1_000);
+        try (ServerSocket sink = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            Address to = new Address("127.0.0.1", sink.getLocalPort());
+            onClientLoop(() -> {
+                for (int i = 0; i < 50; i++) {
+                    transport.send(to, put(i, 10_000));
+                }
+            });
+            try (Socket accepted = sink.accept()) {
+                accepted.setSoTimeout(20_000);
+                Envelope hello = TestMessages.readFrame(accepted);
+                assertThat(hello.body()).isEqualTo(new Hello(MessageCodec.VERSION));
+                assertThat(hello.sender()).isEqualTo(client);
+                // No welcome: nothing more comes, and the connection is given up after the handshake timeout.
+                assertThat(closedByPeer(accepted)).isTrue();
+            }
+            await().atMost(WAIT).until(() -> transport.connectionCount() == 0);
+            // Within the hello interval the address is not dialed again; what is sent to it is dropped.
+            onClientLoop(() -> transport.send(to, ping(99)));
+            assertThat(clientEvents.drops).containsKeys(DropReason.UNVERIFIED);
+            assertThat(transport.framesSent()).isZero();
+            assertThat(transport.connectionCount()).isZero();
+        }
     }
 
     /** Waits until {@code n} envelopes arrived; on timeout, says what the transport saw. */
@@ -241,6 +289,15 @@ class NettyTransportTest {
                     + transport.framesSent() + ", dropped " + clientEvents.drops + ", connections "
                     + transport.connectionCount() + "; server accepted " + server.connectionsAccepted(), e);
         }
+    }
+
+    private Envelope ping(long requestId) {
+        return new Envelope(client, requestId, new Ping());
+    }
+
+    private Envelope put(long requestId, int valueBytes) {
+        Envelope e = TestMessages.put(requestId, valueBytes);
+        return new Envelope(client, requestId, e.body());
     }
 
     private Address server() {

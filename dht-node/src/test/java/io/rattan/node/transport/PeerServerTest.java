@@ -2,20 +2,27 @@ package io.rattan.node.transport;
 
 import static io.rattan.node.netty.TestMessages.CODEC;
 import static io.rattan.node.netty.TestMessages.closedByPeer;
-import static io.rattan.node.netty.TestMessages.ping;
 import static io.rattan.node.netty.TestMessages.writeFrame;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.embedded.EmbeddedChannel;
 import io.rattan.core.codec.MessageCodec;
+import io.rattan.core.id.Id;
 import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.Messages.ChallengeAnswer;
+import io.rattan.core.msg.Messages.Hello;
+import io.rattan.core.msg.Messages.Ping;
+import io.rattan.core.net.Address;
+import io.rattan.core.net.Contact;
 import io.rattan.node.netty.EventLoops;
+import io.rattan.node.netty.Handshakes.RawPeer;
 import io.rattan.node.netty.TestMessages;
 import io.rattan.node.netty.TransportListener;
+import io.rattan.node.netty.TransportListener.RefusalReason;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -23,6 +30,8 @@ import java.net.Socket;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -30,38 +39,54 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The peer server treats its input as hostile: a bad connection is closed, the others keep being served. */
+/**
+ * The peer server treats its input as hostile: a bad connection is closed, the others keep being served; and only
+ * envelopes whose sender proved its claim in the handshake reach the node.
+ */
 class PeerServerTest {
 
     private static final Duration WAIT = Duration.ofSeconds(20);
     private static final int READ_TIMEOUT_MILLIS = 20_000;
 
     private final EventLoopGroup group = EventLoops.newGroup(1, "peer-server-test");
+    private final EventLoop loop = group.next();
     private final List<Envelope> received = new CopyOnWriteArrayList<>();
     private final AtomicLong rejectedReported = new AtomicLong();
+    private final Map<RefusalReason, AtomicLong> refused = new ConcurrentHashMap<>();
+    private NettyTransport transport;
     private PeerServer server;
 
     @BeforeEach
     void start() throws IOException {
-        server = new PeerServer(group.next(), new InetSocketAddress("127.0.0.1", 0), CODEC, received::add, "test",
-                new TransportListener() {
-                    @Override
-                    public void frameRejected() {
-                        rejectedReported.incrementAndGet();
-                    }
-                });
+        TransportListener listener = new TransportListener() {
+            @Override
+            public void frameRejected() {
+                rejectedReported.incrementAndGet();
+            }
+
+            @Override
+            public void peerFrameRefused(RefusalReason reason) {
+                refused.computeIfAbsent(reason, r -> new AtomicLong()).incrementAndGet();
+            }
+        };
+        transport = new NettyTransport(loop, CODEC, "test", listener);
+        server = new PeerServer(loop, new InetSocketAddress("127.0.0.1", 0), CODEC, received::add, "test",
+                transport, listener);
+        transport.identity(new Contact(Id.ofName("server"), new Address("127.0.0.1",
+                server.localAddress().getPort())));
     }
 
     @AfterEach
     void stop() {
+        transport.close();
         server.close();
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     }
 
     @Test
     void undecodableFrameClosesItsConnectionOnly() throws IOException {
-        try (Socket good = connect(); Socket bad = connect()) {
-            writeFrame(good, ping(1));
+        try (RawPeer good = prove("good"); Socket bad = connect()) {
+            good.send(ping(good, 1));
             await().atMost(WAIT).until(() -> received.size() == 1);
 
             byte[] garbage = new byte[32];
@@ -69,7 +94,7 @@ class PeerServerTest {
             TestMessages.writeRaw(bad, garbage);
 
             assertThat(closedByPeer(bad)).isTrue();
-            writeFrame(good, ping(2));
+            good.send(ping(good, 2));
             await().atMost(WAIT).until(() -> received.size() == 2);
         }
         assertThat(server.framesRejected()).isEqualTo(1);
@@ -104,77 +129,131 @@ class PeerServerTest {
 
     @Test
     void framesBeforeTheBadOneAreDeliveredAndNoneAfterIt() throws IOException {
-        byte[] good = CODEC.encode(ping(1));
-        byte[] later = CODEC.encode(ping(3));
-        ByteBuf stream = Unpooled.buffer();
-        stream.writeInt(good.length).writeBytes(good);
-        stream.writeInt(3).writeBytes(new byte[] {9, 9, 9});
-        stream.writeInt(later.length).writeBytes(later);
-        byte[] all = new byte[stream.readableBytes()];
-        stream.readBytes(all);
-        stream.release();
+        try (RawPeer peer = prove("peer")) {
+            byte[] good = CODEC.encode(ping(peer, 1));
+            byte[] later = CODEC.encode(ping(peer, 3));
+            ByteBuf stream = Unpooled.buffer();
+            stream.writeInt(good.length).writeBytes(good);
+            stream.writeInt(3).writeBytes(new byte[] {9, 9, 9});
+            stream.writeInt(later.length).writeBytes(later);
+            byte[] all = new byte[stream.readableBytes()];
+            stream.readBytes(all);
+            stream.release();
 
-        try (Socket socket = connect()) {
             // One write, so that the three frames are likely read together.
-            socket.getOutputStream().write(all);
-            socket.getOutputStream().flush();
-            assertThat(closedByPeer(socket)).isTrue();
+            peer.toNode.getOutputStream().write(all);
+            peer.toNode.getOutputStream().flush();
+            assertThat(closedByPeer(peer.toNode)).isTrue();
         }
         assertThat(received).extracting(Envelope::requestId).containsExactly(1L);
         assertThat(server.framesRejected()).isEqualTo(1);
     }
 
     @Test
+    void nothingBeforeTheHandshakeReachesTheNode() throws IOException {
+        try (Socket stranger = connect()) {
+            writeFrame(stranger, TestMessages.ping(1));
+            writeFrame(stranger, TestMessages.ping(2));
+            await().atMost(WAIT).until(() -> refusedCount(RefusalReason.UNVERIFIED) == 2);
+        }
+        assertServesANewConnection();
+        assertThat(received).extracting(Envelope::requestId).containsExactly(42L);
+    }
+
+    @Test
+    void aProvenConnectionCarriesOnlyItsOwnSender() throws IOException {
+        Contact victim = new Contact(Id.ofName("victim"), new Address("127.0.0.1", 1));
+        try (RawPeer peer = prove("attacker")) {
+            peer.send(new Envelope(victim, 7, new Ping()));
+            peer.send(new Envelope(new Contact(peer.contact.id(), victim.address()), 8, new Ping()));
+            peer.send(ping(peer, 9));
+            await().atMost(WAIT).until(() -> received.size() == 1);
+        }
+        assertThat(received).extracting(Envelope::requestId).containsExactly(9L);
+        assertThat(refusedCount(RefusalReason.FORGED_SENDER)).isEqualTo(2);
+    }
+
+    @Test
+    void aHelloClaimingAnotherIpIsRefusedAndNothingIsDialed() throws IOException {
+        Contact elsewhere = new Contact(Id.ofName("elsewhere"), new Address("10.9.8.7", 4000));
+        try (Socket liar = connect()) {
+            writeFrame(liar, new Envelope(elsewhere, 0, new Hello(MessageCodec.VERSION)));
+            assertThat(closedByPeer(liar)).isTrue();
+        }
+        assertThat(refusedCount(RefusalReason.BAD_HELLO)).isEqualTo(1);
+        assertThat(transport.connectionCount()).isZero();
+    }
+
+    @Test
+    void aHelloNamingAHostNameOrAnotherVersionIsRefused() throws IOException {
+        Contact named = new Contact(Id.ofName("named"), new Address("localhost", 4000));
+        Contact old = new Contact(Id.ofName("old"), new Address("127.0.0.1", 4000));
+        try (Socket a = connect(); Socket b = connect()) {
+            writeFrame(a, new Envelope(named, 0, new Hello(MessageCodec.VERSION)));
+            writeFrame(b, new Envelope(old, 0, new Hello(MessageCodec.VERSION - 1)));
+            assertThat(closedByPeer(a)).isTrue();
+            assertThat(closedByPeer(b)).isTrue();
+        }
+        assertThat(refusedCount(RefusalReason.BAD_HELLO)).isEqualTo(2);
+    }
+
+    @Test
+    void aWrongAnswerClosesTheConnection() throws IOException {
+        try (RawPeer peer = new RawPeer(Id.ofName("guesser"))) {
+            peer.toNode = connect();
+            writeFrame(peer.toNode, new Envelope(peer.contact, 0, new Hello(MessageCodec.VERSION)));
+            peer.fromNode = peer.listener.accept();
+            writeFrame(peer.toNode, new Envelope(peer.contact, 12345, new ChallengeAnswer()));
+            assertThat(closedByPeer(peer.toNode)).isTrue();
+        }
+        assertThat(refusedCount(RefusalReason.BAD_ANSWER)).isEqualTo(1);
+        assertThat(received).isEmpty();
+    }
+
+    @Test
     void consumerFailureDoesNotCloseTheConnection() throws IOException {
         EventLoopGroup other = EventLoops.newGroup(1, "failing-consumer");
         List<Envelope> seen = new CopyOnWriteArrayList<>();
+        NettyTransport otherTransport = new NettyTransport(other.next(), CODEC, "failing", TransportListener.NONE);
         try (PeerServer failing = new PeerServer(other.next(), new InetSocketAddress("127.0.0.1", 0), CODEC,
                 envelope -> {
                     seen.add(envelope);
                     if (envelope.requestId() == 1) {
                         throw new IllegalStateException("node bug (expected by the test)");
                     }
-                }, "test", TransportListener.NONE);
-             Socket socket = new Socket("127.0.0.1", failing.localAddress().getPort())) {
-            writeFrame(socket, ping(1));
-            writeFrame(socket, ping(2));
+                }, "test", otherTransport, TransportListener.NONE);
+             RawPeer peer = new RawPeer(Id.ofName("peer"))) {
+            otherTransport.identity(new Contact(Id.ofName("failing"), new Address("127.0.0.1",
+                    failing.localAddress().getPort())));
+            peer.dialAndProve(failing.localAddress().getPort(), false);
+            peer.send(ping(peer, 1));
+            peer.send(ping(peer, 2));
             await().atMost(WAIT).until(() -> seen.size() == 2);
             assertThat(failing.framesRejected()).isZero();
             assertThat(failing.connectionCount()).isEqualTo(1);
         } finally {
+            otherTransport.close();
             other.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
         }
     }
 
-    @Test
-    void handlerOnAnEmbeddedChannelClosesOnAFrameTheCodecRefuses() {
-        List<Envelope> got = new CopyOnWriteArrayList<>();
-        AtomicLong rejected = new AtomicLong();
-        MessageCodec small = new MessageCodec(64);
-        EmbeddedChannel channel = new EmbeddedChannel(new PeerInitializer(small, got::add, "embedded",
-                new TransportListener() {
-                    @Override
-                    public void frameRejected() {
-                        rejected.incrementAndGet();
-                    }
-                }, io.rattan.node.limits.ConnectionLimits.defaults(), null));
-        byte[] body = small.encode(ping(5));
-        channel.writeInbound(Unpooled.buffer().writeInt(body.length).writeBytes(body));
-        assertThat(got).extracting(Envelope::requestId).containsExactly(5L);
-        assertThat(channel.isOpen()).isTrue();
+    private long refusedCount(RefusalReason reason) {
+        AtomicLong n = refused.get(reason);
+        return n == null ? 0 : n.get();
+    }
 
-        // Above this codec's 64-byte limit: refused on the length alone.
-        channel.writeInbound(Unpooled.buffer().writeInt(65).writeBytes(new byte[65]));
-        assertThat(channel.isOpen()).isFalse();
-        assertThat(rejected.get()).isEqualTo(1);
-        assertThat(got).hasSize(1);
-        channel.finishAndReleaseAll();
+    private static Envelope ping(RawPeer from, long requestId) {
+        return new Envelope(from.contact, requestId, new Ping());
+    }
+
+    private RawPeer prove(String name) throws IOException {
+        return new RawPeer(Id.ofName(name)).dialAndProve(server.localAddress().getPort(), false);
     }
 
     private void assertServesANewConnection() throws IOException {
         int before = received.size();
-        try (Socket fresh = connect()) {
-            writeFrame(fresh, ping(42));
+        try (RawPeer fresh = prove("fresh")) {
+            fresh.send(ping(fresh, 42));
             await().atMost(WAIT).until(() -> received.size() == before + 1);
         }
         assertThat(received.get(before).requestId()).isEqualTo(42L);

@@ -1,0 +1,131 @@
+package io.rattan.node.netty;
+
+import static io.rattan.node.netty.TestMessages.readFrame;
+import static io.rattan.node.netty.TestMessages.writeFrame;
+
+import io.rattan.core.codec.MessageCodec;
+import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.MessageType;
+import io.rattan.core.msg.Messages.Challenge;
+import io.rattan.core.msg.Messages.ChallengeAnswer;
+import io.rattan.core.msg.Messages.Hello;
+import io.rattan.core.msg.Messages.Welcome;
+import io.rattan.core.net.Contact;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+
+/**
+ * The peer handshake (docs/protocol.md) spoken from raw blocking sockets, as a test peer or a hostile one would: a
+ * {@link RawPeer} listens on 127.0.0.1 and proves its claim to a node, or welcomes a node that dialed it.
+ */
+public final class Handshakes {
+
+    private static final int TIMEOUT_MILLIS = 20_000;
+
+    private Handshakes() {
+    }
+
+    /** A peer made of sockets: it listens on 127.0.0.1 and claims {@code contact}'s id with its own port. */
+    public static final class RawPeer implements AutoCloseable {
+        public final ServerSocket listener;
+        public final Contact contact;
+        /** Our connection to the node, proven once {@link #dialAndProve} returns. */
+        public Socket toNode;
+        /** The node's connection to us (it dialed us to challenge our claim). */
+        public Socket fromNode;
+        /** What the node's own hello claimed. */
+        public Contact node;
+
+        public RawPeer(io.rattan.core.id.Id id) throws IOException {
+            this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+            listener.setSoTimeout(TIMEOUT_MILLIS);
+            this.contact = new Contact(id, new io.rattan.core.net.Address("127.0.0.1", listener.getLocalPort()));
+        }
+
+        /**
+         * Dials the node at {@code nodePeerPort} and proves our claim: hello, the node's challenge arrives on the
+         * connection it dials back, the answer goes on ours, and the node's welcome comes back on ours. With
+         * {@code welcomeBack}, also proves the node to us (so that it may send us envelopes on {@link #fromNode}).
+         */
+        public RawPeer dialAndProve(int nodePeerPort, boolean welcomeBack) throws IOException {
+            toNode = new Socket();
+            toNode.connect(new InetSocketAddress("127.0.0.1", nodePeerPort), TIMEOUT_MILLIS);
+            toNode.setSoTimeout(TIMEOUT_MILLIS);
+            writeFrame(toNode, new Envelope(contact, 0, new Hello(MessageCodec.VERSION)));
+            fromNode = listener.accept();
+            fromNode.setSoTimeout(TIMEOUT_MILLIS);
+            Envelope hello = expect(fromNode, MessageType.HELLO);
+            node = hello.sender();
+            long ourNonce = 0x5eed_0000_1234L;
+            if (welcomeBack) {
+                writeFrame(toNode, new Envelope(contact, ourNonce, new Challenge()));
+            }
+            Envelope challenge = expect(fromNode, MessageType.CHALLENGE);
+            writeFrame(toNode, new Envelope(contact, challenge.requestId(), new ChallengeAnswer()));
+            if (welcomeBack) {
+                Envelope answer = expect(fromNode, MessageType.CHALLENGE_ANSWER);
+                if (answer.requestId() != ourNonce) {
+                    throw new IOException("the node answered our challenge with another nonce");
+                }
+                writeFrame(fromNode, new Envelope(null, 0, new Welcome()));
+            }
+            expect(toNode, MessageType.WELCOME);
+            return this;
+        }
+
+        /** Sends {@code envelope} on our proven connection. */
+        public void send(Envelope envelope) throws IOException {
+            writeFrame(toNode, envelope);
+        }
+
+        @Override
+        public void close() throws IOException {
+            for (AutoCloseable c : new AutoCloseable[] {toNode, fromNode, listener}) {
+                try {
+                    if (c != null) {
+                        c.close();
+                    }
+                } catch (Exception e) {
+                    // closing a test socket: nothing to do
+                }
+            }
+        }
+    }
+
+    /**
+     * The listener's side, on a socket a node dialed to {@code us}: reads its hello, challenges its claim over a new
+     * connection to the address it claimed (from which we say hello as {@code us}), and welcomes it once the answer
+     * comes back on {@code accepted}. Returns the connection we dialed (the caller closes it).
+     */
+    public static Socket welcome(Socket accepted, Contact us) throws IOException {
+        accepted.setSoTimeout(TIMEOUT_MILLIS);
+        Envelope hello = expect(accepted, MessageType.HELLO);
+        Contact claimed = hello.sender();
+        Socket back = new Socket();
+        back.connect(new InetSocketAddress(claimed.address().host(), claimed.address().port()), TIMEOUT_MILLIS);
+        long nonce = 0x0dd_ba11L;
+        writeFrame(back, new Envelope(us, 0, new Hello(MessageCodec.VERSION)));
+        writeFrame(back, new Envelope(us, nonce, new Challenge()));
+        while (true) {
+            Envelope e = readFrame(accepted);
+            if (e.body().type() == MessageType.CHALLENGE_ANSWER && e.requestId() == nonce) {
+                break;
+            }
+        }
+        writeFrame(accepted, new Envelope(null, 0, new Welcome()));
+        return back;
+    }
+
+    /** Reads frames until one of {@code type}; fails on end of stream or the read timeout. */
+    public static Envelope expect(Socket socket, MessageType type) throws IOException {
+        while (true) {
+            Envelope e = readFrame(socket);
+            if (e.body().type() == type) {
+                return e;
+            }
+        }
+    }
+}
