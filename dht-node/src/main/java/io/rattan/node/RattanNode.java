@@ -406,6 +406,11 @@ public final class RattanNode implements AutoCloseable {
         return peerServer.framesReceived();
     }
 
+    /** Peer frames the handshake rules kept from the node: unverified or forged senders, bad hellos or answers. */
+    public long peerFramesRefused() {
+        return peerServer.framesRefused();
+    }
+
     /** Peers (by IP) whose frame rate the peer port tracks now; bounded. */
     public long peersRateTracked() {
         return peerServer.peersRateTracked();

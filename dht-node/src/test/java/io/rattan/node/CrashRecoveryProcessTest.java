@@ -146,7 +146,7 @@ class CrashRecoveryProcessTest {
                 "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
                 "io.rattan.node.cli.RattanCli", "node", "--host", "127.0.0.1", "--port", "" + ports[0],
                 "--gateway-port", "" + ports[1], "--http-port", "" + ports[2],
-                "--data-dir", dataDir.toAbsolutePath().toString()));
+                "--data-dir", dataDir.toAbsolutePath().toString(), "--single-node"));
         if (fsync) {
             cmd.add("--fsync");
         }

@@ -38,7 +38,7 @@ class FsyncThroughputMeasure {
     void putThroughputWithAndWithoutFsync() throws Exception {
         for (int spell = 0; spell < SPELLS; spell++) {
             for (boolean fsync : new boolean[] {false, true}) {
-                NodeOptions options = NodeOptions.local(dir.resolve("s" + spell + "-" + fsync))
+                NodeOptions options = NodeOptions.singleNode(dir.resolve("s" + spell + "-" + fsync))
                         .withStorage(new RocksDbStore.Settings(fsync, 0));
                 try (RattanNode node = RattanNode.start(options)) {
                     while (!node.isJoined()) {

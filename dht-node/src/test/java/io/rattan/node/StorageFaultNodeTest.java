@@ -33,7 +33,7 @@ class StorageFaultNodeTest {
 
     @Test
     void aFullStoreAnswers507IsNotReadyKeepsServingAndRecoversWithoutRestart() throws Exception {
-        NodeOptions options = NodeOptions.local(dir).withStorage(new RocksDbStore.Settings(false, 256 << 10));
+        NodeOptions options = NodeOptions.singleNode(dir).withStorage(new RocksDbStore.Settings(false, 256 << 10));
         try (RattanNode node = RattanNode.start(options)) {
             await().atMost(WAIT).until(node::isJoined);
             assertThat(send(node, "GET", "/ready", null).statusCode()).isEqualTo(200);

@@ -73,6 +73,7 @@ final class ReplicaCoordinator {
         }
         PutQuorum quorum = new PutQuorum(needed, reply -> ctx.outbox().replyToOrigin(p, reply));
         boolean selfReplica = replicas.contains(ctx.self());
+        Status selfFault = null;
         if (selfReplica) {
             // The own copy counts when it is durable, so it is outstanding until then like a peer's.
             quorum.asked();
@@ -84,7 +85,8 @@ final class ReplicaCoordinator {
                 }
             } catch (StoreException e) {
                 log.warn("{} cannot store a put of {} here: {}", ctx.tag(), p.key().shortHex(), e.toString());
-                quorum.failed(LocalReplica.statusOf(e));
+                // Counted once the peers are asked: decided now, the put would fail before they could make W.
+                selfFault = LocalReplica.statusOf(e);
                 selfReplica = false;
             }
         }
@@ -93,7 +95,9 @@ final class ReplicaCoordinator {
         for (Contact r : replicas) {
             askToStore(p, record, r, quorum, asked);
         }
-        if (selfReplica) {
+        if (selfFault != null) {
+            quorum.failed(selfFault);
+        } else if (selfReplica) {
             replica.whenDurable(() -> quorum.answered(true));
         }
         quorum.check();

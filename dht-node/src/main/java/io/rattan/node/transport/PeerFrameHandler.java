@@ -101,7 +101,8 @@ final class PeerFrameHandler extends SimpleChannelInboundHandler<Envelope> {
 
     private void onHello(ChannelHandlerContext ctx, Envelope hello) {
         Contact sender = hello.sender();
-        if (claimed != null || sender == null || ((Hello) hello.body()).version() != MessageCodec.VERSION
+        // Until this node knows its own contact it cannot sign a challenge: the dialer retries after closing.
+        if (transport.identity() == null || claimed != null || sender == null || ((Hello) hello.body()).version() != MessageCodec.VERSION
                 || !isSourceIp(ctx, sender.address().host())) {
             refuse(ctx, RefusalReason.BAD_HELLO, "a hello that cannot hold: " + sender);
             return;

@@ -44,7 +44,7 @@ class ClientLimitsTest {
     @BeforeAll
     static void start() throws IOException {
         Limits limits = Limits.defaults().withClientRequestsPerSecond(RATE).withClientStorageBytes(SHARE);
-        node = RattanNode.start(NodeOptions.local(dir.resolve("node")).withLimits(limits));
+        node = RattanNode.start(NodeOptions.singleNode(dir.resolve("node")).withLimits(limits));
     }
 
     @AfterAll

@@ -115,7 +115,7 @@ final class ApiRouter {
             if (segments.length == 2 && segments[0].equals("admin") && segments[1].equals("records")) {
                 requireMethod(method, GET);
                 // The listing names every key this node holds: operators ask from the node's own host only.
-                if (request.client() != null && !request.client().isLoopbackAddress()) {
+                if (request.client() == null || !request.client().isLoopbackAddress()) {
                     return done(Problems.forbidden("/admin/records answers callers on this node's own host only"));
                 }
                 return localRecords();
