@@ -132,7 +132,7 @@ class FaultSimulatorCiTest {
     void seed46ReplaysTheDocumentedTrace() {
         FaultRunResult r = baseline.get(45);
         assertThat(r.config().seed()).isEqualTo(46);
-        assertThat(r.trace()).isEqualTo("f6df40194ff628d0/106209");
+        assertThat(r.trace()).isEqualTo("2132cbad4d57ded5/243052");
     }
 
     @Test
