@@ -228,17 +228,9 @@ class ExhaustionTest {
         try (Canary canary = Canary.start("127.0.5.250", node.httpAddress());
              RawFrames attacker = new RawFrames("127.0.5.1", address(Port.PEER))) {
             // Each claims a new id at an address nobody listens on, on a connection that never did the handshake:
-            // the rate gate drops what is over the rate, the handshake rules refuse the rest. All in one write.
-            ByteArrayOutputStream all = new ByteArrayOutputStream();
-            for (int i = 0; i < frames; i++) {
-                byte[] id = new byte[Id.BYTES];
-                random.nextBytes(id);
-                Contact fake = new Contact(Id.fromBytes(id), new Address("127.0.5.1", 1 + random.nextInt(65_000)));
-                byte[] body = CODEC.encode(new Envelope(fake, random.nextLong(), new StoreAck(0)));
-                all.write(ByteBuffer.allocate(4).putInt(body.length).array());
-                all.write(body);
-            }
-            attacker.raw(all.toByteArray());
+            // the rate gate drops what is over the rate, the handshake rules refuse the rest. All in one write, built
+            // in a method of its own so that no local of this frame keeps its megabytes alive for the heap check.
+            attacker.raw(fakeSenderFrames(random, frames));
             await().atMost(Duration.ofSeconds(120)).until(() -> node.refusals(Port.PEER, Refusal.RATE) - dropped
                     + node.peerFramesRefused() - refused >= frames);
             System.out.printf("fake senders: %d of %d frames dropped over the rate, %d refused as unverified%n",
@@ -254,6 +246,19 @@ class ExhaustionTest {
     }
 
     // ---- helpers
+
+    private static byte[] fakeSenderFrames(SplittableRandom random, int frames) throws IOException {
+        ByteArrayOutputStream all = new ByteArrayOutputStream();
+        for (int i = 0; i < frames; i++) {
+            byte[] id = new byte[Id.BYTES];
+            random.nextBytes(id);
+            Contact fake = new Contact(Id.fromBytes(id), new Address("127.0.5.1", 1 + random.nextInt(65_000)));
+            byte[] body = CODEC.encode(new Envelope(fake, random.nextLong(), new StoreAck(0)));
+            all.write(ByteBuffer.allocate(4).putInt(body.length).array());
+            all.write(body);
+        }
+        return all.toByteArray();
+    }
 
     private static long refusals(Refusal refusal) {
         long sum = 0;
