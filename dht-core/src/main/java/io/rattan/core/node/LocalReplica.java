@@ -68,7 +68,7 @@ final class LocalReplica {
         boolean more = false;
         scan:
         while (true) {
-            List<StoredRecord> page = store.scan(cursor, Math.min(SCAN_PAGE, max + 1));
+            List<StoredRecord> page = store.scanKey(cursor, Math.min(SCAN_PAGE, max + 1));
             if (page.isEmpty()) {
                 break;
             }
@@ -94,7 +94,7 @@ final class LocalReplica {
 
     /** Whether any record, value or tombstone, is held under {@code key}. */
     boolean holdsAny(Id key) {
-        for (StoredRecord r : store.scan(Store.Cursor.atKey(key), 1)) {
+        for (StoredRecord r : store.scanKey(Store.Cursor.atKey(key), 1)) {
             return r.key().equals(key);
         }
         return false;

@@ -75,6 +75,15 @@ public final class MemoryStore implements Store {
 
     @Override
     public List<StoredRecord> scan(Cursor from, int limit) {
+        return scan(from, limit, false);
+    }
+
+    @Override
+    public List<StoredRecord> scanKey(Cursor from, int limit) {
+        return scan(from, limit, true);
+    }
+
+    private List<StoredRecord> scan(Cursor from, int limit, boolean keyOnly) {
         Store.checkLimit(limit);
         long nowMillis = clock.getAsLong();
         List<StoredRecord> out = new ArrayList<>(Math.min(limit, 64));
@@ -84,6 +93,9 @@ public final class MemoryStore implements Store {
         // A slot compares below every held slot of the same key whose hash is greater, so an exclusive tail map is
         // exactly the cursor rule, the empty hash included.
         for (StoredRecord r : records.tailMap(new Slot(from.key(), from.valueHashExclusive()), false).values()) {
+            if (keyOnly && !r.key().equals(from.key())) {
+                break;
+            }
             if (!r.isExpired(nowMillis)) {
                 out.add(r);
                 if (out.size() == limit) {

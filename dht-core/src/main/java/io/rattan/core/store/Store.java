@@ -2,6 +2,7 @@ package io.rattan.core.store;
 
 import io.rattan.core.id.Id;
 import io.rattan.core.util.Bytes;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -31,6 +32,16 @@ public interface Store {
      * (an empty hash means "from the first value of that key").
      */
     List<StoredRecord> scan(Cursor from, int limit);
+
+    /**
+     * As {@link #scan}, but only records of {@code from.key()}: what a get reads. Stores override it to stop at the
+     * key's last record instead of reading on into the next keys.
+     */
+    default List<StoredRecord> scanKey(Cursor from, int limit) {
+        List<StoredRecord> out = new ArrayList<>(scan(from, limit));
+        out.removeIf(r -> !r.key().equals(from.key()));
+        return out;
+    }
 
     /** Deletes up to {@code limit} records whose expiry has passed, from the data and the expiry index; returns how many. */
     int purgeExpired(int limit);

@@ -147,6 +147,11 @@ final class FaultyStore implements Store {
     }
 
     @Override
+    public List<StoredRecord> scanKey(Cursor from, int limit) {
+        return disk.scanKey(from, limit);
+    }
+
+    @Override
     public int purgeExpired(int limit) {
         return disk.purgeExpired(limit);
     }

@@ -129,6 +129,29 @@ public abstract class StoreContractTest {
     }
 
     @Test
+    void scanKeyStopsAtTheKeysLastRecordAndKeepsTheCursorRule() {
+        List<StoredRecord> k2 = new ArrayList<>();
+        for (Id key : List.of(K1, K2, K3)) {
+            for (int i = 0; i < 3; i++) {
+                StoredRecord v = value(key, "v" + i, T0 + 1_000, SECRET_A);
+                store.write(v);
+                if (key.equals(K2)) {
+                    k2.add(v);
+                }
+            }
+        }
+        k2.sort(BY_SLOT);
+
+        assertThat(store.scanKey(Cursor.atKey(K2), 10)).containsExactlyElementsOf(k2);
+        assertThat(store.scanKey(Cursor.atKey(K2), 2)).containsExactlyElementsOf(k2.subList(0, 2));
+        assertThat(store.scanKey(new Cursor(K2, k2.get(0).valueHash()), 10)).containsExactlyElementsOf(k2.subList(1, 3));
+        assertThat(store.scanKey(new Cursor(K2, k2.get(2).valueHash()), 10)).isEmpty();
+        // A key with no records reads nothing, not the next key's records.
+        assertThat(store.scanKey(Cursor.atKey(Id.fromHex("1800000000000000000000000000000000000000")), 10)).isEmpty();
+        assertThat(store.scanKey(Cursor.atKey(K2), 0)).isEmpty();
+    }
+
+    @Test
     void scanCursorExcludesTheRecordItNames() {
         for (Id key : List.of(K1, K2)) {
             for (int i = 0; i < 3; i++) {

@@ -403,6 +403,15 @@ public final class RocksDbStore implements Store, AutoCloseable {
 
     @Override
     public List<StoredRecord> scan(Cursor from, int limit) {
+        return scan(from, limit, false);
+    }
+
+    @Override
+    public List<StoredRecord> scanKey(Cursor from, int limit) {
+        return scan(from, limit, true);
+    }
+
+    private List<StoredRecord> scan(Cursor from, int limit, boolean keyOnly) {
         ensureOpen();
         Store.checkLimit(limit);
         List<StoredRecord> out = new ArrayList<>(Math.min(limit, 64));
@@ -419,6 +428,11 @@ public final class RocksDbStore implements Store, AutoCloseable {
                 byte[] k = it.key();
                 if (Arrays.equals(k, seekKey)) {
                     continue;
+                }
+                // A get reads one key's values: stop at the next key rather than decode (and copy out) records
+                // the caller would throw away.
+                if (keyOnly && (k.length < Id.BYTES || !Arrays.equals(k, 0, Id.BYTES, seekKey, 0, Id.BYTES))) {
+                    break;
                 }
                 if (k.length != DATA_KEY_BYTES) {
                     skipCorrupt(Bytes.wrap(k), "its key is " + k.length + " bytes");
