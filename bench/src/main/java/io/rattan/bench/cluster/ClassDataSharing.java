@@ -243,6 +243,7 @@ final class ClassDataSharing {
                         Files.deleteIfExists(p);
                     }
                 }
+                NativeLibraries.delete(jar);
                 Files.deleteIfExists(jar);
             }
         }

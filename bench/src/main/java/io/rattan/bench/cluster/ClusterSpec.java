@@ -93,6 +93,7 @@ record ClusterSpec(int nodes, String host, int basePort, String heap, Path nodeJ
         if (ClassDataSharing.wanted(jvmArgs)) {
             cmd.addAll(ClassDataSharing.flags(java, nodeJar, node));
         }
+        NativeLibraries.flag(nodeJar, jvmArgs).ifPresent(cmd::add);
         cmd.add("-cp");
         cmd.add(nodeJar.toString());
         cmd.add(NODE_MAIN);

@@ -36,6 +36,9 @@ class ClusterProcessTest {
         for (int i = 0; i < 3; i++) {
             long fromFile = Long.parseLong(Files.readString(dir.resolve("node-" + i).resolve("pid")).trim());
             assertThat(pids).contains(fromFile);
+            // RocksDB's library is mapped from the one extracted copy, not inflated into /tmp per process.
+            assertThat(Files.readString(Path.of("/proc", Long.toString(fromFile), "maps")))
+                    .contains(NativeLibraries.DIR_SUFFIX + "/librocksdbjni").doesNotContain("/tmp/librocksdbjni");
         }
         assertThat(Files.readAllLines(dir.resolve("gateways.txt"), StandardCharsets.UTF_8)).containsExactly(
                 "127.0.0.1:" + (base + 1) + " 127.0.0.1:" + (base + 2),
