@@ -148,7 +148,7 @@ public class StoreBenchmark {
         if (raw != null) {
             return raw.scanKey(r.key());
         }
-        return target.scan(Store.Cursor.atKey(r.key()), VALUES_PER_KEY + 1).size();
+        return target.scanKey(Store.Cursor.atKey(r.key()), VALUES_PER_KEY + 1).size();
     }
 
     /** RocksJava with RocksDbStore's options and key layout, and nothing else. */
