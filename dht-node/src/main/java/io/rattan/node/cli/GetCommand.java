@@ -76,6 +76,13 @@ final class GetCommand implements Callable<Integer> {
                     + "through -g and learns them). Not with --routing iterative.")
     boolean oneHop;
 
+    @Option(names = "--quorum", paramLabel = "R", arity = "0..1", fallbackValue = "0",
+            description = "A quorum get: the first replica reached reads R replicas of the key (--quorum alone: the "
+                    + "gateway's default, k/2+1), answers with their merge and repairs the replicas that lacked a "
+                    + "value. Says 'partial' when fewer than R answered. Not with --routing iterative.",
+            showDefaultValue = CommandLine.Help.Visibility.NEVER)
+    Integer quorum;
+
     @Override
     public Integer call() {
         logging.apply(Level.WARN);
@@ -94,7 +101,8 @@ final class GetCommand implements Callable<Integer> {
                     + printable(v.bytes()));
         }
         out.println("(" + result.values().size() + (result.values().size() == 1 ? " value, " : " values, ")
-                + cost(result) + (result.complete() ? "" : ", more values remain") + ")");
+                + cost(result) + (result.complete() ? "" : ", more values remain")
+                + (result.partial() ? ", partial: fewer than R replicas answered" : "") + ")");
         return 0;
     }
 
@@ -116,7 +124,16 @@ final class GetCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(),
                     "--onehop goes straight to a replica: it cannot be combined with --routing iterative");
         }
-        return new GetOptions(routing, parallelism == null ? 0 : parallelism, gateways, hedge, oneHop);
+        if (quorum != null && (quorum < 0 || quorum > GetOptions.READ_REPLICAS_MAX)) {
+            throw new ParameterException(spec.commandLine(), "--quorum must be 1.." + GetOptions.READ_REPLICAS_MAX
+                    + " (alone: the gateway's default), got " + quorum);
+        }
+        if (quorum != null && routing == RoutingMode.ITERATIVE) {
+            throw new ParameterException(spec.commandLine(),
+                    "--quorum is read by a replica the get is routed to: it cannot be combined with --routing iterative");
+        }
+        GetOptions options = new GetOptions(routing, parallelism == null ? 0 : parallelism, gateways, hedge, oneHop);
+        return quorum == null ? options : options.withQuorum(quorum);
     }
 
     /** Hops, messages and bytes, as the answering copies of the pages counted them in the overlay. */
