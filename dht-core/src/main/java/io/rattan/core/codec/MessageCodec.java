@@ -97,8 +97,8 @@ import java.util.Objects;
  * valueHash, secretHash, placemark at most {@value #HASH_BYTES_MAX} bytes
  * secret                          at most {@value #SECRET_BYTES_MAX} bytes
  * hops                            0..{@value #HOPS_MAX}
- * ttlSeconds, maxValues, replicas, accepted, expiresAtMillis, ttlRemainingMillis, senderMillis, RangeSum.count, retryAfterMillis,
- * readReplicas, readQuorum, replicasRead, maxRecords   at least 0
+ * ttlSeconds, maxValues, replicas, accepted, expiresAtMillis, ttlRemainingMillis, senderMillis, RangeSum.count,
+ * retryAfterMillis, readReplicas, readQuorum, replicasRead, maxRecords   at least 0
  * </pre>
  * Every field of every record must be non-null; only the envelope's sender is optional.
  *

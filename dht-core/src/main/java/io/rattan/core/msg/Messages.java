@@ -421,8 +421,8 @@ public final class Messages {
     }
 
     /**
-     * A replica's records for a {@link ReplicaRead}, with their absolute expiry; {@code more}: records of the key remain
-     * after the last one.
+     * A replica's records for a {@link ReplicaRead}, with their absolute expiry; {@code more}: records of the key
+     * remain after the last one.
      */
     public record ReplicaReadReply(List<ReplicaRecord> records, boolean more) implements Message {
         public ReplicaReadReply {

@@ -67,9 +67,9 @@ public record NodeConfig(
     }
 
     /**
-     * R of a quorum get that names none: ⌊k/2⌋+1, a majority of the key's replicas. With the default k = 4 and W = 2,
-     * R = 3 and R + W &gt; k: the replicas read and the replicas a put was acknowledged by share at least one node
-     * (while the replica set is the one the put wrote to; docs/durability.md).
+     * R of a quorum get that names none: ⌊k/2⌋+1, a majority of the key's replicas. With the default k = 4 and
+     * W = 2, R = 3 and R + W &gt; k: the replicas read and the replicas a put was acknowledged by share at least one
+     * node (while the replica set is the one the put wrote to; docs/durability.md).
      */
     public int readQuorumDefault() {
         return replicas / 2 + 1;

@@ -64,7 +64,7 @@ final class ReadMerge {
     private ReadMerge() {
     }
 
-    /** Merges {@code answers} (in the order given: it decides nothing but which record a tie keeps) at {@code nowMillis}. */
+    /** Merges {@code answers} at {@code nowMillis}; their order decides only which record a tie keeps. */
     static Result merge(List<Answer> answers, int maxValues, int pageBytesMax, long nowMillis) {
         Bytes cut = null;
         for (Answer a : answers) {

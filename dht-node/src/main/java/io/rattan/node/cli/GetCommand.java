@@ -129,8 +129,8 @@ final class GetCommand implements Callable<Integer> {
                     + " (alone: the gateway's default), got " + quorum);
         }
         if (quorum != null && routing == RoutingMode.ITERATIVE) {
-            throw new ParameterException(spec.commandLine(),
-                    "--quorum is read by a replica the get is routed to: it cannot be combined with --routing iterative");
+            throw new ParameterException(spec.commandLine(), "--quorum is read by a replica the get is routed "
+                    + "to: it cannot be combined with --routing iterative");
         }
         GetOptions options = new GetOptions(routing, parallelism == null ? 0 : parallelism, gateways, hedge, oneHop);
         return quorum == null ? options : options.withQuorum(quorum);
