@@ -188,6 +188,19 @@ class MessageCodecTest {
                 + "0001" + "00".repeat(20) + "01" + "68" + "0001" + "0000" + "01");
     }
 
+    @Test
+    void theClientGetOfTheProtocolExampleHasItsDocumentedBytes() {
+        ClientGet get = new ClientGet(Id.ofName("greeting"), RoutingMode.DELAY_AWARE, 0, Bytes.EMPTY);
+        String common = "053d00" + "0000000000000007" + "a0f7e779f9247566c84036f07f7bdf4a40a869bd" + "01" + "00000000"
+                + "00000000" + "00000000" + "00" + "00";
+
+        assertThat(hex(codec.encode(new Envelope(null, 7, get)))).isEqualTo(common + "00" + "00000000");
+        ClientGet quorum = new ClientGet(get.key(), RoutingMode.DELAY_AWARE, 0, Bytes.EMPTY, 0, false, false,
+                Consistency.QUORUM, 3);
+        assertThat(hex(codec.encode(new Envelope(null, 7, quorum)))).isEqualTo(common + "01" + "00000003");
+        assertThat(codec.encode(new Envelope(null, 7, get))).hasSize(51);
+    }
+
     // ---- decode: malformed frames ----
 
     @Test

@@ -243,11 +243,14 @@ class RattanCliTest {
                 "--quorum");
         assertThat(parse(GetCommand.class, "get", "--quorum", HEX).options())
                 .isEqualTo(GetOptions.defaults().withQuorum(0));
-        assertThat(parse(GetCommand.class, "get", "--quorum=4", "--no-hedge", HEX).options())
+        assertThat(parse(GetCommand.class, "get", "--quorum", "--r", "4", "--no-hedge", HEX).options())
                 .isEqualTo(GetOptions.defaults().withHedge(false).withQuorum(4));
         Run quorumIterative = run("get", "--routing", "iterative", "--quorum", "--no-hedge", HEX);
         assertThat(quorumIterative.exit).isEqualTo(2);
         assertThat(quorumIterative.err).contains("--quorum is read by a replica");
+        Run rAlone = run("get", "--r", "2", HEX);
+        assertThat(rAlone.exit).isEqualTo(2);
+        assertThat(rAlone.err).contains("use it with --quorum");
     }
 
     @Test
