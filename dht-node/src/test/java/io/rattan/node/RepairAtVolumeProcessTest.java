@@ -21,9 +21,11 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -105,7 +107,7 @@ class RepairAtVolumeProcessTest {
         }
         Readers readers = new Readers(values);
         readers.start();
-        Map<String, Long> restoredAt = new HashMap<>();
+        Map<String, Long> restoredAt = new ConcurrentHashMap<>();
         long killedAt = System.nanoTime();
         for (NodeProc v : victims) {
             v.process().destroyForcibly(); // SIGKILL: no goodbye, no RocksDB close
@@ -161,10 +163,11 @@ class RepairAtVolumeProcessTest {
 
     /** Waits until every value has k copies on the live nodes, noting when each value that lacked one got them. */
     private void awaitKCopies(Map<String, Bytes> values, long killedAt, Map<String, Long> restoredAt) {
-        Map<String, Boolean> lacked = new HashMap<>();
+        // Awaitility polls on a thread of its own.
+        Map<String, Boolean> lacked = new ConcurrentHashMap<>();
         await("k copies of every value after the kill").atMost(WAIT).pollInterval(Duration.ofMillis(500))
                 .until(() -> {
-                    List<String> now = lacking(values, live());
+                    Set<String> now = new HashSet<>(lacking(values, live()));
                     long t = System.nanoTime();
                     for (String e : now) {
                         lacked.put(e, true);
