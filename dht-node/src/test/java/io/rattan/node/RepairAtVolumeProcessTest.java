@@ -153,6 +153,7 @@ class RepairAtVolumeProcessTest {
                 restoreMillis.isEmpty() ? 0 : restoreMillis.get(restoreMillis.size() - 1), lost, readers.gets(),
                 readers.ok.get(), 100.0 * readers.ok.get() / Math.max(1, readers.gets()), readers.wrong.get(),
                 readers.failed.get(), dropped, (System.nanoTime() - started) / 1_000_000_000);
+        System.out.printf("repair at volume: failed gets by cause: %s%n", readers.failures);
         assertThat(lost).as("values lost (seed %d)", seed).isZero();
         assertThat(readers.wrong.get()).as("gets answered with a wrong value set").isZero();
         assertThat(readers.gets()).as("gets during repair").isPositive();
@@ -300,6 +301,8 @@ class RepairAtVolumeProcessTest {
         private final AtomicLong ok = new AtomicLong();
         private final AtomicLong wrong = new AtomicLong();
         private final AtomicLong failed = new AtomicLong();
+        /** How each failed get failed, for the report: HTTP status and problem detail, or the exception. */
+        private final Map<String, Integer> failures = new ConcurrentHashMap<>();
         private final List<Thread> threads = new ArrayList<>();
 
         Readers(Map<String, Bytes> values) {
@@ -339,6 +342,10 @@ class RepairAtVolumeProcessTest {
                         .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
                 if (r.statusCode() != 200) {
                     failed.incrementAndGet();
+                    String detail = r.body().contains("\"detail\"") ? JSON.readTree(r.body()).get("detail").asText()
+                            : r.body();
+                    failures.merge(r.statusCode() + " " + detail.replaceAll("[0-9a-f]{40}", "<key>"), 1,
+                            Integer::sum);
                     return;
                 }
                 JsonNode got = JSON.readTree(r.body()).get("values");
@@ -349,6 +356,7 @@ class RepairAtVolumeProcessTest {
                 // The gateway itself died under the get (it was alive when chosen): not the overlay's failure.
                 if (via.process().isAlive()) {
                     failed.incrementAndGet();
+                    failures.merge(ex.toString(), 1, Integer::sum);
                 }
             } catch (InterruptedException ex) {
                 Thread.currentThread().interrupt();
