@@ -228,9 +228,13 @@ final class GetRacer {
         return s == Status.BAD_REQUEST || s == Status.TOO_LARGE;
     }
 
-    /** A get reply that answers the page: OK, or NOT_FOUND (no live value, the same as an empty page). */
+    /**
+     * A get reply that answers the page: OK, NOT_FOUND (no live value, the same as an empty page), or a quorum get's
+     * PARTIAL (flagged in the result; another copy would most likely meet the same unreachable replicas).
+     */
     private static boolean good(Message m) {
-        return m instanceof GetReply g && (g.status() == Status.OK || g.status() == Status.NOT_FOUND);
+        return m instanceof GetReply g && (g.status() == Status.OK || g.status() == Status.NOT_FOUND
+                || g.status() == Status.PARTIAL);
     }
 
     /** The reply itself when it answers the page; else the failure it stands for, thrown for the call to handle. */

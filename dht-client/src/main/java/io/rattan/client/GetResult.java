@@ -20,8 +20,11 @@ import java.util.Objects;
  *                  copy of each page counted them in band: forwards, hop acks, timed-out forwards, iterative queries
  *                  and replies, the final reply; not the client's own request and reply, nor copies that lost a race
  *                  (see {@link Cost})
+ * @param partial   true when a quorum get ({@link io.rattan.core.client.GetOptions#withQuorum}) reached fewer than
+ *                  the R replicas it asked for, for some page: the values are the merge of the replicas it did reach,
+ *                  and may lack a value only the others hold. Always false for a get of one replica (the default)
  */
-public record GetResult(List<Value> values, int hops, int pages, Bytes placemark, Cost cost) {
+public record GetResult(List<Value> values, int hops, int pages, Bytes placemark, Cost cost, boolean partial) {
 
     public GetResult {
         values = List.copyOf(values);
@@ -29,7 +32,12 @@ public record GetResult(List<Value> values, int hops, int pages, Bytes placemark
         Objects.requireNonNull(cost, "cost");
     }
 
-    /** A result whose cost is unknown (zero). */
+    /** A result that is not partial. */
+    public GetResult(List<Value> values, int hops, int pages, Bytes placemark, Cost cost) {
+        this(values, hops, pages, placemark, cost, false);
+    }
+
+    /** A result whose cost is unknown (zero), not partial. */
     public GetResult(List<Value> values, int hops, int pages, Bytes placemark) {
         this(values, hops, pages, placemark, Cost.ZERO);
     }

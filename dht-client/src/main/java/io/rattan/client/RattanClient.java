@@ -226,6 +226,13 @@ public final class RattanClient implements AutoCloseable {
      * most). This client never sets the wire's {@code oneHop} flag, which asks a gateway to use <em>its</em> image
      * (HTTP's {@code onehop=true}).
      *
+     * <p>With {@link GetOptions#withQuorum(int)} each page is a quorum get: the first replica of the key it reaches
+     * reads R replicas (itself included; R = ⌊k/2⌋+1 of the gateway's k when 0 is given), answers with their merge
+     * (a removed value stays removed, an expired one is left out) and sends each replica that lacked a record the
+     * merged one (read repair). A page that reached fewer than R replicas is still answered, with the merge of those
+     * it reached, and {@link GetResult#partial()} is then true: check it when the read must have seen R replicas. A
+     * quorum get cannot be iterative ({@link GetOptions} refuses it).
+     *
      * @return completes with the values, or with a {@link RattanException}
      */
     public CompletableFuture<GetResult> get(Id key, GetOptions options) {
@@ -372,13 +379,14 @@ public final class RattanClient implements AutoCloseable {
         switch (reply.type()) {
             case GET_REPLY: {
                 GetReply r = (GetReply) reply;
-                if (r.status() == Status.OK) {
+                // A quorum get that reached fewer than R replicas still answers, flagged partial.
+                if (r.status() == Status.OK || r.status() == Status.PARTIAL) {
                     List<GetResult.Value> values = new ArrayList<>(r.values().size());
                     for (ValueEntry e : r.values()) {
                         values.add(new GetResult.Value(e.value(), e.value().sha256(),
                                 Duration.ofMillis(e.ttlRemainingMillis())));
                     }
-                    return new GetResult(values, r.hops(), 1, r.placemark(), r.cost());
+                    return new GetResult(values, r.hops(), 1, r.placemark(), r.cost(), r.status() == Status.PARTIAL);
                 }
                 if (r.status() == Status.NOT_FOUND) {
                     // No live value under the key: the same answer as an empty page.
@@ -454,6 +462,7 @@ public final class RattanClient implements AutoCloseable {
         private int hops;
         private int pages;
         private Cost cost = Cost.ZERO;
+        private boolean partial;
         private volatile CompletableFuture<GetResult> page;
 
         Pager(Id key, GetOptions options, long deadlineNanos) {
@@ -472,7 +481,7 @@ public final class RattanClient implements AutoCloseable {
             // A one-hop get asks every answer for the key's holders, which teach the client's image; the gateway's
             // own one-hop routing (the wire's oneHop flag) is not asked for: the client goes to a replica itself.
             ClientGet request = new ClientGet(key, options.routing(), GET_PAGE_VALUES, placemark,
-                    options.parallelism(), options.oneHop(), false);
+                    options.parallelism(), options.oneHop(), false, options.consistency(), options.readReplicas());
             CompletableFuture<GetResult> p;
             if (options.maxCopies() == 1 && !options.oneHop()) {
                 // One copy needs no race: a plain call.
@@ -504,12 +513,13 @@ public final class RattanClient implements AutoCloseable {
             pages++;
             hops += r.hops();
             cost = cost.plus(r.cost());
+            partial |= r.partial();
             for (GetResult.Value v : r.values()) {
                 values.putIfAbsent(v.valueHash(), v);
             }
             Bytes next = r.placemark();
             if (next.isEmpty() || pages >= GET_PAGES_MAX) {
-                result.complete(new GetResult(new ArrayList<>(values.values()), hops, pages, next, cost));
+                result.complete(new GetResult(new ArrayList<>(values.values()), hops, pages, next, cost, partial));
             } else if (next.equals(asked)) {
                 result.completeExceptionally(new RattanException(Status.INTERNAL,
                         "get: the gateway returned the placemark it was given; paging would never end"));

@@ -19,6 +19,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.Consistency;
 import io.rattan.core.msg.Cost;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
@@ -102,6 +103,7 @@ final class FakeGateway implements AutoCloseable {
     private volatile boolean holding;
     private volatile List<Contact> holders = List.of();
     private volatile int hops = 1;
+    private volatile Status quorumStatus = Status.OK;
     private final Deque<Runnable> held = new ArrayDeque<>(); // guarded by itself
 
     private FakeGateway(Store store) throws InterruptedException {
@@ -175,6 +177,12 @@ final class FakeGateway implements AutoCloseable {
     /** Answers the next {@code n} requests with an undecodable frame. */
     FakeGateway garbageNext(int n) {
         garbageNext.set(n);
+        return this;
+    }
+
+    /** Quorum gets are answered with this status (OK, or PARTIAL), as having read the R replicas they asked for. */
+    FakeGateway quorumStatus(Status s) {
+        quorumStatus = s;
         return this;
     }
 
@@ -307,16 +315,19 @@ final class FakeGateway implements AutoCloseable {
                         : all.tailMap(g.placemark(), false);
                 int limit = Math.min(g.maxValues(), pageValuesMax);
                 List<Contact> named = g.wantHolders() ? holders : List.of();
+                boolean quorum = g.consistency() == Consistency.QUORUM;
+                Status status = quorum ? quorumStatus : Status.OK;
+                int read = quorum ? Math.max(1, g.readReplicas()) : 0;
                 List<ValueEntry> values = new ArrayList<>();
                 Bytes last = Bytes.EMPTY;
                 for (Map.Entry<Bytes, Store.Stored> e : after.entrySet()) {
                     if (values.size() == limit) {
-                        return new GetReply(Status.OK, values, last, hops, "", PAGE_COST, named);
+                        return new GetReply(status, values, last, hops, "", PAGE_COST, named, read);
                     }
                     values.add(new ValueEntry(e.getValue().value(), e.getValue().expiresAtMillis() - now));
                     last = e.getKey();
                 }
-                return new GetReply(Status.OK, values, Bytes.EMPTY, hops, "", PAGE_COST, named);
+                return new GetReply(status, values, Bytes.EMPTY, hops, "", PAGE_COST, named, read);
             }
             case CLIENT_REMOVE: {
                 ClientRemove r = (ClientRemove) m;

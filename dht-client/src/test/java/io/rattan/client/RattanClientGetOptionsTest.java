@@ -2,11 +2,13 @@ package io.rattan.client;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.rattan.core.client.GetOptions;
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.Consistency;
 import io.rattan.core.msg.Cost;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.RoutingMode;
@@ -133,6 +135,42 @@ class RattanClientGetOptionsTest {
         }
         assertThat(gets(gs.get(0))).isGreaterThanOrEqualTo(1);
         assertThat(registry.get(ClientMetrics.HEDGES).counter().count()).isGreaterThanOrEqualTo(1);
+    }
+
+    @Test
+    void aQuorumGetCarriesItsRAndAPartialAnswerIsFlaggedNotFailed() throws Exception {
+        FakeGateway gw = track(FakeGateway.start());
+        RattanClient client = client(builder(List.of(gw)));
+        Id key = RattanClient.key("quorum");
+        client.putSync(key, "v".getBytes(UTF_8), TTL);
+
+        GetResult full = client.getSync(key, GetOptions.of(RoutingMode.GREEDY).withQuorum(3));
+
+        ClientGet sent = (ClientGet) gw.received().stream().filter(ClientGet.class::isInstance).findFirst()
+                .orElseThrow();
+        assertThat(sent.consistency()).isEqualTo(Consistency.QUORUM);
+        assertThat(sent.readReplicas()).isEqualTo(3);
+        assertThat(full.values()).extracting(GetResult.Value::utf8).containsExactly("v");
+        assertThat(full.partial()).isFalse();
+
+        // Hedged, so raced: a partial answer wins the race as an answer, flagged.
+        gw.quorumStatus(Status.PARTIAL);
+        GetResult partial = client.getSync(key, GetOptions.defaults().withQuorum(0));
+        assertThat(partial.values()).extracting(GetResult.Value::utf8).containsExactly("v");
+        assertThat(partial.partial()).isTrue();
+        assertThat(client.getSync(key, GetOptions.defaults()).partial()).as("a get of one replica").isFalse();
+    }
+
+    @Test
+    void quorumOptionsAreCheckedWhenMade() {
+        assertThat(GetOptions.defaults().quorum()).isFalse();
+        assertThat(GetOptions.defaults().withQuorum(2).withConsistencyOne().readReplicas()).isZero();
+        assertThatThrownBy(() -> GetOptions.of(RoutingMode.ITERATIVE).withQuorum(3))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cannot be iterative");
+        assertThatThrownBy(() -> GetOptions.defaults().withQuorum(GetOptions.READ_REPLICAS_MAX + 1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("r must be between 1 and 33");
+        assertThatThrownBy(() -> new GetOptions(RoutingMode.GREEDY, 0, 1, false, false, Consistency.ONE, 2))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("use it with consistency=quorum");
     }
 
     @Test

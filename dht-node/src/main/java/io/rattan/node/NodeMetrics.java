@@ -40,7 +40,10 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *       {@code rattan.node.joined} (gauges, fed by {@link #update(NodeStatus)});</li>
  *   <li>{@code rattan.transport.bytes.sent}, {@code rattan.transport.bytes.received},
  *       {@code rattan.transport.frames.rejected} (counters; tag {@code protocol} = peer|client) and
- *       {@code rattan.transport.frames.dropped} (counter; tag {@code reason}).</li>
+ *       {@code rattan.transport.frames.dropped} (counter; tag {@code reason});</li>
+ *   <li>{@code rattan.gets.quorum} (counter; tag {@code outcome} = complete|partial): quorum gets this node served
+ *       as the replica that read the others, and {@code rattan.gets.read.repaired} (counter): records they sent to
+ *       replicas that lacked them.</li>
  * </ul>
  * No tag names a peer or a key, so the number of series does not grow with the cluster or the data.
  *
@@ -67,6 +70,9 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
     // Per routing mode: messages at 2i, bytes at 2i + 1; created on first use.
     private final AtomicReferenceArray<DistributionSummary> getCost =
             new AtomicReferenceArray<>(2 * RoutingMode.values().length);
+    private final Counter quorumComplete;
+    private final Counter quorumPartial;
+    private final Counter readRepaired;
     private final AtomicLong storeRecords = new AtomicLong();
     private final AtomicLong leafSetSize = new AtomicLong();
     private final AtomicLong routingEntries = new AtomicLong();
@@ -92,6 +98,11 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
                     .serviceLevelObjectives(HOP_BUCKETS)
                     .register(registry);
         }
+        quorumComplete = quorumCounter("complete");
+        quorumPartial = quorumCounter("partial");
+        readRepaired = Counter.builder("rattan.gets.read.repaired")
+                .description("Records quorum gets served here sent to replicas that lacked them (read repair)")
+                .register(registry);
         gauge("rattan.store.records", "Records in the local store, tombstones included", storeRecords);
         gauge("rattan.leafset.size", "Members of the leaf set, both sides", leafSetSize);
         gauge("rattan.routing.entries", "Contacts in the routing table", routingEntries);
@@ -208,6 +219,20 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
             getCost.set(slot, summary);
         }
         return summary;
+    }
+
+    private Counter quorumCounter(String outcome) {
+        return Counter.builder("rattan.gets.quorum")
+                .description("Quorum gets this node served as the replica that read the others; partial: fewer "
+                        + "than R replicas answered")
+                .tag("outcome", outcome)
+                .register(registry);
+    }
+
+    @Override
+    public void quorumReadDone(boolean partial, int recordsRepaired) {
+        (partial ? quorumPartial : quorumComplete).increment();
+        readRepaired.increment(recordsRepaired);
     }
 
     @Override

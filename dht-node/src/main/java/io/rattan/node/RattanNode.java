@@ -95,6 +95,8 @@ public final class RattanNode implements AutoCloseable {
     private final PrometheusMeterRegistry registry;
     private final NodeMetrics metrics;
     private final RocksDbStore store;
+    // The clock the store judges expiry by; the test hook that makes the store lose a record needs it.
+    private final ExpiryClock expiryClock;
     private final EventLoopGroup group;
     private final EventLoop loop;
     private final EventLoopScheduler scheduler;
@@ -126,6 +128,7 @@ public final class RattanNode implements AutoCloseable {
         try {
             // Expiry is judged by a clock that ignores wall-clock jumps and never goes back (ExpiryClock).
             ExpiryClock clock = new ExpiryClock(new SystemClock(), ExpiryClock.SKEW_BOUND_MILLIS);
+            this.expiryClock = clock;
             this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             opened.push(registry::close);
             this.metrics = new NodeMetrics(registry).bindJvmMetrics();
@@ -291,6 +294,34 @@ public final class RattanNode implements AutoCloseable {
                     cursor = new Store.Cursor(last.key(), last.valueHash());
                 }
                 result.complete(all);
+            } catch (RuntimeException e) {
+                result.completeExceptionally(e);
+            }
+        });
+        if (!posted) {
+            result.completeExceptionally(new IllegalStateException("node " + contact + " is closed"));
+        }
+        return result;
+    }
+
+    /**
+     * For tests: makes this node's own store lose the record under {@code (key, valueHash)}, as a lost write or a disk
+     * restored from an old copy would, by overwriting it with a copy that expires a millisecond from now by the
+     * store's clock: reads, scans and {@code GET /admin/records} stop seeing it then, and the purge deletes it. Sends
+     * nothing. Completes with whether there was a record to lose; fails once the node is stopped.
+     */
+    public CompletableFuture<Boolean> loseRecord(Id key, Bytes valueHash) {
+        CompletableFuture<Boolean> result = track(outstandingCalls, new CompletableFuture<>());
+        boolean posted = post(() -> {
+            if (stopped) {
+                result.completeExceptionally(new IllegalStateException("node " + contact + " is not running"));
+                return;
+            }
+            try {
+                Optional<StoredRecord> held = store.read(key, valueHash);
+                held.ifPresent(r -> store.write(new StoredRecord(r.key(), r.valueHash(), r.value(),
+                        expiryClock.epochMillis() + 1, r.secretHash(), r.tombstone())));
+                result.complete(held.isPresent());
             } catch (RuntimeException e) {
                 result.completeExceptionally(e);
             }

@@ -159,7 +159,8 @@ public final class OneHopRouter {
      */
     public void answered(Id key, Contact target, Message reply, long nanos, boolean direct) {
         arcs.tick();
-        if (reply instanceof GetReply g && g.status() == Status.OK) {
+        // A quorum get's PARTIAL is the target's answer too: it is the other replicas that did not all answer.
+        if (reply instanceof GetReply g && (g.status() == Status.OK || g.status() == Status.PARTIAL)) {
             image.learn(g.holders());
             if (direct) {
                 measured(target, nanos);

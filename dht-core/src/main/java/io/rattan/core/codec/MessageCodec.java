@@ -1,6 +1,7 @@
 package io.rattan.core.codec;
 
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.Consistency;
 import io.rattan.core.msg.Cost;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
@@ -37,6 +38,8 @@ import io.rattan.core.msg.Messages.RemoveReplica;
 import io.rattan.core.msg.Messages.RemoveReplicaReply;
 import io.rattan.core.msg.Messages.RemoveReply;
 import io.rattan.core.msg.Messages.RemoveRequest;
+import io.rattan.core.msg.Messages.ReplicaRead;
+import io.rattan.core.msg.Messages.ReplicaReadReply;
 import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.StoreAck;
 import io.rattan.core.msg.Messages.StoreReplicas;
@@ -82,6 +85,7 @@ import java.util.Objects;
  * Status    u8 {@link Status#code()}
  * RoutingMode u8 {@link io.rattan.core.msg.RoutingMode#code()} (0 greedy, 1 delay-aware), right after the key of
  *           GetRequest and ClientGet
+ * Consistency u8 {@link Consistency#code()} (0 one, 1 quorum), in ClientGet
  * List      u16 count, then the elements; at most {@value #LIST_COUNT_MAX} elements
  * Contact   Id, then host as u8 length (1..{@value #HOST_BYTES_MAX}) and UTF-8 bytes, then u16 port, then u16
  *           gatewayPort (the node's binary client gateway on the same host; 0: none)
@@ -93,7 +97,8 @@ import java.util.Objects;
  * valueHash, secretHash, placemark at most {@value #HASH_BYTES_MAX} bytes
  * secret                          at most {@value #SECRET_BYTES_MAX} bytes
  * hops                            0..{@value #HOPS_MAX}
- * ttlSeconds, maxValues, replicas, accepted, expiresAtMillis, ttlRemainingMillis, senderMillis, RangeSum.count, retryAfterMillis   at least 0
+ * ttlSeconds, maxValues, replicas, accepted, expiresAtMillis, ttlRemainingMillis, senderMillis, RangeSum.count,
+ * retryAfterMillis, readReplicas, readQuorum, replicasRead, maxRecords   at least 0
  * </pre>
  * Every field of every record must be non-null; only the envelope's sender is optional.
  *
@@ -309,6 +314,7 @@ public final class MessageCodec {
                 w.hops(m.hops());
                 w.bool(m.wantHolders());
                 writeCost(w, m.cost());
+                w.nonNegativeI32(m.readQuorum(), "readQuorum");
             }
             case REMOVE_REQUEST -> {
                 RemoveRequest m = (RemoveRequest) body;
@@ -335,6 +341,7 @@ public final class MessageCodec {
                 w.string(m.detail(), "detail");
                 writeCost(w, m.cost());
                 writeContacts(w, m.holders(), "holders");
+                w.nonNegativeI32(m.replicasRead(), "replicasRead");
             }
             case ITERATIVE_GET -> {
                 IterativeGet m = (IterativeGet) body;
@@ -356,18 +363,17 @@ public final class MessageCodec {
                 w.status(m.status());
                 w.string(m.detail(), "detail");
             }
-            case STORE_REPLICAS -> {
-                List<ReplicaRecord> records = ((StoreReplicas) body).records();
-                w.count(records, "records");
-                for (int i = 0, n = records.size(); i < n; i++) {
-                    ReplicaRecord r = records.get(i);
-                    w.id(r.key(), "key");
-                    w.bytes(r.valueHash(), HASH_BYTES_MAX, "valueHash");
-                    w.bytes(r.value(), VALUE_BYTES_MAX, "value");
-                    w.nonNegativeI64(r.expiresAtMillis(), "expiresAtMillis");
-                    w.bytes(r.secretHash(), HASH_BYTES_MAX, "secretHash");
-                    w.bool(r.tombstone());
-                }
+            case STORE_REPLICAS -> writeReplicaRecords(w, ((StoreReplicas) body).records());
+            case REPLICA_READ -> {
+                ReplicaRead m = (ReplicaRead) body;
+                w.id(m.key(), "key");
+                w.bytes(m.placemark(), HASH_BYTES_MAX, "placemark");
+                w.nonNegativeI32(m.maxRecords(), "maxRecords");
+            }
+            case REPLICA_READ_REPLY -> {
+                ReplicaReadReply m = (ReplicaReadReply) body;
+                writeReplicaRecords(w, m.records());
+                w.bool(m.more());
             }
             case STORE_ACK -> w.nonNegativeI32(((StoreAck) body).accepted(), "accepted");
             case REMOVE_REPLICA -> {
@@ -404,6 +410,8 @@ public final class MessageCodec {
                 w.nonNegativeI32(m.parallelism(), "parallelism");
                 w.bool(m.wantHolders());
                 w.bool(m.oneHop());
+                w.consistency(m.consistency());
+                w.nonNegativeI32(m.readReplicas(), "readReplicas");
             }
             case CLIENT_REMOVE -> {
                 ClientRemove m = (ClientRemove) body;
@@ -428,6 +436,19 @@ public final class MessageCodec {
             ValueEntry e = values.get(i);
             w.bytes(e.value(), VALUE_BYTES_MAX, "value");
             w.nonNegativeI64(e.ttlRemainingMillis(), "ttlRemainingMillis");
+        }
+    }
+
+    private static void writeReplicaRecords(Writer w, List<ReplicaRecord> records) {
+        w.count(records, "records");
+        for (int i = 0, n = records.size(); i < n; i++) {
+            ReplicaRecord r = records.get(i);
+            w.id(r.key(), "key");
+            w.bytes(r.valueHash(), HASH_BYTES_MAX, "valueHash");
+            w.bytes(r.value(), VALUE_BYTES_MAX, "value");
+            w.nonNegativeI64(r.expiresAtMillis(), "expiresAtMillis");
+            w.bytes(r.secretHash(), HASH_BYTES_MAX, "secretHash");
+            w.bool(r.tombstone());
         }
     }
 
@@ -505,19 +526,23 @@ public final class MessageCodec {
                     r.i64("originRequestId"), r.hops());
             case GET_REQUEST -> new GetRequest(r.id("key"), r.routing(), r.nonNegativeI32("maxValues"),
                     r.bytes(HASH_BYTES_MAX, "placemark"), r.contact("origin"), r.i64("originRequestId"), r.hops(),
-                    r.bool("wantHolders"), readCost(r));
+                    r.bool("wantHolders"), readCost(r), r.nonNegativeI32("readQuorum"));
             case REMOVE_REQUEST -> new RemoveRequest(r.id("key"), r.bytes(HASH_BYTES_MAX, "valueHash"),
                     r.bytes(SECRET_BYTES_MAX, "secret"), r.nonNegativeI32("ttlSeconds"), r.contact("origin"),
                     r.i64("originRequestId"), r.hops());
             case PUT_REPLY -> new PutReply(r.status(), r.nonNegativeI32("replicas"), r.string("detail"));
             case GET_REPLY -> new GetReply(r.status(), readValueEntries(r), r.bytes(HASH_BYTES_MAX, "placemark"),
-                    r.hops(), r.string("detail"), readCost(r), readContacts(r, "holders"));
+                    r.hops(), r.string("detail"), readCost(r), readContacts(r, "holders"),
+                    r.nonNegativeI32("replicasRead"));
             case ITERATIVE_GET -> new IterativeGet(r.id("key"), r.nonNegativeI32("maxValues"),
                     r.bytes(HASH_BYTES_MAX, "placemark"), r.bool("wantHolders"));
             case ITERATIVE_GET_REPLY -> new IterativeGetReply(r.status(), r.bool("answered"), readValueEntries(r),
                     r.bytes(HASH_BYTES_MAX, "placemark"), readContacts(r, "contacts"));
             case REMOVE_REPLY -> new RemoveReply(r.status(), r.string("detail"));
             case STORE_REPLICAS -> new StoreReplicas(readReplicaRecords(r));
+            case REPLICA_READ -> new ReplicaRead(r.id("key"), r.bytes(HASH_BYTES_MAX, "placemark"),
+                    r.nonNegativeI32("maxRecords"));
+            case REPLICA_READ_REPLY -> new ReplicaReadReply(readReplicaRecords(r), r.bool("more"));
             case STORE_ACK -> new StoreAck(r.nonNegativeI32("accepted"));
             case REMOVE_REPLICA -> new RemoveReplica(r.id("key"), r.bytes(HASH_BYTES_MAX, "valueHash"),
                     r.bytes(SECRET_BYTES_MAX, "secret"), r.nonNegativeI32("ttlSeconds"));
@@ -530,7 +555,7 @@ public final class MessageCodec {
                     r.nonNegativeI32("ttlSeconds"), r.bytes(HASH_BYTES_MAX, "secretHash"));
             case CLIENT_GET -> new ClientGet(r.id("key"), r.routing(), r.nonNegativeI32("maxValues"),
                     r.bytes(HASH_BYTES_MAX, "placemark"), r.nonNegativeI32("parallelism"), r.bool("wantHolders"),
-                    r.bool("oneHop"));
+                    r.bool("oneHop"), r.consistency(), r.nonNegativeI32("readReplicas"));
             case CLIENT_REMOVE -> new ClientRemove(r.id("key"), r.bytes(HASH_BYTES_MAX, "valueHash"),
                     r.bytes(SECRET_BYTES_MAX, "secret"), r.nonNegativeI32("ttlSeconds"));
             case ERROR_REPLY -> new ErrorReply(r.status(), r.string("detail"), r.nonNegativeI32("retryAfterMillis"));
@@ -670,6 +695,10 @@ public final class MessageCodec {
 
         void routing(RoutingMode m) {
             u8(nonNull(m, "routing").code());
+        }
+
+        void consistency(Consistency c) {
+            u8(nonNull(c, "consistency").code());
         }
 
         void id(Id id, String field) {
@@ -873,6 +902,15 @@ public final class MessageCodec {
                 throw new CodecException("unknown routing mode " + code);
             }
             return m;
+        }
+
+        Consistency consistency() {
+            int code = u8("consistency");
+            Consistency c = Consistency.fromCode(code);
+            if (c == null) {
+                throw new CodecException("unknown consistency " + code);
+            }
+            return c;
         }
 
         Status status() {

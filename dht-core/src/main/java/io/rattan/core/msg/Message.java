@@ -9,7 +9,8 @@ public sealed interface Message permits Messages.Ping, Messages.Pong, Messages.H
         Messages.JoinInfo, Messages.LeafExchange, Messages.Leave, Messages.LeafExchangeReply, Messages.PutRequest,
         Messages.GetRequest, Messages.RemoveRequest, Messages.PutReply, Messages.GetReply, Messages.RemoveReply,
         Messages.StoreReplicas, Messages.StoreAck, Messages.RemoveReplica, Messages.RemoveReplicaReply,
-        Messages.Digest, Messages.DigestWant, Messages.RangeDigest, Messages.RangeDigestReply, Messages.ClientPut,
+        Messages.Digest, Messages.DigestWant, Messages.RangeDigest, Messages.RangeDigestReply, Messages.ReplicaRead,
+        Messages.ReplicaReadReply, Messages.ClientPut,
         Messages.ClientGet, Messages.ClientRemove,
         Messages.ErrorReply, Messages.IterativeGet, Messages.IterativeGetReply {
 

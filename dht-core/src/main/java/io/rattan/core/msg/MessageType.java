@@ -30,6 +30,8 @@ public enum MessageType {
     DIGEST_WANT(45),
     RANGE_DIGEST(46),
     RANGE_DIGEST_REPLY(47),
+    REPLICA_READ(48),
+    REPLICA_READ_REPLY(49),
     CLIENT_PUT(60),
     CLIENT_GET(61),
     CLIENT_REMOVE(62),

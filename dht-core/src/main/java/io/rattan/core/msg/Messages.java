@@ -194,10 +194,13 @@ public final class Messages {
     /**
      * A get routed toward the key; answered by the first replica on the path. {@code wantHolders} asks the answering
      * replica to name the key's replicas in its reply (a one-hop client's image correction); {@code cost} is what
-     * the get has cost so far, each forwarder adding its own messages before it sends.
+     * the get has cost so far, each forwarder adding its own messages before it sends. {@code readQuorum} 0: the
+     * answering replica answers from its own store; R &gt; 0 ({@link Consistency#QUORUM}, R resolved by the gateway):
+     * the first replica reached reads R replicas of the key, itself included, answers with their merge and repairs
+     * the replicas that lacked a record.
      */
     public record GetRequest(Id key, RoutingMode routing, int maxValues, Bytes placemark, Contact origin,
-                             long originRequestId, int hops, boolean wantHolders, Cost cost)
+                             long originRequestId, int hops, boolean wantHolders, Cost cost, int readQuorum)
             implements Message, Routed {
         /** A get routed by {@link RoutingMode#DEFAULT}, not asking for holders, nothing spent yet. */
         public GetRequest(Id key, int maxValues, Bytes placemark, Contact origin, long originRequestId, int hops) {
@@ -210,19 +213,30 @@ public final class Messages {
             this(key, routing, maxValues, placemark, origin, originRequestId, hops, false, Cost.ZERO);
         }
 
+        /** A get answered by one replica ({@code readQuorum} 0). */
+        public GetRequest(Id key, RoutingMode routing, int maxValues, Bytes placemark, Contact origin,
+                          long originRequestId, int hops, boolean wantHolders, Cost cost) {
+            this(key, routing, maxValues, placemark, origin, originRequestId, hops, wantHolders, cost, 0);
+        }
+
         public MessageType type() {
             return MessageType.GET_REQUEST;
         }
 
+        /** Whether the get reads a quorum of replicas ({@code readQuorum} &gt; 0). */
+        public boolean quorum() {
+            return readQuorum > 0;
+        }
+
         public GetRequest nextHop() {
             return new GetRequest(key, routing, maxValues, placemark, origin, originRequestId, hops + 1,
-                    wantHolders, cost);
+                    wantHolders, cost, readQuorum);
         }
 
         /** The same request with {@code more} added to its cost. */
         public GetRequest spent(Cost more) {
             return new GetRequest(key, routing, maxValues, placemark, origin, originRequestId, hops, wantHolders,
-                    cost.plus(more));
+                    cost.plus(more), readQuorum);
         }
     }
 
@@ -253,10 +267,12 @@ public final class Messages {
      * Result of a get: the live values in value-hash order; a non-empty {@code placemark} means more values remain
      * and is passed back to fetch the next page. {@code hops} is how many overlay hops the request took;
      * {@code cost} the messages and bytes the get caused that the nodes on its path could count (see {@link Cost});
-     * {@code holders} the key's replicas as the answering node sees them, when the request asked for them.
+     * {@code holders} the key's replicas as the answering node sees them, when the request asked for them;
+     * {@code replicasRead} how many replicas' records a quorum get merged (0 for a get answered by one replica). A
+     * quorum get that reached fewer than R replicas answers {@link Status#PARTIAL} with the merge of those it reached.
      */
     public record GetReply(Status status, List<ValueEntry> values, Bytes placemark, int hops, String detail,
-                           Cost cost, List<Contact> holders) implements Message {
+                           Cost cost, List<Contact> holders, int replicasRead) implements Message {
         public GetReply {
             values = List.copyOf(values);
             holders = List.copyOf(holders);
@@ -264,7 +280,13 @@ public final class Messages {
 
         /** A reply without cost or holders. */
         public GetReply(Status status, List<ValueEntry> values, Bytes placemark, int hops, String detail) {
-            this(status, values, placemark, hops, detail, Cost.ZERO, List.of());
+            this(status, values, placemark, hops, detail, Cost.ZERO, List.of(), 0);
+        }
+
+        /** A reply of a get answered by one replica. */
+        public GetReply(Status status, List<ValueEntry> values, Bytes placemark, int hops, String detail,
+                        Cost cost, List<Contact> holders) {
+            this(status, values, placemark, hops, detail, cost, holders, 0);
         }
 
         public MessageType type() {
@@ -273,7 +295,7 @@ public final class Messages {
 
         /** The same reply with another cost. */
         public GetReply withCost(Cost c) {
-            return new GetReply(status, values, placemark, hops, detail, c, holders);
+            return new GetReply(status, values, placemark, hops, detail, c, holders, replicasRead);
         }
     }
 
@@ -385,6 +407,33 @@ public final class Messages {
         }
     }
 
+    /**
+     * A quorum get's read of one replica: its records of {@code key} (values and tombstones) whose value hash follows
+     * {@code placemark} (empty: from the first), in value-hash order, at most {@code maxRecords} (0: the replica's page
+     * limit) and the replica's page byte limit. Answered with {@link ReplicaReadReply}, or {@link ErrorReply}
+     * ({@code FORBIDDEN} to a node that is no replica of the key in the asked node's view, {@code IO_ERROR} when its
+     * store failed).
+     */
+    public record ReplicaRead(Id key, Bytes placemark, int maxRecords) implements Message {
+        public MessageType type() {
+            return MessageType.REPLICA_READ;
+        }
+    }
+
+    /**
+     * A replica's records for a {@link ReplicaRead}, with their absolute expiry; {@code more}: records of the key
+     * remain after the last one.
+     */
+    public record ReplicaReadReply(List<ReplicaRecord> records, boolean more) implements Message {
+        public ReplicaReadReply {
+            records = List.copyOf(records);
+        }
+
+        public MessageType type() {
+            return MessageType.REPLICA_READ_REPLY;
+        }
+    }
+
     /** Client protocol: put; answered with {@link PutReply}. {@code secretHash} is SHA-256 of the secret or empty. */
     public record ClientPut(Id key, Bytes value, int ttlSeconds, Bytes secretHash) implements Message {
         public MessageType type() {
@@ -395,10 +444,19 @@ public final class Messages {
     /**
      * Client protocol: get; answered with {@link GetReply}. {@code parallelism} is the p of an iterative get (0: the
      * default); {@code wantHolders} asks for the key's replicas in the reply, which a one-hop client learns from;
-     * {@code oneHop} asks the gateway to send the get straight to a replica its one-hop image knows.
+     * {@code oneHop} asks the gateway to send the get straight to a replica its one-hop image knows;
+     * {@code consistency} says how many replicas answer: {@link Consistency#ONE}, or {@link Consistency#QUORUM} of
+     * {@code readReplicas} (R, 1..k; 0: the gateway's default, ⌊k/2⌋+1). {@code readReplicas} is 0 with ONE.
      */
     public record ClientGet(Id key, RoutingMode routing, int maxValues, Bytes placemark, int parallelism,
-                            boolean wantHolders, boolean oneHop) implements Message {
+                            boolean wantHolders, boolean oneHop, Consistency consistency, int readReplicas)
+            implements Message {
+        /** Read from one replica. */
+        public ClientGet(Id key, RoutingMode routing, int maxValues, Bytes placemark, int parallelism,
+                         boolean wantHolders, boolean oneHop) {
+            this(key, routing, maxValues, placemark, parallelism, wantHolders, oneHop, Consistency.ONE, 0);
+        }
+
         /** Not one-hop. */
         public ClientGet(Id key, RoutingMode routing, int maxValues, Bytes placemark, int parallelism,
                          boolean wantHolders) {

@@ -20,7 +20,12 @@ public enum Status {
      */
     RATE_LIMITED(10),
     /** The client has filled its storage share at this gateway; a final answer until some of its values expire. */
-    QUOTA_EXCEEDED(11);
+    QUOTA_EXCEEDED(11),
+    /**
+     * A quorum get reached fewer than the R replicas it asked for: the reply still carries the merge of those it
+     * reached ({@code GetReply.replicasRead} says how many), which may miss values only the others hold.
+     */
+    PARTIAL(12);
 
     private static final Status[] BY_CODE;
 

@@ -43,6 +43,10 @@ final class ClientRequestValidator {
                     // The other nodes would route their copies recursively: an iterative get runs where it started.
                     return "an iterative get runs at one gateway: use gateways=1, no hedge and no one-hop";
                 }
+                if (options.readReplicas() > config.replicas()) {
+                    return "r must be 1.." + config.replicas() + " (the key's replicas; 0 or absent: "
+                            + config.readQuorumDefault() + "), got " + options.readReplicas();
+                }
                 return null;
             }
             case CLIENT_REMOVE: {

@@ -7,6 +7,7 @@ import io.rattan.core.client.GetRace;
 import io.rattan.core.client.HedgeThreshold;
 import io.rattan.core.client.OneHopRouter;
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.Consistency;
 import io.rattan.core.msg.Cost;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
@@ -72,8 +73,11 @@ final class ClientRequests {
             start(request, null, reply, new HashSet<>());
             return;
         }
+        // A quorum get carries its R resolved here, so that the replica serving it needs no default of its own.
+        int readQuorum = !options.quorum() ? 0
+                : options.readReplicas() > 0 ? options.readReplicas() : ctx.config().readQuorumDefault();
         ClientGet get = new ClientGet(g.key(), options.routing(), g.maxValues(), g.placemark(), options.parallelism(),
-                g.wantHolders());
+                g.wantHolders(), false, options.consistency(), readQuorum);
         if (options.oneHop()) {
             startOneHop(get, options, reply);
         } else if (options.maxCopies() == 1) {
@@ -113,7 +117,7 @@ final class ClientRequests {
         OneHopRouter router = oneHopRouter;
         // Every answer must name the holders: that is how the image learns.
         ClientGet asked = new ClientGet(request.key(), request.routing(), request.maxValues(), request.placemark(),
-                request.parallelism(), true);
+                request.parallelism(), true, false, request.consistency(), request.readReplicas());
         // Replicas it has not asked yet may be neighbours whose RTT it knows; ones it suspects are skipped (a copy to
         // one that died would wait out a timeout before being routed from here). This node comes last.
         List<Contact> targets = new ArrayList<>(router.targets(request.key(), ctx.config().replicas(), ctx.self(),
@@ -158,8 +162,12 @@ final class ClientRequests {
         }, tried);
     }
 
+    /**
+     * An answer that ends a race: OK, or a quorum get's PARTIAL (its replicas were not all reachable from the node
+     * that served it; another copy would most likely meet the same replicas, and the client is told it is partial).
+     */
     private static boolean isGoodGet(Message m) {
-        return m instanceof GetReply g && g.status() == Status.OK;
+        return m instanceof GetReply g && (g.status() == Status.OK || g.status() == Status.PARTIAL);
     }
 
     /**
@@ -186,7 +194,7 @@ final class ClientRequests {
         }
         if (via != null) {
             router.forward(routed, via, tried);
-        } else if (routed instanceof GetRequest g && gets.answersGet(g.key())) {
+        } else if (routed instanceof GetRequest g && gets.answers(g)) {
             router.deliver(routed);
         } else if (request instanceof ClientGet g && g.routing() == RoutingMode.ITERATIVE) {
             iterative.start(g, id);
@@ -205,7 +213,7 @@ final class ClientRequests {
             case CLIENT_GET -> {
                 ClientGet g = (ClientGet) request;
                 return new GetRequest(g.key(), g.routing(), g.maxValues(), g.placemark(), ctx.self(), id, 0,
-                        g.wantHolders(), Cost.ZERO);
+                        g.wantHolders(), Cost.ZERO, g.consistency() == Consistency.QUORUM ? g.readReplicas() : 0);
             }
             case CLIENT_REMOVE -> {
                 ClientRemove r = (ClientRemove) request;

@@ -1,17 +1,27 @@
 package io.rattan.core.node;
 
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.GetRequest;
 import io.rattan.core.msg.Messages.IterativeGet;
 import io.rattan.core.msg.Messages.IterativeGetReply;
+import io.rattan.core.msg.Messages.ReplicaRead;
+import io.rattan.core.msg.Messages.ReplicaReadReply;
+import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Status;
+import io.rattan.core.net.Contact;
+import io.rattan.core.store.StoreException;
+import io.rattan.core.store.StoredRecord;
 import io.rattan.core.util.Bytes;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * A replica's side of a get: whether this node answers a get for a key, and the answer to a routed or an iterative
- * get, read from the local replica. Owned by the node's event loop.
+ * get, read from the local replica; a quorum get is served by a {@link QuorumRead}, and another replica's read for
+ * one is answered here. Owned by the node's event loop.
  */
 final class GetAnswers {
 
@@ -39,8 +49,23 @@ final class GetAnswers {
         return members.isRoot(key) || replica.holdsAny(key);
     }
 
-    /** Answers a routed get straight to its gateway, adding this reply to the cost the get carried. */
+    /**
+     * Whether this node serves {@code g}: as {@link #answersGet} says, except that a quorum get is served by any
+     * replica of the key, holding records or not, since it reads the others anyway.
+     */
+    boolean answers(GetRequest g) {
+        return g.quorum() ? members.isReplica(g.key()) : answersGet(g.key());
+    }
+
+    /**
+     * Answers a routed get straight to its gateway, adding this reply to the cost the get carried; a quorum get after
+     * reading R replicas ({@link QuorumRead}).
+     */
     void serve(GetRequest g) {
+        if (g.quorum()) {
+            QuorumRead.start(ctx, members, replica, g);
+            return;
+        }
         GetReply page = replica.readPage(g.key(), g.maxValues(), g.placemark(), g.hops());
         GetReply reply = new GetReply(page.status(), page.values(), page.placemark(), page.hops(), "", g.cost(),
                 g.wantHolders() ? members.replicaSet(g.key()) : List.of());
@@ -49,6 +74,27 @@ final class GetAnswers {
             reply = reply.withCost(g.cost().plus(ctx.outbox().sizeOf(ctx.self(), reply)));
         }
         ctx.outbox().replyToOrigin(g, reply);
+    }
+
+    /**
+     * Another replica's read for a quorum get it serves: this node's records of the key, if {@code from} may replicate
+     * it here ({@link Membership#mayReplicate}, the rule a pushed copy passes); else FORBIDDEN.
+     */
+    Message answerReplicaRead(Contact from, ReplicaRead r) {
+        if (!members.mayReplicate(r.key(), from)) {
+            return new ErrorReply(Status.FORBIDDEN, "not a replica of " + r.key().shortHex() + " in this node's view");
+        }
+        LocalReplica.RecordPage page;
+        try {
+            page = replica.readRecords(r.key(), r.placemark(), r.maxRecords());
+        } catch (StoreException e) {
+            return new ErrorReply(LocalReplica.statusOf(e), "replica store failed: " + e.getMessage());
+        }
+        List<ReplicaRecord> wire = new ArrayList<>(page.records().size());
+        for (StoredRecord s : page.records()) {
+            wire.add(replica.toWire(s));
+        }
+        return new ReplicaReadReply(wire, page.more());
     }
 
     /** A node asked by an iterative gateway: the values if it would answer a routed get, else closer nodes. */

@@ -92,6 +92,56 @@ final class LocalReplica {
         return new GetReply(Status.OK, values, more ? last : Bytes.EMPTY, hops, "");
     }
 
+    /** One replica's records of a key, as a quorum get reads them; {@code more}: records of the key follow. */
+    record RecordPage(List<StoredRecord> records, boolean more) {
+        RecordPage {
+            records = List.copyOf(records);
+        }
+    }
+
+    /**
+     * The records (values and tombstones) under {@code key} after {@code placemark}, for a quorum get: at most
+     * {@code maxRecords} (0: the page limit) and the page's byte limit, but at least one record; in value-hash order.
+     */
+    RecordPage readRecords(Id key, Bytes placemark, int maxRecords) {
+        int max = Math.min(maxRecords <= 0 ? config.pageValuesMax() : maxRecords, config.pageValuesMax());
+        List<StoredRecord> records = new ArrayList<>();
+        int bytes = 0;
+        Store.Cursor cursor = new Store.Cursor(key, placemark);
+        while (true) {
+            List<StoredRecord> page = store.scan(cursor, Math.min(SCAN_PAGE, max + 1));
+            if (page.isEmpty()) {
+                return new RecordPage(records, false);
+            }
+            for (StoredRecord r : page) {
+                if (!r.key().equals(key)) {
+                    return new RecordPage(records, false);
+                }
+                if (records.size() >= max
+                        || (bytes + r.value().length() > config.pageBytesMax() && !records.isEmpty())) {
+                    return new RecordPage(records, true);
+                }
+                records.add(r);
+                bytes += r.value().length();
+                cursor = new Store.Cursor(r.key(), r.valueHash());
+            }
+        }
+    }
+
+    /**
+     * A record another replica sent in answer to a read, as this node would store it: null when it is malformed (a
+     * value whose bytes do not match its hash, say) or expired by this node's clock; its expiry capped at the longest
+     * TTL from now, as {@link #acceptReplicas} caps a pushed copy's.
+     */
+    StoredRecord readable(ReplicaRecord r) {
+        long nowMillis = clock.epochMillis();
+        long expiresAt = Math.min(r.expiresAtMillis(), nowMillis + config.ttlSecondsMax() * 1000L);
+        if (expiresAt <= nowMillis || !wellFormed(r)) {
+            return null;
+        }
+        return new StoredRecord(r.key(), r.valueHash(), r.value(), expiresAt, r.secretHash(), r.tombstone());
+    }
+
     /** Whether any record, value or tombstone, is held under {@code key}. */
     boolean holdsAny(Id key) {
         for (StoredRecord r : store.scanKey(Store.Cursor.atKey(key), 1)) {

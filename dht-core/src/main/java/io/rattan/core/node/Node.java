@@ -23,6 +23,7 @@ import io.rattan.core.msg.Messages.PutRequest;
 import io.rattan.core.msg.Messages.RemoveReplica;
 import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.RemoveReplicaReply;
+import io.rattan.core.msg.Messages.ReplicaRead;
 import io.rattan.core.msg.Messages.Routed;
 import io.rattan.core.msg.Messages.StoreAck;
 import io.rattan.core.msg.Messages.StoreReplicas;
@@ -247,7 +248,8 @@ public final class Node {
         switch (m.type()) {
             case PING -> reply(from, e, tables.answerPing(from));
             case PONG, HOP_ACK, STORE_ACK, LEAF_EXCHANGE_REPLY, REMOVE_REPLICA_REPLY, DIGEST_WANT, RANGE_DIGEST_REPLY,
-                 PUT_REPLY, GET_REPLY, REMOVE_REPLY, ITERATIVE_GET_REPLY, ERROR_REPLY -> outbox.onReply(e);
+                 PUT_REPLY, GET_REPLY, REMOVE_REPLY, ITERATIVE_GET_REPLY, REPLICA_READ_REPLY, ERROR_REPLY ->
+                    outbox.onReply(e);
             case ITERATIVE_GET -> {
                 // Like a routed get, a node that has not joined stays silent and the gateway asks another.
                 if (join.isJoined()) {
@@ -282,6 +284,7 @@ public final class Node {
                 }
                 reply(from, e, new RemoveReplicaReply(status));
             }
+            case REPLICA_READ -> reply(from, e, gets.answerReplicaRead(from, (ReplicaRead) m));
             case DIGEST -> repair.answerDigest(e, from, (Digest) m);
             case RANGE_DIGEST -> repair.answerRangeDigest(e, from, (RangeDigest) m);
             default -> log.debug("{} ignores a {} on the peer port from {}", ctx.tag(), m.type(), from);

@@ -66,6 +66,15 @@ public record NodeConfig(
                 1_000, 5_000, 10_000, 5_000, 1_000, 100, 5_000, 512);
     }
 
+    /**
+     * R of a quorum get that names none: ⌊k/2⌋+1, a majority of the key's replicas. With the default k = 4 and
+     * W = 2, R = 3 and R + W &gt; k: the replicas read and the replicas a put was acknowledged by share at least one
+     * node (while the replica set is the one the put wrote to; docs/durability.md).
+     */
+    public int readQuorumDefault() {
+        return replicas / 2 + 1;
+    }
+
     public NodeConfig withLeafSetHalf(int v) {
         return new NodeConfig(v, replicas, writeQuorum, candidatesPerSlot, valueBytesMax, ttlSecondsMax,
                 pageValuesMax, pageBytesMax, leafExchangeIntervalMillis, antiEntropyIntervalMillis,

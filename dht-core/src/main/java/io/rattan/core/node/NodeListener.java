@@ -45,6 +45,13 @@ public interface NodeListener {
     default void getReceived(RoutingMode mode) {
     }
 
+    /**
+     * A quorum get this node served (as the replica that read the others) was answered: {@code partial} when fewer
+     * than R replicas answered; {@code recordsRepaired} records were sent to replicas that lacked them (read repair).
+     */
+    default void quorumReadDone(boolean partial, int recordsRepaired) {
+    }
+
     /** A message left this node. */
     default void messageSent(MessageType type) {
     }

@@ -57,7 +57,7 @@ final class Router {
                     m.hops());
             return;
         }
-        if (m instanceof GetRequest g && gets.answersGet(g.key())) {
+        if (m instanceof GetRequest g && gets.answers(g)) {
             deliver(m);
             return;
         }

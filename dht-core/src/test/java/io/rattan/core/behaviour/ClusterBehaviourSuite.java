@@ -3,6 +3,7 @@ package io.rattan.core.behaviour;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.Consistency;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
@@ -12,6 +13,7 @@ import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.RemoveReply;
 import io.rattan.core.msg.Messages.ValueEntry;
+import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.NodeConfig;
@@ -140,8 +142,8 @@ public abstract class ClusterBehaviourSuite {
         return n;
     }
 
-    /** True when the k live nodes closest to the key each hold the value (former replicas may hold extra copies). */
-    private boolean replicated(Stored s) {
+    /** The k live nodes closest to {@code key}, closest first: its replicas. */
+    private List<Integer> replicasOf(Id key) {
         List<Integer> live = new ArrayList<>();
         for (int i = 0; i < cluster.size(); i++) {
             if (cluster.isAlive(i)) {
@@ -151,9 +153,14 @@ public abstract class ClusterBehaviourSuite {
         live.sort((a, b) -> {
             Id ia = cluster.status(a).self().id();
             Id ib = cluster.status(b).self().id();
-            return ia.equals(ib) ? 0 : ia.isCloserTo(s.key(), ib) ? -1 : 1;
+            return ia.equals(ib) ? 0 : ia.isCloserTo(key, ib) ? -1 : 1;
         });
-        for (int i : live.subList(0, Math.min(K, live.size()))) {
+        return live.subList(0, Math.min(K, live.size()));
+    }
+
+    /** True when the k live nodes closest to the key each hold the value (former replicas may hold extra copies). */
+    private boolean replicated(Stored s) {
+        for (int i : replicasOf(s.key())) {
             Optional<StoredRecord> r = cluster.read(i, s.key(), s.hash());
             if (r.isEmpty() || r.get().tombstone()) {
                 return false;
@@ -408,6 +415,46 @@ public abstract class ClusterBehaviourSuite {
         for (Stored s : held) {
             assertThat(valuesOf(get(v, s.key()))).containsExactly(s.value());
         }
+    }
+
+    @Test
+    void aQuorumGetReturnsAValueOneReplicaLostAndPutsItBackThere() {
+        // Anti-entropy a week apart: no background round puts a lost copy back while the test runs.
+        NodeConfig quiet = config().withPeriods(config().leafExchangeIntervalMillis(), Duration.ofDays(7).toMillis(),
+                config().purgeIntervalMillis());
+        cluster = start(Math.min(nodes(), 12), quiet);
+        Stored s = putRandom(liveGateway(), 3600, false);
+        Stored control = putRandom(liveGateway(), 3600, false);
+        cluster.await("k copies", () -> replicated(s) && replicated(control));
+        // The second-closest replica loses its copy; the closest serves the quorum get and, by its own view, reads
+        // itself and the two next closest (R = 3 of k = 4).
+        int coordinator = replicasOf(s.key()).get(0);
+        int lost = replicasOf(s.key()).get(1);
+        int copiesBefore = copies(s);
+        cluster.loseRecord(lost, s.key(), s.hash());
+        int controlLost = replicasOf(control.key()).get(1);
+        cluster.loseRecord(controlLost, control.key(), control.hash());
+        assertThat(cluster.read(lost, s.key(), s.hash())).isEmpty();
+        assertThat(copies(s)).isEqualTo(copiesBefore - 1);
+
+        // A get of one replica, even through the node that lost its copy, is answered by another and repairs nothing.
+        assertThat(valuesOf(get(controlLost, control.key()))).containsExactly(control.value());
+        Message reply = cluster.request(coordinator, new ClientGet(s.key(), RoutingMode.DEFAULT, 0, Bytes.EMPTY, 0,
+                false, false, Consistency.QUORUM, 0));
+
+        assertThat(reply).as("quorum get: %s", reply).isInstanceOf(GetReply.class);
+        GetReply quorum = (GetReply) reply;
+        assertThat(quorum.status()).isEqualTo(Status.OK);
+        assertThat(quorum.replicasRead()).isEqualTo(K / 2 + 1);
+        assertThat(valuesOf(quorum)).containsExactly(s.value());
+        cluster.await("the replica that lost its copy holds it again",
+                () -> cluster.read(lost, s.key(), s.hash()).isPresent());
+        assertThat(copies(s)).isEqualTo(copiesBefore);
+        assertThat(cluster.read(controlLost, control.key(), control.hash())).as("no background repair ran").isEmpty();
+
+        Message tooMany = cluster.request(coordinator, new ClientGet(s.key(), RoutingMode.DEFAULT, 0, Bytes.EMPTY, 0,
+                false, false, Consistency.QUORUM, K + 1));
+        assertThat(((ErrorReply) tooMany).status()).isEqualTo(Status.BAD_REQUEST);
     }
 
     @Test

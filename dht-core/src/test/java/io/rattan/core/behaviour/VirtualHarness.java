@@ -4,6 +4,7 @@ import io.rattan.core.id.Id;
 import io.rattan.core.msg.Message;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.node.NodeStatus;
+import io.rattan.core.store.MemoryStore;
 import io.rattan.core.store.StoredRecord;
 import io.rattan.core.util.Bytes;
 import io.rattan.core.virtual.LatencyModel;
@@ -63,6 +64,17 @@ public final class VirtualHarness implements ClusterHarness {
     @Override
     public Optional<StoredRecord> read(int node, Id key, Bytes valueHash) {
         return world.store(node).read(key, valueHash);
+    }
+
+    @Override
+    public void loseRecord(int node, Id key, Bytes valueHash) {
+        MemoryStore store = world.store(node);
+        StoredRecord r = store.read(key, valueHash).orElseThrow(() -> new AssertionError("node " + node
+                + " holds no record " + valueHash + " of " + key.shortHex()));
+        // Without faults the stores judge expiry by the world's clock.
+        store.write(new StoredRecord(r.key(), r.valueHash(), r.value(), world.scheduler().epochMillis() + 1,
+                r.secretHash(), r.tombstone()));
+        world.runFor(Duration.ofMillis(2).toNanos());
     }
 
     @Override

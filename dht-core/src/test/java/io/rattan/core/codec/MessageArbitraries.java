@@ -4,6 +4,7 @@ import io.rattan.core.id.Id;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.MessageType;
+import io.rattan.core.msg.Consistency;
 import io.rattan.core.msg.Cost;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
@@ -32,6 +33,8 @@ import io.rattan.core.msg.Messages.RemoveReplica;
 import io.rattan.core.msg.Messages.RemoveReplicaReply;
 import io.rattan.core.msg.Messages.RemoveReply;
 import io.rattan.core.msg.Messages.RemoveRequest;
+import io.rattan.core.msg.Messages.ReplicaRead;
+import io.rattan.core.msg.Messages.ReplicaReadReply;
 import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.StoreAck;
 import io.rattan.core.msg.Messages.StoreReplicas;
@@ -170,14 +173,15 @@ final class MessageArbitraries {
                 Arbitraries.longs(), hops()).as(PutRequest::new));
         m.put(MessageType.GET_REQUEST, Combinators.combine(ids(), Arbitraries.of(RoutingMode.class),
                 nonNegativeInts(), hashes(), contacts(), Arbitraries.longs(), hops(), Arbitraries.of(true, false))
-                .flatAs((key, routing, max, placemark, origin, id, hops, want) -> costs().map(cost ->
-                        new GetRequest(key, routing, max, placemark, origin, id, hops, want, cost))));
+                .flatAs((key, routing, max, placemark, origin, id, hops, want) -> Combinators.combine(costs(),
+                        nonNegativeInts()).as((cost, readQuorum) ->
+                        new GetRequest(key, routing, max, placemark, origin, id, hops, want, cost, readQuorum))));
         m.put(MessageType.REMOVE_REQUEST, Combinators.combine(ids(), hashes(), secrets(), nonNegativeInts(),
                 contacts(), Arbitraries.longs(), hops()).as(RemoveRequest::new));
         m.put(MessageType.PUT_REPLY, Combinators.combine(statuses(), nonNegativeInts(), details())
                 .as(PutReply::new));
         m.put(MessageType.GET_REPLY, Combinators.combine(statuses(), valueEntries().list().ofMaxSize(6), hashes(),
-                hops(), details(), costs(), contactLists()).as(GetReply::new));
+                hops(), details(), costs(), contactLists(), nonNegativeInts()).as(GetReply::new));
         m.put(MessageType.ITERATIVE_GET, Combinators.combine(ids(), nonNegativeInts(), hashes(),
                 Arbitraries.of(true, false)).as(IterativeGet::new));
         m.put(MessageType.ITERATIVE_GET_REPLY, Combinators.combine(statuses(), Arbitraries.of(true, false),
@@ -195,11 +199,16 @@ final class MessageArbitraries {
         m.put(MessageType.RANGE_DIGEST, Combinators.combine(ids(), ids(), Arbitraries.of(true, false), sums)
                 .as(RangeDigest::new));
         m.put(MessageType.RANGE_DIGEST_REPLY, sums.map(RangeDigestReply::new));
+        m.put(MessageType.REPLICA_READ, Combinators.combine(ids(), hashes(), nonNegativeInts()).as(ReplicaRead::new));
+        m.put(MessageType.REPLICA_READ_REPLY, Combinators.combine(replicaRecords().list().ofMaxSize(6),
+                Arbitraries.of(true, false)).as(ReplicaReadReply::new));
         m.put(MessageType.CLIENT_PUT, Combinators.combine(ids(), values(), nonNegativeInts(), hashes())
                 .as(ClientPut::new));
         m.put(MessageType.CLIENT_GET, Combinators.combine(ids(), Arbitraries.of(RoutingMode.class), nonNegativeInts(),
                 hashes(), Arbitraries.integers().between(0, 16), Arbitraries.of(true, false), Arbitraries.of(true, false))
-                .as(ClientGet::new));
+                .flatAs((key, routing, max, placemark, p, want, oneHop) -> Combinators.combine(
+                        Arbitraries.of(Consistency.class), nonNegativeInts()).as((consistency, r) ->
+                        new ClientGet(key, routing, max, placemark, p, want, oneHop, consistency, r))));
         m.put(MessageType.CLIENT_REMOVE, Combinators.combine(ids(), hashes(), secrets(), nonNegativeInts())
                 .as(ClientRemove::new));
         m.put(MessageType.ERROR_REPLY, Combinators.combine(statuses(), details(), nonNegativeInts())

@@ -11,6 +11,7 @@ import io.rattan.core.msg.Cost;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.MessageType;
+import io.rattan.core.msg.Consistency;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.msg.Messages.ClientRemove;
@@ -38,6 +39,8 @@ import io.rattan.core.msg.Messages.RemoveReplica;
 import io.rattan.core.msg.Messages.RemoveReplicaReply;
 import io.rattan.core.msg.Messages.RemoveReply;
 import io.rattan.core.msg.Messages.RemoveRequest;
+import io.rattan.core.msg.Messages.ReplicaRead;
+import io.rattan.core.msg.Messages.ReplicaReadReply;
 import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.StoreAck;
 import io.rattan.core.msg.Messages.StoreReplicas;
@@ -91,11 +94,14 @@ class MessageCodecTest {
                 new PutRequest(KEY, Bytes.utf8("hello"), 3600, HASH, ALICE, 9, 2),
                 new GetRequest(KEY, 10, Bytes.utf8("mark"), BOB, 10, 0),
                 new GetRequest(KEY, RoutingMode.GREEDY, 0, Bytes.EMPTY, ALICE, 12, 3, true, new Cost(7, 1234)),
+                new GetRequest(KEY, RoutingMode.DELAY_AWARE, 5, HASH, ALICE, 13, 1, false, Cost.ZERO, 3),
                 new RemoveRequest(KEY, HASH, Bytes.utf8("s3cret"), 60, ALICE, 11, 255),
                 new PutReply(Status.OK, 3, ""),
                 new GetReply(Status.OK, List.of(new ValueEntry(Bytes.utf8("v1"), 1000),
                         new ValueEntry(Bytes.EMPTY, 0)), Bytes.EMPTY, 4, "fine"),
                 new GetReply(Status.OK, List.of(), HASH, 1, "", new Cost(3, 400), List.of(ALICE, BOB)),
+                new GetReply(Status.PARTIAL, List.of(new ValueEntry(Bytes.utf8("v"), 5)), Bytes.EMPTY, 2,
+                        "2 of the 3 replicas asked for answered", new Cost(6, 900), List.of(), 2),
                 new IterativeGet(KEY, 5, Bytes.EMPTY, true),
                 new IterativeGetReply(Status.OK, false, List.of(), Bytes.EMPTY, List.of(BOB)),
                 new IterativeGetReply(Status.OK, true, List.of(new ValueEntry(Bytes.utf8("v"), 9)), HASH, List.of()),
@@ -109,10 +115,16 @@ class MessageCodecTest {
                 new DigestWant(List.of(new DigestEntry(Id.ZERO, HASH, true))),
                 new RangeDigest(KEY, Id.MAX, true, List.of(new RangeSum(0, 0), new RangeSum(3, -7))),
                 new RangeDigestReply(List.of(new RangeSum(Integer.MAX_VALUE, Long.MIN_VALUE))),
+                new ReplicaRead(KEY, HASH, 256),
+                new ReplicaRead(KEY, Bytes.EMPTY, 0),
+                new ReplicaReadReply(List.of(new ReplicaRecord(KEY, HASH, Bytes.utf8("v"), 5000, Bytes.EMPTY, false),
+                        new ReplicaRecord(KEY, HASH, Bytes.EMPTY, 7000, HASH, true)), true),
+                new ReplicaReadReply(List.of(), false),
                 new ClientPut(KEY, Bytes.utf8("value"), 0, Bytes.EMPTY),
                 new ClientGet(KEY, 0, Bytes.EMPTY),
                 new ClientGet(KEY, RoutingMode.ITERATIVE, 3, Bytes.EMPTY, 3, true),
                 new ClientGet(KEY, RoutingMode.DELAY_AWARE, 3, Bytes.EMPTY, 0, false, true),
+                new ClientGet(KEY, RoutingMode.GREEDY, 0, Bytes.EMPTY, 0, false, false, Consistency.QUORUM, 3),
                 new ClientRemove(KEY, HASH, Bytes.utf8("secret"), 120),
                 new ErrorReply(Status.TOO_LARGE, "naïve ☃ 𝄞"),
                 new ErrorReply(Status.RATE_LIMITED, "over the rate", 250),
@@ -174,6 +186,19 @@ class MessageCodecTest {
                 + "05" + "0002c3a9" + "00000000");
         assertThat(hex(codec.encode(new Envelope(null, 0, info)))).isEqualTo("050b00" + "0000000000000000"
                 + "0001" + "00".repeat(20) + "01" + "68" + "0001" + "0000" + "01");
+    }
+
+    @Test
+    void theClientGetOfTheProtocolExampleHasItsDocumentedBytes() {
+        ClientGet get = new ClientGet(Id.ofName("greeting"), RoutingMode.DELAY_AWARE, 0, Bytes.EMPTY);
+        String common = "053d00" + "0000000000000007" + "a0f7e779f9247566c84036f07f7bdf4a40a869bd" + "01" + "00000000"
+                + "00000000" + "00000000" + "00" + "00";
+
+        assertThat(hex(codec.encode(new Envelope(null, 7, get)))).isEqualTo(common + "00" + "00000000");
+        ClientGet quorum = new ClientGet(get.key(), RoutingMode.DELAY_AWARE, 0, Bytes.EMPTY, 0, false, false,
+                Consistency.QUORUM, 3);
+        assertThat(hex(codec.encode(new Envelope(null, 7, quorum)))).isEqualTo(common + "01" + "00000003");
+        assertThat(codec.encode(new Envelope(null, 7, get))).hasSize(51);
     }
 
     // ---- decode: malformed frames ----
@@ -300,8 +325,14 @@ class MessageCodecTest {
         assertRejected(frame, "empty host");
     }
 
+    @Test
+    void anUnknownConsistencyIsRejected() {
+        assertRejected(withLastBytes(new ClientGet(KEY, 1, Bytes.EMPTY), 5, "02" + "00000000"),
+                "unknown consistency 2");
+    }
+
     @ParameterizedTest
-    @ValueSource(ints = {12, 0x7F, 0xFF})
+    @ValueSource(ints = {13, 0x7F, 0xFF})
     void unknownStatusIsRejected(int code) {
         byte[] frame = codec.encode(new Envelope(null, 1, new RemoveReplicaReply(Status.OK)));
         frame[frame.length - 1] = (byte) code;
@@ -316,10 +347,16 @@ class MessageCodecTest {
         assertRejected(withLastBytes(new StoreAck(1), 4, "80000000"), "accepted is negative");
         assertRejected(withLastBytes(new PutReply(Status.OK, 1, ""), 6, "ffffffff" + "0000"),
                 "replicas is negative");
-        assertRejected(withLastBytes(new ClientGet(KEY, 1, Bytes.EMPTY), 14, "ffffffff" + "00000000" + "00000000"
-                + "00" + "00"), "maxValues is negative");
-        assertRejected(withLastBytes(new ClientGet(KEY, 1, Bytes.EMPTY), 6, "ffffffff" + "00" + "00"),
-                "parallelism is negative");
+        assertRejected(withLastBytes(new ClientGet(KEY, 1, Bytes.EMPTY), 19, "ffffffff" + "00000000" + "00000000"
+                + "00" + "00" + "00" + "00000000"), "maxValues is negative");
+        assertRejected(withLastBytes(new ClientGet(KEY, 1, Bytes.EMPTY), 11, "ffffffff" + "00" + "00" + "00"
+                + "00000000"), "parallelism is negative");
+        assertRejected(withLastBytes(new ClientGet(KEY, 1, Bytes.EMPTY), 4, "ffffffff"), "readReplicas is negative");
+        assertRejected(withLastBytes(new GetRequest(KEY, 1, Bytes.EMPTY, ALICE, 1, 0), 4, "80000000"),
+                "readQuorum is negative");
+        assertRejected(withLastBytes(new GetReply(Status.OK, List.of(), Bytes.EMPTY, 0, ""), 4, "ffffffff"),
+                "replicasRead is negative");
+        assertRejected(withLastBytes(new ReplicaRead(KEY, Bytes.EMPTY, 1), 4, "ffffffff"), "maxRecords is negative");
         ReplicaRecord record = new ReplicaRecord(KEY, Bytes.EMPTY, Bytes.EMPTY, 1, Bytes.EMPTY, false);
         assertRejected(withLastBytes(new StoreReplicas(List.of(record)), 13, "8000000000000000" + "00000000" + "00"),
                 "expiresAtMillis is negative");

@@ -76,6 +76,17 @@ final class GetCommand implements Callable<Integer> {
                     + "through -g and learns them). Not with --routing iterative.")
     boolean oneHop;
 
+    @Option(names = "--quorum",
+            description = "A quorum get: the first replica reached reads R replicas of the key (--r), answers with "
+                    + "their merge and repairs the replicas that lacked a value. Says 'partial' when fewer than R "
+                    + "answered. Not with --routing iterative.")
+    boolean quorum;
+
+    @Option(names = "--r", paramLabel = "R",
+            description = "Replicas a --quorum get reads, 1..k. Default: the gateway's (k/2+1, 3 of k = 4).",
+            showDefaultValue = CommandLine.Help.Visibility.NEVER)
+    Integer readReplicas;
+
     @Override
     public Integer call() {
         logging.apply(Level.WARN);
@@ -94,7 +105,8 @@ final class GetCommand implements Callable<Integer> {
                     + printable(v.bytes()));
         }
         out.println("(" + result.values().size() + (result.values().size() == 1 ? " value, " : " values, ")
-                + cost(result) + (result.complete() ? "" : ", more values remain") + ")");
+                + cost(result) + (result.complete() ? "" : ", more values remain")
+                + (result.partial() ? ", partial: fewer than R replicas answered" : "") + ")");
         return 0;
     }
 
@@ -116,7 +128,20 @@ final class GetCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(),
                     "--onehop goes straight to a replica: it cannot be combined with --routing iterative");
         }
-        return new GetOptions(routing, parallelism == null ? 0 : parallelism, gateways, hedge, oneHop);
+        if (readReplicas != null && !quorum) {
+            throw new ParameterException(spec.commandLine(), "--r is how many replicas a quorum get reads: use it "
+                    + "with --quorum");
+        }
+        if (readReplicas != null && (readReplicas < 1 || readReplicas > GetOptions.READ_REPLICAS_MAX)) {
+            throw new ParameterException(spec.commandLine(), "--r must be 1.." + GetOptions.READ_REPLICAS_MAX
+                    + ", got " + readReplicas);
+        }
+        if (quorum && routing == RoutingMode.ITERATIVE) {
+            throw new ParameterException(spec.commandLine(), "--quorum is read by a replica the get is routed "
+                    + "to: it cannot be combined with --routing iterative");
+        }
+        GetOptions options = new GetOptions(routing, parallelism == null ? 0 : parallelism, gateways, hedge, oneHop);
+        return !quorum ? options : options.withQuorum(readReplicas == null ? 0 : readReplicas);
     }
 
     /** Hops, messages and bytes, as the answering copies of the pages counted them in the overlay. */

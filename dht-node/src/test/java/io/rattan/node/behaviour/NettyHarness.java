@@ -101,6 +101,13 @@ final class NettyHarness implements ClusterHarness {
     }
 
     @Override
+    public void loseRecord(int node, Id key, Bytes valueHash) {
+        assertThat(get(cluster.node(node).loseRecord(key, valueHash))).as("node %d held the record", node).isTrue();
+        // The copy it was overwritten with expires a millisecond after the write.
+        pass(Duration.ofMillis(5));
+    }
+
+    @Override
     public void await(String what, BooleanSupplier condition) {
         Awaitility.await(what).atMost(AWAIT).pollInterval(Duration.ofMillis(200)).until(condition::getAsBoolean);
     }

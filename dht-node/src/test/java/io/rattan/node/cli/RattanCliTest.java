@@ -239,7 +239,18 @@ class RattanCliTest {
                 .options()).isEqualTo(new GetOptions(RoutingMode.GREEDY, 0, 3, true));
         assertThat(parse(GetCommand.class, "get", "--onehop", "--no-hedge", HEX).options())
                 .isEqualTo(new GetOptions(RoutingMode.DELAY_AWARE, 0, 1, false, true));
-        assertThat(run("get", "--help").out).contains("--gateways", "--[no-]hedge", "--p", "iterative", "--onehop");
+        assertThat(run("get", "--help").out).contains("--gateways", "--[no-]hedge", "--p", "iterative", "--onehop",
+                "--quorum");
+        assertThat(parse(GetCommand.class, "get", "--quorum", HEX).options())
+                .isEqualTo(GetOptions.defaults().withQuorum(0));
+        assertThat(parse(GetCommand.class, "get", "--quorum", "--r", "4", "--no-hedge", HEX).options())
+                .isEqualTo(GetOptions.defaults().withHedge(false).withQuorum(4));
+        Run quorumIterative = run("get", "--routing", "iterative", "--quorum", "--no-hedge", HEX);
+        assertThat(quorumIterative.exit).isEqualTo(2);
+        assertThat(quorumIterative.err).contains("--quorum is read by a replica");
+        Run rAlone = run("get", "--r", "2", HEX);
+        assertThat(rAlone.exit).isEqualTo(2);
+        assertThat(rAlone.err).contains("use it with --quorum");
     }
 
     @Test

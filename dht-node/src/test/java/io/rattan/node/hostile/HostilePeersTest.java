@@ -10,6 +10,7 @@ import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.MessageType;
+import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.GetRequest;
 import io.rattan.core.msg.Messages.Hello;
 import io.rattan.core.msg.Messages.JoinRequest;
@@ -18,6 +19,7 @@ import io.rattan.core.msg.Messages.Ping;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.PutRequest;
 import io.rattan.core.msg.Messages.RemoveRequest;
+import io.rattan.core.msg.Messages.ReplicaRead;
 import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.StoreAck;
 import io.rattan.core.msg.Messages.StoreReplicas;
@@ -204,6 +206,20 @@ class HostilePeersTest {
         assertThat(client.getSync(key).values()).extracting(v -> new String(v.bytes(), StandardCharsets.UTF_8))
                 .containsExactly("honest");
         assertThat(copies(key, put.valueHash())).isEqualTo(config.replicas());
+    }
+
+    @Test
+    void aStrangerCannotReadAReplicasRecordsOfAKey() throws Exception {
+        Id key = Id.ofName("stranger-read");
+        PutResult put = client.putSync(key, "secret-bound".getBytes(StandardCharsets.UTF_8), Duration.ofMinutes(10));
+        await().atMost(WAIT).until(() -> copies(key, put.valueHash()) == config.replicas());
+        RattanNode replica = holders(key, put.valueHash()).get(0);
+        try (RawPeer stranger = prove("reader", replica)) {
+            // A quorum get's read hands out records with their secret hashes and tombstones: replicas only.
+            stranger.send(new Envelope(stranger.contact, 30, new ReplicaRead(key, Bytes.EMPTY, 0)));
+            assertThat(((ErrorReply) awaitReply(stranger, MessageType.ERROR_REPLY, 30).body()).status())
+                    .isEqualTo(Status.FORBIDDEN);
+        }
     }
 
     @Test

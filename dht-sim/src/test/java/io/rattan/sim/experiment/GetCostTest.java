@@ -102,18 +102,19 @@ class GetCostTest {
         long size = 1 + 1 + 1 + (e.sender() == null ? 0 : contact(e.sender())) + 8;
         Message m = e.body();
         if (m instanceof ClientGet c) {
-            // key, routing, maxValues, placemark, parallelism, wantHolders, oneHop
-            return size + 20 + 1 + 4 + bytes(c.placemark()) + 4 + 1 + 1;
+            // key, routing, maxValues, placemark, parallelism, wantHolders, oneHop, consistency, readReplicas
+            return size + 20 + 1 + 4 + bytes(c.placemark()) + 4 + 1 + 1 + 1 + 4;
         }
         if (m instanceof GetRequest r) {
-            // key, routing, maxValues, placemark, origin, originRequestId, hops, wantHolders, cost (int, long)
-            return size + 20 + 1 + 4 + bytes(r.placemark()) + contact(r.origin()) + 8 + 4 + 1 + 4 + 8;
+            // key, routing, maxValues, placemark, origin, originRequestId, hops, wantHolders, cost (int, long),
+            // readQuorum
+            return size + 20 + 1 + 4 + bytes(r.placemark()) + contact(r.origin()) + 8 + 4 + 1 + 4 + 8 + 4;
         }
         if (m instanceof HopAck) {
             return size;
         }
         if (m instanceof GetReply r) {
-            // status, values (each: value, ttlRemainingMillis), placemark, hops, detail, cost, holders
+            // status, values (each: value, ttlRemainingMillis), placemark, hops, detail, cost, holders, replicasRead
             long values = 2;
             for (ValueEntry v : r.values()) {
                 values += bytes(v.value()) + 8;
@@ -122,7 +123,7 @@ class GetCostTest {
             for (Contact c : r.holders()) {
                 holders += contact(c);
             }
-            return size + 1 + values + bytes(r.placemark()) + 4 + 2 + utf8(r.detail()) + 4 + 8 + holders;
+            return size + 1 + values + bytes(r.placemark()) + 4 + 2 + utf8(r.detail()) + 4 + 8 + holders + 4;
         }
         throw new AssertionError("a get sent an unexpected message: " + m);
     }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.rattan.core.client.GetOptions;
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.Consistency;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
@@ -184,15 +185,16 @@ final class ApiRouter {
         Id key = key(keySegment);
         int max = intParam(query, "max", config.pageValuesMax(), 1, config.pageValuesMax(), "values");
         Bytes placemark = placemark(query);
-        GetOptions options = getOptions(query);
+        GetOptions options = getOptions(query, config.replicas());
         ClientGet request = new ClientGet(key, options.routing(), max, placemark, options.parallelism(), false);
         return ask(() -> backend.request(request, options), reply -> {
             if (!(reply instanceof GetReply)) {
                 return unexpected(reply);
             }
             GetReply get = (GetReply) reply;
-            // No live value is an empty list, not a 404: the key exists as soon as anyone names it.
-            if (get.status() != Status.OK && get.status() != Status.NOT_FOUND) {
+            // No live value is an empty list, not a 404: the key exists as soon as anyone names it. A partial quorum
+            // get is an answer too, flagged in its body.
+            if (get.status() != Status.OK && get.status() != Status.NOT_FOUND && get.status() != Status.PARTIAL) {
                 return Problems.forStatus(get.status(), get.detail());
             }
             ObjectNode body = Json.object();
@@ -214,6 +216,12 @@ final class ApiRouter {
             // What the nodes on the winning copy's path counted in band (see Cost): not other copies, not probes.
             cost.put("messages", get.cost().messages());
             cost.put("bytes", get.cost().bytes());
+            if (options.quorum()) {
+                ObjectNode quorum = body.putObject("quorum");
+                quorum.put("r", options.readReplicas() > 0 ? options.readReplicas() : config.readQuorumDefault());
+                quorum.put("replicas", get.replicasRead());
+                quorum.put("partial", get.status() == Status.PARTIAL);
+            }
             return ApiResponse.json(200, Json.bytes(body));
         });
     }
@@ -426,11 +434,12 @@ final class ApiRouter {
 
     /**
      * How a get runs: {@code routing=greedy|delay-aware|iterative}, {@code p=1..16} (iterative only),
-     * {@code gateways=1..8}, {@code hedge=true|false}, {@code onehop=true|false}. Absent ones take
-     * {@link GetOptions#defaults()}, except that an iterative get is not hedged: it runs at this gateway alone (the
-     * node would route other copies recursively).
+     * {@code gateways=1..8}, {@code hedge=true|false}, {@code onehop=true|false}, {@code consistency=one|quorum},
+     * {@code r=1..k} (quorum only; {@code replicasMax} is k). Absent ones take {@link GetOptions#defaults()}, except
+     * that an iterative get is not hedged: it runs at this gateway alone (the node would route other copies
+     * recursively).
      */
-    private static GetOptions getOptions(Map<String, List<String>> query) throws Rejected {
+    private static GetOptions getOptions(Map<String, List<String>> query, int replicasMax) throws Rejected {
         GetOptions defaults = GetOptions.defaults();
         RoutingMode routing = routing(query, defaults.routing());
         boolean iterative = routing == RoutingMode.ITERATIVE;
@@ -447,7 +456,30 @@ final class ApiRouter {
             throw badRequest("an iterative get runs at this gateway alone: gateways must be 1, hedge and onehop "
                     + "false, got gateways=" + gateways + ", hedge=" + hedge + " and onehop=" + oneHop);
         }
-        return new GetOptions(routing, parallelism, gateways, hedge, oneHop);
+        Consistency consistency = consistency(query);
+        String r = singleParam(query, "r");
+        int readReplicas = intParam(query, "r", 0, 1, Math.min(replicasMax, GetOptions.READ_REPLICAS_MAX),
+                "replicas");
+        if (r != null && consistency != Consistency.QUORUM) {
+            throw badRequest("r is how many replicas a quorum get reads: use it with consistency=quorum");
+        }
+        if (consistency == Consistency.QUORUM && iterative) {
+            throw badRequest("a quorum get is routed to a replica that reads the others: it cannot be iterative");
+        }
+        return new GetOptions(routing, parallelism, gateways, hedge, oneHop, consistency, readReplicas);
+    }
+
+    /** {@code consistency=one|quorum}, any case; absent: one. */
+    private static Consistency consistency(Map<String, List<String>> query) throws Rejected {
+        String text = singleParam(query, "consistency");
+        if (text == null) {
+            return Consistency.ONE;
+        }
+        try {
+            return Consistency.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw badRequest(e.getMessage());
+        }
     }
 
     /** {@code name=true|false}, any case; absent: {@code fallback}. */

@@ -45,6 +45,8 @@ final class FakeBackend implements GatewayBackend, AutoCloseable {
     final List<Message> requests = new CopyOnWriteArrayList<>();
     /** The gateways and hedge of each get, as {@code "g=N hedge=B"}, in arrival order. */
     final List<String> getModes = new CopyOnWriteArrayList<>();
+    /** The options of each get, in arrival order. */
+    final List<GetOptions> getOptions = new CopyOnWriteArrayList<>();
 
     /** When set, every client request is answered with what this returns instead of being served. */
     volatile Function<Message, Message> override;
@@ -70,6 +72,7 @@ final class FakeBackend implements GatewayBackend, AutoCloseable {
     public CompletableFuture<Message> request(Message clientRequest, GetOptions options) {
         if (clientRequest instanceof ClientGet) {
             getModes.add("g=" + options.gateways() + " hedge=" + options.hedge() + (options.oneHop() ? " onehop" : ""));
+            getOptions.add(options);
         }
         requests.add(clientRequest);
         if (hang) {

@@ -10,6 +10,7 @@ import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollEventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.Consistency;
 import io.rattan.core.msg.Cost;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
@@ -18,6 +19,7 @@ import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.RemoveReply;
+import io.rattan.core.msg.Messages.ValueEntry;
 import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Status;
 import io.rattan.core.node.NodeConfig;
@@ -296,6 +298,54 @@ class HttpGatewayTest {
             {"routing=iterative&onehop=true", "an iterative get runs at this gateway alone"},
             {"onehop=yes", "onehop must be true or false, got 'yes'"},
             {"routing=fastest", "routing must be greedy, delay-aware or iterative, got 'fastest'"},
+        };
+        for (String[] c : cases) {
+            assertProblem(send("GET", "/v1/keys/" + KEY + "?" + c[0], null), 400, "bad-request", c[1]);
+        }
+        assertThat(backend.requests).isEmpty();
+    }
+
+    @Test
+    void aQuorumGetForwardsItsConsistencyAndRAndSaysHowManyReplicasAnswered() throws Exception {
+        backend.override = m -> new GetReply(Status.OK, List.of(new ValueEntry(Bytes.utf8("v"), 5_000)), Bytes.EMPTY,
+                1, "", Cost.ZERO, List.of(), 3);
+        HttpResponse<String> byDefault = send("GET", "/v1/keys/" + KEY + "?consistency=quorum", null);
+        assertThat(byDefault.statusCode()).isEqualTo(200);
+        assertThat(backend.getOptions.get(0).consistency()).isEqualTo(Consistency.QUORUM);
+        assertThat(backend.getOptions.get(0).readReplicas()).as("the node's default").isZero();
+        JsonNode quorum = JSON.readTree(byDefault.body()).get("quorum");
+        assertThat(quorum.get("r").asInt()).as("k/2+1 of k = 4").isEqualTo(3);
+        assertThat(quorum.get("replicas").asInt()).isEqualTo(3);
+        assertThat(quorum.get("partial").asBoolean()).isFalse();
+
+        backend.override = m -> new GetReply(Status.PARTIAL, List.of(new ValueEntry(Bytes.utf8("v"), 5_000)),
+                Bytes.EMPTY, 1, "1 of the 4 replicas asked for answered", Cost.ZERO, List.of(), 1);
+        HttpResponse<String> partial = send("GET", "/v1/keys/" + KEY + "?consistency=QUORUM&r=4", null);
+        assertThat(partial.statusCode()).as("a partial answer is an answer").isEqualTo(200);
+        assertThat(backend.getOptions.get(1).readReplicas()).isEqualTo(4);
+        JsonNode body = JSON.readTree(partial.body());
+        assertThat(body.get("values")).hasSize(1);
+        assertThat(body.get("quorum").get("r").asInt()).isEqualTo(4);
+        assertThat(body.get("quorum").get("replicas").asInt()).isEqualTo(1);
+        assertThat(body.get("quorum").get("partial").asBoolean()).isTrue();
+
+        backend.override = null;
+        HttpResponse<String> one = send("GET", "/v1/keys/" + KEY + "?consistency=one", null);
+        assertThat(backend.getOptions.get(2).consistency()).isEqualTo(Consistency.ONE);
+        assertThat(JSON.readTree(one.body()).has("quorum")).as("only a quorum get says how it went").isFalse();
+    }
+
+    @Test
+    void badConsistencyOrRIs400() throws Exception {
+        String[][] cases = {
+            {"consistency=all", "consistency must be one or quorum, got 'all'"},
+            {"consistency=quorum&consistency=one", "consistency is given 2 times"},
+            {"r=2", "use it with consistency=quorum"},
+            {"consistency=one&r=2", "use it with consistency=quorum"},
+            {"consistency=quorum&r=0", "r must be at least 1"},
+            {"consistency=quorum&r=5", "r must be at most 4 replicas, got 5"},
+            {"consistency=quorum&r=many", "r must be a whole number"},
+            {"consistency=quorum&routing=iterative", "cannot be iterative"},
         };
         for (String[] c : cases) {
             assertProblem(send("GET", "/v1/keys/" + KEY + "?" + c[0], null), 400, "bad-request", c[1]);

@@ -1,0 +1,236 @@
+package io.rattan.core.node;
+
+import static io.rattan.core.node.NodeContext.nanos;
+
+import io.rattan.core.env.Cancellable;
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Cost;
+import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.Messages.GetRequest;
+import io.rattan.core.msg.Messages.ReplicaRead;
+import io.rattan.core.msg.Messages.ReplicaReadReply;
+import io.rattan.core.msg.Messages.ReplicaRecord;
+import io.rattan.core.msg.Messages.StoreReplicas;
+import io.rattan.core.msg.Status;
+import io.rattan.core.net.Contact;
+import io.rattan.core.store.StoreException;
+import io.rattan.core.store.StoredRecord;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One quorum get at the replica that serves it (the first replica the get reached): it reads its own records of the
+ * key and asks {@code R − 1} other replicas of its view for theirs ({@link ReplicaRead}), closest to the key first;
+ * a replica that is late (its RTO passed) or refuses is replaced by the next one, and a late answer still counts.
+ * Once R replicas answered it merges them ({@link ReadMerge}), answers the gateway, and sends each replica that lacked
+ * a record the merged one: the same {@link StoreReplicas} a put sends, so it passes the receiver's replica-set rule
+ * like any copy, and a lost repair is made good by anti-entropy. Fewer than R by its deadline (half the request
+ * timeout, so that the gateway hears before it gives up), or every replica of its view asked: it answers
+ * {@link Status#PARTIAL} with the merge of those it reached, and repairs those. Owned by the node's event loop.
+ */
+final class QuorumRead {
+
+    private static final Logger log = LoggerFactory.getLogger(QuorumRead.class);
+
+    private final NodeContext ctx;
+    private final Membership members;
+    private final LocalReplica replica;
+    private final GetRequest get;
+    private final int needed;
+    private final int maxValues;
+    private final List<ReadMerge.Answer> answers = new ArrayList<>();
+    private final Set<Id> asked = new HashSet<>();
+    private final Set<Id> late = new HashSet<>();
+    private int outstanding;
+    private Cost cost;
+    private boolean done;
+    private Cancellable deadline = Cancellable.NONE;
+
+    private QuorumRead(NodeContext ctx, Membership members, LocalReplica replica, GetRequest get) {
+        this.ctx = ctx;
+        this.members = members;
+        this.replica = replica;
+        this.get = get;
+        NodeConfig config = ctx.config();
+        // A gateway with a larger k than this node's asks for what this node can give: all its replicas.
+        this.needed = Math.min(get.readQuorum(), config.replicas());
+        this.maxValues = Math.min(get.maxValues() <= 0 ? config.pageValuesMax() : get.maxValues(),
+                config.pageValuesMax());
+        this.cost = get.cost();
+    }
+
+    /** Serves quorum get {@code g} here: answers its origin once R replicas answered or the deadline passed. */
+    static void start(NodeContext ctx, Membership members, LocalReplica replica, GetRequest g) {
+        new QuorumRead(ctx, members, replica, g).run();
+    }
+
+    private void run() {
+        asked.add(ctx.self().id());
+        try {
+            LocalReplica.RecordPage own = replica.readRecords(get.key(), get.placemark(), maxValues);
+            answers.add(new ReadMerge.Answer(ctx.self(), own.records(), own.more()));
+        } catch (StoreException e) {
+            // This replica's store failed: it counts as one that did not answer, and another is asked in its place.
+            log.warn("{} cannot read {} for a quorum get: {}", ctx.tag(), get.key().shortHex(), e.toString());
+        }
+        deadline = ctx.scheduler().schedule(giveUpNanos(), () -> {
+            if (!done && !ctx.stopped()) {
+                finish();
+            }
+        });
+        askMore();
+        check();
+    }
+
+    private long giveUpNanos() {
+        return nanos(ctx.config().requestTimeoutMillis()) / 2;
+    }
+
+    /** Asks replicas of this node's current view, closest first, until answers and timely asks could make R. */
+    private void askMore() {
+        for (Contact c : members.replicaSet(get.key())) {
+            if (done || answers.size() + outstanding - late.size() >= needed) {
+                return;
+            }
+            if (asked.add(c.id())) {
+                ask(c);
+            }
+        }
+    }
+
+    private void ask(Contact c) {
+        outstanding++;
+        ReplicaRead read = new ReplicaRead(get.key(), get.placemark(), maxValues);
+        cost = cost.plus(ctx.outbox().sizeOf(ctx.self(), read));
+        PatientRequest.send(ctx, members, c, read, giveUpNanos(),
+                () -> {
+                    // Late, not lost: its answer still counts if it comes; meanwhile the next replica is asked.
+                    late.add(c.id());
+                    askMore();
+                    check();
+                },
+                ReplyHandler.of(reply -> answered(c, reply), () -> failed(c)));
+    }
+
+    private void answered(Contact c, Envelope reply) {
+        if (done) {
+            return;
+        }
+        Message m = reply.body();
+        if (!(m instanceof ReplicaReadReply r)) {
+            log.debug("{} quorum get of {}: {} answered {}", ctx.tag(), get.key().shortHex(), c,
+                    m instanceof ErrorReply e ? e.status() + " " + e.detail() : m.type());
+            failed(c);
+            return;
+        }
+        outstanding--;
+        late.remove(c.id());
+        cost = cost.plus(ctx.outbox().sizeOf(c, r));
+        answers.add(new ReadMerge.Answer(c, readable(r), r.more()));
+        check();
+    }
+
+    private void failed(Contact c) {
+        if (done) {
+            return;
+        }
+        outstanding--;
+        late.remove(c.id());
+        askMore();
+        check();
+    }
+
+    /** The records of a reply that belong to this read and pass the checks a pushed copy passes; others are dropped. */
+    private List<StoredRecord> readable(ReplicaReadReply r) {
+        List<StoredRecord> out = new ArrayList<>(r.records().size());
+        for (ReplicaRecord w : r.records()) {
+            if (!w.key().equals(get.key())
+                    || (!get.placemark().isEmpty() && w.valueHash().compareTo(get.placemark()) <= 0)) {
+                continue;
+            }
+            StoredRecord s = replica.readable(w);
+            if (s != null) {
+                out.add(s);
+            }
+        }
+        return out;
+    }
+
+    private void check() {
+        if (!done && (answers.size() >= needed || outstanding == 0)) {
+            finish();
+        }
+    }
+
+    private void finish() {
+        done = true;
+        deadline.cancel();
+        if (answers.isEmpty()) {
+            ctx.outbox().replyToOrigin(get, new ErrorReply(Status.UNAVAILABLE,
+                    "no replica answered a quorum read of " + needed));
+            return;
+        }
+        ReadMerge.Result merged = ReadMerge.merge(answers, maxValues, ctx.config().pageBytesMax(),
+                ctx.clock().epochMillis());
+        for (ReadMerge.Repair r : merged.repairs()) {
+            repair(r);
+        }
+        boolean partial = answers.size() < needed;
+        int repaired = merged.repairedRecords();
+        ctx.listener().quorumReadDone(partial, repaired);
+        if (partial || repaired > 0) {
+            log.debug("{} quorum get of {}: {} of {} replicas answered, {} records repaired", ctx.tag(),
+                    get.key().shortHex(), answers.size(), needed, repaired);
+        }
+        GetReply reply = new GetReply(partial ? Status.PARTIAL : Status.OK, merged.values(), merged.placemark(),
+                get.hops(), partial ? answers.size() + " of the " + needed + " replicas asked for answered" : "",
+                cost, get.wantHolders() ? members.replicaSet(get.key()) : List.of(), answers.size());
+        if (!get.origin().id().equals(ctx.self().id())) {
+            // The reply's size does not depend on the cost it carries (fixed-width fields).
+            reply = reply.withCost(cost.plus(ctx.outbox().sizeOf(ctx.self(), reply)));
+        }
+        ctx.outbox().replyToOrigin(get, reply);
+    }
+
+    /**
+     * Sends {@code r}'s records to its replica: this node's own store takes them as a pushed copy; another node gets
+     * them in {@link StoreReplicas} pages of bounded size, without retry (anti-entropy makes a lost one good).
+     */
+    private void repair(ReadMerge.Repair r) {
+        List<ReplicaRecord> wire = new ArrayList<>(r.records().size());
+        for (StoredRecord s : r.records()) {
+            wire.add(replica.toWire(s));
+        }
+        if (r.to().equals(ctx.self())) {
+            try {
+                replica.acceptReplicas(wire);
+            } catch (StoreException e) {
+                log.warn("{} cannot store its own read repair of {}: {}", ctx.tag(), get.key().shortHex(),
+                        e.toString());
+            }
+            return;
+        }
+        int from = 0;
+        while (from < wire.size()) {
+            int to = from;
+            long bytes = 0;
+            while (to < wire.size() && to - from < ctx.config().digestEntriesMax()
+                    && (to == from || bytes + wire.get(to).value().length() <= ReplicaStream.PAGE_BYTES_MAX)) {
+                bytes += wire.get(to).value().length();
+                to++;
+            }
+            StoreReplicas page = new StoreReplicas(wire.subList(from, to));
+            cost = cost.plus(ctx.outbox().sizeOf(ctx.self(), page));
+            ctx.outbox().request(r.to(), page, nanos(ctx.config().rtoMaxMillis()), ReplyHandler.of(reply -> { },
+                    () -> { }));
+            from = to;
+        }
+    }
+}

@@ -1,0 +1,269 @@
+package io.rattan.core.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Cost;
+import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.Messages.GetRequest;
+import io.rattan.core.msg.Messages.ReplicaRead;
+import io.rattan.core.msg.Messages.ReplicaReadReply;
+import io.rattan.core.msg.Messages.ReplicaRecord;
+import io.rattan.core.msg.Messages.StoreReplicas;
+import io.rattan.core.msg.Messages.ValueEntry;
+import io.rattan.core.msg.RoutingMode;
+import io.rattan.core.msg.Status;
+import io.rattan.core.net.Address;
+import io.rattan.core.net.Contact;
+import io.rattan.core.store.MemoryStore;
+import io.rattan.core.store.StoredRecord;
+import io.rattan.core.util.Bytes;
+import io.rattan.core.virtual.VirtualScheduler;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A quorum get at the replica that serves it, built from its parts without a {@link Node} or a network: the outbox
+ * sends into a recording list, the other replicas' answers are fed back by hand, and time moves only when the test
+ * runs the scheduler. The replica set of the key is this node and three others, closest first: A, B, C.
+ */
+class QuorumReadTest {
+
+    private static final long MILLI = 1_000_000L;
+    private static final Id KEY = Id.fromHex("8000000000000000000000000000000000000000");
+    private static final Bytes SECRET_HASH = Bytes.utf8("s").sha256();
+
+    private record Sent(Address to, Envelope envelope) {
+    }
+
+    private final List<Sent> sent = new ArrayList<>();
+    private final List<Boolean> partials = new ArrayList<>();
+    private VirtualScheduler scheduler;
+    private MemoryStore store;
+    private Outbox outbox;
+    private GetAnswers gets;
+    private Membership members;
+    private LocalReplica replica;
+    private Contact self;
+    private Contact a;
+    private Contact b;
+    private Contact c;
+    private final Contact gateway = contact("0100000000000000000000000000000000000000", 9);
+
+    private static Contact contact(String hex, int host) {
+        return new Contact(Id.fromHex(hex), new Address("10.0.0." + host, 4000));
+    }
+
+    @BeforeEach
+    void buildReplica() {
+        scheduler = new VirtualScheduler(1_700_000_000_000L);
+        store = new MemoryStore(scheduler::epochMillis);
+        self = contact("8000000000000000000000000000000000000001", 1);
+        NodeConfig config = NodeConfig.defaults().withReplicas(4, 2);
+        NodeListener listener = new NodeListener() {
+            @Override
+            public void quorumReadDone(boolean partial, int recordsRepaired) {
+                partials.add(partial);
+            }
+        };
+        NodeContext ctx = new NodeContext(self, config, scheduler, scheduler, new SplittableRandom(1), listener);
+        members = new Membership(ctx, () -> { });
+        outbox = new Outbox(ctx, (to, e) -> sent.add(new Sent(to, e)), members::sampleRtt);
+        ctx.attach(outbox);
+        replica = new LocalReplica(config, store, scheduler, ctx.tag());
+        gets = new GetAnswers(ctx, members, replica);
+        a = contact("8000000000000000000000000000000000000002", 2);
+        b = contact("7ffffffffffffffffffffffffffffffffffffffd", 3);
+        c = contact("8000000000000000000000000000000000000004", 4);
+        for (Contact peer : List.of(a, b, c)) {
+            members.heard(peer);
+        }
+    }
+
+    private GetRequest quorumGet(int r) {
+        return new GetRequest(KEY, RoutingMode.DELAY_AWARE, 0, Bytes.EMPTY, gateway, 77, 2, false, Cost.ZERO, r);
+    }
+
+    private StoredRecord value(String v) {
+        return StoredRecord.value(KEY, Bytes.utf8(v), scheduler.epochMillis() + 60_000, SECRET_HASH);
+    }
+
+    private ReplicaRecord wire(StoredRecord r) {
+        return new ReplicaRecord(r.key(), r.valueHash(), r.value(), r.expiresAtMillis(), r.secretHash(),
+                r.tombstone());
+    }
+
+    private List<Sent> sentTo(Contact to, Class<? extends Message> type) {
+        return sent.stream().filter(s -> s.to().equals(to.address()) && type.isInstance(s.envelope().body()))
+                .collect(Collectors.toList());
+    }
+
+    private void answer(Contact from, Message reply) {
+        long id = sentTo(from, ReplicaRead.class).get(0).envelope().requestId();
+        outbox.onReply(new Envelope(from, id, reply));
+    }
+
+    private GetReply replyToGateway() {
+        List<Sent> replies = sentTo(gateway, GetReply.class);
+        assertThat(replies).as("one answer to the gateway").hasSize(1);
+        assertThat(replies.get(0).envelope().requestId()).isEqualTo(77);
+        return (GetReply) replies.get(0).envelope().body();
+    }
+
+    private static List<Bytes> values(GetReply r) {
+        return r.values().stream().map(ValueEntry::value).collect(Collectors.toList());
+    }
+
+    @Test
+    void aQuorumReadAsksTheClosestOthersMergesAndRepairsWhatDiffers() {
+        StoredRecord x = value("x");
+        StoredRecord y = value("y");
+        store.write(x);
+
+        gets.serve(quorumGet(3));
+
+        // R = 3: this node and the two others closest to the key.
+        assertThat(sentTo(a, ReplicaRead.class)).hasSize(1);
+        assertThat(sentTo(b, ReplicaRead.class)).hasSize(1);
+        assertThat(sentTo(c, ReplicaRead.class)).isEmpty();
+        answer(a, new ReplicaReadReply(List.of(wire(x), wire(y)), false));
+        assertThat(sentTo(gateway, GetReply.class)).as("two of three answered").isEmpty();
+        answer(b, new ReplicaReadReply(List.of(), false));
+
+        GetReply reply = replyToGateway();
+        assertThat(reply.status()).isEqualTo(Status.OK);
+        assertThat(reply.replicasRead()).isEqualTo(3);
+        assertThat(values(reply)).containsExactlyInAnyOrder(x.value(), y.value());
+        assertThat(reply.cost().messages()).as("2 reads, 2 answers, 1 repair, the reply").isEqualTo(6);
+        // This node lacked y: stored now. B lacked both: sent them as a put's copies are sent. A agreed.
+        assertThat(store.read(KEY, y.valueHash())).isPresent();
+        List<Sent> repairs = sentTo(b, StoreReplicas.class);
+        assertThat(repairs).hasSize(1);
+        assertThat(((StoreReplicas) repairs.get(0).envelope().body()).records())
+                .extracting(ReplicaRecord::valueHash).containsExactlyInAnyOrder(x.valueHash(), y.valueHash());
+        assertThat(sentTo(a, StoreReplicas.class)).isEmpty();
+        assertThat(partials).containsExactly(false);
+    }
+
+    @Test
+    void aRemoveSeenByOneReplicaHidesTheValueAndReachesTheOthers() {
+        StoredRecord x = value("x");
+        store.write(x);
+        StoredRecord removed = StoredRecord.tombstone(KEY, x.valueHash(), scheduler.epochMillis() + 120_000,
+                SECRET_HASH);
+
+        gets.serve(quorumGet(3));
+        answer(a, new ReplicaReadReply(List.of(wire(removed)), false));
+        answer(b, new ReplicaReadReply(List.of(wire(x)), false));
+
+        assertThat(replyToGateway().values()).isEmpty();
+        assertThat(store.read(KEY, x.valueHash())).get().extracting(StoredRecord::tombstone).isEqualTo(true);
+        assertThat(((StoreReplicas) sentTo(b, StoreReplicas.class).get(0).envelope().body()).records())
+                .extracting(ReplicaRecord::tombstone).containsExactly(true);
+    }
+
+    @Test
+    void aLateReplicaIsReplacedByTheNextAndStillCounts() {
+        store.write(value("x"));
+
+        gets.serve(quorumGet(3));
+        answer(a, new ReplicaReadReply(List.of(), false));
+        // B's RTO (1 s before any sample) passes: C is asked in its place.
+        scheduler.runFor(1_100 * MILLI);
+        assertThat(sentTo(c, ReplicaRead.class)).hasSize(1);
+        answer(c, new ReplicaReadReply(List.of(), false));
+
+        GetReply reply = replyToGateway();
+        assertThat(reply.status()).isEqualTo(Status.OK);
+        assertThat(reply.replicasRead()).isEqualTo(3);
+    }
+
+    @Test
+    void aRefusingReplicaIsReplacedAtOnce() {
+        gets.serve(quorumGet(3));
+        answer(a, new ErrorReply(Status.FORBIDDEN, "not a replica here"));
+
+        assertThat(sentTo(c, ReplicaRead.class)).hasSize(1);
+        answer(b, new ReplicaReadReply(List.of(), false));
+        answer(c, new ReplicaReadReply(List.of(), false));
+        assertThat(replyToGateway().status()).isEqualTo(Status.OK);
+    }
+
+    @Test
+    void tooFewReplicasByTheDeadlineIsAPartialAnswerWithWhatWasReached() {
+        StoredRecord x = value("x");
+        StoredRecord y = value("y");
+        store.write(x);
+
+        gets.serve(quorumGet(4));
+        answer(a, new ReplicaReadReply(List.of(wire(y)), false));
+        // B and C never answer; the read gives up at half the request timeout (2.5 s).
+        scheduler.runFor(2_400 * MILLI);
+        assertThat(sentTo(gateway, GetReply.class)).isEmpty();
+        scheduler.runFor(200 * MILLI);
+
+        GetReply reply = replyToGateway();
+        assertThat(reply.status()).isEqualTo(Status.PARTIAL);
+        assertThat(reply.replicasRead()).isEqualTo(2);
+        assertThat(reply.detail()).isEqualTo("2 of the 4 replicas asked for answered");
+        assertThat(values(reply)).containsExactlyInAnyOrder(x.value(), y.value());
+        assertThat(partials).containsExactly(true);
+    }
+
+    @Test
+    void everyReplicaAskedAndRefusedEndsTheReadAtOnce() {
+        gets.serve(quorumGet(4));
+        for (Contact peer : List.of(a, b, c)) {
+            answer(peer, new ErrorReply(Status.IO_ERROR, "disk"));
+        }
+
+        GetReply reply = replyToGateway();
+        assertThat(reply.status()).isEqualTo(Status.PARTIAL);
+        assertThat(reply.replicasRead()).isEqualTo(1);
+    }
+
+    @Test
+    void aReplicaAnswersAReadWithItsTombstonesButOnlyToAReplicaOfTheKey() {
+        StoredRecord x = value("x");
+        StoredRecord removed = StoredRecord.tombstone(KEY, value("gone").valueHash(),
+                scheduler.epochMillis() + 1_000, SECRET_HASH);
+        store.write(x);
+        store.write(removed);
+
+        Message toMember = gets.answerReplicaRead(a, new ReplicaRead(KEY, Bytes.EMPTY, 0));
+        Message toStranger = gets.answerReplicaRead(contact("0000000000000000000000000000000000000007", 7),
+                new ReplicaRead(KEY, Bytes.EMPTY, 0));
+
+        assertThat(toMember).isInstanceOf(ReplicaReadReply.class);
+        assertThat(((ReplicaReadReply) toMember).records()).extracting(ReplicaRecord::tombstone)
+                .containsExactlyInAnyOrder(false, true);
+        assertThat(((ReplicaReadReply) toMember).more()).isFalse();
+        assertThat(toStranger).isEqualTo(new ErrorReply(Status.FORBIDDEN, "not a replica of "
+                + KEY.shortHex() + " in this node's view"));
+        Message page = gets.answerReplicaRead(a, new ReplicaRead(KEY, Bytes.EMPTY, 1));
+        assertThat(((ReplicaReadReply) page).records()).hasSize(1);
+        assertThat(((ReplicaReadReply) page).more()).isTrue();
+    }
+
+    @Test
+    void aForgedRecordInAnAnswerIsDroppedNotServedOrSpread() {
+        StoredRecord x = value("x");
+        ReplicaRecord forged = new ReplicaRecord(KEY, x.valueHash(), Bytes.utf8("not x"), x.expiresAtMillis(),
+                SECRET_HASH, false);
+
+        gets.serve(quorumGet(3));
+        answer(a, new ReplicaReadReply(List.of(forged), false));
+        answer(b, new ReplicaReadReply(List.of(), false));
+
+        assertThat(replyToGateway().values()).isEmpty();
+        assertThat(sentTo(b, StoreReplicas.class)).isEmpty();
+        assertThat(store.read(KEY, x.valueHash())).isEmpty();
+    }
+}
