@@ -1,5 +1,6 @@
 package io.rattan.node.netty;
 
+import com.google.common.base.Ticker;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
@@ -39,8 +40,13 @@ public final class RateGate extends ChannelInboundHandlerAdapter {
      * @param listener         counts the drops
      */
     public RateGate(int perPeerPerSecond, int perIpPerSecond, TransportListener listener) {
-        this.perPeer = new KeyedRateLimiter<>(perPeerPerSecond);
-        this.perIp = new KeyedRateLimiter<>(perIpPerSecond);
+        this(perPeerPerSecond, perIpPerSecond, listener, Ticker.systemTicker());
+    }
+
+    /** As above, on {@code ticker}'s time (tests). */
+    RateGate(int perPeerPerSecond, int perIpPerSecond, TransportListener listener, Ticker ticker) {
+        this.perPeer = new KeyedRateLimiter<>(perPeerPerSecond, ticker);
+        this.perIp = new KeyedRateLimiter<>(perIpPerSecond, ticker);
         this.listener = listener;
     }
 
