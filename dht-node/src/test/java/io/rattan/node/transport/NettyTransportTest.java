@@ -337,14 +337,14 @@ class NettyTransportTest {
                     fromB.setSoTimeout((int) WAIT.toMillis());
                     assertThat(closedByPeer(fromB)).isTrue();
                     assertThat(TestMessages.readFrame(fromC).body()).isEqualTo(new Hello(MessageCodec.VERSION));
+                    assertThat(bounded.connectionsEvicted()).isEqualTo(1);
+                    assertThat(events.refusals.get(Refusal.OUTBOUND_CONNECTIONS)).hasValue(1);
+                    // A is still open: sending to it again opens nothing and closes nothing.
+                    onClientLoop(() -> bounded.send(toA, ping(5)));
+                    assertThat(bounded.connectionCount()).isEqualTo(2);
+                    assertThat(bounded.connectionsEvicted()).isEqualTo(1);
+                    assertThat(TestMessages.readFrame(fromA).body()).isEqualTo(new Hello(MessageCodec.VERSION));
                 }
-                assertThat(bounded.connectionsEvicted()).isEqualTo(1);
-                assertThat(events.refusals.get(Refusal.OUTBOUND_CONNECTIONS)).hasValue(1);
-                // A is still open: sending to it again opens nothing and closes nothing.
-                onClientLoop(() -> bounded.send(toA, ping(5)));
-                assertThat(bounded.connectionCount()).isEqualTo(2);
-                assertThat(bounded.connectionsEvicted()).isEqualTo(1);
-                assertThat(TestMessages.readFrame(fromA).body()).isEqualTo(new Hello(MessageCodec.VERSION));
             }
         } finally {
             bounded.halt();
