@@ -79,6 +79,7 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
     private final AtomicLong joined = new AtomicLong();
     private final AtomicLong startToReadyMillis = new AtomicLong(-1);
     private final AtomicLong processStartToReadyMillis = new AtomicLong(-1);
+    private final Counter requestsShed;
     private final TransportListener peerTransport;
     private final TransportListener clientTransport;
     private final TransportListener httpTransport;
@@ -112,6 +113,11 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
         gauge("rattan.node.process.start.to.ready.millis",
                 "From the process's start (JVM boot included) to the node's first ready; -1 until then",
                 processStartToReadyMillis);
+        this.requestsShed = Counter.builder("rattan.overload.shed")
+                .description("Requests in flight shed, the oldest first, when the node's table of them was full "
+                        + "(a shed client request is answered UNAVAILABLE)")
+                .tag("queue", "requests_in_flight")
+                .register(registry);
         this.peerTransport = transportListener("peer");
         this.clientTransport = transportListener("client");
         this.httpTransport = transportListener("http");
@@ -259,6 +265,16 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
             messagesSent.set(type.ordinal(), counter);
         }
         counter.increment();
+    }
+
+    @Override
+    public void requestShed() {
+        requestsShed.increment();
+    }
+
+    /** Requests in flight shed so far, the oldest first, when the node's table of them was full. */
+    public double requestsShed() {
+        return requestsShed.count();
     }
 
     /** Refreshes the gauges from a snapshot taken on the node's loop. Any thread. */

@@ -145,7 +145,8 @@ public final class RattanNode implements AutoCloseable {
             this.scheduler = new EventLoopScheduler(loop);
             this.stall = stallFor(options.inboundSlowness(), loop, id);
             MessageCodec codec = new MessageCodec();
-            this.transport = new NettyTransport(loop, codec, name, metrics.peerTransport());
+            this.transport = new NettyTransport(loop, codec, name, metrics.peerTransport(),
+                    options.limits().outboundConnectionsMax());
             opened.push(transport::halt);
             this.peerServer = new PeerServer(loop, new InetSocketAddress(options.host(), options.peerPort()), codec,
                     this::receive, name, transport, metrics.peerTransport(), options.limits());
@@ -442,9 +443,19 @@ public final class RattanNode implements AutoCloseable {
         return peerServer.framesRefused();
     }
 
-    /** Peers (by IP) whose frame rate the peer port tracks now; bounded. */
+    /** Senders whose frame rate the peer port tracks now: verified peers by id, strangers by IP; bounded. */
     public long peersRateTracked() {
         return peerServer.peersRateTracked();
+    }
+
+    /** Verified peers (by node id) whose frame rate the peer port tracks now; bounded. */
+    public long verifiedPeersRateTracked() {
+        return peerServer.verifiedPeersRateTracked();
+    }
+
+    /** Outbound peer connections closed to stay within {@link io.rattan.node.limits.Limits#outboundConnectionsMax}. */
+    public long outboundConnectionsEvicted() {
+        return transport.connectionsEvicted();
     }
 
     /** This node's metrics. */

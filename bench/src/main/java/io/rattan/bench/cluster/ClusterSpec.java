@@ -33,7 +33,8 @@ record ClusterSpec(int nodes, String host, int basePort, String heap, Path nodeJ
     static final int PORTS_PER_NODE = 3;
     static final String NODE_MAIN = "io.rattan.node.cli.RattanCli";
     static final String SLOW_TRACE = "--slow-trace";
-    static final List<String> PER_IP_LIMITS = List.of("--client-rate", "--peer-rate", "--client-storage-bytes");
+    static final List<String> PER_IP_LIMITS =
+            List.of("--client-rate", "--peer-rate", "--peer-ip-rate", "--client-storage-bytes");
     static final String SLOW_TRACE_NODE = "--slow-trace-node";
     static final String SLOW_TRACE_START = "--slow-trace-start";
 

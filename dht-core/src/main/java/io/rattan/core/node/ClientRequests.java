@@ -182,16 +182,18 @@ final class ClientRequests {
         MessageType op = request.type();
         Routed routed = routedFrom(request, id);
         long timeout = nanos(ctx.config().requestTimeoutMillis());
-        if (!ctx.outbox().expect(id, started, timeout, true, ReplyHandler.of(
+        ctx.outbox().expect(id, started, timeout, true, ReplyHandler.of(
                 e -> answered(request, started, e, reply),
                 () -> {
                     ctx.listener().clientRequestDone(op, Status.TIMEOUT, ctx.now() - started, 0);
                     reply.accept(new ErrorReply(ctx.stopped() ? Status.UNAVAILABLE : Status.TIMEOUT,
                             "no answer within " + ctx.config().requestTimeoutMillis() + " ms"));
-                }))) {
-            reply.accept(new ErrorReply(Status.UNAVAILABLE, "too many requests in flight"));
-            return;
-        }
+                },
+                () -> {
+                    // The oldest request in flight when the node's table of them was full: overload sheds it.
+                    ctx.listener().clientRequestDone(op, Status.UNAVAILABLE, ctx.now() - started, 0);
+                    reply.accept(new ErrorReply(Status.UNAVAILABLE, "shed: this gateway is overloaded; retry"));
+                }));
         if (via != null) {
             router.forward(routed, via, tried);
         } else if (routed instanceof GetRequest g && gets.answers(g)) {

@@ -62,16 +62,12 @@ final class Join {
         long joinId = outbox.nextRequestId();
         joinIds.add(joinId);
         long timeout = nanos(ctx.config().requestTimeoutMillis());
-        boolean registered = outbox.expect(joinId, ctx.now(), timeout, false, ReplyHandler.of(
+        outbox.expect(joinId, ctx.now(), timeout, false, ReplyHandler.of(
                 reply -> finish(),
                 () -> {
                     log.info("{} got no join answer through {}; trying again", ctx.tag(), to);
                     attempt();
                 }));
-        if (!registered) {
-            ctx.scheduler().schedule(timeout, this::attempt);
-            return;
-        }
         // The first hop's ack is not awaited: the join's own timeout covers a dead bootstrap.
         outbox.send(to, outbox.nextRequestId(), new JoinRequest(ctx.self(), joinId, 0));
     }

@@ -55,4 +55,11 @@ public interface NodeListener {
     /** A message left this node. */
     default void messageSent(MessageType type) {
     }
+
+    /**
+     * An outstanding request was shed, the oldest, to make room for a new one: the node's table of requests in
+     * flight was full (overload).
+     */
+    default void requestShed() {
+    }
 }

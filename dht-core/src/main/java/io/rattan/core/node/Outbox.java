@@ -11,8 +11,6 @@ import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import java.util.SplittableRandom;
 import java.util.random.RandomGenerator;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Everything that leaves the node and every answer it waits for: sends, requests with their timeouts, and the
@@ -26,7 +24,6 @@ final class Outbox {
         void sample(Id peer, long rttNanos);
     }
 
-    private static final Logger log = LoggerFactory.getLogger(Outbox.class);
     static final int PENDING_MAX = 65_536;
 
     private final NodeContext ctx;
@@ -41,7 +38,7 @@ final class Outbox {
         this.ctx = ctx;
         this.transport = transport;
         this.rtt = rtt;
-        this.pending = new PendingRequests(ctx.scheduler(), PENDING_MAX);
+        this.pending = new PendingRequests(ctx.scheduler(), PENDING_MAX, () -> ctx.listener().requestShed());
         // The virtual world's seeded generator gives the ids a stream of their own from one draw, so that drawing ids
         // does not shift the node's other random choices; any other generator (the real node's CSPRNG) draws each id.
         RandomGenerator random = ctx.random();
@@ -67,23 +64,23 @@ final class Outbox {
         transport.send(to, new Envelope(ctx.self(), requestId, body));
     }
 
-    /** Sends a request to a peer; the handler sees the reply (an RTT sample is taken) or the timeout. */
+    /**
+     * Sends a request to a peer; the handler sees the reply (an RTT sample is taken), the timeout, or, when
+     * {@link #PENDING_MAX} requests are outstanding and this is the oldest, that it was shed.
+     */
     void request(Contact to, Message body, long timeoutNanos, ReplyHandler handler) {
         long id = nextRequestId();
-        if (!pending.register(id, to.id(), ctx.now(), timeoutNanos, false, handler)) {
-            log.warn("{} has {} requests outstanding; dropping a {}", ctx.tag(), pending.size(), body.type());
-            handler.onTimeout();
-            return;
-        }
+        pending.register(id, to.id(), ctx.now(), timeoutNanos, false, handler);
         send(to.address(), id, body);
     }
 
     /**
-     * Waits for an answer to request {@code id} from any node; false (and nothing registered) when too many requests
-     * are outstanding. {@code clientFacing} ones are answered with their timeout when the node stops.
+     * Waits for an answer to request {@code id} from any node (or for its timeout, or its shedding when it is the
+     * oldest of {@link #PENDING_MAX} outstanding). {@code clientFacing} ones are answered with their timeout when the
+     * node stops.
      */
-    boolean expect(long id, long sentAtNanos, long timeoutNanos, boolean clientFacing, ReplyHandler handler) {
-        return pending.register(id, null, sentAtNanos, timeoutNanos, clientFacing, handler);
+    void expect(long id, long sentAtNanos, long timeoutNanos, boolean clientFacing, ReplyHandler handler) {
+        pending.register(id, null, sentAtNanos, timeoutNanos, clientFacing, handler);
     }
 
     /** A reply arrived (or was produced here): completes the request it answers. */

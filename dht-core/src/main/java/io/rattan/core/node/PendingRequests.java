@@ -5,14 +5,18 @@ import io.rattan.core.env.Scheduler;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Envelope;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * Outstanding requests by request id, each with its timeout on the node's scheduler. Replies are matched here in
- * core so that the real node and the simulator time out the same way. Bounded: past {@code max} outstanding
- * requests a new one fails at once (its handler times out). Owned by the node's event loop.
+ * core so that the real node and the simulator time out the same way. Bounded: at {@code max} outstanding requests a
+ * new one sheds the <em>oldest</em> (overload drops old work first: the oldest is the one with the least time left,
+ * and a flood of new requests must not lock out the ones behind it forever); the shed request's handler hears
+ * {@link ReplyHandler#onShed}, on a task of its own, and {@code onShed} here counts it. Owned by the node's event
+ * loop.
  */
 final class PendingRequests {
 
@@ -23,6 +27,7 @@ final class PendingRequests {
 
     private final Scheduler scheduler;
     private final int max;
+    private final Runnable onShed;
     private final Map<Long, Pending> byId = new LinkedHashMap<>();
     /**
      * Requests that timed out, remembered (boundedly) so that a late reply still gives an RTT sample: without it a
@@ -36,16 +41,23 @@ final class PendingRequests {
     };
     private static final int EXPIRED_MAX = 4096;
 
-    PendingRequests(Scheduler scheduler, int max) {
+    /**
+     * @param max    most requests outstanding at once
+     * @param onShed called once for each request shed to stay within {@code max} (a counter)
+     */
+    PendingRequests(Scheduler scheduler, int max, Runnable onShed) {
+        if (max < 1) {
+            throw new IllegalArgumentException("max must be positive, got " + max);
+        }
         this.scheduler = scheduler;
         this.max = max;
+        this.onShed = onShed;
     }
 
-    /** Registers request {@code id}; returns false (and registers nothing) when the table is full. */
-    boolean register(long id, Id peer, long nowNanos, long timeoutNanos, boolean clientFacing,
-                     ReplyHandler handler) {
-        if (byId.size() >= max) {
-            return false;
+    /** Registers request {@code id}; when {@code max} are outstanding, the oldest is shed first. */
+    void register(long id, Id peer, long nowNanos, long timeoutNanos, boolean clientFacing, ReplyHandler handler) {
+        while (byId.size() >= max) {
+            shedOldest();
         }
         Cancellable timer = scheduler.schedule(timeoutNanos, () -> {
             Pending p = byId.remove(id);
@@ -57,7 +69,20 @@ final class PendingRequests {
             }
         });
         byId.put(id, new Pending(id, peer, nowNanos, handler, clientFacing, timer));
-        return true;
+    }
+
+    /**
+     * Drops the request registered first. Its handler runs on a task of its own, never inside {@link #register}: a
+     * handler that sends another request (a routed hop tries the next neighbour) must not re-enter the table it is
+     * being shed from.
+     */
+    private void shedOldest() {
+        Iterator<Pending> first = byId.values().iterator();
+        Pending oldest = first.next();
+        first.remove();
+        oldest.timer().cancel();
+        onShed.run();
+        scheduler.execute(() -> oldest.handler().onShed());
     }
 
     /**

@@ -39,6 +39,7 @@ final class RangeSync {
     private final ArrayDeque<KeyRange> pending = new ArrayDeque<>();
     private final ArrayDeque<KeyRange> leaves = new ArrayDeque<>();
     private Consumer<Boolean> done;
+    private boolean cancelled;
 
     /**
      * @param filter the keys both hold, as this node sees it ({@link Repair#pairFilter})
@@ -71,8 +72,17 @@ final class RangeSync {
         step();
     }
 
+    /**
+     * Ends the session for good: {@code done} gets false now, and answers still on their way are ignored (nothing
+     * more is asked of the peer).
+     */
+    void cancel() {
+        cancelled = true;
+        finish(false);
+    }
+
     private void step() {
-        if (ctx.stopped()) {
+        if (ctx.stopped() || cancelled) {
             finish(false);
         } else if (stream.owed() > 2 * ctx.config().digestEntriesMax()) {
             // Back-pressure: compare further only once the peer has taken what it was owed.
@@ -109,7 +119,7 @@ final class RangeSync {
     private void compare(KeyRange range) {
         List<KeyRange> parts = range.split(PARTS);
         RangeScan.sums(ctx, replica, parts, filter, mine -> {
-            if (mine == null) {
+            if (mine == null || cancelled) {
                 finish(false);
                 return;
             }
@@ -156,6 +166,10 @@ final class RangeSync {
 
     /** Sends the listed records a digest page at a time; the peer answers with those it lacks, which we stream. */
     private void offer(List<DigestEntry> entries, int from) {
+        if (cancelled) {
+            finish(false);
+            return;
+        }
         if (from >= entries.size()) {
             leaves.poll();
             step();

@@ -47,6 +47,8 @@ final class Repair {
     private final ReplicaStream.Counters counters = new ReplicaStream.Counters();
     private final Map<Id, ReplicaStream> streams = new HashMap<>();
     private final Map<Id, RangeSync> sessions = new HashMap<>();
+    // The graceful leave's hand-off sessions still running, by peer.
+    private final Map<Id, RangeSync> handingOff = new HashMap<>();
     private final Set<Id> running = new HashSet<>();
     private final Map<Id, Long> repairedIn = new HashMap<>();
     private final Map<Id, Long> failedIn = new HashMap<>();
@@ -80,6 +82,7 @@ final class Repair {
         for (Contact c : members.leafMembers()) {
             newView.add(c.id());
         }
+        endHandOffsToDeparted(newView);
         if (newView.equals(view)) {
             return;
         }
@@ -97,6 +100,20 @@ final class Repair {
         }
         view = newView;
         startDue();
+    }
+
+    /**
+     * A node this one is handing off to left (or died) while this one was leaving: nothing it would take over can reach
+     * it now, so its session ends rather than wait out its timeouts.
+     */
+    private void endHandOffsToDeparted(Set<Id> newView) {
+        for (RangeSync h : List.copyOf(handingOff.values())) {
+            if (!newView.contains(h.peer().id())) {
+                handingOff.remove(h.peer().id());
+                log.info("{} stops its hand-off to {}, which left its leaf set", ctx.tag(), h.peer());
+                h.cancel();
+            }
+        }
     }
 
     /**
@@ -325,8 +342,10 @@ final class Repair {
 
     /**
      * Graceful leave: a hand-off session with every leaf-set member over the keys it takes over from this node; once
-     * they finished (every copy acknowledged, or a session failed {@value #HANDOFF_TRIES} times, which is logged),
-     * tells the leaf set this node is gone and runs {@code done}.
+     * they finished (every copy acknowledged, or a session failed {@value #HANDOFF_TRIES} times, which is logged, or
+     * its peer left the leaf set meanwhile: a neighbour leaving at the same time says goodbye once its own hand-off is
+     * done, and waiting for a node that is gone would only wait out timeouts), tells the leaf set this node is gone
+     * and runs {@code done}.
      */
     void handOff(Runnable done) {
         List<Contact> leaves = members.leafMembers();
@@ -349,19 +368,22 @@ final class Repair {
         for (Contact c : leaves) {
             RangeSync s = new RangeSync(ctx, replica, c, true, pairRange(c, true), pairFilter(c, true), stream(c),
                     epoch);
+            handingOff.put(c.id(), s);
             runHandOff(s, 1, oneDone);
         }
     }
 
     private void runHandOff(RangeSync s, int attempt, Runnable oneDone) {
         s.run(ok -> {
-            if (ok) {
+            if (ok || handingOff.get(s.peer().id()) != s) {
+                handingOff.remove(s.peer().id(), s);
                 oneDone.run();
             } else if (attempt < HANDOFF_TRIES) {
                 runHandOff(s, attempt + 1, oneDone);
             } else {
                 log.warn("{} could not hand off to {} ({} copies unacknowledged)", ctx.tag(), s.peer(),
                         stream(s.peer()).owed());
+                handingOff.remove(s.peer().id(), s);
                 oneDone.run();
             }
         });

@@ -3,7 +3,10 @@ package io.rattan.node.cli;
 import io.rattan.node.limits.Limits;
 import picocli.CommandLine.Option;
 
-/** The node's limits on the command line; -1 turns a rate or a share off. See docs/security.md. */
+/**
+ * The node's limits on the command line; -1 turns a rate or a share off. {@code rattan node --help} shows each default
+ * (the command sets {@code showDefaultValues}); docs/security.md says why each is what it is.
+ */
 final class LimitOptions {
 
     @Option(names = "--client-rate", paramLabel = "N",
@@ -12,23 +15,35 @@ final class LimitOptions {
     int clientRate = Limits.CLIENT_REQUESTS_PER_SECOND;
 
     @Option(names = "--peer-rate", paramLabel = "N",
-            description = "Frames per second one peer (by IP) may send to the peer port; above it frames are "
-                    + "dropped and counted. -1: off.")
+            description = "Frames per second one verified peer (by the node id its handshake proved) may send to "
+                    + "the peer port; above it frames are dropped and counted. -1: off.")
     int peerRate = Limits.PEER_REQUESTS_PER_SECOND;
+
+    @Option(names = "--peer-ip-rate", paramLabel = "N",
+            description = "Frames per second one source IP may send to the peer port before its connection's "
+                    + "handshake completes; above it frames are dropped and counted. -1: off.")
+    int peerIpRate = Limits.PEER_IP_REQUESTS_PER_SECOND;
 
     @Option(names = "--client-storage-bytes", paramLabel = "BYTES",
             description = "Storage share of one source IP at this gateway: bytes of its live values; a put beyond "
                     + "it is refused (QUOTA_EXCEEDED / HTTP 429). -1: off.")
     long clientStorageBytes = Limits.CLIENT_STORAGE_BYTES;
 
-    @Option(names = "--connections-max", paramLabel = "N", description = "Connections open at once, per port.")
+    @Option(names = "--connections-max", paramLabel = "N",
+            description = "Connections open at once, per port.")
     int connectionsMax = Limits.CONNECTIONS_MAX;
 
     @Option(names = "--connections-per-ip", paramLabel = "N",
             description = "Connections open at once from one IP, per port.")
     int connectionsPerIp = Limits.CONNECTIONS_PER_IP_MAX;
 
-    @Option(names = "--idle-timeout-ms", paramLabel = "MS", description = "Close a connection idle this long.")
+    @Option(names = "--outbound-connections-max", paramLabel = "N",
+            description = "Peer connections this node keeps open to others at once; one more closes the least "
+                    + "recently used.")
+    int outboundConnectionsMax = Limits.OUTBOUND_CONNECTIONS_MAX;
+
+    @Option(names = "--idle-timeout-ms", paramLabel = "MS",
+            description = "Close a connection idle this long.")
     long idleMillis = Limits.IDLE_MILLIS;
 
     @Option(names = "--frame-deadline-ms", paramLabel = "MS",
@@ -38,6 +53,6 @@ final class LimitOptions {
 
     Limits limits() {
         return new Limits(clientRate, peerRate, clientStorageBytes, connectionsMax, connectionsPerIp, idleMillis,
-                frameDeadlineMillis);
+                frameDeadlineMillis, peerIpRate, outboundConnectionsMax);
     }
 }

@@ -30,8 +30,8 @@ public final class KeyedRateLimiter<K> {
         this(perSecond, Ticker.systemTicker());
     }
 
-    /** As above, on {@code ticker}'s time (tests). */
-    KeyedRateLimiter(int perSecond, Ticker ticker) {
+    /** As above, on {@code ticker}'s time (tests, on a manual clock). */
+    public KeyedRateLimiter(int perSecond, Ticker ticker) {
         this.perSecond = perSecond;
         this.ticker = ticker;
         this.buckets = CacheBuilder.newBuilder()

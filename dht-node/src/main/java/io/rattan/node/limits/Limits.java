@@ -9,8 +9,11 @@ import java.time.Duration;
  *
  * @param clientRequestsPerSecond  requests per second one source IP may make to the gateways (binary and HTTP
  *                                 together); above it a request is answered {@code RATE_LIMITED} / 429
- * @param peerRequestsPerSecond    frames per second one peer (its IP until it is verified) may send to the peer port;
- *                                 above it a frame is dropped and counted
+ * @param peerRequestsPerSecond    frames per second one verified peer (keyed by the node id its connection's
+ *                                 handshake proved) may send to the peer port; above it a frame is dropped and counted
+ * @param peerIpRequestsPerSecond  frames per second one source IP may send to the peer port on connections whose
+ *                                 handshake has not completed (hellos, challenges, answers, and whatever a stranger
+ *                                 sends before it); above it a frame is dropped and counted
  * @param clientStorageBytes       the storage share of one source IP at one gateway: value bytes of its puts still
  *                                 alive; a put beyond it is answered {@code QUOTA_EXCEEDED} / 429
  * @param connectionsMax           connections open at once on each port
@@ -19,17 +22,25 @@ import java.time.Duration;
  *                                 requests)
  * @param frameDeadlineMillis      a frame (an HTTP request) must be whole this long after its first byte arrived,
  *                                 however the bytes trickle in; else its connection is closed
+ * @param outboundConnectionsMax   peer connections this node keeps open to others at once; opening one more first
+ *                                 closes the least recently used (a stranger who names many addresses as request
+ *                                 origins cannot make the node hold a connection, and its queue, for each)
  */
 public record Limits(int clientRequestsPerSecond, int peerRequestsPerSecond, long clientStorageBytes,
-                     int connectionsMax, int connectionsPerIpMax, long idleMillis, long frameDeadlineMillis) {
+                     int connectionsMax, int connectionsPerIpMax, long idleMillis, long frameDeadlineMillis,
+                     int peerIpRequestsPerSecond, int outboundConnectionsMax) {
 
     /** Turns a rate or share off. */
     public static final int OFF = -1;
 
     /** Client requests per second per IP: OpenDHT's per-IP limit. */
     public static final int CLIENT_REQUESTS_PER_SECOND = 1024;
-    /** Peer frames per second per peer: OpenDHT's per-node limit. */
+    /** Peer frames per second per verified peer (node id): OpenDHT's per-node limit. */
     public static final int PEER_REQUESTS_PER_SECOND = 8192;
+    /** Peer-port frames per second per source IP before the handshake: OpenDHT's per-IP limit. */
+    public static final int PEER_IP_REQUESTS_PER_SECOND = 1024;
+    /** Outbound peer connections open at once: every node of an overlay of a thousand, without churn. */
+    public static final int OUTBOUND_CONNECTIONS_MAX = 1024;
     /** Live value bytes per client IP at one gateway: 64 MiB, 65,536 values of the default 1 KiB. */
     public static final long CLIENT_STORAGE_BYTES = 64L << 20;
     /** Connections per port. */
@@ -44,6 +55,11 @@ public record Limits(int clientRequestsPerSecond, int peerRequestsPerSecond, lon
     public Limits {
         requireRate("clientRequestsPerSecond", clientRequestsPerSecond);
         requireRate("peerRequestsPerSecond", peerRequestsPerSecond);
+        requireRate("peerIpRequestsPerSecond", peerIpRequestsPerSecond);
+        if (outboundConnectionsMax < 1) {
+            throw new IllegalArgumentException("outboundConnectionsMax must be positive, got "
+                    + outboundConnectionsMax);
+        }
         if (clientStorageBytes != OFF && clientStorageBytes < 1) {
             throw new IllegalArgumentException("clientStorageBytes must be positive or -1 (off), got "
                     + clientStorageBytes);
@@ -60,32 +76,43 @@ public record Limits(int clientRequestsPerSecond, int peerRequestsPerSecond, lon
     /** The defaults above. */
     public static Limits defaults() {
         return new Limits(CLIENT_REQUESTS_PER_SECOND, PEER_REQUESTS_PER_SECOND, CLIENT_STORAGE_BYTES,
-                CONNECTIONS_MAX, CONNECTIONS_PER_IP_MAX, IDLE_MILLIS, FRAME_DEADLINE_MILLIS);
+                CONNECTIONS_MAX, CONNECTIONS_PER_IP_MAX, IDLE_MILLIS, FRAME_DEADLINE_MILLIS,
+                PEER_IP_REQUESTS_PER_SECOND, OUTBOUND_CONNECTIONS_MAX);
     }
 
     public Limits withClientRequestsPerSecond(int v) {
         return new Limits(v, peerRequestsPerSecond, clientStorageBytes, connectionsMax, connectionsPerIpMax,
-                idleMillis, frameDeadlineMillis);
+                idleMillis, frameDeadlineMillis, peerIpRequestsPerSecond, outboundConnectionsMax);
     }
 
     public Limits withPeerRequestsPerSecond(int v) {
         return new Limits(clientRequestsPerSecond, v, clientStorageBytes, connectionsMax, connectionsPerIpMax,
-                idleMillis, frameDeadlineMillis);
+                idleMillis, frameDeadlineMillis, peerIpRequestsPerSecond, outboundConnectionsMax);
     }
 
     public Limits withClientStorageBytes(long v) {
         return new Limits(clientRequestsPerSecond, peerRequestsPerSecond, v, connectionsMax, connectionsPerIpMax,
-                idleMillis, frameDeadlineMillis);
+                idleMillis, frameDeadlineMillis, peerIpRequestsPerSecond, outboundConnectionsMax);
     }
 
     public Limits withConnections(int total, int perIp) {
         return new Limits(clientRequestsPerSecond, peerRequestsPerSecond, clientStorageBytes, total, perIp,
-                idleMillis, frameDeadlineMillis);
+                idleMillis, frameDeadlineMillis, peerIpRequestsPerSecond, outboundConnectionsMax);
     }
 
     public Limits withTimeouts(long idle, long frameDeadline) {
         return new Limits(clientRequestsPerSecond, peerRequestsPerSecond, clientStorageBytes, connectionsMax,
-                connectionsPerIpMax, idle, frameDeadline);
+                connectionsPerIpMax, idle, frameDeadline, peerIpRequestsPerSecond, outboundConnectionsMax);
+    }
+
+    public Limits withPeerIpRequestsPerSecond(int v) {
+        return new Limits(clientRequestsPerSecond, peerRequestsPerSecond, clientStorageBytes, connectionsMax,
+                connectionsPerIpMax, idleMillis, frameDeadlineMillis, v, outboundConnectionsMax);
+    }
+
+    public Limits withOutboundConnectionsMax(int v) {
+        return new Limits(clientRequestsPerSecond, peerRequestsPerSecond, clientStorageBytes, connectionsMax,
+                connectionsPerIpMax, idleMillis, frameDeadlineMillis, peerIpRequestsPerSecond, v);
     }
 
     /** The connection bounds and timeouts every port applies. */

@@ -11,8 +11,16 @@ public interface TransportListener {
 
     /** Why an outbound frame was dropped without being written. */
     enum DropReason {
-        /** Too many frames queued while the connection was being set up. */
+        /**
+         * Too many frames (or bytes) queued while the connection was being set up, and nothing older to shed: the
+         * frame alone is over the bound.
+         */
         QUEUE_FULL,
+        /**
+         * The oldest frame queued for a peer while its connection was being set up, dropped to make room for a newer
+         * one: overload sheds old work first.
+         */
+        SHED,
         /** The connection's write buffer is above its high-water mark: the peer is not reading. */
         UNWRITABLE,
         /** The connection failed or closed before the frame was written. */
@@ -53,7 +61,11 @@ public interface TransportListener {
         /** A connection closed after its idle timeout. */
         IDLE,
         /** A connection closed because a frame or request was not whole by its deadline. */
-        FRAME_DEADLINE
+        FRAME_DEADLINE,
+        /**
+         * An outbound peer connection closed, the least recently used, to open another within the outbound bound.
+         */
+        OUTBOUND_CONNECTIONS
     }
 
     /** A server refused something to keep within its limits. */

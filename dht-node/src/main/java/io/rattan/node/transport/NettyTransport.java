@@ -26,6 +26,7 @@ import io.rattan.core.msg.Messages.ChallengeAnswer;
 import io.rattan.core.msg.Messages.Hello;
 import io.rattan.core.net.Contact;
 import io.rattan.core.net.Address;
+import io.rattan.node.limits.Limits;
 import io.rattan.node.netty.EventLoops;
 import io.rattan.node.netty.Frames;
 import io.rattan.node.netty.TransportListener.DropReason;
@@ -34,7 +35,6 @@ import java.net.InetSocketAddress;
 import java.nio.channels.ClosedChannelException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,10 +55,17 @@ import org.slf4j.LoggerFactory;
  * one flush per connection runs after the current loop task, so a burst of sends costs one system call per peer.
  *
  * <p>Nothing here retries or times out a message: a frame that cannot be delivered is dropped and counted, and core's
- * request timeouts see the loss. Frames are dropped while a connection is being set up and more than
- * {@link #PENDING_FRAMES_MAX} frames (or {@link #PENDING_BYTES_MAX} bytes) are queued for it, when a connection's
- * write buffer is above its high-water mark (the peer is not reading), and when a connection fails with frames
- * queued.
+ * request timeouts see the loss. While a connection is being set up its frames queue, at most
+ * {@link #PENDING_FRAMES_MAX} frames and {@link #PENDING_BYTES_MAX} bytes for one peer and
+ * {@link #PENDING_BYTES_TOTAL_MAX} bytes for all: past a bound the <em>oldest</em> queued frames are shed
+ * ({@link DropReason#SHED}) to make room, since the newest are the ones whose requests have time left. Frames are also
+ * dropped when a connection's write buffer is above its high-water mark (the peer is not reading), and when a
+ * connection fails with frames queued.
+ *
+ * <p>At most {@code outboundMax} connections are open at once: opening one more first closes the least recently used
+ * (gracefully when it was welcomed, at once when it was still being set up), counted as
+ * {@link TransportListener.Refusal#OUTBOUND_CONNECTIONS}. So a peer that names many addresses as the origins of its
+ * requests cannot make this node hold a connection, and a queue, for each.
  *
  * <p>{@link #halt} models a crash: from the moment it is called nothing more reaches a socket (asserted by
  * {@link #framesSentAfterHalt}); {@link #close} is the graceful variant that lets written frames drain first.
@@ -70,7 +77,10 @@ import org.slf4j.LoggerFactory;
  * request) receives at most one {@code Hello} per {@link #HELLO_INTERVAL_NANOS}: frames for it wait, and are dropped
  * with the connection when no {@code Welcome} comes within {@link #HANDSHAKE_TIMEOUT_MILLIS}; later sends to it are
  * dropped ({@link DropReason#UNVERIFIED}) until the interval has passed. Challenges and answers to challenges are
- * handshake frames: they pass before the {@code Welcome}.
+ * handshake frames: they pass before the {@code Welcome}, but a connection not yet welcomed carries at most
+ * {@link #CHALLENGES_BEFORE_WELCOME_MAX} challenges, and a challenge does not dial an address within its hello interval
+ * either: a stranger who claims an address in hello after hello (it can claim only its own IP) draws one hello and one
+ * challenge per interval to it, however many connections it opens.
  *
  * <p>On an outbound connection a peer may send back only its {@code Welcome}; anything else closes it.
  */
@@ -80,6 +90,10 @@ public final class NettyTransport implements Transport, AutoCloseable {
     public static final int PENDING_FRAMES_MAX = 1024;
     /** Most bytes queued for one peer while its connection is being set up. */
     public static final int PENDING_BYTES_MAX = 4 << 20;
+    /** Most bytes queued for all peers together while their connections are being set up. */
+    public static final long PENDING_BYTES_TOTAL_MAX = 64L << 20;
+    /** Most {@code Challenge} frames written on a connection the listener has not welcomed yet. */
+    public static final int CHALLENGES_BEFORE_WELCOME_MAX = 1;
     /** Above this many bytes buffered on a connection, frames to that peer are dropped until it drains. */
     public static final int WRITE_BUFFER_HIGH_BYTES = 4 << 20;
     /** A connection that was above the high-water mark takes frames again once it drains below this. */
@@ -100,13 +114,16 @@ public final class NettyTransport implements Transport, AutoCloseable {
     private static final long CLOSE_WAIT_MILLIS = 2_000;
 
     private final EventLoop loop;
+    private final int outboundMax;
     private final MessageCodec codec;
     private final String localName;
     private final TransportListener listener;
     private final Bootstrap bootstrap;
 
-    // Confined to the loop.
-    private final Map<Address, Connection> connections = new HashMap<>();
+    // Confined to the loop. In access order: the first entry is the least recently used connection.
+    private final LinkedHashMap<Address, Connection> connections = new LinkedHashMap<>(16, 0.75f, true);
+    // Bytes queued on all connections being set up.
+    private long pendingBytesTotal;
     private final List<Connection> toFlush = new ArrayList<>();
     private boolean flushScheduled;
     private final Runnable flushTask = this::flushAll;
@@ -128,17 +145,29 @@ public final class NettyTransport implements Transport, AutoCloseable {
     private final LongAdder framesDropped = new LongAdder();
     private final LongAdder framesSentAfterHalt = new LongAdder();
     private final LongAdder welcomes = new LongAdder();
+    private final LongAdder evicted = new LongAdder();
+
+    /** A transport with the default bound on outbound connections ({@link Limits#OUTBOUND_CONNECTIONS_MAX}). */
+    public NettyTransport(EventLoop loop, MessageCodec codec, String localName, TransportListener listener) {
+        this(loop, codec, localName, listener, Limits.OUTBOUND_CONNECTIONS_MAX);
+    }
 
     /**
-     * @param loop      the node's loop: {@link #send} must be called on it, and connections are registered on it
-     * @param codec     encodes envelopes into frame bodies
-     * @param localName names this node in logs (its short id)
-     * @param listener  receives byte and drop counts
+     * @param loop        the node's loop: {@link #send} must be called on it, and connections are registered on it
+     * @param codec       encodes envelopes into frame bodies
+     * @param localName   names this node in logs (its short id)
+     * @param listener    receives byte and drop counts
+     * @param outboundMax connections open at once; one more closes the least recently used
      */
-    public NettyTransport(EventLoop loop, MessageCodec codec, String localName, TransportListener listener) {
+    public NettyTransport(EventLoop loop, MessageCodec codec, String localName, TransportListener listener,
+                          int outboundMax) {
         if (loop == null || codec == null || localName == null || listener == null) {
             throw new IllegalArgumentException("loop, codec, localName and listener are required");
         }
+        if (outboundMax < 1) {
+            throw new IllegalArgumentException("outboundMax must be positive, got " + outboundMax);
+        }
+        this.outboundMax = outboundMax;
         this.loop = loop;
         this.codec = codec;
         this.localName = localName;
@@ -234,10 +263,16 @@ public final class NettyTransport implements Transport, AutoCloseable {
         }
         Connection c = connections.get(claimed);
         if (c == null) {
+            if (recentlyUnanswered(claimed)) {
+                // Whoever claims this address has not answered our last hello there: one per interval, whatever
+                // number of hellos claim it.
+                drop(DropReason.UNVERIFIED);
+                return;
+            }
             // The claim's host is the IP literal the claimant connected from (PeerFrameHandler checked it).
             c = connect(claimed);
         }
-        c.sendHandshake(codec.encode(new Envelope(self, nonce, new Challenge())));
+        c.challenge(codec.encode(new Envelope(self, nonce, new Challenge())));
     }
 
     /**
@@ -256,6 +291,11 @@ public final class NettyTransport implements Transport, AutoCloseable {
     /** Handshakes completed: connections a listener welcomed. */
     public long welcomes() {
         return welcomes.sum();
+    }
+
+    /** Connections closed to keep within the outbound bound, the least recently used first. */
+    public long connectionsEvicted() {
+        return evicted.sum();
     }
 
     private boolean recentlyUnanswered(Address to) {
@@ -330,6 +370,9 @@ public final class NettyTransport implements Transport, AutoCloseable {
     }
 
     private Connection connect(Address to) {
+        if (connections.size() >= outboundMax) {
+            evictLeastRecentlyUsed();
+        }
         ChannelFuture connecting = bootstrap.connect(new InetSocketAddress(InetAddresses.forString(to.host()), to.port()));
         Connection c = new Connection(to, connecting.channel());
         connecting.channel().attr(CONNECTION).set(c);
@@ -347,6 +390,21 @@ public final class NettyTransport implements Transport, AutoCloseable {
             }
         });
         return c;
+    }
+
+    /** Closes the connection used longest ago, to stay within {@code outboundMax}. */
+    private void evictLeastRecentlyUsed() {
+        Connection lru = connections.values().iterator().next();
+        evicted.increment();
+        listener.refused(TransportListener.Refusal.OUTBOUND_CONNECTIONS);
+        log.debug("{}: {} outbound connections open; closing the least recently used, to {}", localName,
+                connections.size(), lru.to);
+        if (lru.active) {
+            // Welcomed: what was written drains first, as in a graceful close.
+            lru.drainAndClose();
+        } else {
+            lru.abort(DropReason.CONNECTION_LOST);
+        }
     }
 
     private void drop(DropReason reason) {
@@ -402,6 +460,8 @@ public final class NettyTransport implements Transport, AutoCloseable {
         long pendingBytes;
         // Handshake frames (challenges, answers) waiting for the TCP connection; they go right after our Hello.
         List<byte[]> handshake = new ArrayList<>(2);
+        // Challenges sent (or waiting) on this connection before its Welcome.
+        int challenges;
         boolean connectedTcp;
         // Welcomed by the listener: envelopes may go.
         boolean active;
@@ -424,21 +484,51 @@ public final class NettyTransport implements Transport, AutoCloseable {
             }
         }
 
+        /** A challenge of a claim to this address: at most {@link #CHALLENGES_BEFORE_WELCOME_MAX} before the welcome. */
+        void challenge(byte[] body) {
+            if (!active && challenges >= CHALLENGES_BEFORE_WELCOME_MAX) {
+                drop(DropReason.UNVERIFIED);
+                return;
+            }
+            if (!active) {
+                challenges++;
+            }
+            sendHandshake(body);
+        }
+
         void send(byte[] body) {
             if (dead) {
                 drop(DropReason.CONNECTION_LOST);
             } else if (!active) {
-                if (pending.size() >= PENDING_FRAMES_MAX || pendingBytes + body.length > PENDING_BYTES_MAX) {
-                    drop(DropReason.QUEUE_FULL);
-                } else {
-                    pending.add(body);
-                    pendingBytes += body.length;
-                }
+                queue(body);
             } else if (!channel.isWritable()) {
                 drop(DropReason.UNWRITABLE);
             } else {
                 writeEnvelope(body);
             }
+        }
+
+        /**
+         * Queues a frame until the welcome; past a bound (this peer's frames or bytes, or all peers' bytes) the oldest
+         * frames queued here are shed first, and the new frame is dropped only when it alone is over the bound.
+         */
+        void queue(byte[] body) {
+            while (!pending.isEmpty() && (pending.size() >= PENDING_FRAMES_MAX
+                    || pendingBytes + body.length > PENDING_BYTES_MAX
+                    || pendingBytesTotal + body.length > PENDING_BYTES_TOTAL_MAX)) {
+                byte[] oldest = pending.poll();
+                pendingBytes -= oldest.length;
+                pendingBytesTotal -= oldest.length;
+                drop(DropReason.SHED);
+            }
+            if (pendingBytes + body.length > PENDING_BYTES_MAX
+                    || pendingBytesTotal + body.length > PENDING_BYTES_TOTAL_MAX) {
+                drop(DropReason.QUEUE_FULL);
+                return;
+            }
+            pending.add(body);
+            pendingBytes += body.length;
+            pendingBytesTotal += body.length;
         }
 
         void writeEnvelope(byte[] body) {
@@ -477,6 +567,7 @@ public final class NettyTransport implements Transport, AutoCloseable {
                 writeEnvelope(body);
             }
             pending = null;
+            pendingBytesTotal -= pendingBytes;
             pendingBytes = 0;
             if (closed) {
                 // Closed gracefully while connecting: what was queued drains, then the connection closes.
@@ -537,6 +628,7 @@ public final class NettyTransport implements Transport, AutoCloseable {
                     drop(reason);
                 }
                 pending = null;
+                pendingBytesTotal -= pendingBytes;
                 pendingBytes = 0;
             }
             if (connections.get(to) == this) {

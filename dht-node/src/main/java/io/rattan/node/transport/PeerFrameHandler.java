@@ -9,6 +9,7 @@ import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Messages.Hello;
 import io.rattan.core.msg.Messages.Welcome;
 import io.rattan.core.net.Contact;
+import io.rattan.node.netty.RateGate;
 import io.rattan.node.netty.TransportListener;
 import io.rattan.node.netty.TransportListener.RefusalReason;
 import java.net.InetAddress;
@@ -119,6 +120,8 @@ final class PeerFrameHandler extends SimpleChannelInboundHandler<Envelope> {
         }
         verified = true;
         timeout.cancel(false);
+        // From here on this connection's frames count against the proven node id's rate, not its IP's.
+        RateGate.verified(ctx.channel(), claimed.id());
         log.debug("{}: peer {} proved its address", localName, claimed);
         ctx.writeAndFlush(new Envelope(null, 0, new Welcome()));
     }

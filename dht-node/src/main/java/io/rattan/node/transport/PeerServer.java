@@ -23,8 +23,9 @@ import java.util.function.Consumer;
  * no hop, in arrival order per connection. A connection that sends an undecodable frame or announces a frame above the
  * codec's limit is closed (logged at debug, counted); the others are not affected. The node's {@link Limits} bound
  * the connections (in total and per IP; more are closed on accept), close idle connections and connections whose
- * frame is not whole by its deadline, and drop frames above a peer's rate ({@link RateGate}, keyed by the peer's
- * IP), counted and unanswered.
+ * frame is not whole by its deadline, and drop frames above a peer's rate ({@link RateGate}: keyed by the node id
+ * the connection's handshake proved, or by the source IP, at the lower rate for strangers, until it has), counted and
+ * unanswered.
  *
  * <p>The constructor binds synchronously. {@link #close} may be called from any thread but the loop.
  */
@@ -50,7 +51,7 @@ public final class PeerServer implements AutoCloseable {
      * @param localName names this node in logs
      * @param listener  receives byte, rejection and refusal counts
      * @param transport this node's transport, on the same loop: it carries the handshake's challenges and answers
-     * @param limits    the connection bounds, timeouts and the per-peer rate
+     * @param limits    the connection bounds, timeouts and the peer rates (per verified id, per unverified IP)
      * @throws IOException when the address cannot be bound
      */
     public PeerServer(EventLoop loop, InetSocketAddress bind, MessageCodec codec, Consumer<Envelope> consumer,
@@ -65,7 +66,7 @@ public final class PeerServer implements AutoCloseable {
             framesReceived.increment();
             consumer.accept(envelope);
         };
-        this.rateGate = new RateGate(limits.peerRequestsPerSecond(), RateGate::byIp, counting);
+        this.rateGate = new RateGate(limits.peerRequestsPerSecond(), limits.peerIpRequestsPerSecond(), counting);
         this.server = new TcpServer(loop, bind, "the peer server", limits.connections(), counting,
                 bootstrap -> bootstrap
                         .option(ChannelOption.SO_REUSEADDR, true)
@@ -94,9 +95,14 @@ public final class PeerServer implements AutoCloseable {
         return counting.refusals(refusal);
     }
 
-    /** Peers whose rate is tracked now (bounded). */
+    /** Senders whose rate is tracked now: verified peers by id and unverified source IPs (each bounded). */
     public long peersRateTracked() {
         return rateGate.sendersTracked();
+    }
+
+    /** Verified peers whose rate is tracked now, by node id (bounded). */
+    public long verifiedPeersRateTracked() {
+        return rateGate.peersTracked();
     }
 
     /** Source IPs with a connection open now. */

@@ -10,9 +10,14 @@ import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.MessageType;
+import io.rattan.core.msg.Cost;
+import io.rattan.core.msg.Messages.Challenge;
 import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.GetRequest;
 import io.rattan.core.msg.Messages.Hello;
+import io.rattan.core.msg.Messages.IterativeGet;
+import io.rattan.core.msg.Messages.IterativeGetReply;
 import io.rattan.core.msg.Messages.JoinRequest;
 import io.rattan.core.msg.Messages.Leave;
 import io.rattan.core.msg.Messages.Ping;
@@ -23,6 +28,8 @@ import io.rattan.core.msg.Messages.ReplicaRead;
 import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.StoreAck;
 import io.rattan.core.msg.Messages.StoreReplicas;
+import io.rattan.core.msg.Messages.ValueEntry;
+import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
@@ -31,11 +38,15 @@ import io.rattan.core.store.StoredRecord;
 import io.rattan.core.util.Bytes;
 import io.rattan.node.LocalCluster;
 import io.rattan.node.RattanNode;
+import io.micrometer.core.instrument.Counter;
+import io.rattan.node.netty.Handshakes;
 import io.rattan.node.netty.Handshakes.RawPeer;
+import io.rattan.node.netty.TestMessages;
 import io.rattan.node.transport.NettyTransport;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -69,7 +80,11 @@ class HostilePeersTest {
     static Path dir;
     static LocalCluster cluster;
     static RattanClient client;
-    static NodeConfig config = NodeConfig.defaults().withReplicas(3, 2).withLeafSetHalf(2);
+    // Pages of 16 values (16 KiB) rather than 256 (256 KiB): a key of 40 values spans pages, so that a reply the
+    // paging did not cut would show, at the cost of 40 puts.
+    static final int PAGE_VALUES = 16;
+    static NodeConfig config = NodeConfig.defaults().withReplicas(3, 2).withLeafSetHalf(2)
+            .withLimits(1024, NodeConfig.defaults().ttlSecondsMax(), PAGE_VALUES, PAGE_VALUES * 1024);
 
     @BeforeAll
     static void startCluster() throws IOException {
@@ -224,8 +239,23 @@ class HostilePeersTest {
 
     @Test
     void requestsNamingAPlainSinkReachItWithHellosOnly() throws Exception {
-        try (Sink sink = new Sink(); RawPeer attacker = prove("reflector", cluster.node(3))) {
+        RattanNode node = cluster.node(3);
+        try (Sink sink = new Sink("127.0.0.1"); RawPeer attacker = prove("reflector", node);
+             Socket stranger = new Socket("127.0.0.1", port(node))) {
             Contact victim = new Contact(Id.ofName("sink"), sink.address());
+            long refusedBefore = node.peerFramesRefused();
+            // A stranger that never did the handshake names the sink in every request that names an address: the
+            // node keeps each from its core (refused as unverified) and answers nothing, to anyone.
+            for (Envelope e : requestsNaming(victim, Id.ofName("reflect-unverified"), 700)) {
+                TestMessages.writeFrame(stranger, e);
+            }
+            // On a proven connection, an iterative get whose sender is the sink: a forged sender, refused.
+            for (int i = 0; i < 10; i++) {
+                attacker.send(new Envelope(victim, 500 + i, new IterativeGet(Id.ofName("reflect-" + i), 0,
+                        Bytes.EMPTY, true)));
+            }
+            await().atMost(WAIT).until(() -> node.peerFramesRefused() - refusedBefore >= 15);
+            assertThat(stranger.getInputStream().available()).as("bytes sent back to the stranger").isZero();
             for (int i = 0; i < 10; i++) {
                 Id key = Id.ofName("reflect-" + i);
                 attacker.send(new Envelope(attacker.contact, 100 + i, new GetRequest(key, 0, Bytes.EMPTY, victim,
@@ -248,10 +278,145 @@ class HostilePeersTest {
                     .isLessThanOrEqualTo((long) NODES * helloBytes);
             assertThat(sink.frames).as("frames at the sink").allMatch(t -> t == MessageType.HELLO);
             assertThat(NettyTransport.HELLO_INTERVAL_NANOS).isEqualTo(Duration.ofSeconds(10).toNanos());
+            assertThat(stranger.getInputStream().available()).as("bytes sent back to the stranger").isZero();
+        }
+    }
+
+    /**
+     * A hello is the one request a stranger can make before any handshake, and it names an address: the node dials
+     * it to challenge the claim. The claim must be the stranger's own IP (here 127.0.0.2, where the sink listens too),
+     * and however many hellos claim the sink's address within the hello interval, the sink gets one hello and one
+     * challenge.
+     */
+    @Test
+    void helloesClaimingAPlainSinkDrawOneHelloAndOneChallengeWhateverTheirNumber() throws Exception {
+        RattanNode node = cluster.node(2);
+        int claims = 50;
+        List<Socket> claimants = new ArrayList<>();
+        try (Sink sink = new Sink("127.0.0.2")) {
+            double droppedBefore = droppedUnverified(node);
+            for (int i = 0; i < claims; i++) {
+                Socket s = new Socket();
+                claimants.add(s);
+                s.bind(new InetSocketAddress("127.0.0.2", 0));
+                s.connect(new InetSocketAddress("127.0.0.1", port(node)), 20_000);
+                TestMessages.writeFrame(s, new Envelope(new Contact(Id.ofName("claimant-" + i), sink.address()), 0,
+                        new Hello(MessageCodec.VERSION)));
+            }
+            // Every claim after the first finds the sink's connection still unwelcomed, and challenges nothing.
+            await().atMost(WAIT).until(() -> droppedUnverified(node) - droppedBefore >= claims - 1);
+            await().atMost(WAIT).until(() -> sink.frames.size() >= 2);
+
+            MessageCodec codec = new MessageCodec();
+            int helloBytes = 4 + codec.encode(new Envelope(node.contact(), 0, new Hello(MessageCodec.VERSION))).length;
+            int challengeBytes = 4 + codec.encode(new Envelope(node.contact(), 0, new Challenge())).length;
+            assertThat(sink.connections.get()).as("connections to the sink").isEqualTo(1);
+            assertThat(sink.frames).as("frames at the sink").containsExactly(MessageType.HELLO, MessageType.CHALLENGE);
+            assertThat(sink.bytes.get()).as("bytes at the sink").isEqualTo(helloBytes + challengeBytes);
+        } finally {
+            for (Socket s : claimants) {
+                s.close();
+            }
+        }
+    }
+
+    /**
+     * A proven peer names an honest node as the origin of each request that names one (or, for an iterative get, asks
+     * itself): every reply, to the origin and to the asker, is at most the request plus one page, though the key holds
+     * 40 values and the page 16.
+     */
+    @Test
+    void repliesToAnHonestOriginAndToTheAskerAreAtMostTheRequestPlusOnePage() throws Exception {
+        Id key = Id.ofName("paged-reflection");
+        List<PutResult> puts = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            byte[] value = new byte[1000];
+            java.util.Arrays.fill(value, (byte) i);
+            puts.add(client.putSync(key, value, Duration.ofMinutes(10)));
+        }
+        await().atMost(WAIT).until(() -> {
+            for (PutResult p : puts) {
+                if (copies(key, p.valueHash()) != config.replicas()) {
+                    return false;
+                }
+            }
+            return true;
+        });
+        // A replica of the key is asked, so that the iterative get is answered with values, not candidates.
+        RattanNode replica = holders(key, puts.get(0).valueHash()).get(0);
+        try (Origin origin = new Origin(Id.ofName("honest-origin")); RawPeer asker = prove("asker", replica)) {
+            List<Envelope> requests = requestsNaming(origin.contact, key, 800);
+            requests = requests.stream().map(e -> new Envelope(asker.contact, e.requestId(), e.body()))
+                    .collect(java.util.stream.Collectors.toList());
+            int requestBytesMax = 0;
+            for (Envelope e : requests) {
+                requestBytesMax = Math.max(requestBytesMax, 4 + new MessageCodec().encode(e).length);
+                asker.send(e);
+            }
+            await().atMost(WAIT).until(() -> origin.received(MessageType.GET_REPLY)
+                    && origin.received(MessageType.PUT_REPLY) && origin.received(MessageType.REMOVE_REPLY)
+                    && origin.received(MessageType.JOIN_INFO));
+            Envelope iterative = awaitReply(asker, MessageType.ITERATIVE_GET_REPLY, 804);
+
+            int page = pageBytes(config);
+            long bound = (long) requestBytesMax + page;
+            assertThat(origin.frames).as("frames the origin was sent").isNotEmpty()
+                    .allSatisfy(f -> assertThat((long) f.bytes()).as("a %s", f.type()).isLessThanOrEqualTo(bound));
+            assertThat(4L + new MessageCodec().encode(iterative).length).isLessThanOrEqualTo(bound);
+            // The pages were full: the paging, not the key's size, bounded them.
+            assertThat(((IterativeGetReply) iterative.body()).values()).hasSize(PAGE_VALUES);
+            assertThat(origin.first(MessageType.GET_REPLY).values()).hasSize(PAGE_VALUES);
         }
     }
 
     // ---------------------------------------------------------------- helpers
+
+    /**
+     * Every peer request that names an address, naming {@code named}: as the origin of a get, a put and a remove, as
+     * a joiner, and as the sender of an iterative get. Request ids from {@code firstId}; the iterative get's is
+     * {@code firstId + 4}.
+     */
+    private static List<Envelope> requestsNaming(Contact named, Id key, long firstId) {
+        Bytes value = Bytes.utf8("reflected");
+        return List.of(
+                new Envelope(named, firstId, new GetRequest(key, RoutingMode.DEFAULT, 0, Bytes.EMPTY, named,
+                        firstId * 10, 0, true, Cost.ZERO)),
+                new Envelope(named, firstId + 1, new PutRequest(key, value, 60, Bytes.EMPTY, named, firstId * 10 + 1,
+                        0)),
+                new Envelope(named, firstId + 2, new RemoveRequest(key, value.sha256(), Bytes.utf8("wrong"), 60, named,
+                        firstId * 10 + 2, 0)),
+                new Envelope(named, firstId + 3, new JoinRequest(named, firstId * 10 + 3, 0)),
+                new Envelope(named, firstId + 4, new IterativeGet(key, 0, Bytes.EMPTY, true)));
+    }
+
+    /**
+     * One page on the wire, as the code pages a get ({@code LocalReplica.readPage}): at most {@code pageValuesMax}
+     * values holding at most {@code pageBytesMax} value bytes together, with the last one's placemark (a value hash)
+     * and, when asked, the key's k holders; the frame of the larger of the two replies that carry a page (a routed
+     * get's and an iterative get's), from a sender with the longest IPv4 address. Every field but the values has a
+     * fixed width, so values of equal size make the largest page.
+     */
+    static int pageBytes(NodeConfig c) {
+        List<ValueEntry> values = new ArrayList<>();
+        for (int i = 0; i < c.pageValuesMax(); i++) {
+            values.add(new ValueEntry(Bytes.wrap(new byte[c.pageBytesMax() / c.pageValuesMax()]), Long.MAX_VALUE));
+        }
+        Bytes placemark = Bytes.wrap(new byte[32]);
+        Contact longest = new Contact(Id.ofName("holder"), new Address("255.255.255.255", 65_535), 65_535);
+        List<Contact> holders = java.util.Collections.nCopies(c.replicas(), longest);
+        MessageCodec codec = new MessageCodec();
+        int get = codec.encodedSize(new Envelope(longest, Long.MAX_VALUE, new GetReply(Status.OK, values, placemark,
+                0, "", Cost.ZERO, holders)));
+        int iterative = codec.encodedSize(new Envelope(longest, Long.MAX_VALUE, new IterativeGetReply(Status.OK, true,
+                values, placemark, holders)));
+        return 4 + Math.max(get, iterative);
+    }
+
+    private static double droppedUnverified(RattanNode node) {
+        Counter dropped = node.meterRegistry().find("rattan.transport.frames.dropped").tag("reason", "unverified")
+                .counter();
+        return dropped == null ? 0 : dropped.count();
+    }
 
     /**
      * A stranger at its own address, proven to {@code node}. It claims the id of a live node other than {@code node}
@@ -298,21 +463,23 @@ class HostilePeersTest {
 
     /** A plain TCP sink: accepts, reads and counts, never writes. */
     static final class Sink implements AutoCloseable {
-        final ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        final ServerSocket server;
         final AtomicInteger connections = new AtomicInteger();
         final AtomicLong bytes = new AtomicLong();
         final List<MessageType> frames = new CopyOnWriteArrayList<>();
         final List<Socket> accepted = new CopyOnWriteArrayList<>();
         final Thread acceptor;
 
-        Sink() throws IOException {
+        /** A sink listening on {@code host}, an IP literal of this machine (127.0.0.x). */
+        Sink(String host) throws IOException {
+            server = new ServerSocket(0, 50, InetAddress.getByName(host));
             acceptor = new Thread(this::acceptAll, "sink");
             acceptor.setDaemon(true);
             acceptor.start();
         }
 
         Address address() {
-            return new Address("127.0.0.1", server.getLocalPort());
+            return new Address(server.getInetAddress().getHostAddress(), server.getLocalPort());
         }
 
         private void acceptAll() {
@@ -349,6 +516,75 @@ class HostilePeersTest {
         public void close() throws IOException {
             server.close();
             for (Socket s : accepted) {
+                s.close();
+            }
+        }
+    }
+    /** A frame an {@link Origin} was sent: its type and its size on the wire, length prefix included. */
+    record Frame(MessageType type, int bytes, Envelope envelope) {
+    }
+
+    /**
+     * An honest peer that other nodes may name as an origin: it welcomes every node that dials it, once the node has
+     * proven its own address as a node would make it ({@link Handshakes#welcome}), and records every frame it is then
+     * sent. It sends no envelope itself, so no node learns it as a neighbour.
+     */
+    static final class Origin implements AutoCloseable {
+        final ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        final Contact contact;
+        final List<Frame> frames = new CopyOnWriteArrayList<>();
+        final List<Socket> sockets = new CopyOnWriteArrayList<>();
+
+        Origin(Id id) throws IOException {
+            contact = new Contact(id, new Address("127.0.0.1", server.getLocalPort()));
+            Thread acceptor = new Thread(this::acceptAll, "origin");
+            acceptor.setDaemon(true);
+            acceptor.start();
+        }
+
+        boolean received(MessageType type) {
+            return frames.stream().anyMatch(f -> f.type() == type);
+        }
+
+        GetReply first(MessageType type) {
+            return (GetReply) frames.stream().filter(f -> f.type() == type).findFirst().orElseThrow().envelope().body();
+        }
+
+        private void acceptAll() {
+            try {
+                while (true) {
+                    Socket s = server.accept();
+                    sockets.add(s);
+                    Thread reader = new Thread(() -> welcomeAndRead(s), "origin-reader");
+                    reader.setDaemon(true);
+                    reader.start();
+                }
+            } catch (IOException closed) {
+                // the origin is closed
+            }
+        }
+
+        private void welcomeAndRead(Socket s) {
+            try {
+                sockets.add(Handshakes.welcome(s, contact));
+                s.setSoTimeout(0);
+                java.io.DataInputStream in = new java.io.DataInputStream(s.getInputStream());
+                while (true) {
+                    int length = in.readInt();
+                    byte[] body = new byte[length];
+                    in.readFully(body);
+                    Envelope e = new MessageCodec().decode(body);
+                    frames.add(new Frame(e.body().type(), 4 + length, e));
+                }
+            } catch (IOException | RuntimeException end) {
+                // the node closed its connection, or the origin was closed
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            server.close();
+            for (Socket s : sockets) {
                 s.close();
             }
         }

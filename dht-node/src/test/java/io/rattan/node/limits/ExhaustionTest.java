@@ -71,6 +71,8 @@ class ExhaustionTest {
         Limits limits = Limits.defaults()
                 .withClientRequestsPerSecond(Limits.OFF)
                 .withPeerRequestsPerSecond(PEER_RATE)
+                // The fake senders never complete a handshake: their frames meet the per-IP rate for strangers.
+                .withPeerIpRequestsPerSecond(PEER_RATE)
                 .withConnections(TOTAL, PER_IP)
                 .withTimeouts(IDLE_MILLIS, DEADLINE_MILLIS);
         node = RattanNode.start(NodeOptions.singleNode(dir.resolve("node")).withLimits(limits));

@@ -86,8 +86,12 @@ class LimitsUnitTest {
     @Test
     void ratesAndSharesTurnOffWithMinusOneButBoundsAndTimeoutsCannot() {
         Limits off = Limits.defaults().withClientRequestsPerSecond(Limits.OFF).withPeerRequestsPerSecond(Limits.OFF)
-                .withClientStorageBytes(Limits.OFF);
+                .withPeerIpRequestsPerSecond(Limits.OFF).withClientStorageBytes(Limits.OFF);
         assertThat(off.clientRequestsPerSecond()).isEqualTo(-1);
+        assertThat(off.peerIpRequestsPerSecond()).isEqualTo(-1);
+        assertThatIllegalArgumentException().isThrownBy(() -> Limits.defaults().withPeerIpRequestsPerSecond(0));
+        assertThatIllegalArgumentException().isThrownBy(() -> Limits.defaults().withOutboundConnectionsMax(0));
+        assertThatIllegalArgumentException().isThrownBy(() -> Limits.defaults().withOutboundConnectionsMax(-1));
         assertThatIllegalArgumentException().isThrownBy(() -> Limits.defaults().withClientRequestsPerSecond(0));
         assertThatIllegalArgumentException().isThrownBy(() -> Limits.defaults().withConnections(-1, 1));
         assertThatIllegalArgumentException().isThrownBy(() -> Limits.defaults().withConnections(10, 11));

@@ -21,6 +21,7 @@ import io.rattan.node.netty.EventLoops;
 import io.rattan.node.netty.Handshakes;
 import io.rattan.node.netty.TestMessages;
 import io.rattan.node.netty.TransportListener.DropReason;
+import io.rattan.node.netty.TransportListener.Refusal;
 import io.rattan.node.netty.TransportListener;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -34,6 +35,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -280,6 +283,100 @@ class NettyTransportTest {
         }
     }
 
+    @Test
+    void overloadWhileConnectingShedsTheOldestQueuedFrames() throws IOException {
+        int extra = 100;
+        int sent = NettyTransport.PENDING_FRAMES_MAX + extra;
+        try (ServerSocket slow = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            Address to = new Address("127.0.0.1", slow.getLocalPort());
+            // All in one loop task: the connection cannot open meanwhile, so every frame queues.
+            onClientLoop(() -> {
+                for (int i = 0; i < sent; i++) {
+                    transport.send(to, ping(i));
+                }
+            });
+            assertThat(clientEvents.drops.get(DropReason.SHED)).hasValue(extra);
+            try (Socket accepted = slow.accept();
+                 Socket back = Handshakes.welcome(accepted, new Contact(Id.ofName("slow"), to))) {
+                List<Long> ids = new ArrayList<>();
+                while (ids.size() < NettyTransport.PENDING_FRAMES_MAX) {
+                    Envelope e = TestMessages.readFrame(accepted);
+                    if (e.body() instanceof Ping) {
+                        ids.add(e.requestId());
+                    }
+                }
+                // The newest frames went, in order; the oldest were shed to make room for them.
+                assertThat(ids).containsExactlyElementsOf(
+                        LongStream.range(extra, sent).boxed().collect(Collectors.toList()));
+            }
+        }
+        assertThat(clientEvents.drops).doesNotContainKey(DropReason.QUEUE_FULL);
+    }
+
+    @Test
+    void atTheOutboundBoundTheLeastRecentlyUsedConnectionCloses() throws IOException {
+        RecordingListener events = new RecordingListener();
+        NettyTransport bounded = new NettyTransport(clientLoop, CODEC, "bounded", events, 2);
+        bounded.identity(client);
+        // No welcome ever comes from these sinks: only the bound can close a connection within this test.
+        bounded.handshakeTimeoutMillis(120_000);
+        java.net.InetAddress loopback = java.net.InetAddress.getLoopbackAddress();
+        try (ServerSocket a = new ServerSocket(0, 50, loopback); ServerSocket b = new ServerSocket(0, 50, loopback);
+             ServerSocket c = new ServerSocket(0, 50, loopback)) {
+            Address toA = new Address("127.0.0.1", a.getLocalPort());
+            Address toB = new Address("127.0.0.1", b.getLocalPort());
+            Address toC = new Address("127.0.0.1", c.getLocalPort());
+            onClientLoop(() -> bounded.send(toA, ping(1)));
+            onClientLoop(() -> bounded.send(toB, ping(2)));
+            // A is used again: B is now the least recently used.
+            onClientLoop(() -> bounded.send(toA, ping(3)));
+            try (Socket fromA = a.accept(); Socket fromB = b.accept()) {
+                fromA.setSoTimeout((int) WAIT.toMillis());
+                onClientLoop(() -> bounded.send(toC, ping(4)));
+                try (Socket fromC = c.accept()) {
+                    fromB.setSoTimeout((int) WAIT.toMillis());
+                    assertThat(closedByPeer(fromB)).isTrue();
+                    assertThat(TestMessages.readFrame(fromC).body()).isEqualTo(new Hello(MessageCodec.VERSION));
+                    assertThat(bounded.connectionsEvicted()).isEqualTo(1);
+                    assertThat(events.refusals.get(Refusal.OUTBOUND_CONNECTIONS)).hasValue(1);
+                    // A is still open: sending to it again opens nothing and closes nothing.
+                    onClientLoop(() -> bounded.send(toA, ping(5)));
+                    assertThat(bounded.connectionCount()).isEqualTo(2);
+                    assertThat(bounded.connectionsEvicted()).isEqualTo(1);
+                    assertThat(TestMessages.readFrame(fromA).body()).isEqualTo(new Hello(MessageCodec.VERSION));
+                }
+            }
+        } finally {
+            bounded.halt();
+        }
+    }
+
+    @Test
+    void claimsOfAnAddressThatNeverWelcomesDrawOneChallengeAndNoNewDial() throws IOException {
+        try (ServerSocket sink = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            Address claimed = new Address("127.0.0.1", sink.getLocalPort());
+            // As the peer server does for each hello claiming this address.
+            onClientLoop(() -> {
+                for (int i = 0; i < 20; i++) {
+                    transport.challenge(claimed, 1000 + i);
+                }
+            });
+            try (Socket accepted = sink.accept()) {
+                accepted.setSoTimeout((int) WAIT.toMillis());
+                assertThat(TestMessages.readFrame(accepted).body()).isEqualTo(new Hello(MessageCodec.VERSION));
+                Envelope challenge = TestMessages.readFrame(accepted);
+                assertThat(challenge.body()).isEqualTo(new Challenge());
+                assertThat(challenge.requestId()).isEqualTo(1000);
+                assertThat(clientEvents.drops.get(DropReason.UNVERIFIED)).hasValue(19);
+                // The sink closes without a welcome: within the hello interval a new claim dials nothing.
+            }
+            await().atMost(WAIT).until(() -> transport.connectionCount() == 0);
+            onClientLoop(() -> transport.challenge(claimed, 2000));
+            assertThat(transport.connectionCount()).isZero();
+            assertThat(clientEvents.drops.get(DropReason.UNVERIFIED)).hasValue(20);
+        }
+    }
+
     /** Waits until {@code n} envelopes arrived; on timeout, says what the transport saw. */
     private void awaitReceived(int n) {
         try {
@@ -318,6 +415,12 @@ class NettyTransportTest {
     static final class RecordingListener implements TransportListener {
         final AtomicLong bytesSent = new AtomicLong();
         final Map<DropReason, AtomicLong> drops = new ConcurrentHashMap<>();
+        final Map<Refusal, AtomicLong> refusals = new ConcurrentHashMap<>();
+
+        @Override
+        public void refused(Refusal refusal) {
+            refusals.computeIfAbsent(refusal, r -> new AtomicLong()).incrementAndGet();
+        }
 
         @Override
         public void bytesSent(long bytes) {
