@@ -6,7 +6,6 @@ import io.rattan.core.id.Id;
 import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.net.Address;
 import java.io.IOException;
-import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -29,16 +28,13 @@ final class HttpTarget implements Target {
 
     @Override
     public CompletableFuture<GetAnswer> get(Id key, GetMode mode) {
-        HttpRequest request = http.request("/v1/keys/" + key.toHex() + "?" + mode.httpQuery()).GET().build();
-        return http.send(request, 200, HttpTarget::parseGet);
+        return http.get("/v1/keys/" + key.toHex() + "?" + mode.httpQuery(), 200, HttpTarget::parseGet);
     }
 
     @Override
     public CompletableFuture<Void> put(Id key, byte[] value, Duration ttl) {
-        HttpRequest request = http.request("/v1/keys/" + key.toHex() + "?ttl=" + ttl.toSeconds())
-                .header("Content-Type", "application/octet-stream")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(value)).build();
-        return http.send(request, 201, body -> null);
+        return http.post("/v1/keys/" + key.toHex() + "?ttl=" + ttl.toSeconds(), "application/octet-stream", value,
+                201, body -> null);
     }
 
     @Override
@@ -55,7 +51,7 @@ final class HttpTarget implements Target {
 
     @Override
     public void close() {
-        // java.net.http.HttpClient has no close() before Java 21; its threads end once it is unreachable.
+        http.close();
     }
 
     /** Parses a 200 answer of {@code GET /v1/keys/{key}}; anything malformed is an error, not a wrong value. */

@@ -1,7 +1,6 @@
 package io.rattan.bench.harness;
 
 import io.rattan.core.id.Id;
-import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -52,14 +51,14 @@ interface Target extends AutoCloseable {
 
         /**
          * {@code e} as a failure, unwrapped from the CompletionException a future's callback sees; an HTTP
-         * client's timeout is a timeout.
+         * client's timeout (a {@link TimeoutException}) is a timeout.
          */
         static TargetFailure of(Throwable e) {
             Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
             if (cause instanceof TargetFailure) {
                 return (TargetFailure) cause;
             }
-            if (cause instanceof HttpTimeoutException || cause instanceof TimeoutException) {
+            if (cause instanceof TimeoutException) {
                 return new TargetFailure(true, String.valueOf(cause));
             }
             return new TargetFailure(false, String.valueOf(cause));
