@@ -115,7 +115,7 @@ final class TombstoneRule {
         return SecretBinding.opens(secret, value.key(), value.valueHash(), value.binding());
     }
 
-    /** Whether the held tombstone keeps {@code value} out: it opens it, or it is a migrated one and the value unbound. */
+    /** Whether the held tombstone keeps {@code value} out: it opens it, or it is a migrated one, the value unbound. */
     private static boolean blocks(StoredRecord tombstone, StoredRecord value) {
         return tombstone.secret().isEmpty() ? value.binding().isEmpty() : opens(tombstone.secret(), value);
     }

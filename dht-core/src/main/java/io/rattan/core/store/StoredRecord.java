@@ -11,8 +11,8 @@ import io.rattan.core.util.Bytes;
  * ({@link io.rattan.core.msg.SecretBinding}), never the secret. A tombstone keeps no value bytes and no binding: it
  * holds the remove's {@code secret} itself, so every node it reaches can check that it opens the binding of the
  * value it removes, and one made from what a path node saw (a binding) removes nothing. A tombstone with an empty
- * secret exists only where a store of on-disk format 1 was migrated (its secret was never stored); it never leaves
- * the node.
+ * secret exists only where a store of on-disk format 1 was migrated (its secret was never stored); every other node
+ * refuses it.
  *
  * @param key             the DHT key
  * @param valueHash       SHA-256 of the value bytes (32 bytes)

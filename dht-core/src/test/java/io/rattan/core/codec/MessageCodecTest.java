@@ -472,7 +472,8 @@ class MessageCodecTest {
     @Test
     void fieldBoundsAreRefused() {
         assertRefused(new ClientPut(KEY, Bytes.EMPTY, 1, Bytes.wrap(new byte[65])), "binding of 65 bytes");
-        assertRefused(new PutRequest(KEY, Bytes.EMPTY, 1, Bytes.wrap(new byte[65]), ALICE, 1, 0), "binding of 65 bytes");
+        assertRefused(new PutRequest(KEY, Bytes.EMPTY, 1, Bytes.wrap(new byte[65]), ALICE, 1, 0),
+                "binding of 65 bytes");
         assertRefused(new StoreReplicas(List.of(new ReplicaRecord(KEY, HASH, Bytes.EMPTY, 1, Bytes.EMPTY,
                 Bytes.wrap(new byte[1025]), true))), "secret of 1025 bytes");
         assertRefused(new ClientGet(KEY, 1, Bytes.wrap(new byte[65])), "placemark of 65 bytes");

@@ -44,9 +44,10 @@ import org.slf4j.LoggerFactory;
  * <p>Two column families. {@code values} maps {@code id (20 bytes) ‖ valueHash (32 bytes)} to the encoded record:
  * a version byte (2), a flags byte (bit 0: tombstone), expiresAtMillis (8 bytes, big-endian), a value's binding as a
  * length byte (0 or 32) and its bytes, a tombstone's secret as a 2-byte big-endian length (0..1,024) and its bytes,
- * then the value bytes ({@link StoreFormat} migrates records of version 1). {@code expiry} maps {@code expiresAtMillis ‖ id ‖ valueHash} to
- * nothing; the time is big-endian with its sign bit flipped so that byte order is numeric order for any long. Every
- * change to a record and its index entry goes in one {@link WriteBatch}, so the two never disagree after a crash.
+ * then the value bytes ({@link StoreFormat} migrates records of version 1). {@code expiry} maps
+ * {@code expiresAtMillis ‖ id ‖ valueHash} to nothing; the time is big-endian with its sign bit flipped so that
+ * byte order is numeric order for any long. Every change to a record and its index entry goes in one
+ * {@link WriteBatch}, so the two never disagree after a crash.
  * Writes go to the write-ahead log without fsync: they survive a killed process, not a lost machine. With
  * {@link Settings#fsync}, {@link #whenDurable} runs its action only after a WAL sync that began after the write has
  * returned; one sync thread serves every waiter queued while the previous sync ran (group commit).

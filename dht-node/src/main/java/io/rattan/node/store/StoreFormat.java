@@ -93,9 +93,9 @@ final class StoreFormat {
      * stored), so it can no longer be removed: it lives out its TTL (at most {@code ttlSecondsMax}, 7 days by
      * default). A tombstone of version 1 held the same hash and no secret: it becomes a tombstone without a secret,
      * which keeps values without a binding out of this store (the removed value among them) until it expires; every
-     * other node refuses it (nothing in it can be checked), so it stays on the node that held it. Expiry times are unchanged, so is the expiry index.
-     * A record that does not decode as version 1 is left as it is (the store skips and counts it, as any corrupt
-     * record), and one already of version 2 too, so the step is safe to rerun.
+     * other node refuses it (nothing in it can be checked), so it stays on the node that held it. Expiry times are
+     * unchanged, and so is the expiry index. A record that does not decode as version 1 is left as it is (the store
+     * skips and counts it, as any corrupt record), and one already of version 2 too, so the step is safe to rerun.
      */
     static void fromVersion1(RocksDB db, List<ColumnFamilyHandle> handles) throws RocksDBException {
         ColumnFamilyHandle values = handles.get(1);
