@@ -101,6 +101,10 @@ class ReplicaCoordinatorTest {
         assertThat(store.read(KEY, Bytes.utf8("v").sha256())).isPresent();
         for (Contact c : others) {
             assertThat(sentTo(c, StoreReplicas.class)).as("asked %s", c).hasSize(1);
+            StoreReplicas copy = (StoreReplicas) sentTo(c, StoreReplicas.class).get(0).envelope().body();
+            assertThat(copy.records().get(0).binding()).as("a copy carries the binding, never the secret")
+                    .isEqualTo(put("v").binding());
+            assertThat(copy.records().get(0).secret()).isEmpty();
         }
         assertThat(sentTo(gateway, PutReply.class)).as("one copy of two").isEmpty();
 
