@@ -104,7 +104,7 @@ class ReplicaCoordinatorTest {
             StoreReplicas copy = (StoreReplicas) sentTo(c, StoreReplicas.class).get(0).envelope().body();
             assertThat(copy.records().get(0).binding()).as("a copy carries the binding, never the secret")
                     .isEqualTo(put("v").binding());
-            assertThat(copy.records().get(0).secret()).isEmpty();
+            assertThat(copy.records().get(0).secret()).isEqualTo(Bytes.EMPTY);
         }
         assertThat(sentTo(gateway, PutReply.class)).as("one copy of two").isEmpty();
 
