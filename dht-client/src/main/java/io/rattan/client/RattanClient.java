@@ -16,6 +16,7 @@ import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.RemoveReply;
 import io.rattan.core.msg.Messages.ValueEntry;
 import io.rattan.core.msg.RoutingMode;
+import io.rattan.core.msg.SecretBinding;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.util.Bytes;
@@ -132,7 +133,9 @@ public final class RattanClient implements AutoCloseable {
     /**
      * Stores {@code value} under {@code key} for {@code ttl}. A key holds a set of values: putting a different
      * value adds it, putting the same value again only refreshes it. With a {@code secret}, whoever presents the
-     * same secret can remove the value; only SHA-256 of the secret leaves this process.
+     * same secret can remove the value. The secret does not leave this process: the put carries only its binding to
+     * this value, SHA-256(secret ‖ key ‖ SHA-256(value)) ({@link SecretBinding}); only {@link #remove} sends the
+     * secret itself.
      *
      * @param key    the key
      * @param value  the value's bytes (copied); at most {@link #VALUE_BYTES_MAX}, and at most what the gateway allows
@@ -159,8 +162,8 @@ public final class RattanClient implements AutoCloseable {
         }
         Bytes v = Bytes.of(value);
         Bytes hash = v.sha256();
-        Bytes secretHash = secret == null ? Bytes.EMPTY : Bytes.wrap(Bytes.sha256(secret));
-        ClientPut request = new ClientPut(key, v, ttlSeconds, secretHash);
+        Bytes binding = secret == null ? Bytes.EMPTY : SecretBinding.of(Bytes.of(secret), key, hash);
+        ClientPut request = new ClientPut(key, v, ttlSeconds, binding);
         return instrumented(Op.PUT, start,
                 runtime.submit(Op.PUT, request, deadline(start), reply -> mapPut(reply, hash)),
                 r -> ClientMetrics.SUCCESS);

@@ -31,6 +31,7 @@ import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.RemoveReply;
 import io.rattan.core.msg.Messages.ValueEntry;
+import io.rattan.core.msg.SecretBinding;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
@@ -75,7 +76,7 @@ final class FakeGateway implements AutoCloseable {
     static final class Store {
         private final Map<Id, NavigableMap<Bytes, Stored>> keys = new ConcurrentHashMap<>();
 
-        record Stored(Bytes value, Bytes secretHash, long expiresAtMillis) {
+        record Stored(Bytes value, Bytes binding, long expiresAtMillis) {
         }
 
         int size(Id key) {
@@ -304,7 +305,7 @@ final class FakeGateway implements AutoCloseable {
             case CLIENT_PUT: {
                 ClientPut p = (ClientPut) m;
                 store.keys.computeIfAbsent(p.key(), k -> new ConcurrentSkipListMap<>())
-                        .put(p.value().sha256(), new Store.Stored(p.value(), p.secretHash(),
+                        .put(p.value().sha256(), new Store.Stored(p.value(), p.binding(),
                                 now + p.ttlSeconds() * 1000L));
                 return new PutReply(Status.OK, 3, "");
             }
@@ -336,7 +337,7 @@ final class FakeGateway implements AutoCloseable {
                 if (s == null) {
                     return new RemoveReply(Status.NOT_FOUND, "");
                 }
-                if (s.secretHash().isEmpty() || !s.secretHash().equals(r.secret().sha256())) {
+                if (!SecretBinding.opens(r.secret(), r.key(), r.valueHash(), s.binding())) {
                     return new RemoveReply(Status.FORBIDDEN, "wrong secret");
                 }
                 values.remove(r.valueHash());

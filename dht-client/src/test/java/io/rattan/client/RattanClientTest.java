@@ -12,6 +12,7 @@ import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.msg.Messages.ClientRemove;
 import io.rattan.core.msg.RoutingMode;
+import io.rattan.core.msg.SecretBinding;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.util.Bytes;
@@ -134,7 +135,7 @@ class RattanClientTest {
     }
 
     @Test
-    void theWireCarriesTheSecretsHashAtPutAndTheSecretOnlyAtRemove() throws Exception {
+    void theWireCarriesTheBindingAtPutAndTheSecretOnlyAtRemove() throws Exception {
         FakeGateway gw = gateway();
         RattanClient client = client(builder(gw.address()));
         Id key = RattanClient.key("k");
@@ -144,9 +145,11 @@ class RattanClientTest {
 
         List<ClientPut> puts = gw.received().stream().filter(ClientPut.class::isInstance)
                 .map(ClientPut.class::cast).toList();
-        assertThat(puts.get(0).secretHash()).isEqualTo(Bytes.of(SECRET).sha256()).isNotEqualTo(Bytes.of(SECRET));
+        assertThat(puts.get(0).binding()).as("SHA-256(secret ‖ key ‖ value hash)")
+                .isEqualTo(SecretBinding.of(Bytes.of(SECRET), key, put.valueHash()))
+                .isNotEqualTo(Bytes.of(SECRET)).isNotEqualTo(Bytes.of(SECRET).sha256());
         assertThat(puts.get(0).ttlSeconds()).as("ttl rounds up to whole seconds").isEqualTo(2);
-        assertThat(puts.get(1).secretHash()).as("no secret, no hash").isEqualTo(Bytes.EMPTY);
+        assertThat(puts.get(1).binding()).as("no secret, no binding").isEqualTo(Bytes.EMPTY);
         ClientRemove remove = (ClientRemove) gw.received().get(2);
         assertThat(remove.secret()).isEqualTo(Bytes.of(SECRET));
         assertThat(remove.valueHash()).isEqualTo(put.valueHash());

@@ -275,6 +275,19 @@ public final class RattanNode implements AutoCloseable {
     }
 
     /**
+     * Sends {@code body} with request id {@code requestId} to the peer at {@code to} as this node, over its own
+     * verified peer transport, on its loop; the node's state is not touched and it ignores any answer. For tests that
+     * play a member of the overlay that misbehaves (a replica forging a remove from what it holds): what such a node
+     * can send, with everything the handshake proves about it. Fails once the node is stopped.
+     */
+    public CompletableFuture<Void> sendAsThisNode(Address to, long requestId, Message body) {
+        return call(n -> {
+            transport.send(to, new Envelope(contact, requestId, body));
+            return null;
+        });
+    }
+
+    /**
      * Every live record in this node's own store, in key order, read on the loop a page at a time (the admin
      * listing, {@code GET /admin/records}). Fails once the node is stopped.
      */

@@ -93,7 +93,8 @@ public class CodecBenchmark {
                 List<ReplicaRecord> records = new ArrayList<>();
                 for (int i = 0; i < 64; i++) {
                     Bytes v = value(random);
-                    records.add(new ReplicaRecord(Id.random(random), v.sha256(), v, 600_000, Bytes.EMPTY, false));
+                    records.add(new ReplicaRecord(Id.random(random), v.sha256(), v, 600_000, Bytes.EMPTY, Bytes.EMPTY,
+                            false));
                 }
                 return new StoreReplicas(records);
             case "LEAF_EXCHANGE_16":

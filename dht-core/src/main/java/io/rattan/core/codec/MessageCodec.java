@@ -65,7 +65,7 @@ import java.util.Objects;
  * A frame body is what {@link #encode} returns. Transports send each body after a 4-byte big-endian length, which is
  * not part of the body; a receiver rejects a length above its {@link #frameBytesMax()} before reading the body.
  *
- * <h2>Frame body, version 5</h2>
+ * <h2>Frame body, version 6</h2>
  * All integers are big-endian and fixed width; there are no varints, so each value has exactly one encoding.
  * <pre>
  * u8    version      must be {@value #VERSION}
@@ -94,8 +94,8 @@ import java.util.Objects;
  * Per-field bounds:
  * <pre>
  * value                           at most {@value #VALUE_BYTES_MAX} bytes (a node's own limit is at most this)
- * valueHash, secretHash, placemark at most {@value #HASH_BYTES_MAX} bytes
- * secret                          at most {@value #SECRET_BYTES_MAX} bytes
+ * valueHash, binding, placemark   at most {@value #HASH_BYTES_MAX} bytes
+ * secret (removes, tombstones)    at most {@value #SECRET_BYTES_MAX} bytes
  * hops                            0..{@value #HOPS_MAX}
  * ttlSeconds, maxValues, replicas, accepted, expiresAtMillis, ttlRemainingMillis, senderMillis, RangeSum.count,
  * retryAfterMillis, readReplicas, readQuorum, replicasRead, maxRecords   at least 0
@@ -114,12 +114,12 @@ import java.util.Objects;
 public final class MessageCodec {
 
     /** The protocol version carried in the first byte of every frame. */
-    public static final int VERSION = 5;
+    public static final int VERSION = 6;
     /** Default largest frame body: 1 MiB. */
     public static final int DEFAULT_FRAME_BYTES_MAX = 1 << 20;
     /** Largest value, in bytes. */
     public static final int VALUE_BYTES_MAX = 64 * 1024;
-    /** Largest value hash, secret hash or placemark, in bytes. */
+    /** Largest value hash, binding or placemark, in bytes. */
     public static final int HASH_BYTES_MAX = 64;
     /** Largest removal secret, in bytes. */
     public static final int SECRET_BYTES_MAX = 1024;
@@ -138,7 +138,7 @@ public final class MessageCodec {
     // The smallest encoding of each list element, so that a claimed count can be checked against the bytes left.
     private static final int CONTACT_BYTES_MIN = Id.BYTES + 1 + 1 + 2 + 2;
     private static final int VALUE_ENTRY_BYTES_MIN = 4 + 8;
-    private static final int REPLICA_RECORD_BYTES_MIN = Id.BYTES + 4 + 4 + 8 + 4 + 1;
+    private static final int REPLICA_RECORD_BYTES_MIN = Id.BYTES + 4 + 4 + 8 + 4 + 4 + 1;
     private static final int DIGEST_ENTRY_BYTES_MIN = Id.BYTES + 4 + 1;
     private static final int RANGE_SUM_BYTES = 4 + 8;
 
@@ -298,7 +298,7 @@ public final class MessageCodec {
                 w.id(m.key(), "key");
                 w.bytes(m.value(), VALUE_BYTES_MAX, "value");
                 w.nonNegativeI32(m.ttlSeconds(), "ttlSeconds");
-                w.bytes(m.secretHash(), HASH_BYTES_MAX, "secretHash");
+                w.bytes(m.binding(), HASH_BYTES_MAX, "binding");
                 w.contact(m.origin(), "origin");
                 w.i64(m.originRequestId());
                 w.hops(m.hops());
@@ -399,7 +399,7 @@ public final class MessageCodec {
                 w.id(m.key(), "key");
                 w.bytes(m.value(), VALUE_BYTES_MAX, "value");
                 w.nonNegativeI32(m.ttlSeconds(), "ttlSeconds");
-                w.bytes(m.secretHash(), HASH_BYTES_MAX, "secretHash");
+                w.bytes(m.binding(), HASH_BYTES_MAX, "binding");
             }
             case CLIENT_GET -> {
                 ClientGet m = (ClientGet) body;
@@ -447,7 +447,8 @@ public final class MessageCodec {
             w.bytes(r.valueHash(), HASH_BYTES_MAX, "valueHash");
             w.bytes(r.value(), VALUE_BYTES_MAX, "value");
             w.nonNegativeI64(r.expiresAtMillis(), "expiresAtMillis");
-            w.bytes(r.secretHash(), HASH_BYTES_MAX, "secretHash");
+            w.bytes(r.binding(), HASH_BYTES_MAX, "binding");
+            w.bytes(r.secret(), SECRET_BYTES_MAX, "secret");
             w.bool(r.tombstone());
         }
     }
@@ -522,7 +523,7 @@ public final class MessageCodec {
             case LEAF_EXCHANGE -> new LeafExchange(readContacts(r, "leafSet"));
             case LEAF_EXCHANGE_REPLY -> new LeafExchangeReply(readContacts(r, "leafSet"));
             case PUT_REQUEST -> new PutRequest(r.id("key"), r.bytes(VALUE_BYTES_MAX, "value"),
-                    r.nonNegativeI32("ttlSeconds"), r.bytes(HASH_BYTES_MAX, "secretHash"), r.contact("origin"),
+                    r.nonNegativeI32("ttlSeconds"), r.bytes(HASH_BYTES_MAX, "binding"), r.contact("origin"),
                     r.i64("originRequestId"), r.hops());
             case GET_REQUEST -> new GetRequest(r.id("key"), r.routing(), r.nonNegativeI32("maxValues"),
                     r.bytes(HASH_BYTES_MAX, "placemark"), r.contact("origin"), r.i64("originRequestId"), r.hops(),
@@ -552,7 +553,7 @@ public final class MessageCodec {
             case RANGE_DIGEST -> new RangeDigest(r.id("lo"), r.id("hi"), r.bool("handoff"), readRangeSums(r));
             case RANGE_DIGEST_REPLY -> new RangeDigestReply(readRangeSums(r));
             case CLIENT_PUT -> new ClientPut(r.id("key"), r.bytes(VALUE_BYTES_MAX, "value"),
-                    r.nonNegativeI32("ttlSeconds"), r.bytes(HASH_BYTES_MAX, "secretHash"));
+                    r.nonNegativeI32("ttlSeconds"), r.bytes(HASH_BYTES_MAX, "binding"));
             case CLIENT_GET -> new ClientGet(r.id("key"), r.routing(), r.nonNegativeI32("maxValues"),
                     r.bytes(HASH_BYTES_MAX, "placemark"), r.nonNegativeI32("parallelism"), r.bool("wantHolders"),
                     r.bool("oneHop"), r.consistency(), r.nonNegativeI32("readReplicas"));
@@ -590,7 +591,7 @@ public final class MessageCodec {
         for (int i = 0; i < n; i++) {
             records.add(new ReplicaRecord(r.id("key"), r.bytes(HASH_BYTES_MAX, "valueHash"),
                     r.bytes(VALUE_BYTES_MAX, "value"), r.nonNegativeI64("expiresAtMillis"),
-                    r.bytes(HASH_BYTES_MAX, "secretHash"), r.bool("tombstone")));
+                    r.bytes(HASH_BYTES_MAX, "binding"), r.bytes(SECRET_BYTES_MAX, "secret"), r.bool("tombstone")));
         }
         return records;
     }

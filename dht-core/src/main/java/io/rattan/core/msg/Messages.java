@@ -179,15 +179,19 @@ public final class Messages {
         }
     }
 
-    /** A put routed to the key's root, which stores it on the k closest nodes. */
-    public record PutRequest(Id key, Bytes value, int ttlSeconds, Bytes secretHash, Contact origin,
+    /**
+     * A put routed to the key's root, which stores it on the k closest nodes. {@code binding} is
+     * {@link SecretBinding}'s {@code SHA-256(secret ‖ key ‖ valueHash)}, or empty for a value nobody can remove; the
+     * secret itself never travels with a put.
+     */
+    public record PutRequest(Id key, Bytes value, int ttlSeconds, Bytes binding, Contact origin,
                              long originRequestId, int hops) implements Message, Routed {
         public MessageType type() {
             return MessageType.PUT_REQUEST;
         }
 
         public PutRequest nextHop() {
-            return new PutRequest(key, value, ttlSeconds, secretHash, origin, originRequestId, hops + 1);
+            return new PutRequest(key, value, ttlSeconds, binding, origin, originRequestId, hops + 1);
         }
     }
 
@@ -309,9 +313,13 @@ public final class Messages {
      * A record as replicas exchange it. Expiry travels as an absolute time (epoch milliseconds, as the root's expiry
      * clock set it): a copy's life never grows with its transit or with the clock of a node it passed through; nodes'
      * expiry clocks agree within the skew bound S (docs/durability.md).
+     *
+     * <p>A value carries its {@code binding} (32 bytes, or empty when not removable) and an empty {@code secret}; a
+     * tombstone carries the remove's {@code secret} (1..1,024 bytes) and an empty binding, so that the receiver can
+     * check it against the binding of the copy it holds (protocol version 6).
      */
-    public record ReplicaRecord(Id key, Bytes valueHash, Bytes value, long expiresAtMillis, Bytes secretHash,
-                                boolean tombstone) {
+    public record ReplicaRecord(Id key, Bytes valueHash, Bytes value, long expiresAtMillis, Bytes binding,
+                                Bytes secret, boolean tombstone) {
     }
 
     /** Store these records (put fan-out, repair, anti-entropy, hand-off); answered with {@link StoreAck}. */
@@ -331,14 +339,17 @@ public final class Messages {
         }
     }
 
-    /** Asks a replica to remove a value if the secret matches the hash it holds. */
+    /** Asks a replica to remove a value if the secret opens the binding it holds ({@link SecretBinding}). */
     public record RemoveReplica(Id key, Bytes valueHash, Bytes secret, int ttlSeconds) implements Message {
         public MessageType type() {
             return MessageType.REMOVE_REPLICA;
         }
     }
 
-    /** OK: removed; FORBIDDEN: wrong or no secret; NOT_FOUND: not held here (a tombstone was kept). */
+    /**
+     * OK: removed (or removed already with this secret); FORBIDDEN: the secret does not open the value's binding, or
+     * the value has none; NOT_FOUND: not held here (nothing written: the tombstone arrives by anti-entropy).
+     */
     public record RemoveReplicaReply(Status status) implements Message {
         public MessageType type() {
             return MessageType.REMOVE_REPLICA_REPLY;
@@ -434,8 +445,12 @@ public final class Messages {
         }
     }
 
-    /** Client protocol: put; answered with {@link PutReply}. {@code secretHash} is SHA-256 of the secret or empty. */
-    public record ClientPut(Id key, Bytes value, int ttlSeconds, Bytes secretHash) implements Message {
+    /**
+     * Client protocol: put; answered with {@link PutReply}. {@code binding} is {@link SecretBinding#of}: SHA-256 of
+     * the secret, the key and the value's hash, computed by the client (or by the HTTP gateway from the secret its
+     * client gave it), or empty for a value nobody can remove.
+     */
+    public record ClientPut(Id key, Bytes value, int ttlSeconds, Bytes binding) implements Message {
         public MessageType type() {
             return MessageType.CLIENT_PUT;
         }

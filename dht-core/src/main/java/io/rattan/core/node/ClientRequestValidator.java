@@ -28,7 +28,7 @@ final class ClientRequestValidator {
         switch (m.type()) {
             case CLIENT_PUT: {
                 ClientPut p = (ClientPut) m;
-                return checkPut(p.value(), p.ttlSeconds(), p.secretHash(), config);
+                return checkPut(p.value(), p.ttlSeconds(), p.binding(), config);
             }
             case CLIENT_GET: {
                 ClientGet g = (ClientGet) m;
@@ -72,10 +72,10 @@ final class ClientRequestValidator {
      * it, whatever the gateway that started it did. Null when valid.
      */
     static String checkPeerPut(PutRequest p, NodeConfig config) {
-        return checkPut(p.value(), p.ttlSeconds(), p.secretHash(), config);
+        return checkPut(p.value(), p.ttlSeconds(), p.binding(), config);
     }
 
-    private static String checkPut(Bytes value, int ttlSeconds, Bytes secretHash, NodeConfig config) {
+    private static String checkPut(Bytes value, int ttlSeconds, Bytes binding, NodeConfig config) {
         if (value.length() > config.valueBytesMax()) {
             return TOO_LARGE + ": " + value.length() + " bytes, the limit is " + config.valueBytesMax();
         }
@@ -85,8 +85,8 @@ final class ClientRequestValidator {
         if (ttlSeconds < 1 || ttlSeconds > config.ttlSecondsMax()) {
             return "ttl must be 1.." + config.ttlSecondsMax() + " seconds, got " + ttlSeconds;
         }
-        if (!secretHash.isEmpty() && secretHash.length() != StoredRecord.HASH_BYTES) {
-            return "secret hash must be 32 bytes (SHA-256) or absent";
+        if (!binding.isEmpty() && binding.length() != StoredRecord.HASH_BYTES) {
+            return "binding must be 32 bytes (SHA-256 of secret, key and value hash) or absent";
         }
         return null;
     }

@@ -210,7 +210,7 @@ final class ClientRequests {
         switch (request.type()) {
             case CLIENT_PUT -> {
                 ClientPut p = (ClientPut) request;
-                return new PutRequest(p.key(), p.value(), p.ttlSeconds(), p.secretHash(), ctx.self(), id, 0);
+                return new PutRequest(p.key(), p.value(), p.ttlSeconds(), p.binding(), ctx.self(), id, 0);
             }
             case CLIENT_GET -> {
                 ClientGet g = (ClientGet) request;

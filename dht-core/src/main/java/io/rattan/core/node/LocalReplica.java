@@ -153,7 +153,7 @@ final class LocalReplica {
     /** The record a put stores: its value, expiring its TTL from now. */
     StoredRecord recordOf(PutRequest p) {
         long expiresAt = clock.epochMillis() + p.ttlSeconds() * 1000L;
-        return StoredRecord.value(p.key(), p.value(), expiresAt, p.secretHash());
+        return StoredRecord.value(p.key(), p.value(), expiresAt, p.binding());
     }
 
     /** Writes {@code rec} as the {@link TombstoneRule} says; false when the rule refuses it. */
@@ -169,7 +169,11 @@ final class LocalReplica {
         return outcome.accepted();
     }
 
-    /** Stores the well-formed records a peer pushed (values whose bytes match their hash and size limit); how many. */
+    /**
+     * Stores the well-formed records a peer pushed (values whose bytes match their hash and size limit); how many.
+     * A tombstone is checked against the value held here ({@link TombstoneRule}): it removes it only when its secret
+     * opens the value's binding.
+     */
     int acceptReplicas(List<ReplicaRecord> records) {
         long nowMillis = clock.epochMillis();
         long ttlMaxMillis = config.ttlSecondsMax() * 1000L;
@@ -179,8 +183,8 @@ final class LocalReplica {
             if (expiresAt <= nowMillis || !wellFormed(r)) {
                 continue;
             }
-            StoredRecord rec = new StoredRecord(r.key(), r.valueHash(), r.value(), expiresAt, r.secretHash(),
-                    r.tombstone());
+            StoredRecord rec = new StoredRecord(r.key(), r.valueHash(), r.value(), expiresAt, r.binding(),
+                    r.secret(), r.tombstone());
             if (store(rec)) {
                 accepted++;
             }
@@ -194,21 +198,27 @@ final class LocalReplica {
             log.debug("{} rejects a replica of {} whose hash or size is wrong", tag, r.key().shortHex());
             return false;
         }
+        if (r.tombstone() ? !r.value().isEmpty() || !r.binding().isEmpty() || r.secret().isEmpty()
+                : !r.secret().isEmpty()) {
+            // A value with a secret or a tombstone without one: no honest node sends either.
+            log.debug("{} rejects a replica of {} whose secret or binding is misplaced", tag, r.key().shortHex());
+            return false;
+        }
         return r.valueHash().length() == StoredRecord.HASH_BYTES
-                && (r.secretHash().isEmpty() || r.secretHash().length() == StoredRecord.HASH_BYTES)
-                && !(r.tombstone() && !r.value().isEmpty());
+                && (r.binding().isEmpty() || r.binding().length() == StoredRecord.HASH_BYTES)
+                && r.secret().length() <= StoredRecord.SECRET_BYTES_MAX;
     }
 
     /**
-     * Removes a value held here if SHA-256(secret) matches its secret hash, leaving a tombstone ({@link TombstoneRule})
-     * that then spreads to the other replicas by anti-entropy, so a copy that arrives later from a replica that missed
-     * the remove is dropped.
+     * Removes a value held here if {@code secret} opens its binding, leaving a tombstone that carries the secret
+     * ({@link TombstoneRule}); it then spreads to the other replicas by anti-entropy, each of which checks it against
+     * its own copy, so a copy that arrives later from a replica that missed the remove is dropped.
      */
     Status remove(Id key, Bytes valueHash, Bytes secret, int ttlSeconds) {
         long tombstoneUntil = clock.epochMillis()
                 + Math.min(Math.max(ttlSeconds, 1), config.ttlSecondsMax()) * 1000L;
         TombstoneRule.Removal removal = TombstoneRule.remove(store.read(key, valueHash).orElse(null),
-                secret.sha256(), tombstoneUntil, TOMBSTONE_MARGIN_MILLIS);
+                secret, tombstoneUntil, TOMBSTONE_MARGIN_MILLIS);
         if (removal.tombstone() != null) {
             store.write(removal.tombstone());
         }
@@ -221,7 +231,8 @@ final class LocalReplica {
         if (bugs.extraSecondOnCopy()) {
             expiresAt += 1000;
         }
-        return new ReplicaRecord(r.key(), r.valueHash(), r.value(), expiresAt, r.secretHash(), r.tombstone());
+        return new ReplicaRecord(r.key(), r.valueHash(), r.value(), expiresAt, r.binding(), r.secret(),
+                r.tombstone());
     }
 
     Optional<StoredRecord> read(Id key, Bytes valueHash) {

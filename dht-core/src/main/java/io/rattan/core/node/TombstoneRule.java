@@ -1,5 +1,6 @@
 package io.rattan.core.node;
 
+import io.rattan.core.msg.SecretBinding;
 import io.rattan.core.msg.Status;
 import io.rattan.core.store.StoredRecord;
 import io.rattan.core.util.Bytes;
@@ -9,15 +10,23 @@ import io.rattan.core.util.Bytes;
  * {@code (key, valueHash)}, and when a remove may leave a tombstone. Every write of a put, a pushed replica or a
  * remove goes through here; the store below only holds what it is given.
  *
+ * <p>A value holds its binding, {@code SHA-256(secret ‖ key ‖ valueHash)}; a tombstone holds the remove's secret. A
+ * tombstone <em>opens</em> a value when its secret opens the value's binding ({@link SecretBinding#opens}). Nothing
+ * a path node saw (the binding) opens anything, so no node can make a tombstone that removes a value it only carried.
+ *
  * <ul>
- *   <li>A tombstone removes a value only if both carry the same secret hash; a tombstone without one (which no remove
- *       creates) is refused.</li>
- *   <li>A value never overrides a tombstone of its own secret: a put that meets its own remove stays removed, and the
- *       tombstone is stretched to outlive that copy by the margin. A value
- *       of another owner (another secret, or none) replaces the tombstone.</li>
- *   <li>Between two values the later expiry wins, but a value keeps the secret hash it was first stored with, so
+ *   <li>A tombstone replaces a value only if it opens it; one that does not is refused. A tombstone without a
+ *       secret (which no remove creates; only a migrated store of format 1 holds one) is refused from anyone.</li>
+ *   <li>A tombstone that meets nothing is kept, secret and all: it cannot be checked yet, but it only ever removes a
+ *       value it opens, so it is checked when the value arrives.</li>
+ *   <li>A value never overrides a tombstone that opens it: a put that meets its own remove stays removed, and the
+ *       tombstone is stretched to outlive that copy by the margin. A value the tombstone does not open (another
+ *       secret, or none) replaces the tombstone. A migrated tombstone without a secret stands for a removed value of
+ *       format 1, whose binding the migration had to drop: it blocks values without a binding.</li>
+ *   <li>Between two values the later expiry wins, but a value keeps the binding it was first stored with, so
  *       re-putting the same bytes with another secret cannot take over the right to remove it.</li>
- *   <li>Between two tombstones the later expiry wins. On a tie the held record stays.</li>
+ *   <li>Between two tombstones of the same secret the later expiry wins; one of another secret is refused (the held
+ *       one stays). On a tie the held record stays.</li>
  * </ul>
  */
 final class TombstoneRule {
@@ -44,55 +53,70 @@ final class TombstoneRule {
 
     /** {@code incoming} meets {@code held}, the live record under the same key and value hash (null: none). */
     static Outcome merge(StoredRecord held, StoredRecord incoming) {
-        if (incoming.tombstone() && incoming.secretHash().isEmpty()) {
+        if (incoming.tombstone() && incoming.secret().isEmpty()) {
             return Outcome.REFUSED;
         }
         if (held == null) {
             return Outcome.write(incoming);
         }
-        boolean sameSecret = held.secretHash().equals(incoming.secretHash());
         if (incoming.tombstone()) {
-            if (!sameSecret) {
-                return Outcome.REFUSED;
+            if (held.tombstone()) {
+                if (!held.secret().equals(incoming.secret())) {
+                    return Outcome.REFUSED;
+                }
+                return incoming.expiresAtMillis() > held.expiresAtMillis() ? Outcome.write(incoming)
+                        : Outcome.UNCHANGED;
             }
-            return !held.tombstone() || incoming.expiresAtMillis() > held.expiresAtMillis() ? Outcome.write(incoming)
-                    : Outcome.UNCHANGED;
+            return opens(incoming.secret(), held) ? Outcome.write(incoming) : Outcome.REFUSED;
         }
         if (held.tombstone()) {
-            if (!sameSecret) {
+            if (!blocks(held, incoming)) {
                 return Outcome.write(incoming);
             }
             // A copy that lives longer than the tombstone (a put re-routed or duplicated set a later expiry) would
             // come back once the tombstone expired: the tombstone is stretched to outlive it.
             long outlive = incoming.expiresAtMillis() + LocalReplica.TOMBSTONE_MARGIN_MILLIS;
             return outlive <= held.expiresAtMillis() ? Outcome.REFUSED : new Outcome(false,
-                    StoredRecord.tombstone(held.key(), held.valueHash(), outlive, held.secretHash()));
+                    StoredRecord.tombstone(held.key(), held.valueHash(), outlive, held.secret()));
         }
         if (incoming.expiresAtMillis() <= held.expiresAtMillis()) {
             return Outcome.UNCHANGED;
         }
-        return Outcome.write(sameSecret ? incoming : new StoredRecord(incoming.key(), incoming.valueHash(),
-                incoming.value(), incoming.expiresAtMillis(), held.secretHash(), false));
+        return Outcome.write(held.binding().equals(incoming.binding()) ? incoming : new StoredRecord(incoming.key(),
+                incoming.valueHash(), incoming.value(), incoming.expiresAtMillis(), held.binding(), Bytes.EMPTY,
+                false));
     }
 
     /**
-     * A remove presenting {@code secretHash} meets {@code held} (null: nothing held). It leaves a tombstone that
+     * A remove presenting {@code secret} meets {@code held} (null: nothing held). It leaves a tombstone that
      * outlives the value (by {@code marginMillis} at least, the clocks' disagreement), until
-     * {@code tombstoneUntilMillis} at least, only where it proves the secret: a value held
-     * here under the same secret hash. Not held here: nothing proves the secret, so nothing is written; the tombstone
-     * of a remove that some replica authorised reaches this one by anti-entropy.
+     * {@code tombstoneUntilMillis} at least, only where the secret opens the value held here. Not held here:
+     * nothing is written and the answer is NOT_FOUND; the tombstone of a remove that some replica checked reaches
+     * this one by anti-entropy, carrying the secret, and is checked again here when the value is.
      */
-    static Removal remove(StoredRecord held, Bytes secretHash, long tombstoneUntilMillis, long marginMillis) {
+    static Removal remove(StoredRecord held, Bytes secret, long tombstoneUntilMillis, long marginMillis) {
         if (held == null) {
             return new Removal(Status.NOT_FOUND, null);
         }
-        if (!held.secretHash().equals(secretHash)) {
-            return new Removal(held.tombstone() ? Status.NOT_FOUND : Status.FORBIDDEN, null);
-        }
         if (held.tombstone()) {
-            return new Removal(Status.OK, null);
+            // Removed already: with this secret, a repeated remove succeeds.
+            return new Removal(!secret.isEmpty() && held.secret().equals(secret) ? Status.OK : Status.NOT_FOUND,
+                    null);
+        }
+        if (!opens(secret, held)) {
+            return new Removal(Status.FORBIDDEN, null);
         }
         return new Removal(Status.OK, StoredRecord.tombstone(held.key(), held.valueHash(),
-                Math.max(tombstoneUntilMillis, held.expiresAtMillis() + marginMillis), secretHash));
+                Math.max(tombstoneUntilMillis, held.expiresAtMillis() + marginMillis), secret));
+    }
+
+    /** Whether {@code secret} opens the binding of {@code value}. */
+    static boolean opens(Bytes secret, StoredRecord value) {
+        return SecretBinding.opens(secret, value.key(), value.valueHash(), value.binding());
+    }
+
+    /** Whether the held tombstone keeps {@code value} out: it opens it, or it is a migrated one, the value unbound. */
+    private static boolean blocks(StoredRecord tombstone, StoredRecord value) {
+        return tombstone.secret().isEmpty() ? value.binding().isEmpty() : opens(tombstone.secret(), value);
     }
 }

@@ -7,44 +7,57 @@ import io.rattan.core.util.Bytes;
  * One entry of the multi-value store, identified by {@code (key, valueHash)}: a live value, or a tombstone left by
  * a remove.
  *
- * <p>A tombstone keeps no value bytes. Its {@code secretHash} is SHA-256 of the secret presented at remove time, so
- * it suppresses only a put of the same value made with that same secret hash; it cannot be planted to block values
- * the remover did not own.
+ * <p>A removable value holds its {@code binding}, {@code SHA-256(secret ‖ key ‖ valueHash)}
+ * ({@link io.rattan.core.msg.SecretBinding}), never the secret. A tombstone keeps no value bytes and no binding: it
+ * holds the remove's {@code secret} itself, so every node it reaches can check that it opens the binding of the
+ * value it removes, and one made from what a path node saw (a binding) removes nothing. A tombstone with an empty
+ * secret exists only where a store of on-disk format 1 was migrated (its secret was never stored); every other node
+ * refuses it.
  *
  * @param key             the DHT key
  * @param valueHash       SHA-256 of the value bytes (32 bytes)
  * @param value           the value bytes; empty for a tombstone
  * @param expiresAtMillis wall-clock expiry, epoch milliseconds
- * @param secretHash      SHA-256 of the put's secret (32 bytes), or empty when the value is not removable
+ * @param binding         a value's binding (32 bytes), or empty when the value is not removable; empty for a tombstone
+ * @param secret          a tombstone's secret (at most {@value #SECRET_BYTES_MAX} bytes); empty for a value
  * @param tombstone       true for a remove marker
  */
-public record StoredRecord(Id key, Bytes valueHash, Bytes value, long expiresAtMillis, Bytes secretHash,
+public record StoredRecord(Id key, Bytes valueHash, Bytes value, long expiresAtMillis, Bytes binding, Bytes secret,
                            boolean tombstone) {
 
     public static final int HASH_BYTES = 32;
+    /** The longest removal secret, as the wire protocol bounds it. */
+    public static final int SECRET_BYTES_MAX = 1024;
 
     public StoredRecord {
-        if (key == null || valueHash == null || value == null || secretHash == null) {
+        if (key == null || valueHash == null || value == null || binding == null || secret == null) {
             throw new IllegalArgumentException("null field");
         }
         if (valueHash.length() != HASH_BYTES) {
             throw new IllegalArgumentException("valueHash must be 32 bytes");
         }
-        if (!secretHash.isEmpty() && secretHash.length() != HASH_BYTES) {
-            throw new IllegalArgumentException("secretHash must be empty or 32 bytes");
+        if (!binding.isEmpty() && binding.length() != HASH_BYTES) {
+            throw new IllegalArgumentException("binding must be empty or 32 bytes");
         }
-        if (tombstone && !value.isEmpty()) {
-            throw new IllegalArgumentException("a tombstone holds no value");
+        if (secret.length() > SECRET_BYTES_MAX) {
+            throw new IllegalArgumentException("secret above " + SECRET_BYTES_MAX + " bytes");
+        }
+        if (tombstone && (!value.isEmpty() || !binding.isEmpty())) {
+            throw new IllegalArgumentException("a tombstone holds no value and no binding");
+        }
+        if (!tombstone && !secret.isEmpty()) {
+            throw new IllegalArgumentException("a value never holds a secret");
         }
     }
 
     /** A live value; its hash is computed here. */
-    public static StoredRecord value(Id key, Bytes value, long expiresAtMillis, Bytes secretHash) {
-        return new StoredRecord(key, value.sha256(), value, expiresAtMillis, secretHash, false);
+    public static StoredRecord value(Id key, Bytes value, long expiresAtMillis, Bytes binding) {
+        return new StoredRecord(key, value.sha256(), value, expiresAtMillis, binding, Bytes.EMPTY, false);
     }
 
-    public static StoredRecord tombstone(Id key, Bytes valueHash, long expiresAtMillis, Bytes secretHash) {
-        return new StoredRecord(key, valueHash, Bytes.EMPTY, expiresAtMillis, secretHash, true);
+    /** A tombstone carrying the secret of the remove that made it. */
+    public static StoredRecord tombstone(Id key, Bytes valueHash, long expiresAtMillis, Bytes secret) {
+        return new StoredRecord(key, valueHash, Bytes.EMPTY, expiresAtMillis, Bytes.EMPTY, secret, true);
     }
 
     public boolean isExpired(long nowMillis) {

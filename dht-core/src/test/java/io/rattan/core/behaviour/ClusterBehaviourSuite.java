@@ -14,6 +14,7 @@ import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.RemoveReply;
 import io.rattan.core.msg.Messages.ValueEntry;
 import io.rattan.core.msg.RoutingMode;
+import io.rattan.core.msg.SecretBinding;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.NodeConfig;
@@ -85,7 +86,7 @@ public abstract class ClusterBehaviourSuite {
         Bytes value = Bytes.wrap(raw);
         Bytes secret = withSecret ? Bytes.utf8("secret-" + random.nextLong()) : Bytes.EMPTY;
         Message reply = cluster.request(gateway, new ClientPut(key, value, ttlSeconds,
-                withSecret ? secret.sha256() : Bytes.EMPTY));
+                withSecret ? SecretBinding.of(secret, key, value.sha256()) : Bytes.EMPTY));
         assertThat(reply).as("put through node %d", gateway).isInstanceOf(PutReply.class);
         assertThat(((PutReply) reply).status()).isEqualTo(Status.OK);
         assertThat(((PutReply) reply).replicas()).isGreaterThanOrEqualTo(2);
@@ -319,7 +320,8 @@ public abstract class ClusterBehaviourSuite {
         // Several anti-entropy rounds later it is still gone, and a re-put with the same secret is dropped.
         cluster.pass(Duration.ofMillis(5 * config().antiEntropyIntervalMillis()));
         assertThat(copies(s)).isZero();
-        Message rePut = cluster.request(liveGateway(), new ClientPut(s.key(), s.value(), 3600, s.secret().sha256()));
+        Message rePut = cluster.request(liveGateway(), new ClientPut(s.key(), s.value(), 3600,
+                SecretBinding.of(s.secret(), s.key(), s.hash())));
         assertThat(((PutReply) rePut).status()).isEqualTo(Status.FORBIDDEN);
         cluster.pass(Duration.ofMillis(3 * config().antiEntropyIntervalMillis()));
         assertThat(copies(s)).isZero();
@@ -329,7 +331,7 @@ public abstract class ClusterBehaviourSuite {
         // Re-putting someone else's value with your own secret does not give you the right to remove it.
         Bytes mine = Bytes.utf8("thief");
         Message takeover = cluster.request(liveGateway(), new ClientPut(open.key(), open.value(), 7200,
-                mine.sha256()));
+                SecretBinding.of(mine, open.key(), open.hash())));
         assertThat(((PutReply) takeover).status()).isEqualTo(Status.OK);
         Message steal = cluster.request(liveGateway(), new ClientRemove(open.key(), open.hash(), mine, 0));
         assertThat(((RemoveReply) steal).status()).isEqualTo(Status.FORBIDDEN);

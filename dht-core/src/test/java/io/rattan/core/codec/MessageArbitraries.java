@@ -138,8 +138,8 @@ final class MessageArbitraries {
     }
 
     static Arbitrary<ReplicaRecord> replicaRecords() {
-        return Combinators.combine(ids(), hashes(), values(), nonNegativeLongs(), hashes(), Arbitraries.of(true, false))
-                .as(ReplicaRecord::new);
+        return Combinators.combine(ids(), hashes(), values(), nonNegativeLongs(), hashes(), secrets(),
+                Arbitraries.of(true, false)).as(ReplicaRecord::new);
     }
 
     static Arbitrary<Cost> costs() {

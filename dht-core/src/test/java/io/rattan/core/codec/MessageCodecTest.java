@@ -106,8 +106,8 @@ class MessageCodecTest {
                 new IterativeGetReply(Status.OK, false, List.of(), Bytes.EMPTY, List.of(BOB)),
                 new IterativeGetReply(Status.OK, true, List.of(new ValueEntry(Bytes.utf8("v"), 9)), HASH, List.of()),
                 new RemoveReply(Status.FORBIDDEN, "wrong secret"),
-                new StoreReplicas(List.of(new ReplicaRecord(KEY, HASH, Bytes.utf8("v"), 5000, Bytes.EMPTY, false),
-                        new ReplicaRecord(KEY, HASH, Bytes.EMPTY, 0, HASH, true))),
+                new StoreReplicas(List.of(new ReplicaRecord(KEY, HASH, Bytes.utf8("v"), 5000, HASH, Bytes.EMPTY, false),
+                        new ReplicaRecord(KEY, HASH, Bytes.EMPTY, 0, Bytes.EMPTY, Bytes.utf8("the secret"), true))),
                 new StoreAck(2),
                 new RemoveReplica(KEY, HASH, Bytes.utf8("s"), 30),
                 new RemoveReplicaReply(Status.NOT_FOUND),
@@ -161,7 +161,7 @@ class MessageCodecTest {
     void headerWithoutSender() {
         byte[] frame = codec.encode(new Envelope(null, 0x0102030405060708L, new StoreAck(5)));
 
-        assertThat(hex(frame)).isEqualTo("05" + "29" + "00" + "0102030405060708" + "00000005");
+        assertThat(hex(frame)).isEqualTo("06" + "29" + "00" + "0102030405060708" + "00000005");
     }
 
     @Test
@@ -169,7 +169,7 @@ class MessageCodecTest {
         Contact sender = new Contact(KEY, new Address("ab", 0x1234), 0x1235);
         byte[] frame = codec.encode(new Envelope(sender, -2, new Ping()));
 
-        assertThat(hex(frame)).isEqualTo("05" + "01" + "01" + KEY.toHex() + "02" + "6162" + "1234" + "1235"
+        assertThat(hex(frame)).isEqualTo("06" + "01" + "01" + KEY.toHex() + "02" + "6162" + "1234" + "1235"
                 + "fffffffffffffffe");
         assertThat(codec.decode(frame).sender().gatewayAddress()).isEqualTo(new Address("ab", 0x1235));
     }
@@ -180,18 +180,18 @@ class MessageCodecTest {
         ErrorReply error = new ErrorReply(Status.UNAVAILABLE, "é");
         JoinInfo info = new JoinInfo(List.of(new Contact(Id.ZERO, new Address("h", 1))), true);
 
-        assertThat(hex(codec.encode(new Envelope(null, 0, put)))).isEqualTo("053c00" + "0000000000000000"
+        assertThat(hex(codec.encode(new Envelope(null, 0, put)))).isEqualTo("063c00" + "0000000000000000"
                 + KEY.toHex() + "00000002aabb" + "0000012c" + "00000001cc");
-        assertThat(hex(codec.encode(new Envelope(null, 0, error)))).isEqualTo("054600" + "0000000000000000"
+        assertThat(hex(codec.encode(new Envelope(null, 0, error)))).isEqualTo("064600" + "0000000000000000"
                 + "05" + "0002c3a9" + "00000000");
-        assertThat(hex(codec.encode(new Envelope(null, 0, info)))).isEqualTo("050b00" + "0000000000000000"
+        assertThat(hex(codec.encode(new Envelope(null, 0, info)))).isEqualTo("060b00" + "0000000000000000"
                 + "0001" + "00".repeat(20) + "01" + "68" + "0001" + "0000" + "01");
     }
 
     @Test
     void theClientGetOfTheProtocolExampleHasItsDocumentedBytes() {
         ClientGet get = new ClientGet(Id.ofName("greeting"), RoutingMode.DELAY_AWARE, 0, Bytes.EMPTY);
-        String common = "053d00" + "0000000000000007" + "a0f7e779f9247566c84036f07f7bdf4a40a869bd" + "01" + "00000000"
+        String common = "063d00" + "0000000000000007" + "a0f7e779f9247566c84036f07f7bdf4a40a869bd" + "01" + "00000000"
                 + "00000000" + "00000000" + "00" + "00";
 
         assertThat(hex(codec.encode(new Envelope(null, 7, get)))).isEqualTo(common + "00" + "00000000");
@@ -201,6 +201,26 @@ class MessageCodecTest {
         assertThat(codec.encode(new Envelope(null, 7, get))).hasSize(51);
     }
 
+    /**
+     * Version 6: a replica record carries a value's binding and then a tombstone's secret, so that the receiver can
+     * check the tombstone; a put carries the binding where version 5 carried SHA-256 of the secret.
+     */
+    @Test
+    void aReplicaRecordCarriesTheBindingThenTheSecret() {
+        Bytes secret = Bytes.utf8("s3");
+        ReplicaRecord tombstone = new ReplicaRecord(KEY, Bytes.fromHex("ab"), Bytes.EMPTY, 0x0102, Bytes.EMPTY,
+                secret, true);
+        Envelope envelope = new Envelope(null, 0, new StoreReplicas(List.of(tombstone)));
+        byte[] frame = codec.encode(envelope);
+
+        assertThat(hex(frame)).isEqualTo("062800" + "0000000000000000" + "0001" + KEY.toHex() + "00000001ab"
+                + "00000000" + "0000000000000102" + "00000000" + "00000002" + "7333" + "01");
+        assertThat(codec.decode(frame)).isEqualTo(envelope);
+        PutRequest put = new PutRequest(KEY, Bytes.utf8("v"), 60, HASH, ALICE, 3, 1);
+        assertThat(((PutRequest) codec.decode(codec.encode(new Envelope(BOB, 1, put))).body()).binding())
+                .isEqualTo(HASH);
+    }
+
     // ---- decode: malformed frames ----
 
     @Test
@@ -208,11 +228,11 @@ class MessageCodecTest {
         byte[] frame = codec.encode(new Envelope(null, 1, new Ping()));
         frame[0] = (byte) (MessageCodec.VERSION - 1);
 
-        assertRejected(frame, "unsupported version 4: this node speaks version 5 (the sender runs an older Rattan");
+        assertRejected(frame, "unsupported version 5: this node speaks version 6 (the sender runs an older Rattan");
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {0, 1, 3, 4, 6, 255})
+    @ValueSource(ints = {0, 1, 3, 4, 5, 7, 255})
     void wrongVersionIsRejected(int version) {
         byte[] frame = codec.encode(new Envelope(null, 1, new Ping()));
         frame[0] = (byte) version;
@@ -296,14 +316,14 @@ class MessageCodecTest {
         "ff"})
     void malformedUtf8IsRejected(String utf8Hex) {
         byte[] bad = HexFormat.of().parseHex(utf8Hex);
-        byte[] frame = concat(hexBytes("054600" + "0000000000000001" + "00"), u16(bad.length), bad);
+        byte[] frame = concat(hexBytes("064600" + "0000000000000001" + "00"), u16(bad.length), bad);
 
         assertRejected(frame, "detail is not well-formed UTF-8");
     }
 
     @Test
     void malformedUtf8InAHostIsRejected() {
-        byte[] frame = concat(hexBytes("050101"), KEY.toBytes(), hexBytes("02" + "c328" + "0fa0" + "0fa1"),
+        byte[] frame = concat(hexBytes("060101"), KEY.toBytes(), hexBytes("02" + "c328" + "0fa0" + "0fa1"),
                 hexBytes("0000000000000001"));
 
         assertRejected(frame, "sender is not well-formed UTF-8");
@@ -312,14 +332,14 @@ class MessageCodecTest {
     @Test
     void aPongWithTwoSuggestionsIsRejected() {
         byte[] contact = concat(KEY.toBytes(), hexBytes("01" + "61" + "0fa0" + "0fa1"));
-        byte[] frame = concat(hexBytes("050200" + "0000000000000001"), u16(2), contact, contact, new byte[8]);
+        byte[] frame = concat(hexBytes("060200" + "0000000000000001"), u16(2), contact, contact, new byte[8]);
 
         assertRejected(frame, "at most one");
     }
 
     @Test
     void emptyHostIsRejected() {
-        byte[] frame = concat(hexBytes("050101"), KEY.toBytes(), hexBytes("00" + "0fa0" + "0fa1"),
+        byte[] frame = concat(hexBytes("060101"), KEY.toBytes(), hexBytes("00" + "0fa0" + "0fa1"),
                 hexBytes("0000000000000001"));
 
         assertRejected(frame, "empty host");
@@ -357,8 +377,9 @@ class MessageCodecTest {
         assertRejected(withLastBytes(new GetReply(Status.OK, List.of(), Bytes.EMPTY, 0, ""), 4, "ffffffff"),
                 "replicasRead is negative");
         assertRejected(withLastBytes(new ReplicaRead(KEY, Bytes.EMPTY, 1), 4, "ffffffff"), "maxRecords is negative");
-        ReplicaRecord record = new ReplicaRecord(KEY, Bytes.EMPTY, Bytes.EMPTY, 1, Bytes.EMPTY, false);
-        assertRejected(withLastBytes(new StoreReplicas(List.of(record)), 13, "8000000000000000" + "00000000" + "00"),
+        ReplicaRecord record = new ReplicaRecord(KEY, Bytes.EMPTY, Bytes.EMPTY, 1, Bytes.EMPTY, Bytes.EMPTY, false);
+        assertRejected(withLastBytes(new StoreReplicas(List.of(record)), 17, "8000000000000000" + "00000000"
+                + "00000000" + "00"),
                 "expiresAtMillis is negative");
     }
 
@@ -373,7 +394,7 @@ class MessageCodecTest {
     @ParameterizedTest
     @ValueSource(strings = {"80000000", "ffffffff", "7fffffff", "00010001"})
     void hugeValueLengthInASmallFrameIsRejectedQuickly(String length) {
-        byte[] frame = concat(hexBytes("053c00" + "0000000000000001"), KEY.toBytes(), hexBytes(length));
+        byte[] frame = concat(hexBytes("063c00" + "0000000000000001"), KEY.toBytes(), hexBytes(length));
 
         assertTimeout(Duration.ofSeconds(2), () -> {
             for (int i = 0; i < 10_000; i++) {
@@ -386,7 +407,7 @@ class MessageCodecTest {
     @Test
     void valueLengthAboveTheBoundIsRejectedEvenWhenTheBytesArePresent() {
         int length = MessageCodec.VALUE_BYTES_MAX + 1;
-        byte[] frame = concat(hexBytes("053c00" + "0000000000000001"), KEY.toBytes(), i32(length),
+        byte[] frame = concat(hexBytes("063c00" + "0000000000000001"), KEY.toBytes(), i32(length),
                 new byte[length], hexBytes("00000000" + "00000000"));
 
         assertRejected(frame, "value length 65537 exceeds 65536");
@@ -395,7 +416,7 @@ class MessageCodecTest {
     @ParameterizedTest
     @ValueSource(ints = {0xFFFF, 4097, 4096, 1})
     void hugeListCountInTwentyBytesIsRejectedQuickly(int count) {
-        byte[] frame = Arrays.copyOf(concat(hexBytes("050c00" + "0000000000000001"), u16(count)), 20);
+        byte[] frame = Arrays.copyOf(concat(hexBytes("060c00" + "0000000000000001"), u16(count)), 20);
 
         assertTimeout(Duration.ofSeconds(2), () -> {
             for (int i = 0; i < 10_000; i++) {
@@ -407,17 +428,17 @@ class MessageCodecTest {
 
     @Test
     void hugeStringLengthIsRejected() {
-        assertRejected(concat(hexBytes("054600" + "0000000000000001" + "00"), u16(0xFFFF)),
+        assertRejected(concat(hexBytes("064600" + "0000000000000001" + "00"), u16(0xFFFF)),
                 "detail of 65535 bytes exceeds 4096");
-        assertRejected(concat(hexBytes("054600" + "0000000000000001" + "00"), u16(100), new byte[10]),
+        assertRejected(concat(hexBytes("064600" + "0000000000000001" + "00"), u16(100), new byte[10]),
                 "truncated frame");
     }
 
     @Test
     void hashAndSecretBoundsAreEnforced() {
-        byte[] hashTooLong = concat(hexBytes("052a00" + "0000000000000001"), KEY.toBytes(), i32(65), new byte[65],
+        byte[] hashTooLong = concat(hexBytes("062a00" + "0000000000000001"), KEY.toBytes(), i32(65), new byte[65],
                 i32(0), i32(0));
-        byte[] secretTooLong = concat(hexBytes("052a00" + "0000000000000001"), KEY.toBytes(), i32(0), i32(1025),
+        byte[] secretTooLong = concat(hexBytes("062a00" + "0000000000000001"), KEY.toBytes(), i32(0), i32(1025),
                 new byte[1025], i32(0));
 
         assertRejected(hashTooLong, "valueHash length 65 exceeds 64");
@@ -460,7 +481,7 @@ class MessageCodecTest {
         assertRefused(new PutRequest(KEY, big, 1, Bytes.EMPTY, ALICE, 1, 1), "value of 65537 bytes");
         assertRefused(new GetReply(Status.OK, List.of(new ValueEntry(big, 1)), Bytes.EMPTY, 0, ""),
                 "value of 65537 bytes");
-        assertRefused(new StoreReplicas(List.of(new ReplicaRecord(KEY, HASH, big, 1, Bytes.EMPTY, false))),
+        assertRefused(new StoreReplicas(List.of(new ReplicaRecord(KEY, HASH, big, 1, Bytes.EMPTY, Bytes.EMPTY, false))),
                 "value of 65537 bytes");
     }
 
@@ -480,7 +501,7 @@ class MessageCodecTest {
     void defaultFrameBytesMaxRefusesAFullStoreOfLargeValues() {
         Bytes value = Bytes.wrap(new byte[MessageCodec.VALUE_BYTES_MAX]);
         List<ReplicaRecord> records = Collections.nCopies(16,
-                new ReplicaRecord(KEY, HASH, value, 1, Bytes.EMPTY, false));
+                new ReplicaRecord(KEY, HASH, value, 1, Bytes.EMPTY, Bytes.EMPTY, false));
 
         assertThat(codec.frameBytesMax()).isEqualTo(MessageCodec.DEFAULT_FRAME_BYTES_MAX);
         assertRefused(new StoreReplicas(records), "exceeds frameBytesMax 1048576");
@@ -488,7 +509,11 @@ class MessageCodecTest {
 
     @Test
     void fieldBoundsAreRefused() {
-        assertRefused(new ClientPut(KEY, Bytes.EMPTY, 1, Bytes.wrap(new byte[65])), "secretHash of 65 bytes");
+        assertRefused(new ClientPut(KEY, Bytes.EMPTY, 1, Bytes.wrap(new byte[65])), "binding of 65 bytes");
+        assertRefused(new PutRequest(KEY, Bytes.EMPTY, 1, Bytes.wrap(new byte[65]), ALICE, 1, 0),
+                "binding of 65 bytes");
+        assertRefused(new StoreReplicas(List.of(new ReplicaRecord(KEY, HASH, Bytes.EMPTY, 1, Bytes.EMPTY,
+                Bytes.wrap(new byte[1025]), true))), "secret of 1025 bytes");
         assertRefused(new ClientGet(KEY, 1, Bytes.wrap(new byte[65])), "placemark of 65 bytes");
         assertRefused(new ClientRemove(KEY, Bytes.EMPTY, Bytes.wrap(new byte[1025]), 1), "secret of 1025 bytes");
         assertRefused(new ErrorReply(Status.OK, "x".repeat(4097)), "detail of 4097 UTF-8 bytes exceeds 4096");
@@ -509,6 +534,8 @@ class MessageCodecTest {
         List<Message> atBounds = List.of(
                 new ClientPut(KEY, Bytes.EMPTY, Integer.MAX_VALUE, Bytes.wrap(new byte[64])),
                 new ClientRemove(KEY, Bytes.wrap(new byte[64]), Bytes.wrap(new byte[1024]), 0),
+                new StoreReplicas(List.of(new ReplicaRecord(KEY, HASH, Bytes.EMPTY, Long.MAX_VALUE, Bytes.EMPTY,
+                        Bytes.wrap(new byte[1024]), true))),
                 new ErrorReply(Status.OK, "x".repeat(4096)),
                 new LeafExchange(Collections.nCopies(4096, ALICE)),
                 new JoinRequest(ALICE, Long.MIN_VALUE, 255));

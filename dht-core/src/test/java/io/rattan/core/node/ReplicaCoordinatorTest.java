@@ -13,6 +13,7 @@ import io.rattan.core.msg.Messages.RemoveReply;
 import io.rattan.core.msg.Messages.RemoveRequest;
 import io.rattan.core.msg.Messages.StoreAck;
 import io.rattan.core.msg.Messages.StoreReplicas;
+import io.rattan.core.msg.SecretBinding;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
@@ -73,7 +74,8 @@ class ReplicaCoordinatorTest {
     }
 
     private PutRequest put(String value) {
-        return new PutRequest(KEY, Bytes.utf8(value), 600, SECRET.sha256(), gateway, 77, 3);
+        return new PutRequest(KEY, Bytes.utf8(value), 600, SecretBinding.of(SECRET, KEY, Bytes.utf8(value).sha256()),
+                gateway, 77, 3);
     }
 
     private List<Sent> sentTo(Contact c, Class<? extends Message> type) {
@@ -99,6 +101,10 @@ class ReplicaCoordinatorTest {
         assertThat(store.read(KEY, Bytes.utf8("v").sha256())).isPresent();
         for (Contact c : others) {
             assertThat(sentTo(c, StoreReplicas.class)).as("asked %s", c).hasSize(1);
+            StoreReplicas copy = (StoreReplicas) sentTo(c, StoreReplicas.class).get(0).envelope().body();
+            assertThat(copy.records().get(0).binding()).as("a copy carries the binding, never the secret")
+                    .isEqualTo(put("v").binding());
+            assertThat(copy.records().get(0).secret()).isEqualTo(Bytes.EMPTY);
         }
         assertThat(sentTo(gateway, PutReply.class)).as("one copy of two").isEmpty();
 
@@ -127,7 +133,7 @@ class ReplicaCoordinatorTest {
     @Test
     void aPutThatMeetsItsOwnRemoveIsRefusedAndAskedOfNobody() {
         store.write(StoredRecord.tombstone(KEY, Bytes.utf8("v").sha256(), scheduler.epochMillis() + 60_000,
-                SECRET.sha256()));
+                SECRET));
 
         coordinator.put(put("v"));
 

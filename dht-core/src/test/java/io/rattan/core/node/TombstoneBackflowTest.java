@@ -8,6 +8,7 @@ import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.msg.Messages.ClientRemove;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.RemoveReply;
+import io.rattan.core.msg.SecretBinding;
 import io.rattan.core.msg.Status;
 import io.rattan.core.store.StoredRecord;
 import io.rattan.core.util.Bytes;
@@ -39,7 +40,8 @@ class TombstoneBackflowTest {
         Id key = Id.random(world.random());
         Bytes value = Bytes.utf8("removed");
         Bytes secret = Bytes.utf8("s3cret");
-        Message put = world.request(0, new ClientPut(key, value, 3600, secret.sha256()));
+        Bytes binding = SecretBinding.of(secret, key, value.sha256());
+        Message put = world.request(0, new ClientPut(key, value, 3600, binding));
         assertThat(((PutReply) put).status()).isEqualTo(Status.OK);
         world.runFor(Duration.ofSeconds(3).toNanos());
         Message removed = world.request(0, new ClientRemove(key, value.sha256(), secret, 0));
@@ -57,8 +59,8 @@ class TombstoneBackflowTest {
         int outsider = byDistance.get(config.replicas());
         StoredRecord tombstone = world.store(byDistance.get(0)).read(key, value.sha256()).orElseThrow();
         assertThat(tombstone.tombstone()).as("the root holds the tombstone").isTrue();
-        world.store(outsider).write(new StoredRecord(key, value.sha256(), value, tombstone.expiresAtMillis(),
-                secret.sha256(), false));
+        assertThat(tombstone.secret()).as("the tombstone carries the remove's secret").isEqualTo(secret);
+        world.store(outsider).write(StoredRecord.value(key, value, tombstone.expiresAtMillis(), binding));
 
         world.runFor(Duration.ofSeconds(30).toNanos());
 

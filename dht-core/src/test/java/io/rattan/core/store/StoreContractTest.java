@@ -47,12 +47,32 @@ public abstract class StoreContractTest {
         store = newStore(clock);
     }
 
-    private static StoredRecord value(Id key, String value, long expiresAtMillis, Bytes secretHash) {
-        return StoredRecord.value(key, Bytes.utf8(value), expiresAtMillis, secretHash);
+    /** A value; the store applies no rule, so any 32 bytes serve as its binding. */
+    private static StoredRecord value(Id key, String value, long expiresAtMillis, Bytes binding) {
+        return StoredRecord.value(key, Bytes.utf8(value), expiresAtMillis, binding);
     }
 
-    private static StoredRecord tombstoneOf(StoredRecord value, long expiresAtMillis, Bytes secretHash) {
-        return StoredRecord.tombstone(value.key(), value.valueHash(), expiresAtMillis, secretHash);
+    private static StoredRecord tombstoneOf(StoredRecord value, long expiresAtMillis, Bytes secret) {
+        return StoredRecord.tombstone(value.key(), value.valueHash(), expiresAtMillis, secret);
+    }
+
+    @Test
+    void aValueKeepsItsBindingAndATombstoneItsSecretAcrossAReopen() {
+        StoredRecord bound = value(K1, "bound", T0 + 1_000, SECRET_A);
+        StoredRecord unbound = value(K1, "unbound", T0 + 1_000, Bytes.EMPTY);
+        StoredRecord longSecret = tombstoneOf(value(K2, "removed", T0, SECRET_B), T0 + 1_000,
+                Bytes.wrap(new byte[StoredRecord.SECRET_BYTES_MAX]));
+        StoredRecord shortSecret = tombstoneOf(value(K2, "gone", T0, SECRET_B), T0 + 1_000, Bytes.utf8("s"));
+        StoredRecord migrated = tombstoneOf(value(K3, "old", T0, SECRET_B), T0 + 1_000, Bytes.EMPTY);
+        List<StoredRecord> all = List.of(bound, unbound, longSecret, shortSecret, migrated);
+        all.forEach(store::write);
+
+        store = reopen(store);
+
+        for (StoredRecord r : all) {
+            assertThat(store.read(r.key(), r.valueHash())).contains(r);
+        }
+        assertThat(scanAll()).containsExactlyInAnyOrderElementsOf(all);
     }
 
     private List<StoredRecord> scanAll() {

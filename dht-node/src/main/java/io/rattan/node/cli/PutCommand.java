@@ -49,7 +49,8 @@ final class PutCommand implements Callable<Integer> {
     int ttlSeconds = 3600;
 
     @Option(names = "--secret", paramLabel = "SECRET",
-            description = "Makes the value removable by whoever presents this secret (only its SHA-256 is sent). "
+            description = "Makes the value removable by whoever presents this secret (the secret is not sent: only "
+                    + "SHA-256 of secret, key and value hash is). "
                     + "Without it, nobody can remove the value before it expires.")
     String secret;
 

@@ -42,10 +42,12 @@ import org.slf4j.LoggerFactory;
  * A {@link Store} on RocksDB, so a restarted node serves its values from its own disk.
  *
  * <p>Two column families. {@code values} maps {@code id (20 bytes) ‖ valueHash (32 bytes)} to the encoded record:
- * a version byte, a flags byte (bit 0: tombstone), expiresAtMillis (8 bytes, big-endian), the secret hash as a length
- * byte (0 or 32) and its bytes, then the value bytes. {@code expiry} maps {@code expiresAtMillis ‖ id ‖ valueHash} to
- * nothing; the time is big-endian with its sign bit flipped so that byte order is numeric order for any long. Every
- * change to a record and its index entry goes in one {@link WriteBatch}, so the two never disagree after a crash.
+ * a version byte (2), a flags byte (bit 0: tombstone), expiresAtMillis (8 bytes, big-endian), a value's binding as a
+ * length byte (0 or 32) and its bytes, a tombstone's secret as a 2-byte big-endian length (0..1,024) and its bytes,
+ * then the value bytes ({@link StoreFormat} migrates records of version 1). {@code expiry} maps
+ * {@code expiresAtMillis ‖ id ‖ valueHash} to nothing; the time is big-endian with its sign bit flipped so that
+ * byte order is numeric order for any long. Every change to a record and its index entry goes in one
+ * {@link WriteBatch}, so the two never disagree after a crash.
  * Writes go to the write-ahead log without fsync: they survive a killed process, not a lost machine. With
  * {@link Settings#fsync}, {@link #whenDurable} runs its action only after a WAL sync that began after the write has
  * returned; one sync thread serves every waiter queued while the previous sync ran (group commit).
@@ -68,14 +70,16 @@ public final class RocksDbStore implements Store, AutoCloseable {
     static final int EXPIRY_KEY_BYTES = Long.BYTES + DATA_KEY_BYTES;
 
     private static final Logger log = LoggerFactory.getLogger(RocksDbStore.class);
-    private static final byte FORMAT_VERSION = 1;
+    private static final byte FORMAT_VERSION = 2;
     /** The probe write's key in the default column family; its value is overwritten each time. */
     private static final byte[] PROBE_KEY = "rattan.probe".getBytes(StandardCharsets.UTF_8);
     /** Corrupt records logged individually at most; beyond this they are only counted. */
     private static final int CORRUPT_LOGGED_MAX = 1000;
     private static final int FLAG_TOMBSTONE = 1;
-    /** version, flags, expiresAtMillis, secret hash length. */
+    /** version, flags, expiresAtMillis, binding length. */
     private static final int HEADER_BYTES = 1 + 1 + Long.BYTES + 1;
+    /** A tombstone's secret length: 2 bytes, big-endian. */
+    private static final int SECRET_LENGTH_BYTES = 2;
     private static final long BLOCK_CACHE_BYTES = 8L << 20;
     private static final long MIN_WRITE_BUFFER_BYTES = 64L << 10;
     /** Purging writes its deletions in batches of this many records, so a large purge holds bounded memory. */
@@ -567,12 +571,15 @@ public final class RocksDbStore implements Store, AutoCloseable {
     }
 
     static byte[] encode(StoredRecord r) {
-        ByteBuffer b = ByteBuffer.allocate(HEADER_BYTES + r.secretHash().length() + r.value().length());
+        ByteBuffer b = ByteBuffer.allocate(HEADER_BYTES + r.binding().length() + SECRET_LENGTH_BYTES
+                + r.secret().length() + r.value().length());
         b.put(FORMAT_VERSION)
                 .put((byte) (r.tombstone() ? FLAG_TOMBSTONE : 0))
                 .putLong(r.expiresAtMillis())
-                .put((byte) r.secretHash().length());
-        b.put(r.secretHash().toByteArray());
+                .put((byte) r.binding().length());
+        b.put(r.binding().toByteArray());
+        b.putShort((short) r.secret().length());
+        b.put(r.secret().toByteArray());
         b.put(r.value().toByteArray());
         return b.array();
     }
@@ -603,17 +610,24 @@ public final class RocksDbStore implements Store, AutoCloseable {
         }
         boolean tombstone = (bytes[1] & FLAG_TOMBSTONE) != 0;
         long expiresAtMillis = ByteBuffer.wrap(bytes, 2, Long.BYTES).getLong();
-        int secretLength = bytes[HEADER_BYTES - 1] & 0xFF;
-        if ((secretLength != 0 && secretLength != StoredRecord.HASH_BYTES)
-                || bytes.length < HEADER_BYTES + secretLength) {
+        int bindingLength = bytes[HEADER_BYTES - 1] & 0xFF;
+        int secretAt = HEADER_BYTES + bindingLength + SECRET_LENGTH_BYTES;
+        if ((bindingLength != 0 && bindingLength != StoredRecord.HASH_BYTES) || bytes.length < secretAt) {
             return null;
         }
-        int valueOffset = HEADER_BYTES + secretLength;
-        if (tombstone && bytes.length != valueOffset) {
+        int secretLength = ByteBuffer.wrap(bytes, secretAt - SECRET_LENGTH_BYTES, SECRET_LENGTH_BYTES).getShort()
+                & 0xFFFF;
+        int valueOffset = secretAt + secretLength;
+        if (secretLength > StoredRecord.SECRET_BYTES_MAX || bytes.length < valueOffset) {
+            return null;
+        }
+        // A value never holds a secret, a tombstone never a value or a binding.
+        if (tombstone ? bytes.length != valueOffset || bindingLength != 0 : secretLength != 0) {
             return null;
         }
         return new StoredRecord(key, valueHash, Bytes.of(bytes, valueOffset, bytes.length - valueOffset),
-                expiresAtMillis, Bytes.of(bytes, HEADER_BYTES, secretLength), tombstone);
+                expiresAtMillis, Bytes.of(bytes, HEADER_BYTES, bindingLength), Bytes.of(bytes, secretAt, secretLength),
+                tombstone);
     }
 
     /** True when the encoded record expires at {@code expiresAtMillis}, or cannot be read at all. */

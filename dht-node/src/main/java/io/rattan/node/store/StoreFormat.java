@@ -10,6 +10,7 @@ import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
+import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,8 +27,11 @@ import org.slf4j.LoggerFactory;
  */
 final class StoreFormat {
 
-    /** The format this code writes. Version 1: the record layout described in {@link RocksDbStore}. */
-    static final int CURRENT = 1;
+    /**
+     * The format this code writes: version 2, the record layout described in {@link RocksDbStore}. Version 1 held a
+     * secret hash, SHA-256 of the secret alone, with values and tombstones alike (see {@link #fromVersion1}).
+     */
+    static final int CURRENT = 2;
     static final byte[] KEY = "rattan.format".getBytes(StandardCharsets.UTF_8);
 
     /** One migration step: upgrades a store of version {@code v} to {@code v + 1}, keyed by {@code v}. */
@@ -35,8 +39,9 @@ final class StoreFormat {
         void apply(RocksDB db, List<ColumnFamilyHandle> handles) throws RocksDBException;
     }
 
-    /** No step yet: version 1 is the first versioned format. */
-    static final Map<Integer, Migration> MIGRATIONS = Map.of();
+    static final Map<Integer, Migration> MIGRATIONS = Map.of(1, StoreFormat::fromVersion1);
+    /** Records rewritten per write batch by a migration, so a large store migrates in bounded memory. */
+    private static final int MIGRATION_BATCH_RECORDS = 1024;
 
     private static final Logger log = LoggerFactory.getLogger(StoreFormat.class);
 
@@ -52,10 +57,11 @@ final class StoreFormat {
         int version;
         if (stored == null) {
             // Stores made before the marker existed hold records of format 1 (their first byte says so); a new
-            // store is empty. Either way it is version 1 now.
-            version = 1;
+            // store is empty, and of the current format.
+            version = CURRENT;
             if (!isEmpty(db, handles.get(1))) {
                 log.info("store in {} has no format marker: a store from before markers, format 1", dir);
+                version = 1;
             }
             write(db, version);
         } else if (stored.length != Integer.BYTES) {
@@ -79,6 +85,63 @@ final class StoreFormat {
             version++;
             write(db, version);
         }
+    }
+
+    /**
+     * Version 1 → 2: every record is rewritten in the layout of version 2, with no binding and no secret. A value of
+     * version 1 held SHA-256 of its secret, from which no binding to the value can be made (the secret was never
+     * stored), so it can no longer be removed: it lives out its TTL (at most {@code ttlSecondsMax}, 7 days by
+     * default). A tombstone of version 1 held the same hash and no secret: it becomes a tombstone without a secret,
+     * which keeps values without a binding out of this store (the removed value among them) until it expires; every
+     * other node refuses it (nothing in it can be checked), so it stays on the node that held it. Expiry times are
+     * unchanged, and so is the expiry index. A record that does not decode as version 1 is left as it is (the store
+     * skips and counts it, as any corrupt record), and one already of version 2 too, so the step is safe to rerun.
+     */
+    static void fromVersion1(RocksDB db, List<ColumnFamilyHandle> handles) throws RocksDBException {
+        ColumnFamilyHandle values = handles.get(1);
+        long rewritten = 0;
+        try (RocksIterator it = db.newIterator(values);
+             WriteOptions options = new WriteOptions()) {
+            WriteBatch batch = new WriteBatch();
+            try {
+                for (it.seekToFirst(); it.isValid(); it.next()) {
+                    byte[] migrated = recordFromVersion1(it.value());
+                    if (migrated == null) {
+                        continue;
+                    }
+                    batch.put(values, it.key(), migrated);
+                    rewritten++;
+                    if (batch.count() >= MIGRATION_BATCH_RECORDS) {
+                        db.write(options, batch);
+                        batch.close();
+                        batch = new WriteBatch();
+                    }
+                }
+                it.status();
+                db.write(options, batch);
+            } finally {
+                batch.close();
+            }
+        }
+        log.info("store format 1 → 2: {} records rewritten; values put with a secret before the upgrade can no "
+                + "longer be removed and expire at their TTL", rewritten);
+    }
+
+    /** One record of version 1 in the layout of version 2 (without binding or secret); null if it is not one. */
+    static byte[] recordFromVersion1(byte[] v1) {
+        int header = 1 + 1 + Long.BYTES + 1;
+        if (v1.length < header || v1[0] != 1) {
+            return null;
+        }
+        int hashLength = v1[header - 1] & 0xFF;
+        if ((hashLength != 0 && hashLength != 32) || v1.length < header + hashLength) {
+            return null;
+        }
+        int valueLength = v1.length - header - hashLength;
+        ByteBuffer v2 = ByteBuffer.allocate(header + 2 + valueLength);
+        v2.put((byte) 2).put(v1, 1, 1 + Long.BYTES).put((byte) 0).putShort((short) 0);
+        v2.put(v1, header + hashLength, valueLength);
+        return v2.array();
     }
 
     static void write(RocksDB db, int version) throws RocksDBException {

@@ -210,11 +210,13 @@ class HostilePeersTest {
         RattanNode replica = holders(key, put.valueHash()).get(0);
         try (RawPeer stranger = prove("stranger", replica)) {
             Bytes planted = Bytes.utf8("planted");
-            long week = Duration.ofDays(7).toMillis();
+            long week = System.currentTimeMillis() + Duration.ofDays(7).toMillis();
             stranger.send(new Envelope(stranger.contact, 20, new StoreReplicas(List.of(
-                    new ReplicaRecord(key, planted.sha256(), planted, week, Bytes.EMPTY, false),
-                    // A tombstone for the honest value, made from what a node on its put path saw (its hash).
-                    new ReplicaRecord(key, put.valueHash(), Bytes.EMPTY, week, Bytes.EMPTY, true)))));
+                    new ReplicaRecord(key, planted.sha256(), planted, week, Bytes.EMPTY, Bytes.EMPTY, false),
+                    // A tombstone for the honest value, with what a node on its put path saw (its hash) as secret.
+                    // (A replica's forgeries, from the binding it holds: ForgedRemoveTest.)
+                    new ReplicaRecord(key, put.valueHash(), Bytes.EMPTY, week, Bytes.EMPTY, put.valueHash(),
+                            true)))));
             assertThat(((StoreAck) awaitReply(stranger, MessageType.STORE_ACK, 20).body()).accepted()).isZero();
         }
         assertThat(copies(key, Bytes.utf8("planted").sha256())).isZero();

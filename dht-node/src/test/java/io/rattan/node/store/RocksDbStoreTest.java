@@ -189,6 +189,62 @@ class RocksDbStoreTest extends StoreContractTest {
                 .hasMessageContaining("cannot read");
     }
 
+    /**
+     * A store of format 1 (version 5 of the protocol: SHA-256 of the secret with values and tombstones) is migrated to
+     * format 2 when opened: the values keep their bytes and expiry but lose their secret hash (no binding can be made
+     * from it, so they can no longer be removed), the tombstones become tombstones without a secret.
+     */
+    @Test
+    void aStoreOfFormat1IsMigratedOnOpen() throws RocksDBException {
+        ((RocksDbStore) store).close();
+        Bytes oldHash = Bytes.utf8("secret").sha256();
+        StoredRecord removable = value("removable", "v1", T0 + 5_000);
+        StoredRecord open = value("open", "v2", T0 + 6_000);
+        StoredRecord removed = StoredRecord.tombstone(Id.ofName("removed"), Bytes.utf8("v3").sha256(), T0 + 7_000,
+                Bytes.EMPTY);
+        List<ColumnFamilyDescriptor> descriptors = List.of(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY),
+                new ColumnFamilyDescriptor(RocksDbStore.VALUES_CF.getBytes(StandardCharsets.UTF_8)),
+                new ColumnFamilyDescriptor(RocksDbStore.EXPIRY_CF.getBytes(StandardCharsets.UTF_8)));
+        List<ColumnFamilyHandle> handles = new ArrayList<>();
+        try (DBOptions options = new DBOptions();
+             RocksDB db = RocksDB.open(options, dir.resolve("db").toString(), descriptors, handles)) {
+            StoreFormat.write(db, 1);
+            putVersion1(db, handles, removable, oldHash);
+            putVersion1(db, handles, open, Bytes.EMPTY);
+            putVersion1(db, handles, removed, oldHash);
+            // A record that is not of format 1 is left alone (and skipped as corrupt).
+            db.put(handles.get(1), RocksDbStore.dataKey(Id.ofName("junk"), oldHash), new byte[] {9, 9});
+            handles.forEach(ColumnFamilyHandle::close);
+        }
+
+        RocksDbStore rocks = open();
+
+        assertThat(rocks.read(removable.key(), removable.valueHash())).as("no binding can be made from the old hash")
+                .contains(value("removable", "v1", T0 + 5_000));
+        assertThat(rocks.read(open.key(), open.valueHash())).contains(open);
+        assertThat(rocks.read(removed.key(), removed.valueHash())).as("a tombstone without a secret")
+                .contains(removed);
+        assertThat(rocks.read(Id.ofName("junk"), oldHash)).isEmpty();
+        assertThat(rocks.expiryIndexSize()).isEqualTo(3);
+        clock.advanceMillis(10_000);
+        assertThat(rocks.purgeExpired(100)).as("the expiry index still finds them").isEqualTo(3);
+
+        RocksDbStore reopened = (RocksDbStore) reopen(rocks);
+        assertThat(reopened.size()).isEqualTo(1);
+        assertThat(StoreFormat.recordFromVersion1(RocksDbStore.encode(open))).as("rerun: format 2 is left alone")
+                .isNull();
+    }
+
+    private static void putVersion1(RocksDB db, List<ColumnFamilyHandle> handles, StoredRecord r, Bytes secretHash)
+            throws RocksDBException {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(1 + 1 + 8 + 1 + secretHash.length() + r.value().length());
+        b.put((byte) 1).put((byte) (r.tombstone() ? 1 : 0)).putLong(r.expiresAtMillis())
+                .put((byte) secretHash.length()).put(secretHash.toByteArray()).put(r.value().toByteArray());
+        byte[] dataKey = RocksDbStore.dataKey(r.key(), r.valueHash());
+        db.put(handles.get(1), dataKey, b.array());
+        db.put(handles.get(2), RocksDbStore.expiryKey(r.expiresAtMillis(), dataKey), new byte[0]);
+    }
+
     @Test
     void withFsyncConcurrentWritesShareSyncsAndNoneIsAcknowledgedBeforeItsSync() throws Exception {
         ((RocksDbStore) store).close();

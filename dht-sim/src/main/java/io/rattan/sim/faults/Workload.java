@@ -8,6 +8,7 @@ import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.msg.Messages.ClientRemove;
 import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.SecretBinding;
 import io.rattan.core.msg.Status;
 import io.rattan.core.node.Node;
 import io.rattan.core.util.Bytes;
@@ -86,7 +87,7 @@ final class Workload {
         boolean shortLived = random.nextDouble() < 0.3;
         int ttl = shortLived ? 10 + random.nextInt(31) : LONG_TTL_SECONDS;
         Checker.PutRecord p = checker.putStarted(key, value, secret, ttl);
-        send(new ClientPut(key, value, ttl, secret.sha256()), reply -> {
+        send(new ClientPut(key, value, ttl, SecretBinding.of(secret, key, value.sha256())), reply -> {
             checker.putDone(p, reply);
             if (shortLived && p.acked()) {
                 long probeAt = p.ackNanos + ttl * SECOND + Checker.S_NANOS + 200_000_000L;

@@ -16,6 +16,7 @@ import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.RemoveReply;
 import io.rattan.core.msg.Messages.ValueEntry;
 import io.rattan.core.msg.RoutingMode;
+import io.rattan.core.msg.SecretBinding;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.NodeConfig;
@@ -55,7 +56,10 @@ final class ApiRouter {
 
     /** TTL of a put that names none (capped by the node's maximum). */
     static final int TTL_SECONDS_DEFAULT = 3600;
-    /** The header that carries a value's secret, at put (hashed before it leaves the gateway) and at remove. */
+    /**
+     * The header that carries a value's secret, at put (turned into its binding to the value before anything leaves
+     * the gateway) and at remove.
+     */
     static final String SECRET_HEADER = "Rattan-Secret";
     /** Longest secret accepted, in bytes; the same bound at put and at remove so every secret set can be shown. */
     static final int SECRET_BYTES_MAX = 1024;
@@ -157,9 +161,10 @@ final class ApiRouter {
         if (secret != null && secret.isEmpty()) {
             throw badRequest(SECRET_HEADER + " is empty; send a secret, or no header for a value nobody can remove");
         }
-        Bytes secretHash = secret == null ? Bytes.EMPTY : secret.sha256();
         Bytes valueHash = value.sha256();
-        ClientPut message = new ClientPut(key, value, ttlSeconds, secretHash);
+        // The secret stops here: the put carries only its binding to this value, which opens nothing.
+        Bytes binding = secret == null ? Bytes.EMPTY : SecretBinding.of(secret, key, valueHash);
+        ClientPut message = new ClientPut(key, value, ttlSeconds, binding);
         Supplier<CompletableFuture<Message>> send = request.client() == null
                 ? () -> backend.request(message)
                 : () -> guard.put(request.client(), message, () -> backend.request(message));

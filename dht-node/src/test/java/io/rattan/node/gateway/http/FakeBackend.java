@@ -12,6 +12,7 @@ import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.RemoveReply;
 import io.rattan.core.msg.Messages.ValueEntry;
+import io.rattan.core.msg.SecretBinding;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
@@ -61,7 +62,7 @@ final class FakeBackend implements GatewayBackend, AutoCloseable {
     volatile Bytes placemark = Bytes.EMPTY;
     volatile Cost cost = Cost.ZERO;
 
-    private record Stored(Bytes value, Bytes secretHash, int ttlSeconds) {
+    private record Stored(Bytes value, Bytes binding, int ttlSeconds) {
     }
 
     FakeBackend(NodeConfig config) {
@@ -103,7 +104,7 @@ final class FakeBackend implements GatewayBackend, AutoCloseable {
             case CLIENT_PUT: {
                 ClientPut put = (ClientPut) request;
                 data.computeIfAbsent(put.key(), k -> new TreeMap<>())
-                        .put(put.value().sha256(), new Stored(put.value(), put.secretHash(), put.ttlSeconds()));
+                        .put(put.value().sha256(), new Stored(put.value(), put.binding(), put.ttlSeconds()));
                 return new PutReply(Status.OK, 3, "");
             }
             case CLIENT_GET: {
@@ -123,7 +124,7 @@ final class FakeBackend implements GatewayBackend, AutoCloseable {
                 if (s == null) {
                     return new RemoveReply(Status.NOT_FOUND, "");
                 }
-                if (s.secretHash().isEmpty() || !s.secretHash().equals(remove.secret().sha256())) {
+                if (!SecretBinding.opens(remove.secret(), remove.key(), remove.valueHash(), s.binding())) {
                     return new RemoveReply(Status.FORBIDDEN, "");
                 }
                 values.remove(remove.valueHash());

@@ -21,6 +21,7 @@ import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.RemoveReply;
 import io.rattan.core.msg.Messages.ValueEntry;
 import io.rattan.core.msg.RoutingMode;
+import io.rattan.core.msg.SecretBinding;
 import io.rattan.core.msg.Status;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.util.Bytes;
@@ -151,10 +152,13 @@ class HttpGatewayTest {
     }
 
     @Test
-    void putSecretTravelsOnlyAsItsSha256() throws Exception {
+    void putSecretTravelsOnlyAsItsBindingToTheValue() throws Exception {
         HttpResponse<String> put = send("POST", "/v1/keys/" + KEY, new byte[] {1}, "Rattan-Secret", "s3cret");
         assertThat(put.statusCode()).isEqualTo(201);
-        assertThat(backend.<ClientPut>lastRequest().secretHash()).isEqualTo(Bytes.utf8("s3cret").sha256());
+        Bytes binding = backend.<ClientPut>lastRequest().binding();
+        assertThat(binding).as("SHA-256(secret ‖ key ‖ value hash)").isEqualTo(SecretBinding.of(Bytes.utf8("s3cret"),
+                Id.fromHex(KEY), Bytes.wrap(new byte[] {1}).sha256()));
+        assertThat(binding).isNotEqualTo(Bytes.utf8("s3cret").sha256());
     }
 
     @Test

@@ -1,0 +1,163 @@
+package io.rattan.node.hostile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.rattan.client.PutResult;
+import io.rattan.client.RattanClient;
+import io.rattan.client.RattanException;
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Messages.RemoveReplica;
+import io.rattan.core.msg.Messages.ReplicaRecord;
+import io.rattan.core.msg.Messages.StoreReplicas;
+import io.rattan.core.msg.SecretBinding;
+import io.rattan.core.msg.Status;
+import io.rattan.core.net.Address;
+import io.rattan.core.node.NodeConfig;
+import io.rattan.core.store.StoredRecord;
+import io.rattan.core.util.Bytes;
+import io.rattan.node.LocalCluster;
+import io.rattan.node.RattanNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Removes that no path node can forge (issue 18), on real sockets: real nodes in one JVM, each with its Netty
+ * transport, handshake and RocksDB store. A value is put with a secret through the Java client, and one of its
+ * replicas turns forger. It holds what every node on the put's path saw, the value's binding, and sends what a
+ * member of the overlay can send, over its own verified connections, to the other replicas: a {@code RemoveReplica}
+ * presenting the binding, and tombstones made from it. It also asks a gateway to remove the value with the binding,
+ * as anyone may. The value survives on every replica; then the owner's remove, with the secret, removes it everywhere.
+ */
+class ForgedRemoveTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final int NODES = 6;
+    private static final NodeConfig CONFIG = NodeConfig.defaults().withReplicas(3, 2).withLeafSetHalf(2);
+
+    @TempDir
+    Path dir;
+    private LocalCluster cluster;
+    private RattanClient client;
+
+    @BeforeEach
+    void startCluster() throws IOException {
+        cluster = LocalCluster.start(NODES, dir, CONFIG);
+        client = RattanClient.builder()
+                .gateway(new Address("127.0.0.1", cluster.node(0).gatewayAddress().getPort()))
+                .build();
+    }
+
+    @AfterEach
+    void stop() {
+        if (client != null) {
+            client.close();
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void aReplicaCannotRemoveAValueWithTheBindingItHoldsButTheOwnerCan() throws Exception {
+        Id key = Id.ofName("forged-remove");
+        byte[] secret = "the owner's secret".getBytes(StandardCharsets.UTF_8);
+        PutResult put = client.putSync(key, "precious".getBytes(StandardCharsets.UTF_8), Duration.ofMinutes(10),
+                secret);
+        Bytes valueHash = put.valueHash();
+        await().atMost(WAIT).until(() -> holders(key, valueHash).size() == CONFIG.replicas());
+        List<RattanNode> replicas = holders(key, valueHash);
+
+        RattanNode forger = replicas.get(0);
+        Bytes binding = forger.readStore(key, valueHash).get().orElseThrow().binding();
+        assertThat(binding).as("what the forger holds, as every node on the put's path saw it")
+                .isEqualTo(SecretBinding.of(Bytes.of(secret), key, valueHash));
+        assertNoNodeHoldsTheSecret(secret);
+
+        long expiresAt = System.currentTimeMillis() + Duration.ofMinutes(30).toMillis();
+        Bytes sentinel = Bytes.utf8("sentinel");
+        long requestId = 1_000;
+        for (RattanNode victim : replicas.subList(1, replicas.size())) {
+            Address to = victim.contact().address();
+            forger.sendAsThisNode(to, requestId++, new RemoveReplica(key, valueHash, binding, 600)).get();
+            forger.sendAsThisNode(to, requestId++, new StoreReplicas(List.of(
+                    // The binding presented as the secret; the binding where the secret goes; SHA-256 of the
+                    // secret, what version 5 stored and sent with every copy.
+                    new ReplicaRecord(key, valueHash, Bytes.EMPTY, expiresAt, Bytes.EMPTY, binding, true),
+                    new ReplicaRecord(key, valueHash, Bytes.EMPTY, expiresAt, binding, Bytes.EMPTY, true),
+                    new ReplicaRecord(key, valueHash, Bytes.EMPTY, expiresAt, Bytes.EMPTY,
+                            Bytes.of(secret).sha256(), true)))).get();
+            // A copy the forger may hand over, sent after the forgeries on the same connection: a node handles one
+            // connection's frames in order, so once the victim stores it, the forgeries were handled.
+            forger.sendAsThisNode(to, requestId++, new StoreReplicas(List.of(new ReplicaRecord(key,
+                    sentinel.sha256(), sentinel, expiresAt, Bytes.EMPTY, Bytes.EMPTY, false)))).get();
+        }
+        for (RattanNode victim : replicas.subList(1, replicas.size())) {
+            await().atMost(WAIT).until(() -> victim.readStore(key, sentinel.sha256()).get().isPresent());
+        }
+        assertThatThrownBy(() -> client.removeSync(key, valueHash, binding.toByteArray(), Duration.ofMinutes(10)))
+                .as("the binding presented to a gateway as the secret")
+                .isInstanceOfSatisfying(RattanException.class, e -> assertThat(e.status()).isEqualTo(Status.FORBIDDEN));
+
+        // Repair spreads the sentinel to every replica, so the replicas compared their records after the forgeries:
+        // had a forged tombstone been kept anywhere, it would have spread with it.
+        await().atMost(WAIT).until(() -> holders(key, sentinel.sha256()).size() >= CONFIG.replicas());
+        assertThat(holders(key, valueHash)).as("replicas holding the value after the forgeries")
+                .containsAll(replicas);
+        assertThat(tombstones(key, valueHash)).as("tombstones anywhere").isEmpty();
+        assertThat(client.getSync(key).values()).extracting(v -> v.utf8()).contains("precious");
+
+        // The owner's remove, with the secret: every replica checks it and keeps a tombstone carrying it.
+        assertThat(client.removeSync(key, valueHash, secret, Duration.ofMinutes(10))).isTrue();
+        await().atMost(WAIT).until(() -> holders(key, valueHash).isEmpty()
+                && tombstones(key, valueHash).containsAll(replicas));
+        for (RattanNode n : tombstones(key, valueHash)) {
+            assertThat(n.readStore(key, valueHash).get().orElseThrow().secret()).as("tombstone on %s", n)
+                    .isEqualTo(Bytes.of(secret));
+        }
+        assertThat(client.getSync(key).values()).extracting(v -> v.utf8()).containsExactly("sentinel");
+    }
+
+    /** No store holds the secret, nor SHA-256 of it, after the put: only bindings crossed the network. */
+    private void assertNoNodeHoldsTheSecret(byte[] secret) throws Exception {
+        Bytes raw = Bytes.of(secret);
+        for (RattanNode n : cluster.liveNodes()) {
+            for (StoredRecord r : n.localRecords().get()) {
+                assertThat(r.secret()).as("a secret in the store of %s", n).isEqualTo(Bytes.EMPTY);
+                assertThat(r.binding()).isNotEqualTo(raw).isNotEqualTo(raw.sha256());
+            }
+        }
+    }
+
+    private List<RattanNode> holders(Id key, Bytes valueHash) throws Exception {
+        List<RattanNode> holders = new ArrayList<>();
+        for (RattanNode n : cluster.liveNodes()) {
+            Optional<StoredRecord> r = n.readStore(key, valueHash).get();
+            if (r.isPresent() && !r.get().tombstone()) {
+                holders.add(n);
+            }
+        }
+        return holders;
+    }
+
+    private List<RattanNode> tombstones(Id key, Bytes valueHash) throws Exception {
+        List<RattanNode> holders = new ArrayList<>();
+        for (RattanNode n : cluster.liveNodes()) {
+            Optional<StoredRecord> r = n.readStore(key, valueHash).get();
+            if (r.isPresent() && r.get().tombstone()) {
+                holders.add(n);
+            }
+        }
+        return holders;
+    }
+}
