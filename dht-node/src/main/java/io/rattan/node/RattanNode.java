@@ -334,7 +334,7 @@ public final class RattanNode implements AutoCloseable {
             try {
                 Optional<StoredRecord> held = store.read(key, valueHash);
                 held.ifPresent(r -> store.write(new StoredRecord(r.key(), r.valueHash(), r.value(),
-                        expiryClock.epochMillis() + 1, r.secretHash(), r.tombstone())));
+                        expiryClock.epochMillis() + 1, r.binding(), r.secret(), r.tombstone())));
                 result.complete(held.isPresent());
             } catch (RuntimeException e) {
                 result.completeExceptionally(e);

@@ -139,7 +139,7 @@ final class LocalReplica {
         if (expiresAt <= nowMillis || !wellFormed(r)) {
             return null;
         }
-        return new StoredRecord(r.key(), r.valueHash(), r.value(), expiresAt, r.secretHash(), r.tombstone());
+        return new StoredRecord(r.key(), r.valueHash(), r.value(), expiresAt, r.binding(), r.secret(), r.tombstone());
     }
 
     /** Whether any record, value or tombstone, is held under {@code key}. */
@@ -175,17 +175,10 @@ final class LocalReplica {
      * opens the value's binding.
      */
     int acceptReplicas(List<ReplicaRecord> records) {
-        long nowMillis = clock.epochMillis();
-        long ttlMaxMillis = config.ttlSecondsMax() * 1000L;
         int accepted = 0;
         for (ReplicaRecord r : records) {
-            long expiresAt = Math.min(r.expiresAtMillis(), nowMillis + ttlMaxMillis);
-            if (expiresAt <= nowMillis || !wellFormed(r)) {
-                continue;
-            }
-            StoredRecord rec = new StoredRecord(r.key(), r.valueHash(), r.value(), expiresAt, r.binding(),
-                    r.secret(), r.tombstone());
-            if (store(rec)) {
+            StoredRecord rec = readable(r);
+            if (rec != null && store(rec)) {
                 accepted++;
             }
         }

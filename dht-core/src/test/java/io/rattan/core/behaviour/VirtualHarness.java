@@ -73,7 +73,7 @@ public final class VirtualHarness implements ClusterHarness {
                 + " holds no record " + valueHash + " of " + key.shortHex()));
         // Without faults the stores judge expiry by the world's clock.
         store.write(new StoredRecord(r.key(), r.valueHash(), r.value(), world.scheduler().epochMillis() + 1,
-                r.secretHash(), r.tombstone()));
+                r.binding(), r.secret(), r.tombstone()));
         world.runFor(Duration.ofMillis(2).toNanos());
     }
 

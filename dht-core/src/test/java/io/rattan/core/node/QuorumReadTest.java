@@ -3,6 +3,7 @@ package io.rattan.core.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.SecretBinding;
 import io.rattan.core.msg.Cost;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
@@ -38,7 +39,7 @@ class QuorumReadTest {
 
     private static final long MILLI = 1_000_000L;
     private static final Id KEY = Id.fromHex("8000000000000000000000000000000000000000");
-    private static final Bytes SECRET_HASH = Bytes.utf8("s").sha256();
+    private static final Bytes SECRET = Bytes.utf8("s");
 
     private record Sent(Address to, Envelope envelope) {
     }
@@ -92,11 +93,12 @@ class QuorumReadTest {
     }
 
     private StoredRecord value(String v) {
-        return StoredRecord.value(KEY, Bytes.utf8(v), scheduler.epochMillis() + 60_000, SECRET_HASH);
+        return StoredRecord.value(KEY, Bytes.utf8(v), scheduler.epochMillis() + 60_000,
+                SecretBinding.of(SECRET, KEY, Bytes.utf8(v).sha256()));
     }
 
     private ReplicaRecord wire(StoredRecord r) {
-        return new ReplicaRecord(r.key(), r.valueHash(), r.value(), r.expiresAtMillis(), r.secretHash(),
+        return new ReplicaRecord(r.key(), r.valueHash(), r.value(), r.expiresAtMillis(), r.binding(), r.secret(),
                 r.tombstone());
     }
 
@@ -157,7 +159,7 @@ class QuorumReadTest {
         StoredRecord x = value("x");
         store.write(x);
         StoredRecord removed = StoredRecord.tombstone(KEY, x.valueHash(), scheduler.epochMillis() + 120_000,
-                SECRET_HASH);
+                SECRET);
 
         gets.serve(quorumGet(3));
         answer(a, new ReplicaReadReply(List.of(wire(removed)), false));
@@ -233,7 +235,7 @@ class QuorumReadTest {
     void aReplicaAnswersAReadWithItsTombstonesButOnlyToAReplicaOfTheKey() {
         StoredRecord x = value("x");
         StoredRecord removed = StoredRecord.tombstone(KEY, value("gone").valueHash(),
-                scheduler.epochMillis() + 1_000, SECRET_HASH);
+                scheduler.epochMillis() + 1_000, SECRET);
         store.write(x);
         store.write(removed);
 
@@ -256,7 +258,7 @@ class QuorumReadTest {
     void aForgedRecordInAnAnswerIsDroppedNotServedOrSpread() {
         StoredRecord x = value("x");
         ReplicaRecord forged = new ReplicaRecord(KEY, x.valueHash(), Bytes.utf8("not x"), x.expiresAtMillis(),
-                SECRET_HASH, false);
+                x.binding(), Bytes.EMPTY, false);
 
         gets.serve(quorumGet(3));
         answer(a, new ReplicaReadReply(List.of(forged), false));

@@ -3,6 +3,7 @@ package io.rattan.core.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.SecretBinding;
 import io.rattan.core.msg.Messages.ValueEntry;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
@@ -23,8 +24,8 @@ class ReadMergeTest {
 
     private static final long NOW = 1_700_000_000_000L;
     private static final Id KEY = Id.fromHex("8000000000000000000000000000000000000000");
-    private static final Bytes OWNER = Bytes.utf8("owner").sha256();
-    private static final Bytes OTHER = Bytes.utf8("someone else").sha256();
+    private static final Bytes OWNER = Bytes.utf8("owner");
+    private static final Bytes OTHER = Bytes.utf8("someone else");
     private static final Contact A = contact(1);
     private static final Contact B = contact(2);
     private static final Contact C = contact(3);
@@ -33,12 +34,15 @@ class ReadMergeTest {
         return new Contact(Id.fromHex(String.format("%040x", n)), new Address("10.0.0." + n, 4000));
     }
 
-    private static StoredRecord value(String v, long ttlMillis, Bytes secretHash) {
-        return StoredRecord.value(KEY, Bytes.utf8(v), NOW + ttlMillis, secretHash);
+    /** A value removable by whoever holds {@code secret} (empty: by nobody). */
+    private static StoredRecord value(String v, long ttlMillis, Bytes secret) {
+        Bytes value = Bytes.utf8(v);
+        return StoredRecord.value(KEY, value, NOW + ttlMillis,
+                secret.isEmpty() ? Bytes.EMPTY : SecretBinding.of(secret, KEY, value.sha256()));
     }
 
     private static StoredRecord tombstone(StoredRecord of, long ttlMillis) {
-        return StoredRecord.tombstone(KEY, of.valueHash(), NOW + ttlMillis, of.secretHash());
+        return StoredRecord.tombstone(KEY, of.valueHash(), NOW + ttlMillis, OWNER);
     }
 
     /** A replica's page: its records in value-hash order, as a store scan returns them. */
