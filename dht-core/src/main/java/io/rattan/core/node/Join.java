@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
 /**
  * This node's way into the overlay: a join request routed to its id's root through one bootstrap after another until
  * a root answers. The contacts the join path names are held until then and pinged all at once when the root answers
- * ({@link Membership#releaseHeld}): those that answer enter this node's tables, and each ping announces this node to
+ * ({@link SecondHandProbes#releaseHeld}): those that answer enter this node's tables, and each ping announces this node to
  * the one it reaches. The join completes when every ping has been answered or has timed out, one round trip after the
  * root's answer. Owned by the node's event loop.
  */
@@ -46,7 +46,7 @@ final class Join {
             joined = true;
             log.info("{} started a new overlay at {}", ctx.tag(), ctx.self().address());
         } else {
-            members.holdLearned();
+            members.probes().holdLearned();
             attempt();
         }
     }
@@ -97,7 +97,7 @@ final class Join {
             return;
         }
         rootAnswered = true;
-        members.releaseHeld(this::finish);
+        members.probes().releaseHeld(this::finish);
     }
 
     private void finish() {

@@ -17,37 +17,20 @@ import org.slf4j.LoggerFactory;
 /**
  * Who this node knows and how they are: the leaf set, the routing table and each peer's health, kept up by
  * leaf-set exchange and by failure detection (a peer whose request timed out is suspected and probed, and declared
- * dead when the probe fails too). Owned by the node's event loop.
- *
- * <p>Only contacts this node has heard from itself, on a verified connection, enter the leaf set and the routing
- * table (and so are used and advertised): a contact it is told of second hand is pinged first ({@link #learn}), and
- * the answer, which comes from the verified contact, is what enters. While the node joins, the contacts its join path
- * names are held and pinged all at once when its root answers ({@link #holdLearned}, {@link #releaseHeld}).
+ * dead when the probe fails too). Only contacts heard from directly enter the tables ({@link SecondHandProbes}).
+ * Owned by the node's event loop.
  */
 final class Membership {
 
     private static final Logger log = LoggerFactory.getLogger(Membership.class);
     private static final int JOIN_INFO_CONTACTS_MAX = 160;
-    /** Most second-hand contacts probed at once after the join ({@link Candidates}). */
-    static final int CANDIDATES_MAX = 256;
-    /**
-     * Most contacts a joiner pings when its root answers: all its leaf-set candidates, then table candidates deepest
-     * row first. Every joiner's top rows name the same few early nodes; pinging all of them from every joiner would
-     * swamp those nodes, as the 64 announcing pings of old were capped for (docs/architecture.md, joining).
-     */
-    static final int JOIN_PROBES_MAX = 64;
-    /** Most contacts held for the table while joining (the leaf-set candidates are bounded by the leaf set). */
-    private static final int HELD_TABLE_MAX = 256;
 
     private final NodeContext ctx;
     private final LeafSet leafSet;
     private final RoutingTable table;
     private final Peers peers;
-    private final Candidates candidates;
+    private final SecondHandProbes probes;
     private final Runnable leafSetChanged;
-    // While joining, the contacts the join path named, as they would fill the tables; null otherwise.
-    private LeafSet heldLeaves;
-    private RoutingTable heldTable;
     /** What {@link Peers#forgetIdle} must keep: the peers routing relies on, measured by maintenance. */
     private final Predicate<Id> isNeighbour = this::isNeighbour;
     private int exchangeTurn;
@@ -62,7 +45,7 @@ final class Membership {
                 nanos(config.rtoMaxMillis()), 20 * nanos(config.leafExchangeIntervalMillis()));
         this.table = new RoutingTable(ctx.self().id(), config.candidatesPerSlot(), peers::srttNanos,
                 config.idsPerIp(), selfHost);
-        this.candidates = new Candidates(CANDIDATES_MAX, config.idsPerIp(), selfHost);
+        this.probes = new SecondHandProbes(ctx, leafSet, table, peers, this::add);
         this.leafSetChanged = leafSetChanged;
     }
 
@@ -285,119 +268,14 @@ final class Membership {
         add(c);
     }
 
-    /**
-     * A contact another node told us about (second hand): it enters the leaf set and the table only once it has
-     * answered a ping from this node, and only if it would take a place there; recently dead nodes stay out until
-     * they speak to us themselves. A contact already in the table as it is named here was heard from directly (only
-     * such contacts enter), so it may take a leaf-set place at once. The ping's answer comes from the verified
-     * contact (the transport admits no other sender), and {@link #heard} offers that one: a contact named at an
-     * address where the id does not answer never gets in.
-     */
+    /** A contact another node told us about: probed before it may enter ({@link SecondHandProbes#learn}). */
     void learn(Contact c) {
-        // Most contacts of a leaf-set exchange are members already, offered to the table when they joined the leaf
-        // set; skipping them spares a lookup in the peers and the table per contact, much of a simulated node's
-        // work. A contact we hear from directly is still offered every time, so the table sees measured members.
-        if (leafSet.holds(c) || c.id().equals(ctx.self().id()) || peers.isRecentlyDead(c.id(), ctx.now())) {
-            return;
-        }
-        if (heldLeaves != null) {
-            hold(c);
-            return;
-        }
-        Contact known = table.find(c.id());
-        if (known != null && known.equals(c)) {
-            add(c);
-            return;
-        }
-        if (known == null && !leafSet.wouldTake(c) && !table.wouldTake(c)) {
-            // It would take no place here: there is nothing to probe it for.
-            return;
-        }
-        probe(c);
+        probes.learn(c);
     }
 
-    /** Pings a second-hand contact, if {@link Candidates} has room for it; its answer enters through heard(). */
-    private void probe(Contact c) {
-        if (!candidates.admit(c)) {
-            return;
-        }
-        ctx.outbox().request(c, new Ping(), peers.rtoNanos(c.id()), ReplyHandler.of(
-                reply -> candidates.settled(c.id()),
-                // Not a neighbour: nothing to suspect or re-route, and no state was made for it.
-                () -> candidates.settled(c.id())));
-    }
-
-    /** Whether a second-hand contact with this id is being probed. */
-    boolean isProbing(Id id) {
-        return candidates.contains(id);
-    }
-
-    /** Second-hand contacts being probed now (bounded by {@link #CANDIDATES_MAX}). */
-    int probing() {
-        return candidates.size();
-    }
-
-    /**
-     * From now until {@link #releaseHeld}, contacts learned are held, as they would fill the leaf set and the table,
-     * rather than probed one by one: the node is joining, and pings them all at once when its root answers.
-     */
-    void holdLearned() {
-        NodeConfig config = ctx.config();
-        heldLeaves = new LeafSet(ctx.self(), config.leafSetHalf(), config.idsPerIp());
-        // Unmeasured, a slot keeps the first contacts offered, as the table itself would.
-        heldTable = new RoutingTable(ctx.self().id(), config.candidatesPerSlot(), id -> -1, config.idsPerIp(),
-                ctx.self().address().host());
-    }
-
-    private void hold(Contact c) {
-        heldLeaves.add(c);
-        if (heldTable.size() < HELD_TABLE_MAX) {
-            heldTable.add(c);
-        }
-    }
-
-    /**
-     * Pings the held contacts at once, in parallel: every leaf-set candidate and table candidates deepest row first,
-     * at most {@link #JOIN_PROBES_MAX}, sent deepest row first (those nodes share the longest prefix with this one,
-     * so their tables may have a slot it fills). Each ping also announces this node to the one it reaches. Runs
-     * {@code settled} once every ping has been answered or has timed out: the join costs one round trip more. Held
-     * contacts not pinged are dropped; later exchanges and pongs name nodes for the top rows again.
-     */
-    void releaseHeld(Runnable settled) {
-        if (heldLeaves == null) {
-            settled.run();
-            return;
-        }
-        Id self = ctx.self().id();
-        Comparator<Contact> deepestFirst = Comparator.comparingInt((Contact c) -> self.sharedPrefixLength(c.id()))
-                .reversed();
-        List<Contact> batch = new ArrayList<>(heldLeaves.members());
-        List<Contact> rest = heldTable.all();
-        rest.sort(deepestFirst);
-        for (Contact c : rest) {
-            if (batch.size() >= JOIN_PROBES_MAX) {
-                break;
-            }
-            if (!heldLeaves.contains(c.id())) {
-                batch.add(c);
-            }
-        }
-        heldLeaves = null;
-        heldTable = null;
-        batch.sort(deepestFirst);
-        if (batch.isEmpty()) {
-            settled.run();
-            return;
-        }
-        int[] left = {batch.size()};
-        Runnable one = () -> {
-            if (--left[0] == 0) {
-                settled.run();
-            }
-        };
-        for (Contact c : batch) {
-            ctx.outbox().request(c, new Ping(), peers.rtoNanos(c.id()), ReplyHandler.of(reply -> one.run(), one));
-        }
+    /** Second-hand contacts: their probes, and the contacts held while joining. */
+    SecondHandProbes probes() {
+        return probes;
     }
 
     /**

@@ -93,7 +93,7 @@ final class TableMaintenance {
             }
             // A suggestion for a slot with room is probed at once; one for a full slot is measured next tick.
             members.learn(c);
-            if (!members.isNeighbour(c.id()) && !members.isProbing(c.id())) {
+            if (!members.isNeighbour(c.id()) && !members.probes().isProbing(c.id())) {
                 slotCandidate = c;
             }
         }

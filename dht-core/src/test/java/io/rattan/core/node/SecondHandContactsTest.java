@@ -81,12 +81,12 @@ class SecondHandContactsTest {
         assertThat(members.leafMembers()).isEmpty();
         assertThat(members.isNeighbour(named.id())).isFalse();
         assertThat(pingsTo(named.address())).hasSize(1);
-        assertThat(members.isProbing(named.id())).isTrue();
+        assertThat(members.probes().isProbing(named.id())).isTrue();
 
         pong(named.address(), named);
 
         assertThat(members.leafMembers()).containsExactly(named);
-        assertThat(members.probing()).isZero();
+        assertThat(members.probes().probing()).isZero();
         assertThat(members.answerExchange(new LeafExchange(List.of())).leafSet()).containsExactly(named);
     }
 
@@ -99,7 +99,7 @@ class SecondHandContactsTest {
         scheduler.runFor(10 * SECOND);
 
         assertThat(members.isNeighbour(named.id())).isFalse();
-        assertThat(members.probing()).isZero();
+        assertThat(members.probes().probing()).isZero();
         assertThat(members.knowsPeer(named.id())).isFalse();
         assertThat(members.leafMembers()).isEmpty();
     }
@@ -112,13 +112,13 @@ class SecondHandContactsTest {
         Contact other = at(near(900), "10.0.0.5", 4000);
         pong(named.address(), other);
         assertThat(members.isNeighbour(named.id())).isFalse();
-        assertThat(members.isProbing(named.id())).isTrue();
+        assertThat(members.probes().isProbing(named.id())).isTrue();
 
         // The named id lives elsewhere and answers from there (the transport verified that address).
         Contact real = at(named.id(), "10.0.0.6", 4100);
         pong(named.address(), real);
         assertThat(members.leafMembers()).contains(real).doesNotContain(named);
-        assertThat(members.probing()).isZero();
+        assertThat(members.probes().probing()).isZero();
     }
 
     @Test
@@ -141,7 +141,7 @@ class SecondHandContactsTest {
         LeafExchangeReply reply = members.answerExchange(new LeafExchange(flood));
 
         assertThat(pings()).hasSize(config.idsPerIp());
-        assertThat(members.probing()).isEqualTo(config.idsPerIp());
+        assertThat(members.probes().probing()).isEqualTo(config.idsPerIp());
         assertThat(reply.leafSet()).isEmpty();
 
         scheduler.runFor(10 * SECOND);
@@ -159,8 +159,8 @@ class SecondHandContactsTest {
         }
         members.answerExchange(new LeafExchange(flood));
 
-        assertThat(members.probing()).isEqualTo(Membership.CANDIDATES_MAX);
-        assertThat(pings()).hasSize(Membership.CANDIDATES_MAX);
+        assertThat(members.probes().probing()).isEqualTo(SecondHandProbes.CANDIDATES_MAX);
+        assertThat(pings()).hasSize(SecondHandProbes.CANDIDATES_MAX);
         assertThat(members.leafMembers()).isEmpty();
     }
 
@@ -176,7 +176,7 @@ class SecondHandContactsTest {
 
     @Test
     void whileJoiningContactsAreHeldThenPingedAtOnceDeepestRowFirstAndTheJoinWaitsForEveryAnswer() {
-        members.holdLearned();
+        members.probes().holdLearned();
         List<Contact> named = new ArrayList<>();
         for (int i = 0; i < 16; i++) {
             // Ids sharing i leading digits with this node, one host each.
@@ -188,7 +188,7 @@ class SecondHandContactsTest {
         assertThat(members.isNeighbour(named.get(3).id())).isFalse();
 
         boolean[] settled = {false};
-        members.releaseHeld(() -> settled[0] = true);
+        members.probes().releaseHeld(() -> settled[0] = true);
 
         List<Integer> rows = pings().stream().map(s -> named.stream().filter(c -> c.address().equals(s.to()))
                 .findFirst().orElseThrow().id().sharedPrefixLength(SELF)).toList();
