@@ -2,6 +2,7 @@ package io.rattan.core.node;
 
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Messages.Ping;
+import io.rattan.core.msg.Messages.Pong;
 import io.rattan.core.net.Contact;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -87,10 +88,24 @@ final class SecondHandProbes {
         if (!candidates.admit(c)) {
             return;
         }
+        // Unanswered, it is no neighbour: nothing to suspect or re-route, and no state was made for it.
+        ping(c, () -> candidates.settled(c.id()));
+    }
+
+    /**
+     * Pings {@code c} and runs {@code done} on its answer or its timeout. The pong's clock reading goes to the
+     * expiry clock, as a table probe's does: a joiner's pings are what confirm a restarted node's clock.
+     */
+    private void ping(Contact c, Runnable done) {
+        long sent = ctx.now();
         ctx.outbox().request(c, new Ping(), peers.rtoNanos(c.id()), ReplyHandler.of(
-                reply -> candidates.settled(c.id()),
-                // Not a neighbour: nothing to suspect or re-route, and no state was made for it.
-                () -> candidates.settled(c.id())));
+                reply -> {
+                    if (reply.body() instanceof Pong p) {
+                        ctx.clock().peerTime(c.id(), p.senderMillis(), ctx.now() - sent);
+                    }
+                    done.run();
+                },
+                done));
     }
 
     /** Whether a second-hand contact with this id is being probed. */
@@ -162,7 +177,7 @@ final class SecondHandProbes {
             }
         };
         for (Contact c : batch) {
-            ctx.outbox().request(c, new Ping(), peers.rtoNanos(c.id()), ReplyHandler.of(reply -> one.run(), one));
+            ping(c, one);
         }
     }
 }
