@@ -177,7 +177,14 @@ final class SecondHandProbes {
             }
         };
         for (Contact c : batch) {
-            ping(c, one);
+            // Tracked where there is room, so that a late contact list naming it again does not ping it twice.
+            boolean tracked = candidates.admit(c);
+            ping(c, () -> {
+                if (tracked) {
+                    candidates.settled(c.id());
+                }
+                one.run();
+            });
         }
     }
 }
