@@ -7,7 +7,6 @@ import io.rattan.core.msg.Messages.JoinInfo;
 import io.rattan.core.msg.Messages.JoinRequest;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -16,26 +15,28 @@ import org.slf4j.LoggerFactory;
 
 /**
  * This node's way into the overlay: a join request routed to its id's root through one bootstrap after another until
- * a root answers, then the announcement that fills other nodes' tables. Owned by the node's event loop.
+ * a root answers. The contacts the join path names are held until then and pinged all at once when the root answers
+ * ({@link SecondHandProbes#releaseHeld}): those that answer enter this node's tables, and each ping announces this node to
+ * the one it reaches. The join completes when every ping has been answered or has timed out, one round trip after the
+ * root's answer. Owned by the node's event loop.
  */
 final class Join {
 
     private static final Logger log = LoggerFactory.getLogger(Join.class);
-    private static final int ANNOUNCE_PINGS_MAX = 64;
 
     private final NodeContext ctx;
     private final Membership members;
-    private final TableMaintenance tables;
     private List<Address> bootstrap = List.of();
     private int bootstrapIndex;
+    // The root answered and the contacts of the join path are being pinged.
+    private boolean rootAnswered;
     private boolean joined;
     // The request ids of this node's join attempts, until it has joined (one per attempt: a few).
     private final Set<Long> joinIds = new HashSet<>();
 
-    Join(NodeContext ctx, Membership members, TableMaintenance tables) {
+    Join(NodeContext ctx, Membership members) {
         this.ctx = ctx;
         this.members = members;
-        this.tables = tables;
     }
 
     /** Joins through the first of {@code bootstrapNodes} that answers; none: this node starts a new overlay. */
@@ -45,6 +46,7 @@ final class Join {
             joined = true;
             log.info("{} started a new overlay at {}", ctx.tag(), ctx.self().address());
         } else {
+            members.probes().holdLearned();
             attempt();
         }
     }
@@ -54,7 +56,7 @@ final class Join {
     }
 
     private void attempt() {
-        if (ctx.stopped() || joined) {
+        if (ctx.stopped() || joined || rootAnswered) {
             return;
         }
         Address to = bootstrap.get(bootstrapIndex++ % bootstrap.size());
@@ -63,7 +65,7 @@ final class Join {
         joinIds.add(joinId);
         long timeout = nanos(ctx.config().requestTimeoutMillis());
         outbox.expect(joinId, ctx.now(), timeout, false, ReplyHandler.of(
-                reply -> finish(),
+                reply -> rootAnswered(),
                 () -> {
                     log.info("{} got no join answer through {}; trying again", ctx.tag(), to);
                     attempt();
@@ -80,35 +82,32 @@ final class Join {
             // A root's answer that comes after its attempt timed out (the root or the path was slow) still joins:
             // the next attempt would meet the same slow nodes. Only answers to this node's own attempts count.
             if (!ctx.stopped() && joinIds.contains(e.requestId())) {
-                finish();
+                rootAnswered();
             }
         }
     }
 
+    /** A root answered one of this node's attempts: pings what the join path named, then completes the join. */
+    private void rootAnswered() {
+        if (rootAnswered || joined) {
+            return;
+        }
+        rootAnswered = true;
+        members.probes().releaseHeld(this::finish);
+    }
+
     private void finish() {
-        if (joined) {
+        if (joined || ctx.stopped()) {
             return;
         }
         joined = true;
         joinIds.clear();
         log.info("{} joined: {} leaf-set members, {} routing entries", ctx.tag(), members.leafMembers().size(),
                 members.tableSize());
+        // The pings announced this node to every contact they reached; the exchanges also bring the members' own
+        // leaf sets, which may name closer nodes than the join path knew.
         for (Contact c : members.leafMembers()) {
             members.exchangeWith(c);
-        }
-        // Deepest rows first: the nodes sharing the longest prefix with this one are the ones whose tables have a
-        // slot it may fill, and every joiner's top rows hold the same few early nodes, which a crowd of joiners
-        // pinging row 0 first would swamp.
-        List<Contact> announced = members.tableEntries();
-        Collections.reverse(announced);
-        int pings = 0;
-        for (Contact c : announced) {
-            if (pings++ >= ANNOUNCE_PINGS_MAX) {
-                break;
-            }
-            if (!members.inLeafSet(c.id())) {
-                tables.ping(c);
-            }
         }
     }
 }

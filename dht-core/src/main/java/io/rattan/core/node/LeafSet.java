@@ -11,11 +11,19 @@ import java.util.function.Predicate;
  * The L nodes numerically nearest on each side of this node. The clockwise side holds the nodes with the smallest
  * {@code (c − self)}, the counter-clockwise side those with the smallest {@code (self − c)}; in an overlay of at
  * most 2L+1 nodes a node may sit on both sides. Not thread-safe: owned by the node's event loop.
+ *
+ * <p>With a per-host bound N ({@link NodeConfig#idsPerIp}), at most N members share a host ({@link HostKeys}):
+ * of the ids of one host, the N nearest this node are kept, so one host that announces thousands of ids next to a
+ * key holds N places, never the whole set. Ids at this node's own host are not counted: a local cluster runs every
+ * node on one address, and a node has no reason to fear its own machine.
  */
 final class LeafSet {
 
     private final Contact self;
     private final int half;
+    /** Most members per host, or -1 for no bound. */
+    private final int idsPerIp;
+    private final String selfHost;
     private final List<Contact> cw = new ArrayList<>();
     private final List<Contact> ccw = new ArrayList<>();
     private final Comparator<Contact> byCw;
@@ -26,18 +34,33 @@ final class LeafSet {
      */
     private List<Contact> members;
 
+    /** A leaf set with no per-host bound. */
     LeafSet(Contact self, int half) {
+        this(self, half, -1);
+    }
+
+    /** A leaf set holding at most {@code idsPerIp} members per host but this node's own (-1: no bound). */
+    LeafSet(Contact self, int half, int idsPerIp) {
         this.self = self;
         this.half = half;
+        this.idsPerIp = idsPerIp;
+        this.selfHost = HostKeys.of(self.address().host());
         Id s = self.id();
         this.byCw = (a, b) -> s.compareClockwise(a.id(), b.id());
         // (s − a) < (s − b) exactly when (a − s) > (b − s), for a and b other than s, which no side ever holds.
         this.byCcw = (a, b) -> s.compareClockwise(b.id(), a.id());
     }
 
-    /** Adds {@code c} where it belongs; returns true when the set changed. */
+    /**
+     * Adds {@code c} where it belongs; returns true when the set changed. With the per-host bound, a newcomer whose
+     * host holds its share already gets in only if it is nearer this node than the farthest of them, which it
+     * replaces.
+     */
     boolean add(Contact c) {
         if (c.id().equals(self.id())) {
+            return false;
+        }
+        if (idsPerIp > 0 && !makeRoomFor(c, true)) {
             return false;
         }
         boolean changed = insert(cw, c, byCw);
@@ -56,6 +79,63 @@ final class LeafSet {
             members = null;
         }
         return a || b;
+    }
+
+    /**
+     * Whether the per-host bound lets {@code c} in; when its host holds its share and {@code c} is nearer than the
+     * farthest of them, that one is removed to make room. Members heard again, and contacts that lie beyond both
+     * full sides (most offers), cost two comparisons and a scan of the members.
+     */
+    private boolean makeRoomFor(Contact c, boolean evict) {
+        if (!fits(cw, c, byCw) && !fits(ccw, c, byCcw)) {
+            // It will not get in anyway.
+            return true;
+        }
+        Contact existing = find(c.id());
+        if (existing != null && existing.address().host().equals(c.address().host())) {
+            return true;
+        }
+        String host = HostKeys.of(c.address().host());
+        if (host.equals(selfHost)) {
+            return true;
+        }
+        Contact farthest = null;
+        int sameHost = 0;
+        for (Contact m : members()) {
+            if (m.id().equals(c.id()) || !HostKeys.of(m.address().host()).equals(host)) {
+                continue;
+            }
+            sameHost++;
+            if (farthest == null || farthest.id().isCloserTo(self.id(), m.id())) {
+                farthest = m;
+            }
+        }
+        if (sameHost < idsPerIp) {
+            return true;
+        }
+        if (!c.id().isCloserTo(self.id(), farthest.id())) {
+            return false;
+        }
+        if (evict) {
+            remove(farthest.id());
+        }
+        return true;
+    }
+
+    /**
+     * Whether {@link #add} would take {@code c} in as a new member (its id is none yet): what a second-hand contact
+     * must promise before it is worth a probe. Changes nothing.
+     */
+    boolean wouldTake(Contact c) {
+        if (c.id().equals(self.id()) || contains(c.id()) || (!fits(cw, c, byCw) && !fits(ccw, c, byCcw))) {
+            return false;
+        }
+        return idsPerIp <= 0 || makeRoomFor(c, false);
+    }
+
+    /** Whether {@code c} would take a place on {@code side}: the side has room, or {@code c} is nearer than its last. */
+    private boolean fits(List<Contact> side, Contact c, Comparator<Contact> order) {
+        return side.size() < half || order.compare(c, side.get(side.size() - 1)) < 0;
     }
 
     private boolean insert(List<Contact> side, Contact c, Comparator<Contact> order) {

@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Who this node knows and how they are: the leaf set, the routing table and each peer's health, kept up by
  * leaf-set exchange and by failure detection (a peer whose request timed out is suspected and probed, and declared
- * dead when the probe fails too). Owned by the node's event loop.
+ * dead when the probe fails too). Only contacts heard from directly enter the tables ({@link SecondHandProbes}).
+ * Owned by the node's event loop.
  */
 final class Membership {
 
@@ -28,6 +29,7 @@ final class Membership {
     private final LeafSet leafSet;
     private final RoutingTable table;
     private final Peers peers;
+    private final SecondHandProbes probes;
     private final Runnable leafSetChanged;
     /** What {@link Peers#forgetIdle} must keep: the peers routing relies on, measured by maintenance. */
     private final Predicate<Id> isNeighbour = this::isNeighbour;
@@ -37,10 +39,13 @@ final class Membership {
     Membership(NodeContext ctx, Runnable leafSetChanged) {
         this.ctx = ctx;
         NodeConfig config = ctx.config();
-        this.leafSet = new LeafSet(ctx.self(), config.leafSetHalf());
+        String selfHost = ctx.self().address().host();
+        this.leafSet = new LeafSet(ctx.self(), config.leafSetHalf(), config.idsPerIp());
         this.peers = new Peers(nanos(config.rtoInitialMillis()), nanos(config.rtoMinMillis()),
                 nanos(config.rtoMaxMillis()), 20 * nanos(config.leafExchangeIntervalMillis()));
-        this.table = new RoutingTable(ctx.self().id(), config.candidatesPerSlot(), peers::srttNanos);
+        this.table = new RoutingTable(ctx.self().id(), config.candidatesPerSlot(), peers::srttNanos,
+                config.idsPerIp(), selfHost);
+        this.probes = new SecondHandProbes(ctx, leafSet, table, peers, this::add);
         this.leafSetChanged = leafSetChanged;
     }
 
@@ -263,19 +268,19 @@ final class Membership {
         add(c);
     }
 
-    /** A contact another node told us about; recently dead nodes stay out until they speak to us themselves. */
+    /** A contact another node told us about: probed before it may enter ({@link SecondHandProbes#learn}). */
     void learn(Contact c) {
-        // Most contacts of a leaf-set exchange are members already, offered to the table when they joined the leaf
-        // set; skipping them spares a lookup in the peers and the table per contact, much of a simulated node's
-        // work. A contact we hear from directly is still offered every time, so the table sees measured members.
-        if (leafSet.holds(c) || c.id().equals(ctx.self().id()) || peers.isRecentlyDead(c.id(), ctx.now())) {
-            return;
-        }
-        add(c);
+        probes.learn(c);
+    }
+
+    /** Second-hand contacts: their probes, and the contacts held while joining. */
+    SecondHandProbes probes() {
+        return probes;
     }
 
     /**
-     * Offers {@code c} to the routing table and the leaf set, unless its id is bound to a contact at another address:
+     * Offers {@code c}, a contact this node heard from directly (never one it was told of), to the routing table and
+     * the leaf set, unless its id is bound to a contact at another address:
      * a claim from another address does not take over an id while the node it names may be alive there. The old
      * contact is probed instead; once it fails its probe it is forgotten, and the next claim gets in.
      */

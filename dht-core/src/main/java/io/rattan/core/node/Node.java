@@ -79,7 +79,7 @@ public final class Node {
         this.outbox = new Outbox(ctx, env.transport(), members::sampleRtt);
         ctx.attach(outbox);
         this.tables = new TableMaintenance(ctx, members);
-        this.join = new Join(ctx, members, tables);
+        this.join = new Join(ctx, members);
         this.repair = new Repair(ctx, members, replica);
         this.gets = new GetAnswers(ctx, members, replica);
         this.router = new Router(ctx, members, gets, new ReplicaCoordinator(ctx, members, replica, bugs));

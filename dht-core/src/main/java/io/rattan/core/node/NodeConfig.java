@@ -21,6 +21,10 @@ import io.rattan.core.codec.MessageCodec;
  * @param rtoMinMillis               floor of the per-peer timeout (absorbs GC pauses and loaded CI machines)
  * @param rtoMaxMillis               cap of the per-peer timeout
  * @param digestEntriesMax           most entries in one anti-entropy digest or replica push
+ * @param idsPerIp                   most ids from one host (an IPv4 address, an IPv6 /64) in the leaf set and in each
+ *                                   routing-table slot, so that one host cannot surround a key or a node; ids at
+ *                                   this node's own host are not counted (a local cluster shares one address);
+ *                                   -1: no bound. See docs/security.md.
  */
 public record NodeConfig(
         int leafSetHalf,
@@ -38,7 +42,11 @@ public record NodeConfig(
         long rtoInitialMillis,
         long rtoMinMillis,
         long rtoMaxMillis,
-        int digestEntriesMax) {
+        int digestEntriesMax,
+        int idsPerIp) {
+
+    /** The default of {@link #idsPerIp}: two nodes per host, as an operator may run, and no more. */
+    public static final int IDS_PER_IP_DEFAULT = 2;
 
     public static final int WIRE_VALUE_BYTES_MAX = MessageCodec.VALUE_BYTES_MAX;
 
@@ -58,12 +66,24 @@ public record NodeConfig(
         require(rtoMinMillis > 0 && rtoMinMillis <= rtoInitialMillis && rtoInitialMillis <= rtoMaxMillis,
                 "need 0 < rtoMin <= rtoInitial <= rtoMax");
         require(digestEntriesMax >= 1 && digestEntriesMax <= 4096, "digestEntriesMax must be 1..4096");
+        require(idsPerIp == -1 || idsPerIp >= 1, "idsPerIp must be -1 (no bound) or at least 1");
     }
 
-    /** Production defaults: leaf set 8 per side, k = 4, W = 2, 1 KiB values, 7-day TTL. */
+    /**
+     * Production defaults: leaf set 8 per side, k = 4, W = 2, 1 KiB values, 7-day TTL, at most
+     * {@value #IDS_PER_IP_DEFAULT} ids per host in the leaf set and in each table slot.
+     */
     public static NodeConfig defaults() {
         return new NodeConfig(8, 4, 2, 3, 1024, 7 * 24 * 3600, 256, 256 * 1024,
-                1_000, 5_000, 10_000, 5_000, 1_000, 100, 5_000, 512);
+                1_000, 5_000, 10_000, 5_000, 1_000, 100, 5_000, 512, IDS_PER_IP_DEFAULT);
+    }
+
+    /** These settings with at most {@code n} ids per host in the leaf set and in each table slot (-1: no bound). */
+    public NodeConfig withIdsPerIp(int n) {
+        return new NodeConfig(leafSetHalf, replicas, writeQuorum, candidatesPerSlot, valueBytesMax, ttlSecondsMax,
+                pageValuesMax, pageBytesMax, leafExchangeIntervalMillis, antiEntropyIntervalMillis,
+                purgeIntervalMillis, requestTimeoutMillis, rtoInitialMillis, rtoMinMillis, rtoMaxMillis,
+                digestEntriesMax, n);
     }
 
     /**
@@ -79,32 +99,34 @@ public record NodeConfig(
         return new NodeConfig(v, replicas, writeQuorum, candidatesPerSlot, valueBytesMax, ttlSecondsMax,
                 pageValuesMax, pageBytesMax, leafExchangeIntervalMillis, antiEntropyIntervalMillis,
                 purgeIntervalMillis, requestTimeoutMillis, rtoInitialMillis, rtoMinMillis, rtoMaxMillis,
-                digestEntriesMax);
+                digestEntriesMax, idsPerIp);
     }
 
     public NodeConfig withReplicas(int k, int w) {
         return new NodeConfig(leafSetHalf, k, w, candidatesPerSlot, valueBytesMax, ttlSecondsMax,
                 pageValuesMax, pageBytesMax, leafExchangeIntervalMillis, antiEntropyIntervalMillis,
                 purgeIntervalMillis, requestTimeoutMillis, rtoInitialMillis, rtoMinMillis, rtoMaxMillis,
-                digestEntriesMax);
+                digestEntriesMax, idsPerIp);
     }
 
     public NodeConfig withPeriods(long leafExchangeMillis, long antiEntropyMillis, long purgeMillis) {
         return new NodeConfig(leafSetHalf, replicas, writeQuorum, candidatesPerSlot, valueBytesMax, ttlSecondsMax,
                 pageValuesMax, pageBytesMax, leafExchangeMillis, antiEntropyMillis, purgeMillis,
-                requestTimeoutMillis, rtoInitialMillis, rtoMinMillis, rtoMaxMillis, digestEntriesMax);
+                requestTimeoutMillis, rtoInitialMillis, rtoMinMillis, rtoMaxMillis, digestEntriesMax,
+                idsPerIp);
     }
 
     public NodeConfig withTimeouts(long requestMillis, long rtoInitial, long rtoMin, long rtoMax) {
         return new NodeConfig(leafSetHalf, replicas, writeQuorum, candidatesPerSlot, valueBytesMax, ttlSecondsMax,
                 pageValuesMax, pageBytesMax, leafExchangeIntervalMillis, antiEntropyIntervalMillis,
-                purgeIntervalMillis, requestMillis, rtoInitial, rtoMin, rtoMax, digestEntriesMax);
+                purgeIntervalMillis, requestMillis, rtoInitial, rtoMin, rtoMax, digestEntriesMax, idsPerIp);
     }
 
     public NodeConfig withLimits(int valueBytes, int ttlSeconds, int pageValues, int pageBytes) {
         return new NodeConfig(leafSetHalf, replicas, writeQuorum, candidatesPerSlot, valueBytes, ttlSeconds,
                 pageValues, pageBytes, leafExchangeIntervalMillis, antiEntropyIntervalMillis, purgeIntervalMillis,
-                requestTimeoutMillis, rtoInitialMillis, rtoMinMillis, rtoMaxMillis, digestEntriesMax);
+                requestTimeoutMillis, rtoInitialMillis, rtoMinMillis, rtoMaxMillis, digestEntriesMax,
+                idsPerIp);
     }
 
     private static void require(boolean ok, String message) {

@@ -11,6 +11,10 @@ import java.util.function.ToLongFunction;
  * Pastry's routing table: row r holds nodes sharing exactly r leading digits with this node, column d those whose
  * next digit is d; each slot keeps a few candidates, the lowest measured RTT preferred (proximity neighbour
  * selection). Not thread-safe: owned by the node's event loop.
+ *
+ * <p>With a per-host bound N ({@link NodeConfig#idsPerIp}), at most N candidates of a slot share a host
+ * ({@link HostKeys}); a further id of that host may only replace the slowest of them, measured faster, as a full
+ * slot's rule is. Ids at this node's own host are not counted (a local cluster shares one address).
  */
 final class RoutingTable {
 
@@ -19,6 +23,9 @@ final class RoutingTable {
     private final Id self;
     private final int perSlot;
     private final ToLongFunction<Id> rttNanos;
+    /** Most candidates per host in one slot, or -1 for no bound. */
+    private final int idsPerIp;
+    private final String selfHost;
     private final Contact[][][] rows = new Contact[Id.DIGITS][][];
     private int entries;
 
@@ -26,9 +33,20 @@ final class RoutingTable {
      * @param rttNanos the smoothed RTT of a peer, or a negative number when unmeasured
      */
     RoutingTable(Id self, int perSlot, ToLongFunction<Id> rttNanos) {
+        this(self, perSlot, rttNanos, -1, null);
+    }
+
+    /**
+     * @param rttNanos the smoothed RTT of a peer, or a negative number when unmeasured
+     * @param idsPerIp most candidates per host in one slot (-1: no bound)
+     * @param selfHost this node's host, whose ids are not counted (may be null with no bound)
+     */
+    RoutingTable(Id self, int perSlot, ToLongFunction<Id> rttNanos, int idsPerIp, String selfHost) {
         this.self = self;
         this.perSlot = perSlot;
         this.rttNanos = rttNanos;
+        this.idsPerIp = idsPerIp;
+        this.selfHost = selfHost == null ? null : HostKeys.of(selfHost);
     }
 
     /** Offers a contact; returns true when the table changed. */
@@ -54,6 +72,12 @@ final class RoutingTable {
                 }
                 slot[i] = c;
                 return true;
+            }
+        }
+        if (idsPerIp > 0) {
+            int bounded = boundedByHost(slot, c);
+            if (bounded != NOT_BOUNDED) {
+                return bounded == 1;
             }
         }
         if (slot.length < perSlot) {
@@ -83,6 +107,72 @@ final class RoutingTable {
             return true;
         }
         return false;
+    }
+
+    private static final int NOT_BOUNDED = -1;
+
+    /**
+     * Applies the per-host bound to a new candidate {@code c} of {@code slot}: {@link #NOT_BOUNDED} when its host
+     * holds fewer than its share of the slot (the slot's own rule decides), else 1 when {@code c} replaced the slowest
+     * of its host (it is measured and faster) and 0 when it was refused.
+     */
+    private int boundedByHost(Contact[] slot, Contact c) {
+        String host = HostKeys.of(c.address().host());
+        if (host.equals(selfHost)) {
+            return NOT_BOUNDED;
+        }
+        int sameHost = 0;
+        int slowest = -1;
+        long slowestRtt = -1;
+        for (int i = 0; i < slot.length; i++) {
+            if (!HostKeys.of(slot[i].address().host()).equals(host)) {
+                continue;
+            }
+            sameHost++;
+            long r = rttNanos.applyAsLong(slot[i].id());
+            long key = r < 0 ? Long.MAX_VALUE : r;
+            if (key > slowestRtt) {
+                slowestRtt = key;
+                slowest = i;
+            }
+        }
+        if (sameHost < idsPerIp) {
+            return NOT_BOUNDED;
+        }
+        long newRtt = rttNanos.applyAsLong(c.id());
+        if (newRtt < 0 || slowestRtt <= newRtt) {
+            return 0;
+        }
+        slot[slowest] = c;
+        return 1;
+    }
+
+    /**
+     * Whether {@link #add} would take {@code c} in as a new, unmeasured candidate: its slot has room, for its host
+     * too. Changes nothing.
+     */
+    boolean wouldTake(Contact c) {
+        if (c.id().equals(self)) {
+            return false;
+        }
+        Contact[] slot = slotArray(c.id());
+        if (slot == null) {
+            return true;
+        }
+        if (slot.length >= perSlot) {
+            return false;
+        }
+        String host = idsPerIp > 0 ? HostKeys.of(c.address().host()) : null;
+        int sameHost = 0;
+        for (Contact s : slot) {
+            if (s.id().equals(c.id())) {
+                return false;
+            }
+            if (host != null && HostKeys.of(s.address().host()).equals(host)) {
+                sameHost++;
+            }
+        }
+        return host == null || host.equals(selfHost) || sameHost < idsPerIp;
     }
 
     boolean remove(Id id) {

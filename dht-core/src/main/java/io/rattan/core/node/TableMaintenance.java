@@ -72,7 +72,8 @@ final class TableMaintenance {
         ctx.outbox().request(c, new Ping(), members.rtoNanos(c.id()), ReplyHandler.of(
                 reply -> {
                     // The RTT sample was taken just before this handler ran; heard() offered the contact unmeasured.
-                    members.add(c);
+                    // The answer's sender is the verified contact (c was named second hand).
+                    members.add(reply.sender());
                     if (!members.isNeighbour(c.id())) {
                         members.forgetPeer(c.id());
                     }
@@ -81,7 +82,7 @@ final class TableMaintenance {
                 () -> { }));
     }
 
-    /** Takes a pong's suggestion: added when its slot has room, else kept as the slot candidate to measure. */
+    /** Takes a pong's suggestion: probed when its slot has room, else kept as the slot candidate to measure. */
     private void considerSuggestions(Message pong) {
         if (!(pong instanceof Pong p)) {
             return;
@@ -90,8 +91,9 @@ final class TableMaintenance {
             if (c.id().equals(ctx.self().id()) || members.isNeighbour(c.id()) || members.isRecentlyDead(c.id())) {
                 continue;
             }
+            // A suggestion for a slot with room is probed at once; one for a full slot is measured next tick.
             members.learn(c);
-            if (!members.isNeighbour(c.id())) {
+            if (!members.isNeighbour(c.id()) && !members.probes().isProbing(c.id())) {
                 slotCandidate = c;
             }
         }

@@ -94,11 +94,14 @@ class SlotSuggestionTest {
         world.runFor(Duration.ofSeconds(20).toNanos());
         double shareLater = (double) pings[1] / pings[0];
 
-        // A fair share would be 16 / 1000; right after the joins the earliest 16 take several times that (7.5%
-        // here), and without suggestions their share stays put, since a full slot only ever takes a measured node.
-        // Each node measures one candidate every other second, so the tables turn over in minutes (3.5% here).
+        // A fair share would be 16 / 1000; right after the joins the earliest 16 take several times that, and without
+        // suggestions their share stays put, since a full slot only ever takes a measured node. Each node measures
+        // one candidate every other second, so the tables turn over in minutes (3.5% here). Right after the joins it
+        // was 7.5% while joiners copied their path's tables unverified; since issue 18 a joiner pings at most 64 of
+        // the contacts it was named, deepest rows first, and only those that answer enter, so fewer early nodes
+        // reach the top rows: 4.6%, still nearly 3 times the fair share.
         assertThat(shareAfterJoins).as("share of pings to the earliest nodes after the joins")
-                .isGreaterThan(3.0 * earliest / n);
+                .isGreaterThan(2.5 * earliest / n);
         assertThat(shareLater).as("the same share ten minutes later").isLessThan(shareAfterJoins * 0.6);
     }
 

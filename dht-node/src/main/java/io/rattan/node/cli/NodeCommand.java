@@ -79,6 +79,12 @@ final class NodeCommand implements Callable<Integer> {
             description = "Replicas that must hold a put before it is acknowledged. Default: 2, or K if smaller.")
     Integer writeQuorum;
 
+    @Option(names = "--ids-per-ip", paramLabel = "N",
+            description = "Most node ids of one host (an IPv4 address, an IPv6 /64) in the leaf set and in each "
+                    + "routing-table slot, so that one host cannot surround a key; ids at this node's own address are "
+                    + "not counted (a local cluster shares one). -1: no bound (docs/security.md).")
+    int idsPerIp = NodeConfig.IDS_PER_IP_DEFAULT;
+
     @Option(names = "--fsync",
             description = "Acknowledge a write only after the store's write-ahead log is synced to disk (group commit: "
                     + "concurrent puts share syncs). Off: writes survive a killed process, not a power loss "
@@ -116,6 +122,7 @@ final class NodeCommand implements Callable<Integer> {
         try {
             NodeConfig config = singleNode ? NodeConfigs.singleNode(leafSetHalf, replicas, writeQuorum, bootstrap)
                     : NodeConfigs.of(leafSetHalf, replicas, writeQuorum);
+            config = config.withIdsPerIp(idsPerIp);
             Path dir = dataDir != null ? dataDir : Path.of("rattan-data", "node-" + peerPort);
             return new NodeOptions(host, peerPort, gatewayPort, httpPort, dir, bootstrap, config)
                     .withInboundSlowness(inboundSlowness())

@@ -112,6 +112,14 @@ class RattanCliTest {
         assertThat(o.config().replicas()).isEqualTo(3);
         assertThat(o.config().writeQuorum()).isEqualTo(1);
         assertThat(o.config().valueBytesMax()).isEqualTo(NodeConfig.defaults().valueBytesMax());
+        assertThat(o.config().idsPerIp()).isEqualTo(NodeConfig.IDS_PER_IP_DEFAULT);
+    }
+
+    @Test
+    void theIdsPerIpBoundIsSettableAndTurnsOffWithMinusOne() {
+        assertThat(parse(NodeCommand.class, "node", "--ids-per-ip", "1").options().config().idsPerIp()).isEqualTo(1);
+        assertThat(parse(NodeCommand.class, "node", "--ids-per-ip", "-1").options().config().idsPerIp())
+                .isEqualTo(-1);
     }
 
     @Test
@@ -158,6 +166,7 @@ class RattanCliTest {
             {new String[] {"node", "--replicas", "2", "--write-quorum", "3"}, "writeQuorum must be"},
             {new String[] {"node", "--leaf-set-half", "0"}, "--leaf-set-half must be at least 1"},
             {new String[] {"node", "--leaf-set-half", "33"}, "leafSetHalf must be 1..32"},
+            {new String[] {"node", "--ids-per-ip", "0"}, "idsPerIp must be -1 (no bound) or at least 1"},
             {new String[] {"node", "--nonsense"}, "Unknown option"},
             {new String[] {"node", "--slow-trace", "t.txt"}, "--slow-trace needs --slow-trace-node"},
             {new String[] {"node", "--slow-trace-node", "1"}, "need --slow-trace"},
