@@ -30,7 +30,7 @@ class PackageRulesTest {
             "codec.CodecException", "codec.MessageCodec",
             "env.Cancellable", "env.Clock", "env.ExpiryClock", "env.NodeEnv", "env.Scheduler", "env.Transport",
             "id.Id",
-            "msg.Consistency", "msg.Cost", "msg.Envelope", "msg.Message", "msg.MessageType", "msg.Messages",
+            "msg.Consistency", "msg.Cost", "msg.Envelope", "msg.Message", "msg.MessageType", "msg.Messages", "msg.SecretBinding",
             "msg.RoutingMode",
             "msg.Status",
             "net.Address", "net.Contact",

@@ -216,7 +216,14 @@ public abstract class ClusterBehaviourSuite {
     @Test
     void everyNodeJoinsAndLeafSetsMatchTheRing() {
         cluster = start(nodes(), config());
-        int half = config().leafSetHalf();
+        awaitLeafSetsMatchTheRing(config().leafSetHalf());
+    }
+
+    /**
+     * Waits until every node has joined and its leaf set is the ring's: since contacts learned second hand are probed
+     * before they enter (issue 18), leaf sets fill a round trip or more after the joins.
+     */
+    private void awaitLeafSetsMatchTheRing(int half) {
         cluster.await("leaf sets converge to the ring", () -> {
             List<Contact> all = new ArrayList<>();
             for (int i = 0; i < cluster.size(); i++) {
@@ -425,6 +432,8 @@ public abstract class ClusterBehaviourSuite {
         NodeConfig quiet = config().withPeriods(config().leafExchangeIntervalMillis(), Duration.ofDays(7).toMillis(),
                 config().purgeIntervalMillis());
         cluster = start(Math.min(nodes(), 12), quiet);
+        // Membership settled first, so that no leaf-set change starts a repair that would put the control back.
+        awaitLeafSetsMatchTheRing(quiet.leafSetHalf());
         Stored s = putRandom(liveGateway(), 3600, false);
         Stored control = putRandom(liveGateway(), 3600, false);
         cluster.await("k copies", () -> replicated(s) && replicated(control));
@@ -441,6 +450,8 @@ public abstract class ClusterBehaviourSuite {
 
         // A get of one replica, even through the node that lost its copy, is answered by another and repairs nothing.
         assertThat(valuesOf(get(controlLost, control.key()))).containsExactly(control.value());
+        assertThat(cluster.read(controlLost, control.key(), control.hash())).as("a one-replica get repairs nothing")
+                .isEmpty();
         Message reply = cluster.request(coordinator, new ClientGet(s.key(), RoutingMode.DEFAULT, 0, Bytes.EMPTY, 0,
                 false, false, Consistency.QUORUM, 0));
 
@@ -452,7 +463,6 @@ public abstract class ClusterBehaviourSuite {
         cluster.await("the replica that lost its copy holds it again",
                 () -> cluster.read(lost, s.key(), s.hash()).isPresent());
         assertThat(copies(s)).isEqualTo(copiesBefore);
-        assertThat(cluster.read(controlLost, control.key(), control.hash())).as("no background repair ran").isEmpty();
 
         Message tooMany = cluster.request(coordinator, new ClientGet(s.key(), RoutingMode.DEFAULT, 0, Bytes.EMPTY, 0,
                 false, false, Consistency.QUORUM, K + 1));
@@ -483,6 +493,9 @@ public abstract class ClusterBehaviourSuite {
     @Test
     void getsPageThroughManyValuesUnderOneKey() {
         cluster = start(Math.min(nodes(), 8), config());
+        // Every node's view settled first: a replica whose leaf set still lacks a probed member may miss the newest
+        // puts that the W acknowledging nodes hold, and the first page comes from any replica.
+        awaitLeafSetsMatchTheRing(config().leafSetHalf());
         Id key = Id.random(random);
         List<Bytes> put = new ArrayList<>();
         for (int i = 0; i < 40; i++) {

@@ -102,7 +102,9 @@ class SlotSuggestionTest {
         // reach the top rows: 4.6%, still nearly 3 times the fair share.
         assertThat(shareAfterJoins).as("share of pings to the earliest nodes after the joins")
                 .isGreaterThan(2.5 * earliest / n);
-        assertThat(shareLater).as("the same share ten minutes later").isLessThan(shareAfterJoins * 0.6);
+        // Ten minutes later it is 2.8% (from 4.6%): with fewer early nodes in the top rows to begin with, there is less
+        // to fall (before issue 18: from 7.5% to under 4.5%). Still a fall of more than a third.
+        assertThat(shareLater).as("the same share ten minutes later").isLessThan(shareAfterJoins * 0.65);
     }
 
     private static Map<Address, Id> ids(VirtualWorld world) {
