@@ -58,8 +58,9 @@ public interface Store {
     /**
      * Runs {@code action} on the node's event loop once every write that has returned so far (on whatever thread) is
      * durable as the store's settings promise (the node calls it once a submitted write has completed): at once when
-     * writes are durable on return (in memory, or a log that is not synced), later when a log sync must return first. Writes made before one call are covered by the same sync, so concurrent writers share
-     * syncs (group commit). Actions run in the order given.
+     * writes are durable on return (in memory, or a log that is not synced), later when a log sync must return first.
+     * Writes made before one call are covered by the same sync, so concurrent writers share syncs (group commit).
+     * Actions run in the order given.
      */
     default void whenDurable(Runnable action) {
         action.run();
