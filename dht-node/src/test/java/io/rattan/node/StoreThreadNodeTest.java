@@ -8,6 +8,7 @@ import io.rattan.core.id.Id;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.MessageType;
 import io.rattan.core.msg.Messages.Ping;
+import io.rattan.core.node.NodeConfig;
 import io.rattan.node.netty.Handshakes.RawPeer;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
 class StoreThreadNodeTest {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final Duration PUT_WAIT = Duration.ofMinutes(3);
     private static final int PUTS = 3;
 
     @TempDir
@@ -45,7 +47,12 @@ class StoreThreadNodeTest {
     @Test
     void withItsStoreLatchedTheNodeAnswersPingsAndEndpointsAndThePutsCompleteOnRelease() throws Exception {
         LatchedStore[] latch = new LatchedStore[1];
-        RattanNode node = RattanNode.start(NodeOptions.singleNode(dir), s -> latch[0] = new LatchedStore(s));
+        // A put's gateway waits long enough for the latch: a put that timed out there (504) would prove nothing.
+        NodeOptions single = NodeOptions.singleNode(dir);
+        NodeConfig c = single.config();
+        NodeOptions options = single.withConfig(c.withTimeouts(PUT_WAIT.toMillis(), c.rtoInitialMillis(),
+                c.rtoMinMillis(), c.rtoMaxMillis()));
+        RattanNode node = RattanNode.start(options, s -> latch[0] = new LatchedStore(s));
         try {
             await().atMost(WAIT).until(() -> node.status().ready());
             latch[0].close();
@@ -53,7 +60,7 @@ class StoreThreadNodeTest {
             String key = "/v1/keys/" + node.contact().id().toHex();
             List<CompletableFuture<HttpResponse<String>>> puts = new ArrayList<>();
             for (int i = 0; i < PUTS; i++) {
-                puts.add(http.sendAsync(request(node, key).timeout(WAIT)
+                puts.add(http.sendAsync(request(node, key).timeout(PUT_WAIT)
                         .POST(HttpRequest.BodyPublishers.ofString("value " + i)).build(),
                         HttpResponse.BodyHandlers.ofString()));
             }
@@ -79,7 +86,7 @@ class StoreThreadNodeTest {
 
             latch[0].open();
             for (int i = 0; i < PUTS; i++) {
-                HttpResponse<String> put = puts.get(i).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+                HttpResponse<String> put = puts.get(i).get(PUT_WAIT.toSeconds(), TimeUnit.SECONDS);
                 assertThat(put.statusCode()).as(put.body()).isEqualTo(201);
             }
             String values = get(node, key).body();
