@@ -32,8 +32,8 @@ import org.slf4j.LoggerFactory;
  * the wait grow. Refusals are counted ({@link #refused}).
  *
  * <p>The other calls go straight to the wrapped store on the caller's thread: the point reads and a get's page,
- * which the node makes on its loop (cheap: docs/durability.md has the measurement), and the counters. The wrapped
- * store must take calls from both threads ({@link RocksDbStore} does). Thread-safe.
+ * which the node makes on its loop (a bounded read of one key; docs/durability.md says what is measured), and the
+ * counters. The wrapped store must take calls from both threads ({@link RocksDbStore} does). Thread-safe.
  */
 public final class OffLoopStore implements Store, AutoCloseable {
 
