@@ -19,6 +19,7 @@ import io.rattan.core.msg.Status;
 import io.rattan.core.node.NodeListener;
 import io.rattan.core.node.NodeStatus;
 import io.rattan.node.netty.TransportListener;
+import io.rattan.node.store.OffLoopStore;
 import io.rattan.node.store.RocksDbStore;
 import io.rattan.node.netty.TransportListener.Refusal;
 import java.time.Duration;
@@ -168,6 +169,17 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
                 .register(registry);
         Gauge.builder("rattan.store.faulted", store, s -> s.fault() == null ? 0 : 1)
                 .description("1 while the store is in a storage fault (the node is then not ready)")
+                .register(registry);
+        return this;
+    }
+
+    /** The store thread's meters: tasks waiting for it, and those refused because too many waited. */
+    public NodeMetrics bindStoreThread(OffLoopStore store) {
+        Gauge.builder("rattan.store.queue.tasks", store, OffLoopStore::queued)
+                .description("Store tasks (writes, scans, repair reads, purges) waiting for the store thread")
+                .register(registry);
+        FunctionCounter.builder("rattan.store.busy", store, OffLoopStore::refused)
+                .description("Store tasks refused because the store thread's queue was full (answered as I/O errors)")
                 .register(registry);
         return this;
     }

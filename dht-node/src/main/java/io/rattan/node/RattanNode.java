@@ -30,6 +30,7 @@ import io.rattan.node.gateway.GatewayBackend;
 import io.rattan.node.gateway.binary.ClientGatewayServer;
 import io.rattan.node.gateway.http.HttpGateway;
 import io.rattan.node.netty.EventLoops;
+import io.rattan.node.store.OffLoopStore;
 import io.rattan.node.store.RocksDbStore;
 import io.rattan.node.transport.DelayedTransport;
 import io.rattan.node.transport.NettyTransport;
@@ -58,6 +59,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -97,6 +99,8 @@ public final class RattanNode implements AutoCloseable {
     private final RocksDbStore store;
     // The clock the store judges expiry by; the test hook that makes the store lose a record needs it.
     private final ExpiryClock expiryClock;
+    // The store as the node sees it: its writes, scans and batch reads run on a thread of their own.
+    private final OffLoopStore offLoopStore;
     private final EventLoopGroup group;
     private final EventLoop loop;
     private final EventLoopScheduler scheduler;
@@ -121,7 +125,7 @@ public final class RattanNode implements AutoCloseable {
     private final long startNanos = System.nanoTime();
     private LoopLagProbe lagProbe;
 
-    private RattanNode(NodeOptions options, Id id) throws IOException {
+    private RattanNode(NodeOptions options, Id id, UnaryOperator<Store> storeHook) throws IOException {
         this.options = options;
         String name = id.shortHex();
         Deque<AutoCloseable> opened = new ArrayDeque<>();
@@ -143,6 +147,9 @@ public final class RattanNode implements AutoCloseable {
             opened.push(() -> shutDown(group));
             this.loop = group.next();
             this.scheduler = new EventLoopScheduler(loop);
+            this.offLoopStore = new OffLoopStore(store, scheduler::execute, OffLoopStore.QUEUE_MAX, name);
+            opened.push(offLoopStore);
+            metrics.bindStoreThread(offLoopStore);
             this.stall = stallFor(options.inboundSlowness(), loop, id);
             MessageCodec codec = new MessageCodec();
             this.transport = new NettyTransport(loop, codec, name, metrics.peerTransport(),
@@ -174,7 +181,7 @@ public final class RattanNode implements AutoCloseable {
             Transport peers = options.peerSendDelay().isZero() ? transport
                     : new DelayedTransport(scheduler, transport, options.peerSendDelay().toNanos());
             // A CSPRNG: request ids are drawn from it, and a stranger who could predict them could forge replies.
-            NodeEnv env = new NodeEnv(clock, scheduler, peers, store, newSecureRandom());
+            NodeEnv env = new NodeEnv(clock, scheduler, peers, storeHook.apply(offLoopStore), newSecureRandom());
             startNode(env, options.config(), options.bootstrap());
         } catch (IOException | RuntimeException | Error e) {
             while (!opened.isEmpty()) {
@@ -194,9 +201,17 @@ public final class RattanNode implements AutoCloseable {
      *                     everything opened so far is released
      */
     public static RattanNode start(NodeOptions options) throws IOException {
+        return start(options, UnaryOperator.identity());
+    }
+
+    /**
+     * Starts a node whose core reaches its store through {@code storeHook}'s wrapper of it: a test hook (a store
+     * that blocks its thread on a latch, say), never set by the command line.
+     */
+    static RattanNode start(NodeOptions options, UnaryOperator<Store> storeHook) throws IOException {
         Files.createDirectories(options.dataDir());
         Id id = NodeIdFile.loadOrCreate(options.dataDir().resolve(NodeIdFile.FILE_NAME), new SecureRandom());
-        RattanNode node = new RattanNode(options, id);
+        RattanNode node = new RattanNode(options, id, storeHook);
         log.info("node {} started: peers on {}, clients on {}, http on {}, data in {}", node.contact,
                 node.contact.address(), node.gatewayAddress(), node.httpAddress(), options.dataDir());
         return node;
@@ -288,8 +303,8 @@ public final class RattanNode implements AutoCloseable {
     }
 
     /**
-     * Every live record in this node's own store, in key order, read on the loop a page at a time (the admin
-     * listing, {@code GET /admin/records}). Fails once the node is stopped.
+     * Every live record in this node's own store, in key order (the admin listing, {@code GET /admin/records}), read
+     * on the store's thread, off the node's loop. Fails once the node is stopped.
      */
     public CompletableFuture<List<StoredRecord>> localRecords() {
         CompletableFuture<List<StoredRecord>> result = track(outstandingCalls, new CompletableFuture<>());
@@ -298,19 +313,13 @@ public final class RattanNode implements AutoCloseable {
                 result.completeExceptionally(new IllegalStateException("node " + contact + " is not running"));
                 return;
             }
-            try {
-                List<StoredRecord> all = new ArrayList<>();
-                Store.Cursor cursor = Store.Cursor.START;
-                for (List<StoredRecord> page = store.scan(cursor, 4096); !page.isEmpty();
-                     page = store.scan(cursor, 4096)) {
-                    all.addAll(page);
-                    StoredRecord last = page.get(page.size() - 1);
-                    cursor = new Store.Cursor(last.key(), last.valueHash());
+            offLoopStore.submit(() -> allRecords(store), (all, failure) -> {
+                if (failure != null) {
+                    result.completeExceptionally(failure);
+                } else {
+                    result.complete(all);
                 }
-                result.complete(all);
-            } catch (RuntimeException e) {
-                result.completeExceptionally(e);
-            }
+            });
         });
         if (!posted) {
             result.completeExceptionally(new IllegalStateException("node " + contact + " is closed"));
@@ -344,6 +353,22 @@ public final class RattanNode implements AutoCloseable {
             result.completeExceptionally(new IllegalStateException("node " + contact + " is closed"));
         }
         return result;
+    }
+
+    private static List<StoredRecord> allRecords(Store store) {
+        List<StoredRecord> all = new ArrayList<>();
+        Store.Cursor cursor = Store.Cursor.START;
+        for (List<StoredRecord> page = store.scan(cursor, 4096); !page.isEmpty(); page = store.scan(cursor, 4096)) {
+            all.addAll(page);
+            StoredRecord last = page.get(page.size() - 1);
+            cursor = new Store.Cursor(last.key(), last.valueHash());
+        }
+        return all;
+    }
+
+    /** The node's store thread: its queue and what it refused; for tests and metrics. */
+    OffLoopStore offLoopStore() {
+        return offLoopStore;
     }
 
     /** The node's store; for tests that change its space limit as an operator freeing space would. */
@@ -661,10 +686,15 @@ public final class RattanNode implements AutoCloseable {
         }
     }
 
-    /** Shuts the loop down, then closes what only the loop used: the store last, once no task can touch it. */
+    /**
+     * Shuts the loop down, then closes what only the loop used: the store thread, then the store last, once no task
+     * can touch it (a store thread that does not stop leaves the store open rather than free it under a task).
+     */
     private void releaseAfterLoop() {
         shutDown(group);
-        closeQuietly(store);
+        if (offLoopStore.closeAndWait()) {
+            closeQuietly(store);
+        }
         // request() promises a reply, never an exception; call() fails.
         for (CompletableFuture<Message> f : outstandingReplies) {
             f.complete(notRunning());

@@ -15,14 +15,16 @@ import io.rattan.core.util.Bytes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * This node's copies: the only door to its {@link Store}. It reads pages of a key's values, writes puts, replicas and
  * removes under the tombstone rule, and checks replicas that peers send. Pure logic over the store and the clock: it
- * sends nothing. Owned by the node's event loop.
+ * sends nothing. Owned by the node's event loop; what touches the disk at volume runs off it ({@link #offLoop}).
  */
 final class LocalReplica {
 
@@ -281,5 +283,40 @@ final class LocalReplica {
     /** The status a replica answers when its store failed with {@code e}. */
     static Status statusOf(StoreException e) {
         return e.kind() == StoreException.Kind.FULL ? Status.STORAGE_FULL : Status.IO_ERROR;
+    }
+
+    // ---------------------------------------------------------------- off the node's loop
+
+    /**
+     * Runs {@code work} where it cannot stall the node's loop ({@link Store#submit}: on the store's own thread in the
+     * real node, at once in memory), then {@code done} on the loop with its result, or with the failure it threw.
+     * Work may call this class's store methods above, which touch only the store, the (thread-safe) clock and the
+     * config, and nothing else of the node: node state belongs to the loop, so it is read before and after.
+     */
+    <T> void offLoop(Supplier<T> work, BiConsumer<T, RuntimeException> done) {
+        store.submit(work, done);
+    }
+
+    /** Reads each of {@code refs} off the loop; {@code done} gets one entry per ref, in order (empty: not held). */
+    void readEach(List<ReplicaStream.Ref> refs, BiConsumer<List<Optional<StoredRecord>>, RuntimeException> done) {
+        List<ReplicaStream.Ref> wanted = List.copyOf(refs);
+        offLoop(() -> {
+            List<Optional<StoredRecord>> held = new ArrayList<>(wanted.size());
+            for (ReplicaStream.Ref r : wanted) {
+                held.add(store.read(r.key(), r.valueHash()));
+            }
+            return held;
+        }, done);
+    }
+
+    /**
+     * The storage fault a store task failed with, or null when it did not fail. Any other failure is a bug: it is
+     * thrown on, on the loop, as it would have been had the work run there.
+     */
+    static StoreException storeFault(RuntimeException failure) {
+        if (failure == null || failure instanceof StoreException) {
+            return (StoreException) failure;
+        }
+        throw failure;
     }
 }

@@ -117,7 +117,7 @@ public final class Node {
         tables.start();
         periodic(ctx.config().leafExchangeIntervalMillis(), this::maintainNeighbours);
         periodic(ctx.config().antiEntropyIntervalMillis(), this::antiEntropy);
-        periodic(ctx.config().purgeIntervalMillis(), replica::purgeExpired);
+        periodic(ctx.config().purgeIntervalMillis(), this::purgeExpired);
         join.start(bootstrap);
     }
 
@@ -134,6 +134,18 @@ public final class Node {
         if (join.isJoined()) {
             repair.antiEntropyRound();
         }
+    }
+
+    /** A bounded batch of deletions, off the loop. */
+    private void purgeExpired() {
+        replica.offLoop(() -> {
+            replica.purgeExpired();
+            return null;
+        }, (none, failure) -> {
+            if (failure != null) {
+                log.warn("{} purge failed: {}", ctx.tag(), failure.toString());
+            }
+        });
     }
 
     private void leafSetChanged() {
@@ -273,17 +285,7 @@ public final class Node {
             case LEAF_EXCHANGE -> reply(from, e, members.answerExchange((LeafExchange) m));
             case LEAVE -> members.left(from);
             case STORE_REPLICAS -> storeReplicas(from, e, (StoreReplicas) m);
-            case REMOVE_REPLICA -> {
-                RemoveReplica r = (RemoveReplica) m;
-                Status status;
-                try {
-                    status = !members.mayReplicate(r.key(), from) ? Status.FORBIDDEN
-                            : replica.remove(r.key(), r.valueHash(), r.secret(), r.ttlSeconds());
-                } catch (StoreException ex) {
-                    status = LocalReplica.statusOf(ex);
-                }
-                reply(from, e, new RemoveReplicaReply(status));
-            }
+            case REMOVE_REPLICA -> removeReplica(from, e, (RemoveReplica) m);
             case REPLICA_READ -> reply(from, e, gets.answerReplicaRead(from, (ReplicaRead) m));
             case DIGEST -> repair.answerDigest(e, from, (Digest) m);
             case RANGE_DIGEST -> repair.answerRangeDigest(e, from, (RangeDigest) m);
@@ -296,15 +298,28 @@ public final class Node {
      * typed status, so the root counts it as a failed copy instead of waiting for a timeout.
      */
     private void storeReplicas(Contact from, Envelope e, StoreReplicas m) {
-        int accepted;
-        try {
-            accepted = replica.acceptReplicas(fromReplicaSet(from, m.records()));
-        } catch (StoreException ex) {
-            log.warn("{} cannot store {} copies from {}: {}", ctx.tag(), m.records().size(), from, ex.toString());
-            reply(from, e, new ErrorReply(LocalReplica.statusOf(ex), "replica store failed: " + ex.getMessage()));
+        List<ReplicaRecord> allowed = fromReplicaSet(from, m.records());
+        // A batch of up to a page of copies: written off the loop, answered on it.
+        replica.offLoop(() -> replica.acceptReplicas(allowed), (accepted, failure) -> {
+            StoreException ex = LocalReplica.storeFault(failure);
+            if (ex != null) {
+                log.warn("{} cannot store {} copies from {}: {}", ctx.tag(), m.records().size(), from, ex.toString());
+                reply(from, e, new ErrorReply(LocalReplica.statusOf(ex), "replica store failed: " + ex.getMessage()));
+            } else {
+                replica.whenDurable(() -> reply(from, e, new StoreAck(accepted)));
+            }
+        });
+    }
+
+    /** A root's remove at this replica, written off the loop; a storage fault is the answer's status. */
+    private void removeReplica(Contact from, Envelope e, RemoveReplica r) {
+        if (!members.mayReplicate(r.key(), from)) {
+            reply(from, e, new RemoveReplicaReply(Status.FORBIDDEN));
             return;
         }
-        replica.whenDurable(() -> reply(from, e, new StoreAck(accepted)));
+        replica.offLoop(() -> replica.remove(r.key(), r.valueHash(), r.secret(), r.ttlSeconds()),
+                (status, failure) -> reply(from, e, new RemoveReplicaReply(failure == null ? status
+                        : LocalReplica.statusOf(LocalReplica.storeFault(failure)))));
     }
 
     /**

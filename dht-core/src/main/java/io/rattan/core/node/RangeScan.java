@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reads the records of one {@link KeyRange} that pass a filter, one store page per event-loop task, so that a range
- * of millions of records never holds the node's loop for longer than one page: it either sums them per part
+ * of millions of records never holds the node's loop for longer than one page (the page itself is read off the loop,
+ * {@link LocalReplica#offLoop}; the loop only sums or lists it): it either sums them per part
  * ({@link #sums}) or lists them ({@link #entries}). A store failure ends the scan with {@code null}.
  */
 final class RangeScan {
@@ -120,16 +121,21 @@ final class RangeScan {
         return x ^ (x >>> 33);
     }
 
-    /** One page; the next is a task of its own. */
+    /** One page, read off the loop; the next is a task of its own. */
     private void step() {
-        List<StoredRecord> page;
-        try {
-            page = replica.scan(cursor, LocalReplica.SCAN_PAGE);
-        } catch (RuntimeException e) {
-            log.warn("{} range scan failed: {}", ctx.tag(), e.toString());
-            failed.run();
-            return;
-        }
+        Store.Cursor from = cursor;
+        replica.offLoop(() -> replica.scan(from, LocalReplica.SCAN_PAGE), (page, failure) -> {
+            if (failure != null) {
+                log.warn("{} range scan failed: {}", ctx.tag(), failure.toString());
+                failed.run();
+            } else {
+                visit(page);
+            }
+        });
+    }
+
+    /** On the loop: passes one page's records to the visitor, then asks for the next page or ends. */
+    private void visit(List<StoredRecord> page) {
         if (page.isEmpty()) {
             if (wraps && !wrapped) {
                 wrapped = true;

@@ -178,10 +178,15 @@ final class RangeSync {
         int to = Math.min(entries.size(), from + ctx.config().digestEntriesMax());
         ctx.outbox().request(peer, new Digest(entries.subList(from, to)), timeoutNanos(), ReplyHandler.of(reply -> {
             if (reply.body() instanceof DigestWant w) {
-                for (DigestEntry d : w.entries()) {
-                    replica.read(d.key(), d.valueHash()).ifPresent(stream::add);
-                }
-                offer(entries, to);
+                // The wanted records are read off the loop; those still held are owed to the peer.
+                replica.readEach(ReplicaStream.Ref.of(w.entries()), (held, failure) -> {
+                    if (failure != null) {
+                        finish(false);
+                        return;
+                    }
+                    held.forEach(r -> r.ifPresent(stream::add));
+                    offer(entries, to);
+                });
             } else {
                 finish(false);
             }

@@ -1,7 +1,5 @@
 package io.rattan.core.node;
 
-import static io.rattan.core.node.NodeContext.nanos;
-
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Messages.Digest;
@@ -11,7 +9,6 @@ import io.rattan.core.msg.Messages.Leave;
 import io.rattan.core.msg.Messages.RangeDigest;
 import io.rattan.core.msg.Messages.RangeDigestReply;
 import io.rattan.core.net.Contact;
-import io.rattan.core.store.Store;
 import io.rattan.core.store.StoredRecord;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -56,12 +53,13 @@ final class Repair {
     private long epoch;
     private boolean repairScheduled;
     private int turn;
-    private Store.Cursor strayCursor = Store.Cursor.START;
+    private final StrayCheck strays;
 
     Repair(NodeContext ctx, Membership members, LocalReplica replica) {
         this.ctx = ctx;
         this.members = members;
         this.replica = replica;
+        this.strays = new StrayCheck(ctx, members, replica, this::stream);
     }
 
     /** The leaf set changed: start repairing soon, once (a join changes the leaf set many times in a burst). */
@@ -179,7 +177,7 @@ final class Repair {
 
     /**
      * One anti-entropy round: sessions with members still due; when none is, a check of the next member in turn
-     * (two short messages when nothing differs). Then the stray check ({@link #strayRound}).
+     * (two short messages when nothing differs). Then the stray check ({@link StrayCheck}).
      */
     void antiEntropyRound() {
         List<Contact> leaves = members.leafMembers();
@@ -191,7 +189,7 @@ final class Repair {
             Contact c = leaves.get(Math.floorMod(turn++, leaves.size()));
             start(c);
         }
-        strayRound(leaves.get(ctx.random().nextInt(leaves.size())));
+        strays.round(leaves.get(ctx.random().nextInt(leaves.size())));
     }
 
     /**
@@ -266,66 +264,28 @@ final class Repair {
     }
 
     /**
-     * Offers {@code peer} a page of stray records: those this node holds although it is no replica, of which the
-     * peer is one (a copy pushed here by a replica that missed a remove, say). Range digests cover only keys both
-     * ends replicate, so without this a tombstone would never reach such a copy. Bounded scan per round.
-     */
-    private void strayRound(Contact peer) {
-        List<DigestEntry> entries = new ArrayList<>();
-        Store.Cursor cursor = strayCursor;
-        int scanned = 0;
-        int budget = 4 * ctx.config().digestEntriesMax();
-        boolean wrapped = false;
-        outer:
-        while (scanned < budget) {
-            List<StoredRecord> page = replica.scan(cursor, LocalReplica.SCAN_PAGE);
-            if (page.isEmpty()) {
-                if (wrapped || cursor.equals(Store.Cursor.START)) {
-                    break;
-                }
-                wrapped = true;
-                cursor = Store.Cursor.START;
-                continue;
-            }
-            for (StoredRecord r : page) {
-                cursor = new Store.Cursor(r.key(), r.valueHash());
-                scanned++;
-                List<Contact> set = members.replicaSet(r.key());
-                if (set.contains(peer) && !set.contains(ctx.self())) {
-                    entries.add(new DigestEntry(r.key(), r.valueHash(), r.tombstone()));
-                    if (entries.size() >= ctx.config().digestEntriesMax()) {
-                        break outer;
-                    }
-                }
-            }
-        }
-        strayCursor = cursor;
-        if (entries.isEmpty()) {
-            return;
-        }
-        ctx.outbox().request(peer, new Digest(entries), nanos(ctx.config().rtoMaxMillis()), ReplyHandler.of(
-                reply -> {
-                    if (reply.body() instanceof DigestWant w) {
-                        ReplicaStream s = stream(peer);
-                        for (DigestEntry d : w.entries()) {
-                            replica.read(d.key(), d.valueHash()).ifPresent(s::add);
-                        }
-                    }
-                },
-                () -> members.peerTimedOut(peer)));
-    }
-
-    /**
      * Answers a digest with the entries this node lacks, and sends back its tombstone for every entry the sender still
      * holds as a live value. Digests only flow toward the nodes a sender sees as replicas, so without the second part
      * a node holding a removed value it was pushed while it was no replica (by a replica that missed the remove and
      * came back) would learn of the remove only if a tombstone holder happened to see it as a replica.
      */
     void answerDigest(Envelope e, Contact from, Digest d) {
+        List<DigestEntry> entries = d.entries();
+        replica.readEach(ReplicaStream.Ref.of(entries), (held, failure) -> {
+            if (failure != null) {
+                log.warn("{} cannot answer a digest from {}: {}", ctx.tag(), from, failure.toString());
+            } else {
+                answerDigest(e, from, entries, held);
+            }
+        });
+    }
+
+    private void answerDigest(Envelope e, Contact from, List<DigestEntry> entries, List<Optional<StoredRecord>> held) {
         List<DigestEntry> want = new ArrayList<>();
         List<StoredRecord> tombstones = new ArrayList<>();
-        for (DigestEntry entry : d.entries()) {
-            Optional<StoredRecord> have = replica.read(entry.key(), entry.valueHash());
+        for (int i = 0; i < entries.size(); i++) {
+            DigestEntry entry = entries.get(i);
+            Optional<StoredRecord> have = held.get(i);
             boolean lacks = entry.tombstone() ? have.isEmpty() || !have.get().tombstone() : have.isEmpty();
             if (lacks) {
                 want.add(entry);

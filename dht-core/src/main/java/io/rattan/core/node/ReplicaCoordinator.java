@@ -72,24 +72,31 @@ final class ReplicaCoordinator {
             return;
         }
         PutQuorum quorum = new PutQuorum(needed, reply -> ctx.outbox().replyToOrigin(p, reply));
-        boolean selfReplica = replicas.contains(ctx.self());
-        Status selfFault = null;
-        if (selfReplica) {
-            // The own copy counts when it is durable, so it is outstanding until then like a peer's.
-            quorum.asked();
-            try {
-                if (!replica.store(record)) {
-                    ctx.outbox().replyToOrigin(p, new PutReply(Status.FORBIDDEN, 0, "this value was removed by its "
-                            + "owner; a put of it with the same secret is refused until the removal expires"));
-                    return;
-                }
-            } catch (StoreException e) {
+        if (!replicas.contains(ctx.self())) {
+            askReplicas(p, record, replicas, quorum, null, false);
+            return;
+        }
+        // The own copy counts when it is durable, so it is outstanding until then like a peer's. It is written off
+        // the node's loop, and the peers are asked once it is: a copy the tombstone rule refuses here goes nowhere.
+        quorum.asked();
+        replica.offLoop(() -> replica.store(record), (stored, failure) -> {
+            StoreException e = LocalReplica.storeFault(failure);
+            if (e != null) {
                 log.warn("{} cannot store a put of {} here: {}", ctx.tag(), p.key().shortHex(), e.toString());
                 // Counted once the peers are asked: decided now, the put would fail before they could make W.
-                selfFault = LocalReplica.statusOf(e);
-                selfReplica = false;
+                askReplicas(p, record, replicas, quorum, LocalReplica.statusOf(e), false);
+            } else if (!stored) {
+                ctx.outbox().replyToOrigin(p, new PutReply(Status.FORBIDDEN, 0, "this value was removed by its "
+                        + "owner; a put of it with the same secret is refused until the removal expires"));
+            } else {
+                askReplicas(p, record, replicas, quorum, null, true);
             }
-        }
+        });
+    }
+
+    /** Asks every other replica for a copy, then counts this node's own: failed, durable (later), or none. */
+    private void askReplicas(PutRequest p, StoredRecord record, List<Contact> replicas, PutQuorum quorum,
+                             Status selfFault, boolean selfStored) {
         Set<Id> asked = new HashSet<>();
         asked.add(ctx.self().id());
         for (Contact r : replicas) {
@@ -97,7 +104,7 @@ final class ReplicaCoordinator {
         }
         if (selfFault != null) {
             quorum.failed(selfFault);
-        } else if (selfReplica) {
+        } else if (selfStored) {
             replica.whenDurable(() -> quorum.answered(true));
         }
         quorum.check();
@@ -147,7 +154,9 @@ final class ReplicaCoordinator {
             Contact c = replicas.get(i);
             int slot = i;
             if (c.equals(ctx.self())) {
-                tally.answered(slot, removeHere(r));
+                // Off the loop; a store too busy to take it answers as a storage fault.
+                replica.offLoop(() -> removeHere(r), (status, failure) -> tally.answered(slot,
+                        failure == null ? status : LocalReplica.statusOf(LocalReplica.storeFault(failure))));
                 continue;
             }
             Message ask = new RemoveReplica(r.key(), r.valueHash(), r.secret(), r.ttlSeconds());
@@ -161,7 +170,7 @@ final class ReplicaCoordinator {
         }
     }
 
-    /** Removes at this replica; a storage fault is this replica's answer. */
+    /** Removes at this replica (off the loop: touches only the store); a storage fault is this replica's answer. */
     private Status removeHere(RemoveRequest r) {
         try {
             return replica.remove(r.key(), r.valueHash(), r.secret(), r.ttlSeconds());

@@ -3,6 +3,7 @@ package io.rattan.core.node;
 import static io.rattan.core.node.NodeContext.nanos;
 
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.Messages.DigestEntry;
 import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.StoreAck;
 import io.rattan.core.msg.Messages.StoreReplicas;
@@ -36,6 +37,14 @@ final class ReplicaStream {
 
     /** A record owed, by identity: it is read from the store when its page is sent. */
     record Ref(Id key, Bytes valueHash) {
+        /** The records a digest names. */
+        static List<Ref> of(List<DigestEntry> entries) {
+            List<Ref> refs = new ArrayList<>(entries.size());
+            for (DigestEntry d : entries) {
+                refs.add(new Ref(d.key(), d.valueHash()));
+            }
+            return refs;
+        }
     }
 
     /** What streams have done, summed over a node's life, for metrics and reports. */
@@ -133,15 +142,28 @@ final class ReplicaStream {
         return page;
     }
 
+    /** Reads the page's records afresh, off the loop, and sends those still held. */
     private void send(List<Ref> page, int attempt) {
         if (abandoned) {
             inFlight--;
             return;
         }
+        replica.readEach(page, (held, failure) -> {
+            if (abandoned) {
+                inFlight--;
+            } else if (failure != null) {
+                log.debug("{} cannot read a page owed to {}: {}", ctx.tag(), peer, failure.toString());
+                retry(page, attempt);
+            } else {
+                send(page, held, attempt);
+            }
+        });
+    }
+
+    private void send(List<Ref> page, List<Optional<StoredRecord>> held, int attempt) {
         List<ReplicaRecord> wire = new ArrayList<>(page.size());
         long bytes = 0;
-        for (Ref ref : page) {
-            Optional<StoredRecord> r = replica.read(ref.key(), ref.valueHash());
+        for (Optional<StoredRecord> r : held) {
             if (r.isPresent()) {
                 ReplicaRecord w = replica.toWire(r.get());
                 wire.add(w);

@@ -5,14 +5,19 @@ import io.rattan.core.util.Bytes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BiConsumer;
+import java.util.function.Supplier;
 
 /**
  * A node's local multi-value, TTL'd store of {@link StoredRecord}s, ordered by {@code (key, valueHash)}.
  *
  * <p>Implementations read the current time (epoch milliseconds) from a supplier they are given, and never return an
- * expired record. Called only
- * from the node's event loop. Storage failures are thrown as {@link StoreException}; a record that cannot be decoded
- * is skipped by reads and scans (as if absent, so replicas repair it), never thrown.
+ * expired record. The node calls the methods below from its event loop, and from work it {@link #submit submits}:
+ * point reads and a get's page stay on the loop, while writes, scans, multi-record reads and purges go through
+ * {@code submit}, which a store on disk runs on a thread of its own so that they never stall the loop. A store whose
+ * {@code submit} runs work on another thread must take those calls from both threads. Storage failures are thrown as
+ * {@link StoreException}; a record that cannot be decoded is skipped by reads and scans (as if absent, so replicas
+ * repair it), never thrown.
  */
 public interface Store {
 
@@ -62,13 +67,36 @@ public interface Store {
     }
 
     /**
-     * Runs {@code action} on the node's event loop once every write made so far is durable as the store's settings
-     * promise: at once when writes are durable on return (in memory, or a log that is not synced), later when a log
-     * sync must return first. Writes made before one call are covered by the same sync, so concurrent writers share
-     * syncs (group commit). Actions run in the order given.
+     * Runs {@code action} on the node's event loop once every write that has returned so far (on whatever thread) is
+     * durable as the store's settings promise (the node calls it once a submitted write has completed): at once when
+     * writes are durable on return (in memory, or a log that is not synced), later when a log sync must return first.
+     * Writes made before one call are covered by the same sync, so concurrent writers share syncs (group commit).
+     * Actions run in the order given.
      */
     default void whenDurable(Runnable action) {
         action.run();
+    }
+
+    /**
+     * Runs {@code work} (which calls this store) where it cannot stall the node's event loop, then {@code done} on the
+     * loop with what it returned, or with what it threw (the result then null). Works run one at a time, in the order
+     * submitted, and their {@code done}s in the same order, so a write submitted before a read is seen by it. A store
+     * that cannot take more work now (its queue is full) runs nothing and calls {@code done} at once with a
+     * {@link StoreException}: the node answers that request as a storage fault rather than let the queue grow.
+     *
+     * <p>This default runs both at once on the caller's thread: a store in memory, whose work costs no more than the
+     * task that submits it. So the virtual world stays deterministic, and a node over it behaves as if every store
+     * call were made where it is submitted.
+     */
+    default <T> void submit(Supplier<T> work, BiConsumer<T, RuntimeException> done) {
+        T result;
+        try {
+            result = work.get();
+        } catch (RuntimeException e) {
+            done.accept(null, e);
+            return;
+        }
+        done.accept(result, null);
     }
 
     /** False while the store is in a storage fault (full, or failing I/O) that stops writes; it may recover. */

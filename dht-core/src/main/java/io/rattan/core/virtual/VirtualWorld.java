@@ -45,6 +45,8 @@ public final class VirtualWorld {
     private Node.PlantedBugs bugs = Node.PlantedBugs.NONE;
     private long escapedExceptions;
     private long refusedOnLostDisks;
+    // 0: store work runs where it is submitted (deferStoreWork).
+    private long storeDelayNanos;
 
     /** What a crash does to the node's disk. */
     public enum Disk {
@@ -139,14 +141,17 @@ public final class VirtualWorld {
 
     private void boot(Slot slot, List<Address> bootstrap) {
         Store store = faultsOn ? slot.faulty : slot.store;
+        NodeLoop loop = faultsOn ? new NodeLoop(scheduler, latency, slot.contact.address(), e -> escapedExceptions++)
+                : new NodeLoop(scheduler, latency, slot.contact.address());
+        if (storeDelayNanos > 0) {
+            store = new DeferredStore(store, loop, storeDelayNanos);
+        }
         Clock clock = scheduler;
         if (faultsOn) {
             slot.expiry = new ExpiryClock(slot.clock, ExpiryClock.SKEW_BOUND_MILLIS);
             slot.expiry.attach(store);
             clock = slot.expiry;
         }
-        NodeLoop loop = faultsOn ? new NodeLoop(scheduler, latency, slot.contact.address(), e -> escapedExceptions++)
-                : new NodeLoop(scheduler, latency, slot.contact.address());
         NodeEnv env = new NodeEnv(clock, loop, network.transportFor(slot.contact.address()), store, random.split());
         Node node = new Node(config, slot.contact, env, listener, bugs);
         slot.node = node;
@@ -320,6 +325,21 @@ public final class VirtualWorld {
         slot.node.stop();
         network.unlisten(slot.contact.address());
         slot.alive = false;
+    }
+
+    /**
+     * Makes every node's store work ({@link Store#submit}: writes, scans, batch reads) run {@code delayNanos} of
+     * virtual time after it is submitted, as a real node's store thread does, instead of at once; before any node is
+     * added. Draws nothing from the world's random source.
+     */
+    public void deferStoreWork(long delayNanos) {
+        if (!slots.isEmpty()) {
+            throw new IllegalStateException("store work must be deferred before the first node is added");
+        }
+        if (delayNanos < 0) {
+            throw new IllegalArgumentException("delayNanos must be >= 0, got " + delayNanos);
+        }
+        storeDelayNanos = delayNanos;
     }
 
     /**

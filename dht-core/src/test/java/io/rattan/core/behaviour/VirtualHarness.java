@@ -21,8 +21,14 @@ public final class VirtualHarness implements ClusterHarness {
     final VirtualWorld world;
 
     public VirtualHarness(long seed, int nodes, NodeConfig config) {
+        this(seed, nodes, config, 0);
+    }
+
+    /** With every node's store work run {@code storeDelayNanos} after it is submitted ({@link VirtualWorld#deferStoreWork}). */
+    public VirtualHarness(long seed, int nodes, NodeConfig config, long storeDelayNanos) {
         LatencyModel latency = (from, to, random) -> 1_000_000L + (long) (random.nextDouble() * 19_000_000L);
         world = new VirtualWorld(seed, config, latency);
+        world.deferStoreWork(storeDelayNanos);
         world.addNodes(nodes);
     }
 

@@ -58,8 +58,11 @@ import org.slf4j.LoggerFactory;
  * itself unhealthy until a write, or a {@link #probe}, succeeds again (RocksDB recovers by itself once space returns).
  * A record that cannot be decoded is skipped by reads and scans, logged once and counted, so replicas repair it.
  *
- * <p>Not thread-safe: called only from the node's single event loop (the sync thread touches only the WAL sync).
- * {@link #close} must not race another call; any call after close throws {@link IllegalStateException} rather than
+ * <p>Called from two threads: the node's event loop (point reads, a get's page, the counters, the probe) and the
+ * store thread of {@link OffLoopStore} (every record write, scans, purges); RocksDB takes concurrent calls and the
+ * counters here are atomic. Record writes (and purges) must come from one thread at a time, since a write reads what
+ * it replaces before it writes. The sync thread touches only the WAL sync. {@link #close} must not race another call
+ * (close the {@link OffLoopStore} first); any call after close throws {@link IllegalStateException} rather than
  * touching freed native memory.
  */
 public final class RocksDbStore implements Store, AutoCloseable {
@@ -109,7 +112,7 @@ public final class RocksDbStore implements Store, AutoCloseable {
     private final AtomicLong corruptRecords = new AtomicLong();
     private final Set<Bytes> corruptSeen = ConcurrentHashMap.newKeySet();
     private volatile StoreException.Kind fault;
-    private long count;
+    private final AtomicLong count = new AtomicLong();
     // Volatile: metrics read the counters from other threads and must not touch native memory after close.
     private volatile boolean closed;
 
@@ -197,7 +200,7 @@ public final class RocksDbStore implements Store, AutoCloseable {
             StoreFormat.checkAndMigrate(db, handles, dir);
             RocksDbStore store = new RocksDbStore(clock, cache, cfOptions, dbOptions, writeOptions, handles, db,
                     sstFiles, statistics, settings, loop);
-            store.count = store.countRecords();
+            store.count.set(store.countRecords());
             return store;
         } catch (RocksDBException | RuntimeException e) {
             handles.forEach(ColumnFamilyHandle::close);
@@ -273,7 +276,7 @@ public final class RocksDbStore implements Store, AutoCloseable {
                 db.write(writeOptions, batch);
             }
             if (oldBytes == null) {
-                count++;
+                count.incrementAndGet();
             }
             if (corruptSeen.remove(Bytes.wrap(dataKey))) {
                 log.info("store: corrupt record {} {} was overwritten by a good copy", record.key().shortHex(),
@@ -483,7 +486,7 @@ public final class RocksDbStore implements Store, AutoCloseable {
                 }
                 if (batch.count() >= 2 * PURGE_BATCH_RECORDS) {
                     db.write(writeOptions, batch);
-                    count -= pending;
+                    count.addAndGet(-pending);
                     purged += pending;
                     pending = 0;
                     batch.clear();
@@ -491,7 +494,7 @@ public final class RocksDbStore implements Store, AutoCloseable {
             }
             it.status();
             db.write(writeOptions, batch);
-            count -= pending;
+            count.addAndGet(-pending);
             purged += pending;
         } catch (RocksDBException e) {
             throw failed("purge", e);
@@ -504,7 +507,7 @@ public final class RocksDbStore implements Store, AutoCloseable {
     @Override
     public long size() {
         ensureOpen();
-        return count;
+        return count.get();
     }
 
     /** Releases every native handle. Closing twice is harmless. */

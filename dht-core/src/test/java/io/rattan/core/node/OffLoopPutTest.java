@@ -1,0 +1,182 @@
+package io.rattan.core.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.PutReply;
+import io.rattan.core.msg.Messages.PutRequest;
+import io.rattan.core.msg.Messages.StoreAck;
+import io.rattan.core.msg.Messages.StoreReplicas;
+import io.rattan.core.msg.Status;
+import io.rattan.core.net.Address;
+import io.rattan.core.net.Contact;
+import io.rattan.core.store.MemoryStore;
+import io.rattan.core.store.Store;
+import io.rattan.core.store.StoreException;
+import io.rattan.core.store.StoredRecord;
+import io.rattan.core.util.Bytes;
+import io.rattan.core.virtual.VirtualScheduler;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.function.BiConsumer;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A root's put when its store works off the node's loop ({@link Store#submit}): the store here holds each submitted
+ * task until the test lets it run, as a busy store thread would, or refuses it, as a full queue does.
+ */
+class OffLoopPutTest {
+
+    private static final Id KEY = Id.fromHex("8000000000000000000000000000000000000000");
+
+    private record Sent(Address to, Envelope envelope) {
+    }
+
+    /** A store whose submitted tasks wait in a list, or are refused while {@code busy}. */
+    private static final class HeldStore implements Store {
+        final MemoryStore store;
+        final List<Runnable> held = new ArrayList<>();
+        boolean busy;
+
+        HeldStore(MemoryStore store) {
+            this.store = store;
+        }
+
+        @Override
+        public <T> void submit(Supplier<T> work, BiConsumer<T, RuntimeException> done) {
+            if (busy) {
+                done.accept(null, new StoreException(StoreException.Kind.IO, "store busy", null));
+                return;
+            }
+            held.add(() -> store.submit(work, done));
+        }
+
+        void runHeld() {
+            List<Runnable> tasks = List.copyOf(held);
+            held.clear();
+            tasks.forEach(Runnable::run);
+        }
+
+        @Override
+        public void write(StoredRecord record) {
+            store.write(record);
+        }
+
+        @Override
+        public Optional<StoredRecord> read(Id key, Bytes valueHash) {
+            return store.read(key, valueHash);
+        }
+
+        @Override
+        public List<StoredRecord> scan(Cursor from, int limit) {
+            return store.scan(from, limit);
+        }
+
+        @Override
+        public int purgeExpired(int limit) {
+            return store.purgeExpired(limit);
+        }
+
+        @Override
+        public long size() {
+            return store.size();
+        }
+    }
+
+    private final List<Sent> sent = new ArrayList<>();
+    private final List<Contact> others = new ArrayList<>();
+    private final Contact gateway = contact("0100000000000000000000000000000000000000", 9);
+    private HeldStore store;
+    private Outbox outbox;
+    private ReplicaCoordinator coordinator;
+
+    private static Contact contact(String hex, int port) {
+        return new Contact(Id.fromHex(hex), new Address("10.0.0." + port, 4000));
+    }
+
+    @BeforeEach
+    void buildRoot() {
+        VirtualScheduler scheduler = new VirtualScheduler(1_700_000_000_000L);
+        store = new HeldStore(new MemoryStore(scheduler::epochMillis));
+        Contact self = contact("8000000000000000000000000000000000000001", 1);
+        NodeConfig config = NodeConfig.defaults().withReplicas(4, 2);
+        NodeContext ctx = new NodeContext(self, config, scheduler, scheduler, new SplittableRandom(1), NodeListener.NONE);
+        Membership members = new Membership(ctx, () -> { });
+        outbox = new Outbox(ctx, (to, e) -> sent.add(new Sent(to, e)), members::sampleRtt);
+        ctx.attach(outbox);
+        coordinator = new ReplicaCoordinator(ctx, members, new LocalReplica(config, store, scheduler, ctx.tag()));
+        for (String hex : List.of("8000000000000000000000000000000000000002", "7fffffffffffffffffffffffffffffffffffffff",
+                "8000000000000000000000000000000000000003")) {
+            Contact c = contact(hex, 2 + others.size());
+            others.add(c);
+            members.heard(c);
+        }
+    }
+
+    private PutRequest put(String value) {
+        return new PutRequest(KEY, Bytes.utf8(value), 600, Bytes.EMPTY, gateway, 77, 3);
+    }
+
+    private List<Sent> sentTo(Contact c, Class<? extends Message> type) {
+        return sent.stream().filter(s -> s.to().equals(c.address()) && type.isInstance(s.envelope().body())).toList();
+    }
+
+    private void answer(Contact from, Message reply) {
+        long id = sentTo(from, StoreReplicas.class).get(0).envelope().requestId();
+        outbox.onReply(new Envelope(from, id, reply));
+    }
+
+    private PutReply reply() {
+        List<Sent> replies = sentTo(gateway, PutReply.class);
+        assertThat(replies).hasSize(1);
+        return (PutReply) replies.get(0).envelope().body();
+    }
+
+    @Test
+    void theRootAsksItsPeersOnlyOnceItsOwnWriteHasReturned() {
+        coordinator.put(put("v"));
+
+        assertThat(store.read(KEY, Bytes.utf8("v").sha256())).as("written later, off the loop").isEmpty();
+        assertThat(sent).as("nothing sent while the own write waits").isEmpty();
+
+        store.runHeld();
+        assertThat(store.read(KEY, Bytes.utf8("v").sha256())).isPresent();
+        for (Contact c : others) {
+            assertThat(sentTo(c, StoreReplicas.class)).as("asked %s", c).hasSize(1);
+        }
+        answer(others.get(0), new StoreAck(1));
+        assertThat(reply().status()).isEqualTo(Status.OK);
+        assertThat(reply().replicas()).as("its own copy and one peer's").isEqualTo(2);
+    }
+
+    @Test
+    void aStoreTooBusyForTheOwnCopyCountsAsAnIoFaultAndThePeersCanStillMakeW() {
+        store.busy = true;
+        coordinator.put(put("v"));
+
+        assertThat(store.read(KEY, Bytes.utf8("v").sha256())).isEmpty();
+        answer(others.get(0), new StoreAck(1));
+        assertThat(sentTo(gateway, PutReply.class)).as("one copy of two").isEmpty();
+        answer(others.get(1), new StoreAck(1));
+        assertThat(reply().status()).isEqualTo(Status.OK);
+        assertThat(reply().replicas()).isEqualTo(2);
+    }
+
+    @Test
+    void aBusyStoreFailsThePutAsAnIoErrorWhenThePeersCannotMakeW() {
+        store.busy = true;
+        coordinator.put(put("v"));
+
+        answer(others.get(0), new StoreAck(1));
+        answer(others.get(1), new StoreAck(0));
+        answer(others.get(2), new StoreAck(0));
+        assertThat(reply().status()).as("a 503 with Retry-After at the gateway").isEqualTo(Status.IO_ERROR);
+        assertThat(reply().replicas()).isEqualTo(1);
+    }
+}
