@@ -36,7 +36,7 @@ class PackageRulesTest {
             "net.Address", "net.Contact",
             "node.Node", "node.NodeConfig", "node.NodeListener", "node.NodeStatus",
             "slow.Distribution", "slow.SlowPeriod", "slow.SlowTrace",
-            "store.MemoryStore", "store.Store", "store.StoreException", "store.StoredRecord",
+            "store.MemoryStore", "store.Store", "store.ForwardingStore", "store.StoreException", "store.StoredRecord",
             "util.Bytes",
             "virtual.LatencyModel", "virtual.VirtualAddresses", "virtual.VirtualNetwork", "virtual.VirtualScheduler",
             "virtual.VirtualWorld"));

@@ -1,12 +1,9 @@
 package io.rattan.node.store;
 
-import io.rattan.core.id.Id;
+import io.rattan.core.store.ForwardingStore;
 import io.rattan.core.store.Store;
 import io.rattan.core.store.StoreException;
-import io.rattan.core.store.StoredRecord;
-import io.rattan.core.util.Bytes;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -35,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * which the node makes on its loop (a bounded read of one key; docs/durability.md says what is measured), and the
  * counters. The wrapped store must take calls from both threads ({@link RocksDbStore} does). Thread-safe.
  */
-public final class OffLoopStore implements Store, AutoCloseable {
+public final class OffLoopStore extends ForwardingStore implements AutoCloseable {
 
     /** Tasks that may wait for the store thread: at about 50 µs a task, some 50 ms of work. */
     public static final int QUEUE_MAX = 1024;
@@ -43,7 +40,6 @@ public final class OffLoopStore implements Store, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(OffLoopStore.class);
     private static final long CLOSE_WAIT_SECONDS = 10;
 
-    private final Store store;
     private final Executor loop;
     private final int queueMax;
     private final ThreadPoolExecutor worker;
@@ -57,10 +53,10 @@ public final class OffLoopStore implements Store, AutoCloseable {
      * @param name     names the thread ({@code rattan-store-NAME})
      */
     public OffLoopStore(Store store, Executor loop, int queueMax, String name) {
-        if (store == null || loop == null || queueMax < 1) {
-            throw new IllegalArgumentException("a store, a loop and a positive queue bound are required");
+        super(store);
+        if (loop == null || queueMax < 1) {
+            throw new IllegalArgumentException("a loop and a positive queue bound are required");
         }
-        this.store = store;
         this.loop = loop;
         this.queueMax = queueMax;
         this.worker = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(queueMax),
@@ -144,48 +140,4 @@ public final class OffLoopStore implements Store, AutoCloseable {
         closeAndWait();
     }
 
-    @Override
-    public void write(StoredRecord record) {
-        store.write(record);
-    }
-
-    @Override
-    public Optional<StoredRecord> read(Id key, Bytes valueHash) {
-        return store.read(key, valueHash);
-    }
-
-    @Override
-    public List<StoredRecord> scan(Cursor from, int limit) {
-        return store.scan(from, limit);
-    }
-
-    @Override
-    public int purgeExpired(int limit) {
-        return store.purgeExpired(limit);
-    }
-
-    @Override
-    public long size() {
-        return store.size();
-    }
-
-    @Override
-    public long clockMark() {
-        return store.clockMark();
-    }
-
-    @Override
-    public void clockMark(long epochMillis) {
-        store.clockMark(epochMillis);
-    }
-
-    @Override
-    public void whenDurable(Runnable action) {
-        store.whenDurable(action);
-    }
-
-    @Override
-    public boolean healthy() {
-        return store.healthy();
-    }
 }
