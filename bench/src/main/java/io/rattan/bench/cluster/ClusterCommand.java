@@ -140,7 +140,7 @@ public final class ClusterCommand implements Runnable {
                 description = "A further JVM flag for every node (repeatable; the first replaces the default). "
                         + "Default: the serial collector and a 16 MiB initial heap, which suit many small JVMs on "
                         + "few cores; the JDK's tiered compilation. -XX:TieredStopAtLevel=1 (C1 only) starts a "
-                        + "cluster about 25% sooner but serves half as fast once warm (docs/performance.md). "
+                        + "cluster about 25%% sooner but serves half as fast once warm (docs/performance.md). "
                         + "-Xshare:off turns class-data sharing off.")
         List<String> jvmOpts = new ArrayList<>(List.of("-XX:+UseSerialGC", "-Xms16m"));
 
