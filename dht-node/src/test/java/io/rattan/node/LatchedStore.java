@@ -1,12 +1,8 @@
 package io.rattan.node;
 
-import io.rattan.core.id.Id;
+import io.rattan.core.store.ForwardingStore;
 import io.rattan.core.store.Store;
 import io.rattan.core.store.StoreException;
-import io.rattan.core.store.StoredRecord;
-import io.rattan.core.util.Bytes;
-import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
@@ -14,17 +10,17 @@ import java.util.function.Supplier;
 /**
  * A test hook around a node's store ({@link RattanNode#start(NodeOptions, java.util.function.UnaryOperator)}): while
  * the latch is closed, every task the node submits to its store ({@link Store#submit}) waits on the store's thread
- * before it runs, as behind a RocksDB write stall or a scan of millions of records. Other calls pass straight through.
+ * before it runs, as behind a RocksDB write stall or a scan of millions of records. Every other call is forwarded
+ * ({@link ForwardingStore}).
  */
-final class LatchedStore implements Store {
+final class LatchedStore extends ForwardingStore {
 
-    private final Store store;
     private final Object lock = new Object();
     private final AtomicInteger waiting = new AtomicInteger();
     private boolean closed;
 
     LatchedStore(Store store) {
-        this.store = store;
+        super(store);
     }
 
     /** From now on, store tasks wait until {@link #open}. */
@@ -49,7 +45,7 @@ final class LatchedStore implements Store {
 
     @Override
     public <T> void submit(Supplier<T> work, BiConsumer<T, RuntimeException> done) {
-        store.submit(() -> {
+        delegate.submit(() -> {
             awaitOpen();
             return work.get();
         }, done);
@@ -73,50 +69,5 @@ final class LatchedStore implements Store {
                 waiting.decrementAndGet();
             }
         }
-    }
-
-    @Override
-    public void write(StoredRecord record) {
-        store.write(record);
-    }
-
-    @Override
-    public Optional<StoredRecord> read(Id key, Bytes valueHash) {
-        return store.read(key, valueHash);
-    }
-
-    @Override
-    public List<StoredRecord> scan(Cursor from, int limit) {
-        return store.scan(from, limit);
-    }
-
-    @Override
-    public int purgeExpired(int limit) {
-        return store.purgeExpired(limit);
-    }
-
-    @Override
-    public long size() {
-        return store.size();
-    }
-
-    @Override
-    public long clockMark() {
-        return store.clockMark();
-    }
-
-    @Override
-    public void clockMark(long epochMillis) {
-        store.clockMark(epochMillis);
-    }
-
-    @Override
-    public void whenDurable(Runnable action) {
-        store.whenDurable(action);
-    }
-
-    @Override
-    public boolean healthy() {
-        return store.healthy();
     }
 }

@@ -3,10 +3,9 @@ package io.rattan.node;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.distribution.HistogramSnapshot;
 import io.micrometer.core.instrument.distribution.ValueAtPercentile;
-import io.rattan.core.id.Id;
+import io.rattan.core.store.ForwardingStore;
 import io.rattan.core.store.Store;
 import io.rattan.core.store.StoredRecord;
-import io.rattan.core.util.Bytes;
 import io.rattan.node.store.SstLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +15,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -188,56 +189,21 @@ class LeafChangeLagMeasure {
     }
 
     /** Every store task runs where it is submitted, on the node's loop: the node as it was before issue 17. */
-    private static final class InlineStore implements Store {
-        private final Store store;
-
+    private static final class InlineStore extends ForwardingStore {
         InlineStore(Store store) {
-            this.store = store;
+            super(store);
         }
 
         @Override
-        public void write(StoredRecord record) {
-            store.write(record);
-        }
-
-        @Override
-        public Optional<StoredRecord> read(Id key, Bytes valueHash) {
-            return store.read(key, valueHash);
-        }
-
-        @Override
-        public List<StoredRecord> scan(Cursor from, int limit) {
-            return store.scan(from, limit);
-        }
-
-        @Override
-        public int purgeExpired(int limit) {
-            return store.purgeExpired(limit);
-        }
-
-        @Override
-        public long size() {
-            return store.size();
-        }
-
-        @Override
-        public long clockMark() {
-            return store.clockMark();
-        }
-
-        @Override
-        public void clockMark(long epochMillis) {
-            store.clockMark(epochMillis);
-        }
-
-        @Override
-        public void whenDurable(Runnable action) {
-            store.whenDurable(action);
-        }
-
-        @Override
-        public boolean healthy() {
-            return store.healthy();
+        public <T> void submit(Supplier<T> work, BiConsumer<T, RuntimeException> done) {
+            T result;
+            try {
+                result = work.get();
+            } catch (RuntimeException e) {
+                done.accept(null, e);
+                return;
+            }
+            done.accept(result, null);
         }
     }
 }

@@ -12,6 +12,7 @@ import io.rattan.core.msg.Messages.StoreReplicas;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
+import io.rattan.core.store.ForwardingStore;
 import io.rattan.core.store.MemoryStore;
 import io.rattan.core.store.Store;
 import io.rattan.core.store.StoreException;
@@ -39,13 +40,12 @@ class OffLoopPutTest {
     }
 
     /** A store whose submitted tasks wait in a list, or are refused while {@code busy}. */
-    private static final class HeldStore implements Store {
-        final MemoryStore store;
+    private static final class HeldStore extends ForwardingStore {
         final List<Runnable> held = new ArrayList<>();
         boolean busy;
 
         HeldStore(MemoryStore store) {
-            this.store = store;
+            super(store);
         }
 
         @Override
@@ -54,38 +54,13 @@ class OffLoopPutTest {
                 done.accept(null, new StoreException(StoreException.Kind.IO, "store busy", null));
                 return;
             }
-            held.add(() -> store.submit(work, done));
+            held.add(() -> delegate.submit(work, done));
         }
 
         void runHeld() {
             List<Runnable> tasks = List.copyOf(held);
             held.clear();
             tasks.forEach(Runnable::run);
-        }
-
-        @Override
-        public void write(StoredRecord record) {
-            store.write(record);
-        }
-
-        @Override
-        public Optional<StoredRecord> read(Id key, Bytes valueHash) {
-            return store.read(key, valueHash);
-        }
-
-        @Override
-        public List<StoredRecord> scan(Cursor from, int limit) {
-            return store.scan(from, limit);
-        }
-
-        @Override
-        public int purgeExpired(int limit) {
-            return store.purgeExpired(limit);
-        }
-
-        @Override
-        public long size() {
-            return store.size();
         }
     }
 
