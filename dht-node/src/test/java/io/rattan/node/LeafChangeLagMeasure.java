@@ -196,14 +196,7 @@ class LeafChangeLagMeasure {
 
         @Override
         public <T> void submit(Supplier<T> work, BiConsumer<T, RuntimeException> done) {
-            T result;
-            try {
-                result = work.get();
-            } catch (RuntimeException e) {
-                done.accept(null, e);
-                return;
-            }
-            done.accept(result, null);
+            Store.runNow(work, done);
         }
     }
 }

@@ -85,6 +85,11 @@ public interface Store {
      * call were made where it is submitted.
      */
     default <T> void submit(Supplier<T> work, BiConsumer<T, RuntimeException> done) {
+        runNow(work, done);
+    }
+
+    /** Runs {@code work}, then {@code done} with its result or what it threw, both on the caller's thread. */
+    static <T> void runNow(Supplier<T> work, BiConsumer<T, RuntimeException> done) {
         T result;
         try {
             result = work.get();
