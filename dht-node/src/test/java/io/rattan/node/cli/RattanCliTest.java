@@ -233,7 +233,9 @@ class RattanCliTest {
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
         }
-        Run r = run("get", "--gateway", "127.0.0.1:" + port, "--timeout", "1", "name:x");
+        // Refused connections end the call after its retries, well within the timeout; a short timeout would let a
+        // loaded machine end it first, as TIMEOUT.
+        Run r = run("get", "--gateway", "127.0.0.1:" + port, "--timeout", "30", "name:x");
         assertThat(r.exit).isEqualTo(1);
         assertThat(r.err).startsWith("error: ").contains("UNAVAILABLE").doesNotContain("\tat ");
         assertThat(r.out).isEmpty();
