@@ -45,6 +45,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *   <li>{@code rattan.gets.quorum} (counter; tag {@code outcome} = complete|partial): quorum gets this node served
  *       as the replica that read the others, and {@code rattan.gets.read.repaired} (counter): records they sent to
  *       replicas that lacked them.</li>
+ *   <li>{@code rattan.store.durable.gaveup} (counter; tag {@code wait} = put|copies): waits for a sync to make writes
+ *       durable that gave up after half the request timeout (a disk whose sync does not return), answered as an I/O
+ *       fault.</li>
  * </ul>
  * No tag names a peer or a key, so the number of series does not grow with the cluster or the data.
  *
@@ -81,6 +84,8 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
     private final AtomicLong startToReadyMillis = new AtomicLong(-1);
     private final AtomicLong processStartToReadyMillis = new AtomicLong(-1);
     private final Counter requestsShed;
+    private final Counter durableGaveUpPut;
+    private final Counter durableGaveUpCopies;
     private final TransportListener peerTransport;
     private final TransportListener clientTransport;
     private final TransportListener httpTransport;
@@ -119,6 +124,8 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
                         + "(a shed client request is answered UNAVAILABLE)")
                 .tag("queue", "requests_in_flight")
                 .register(registry);
+        this.durableGaveUpPut = durableGaveUpCounter("put");
+        this.durableGaveUpCopies = durableGaveUpCounter("copies");
         this.peerTransport = transportListener("peer");
         this.clientTransport = transportListener("client");
         this.httpTransport = transportListener("http");
@@ -277,6 +284,25 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
             messagesSent.set(type.ordinal(), counter);
         }
         counter.increment();
+    }
+
+    private Counter durableGaveUpCounter(String wait) {
+        return Counter.builder("rattan.store.durable.gaveup")
+                .description("Waits for a sync to make writes durable that gave up after half the request timeout "
+                        + "(the disk did not return), answered as an I/O fault; wait: the root's own copy of a put, "
+                        + "or copies a peer sent")
+                .tag("wait", wait)
+                .register(registry);
+    }
+
+    @Override
+    public void durableWaitGaveUp(boolean ownCopy) {
+        (ownCopy ? durableGaveUpPut : durableGaveUpCopies).increment();
+    }
+
+    /** Waits for a durable write that gave up so far ({@link #durableWaitGaveUp}), both kinds. */
+    public double durableWaitsGivenUp() {
+        return durableGaveUpPut.count() + durableGaveUpCopies.count();
     }
 
     @Override

@@ -9,7 +9,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The clock a node judges expiry by: wall-clock time that never moves backwards, ignores jumps of the wall clock, is
  * corrected by its peers' clocks, and survives restarts through a high-water mark persisted in the store
- * (docs/durability.md, "Clock-safe TTLs").
+ * (docs/architecture.md, "Clock-safe TTLs").
  *
  * <ul>
  *   <li><b>Jumps are ignored.</b> Between readings, time advances by the monotonic clock ({@code nanoTime}). The
@@ -18,8 +18,16 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Never backwards.</b> A reading is never below the previous one, nor below the persisted mark: the mark
  *       is written ahead of the readings (by S/2), so after a restart the clock starts at least where it was.</li>
  *   <li><b>Peers correct it.</b> Pongs carry the answering node's expiry time; the median offset of the last few
- *       samples, when beyond S, moves this clock: forward at once; backward only until the clock has settled (below),
- *       afterwards it holds still until true time catches up.</li>
+ *       samples, when beyond S, moves this clock: forward at once until peers have confirmed it once since boot,
+ *       afterwards by at most 2 S at once and 2 S a minute in all (below); backward only until the clock has settled
+ *       (below), afterwards it holds still until true time catches up.</li>
+ *   <li><b>Forward is capped once confirmed.</b> A monotonic clock drifts milliseconds a minute, so once peers have
+ *       confirmed this clock, honest peers never need to move it far forward; a majority of wrong or lying peers
+ *       could, and a clock pushed an hour ahead purges live values and drops tombstones an hour early (a removed
+ *       value comes back). So peers then move it forward by at most {@code 2 S} per correction and {@code 2 S} per
+ *       minute of monotonic time in all (an allowance that refills at that rate, up to {@code 2 S}): wrong peers
+ *       drag it forward by at most {@code 2 S} plus {@code 2 S} a minute for as long as they outnumber the right
+ *       ones.</li>
  *   <li><b>Settled.</b> After a boot the wall clock is not trusted until peers have confirmed it (3 samples) or 30 s
  *       passed with no peer answering (a node alone): until then the mark is not moved and nothing is purged
  *       ({@link #settled}), so a clock that booted an hour ahead neither purges young records nor persists its
@@ -36,6 +44,9 @@ public final class ExpiryClock implements Clock {
     private static final int SAMPLES = 5;
     private static final int SAMPLES_TO_SETTLE = 3;
     private static final long SETTLE_ALONE_NANOS = 30_000_000_000L;
+    /** The forward allowance, in S, and how much of it comes back per minute of monotonic time (the same). */
+    private static final int FORWARD_ALLOWANCE_IN_S = 2;
+    private static final long MINUTE_NANOS = 60_000_000_000L;
 
     private final Clock raw;
     private final long skewMillis;
@@ -47,6 +58,10 @@ public final class ExpiryClock implements Clock {
     private long last = Long.MIN_VALUE;
     private long persisted = Long.MIN_VALUE;
     private boolean settled;
+    // Peers agreed on (or corrected) this clock at least once since boot: forward corrections are capped from then.
+    private boolean confirmed;
+    private long forwardAllowanceMillis;
+    private long allowanceNanos;
     private boolean jumpSeen;
     private Store store;
 
@@ -60,6 +75,12 @@ public final class ExpiryClock implements Clock {
         this.bootNanos = raw.nanoTime();
         this.anchorNanos = bootNanos;
         this.anchorMillis = raw.epochMillis();
+        this.forwardAllowanceMillis = forwardAllowanceMax();
+        this.allowanceNanos = bootNanos;
+    }
+
+    private long forwardAllowanceMax() {
+        return FORWARD_ALLOWANCE_IN_S * skewMillis;
     }
 
     /** Reads the persisted mark from {@code s} (the clock starts no earlier) and persists it there from now on. */
@@ -81,6 +102,21 @@ public final class ExpiryClock implements Clock {
 
     @Override
     public synchronized long epochMillis() {
+        long now = Math.max(last, predicted());
+        last = now;
+        if (settled && now > persisted) {
+            persist(now + skewMillis / 2);
+        }
+        return now;
+    }
+
+    /**
+     * The time by the anchor (the wall clock while it agrees within S, else the monotonic clock since the anchor),
+     * not held by the last reading: what peers' offsets are measured against and corrections move. Measured against
+     * a reading held still after a backward correction instead, the next offsets would be too small by the hold and
+     * push the anchor back again, further than the peers are.
+     */
+    private long predicted() {
         long nanos = raw.nanoTime();
         long predicted = anchorMillis + (nanos - anchorNanos) / 1_000_000L;
         long wall = raw.epochMillis();
@@ -96,12 +132,7 @@ public final class ExpiryClock implements Clock {
         if (!settled && samples.isEmpty() && nanos - bootNanos >= SETTLE_ALONE_NANOS) {
             settled = true;
         }
-        long now = Math.max(last, predicted);
-        last = now;
-        if (settled && now > persisted) {
-            persist(now + skewMillis / 2);
-        }
-        return now;
+        return predicted;
     }
 
     private void persist(long mark) {
@@ -127,7 +158,7 @@ public final class ExpiryClock implements Clock {
         if (peerEpochMillis <= 0) {
             return;
         }
-        long offset = peerEpochMillis + rttNanos / 2_000_000L - epochMillis();
+        long offset = peerEpochMillis + rttNanos / 2_000_000L - predicted();
         samples.remove(peer);
         samples.put(peer, offset);
         if (samples.size() > SAMPLES) {
@@ -141,18 +172,45 @@ public final class ExpiryClock implements Clock {
             correct(median);
         }
         settled = true;
+        confirmed = true;
     }
 
     private void correct(long offsetMillis) {
-        log.warn("expiry clock is {} ms off its peers' median: corrected{}", -offsetMillis,
-                offsetMillis < 0 && settled ? " (it holds still until true time catches up)" : "");
-        anchorMillis += offsetMillis;
+        long step = offsetMillis;
+        if (offsetMillis > 0 && confirmed) {
+            step = Math.min(offsetMillis, forwardAllowance());
+            forwardAllowanceMillis -= step;
+        }
+        if (step == 0) {
+            // Peers that keep saying it is far behind, with the allowance spent: every few pongs; said once above.
+            log.debug("expiry clock is {} ms behind its peers' median: the forward allowance is spent", offsetMillis);
+        } else {
+            log.warn("expiry clock is {} ms off its peers' median: corrected{}", -offsetMillis,
+                    offsetMillis < 0 && settled ? " (it holds still until true time catches up)"
+                            : step < offsetMillis ? " by " + step + " ms only (forward is capped once confirmed)" : "");
+        }
+        anchorMillis += step;
         if (offsetMillis < 0 && !settled) {
             // Nothing was persisted or purged by the unconfirmed time: it may go back, to the persisted mark.
             last = persisted;
         }
         // The samples were taken against the old time: start afresh.
         samples.clear();
+    }
+
+    /** What forward corrections may still add now: the allowance, refilled by the monotonic time since. */
+    private long forwardAllowance() {
+        long nanos = raw.nanoTime();
+        long perMilli = MINUTE_NANOS / forwardAllowanceMax();
+        long earned = (nanos - allowanceNanos) / perMilli;
+        if (forwardAllowanceMillis + earned >= forwardAllowanceMax()) {
+            forwardAllowanceMillis = forwardAllowanceMax();
+            allowanceNanos = nanos;
+        } else {
+            forwardAllowanceMillis += earned;
+            allowanceNanos += earned * perMilli;
+        }
+        return forwardAllowanceMillis;
     }
 
     private long median() {

@@ -80,7 +80,7 @@ public final class Node {
         ctx.attach(outbox);
         this.tables = new TableMaintenance(ctx, members);
         this.join = new Join(ctx, members);
-        this.repair = new Repair(ctx, members, replica);
+        this.repair = new Repair(ctx, members, replica, bugs);
         this.gets = new GetAnswers(ctx, members, replica);
         this.router = new Router(ctx, members, gets, new ReplicaCoordinator(ctx, members, replica, bugs));
         this.clients = new ClientRequests(ctx, members, router, gets, new IterativeGateway(ctx, members));
@@ -91,7 +91,9 @@ public final class Node {
      * a checker that passes on code known to be wrong proves nothing. Test-only: nothing in the real node sets them.
      *
      * @param putAckBelowQuorum  the root answers a put OK with one copy fewer than W (at least one)
-     * @param tombstoneRuleOff   a replica writes whatever it is sent: a value overwrites its own tombstone
+     * @param tombstoneRuleOff   where a live copy meets its tombstone the value wins: a replica answering a repair
+     *                           digest asks for a value it holds as a tombstone (instead of sending the tombstone
+     *                           back), and writes whatever it is sent, so the value overwrites its tombstone
      * @param extraSecondOnCopy  a record copied to another replica carries one second more than it has left
      */
     public record PlantedBugs(boolean putAckBelowQuorum, boolean tombstoneRuleOff, boolean extraSecondOnCopy) {
@@ -306,7 +308,10 @@ public final class Node {
                 log.warn("{} cannot store {} copies from {}: {}", ctx.tag(), m.records().size(), from, ex.toString());
                 reply(from, e, new ErrorReply(LocalReplica.statusOf(ex), "replica store failed: " + ex.getMessage()));
             } else {
-                replica.whenDurable(() -> reply(from, e, new StoreAck(accepted)));
+                // A sync that never returns (a hung disk) is answered as an I/O fault after a bound: DurableWait.
+                DurableWait.await(ctx, replica, false, () -> reply(from, e, new StoreAck(accepted)),
+                        () -> reply(from, e, new ErrorReply(Status.IO_ERROR, "replica store: the copies were not "
+                                + "durable within " + DurableWait.boundMillis(ctx.config()) + " ms")));
             }
         });
     }

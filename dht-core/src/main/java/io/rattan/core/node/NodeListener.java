@@ -52,6 +52,15 @@ public interface NodeListener {
     default void quorumReadDone(boolean partial, int recordsRepaired) {
     }
 
+    /**
+     * This node gave up waiting for a sync to make its writes durable (the disk did not return within half the request
+     * timeout) and answered as for an I/O fault: {@code ownCopy} for the root's own copy of a put (the put fails with
+     * {@link Status#IO_ERROR} unless other replicas make W), else for copies a peer sent (answered
+     * {@code ERROR_REPLY(IO_ERROR)}).
+     */
+    default void durableWaitGaveUp(boolean ownCopy) {
+    }
+
     /** A message left this node. */
     default void messageSent(MessageType type) {
     }

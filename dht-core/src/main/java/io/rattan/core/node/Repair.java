@@ -41,6 +41,7 @@ final class Repair {
     private final NodeContext ctx;
     private final Membership members;
     private final LocalReplica replica;
+    private final Node.PlantedBugs bugs;
     private final ReplicaStream.Counters counters = new ReplicaStream.Counters();
     private final Map<Id, ReplicaStream> streams = new HashMap<>();
     private final Map<Id, RangeSync> sessions = new HashMap<>();
@@ -55,10 +56,11 @@ final class Repair {
     private int turn;
     private final StrayCheck strays;
 
-    Repair(NodeContext ctx, Membership members, LocalReplica replica) {
+    Repair(NodeContext ctx, Membership members, LocalReplica replica, Node.PlantedBugs bugs) {
         this.ctx = ctx;
         this.members = members;
         this.replica = replica;
+        this.bugs = bugs;
         this.strays = new StrayCheck(ctx, members, replica, this::stream);
     }
 
@@ -286,7 +288,9 @@ final class Repair {
         for (int i = 0; i < entries.size(); i++) {
             DigestEntry entry = entries.get(i);
             Optional<StoredRecord> have = held.get(i);
-            boolean lacks = entry.tombstone() ? have.isEmpty() || !have.get().tombstone() : have.isEmpty();
+            boolean lacks = entry.tombstone() ? have.isEmpty() || !have.get().tombstone() : have.isEmpty()
+                    // The planted tombstone bug (test-only): a live copy that meets a tombstone here wins over it.
+                    || bugs.tombstoneRuleOff() && have.get().tombstone();
             if (lacks) {
                 want.add(entry);
             } else if (!entry.tombstone() && have.get().tombstone()) {

@@ -105,7 +105,8 @@ final class ReplicaCoordinator {
         if (selfFault != null) {
             quorum.failed(selfFault);
         } else if (selfStored) {
-            replica.whenDurable(() -> quorum.answered(true));
+            // A sync that never returns (a hung disk) fails this copy as an I/O fault after a bound: DurableWait.
+            DurableWait.await(ctx, replica, true, () -> quorum.answered(true), () -> quorum.failed(Status.IO_ERROR));
         }
         quorum.check();
     }

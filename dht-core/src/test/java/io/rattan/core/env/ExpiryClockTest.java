@@ -67,14 +67,94 @@ class ExpiryClockTest {
     }
 
     @Test
-    void aClockBehindItsPeersCatchesUpAndOneAheadHoldsStill() {
+    void aClockThatBootsBehindItsPeersCatchesUpAtOnce() {
+        wall.setEpochMillis(T0 - HOUR);
         ExpiryClock c = boot();
         confirmByPeers(c, T0);
-        confirmByPeers(c, T0 + HOUR);
-        assertThat(c.epochMillis()).as("forward at once").isEqualTo(T0 + HOUR);
-        confirmByPeers(c, T0);
+        assertThat(c.epochMillis()).as("forward at once: peers had not confirmed it since boot").isEqualTo(T0);
+    }
+
+    @Test
+    void aNodeAloneWithAClockBehindCatchesUpAtOnceWhenItFirstHearsPeers() {
+        wall.setEpochMillis(T0 - HOUR);
+        ExpiryClock c = boot();
+        wall.advanceMillis(30_000);
+        c.epochMillis();
+        assertThat(c.settled()).as("settled alone, but no peer confirmed it").isTrue();
+        confirmByPeers(c, T0 + 30_000);
+        assertThat(c.epochMillis()).isEqualTo(T0 + 30_000);
+    }
+
+    @Test
+    void aClockAheadOfItsPeersHoldsStillOnceSettledThenFollowsThemNotAnHourBehind() {
+        // Boots an hour ahead, alone: settled after 30 s by a wrong clock (outside the promise).
+        wall.setEpochMillis(T0 + HOUR);
+        ExpiryClock c = boot();
+        wall.advanceMillis(30_000);
+        long held = c.epochMillis();
+        assertThat(c.settled()).isTrue();
+        long trueTime = T0 + 30_000;
+        confirmByPeers(c, trueTime);
         wall.advanceMillis(5000);
-        assertThat(c.epochMillis()).as("once settled it never goes back: it holds still").isEqualTo(T0 + HOUR);
+        trueTime += 5000;
+        assertThat(c.epochMillis()).as("once settled it never goes back: it holds still").isEqualTo(held);
+        // The peers keep telling the true time while it holds: their offsets are measured against the corrected
+        // time, not the held reading, so they do not push the clock back another hour.
+        for (int round = 0; round < 3; round++) {
+            wall.advanceMillis(1000);
+            trueTime += 1000;
+            confirmByPeers(c, trueTime);
+        }
+        wall.advanceMillis(HOUR);
+        trueTime += HOUR;
+        assertThat(c.epochMillis()).as("true time has caught up with the hold: it follows it")
+                .isBetween(trueTime - S, trueTime + S);
+    }
+
+    @Test
+    void onceConfirmedAMajorityOfPeersAnHourAheadMovesItForwardByAtMostTwoSAtOnce() {
+        ExpiryClock c = boot();
+        confirmByPeers(c, T0);
+        // Five lying peers, an hour ahead, answering as often as they like.
+        for (int i = 0; i < 50; i++) {
+            for (int p = 0; p < 5; p++) {
+                c.peerTime("liar" + p, T0 + HOUR, 0);
+            }
+        }
+        assertThat(c.epochMillis()).as("one correction of 2 S, then nothing until the allowance refills")
+                .isEqualTo(T0 + 2 * S);
+    }
+
+    @Test
+    void onceConfirmedWrongPeersDragItForwardByAtMostTwoSAMinute() {
+        ExpiryClock c = boot();
+        confirmByPeers(c, T0);
+        long minutes = 10;
+        for (long second = 1; second <= minutes * 60; second++) {
+            wall.advanceMillis(1000);
+            for (int p = 0; p < 5; p++) {
+                // Always an hour ahead of the true time.
+                c.peerTime("liar" + p, T0 + second * 1000 + HOUR, 0);
+            }
+        }
+        long ahead = c.epochMillis() - (T0 + minutes * 60_000);
+        assertThat(ahead).as("2 S at once, then 2 S per minute: not an hour")
+                .isPositive()
+                .isLessThanOrEqualTo(2 * S + minutes * 2 * S);
+        assertThat(ahead).as("the allowance is used as it refills").isGreaterThan(minutes * 2 * S - 2 * S);
+    }
+
+    @Test
+    void aSmallForwardCorrectionOnceConfirmedIsMadeWhole() {
+        wall.setEpochMillis(T0 - 800);
+        ExpiryClock c = boot();
+        wall.advanceMillis(30_000);
+        c.epochMillis();
+        confirmByPeers(c, T0 + 30_000 - 800);
+        // The wall clock and the expiry clock are both 800 ms behind the peers, who now know better (say, they
+        // were corrected themselves): 800 ms is within the allowance of 2 S, so it is made at once.
+        confirmByPeers(c, T0 + 30_000);
+        assertThat(c.epochMillis()).isEqualTo(T0 + 30_000);
     }
 
     @Test

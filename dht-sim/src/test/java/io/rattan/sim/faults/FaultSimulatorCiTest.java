@@ -10,7 +10,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -158,9 +157,6 @@ class FaultSimulatorCiTest {
     }
 
     @Test
-    @Disabled("the planted bug no longer reaches a get: range-digest repair never streams a value onto a record the "
-            + "receiver holds, tombstone or not, so with the rule off no removed value came back on seeds 1-32 "
-            + "(0 violations with and without it); the bug must be replanted where a live copy can meet a tombstone")
     void theTombstoneRuleOffBugIsCaught() throws Exception {
         assertCaught(PlantedBug.TOMBSTONE_RULE_OFF);
     }

@@ -1,0 +1,201 @@
+package io.rattan.core.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rattan.core.env.NodeEnv;
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.Messages.PutReply;
+import io.rattan.core.msg.Messages.PutRequest;
+import io.rattan.core.msg.Messages.ReplicaRecord;
+import io.rattan.core.msg.Messages.StoreAck;
+import io.rattan.core.msg.Messages.StoreReplicas;
+import io.rattan.core.msg.Status;
+import io.rattan.core.net.Address;
+import io.rattan.core.net.Contact;
+import io.rattan.core.store.ForwardingStore;
+import io.rattan.core.store.MemoryStore;
+import io.rattan.core.util.Bytes;
+import io.rattan.core.virtual.VirtualScheduler;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A disk whose sync never returns (issue 17): the store here keeps every {@code whenDurable} action and never runs it
+ * unless the test does, as a WAL syncer stuck in {@code fdatasync} would. A put's own copy and a replica's
+ * acknowledgement give up after half the request timeout ({@link DurableWait}) with the typed I/O status, are counted,
+ * and a sync that returns afterwards changes nothing. Virtual time.
+ */
+class HungDiskTest {
+
+    private static final Id KEY = Id.fromHex("8000000000000000000000000000000000000000");
+    private static final long MS = 1_000_000L;
+
+    private record Sent(Address to, Envelope envelope) {
+    }
+
+    /** A store in memory whose syncs hang: durable actions wait in a list. */
+    private static final class HungStore extends ForwardingStore {
+        final List<Runnable> waiting = new ArrayList<>();
+
+        HungStore(MemoryStore store) {
+            super(store);
+        }
+
+        @Override
+        public void whenDurable(Runnable action) {
+            waiting.add(action);
+        }
+
+        /** The disk returns at last: every action waiting runs. */
+        void syncReturns() {
+            List<Runnable> actions = List.copyOf(waiting);
+            waiting.clear();
+            actions.forEach(Runnable::run);
+        }
+    }
+
+    /** Counts what a node reports of its durable waits. */
+    private static final class GaveUp implements NodeListener {
+        int ownCopies;
+        int copies;
+
+        @Override
+        public void durableWaitGaveUp(boolean ownCopy) {
+            if (ownCopy) {
+                ownCopies++;
+            } else {
+                copies++;
+            }
+        }
+    }
+
+    private final List<Sent> sent = new ArrayList<>();
+    private final List<Contact> others = new ArrayList<>();
+    private final Contact gateway = contact("0100000000000000000000000000000000000000", 9);
+    private final GaveUp gaveUp = new GaveUp();
+    private final NodeConfig config = NodeConfig.defaults().withReplicas(4, 2);
+    private final long bound = DurableWait.boundMillis(config);
+    private VirtualScheduler scheduler;
+    private HungStore store;
+
+    private static Contact contact(String hex, int port) {
+        return new Contact(Id.fromHex(hex), new Address("10.0.0." + port, 4000));
+    }
+
+    @BeforeEach
+    void hangTheDisk() {
+        scheduler = new VirtualScheduler(1_700_000_000_000L);
+        store = new HungStore(new MemoryStore(scheduler::epochMillis));
+    }
+
+    private List<Sent> sentTo(Contact c, Class<? extends Message> type) {
+        return sent.stream().filter(s -> s.to().equals(c.address()) && type.isInstance(s.envelope().body())).toList();
+    }
+
+    @Test
+    void theBoundIsHalfTheRequestTimeout() {
+        assertThat(bound).isEqualTo(config.requestTimeoutMillis() / 2).isPositive();
+    }
+
+    @Test
+    void aPutWhoseOwnCopyNeverSyncsFailsAsAnIoErrorAtTheBoundAndALateSyncChangesNothing() {
+        Contact self = contact("8000000000000000000000000000000000000001", 1);
+        NodeContext ctx = new NodeContext(self, config, scheduler, scheduler, new SplittableRandom(1), gaveUp);
+        Membership members = new Membership(ctx, () -> { });
+        Outbox outbox = new Outbox(ctx, (to, e) -> sent.add(new Sent(to, e)), members::sampleRtt);
+        ctx.attach(outbox);
+        ReplicaCoordinator coordinator = new ReplicaCoordinator(ctx, members,
+                new LocalReplica(config, store, scheduler, ctx.tag()));
+        for (String hex : List.of("8000000000000000000000000000000000000002", "7fffffffffffffffffffffffffffffffffffffff",
+                "8000000000000000000000000000000000000003")) {
+            Contact c = contact(hex, 2 + others.size());
+            others.add(c);
+            members.heard(c);
+        }
+        coordinator.put(new PutRequest(KEY, Bytes.utf8("v"), 600, Bytes.EMPTY, gateway, 77, 3));
+        assertThat(store.waiting).as("the own copy waits for its sync").hasSize(1);
+        // One peer stores it, two refuse: W = 2 hangs on the own copy.
+        long[] ids = others.stream().mapToLong(c -> sentTo(c, StoreReplicas.class).get(0).envelope().requestId())
+                .toArray();
+        outbox.onReply(new Envelope(others.get(0), ids[0], new StoreAck(1)));
+        outbox.onReply(new Envelope(others.get(1), ids[1], new StoreAck(0)));
+        outbox.onReply(new Envelope(others.get(2), ids[2], new StoreAck(0)));
+
+        scheduler.runFor((bound - 1) * MS);
+        assertThat(sentTo(gateway, PutReply.class)).as("still waiting just before the bound").isEmpty();
+        assertThat(gaveUp.ownCopies).isZero();
+
+        scheduler.runFor(2 * MS);
+        List<Sent> replies = sentTo(gateway, PutReply.class);
+        assertThat(replies).as("answered at the bound").hasSize(1);
+        PutReply reply = (PutReply) replies.get(0).envelope().body();
+        assertThat(reply.status()).as("a 503 with Retry-After at the gateway").isEqualTo(Status.IO_ERROR);
+        assertThat(reply.replicas()).isEqualTo(1);
+        assertThat(gaveUp.ownCopies).as("counted").isEqualTo(1);
+
+        store.syncReturns();
+        scheduler.runFor(10_000 * MS);
+        assertThat(sentTo(gateway, PutReply.class)).as("the late sync answers nothing more").hasSize(1);
+        assertThat(gaveUp.ownCopies).isEqualTo(1);
+    }
+
+    @Test
+    void aPutWhoseOwnCopySyncsInTimeIsAcknowledgedAndNothingGivesUpLater() {
+        Contact self = contact("8000000000000000000000000000000000000001", 1);
+        NodeContext ctx = new NodeContext(self, config, scheduler, scheduler, new SplittableRandom(1), gaveUp);
+        Membership members = new Membership(ctx, () -> { });
+        Outbox outbox = new Outbox(ctx, (to, e) -> sent.add(new Sent(to, e)), members::sampleRtt);
+        ctx.attach(outbox);
+        ReplicaCoordinator coordinator = new ReplicaCoordinator(ctx, members,
+                new LocalReplica(config, store, scheduler, ctx.tag()));
+        Contact peer = contact("8000000000000000000000000000000000000002", 2);
+        members.heard(peer);
+        coordinator.put(new PutRequest(KEY, Bytes.utf8("v"), 600, Bytes.EMPTY, gateway, 77, 3));
+        outbox.onReply(new Envelope(peer, sentTo(peer, StoreReplicas.class).get(0).envelope().requestId(),
+                new StoreAck(1)));
+        scheduler.runFor((bound - 1) * MS);
+        store.syncReturns();
+
+        List<Sent> replies = sentTo(gateway, PutReply.class);
+        assertThat(replies).hasSize(1);
+        assertThat(((PutReply) replies.get(0).envelope().body()).status()).isEqualTo(Status.OK);
+        scheduler.runFor(10_000 * MS);
+        assertThat(gaveUp.ownCopies).as("the timer was cancelled").isZero();
+        assertThat(sentTo(gateway, PutReply.class)).hasSize(1);
+    }
+
+    @Test
+    void aReplicaWhoseCopiesNeverSyncAnswersIoErrorAtTheBoundAndALateSyncSendsNoAck() {
+        Contact self = contact("8000000000000000000000000000000000000001", 1);
+        Node node = new Node(config, self, new NodeEnv(scheduler, scheduler, (to, e) -> sent.add(new Sent(to, e)),
+                store, new SplittableRandom(1)), gaveUp);
+        Contact root = contact("8000000000000000000000000000000000000002", 2);
+        Bytes value = Bytes.utf8("copy");
+        ReplicaRecord copy = new ReplicaRecord(KEY, value.sha256(), value, scheduler.epochMillis() + 600_000,
+                Bytes.EMPTY, Bytes.EMPTY, false);
+        node.receive(new Envelope(root, 41, new StoreReplicas(List.of(copy))));
+        assertThat(store.waiting).as("the acknowledgement waits for the sync").hasSize(1);
+
+        scheduler.runFor((bound - 1) * MS);
+        assertThat(sentTo(root, StoreAck.class)).isEmpty();
+        assertThat(sentTo(root, ErrorReply.class)).as("nothing yet").isEmpty();
+
+        scheduler.runFor(2 * MS);
+        List<Sent> errors = sentTo(root, ErrorReply.class);
+        assertThat(errors).as("answered at the bound").hasSize(1);
+        assertThat(errors.get(0).envelope().requestId()).isEqualTo(41);
+        assertThat(((ErrorReply) errors.get(0).envelope().body()).status())
+                .as("the root counts it as a failed copy").isEqualTo(Status.IO_ERROR);
+        assertThat(gaveUp.copies).isEqualTo(1);
+
+        store.syncReturns();
+        assertThat(sentTo(root, StoreAck.class)).as("the late sync acknowledges nothing").isEmpty();
+        assertThat(sentTo(root, ErrorReply.class)).hasSize(1);
+    }
+}
