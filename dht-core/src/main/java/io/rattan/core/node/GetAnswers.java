@@ -27,6 +27,8 @@ final class GetAnswers {
 
     /** Candidates a node names in answer to an iterative get, and an iterative gateway starts from. */
     static final int ITERATIVE_CANDIDATES = 4;
+    /** Replicas a node whose store is in a fault reads for a get it must answer: itself and the next closest. */
+    static final int UNHEALTHY_READ_QUORUM = 2;
 
     private final NodeContext ctx;
     private final Membership members;
@@ -47,7 +49,9 @@ final class GetAnswers {
         if (!isSureReplica(key)) {
             return false;
         }
-        return members.isRoot(key) || replica.holdsAny(key);
+        // A store in a fault refused every copy since: only the root, which has nowhere closer to send the get, takes
+        // it, and reads another replica too (serve).
+        return members.isRoot(key) || (replica.healthy() && replica.holdsAny(key));
     }
 
     /** One of the key's k replicas in this node's view, and a view that holds every node closer to the key. */
@@ -98,6 +102,13 @@ final class GetAnswers {
     void serve(GetRequest g) {
         if (g.quorum()) {
             QuorumRead.start(ctx, members, replica, g);
+            return;
+        }
+        if (!replica.healthy()) {
+            // This store refuses writes (a full disk): the puts since went to the other replicas only, so the answer
+            // merges its records with the next replica's, as a quorum get of two would (PARTIAL if that one is silent).
+            QuorumRead.start(ctx, members, replica, new GetRequest(g.key(), g.routing(), g.maxValues(), g.placemark(),
+                    g.origin(), g.originRequestId(), g.hops(), g.wantHolders(), g.cost(), UNHEALTHY_READ_QUORUM));
             return;
         }
         GetReply page = replica.readPage(g.key(), g.maxValues(), g.placemark(), g.hops());
