@@ -140,7 +140,7 @@ class FaultSimulatorCiTest {
     void seed46ReplaysTheDocumentedTrace() {
         FaultRunResult r = baseline.get(45);
         assertThat(r.config().seed()).isEqualTo(46);
-        assertThat(r.trace()).isEqualTo("2f3347f780dbaf53/148864");
+        assertThat(r.trace()).isEqualTo("2367d72ee36ce1f0/147982");
     }
 
     @Test
