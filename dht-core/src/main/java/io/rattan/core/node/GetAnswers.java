@@ -27,6 +27,8 @@ final class GetAnswers {
 
     /** Candidates a node names in answer to an iterative get, and an iterative gateway starts from. */
     static final int ITERATIVE_CANDIDATES = 4;
+    /** Replicas a node whose store is in a fault reads for a get it must answer: itself and the next closest. */
+    static final int UNHEALTHY_READ_QUORUM = 2;
 
     private final NodeContext ctx;
     private final Membership members;
@@ -40,13 +42,49 @@ final class GetAnswers {
 
     /**
      * A get is answered by the first replica on the path, unless that replica holds nothing for the key and is not
-     * the root: a replica that joined moments ago may not have been repaired yet, so the root is asked instead.
+     * the root: a replica that joined moments ago may not have been repaired yet, so the root is asked instead. A
+     * replica whose leaf set does not reach past the key ({@link #seesPastKey}) does not answer either.
      */
     boolean answersGet(Id key) {
-        if (!members.isReplica(key)) {
+        if (!isSureReplica(key)) {
             return false;
         }
-        return members.isRoot(key) || replica.holdsAny(key);
+        // A store in a fault refused every copy since: only the root, which has nowhere closer to send the get, takes
+        // it, and reads another replica too (serve).
+        return members.isRoot(key) || (replica.healthy() && replica.holdsAny(key));
+    }
+
+    /** One of the key's k replicas in this node's view, and a view that holds every node closer to the key. */
+    private boolean isSureReplica(Id key) {
+        return members.isReplica(key) && seesPastKey(key);
+    }
+
+    /**
+     * Whether this node knows every node closer to {@code key} than itself: the last member of its leaf set on the
+     * key's side lies at least as far from the key as this node does (or the leaf set holds the whole overlay). A
+     * node near the edge of its leaf set counts itself among the k closest while a node beyond that edge, which it
+     * cannot see, is closer: the root stored the value there and not here, and this node's answer lacked it. The
+     * fault simulator found that this was the main cause of acknowledged puts missing from gets (docs/testing.md).
+     * Such a node routes the get on to a closer node instead: one hop more, only near the edge.
+     */
+    boolean seesPastKey(Id key) {
+        List<Contact> cw = members.clockwise();
+        List<Contact> ccw = members.counterClockwise();
+        int half = ctx.config().leafSetHalf();
+        if (cw.size() < half || ccw.size() < half || cw.isEmpty() || ccw.isEmpty()) {
+            return true;
+        }
+        Contact cwEdge = cw.get(cw.size() - 1);
+        for (Contact c : ccw) {
+            if (c.id().equals(cwEdge.id())) {
+                // A member on both sides: the leaf set holds the whole overlay.
+                return true;
+            }
+        }
+        Id self = ctx.self().id();
+        boolean keyClockwise = key.minus(self).compareTo(self.minus(key)) <= 0;
+        Contact edge = keyClockwise ? cwEdge : ccw.get(ccw.size() - 1);
+        return !edge.id().isCloserTo(key, self);
     }
 
     /**
@@ -54,7 +92,7 @@ final class GetAnswers {
      * replica of the key, holding records or not, since it reads the others anyway.
      */
     boolean answers(GetRequest g) {
-        return g.quorum() ? members.isReplica(g.key()) : answersGet(g.key());
+        return g.quorum() ? isSureReplica(g.key()) : answersGet(g.key());
     }
 
     /**
@@ -64,6 +102,13 @@ final class GetAnswers {
     void serve(GetRequest g) {
         if (g.quorum()) {
             QuorumRead.start(ctx, members, replica, g);
+            return;
+        }
+        if (!replica.healthy()) {
+            // This store refuses writes (a full disk): the puts since went to the other replicas only, so the answer
+            // merges its records with the next replica's, as a quorum get of two would (PARTIAL if that one is silent).
+            QuorumRead.start(ctx, members, replica, new GetRequest(g.key(), g.routing(), g.maxValues(), g.placemark(),
+                    g.origin(), g.originRequestId(), g.hops(), g.wantHolders(), g.cost(), UNHEALTHY_READ_QUORUM));
             return;
         }
         GetReply page = replica.readPage(g.key(), g.maxValues(), g.placemark(), g.hops());

@@ -63,6 +63,9 @@ public final class Node {
     private final ClientRequests clients;
     private final List<Cancellable> timers = new ArrayList<>();
     private boolean started;
+    // For replicaView (diagnostics): when this node started, and when its leaf set last changed.
+    private long startedAtNanos = -1;
+    private long leafSetChangedAtNanos = -1;
 
     public Node(NodeConfig config, Contact self, NodeEnv env, NodeListener listener) {
         this(config, self, env, listener, PlantedBugs.NONE);
@@ -115,6 +118,7 @@ public final class Node {
             throw new IllegalStateException(ctx.tag() + " already started");
         }
         started = true;
+        startedAtNanos = ctx.now();
         List<Address> bootstrap = List.copyOf(bootstrapNodes);
         tables.start();
         periodic(ctx.config().leafExchangeIntervalMillis(), this::maintainNeighbours);
@@ -151,6 +155,7 @@ public final class Node {
     }
 
     private void leafSetChanged() {
+        leafSetChangedAtNanos = ctx.now();
         repair.leafSetChanged();
     }
 
@@ -175,6 +180,13 @@ public final class Node {
             }
         };
         timers.set(slot, ctx.scheduler().schedule(first, tick[0]));
+    }
+
+    /** This node's view of {@code key}'s replicas now ({@link ReplicaView}). */
+    public ReplicaView replicaView(Id key) {
+        return new ReplicaView(members.isReplica(key), members.isRoot(key), List.copyOf(members.replicaSet(key)),
+                List.copyOf(members.replicaSetWithSuspects(key)), List.copyOf(members.leafMembers()),
+                startedAtNanos, leafSetChangedAtNanos);
     }
 
     public boolean isJoined() {

@@ -52,6 +52,16 @@ final class FaultyStore implements Store {
         return full;
     }
 
+    /**
+     * False while the disk is full, as the real store reports its fault ({@code RocksDbStore.healthy}): from the
+     * first refused write until a write succeeds again, and a node writes its clock mark every S/2, so that is the
+     * time the disk is full. The node is then not ready, and does not answer gets from its own store alone.
+     */
+    @Override
+    public boolean healthy() {
+        return !full;
+    }
+
     /** Writes refused because the disk was full. */
     long refused() {
         return refused;

@@ -56,6 +56,9 @@ final class Checker {
         boolean clockTainted;
         // Nodes seen holding this value's tombstone (and not since losing it to a disk fault).
         final Set<Integer> tombstoneAt = new java.util.TreeSet<>();
+        // For rule 1's diagnosis: the live holders when it was acknowledged, and nodes a disk fault took it from.
+        List<Integer> holdersAtAck = List.of();
+        final Set<Integer> lostAt = new java.util.TreeSet<>();
 
         PutRecord(Id key, Bytes value, Bytes secret, int ttlSeconds, long startNanos) {
             this.key = key;
@@ -76,7 +79,7 @@ final class Checker {
      * checker had seen holding its tombstone by then.
      */
     record GetRecord(Id key, long startNanos, Map<Bytes, List<Integer>> liveAtStart,
-                     Map<Bytes, Set<Integer>> toldAtStart) {
+                     Map<Bytes, Set<Integer>> toldAtStart, int gateway) {
     }
 
     private final VirtualWorld world;
@@ -84,6 +87,7 @@ final class Checker {
     private final Supplier<String> faultsInForce;
     private final FaultInjector.PartitionView partitions;
     private final long livenessFromNanos;
+    private final GetDiagnosis diagnosis;
     // Looked up by hash only.
     private final Map<Bytes, PutRecord> byHash = new HashMap<>();
     private final Map<Id, List<PutRecord>> byKey = new LinkedHashMap<>();
@@ -94,8 +98,9 @@ final class Checker {
     private long opsChecked;
 
     Checker(VirtualWorld world, Supplier<String> faultsInForce, FaultInjector.PartitionView partitions,
-            long livenessFromNanos) {
+            long livenessFromNanos, GetDiagnosis diagnosis) {
         this.world = world;
+        this.diagnosis = diagnosis;
         this.writeQuorum = world.config().writeQuorum();
         this.faultsInForce = faultsInForce;
         this.partitions = partitions;
@@ -123,6 +128,7 @@ final class Checker {
             return;
         }
         p.ackNanos = now();
+        p.holdersAtAck = holders(p, true);
         int copies = copies(p);
         if (copies + p.destroyedCopies < writeQuorum) {
             violation(Rule.W_COPIES_AT_ACK, name(p) + " acknowledged (" + r.replicas() + " acks reported) with "
@@ -145,7 +151,8 @@ final class Checker {
         }
     }
 
-    GetRecord getStarted(Id key) {
+    /** A get of {@code key} starts, through gateway {@code gateway} (-1: none serving). */
+    GetRecord getStarted(Id key, int gateway) {
         Map<Bytes, List<Integer>> liveAtStart = new HashMap<>();
         Map<Bytes, Set<Integer>> toldAtStart = new HashMap<>();
         for (PutRecord p : byKey.getOrDefault(key, List.of())) {
@@ -155,7 +162,7 @@ final class Checker {
                 toldAtStart.put(p.hash, new java.util.TreeSet<>(p.tombstoneAt));
             }
         }
-        return new GetRecord(key, now(), liveAtStart, toldAtStart);
+        return new GetRecord(key, now(), liveAtStart, toldAtStart, gateway);
     }
 
     void getDone(GetRecord g, Message reply) {
@@ -178,7 +185,7 @@ final class Checker {
             checkNotExpired(g, p);
         }
         if (r.placemark().isEmpty()) {
-            checkAllPresent(g, returned);
+            checkAllPresent(g, r, returned);
         }
     }
 
@@ -249,8 +256,10 @@ final class Checker {
         }
     }
 
-    private void checkAllPresent(GetRecord g, Set<Bytes> returned) {
+    private void checkAllPresent(GetRecord g, GetReply reply, Set<Bytes> returned) {
         long end = now();
+        GetDiagnosis.Served answerer = null;
+        boolean looked = false;
         for (PutRecord p : byKey.getOrDefault(g.key(), List.of())) {
             boolean mustBeThere = p.acked() && p.ackNanos < g.startNanos() && p.removeStartNanos > end
                     && !p.lostToDiskFaults && p.startNanos + p.ttlSeconds * 1_000_000_000L - S_NANOS > end;
@@ -261,9 +270,18 @@ final class Checker {
                 missesDuringPartition++;
                 continue;
             }
+            String why = "";
+            if (!p.clockTainted) {
+                if (!looked) {
+                    answerer = diagnosis.answerer(reply, g.gateway(), g.key());
+                    looked = true;
+                }
+                why = "; " + diagnosis.classify(p.hash, p.key, p.ackNanos, p.holdersAtAck, p.lostAt, g.startNanos(),
+                        answerer, holders(p, true));
+            }
             violation(p.clockTainted ? Rule.ACKED_PUT_READABLE_CLOCK : Rule.ACKED_PUT_READABLE, name(p) + " acknowledged at " + seconds(p.ackNanos)
                     + " s missing from a get started at " + seconds(g.startNanos()) + " s; copies on nodes "
-                    + holders(p, false) + " (alive: " + holders(p, true) + ")");
+                    + holders(p, false) + " (alive: " + holders(p, true) + ")" + why);
         }
     }
 
@@ -310,6 +328,7 @@ final class Checker {
                 continue;
             }
             p.destroyedCopies++;
+            p.lostAt.add(index);
             if (copies(p) == 0) {
                 p.lostToDiskFaults = true;
             }

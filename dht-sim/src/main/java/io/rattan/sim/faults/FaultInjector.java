@@ -39,6 +39,7 @@ final class FaultInjector {
     private final EnumMap<FaultKind, Integer> generation = new EnumMap<>(FaultKind.class);
     private final int[] clockGeneration;
     private Checker checker;
+    private GetDiagnosis diagnosis;
     private String partitionKind = "";
     private long partitionEndNanos = Long.MIN_VALUE;
     private boolean stopped;
@@ -57,6 +58,16 @@ final class FaultInjector {
 
     void checker(Checker c) {
         this.checker = c;
+    }
+
+    void diagnosis(GetDiagnosis d) {
+        this.diagnosis = d;
+    }
+
+    private void note(String kind, int node) {
+        if (diagnosis != null) {
+            diagnosis.event(kind, node);
+        }
     }
 
     PartitionView partitions() {
@@ -142,6 +153,7 @@ final class FaultInjector {
             checker.diskFault(node, before);
         }
         down.add(node);
+        note(disk == VirtualWorld.Disk.KEPT ? "crash" : "crash-disk-lost", node);
         later(between(5, 40), () -> restart(node));
         return true;
     }
@@ -150,6 +162,7 @@ final class FaultInjector {
         if (down.remove(node) && !world.isAlive(node)) {
             world.restart(node);
             fired.merge(FaultKind.RESTART, 1, Integer::sum);
+            note("restart", node);
         }
     }
 
@@ -172,8 +185,10 @@ final class FaultInjector {
         }
         links.partition(sides, kind == FaultKind.PARTITION_ONE_WAY);
         partitionKind = kind.label();
+        note("partition", -1);
         later(between(5, 30), () -> {
             links.heal();
+            note("heal", -1);
             partitionEndNanos = now();
         });
         return true;
@@ -229,9 +244,11 @@ final class FaultInjector {
             return false;
         }
         world.diskFull(node, true);
+        note("disk-full", node);
         later(between(10, 60), () -> {
             full.remove(node);
             world.diskFull(node, false);
+            note("disk-freed", node);
         });
         return true;
     }
@@ -244,10 +261,12 @@ final class FaultInjector {
             if (!world.isAlive(node)) {
                 world.restart(node);
                 fired.merge(FaultKind.RESTART, 1, Integer::sum);
+                note("restart", node);
             }
         }
         if (links.isPartitioned()) {
             links.heal();
+            note("heal", -1);
             partitionEndNanos = now();
         }
         links.clearRates();
@@ -256,6 +275,7 @@ final class FaultInjector {
         }
         for (int node : full) {
             world.diskFull(node, false);
+            note("disk-freed", node);
         }
         full.clear();
     }

@@ -47,8 +47,10 @@ public final class FaultRun {
         long livenessFrom = budget ? stop + SETTLE_NANOS : Long.MAX_VALUE;
 
         FaultInjector injector = new FaultInjector(world, links, plan.split(), stop);
-        Checker checker = new Checker(world, injector::inForce, injector.partitions(), livenessFrom);
+        GetDiagnosis diagnosis = new GetDiagnosis(world);
+        Checker checker = new Checker(world, injector::inForce, injector.partitions(), livenessFrom, diagnosis);
         injector.checker(checker);
+        injector.diagnosis(diagnosis);
         Workload workload = new Workload(world, checker, plan.split(), c.seed());
         workload.start(end - DRAIN_NANOS);
         if (c.profile() != Profile.NONE) {
@@ -61,6 +63,7 @@ public final class FaultRun {
 
         return new FaultRunResult(c, world.network().traceHash(), world.scheduler().executed(), injector.fired(),
                 checker.counts(), checker.kept(), checker.missesDuringPartition(), checker.servedLateBeyondS(),
-                workload.ops(), world.escapedExceptions() + workload.gatewayExceptions(), world.writesRefused());
+                workload.ops(), world.escapedExceptions() + workload.gatewayExceptions(), world.writesRefused(),
+                diagnosis.causes());
     }
 }

@@ -18,11 +18,12 @@ import java.util.Locale;
  * @param ops                   client operations issued
  * @param escapedExceptions     exceptions thrown out of a node's tasks or its handleClient (full disks)
  * @param writesRefused         writes a full disk refused
+ * @param rule1Causes           rule-1 misses (not the clock-tainted ones) by diagnosed cause ({@link GetDiagnosis})
  */
 public record FaultRunResult(FaultRunConfig config, long traceHash, long events, EnumMap<FaultKind, Integer> fired,
                              EnumMap<Rule, Integer> violations, List<Violation> firstViolations,
                              long missesDuringPartition, long servedLateBeyondS, long ops, long escapedExceptions,
-                             long writesRefused) {
+                             long writesRefused, java.util.Map<String, Integer> rule1Causes) {
 
     public boolean failed() {
         return violations.values().stream().anyMatch(n -> n > 0);

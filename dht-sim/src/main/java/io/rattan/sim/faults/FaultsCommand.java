@@ -67,6 +67,7 @@ public final class FaultsCommand implements Callable<Integer> {
         EnumMap<FaultKind, Long> fired = new EnumMap<>(FaultKind.class);
         EnumMap<Rule, Long> broken = new EnumMap<>(Rule.class);
         List<Long> failing = new ArrayList<>();
+        java.util.TreeMap<String, Long> causes = new java.util.TreeMap<>();
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, threads));
         try {
             List<Future<FaultRunResult>> runs = new ArrayList<>();
@@ -78,6 +79,7 @@ public final class FaultsCommand implements Callable<Integer> {
                 FaultRunResult r = runs.get(i).get();
                 r.fired().forEach((k, n) -> fired.merge(k, (long) n, Long::sum));
                 r.violations().forEach((k, n) -> broken.merge(k, (long) n, Long::sum));
+                r.rule1Causes().forEach((k, n) -> causes.merge(k, (long) n, Long::sum));
                 if (seeds == 1 || r.failed()) {
                     if (terminal) {
                         err.print("\r\033[K");
@@ -100,6 +102,14 @@ public final class FaultsCommand implements Callable<Integer> {
             err.println();
         }
         summary(out, fired, broken, failing);
+        if (!causes.isEmpty()) {
+            out.println("rule 1 misses (not after a clock fault) by diagnosed cause:");
+            causes.forEach((k, n) -> {
+                if (!k.contains(" | ") || verbose) {
+                    out.printf(Locale.ROOT, "  %-90s %8d%n", k.contains(" | ") ? "  " + k : k, n);
+                }
+            });
+        }
         return failing.isEmpty() ? 0 : 1;
     }
 

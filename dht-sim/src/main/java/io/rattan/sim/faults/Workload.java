@@ -100,8 +100,9 @@ final class Workload {
 
     void get(Id key) {
         ops++;
-        Checker.GetRecord g = checker.getStarted(key);
-        send(new ClientGet(key, 0, Bytes.EMPTY), reply -> checker.getDone(g, reply));
+        int gateway = gateway();
+        Checker.GetRecord g = checker.getStarted(key, gateway);
+        send(new ClientGet(key, 0, Bytes.EMPTY), gateway, reply -> checker.getDone(g, reply));
     }
 
     private void remove(Id key) {
@@ -131,13 +132,21 @@ final class Workload {
         }
     }
 
-    private void send(Message request, Consumer<Message> answer) {
+    /** A random serving gateway, or -1 when none serves. */
+    private int gateway() {
         List<Integer> serving = world.servingIndexes();
-        if (serving.isEmpty()) {
+        return serving.isEmpty() ? -1 : serving.get(random.nextInt(serving.size()));
+    }
+
+    private void send(Message request, Consumer<Message> answer) {
+        send(request, gateway(), answer);
+    }
+
+    private void send(Message request, int gateway, Consumer<Message> answer) {
+        if (gateway < 0) {
             answer.accept(new ErrorReply(Status.UNAVAILABLE, "client: no serving gateway"));
             return;
         }
-        int gateway = serving.get(random.nextInt(serving.size()));
         Node node = world.node(gateway);
         Cancellable[] timer = new Cancellable[1];
         boolean[] answered = new boolean[1];

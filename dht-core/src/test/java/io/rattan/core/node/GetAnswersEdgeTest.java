@@ -1,0 +1,102 @@
+package io.rattan.core.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Messages.IterativeGet;
+import io.rattan.core.msg.Messages.IterativeGetReply;
+import io.rattan.core.msg.SecretBinding;
+import io.rattan.core.net.Address;
+import io.rattan.core.net.Contact;
+import io.rattan.core.store.MemoryStore;
+import io.rattan.core.store.StoredRecord;
+import io.rattan.core.util.Bytes;
+import io.rattan.core.virtual.VirtualScheduler;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Which node answers a get near the edge of its leaf set, built from its parts without a network. This node S sits
+ * at 0x50… with a full leaf set of 3 per side: 0x40…, 0x30…, 0x20… counter-clockwise and 0x60…, 0x70…, 0x80…
+ * clockwise; k = 4. A node it cannot see may lie just beyond 0x80… (the fault simulator's ring had one there).
+ */
+class GetAnswersEdgeTest {
+
+    private static final Bytes SECRET = Bytes.utf8("s");
+
+    private VirtualScheduler scheduler;
+    private MemoryStore store;
+    private GetAnswers gets;
+    private Membership members;
+
+    private static Contact contact(String leadingHex, int host) {
+        return new Contact(Id.fromHex(leadingHex + "00000000000000000000000000000000000001".substring(0,
+                40 - leadingHex.length())), new Address("10.0.0." + host, 4000));
+    }
+
+    private static Id key(String leadingHex) {
+        return Id.fromHex(leadingHex + "0".repeat(40 - leadingHex.length()));
+    }
+
+    @BeforeEach
+    void buildNode() {
+        scheduler = new VirtualScheduler(1_700_000_000_000L);
+        store = new MemoryStore(scheduler::epochMillis);
+        Contact self = contact("50", 1);
+        NodeConfig config = NodeConfig.defaults().withLeafSetHalf(3).withReplicas(4, 2);
+        NodeContext ctx = new NodeContext(self, config, scheduler, scheduler, new SplittableRandom(1),
+                NodeListener.NONE);
+        members = new Membership(ctx, () -> { });
+        Outbox outbox = new Outbox(ctx, (to, e) -> { }, members::sampleRtt);
+        ctx.attach(outbox);
+        LocalReplica replica = new LocalReplica(config, store, scheduler, ctx.tag());
+        gets = new GetAnswers(ctx, members, replica);
+        int host = 2;
+        for (String hex : List.of("40", "30", "20", "60", "70", "80")) {
+            members.heard(contact(hex, host++));
+        }
+    }
+
+    private void hold(Id key) {
+        Bytes v = Bytes.utf8("v");
+        store.write(StoredRecord.value(key, v, scheduler.epochMillis() + 60_000, SecretBinding.of(SECRET, key,
+                v.sha256())));
+    }
+
+    @Test
+    void aReplicaWhoseLeafSetEndsCloserToTheKeyThanItselfPassesTheGetOn() {
+        // 0x78…: 0x70… and 0x80… are 0x08… away, 0x60… 0x18…, this node 0x28…: the fourth closest it sees. But the
+        // last member it knows clockwise, 0x80…, is closer to the key than it is, so a node beyond 0x80… (0x90…,
+        // 0x18… away) may be closer too: a replica that holds the value where this node holds none of it.
+        Id nearTheEdge = key("78");
+        hold(nearTheEdge);
+        assertThat(members.isReplica(nearTheEdge)).as("a replica in its own view").isTrue();
+
+        assertThat(gets.seesPastKey(nearTheEdge)).isFalse();
+        assertThat(gets.answersGet(nearTheEdge)).as("it answers gets of a key it cannot see all around").isFalse();
+        IterativeGetReply iterative = gets.answerIterative(new IterativeGet(nearTheEdge, 0, Bytes.EMPTY, false));
+        assertThat(iterative.answered()).isFalse();
+        assertThat(iterative.contacts()).as("closer nodes named instead").isNotEmpty();
+    }
+
+    @Test
+    void aReplicaThatSeesPastTheKeyAnswers() {
+        // 0x62…: 0x60… is 0x02… away, 0x70… 0x0e…, this node 0x12…; the edge 0x80… is 0x1e… away, farther than this
+        // node, so every node closer than this one is in its leaf set.
+        Id inside = key("62");
+        hold(inside);
+
+        assertThat(gets.seesPastKey(inside)).isTrue();
+        assertThat(gets.answersGet(inside)).isTrue();
+    }
+
+    @Test
+    void theRootAlwaysSeesPastItsKey() {
+        Id own = key("51");
+        assertThat(members.isRoot(own)).isTrue();
+        assertThat(gets.seesPastKey(own)).isTrue();
+        assertThat(gets.answersGet(own)).as("the root answers, holding records or not").isTrue();
+    }
+}
