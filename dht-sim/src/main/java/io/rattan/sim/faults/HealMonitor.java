@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 
 /**
  * A diagnostic of how the ring heals once a budget run's faults stop (docs/testing.md, rule 4): every second of
@@ -25,17 +26,22 @@ final class HealMonitor {
     private static final long SECOND = 1_000_000_000L;
 
     private final VirtualWorld world;
+    private final long startNanos;
     private final long stopNanos;
     private final long endNanos;
     private final int half;
+    private final BooleanSupplier partitioned;
     private final List<int[]> samples = new ArrayList<>();
     private final StringBuilder firstWrong = new StringBuilder();
 
-    HealMonitor(VirtualWorld world, long stopNanos, long endNanos) {
+    /** Samples from {@code startNanos} (the stop, or earlier for a timeline of the whole run) to the end. */
+    HealMonitor(VirtualWorld world, BooleanSupplier partitioned, long startNanos, long stopNanos, long endNanos) {
         this.world = world;
+        this.startNanos = startNanos;
         this.stopNanos = stopNanos;
         this.endNanos = endNanos;
         this.half = world.config().leafSetHalf();
+        this.partitioned = partitioned;
     }
 
     /** Whether the run was asked for this diagnostic. */
@@ -44,13 +50,17 @@ final class HealMonitor {
         return v.equals("true") || v.equals("timeline");
     }
 
-    /** Each second whose counts differ from the second before: {@code +s wrong/rings}. */
+    /**
+     * Each second whose counts differ from the second before: {@code +s wrong/rings} (seconds from the stop), marked
+     * {@code P} while a partition is in force.
+     */
     String timeline() {
         StringBuilder out = new StringBuilder();
         int[] before = null;
         for (int[] s : samples) {
-            if (before == null || s[1] != before[1] || s[2] != before[2]) {
-                out.append(" +").append(s[0]).append("s ").append(s[1]).append('/').append(s[2]);
+            if (before == null || s[1] != before[1] || s[2] != before[2] || s[4] != before[4]) {
+                out.append(s[0] < 0 ? " " : " +").append(s[0]).append("s ").append(s[1]).append('/').append(s[2])
+                        .append(s[4] == 1 ? "P" : "");
             }
             before = s;
         }
@@ -58,7 +68,7 @@ final class HealMonitor {
     }
 
     void start() {
-        world.scheduler().schedule(stopNanos - world.scheduler().nanoTime(), this::sample);
+        world.scheduler().schedule(startNanos - world.scheduler().nanoTime(), this::sample);
     }
 
     private void sample() {
@@ -103,7 +113,8 @@ final class HealMonitor {
             roots.add(find(parent, i));
         }
         long t = world.scheduler().nanoTime();
-        samples.add(new int[] {(int) ((t - stopNanos) / SECOND), wrong, roots.size(), serving.size()});
+        samples.add(new int[] {(int) Math.floorDiv(t - stopNanos, SECOND), wrong, roots.size(), serving.size(),
+            partitioned.getAsBoolean() ? 1 : 0});
         if (t + SECOND < endNanos) {
             world.scheduler().schedule(SECOND, this::sample);
         }
@@ -148,10 +159,11 @@ final class HealMonitor {
         int lastWrong = -1;
         int maxRings = 0;
         int maxRingsAfterSettle = 0;
-        int[] atStop = samples.isEmpty() ? new int[4] : samples.get(0);
+        List<int[]> after = samples.stream().filter(s -> s[0] >= 0).toList();
+        int[] atStop = after.isEmpty() ? new int[5] : after.get(0);
         int[] atSettle = atStop;
         long settle = FaultRun.SETTLE_NANOS / SECOND;
-        for (int[] s : samples) {
+        for (int[] s : after) {
             if (s[1] > 0) {
                 lastWrong = s[0];
             }
@@ -162,7 +174,7 @@ final class HealMonitor {
                 maxRingsAfterSettle = Math.max(maxRingsAfterSettle, s[2]);
             }
         }
-        int[] last = samples.isEmpty() ? new int[4] : samples.get(samples.size() - 1);
+        int[] last = after.isEmpty() ? new int[5] : after.get(after.size() - 1);
         return String.format(Locale.ROOT, "heal seed %d: wrong leaf sets/rings/serving at stop %d/%d/%d, at +%ds "
                         + "%d/%d/%d, at end +%ds %d/%d/%d; %s; most rings %d (%d after +%ds)%s",
                 seed, atStop[1], atStop[2], atStop[3], settle, atSettle[1], atSettle[2], atSettle[3], last[0],
