@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Who this node knows and how they are: the leaf set, the routing table and each peer's health, kept up by
  * leaf-set exchange and by failure detection (a peer whose request timed out is suspected and probed, and declared
- * dead when the probe fails too). Only contacts heard from directly enter the tables ({@link SecondHandProbes}).
+ * dead when the probe fails too). Only contacts heard from directly enter the tables ({@link SecondHandProbes});
+ * neighbours declared dead are pinged again for a while ({@link LostContacts}), so a healed partition's sides meet.
  * Owned by the node's event loop.
  */
 final class Membership {
@@ -30,10 +31,11 @@ final class Membership {
     private final RoutingTable table;
     private final Peers peers;
     private final SecondHandProbes probes;
+    private final LostContacts lost;
+    private final LeafExchanges exchanges;
     private final Runnable leafSetChanged;
     /** What {@link Peers#forgetIdle} must keep: the peers routing relies on, measured by maintenance. */
     private final Predicate<Id> isNeighbour = this::isNeighbour;
-    private int exchangeTurn;
 
     /** {@code leafSetChanged} runs each time a member joins or leaves the leaf set. */
     Membership(NodeContext ctx, Runnable leafSetChanged) {
@@ -46,6 +48,8 @@ final class Membership {
         this.table = new RoutingTable(ctx.self().id(), config.candidatesPerSlot(), peers::srttNanos,
                 config.idsPerIp(), selfHost);
         this.probes = new SecondHandProbes(ctx, leafSet, table, peers, this::add);
+        this.lost = new LostContacts(ctx, peers);
+        this.exchanges = new LeafExchanges(ctx, leafSet, peers, this::learn, this::peerTimedOut);
         this.leafSetChanged = leafSetChanged;
     }
 
@@ -265,6 +269,7 @@ final class Membership {
             return;
         }
         peers.heardFrom(c.id(), ctx.now());
+        lost.heard(c.id());
         add(c);
     }
 
@@ -324,6 +329,10 @@ final class Membership {
                 () -> {
                     if (peers.probeLost(c.id(), probeStarted)) {
                         log.debug("{} declares {} dead", ctx.tag(), c);
+                        if (leafSet.holds(c) || c.equals(table.find(c.id()))) {
+                            // A neighbour it verified itself: pinged again for a while, in case it is only cut off.
+                            lost.lost(c);
+                        }
                         forget(c);
                     }
                 }));
@@ -335,64 +344,34 @@ final class Membership {
         table.remove(c.id());
         if (leafSet.remove(c.id())) {
             leafSetChanged.run();
-            // Refill from the farthest member on each side: its leaf set reaches beyond ours.
-            refillLeafSet();
-        }
-    }
-
-    private void refillLeafSet() {
-        List<Contact> cw = leafSet.clockwise();
-        List<Contact> ccw = leafSet.counterClockwise();
-        if (!cw.isEmpty()) {
-            exchangeWith(cw.get(cw.size() - 1));
-        }
-        if (!ccw.isEmpty() && (cw.isEmpty() || !ccw.get(ccw.size() - 1).equals(cw.get(cw.size() - 1)))) {
-            exchangeWith(ccw.get(ccw.size() - 1));
+            exchanges.refill();
         }
     }
 
     // ---------------------------------------------------------------- leaf-set exchange
 
-    /** One maintenance period's share: forget stale peers, then exchange leaf sets with the next member in turn. */
+    /**
+     * One maintenance period's share: forget stale peers, exchange leaf sets with the next member in turn, and ping
+     * the lost neighbours that are due.
+     */
     void exchangeRound() {
         peers.expireDeadMarks(ctx.now());
         peers.forgetIdle(ctx.now(), isNeighbour);
-        Contact target = nextExchangeTarget();
-        if (target != null) {
-            exchangeWith(target);
-        }
-    }
-
-    /**
-     * One exchange per period, in turn with the nearest clockwise member, the nearest counter-clockwise member and a
-     * random member. Each immediate neighbour is still asked every third period, and asks us as often, so a crashed
-     * neighbour is found at most two periods later than with all three every period, at a third of the exchanges
-     * and of the contacts they make every node re-check.
-     */
-    private Contact nextExchangeTarget() {
-        List<Contact> all = leafSet.members();
-        if (all.isEmpty()) {
-            return null;
-        }
-        int turn = exchangeTurn;
-        exchangeTurn = (exchangeTurn + 1) % 3;
-        List<Contact> side = turn == 0 ? leafSet.clockwise() : turn == 1 ? leafSet.counterClockwise() : List.of();
-        return side.isEmpty() ? all.get(ctx.random().nextInt(all.size())) : side.get(0);
+        exchanges.round();
+        lost.probeRound();
     }
 
     void exchangeWith(Contact c) {
-        ctx.outbox().request(c, new LeafExchange(leafSet.members()), peers.rtoNanos(c.id()), ReplyHandler.of(
-                reply -> {
-                    if (reply.body() instanceof LeafExchangeReply r) {
-                        r.leafSet().forEach(this::learn);
-                    }
-                },
-                () -> peerTimedOut(c)));
+        exchanges.exchangeWith(c);
     }
 
     /** A neighbour's exchange: learn its members, answer with ours. */
     LeafExchangeReply answerExchange(LeafExchange m) {
-        m.leafSet().forEach(this::learn);
-        return new LeafExchangeReply(leafSet.members());
+        return exchanges.answer(m);
+    }
+
+    /** Neighbours declared dead that are pinged again for a while. */
+    LostContacts lost() {
+        return lost;
     }
 }

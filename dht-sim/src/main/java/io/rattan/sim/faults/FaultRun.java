@@ -59,7 +59,17 @@ public final class FaultRun {
         if (budget) {
             world.scheduler().schedule(end - DRAIN_NANOS - world.scheduler().nanoTime(), workload::readAll);
         }
+        boolean timeline = "timeline".equals(System.getProperty("rattan.sim.heal"));
+        HealMonitor heal = budget && c.profile() != Profile.NONE && HealMonitor.wanted()
+                ? new HealMonitor(world, links::isPartitioned, timeline ? start + SECOND : stop, stop, end) : null;
+        if (heal != null) {
+            heal.start();
+        }
         world.scheduler().runUntil(end);
+        if (heal != null) {
+            System.out.println(heal.summary(c.seed()) + (timeline ? "\n  timeline (s from the stop, wrong/rings):"
+                    + heal.timeline() : ""));
+        }
 
         return new FaultRunResult(c, world.network().traceHash(), world.scheduler().executed(), injector.fired(),
                 checker.counts(), checker.kept(), checker.missesDuringPartition(), checker.servedLateBeyondS(),

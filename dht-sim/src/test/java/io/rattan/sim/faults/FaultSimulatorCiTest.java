@@ -16,9 +16,10 @@ import org.junit.jupiter.api.Test;
  * The CI profile of the fault simulator (issue 16): 50 seeds × 20 nodes × 10 virtual minutes, even seeds with a
  * fault budget (safety and liveness), odd ones without (safety only), two seeds at a time.
  *
- * <p>Today's code breaks rules 1 and 4 on most seeds (docs/testing.md lists the findings, and this test prints
- * every failing seed with its replay command): those are reported here, not asserted. What is asserted is what must
- * hold now: every fault kind fires; rule 1a (W copies at every acknowledgement) on every seed; rule 2 (no get returns
+ * <p>Today's code breaks rule 1 on every seed (docs/testing.md lists the findings, and this test prints every
+ * failing seed with its replay command): that is reported here, not asserted. What is asserted is what must hold
+ * now: every fault kind fires; rule 1a (W copies at every acknowledgement) on every seed; rule 4 (every operation
+ * succeeds once the faults have stopped) on every budget seed; rule 2 (no get returns
  * a value never put, nor one whose tombstone had reached every live holder); rule 3 within its bound (clock-safe
  * TTLs: no more than {@value #RULE_3_MAX} values served past expiry + S over the 50 seeds, clock faults included,
  * where the wall-clock TTLs served over 20,000);
@@ -105,6 +106,20 @@ class FaultSimulatorCiTest {
         }
     }
 
+    /**
+     * Rule 4: once the faults stop and 30 s have passed, every operation of a budget seed succeeds. Before lost
+     * neighbours were pinged again, 14 of the 25 budget seeds broke it (975 operations): partitions had left the
+     * overlay in several rings that never merged (docs/testing.md).
+     */
+    @Test
+    void afterTheFaultsStopEveryOperationSucceeds() {
+        for (FaultRunResult r : baseline) {
+            if (r.config().profile() == Profile.BUDGET) {
+                assertThat(r.count(Rule.LIVENESS)).as(r.summaryLine()).isZero();
+            }
+        }
+    }
+
     @Test
     void valuesAreNotServedPastTheirExpiryEvenUnderClockFaults() {
         long total = 0;
@@ -139,7 +154,7 @@ class FaultSimulatorCiTest {
     void seed46ReplaysTheDocumentedTrace() {
         FaultRunResult r = baseline.get(45);
         assertThat(r.config().seed()).isEqualTo(46);
-        assertThat(r.trace()).isEqualTo("2367d72ee36ce1f0/147982");
+        assertThat(r.trace()).isEqualTo("4690e97846b5365f/228935");
     }
 
     @Test

@@ -1,0 +1,177 @@
+package io.rattan.core.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.Messages.LeafExchange;
+import io.rattan.core.msg.Messages.Ping;
+import io.rattan.core.msg.Messages.Pong;
+import io.rattan.core.net.Address;
+import io.rattan.core.net.Contact;
+import io.rattan.core.virtual.VirtualScheduler;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Neighbours declared dead are pinged again for a while, and come back only by answering: built from a node's parts
+ * as {@link SecondHandContactsTest} is (the outbox sends into a list, answers are fed back as the node takes them
+ * in), with time moved by hand and a maintenance round each second.
+ */
+class LostContactsTest {
+
+    private static final long SECOND = 1_000_000_000L;
+    private static final Id SELF = Id.fromHex("8000000000000000000000000000000000000000");
+
+    private record Sent(Address to, Envelope envelope) {
+    }
+
+    private final List<Sent> sent = new ArrayList<>();
+    private VirtualScheduler scheduler;
+    private Outbox outbox;
+    private Membership members;
+    private NodeConfig config;
+
+    private static Id near(long offset) {
+        return offset >= 0 ? SELF.plus(new Id(0, offset << 36, 0)) : SELF.minus(new Id(0, -offset << 36, 0));
+    }
+
+    private static Contact at(Id id, String host, int port) {
+        return new Contact(id, new Address(host, port));
+    }
+
+    @BeforeEach
+    void build() {
+        sent.clear();
+        scheduler = new VirtualScheduler(1_700_000_000_000L);
+        config = NodeConfig.defaults();
+        NodeContext ctx = new NodeContext(at(SELF, "10.0.0.1", 4000), config, scheduler, scheduler,
+                new SplittableRandom(1), NodeListener.NONE);
+        members = new Membership(ctx, () -> { });
+        outbox = new Outbox(ctx, (to, e) -> sent.add(new Sent(to, e)), members::sampleRtt);
+        ctx.attach(outbox);
+    }
+
+    private List<Sent> pingsTo(Address a) {
+        return sent.stream().filter(s -> s.to().equals(a) && s.envelope().body() instanceof Ping).toList();
+    }
+
+    /** {@code c} answers the last ping sent to it, as the node would take the answer in. */
+    private void pongLast(Contact c) {
+        List<Sent> pings = pingsTo(c.address());
+        members.heard(c);
+        outbox.onReply(new Envelope(c, pings.get(pings.size() - 1).envelope().requestId(), new Pong(List.of(), 0)));
+    }
+
+    /** A maintenance round each second, as the node runs them. */
+    private void rounds(int seconds) {
+        for (int i = 0; i < seconds; i++) {
+            scheduler.runFor(SECOND);
+            members.exchangeRound();
+        }
+    }
+
+    /** {@code c} was a member and stopped answering: suspected, probed, declared dead. */
+    private void dies(Contact c) {
+        members.peerTimedOut(c);
+        scheduler.runFor(config.rtoMaxMillis() * 1_000_000L + SECOND);
+        assertThat(members.isNeighbour(c.id())).as("%s declared dead", c).isFalse();
+    }
+
+    @Test
+    void aNeighbourDeclaredDeadIsPingedAgainAndComesBackOnlyByAnswering() {
+        Contact c = at(near(5), "10.0.0.5", 4000);
+        members.heard(c);
+        dies(c);
+        assertThat(members.lost().contains(c.id())).isTrue();
+        int before = pingsTo(c.address()).size();
+
+        rounds(3);
+
+        assertThat(pingsTo(c.address())).as("pinged again").hasSize(before + 1);
+        assertThat(members.leafMembers()).as("used before it answers").isEmpty();
+        assertThat(members.answerExchange(new LeafExchange(List.of())).leafSet()).as("advertised before it answers")
+                .isEmpty();
+
+        pongLast(c);
+
+        assertThat(members.leafMembers()).containsExactly(c);
+        assertThat(members.lost().contains(c.id())).isFalse();
+    }
+
+    @Test
+    void aLostNeighbourIsPingedLessAndLessOftenAndForgottenAfterTenMinutes() {
+        Contact c = at(near(5), "10.0.0.5", 4000);
+        members.heard(c);
+        dies(c);
+        int before = pingsTo(c.address()).size();
+
+        rounds(60);
+        int firstMinute = pingsTo(c.address()).size() - before;
+        rounds(540);
+        int tenMinutes = pingsTo(c.address()).size() - before;
+        rounds(120);
+
+        // At 2 s, then at doubling intervals capped at 60 s: 2, 7, 16, 33 s in the first minute; 13 in ten.
+        assertThat(firstMinute).isBetween(3, 5);
+        assertThat(tenMinutes).isBetween(10, 16);
+        assertThat(pingsTo(c.address()).size() - before).as("pings after ten minutes").isEqualTo(tenMinutes);
+        assertThat(members.lost().size()).isZero();
+    }
+
+    @Test
+    void aContactOnlyNamedSecondHandIsNeverPingedAgain() {
+        Contact named = at(near(5), "10.0.0.5", 4000);
+        members.learn(named);
+        assertThat(pingsTo(named.address())).hasSize(1);
+
+        rounds(120);
+
+        assertThat(pingsTo(named.address())).as("its one probe, unanswered").hasSize(1);
+        assertThat(members.lost().size()).isZero();
+    }
+
+    @Test
+    void whenOneLostNeighbourSpeaksAgainTheOthersArePingedAtOnce() {
+        Contact a = at(near(5), "10.0.0.5", 4000);
+        Contact b = at(near(-5), "10.0.0.6", 4000);
+        members.heard(a);
+        members.heard(b);
+        dies(a);
+        dies(b);
+        // Past the first minute, b's next ping is tens of seconds away.
+        rounds(70);
+        int pingsOfB = pingsTo(b.address()).size();
+        rounds(1);
+        assertThat(pingsTo(b.address())).as("not due yet").hasSize(pingsOfB);
+
+        // a speaks again (the partition between them healed): b may be reachable too.
+        members.heard(a);
+        members.exchangeRound();
+
+        assertThat(pingsTo(b.address())).hasSize(pingsOfB + 1);
+        assertThat(members.isNeighbour(a.id())).isTrue();
+        assertThat(members.isNeighbour(b.id())).isFalse();
+    }
+
+    @Test
+    void whatIsRememberedIsBoundedInAllAndPerHost() {
+        for (int i = 1; i <= 2 * LostContacts.MAX; i++) {
+            members.lost().lost(at(near(i), "10.1." + (i >> 8) + "." + (i & 255), 4000));
+        }
+        assertThat(members.lost().size()).isEqualTo(LostContacts.MAX);
+
+        build();
+        for (int i = 1; i <= 10; i++) {
+            members.lost().lost(at(near(i), "10.0.0.9", 1024 + i));
+        }
+        assertThat(members.lost().size()).isEqualTo(config.idsPerIp());
+
+        rounds(3);
+        assertThat(sent.stream().filter(s -> s.envelope().body() instanceof Ping).count())
+                .as("pings to one host's lost ids").isEqualTo(config.idsPerIp());
+    }
+}
