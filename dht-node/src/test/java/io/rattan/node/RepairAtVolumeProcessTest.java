@@ -64,6 +64,7 @@ class RepairAtVolumeProcessTest {
     private static final int PUTS_IN_FLIGHT = 64;
     private static final int GETS_IN_FLIGHT = 16;
     private static final int MIN_GETS = 5_000;
+    /** The bound of every wait at CI size; the full size adds 3 ms a value ({@link #waitFor}). */
     private static final Duration WAIT = Duration.ofMinutes(3);
     private static final Duration BETWEEN_KILLS = Duration.ofSeconds(30);
 
@@ -74,6 +75,7 @@ class RepairAtVolumeProcessTest {
             .connectTimeout(Duration.ofSeconds(5)).build();
     private final List<NodeProcess> nodes = new ArrayList<>();
     private final Map<NodeProcess, Id> ids = new HashMap<>();
+    private Duration wait = WAIT;
 
     /** One put value: its key, bytes and {@code key/valueHash}, the identity copies are counted by. */
     private record Put(Id key, Bytes value, String entry) {
@@ -98,6 +100,7 @@ class RepairAtVolumeProcessTest {
         long seed = Long.getLong("rattan.repair.seed", System.nanoTime());
         // Counting copies lists every store: at full size a listing is large, so it is taken less often.
         Duration poll = Duration.ofMillis(valueCount <= 20_000 ? 500 : 5_000);
+        wait = waitFor(valueCount);
         Random random = new Random(seed);
         long started = System.nanoTime();
         startCluster(nodeCount, valueCount * (long) valueBytes * K / nodeCount);
@@ -106,10 +109,10 @@ class RepairAtVolumeProcessTest {
         List<Put> values;
         try (RattanClient loader = RattanClient.builder().gateways(gateways).attemptTimeout(Duration.ofSeconds(5))
                 .totalTimeout(Duration.ofSeconds(60)).maxRetries(10).build()) {
-            values = putAll(loader, valueCount, valueBytes, seed);
+            values = putAll(loader, valueCount, valueBytes, seed, wait);
         }
         long loaded = System.nanoTime();
-        await("k copies of every value").atMost(WAIT).pollInterval(poll).until(() -> lacking(values, live()).isEmpty());
+        await("k copies of every value").atMost(wait).pollInterval(poll).until(() -> lacking(values, live()).isEmpty());
         System.out.printf("repair at volume (seed %d): %d nodes up in %d ms; %d values of %d bytes put in %d ms "
                         + "(%.0f puts/s); k copies %d ms later%n", seed, nodeCount, millis(clusterUp - started),
                 valueCount, valueBytes, millis(loaded - clusterUp), valueCount * 1e9 / (loaded - clusterUp),
@@ -165,7 +168,7 @@ class RepairAtVolumeProcessTest {
             repairedAt = System.nanoTime();
             readers.gotDuringRepair = readers.gets();
             // Enough gets for 99.9% to be a ratio: at 5,000 it allows 5 failures.
-            await("at least " + MIN_GETS + " gets").atMost(WAIT).pollInterval(Duration.ofMillis(100))
+            await("at least " + MIN_GETS + " gets").atMost(wait).pollInterval(Duration.ofMillis(100))
                     .until(() -> readers.gets() >= MIN_GETS);
             readers.stop();
         }
@@ -207,7 +210,7 @@ class RepairAtVolumeProcessTest {
     private void awaitKCopies(List<Put> values, Duration poll, Map<String, Long> restoredAt) {
         // Awaitility polls on a thread of its own.
         Set<String> lacked = ConcurrentHashMap.newKeySet();
-        await("k copies of every value after the kill").atMost(WAIT).pollInterval(poll).until(() -> {
+        await("k copies of every value after the kill").atMost(wait).pollInterval(poll).until(() -> {
             Set<String> now = new HashSet<>(lacking(values, live()));
             long t = System.nanoTime();
             lacked.addAll(now);
@@ -235,6 +238,11 @@ class RepairAtVolumeProcessTest {
             c = c.getCause();
         }
         return c instanceof RattanException r ? r.status() + " " + r.getMessage() : c.toString();
+    }
+
+    /** How long any one phase may take with {@code values} values: 3 minutes, and 3 ms a value beyond 20,000. */
+    private static Duration waitFor(int values) {
+        return WAIT.plusMillis(3L * Math.max(0, values - 20_000));
     }
 
     private static long millis(long nanos) {
@@ -274,7 +282,8 @@ class RepairAtVolumeProcessTest {
      * Puts {@code count} random values through the client, {@value #PUTS_IN_FLIGHT} in flight (the client spreads
      * them over every gateway and retries a transient failure on another); each must be acknowledged.
      */
-    private static List<Put> putAll(RattanClient client, int count, int valueBytes, long seed) throws Exception {
+    private static List<Put> putAll(RattanClient client, int count, int valueBytes, long seed, Duration wait)
+            throws Exception {
         Random random = new Random(seed);
         Semaphore inFlight = new Semaphore(PUTS_IN_FLIGHT);
         List<Put> values = new ArrayList<>(count);
@@ -295,7 +304,7 @@ class RepairAtVolumeProcessTest {
             }));
         }
         CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)).handle((r, e) -> null)
-                .get(10, TimeUnit.MINUTES);
+                .get(wait.toMillis(), TimeUnit.MILLISECONDS);
         assertThat(failures).as("puts not acknowledged").isEmpty();
         return values;
     }
@@ -337,7 +346,7 @@ class RepairAtVolumeProcessTest {
 
         void stop() throws InterruptedException {
             stop.set(true);
-            assertThat(running.tryAcquire(GETS_IN_FLIGHT, WAIT.toMillis(), TimeUnit.MILLISECONDS))
+            assertThat(running.tryAcquire(GETS_IN_FLIGHT, wait.toMillis(), TimeUnit.MILLISECONDS))
                     .as("readers stopped").isTrue();
         }
 
