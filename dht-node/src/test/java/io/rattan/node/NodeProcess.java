@@ -77,7 +77,11 @@ final class NodeProcess {
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         NodeProcess node = new NodeProcess(p, ports[0], ports[1], ports[2]);
         await().atMost(START_WAIT).pollInterval(Duration.ofMillis(100)).until(() -> {
-            assertThat(p.isAlive()).as("node process alive (see %s)", log).isTrue();
+            if (!p.isAlive()) {
+                // The temporary directory goes with the test: say here why the node died.
+                throw new AssertionError("node process exited with " + p.exitValue() + " before it was ready; "
+                        + "the end of its log " + log + ":\n" + tail(log, 40));
+            }
             try {
                 return http.send(HttpRequest.newBuilder(node.uri("/ready")).timeout(Duration.ofSeconds(5)).build(),
                         HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
@@ -86,6 +90,11 @@ final class NodeProcess {
             }
         });
         return node;
+    }
+
+    private static String tail(Path log, int lines) throws IOException {
+        List<String> all = Files.readAllLines(log);
+        return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
     }
 
     /**
