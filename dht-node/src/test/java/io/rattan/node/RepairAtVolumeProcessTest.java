@@ -201,10 +201,10 @@ class RepairAtVolumeProcessTest {
         }
         assertThat(lost).as("values lost (seed %d)", seed).isZero();
         // Every failure is printed above; the message holds the first few.
-        List<String> first = readers.failures.subList(0, Math.min(10, readers.failures.size()));
-        assertThat(readers.wrong.get()).as("gets answered with a wrong value set, first: %s", first).isZero();
+        List<String> firstFailures = readers.failures.subList(0, Math.min(10, readers.failures.size()));
+        assertThat(readers.wrong.get()).as("gets answered with a wrong value set, first: %s", firstFailures).isZero();
         assertThat(readers.ok.get() * 1000L).as("at least 99.9%% of %d gets succeed, first failures: %s",
-                readers.gets(), first).isGreaterThanOrEqualTo(999L * readers.gets());
+                readers.gets(), firstFailures).isGreaterThanOrEqualTo(999L * readers.gets());
         assertThat(lacking(values, live())).as("values without k copies on the live nodes").isEmpty();
     }
 
