@@ -381,9 +381,10 @@ class RepairAtVolumeProcessTest {
         private void note(Put p, long sent, String why) {
             List<Id> replicas = replicasBefore(p.key());
             long dead = replicas.stream().filter(killed::contains).count();
+            long tookMillis = millis(System.nanoTime() - sent);
             failures.add(String.format("sent %d ms after the kill, took %d ms: %s; key %s, %d of its %d replicas "
-                            + "before the kill were killed%s", millis(sent - killedAt), millis(System.nanoTime() - sent),
-                    why, p.key().shortHex(), dead, K, killed.contains(replicas.get(0)) ? " (its root too)" : ""));
+                            + "before the kill were killed%s", millis(sent - killedAt), tookMillis, why,
+                    p.key().shortHex(), dead, K, killed.contains(replicas.get(0)) ? " (its root too)" : ""));
         }
 
         /** The k nodes closest to {@code key} before any kill: its replicas then, root first. */
