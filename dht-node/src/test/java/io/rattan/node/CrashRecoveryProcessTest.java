@@ -3,28 +3,21 @@ package io.rattan.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rattan.core.id.Id;
 import io.rattan.core.util.Bytes;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,15 +38,12 @@ class CrashRecoveryProcessTest {
     private static final int CI_ROUNDS = 3;
     private static final int WRITERS = 4;
     private static final Duration WAIT = Duration.ofSeconds(60);
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
     Path dir;
 
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
-    /** Each started process's HTTP port. */
-    private final Map<Process, Integer> portsOf = new ConcurrentHashMap<>();
 
     @ParameterizedTest(name = "fsync={0}")
     @ValueSource(booleans = {false, true})
@@ -63,14 +53,13 @@ class CrashRecoveryProcessTest {
         Random random = new Random(seed);
         Path dataDir = dir.resolve("node");
         Set<String> acknowledged = ConcurrentHashMap.newKeySet();
-        Process node = startNode(dataDir, fsync);
+        NodeProcess node = startNode(dataDir, fsync);
         try {
             for (int round = 0; round < rounds; round++) {
-                int http = httpPort(node);
                 long killAfterMillis = 200 + random.nextInt(1500);
-                int acked = loadThenKill(node, http, round, killAfterMillis, acknowledged);
+                int acked = loadThenKill(node, round, killAfterMillis, acknowledged);
                 node = startNode(dataDir, fsync);
-                Set<String> held = localRecords(httpPort(node));
+                Set<String> held = localRecords(node);
                 Set<String> missing = new HashSet<>(acknowledged);
                 missing.removeAll(held);
                 System.out.printf("crash round %d (fsync=%s, seed %d): killed after %d ms, %d puts acknowledged in "
@@ -80,14 +69,14 @@ class CrashRecoveryProcessTest {
                 assertThat(missing).as("acknowledged puts missing after SIGKILL (seed %d)", seed).isEmpty();
             }
         } finally {
-            node.destroyForcibly();
-            node.waitFor(30, TimeUnit.SECONDS);
+            node.kill();
         }
     }
 
     /** Puts from several writers until {@code killAfterMillis} after the first acknowledgement, then SIGKILL. */
-    private int loadThenKill(Process node, int httpPort, int round, long killAfterMillis, Set<String> acknowledged)
+    private int loadThenKill(NodeProcess node, int round, long killAfterMillis, Set<String> acknowledged)
             throws InterruptedException {
+        int httpPort = node.httpPort();
         AtomicBoolean stop = new AtomicBoolean();
         AtomicInteger acked = new AtomicInteger();
         List<Thread> writers = new ArrayList<>();
@@ -118,8 +107,7 @@ class CrashRecoveryProcessTest {
         }
         await().atMost(WAIT).until(() -> acked.get() > 0);
         Thread.sleep(killAfterMillis);
-        node.destroyForcibly(); // SIGKILL on Linux: no shutdown hook, no RocksDB close
-        node.waitFor(30, TimeUnit.SECONDS);
+        node.kill(); // SIGKILL on Linux: no shutdown hook, no RocksDB close
         stop.set(true);
         for (Thread t : writers) {
             t.join(WAIT.toMillis());
@@ -127,65 +115,21 @@ class CrashRecoveryProcessTest {
         return acked.get();
     }
 
-    private Set<String> localRecords(int httpPort) throws IOException, InterruptedException {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri(httpPort, "/admin/records")).timeout(WAIT)
-                .build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-        JsonNode body = JSON.readTree(r.body());
+    private Set<String> localRecords(NodeProcess node) throws IOException, InterruptedException {
         Set<String> held = new HashSet<>();
-        for (JsonNode rec : body.get("records")) {
-            held.add(entry(rec.get("key").asText(), rec.get("valueHash").asText()));
+        for (NodeProcess.Record r : node.records(http)) {
+            held.add(r.entry());
         }
-        assertThat(held).hasSize(body.get("count").asInt());
         return held;
     }
 
-    private Process startNode(Path dataDir, boolean fsync) throws IOException {
-        int[] ports = freePorts(3);
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-                "io.rattan.node.cli.RattanCli", "node", "--host", "127.0.0.1", "--port", "" + ports[0],
-                "--gateway-port", "" + ports[1], "--http-port", "" + ports[2],
-                "--data-dir", dataDir.toAbsolutePath().toString(), "--single-node"));
+    private NodeProcess startNode(Path dataDir, boolean fsync) throws IOException {
+        List<String> args = new ArrayList<>(List.of("--single-node"));
         if (fsync) {
-            cmd.add("--fsync");
+            args.add("--fsync");
         }
-        Files.createDirectories(dir);
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
-                .redirectOutput(dir.resolve("node.log").toFile()).start();
-        portsOf.put(p, ports[2]);
-        await().atMost(WAIT).pollInterval(Duration.ofMillis(100)).until(() -> {
-            assertThat(p.isAlive()).as("node process alive (see node.log)").isTrue();
-            try {
-                return http.send(HttpRequest.newBuilder(uri(ports[2], "/ready")).timeout(Duration.ofSeconds(5))
-                        .build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
-            } catch (IOException e) {
-                return false;
-            }
-        });
-        return p;
-    }
-
-    private int httpPort(Process p) {
-        return portsOf.get(p);
-    }
-
-    private static int[] freePorts(int n) throws IOException {
-        ServerSocket[] sockets = new ServerSocket[n];
-        int[] ports = new int[n];
-        try {
-            for (int i = 0; i < n; i++) {
-                sockets[i] = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-                ports[i] = sockets[i].getLocalPort();
-            }
-        } finally {
-            for (ServerSocket s : sockets) {
-                if (s != null) {
-                    s.close();
-                }
-            }
-        }
-        return ports;
+        return NodeProcess.start(http, dataDir, dir.resolve("node.log"), NodeProcess.nativeLibraryDir(dir), "256m",
+                args);
     }
 
     private static URI uri(int port, String pathAndQuery) {

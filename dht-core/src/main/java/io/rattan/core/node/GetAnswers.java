@@ -44,6 +44,13 @@ final class GetAnswers {
      * A get is answered by the first replica on the path, unless that replica holds nothing for the key and is not
      * the root: a replica that joined moments ago may not have been repaired yet, so the root is asked instead. A
      * replica whose leaf set does not reach past the key ({@link #seesPastKey}) does not answer either.
+     *
+     * <p>Root here means that no usable node this node knows, in its routing table as well as its leaf set, is
+     * closer to the key. The leaf set alone is not enough: when the nodes on one side of it die together (k − 1
+     * neighbours SIGKILLed at once), that side holds only suspects, and then nothing, until leaf-set exchange refills
+     * it; meanwhile the node took itself for the root of keys that a live replica beyond the dead ones holds, and
+     * answered their gets from its empty store (585 of 32,754 gets in {@code RepairAtVolumeProcessTest}, all in the
+     * first 5.4 s after the kill). Such a node routes the get on to the closer node instead.
      */
     boolean answersGet(Id key) {
         if (!isSureReplica(key)) {
@@ -51,7 +58,7 @@ final class GetAnswers {
         }
         // A store in a fault refused every copy since: only the root, which has nowhere closer to send the get, takes
         // it, and reads another replica too (serve).
-        return members.isRoot(key) || (replica.healthy() && replica.holdsAny(key));
+        return members.closerNeighbours(key, 1).isEmpty() || (replica.healthy() && replica.holdsAny(key));
     }
 
     /** One of the key's k replicas in this node's view, and a view that holds every node closer to the key. */
