@@ -42,13 +42,13 @@ final class LocalReplica {
     private final Store store;
     private final Clock clock;
     private final String tag;
-    private final Node.PlantedBugs bugs;
+    private final PlantedBugs bugs;
 
     LocalReplica(NodeConfig config, Store store, Clock clock, String tag) {
-        this(config, store, clock, tag, Node.PlantedBugs.NONE);
+        this(config, store, clock, tag, PlantedBugs.NONE);
     }
 
-    LocalReplica(NodeConfig config, Store store, Clock clock, String tag, Node.PlantedBugs bugs) {
+    LocalReplica(NodeConfig config, Store store, Clock clock, String tag, PlantedBugs bugs) {
         this.config = config;
         this.store = store;
         this.clock = clock;

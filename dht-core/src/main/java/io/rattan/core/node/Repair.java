@@ -41,7 +41,7 @@ final class Repair {
     private final NodeContext ctx;
     private final Membership members;
     private final LocalReplica replica;
-    private final Node.PlantedBugs bugs;
+    private final PlantedBugs bugs;
     private final ReplicaStream.Counters counters = new ReplicaStream.Counters();
     private final Map<Id, ReplicaStream> streams = new HashMap<>();
     private final Map<Id, RangeSync> sessions = new HashMap<>();
@@ -56,7 +56,7 @@ final class Repair {
     private int turn;
     private final StrayCheck strays;
 
-    Repair(NodeContext ctx, Membership members, LocalReplica replica, Node.PlantedBugs bugs) {
+    Repair(NodeContext ctx, Membership members, LocalReplica replica, PlantedBugs bugs) {
         this.ctx = ctx;
         this.members = members;
         this.replica = replica;

@@ -37,13 +37,13 @@ final class ReplicaCoordinator {
     private final NodeContext ctx;
     private final Membership members;
     private final LocalReplica replica;
-    private final Node.PlantedBugs bugs;
+    private final PlantedBugs bugs;
 
     ReplicaCoordinator(NodeContext ctx, Membership members, LocalReplica replica) {
-        this(ctx, members, replica, Node.PlantedBugs.NONE);
+        this(ctx, members, replica, PlantedBugs.NONE);
     }
 
-    ReplicaCoordinator(NodeContext ctx, Membership members, LocalReplica replica, Node.PlantedBugs bugs) {
+    ReplicaCoordinator(NodeContext ctx, Membership members, LocalReplica replica, PlantedBugs bugs) {
         this.ctx = ctx;
         this.members = members;
         this.replica = replica;

@@ -10,6 +10,7 @@ import io.rattan.core.msg.Message;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.Node;
+import io.rattan.core.node.PlantedBugs;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.node.NodeListener;
 import io.rattan.core.store.MemoryStore;
@@ -42,7 +43,7 @@ public final class VirtualWorld {
     // Faults (enableFaults): off, the world builds its nodes exactly as it always has.
     private boolean faultsOn;
     private long syncIntervalNanos;
-    private Node.PlantedBugs bugs = Node.PlantedBugs.NONE;
+    private PlantedBugs bugs = PlantedBugs.NONE;
     private long escapedExceptions;
     private long refusedOnLostDisks;
     // 0: store work runs where it is submitted (deferStoreWork).
@@ -350,7 +351,7 @@ public final class VirtualWorld {
      * loop logs it and goes on. Draws nothing from the world's random source, so a world with faults on and none
      * injected runs as one without.
      */
-    public void enableFaults(long syncIntervalMillis, Node.PlantedBugs plantedBugs) {
+    public void enableFaults(long syncIntervalMillis, PlantedBugs plantedBugs) {
         if (!slots.isEmpty()) {
             throw new IllegalStateException("faults must be enabled before the first node is added");
         }

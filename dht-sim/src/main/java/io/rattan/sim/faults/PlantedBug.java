@@ -1,23 +1,23 @@
 package io.rattan.sim.faults;
 
-import io.rattan.core.node.Node;
+import io.rattan.core.node.PlantedBugs;
 
-/** The bugs the checker must catch (issue 16), each a test-only switch of {@link Node.PlantedBugs}. */
+/** The bugs the checker must catch (issue 16), each a test-only switch of {@link PlantedBugs}. */
 public enum PlantedBug {
-    NONE(Node.PlantedBugs.NONE, null),
-    ACK_BELOW_W(new Node.PlantedBugs(true, false, false), Rule.W_COPIES_AT_ACK),
-    TOMBSTONE_RULE_OFF(new Node.PlantedBugs(false, true, false), Rule.REMOVED_RETURNED),
-    EXTRA_SECOND_ON_COPY(new Node.PlantedBugs(false, false, true), Rule.SERVED_PAST_EXPIRY);
+    NONE(PlantedBugs.NONE, null),
+    ACK_BELOW_W(new PlantedBugs(true, false, false), Rule.W_COPIES_AT_ACK),
+    TOMBSTONE_RULE_OFF(new PlantedBugs(false, true, false), Rule.REMOVED_RETURNED),
+    EXTRA_SECOND_ON_COPY(new PlantedBugs(false, false, true), Rule.SERVED_PAST_EXPIRY);
 
-    private final Node.PlantedBugs switches;
+    private final PlantedBugs switches;
     private final Rule caughtBy;
 
-    PlantedBug(Node.PlantedBugs switches, Rule caughtBy) {
+    PlantedBug(PlantedBugs switches, Rule caughtBy) {
         this.switches = switches;
         this.caughtBy = caughtBy;
     }
 
-    public Node.PlantedBugs switches() {
+    public PlantedBugs switches() {
         return switches;
     }
 

@@ -12,7 +12,7 @@ import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.ValueEntry;
 import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Status;
-import io.rattan.core.node.Node;
+import io.rattan.core.node.PlantedBugs;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.util.Bytes;
 import io.rattan.core.virtual.LatencyModel;
@@ -38,7 +38,7 @@ class QuorumRepairSimTest {
         NodeConfig config = NodeConfig.defaults().withLeafSetHalf(4).withReplicas(K, 2)
                 .withPeriods(1_000, 7L * 24 * 3600 * 1000, 10_000);
         VirtualWorld world = new VirtualWorld(11, config, LatencyModel.constant(5_000_000L));
-        world.enableFaults(1, Node.PlantedBugs.NONE);
+        world.enableFaults(1, PlantedBugs.NONE);
         world.addNodes(40);
         List<Id> keys = new ArrayList<>();
         for (int i = 0; i < 400; i++) {
