@@ -293,9 +293,11 @@ public final class RattanNode implements AutoCloseable {
      * Sends {@code body} with request id {@code requestId} to the peer at {@code to} as this node, over its own
      * verified peer transport, on its loop; the node's state is not touched and it ignores any answer. For tests that
      * play a member of the overlay that misbehaves (a replica forging a remove from what it holds): what such a node
-     * can send, with everything the handshake proves about it. Fails once the node is stopped.
+     * can send, with everything the handshake proves about it. Fails once the node is stopped. Package-private so
+     * that the product does not publish it; tests in other packages reach it through the test sources'
+     * {@code NodeTestHooks}.
      */
-    public CompletableFuture<Void> sendAsThisNode(Address to, long requestId, Message body) {
+    CompletableFuture<Void> sendAsThisNode(Address to, long requestId, Message body) {
         return call(n -> {
             transport.send(to, new Envelope(contact, requestId, body));
             return null;
@@ -331,9 +333,10 @@ public final class RattanNode implements AutoCloseable {
      * For tests: makes this node's own store lose the record under {@code (key, valueHash)}, as a lost write or a disk
      * restored from an old copy would, by overwriting it with a copy that expires a millisecond from now by the
      * store's clock: reads, scans and {@code GET /admin/records} stop seeing it then, and the purge deletes it. Sends
-     * nothing. Completes with whether there was a record to lose; fails once the node is stopped.
+     * nothing. Completes with whether there was a record to lose; fails once the node is stopped. Package-private,
+     * as {@link #sendAsThisNode} is.
      */
-    public CompletableFuture<Boolean> loseRecord(Id key, Bytes valueHash) {
+    CompletableFuture<Boolean> loseRecord(Id key, Bytes valueHash) {
         CompletableFuture<Boolean> result = track(outstandingCalls, new CompletableFuture<>());
         boolean posted = post(() -> {
             if (stopped) {

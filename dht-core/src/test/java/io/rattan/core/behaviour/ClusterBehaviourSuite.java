@@ -25,7 +25,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.stream.Collectors;
@@ -145,23 +147,47 @@ public abstract class ClusterBehaviourSuite {
 
     /** The k live nodes closest to {@code key}, closest first: its replicas. */
     private List<Integer> replicasOf(Id key) {
-        List<Integer> live = new ArrayList<>();
+        return replicasOf(key, liveIds());
+    }
+
+    /**
+     * Every live node's id by index, each asked of its node once: a node's status is built afresh at each call (and is
+     * a round trip on real nodes), too costly to ask in a sort's every comparison.
+     */
+    private Map<Integer, Id> liveIds() {
+        Map<Integer, Id> ids = new LinkedHashMap<>();
         for (int i = 0; i < cluster.size(); i++) {
             if (cluster.isAlive(i)) {
-                live.add(i);
+                ids.put(i, cluster.status(i).self().id());
             }
         }
+        return ids;
+    }
+
+    /** The k nodes of {@code liveIds} closest to {@code key}, closest first. */
+    private static List<Integer> replicasOf(Id key, Map<Integer, Id> liveIds) {
+        List<Integer> live = new ArrayList<>(liveIds.keySet());
         live.sort((a, b) -> {
-            Id ia = cluster.status(a).self().id();
-            Id ib = cluster.status(b).self().id();
+            Id ia = liveIds.get(a);
+            Id ib = liveIds.get(b);
             return ia.equals(ib) ? 0 : ia.isCloserTo(key, ib) ? -1 : 1;
         });
         return live.subList(0, Math.min(K, live.size()));
     }
 
+    /** True when every value is {@link #replicated}; the live nodes' ids asked once for all of them. */
+    private boolean allReplicated(List<Stored> stored) {
+        Map<Integer, Id> ids = liveIds();
+        return stored.stream().allMatch(s -> replicated(s, ids));
+    }
+
     /** True when the k live nodes closest to the key each hold the value (former replicas may hold extra copies). */
     private boolean replicated(Stored s) {
-        for (int i : replicasOf(s.key())) {
+        return replicated(s, liveIds());
+    }
+
+    private boolean replicated(Stored s, Map<Integer, Id> liveIds) {
+        for (int i : replicasOf(s.key(), liveIds)) {
             Optional<StoredRecord> r = cluster.read(i, s.key(), s.hash());
             if (r.isEmpty() || r.get().tombstone()) {
                 return false;
@@ -261,7 +287,7 @@ public abstract class ClusterBehaviourSuite {
         double meanHops = readAll(stored);
         assertThat(meanHops).as("mean overlay hops per get").isGreaterThanOrEqualTo(minimumMeanHops());
         // Every value sits on exactly k nodes once puts are acknowledged and repair has settled.
-        cluster.await("the k closest nodes hold every value", () -> stored.stream().allMatch(this::replicated));
+        cluster.await("the k closest nodes hold every value", () -> allReplicated(stored));
     }
 
     @Test
@@ -269,7 +295,7 @@ public abstract class ClusterBehaviourSuite {
         cluster = start(nodes(), config());
         List<Stored> stored = putMany(values());
         cluster.await("every value on its k closest nodes before the kill",
-                () -> stored.stream().allMatch(this::replicated));
+                () -> allReplicated(stored));
         int victims = Math.max(2, nodes() / 10);
         List<Integer> killed = new ArrayList<>();
         while (killed.size() < victims) {
@@ -280,7 +306,7 @@ public abstract class ClusterBehaviourSuite {
             }
         }
         cluster.await("every value on its k closest live nodes again",
-                () -> stored.stream().allMatch(this::replicated));
+                () -> allReplicated(stored));
         assertThat(stored).allMatch(s -> copies(s) >= K);
         readAll(stored);
     }
@@ -289,7 +315,7 @@ public abstract class ClusterBehaviourSuite {
     void aGracefulLeaveHandsItsValuesToTheNewReplicasAtOnce() {
         cluster = start(nodes(), config());
         List<Stored> stored = putMany(Math.min(values(), 200));
-        cluster.await("k copies", () -> stored.stream().allMatch(this::replicated));
+        cluster.await("k copies", () -> allReplicated(stored));
         int leaver = -1;
         for (int i = 1; i < cluster.size() && leaver < 0; i++) {
             if (cluster.read(i, stored.get(0).key(), stored.get(0).hash()).isPresent()) {
@@ -300,7 +326,7 @@ public abstract class ClusterBehaviourSuite {
         cluster.leave(leaver);
         // The leaver's hand-off and its goodbye (neighbours repair at once) restore k copies; nothing is lost.
         cluster.await("every value on its k closest live nodes after the leave",
-                () -> stored.stream().allMatch(this::replicated));
+                () -> allReplicated(stored));
         readAll(stored);
     }
 
@@ -401,7 +427,7 @@ public abstract class ClusterBehaviourSuite {
     void aRestartedNodeServesItsOwnDataAndRejoins() {
         cluster = start(nodes(), config());
         List<Stored> stored = putMany(Math.min(values(), 100));
-        cluster.await("k copies", () -> stored.stream().allMatch(this::replicated));
+        cluster.await("k copies", () -> allReplicated(stored));
         // The victim is a replica of the first value, so it has something of its own to serve.
         int victim = -1;
         for (int i = 1; i < cluster.size() && victim < 0; i++) {

@@ -10,6 +10,7 @@ import io.rattan.core.node.NodeStatus;
 import io.rattan.core.store.StoredRecord;
 import io.rattan.core.util.Bytes;
 import io.rattan.node.LocalCluster;
+import io.rattan.node.NodeTestHooks;
 import io.rattan.node.RattanNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -102,7 +103,8 @@ final class NettyHarness implements ClusterHarness {
 
     @Override
     public void loseRecord(int node, Id key, Bytes valueHash) {
-        assertThat(get(cluster.node(node).loseRecord(key, valueHash))).as("node %d held the record", node).isTrue();
+        assertThat(get(NodeTestHooks.loseRecord(cluster.node(node), key, valueHash)))
+                .as("node %d held the record", node).isTrue();
         // The copy it was overwritten with expires a millisecond after the write.
         pass(Duration.ofMillis(5));
     }

@@ -18,14 +18,13 @@ import io.rattan.core.node.NodeConfig;
 import io.rattan.core.store.StoredRecord;
 import io.rattan.core.util.Bytes;
 import io.rattan.node.LocalCluster;
+import io.rattan.node.NodeTestHooks;
 import io.rattan.node.RattanNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -47,25 +46,20 @@ class ForgedRemoveTest {
 
     @TempDir
     Path dir;
+    private HostileCluster nodes;
     private LocalCluster cluster;
     private RattanClient client;
 
     @BeforeEach
     void startCluster() throws IOException {
-        cluster = LocalCluster.start(NODES, dir, CONFIG);
-        client = RattanClient.builder()
-                .gateway(new Address("127.0.0.1", cluster.node(0).gatewayAddress().getPort()))
-                .build();
+        nodes = HostileCluster.start(NODES, dir, CONFIG);
+        cluster = nodes.cluster;
+        client = nodes.client;
     }
 
     @AfterEach
     void stop() {
-        if (client != null) {
-            client.close();
-        }
-        if (cluster != null) {
-            cluster.close();
-        }
+        HostileCluster.close(nodes);
     }
 
     @Test
@@ -89,8 +83,9 @@ class ForgedRemoveTest {
         long requestId = 1_000;
         for (RattanNode victim : replicas.subList(1, replicas.size())) {
             Address to = victim.contact().address();
-            forger.sendAsThisNode(to, requestId++, new RemoveReplica(key, valueHash, binding, 600)).get();
-            forger.sendAsThisNode(to, requestId++, new StoreReplicas(List.of(
+            NodeTestHooks.sendAsThisNode(forger, to, requestId++, new RemoveReplica(key, valueHash, binding, 600))
+                    .get();
+            NodeTestHooks.sendAsThisNode(forger, to, requestId++, new StoreReplicas(List.of(
                     // The binding presented as the secret; the binding where the secret goes; SHA-256 of the
                     // secret, what version 5 stored and sent with every copy.
                     new ReplicaRecord(key, valueHash, Bytes.EMPTY, expiresAt, Bytes.EMPTY, binding, true),
@@ -99,7 +94,7 @@ class ForgedRemoveTest {
                             Bytes.of(secret).sha256(), true)))).get();
             // A copy the forger may hand over, sent after the forgeries on the same connection: a node handles one
             // connection's frames in order, so once the victim stores it, the forgeries were handled.
-            forger.sendAsThisNode(to, requestId++, new StoreReplicas(List.of(new ReplicaRecord(key,
+            NodeTestHooks.sendAsThisNode(forger, to, requestId++, new StoreReplicas(List.of(new ReplicaRecord(key,
                     sentinel.sha256(), sentinel, expiresAt, Bytes.EMPTY, Bytes.EMPTY, false)))).get();
         }
         for (RattanNode victim : replicas.subList(1, replicas.size())) {
@@ -140,24 +135,10 @@ class ForgedRemoveTest {
     }
 
     private List<RattanNode> holders(Id key, Bytes valueHash) throws Exception {
-        List<RattanNode> holders = new ArrayList<>();
-        for (RattanNode n : cluster.liveNodes()) {
-            Optional<StoredRecord> r = n.readStore(key, valueHash).get();
-            if (r.isPresent() && !r.get().tombstone()) {
-                holders.add(n);
-            }
-        }
-        return holders;
+        return nodes.holders(key, valueHash);
     }
 
     private List<RattanNode> tombstones(Id key, Bytes valueHash) throws Exception {
-        List<RattanNode> holders = new ArrayList<>();
-        for (RattanNode n : cluster.liveNodes()) {
-            Optional<StoredRecord> r = n.readStore(key, valueHash).get();
-            if (r.isPresent() && r.get().tombstone()) {
-                holders.add(n);
-            }
-        }
-        return holders;
+        return nodes.tombstones(key, valueHash);
     }
 }

@@ -37,6 +37,7 @@ class HostileInputTest {
 
     @TempDir
     static Path dir;
+    static HostileCluster nodes;
     static LocalCluster cluster;
     static RattanClient client;
     static final Id KEY = Id.ofName("hostile-input-test");
@@ -44,22 +45,15 @@ class HostileInputTest {
 
     @BeforeAll
     static void startCluster() throws IOException {
-        cluster = LocalCluster.start(4, dir, NodeConfig.defaults().withLeafSetHalf(3));
-        RattanNode n = cluster.node(0);
-        client = RattanClient.builder()
-                .gateway(new Address("127.0.0.1", n.gatewayAddress().getPort()))
-                .build();
+        nodes = HostileCluster.start(4, dir, NodeConfig.defaults().withLeafSetHalf(3));
+        cluster = nodes.cluster;
+        client = nodes.client;
         client.putSync(KEY, VALUE, Duration.ofMinutes(10));
     }
 
     @AfterAll
     static void stop() {
-        if (client != null) {
-            client.close();
-        }
-        if (cluster != null) {
-            cluster.close();
-        }
+        HostileCluster.close(nodes);
     }
 
     private static void assertStillServes() {

@@ -34,7 +34,6 @@ import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.NodeConfig;
-import io.rattan.core.store.StoredRecord;
 import io.rattan.core.util.Bytes;
 import io.rattan.node.LocalCluster;
 import io.rattan.node.RattanNode;
@@ -54,11 +53,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -78,6 +75,7 @@ class HostilePeersTest {
 
     @TempDir
     static Path dir;
+    static HostileCluster nodes;
     static LocalCluster cluster;
     static RattanClient client;
     // Pages of 16 values (16 KiB) rather than 256 (256 KiB): a key of 40 values spans pages, so that a reply the
@@ -88,20 +86,14 @@ class HostilePeersTest {
 
     @BeforeAll
     static void startCluster() throws IOException {
-        cluster = LocalCluster.start(NODES, dir, config);
-        client = RattanClient.builder()
-                .gateway(new Address("127.0.0.1", cluster.node(0).gatewayAddress().getPort()))
-                .build();
+        nodes = HostileCluster.start(NODES, dir, config);
+        cluster = nodes.cluster;
+        client = nodes.client;
     }
 
     @AfterAll
     static void stop() {
-        if (client != null) {
-            client.close();
-        }
-        if (cluster != null) {
-            cluster.close();
-        }
+        HostileCluster.close(nodes);
     }
 
     @Test
@@ -269,7 +261,7 @@ class HostilePeersTest {
                 attacker.send(new Envelope(attacker.contact, 400 + i, new JoinRequest(victim, 4000 + i, 0)));
             }
             // The requests were routed: someone dialed the sink (with a hello, and nothing else).
-            await().atMost(WAIT).until(() -> sink.connections.get() > 0);
+            await().atMost(WAIT).until(() -> sink.connections() > 0);
             attacker.send(new Envelope(attacker.contact, 999, new Ping()));
             awaitAnswer(attacker, 999);
             Thread.sleep(1_000);
@@ -312,7 +304,7 @@ class HostilePeersTest {
             MessageCodec codec = new MessageCodec();
             int helloBytes = 4 + codec.encode(new Envelope(node.contact(), 0, new Hello(MessageCodec.VERSION))).length;
             int challengeBytes = 4 + codec.encode(new Envelope(node.contact(), 0, new Challenge())).length;
-            assertThat(sink.connections.get()).as("connections to the sink").isEqualTo(1);
+            assertThat(sink.connections()).as("connections to the sink").isEqualTo(1);
             assertThat(sink.frames).as("frames at the sink").containsExactly(MessageType.HELLO, MessageType.CHALLENGE);
             assertThat(sink.bytes.get()).as("bytes at the sink").isEqualTo(helloBytes + challengeBytes);
         } finally {
@@ -468,50 +460,29 @@ class HostilePeersTest {
     }
 
     private static List<RattanNode> holders(Id key, Bytes valueHash) throws Exception {
-        List<RattanNode> holders = new ArrayList<>();
-        for (RattanNode n : cluster.liveNodes()) {
-            Optional<StoredRecord> r = n.readStore(key, valueHash).get();
-            if (r.isPresent() && !r.get().tombstone()) {
-                holders.add(n);
-            }
-        }
-        return holders;
+        return nodes.holders(key, valueHash);
     }
 
     /** A plain TCP sink: accepts, reads and counts, never writes. */
     static final class Sink implements AutoCloseable {
         final ServerSocket server;
-        final AtomicInteger connections = new AtomicInteger();
         final AtomicLong bytes = new AtomicLong();
         final List<MessageType> frames = new CopyOnWriteArrayList<>();
         final List<Socket> accepted = new CopyOnWriteArrayList<>();
-        final Thread acceptor;
 
         /** A sink listening on {@code host}, an IP literal of this machine (127.0.0.x). */
         Sink(String host) throws IOException {
             server = new ServerSocket(0, 50, InetAddress.getByName(host));
-            acceptor = new Thread(this::acceptAll, "sink");
-            acceptor.setDaemon(true);
-            acceptor.start();
+            Handshakes.acceptEach(server, "sink", accepted, this::read);
+        }
+
+        /** Connections the sink accepted. */
+        int connections() {
+            return accepted.size();
         }
 
         Address address() {
             return new Address(server.getInetAddress().getHostAddress(), server.getLocalPort());
-        }
-
-        private void acceptAll() {
-            try {
-                while (true) {
-                    Socket s = server.accept();
-                    accepted.add(s);
-                    connections.incrementAndGet();
-                    Thread reader = new Thread(() -> read(s), "sink-reader");
-                    reader.setDaemon(true);
-                    reader.start();
-                }
-            } catch (IOException closed) {
-                // the sink is closed
-            }
         }
 
         private void read(Socket s) {
@@ -554,9 +525,7 @@ class HostilePeersTest {
 
         Origin(Id id) throws IOException {
             contact = new Contact(id, new Address("127.0.0.1", server.getLocalPort()));
-            Thread acceptor = new Thread(this::acceptAll, "origin");
-            acceptor.setDaemon(true);
-            acceptor.start();
+            Handshakes.acceptEach(server, "origin", sockets, this::welcomeAndRead);
         }
 
         boolean received(MessageType type) {
@@ -565,20 +534,6 @@ class HostilePeersTest {
 
         GetReply first(MessageType type) {
             return (GetReply) frames.stream().filter(f -> f.type() == type).findFirst().orElseThrow().envelope().body();
-        }
-
-        private void acceptAll() {
-            try {
-                while (true) {
-                    Socket s = server.accept();
-                    sockets.add(s);
-                    Thread reader = new Thread(() -> welcomeAndRead(s), "origin-reader");
-                    reader.setDaemon(true);
-                    reader.start();
-                }
-            } catch (IOException closed) {
-                // the origin is closed
-            }
         }
 
         private void welcomeAndRead(Socket s) {

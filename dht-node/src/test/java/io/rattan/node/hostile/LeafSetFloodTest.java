@@ -25,6 +25,7 @@ import io.rattan.core.store.StoredRecord;
 import io.rattan.core.util.Bytes;
 import io.rattan.node.LocalCluster;
 import io.rattan.node.RattanNode;
+import io.rattan.node.netty.Handshakes;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -72,6 +73,7 @@ class LeafSetFloodTest {
 
     @TempDir
     static Path dir;
+    static HostileCluster nodes;
     static LocalCluster cluster;
     static RattanClient client;
 
@@ -79,22 +81,15 @@ class LeafSetFloodTest {
     static void startCluster() throws IOException {
         assertThat(CONFIG.idsPerIp()).isEqualTo(2);
         assertThat(CONFIG.replicas()).isEqualTo(4);
-        cluster = LocalCluster.start(NODES, dir, CONFIG);
-        client = RattanClient.builder()
-                .gateway(new Address("127.0.0.1", cluster.node(0).gatewayAddress().getPort()))
-                .attemptTimeout(Duration.ofSeconds(8))
-                .totalTimeout(Duration.ofSeconds(40))
-                .build();
+        nodes = HostileCluster.start(NODES, dir, CONFIG,
+                b -> b.attemptTimeout(Duration.ofSeconds(8)).totalTimeout(Duration.ofSeconds(40)));
+        cluster = nodes.cluster;
+        client = nodes.client;
     }
 
     @AfterAll
     static void stop() {
-        if (client != null) {
-            client.close();
-        }
-        if (cluster != null) {
-            cluster.close();
-        }
+        HostileCluster.close(nodes);
     }
 
     /** The {@code i}-th fake id: alternately clockwise and counter-clockwise of the victim key, 2^100 apart. */
@@ -210,27 +205,11 @@ class LeafSetFloodTest {
                 listener = new ServerSocket(0, 50, InetAddress.getByName(ATTACKER_IP));
                 sockets.add(listener);
                 contact = new Contact(id, new Address(ATTACKER_IP, listener.getLocalPort()));
-                Thread acceptor = new Thread(this::acceptAll, "fake-" + id.shortHex());
-                acceptor.setDaemon(true);
-                acceptor.start();
+                Handshakes.acceptEach(listener, "fake-" + id.shortHex(), sockets, this::read);
             }
 
             private BlockingQueue<Long> challengesFrom(Id node) {
                 return challenges.computeIfAbsent(node, k -> new LinkedBlockingQueue<>());
-            }
-
-            private void acceptAll() {
-                try {
-                    while (true) {
-                        Socket s = listener.accept();
-                        sockets.add(s);
-                        Thread reader = new Thread(() -> read(s), "fake-reader");
-                        reader.setDaemon(true);
-                        reader.start();
-                    }
-                } catch (IOException closed) {
-                    // the host is closed
-                }
             }
 
             /** A node's connection to this fake: its hello names the node; its challenges go to that node's proof. */

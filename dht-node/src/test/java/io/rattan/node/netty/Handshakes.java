@@ -16,6 +16,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.util.Collection;
+import java.util.function.Consumer;
 
 /**
  * The peer handshake (docs/protocol.md) spoken from raw blocking sockets, as a test peer or a hostile one would: a
@@ -117,6 +119,30 @@ public final class Handshakes {
         }
         writeFrame(accepted, new Envelope(null, 0, new Welcome()));
         return back;
+    }
+
+    /**
+     * The listening side of a test peer: accepts connections on {@code listener} on a daemon thread named
+     * {@code name} until the listener is closed, adds each to {@code opened} (which the caller closes) and serves it
+     * with {@code serve} on a daemon thread of its own, so that one slow connection does not hold up the next.
+     */
+    public static void acceptEach(ServerSocket listener, String name, Collection<? super Socket> opened,
+                                  Consumer<Socket> serve) {
+        Thread acceptor = new Thread(() -> {
+            try {
+                while (true) {
+                    Socket s = listener.accept();
+                    opened.add(s);
+                    Thread reader = new Thread(() -> serve.accept(s), name + "-reader");
+                    reader.setDaemon(true);
+                    reader.start();
+                }
+            } catch (IOException closed) {
+                // the listener is closed
+            }
+        }, name);
+        acceptor.setDaemon(true);
+        acceptor.start();
     }
 
     /** Reads frames until one of {@code type}; fails on end of stream or the read timeout. */
