@@ -154,7 +154,7 @@ class FaultSimulatorCiTest {
     void seed46ReplaysTheDocumentedTrace() {
         FaultRunResult r = baseline.get(45);
         assertThat(r.config().seed()).isEqualTo(46);
-        assertThat(r.trace()).isEqualTo("4690e97846b5365f/228935");
+        assertThat(r.trace()).isEqualTo("fe847b03b63c7d70/226852");
     }
 
     @Test
