@@ -15,8 +15,8 @@ import java.util.Map;
  * once it heals. Across a partition every node declares the other side's nodes dead and drops them from its leaf set
  * and table; since second-hand contacts enter only once they answer a probe ({@link SecondHandProbes}), nothing
  * brings them back unless some node hears from the other side directly, and each side would stay a ring of its own,
- * acknowledging puts on replicas the other side's gets never ask. Cassandra's gossip and OpenDHT's re-bootstrap
- * recover the same way, by contacting nodes that once answered.
+ * acknowledging puts on replicas the other side's gets never ask. Cassandra's gossip recovers the same way (each
+ * round may go to a member it holds unreachable); OpenDHT contacts its bootstrap nodes again.
  *
  * <p>Only contacts this node verified itself are kept (they were in its leaf set or routing table, which only
  * contacts heard from directly enter), and they are only pinged: nothing is routed to them or listed to others until
