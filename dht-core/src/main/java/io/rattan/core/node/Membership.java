@@ -35,14 +35,15 @@ final class Membership {
     private final Predicate<Id> isNeighbour = this::isNeighbour;
     private int exchangeTurn;
 
-    /** {@code leafSetChanged} runs each time a member joins or leaves the leaf set. */
+    /** {@code leafSetChanged} runs when a member joins or leaves the leaf set, or a peer is suspected or cleared. */
     Membership(NodeContext ctx, Runnable leafSetChanged) {
         this.ctx = ctx;
         NodeConfig config = ctx.config();
         String selfHost = ctx.self().address().host();
         this.leafSet = new LeafSet(ctx.self(), config.leafSetHalf(), config.idsPerIp());
-        this.peers = new Peers(nanos(config.rtoInitialMillis()), nanos(config.rtoMinMillis()),
-                nanos(config.rtoMaxMillis()), 20 * nanos(config.leafExchangeIntervalMillis()));
+        long rtoMax = nanos(config.rtoMaxMillis());
+        this.peers = new Peers(nanos(config.rtoInitialMillis()), nanos(config.rtoMinMillis()), rtoMax,
+                20 * nanos(config.leafExchangeIntervalMillis()), id -> leafSetChanged.run());
         this.table = new RoutingTable(ctx.self().id(), config.candidatesPerSlot(), peers::srttNanos,
                 config.idsPerIp(), selfHost);
         this.probes = new SecondHandProbes(ctx, leafSet, table, peers, this::add);
@@ -365,9 +366,9 @@ final class Membership {
 
     /**
      * One exchange per period, in turn with the nearest clockwise member, the nearest counter-clockwise member and a
-     * random member. Each immediate neighbour is still asked every third period, and asks us as often, so a crashed
-     * neighbour is found at most two periods later than with all three every period, at a third of the exchanges
-     * and of the contacts they make every node re-check.
+     * random member (the nearest not suspected: a suspect is probed already and would hide the member beyond it).
+     * Each immediate neighbour is asked every third period, and asks us as often: a crashed neighbour is found at
+     * most two periods later than with all three every period, at a third of the exchanges and contacts to re-check.
      */
     private Contact nextExchangeTarget() {
         List<Contact> all = leafSet.members();
@@ -377,7 +378,8 @@ final class Membership {
         int turn = exchangeTurn;
         exchangeTurn = (exchangeTurn + 1) % 3;
         List<Contact> side = turn == 0 ? leafSet.clockwise() : turn == 1 ? leafSet.counterClockwise() : List.of();
-        return side.isEmpty() ? all.get(ctx.random().nextInt(all.size())) : side.get(0);
+        Contact near = side.stream().filter(this::usable).findFirst().orElse(null);
+        return near != null ? near : all.get(ctx.random().nextInt(all.size()));
     }
 
     void exchangeWith(Contact c) {
