@@ -140,7 +140,7 @@ class FaultSimulatorCiTest {
     void seed46ReplaysTheDocumentedTrace() {
         FaultRunResult r = baseline.get(45);
         assertThat(r.config().seed()).isEqualTo(46);
-        assertThat(r.trace()).isEqualTo("a94be49ad53f5c85/130437");
+        assertThat(r.trace()).isEqualTo("fde386265e9d1df6/166954");
     }
 
     @Test
