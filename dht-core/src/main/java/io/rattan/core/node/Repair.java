@@ -101,8 +101,21 @@ final class Repair {
                 failedIn.remove(gone);
             }
         }
+        boolean membersChanged = !leaves.equals(leafIds);
         leafIds = leaves;
         if (newView.equals(view)) {
+            return;
+        }
+        if (!membersChanged && newView.containsAll(view)) {
+            // Only suspects cleared: no new epoch (a peer that flaps would restart every session each time), but the
+            // cleared members are due, for the writes that skipped them while they were suspected.
+            for (Id back : newView) {
+                if (!view.contains(back)) {
+                    repairedIn.remove(back);
+                }
+            }
+            view = newView;
+            startDue();
             return;
         }
         epoch++;
