@@ -140,7 +140,7 @@ class FaultSimulatorCiTest {
     void seed46ReplaysTheDocumentedTrace() {
         FaultRunResult r = baseline.get(45);
         assertThat(r.config().seed()).isEqualTo(46);
-        assertThat(r.trace()).isEqualTo("fde386265e9d1df6/166954");
+        assertThat(r.trace()).isEqualTo("a03909ecc5167d99/182413");
     }
 
     @Test
