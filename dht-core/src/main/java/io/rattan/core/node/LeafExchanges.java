@@ -39,9 +39,9 @@ final class LeafExchanges {
 
     /**
      * One exchange per period, in turn with the nearest clockwise member, the nearest counter-clockwise member and a
-     * random member. Each immediate neighbour is still asked every third period, and asks us as often, so a crashed
-     * neighbour is found at most two periods later than with all three every period, at a third of the exchanges
-     * and of the contacts they make every node re-check.
+     * random member (the nearest not suspected: a suspect is probed already and would hide the member beyond it).
+     * Each immediate neighbour is asked every third period, and asks us as often: a crashed neighbour is found at
+     * most two periods later than with all three every period, at a third of the exchanges and contacts to re-check.
      */
     private Contact nextTarget() {
         List<Contact> all = leafSet.members();
@@ -51,7 +51,8 @@ final class LeafExchanges {
         int now = turn;
         turn = (turn + 1) % 3;
         List<Contact> side = now == 0 ? leafSet.clockwise() : now == 1 ? leafSet.counterClockwise() : List.of();
-        return side.isEmpty() ? all.get(ctx.random().nextInt(all.size())) : side.get(0);
+        Contact near = side.stream().filter(c -> !peers.isSuspect(c.id())).findFirst().orElse(null);
+        return near != null ? near : all.get(ctx.random().nextInt(all.size()));
     }
 
     /** A member left the leaf set: refill from the farthest member on each side, whose leaf set reaches beyond ours. */

@@ -37,14 +37,15 @@ final class Membership {
     /** What {@link Peers#forgetIdle} must keep: the peers routing relies on, measured by maintenance. */
     private final Predicate<Id> isNeighbour = this::isNeighbour;
 
-    /** {@code leafSetChanged} runs each time a member joins or leaves the leaf set. */
+    /** {@code leafSetChanged} runs when a member joins or leaves the leaf set, or a peer is suspected or cleared. */
     Membership(NodeContext ctx, Runnable leafSetChanged) {
         this.ctx = ctx;
         NodeConfig config = ctx.config();
         String selfHost = ctx.self().address().host();
         this.leafSet = new LeafSet(ctx.self(), config.leafSetHalf(), config.idsPerIp());
-        this.peers = new Peers(nanos(config.rtoInitialMillis()), nanos(config.rtoMinMillis()),
-                nanos(config.rtoMaxMillis()), 20 * nanos(config.leafExchangeIntervalMillis()));
+        long rtoMax = nanos(config.rtoMaxMillis());
+        this.peers = new Peers(nanos(config.rtoInitialMillis()), nanos(config.rtoMinMillis()), rtoMax,
+                20 * nanos(config.leafExchangeIntervalMillis()), id -> leafSetChanged.run());
         this.table = new RoutingTable(ctx.self().id(), config.candidatesPerSlot(), peers::srttNanos,
                 config.idsPerIp(), selfHost);
         this.probes = new SecondHandProbes(ctx, leafSet, table, peers, this::add);

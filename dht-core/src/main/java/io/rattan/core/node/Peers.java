@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
@@ -44,6 +45,7 @@ final class Peers implements RttView {
     private final long rtoMinNanos;
     private final long rtoMaxNanos;
     private final long deadMemoryNanos;
+    private final Consumer<Id> suspicionChanged;
     // Looked up, iterated only to compute an order-free statistic (the median), or swept in slot order, which
     // depends only on the ids and the map's history: hash order cannot leak.
     private final IdMap<Peer> peers = new IdMap<>();
@@ -51,10 +53,27 @@ final class Peers implements RttView {
     private int sweepCursor;
 
     Peers(long rtoInitialNanos, long rtoMinNanos, long rtoMaxNanos, long deadMemoryNanos) {
+        this(rtoInitialNanos, rtoMinNanos, rtoMaxNanos, deadMemoryNanos, id -> { });
+    }
+
+    /**
+     * {@code suspicionChanged} runs each time a peer becomes suspect or stops being one (a suspect is left out of
+     * replica sets, so repair must see the change at once, not when the probe declares the peer dead).
+     */
+    Peers(long rtoInitialNanos, long rtoMinNanos, long rtoMaxNanos, long deadMemoryNanos,
+          Consumer<Id> suspicionChanged) {
         this.rtoInitialNanos = rtoInitialNanos;
         this.rtoMinNanos = rtoMinNanos;
         this.rtoMaxNanos = rtoMaxNanos;
         this.deadMemoryNanos = deadMemoryNanos;
+        this.suspicionChanged = suspicionChanged;
+    }
+
+    private void clearSuspicion(Id id, Peer p) {
+        if (p.suspect) {
+            p.suspect = false;
+            suspicionChanged.accept(id);
+        }
     }
 
     private Peer get(Id id) {
@@ -124,8 +143,8 @@ final class Peers implements RttView {
             deadUntil.remove(id);
         }
         Peer p = get(id);
-        p.suspect = false;
         p.lastHeardNanos = nowNanos;
+        clearSuspicion(id, p);
     }
 
     /**
@@ -136,7 +155,10 @@ final class Peers implements RttView {
     boolean suspect(Id id, boolean mayProbe) {
         Peer p = get(id);
         p.rtt.backoff();
-        p.suspect = true;
+        if (!p.suspect) {
+            p.suspect = true;
+            suspicionChanged.accept(id);
+        }
         if (p.probing || !mayProbe) {
             return false;
         }
@@ -147,7 +169,7 @@ final class Peers implements RttView {
     void probeAnswered(Id id) {
         Peer p = get(id);
         p.probing = false;
-        p.suspect = false;
+        clearSuspicion(id, p);
     }
 
     /**
@@ -158,7 +180,7 @@ final class Peers implements RttView {
         Peer p = get(id);
         p.probing = false;
         if (p.lastHeardNanos > probeStartedNanos) {
-            p.suspect = false;
+            clearSuspicion(id, p);
             return false;
         }
         return true;

@@ -24,7 +24,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps every record on its k replicas by range-digest repair ({@link RangeSync}) with each leaf-set member: after a
- * leaf-set change every member is due for a session in the new view, and anti-entropy rounds run the due ones first,
+ * change of the view (the leaf set's members not suspected: a suspect is in no replica set, so its keys' next
+ * replicas need their copies before the probe declares it dead) every usable member is due for a session in the new
+ * view, and anti-entropy rounds run the due ones first,
  * then re-check one member per round. A member counts as repaired for a view only once a session in that view
  * finished with every copy it streamed acknowledged. Graceful leave runs the same sessions toward the nodes that take
  * over. Owned by the node's event loop.
@@ -51,6 +53,8 @@ final class Repair {
     private final Map<Id, Long> repairedIn = new HashMap<>();
     private final Map<Id, Long> failedIn = new HashMap<>();
     private Set<Id> view = new HashSet<>();
+    // The leaf set's members at the last view change, suspects included: a member leaving them takes its stream.
+    private Set<Id> leafIds = new HashSet<>();
     private long epoch;
     private boolean repairScheduled;
     private int turn;
@@ -78,17 +82,18 @@ final class Repair {
         if (ctx.stopped()) {
             return;
         }
+        Set<Id> leaves = new HashSet<>();
+        // The view is the usable members: a suspect is out of every replica set, so its keys' new replicas are due.
         Set<Id> newView = new HashSet<>();
         for (Contact c : members.leafMembers()) {
-            newView.add(c.id());
+            leaves.add(c.id());
+            if (members.usable(c)) {
+                newView.add(c.id());
+            }
         }
-        endHandOffsToDeparted(newView);
-        if (newView.equals(view)) {
-            return;
-        }
-        epoch++;
-        for (Id gone : view) {
-            if (!newView.contains(gone)) {
+        endHandOffsToDeparted(leaves);
+        for (Id gone : leafIds) {
+            if (!leaves.contains(gone)) {
                 ReplicaStream s = streams.remove(gone);
                 if (s != null) {
                     s.abandon();
@@ -98,6 +103,24 @@ final class Repair {
                 failedIn.remove(gone);
             }
         }
+        boolean membersChanged = !leaves.equals(leafIds);
+        leafIds = leaves;
+        if (newView.equals(view)) {
+            return;
+        }
+        if (!membersChanged && newView.containsAll(view)) {
+            // Only suspects cleared: no new epoch (a peer that flaps would restart every session each time), but the
+            // cleared members are due, for the writes that skipped them while they were suspected.
+            for (Id back : newView) {
+                if (!view.contains(back)) {
+                    repairedIn.remove(back);
+                }
+            }
+            view = newView;
+            startDue();
+            return;
+        }
+        epoch++;
         view = newView;
         startDue();
     }
@@ -124,7 +147,7 @@ final class Repair {
     private void startDue() {
         List<Contact> due = new ArrayList<>();
         for (Contact c : members.leafMembers()) {
-            if (!running.contains(c.id()) && repairedIn.getOrDefault(c.id(), -1L) < epoch) {
+            if (!running.contains(c.id()) && repairedIn.getOrDefault(c.id(), -1L) < epoch && members.usable(c)) {
                 due.add(c);
             }
         }
@@ -189,7 +212,9 @@ final class Repair {
         startDue();
         if (running.isEmpty()) {
             Contact c = leaves.get(Math.floorMod(turn++, leaves.size()));
-            start(c);
+            if (members.usable(c)) {
+                start(c);
+            }
         }
         strays.round(leaves.get(ctx.random().nextInt(leaves.size())));
     }
@@ -228,11 +253,17 @@ final class Repair {
             return KeyRange.whole();
         }
         List<Id> ring = new ArrayList<>();
+        List<Boolean> usable = new ArrayList<>();
         for (int i = ccw.size() - 1; i >= 0; i--) {
             ring.add(ccw.get(i).id());
+            usable.add(members.usable(ccw.get(i)));
         }
         ring.add(ctx.self().id());
-        cw.forEach(c -> ring.add(c.id()));
+        usable.add(true);
+        cw.forEach(c -> {
+            ring.add(c.id());
+            usable.add(members.usable(c));
+        });
         if (new HashSet<>(ring).size() != ring.size()
                 || ring.get(ring.size() - 1).minus(ring.get(0)).compareTo(HALF_RING) >= 0) {
             return KeyRange.whole();
@@ -242,8 +273,17 @@ final class Repair {
         if (p < 0) {
             return KeyRange.whole();
         }
-        int a = Math.max(s, p) - n;
-        int b = Math.min(s, p) + n;
+        // n steps over usable nodes: a suspect is in no replica set, so the arc reaches one node further past it.
+        int a = Math.max(s, p);
+        int b = Math.min(s, p);
+        for (int i = 0; i < n; i++) {
+            do {
+                a--;
+            } while (a >= 0 && !usable.get(a));
+            do {
+                b++;
+            } while (b < ring.size() && !usable.get(b));
+        }
         if (a < 0 || b >= ring.size()) {
             return KeyRange.whole();
         }

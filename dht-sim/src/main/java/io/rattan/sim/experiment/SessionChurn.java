@@ -41,7 +41,7 @@ final class SessionChurn {
 
     /** What one phase measured. */
     record PhaseResult(Phase phase, long gets, long firstTryOk, long ok, long empty, long errors, int lost,
-                       Churn.Counts churn) {
+                       Churn.Counts churn, CopyWatch.Stats copies) {
         double firstTryRatio() {
             return gets == 0 ? 0 : (double) firstTryOk / gets;
         }
@@ -113,6 +113,8 @@ final class SessionChurn {
                 }
             }
         });
+        List<Bytes> hashes = stored.stream().map(Bytes::sha256).toList();
+        CopyWatch copies = new CopyWatch(world, keys, hashes, config.replicas());
         List<PhaseResult> results = new ArrayList<>();
         double nodeSeconds = 0;
         for (Phase p : phases) {
@@ -125,10 +127,11 @@ final class SessionChurn {
             Reads reads = new Reads(world, keys, stored, random.split());
             driver.start();
             reads.schedule(duration);
+            copies.schedule(duration);
             world.runFor(duration + 2 * config.requestTimeoutMillis() * 1_000_000L + SECOND);
             nodeSeconds += driver.aliveNodeNanos() / 1e9;
             PhaseResult r = new PhaseResult(p, reads.gets, reads.firstTryOk, reads.ok, reads.empty, reads.errors,
-                    lost(world, keys, stored), driver.counts());
+                    lost(world, keys, stored), driver.counts(), copies.take());
             results.add(r);
             log.accept(String.format("median session %.1f min, %.0f min: %d gets, %.3f%% first try, %.3f%% with one "
                             + "retry (failed tries: %d empty, %d errors); %d values on no live node; %d crashes, %d joins",

@@ -14,9 +14,10 @@ import picocli.CommandLine.Option;
                 + "joins through the protocol; V values put first, then read continuously (Poisson gets of random "
                 + "keys from random serving gateways). A get succeeds when it returns exactly the value put; a "
                 + "failed get is tried once more through another gateway, and both ratios are printed.",
-            "Prints, per phase, the gets and their success ratios, the churn counts, then the maintenance bytes "
-                + "(every node-to-node message but those of client requests) and the repair bytes per live "
-                + "node-second, beside Bamboo's figure."})
+            "Prints, per phase, the gets and their success ratios, the churn counts; the values' live copies, "
+                + "sampled each virtual second (the share of samples under k, the fewest seen, and how long the "
+                + "spells under k lasted); then the maintenance bytes (every node-to-node message but those of "
+                + "client requests) and the repair bytes per live node-second, beside Bamboo's figure."})
 public final class SessionChurnCommand implements Callable<Integer> {
 
     /** Bamboo's maintenance bandwidth at 1000 nodes and a median session of 1.4 min, from the paper's abstract. */
@@ -67,6 +68,14 @@ public final class SessionChurnCommand implements Callable<Integer> {
             b.append(String.format(Locale.ROOT, "%-16s %8d %11.3f%% %11.3f%% %8d %8d%n",
                     p.phase().medianMinutes() + " min", p.gets(), 100 * p.firstTryRatio(), 100 * p.ratio(),
                     p.churn().crashes(), p.churn().joins()));
+        }
+        b.append(String.format(Locale.ROOT, "%-16s %12s %7s %13s %8s %8s %8s%n", "median session", "< k copies",
+                "fewest", "spells < k", "p50 s", "p90 s", "max s"));
+        for (SessionChurn.PhaseResult p : r.phases()) {
+            CopyWatch.Stats c = p.copies();
+            b.append(String.format(Locale.ROOT, "%-16s %11.3f%% %7d %13d %8.1f %8.1f %8.1f%n",
+                    p.phase().medianMinutes() + " min", 100 * c.shortShare(), c.fewest(), c.shortSeconds().size(),
+                    c.shortQuantile(0.5), c.shortQuantile(0.9), c.shortQuantile(1)));
         }
         b.append(String.format(Locale.ROOT, "maintenance %.0f bytes/s per node (repair %.0f of it), %d nodes; "
                         + "Bamboo: < %.0f bytes/s per node at 1000 nodes, median session 1.4 min (Rhea et al., "
