@@ -154,7 +154,7 @@ class FaultSimulatorCiTest {
     void seed46ReplaysTheDocumentedTrace() {
         FaultRunResult r = baseline.get(45);
         assertThat(r.config().seed()).isEqualTo(46);
-        assertThat(r.trace()).isEqualTo("fe847b03b63c7d70/226852");
+        assertThat(r.trace()).isEqualTo("3e08d95e2c62dfe0/263838");
     }
 
     @Test
