@@ -1,7 +1,5 @@
 package io.rattan.core.msg;
 
-import java.util.Locale;
-
 /** How many replicas a get reads before it answers; carried by a client's get. */
 public enum Consistency {
     /** The first replica the get reaches answers from its own store: the fast path the OpenDHT study measured. */
@@ -31,21 +29,11 @@ public enum Consistency {
 
     /** The level for a wire code, or null when unknown. */
     public static Consistency fromCode(int code) {
-        for (Consistency c : values()) {
-            if (c.code == code) {
-                return c;
-            }
-        }
-        return null;
+        return WireEnums.byCode(values(), Consistency::code, code);
     }
 
     /** Parses {@code one} or {@code quorum}, case-insensitively. */
     public static Consistency parse(String s) {
-        for (Consistency c : values()) {
-            if (c.label.equals(s.toLowerCase(Locale.ROOT))) {
-                return c;
-            }
-        }
-        throw new IllegalArgumentException("consistency must be one or quorum, got '" + s + "'");
+        return WireEnums.byLabel(values(), Consistency::label, s, "consistency must be one or quorum, got '" + s + "'");
     }
 }

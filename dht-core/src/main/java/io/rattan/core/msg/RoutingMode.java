@@ -1,7 +1,5 @@
 package io.rattan.core.msg;
 
-import java.util.Locale;
-
 /** How a get chooses each next hop; carried by the request so that every hop on the path applies the same rule. */
 public enum RoutingMode {
     /** The neighbour that makes the most key-space progress. */
@@ -36,21 +34,12 @@ public enum RoutingMode {
 
     /** The mode for a wire code, or null when unknown. */
     public static RoutingMode fromCode(int code) {
-        for (RoutingMode m : values()) {
-            if (m.code == code) {
-                return m;
-            }
-        }
-        return null;
+        return WireEnums.byCode(values(), RoutingMode::code, code);
     }
 
     /** Parses {@code greedy}, {@code delay-aware} or {@code iterative}, case-insensitively. */
     public static RoutingMode parse(String s) {
-        for (RoutingMode m : values()) {
-            if (m.label.equals(s.toLowerCase(Locale.ROOT))) {
-                return m;
-            }
-        }
-        throw new IllegalArgumentException("routing must be greedy, delay-aware or iterative, got '" + s + "'");
+        return WireEnums.byLabel(values(), RoutingMode::label, s,
+                "routing must be greedy, delay-aware or iterative, got '" + s + "'");
     }
 }
