@@ -264,9 +264,21 @@ final class Membership {
 
     // ---------------------------------------------------------------- learning and forgetting
 
-    /** A node sent us a message: it is alive and is a neighbour candidate. */
+    /**
+     * A node sent us a message: it is alive and is a neighbour candidate. A message from another address than the one
+     * its id is bound to (a restarted node listening on a new port) says nothing about the bound contact, so it does
+     * not count as hearing from that id: it would clear the old contact's suspicion and outweigh its lost probe
+     * ({@link Peers#probeLost}), and while the new one kept talking the dead old one was never declared dead, so the
+     * new one could not get in ({@link #add}) and was repaired by nobody who held it.
+     */
     void heard(Contact c) {
         if (c.id().equals(ctx.self().id())) {
+            return;
+        }
+        Contact bound = boundElsewhere(c);
+        if (bound != null) {
+            log.debug("{} keeps {} against a claim from {}; probing it", ctx.tag(), bound, c.address());
+            peerTimedOut(bound);
             return;
         }
         peers.heardFrom(c.id(), ctx.now());
@@ -291,11 +303,8 @@ final class Membership {
      * contact is probed instead; once it fails its probe it is forgotten, and the next claim gets in.
      */
     void add(Contact c) {
-        Contact bound = leafSet.find(c.id());
-        if (bound == null) {
-            bound = table.find(c.id());
-        }
-        if (bound != null && !bound.address().equals(c.address())) {
+        Contact bound = boundElsewhere(c);
+        if (bound != null) {
             log.debug("{} keeps {} against a claim from {}; probing it", ctx.tag(), bound, c.address());
             peerTimedOut(bound);
             return;
@@ -304,6 +313,15 @@ final class Membership {
         if (leafSet.add(c)) {
             leafSetChanged.run();
         }
+    }
+
+    /** The contact {@code c}'s id is bound to in the leaf set or the routing table if at another address, else null. */
+    private Contact boundElsewhere(Contact c) {
+        Contact bound = leafSet.find(c.id());
+        if (bound == null) {
+            bound = table.find(c.id());
+        }
+        return bound != null && !bound.address().equals(c.address()) ? bound : null;
     }
 
     void sampleRtt(Id peer, long rttNanos) {

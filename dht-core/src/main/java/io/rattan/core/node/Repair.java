@@ -191,8 +191,13 @@ final class Repair {
         });
     }
 
+    /** The stream to {@code peer}; one to its id at an old address (restarted on a new port) gives way to a new one. */
     private ReplicaStream stream(Contact peer) {
         ReplicaStream s = streams.get(peer.id());
+        if (s != null && !s.peer().equals(peer)) {
+            s.abandon();
+            s = null;
+        }
         if (s == null) {
             s = new ReplicaStream(ctx, replica, peer, counters);
             streams.put(peer.id(), s);

@@ -83,6 +83,10 @@ final class ReplicaStream {
         pump();
     }
 
+    Contact peer() {
+        return peer;
+    }
+
     /** Records owed and not yet acknowledged. */
     int owed() {
         return owed.size();

@@ -123,6 +123,23 @@ class LostContactsTest {
     }
 
     @Test
+    void aNeighbourRestartedOnANewPortTakesItsPlaceWhileItKeepsTalking() {
+        Contact old = at(near(5), "10.0.0.5", 4000);
+        Contact restarted = at(near(5), "10.0.0.5", 4001);
+        members.heard(old);
+        // The old process is gone; the new one (a real node restarts on port 0) speaks twice a second, as its repair
+        // and leaf-set rounds do: more often than a probe of the old address times out. Its messages are no sign of
+        // life of the old address, so the old contact's probe fails and the new one gets in.
+        for (int i = 0; i < 4 * config.rtoMaxMillis() / 1_000 + 4; i++) {
+            members.heard(restarted);
+            scheduler.runFor(SECOND / 2);
+        }
+
+        assertThat(members.leafMembers()).containsExactly(restarted);
+        assertThat(pingsTo(old.address())).as("the old address probed").isNotEmpty();
+    }
+
+    @Test
     void aContactOnlyNamedSecondHandIsNeverPingedAgain() {
         Contact named = at(near(5), "10.0.0.5", 4000);
         members.learn(named);

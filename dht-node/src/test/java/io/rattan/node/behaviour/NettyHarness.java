@@ -114,7 +114,14 @@ final class NettyHarness implements ClusterHarness {
 
     @Override
     public void await(String what, BooleanSupplier condition) {
-        Awaitility.await(what).atMost(AWAIT).pollInterval(Duration.ofMillis(200)).until(condition::getAsBoolean);
+        long start = System.nanoTime();
+        try {
+            Awaitility.await(what).atMost(AWAIT).pollInterval(Duration.ofMillis(200)).until(condition::getAsBoolean);
+        } finally {
+            // How long each wait took, in the test's output: the tail of a distribution says whether a path waits for
+            // a timer rather than for work.
+            System.out.printf("AWAIT %s: %.1f s%n", what, (System.nanoTime() - start) / 1e9);
+        }
     }
 
     @Override
