@@ -60,7 +60,8 @@ public final class VirtualWorld {
     }
 
     private static final class Slot {
-        final Contact contact;
+        // Its id is for life; its port changes when it restarts on a new one (restartOnNewPort).
+        Contact contact;
         MemoryStore store;
         // With faults only: the node's own clock and the disk wrapper it writes through.
         NodeClock clock;
@@ -472,6 +473,22 @@ public final class VirtualWorld {
         if (slot.alive) {
             throw new IllegalStateException("node " + index + " is alive");
         }
+        boot(slot);
+    }
+
+    /**
+     * Starts a dead node again with its id and store, as {@link #restart} does, but listening on another port of its
+     * host, as a real node restarted on port 0 does: its neighbours still hold its old address. Draws from the world's
+     * random source only as {@link #restart} does.
+     */
+    public void restartOnNewPort(int index) {
+        Slot slot = slots.get(index);
+        if (slot.alive) {
+            throw new IllegalStateException("node " + index + " is alive");
+        }
+        Address old = slot.contact.address();
+        // The host names the node's index, so no other node listens on any of its ports.
+        slot.contact = new Contact(slot.contact.id(), new Address(old.host(), old.port() % 65_535 + 1));
         boot(slot);
     }
 
