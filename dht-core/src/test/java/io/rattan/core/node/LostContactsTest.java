@@ -1,8 +1,11 @@
 package io.rattan.core.node;
 
+import static io.rattan.core.node.MembershipRig.SECOND;
+import static io.rattan.core.node.MembershipRig.at;
+import static io.rattan.core.node.MembershipRig.near;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rattan.core.id.Id;
+import io.rattan.core.node.MembershipRig.Sent;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Messages.LeafExchange;
 import io.rattan.core.msg.Messages.Ping;
@@ -10,53 +13,36 @@ import io.rattan.core.msg.Messages.Pong;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import io.rattan.core.virtual.VirtualScheduler;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Neighbours declared dead are pinged again for a while, and come back only by answering: built from a node's parts
- * as {@link SecondHandContactsTest} is (the outbox sends into a list, answers are fed back as the node takes them
- * in), with time moved by hand and a maintenance round each second.
+ * Neighbours declared dead are pinged again for a while, and come back only by answering: on a {@link MembershipRig}
+ * (the outbox sends into a list, answers are fed back as the node takes them in), with time moved by hand and a
+ * maintenance round each second.
  */
 class LostContactsTest {
 
-    private static final long SECOND = 1_000_000_000L;
-    private static final Id SELF = Id.fromHex("8000000000000000000000000000000000000000");
-
-    private record Sent(Address to, Envelope envelope) {
-    }
-
-    private final List<Sent> sent = new ArrayList<>();
+    private MembershipRig rig;
+    private List<Sent> sent;
     private VirtualScheduler scheduler;
     private Outbox outbox;
     private Membership members;
     private NodeConfig config;
 
-    private static Id near(long offset) {
-        return offset >= 0 ? SELF.plus(new Id(0, offset << 36, 0)) : SELF.minus(new Id(0, -offset << 36, 0));
-    }
-
-    private static Contact at(Id id, String host, int port) {
-        return new Contact(id, new Address(host, port));
-    }
-
     @BeforeEach
     void build() {
-        sent.clear();
-        scheduler = new VirtualScheduler(1_700_000_000_000L);
-        config = NodeConfig.defaults();
-        NodeContext ctx = new NodeContext(at(SELF, "10.0.0.1", 4000), config, scheduler, scheduler,
-                new SplittableRandom(1), NodeListener.NONE);
-        members = new Membership(ctx, () -> { });
-        outbox = new Outbox(ctx, (to, e) -> sent.add(new Sent(to, e)), members::sampleRtt);
-        ctx.attach(outbox);
+        rig = new MembershipRig();
+        sent = rig.sent;
+        scheduler = rig.scheduler;
+        outbox = rig.outbox;
+        members = rig.members;
+        config = rig.config;
     }
 
     private List<Sent> pingsTo(Address a) {
-        return sent.stream().filter(s -> s.to().equals(a) && s.envelope().body() instanceof Ping).toList();
+        return rig.pingsTo(a);
     }
 
     /** {@code c} answers the last ping sent to it, as the node would take the answer in. */

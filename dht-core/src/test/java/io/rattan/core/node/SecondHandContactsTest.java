@@ -1,19 +1,22 @@
 package io.rattan.core.node;
 
+import static io.rattan.core.node.MembershipRig.SECOND;
+import static io.rattan.core.node.MembershipRig.SELF;
+import static io.rattan.core.node.MembershipRig.at;
+import static io.rattan.core.node.MembershipRig.near;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rattan.core.id.Id;
+import io.rattan.core.node.MembershipRig.Sent;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Messages.LeafExchange;
 import io.rattan.core.msg.Messages.LeafExchangeReply;
-import io.rattan.core.msg.Messages.Ping;
 import io.rattan.core.msg.Messages.Pong;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import io.rattan.core.virtual.VirtualScheduler;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -24,44 +27,29 @@ import org.junit.jupiter.api.Test;
  */
 class SecondHandContactsTest {
 
-    private static final long SECOND = 1_000_000_000L;
-    private static final Id SELF = Id.fromHex("8000000000000000000000000000000000000000");
-
-    private record Sent(Address to, Envelope envelope) {
-    }
-
-    private final List<Sent> sent = new ArrayList<>();
+    private MembershipRig rig;
+    private List<Sent> sent;
     private VirtualScheduler scheduler;
     private Outbox outbox;
     private Membership members;
     private NodeConfig config;
 
-    /** An id {@code offset} steps of 2^100 clockwise of this node (negative: counter-clockwise). */
-    private static Id near(long offset) {
-        return offset >= 0 ? SELF.plus(new Id(0, offset << 36, 0)) : SELF.minus(new Id(0, -offset << 36, 0));
-    }
-
-    private static Contact at(Id id, String host, int port) {
-        return new Contact(id, new Address(host, port));
-    }
-
     @BeforeEach
     void build() {
-        scheduler = new VirtualScheduler(1_700_000_000_000L);
-        config = NodeConfig.defaults();
-        NodeContext ctx = new NodeContext(at(SELF, "10.0.0.1", 4000), config, scheduler, scheduler,
-                new SplittableRandom(1), NodeListener.NONE);
-        members = new Membership(ctx, () -> { });
-        outbox = new Outbox(ctx, (to, e) -> sent.add(new Sent(to, e)), members::sampleRtt);
-        ctx.attach(outbox);
+        rig = new MembershipRig();
+        sent = rig.sent;
+        scheduler = rig.scheduler;
+        outbox = rig.outbox;
+        members = rig.members;
+        config = rig.config;
     }
 
     private List<Sent> pings() {
-        return sent.stream().filter(s -> s.envelope().body() instanceof Ping).toList();
+        return rig.pings();
     }
 
     private List<Sent> pingsTo(Address a) {
-        return pings().stream().filter(s -> s.to().equals(a)).toList();
+        return rig.pingsTo(a);
     }
 
     /** {@code from} answers the ping that was sent to {@code asked}, as the node would take it in. */

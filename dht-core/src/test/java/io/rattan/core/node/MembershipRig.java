@@ -1,0 +1,56 @@
+package io.rattan.core.node;
+
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.Messages.Ping;
+import io.rattan.core.net.Address;
+import io.rattan.core.net.Contact;
+import io.rattan.core.virtual.VirtualScheduler;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * A node's membership built from its parts, without a {@link Node} or a network: the outbox sends into a list, the
+ * test feeds answers back as {@link Node#receive} would (the verified sender is heard, then the reply is matched), and
+ * moves time by hand. The set-up {@link LostContactsTest} and {@link SecondHandContactsTest} share.
+ */
+final class MembershipRig {
+
+    static final long SECOND = 1_000_000_000L;
+    static final Id SELF = Id.fromHex("8000000000000000000000000000000000000000");
+
+    record Sent(Address to, Envelope envelope) {
+    }
+
+    final List<Sent> sent = new ArrayList<>();
+    final VirtualScheduler scheduler = new VirtualScheduler(1_700_000_000_000L);
+    final NodeConfig config = NodeConfig.defaults();
+    final Membership members;
+    final Outbox outbox;
+
+    MembershipRig() {
+        NodeContext ctx = new NodeContext(at(SELF, "10.0.0.1", 4000), config, scheduler, scheduler,
+                new SplittableRandom(1), NodeListener.NONE);
+        members = new Membership(ctx, () -> { });
+        outbox = new Outbox(ctx, (to, e) -> sent.add(new Sent(to, e)), members::sampleRtt);
+        ctx.attach(outbox);
+    }
+
+    /** An id {@code offset} steps of 2^100 clockwise of this node (negative: counter-clockwise). */
+    static Id near(long offset) {
+        return offset >= 0 ? SELF.plus(new Id(0, offset << 36, 0)) : SELF.minus(new Id(0, -offset << 36, 0));
+    }
+
+    static Contact at(Id id, String host, int port) {
+        return new Contact(id, new Address(host, port));
+    }
+
+    List<Sent> pings() {
+        return sent.stream().filter(s -> s.envelope().body() instanceof Ping).toList();
+    }
+
+    List<Sent> pingsTo(Address a) {
+        return pings().stream().filter(s -> s.to().equals(a)).toList();
+    }
+}
