@@ -1,20 +1,13 @@
 package io.rattan.core.node;
 
-import static io.rattan.core.node.MembershipRig.SECOND;
-import static io.rattan.core.node.MembershipRig.at;
-import static io.rattan.core.node.MembershipRig.near;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rattan.core.node.MembershipRig.Sent;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Messages.LeafExchange;
 import io.rattan.core.msg.Messages.Ping;
 import io.rattan.core.msg.Messages.Pong;
-import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
-import io.rattan.core.virtual.VirtualScheduler;
 import java.util.List;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,28 +15,7 @@ import org.junit.jupiter.api.Test;
  * (the outbox sends into a list, answers are fed back as the node takes them in), with time moved by hand and a
  * maintenance round each second.
  */
-class LostContactsTest {
-
-    private MembershipRig rig;
-    private List<Sent> sent;
-    private VirtualScheduler scheduler;
-    private Outbox outbox;
-    private Membership members;
-    private NodeConfig config;
-
-    @BeforeEach
-    void build() {
-        rig = new MembershipRig();
-        sent = rig.sent;
-        scheduler = rig.scheduler;
-        outbox = rig.outbox;
-        members = rig.members;
-        config = rig.config;
-    }
-
-    private List<Sent> pingsTo(Address a) {
-        return rig.pingsTo(a);
-    }
+class LostContactsTest extends MembershipRig {
 
     /** {@code c} answers the last ping sent to it, as the node would take the answer in. */
     private void pongLast(Contact c) {

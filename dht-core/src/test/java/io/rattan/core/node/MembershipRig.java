@@ -9,13 +9,15 @@ import io.rattan.core.virtual.VirtualScheduler;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import org.junit.jupiter.api.BeforeEach;
 
 /**
  * A node's membership built from its parts, without a {@link Node} or a network: the outbox sends into a list, the
  * test feeds answers back as {@link Node#receive} would (the verified sender is heard, then the reply is matched), and
- * moves time by hand. The set-up {@link LostContactsTest} and {@link SecondHandContactsTest} share.
+ * moves time by hand. The set-up {@link LostContactsTest} and {@link SecondHandContactsTest} share; each test starts
+ * on a new one.
  */
-final class MembershipRig {
+abstract class MembershipRig {
 
     static final long SECOND = 1_000_000_000L;
     static final Id SELF = Id.fromHex("8000000000000000000000000000000000000000");
@@ -23,17 +25,22 @@ final class MembershipRig {
     record Sent(Address to, Envelope envelope) {
     }
 
-    final List<Sent> sent = new ArrayList<>();
-    final VirtualScheduler scheduler = new VirtualScheduler(1_700_000_000_000L);
-    final NodeConfig config = NodeConfig.defaults();
-    final Membership members;
-    final Outbox outbox;
+    List<Sent> sent;
+    VirtualScheduler scheduler;
+    Outbox outbox;
+    Membership members;
+    NodeConfig config;
 
-    MembershipRig() {
+    @BeforeEach
+    void build() {
+        sent = new ArrayList<>();
+        scheduler = new VirtualScheduler(1_700_000_000_000L);
+        config = NodeConfig.defaults();
         NodeContext ctx = new NodeContext(at(SELF, "10.0.0.1", 4000), config, scheduler, scheduler,
                 new SplittableRandom(1), NodeListener.NONE);
         members = new Membership(ctx, () -> { });
-        outbox = new Outbox(ctx, (to, e) -> sent.add(new Sent(to, e)), members::sampleRtt);
+        List<Sent> into = sent;
+        outbox = new Outbox(ctx, (to, e) -> into.add(new Sent(to, e)), members::sampleRtt);
         ctx.attach(outbox);
     }
 

@@ -1,23 +1,16 @@
 package io.rattan.core.node;
 
-import static io.rattan.core.node.MembershipRig.SECOND;
-import static io.rattan.core.node.MembershipRig.SELF;
-import static io.rattan.core.node.MembershipRig.at;
-import static io.rattan.core.node.MembershipRig.near;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rattan.core.id.Id;
-import io.rattan.core.node.MembershipRig.Sent;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Messages.LeafExchange;
 import io.rattan.core.msg.Messages.LeafExchangeReply;
 import io.rattan.core.msg.Messages.Pong;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
-import io.rattan.core.virtual.VirtualScheduler;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,32 +18,7 @@ import org.junit.jupiter.api.Test;
  * {@link Node} or a network (the outbox sends into a list, answers are fed back as {@link Node#receive} would: the
  * verified sender is heard, then the reply is matched), with time moved by hand.
  */
-class SecondHandContactsTest {
-
-    private MembershipRig rig;
-    private List<Sent> sent;
-    private VirtualScheduler scheduler;
-    private Outbox outbox;
-    private Membership members;
-    private NodeConfig config;
-
-    @BeforeEach
-    void build() {
-        rig = new MembershipRig();
-        sent = rig.sent;
-        scheduler = rig.scheduler;
-        outbox = rig.outbox;
-        members = rig.members;
-        config = rig.config;
-    }
-
-    private List<Sent> pings() {
-        return rig.pings();
-    }
-
-    private List<Sent> pingsTo(Address a) {
-        return rig.pingsTo(a);
-    }
+class SecondHandContactsTest extends MembershipRig {
 
     /** {@code from} answers the ping that was sent to {@code asked}, as the node would take it in. */
     private void pong(Address asked, Contact from) {
