@@ -7,7 +7,6 @@ import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import io.rattan.core.virtual.LatencyModel;
 import io.rattan.core.virtual.VirtualAddresses;
-import io.rattan.core.virtual.VirtualNetwork;
 import io.rattan.core.virtual.VirtualWorld;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -28,22 +27,12 @@ class PartitionHealTest {
     private static final int NODES = 20;
 
     /** Cuts every link between the two halves (even and odd node numbers) while {@code cut} is set. */
-    private static final class Halves implements VirtualNetwork.LinkFaults {
+    private static final class Halves extends LosingLinks {
         boolean cut;
 
         @Override
-        public int copies(Address from, Address to) {
-            return cut && VirtualAddresses.index(from) % 2 != VirtualAddresses.index(to) % 2 ? 0 : 1;
-        }
-
-        @Override
-        public long extraDelayNanos(Address from, Address to) {
-            return 0;
-        }
-
-        @Override
-        public boolean reorders(Address from, Address to) {
-            return false;
+        boolean lost(Address from, Address to) {
+            return cut && VirtualAddresses.index(from) % 2 != VirtualAddresses.index(to) % 2;
         }
     }
 

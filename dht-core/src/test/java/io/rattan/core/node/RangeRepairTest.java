@@ -169,21 +169,11 @@ class RangeRepairTest {
         Address b = world.contact(1).address();
         AtomicBoolean cut = new AtomicBoolean(true);
         long[] sent = new long[1];
-        world.network().faults(new VirtualNetwork.LinkFaults() {
+        world.network().faults(new LosingLinks() {
             @Override
-            public int copies(Address from, Address to) {
+            boolean lost(Address from, Address to) {
                 // The second replica stores what it is sent, but every other message it sends is lost.
-                return cut.get() && from.equals(b) && (++sent[0] & 1) == 0 ? 0 : 1;
-            }
-
-            @Override
-            public long extraDelayNanos(Address from, Address to) {
-                return 0;
-            }
-
-            @Override
-            public boolean reorders(Address from, Address to) {
-                return false;
+                return cut.get() && from.equals(b) && (++sent[0] & 1) == 0;
             }
         });
         world.runFor(30 * SECOND);
