@@ -83,6 +83,8 @@ class HungDiskTest {
     private final long bound = DurableWait.boundMillis(config);
     private VirtualScheduler scheduler;
     private HungStore store;
+    private Membership members;
+    private Outbox outbox;
 
     private static Contact contact(String hex, int port) {
         return new Contact(Id.fromHex(hex), new Address("10.0.0." + port, 4000));
@@ -92,6 +94,19 @@ class HungDiskTest {
     void hangTheDisk() {
         scheduler = new VirtualScheduler(1_700_000_000_000L);
         store = new HungStore(new MemoryStore(scheduler::epochMillis));
+    }
+
+    /**
+     * The put path of node 80…01 built from its parts on the hung store: its coordinator, with {@link #members} and
+     * {@link #outbox} (sending into {@link #sent}) set for the test to use.
+     */
+    private ReplicaCoordinator coordinatorOnTheHungDisk() {
+        Contact self = contact("8000000000000000000000000000000000000001", 1);
+        NodeContext ctx = new NodeContext(self, config, scheduler, scheduler, new SplittableRandom(1), gaveUp);
+        members = new Membership(ctx, () -> { });
+        outbox = new Outbox(ctx, (to, e) -> sent.add(new Sent(to, e)), members::sampleRtt);
+        ctx.attach(outbox);
+        return new ReplicaCoordinator(ctx, members, new LocalReplica(config, store, scheduler, ctx.tag()));
     }
 
     private List<Sent> sentTo(Contact c, Class<? extends Message> type) {
@@ -105,13 +120,7 @@ class HungDiskTest {
 
     @Test
     void aPutWhoseOwnCopyNeverSyncsFailsAsAnIoErrorAtTheBoundAndALateSyncChangesNothing() {
-        Contact self = contact("8000000000000000000000000000000000000001", 1);
-        NodeContext ctx = new NodeContext(self, config, scheduler, scheduler, new SplittableRandom(1), gaveUp);
-        Membership members = new Membership(ctx, () -> { });
-        Outbox outbox = new Outbox(ctx, (to, e) -> sent.add(new Sent(to, e)), members::sampleRtt);
-        ctx.attach(outbox);
-        ReplicaCoordinator coordinator = new ReplicaCoordinator(ctx, members,
-                new LocalReplica(config, store, scheduler, ctx.tag()));
+        ReplicaCoordinator coordinator = coordinatorOnTheHungDisk();
         for (String hex : List.of("8000000000000000000000000000000000000002", "7fffffffffffffffffffffffffffffffffffffff",
                 "8000000000000000000000000000000000000003")) {
             Contact c = contact(hex, 2 + others.size());
@@ -147,13 +156,7 @@ class HungDiskTest {
 
     @Test
     void aPutWhoseOwnCopySyncsInTimeIsAcknowledgedAndNothingGivesUpLater() {
-        Contact self = contact("8000000000000000000000000000000000000001", 1);
-        NodeContext ctx = new NodeContext(self, config, scheduler, scheduler, new SplittableRandom(1), gaveUp);
-        Membership members = new Membership(ctx, () -> { });
-        Outbox outbox = new Outbox(ctx, (to, e) -> sent.add(new Sent(to, e)), members::sampleRtt);
-        ctx.attach(outbox);
-        ReplicaCoordinator coordinator = new ReplicaCoordinator(ctx, members,
-                new LocalReplica(config, store, scheduler, ctx.tag()));
+        ReplicaCoordinator coordinator = coordinatorOnTheHungDisk();
         Contact peer = contact("8000000000000000000000000000000000000002", 2);
         members.heard(peer);
         coordinator.put(new PutRequest(KEY, Bytes.utf8("v"), 600, Bytes.EMPTY, gateway, 77, 3));
