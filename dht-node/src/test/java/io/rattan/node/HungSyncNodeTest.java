@@ -3,18 +3,12 @@ package io.rattan.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.rattan.core.node.NodeConfig;
 import io.rattan.core.store.ForwardingStore;
 import io.rattan.core.store.Store;
-import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A disk whose sync never returns, on a real node (real sockets, real RocksDB; issue 17): the store's
@@ -22,16 +16,9 @@ import org.junit.jupiter.api.io.TempDir;
  * over HTTP is answered 503 with {@code Retry-After} once its own copy's wait gives up (half the request timeout),
  * not left to time out, and {@code /metrics} counts the wait given up.
  */
-class HungSyncNodeTest {
+class HungSyncNodeTest extends HookedSingleNode {
 
-    private static final Duration WAIT = Duration.ofSeconds(60);
     private static final long REQUEST_TIMEOUT_MILLIS = 4_000;
-
-    @TempDir
-    Path dir;
-
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(WAIT).build();
 
     /** A store whose syncs hang: every durable action is kept, none is run. */
     private static final class HungSync extends ForwardingStore {
@@ -50,11 +37,7 @@ class HungSyncNodeTest {
     @Test
     void aPutWhoseSyncNeverReturnsIsAnswered503WithRetryAfterAndCounted() throws Exception {
         HungSync[] store = new HungSync[1];
-        NodeOptions single = NodeOptions.singleNode(dir);
-        NodeConfig c = single.config();
-        NodeOptions options = single.withConfig(c.withTimeouts(REQUEST_TIMEOUT_MILLIS, c.rtoInitialMillis(),
-                c.rtoMinMillis(), c.rtoMaxMillis()));
-        RattanNode node = RattanNode.start(options, s -> store[0] = new HungSync(s));
+        RattanNode node = start(REQUEST_TIMEOUT_MILLIS, s -> store[0] = new HungSync(s));
         try {
             await().atMost(WAIT).until(() -> node.status().ready());
             String key = "/v1/keys/" + node.contact().id().toHex();
@@ -72,9 +55,5 @@ class HungSyncNodeTest {
         } finally {
             node.halt();
         }
-    }
-
-    private HttpRequest.Builder request(RattanNode node, String path) {
-        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + node.httpAddress().getPort() + path));
     }
 }

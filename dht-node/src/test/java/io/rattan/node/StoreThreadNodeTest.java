@@ -8,14 +8,10 @@ import io.rattan.core.id.Id;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.MessageType;
 import io.rattan.core.msg.Messages.Ping;
-import io.rattan.core.node.NodeConfig;
 import io.rattan.node.netty.Handshakes.RawPeer;
-import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -24,7 +20,6 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Store work runs off the node's event loop (issue 17), on a real node: real sockets, real RocksDB. With the store's
@@ -32,27 +27,16 @@ import org.junit.jupiter.api.io.TempDir;
  * peer's ping over its peer port and serves {@code /ready}, {@code /health} and {@code /metrics}; once the latch opens,
  * the puts that waited complete and are served.
  */
-class StoreThreadNodeTest {
+class StoreThreadNodeTest extends HookedSingleNode {
 
-    private static final Duration WAIT = Duration.ofSeconds(60);
     private static final Duration PUT_WAIT = Duration.ofMinutes(3);
     private static final int PUTS = 3;
-
-    @TempDir
-    Path dir;
-
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(WAIT).build();
 
     @Test
     void withItsStoreLatchedTheNodeAnswersPingsAndEndpointsAndThePutsCompleteOnRelease() throws Exception {
         LatchedStore[] latch = new LatchedStore[1];
         // A put's gateway waits long enough for the latch: a put that timed out there (504) would prove nothing.
-        NodeOptions single = NodeOptions.singleNode(dir);
-        NodeConfig c = single.config();
-        NodeOptions options = single.withConfig(c.withTimeouts(PUT_WAIT.toMillis(), c.rtoInitialMillis(),
-                c.rtoMinMillis(), c.rtoMaxMillis()));
-        RattanNode node = RattanNode.start(options, s -> latch[0] = new LatchedStore(s));
+        RattanNode node = start(PUT_WAIT.toMillis(), s -> latch[0] = new LatchedStore(s));
         try {
             await().atMost(WAIT).until(() -> node.status().ready());
             latch[0].close();
@@ -109,10 +93,6 @@ class StoreThreadNodeTest {
                 return e;
             }
         }
-    }
-
-    private HttpRequest.Builder request(RattanNode node, String path) {
-        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + node.httpAddress().getPort() + path));
     }
 
     private HttpResponse<String> get(RattanNode node, String path) throws Exception {
