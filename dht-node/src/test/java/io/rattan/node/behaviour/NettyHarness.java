@@ -31,8 +31,9 @@ final class NettyHarness implements ClusterHarness {
 
     // Generous: a bound met only on failure. "The restarted replica learns the tombstone" once ran out at 90 s, and
     // at 180 s in 3 of 20 loaded runs: a node restarted here listens on a new port, and its neighbours kept its old
-    // address while it talked to them (docs/testing.md, "A replica restarted on a new port"). Fixed; 0.2-0.4 s since.
-    private static final Duration AWAIT = Duration.ofSeconds(90);
+    // address while it talked to them (docs/testing.md, "A replica restarted on a new port"). Fixed; 0.2-0.5 s since. The
+    // bound stays at 180 s: it costs nothing while the suite passes, and a loaded CI machine is slow.
+    private static final Duration AWAIT = Duration.ofSeconds(180);
 
     private final Path baseDir;
     private final LocalCluster cluster;
