@@ -27,12 +27,23 @@ final class GetAnswers {
 
     /** Candidates a node names in answer to an iterative get, and an iterative gateway starts from. */
     static final int ITERATIVE_CANDIDATES = 4;
-    /** Replicas a node whose store is in a fault reads for a get it must answer: itself and the next closest. */
+    /**
+     * Replicas a node reads for a get it must answer while its copies may be incomplete (its store is in a fault, or
+     * its view changed moments ago): itself and the next closest.
+     */
     static final int UNHEALTHY_READ_QUORUM = 2;
+    /**
+     * How many anti-entropy intervals a replica's view stays unsettled after it changed ({@link #settled}): the
+     * neighbours' repair sessions into this node start within one, and the node's own probes and exchanges settle a
+     * membership change within a few seconds.
+     */
+    static final int SETTLING_INTERVALS = 2;
 
     private final NodeContext ctx;
     private final Membership members;
     private final LocalReplica replica;
+    /** Until when this node's copies may lack what its replica sets hold ({@link #settled}); MIN_VALUE: settled. */
+    private long unsettledUntilNanos = Long.MIN_VALUE;
 
     GetAnswers(NodeContext ctx, Membership members, LocalReplica replica) {
         this.ctx = ctx;
@@ -95,6 +106,32 @@ final class GetAnswers {
     }
 
     /**
+     * This node's view changed: it started, its leaf set gained or lost a member, a member was suspected or cleared,
+     * or its store was in a fault. For the next {@link #SETTLING_INTERVALS} anti-entropy intervals it is not settled.
+     */
+    void viewChanged() {
+        unsettledUntilNanos = ctx.now() + SETTLING_INTERVALS * NodeContext.nanos(ctx.config().antiEntropyIntervalMillis());
+    }
+
+    /**
+     * Whether this node may answer a get from its own store alone. A put is acknowledged once W of the k replicas hold
+     * it, and a get is answered by one replica: a replica that missed the copy answers without it until repair brings
+     * it. In a stable view that window is short and rare (the root sends every copy; a lost one is the exception).
+     * After a change it is the rule: a node that just became a replica of keys (it started, restarted on an old or an
+     * empty disk, or a neighbour died or came back), or whose store refused copies until a moment ago, holds what its
+     * neighbours' repair has brought so far, and answered "OK, fewer values" meanwhile (the fault simulator's rule-1
+     * misses, docs/testing.md). So for a while after each change such a node reads a second replica as well and
+     * merges, as a quorum get of two does, and repairs what it lacked; in a settled view the cost stays one replica.
+     */
+    boolean settled() {
+        if (!replica.healthy()) {
+            viewChanged();
+            return false;
+        }
+        return unsettledUntilNanos == Long.MIN_VALUE || ctx.now() - unsettledUntilNanos >= 0;
+    }
+
+    /**
      * Whether this node serves {@code g}: as {@link #answersGet} says, except that a quorum get is served by any
      * replica of the key, holding records or not, since it reads the others anyway.
      */
@@ -111,13 +148,17 @@ final class GetAnswers {
             QuorumRead.start(ctx, members, replica, g);
             return;
         }
-        if (!replica.healthy()) {
-            // This store refuses writes (a full disk): the puts since went to the other replicas only, so the answer
+        boolean healthy = replica.healthy();
+        if (!healthy || !settled()) {
+            // This store refuses writes (a full disk), or did until a moment ago, or this node's view changed moments
+            // ago (settled): puts went to the other replicas only, or repair has not brought them yet, so the answer
             // merges its records with the next replica's, as a quorum get of two would (PARTIAL if that one is silent).
+            ctx.listener().oneReplicaGetServed(true, !healthy);
             QuorumRead.start(ctx, members, replica, new GetRequest(g.key(), g.routing(), g.maxValues(), g.placemark(),
                     g.origin(), g.originRequestId(), g.hops(), g.wantHolders(), g.cost(), UNHEALTHY_READ_QUORUM));
             return;
         }
+        ctx.listener().oneReplicaGetServed(false, false);
         GetReply page = replica.readPage(g.key(), g.maxValues(), g.placemark(), g.hops());
         GetReply reply = new GetReply(page.status(), page.values(), page.placemark(), page.hops(), "", g.cost(),
                 g.wantHolders() ? members.replicaSet(g.key()) : List.of());

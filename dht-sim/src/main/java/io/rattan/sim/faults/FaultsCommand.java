@@ -69,6 +69,7 @@ public final class FaultsCommand implements Callable<Integer> {
         EnumMap<FaultKind, Long> fired = new EnumMap<>(FaultKind.class);
         EnumMap<Rule, Long> broken = new EnumMap<>(Rule.class);
         java.util.TreeMap<String, EnumMap<Rule, Long>> brokenBy = new java.util.TreeMap<>();
+        java.util.TreeMap<String, long[]> readsBy = new java.util.TreeMap<>();
         List<Long> failing = new ArrayList<>();
         java.util.TreeMap<String, Long> causes = new java.util.TreeMap<>();
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, threads));
@@ -84,10 +85,7 @@ public final class FaultsCommand implements Callable<Integer> {
                 FaultRunResult r = runs.get(i).get();
                 r.fired().forEach((k, n) -> fired.merge(k, (long) n, Long::sum));
                 r.violations().forEach((k, n) -> broken.merge(k, (long) n, Long::sum));
-                String prefix = ci ? r.config().profile().flag() + ": " : "";
-                r.violations().forEach((k, n) -> brokenBy.computeIfAbsent(r.config().profile().flag(),
-                        x -> new EnumMap<>(Rule.class)).merge(k, (long) n, Long::sum));
-                r.rule1Causes().forEach((k, n) -> causes.merge(prefix + k, (long) n, Long::sum));
+                perProfile(r, ci, brokenBy, readsBy, causes);
                 if (seeds == 1 || r.failed()) {
                     if (terminal) {
                         err.print("\r\033[K");
@@ -110,8 +108,25 @@ public final class FaultsCommand implements Callable<Integer> {
             err.println();
         }
         summary(out, fired, broken, failing);
+        readsBy.forEach((prof, n) -> out.printf(Locale.ROOT, "%s: %d gets served by one replica; %d of them (%.2f%%) "
+                + "read a second replica as the view was unsettled, %d as the store was in a fault%n", prof, n[0], n[1],
+                100.0 * n[1] / Math.max(1, n[0]), n[2]));
         byProfile(out, ci, brokenBy, causes);
         return failing.isEmpty() ? 0 : 1;
+    }
+
+    /** Adds run {@code r}'s rules, second reads and rule-1 causes to the per-profile totals. */
+    private static void perProfile(FaultRunResult r, boolean ci, java.util.Map<String, EnumMap<Rule, Long>> brokenBy,
+                                   java.util.Map<String, long[]> readsBy, java.util.Map<String, Long> causes) {
+        String prof = r.config().profile().flag();
+        long[] reads = readsBy.computeIfAbsent(prof, x -> new long[3]);
+        reads[0] += r.oneReads().served();
+        reads[1] += r.oneReads().unsettled();
+        reads[2] += r.oneReads().storeFault();
+        r.violations().forEach((k, n) -> brokenBy.computeIfAbsent(prof, x -> new EnumMap<>(Rule.class))
+                .merge(k, (long) n, Long::sum));
+        String prefix = ci ? prof + ": " : "";
+        r.rule1Causes().forEach((k, n) -> causes.merge(prefix + k, (long) n, Long::sum));
     }
 
     /** Rules broken per profile (with {@code --profile ci}) and rule-1 misses by diagnosed cause. */
