@@ -37,18 +37,20 @@ final class GetAnswers {
      * neighbours' repair sessions into this node start within one, and the node's own probes and exchanges settle a
      * membership change within a few seconds.
      */
-    static final int SETTLING_INTERVALS = 2;
+    static final int SETTLING_INTERVALS = Integer.getInteger("rattan.tmp.settle", 2);
+    static final int UNSETTLED_READ_QUORUM = Integer.getInteger("rattan.tmp.r", 2);
 
     private final NodeContext ctx;
     private final Membership members;
     private final LocalReplica replica;
-    /** Until when this node's copies may lack what its replica sets hold ({@link #settled}); MIN_VALUE: settled. */
-    private long unsettledUntilNanos = Long.MIN_VALUE;
+    private final RecentViews recent;
 
     GetAnswers(NodeContext ctx, Membership members, LocalReplica replica) {
         this.ctx = ctx;
         this.members = members;
         this.replica = replica;
+        this.recent = new RecentViews(ctx, members,
+                SETTLING_INTERVALS * NodeContext.nanos(ctx.config().antiEntropyIntervalMillis()));
     }
 
     /**
@@ -105,30 +107,35 @@ final class GetAnswers {
         return !edge.id().isCloserTo(key, self);
     }
 
-    /**
-     * This node's view changed: it started, its leaf set gained or lost a member, a member was suspected or cleared,
-     * or its store was in a fault. For the next {@link #SETTLING_INTERVALS} anti-entropy intervals it is not settled.
-     */
-    void viewChanged() {
-        unsettledUntilNanos = ctx.now() + SETTLING_INTERVALS * NodeContext.nanos(ctx.config().antiEntropyIntervalMillis());
+    /** This node's leaf set changed: a member joined or left, or was suspected or cleared. */
+    void leafSetChanged() {
+        recent.leafSetChanged();
+    }
+
+    /** Every key's replicas may hold puts this node lacks: it started, or its store was in a fault. */
+    void allChanged() {
+        recent.allChanged();
     }
 
     /**
-     * Whether this node may answer a get from its own store alone. A put is acknowledged once W of the k replicas hold
-     * it, and a get is answered by one replica: a replica that missed the copy answers without it until repair brings
-     * it. In a stable view that window is short and rare (the root sends every copy; a lost one is the exception).
-     * After a change it is the rule: a node that just became a replica of keys (it started, restarted on an old or an
-     * empty disk, or a neighbour died or came back), or whose store refused copies until a moment ago, holds what its
-     * neighbours' repair has brought so far, and answered "OK, fewer values" meanwhile (the fault simulator's rule-1
-     * misses, docs/testing.md). So for a while after each change such a node reads a second replica as well and
-     * merges, as a quorum get of two does, and repairs what it lacked; in a settled view the cost stays one replica.
+     * Whether this node may answer a get of {@code key} from its own store alone. A put is acknowledged once W of the
+     * k replicas hold it, and a get is answered by one replica: a replica that missed the copy answers without it
+     * until repair brings it. In a settled view that is rare (the root sends every copy; a lost one is the exception).
+     * After a change it is the rule: a node that just became a replica of the key (it started, on an old or an empty
+     * disk, or a neighbour died), whose replica set just gained a node that holds puts it never saw (a neighbour came
+     * back, a partition healed), or whose store refused copies until a moment ago, holds what repair has brought so
+     * far, and answered "OK" without the rest meanwhile (the fault simulator's rule-1 misses, docs/testing.md). So for
+     * {@link #SETTLING_INTERVALS} anti-entropy intervals after the key's replica set changed in its view
+     * ({@link RecentViews}), or after it started or its store was in a fault, it also reads
+     * {@link #UNSETTLED_READ_QUORUM} − 1 other replicas and merges, as a quorum get does, and repairs what differed; in
+     * a settled view the cost stays one replica.
      */
-    boolean settled() {
+    boolean settled(Id key) {
         if (!replica.healthy()) {
-            viewChanged();
+            recent.allChanged();
             return false;
         }
-        return unsettledUntilNanos == Long.MIN_VALUE || ctx.now() - unsettledUntilNanos >= 0;
+        return recent.settled(key);
     }
 
     /**
@@ -149,13 +156,19 @@ final class GetAnswers {
             return;
         }
         boolean healthy = replica.healthy();
-        if (!healthy || !settled()) {
+        if (!healthy || !settled(g.key())) {
             // This store refuses writes (a full disk), or did until a moment ago, or this node's view changed moments
             // ago (settled): puts went to the other replicas only, or repair has not brought them yet, so the answer
             // merges its records with the next replica's, as a quorum get of two would (PARTIAL if that one is silent).
             ctx.listener().oneReplicaGetServed(true, !healthy);
-            QuorumRead.start(ctx, members, replica, new GetRequest(g.key(), g.routing(), g.maxValues(), g.placemark(),
-                    g.origin(), g.originRequestId(), g.hops(), g.wantHolders(), g.cost(), UNHEALTHY_READ_QUORUM));
+            GetRequest wide = new GetRequest(g.key(), g.routing(), g.maxValues(), g.placemark(), g.origin(),
+                    g.originRequestId(), g.hops(), g.wantHolders(), g.cost(),
+                    healthy ? UNSETTLED_READ_QUORUM : UNHEALTHY_READ_QUORUM);
+            if (healthy) {
+                QuorumRead.startWidened(ctx, members, replica, wide);
+            } else {
+                QuorumRead.start(ctx, members, replica, wide);
+            }
             return;
         }
         ctx.listener().oneReplicaGetServed(false, false);

@@ -105,7 +105,7 @@ public final class Node {
         started = true;
         startedAtNanos = ctx.now();
         // Whatever its disk holds, a node that starts holds none of the puts since it stopped.
-        gets.viewChanged();
+        gets.allChanged();
         List<Address> bootstrap = List.copyOf(bootstrapNodes);
         tables.start();
         periodic(ctx.config().leafExchangeIntervalMillis(), this::maintainNeighbours);
@@ -123,7 +123,7 @@ public final class Node {
         tables.probeRound();
         if (!replica.healthy()) {
             // The copies refused meanwhile are missing here until repair brings them: unsettled until a while after.
-            gets.viewChanged();
+            gets.allChanged();
         }
     }
 
@@ -147,7 +147,7 @@ public final class Node {
 
     private void leafSetChanged() {
         leafSetChangedAtNanos = ctx.now();
-        gets.viewChanged();
+        gets.leafSetChanged();
         repair.leafSetChanged();
     }
 

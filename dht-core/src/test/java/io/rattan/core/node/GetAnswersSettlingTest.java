@@ -52,6 +52,7 @@ class GetAnswersSettlingTest {
     private Outbox outbox;
     private GetAnswers gets;
     private NodeConfig config;
+    private Membership members;
     private Contact a;
     private final Contact gateway = contact("0100000000000000000000000000000000000000", 9);
 
@@ -78,14 +79,21 @@ class GetAnswersSettlingTest {
             }
         };
         NodeContext ctx = new NodeContext(self, config, scheduler, scheduler, new SplittableRandom(1), listener);
-        Membership members = new Membership(ctx, () -> { });
+        GetAnswers[] wired = new GetAnswers[1];
+        // As Node wires it: every change of the leaf set is told to the get path.
+        Membership members = new Membership(ctx, () -> wired[0].leafSetChanged());
         outbox = new Outbox(ctx, (to, e) -> sent.add(new Sent(to, e)), members::sampleRtt);
         ctx.attach(outbox);
         gets = new GetAnswers(ctx, members, new LocalReplica(config, store, scheduler, ctx.tag()));
+        wired[0] = gets;
+        this.members = members;
         a = contact("8000000000000000000000000000000000000002", 2);
         members.heard(a);
         members.heard(contact("7ffffffffffffffffffffffffffffffffffffffd", 3));
         members.heard(contact("8000000000000000000000000000000000000004", 4));
+        members.heard(contact("8000000000000000000000000000000000000005", 5));
+        // The joins above are changes too: let them settle.
+        scheduler.runFor(settlingNanos());
     }
 
     private StoredRecord value(String v) {
@@ -125,17 +133,25 @@ class GetAnswersSettlingTest {
         StoredRecord old = value("old");
         StoredRecord missed = value("put while this node was not a replica yet");
         memory.write(old);
-        gets.viewChanged();
+        // A node joins among KEY's replicas (0x80…03 displaces 0x80…05): the replica set changed moments ago.
+        members.heard(contact("8000000000000000000000000000000000000003", 6));
         scheduler.runFor(settlingNanos() / 2);
+        assertThat(gets.settled(KEY)).isFalse();
 
         gets.serve(get());
 
         List<Sent> reads = sent(ReplicaRead.class);
-        assertThat(reads).as("one other replica read, the closest").hasSize(1);
+        assertThat(reads).as("the other replicas read, closest first").hasSize(GetAnswers.UNSETTLED_READ_QUORUM - 1);
         assertThat(reads.get(0).to()).isEqualTo(a.address());
         assertThat(sent(GetReply.class)).as("no answer before the second replica's").isEmpty();
         outbox.onReply(new Envelope(a, reads.get(0).envelope().requestId(),
                 new ReplicaReadReply(List.of(wire(old), wire(missed)), false)));
+        for (int i = 1; i < reads.size(); i++) {
+            Address to = reads.get(i).to();
+            Contact peer = members.leafMembers().stream().filter(c -> c.address().equals(to)).findFirst().orElseThrow();
+            outbox.onReply(new Envelope(peer, reads.get(i).envelope().requestId(), new ReplicaReadReply(List.of(),
+                    false)));
+        }
         List<Sent> replies = sent(GetReply.class);
         assertThat(replies).hasSize(1);
         GetReply reply = (GetReply) replies.get(0).envelope().body();
@@ -147,9 +163,28 @@ class GetAnswersSettlingTest {
     }
 
     @Test
+    void otherReplicasThatStaySilentLeaveTheAnswerOkWithItsOwnRecords() {
+        // A get of consistency one: one replica would have answered OK alone, so late ones do not make it PARTIAL.
+        StoredRecord old = value("old");
+        memory.write(old);
+        members.heard(contact("8000000000000000000000000000000000000003", 6));
+
+        gets.serve(get());
+        scheduler.runFor(config.requestTimeoutMillis() * 1_000_000L);
+
+        assertThat(sent(ReplicaRead.class)).as("asked the others, and more when they were late")
+                .hasSizeGreaterThanOrEqualTo(GetAnswers.UNSETTLED_READ_QUORUM - 1);
+        List<Sent> replies = sent(GetReply.class);
+        assertThat(replies).hasSize(1);
+        GetReply reply = (GetReply) replies.get(0).envelope().body();
+        assertThat(reply.status()).isEqualTo(Status.OK);
+        assertThat(reply.values()).extracting(v -> v.value()).containsExactly(old.value());
+    }
+
+    @Test
     void aSettledReplicaAnswersFromItsOwnStoreAlone() {
         memory.write(value("old"));
-        gets.viewChanged();
+        members.heard(contact("8000000000000000000000000000000000000003", 6));
         scheduler.runFor(settlingNanos());
 
         gets.serve(get());
@@ -160,32 +195,35 @@ class GetAnswersSettlingTest {
     }
 
     @Test
-    void aNodeThatNeverSawAChangeIsSettled() {
-        // The window starts at a change (Node.start is one); a node with no change at all has nothing to wait for.
-        assertThat(gets.settled()).isTrue();
+    void aChangeElsewhereInTheLeafSetLeavesTheKeySettled() {
+        // Far on the other side: KEY's 4 closest stay this node, A, 0x80…04 and 0x80…05.
+        members.heard(contact("7ffffffffffffffffffffffffffffffffffffff0", 7));
+        assertThat(gets.settled(KEY)).isTrue();
+        Id near = Id.fromHex("7ffffffffffffffffffffffffffffffffffffff1");
+        assertThat(gets.settled(near)).as("a key the new node is a replica of").isFalse();
     }
 
     @Test
-    void eachChangeRestartsTheWindow() {
-        gets.viewChanged();
+    void aStartUnsettlesEveryKeyAndEachChangeRestartsTheWindow() {
+        gets.allChanged();
         scheduler.runFor(settlingNanos() - 1);
-        assertThat(gets.settled()).isFalse();
-        gets.viewChanged();
+        assertThat(gets.settled(KEY)).isFalse();
+        members.heard(contact("8000000000000000000000000000000000000003", 6));
         scheduler.runFor(settlingNanos() - 1);
-        assertThat(gets.settled()).as("a second change restarted the window").isFalse();
+        assertThat(gets.settled(KEY)).as("the join restarted the window for KEY").isFalse();
         scheduler.runFor(1);
-        assertThat(gets.settled()).isTrue();
+        assertThat(gets.settled(KEY)).isTrue();
     }
 
     @Test
     void aStoreThatRecoveredFromAFaultStaysUnsettledForTheWindow() {
         healthy = false;
-        assertThat(gets.settled()).isFalse();
+        assertThat(gets.settled(KEY)).isFalse();
         scheduler.runFor(settlingNanos() * 3);
-        assertThat(gets.settled()).as("still in the fault").isFalse();
+        assertThat(gets.settled(KEY)).as("still in the fault").isFalse();
         healthy = true;
-        assertThat(gets.settled()).as("the copies it refused are not here yet").isFalse();
+        assertThat(gets.settled(KEY)).as("the copies it refused are not here yet").isFalse();
         scheduler.runFor(settlingNanos());
-        assertThat(gets.settled()).isTrue();
+        assertThat(gets.settled(KEY)).isTrue();
     }
 }
