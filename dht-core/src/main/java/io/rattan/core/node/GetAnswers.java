@@ -37,8 +37,13 @@ final class GetAnswers {
      * neighbours' repair sessions into this node start within one, and the node's own probes and exchanges settle a
      * membership change within a few seconds.
      */
-    static final int SETTLING_INTERVALS = Integer.getInteger("rattan.tmp.settle", 2);
-    static final int UNSETTLED_READ_QUORUM = Integer.getInteger("rattan.tmp.r", 2);
+    static final int SETTLING_INTERVALS = 2;
+    /**
+     * Replicas a node reads for a get while its view of the key is unsettled ({@link #settled}): itself and the two
+     * next closest. With k = 4 and W = 2 (the defaults) that is k − W + 1: any put that W replicas of the current set
+     * acknowledged is on one of them.
+     */
+    static final int UNSETTLED_READ_QUORUM = 3;
 
     private final NodeContext ctx;
     private final Membership members;
