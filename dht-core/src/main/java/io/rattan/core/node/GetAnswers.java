@@ -27,17 +27,8 @@ final class GetAnswers {
 
     /** Candidates a node names in answer to an iterative get, and an iterative gateway starts from. */
     static final int ITERATIVE_CANDIDATES = 4;
-    /**
-     * Replicas a node reads for a get it must answer while its copies may be incomplete (its store is in a fault, or
-     * its view changed moments ago): itself and the next closest.
-     */
+    /** Replicas a node whose store is in a fault reads for a get it must answer: itself and the next closest. */
     static final int UNHEALTHY_READ_QUORUM = 2;
-    /**
-     * How many anti-entropy intervals a replica's view stays unsettled after it changed ({@link #settled}): the
-     * neighbours' repair sessions into this node start within one, and the node's own probes and exchanges settle a
-     * membership change within a few seconds.
-     */
-    static final int SETTLING_INTERVALS = 2;
     /**
      * Replicas a node reads for a get while its view of the key is unsettled ({@link #settled}): itself and the two
      * next closest. With k = 4 and W = 2 (the defaults) that is k − W + 1: any put that W replicas of the current set
@@ -54,8 +45,9 @@ final class GetAnswers {
         this.ctx = ctx;
         this.members = members;
         this.replica = replica;
-        this.recent = new RecentViews(ctx, members,
-                SETTLING_INTERVALS * NodeContext.nanos(ctx.config().antiEntropyIntervalMillis()));
+        // Repair into a node does not wait for an anti-entropy round: its neighbours see the same change within an
+        // exchange or a probe and start their sessions with it 200 ms later; settlingMillis leaves time for that.
+        this.recent = new RecentViews(ctx, members, NodeContext.nanos(ctx.config().settlingMillis()));
     }
 
     /**
@@ -130,7 +122,7 @@ final class GetAnswers {
      * disk, or a neighbour died), whose replica set just gained a node that holds puts it never saw (a neighbour came
      * back, a partition healed), or whose store refused copies until a moment ago, holds what repair has brought so
      * far, and answered "OK" without the rest meanwhile (the fault simulator's rule-1 misses, docs/testing.md). So for
-     * {@link #SETTLING_INTERVALS} anti-entropy intervals after the key's replica set changed in its view
+     * {@link NodeConfig#settlingMillis} (10 s at the defaults) after the key's replica set changed in its view
      * ({@link RecentViews}), or after it started or its store was in a fault, it also reads
      * {@link #UNSETTLED_READ_QUORUM} − 1 other replicas and merges, as a quorum get does, and repairs what differed; in
      * a settled view the cost stays one replica.
@@ -162,9 +154,10 @@ final class GetAnswers {
         }
         boolean healthy = replica.healthy();
         if (!healthy || !settled(g.key())) {
-            // This store refuses writes (a full disk), or did until a moment ago, or this node's view changed moments
-            // ago (settled): puts went to the other replicas only, or repair has not brought them yet, so the answer
+            // This store refuses writes (a full disk): the puts since went to the other replicas only, so the answer
             // merges its records with the next replica's, as a quorum get of two would (PARTIAL if that one is silent).
+            // Or this node's view of the key is unsettled (settled): it reads the two next replicas too, and answers
+            // OK with what answered.
             ctx.listener().oneReplicaGetServed(true, !healthy);
             GetRequest wide = new GetRequest(g.key(), g.routing(), g.maxValues(), g.placemark(), g.origin(),
                     g.originRequestId(), g.hops(), g.wantHolders(), g.cost(),

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
  * A replica whose view changed moments ago (it started, a neighbour joined, died or came back, its store refused
  * copies until now) may lack puts its replica set holds: with W = 2 of k = 4 a put acknowledged by two other replicas
  * is on none of this node's disk until repair brings it, and the fault simulator found such replicas answering gets
- * without it (docs/testing.md, "Rule 1 traced"). For {@link GetAnswers#SETTLING_INTERVALS} anti-entropy intervals
+ * without it (docs/testing.md, "Rule 1 traced"). For {@link NodeConfig#settlingMillis} (10 s)
  * after a change it reads the next replica as well, merges and keeps what it lacked; settled, it reads itself alone.
  * Built from its parts without a network: the outbox sends into a list. This node S (0x80…01) is the root of KEY;
  * A (0x80…02) is the next replica.
@@ -115,7 +115,7 @@ class GetAnswersSettlingTest {
     }
 
     private long settlingNanos() {
-        return GetAnswers.SETTLING_INTERVALS * config.antiEntropyIntervalMillis() * 1_000_000L;
+        return config.settlingMillis() * 1_000_000L;
     }
 
     private List<Bytes> storedValues() {
