@@ -29,15 +29,25 @@ final class GetAnswers {
     static final int ITERATIVE_CANDIDATES = 4;
     /** Replicas a node whose store is in a fault reads for a get it must answer: itself and the next closest. */
     static final int UNHEALTHY_READ_QUORUM = 2;
+    /**
+     * Replicas a node reads for a get while its view of the key is unsettled ({@link #settled}): itself and the two
+     * next closest. With k = 4 and W = 2 (the defaults) that is k − W + 1: any put that W replicas of the current set
+     * acknowledged is on one of them.
+     */
+    static final int UNSETTLED_READ_QUORUM = 3;
 
     private final NodeContext ctx;
     private final Membership members;
     private final LocalReplica replica;
+    private final RecentViews recent;
 
     GetAnswers(NodeContext ctx, Membership members, LocalReplica replica) {
         this.ctx = ctx;
         this.members = members;
         this.replica = replica;
+        // Repair into a node does not wait for an anti-entropy round: its neighbours see the same change within an
+        // exchange or a probe and start their sessions with it 200 ms later; settlingMillis leaves time for that.
+        this.recent = new RecentViews(ctx, members, NodeContext.nanos(ctx.config().settlingMillis()));
     }
 
     /**
@@ -94,6 +104,37 @@ final class GetAnswers {
         return !edge.id().isCloserTo(key, self);
     }
 
+    /** This node's leaf set changed: a member joined or left, or was suspected or cleared. */
+    void leafSetChanged() {
+        recent.leafSetChanged();
+    }
+
+    /** Every key's replicas may hold puts this node lacks: it started, or its store was in a fault. */
+    void allChanged() {
+        recent.allChanged();
+    }
+
+    /**
+     * Whether this node may answer a get of {@code key} from its own store alone. A put is acknowledged once W of the
+     * k replicas hold it, and a get is answered by one replica: a replica that missed the copy answers without it
+     * until repair brings it. In a settled view that is rare (the root sends every copy; a lost one is the exception).
+     * After a change it is the rule: a node that just became a replica of the key (it started, on an old or an empty
+     * disk, or a neighbour died), whose replica set just gained a node that holds puts it never saw (a neighbour came
+     * back, a partition healed), or whose store refused copies until a moment ago, holds what repair has brought so
+     * far, and answered "OK" without the rest meanwhile (the fault simulator's rule-1 misses, docs/testing.md). So for
+     * {@link NodeConfig#settlingMillis} (10 s at the defaults) after the key's replica set changed in its view
+     * ({@link RecentViews}), or after it started or its store was in a fault, it also reads
+     * {@link #UNSETTLED_READ_QUORUM} − 1 other replicas and merges, as a quorum get does, and repairs what differed; in
+     * a settled view the cost stays one replica.
+     */
+    boolean settled(Id key) {
+        if (!replica.healthy()) {
+            recent.allChanged();
+            return false;
+        }
+        return recent.settled(key);
+    }
+
     /**
      * Whether this node serves {@code g}: as {@link #answersGet} says, except that a quorum get is served by any
      * replica of the key, holding records or not, since it reads the others anyway.
@@ -111,13 +152,24 @@ final class GetAnswers {
             QuorumRead.start(ctx, members, replica, g);
             return;
         }
-        if (!replica.healthy()) {
+        boolean healthy = replica.healthy();
+        if (!healthy || !settled(g.key())) {
             // This store refuses writes (a full disk): the puts since went to the other replicas only, so the answer
             // merges its records with the next replica's, as a quorum get of two would (PARTIAL if that one is silent).
-            QuorumRead.start(ctx, members, replica, new GetRequest(g.key(), g.routing(), g.maxValues(), g.placemark(),
-                    g.origin(), g.originRequestId(), g.hops(), g.wantHolders(), g.cost(), UNHEALTHY_READ_QUORUM));
+            // Or this node's view of the key is unsettled (settled): it reads the two next replicas too, and answers
+            // OK with what answered.
+            ctx.listener().oneReplicaGetServed(true, !healthy);
+            GetRequest wide = new GetRequest(g.key(), g.routing(), g.maxValues(), g.placemark(), g.origin(),
+                    g.originRequestId(), g.hops(), g.wantHolders(), g.cost(),
+                    healthy ? UNSETTLED_READ_QUORUM : UNHEALTHY_READ_QUORUM);
+            if (healthy) {
+                QuorumRead.startWidened(ctx, members, replica, wide);
+            } else {
+                QuorumRead.start(ctx, members, replica, wide);
+            }
             return;
         }
+        ctx.listener().oneReplicaGetServed(false, false);
         GetReply page = replica.readPage(g.key(), g.maxValues(), g.placemark(), g.hops());
         GetReply reply = new GetReply(page.status(), page.values(), page.placemark(), page.hops(), "", g.cost(),
                 g.wantHolders() ? members.replicaSet(g.key()) : List.of());

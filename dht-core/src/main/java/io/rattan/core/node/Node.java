@@ -104,6 +104,8 @@ public final class Node {
         }
         started = true;
         startedAtNanos = ctx.now();
+        // Whatever its disk holds, a node that starts holds none of the puts since it stopped.
+        gets.allChanged();
         List<Address> bootstrap = List.copyOf(bootstrapNodes);
         tables.start();
         periodic(ctx.config().leafExchangeIntervalMillis(), this::maintainNeighbours);
@@ -119,6 +121,10 @@ public final class Node {
         }
         members.exchangeRound();
         tables.probeRound();
+        if (!replica.healthy()) {
+            // The copies refused meanwhile are missing here until repair brings them: unsettled until a while after.
+            gets.allChanged();
+        }
     }
 
     private void antiEntropy() {
@@ -141,6 +147,7 @@ public final class Node {
 
     private void leafSetChanged() {
         leafSetChangedAtNanos = ctx.now();
+        gets.leafSetChanged();
         repair.leafSetChanged();
     }
 

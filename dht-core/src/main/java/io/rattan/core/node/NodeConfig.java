@@ -109,6 +109,15 @@ public record NodeConfig(
                 digestEntriesMax, idsPerIp);
     }
 
+    /**
+     * How long a key stays unsettled at a replica after its replica set changed in the replica's view, or after the
+     * node started or its store was in a fault: 10 leaf-set exchange periods (10 s at the defaults). Meanwhile the
+     * replica answers a get from itself and the two next replicas (docs/architecture.md, "Get").
+     */
+    public long settlingMillis() {
+        return 10 * leafExchangeIntervalMillis;
+    }
+
     public NodeConfig withPeriods(long leafExchangeMillis, long antiEntropyMillis, long purgeMillis) {
         return new NodeConfig(leafSetHalf, replicas, writeQuorum, candidatesPerSlot, valueBytesMax, ttlSecondsMax,
                 pageValuesMax, pageBytesMax, leafExchangeMillis, antiEntropyMillis, purgeMillis,

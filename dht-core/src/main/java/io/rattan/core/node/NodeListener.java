@@ -53,6 +53,14 @@ public interface NodeListener {
     }
 
     /**
+     * This node served a get of consistency one as a replica: from its own store alone, or ({@code secondReplica})
+     * merged with the next replica's, because its store was in a fault ({@code storeFault}) or its view changed moments
+     * ago. A second read is counted by {@link #quorumReadDone} as well.
+     */
+    default void oneReplicaGetServed(boolean secondReplica, boolean storeFault) {
+    }
+
+    /**
      * This node gave up waiting for a sync to make its writes durable (the disk did not return within half the request
      * timeout) and answered as for an I/O fault: {@code ownCopy} for the root's own copy of a put (the put fails with
      * {@link Status#IO_ERROR} unless other replicas make W), else for copies a peer sent (answered

@@ -45,6 +45,8 @@ final class QuorumRead {
     private final GetRequest get;
     private final int needed;
     private final int maxValues;
+    /** A get of consistency one that reads more replicas only to be safe: answered OK with what was read. */
+    private final boolean oneSuffices;
     private final List<ReadMerge.Answer> answers = new ArrayList<>();
     private final Set<Id> asked = new HashSet<>();
     private final Set<Id> late = new HashSet<>();
@@ -53,8 +55,10 @@ final class QuorumRead {
     private boolean done;
     private Cancellable deadline = Cancellable.NONE;
 
-    private QuorumRead(NodeContext ctx, Membership members, LocalReplica replica, GetRequest get) {
+    private QuorumRead(NodeContext ctx, Membership members, LocalReplica replica, GetRequest get,
+                       boolean oneSuffices) {
         this.ctx = ctx;
+        this.oneSuffices = oneSuffices;
         this.members = members;
         this.replica = replica;
         this.get = get;
@@ -68,7 +72,16 @@ final class QuorumRead {
 
     /** Serves quorum get {@code g} here: answers its origin once R replicas answered or the deadline passed. */
     static void start(NodeContext ctx, Membership members, LocalReplica replica, GetRequest g) {
-        new QuorumRead(ctx, members, replica, g).run();
+        new QuorumRead(ctx, members, replica, g, false).run();
+    }
+
+    /**
+     * Serves get {@code g} of consistency one at a replica whose view is unsettled ({@link GetAnswers#settled}): reads
+     * as a quorum get of {@code g.readQuorum()} does, but answers OK with the merge of those that answered, its own
+     * records included, as the replica alone would have answered OK (never PARTIAL for replicas that were late).
+     */
+    static void startWidened(NodeContext ctx, Membership members, LocalReplica replica, GetRequest g) {
+        new QuorumRead(ctx, members, replica, g, true).run();
     }
 
     private void run() {
@@ -182,7 +195,8 @@ final class QuorumRead {
         for (ReadMerge.Repair r : merged.repairs()) {
             repair(r);
         }
-        boolean partial = answers.size() < needed;
+        boolean ownAnswered = answers.get(0).from().equals(ctx.self());
+        boolean partial = answers.size() < needed && !(oneSuffices && ownAnswered);
         int repaired = merged.repairedRecords();
         ctx.listener().quorumReadDone(partial, repaired);
         if (partial || repaired > 0) {

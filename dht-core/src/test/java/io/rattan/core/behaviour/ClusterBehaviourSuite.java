@@ -463,6 +463,8 @@ public abstract class ClusterBehaviourSuite {
         Stored s = putRandom(liveGateway(), 3600, false);
         Stored control = putRandom(liveGateway(), 3600, false);
         cluster.await("k copies", () -> replicated(s) && replicated(control));
+        // The replicas' views settle: for a while after a change a replica reads three for a get (GetAnswers.settled).
+        cluster.pass(Duration.ofMillis(quiet.settlingMillis()));
         // The second-closest replica loses its copy; the closest serves the quorum get and, by its own view, reads
         // itself and the two next closest (R = 3 of k = 4).
         int coordinator = replicasOf(s.key()).get(0);

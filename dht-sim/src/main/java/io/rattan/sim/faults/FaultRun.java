@@ -1,6 +1,7 @@
 package io.rattan.sim.faults;
 
 import io.rattan.core.node.NodeConfig;
+import io.rattan.core.node.NodeListener;
 import io.rattan.core.virtual.LatencyModel;
 import io.rattan.core.virtual.VirtualWorld;
 import java.util.SplittableRandom;
@@ -33,7 +34,17 @@ public final class FaultRun {
 
     public static FaultRunResult run(FaultRunConfig c) {
         LatencyModel latency = (from, to, r) -> 1_000_000L + r.nextLong(19_000_000L);
-        VirtualWorld world = new VirtualWorld(c.seed(), nodeConfig(), latency);
+        long[] reads = new long[3];
+        NodeListener counting = new NodeListener() {
+            @Override
+            public void oneReplicaGetServed(boolean secondReplica, boolean storeFault) {
+                reads[0]++;
+                if (secondReplica) {
+                    reads[storeFault ? 2 : 1]++;
+                }
+            }
+        };
+        VirtualWorld world = new VirtualWorld(c.seed(), nodeConfig(), latency, counting);
         world.enableFaults(SYNC_INTERVAL_MILLIS, c.bug().switches());
         world.addNodes(c.nodes());
         SplittableRandom plan = new SplittableRandom(c.seed() ^ 0x6A09E667F3BCC909L);
@@ -74,6 +85,6 @@ public final class FaultRun {
         return new FaultRunResult(c, world.network().traceHash(), world.scheduler().executed(), injector.fired(),
                 checker.counts(), checker.kept(), checker.missesDuringPartition(), checker.servedLateBeyondS(),
                 workload.ops(), world.escapedExceptions() + workload.gatewayExceptions(), world.writesRefused(),
-                diagnosis.causes());
+                diagnosis.causes(), new FaultRunResult.SecondReads(reads[0], reads[1], reads[2]));
     }
 }

@@ -19,11 +19,18 @@ import java.util.Locale;
  * @param escapedExceptions     exceptions thrown out of a node's tasks or its handleClient (full disks)
  * @param writesRefused         writes a full disk refused
  * @param rule1Causes           rule-1 misses (not the clock-tainted ones) by diagnosed cause ({@link GetDiagnosis})
+ * @param oneReads              gets of consistency one served by a replica, and how many of them read a second replica
+ *                              because the view was unsettled or the store in a fault
  */
 public record FaultRunResult(FaultRunConfig config, long traceHash, long events, EnumMap<FaultKind, Integer> fired,
                              EnumMap<Rule, Integer> violations, List<Violation> firstViolations,
                              long missesDuringPartition, long servedLateBeyondS, long ops, long escapedExceptions,
-                             long writesRefused, java.util.Map<String, Integer> rule1Causes) {
+                             long writesRefused, java.util.Map<String, Integer> rule1Causes,
+                             SecondReads oneReads) {
+
+    /** Gets of consistency one served by a replica: all, merged with a second replica (view unsettled, store fault). */
+    public record SecondReads(long served, long unsettled, long storeFault) {
+    }
 
     public boolean failed() {
         return violations.values().stream().anyMatch(n -> n > 0);

@@ -40,7 +40,8 @@ public final class FaultsCommand implements Callable<Integer> {
     int minutes = 10;
 
     @Option(names = "--profile", paramLabel = "P", description = "budget (faults stop at 60%%, then liveness is "
-            + "checked too), nobudget (faults to the end, safety only) or none (no fault: the checker's control); "
+            + "checked too), nobudget (faults to the end, safety only), none (no fault: the checker's control) or "
+            + "ci (FaultSimulatorCiTest's: even seeds budget, odd nobudget; rules and causes printed per profile); "
             + "default: ${DEFAULT-VALUE}.")
     String profile = "budget";
 
@@ -57,7 +58,8 @@ public final class FaultsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException, ExecutionException {
-        Profile p = Profile.valueOf(profile.toUpperCase(Locale.ROOT));
+        boolean ci = profile.equalsIgnoreCase("ci");
+        Profile p = ci ? null : Profile.valueOf(profile.toUpperCase(Locale.ROOT));
         PlantedBug b = PlantedBug.valueOf(bug.toUpperCase(Locale.ROOT).replace('-', '_'));
         quietNodeLogs();
         PrintStream out = System.out;
@@ -66,20 +68,24 @@ public final class FaultsCommand implements Callable<Integer> {
         long wallStart = System.nanoTime();
         EnumMap<FaultKind, Long> fired = new EnumMap<>(FaultKind.class);
         EnumMap<Rule, Long> broken = new EnumMap<>(Rule.class);
+        java.util.TreeMap<String, EnumMap<Rule, Long>> brokenBy = new java.util.TreeMap<>();
+        java.util.TreeMap<String, long[]> readsBy = new java.util.TreeMap<>();
         List<Long> failing = new ArrayList<>();
         java.util.TreeMap<String, Long> causes = new java.util.TreeMap<>();
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, threads));
         try {
             List<Future<FaultRunResult>> runs = new ArrayList<>();
             for (int i = 0; i < seeds; i++) {
-                FaultRunConfig c = new FaultRunConfig(seed + i, nodes, minutes, p, b);
+                long s = seed + i;
+                FaultRunConfig c = new FaultRunConfig(s, nodes, minutes,
+                        ci ? (s % 2 == 0 ? Profile.BUDGET : Profile.NOBUDGET) : p, b);
                 runs.add(pool.submit(() -> FaultRun.run(c)));
             }
             for (int i = 0; i < runs.size(); i++) {
                 FaultRunResult r = runs.get(i).get();
                 r.fired().forEach((k, n) -> fired.merge(k, (long) n, Long::sum));
                 r.violations().forEach((k, n) -> broken.merge(k, (long) n, Long::sum));
-                r.rule1Causes().forEach((k, n) -> causes.merge(k, (long) n, Long::sum));
+                perProfile(r, ci, brokenBy, readsBy, causes);
                 if (seeds == 1 || r.failed()) {
                     if (terminal) {
                         err.print("\r\033[K");
@@ -102,6 +108,39 @@ public final class FaultsCommand implements Callable<Integer> {
             err.println();
         }
         summary(out, fired, broken, failing);
+        readsBy.forEach((prof, n) -> out.printf(Locale.ROOT, "%s: %d gets served by one replica; %d of them (%.2f%%) "
+                + "read a second replica as the view was unsettled, %d as the store was in a fault%n", prof, n[0], n[1],
+                100.0 * n[1] / Math.max(1, n[0]), n[2]));
+        byProfile(out, ci, brokenBy, causes);
+        return failing.isEmpty() ? 0 : 1;
+    }
+
+    /** Adds run {@code r}'s rules, second reads and rule-1 causes to the per-profile totals. */
+    private static void perProfile(FaultRunResult r, boolean ci, java.util.Map<String, EnumMap<Rule, Long>> brokenBy,
+                                   java.util.Map<String, long[]> readsBy, java.util.Map<String, Long> causes) {
+        String prof = r.config().profile().flag();
+        long[] reads = readsBy.computeIfAbsent(prof, x -> new long[3]);
+        reads[0] += r.oneReads().served();
+        reads[1] += r.oneReads().unsettled();
+        reads[2] += r.oneReads().storeFault();
+        r.violations().forEach((k, n) -> brokenBy.computeIfAbsent(prof, x -> new EnumMap<>(Rule.class))
+                .merge(k, (long) n, Long::sum));
+        String prefix = ci ? prof + ": " : "";
+        r.rule1Causes().forEach((k, n) -> causes.merge(prefix + k, (long) n, Long::sum));
+    }
+
+    /** Rules broken per profile (with {@code --profile ci}) and rule-1 misses by diagnosed cause. */
+    private void byProfile(PrintStream out, boolean ci, java.util.Map<String, EnumMap<Rule, Long>> brokenBy,
+                           java.util.Map<String, Long> causes) {
+        if (ci) {
+            brokenBy.forEach((prof, counts) -> {
+                out.println("rules broken, " + prof + " seeds:");
+                for (Rule r : Rule.values()) {
+                    out.printf(Locale.ROOT, "  %-3s %-50s %8d%n", r.number(), r.description(),
+                            counts.getOrDefault(r, 0L));
+                }
+            });
+        }
         if (!causes.isEmpty()) {
             out.println("rule 1 misses (not after a clock fault) by diagnosed cause:");
             causes.forEach((k, n) -> {
@@ -110,7 +149,6 @@ public final class FaultsCommand implements Callable<Integer> {
                 }
             });
         }
-        return failing.isEmpty() ? 0 : 1;
     }
 
     private static void progress(PrintStream err, boolean terminal, int done, int total, int failed, long start) {

@@ -16,9 +16,9 @@ import org.junit.jupiter.api.Test;
  * The CI profile of the fault simulator (issue 16): 50 seeds × 20 nodes × 10 virtual minutes, even seeds with a
  * fault budget (safety and liveness), odd ones without (safety only), two seeds at a time.
  *
- * <p>Today's code breaks rule 1 on every seed (docs/testing.md lists the findings, and this test prints every
- * failing seed with its replay command): that is reported here, not asserted. What is asserted is what must hold
- * now: every fault kind fires; rule 1a (W copies at every acknowledgement) on every seed; rule 4 (every operation
+ * <p>Today's code breaks rule 1 on 48 of the 50 seeds (docs/testing.md lists the findings, and this test prints
+ * every failing seed with its replay command): it is asserted only within a bound ({@value #RULE_1_MAX} over the 50
+ * seeds). What is asserted is what must hold now: every fault kind fires; rule 1a (W copies at every acknowledgement) on every seed; rule 4 (every operation
  * succeeds once the faults have stopped) on every budget seed; rule 2 (no get returns
  * a value never put, nor one whose tombstone had reached every live holder); rule 3 within its bound (clock-safe
  * TTLs: no more than {@value #RULE_3_MAX} values served past expiry + S over the 50 seeds, clock faults included,
@@ -38,6 +38,14 @@ class FaultSimulatorCiTest {
      * one planted extra second on copies gives hundreds per seed.
      */
     static final int RULE_3_MAX = 40;
+    /**
+     * Rule 1's bound over the 50 seeds (acknowledged puts missing from a get, not those after a clock fault on a
+     * holder, nor gets during a partition): 710 before unsettled replicas read three (GetAnswers.settled), 271 after
+     * (110 budget, 161 nobudget). Not 0: what is left is mostly gets in the seconds after a partition healed, answered
+     * by a side that has not yet met the nodes holding puts made on the other side (docs/testing.md, "Rule 1 traced").
+     * A guard against the get path going back, not a pass.
+     */
+    static final int RULE_1_MAX = 350;
 
     private static ExecutorService pool;
     private static final List<FaultRunResult> baseline = new ArrayList<>();
@@ -121,6 +129,16 @@ class FaultSimulatorCiTest {
     }
 
     @Test
+    void acknowledgedPutsMissingFromGetsStayWithinTheirBound() {
+        long total = 0;
+        for (FaultRunResult r : baseline) {
+            total += r.count(Rule.ACKED_PUT_READABLE);
+        }
+        assertThat(total).as("rule-1 violations over the CI seeds (not after a clock fault)").isLessThanOrEqualTo(
+                RULE_1_MAX);
+    }
+
+    @Test
     void valuesAreNotServedPastTheirExpiryEvenUnderClockFaults() {
         long total = 0;
         for (FaultRunResult r : baseline) {
@@ -154,7 +172,7 @@ class FaultSimulatorCiTest {
     void seed46ReplaysTheDocumentedTrace() {
         FaultRunResult r = baseline.get(45);
         assertThat(r.config().seed()).isEqualTo(46);
-        assertThat(r.trace()).isEqualTo("3e08d95e2c62dfe0/263838");
+        assertThat(r.trace()).isEqualTo("415d93fc41e4fad7/269437");
     }
 
     @Test

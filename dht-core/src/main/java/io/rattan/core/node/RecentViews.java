@@ -1,0 +1,112 @@
+package io.rattan.core.node;
+
+import io.rattan.core.id.Id;
+import io.rattan.core.net.Contact;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Whether this node's replica set of a key changed within the last settling window: the views (usable leaf-set
+ * members) that were in force during the window, each of which gives every key a replica set, and a window in which
+ * every key counts as changed (the node started, or its store was in a fault). A replica whose replica set of a key
+ * changed may lack puts the set's other members hold ({@link GetAnswers#settled}). Owned by the node's event loop.
+ */
+final class RecentViews {
+
+    /** Past views kept at most; beyond, every key counts as changed for the window (views flapping that fast). */
+    static final int VIEWS_MAX = 32;
+
+    /** A view that was in force until {@code endedAtNanos}. */
+    private record Past(long endedAtNanos, List<Contact> members) {
+    }
+
+    private final NodeContext ctx;
+    private final Membership members;
+    private final long windowNanos;
+    private final ArrayDeque<Past> past = new ArrayDeque<>();
+    /** The usable leaf-set members since the last change; null before the first. */
+    private List<Contact> current;
+    private boolean allChanged;
+    private long allChangedAtNanos;
+
+    RecentViews(NodeContext ctx, Membership members, long windowNanos) {
+        this.ctx = ctx;
+        this.members = members;
+        this.windowNanos = windowNanos;
+    }
+
+    /** The leaf set changed (a member joined or left, or was suspected or cleared): the view before it is past now. */
+    void leafSetChanged() {
+        long now = ctx.now();
+        if (current != null) {
+            past.addLast(new Past(now, current));
+        }
+        current = usableMembers();
+        prune(now);
+        if (past.size() > VIEWS_MAX) {
+            past.clear();
+            allChanged();
+        }
+    }
+
+    /** Every key's replicas may hold what this node lacks: it started, or its store refused copies. */
+    void allChanged() {
+        allChanged = true;
+        allChangedAtNanos = ctx.now();
+    }
+
+    /** Whether {@code key}'s replica set in this node's view has been the same for the whole window. */
+    boolean settled(Id key) {
+        long now = ctx.now();
+        prune(now);
+        if (allChanged && now - allChangedAtNanos < windowNanos) {
+            return false;
+        }
+        if (past.isEmpty()) {
+            return true;
+        }
+        Set<Id> nowSet = ids(members.replicaSet(key));
+        for (Past p : past) {
+            if (!ids(closest(p.members(), key)).equals(nowSet)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void prune(long now) {
+        while (!past.isEmpty() && now - past.peekFirst().endedAtNanos() >= windowNanos) {
+            past.removeFirst();
+        }
+    }
+
+    private List<Contact> usableMembers() {
+        List<Contact> out = new ArrayList<>();
+        for (Contact c : members.leafMembers()) {
+            if (members.usable(c)) {
+                out.add(c);
+            }
+        }
+        return out;
+    }
+
+    /** The k closest to {@code key} among {@code view} and this node, as {@link LeafSet#closest} chooses them. */
+    private List<Contact> closest(List<Contact> view, Id key) {
+        List<Contact> candidates = new ArrayList<>(view);
+        candidates.add(ctx.self());
+        candidates.sort((a, b) -> a.id().equals(b.id()) ? 0 : a.id().isCloserTo(key, b.id()) ? -1 : 1);
+        int k = ctx.config().replicas();
+        return candidates.size() > k ? candidates.subList(0, k) : candidates;
+    }
+
+    private static Set<Id> ids(List<Contact> contacts) {
+        Set<Id> out = new HashSet<>();
+        for (Contact c : contacts) {
+            out.add(c.id());
+        }
+        return out;
+    }
+}
