@@ -58,7 +58,9 @@ class GetStrategiesTest {
             keys.add(key);
             values.add(value);
         }
-        world.runFor(5_000_000_000L);
+        // Past the settling window (GetAnswers.settled): the gets below are counted hop by hop as a settled view
+        // serves them, by one replica.
+        world.runFor(Math.max(5_000L, NodeConfig.defaults().settlingMillis()) * 1_000_000L);
         world.network().observer((from, to, e) -> {
             MessageType t = e.body().type();
             if (t == MessageType.ITERATIVE_GET) {
