@@ -43,6 +43,9 @@ class GetCostTest {
         VirtualWorld world = new VirtualWorld(5, NodeConfig.defaults().withReplicas(4, 2),
                 LatencyModel.constant(10_000_000L));
         world.addNodes(80);
+        // Past the settling window of the joins (GetAnswers.settled): the gets below are counted as a settled view
+        // serves them, by one replica.
+        world.runFor(NodeConfig.defaults().settlingMillis() * 1_000_000L);
         CostMeter meter = new CostMeter(world.scheduler(), 20);
         // Every envelope a get sends, by its cause, for the count by hand below; the meter counts them too.
         Map<Long, List<Envelope>> sent = new HashMap<>();
