@@ -68,18 +68,33 @@ final class Connection {
         Connection c = new Connection(gateway, connect, pending, lastReadNanos);
         connect.addListener(f -> {
             if (f.isSuccess()) {
-                gateway.resume();
+                gateway.connected();
             } else {
-                gateway.suspend();
+                gateway.connectFailed();
             }
         });
-        connect.channel().closeFuture().addListener(f -> c.failAll());
+        connect.channel().closeFuture().addListener(f -> {
+            c.failAll();
+            if (connect.isSuccess()) {
+                // An open connection closed: the gateway may have died (a refused reconnect will say so).
+                gateway.connectionLost(c);
+            }
+        });
         return c;
     }
 
-    /** True once the connection has closed or failed to open; a closed connection is never reused. */
+    /**
+     * True once the connection has closed or failed to open; a closed connection is never reused. A connection that
+     * failed to open counts as closed at once, before its channel is closed (Netty closes it in a listener that may
+     * run after ours), so that the next use opens a new one.
+     */
     boolean isClosed() {
-        return !connectFuture.channel().isOpen();
+        return !connectFuture.channel().isOpen() || (connectFuture.isDone() && !connectFuture.isSuccess());
+    }
+
+    /** True while the connection is open: it was established and has not closed. */
+    boolean isConnected() {
+        return connectFuture.isSuccess() && connectFuture.channel().isOpen();
     }
 
     /** Number of attempts waiting for a reply on this connection. */

@@ -281,15 +281,17 @@ class RattanClientTest {
                 .totalTimeout(WAIT)
                 .meterRegistry(registry));
         Id key = RattanClient.key("k");
-        // Calls start round-robin, so among four at least two start at the silent gateway and must move on.
+        // Calls start round-robin, so among four at least two have their turn at the silent gateway; the first
+        // must move on. Its silent connection is then closed and the gateway suspended until a new connection opens
+        // (a background probe), so a later call may go straight to the live one instead.
         for (int i = 0; i < 4; i++) {
             valueOf(client.put(key, utf8("v" + i), TTL));
         }
         assertThat(store.size(key)).isEqualTo(4);
-        assertThat(silent.requests()).isGreaterThanOrEqualTo(2);
+        assertThat(silent.requests()).isGreaterThanOrEqualTo(1);
         // At least: on a loaded machine a live attempt may also time out and be retried.
         assertThat(live.requests()).isGreaterThanOrEqualTo(4);
-        assertThat(registry.get(ClientMetrics.RETRIES).tag("op", "put").counter().count()).isGreaterThanOrEqualTo(2);
+        assertThat(registry.get(ClientMetrics.RETRIES).tag("op", "put").counter().count()).isGreaterThanOrEqualTo(1);
     }
 
     @Test
