@@ -11,8 +11,12 @@ import io.rattan.core.id.Id;
 import io.rattan.core.net.Address;
 import io.rattan.core.util.Bytes;
 import java.net.http.HttpClient;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -82,12 +86,24 @@ class RepairAtVolumeProcessTest {
     }
 
     @AfterEach
-    void killAll() throws InterruptedException {
+    void killAll() throws Exception {
         for (NodeProcess n : nodes) {
             n.process().destroyForcibly();
         }
         for (NodeProcess n : nodes) {
             n.process().waitFor(30, TimeUnit.SECONDS);
+        }
+        // The node logs go with the temporary directory unless asked for (-Drattan.repair.keepLogs=DIR).
+        String keep = System.getProperty("rattan.repair.keepLogs");
+        if (keep != null) {
+            Path to = Path.of(keep);
+            Files.createDirectories(to);
+            try (DirectoryStream<Path> logs = Files.newDirectoryStream(dir, "node-*.log")) {
+                for (Path log : logs) {
+                    Files.copy(log, to.resolve(log.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+            System.out.println("repair at volume: node logs kept in " + to.toAbsolutePath());
         }
     }
 
@@ -140,6 +156,10 @@ class RepairAtVolumeProcessTest {
         try (RattanClient reader = RattanClient.builder().gateways(readVia).maxRetries(getRetries)
                 .meterRegistry(meters).build()) {
             killedAt = System.nanoTime();
+            for (NodeProcess n : ring) {
+                System.out.printf("repair at volume: ring %s peer port %d gateway port %d%s%n", ids.get(n).shortHex(),
+                        n.peerPort(), n.gateway().port(), victims.contains(n) ? " killed at " + LocalTime.now() : "");
+            }
             readers = new Readers(reader, values, killedAt, killed);
             readers.start();
             for (NodeProcess v : victims) {
@@ -165,8 +185,9 @@ class RepairAtVolumeProcessTest {
                 index = (index + 1) % ring.size();
                 killed.add(ids.get(next));
                 next.kill();
-                System.out.printf("repair at volume: killed one more node at %d ms, %d alive%n",
-                        millis(System.nanoTime() - killedAt), live().size());
+                System.out.printf("repair at volume: killed one more node, %s, at %d ms (%s), %d alive%n",
+                        ids.get(next).shortHex(), millis(System.nanoTime() - killedAt), LocalTime.now(),
+                        live().size());
             }
             repairedAt = System.nanoTime();
             readers.gotDuringRepair = readers.gets();
@@ -385,9 +406,11 @@ class RepairAtVolumeProcessTest {
             List<Id> replicas = replicasBefore(p.key());
             long dead = replicas.stream().filter(killed::contains).count();
             long tookMillis = millis(System.nanoTime() - sent);
-            failures.add(String.format("sent %d ms after the kill, took %d ms: %s; key %s, %d of its %d replicas "
-                            + "before the kill were killed%s", millis(sent - killedAt), tookMillis, why,
-                    p.key().shortHex(), dead, K, killed.contains(replicas.get(0)) ? " (its root too)" : ""));
+            failures.add(String.format("sent %d ms after the kill (%s), took %d ms: %s; key %s, %d of its %d "
+                            + "replicas before the kill were killed%s; they were %s", millis(sent - killedAt),
+                    LocalTime.now(), tookMillis, why, p.key().toHex(), dead, K,
+                    killed.contains(replicas.get(0)) ? " (its root too)" : "",
+                    replicas.stream().map(Id::shortHex).toList()));
         }
 
         /** The k nodes closest to {@code key} before any kill: its replicas then, root first. */
@@ -427,7 +450,31 @@ class RepairAtVolumeProcessTest {
         if (bootstrap != null) {
             args.addAll(List.of("--bootstrap", "127.0.0.1:" + bootstrap.peerPort()));
         }
+        List<String> jvmArgs = new ArrayList<>();
+        if (Boolean.getBoolean("rattan.repair.debugEmpty")) {
+            // Each node logs, at DEBUG, every get it answers holding nothing for the key (why it answered: Router),
+            // as a gateway who gave it an empty answer (ClientRequests), and whom it suspects or declares dead, when
+            // (Membership); with keepLogs, the logs are kept.
+            Path config = dir.resolve("logback-debug-empty.xml");
+            if (!Files.exists(config)) {
+                Files.writeString(config, """
+                        <configuration>
+                          <appender name="OUT" class="ch.qos.logback.core.ConsoleAppender">
+                            <encoder><pattern>%d{HH:mm:ss.SSS} %-5level %logger{36} - %msg%n</pattern></encoder>
+                          </appender>
+                          <logger name="io.netty" level="WARN"/>
+                          <logger name="org.rocksdb" level="WARN"/>
+                          <logger name="io.rattan" level="INFO"/>
+                          <logger name="io.rattan.core.node.Router" level="DEBUG"/>
+                          <logger name="io.rattan.core.node.ClientRequests" level="DEBUG"/>
+                          <logger name="io.rattan.core.node.Membership" level="DEBUG"/>
+                          <root level="INFO"><appender-ref ref="OUT"/></root>
+                        </configuration>
+                        """);
+            }
+            jvmArgs.add("-Dlogback.configurationFile=" + config.toAbsolutePath());
+        }
         return NodeProcess.start(http, dir.resolve("node-" + index), dir.resolve("node-" + index + ".log"), nativeDir,
-                heap, args);
+                heap, jvmArgs, args);
     }
 }
