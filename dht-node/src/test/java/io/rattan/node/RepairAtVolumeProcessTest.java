@@ -48,17 +48,20 @@ import org.junit.jupiter.api.io.TempDir;
  * whichever is later) while more than 2/3 of the cluster is alive. With 8 nodes and k = 4 the first kill already leaves
  * 5 of 8, below 2/3, so it is the only one; the full-size run (12 nodes) kills 3, then 1.
  *
- * <p>Gets run from the kill on: a Java client with its default settings (2 s per attempt, 3 retries on another
- * gateway, every node a gateway, the dead ones included), {@value #GETS_IN_FLIGHT} gets in flight, each of a random
- * value. They run until every value is back on k live nodes and at least {@value #MIN_GETS} gets were made, so that
- * the 99.9% bar allows a few failures rather than none. Pass: no value lost, no get answered with a wrong value set,
+ * <p>Gets run from the kill on: a Java client with its default settings but for its retries (2 s per attempt, as
+ * many retries on another gateway as there are nodes, every node a gateway, the dead ones included),
+ * {@value #GETS_IN_FLIGHT} gets in flight, each of a random value. They run until every value is back on k live
+ * nodes and at least {@value #MIN_GETS} gets were made, so that the 99.9% bar allows a few failures rather than none. Pass: no value lost, no get answered with a wrong value set,
  * at least 99.9% of gets succeed, every value back on k live nodes. It prints the time each value took to have k
  * copies again (p50, p99, max), the frames the live nodes dropped, and every failed get (when, why, and whether its
  * key's replicas were among the killed).
  *
  * <p>Full size: {@code -Drattan.repair.nodes=12 -Drattan.repair.values=200000 -Drattan.repair.valueBytes=1024}.
  * {@code -Drattan.repair.getRetries=0} makes the readers' client try each get once, through the nodes that survive the
- * first kill, which shows the gateways' own failures; {@code -Drattan.repair.seed=N} replays the victims.
+ * first kill, which shows the gateways' own failures, {@code -Drattan.repair.getRetries=-1} gives it the client's
+ * default retries; {@code -Drattan.repair.seed=N} replays the victims. {@code -Drattan.repair.debugEmpty=true} has
+ * the nodes log (DEBUG) every get answered from a store holding nothing, with the answering node's view, and their
+ * suspicions; {@code -Drattan.repair.keepLogs=DIR} keeps the node logs.
  */
 class RepairAtVolumeProcessTest {
 
@@ -112,9 +115,12 @@ class RepairAtVolumeProcessTest {
         int nodeCount = Integer.getInteger("rattan.repair.nodes", NODES);
         int valueCount = Integer.getInteger("rattan.repair.values", VALUES);
         int valueBytes = Integer.getInteger("rattan.repair.valueBytes", 100);
-        // Retries enough to reach every gateway once: the readers' list still names the killed nodes, and what the
-        // bar measures is the overlay's repair, not a retry budget spent on dead gateways. (With the client's default
-        // of 3, a CI run had 5 of 5,242 gets fail, each after 4 attempts all refused by killed gateways: at the bar.)
+        // Retries up to once per gateway (-1: the client's default, 3). Not for the killed gateways: the client now
+        // avoids a refused gateway until a probe reconnects, and no failed get's attempt went to a killed one. With 3,
+        // a CI run had 11 of 5,173 gets fail in the first second after the kill, every attempt at a live gateway:
+        // gets of keys whose nearer replicas died wait there for failure detection (seconds), beyond the 2 s attempt
+        // timeout, and the client then closes the silent connection, failing the other attempts pending on it.
+        // What the bar measures is the overlay's repair; see docs/durability.md, proof 2.
         int getRetries = Integer.getInteger("rattan.repair.getRetries", nodeCount);
         long seed = Long.getLong("rattan.repair.seed", System.nanoTime());
         // Counting copies lists every store: at full size a listing is large, so it is taken less often.
@@ -151,10 +157,13 @@ class RepairAtVolumeProcessTest {
         long killedAt;
         long repairedAt;
         // Without retries a get through a dead gateway would fail in the client: those try the survivors only.
-        List<Address> readVia = getRetries > 0 ? gateways : ring.stream().filter(n -> !victims.contains(n))
+        List<Address> readVia = getRetries != 0 ? gateways : ring.stream().filter(n -> !victims.contains(n))
                 .map(NodeProcess::gateway).toList();
-        try (RattanClient reader = RattanClient.builder().gateways(readVia).maxRetries(getRetries)
-                .meterRegistry(meters).build()) {
+        RattanClient.Builder readerBuilder = RattanClient.builder().gateways(readVia).meterRegistry(meters);
+        if (getRetries >= 0) {
+            readerBuilder.maxRetries(getRetries);
+        }
+        try (RattanClient reader = readerBuilder.build()) {
             killedAt = System.nanoTime();
             for (NodeProcess n : ring) {
                 System.out.printf("repair at volume: ring %s peer port %d gateway port %d%s%n", ids.get(n).shortHex(),
