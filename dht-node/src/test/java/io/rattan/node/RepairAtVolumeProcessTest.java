@@ -477,6 +477,7 @@ class RepairAtVolumeProcessTest {
                           <logger name="io.rattan.core.node.Router" level="DEBUG"/>
                           <logger name="io.rattan.core.node.ClientRequests" level="DEBUG"/>
                           <logger name="io.rattan.core.node.Membership" level="DEBUG"/>
+                          <logger name="io.rattan.core.node.Repair" level="DEBUG"/>
                           <root level="INFO"><appender-ref ref="OUT"/></root>
                         </configuration>
                         """);
