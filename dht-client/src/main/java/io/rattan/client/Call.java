@@ -46,6 +46,10 @@ final class Call<T> {
 
     // Confined to the loop.
     private int attempts;
+    // Attempts taken down by the client's close of a silent connection before their own timeout: not counted as
+    // retries, at most one per gateway, so that one stalled gateway does not spend the retries of every call that
+    // was waiting on it.
+    private int freeAttempts;
     private int gatewayIndex;
     private final BitSet tried = new BitSet();
     // Each failed attempt's gateway and status, for the final failure's message.
@@ -186,6 +190,9 @@ final class Call<T> {
             return;
         }
         cancel(attemptTimer);
+        if (attempt.wasTakenDown() && freeAttempts < runtime.gatewayCount() && direct == null) {
+            freeAttempts++;
+        }
         onFailure(failure);
     }
 
@@ -201,7 +208,7 @@ final class Call<T> {
             fail(runtime.closedFailure());
             return;
         }
-        if (attempts > retriesMax) {
+        if (attempts - freeAttempts > retriesMax) {
             fail(new RattanException(failure.status(), op.tag() + " failed after "
                     + attempts + " attempt(s) (" + String.join(", ", failedAttempts) + "); last: "
                     + failure.getMessage(), failure));

@@ -37,6 +37,8 @@ final class Connection {
     private final AtomicLong lastReadNanos;
     // Set while a flush is queued on the channel's loop; requests written meanwhile ride on it.
     private final AtomicBoolean flushQueued = new AtomicBoolean();
+    // Set when the client closes the connection because an attempt timed out with nothing received meanwhile.
+    private volatile boolean closedForSilence;
 
     private Connection(Gateway gateway, ChannelFuture connectFuture, ConcurrentMap<Long, Attempt> pending,
                        AtomicLong lastReadNanos) {
@@ -156,6 +158,7 @@ final class Connection {
         if (lastReadNanos.get() - sinceNanos < 0 && connectFuture.channel().isOpen()) {
             log.debug("closing connection to gateway {}: nothing received during a timed-out attempt",
                     gateway.address());
+            closedForSilence = true;
             close();
         }
     }
@@ -174,6 +177,10 @@ final class Connection {
     private void failAll() {
         RattanException failure = closedFailure();
         for (Attempt attempt : pending.values()) {
+            if (closedForSilence) {
+                // Not its own timeout: the attempt's call may retry it without spending a retry (Call).
+                attempt.takenDown();
+            }
             fail(attempt, failure);
         }
     }
@@ -182,7 +189,8 @@ final class Connection {
         if (connectFuture.isDone() && !connectFuture.isSuccess()) {
             return connectFailure(connectFuture.cause());
         }
-        return new RattanException(Status.UNAVAILABLE, "connection to gateway " + gateway.address() + " closed");
+        return new RattanException(Status.UNAVAILABLE, "connection to gateway " + gateway.address() + " closed"
+                + (closedForSilence ? " by the client: nothing arrived during another attempt's timeout" : ""));
     }
 
     private RattanException connectFailure(Throwable cause) {

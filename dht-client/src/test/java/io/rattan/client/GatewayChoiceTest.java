@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.Messages.ClientGet;
+import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.net.Address;
+import io.rattan.core.util.Bytes;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.time.Duration;
@@ -130,6 +133,31 @@ class GatewayChoiceTest {
             return back.requests() > 0;
         });
         assertThat(client.runtime().gateway(0).isSuspended()).isFalse();
+    }
+
+    @Test
+    void anAttemptTakenDownByAnotherAttemptsSilenceDoesNotSpendARetry() throws Exception {
+        // A stalled gateway (it reads requests and answers none) and a live one; no retries at all.
+        FakeGateway stalled = track(FakeGateway.start()).mode(FakeGateway.Mode.DROP);
+        FakeGateway live = track(FakeGateway.start());
+        RattanClient client = track(RattanClient.builder().gateways(List.of(stalled.address(), live.address()))
+                .maxRetries(0).attemptTimeout(Duration.ofSeconds(1)).totalTimeout(WAIT)
+                .backoff(Duration.ofMillis(1), BACKOFF_MAX).build());
+        ClientRuntime runtime = client.runtime();
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        ClientGet request = new ClientGet(RattanClient.key("k"), RoutingMode.DELAY_AWARE, 16, Bytes.EMPTY);
+        // Both calls start at the stalled gateway, on its one connection; the second well within its own timeout
+        // when the first's runs out and the client closes the silent connection under both.
+        CompletableFuture<GetResult> first = runtime.submit(Op.GET, request, deadline, RattanClient::mapGetPage, 0);
+        await().atMost(WAIT).until(() -> stalled.requests() == 1);
+        Thread.sleep(300);
+        CompletableFuture<GetResult> second = runtime.submit(Op.GET, request, deadline, RattanClient::mapGetPage, 0);
+        await().atMost(WAIT).until(() -> stalled.requests() == 2);
+
+        assertThat(succeeds(first)).as("the first timed out, with no retry").contains("TIMEOUT");
+        // The second did not time out: the close took it down. It goes on to the live gateway, retries or not.
+        assertThat(succeeds(second)).isNull();
+        assertThat(live.requests()).isEqualTo(1);
     }
 
     /** Null when {@code future} succeeds; the failure's message otherwise, for the assertion's report. */

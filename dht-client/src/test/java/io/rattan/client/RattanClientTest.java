@@ -359,11 +359,14 @@ class RattanClientTest {
         RattanClient client = client(builder(gw.address()).attemptTimeout(Duration.ofSeconds(1)).maxRetries(1)
                 .totalTimeout(WAIT));
         assertThat(failureOf(client.get(RattanClient.key("k"))).status()).isEqualTo(Status.TIMEOUT);
-        assertThat(gw.acceptedConnections()).as("the retry went out on a fresh connection").isEqualTo(2);
+        // At least: the hedge copy's attempt, taken down when the first copy's silent connection was closed under
+        // it, is tried again without spending its retry, on a fresh connection too.
+        int atFailure = gw.acceptedConnections();
+        assertThat(atFailure).as("the retry went out on a fresh connection").isGreaterThanOrEqualTo(2);
 
         gw.mode(FakeGateway.Mode.SERVE);
         valueOf(client.put(RattanClient.key("k"), utf8("v"), TTL));
-        assertThat(gw.acceptedConnections()).isEqualTo(3);
+        assertThat(gw.acceptedConnections()).as("the silent connections were closed").isGreaterThan(atFailure);
     }
 
     @Test
