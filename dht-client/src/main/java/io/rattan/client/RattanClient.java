@@ -59,7 +59,8 @@ import java.util.function.Function;
  * connection to it opens again. The client probes it in the background, by opening a connection, at once after a
  * lost connection and after the backoff cap after a refusal, doubling the wait after each refusal up to 32 times the
  * cap (jittered), so that a killed gateway costs one probe now and then, not a retry of every call. A connection on
- * which nothing at all arrived during an attempt that timed out is closed, to be reopened on next use. When a call
+ * which nothing at all arrived during an attempt that timed out is closed, to be reopened on next use; the other
+ * attempts pending on it fail with it, and go on to another gateway without spending a retry (once per gateway). When a call
  * fails, its message names each attempt's gateway and status. Final answers ({@link Status#BAD_REQUEST},
  * {@link Status#TOO_LARGE}, {@link Status#FORBIDDEN}) are never retried. Retrying a put is safe: a value's identity
  * is its hash, so storing it twice stores it once.
