@@ -13,6 +13,8 @@ final class Attempt {
     private final Gateway gateway;
     private final long startNanos = System.nanoTime();
     private volatile Connection connection;
+    // Set when the client closed the attempt's connection for another attempt's silence: this one failed unheard.
+    private volatile boolean takenDown;
 
     Attempt(Call<?> call, long requestId, Gateway gateway) {
         this.call = call;
@@ -51,6 +53,16 @@ final class Attempt {
     /** Called once the attempt was removed from the pending table with a failure. Any thread. */
     void onFailure(RattanException failure) {
         call.onAttemptFailed(this, failure);
+    }
+
+    /** Marks the attempt as failed by the client's close of its silent connection, before its own timeout. */
+    void takenDown() {
+        takenDown = true;
+    }
+
+    /** True when the attempt failed only because the client closed its connection for another attempt's silence. */
+    boolean wasTakenDown() {
+        return takenDown;
     }
 
     /** Withdraws the attempt from its connection; true when this call removed it (no reply or failure will come). */

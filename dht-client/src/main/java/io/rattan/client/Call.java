@@ -4,6 +4,9 @@ import io.netty.channel.EventLoop;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Status;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
@@ -43,7 +46,14 @@ final class Call<T> {
 
     // Confined to the loop.
     private int attempts;
+    // Attempts taken down by the client's close of a silent connection before their own timeout: not counted as
+    // retries, at most one per gateway, so that one stalled gateway does not spend the retries of every call that
+    // was waiting on it.
+    private int freeAttempts;
     private int gatewayIndex;
+    private final BitSet tried = new BitSet();
+    // Each failed attempt's gateway and status, for the final failure's message.
+    private final List<String> failedAttempts = new ArrayList<>();
     private RattanException lastFailure;
 
     // Written on the loop, read by cleanup on any thread.
@@ -106,13 +116,15 @@ final class Call<T> {
         }
         attempts++;
         // The first attempt takes the client's round-robin turn (or the gateway a race gave this copy); each retry
-        // moves on to the next gateway.
+        // moves on to the next gateway, one this call has not tried first, and never to a suspended one while
+        // another is available.
         Gateway gateway;
         if (direct != null) {
             gateway = direct;
         } else {
             int first = firstGateway >= 0 ? firstGateway : runtime.nextStartIndex();
-            gatewayIndex = runtime.chooseGateway(attempts == 1 ? first : gatewayIndex + 1);
+            gatewayIndex = runtime.chooseGateway(attempts == 1 ? first : gatewayIndex + 1, tried);
+            tried.set(gatewayIndex);
             gateway = runtime.gateway(gatewayIndex);
         }
         Attempt attempt = new Attempt(this, runtime.nextRequestId(), gateway);
@@ -178,11 +190,16 @@ final class Call<T> {
             return;
         }
         cancel(attemptTimer);
+        if (attempt.wasTakenDown() && freeAttempts < runtime.gatewayCount() && direct == null) {
+            freeAttempts++;
+        }
         onFailure(failure);
     }
 
     private void onFailure(RattanException failure) {
         lastFailure = failure;
+        Attempt attempt = current;
+        failedAttempts.add((attempt != null ? attempt.gateway().address() : "?") + " " + failure.status());
         if (!RattanException.isRetryable(failure.status())) {
             fail(failure);
             return;
@@ -191,9 +208,10 @@ final class Call<T> {
             fail(runtime.closedFailure());
             return;
         }
-        if (attempts > retriesMax) {
+        if (attempts - freeAttempts > retriesMax) {
             fail(new RattanException(failure.status(), op.tag() + " failed after "
-                    + attempts + " attempt(s); last: " + failure.getMessage(), failure));
+                    + attempts + " attempt(s) (" + String.join(", ", failedAttempts) + "); last: "
+                    + failure.getMessage(), failure));
             return;
         }
         long delayNanos = runtime.backoff().delayNanos(attempts, ThreadLocalRandom.current());
@@ -221,6 +239,7 @@ final class Call<T> {
     private RattanException totalTimeoutFailure() {
         return new RattanException(Status.TIMEOUT, op.tag() + " did not complete within the total timeout of "
                 + runtime.config().totalTimeout() + " (" + attempts + " attempt(s)"
+                + (failedAttempts.isEmpty() ? "" : ": " + String.join(", ", failedAttempts))
                 + (lastFailure != null ? "; last: " + lastFailure.getMessage() : "") + ")", lastFailure);
     }
 

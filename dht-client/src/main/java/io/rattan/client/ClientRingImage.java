@@ -54,7 +54,7 @@ final class ClientRingImage {
         long now = System.nanoTime();
         List<Contact> targets = new ArrayList<>();
         for (Contact c : router.replicas(key, replicas, id -> -1)) {
-            if (c.hasGateway() && !runtime.learnedGateway(c.gatewayAddress()).isSuspended(now)) {
+            if (c.hasGateway() && runtime.learnedGateway(c.gatewayAddress()).isAvailable(now)) {
                 targets.add(c);
             }
         }

@@ -16,6 +16,7 @@ import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -186,17 +187,35 @@ final class ClientRuntime {
         return Math.floorMod(cursor.getAndIncrement(), gateways.size());
     }
 
-    /** The first gateway from {@code start} on (cyclically) that is not suspended, or {@code start} if all are. */
-    int chooseGateway(int start) {
+    /**
+     * The gateway for a call's next attempt, from {@code start} on (cyclically): the first that is available (not
+     * suspended, see {@link Gateway}) and not in {@code tried}, the gateways this call already tried; else the first
+     * available one it tried (a live gateway that failed it once, with a timeout or an error, may not again); else,
+     * when every gateway is suspended, the first it has not tried, else {@code start}. A suspended gateway whose probe
+     * is due is probed on the way, in the background.
+     */
+    int chooseGateway(int start, BitSet tried) {
         int n = gateways.size();
         long now = System.nanoTime();
+        int availableTried = -1;
+        int untried = -1;
         for (int i = 0; i < n; i++) {
             int index = Math.floorMod(start + i, n);
-            if (!gateways.get(index).isSuspended(now)) {
+            boolean available = gateways.get(index).isAvailable(now);
+            boolean wasTried = tried.get(index);
+            if (available && !wasTried) {
                 return index;
             }
+            if (available && availableTried < 0) {
+                availableTried = index;
+            } else if (!wasTried && untried < 0) {
+                untried = index;
+            }
         }
-        return Math.floorMod(start, n);
+        if (availableTried >= 0) {
+            return availableTried;
+        }
+        return untried >= 0 ? untried : Math.floorMod(start, n);
     }
 
     Gateway gateway(int index) {

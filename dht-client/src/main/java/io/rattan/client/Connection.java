@@ -37,6 +37,8 @@ final class Connection {
     private final AtomicLong lastReadNanos;
     // Set while a flush is queued on the channel's loop; requests written meanwhile ride on it.
     private final AtomicBoolean flushQueued = new AtomicBoolean();
+    // Set when the client closes the connection because an attempt timed out with nothing received meanwhile.
+    private volatile boolean closedForSilence;
 
     private Connection(Gateway gateway, ChannelFuture connectFuture, ConcurrentMap<Long, Attempt> pending,
                        AtomicLong lastReadNanos) {
@@ -68,18 +70,33 @@ final class Connection {
         Connection c = new Connection(gateway, connect, pending, lastReadNanos);
         connect.addListener(f -> {
             if (f.isSuccess()) {
-                gateway.resume();
+                gateway.connected();
             } else {
-                gateway.suspend();
+                gateway.connectFailed();
             }
         });
-        connect.channel().closeFuture().addListener(f -> c.failAll());
+        connect.channel().closeFuture().addListener(f -> {
+            c.failAll();
+            if (connect.isSuccess()) {
+                // An open connection closed: the gateway may have died (a refused reconnect will say so).
+                gateway.connectionLost(c);
+            }
+        });
         return c;
     }
 
-    /** True once the connection has closed or failed to open; a closed connection is never reused. */
+    /**
+     * True once the connection has closed or failed to open; a closed connection is never reused. A connection that
+     * failed to open counts as closed at once, before its channel is closed (Netty closes it in a listener that may
+     * run after ours), so that the next use opens a new one.
+     */
     boolean isClosed() {
-        return !connectFuture.channel().isOpen();
+        return !connectFuture.channel().isOpen() || (connectFuture.isDone() && !connectFuture.isSuccess());
+    }
+
+    /** True while the connection is open: it was established and has not closed. */
+    boolean isConnected() {
+        return connectFuture.isSuccess() && connectFuture.channel().isOpen();
     }
 
     /** Number of attempts waiting for a reply on this connection. */
@@ -141,6 +158,7 @@ final class Connection {
         if (lastReadNanos.get() - sinceNanos < 0 && connectFuture.channel().isOpen()) {
             log.debug("closing connection to gateway {}: nothing received during a timed-out attempt",
                     gateway.address());
+            closedForSilence = true;
             close();
         }
     }
@@ -159,6 +177,10 @@ final class Connection {
     private void failAll() {
         RattanException failure = closedFailure();
         for (Attempt attempt : pending.values()) {
+            if (closedForSilence) {
+                // Not its own timeout: the attempt's call may retry it without spending a retry (Call).
+                attempt.takenDown();
+            }
             fail(attempt, failure);
         }
     }
@@ -167,7 +189,8 @@ final class Connection {
         if (connectFuture.isDone() && !connectFuture.isSuccess()) {
             return connectFailure(connectFuture.cause());
         }
-        return new RattanException(Status.UNAVAILABLE, "connection to gateway " + gateway.address() + " closed");
+        return new RattanException(Status.UNAVAILABLE, "connection to gateway " + gateway.address() + " closed"
+                + (closedForSilence ? " by the client: nothing arrived during another attempt's timeout" : ""));
     }
 
     private RattanException connectFailure(Throwable cause) {

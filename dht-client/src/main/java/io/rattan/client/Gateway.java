@@ -3,13 +3,27 @@ package io.rattan.client;
 import io.netty.bootstrap.Bootstrap;
 import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.net.Address;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * A gateway the client sends requests to, with its one connection, opened on first use and reopened after it
- * closes. A gateway that refused a connection is suspended for a while, so that requests prefer the others.
- * Thread-safe.
+ * closes. Thread-safe.
+ *
+ * <p>A gateway that refused a connection, or whose connection was lost, is <em>suspended</em>: calls choose other
+ * gateways while any is available ({@link ClientRuntime#chooseGateway}). A suspension does not simply run out: once
+ * it is due the client probes the gateway by opening a connection, in the background, and only a connection that
+ * opens ends it; one that fails suspends the gateway again, for twice as long each time (from the backoff cap, at
+ * most {@value #DOUBLINGS_MAX} doublings, jittered so that gateways that died together are not probed together). A
+ * lost connection is probed as soon as a call looks at the gateway, so one that merely closed a connection is back
+ * within a round trip. A
+ * suspension that simply ran out made every killed gateway look usable again at the same instant, once per backoff
+ * cap, and a call could then spend its every retry on killed gateways while most were alive (see docs/durability.md,
+ * proof 2).
  */
 final class Gateway {
+
+    /** Most doublings of the suspension: from the default 1 s cap, 32 s between probes of a gateway that is down. */
+    static final int DOUBLINGS_MAX = 5;
 
     private final Address address;
     private final Bootstrap bootstrap;
@@ -18,7 +32,9 @@ final class Gateway {
 
     private Connection connection; // guarded by this
     private boolean closed; // guarded by this
-    private volatile long suspendedUntilNanos;
+    private int failures; // guarded by this: connections that failed since the last that opened
+    private long probeAtNanos; // guarded by this: when a suspended gateway is next probed
+    private boolean probing; // guarded by this: a probe's connection is opening
     private volatile boolean suspended;
 
     Gateway(Address address, Bootstrap bootstrap, MessageCodec codec, long suspensionNanos) {
@@ -32,7 +48,7 @@ final class Gateway {
         return address;
     }
 
-    /** The open connection, or a new one when there is none or it closed. */
+    /** The open connection, or a new one when there is none or it closed (or failed to open). */
     synchronized Connection connection() {
         if (closed) {
             throw new IllegalStateException("gateway " + address + " is closed");
@@ -48,20 +64,72 @@ final class Gateway {
         return connection;
     }
 
-    /** Marks the gateway as refusing connections for a while. */
-    void suspend() {
-        suspendedUntilNanos = System.nanoTime() + suspensionNanos;
-        suspended = true;
-    }
-
-    /** Clears a suspension: the gateway accepted a connection. */
-    void resume() {
+    /** A connection opened: the gateway is usable again. */
+    void connected() {
+        synchronized (this) {
+            failures = 0;
+            probing = false;
+        }
         suspended = false;
     }
 
-    /** True while a recent connection failure says to prefer other gateways. */
-    boolean isSuspended(long nowNanos) {
-        return suspended && nowNanos - suspendedUntilNanos < 0;
+    /** A connection failed to open: suspended until a probe, later each time it fails again. */
+    void connectFailed() {
+        synchronized (this) {
+            failures++;
+            probing = false;
+            long period = suspensionNanos << Math.min(failures - 1, DOUBLINGS_MAX);
+            // Jitter in [period / 2, period]: gateways killed together are not probed in step.
+            probeAtNanos = System.nanoTime() + period / 2 + ThreadLocalRandom.current().nextLong(period / 2 + 1);
+        }
+        suspended = true;
+    }
+
+    /**
+     * The open connection {@code c} closed, not by the client's close: suspended, with its probe due at once (the
+     * next call that looks at the gateway starts it). A gateway that is up accepts the probe's connection within a
+     * round trip; a killed one refuses it and stays suspended.
+     */
+    void connectionLost(Connection c) {
+        synchronized (this) {
+            if (closed || c != connection) {
+                return;
+            }
+            probeAtNanos = System.nanoTime();
+        }
+        suspended = true;
+    }
+
+    /** True while no connection opened since the last failure: calls prefer other gateways. */
+    boolean isSuspended() {
+        return suspended;
+    }
+
+    /**
+     * Whether calls may choose the gateway now: true unless suspended. A suspended gateway whose probe is due is
+     * probed (in the background) and stays suspended until the probe's connection opens.
+     */
+    boolean isAvailable(long nowNanos) {
+        if (!suspended) {
+            return true;
+        }
+        probeIfDue(nowNanos);
+        return false;
+    }
+
+    private void probeIfDue(long nowNanos) {
+        synchronized (this) {
+            if (closed || !suspended || probing || nowNanos - probeAtNanos < 0) {
+                return;
+            }
+            probing = true;
+            // A connection still opening is the probe: its outcome ends or renews the suspension.
+            Connection c = connection();
+            if (c.isConnected()) {
+                // Opened already (its outcome reported before a late failure of an older connection): usable.
+                connected();
+            }
+        }
     }
 
     /** Closes the connection for good; attempts pending on it fail. */

@@ -53,10 +53,15 @@ import java.util.function.Function;
  * round-robin over the gateways, from a random start. When an attempt fails with a transient status
  * ({@link Status#UNAVAILABLE}, {@link Status#TIMEOUT}, {@link Status#INTERNAL}), cannot connect, loses its
  * connection, or gets no reply within the attempt timeout, the call waits a random backoff and retries on the next
- * gateway, up to {@link Builder#maxRetries(int) maxRetries} times and never beyond the
- * {@link Builder#totalTimeout(Duration) total timeout}. A gateway that refused a connection is avoided for a
- * while (the backoff cap) as long as another is available, and a connection on which nothing at all arrived during
- * an attempt that timed out is closed, to be reopened on next use. Final answers ({@link Status#BAD_REQUEST},
+ * gateway (one the call has not tried yet, if any is available), up to {@link Builder#maxRetries(int) maxRetries}
+ * times and never beyond the {@link Builder#totalTimeout(Duration) total timeout}. A gateway that refused a
+ * connection, or whose connection was lost, is suspended: calls avoid it as long as another is available, until a
+ * connection to it opens again. The client probes it in the background, by opening a connection, at once after a
+ * lost connection and after the backoff cap after a refusal, doubling the wait after each refusal up to 32 times the
+ * cap (jittered), so that a killed gateway costs one probe now and then, not a retry of every call. A connection on
+ * which nothing at all arrived during an attempt that timed out is closed, to be reopened on next use; the other
+ * attempts pending on it fail with it, and go on to another gateway without spending a retry (once per gateway). When a call
+ * fails, its message names each attempt's gateway and status. Final answers ({@link Status#BAD_REQUEST},
  * {@link Status#TOO_LARGE}, {@link Status#FORBIDDEN}) are never retried. Retrying a put is safe: a value's identity
  * is its hash, so storing it twice stores it once.
  *
@@ -704,7 +709,8 @@ public final class RattanClient implements AutoCloseable {
         /**
          * Backoff between attempts: before retry n the call waits a uniformly random time in
          * [0, min(max, base * 2^(n-1))] (capped exponential backoff with full jitter). {@code max} is also how
-         * long a gateway that refused a connection is avoided. Defaults 50 ms and 1 s.
+         * long a gateway that refused a connection is avoided before it is probed again (doubling after each refused
+         * probe, up to 32 times {@code max}). Defaults 50 ms and 1 s.
          *
          * @throws IllegalArgumentException unless {@code 0 < base <= max}
          */

@@ -107,7 +107,7 @@ final class FakeGateway implements AutoCloseable {
     private volatile Status quorumStatus = Status.OK;
     private final Deque<Runnable> held = new ArrayDeque<>(); // guarded by itself
 
-    private FakeGateway(Store store) throws InterruptedException {
+    private FakeGateway(Store store, int port) throws InterruptedException {
         this.store = store;
         this.group = new NioEventLoopGroup(1, new DefaultThreadFactory("fake-gateway", true));
         this.server = new ServerBootstrap()
@@ -124,17 +124,22 @@ final class FakeGateway implements AutoCloseable {
                                 new Handler());
                     }
                 })
-                .bind("127.0.0.1", 0).sync().channel();
+                .bind("127.0.0.1", port).sync().channel();
     }
 
     /** A gateway with a store of its own. */
     static FakeGateway start() throws InterruptedException {
-        return new FakeGateway(new Store());
+        return new FakeGateway(new Store(), 0);
+    }
+
+    /** A gateway with a store of its own on {@code port}: a gateway that comes back where it was. */
+    static FakeGateway startOn(int port) throws InterruptedException {
+        return new FakeGateway(new Store(), port);
     }
 
     /** A gateway over {@code store}, which other gateways may share. */
     static FakeGateway start(Store store) throws InterruptedException {
-        return new FakeGateway(store);
+        return new FakeGateway(store, 0);
     }
 
     Address address() {

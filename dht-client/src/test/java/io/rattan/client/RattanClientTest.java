@@ -281,15 +281,17 @@ class RattanClientTest {
                 .totalTimeout(WAIT)
                 .meterRegistry(registry));
         Id key = RattanClient.key("k");
-        // Calls start round-robin, so among four at least two start at the silent gateway and must move on.
+        // Calls start round-robin, so among four at least two have their turn at the silent gateway; the first
+        // must move on. Its silent connection is then closed and the gateway suspended until a new connection opens
+        // (a background probe), so a later call may go straight to the live one instead.
         for (int i = 0; i < 4; i++) {
             valueOf(client.put(key, utf8("v" + i), TTL));
         }
         assertThat(store.size(key)).isEqualTo(4);
-        assertThat(silent.requests()).isGreaterThanOrEqualTo(2);
+        assertThat(silent.requests()).isGreaterThanOrEqualTo(1);
         // At least: on a loaded machine a live attempt may also time out and be retried.
         assertThat(live.requests()).isGreaterThanOrEqualTo(4);
-        assertThat(registry.get(ClientMetrics.RETRIES).tag("op", "put").counter().count()).isGreaterThanOrEqualTo(2);
+        assertThat(registry.get(ClientMetrics.RETRIES).tag("op", "put").counter().count()).isGreaterThanOrEqualTo(1);
     }
 
     @Test
@@ -357,11 +359,14 @@ class RattanClientTest {
         RattanClient client = client(builder(gw.address()).attemptTimeout(Duration.ofSeconds(1)).maxRetries(1)
                 .totalTimeout(WAIT));
         assertThat(failureOf(client.get(RattanClient.key("k"))).status()).isEqualTo(Status.TIMEOUT);
-        assertThat(gw.acceptedConnections()).as("the retry went out on a fresh connection").isEqualTo(2);
+        // At least: the hedge copy's attempt, taken down when the first copy's silent connection was closed under
+        // it, is tried again without spending its retry, on a fresh connection too.
+        int atFailure = gw.acceptedConnections();
+        assertThat(atFailure).as("the retry went out on a fresh connection").isGreaterThanOrEqualTo(2);
 
         gw.mode(FakeGateway.Mode.SERVE);
         valueOf(client.put(RattanClient.key("k"), utf8("v"), TTL));
-        assertThat(gw.acceptedConnections()).isEqualTo(3);
+        assertThat(gw.acceptedConnections()).as("the silent connections were closed").isGreaterThan(atFailure);
     }
 
     @Test

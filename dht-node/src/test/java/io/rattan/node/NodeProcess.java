@@ -64,11 +64,18 @@ final class NodeProcess {
      */
     static NodeProcess start(HttpClient http, Path dataDir, Path log, Path nativeDir, String maxHeap,
                              List<String> nodeArgs) throws IOException {
+        return start(http, dataDir, log, nativeDir, maxHeap, List.of(), nodeArgs);
+    }
+
+    /** As {@link #start(HttpClient, Path, Path, Path, String, List)}, with {@code jvmArgs} before the main class. */
+    static NodeProcess start(HttpClient http, Path dataDir, Path log, Path nativeDir, String maxHeap,
+                             List<String> jvmArgs, List<String> nodeArgs) throws IOException {
         int[] ports = freePorts(3);
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx" + maxHeap, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                "-Djava.library.path=" + nativeDir.toAbsolutePath(), "-cp", System.getProperty("java.class.path"),
-                "io.rattan.node.cli.RattanCli", "node", "--host", "127.0.0.1", "--port", "" + ports[0],
+                "-Djava.library.path=" + nativeDir.toAbsolutePath(), "-cp", System.getProperty("java.class.path")));
+        cmd.addAll(jvmArgs);
+        cmd.addAll(List.of("io.rattan.node.cli.RattanCli", "node", "--host", "127.0.0.1", "--port", "" + ports[0],
                 "--gateway-port", "" + ports[1], "--http-port", "" + ports[2],
                 "--data-dir", dataDir.toAbsolutePath().toString()));
         cmd.addAll(nodeArgs);

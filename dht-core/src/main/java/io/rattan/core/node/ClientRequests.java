@@ -31,6 +31,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * This node as a gateway: it validates a client's put, get or remove, starts it here or (for the copies of a raced,
@@ -38,6 +40,8 @@ import java.util.function.Consumer;
  * the node's event loop.
  */
 final class ClientRequests {
+
+    private static final Logger log = LoggerFactory.getLogger(ClientRequests.class);
 
     /** Most nodes a gateway's one-hop image keeps: enough for the replicas of a working set of keys. */
     private static final int ONE_HOP_IMAGE_MAX = 1024;
@@ -232,6 +236,11 @@ final class ClientRequests {
                 m instanceof GetReply g ? g.hops() : 0);
         if (m instanceof GetReply g && request instanceof ClientGet cg) {
             ctx.listener().clientGetCost(cg.routing(), g.cost());
+            if (g.values().isEmpty() && log.isDebugEnabled()) {
+                // With Router's DEBUG line at the answering node, this names who gave a client an empty answer.
+                log.debug("{} get of {} answered {} with no value by {} after {} hops", ctx.tag(), cg.key().toHex(),
+                        g.status(), e.sender(), g.hops());
+            }
         }
         reply.accept(m);
     }

@@ -45,13 +45,21 @@ final class Membership {
         this.leafSet = new LeafSet(ctx.self(), config.leafSetHalf(), config.idsPerIp());
         long rtoMax = nanos(config.rtoMaxMillis());
         this.peers = new Peers(nanos(config.rtoInitialMillis()), nanos(config.rtoMinMillis()), rtoMax,
-                20 * nanos(config.leafExchangeIntervalMillis()), id -> leafSetChanged.run());
+                20 * nanos(config.leafExchangeIntervalMillis()), this::suspicionChanged);
         this.table = new RoutingTable(ctx.self().id(), config.candidatesPerSlot(), peers::srttNanos,
                 config.idsPerIp(), selfHost);
         this.probes = new SecondHandProbes(ctx, leafSet, table, peers, this::add);
         this.lost = new LostContacts(ctx, peers);
         this.exchanges = new LeafExchanges(ctx, leafSet, peers, this::learn, this::peerTimedOut);
         this.leafSetChanged = leafSetChanged;
+    }
+
+    /** A peer became a suspect or stopped being one: it leaves or rejoins the usable members. */
+    private void suspicionChanged(Id id) {
+        if (log.isDebugEnabled()) {
+            log.debug("{} {} {}", ctx.tag(), peers.isSuspect(id) ? "suspects" : "no longer suspects", id.shortHex());
+        }
+        leafSetChanged.run();
     }
 
     // ---------------------------------------------------------------- what is known

@@ -121,6 +121,8 @@ final class Repair {
             return;
         }
         epoch++;
+        log.debug("{} repair epoch {}: {} of {} leaf-set members usable, {} running sessions will not count and run again", ctx.tag(),
+                epoch, newView.size(), leaves.size(), running.size());
         view = newView;
         startDue();
     }
