@@ -280,13 +280,7 @@ final class Membership {
      * new one could not get in ({@link #add}) and was repaired by nobody who held it.
      */
     void heard(Contact c) {
-        if (c.id().equals(ctx.self().id())) {
-            return;
-        }
-        Contact bound = boundElsewhere(c);
-        if (bound != null) {
-            log.debug("{} keeps {} against a claim from {}; probing it", ctx.tag(), bound, c.address());
-            peerTimedOut(bound);
+        if (c.id().equals(ctx.self().id()) || keptAgainst(c)) {
             return;
         }
         peers.heardFrom(c.id(), ctx.now());
@@ -311,10 +305,7 @@ final class Membership {
      * contact is probed instead; once it fails its probe it is forgotten, and the next claim gets in.
      */
     void add(Contact c) {
-        Contact bound = boundElsewhere(c);
-        if (bound != null) {
-            log.debug("{} keeps {} against a claim from {}; probing it", ctx.tag(), bound, c.address());
-            peerTimedOut(bound);
+        if (keptAgainst(c)) {
             return;
         }
         table.add(c);
@@ -323,13 +314,18 @@ final class Membership {
         }
     }
 
-    /** The contact {@code c}'s id is bound to in the leaf set or the routing table if at another address, else null. */
-    private Contact boundElsewhere(Contact c) {
+    /** Whether {@code c}'s id is bound to a contact at another address here; if so, that contact is probed. */
+    private boolean keptAgainst(Contact c) {
         Contact bound = leafSet.find(c.id());
         if (bound == null) {
             bound = table.find(c.id());
         }
-        return bound != null && !bound.address().equals(c.address()) ? bound : null;
+        if (bound == null || bound.address().equals(c.address())) {
+            return false;
+        }
+        log.debug("{} keeps {} against a claim from {}; probing it", ctx.tag(), bound, c.address());
+        peerTimedOut(bound);
+        return true;
     }
 
     void sampleRtt(Id peer, long rttNanos) {

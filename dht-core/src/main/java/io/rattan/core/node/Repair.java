@@ -121,8 +121,7 @@ final class Repair {
             return;
         }
         epoch++;
-        log.debug("{} repair epoch {}: {} of {} leaf-set members usable, {} running sessions will not count and run again", ctx.tag(),
-                epoch, newView.size(), leaves.size(), running.size());
+        log.debug("{} repair epoch {}: {} usable, {} sessions void", ctx.tag(), epoch, newView.size(), running.size());
         view = newView;
         startDue();
     }
@@ -198,9 +197,8 @@ final class Repair {
         ReplicaStream s = streams.get(peer.id());
         if (s != null && !s.peer().equals(peer)) {
             s.abandon();
-            s = null;
         }
-        if (s == null) {
+        if (s == null || !s.peer().equals(peer)) {
             s = new ReplicaStream(ctx, replica, peer, counters);
             streams.put(peer.id(), s);
         }
