@@ -93,6 +93,24 @@ class GetAnswersEdgeTest {
     }
 
     @Test
+    void aNodeHoldingNothingIsNoRootWhileACloserNeighbourIsOnlySuspected() {
+        // 0x57…: this node is 0x07… away, 0x60… 0x09…. Then 0x58… (0x01… away) joins, the key's root, and is suspected
+        // for a moment (a request to it outlasted its RTO) while this node holds nothing of the key.
+        Id key = key("57");
+        Contact busy = contact("58", 9);
+        members.heard(busy);
+        assertThat(gets.answersGet(key)).as("a closer usable node: the get goes on").isFalse();
+
+        members.peerTimedOut(busy);
+        assertThat(members.usable(busy)).as("suspected").isFalse();
+        assertThat(gets.answersGet(key)).as("holding nothing, it does not answer for a suspect that may hold it")
+                .isFalse();
+
+        hold(key);
+        assertThat(gets.answersGet(key)).as("holding the key, it answers as before").isTrue();
+    }
+
+    @Test
     void theRootAlwaysSeesPastItsKey() {
         Id own = key("51");
         assertThat(members.isRoot(own)).isTrue();
