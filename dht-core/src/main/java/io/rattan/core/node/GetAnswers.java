@@ -141,10 +141,10 @@ final class GetAnswers {
      * back, a partition healed), or whose store refused copies until a moment ago, holds what repair has brought so
      * far, and answered "OK" without the rest meanwhile (the fault simulator's rule-1 misses, docs/testing.md). So for
      * {@link NodeConfig#settlingMillis} (10 s at the defaults) after the key's replica set changed in its view
-     * ({@link RecentViews}), or after it started or its store was in a fault, a replica that holds nothing of the key
-     * (in practice its root) also reads {@link #UNSETTLED_READ_QUORUM} − 1 other replicas and merges, as a quorum get
-     * does, and repairs what differed. One that holds records of the key answers from them: a miss of one value among
-     * several is not covered, for the price of keeping a get's cost at one replica whenever the node holds the key.
+     * ({@link RecentViews}: a member joined or left its leaf set; a suspicion alone changes nothing, or slow nodes,
+     * suspected and cleared all the time, would keep every get reading three), or after it started or its store was
+     * in a fault, it also reads {@link #UNSETTLED_READ_QUORUM} − 1 other replicas and merges, as a quorum get does, and
+     * repairs what differed; in a settled view the cost stays one replica.
      */
     boolean settled(Id key) {
         if (!replica.healthy()) {
@@ -172,11 +172,7 @@ final class GetAnswers {
             return;
         }
         boolean healthy = replica.healthy();
-        // Only a replica holding nothing of the key widens (in practice the root: another replica holding nothing
-        // passes the get on). Widening every unsettled get cost the slow-node experiments their tail: slow nodes are
-        // suspected and cleared all the time, so replica sets were never settled, and every get waited for the
-        // slowest of three replicas (one-hop-hedged p50 53 -> 142 ms, p99 331 -> 851 ms, docs/experiments.md).
-        if (!healthy || (!settled(g.key()) && !replica.holdsAny(g.key()))) {
+        if (!healthy || !settled(g.key())) {
             // This store refuses writes (a full disk): the puts since went to the other replicas only, so the answer
             // merges its records with the next replica's, as a quorum get of two would (PARTIAL if that one is silent).
             // Or this node's view of the key is unsettled (settled): it reads the two next replicas too, and answers

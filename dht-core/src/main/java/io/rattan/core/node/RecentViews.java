@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Whether this node's replica set of a key changed within the last settling window: the views (usable leaf-set
- * members) that were in force during the window, each of which gives every key a replica set, and a window in which
+ * Whether this node's replica set of a key changed within the last settling window: the views (leaf-set members,
+ * suspects included) that were in force during the window, each of which gives every key a replica set, and a window in which
  * every key counts as changed (the node started, or its store was in a fault). A replica whose replica set of a key
  * changed may lack puts the set's other members hold ({@link GetAnswers#settled}). Owned by the node's event loop.
  */
@@ -27,7 +27,7 @@ final class RecentViews {
     private final Membership members;
     private final long windowNanos;
     private final ArrayDeque<Past> past = new ArrayDeque<>();
-    /** The usable leaf-set members since the last change; null before the first. */
+    /** The leaf-set members since the last change, suspects included; null before the first. */
     private List<Contact> current;
     private boolean allChanged;
     private long allChangedAtNanos;
@@ -38,13 +38,20 @@ final class RecentViews {
         this.windowNanos = windowNanos;
     }
 
-    /** The leaf set changed (a member joined or left, or was suspected or cleared): the view before it is past now. */
+    /** The leaf set changed: if a member joined or left, the view before it is past now. */
     void leafSetChanged() {
         long now = ctx.now();
+        List<Contact> next = List.copyOf(members.leafMembers());
+        if (current != null && Set.copyOf(current).equals(Set.copyOf(next))) {
+            // A suspicion raised or cleared: no member came or went. A suspect holds what it held, and slow nodes are
+            // suspected and cleared all the time (the slow-node experiments), so counting these would keep views
+            // unsettled for good and every get reading three replicas.
+            return;
+        }
         if (current != null) {
             past.addLast(new Past(now, current));
         }
-        current = usableMembers();
+        current = next;
         prune(now);
         if (past.size() > VIEWS_MAX) {
             past.clear();
@@ -68,7 +75,7 @@ final class RecentViews {
         if (past.isEmpty()) {
             return true;
         }
-        Set<Id> nowSet = ids(members.replicaSet(key));
+        Set<Id> nowSet = ids(closest(current, key));
         for (Past p : past) {
             if (!ids(closest(p.members(), key)).equals(nowSet)) {
                 return false;
@@ -81,16 +88,6 @@ final class RecentViews {
         while (!past.isEmpty() && now - past.peekFirst().endedAtNanos() >= windowNanos) {
             past.removeFirst();
         }
-    }
-
-    private List<Contact> usableMembers() {
-        List<Contact> out = new ArrayList<>();
-        for (Contact c : members.leafMembers()) {
-            if (members.usable(c)) {
-                out.add(c);
-            }
-        }
-        return out;
     }
 
     /** The k closest to {@code key} among {@code view} and this node, as {@link LeafSet#closest} chooses them. */
