@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -36,9 +37,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The Java client's one-hop gets on a real cluster (loopback sockets, RocksDB): 8 nodes with a leaf set of 2 per
  * side, so that a get routed from the client's one configured gateway takes hops. Once the client's image of the
- * ring has learned the keys' replicas, its gets go straight to a replica's own gateway, which answers it: the nodes
- * count no forward at all, and only replicas of the key serve it (counted by the nodes' meters, not by what the
- * client reports). A replica halted mid-way is routed around, and the image converges again without it.
+ * ring has learned the keys' replicas, its gets go straight to a replica's own gateway, which answers it: only
+ * replicas of the key serve it, and a node forwards a get only the first time the client sends it a key beyond its
+ * arc (counted by the nodes' meters, not by what the client reports). A replica halted mid-way is routed around, and
+ * the image converges again without it.
  *
  * <p>Two per side is also what makes convergence hard: the replica at the edge of a key's replica set does not see
  * past the key and forwards gets for it, though the answering node names it as a holder. Before the image learned
@@ -53,6 +55,8 @@ class OneHopClientClusterTest {
     private static final int NODES = 8;
     private static final int REPLICAS = 3;
     private static final int KEYS = 16;
+    /** Rounds over every key after the image converged. */
+    private static final int MEASURED_ROUNDS = 3;
     /** One copy: each get is served by exactly one gateway, so that the meters say which. */
     private static final GetOptions ONE_HOP = GetOptions.of(RoutingMode.DELAY_AWARE).withOneHop(true);
     /** The recommended one-hop mode: hedged to the next replica when the first is late. */
@@ -89,10 +93,17 @@ class OneHopClientClusterTest {
     /**
      * One copy per get throughout, so that the gateways' meters between a get's start and its answer count that get
      * alone: a hedge copy of an earlier get could be served by a stalled node at any later moment.
+     *
+     * <p>After the first round without a forward, {@link #MEASURED_ROUNDS} more rounds: every get is served by one
+     * gateway, a replica of the key. The image learns where a node declines from the node's first forward, so a node
+     * the client had never yet sent a key beyond its arc may forward once, when the measured delays reorder the
+     * replicas; but a node never forwards the same key twice. (The first version of this test asserted no forward at
+     * all after the first clean round: CI failed it once in about five runs on a loaded machine, each time on such a
+     * first forward.)
      */
     @Test
     @Order(1)
-    void onceTheImageConvergedEveryGetIsServedByAReplicaWithoutAForward() {
+    void onceTheImageConvergedEveryGetIsServedByAReplicaAndNoNodeDeclinesAKeyTwice() {
         try (RattanClient client = client()) {
             double before = getForwards();
             for (Id key : keys) {
@@ -102,21 +113,27 @@ class OneHopClientClusterTest {
 
             awaitConvergence(client, ONE_HOP);
 
-            for (Id key : keys) {
-                List<Double> served = gatewayGetsServed();
-                double forwards = getForwards();
-                assertValue(client.getSync(key, ONE_HOP), key);
-                List<Double> after = gatewayGetsServed();
-                List<RattanNode> servers = new ArrayList<>();
-                for (int i = 0; i < NODES; i++) {
-                    if (after.get(i) > served.get(i)) {
-                        servers.add(cluster.node(i));
+            Map<Id, List<RattanNode>> declined = new HashMap<>();
+            int forwarded = 0;
+            for (int round = 0; round < MEASURED_ROUNDS; round++) {
+                for (Id key : keys) {
+                    List<Double> served = gatewayGetsServed();
+                    List<Double> forwards = getForwardsByNode();
+                    assertValue(client.getSync(key, ONE_HOP), key);
+                    List<RattanNode> servers = risen(served, gatewayGetsServed());
+                    assertThat(servers).as("the one gateway that served " + key).hasSize(1);
+                    assertThat(holders(key)).as("a replica of " + key + " served it").contains(servers.get(0));
+                    for (RattanNode n : risen(forwards, getForwardsByNode())) {
+                        forwarded++;
+                        List<RattanNode> decliners = declined.computeIfAbsent(key, k -> new ArrayList<>());
+                        assertThat(decliners).as("the image learned that node %s declines %s: it forwarded it again",
+                                n.contact().id().shortHex(), key.shortHex()).doesNotContain(n);
+                        decliners.add(n);
                     }
                 }
-                assertThat(servers).as("the one gateway that served " + key).hasSize(1);
-                assertThat(holders(key)).as("a replica of " + key + " served it").contains(servers.get(0));
-                assertThat(getForwards() - forwards).as("no node forwarded the get for " + key).isZero();
             }
+            System.out.printf("one-hop gets after convergence: %d gets, %d forwarded (a node's first decline)%n",
+                    MEASURED_ROUNDS * keys.size(), forwarded);
         }
     }
 
@@ -183,10 +200,34 @@ class OneHopClientClusterTest {
     private static double getForwards() {
         double sum = 0;
         for (RattanNode n : cluster.liveNodes()) {
-            Counter c = n.meterRegistry().find("rattan.messages.sent").tag("type", "get_request").counter();
-            sum += c == null ? 0 : c.count();
+            sum += getForwards(n);
         }
         return sum;
+    }
+
+    private static double getForwards(RattanNode n) {
+        Counter c = n.meterRegistry().find("rattan.messages.sent").tag("type", "get_request").counter();
+        return c == null ? 0 : c.count();
+    }
+
+    /** {@code GET_REQUEST}s each node (by index) has sent. */
+    private static List<Double> getForwardsByNode() {
+        List<Double> sent = new ArrayList<>();
+        for (RattanNode n : cluster.nodes()) {
+            sent.add(getForwards(n));
+        }
+        return sent;
+    }
+
+    /** The nodes (by index) whose count went up from {@code before} to {@code after}. */
+    private static List<RattanNode> risen(List<Double> before, List<Double> after) {
+        List<RattanNode> risen = new ArrayList<>();
+        for (int i = 0; i < NODES; i++) {
+            if (after.get(i) > before.get(i)) {
+                risen.add(cluster.node(i));
+            }
+        }
+        return risen;
     }
 
     /** Gets each node (by index) has answered as a gateway. */
