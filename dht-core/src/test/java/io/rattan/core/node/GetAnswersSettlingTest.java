@@ -3,27 +3,18 @@ package io.rattan.core.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rattan.core.id.Id;
-import io.rattan.core.msg.Cost;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Messages.GetReply;
-import io.rattan.core.msg.Messages.GetRequest;
 import io.rattan.core.msg.Messages.ReplicaRead;
 import io.rattan.core.msg.Messages.ReplicaReadReply;
-import io.rattan.core.msg.Messages.ReplicaRecord;
-import io.rattan.core.msg.RoutingMode;
-import io.rattan.core.msg.SecretBinding;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
-import io.rattan.core.store.ForwardingStore;
-import io.rattan.core.store.MemoryStore;
 import io.rattan.core.store.Store;
 import io.rattan.core.store.StoredRecord;
 import io.rattan.core.util.Bytes;
-import io.rattan.core.virtual.VirtualScheduler;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -33,85 +24,34 @@ import org.junit.jupiter.api.Test;
  * is on none of this node's disk until repair brings it, and the fault simulator found such replicas answering gets
  * without it (docs/testing.md, "Rule 1 traced"). For {@link NodeConfig#settlingMillis} (10 s)
  * after a change it reads the next replica as well, merges and keeps what it lacked; settled, it reads itself alone.
- * Built from its parts without a network: the outbox sends into a list. This node S (0x80…01) is the root of KEY;
- * A (0x80…02) is the next replica.
+ * On a {@link ReplicaRig} that has also heard 0x80…05: this node S (0x80…01) is the root of KEY; A (0x80…02) is the
+ * next replica.
  */
-class GetAnswersSettlingTest {
+class GetAnswersSettlingTest extends ReplicaRig {
 
-    private static final Id KEY = Id.fromHex("8000000000000000000000000000000000000000");
-    private static final Bytes SECRET = Bytes.utf8("s");
-
-    private record Sent(Address to, Envelope envelope) {
-    }
-
-    private final List<Sent> sent = new ArrayList<>();
     private final List<Boolean> served = new ArrayList<>();
-    private VirtualScheduler scheduler;
-    private MemoryStore memory;
-    private boolean healthy = true;
-    private Outbox outbox;
-    private GetAnswers gets;
-    private NodeConfig config;
-    private Membership members;
-    private Contact a;
-    private final Contact gateway = contact("0100000000000000000000000000000000000000", 9);
 
-    private static Contact contact(String hex, int host) {
-        return new Contact(Id.fromHex(hex), new Address("10.0.0." + host, 4000));
+    GetAnswersSettlingTest() {
+        // As Node wires it: every change of the leaf set is told to the get path.
+        super(true, 600_000);
     }
 
-    @BeforeEach
-    void build() {
-        scheduler = new VirtualScheduler(1_700_000_000_000L);
-        memory = new MemoryStore(scheduler::epochMillis);
-        ForwardingStore store = new ForwardingStore(memory) {
-            @Override
-            public boolean healthy() {
-                return healthy;
-            }
-        };
-        Contact self = contact("8000000000000000000000000000000000000001", 1);
-        config = NodeConfig.defaults().withReplicas(4, 2);
-        NodeListener listener = new NodeListener() {
+    @Override
+    NodeListener listener() {
+        return new NodeListener() {
             @Override
             public void oneReplicaGetServed(boolean secondReplica, boolean storeFault) {
                 served.add(secondReplica);
             }
         };
-        NodeContext ctx = new NodeContext(self, config, scheduler, scheduler, new SplittableRandom(1), listener);
-        GetAnswers[] wired = new GetAnswers[1];
-        // As Node wires it: every change of the leaf set is told to the get path.
-        Membership members = new Membership(ctx, () -> wired[0].leafSetChanged());
-        outbox = new Outbox(ctx, (to, e) -> sent.add(new Sent(to, e)), members::sampleRtt);
-        ctx.attach(outbox);
-        gets = new GetAnswers(ctx, members, new LocalReplica(config, store, scheduler, ctx.tag()));
-        wired[0] = gets;
-        this.members = members;
-        a = contact("8000000000000000000000000000000000000002", 2);
-        members.heard(a);
-        members.heard(contact("7ffffffffffffffffffffffffffffffffffffffd", 3));
-        members.heard(contact("8000000000000000000000000000000000000004", 4));
+    }
+
+    /** Runs after the rig's set-up, which has heard A, 0x7f…fd and 0x80…04. */
+    @BeforeEach
+    void settleTheJoins() {
         members.heard(contact("8000000000000000000000000000000000000005", 5));
-        // The joins above are changes too: let them settle.
+        // The joins are changes too: let them settle.
         scheduler.runFor(settlingNanos());
-    }
-
-    private StoredRecord value(String v) {
-        return StoredRecord.value(KEY, Bytes.utf8(v), scheduler.epochMillis() + 600_000,
-                SecretBinding.of(SECRET, KEY, Bytes.utf8(v).sha256()));
-    }
-
-    private static ReplicaRecord wire(StoredRecord r) {
-        return new ReplicaRecord(r.key(), r.valueHash(), r.value(), r.expiresAtMillis(), r.binding(), r.secret(),
-                r.tombstone());
-    }
-
-    private List<Sent> sent(Class<?> type) {
-        return sent.stream().filter(s -> type.isInstance(s.envelope().body())).toList();
-    }
-
-    private GetRequest get() {
-        return new GetRequest(KEY, RoutingMode.DELAY_AWARE, 0, Bytes.EMPTY, gateway, 77, 2, false, Cost.ZERO);
     }
 
     private long settlingNanos() {

@@ -1,0 +1,125 @@
+package io.rattan.core.node;
+
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Cost;
+import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.Messages.GetRequest;
+import io.rattan.core.msg.Messages.ReplicaRecord;
+import io.rattan.core.msg.RoutingMode;
+import io.rattan.core.msg.SecretBinding;
+import io.rattan.core.net.Address;
+import io.rattan.core.net.Contact;
+import io.rattan.core.store.ForwardingStore;
+import io.rattan.core.store.MemoryStore;
+import io.rattan.core.store.StoredRecord;
+import io.rattan.core.util.Bytes;
+import io.rattan.core.virtual.VirtualScheduler;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.BeforeEach;
+
+/**
+ * The replica that serves a get, built from its parts without a {@link Node} or a network: a {@link GetAnswers} over a
+ * {@link LocalReplica} whose store is a {@link MemoryStore} behind a wrapper whose {@link #healthy} the test toggles (a
+ * store fault), an outbox that sends into a list for the test to read and answer, and time that moves only when the
+ * test runs the scheduler. This node S (0x80…01, k = 4, W = 2) is the root of {@link #KEY} and has heard three peers,
+ * closest to KEY first: A (0x80…02), B (0x7f…fd), C (0x80…04). The set-up {@link GetAnswersSettlingTest},
+ * {@link GetAnswersStoreFaultTest} and {@link QuorumReadTest} share; each test starts on a new one.
+ */
+abstract class ReplicaRig {
+
+    static final Id KEY = Id.fromHex("8000000000000000000000000000000000000000");
+    static final Bytes SECRET = Bytes.utf8("s");
+
+    record Sent(Address to, Envelope envelope) {
+    }
+
+    private final boolean leafSetChangesReachGets;
+    private final long valueLifetimeMillis;
+
+    final List<Sent> sent = new ArrayList<>();
+    final Contact gateway = contact("0100000000000000000000000000000000000000", 9);
+    final Contact a = contact("8000000000000000000000000000000000000002", 2);
+    final Contact b = contact("7ffffffffffffffffffffffffffffffffffffffd", 3);
+    final Contact c = contact("8000000000000000000000000000000000000004", 4);
+    /** What the store answers to {@code healthy()}: false is a store fault (a full disk) that refuses copies. */
+    boolean healthy = true;
+    VirtualScheduler scheduler;
+    MemoryStore memory;
+    NodeConfig config;
+    Membership members;
+    Outbox outbox;
+    GetAnswers gets;
+
+    /**
+     * @param leafSetChangesReachGets whether each change of the leaf set is told to {@link GetAnswers#leafSetChanged}
+     *        as {@link Node} wires it; without, no join makes a key unsettled, and the tests that are not about
+     *        settling see a root that reads only itself
+     * @param valueLifetimeMillis how long after the scheduler's current time the records {@link #value} makes expire
+     */
+    ReplicaRig(boolean leafSetChangesReachGets, long valueLifetimeMillis) {
+        this.leafSetChangesReachGets = leafSetChangesReachGets;
+        this.valueLifetimeMillis = valueLifetimeMillis;
+    }
+
+    /** What the node tells its listener goes here; a test that records a call overrides this (called once per test). */
+    NodeListener listener() {
+        return NodeListener.NONE;
+    }
+
+    @BeforeEach
+    void build() {
+        scheduler = new VirtualScheduler(1_700_000_000_000L);
+        memory = new MemoryStore(scheduler::epochMillis);
+        ForwardingStore store = new ForwardingStore(memory) {
+            @Override
+            public boolean healthy() {
+                return healthy;
+            }
+        };
+        Contact self = contact("8000000000000000000000000000000000000001", 1);
+        config = NodeConfig.defaults().withReplicas(4, 2);
+        NodeContext ctx = new NodeContext(self, config, scheduler, scheduler, new SplittableRandom(1), listener());
+        GetAnswers[] wired = new GetAnswers[1];
+        members = new Membership(ctx, leafSetChangesReachGets ? () -> wired[0].leafSetChanged() : () -> { });
+        List<Sent> into = sent;
+        outbox = new Outbox(ctx, (to, e) -> into.add(new Sent(to, e)), members::sampleRtt);
+        ctx.attach(outbox);
+        gets = new GetAnswers(ctx, members, new LocalReplica(config, store, scheduler, ctx.tag()));
+        wired[0] = gets;
+        for (Contact peer : List.of(a, b, c)) {
+            members.heard(peer);
+        }
+    }
+
+    static Contact contact(String hex, int host) {
+        return new Contact(Id.fromHex(hex), new Address("10.0.0." + host, 4000));
+    }
+
+    /** A value of KEY with a valid binding for {@link #SECRET}. */
+    StoredRecord value(String v) {
+        return value(KEY, v);
+    }
+
+    StoredRecord value(Id key, String v) {
+        return StoredRecord.value(key, Bytes.utf8(v), scheduler.epochMillis() + valueLifetimeMillis,
+                SecretBinding.of(SECRET, key, Bytes.utf8(v).sha256()));
+    }
+
+    /** The record as another replica sends it in a read's answer. */
+    static ReplicaRecord wire(StoredRecord r) {
+        return new ReplicaRecord(r.key(), r.valueHash(), r.value(), r.expiresAtMillis(), r.binding(), r.secret(),
+                r.tombstone());
+    }
+
+    /** The messages of {@code type} sent so far, in the order sent. */
+    List<Sent> sent(Class<?> type) {
+        return sent.stream().filter(s -> type.isInstance(s.envelope().body())).toList();
+    }
+
+    /** A get of KEY of consistency one, as the gateway sends it to the root. */
+    GetRequest get() {
+        return new GetRequest(KEY, RoutingMode.DELAY_AWARE, 0, Bytes.EMPTY, gateway, 77, 2, false, Cost.ZERO);
+    }
+}
