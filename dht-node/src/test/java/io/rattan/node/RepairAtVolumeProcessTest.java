@@ -36,6 +36,8 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -180,7 +182,7 @@ class RepairAtVolumeProcessTest {
             int index = (first + K - 1) % ring.size();
             while (true) {
                 long waitFrom = System.nanoTime();
-                awaitKCopies(values, poll, restoredAt);
+                awaitKCopies(values, poll, restoredAt, killedAt);
                 if (live().size() <= targetLive) {
                     break;
                 }
@@ -239,21 +241,83 @@ class RepairAtVolumeProcessTest {
         assertThat(lacking(values, live())).as("values without k copies on the live nodes").isEmpty();
     }
 
-    /** Waits until every value has k copies on the live nodes, noting when each value that lacked one got them. */
-    private void awaitKCopies(List<Put> values, Duration poll, Map<String, Long> restoredAt) {
+    /**
+     * Waits until every value has k copies on the live nodes, noting when each value that lacked one got them. Prints
+     * one line per poll (time since the kill, values lacking k copies, how long the listings took, each live node's
+     * record count), so that a run that runs out of time says where it stood; the failure names how many values
+     * still lacked copies at the last poll that finished, and a few of them with the nodes that held them.
+     */
+    private void awaitKCopies(List<Put> values, Duration poll, Map<String, Long> restoredAt, long killedAt) {
         // Awaitility polls on a thread of its own.
         Set<String> lacked = ConcurrentHashMap.newKeySet();
-        await("k copies of every value after the kill").atMost(wait).pollInterval(poll).until(() -> {
-            Set<String> now = new HashSet<>(lacking(values, live()));
-            long t = System.nanoTime();
-            lacked.addAll(now);
-            for (String e : lacked) {
-                if (!now.contains(e)) {
-                    restoredAt.putIfAbsent(e, t);
+        AtomicReference<Census> last = new AtomicReference<>();
+        AtomicLong listingSince = new AtomicLong(); // 0: no listing running
+        try {
+            await("k copies of every value after the kill").atMost(wait).pollInterval(poll).until(() -> {
+                long from = System.nanoTime();
+                listingSince.set(from);
+                Census c = census(values, live());
+                listingSince.set(0);
+                long t = System.nanoTime();
+                last.set(c);
+                System.out.printf("repair at volume: %d ms after the kill: %d values lack k copies; listing took %d "
+                                + "ms; records per live node %s%n", millis(t - killedAt), c.lacking().size(),
+                        millis(t - from), c.perNode());
+                lacked.addAll(c.lacking());
+                for (String e : lacked) {
+                    if (!c.lacking().contains(e)) {
+                        restoredAt.putIfAbsent(e, t);
+                    }
+                }
+                return c.lacking().isEmpty();
+            });
+        } catch (ConditionTimeoutException e) {
+            Census c = last.get();
+            long since = listingSince.get();
+            String running = since == 0 ? "" : String.format("; a listing had been running for %d ms",
+                    millis(System.nanoTime() - since));
+            throw new AssertionError(c == null
+                    ? "no listing of the live nodes finished within " + wait + running
+                    : String.format("%d values still lacked k copies at the last listing that finished, %d ms after "
+                            + "the kill (records per live node %s)%s; for example (value: nodes holding it) %s",
+                            c.lacking().size(), millis(c.at() - killedAt), c.perNode(), running, c.examples()), e);
+        }
+    }
+
+    /**
+     * One count of copies over the live nodes: when it finished, each node's record count, the values lacking k
+     * copies, and a few of those with the nodes that held them.
+     */
+    private record Census(long at, Map<String, Integer> perNode, Set<String> lacking, Map<String, List<String>> examples) {
+    }
+
+    private Census census(List<Put> values, List<NodeProcess> on) throws Exception {
+        Map<String, Integer> copies = new HashMap<>();
+        Map<String, Integer> perNode = new TreeMap<>();
+        Map<NodeProcess, Set<String>> held = new HashMap<>();
+        for (NodeProcess n : on) {
+            Set<String> entries = new HashSet<>();
+            for (NodeProcess.Record r : n.records(http)) {
+                if (!r.tombstone()) {
+                    copies.merge(r.entry(), 1, Integer::sum);
+                    entries.add(r.entry());
                 }
             }
-            return now.isEmpty();
-        });
+            perNode.put(ids.get(n).shortHex(), entries.size());
+            held.put(n, entries);
+        }
+        Set<String> lacking = new HashSet<>();
+        Map<String, List<String>> examples = new TreeMap<>();
+        for (Put p : values) {
+            if (copies.getOrDefault(p.entry(), 0) < K) {
+                lacking.add(p.entry());
+                if (examples.size() < 5) {
+                    examples.put(p.key().toHex(), on.stream().filter(n -> held.get(n).contains(p.entry()))
+                            .map(n -> ids.get(n).shortHex()).toList());
+                }
+            }
+        }
+        return new Census(System.nanoTime(), perNode, lacking, examples);
     }
 
     private static long percentile(List<Long> sorted, int p) {
