@@ -297,7 +297,7 @@ class RepairAtVolumeProcessTest {
         Map<NodeProcess, Set<String>> held = new HashMap<>();
         for (NodeProcess n : on) {
             Set<String> entries = new HashSet<>();
-            for (NodeProcess.Record r : n.records(http)) {
+            for (NodeProcess.Record r : listing(n)) {
                 if (!r.tombstone()) {
                     copies.merge(r.entry(), 1, Integer::sum);
                     entries.add(r.entry());
@@ -362,11 +362,30 @@ class RepairAtVolumeProcessTest {
         return out;
     }
 
+    /**
+     * A node's own listing. At full size a node reads its whole store for it (85,000 records of 1 KiB) while it
+     * repairs, and under load that can outlast the node's 6 s HTTP deadline (504): a listing that was not answered
+     * says nothing about the copies, so it is asked again, up to 5 times.
+     */
+    private List<NodeProcess.Record> listing(NodeProcess n) throws Exception {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return n.records(http);
+            } catch (AssertionError e) {
+                if (attempt == 5 || !e.getMessage().contains("504")) {
+                    throw e;
+                }
+                System.out.printf("repair at volume: listing of %s not answered in time (attempt %d), again%n",
+                        ids.get(n).shortHex(), attempt);
+            }
+        }
+    }
+
     /** Live copies (not tombstones) of each {@code key/valueHash}, counted from each node's own admin listing. */
     private Map<String, Integer> copies(List<NodeProcess> on) throws Exception {
         Map<String, Integer> copies = new HashMap<>();
         for (NodeProcess n : on) {
-            for (NodeProcess.Record r : n.records(http)) {
+            for (NodeProcess.Record r : listing(n)) {
                 if (!r.tombstone()) {
                     copies.merge(r.entry(), 1, Integer::sum);
                 }
