@@ -56,7 +56,9 @@ import org.junit.jupiter.api.io.TempDir;
  * nodes and at least {@value #MIN_GETS} gets were made, so that the 99.9% bar allows a few failures rather than none. Pass: no value lost, no get answered with a wrong value set,
  * at least 99.9% of gets succeed, every value back on k live nodes. It prints the time each value took to have k
  * copies again (p50, p99, max), the frames the live nodes dropped, and every failed get (when, why, and whether its
- * key's replicas were among the killed).
+ * key's replicas were among the killed). While it waits for k copies after a kill it prints one line per count (time
+ * since the kill, values lacking k copies, how long the listings took, each live node's record count), and if the
+ * wait runs out it says how many values still lacked copies and which nodes held a few of them.
  *
  * <p>Full size: {@code -Drattan.repair.nodes=12 -Drattan.repair.values=200000 -Drattan.repair.valueBytes=1024}.
  * {@code -Drattan.repair.getRetries=0} makes the readers' client try each get once, through the nodes that survive the
@@ -364,8 +366,8 @@ class RepairAtVolumeProcessTest {
 
     /**
      * A node's own listing. At full size a node reads its whole store for it (85,000 records of 1 KiB) while it
-     * repairs, and under load that can outlast the node's 6 s HTTP deadline (504): a listing that was not answered
-     * says nothing about the copies, so it is asked again, up to 5 times.
+     * repairs; the node gives it 120 s, and a listing it still did not answer (504) says nothing about the copies, so
+     * it is asked again, up to 5 times.
      */
     private List<NodeProcess.Record> listing(NodeProcess n) throws Exception {
         for (int attempt = 1; ; attempt++) {
