@@ -290,7 +290,8 @@ class RepairAtVolumeProcessTest {
      * One count of copies over the live nodes: when it finished, each node's record count, the values lacking k
      * copies, and a few of those with the nodes that held them.
      */
-    private record Census(long at, Map<String, Integer> perNode, Set<String> lacking, Map<String, List<String>> examples) {
+    private record Census(long at, Map<String, Integer> perNode, Set<String> lacking,
+                          Map<String, List<String>> examples) {
     }
 
     private Census census(List<Put> values, List<NodeProcess> on) throws Exception {
