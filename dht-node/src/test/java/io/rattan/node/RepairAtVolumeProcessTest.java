@@ -547,8 +547,8 @@ class RepairAtVolumeProcessTest {
         if (Boolean.getBoolean("rattan.repair.debugEmpty")) {
             // Each node logs, at DEBUG, every get it answers holding nothing for the key (why it answered: Router),
             // as a gateway who gave it an empty answer (ClientRequests), and whom it suspects or declares dead, when
-            // (Membership), and repair's epochs, sessions and unanswered digests (Repair, RangeSync); with keepLogs, the
-            // logs are kept.
+            // (Membership), and repair's epochs, sessions and unanswered digests (Repair, RangeSync); with keepLogs,
+            // the logs are kept.
             Path config = dir.resolve("logback-debug-empty.xml");
             if (!Files.exists(config)) {
                 Files.writeString(config, """
