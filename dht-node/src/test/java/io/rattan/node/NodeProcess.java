@@ -163,7 +163,7 @@ final class NodeProcess {
     /** Every live record of its own store (tombstones included), from {@code GET /admin/records}: never from gets. */
     List<Record> records(HttpClient http) throws IOException, InterruptedException {
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri("/admin/records"))
-                .timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
+                .timeout(Duration.ofSeconds(150)).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         JsonNode body = JSON.readTree(r.body());
         List<Record> out = new ArrayList<>();

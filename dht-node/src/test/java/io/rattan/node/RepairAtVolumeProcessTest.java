@@ -36,6 +36,8 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,7 +56,9 @@ import org.junit.jupiter.api.io.TempDir;
  * nodes and at least {@value #MIN_GETS} gets were made, so that the 99.9% bar allows a few failures rather than none. Pass: no value lost, no get answered with a wrong value set,
  * at least 99.9% of gets succeed, every value back on k live nodes. It prints the time each value took to have k
  * copies again (p50, p99, max), the frames the live nodes dropped, and every failed get (when, why, and whether its
- * key's replicas were among the killed).
+ * key's replicas were among the killed). While it waits for k copies after a kill it prints one line per count (time
+ * since the kill, values lacking k copies, how long the listings took, each live node's record count), and if the
+ * wait runs out it says how many values still lacked copies and which nodes held a few of them.
  *
  * <p>Full size: {@code -Drattan.repair.nodes=12 -Drattan.repair.values=200000 -Drattan.repair.valueBytes=1024}.
  * {@code -Drattan.repair.getRetries=0} makes the readers' client try each get once, through the nodes that survive the
@@ -180,7 +184,7 @@ class RepairAtVolumeProcessTest {
             int index = (first + K - 1) % ring.size();
             while (true) {
                 long waitFrom = System.nanoTime();
-                awaitKCopies(values, poll, restoredAt);
+                awaitKCopies(values, poll, restoredAt, killedAt);
                 if (live().size() <= targetLive) {
                     break;
                 }
@@ -239,21 +243,84 @@ class RepairAtVolumeProcessTest {
         assertThat(lacking(values, live())).as("values without k copies on the live nodes").isEmpty();
     }
 
-    /** Waits until every value has k copies on the live nodes, noting when each value that lacked one got them. */
-    private void awaitKCopies(List<Put> values, Duration poll, Map<String, Long> restoredAt) {
+    /**
+     * Waits until every value has k copies on the live nodes, noting when each value that lacked one got them. Prints
+     * one line per poll (time since the kill, values lacking k copies, how long the listings took, each live node's
+     * record count), so that a run that runs out of time says where it stood; the failure names how many values
+     * still lacked copies at the last poll that finished, and a few of them with the nodes that held them.
+     */
+    private void awaitKCopies(List<Put> values, Duration poll, Map<String, Long> restoredAt, long killedAt) {
         // Awaitility polls on a thread of its own.
         Set<String> lacked = ConcurrentHashMap.newKeySet();
-        await("k copies of every value after the kill").atMost(wait).pollInterval(poll).until(() -> {
-            Set<String> now = new HashSet<>(lacking(values, live()));
-            long t = System.nanoTime();
-            lacked.addAll(now);
-            for (String e : lacked) {
-                if (!now.contains(e)) {
-                    restoredAt.putIfAbsent(e, t);
+        AtomicReference<Census> last = new AtomicReference<>();
+        AtomicLong listingSince = new AtomicLong(); // 0: no listing running
+        try {
+            await("k copies of every value after the kill").atMost(wait).pollInterval(poll).until(() -> {
+                long from = System.nanoTime();
+                listingSince.set(from);
+                Census c = census(values, live());
+                listingSince.set(0);
+                long t = System.nanoTime();
+                last.set(c);
+                System.out.printf("repair at volume: %d ms after the kill: %d values lack k copies; listing took %d "
+                                + "ms; records per live node %s%n", millis(t - killedAt), c.lacking().size(),
+                        millis(t - from), c.perNode());
+                lacked.addAll(c.lacking());
+                for (String e : lacked) {
+                    if (!c.lacking().contains(e)) {
+                        restoredAt.putIfAbsent(e, t);
+                    }
+                }
+                return c.lacking().isEmpty();
+            });
+        } catch (ConditionTimeoutException e) {
+            Census c = last.get();
+            long since = listingSince.get();
+            String running = since == 0 ? "" : String.format("; a listing had been running for %d ms",
+                    millis(System.nanoTime() - since));
+            throw new AssertionError(c == null
+                    ? "no listing of the live nodes finished within " + wait + running
+                    : String.format("%d values still lacked k copies at the last listing that finished, %d ms after "
+                            + "the kill (records per live node %s)%s; for example (value: nodes holding it) %s",
+                            c.lacking().size(), millis(c.at() - killedAt), c.perNode(), running, c.examples()), e);
+        }
+    }
+
+    /**
+     * One count of copies over the live nodes: when it finished, each node's record count, the values lacking k
+     * copies, and a few of those with the nodes that held them.
+     */
+    private record Census(long at, Map<String, Integer> perNode, Set<String> lacking,
+                          Map<String, List<String>> examples) {
+    }
+
+    private Census census(List<Put> values, List<NodeProcess> on) throws Exception {
+        Map<String, Integer> copies = new HashMap<>();
+        Map<String, Integer> perNode = new TreeMap<>();
+        Map<NodeProcess, Set<String>> held = new HashMap<>();
+        for (NodeProcess n : on) {
+            Set<String> entries = new HashSet<>();
+            for (NodeProcess.Record r : listing(n)) {
+                if (!r.tombstone()) {
+                    copies.merge(r.entry(), 1, Integer::sum);
+                    entries.add(r.entry());
                 }
             }
-            return now.isEmpty();
-        });
+            perNode.put(ids.get(n).shortHex(), entries.size());
+            held.put(n, entries);
+        }
+        Set<String> lacking = new HashSet<>();
+        Map<String, List<String>> examples = new TreeMap<>();
+        for (Put p : values) {
+            if (copies.getOrDefault(p.entry(), 0) < K) {
+                lacking.add(p.entry());
+                if (examples.size() < 5) {
+                    examples.put(p.key().toHex(), on.stream().filter(n -> held.get(n).contains(p.entry()))
+                            .map(n -> ids.get(n).shortHex()).toList());
+                }
+            }
+        }
+        return new Census(System.nanoTime(), perNode, lacking, examples);
     }
 
     private static long percentile(List<Long> sorted, int p) {
@@ -298,11 +365,30 @@ class RepairAtVolumeProcessTest {
         return out;
     }
 
+    /**
+     * A node's own listing. At full size a node reads its whole store for it (85,000 records of 1 KiB) while it
+     * repairs; the node gives it 120 s, and a listing it still did not answer (504) says nothing about the copies, so
+     * it is asked again, up to 5 times.
+     */
+    private List<NodeProcess.Record> listing(NodeProcess n) throws Exception {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return n.records(http);
+            } catch (AssertionError e) {
+                if (attempt == 5 || !e.getMessage().contains("504")) {
+                    throw e;
+                }
+                System.out.printf("repair at volume: listing of %s not answered in time (attempt %d), again%n",
+                        ids.get(n).shortHex(), attempt);
+            }
+        }
+    }
+
     /** Live copies (not tombstones) of each {@code key/valueHash}, counted from each node's own admin listing. */
     private Map<String, Integer> copies(List<NodeProcess> on) throws Exception {
         Map<String, Integer> copies = new HashMap<>();
         for (NodeProcess n : on) {
-            for (NodeProcess.Record r : n.records(http)) {
+            for (NodeProcess.Record r : listing(n)) {
                 if (!r.tombstone()) {
                     copies.merge(r.entry(), 1, Integer::sum);
                 }
@@ -461,7 +547,8 @@ class RepairAtVolumeProcessTest {
         if (Boolean.getBoolean("rattan.repair.debugEmpty")) {
             // Each node logs, at DEBUG, every get it answers holding nothing for the key (why it answered: Router),
             // as a gateway who gave it an empty answer (ClientRequests), and whom it suspects or declares dead, when
-            // (Membership); with keepLogs, the logs are kept.
+            // (Membership), and repair's epochs, sessions and unanswered digests (Repair, RangeSync); with keepLogs,
+            // the logs are kept.
             Path config = dir.resolve("logback-debug-empty.xml");
             if (!Files.exists(config)) {
                 Files.writeString(config, """
@@ -476,6 +563,7 @@ class RepairAtVolumeProcessTest {
                           <logger name="io.rattan.core.node.ClientRequests" level="DEBUG"/>
                           <logger name="io.rattan.core.node.Membership" level="DEBUG"/>
                           <logger name="io.rattan.core.node.Repair" level="DEBUG"/>
+                          <logger name="io.rattan.core.node.RangeSync" level="DEBUG"/>
                           <root level="INFO"><appender-ref ref="OUT"/></root>
                         </configuration>
                         """);

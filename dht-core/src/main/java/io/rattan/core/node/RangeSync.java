@@ -1,7 +1,5 @@
 package io.rattan.core.node;
 
-import static io.rattan.core.node.NodeContext.nanos;
-
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Messages.Digest;
 import io.rattan.core.msg.Messages.DigestEntry;
@@ -14,6 +12,8 @@ import java.util.ArrayDeque;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One range-digest repair session with one peer, over the arc of keys both should hold: compare the arc's
@@ -22,9 +22,12 @@ import java.util.function.Predicate;
  * ones the peer lacks ({@link ReplicaStream}). Bytes exchanged grow with the difference, not with the records held:
  * two equal arcs cost one digest and its reply. The ranges still to compare are the session's cursor: a session that
  * failed (a request timed out, the stream stalled) keeps them and {@link #run} resumes from there. It succeeds only
- * once the peer acknowledged every record streamed. Owned by the node's event loop.
+ * once the peer acknowledged every record streamed. Each answer is awaited as long as {@link ScanTimeouts} says for
+ * the peer (it grows when the peer's scans outlast it). Owned by the node's event loop.
  */
 final class RangeSync {
+
+    private static final Logger log = LoggerFactory.getLogger(RangeSync.class);
 
     /** Parts per compared range: 16 parts of 12 bytes each way per step. */
     static final int PARTS = 16;
@@ -35,24 +38,28 @@ final class RangeSync {
     private final boolean handoff;
     private final Predicate<Id> filter;
     private final ReplicaStream stream;
+    private final ScanTimeouts timeouts;
     private final long epoch;
     private final ArrayDeque<KeyRange> pending = new ArrayDeque<>();
     private final ArrayDeque<KeyRange> leaves = new ArrayDeque<>();
     private Consumer<Boolean> done;
     private boolean cancelled;
+    private long slowestAnswerNanos;
 
     /**
      * @param filter the keys both hold, as this node sees it ({@link Repair#pairFilter})
+     * @param timeouts how long to wait for the peer's answers
      * @param epoch  the view this session repairs (see {@link Repair})
      */
     RangeSync(NodeContext ctx, LocalReplica replica, Contact peer, boolean handoff, KeyRange range,
-              Predicate<Id> filter, ReplicaStream stream, long epoch) {
+              Predicate<Id> filter, ReplicaStream stream, ScanTimeouts timeouts, long epoch) {
         this.ctx = ctx;
         this.replica = replica;
         this.peer = peer;
         this.handoff = handoff;
         this.filter = filter;
         this.stream = stream;
+        this.timeouts = timeouts;
         this.epoch = epoch;
         pending.add(range);
     }
@@ -106,14 +113,27 @@ final class RangeSync {
         Consumer<Boolean> d = done;
         done = null;
         if (d != null) {
+            if (ok) {
+                timeouts.sessionDone(peer.id(), slowestAnswerNanos);
+            }
             d.accept(ok);
         }
     }
 
-    private long timeoutNanos() {
-        // The peer scans its own copy of the range before it answers, a page per task: a crashed peer must not hold
-        // a session slot for long either.
-        return nanos(ctx.config().rtoMaxMillis());
+    /** An answer came {@code tookNanos} after its request. */
+    private void answered(long tookNanos) {
+        slowestAnswerNanos = Math.max(slowestAnswerNanos, tookNanos);
+    }
+
+    /**
+     * The answer to a request over {@code records} of our records did not come within {@code waitedNanos}: the next
+     * wait for this peer is longer ({@link ScanTimeouts}), and the session fails, to resume from the same range.
+     */
+    private void timedOut(String what, int records, long waitedNanos) {
+        timeouts.timedOut(peer.id(), waitedNanos);
+        log.debug("{} repair with {}: no answer to a {} over {} records within {} ms; next wait {} ms", ctx.tag(),
+                peer, what, records, waitedNanos / 1_000_000, timeouts.of(peer.id()) / 1_000_000);
+        finish(false);
     }
 
     private void compare(KeyRange range) {
@@ -123,8 +143,12 @@ final class RangeSync {
                 finish(false);
                 return;
             }
-            ctx.outbox().request(peer, new RangeDigest(range.lo(), range.hi(), handoff, mine), timeoutNanos(),
+            long wait = timeouts.of(peer.id());
+            long sent = ctx.now();
+            int records = mine.stream().mapToInt(RangeSum::count).sum();
+            ctx.outbox().request(peer, new RangeDigest(range.lo(), range.hi(), handoff, mine), wait,
                     ReplyHandler.of(reply -> {
+                        answered(ctx.now() - sent);
                         if (reply.body() instanceof RangeDigestReply r && r.parts().size() == PARTS) {
                             pending.poll();
                             descend(parts, mine, r.parts());
@@ -132,7 +156,7 @@ final class RangeSync {
                         } else {
                             finish(false);
                         }
-                    }, () -> finish(false)));
+                    }, () -> timedOut("range digest", records, wait)));
         });
     }
 
@@ -176,7 +200,10 @@ final class RangeSync {
             return;
         }
         int to = Math.min(entries.size(), from + ctx.config().digestEntriesMax());
-        ctx.outbox().request(peer, new Digest(entries.subList(from, to)), timeoutNanos(), ReplyHandler.of(reply -> {
+        long wait = timeouts.of(peer.id());
+        long sent = ctx.now();
+        ctx.outbox().request(peer, new Digest(entries.subList(from, to)), wait, ReplyHandler.of(reply -> {
+            answered(ctx.now() - sent);
             if (reply.body() instanceof DigestWant w) {
                 // The wanted records are read off the loop; those still held are owed to the peer.
                 replica.readEach(ReplicaStream.Ref.of(w.entries()), (held, failure) -> {
@@ -190,6 +217,6 @@ final class RangeSync {
             } else {
                 finish(false);
             }
-        }, () -> finish(false)));
+        }, () -> timedOut("digest", to - from, wait)));
     }
 }

@@ -45,6 +45,7 @@ final class Repair {
     private final LocalReplica replica;
     private final PlantedBugs bugs;
     private final ReplicaStream.Counters counters = new ReplicaStream.Counters();
+    private final ScanTimeouts scanTimeouts;
     private final Map<Id, ReplicaStream> streams = new HashMap<>();
     private final Map<Id, RangeSync> sessions = new HashMap<>();
     // The graceful leave's hand-off sessions still running, by peer.
@@ -65,6 +66,7 @@ final class Repair {
         this.members = members;
         this.replica = replica;
         this.bugs = bugs;
+        this.scanTimeouts = new ScanTimeouts(ctx.config());
         this.strays = new StrayCheck(ctx, members, replica, this::stream);
     }
 
@@ -92,38 +94,38 @@ final class Repair {
             }
         }
         endHandOffsToDeparted(leaves);
-        for (Id gone : leafIds) {
-            if (!leaves.contains(gone)) {
-                ReplicaStream s = streams.remove(gone);
-                if (s != null) {
-                    s.abandon();
-                }
-                sessions.remove(gone);
-                repairedIn.remove(gone);
-                failedIn.remove(gone);
-            }
-        }
+        // Sessions with members that left end once the new view is in place (their waits can be long: ScanTimeouts).
+        List<RangeSync> departed = dropDeparted(leaves);
         boolean membersChanged = !leaves.equals(leafIds);
         leafIds = leaves;
-        if (newView.equals(view)) {
-            return;
+        boolean changed = !newView.equals(view);
+        if (changed && (membersChanged || !newView.containsAll(view))) {
+            epoch++;
+            log.debug("{} repair epoch {}: {} usable, {} running", ctx.tag(), epoch, newView.size(), running.size());
+        } else {
+            // Only suspects cleared: no new epoch (a peer that flaps would restart every session), but they are due.
+            newView.stream().filter(back -> !view.contains(back)).forEach(repairedIn::remove);
         }
-        if (!membersChanged && newView.containsAll(view)) {
-            // Only suspects cleared: no new epoch (a peer that flaps would restart every session each time), but the
-            // cleared members are due, for the writes that skipped them while they were suspected.
-            for (Id back : newView) {
-                if (!view.contains(back)) {
-                    repairedIn.remove(back);
-                }
-            }
-            view = newView;
-            startDue();
-            return;
-        }
-        epoch++;
-        log.debug("{} repair epoch {}: {} usable, {} sessions void", ctx.tag(), epoch, newView.size(), running.size());
         view = newView;
-        startDue();
+        departed.forEach(RangeSync::cancel);
+        if (changed) {
+            startDue();
+        }
+    }
+
+    /** Forgets the members that left the leaf set; returns their sessions still running. */
+    private List<RangeSync> dropDeparted(Set<Id> leaves) {
+        List<RangeSync> departed = new ArrayList<>();
+        for (Id gone : leafIds) {
+            if (!leaves.contains(gone)) {
+                Optional.ofNullable(streams.remove(gone)).ifPresent(ReplicaStream::abandon);
+                Optional.ofNullable(sessions.remove(gone)).filter(x -> running.contains(gone)).ifPresent(departed::add);
+                repairedIn.remove(gone);
+                failedIn.remove(gone);
+                scanTimeouts.forget(gone);
+            }
+        }
+        return departed;
     }
 
     /**
@@ -166,7 +168,7 @@ final class Repair {
         RangeSync s = sessions.get(peer.id());
         if (s == null || s.epoch() != epoch || !s.peer().equals(peer)) {
             s = new RangeSync(ctx, replica, peer, false, pairRange(peer, false), pairFilter(peer, false),
-                    stream(peer), epoch);
+                    stream(peer), scanTimeouts, epoch);
             sessions.put(peer.id(), s);
         }
         RangeSync session = s;
@@ -195,10 +197,8 @@ final class Repair {
     /** The stream to {@code peer}; one to its id at an old address (restarted on a new port) gives way to a new one. */
     private ReplicaStream stream(Contact peer) {
         ReplicaStream s = streams.get(peer.id());
-        if (s != null && !s.peer().equals(peer)) {
-            s.abandon();
-        }
         if (s == null || !s.peer().equals(peer)) {
+            Optional.ofNullable(s).ifPresent(ReplicaStream::abandon);
             s = new ReplicaStream(ctx, replica, peer, counters);
             streams.put(peer.id(), s);
         }
@@ -376,7 +376,7 @@ final class Repair {
         }
         for (Contact c : leaves) {
             RangeSync s = new RangeSync(ctx, replica, c, true, pairRange(c, true), pairFilter(c, true), stream(c),
-                    epoch);
+                    scanTimeouts, epoch);
             handingOff.put(c.id(), s);
             runHandOff(s, 1, oneDone);
         }

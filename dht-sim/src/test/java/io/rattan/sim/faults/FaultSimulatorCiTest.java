@@ -172,7 +172,7 @@ class FaultSimulatorCiTest {
     void seed46ReplaysTheDocumentedTrace() {
         FaultRunResult r = baseline.get(45);
         assertThat(r.config().seed()).isEqualTo(46);
-        assertThat(r.trace()).isEqualTo("fb2a7b5da60b152c/269359");
+        assertThat(r.trace()).isEqualTo("26f2ab7a40948bff/273196");
     }
 
     @Test

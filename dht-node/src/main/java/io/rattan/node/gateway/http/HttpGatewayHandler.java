@@ -39,13 +39,20 @@ import org.slf4j.LoggerFactory;
  * that pipelines requests but does not read the answers) nothing more is read or served until it drains. Each
  * request spends one of the client's rate ({@link ClientGuard}): above it, the answer is a 429 with Retry-After.
  * Every answer is guaranteed: if the node has not answered within its own
- * request timeout plus {@link #ANSWER_SLACK_MILLIS}, the client gets a 504. All state is touched on the channel's
+ * request timeout plus {@link #ANSWER_SLACK_MILLIS} ({@link #LISTING_ANSWER_MILLIS} for the admin listing), the client
+ * gets a 504. All state is touched on the channel's
  * event loop only; answers computed on the node's loop hop back here.
  */
 final class HttpGatewayHandler extends ChannelInboundHandlerAdapter {
 
     /** How long past the node's request timeout the gateway waits before answering 504 itself. */
     static final long ANSWER_SLACK_MILLIS = 1_000;
+    /**
+     * How long the admin listing ({@code GET /admin/records}, loopback callers only) may take: it reads the whole
+     * store, which at 85,000 records of 1 KiB on a loaded node took longer than a request's timeout; answering 504
+     * then only made the caller ask again, while the abandoned read went on.
+     */
+    static final long LISTING_ANSWER_MILLIS = 120_000;
     /** Most requests waiting on one connection; beyond this a client is pipelining abusively and is cut off. */
     static final int QUEUED_MAX = 256;
 
@@ -123,10 +130,11 @@ final class HttpGatewayHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         CompletableFuture<ApiResponse> answer = new CompletableFuture<>();
+        long wait = request.uri().startsWith("/admin/records") ? Math.max(answerTimeoutMillis, LISTING_ANSWER_MILLIS)
+                : answerTimeoutMillis;
         ScheduledFuture<?> timer = ctx.executor().schedule(
-                () -> answer.complete(Problems.timeout("the node did not answer within "
-                        + answerTimeoutMillis + " ms")),
-                answerTimeoutMillis, TimeUnit.MILLISECONDS);
+                () -> answer.complete(Problems.timeout("the node did not answer within " + wait + " ms")),
+                wait, TimeUnit.MILLISECONDS);
         CompletableFuture<ApiResponse> routed;
         try {
             routed = router.route(request);

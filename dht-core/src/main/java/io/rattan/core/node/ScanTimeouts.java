@@ -1,0 +1,58 @@
+package io.rattan.core.node;
+
+import static io.rattan.core.node.NodeContext.nanos;
+
+import io.rattan.core.id.Id;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * How long a repair session waits for each peer's answer to a range digest or digest. The peer scans its own copy of
+ * the range before it answers, a store page at a time, so the answer takes as long as that scan: at 60,000 records of
+ * 1 KiB on a loaded machine, longer than the peer's request timeout cap ({@code rtoMaxMillis}). A fixed wait then fails
+ * every session at its first range digest, and the next session asks the same question with the same wait, for ever.
+ * So a timed-out answer doubles the wait for that peer (up to {@value #CAP_FACTOR} times the cap); a session that
+ * finishes with every answer well within its wait (under a quarter) halves it again, down to the cap. A crashed peer
+ * is found by failure detection, not by these waits, and its session is cancelled when it leaves the leaf set
+ * ({@link Repair}). Owned by the node's event loop.
+ */
+final class ScanTimeouts {
+
+    static final int CAP_FACTOR = 16;
+
+    private final long baseNanos;
+    private final Map<Id, Long> byPeer = new HashMap<>();
+
+    ScanTimeouts(NodeConfig config) {
+        this.baseNanos = nanos(config.rtoMaxMillis());
+    }
+
+    /** The wait for {@code peer}'s next answer. */
+    long of(Id peer) {
+        return byPeer.getOrDefault(peer, baseNanos);
+    }
+
+    /** An answer from {@code peer} did not come within {@code waitedNanos}: the next wait is twice as long. */
+    void timedOut(Id peer, long waitedNanos) {
+        long next = Math.min(baseNanos * CAP_FACTOR, Math.max(of(peer), 2 * waitedNanos));
+        byPeer.put(peer, next);
+    }
+
+    /** A session with {@code peer} finished; its slowest answer took {@code slowestNanos}. */
+    void sessionDone(Id peer, long slowestNanos) {
+        long now = of(peer);
+        if (slowestNanos < now / 4) {
+            long next = Math.max(baseNanos, now / 2);
+            if (next == baseNanos) {
+                byPeer.remove(peer);
+            } else {
+                byPeer.put(peer, next);
+            }
+        }
+    }
+
+    /** {@code peer} left the leaf set. */
+    void forget(Id peer) {
+        byPeer.remove(peer);
+    }
+}
