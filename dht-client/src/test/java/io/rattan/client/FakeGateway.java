@@ -36,7 +36,9 @@ import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import io.rattan.core.util.Bytes;
+import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -128,6 +130,13 @@ final class FakeGateway implements AutoCloseable {
     }
 
     /** A gateway with a store of its own. */
+    /** A loopback port with nothing listening: bound, then released (a killed gateway refuses connections). */
+    static Address deadAddress() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return new Address("127.0.0.1", s.getLocalPort());
+        }
+    }
+
     static FakeGateway start() throws InterruptedException {
         return new FakeGateway(new Store(), 0);
     }

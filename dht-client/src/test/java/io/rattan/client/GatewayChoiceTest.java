@@ -9,16 +9,14 @@ import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.net.Address;
 import io.rattan.core.util.Bytes;
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Which gateway a call's attempts go to when some gateways are down, over real loopback sockets: closed ports (a
@@ -37,30 +35,24 @@ class GatewayChoiceTest {
     /** Longer than {@link #BACKOFF_MAX}: a suspension that simply ran out would have run out by then. */
     private static final Duration PAUSE = Duration.ofMillis(100);
 
-    private final List<AutoCloseable> closeables = new ArrayList<>();
-
-    @AfterEach
-    void closeAll() throws Exception {
-        for (int i = closeables.size() - 1; i >= 0; i--) {
-            closeables.get(i).close();
-        }
-    }
+    @RegisterExtension
+    final Closer closer = new Closer();
 
     @Test
     void gatewaysThatRefusedStayAvoidedWhileOthersAreAlive() throws Exception {
         // Four killed gateways next to each other in the list, then four live ones; 3 retries, as by default.
         List<Address> gateways = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
-            gateways.add(deadAddress());
+            gateways.add(FakeGateway.deadAddress());
         }
         FakeGateway.Store store = new FakeGateway.Store();
         List<FakeGateway> live = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
-            FakeGateway g = track(FakeGateway.start(store));
+            FakeGateway g = closer.track(FakeGateway.start(store));
             live.add(g);
             gateways.add(g.address());
         }
-        RattanClient client = track(RattanClient.builder().gateways(gateways).maxRetries(3)
+        RattanClient client = closer.track(RattanClient.builder().gateways(gateways).maxRetries(3)
                 .backoff(Duration.ofMillis(1), BACKOFF_MAX).build());
         Id key = RattanClient.key("k");
 
@@ -86,11 +78,11 @@ class GatewayChoiceTest {
         FakeGateway.Store store = new FakeGateway.Store();
         List<FakeGateway> all = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
-            all.add(track(FakeGateway.start(store)));
+            all.add(closer.track(FakeGateway.start(store)));
         }
         // One retry: a call whose turn falls on the first killed gateway has one more attempt, which must not go to
         // the second.
-        RattanClient client = track(RattanClient.builder().gateways(all.stream().map(FakeGateway::address).toList())
+        RattanClient client = closer.track(RattanClient.builder().gateways(all.stream().map(FakeGateway::address).toList())
                 .maxRetries(1).backoff(Duration.ofMillis(1), BACKOFF_MAX).build());
         Id key = RattanClient.key("k");
         for (int i = 0; i < all.size(); i++) {
@@ -115,10 +107,10 @@ class GatewayChoiceTest {
 
     @Test
     void aGatewayThatComesBackIsUsedAgain() throws Exception {
-        FakeGateway live = track(FakeGateway.start());
-        Address downThenUp = deadAddress();
+        FakeGateway live = closer.track(FakeGateway.start());
+        Address downThenUp = FakeGateway.deadAddress();
         int port = downThenUp.port();
-        RattanClient client = track(RattanClient.builder().gateways(List.of(downThenUp, live.address()))
+        RattanClient client = closer.track(RattanClient.builder().gateways(List.of(downThenUp, live.address()))
                 .maxRetries(1).backoff(Duration.ofMillis(1), BACKOFF_MAX).build());
         Id key = RattanClient.key("k");
         for (int i = 0; i < 2; i++) {
@@ -127,7 +119,7 @@ class GatewayChoiceTest {
         assertThat(client.runtime().gateway(0).isSuspended()).as("refused, so suspended").isTrue();
 
         // The gateway comes back on the same port: a probe's connection opens and ends the suspension.
-        FakeGateway back = track(FakeGateway.startOn(port));
+        FakeGateway back = closer.track(FakeGateway.startOn(port));
         await().atMost(WAIT).pollInterval(Duration.ofMillis(50)).until(() -> {
             client.put(key, utf8("again"), TTL).get(WAIT.toSeconds(), TimeUnit.SECONDS);
             return back.requests() > 0;
@@ -138,9 +130,9 @@ class GatewayChoiceTest {
     @Test
     void anAttemptTakenDownByAnotherAttemptsSilenceDoesNotSpendARetry() throws Exception {
         // A stalled gateway (it reads requests and answers none) and a live one; no retries at all.
-        FakeGateway stalled = track(FakeGateway.start()).mode(FakeGateway.Mode.DROP);
-        FakeGateway live = track(FakeGateway.start());
-        RattanClient client = track(RattanClient.builder().gateways(List.of(stalled.address(), live.address()))
+        FakeGateway stalled = closer.track(FakeGateway.start()).mode(FakeGateway.Mode.DROP);
+        FakeGateway live = closer.track(FakeGateway.start());
+        RattanClient client = closer.track(RattanClient.builder().gateways(List.of(stalled.address(), live.address()))
                 .maxRetries(0).attemptTimeout(Duration.ofSeconds(1)).totalTimeout(WAIT)
                 .backoff(Duration.ofMillis(1), BACKOFF_MAX).build());
         ClientRuntime runtime = client.runtime();
@@ -170,19 +162,9 @@ class GatewayChoiceTest {
         }
     }
 
-    private <T extends AutoCloseable> T track(T closeable) {
-        closeables.add(closeable);
-        return closeable;
-    }
 
     private static byte[] utf8(String s) {
         return s.getBytes(UTF_8);
     }
 
-    /** A port with nothing listening: bound, then released. */
-    private static Address deadAddress() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return new Address("127.0.0.1", s.getLocalPort());
-        }
-    }
 }

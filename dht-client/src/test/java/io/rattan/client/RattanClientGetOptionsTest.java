@@ -21,8 +21,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@link RattanClient#get(Id, GetOptions)}: races through several gateways, hedging, cost, over real sockets. */
 class RattanClientGetOptionsTest {
@@ -30,24 +30,14 @@ class RattanClientGetOptionsTest {
     private static final Duration TTL = Duration.ofMinutes(10);
     private static final Duration WAIT = Duration.ofSeconds(20);
 
-    private final List<AutoCloseable> closeables = new ArrayList<>();
+    @RegisterExtension
+    final Closer closer = new Closer();
 
-    @AfterEach
-    void closeAll() throws Exception {
-        for (int i = closeables.size() - 1; i >= 0; i--) {
-            closeables.get(i).close();
-        }
-    }
-
-    private <T extends AutoCloseable> T track(T closeable) {
-        closeables.add(closeable);
-        return closeable;
-    }
 
     private List<FakeGateway> gateways(int n, FakeGateway.Store store) throws InterruptedException {
         List<FakeGateway> gs = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            gs.add(track(FakeGateway.start(store)));
+            gs.add(closer.track(FakeGateway.start(store)));
         }
         return gs;
     }
@@ -61,7 +51,7 @@ class RattanClientGetOptionsTest {
     }
 
     private RattanClient client(RattanClient.Builder builder) {
-        return track(builder.build());
+        return closer.track(builder.build());
     }
 
     private static <T> T valueOf(CompletableFuture<T> future) throws Exception {
@@ -139,7 +129,7 @@ class RattanClientGetOptionsTest {
 
     @Test
     void aQuorumGetCarriesItsRAndAPartialAnswerIsFlaggedNotFailed() throws Exception {
-        FakeGateway gw = track(FakeGateway.start());
+        FakeGateway gw = closer.track(FakeGateway.start());
         RattanClient client = client(builder(List.of(gw)));
         Id key = RattanClient.key("quorum");
         client.putSync(key, "v".getBytes(UTF_8), TTL);
@@ -175,7 +165,7 @@ class RattanClientGetOptionsTest {
 
     @Test
     void iterativeRoutingAndItsParallelismTravelToTheGateway() throws Exception {
-        FakeGateway gw = track(FakeGateway.start());
+        FakeGateway gw = closer.track(FakeGateway.start());
         RattanClient client = client(builder(List.of(gw)));
 
         client.getSync(RattanClient.key("k"), GetOptions.of(RoutingMode.ITERATIVE).withParallelism(5));
@@ -212,11 +202,11 @@ class RattanClientGetOptionsTest {
     @Test
     void aReplicaThatForwardsAKeyIsNotAskedForItAgain() throws Exception {
         FakeGateway.Store store = new FakeGateway.Store();
-        FakeGateway configured = track(FakeGateway.start(store));
+        FakeGateway configured = closer.track(FakeGateway.start(store));
         Id key = RattanClient.key("edge");
         // Both are named holders; the nearer one forwards (as the replica at the edge of a small leaf set does).
-        FakeGateway forwarding = track(FakeGateway.start(store));
-        FakeGateway answering = track(FakeGateway.start(store));
+        FakeGateway forwarding = closer.track(FakeGateway.start(store));
+        FakeGateway answering = closer.track(FakeGateway.start(store));
         Contact edge = new Contact(key.plus(new Id(0, 0, 1)), new Address("127.0.0.1", 1),
                 forwarding.address().port());
         Contact replica = new Contact(key.plus(new Id(0, 0, 3)), new Address("127.0.0.1", 2),
@@ -271,9 +261,9 @@ class RattanClientGetOptionsTest {
 
     private OneReplica oneReplica() throws Exception {
         FakeGateway.Store store = new FakeGateway.Store();
-        FakeGateway configured = track(FakeGateway.start(store));
+        FakeGateway configured = closer.track(FakeGateway.start(store));
         // Not given to the client: it learns this one from the holders the configured gateway names.
-        FakeGateway replica = track(FakeGateway.start(store));
+        FakeGateway replica = closer.track(FakeGateway.start(store));
         Contact named = new Contact(Id.ofName("replica"), new Address("127.0.0.1", 1), replica.address().port());
         configured.holders(List.of(named), 2);
         replica.holders(List.of(named), 0);
@@ -295,7 +285,7 @@ class RattanClientGetOptionsTest {
 
     @Test
     void costIsSummedOverPages() throws Exception {
-        FakeGateway gw = track(FakeGateway.start()).pageValuesMax(1);
+        FakeGateway gw = closer.track(FakeGateway.start()).pageValuesMax(1);
         RattanClient client = client(builder(List.of(gw)));
         Id key = RattanClient.key("paged");
         for (String v : List.of("a", "b", "c")) {
@@ -350,7 +340,7 @@ class RattanClientGetOptionsTest {
 
     @Test
     void copiesBeyondTheConfiguredGatewaysShareThem() throws Exception {
-        FakeGateway gw = track(FakeGateway.start());
+        FakeGateway gw = closer.track(FakeGateway.start());
         RattanClient client = client(builder(List.of(gw)));
         Id key = RattanClient.key("shared");
         client.putSync(key, "v".getBytes(UTF_8), TTL);

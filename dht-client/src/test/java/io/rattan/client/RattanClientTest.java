@@ -16,8 +16,6 @@ import io.rattan.core.msg.SecretBinding;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.util.Bytes;
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -25,8 +23,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The client against fake gateways over real loopback sockets. */
 class RattanClientTest {
@@ -38,21 +36,15 @@ class RattanClientTest {
     /** One copy through one gateway, unhedged: a get whose attempts are the only requests it sends. */
     private static final GetOptions ONE_COPY = GetOptions.of(RoutingMode.DELAY_AWARE);
 
-    private final List<AutoCloseable> closeables = new ArrayList<>();
-
-    @AfterEach
-    void closeAll() throws Exception {
-        for (int i = closeables.size() - 1; i >= 0; i--) {
-            closeables.get(i).close();
-        }
-    }
+    @RegisterExtension
+    final Closer closer = new Closer();
 
     private FakeGateway gateway() throws InterruptedException {
-        return track(FakeGateway.start());
+        return closer.track(FakeGateway.start());
     }
 
     private FakeGateway gateway(FakeGateway.Store store) throws InterruptedException {
-        return track(FakeGateway.start(store));
+        return closer.track(FakeGateway.start(store));
     }
 
     private RattanClient.Builder builder(Address... gateways) {
@@ -62,24 +54,14 @@ class RattanClientTest {
     }
 
     private RattanClient client(RattanClient.Builder builder) {
-        return track(builder.build());
+        return closer.track(builder.build());
     }
 
-    private <T extends AutoCloseable> T track(T closeable) {
-        closeables.add(closeable);
-        return closeable;
-    }
 
     private static byte[] utf8(String s) {
         return s.getBytes(UTF_8);
     }
 
-    /** A port with nothing listening: bound, then released. */
-    private static Address deadAddress() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return new Address("127.0.0.1", s.getLocalPort());
-        }
-    }
 
     private static RattanException failureOf(CompletableFuture<?> future) {
         try {
@@ -253,7 +235,7 @@ class RattanClientTest {
     @Test
     void aDeadGatewayIsSkippedAndRequestsSucceedOnTheLiveOne() throws Exception {
         FakeGateway live = gateway();
-        RattanClient client = client(builder(deadAddress(), live.address()).maxRetries(1));
+        RattanClient client = client(builder(FakeGateway.deadAddress(), live.address()).maxRetries(1));
         Id key = RattanClient.key("k");
         for (int i = 0; i < 6; i++) {
             assertThat(valueOf(client.put(key, utf8("v" + i), TTL)).replicas()).isEqualTo(3);
@@ -264,7 +246,7 @@ class RattanClientTest {
 
     @Test
     void noLiveGatewayFailsAsUnavailableAfterTheRetries() throws Exception {
-        RattanClient client = client(builder(deadAddress(), deadAddress()).maxRetries(2));
+        RattanClient client = client(builder(FakeGateway.deadAddress(), FakeGateway.deadAddress()).maxRetries(2));
         RattanException e = failureOf(client.get(RattanClient.key("k")));
         assertThat(e.status()).isEqualTo(Status.UNAVAILABLE);
         assertThat(e).hasMessageContaining("3 attempt(s)").hasMessageContaining("cannot connect");

@@ -16,8 +16,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Where the futures a client returns complete: on its completion executor, never on its Netty event loops. Replies
@@ -29,19 +29,13 @@ class RattanClientThreadsTest {
     private static final Duration WAIT = Duration.ofSeconds(20);
     private static final Duration TTL = Duration.ofMinutes(10);
 
-    private final List<AutoCloseable> closeables = new ArrayList<>();
-
-    @AfterEach
-    void closeAll() throws Exception {
-        for (int i = closeables.size() - 1; i >= 0; i--) {
-            closeables.get(i).close();
-        }
-    }
+    @RegisterExtension
+    final Closer closer = new Closer();
 
     @Test
     void callbacksRunOnTheClientsOwnPoolNeverOnAnEventLoop() throws Exception {
-        FakeGateway gw = track(FakeGateway.start());
-        RattanClient client = track(RattanClient.builder().gateway(gw.address()).eventLoopThreads(2).build());
+        FakeGateway gw = closer.track(FakeGateway.start());
+        RattanClient client = closer.track(RattanClient.builder().gateway(gw.address()).eventLoopThreads(2).build());
 
         List<Thread> threads = callbackThreads(gw, client);
 
@@ -56,9 +50,9 @@ class RattanClientThreadsTest {
     @Test
     void callbacksRunOnTheExecutorTheBuilderWasGiven() throws Exception {
         ExecutorService executor = Executors.newSingleThreadExecutor(r -> new Thread(r, "test-executor"));
-        closeables.add(executor::shutdownNow);
-        FakeGateway gw = track(FakeGateway.start());
-        RattanClient client = track(RattanClient.builder().gateway(gw.address()).executor(executor).build());
+        closer.track(executor::shutdownNow);
+        FakeGateway gw = closer.track(FakeGateway.start());
+        RattanClient client = closer.track(RattanClient.builder().gateway(gw.address()).executor(executor).build());
 
         List<Thread> threads = callbackThreads(gw, client);
 
@@ -69,8 +63,8 @@ class RattanClientThreadsTest {
 
     @Test
     void callsFailedByCloseCompleteOffTheLoopsBeforeCloseReturns() throws Exception {
-        FakeGateway gw = track(FakeGateway.start()).mode(FakeGateway.Mode.DROP);
-        RattanClient client = track(RattanClient.builder().gateway(gw.address()).attemptTimeout(WAIT)
+        FakeGateway gw = closer.track(FakeGateway.start()).mode(FakeGateway.Mode.DROP);
+        RattanClient client = closer.track(RattanClient.builder().gateway(gw.address()).attemptTimeout(WAIT)
                 .totalTimeout(WAIT).build());
         AtomicReference<Thread> thread = new AtomicReference<>();
         CompletableFuture<GetResult> pending = client.get(RattanClient.key("k"), GetOptions.defaults());
@@ -114,8 +108,4 @@ class RattanClientThreadsTest {
         }
     }
 
-    private <T extends AutoCloseable> T track(T closeable) {
-        closeables.add(closeable);
-        return closeable;
-    }
 }
