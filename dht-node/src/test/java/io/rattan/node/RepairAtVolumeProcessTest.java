@@ -559,7 +559,7 @@ class RepairAtVolumeProcessTest {
                           <logger name="io.netty" level="WARN"/>
                           <logger name="org.rocksdb" level="WARN"/>
                           <logger name="io.rattan" level="INFO"/>
-                          <logger name="io.rattan.core.node.Router" level="DEBUG"/>
+                          <logger name="io.rattan.core.node.GetAnswers" level="DEBUG"/>
                           <logger name="io.rattan.core.node.ClientRequests" level="DEBUG"/>
                           <logger name="io.rattan.core.node.Membership" level="DEBUG"/>
                           <logger name="io.rattan.core.node.Repair" level="DEBUG"/>

@@ -17,6 +17,8 @@ import io.rattan.core.store.StoredRecord;
 import io.rattan.core.util.Bytes;
 import java.util.ArrayList;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A replica's side of a get: whether this node answers a get for a key, and the answer to a routed or an iterative
@@ -24,6 +26,8 @@ import java.util.List;
  * one is answered here. Owned by the node's event loop.
  */
 final class GetAnswers {
+
+    private static final Logger log = LoggerFactory.getLogger(GetAnswers.class);
 
     /** Candidates a node names in answer to an iterative get, and an iterative gateway starts from. */
     static final int ITERATIVE_CANDIDATES = 4;
@@ -172,6 +176,9 @@ final class GetAnswers {
             return;
         }
         boolean healthy = replica.healthy();
+        if (log.isDebugEnabled() && healthy && !replica.holdsAny(g.key())) {
+            logEmptyAnswer(g);
+        }
         if (!healthy || !settled(g.key())) {
             // This store refuses writes (a full disk): the puts since went to the other replicas only, so the answer
             // merges its records with the next replica's, as a quorum get of two would (PARTIAL if that one is silent).
@@ -197,6 +204,20 @@ final class GetAnswers {
             reply = reply.withCost(g.cost().plus(ctx.outbox().sizeOf(ctx.self(), reply)));
         }
         ctx.outbox().replyToOrigin(g, reply);
+    }
+
+    /**
+     * DEBUG: this node answers a get from a store that holds nothing for its key (an "OK, no values" answer), and why
+     * it takes itself for the one to answer: whether any usable node it knows is closer, its replica set, its leaf
+     * set. Costs a store read per get, so only with DEBUG on (the repair-at-volume test's diagnostics).
+     */
+    private void logEmptyAnswer(GetRequest g) {
+        List<Contact> closer = members.closerNeighbours(g.key(), 1);
+        List<Contact> suspects = members.leafMembers().stream().filter(c -> !members.usable(c)).toList();
+        log.debug("{} answers a get of {} holding nothing, after {} hops: {}; replica set {}; leaf set ccw {} cw {}; "
+                        + "suspects among them {}", ctx.tag(), g.key().toHex(), g.hops(),
+                closer.isEmpty() ? "root (no closer usable node known)" : "not root, closer: " + closer.get(0),
+                members.replicaSet(g.key()), members.counterClockwise(), members.clockwise(), suspects);
     }
 
     /**

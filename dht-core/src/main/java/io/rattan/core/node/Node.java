@@ -85,8 +85,7 @@ public final class Node {
         this.join = new Join(ctx, members);
         this.repair = new Repair(ctx, members, replica, bugs);
         this.gets = new GetAnswers(ctx, members, replica);
-        this.router = new Router(ctx, members, gets, new ReplicaCoordinator(ctx, members, replica, bugs),
-                replica);
+        this.router = new Router(ctx, members, gets, new ReplicaCoordinator(ctx, members, replica, bugs));
         this.clients = new ClientRequests(ctx, members, router, gets, new IterativeGateway(ctx, members));
     }
 

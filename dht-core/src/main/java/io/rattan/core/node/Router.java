@@ -40,18 +40,14 @@ final class Router {
     private final Membership members;
     private final GetAnswers gets;
     private final ReplicaCoordinator coordinator;
-    // Read only for the DEBUG diagnostic of a get answered from a store that holds nothing for its key.
-    private final LocalReplica replica;
     private final NextHopPolicy greedy = new GreedyPolicy();
     private final NextHopPolicy delayAware = new DelayAwarePolicy();
 
-    Router(NodeContext ctx, Membership members, GetAnswers gets, ReplicaCoordinator coordinator,
-           LocalReplica replica) {
+    Router(NodeContext ctx, Membership members, GetAnswers gets, ReplicaCoordinator coordinator) {
         this.ctx = ctx;
         this.members = members;
         this.gets = gets;
         this.coordinator = coordinator;
-        this.replica = replica;
     }
 
     /** A routed request arrived from a peer (and was acknowledged): serve it here or send it on. */
@@ -177,13 +173,7 @@ final class Router {
     /** Serves {@code m} here: it reached the node that answers it. */
     void deliver(Routed m) {
         switch (((Message) m).type()) {
-            case GET_REQUEST -> {
-                GetRequest g = (GetRequest) m;
-                if (log.isDebugEnabled() && !g.quorum() && replica.healthy() && !replica.holdsAny(g.key())) {
-                    logEmptyAnswer(g);
-                }
-                gets.serve(g);
-            }
+            case GET_REQUEST -> gets.serve((GetRequest) m);
             case PUT_REQUEST -> coordinator.put((PutRequest) m);
             case REMOVE_REQUEST -> coordinator.remove((RemoveRequest) m);
             case JOIN_REQUEST -> {
@@ -195,20 +185,6 @@ final class Router {
             }
             default -> throw new IllegalStateException("not a routed message: " + m);
         }
-    }
-
-    /**
-     * DEBUG: this node answers a get from a store that holds nothing for its key (an "OK, no values" answer), and why
-     * it takes itself for the one to answer: whether any usable node it knows is closer, its replica set, its leaf
-     * set. Costs a store read per get, so only with DEBUG on (the repair-at-volume test's diagnostics).
-     */
-    private void logEmptyAnswer(GetRequest g) {
-        List<Contact> closer = members.closerNeighbours(g.key(), 1);
-        List<Contact> suspects = members.leafMembers().stream().filter(c -> !members.usable(c)).toList();
-        log.debug("{} answers a get of {} holding nothing, after {} hops: {}; replica set {}; leaf set ccw {} cw {}; "
-                        + "suspects among them {}", ctx.tag(), g.key().toHex(), g.hops(),
-                closer.isEmpty() ? "root (no closer usable node known)" : "not root, closer: " + closer.get(0),
-                members.replicaSet(g.key()), members.counterClockwise(), members.clockwise(), suspects);
     }
 
     /** Pastry's next hop for {@code key}, skipping {@code tried} and suspects; this node when none is better. */
