@@ -52,7 +52,7 @@ final class LostContacts {
         final Contact contact;
         final String host;
         final long lostAtNanos;
-        /** How long a get waits for it: its smoothed RTT when it was lost, twice, plus the RTO's floor. */
+        /** How long a get waits for it: its smoothed RTT when it was lost, twice, plus the RTO's floor; at most 2 floors. */
         final long readWaitNanos;
         long intervalNanos = FIRST_RETRY_NANOS;
         long dueNanos;
@@ -94,7 +94,10 @@ final class LostContacts {
         }
         long srtt = peers.srttNanos(c.id());
         long floor = NodeContext.nanos(ctx.config().rtoMinMillis());
-        long wait = srtt > 0 ? floor + 2 * srtt : NodeContext.nanos(ctx.config().rtoInitialMillis());
+        // At most twice the RTO's floor: a neighbour lost for being slow (a slow node whose probe outlasted rtoMax) is
+        // not worth a long wait on every get of its keys; uncapped, the slow-node experiment's tail grew
+        // (docs/testing.md, "Rule 1 traced").
+        long wait = srtt > 0 ? Math.min(floor + 2 * srtt, 2 * floor) : 2 * floor;
         lost.put(c.id(), new Lost(c, host, ctx.now(), wait));
         countByHost.merge(host, 1, Integer::sum);
     }
