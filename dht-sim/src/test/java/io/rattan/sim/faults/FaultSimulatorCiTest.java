@@ -174,7 +174,7 @@ class FaultSimulatorCiTest {
     void seed46ReplaysTheDocumentedTrace() {
         FaultRunResult r = baseline.get(45);
         assertThat(r.config().seed()).isEqualTo(46);
-        assertThat(r.trace()).isEqualTo("8ba59fa5b09c9a13/262335");
+        assertThat(r.trace()).isEqualTo("4289f867e30f8f8c/267817");
     }
 
     @Test
