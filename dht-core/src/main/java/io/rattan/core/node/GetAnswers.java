@@ -179,19 +179,23 @@ final class GetAnswers {
         if (log.isDebugEnabled() && healthy && !replica.holdsAny(g.key())) {
             logEmptyAnswer(g);
         }
-        if (!healthy || !settled(g.key())) {
+        boolean settled = healthy && settled(g.key());
+        List<LostContacts.Readable> lost = members.lost().amongReplicas(g.key(), members.replicaSet(g.key()),
+                ctx.config().replicas());
+        if (!settled || !lost.isEmpty()) {
             // This store refuses writes (a full disk): the puts since went to the other replicas only, so the answer
             // merges its records with the next replica's, as a quorum get of two would (PARTIAL if that one is silent).
             // Or this node's view of the key is unsettled (settled): it reads the two next replicas too, and answers
-            // OK with what answered.
+            // OK with what answered. Either way, and in a settled view too, neighbours lost lately that would be
+            // replicas of the key are read as well (a healed partition's other side holds what it acknowledged).
             ctx.listener().oneReplicaGetServed(true, !healthy);
             GetRequest wide = new GetRequest(g.key(), g.routing(), g.maxValues(), g.placemark(), g.origin(),
                     g.originRequestId(), g.hops(), g.wantHolders(), g.cost(),
-                    healthy ? UNSETTLED_READ_QUORUM : UNHEALTHY_READ_QUORUM);
+                    !healthy ? UNHEALTHY_READ_QUORUM : settled ? 1 : UNSETTLED_READ_QUORUM);
             if (healthy) {
-                QuorumRead.startWidened(ctx, members, replica, wide);
+                QuorumRead.startWidened(ctx, members, replica, wide, lost);
             } else {
-                QuorumRead.start(ctx, members, replica, wide);
+                QuorumRead.start(ctx, members, replica, wide, lost);
             }
             return;
         }

@@ -37,20 +37,32 @@ final class LostContacts {
     static final long RETRY_MAX_NANOS = 60_000_000_000L;
     /** How long a lost contact is pinged again; a partition longer than this needs the nodes' operators. */
     static final long KEEP_NANOS = 10L * 60 * 1_000_000_000L;
+    /**
+     * How long after its loss a contact is also read by gets whose replicas it would be among ({@link #readable}):
+     * while it is pinged at intervals under {@link #RETRY_MAX_NANOS}, as a partition's lost contacts are.
+     */
+    static final long READ_NANOS = RETRY_MAX_NANOS;
+
+    /** A recently lost contact a get may read, and how long to wait for its answer. */
+    record Readable(Contact contact, long waitNanos) {
+    }
 
     /** One lost contact; only this class changes it. */
     private static final class Lost {
         final Contact contact;
         final String host;
         final long lostAtNanos;
+        /** How long a get waits for it: its smoothed RTT when it was lost, twice, plus the RTO's floor; at most 2 floors. */
+        final long readWaitNanos;
         long intervalNanos = FIRST_RETRY_NANOS;
         long dueNanos;
         boolean probing;
 
-        Lost(Contact contact, String host, long lostAtNanos) {
+        Lost(Contact contact, String host, long lostAtNanos, long readWaitNanos) {
             this.contact = contact;
             this.host = host;
             this.lostAtNanos = lostAtNanos;
+            this.readWaitNanos = readWaitNanos;
             this.dueNanos = lostAtNanos + FIRST_RETRY_NANOS;
         }
     }
@@ -80,7 +92,13 @@ final class LostContacts {
         if (lost.size() >= MAX) {
             remove(lost.keySet().iterator().next());
         }
-        lost.put(c.id(), new Lost(c, host, ctx.now()));
+        long srtt = peers.srttNanos(c.id());
+        long floor = NodeContext.nanos(ctx.config().rtoMinMillis());
+        // At most twice the RTO's floor: a neighbour lost for being slow (a slow node whose probe outlasted rtoMax) is
+        // not worth a long wait on every get of its keys; uncapped, the slow-node experiment's tail grew
+        // (docs/testing.md, "Rule 1 traced").
+        long wait = srtt > 0 ? Math.min(floor + 2 * srtt, 2 * floor) : 2 * floor;
+        lost.put(c.id(), new Lost(c, host, ctx.now(), wait));
         countByHost.merge(host, 1, Integer::sum);
     }
 
@@ -138,6 +156,53 @@ final class LostContacts {
         }
         countByHost.computeIfPresent(l.host, (h, n) -> n == 1 ? null : n - 1);
         return true;
+    }
+
+    /**
+     * The contacts lost within {@link #READ_NANOS}, in the order of loss. A partition's two sides declare each other
+     * dead; once it heals they meet again only when a ping crosses, seconds later, and meanwhile a get answered on
+     * one side misses every put the other side acknowledged (the fault simulator's rule-1 misses right after a heal,
+     * docs/testing.md). A get whose replicas these would be among reads them too ({@link LostContacts#amongReplicas}).
+     */
+    List<Readable> readable() {
+        List<Readable> out = new ArrayList<>();
+        long now = ctx.now();
+        for (Lost l : lost.values()) {
+            if (now - l.lostAtNanos <= READ_NANOS) {
+                out.add(new Readable(l.contact, l.readWaitNanos));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The contacts lost within {@link #READ_NANOS} that would be among the {@code k} replicas of {@code key} if they
+     * were still members: the k closest to the key of {@code view} (this node's replica set of it) and those lost
+     * contacts. Empty in a ring that lost nobody near the key. A partition's two sides lose each other, and once it
+     * heals the nodes of one side take themselves for the replicas of keys whose puts the other side acknowledged,
+     * until a ping crosses; a get answered meanwhile reads these too ({@link GetAnswers#serve}).
+     */
+    List<Readable> amongReplicas(Id key, List<Contact> view, int k) {
+        if (lost.isEmpty()) {
+            return List.of();
+        }
+        List<Readable> closer = new ArrayList<>();
+        Contact farthest = view.get(view.size() - 1);
+        for (Readable r : readable()) {
+            if (view.size() < k || r.contact().id().isCloserTo(key, farthest.id())) {
+                closer.add(r);
+            }
+        }
+        if (closer.size() <= 1) {
+            return closer;
+        }
+        // Of several, only those among the k closest with the view's members.
+        List<Contact> all = new ArrayList<>(view);
+        closer.forEach(r -> all.add(r.contact()));
+        all.sort((a, b) -> a.id().equals(b.id()) ? 0 : a.id().isCloserTo(key, b.id()) ? -1 : 1);
+        List<Contact> top = all.subList(0, Math.min(k, all.size()));
+        closer.removeIf(r -> !top.contains(r.contact()));
+        return closer;
     }
 
     boolean contains(Id id) {

@@ -37,7 +37,7 @@ final class Checker {
     static final long S_NANOS = 500_000_000L;
     private static final long S_MILLIS = S_NANOS / 1_000_000L;
     /** Violations kept with their detail, per rule. */
-    private static final int VIOLATIONS_KEPT = 5;
+    private static final int VIOLATIONS_KEPT = Integer.getInteger("rattan.sim.kept", 5);
 
     /** One put the workload made, and what happened to it since. */
     static final class PutRecord {
