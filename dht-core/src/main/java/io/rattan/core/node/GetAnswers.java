@@ -180,8 +180,15 @@ final class GetAnswers {
             logEmptyAnswer(g);
         }
         boolean settled = healthy && settled(g.key());
-        List<LostContacts.Readable> lost = members.lost().amongReplicas(g.key(), members.replicaSet(g.key()),
-                ctx.config().replicas());
+        List<LostContacts.Readable> lost = new ArrayList<>();
+        for (LostContacts.Readable l : members.lost().amongReplicas(g.key(), members.replicaSet(g.key()),
+                ctx.config().replicas())) {
+            if (l.waits()) {
+                lost.add(l);
+            } else {
+                members.lost().ask(l.contact().id());
+            }
+        }
         if (!settled || !lost.isEmpty()) {
             // This store refuses writes (a full disk): the puts since went to the other replicas only, so the answer
             // merges its records with the next replica's, as a quorum get of two would (PARTIAL if that one is silent).

@@ -43,8 +43,11 @@ final class LostContacts {
      */
     static final long READ_NANOS = RETRY_MAX_NANOS;
 
-    /** A recently lost contact a get may read, and how long to wait for its answer. */
-    record Readable(Contact contact, long waitNanos) {
+    /**
+     * A recently lost contact a get may read, and how long to wait for its answer; {@code waits} false once a get's
+     * read of it went unanswered ({@link #silent}), when gets only ask it ({@link #ask}) and answer without it.
+     */
+    record Readable(Contact contact, long waitNanos, boolean waits) {
     }
 
     /** One lost contact; only this class changes it. */
@@ -57,6 +60,9 @@ final class LostContacts {
         long intervalNanos = FIRST_RETRY_NANOS;
         long dueNanos;
         boolean probing;
+        /** A get's read of it went unanswered: a crashed node, or a partition not healed yet (see {@link #ask}). */
+        boolean silent;
+        long askedAtNanos = Long.MIN_VALUE;
 
         Lost(Contact contact, String host, long lostAtNanos, long readWaitNanos) {
             this.contact = contact;
@@ -139,14 +145,47 @@ final class LostContacts {
 
     /** Its answer enters through {@link Membership#heard}, which ends its loss; a timeout backs it off. */
     private void probe(Lost l) {
+        probe(l, () -> {
+            l.intervalNanos = Math.min(2 * l.intervalNanos, RETRY_MAX_NANOS);
+            l.dueNanos = ctx.now() + l.intervalNanos;
+        });
+    }
+
+    private void probe(Lost l, Runnable onTimeout) {
         l.probing = true;
         ctx.outbox().request(l.contact, new Ping(), peers.rtoNanos(l.contact.id()), ReplyHandler.of(
                 reply -> l.probing = false,
                 () -> {
                     l.probing = false;
-                    l.intervalNanos = Math.min(2 * l.intervalNanos, RETRY_MAX_NANOS);
-                    l.dueNanos = ctx.now() + l.intervalNanos;
+                    onTimeout.run();
                 }));
+    }
+
+    /**
+     * A get's read of lost contact {@code id} went unanswered. Later gets do not wait for it: after a crash every get
+     * of the dead node's keys would otherwise wait for it until {@link #READ_NANOS} ran out (a minute of waits on
+     * real sockets, docs/testing.md); they ask it instead ({@link #ask}).
+     */
+    void silent(Id id) {
+        Lost l = lost.get(id);
+        if (l != null) {
+            l.silent = true;
+        }
+    }
+
+    /**
+     * A get would have read silent lost contact {@code id}: pings it, at most once per read wait and never while a
+     * ping to it is out, without waiting. A partition's side that healed answers the first such ping and is back
+     * ({@link #heard}) for the gets after it, seconds before the periodic pings would have found it; a dead node
+     * costs one ping per wait.
+     */
+    void ask(Id id) {
+        Lost l = lost.get(id);
+        long now = ctx.now();
+        if (l != null && !l.probing && now - l.askedAtNanos >= l.readWaitNanos) {
+            l.askedAtNanos = now;
+            probe(l, () -> { });
+        }
     }
 
     private boolean remove(Id id) {
@@ -169,7 +208,7 @@ final class LostContacts {
         long now = ctx.now();
         for (Lost l : lost.values()) {
             if (now - l.lostAtNanos <= READ_NANOS) {
-                out.add(new Readable(l.contact, l.readWaitNanos));
+                out.add(new Readable(l.contact, l.readWaitNanos, !l.silent));
             }
         }
         return out;

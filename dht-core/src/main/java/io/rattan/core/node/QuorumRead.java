@@ -152,6 +152,7 @@ final class QuorumRead {
                     check();
                 },
                 () -> {
+                    members.lost().silent(l.contact().id());
                     if (!done) {
                         lostOutstanding--;
                         check();
