@@ -62,7 +62,8 @@ final class LostContacts {
         boolean probing;
         /** A get's read of it went unanswered: a crashed node, or a partition not healed yet (see {@link #ask}). */
         boolean silent;
-        long askedAtNanos = Long.MIN_VALUE;
+        /** A get's ping ({@link #ask}) is out. */
+        boolean asking;
 
         Lost(Contact contact, String host, long lostAtNanos, long readWaitNanos) {
             this.contact = contact;
@@ -145,19 +146,13 @@ final class LostContacts {
 
     /** Its answer enters through {@link Membership#heard}, which ends its loss; a timeout backs it off. */
     private void probe(Lost l) {
-        probe(l, () -> {
-            l.intervalNanos = Math.min(2 * l.intervalNanos, RETRY_MAX_NANOS);
-            l.dueNanos = ctx.now() + l.intervalNanos;
-        });
-    }
-
-    private void probe(Lost l, Runnable onTimeout) {
         l.probing = true;
         ctx.outbox().request(l.contact, new Ping(), peers.rtoNanos(l.contact.id()), ReplyHandler.of(
                 reply -> l.probing = false,
                 () -> {
                     l.probing = false;
-                    onTimeout.run();
+                    l.intervalNanos = Math.min(2 * l.intervalNanos, RETRY_MAX_NANOS);
+                    l.dueNanos = ctx.now() + l.intervalNanos;
                 }));
     }
 
@@ -174,18 +169,20 @@ final class LostContacts {
     }
 
     /**
-     * A get would have read silent lost contact {@code id}: pings it, at most once per read wait and never while a
-     * ping to it is out, without waiting. A partition's side that healed answers the first such ping and is back
-     * ({@link #heard}) for the gets after it, seconds before the periodic pings would have found it; a dead node
-     * costs one ping per wait.
+     * A get would have read silent lost contact {@code id}: pings it, without waiting, unless a get's ping to it is
+     * out already (each waits the read's wait, not the peer's backed-off RTO). A partition's side that healed
+     * answers the first such ping and is back ({@link #heard}) for the gets after it, seconds before the periodic
+     * pings would have found it; a dead node costs at most one ping per read wait while its keys are read.
      */
     void ask(Id id) {
         Lost l = lost.get(id);
-        long now = ctx.now();
-        if (l != null && !l.probing && now - l.askedAtNanos >= l.readWaitNanos) {
-            l.askedAtNanos = now;
-            probe(l, () -> { });
+        if (l == null || l.asking) {
+            return;
         }
+        l.asking = true;
+        ctx.outbox().request(l.contact, new Ping(), l.readWaitNanos, ReplyHandler.of(
+                reply -> l.asking = false,
+                () -> l.asking = false));
     }
 
     private boolean remove(Id id) {
