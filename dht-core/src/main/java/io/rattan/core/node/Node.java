@@ -85,7 +85,7 @@ public final class Node {
         this.join = new Join(ctx, members);
         this.repair = new Repair(ctx, members, replica, bugs);
         this.gets = new GetAnswers(ctx, members, replica);
-        this.router = new Router(ctx, members, gets, new ReplicaCoordinator(ctx, members, replica, bugs));
+        this.router = new Router(ctx, members, gets, new ReplicaCoordinator(ctx, members, replica, bugs, repair::owed));
         this.clients = new ClientRequests(ctx, members, router, gets, new IterativeGateway(ctx, members));
     }
 

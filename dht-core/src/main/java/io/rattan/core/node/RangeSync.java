@@ -47,7 +47,7 @@ final class RangeSync {
     private long slowestAnswerNanos;
 
     /**
-     * @param filter the keys both hold, as this node sees it ({@link Repair#pairFilter})
+     * @param filter the keys both hold, as this node sees it ({@link ReplicaPairs#filter})
      * @param timeouts how long to wait for the peer's answers
      * @param epoch  the view this session repairs (see {@link Repair})
      */

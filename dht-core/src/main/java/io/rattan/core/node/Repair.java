@@ -18,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,7 +37,6 @@ final class Repair {
     /** Sessions run at once, so that a view change does not scan the store for every member at the same time. */
     static final int SESSIONS_MAX = 4;
     private static final int HANDOFF_TRIES = 3;
-    private static final Id HALF_RING = new Id(Long.MIN_VALUE, 0, 0);
 
     private final NodeContext ctx;
     private final Membership members;
@@ -46,6 +44,7 @@ final class Repair {
     private final PlantedBugs bugs;
     private final ReplicaStream.Counters counters = new ReplicaStream.Counters();
     private final ScanTimeouts scanTimeouts;
+    private final ReplicaPairs pairs;
     private final Map<Id, ReplicaStream> streams = new HashMap<>();
     private final Map<Id, RangeSync> sessions = new HashMap<>();
     // The graceful leave's hand-off sessions still running, by peer.
@@ -67,6 +66,7 @@ final class Repair {
         this.replica = replica;
         this.bugs = bugs;
         this.scanTimeouts = new ScanTimeouts(ctx.config());
+        this.pairs = new ReplicaPairs(ctx, members);
         this.strays = new StrayCheck(ctx, members, replica, this::stream);
     }
 
@@ -118,8 +118,14 @@ final class Repair {
         List<RangeSync> departed = new ArrayList<>();
         for (Id gone : leafIds) {
             if (!leaves.contains(gone)) {
-                Optional.ofNullable(streams.remove(gone)).ifPresent(ReplicaStream::abandon);
-                Optional.ofNullable(sessions.remove(gone)).filter(x -> running.contains(gone)).ifPresent(departed::add);
+                ReplicaStream stream = streams.remove(gone);
+                if (stream != null) {
+                    stream.abandon();
+                }
+                RangeSync session = sessions.remove(gone);
+                if (session != null && running.contains(gone)) {
+                    departed.add(session);
+                }
                 repairedIn.remove(gone);
                 failedIn.remove(gone);
                 scanTimeouts.forget(gone);
@@ -167,7 +173,7 @@ final class Repair {
     private void start(Contact peer) {
         RangeSync s = sessions.get(peer.id());
         if (s == null || s.epoch() != epoch || !s.peer().equals(peer)) {
-            s = new RangeSync(ctx, replica, peer, false, pairRange(peer, false), pairFilter(peer, false),
+            s = new RangeSync(ctx, replica, peer, false, pairs.range(peer, false), pairs.filter(peer, false),
                     stream(peer), scanTimeouts, epoch);
             sessions.put(peer.id(), s);
         }
@@ -194,11 +200,25 @@ final class Repair {
         });
     }
 
+    /**
+     * A copy of a put this node coordinated did not reach {@code peer} (its store refused it, or it did not answer):
+     * the peer is due for a session in this view again, which anti-entropy rounds retry until one succeeds. Without
+     * it the peer, once back (its disk freed, a dropped message), answers gets without the put until this node's turn
+     * over its leaf set comes round to it, up to a leaf set's length of rounds later.
+     */
+    void owed(Contact peer) {
+        if (repairedIn.remove(peer.id()) != null && !ctx.stopped()) {
+            log.debug("{} owes {} a copy: due for repair again", ctx.tag(), peer);
+        }
+    }
+
     /** The stream to {@code peer}; one to its id at an old address (restarted on a new port) gives way to a new one. */
     private ReplicaStream stream(Contact peer) {
         ReplicaStream s = streams.get(peer.id());
         if (s == null || !s.peer().equals(peer)) {
-            Optional.ofNullable(s).ifPresent(ReplicaStream::abandon);
+            if (s != null) {
+                s.abandon();
+            }
             s = new ReplicaStream(ctx, replica, peer, counters);
             streams.put(peer.id(), s);
         }
@@ -224,77 +244,6 @@ final class Repair {
         strays.round(leaves.get(ctx.random().nextInt(leaves.size())));
     }
 
-    /**
-     * Which keys this node and {@code peer} should both hold, as this node sees it: both are among the key's k
-     * closest (with {@code handoff}, k + 1: the keys a leaving node hands over). Both ends of a session evaluate it,
-     * each in its own view, so equal views give equal digests.
-     */
-    Predicate<Id> pairFilter(Contact peer, boolean handoff) {
-        Id self = ctx.self().id();
-        Id other = peer.id();
-        return key -> {
-            List<Contact> set = handoff ? members.replicaSetAndNext(key) : members.replicaSet(key);
-            boolean hasSelf = false;
-            boolean hasPeer = false;
-            for (Contact c : set) {
-                hasSelf |= c.id().equals(self);
-                hasPeer |= c.id().equals(other);
-            }
-            return hasSelf && hasPeer;
-        };
-    }
-
-    /**
-     * The arc holding every key {@link #pairFilter} can accept: from the n-th node counter-clockwise of the two to
-     * the n-th clockwise of them (n = k, or k + 1 for a hand-off), where the nodes in between are closer to any key
-     * beyond. The whole ring when the leaf set is not full or does not reach that far.
-     */
-    KeyRange pairRange(Contact peer, boolean handoff) {
-        int n = ctx.config().replicas() + (handoff ? 1 : 0);
-        List<Contact> cw = members.clockwise();
-        List<Contact> ccw = members.counterClockwise();
-        int half = ctx.config().leafSetHalf();
-        if (cw.size() < half || ccw.size() < half) {
-            return KeyRange.whole();
-        }
-        List<Id> ring = new ArrayList<>();
-        List<Boolean> usable = new ArrayList<>();
-        for (int i = ccw.size() - 1; i >= 0; i--) {
-            ring.add(ccw.get(i).id());
-            usable.add(members.usable(ccw.get(i)));
-        }
-        ring.add(ctx.self().id());
-        usable.add(true);
-        cw.forEach(c -> {
-            ring.add(c.id());
-            usable.add(members.usable(c));
-        });
-        if (new HashSet<>(ring).size() != ring.size()
-                || ring.get(ring.size() - 1).minus(ring.get(0)).compareTo(HALF_RING) >= 0) {
-            return KeyRange.whole();
-        }
-        int s = ccw.size();
-        int p = ring.indexOf(peer.id());
-        if (p < 0) {
-            return KeyRange.whole();
-        }
-        // n steps over usable nodes: a suspect is in no replica set, so the arc reaches one node further past it.
-        int a = Math.max(s, p);
-        int b = Math.min(s, p);
-        for (int i = 0; i < n; i++) {
-            do {
-                a--;
-            } while (a >= 0 && !usable.get(a));
-            do {
-                b++;
-            } while (b < ring.size() && !usable.get(b));
-        }
-        if (a < 0 || b >= ring.size()) {
-            return KeyRange.whole();
-        }
-        return new KeyRange(ring.get(a), ring.get(b).plus(new Id(0, 0, 1)));
-    }
-
     /** Answers a range digest with this node's sums of the same parts, over the keys it shares with the sender. */
     void answerRangeDigest(Envelope e, Contact from, RangeDigest d) {
         int n = d.parts().size();
@@ -303,7 +252,7 @@ final class Repair {
             return;
         }
         List<KeyRange> parts = new KeyRange(d.lo(), d.hi()).split(n);
-        RangeScan.sums(ctx, replica, parts, pairFilter(from, d.handoff()), sums -> {
+        RangeScan.sums(ctx, replica, parts, pairs.filter(from, d.handoff()), sums -> {
             if (sums != null && !ctx.stopped()) {
                 ctx.outbox().send(from.address(), e.requestId(), new RangeDigestReply(sums));
             }
@@ -375,7 +324,7 @@ final class Repair {
             return;
         }
         for (Contact c : leaves) {
-            RangeSync s = new RangeSync(ctx, replica, c, true, pairRange(c, true), pairFilter(c, true), stream(c),
+            RangeSync s = new RangeSync(ctx, replica, c, true, pairs.range(c, true), pairs.filter(c, true), stream(c),
                     scanTimeouts, epoch);
             handingOff.put(c.id(), s);
             runHandOff(s, 1, oneDone);

@@ -21,9 +21,10 @@ import io.rattan.core.store.StoredRecord;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.util.Set;
 
 /**
  * The root's side of a put or remove: it writes its own copy and fans the request out to the other replicas it
@@ -38,16 +39,20 @@ final class ReplicaCoordinator {
     private final Membership members;
     private final LocalReplica replica;
     private final PlantedBugs bugs;
+    /** Told of a replica a put's copy did not reach (a storage fault, or no answer): repair owes it a session. */
+    private final Consumer<Contact> missedCopy;
 
     ReplicaCoordinator(NodeContext ctx, Membership members, LocalReplica replica) {
-        this(ctx, members, replica, PlantedBugs.NONE);
+        this(ctx, members, replica, PlantedBugs.NONE, c -> { });
     }
 
-    ReplicaCoordinator(NodeContext ctx, Membership members, LocalReplica replica, PlantedBugs bugs) {
+    ReplicaCoordinator(NodeContext ctx, Membership members, LocalReplica replica, PlantedBugs bugs,
+                       Consumer<Contact> missedCopy) {
         this.ctx = ctx;
         this.members = members;
         this.replica = replica;
         this.bugs = bugs;
+        this.missedCopy = missedCopy;
     }
 
     /**
@@ -112,8 +117,9 @@ final class ReplicaCoordinator {
     }
 
     /** A peer's answer to a copy: stored, refused, or a typed storage fault. */
-    private static void answered(PutQuorum quorum, Message reply) {
+    private void answered(PutQuorum quorum, Contact from, Message reply) {
         if (reply instanceof ErrorReply e && (e.status() == Status.STORAGE_FULL || e.status() == Status.IO_ERROR)) {
+            missedCopy.accept(from);
             quorum.failed(e.status());
         } else {
             quorum.answered(reply instanceof StoreAck a && a.accepted() > 0);
@@ -142,8 +148,11 @@ final class ReplicaCoordinator {
                     }
                 },
                 ReplyHandler.of(
-                        reply -> answered(quorum, reply.body()),
-                        () -> quorum.answered(false)));
+                        reply -> answered(quorum, r, reply.body()),
+                        () -> {
+                            missedCopy.accept(r);
+                            quorum.answered(false);
+                        }));
     }
 
     /** Removes at every replica this node sees, itself included; answers once every replica answered or timed out. */

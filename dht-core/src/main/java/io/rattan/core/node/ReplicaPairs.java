@@ -1,0 +1,96 @@
+package io.rattan.core.node;
+
+import io.rattan.core.id.Id;
+import io.rattan.core.net.Contact;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.function.Predicate;
+
+/**
+ * Which keys this node and one peer should both hold, in this node's view: what a repair session ({@link RangeSync})
+ * between the two compares. Both ends evaluate it, each in its own view, so equal views give equal digests.
+ */
+final class ReplicaPairs {
+
+    private static final Id HALF_RING = new Id(Long.MIN_VALUE, 0, 0);
+
+    private final NodeContext ctx;
+    private final Membership members;
+
+    ReplicaPairs(NodeContext ctx, Membership members) {
+        this.ctx = ctx;
+        this.members = members;
+    }
+
+    /**
+     * Which keys this node and {@code peer} should both hold, as this node sees it: both are among the key's k
+     * closest (with {@code handoff}, k + 1: the keys a leaving node hands over). Both ends of a session evaluate it,
+     * each in its own view, so equal views give equal digests.
+     */
+    Predicate<Id> filter(Contact peer, boolean handoff) {
+        Id self = ctx.self().id();
+        Id other = peer.id();
+        return key -> {
+            List<Contact> set = handoff ? members.replicaSetAndNext(key) : members.replicaSet(key);
+            boolean hasSelf = false;
+            boolean hasPeer = false;
+            for (Contact c : set) {
+                hasSelf |= c.id().equals(self);
+                hasPeer |= c.id().equals(other);
+            }
+            return hasSelf && hasPeer;
+        };
+    }
+
+    /**
+     * The arc holding every key {@link #filter} can accept: from the n-th node counter-clockwise of the two to
+     * the n-th clockwise of them (n = k, or k + 1 for a hand-off), where the nodes in between are closer to any key
+     * beyond. The whole ring when the leaf set is not full or does not reach that far.
+     */
+    KeyRange range(Contact peer, boolean handoff) {
+        int n = ctx.config().replicas() + (handoff ? 1 : 0);
+        List<Contact> cw = members.clockwise();
+        List<Contact> ccw = members.counterClockwise();
+        int half = ctx.config().leafSetHalf();
+        if (cw.size() < half || ccw.size() < half) {
+            return KeyRange.whole();
+        }
+        List<Id> ring = new ArrayList<>();
+        List<Boolean> usable = new ArrayList<>();
+        for (int i = ccw.size() - 1; i >= 0; i--) {
+            ring.add(ccw.get(i).id());
+            usable.add(members.usable(ccw.get(i)));
+        }
+        ring.add(ctx.self().id());
+        usable.add(true);
+        cw.forEach(c -> {
+            ring.add(c.id());
+            usable.add(members.usable(c));
+        });
+        if (new HashSet<>(ring).size() != ring.size()
+                || ring.get(ring.size() - 1).minus(ring.get(0)).compareTo(HALF_RING) >= 0) {
+            return KeyRange.whole();
+        }
+        int s = ccw.size();
+        int p = ring.indexOf(peer.id());
+        if (p < 0) {
+            return KeyRange.whole();
+        }
+        // n steps over usable nodes: a suspect is in no replica set, so the arc reaches one node further past it.
+        int a = Math.max(s, p);
+        int b = Math.min(s, p);
+        for (int i = 0; i < n; i++) {
+            do {
+                a--;
+            } while (a >= 0 && !usable.get(a));
+            do {
+                b++;
+            } while (b < ring.size() && !usable.get(b));
+        }
+        if (a < 0 || b >= ring.size()) {
+            return KeyRange.whole();
+        }
+        return new KeyRange(ring.get(a), ring.get(b).plus(new Id(0, 0, 1)));
+    }
+}
