@@ -38,10 +38,11 @@ final class LostContacts {
     /** How long a lost contact is pinged again; a partition longer than this needs the nodes' operators. */
     static final long KEEP_NANOS = 10L * 60 * 1_000_000_000L;
     /**
-     * How long after its loss a contact is also read by gets whose replicas it would be among ({@link #readable}):
-     * while it is pinged at intervals under {@link #RETRY_MAX_NANOS}, as a partition's lost contacts are.
+     * How long after its loss a contact is also read by gets whose replicas it would be among ({@link #readable}): as
+     * long as it is kept. Once silent a read costs a ping ({@link #ask}); a partition that outlasts the periodic
+     * pings' first minute heals the same way, and the gets right after it need the other side no less.
      */
-    static final long READ_NANOS = RETRY_MAX_NANOS;
+    static final long READ_NANOS = KEEP_NANOS;
 
     /**
      * A recently lost contact a get may read, and how long to wait for its answer; {@code waits} false once a get's
@@ -64,6 +65,7 @@ final class LostContacts {
         boolean silent;
         /** A get's ping ({@link #ask}) is out. */
         boolean asking;
+        long askedAtNanos = Long.MIN_VALUE;
 
         Lost(Contact contact, String host, long lostAtNanos, long readWaitNanos) {
             this.contact = contact;
@@ -170,16 +172,19 @@ final class LostContacts {
 
     /**
      * A get would have read silent lost contact {@code id}: pings it, without waiting, unless a get's ping to it is
-     * out already (each waits the read's wait, not the peer's backed-off RTO). A partition's side that healed
-     * answers the first such ping and is back ({@link #heard}) for the gets after it, seconds before the periodic
-     * pings would have found it; a dead node costs at most one ping per read wait while its keys are read.
+     * out already (each waits the read's wait, not the peer's backed-off RTO) or went out less than a read's wait
+     * ago (a refused connection fails at once). A partition's side that healed answers the first such ping and is
+     * back ({@link #heard}) for the gets after it, up to a minute before the periodic pings would have found it; a
+     * dead node costs at most one ping per read wait while its keys are read.
      */
     void ask(Id id) {
         Lost l = lost.get(id);
-        if (l == null || l.asking) {
+        long now = ctx.now();
+        if (l == null || l.asking || now - l.askedAtNanos < l.readWaitNanos) {
             return;
         }
         l.asking = true;
+        l.askedAtNanos = now;
         ctx.outbox().request(l.contact, new Ping(), l.readWaitNanos, ReplyHandler.of(
                 reply -> l.asking = false,
                 () -> l.asking = false));
