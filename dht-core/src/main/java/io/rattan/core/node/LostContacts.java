@@ -113,15 +113,18 @@ final class LostContacts {
 
     /**
      * A message came from {@code id} itself. If it was a lost contact, it is back (it enters the tables as any contact
-     * heard from), and so may the others be: a partition healed, or the network came back. They are all due now.
+     * heard from), and so may the others be: a partition healed, or the network came back. They are all pinged now,
+     * not at the next maintenance period's {@value #PROBES_PER_ROUND}: until they answer, gets of their keys are
+     * answered without them (silent ones are not waited for, {@link #silent}).
      */
     void heard(Id id) {
         if (lost.isEmpty() || !remove(id)) {
             return;
         }
-        long now = ctx.now();
-        for (Lost l : lost.values()) {
-            l.dueNanos = Math.min(l.dueNanos, now);
+        for (Lost l : List.copyOf(lost.values())) {
+            if (!l.probing) {
+                probe(l);
+            }
         }
     }
 
