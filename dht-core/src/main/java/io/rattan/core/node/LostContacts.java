@@ -65,7 +65,7 @@ final class LostContacts {
         boolean silent;
         /** A get's ping ({@link #ask}) is out. */
         boolean asking;
-        long askedAtNanos = Long.MIN_VALUE;
+        long askedAtNanos;
 
         Lost(Contact contact, String host, long lostAtNanos, long readWaitNanos) {
             this.contact = contact;
@@ -73,6 +73,7 @@ final class LostContacts {
             this.lostAtNanos = lostAtNanos;
             this.readWaitNanos = readWaitNanos;
             this.dueNanos = lostAtNanos + FIRST_RETRY_NANOS;
+            this.askedAtNanos = lostAtNanos - readWaitNanos;
         }
     }
 

@@ -123,13 +123,42 @@ class LostContactsTest extends MembershipRig {
         rounds(1);
         assertThat(pingsTo(b.address())).as("not due yet").hasSize(pingsOfB);
 
-        // a speaks again (the partition between them healed): b may be reachable too.
+        // a speaks again (the partition between them healed): b may be reachable too, and is pinged at once.
         members.heard(a);
+        assertThat(pingsTo(b.address())).as("pinged before the next maintenance round").hasSize(pingsOfB + 1);
         members.exchangeRound();
 
-        assertThat(pingsTo(b.address())).hasSize(pingsOfB + 1);
+        assertThat(pingsTo(b.address())).as("one ping out at a time").hasSize(pingsOfB + 1);
         assertThat(members.isNeighbour(a.id())).isTrue();
         assertThat(members.isNeighbour(b.id())).isFalse();
+    }
+
+    @Test
+    void aLostNeighbourSilentToAGetsReadIsNotWaitedForAgainOnlyPingedOneAtATime() {
+        Contact c = at(near(5), "10.0.0.5", 4000);
+        members.heard(c);
+        dies(c);
+        rounds(1);
+        assertThat(members.lost().readable()).singleElement().satisfies(r -> {
+            assertThat(r.contact()).isEqualTo(c);
+            assertThat(r.waits()).as("waited for until a read of it goes unanswered").isTrue();
+            assertThat(r.waitNanos()).isBetween(1L, 2 * config.rtoMinMillis() * 1_000_000L);
+        });
+
+        members.lost().silent(c.id());
+        assertThat(members.lost().readable()).singleElement().satisfies(r -> assertThat(r.waits()).isFalse());
+        int before = pingsTo(c.address()).size();
+        members.lost().ask(c.id());
+        members.lost().ask(c.id());
+        assertThat(pingsTo(c.address())).as("one ping for two gets at once").hasSize(before + 1);
+
+        scheduler.runFor(2 * config.rtoMinMillis() * 1_000_000L + 1);
+        members.lost().ask(c.id());
+        assertThat(pingsTo(c.address())).as("pinged again once the first timed out").hasSize(before + 2);
+
+        pongLast(c);
+        assertThat(members.lost().contains(c.id())).as("back, by answering a get's ping").isFalse();
+        assertThat(members.leafMembers()).containsExactly(c);
     }
 
     @Test

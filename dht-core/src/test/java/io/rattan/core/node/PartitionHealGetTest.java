@@ -9,6 +9,7 @@ import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.PutReply;
+import io.rattan.core.msg.Messages.ReplicaRead;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
@@ -20,6 +21,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -100,6 +102,133 @@ class PartitionHealGetTest {
             }
         }
         assertThat(answered).as("gets answered OK").isGreaterThan(acked.size() / 2);
+    }
+
+    @Test
+    void aDeadNeighbourIsWaitedForOnceByEachNodeThenOnlyPinged() {
+        NodeConfig config = NodeConfig.defaults().withLeafSetHalf(3);
+        VirtualWorld world = new VirtualWorld(12, config, LatencyModel.constant(10_000_000L));
+        world.addNodes(NODES);
+        world.runFor(20 * SECOND);
+        List<Id> keys = new ArrayList<>();
+        for (int k = 0; k < 2 * KEYS; k++) {
+            Id key = Id.ofName("crash-" + k);
+            if (world.request(k % NODES, new ClientPut(key, Bytes.utf8("v" + k), 3600, Bytes.EMPTY))
+                    instanceof PutReply p && p.status() == Status.OK) {
+                keys.add(key);
+            }
+        }
+        int dead = 7;
+        Contact gone = world.node(dead).self();
+        long nearDead = keys.stream().filter(key -> amongClosest(world, key, gone.id(), config.replicas())).count();
+        world.kill(dead);
+        int seconds = 0;
+        while (holders(world, gone) > 0 && seconds < 60) {
+            world.runFor(SECOND);
+            seconds++;
+        }
+        assertThat(holders(world, gone)).as("leaf sets still holding the dead node after %d s", seconds).isZero();
+
+        int[] reads = {0};
+        world.network().observer((from, to, e) -> reads[0] += to.equals(gone.address())
+                && e.body() instanceof ReplicaRead ? 1 : 0);
+        int rounds = 5;
+        int ok = 0;
+        for (int round = 0; round < rounds; round++) {
+            for (int k = 0; k < keys.size(); k++) {
+                int gateway = (k + round) % NODES == dead ? (dead + 1) % NODES : (k + round) % NODES;
+                Message reply = world.request(gateway, new ClientGet(keys.get(k), 0, Bytes.EMPTY));
+                ok += reply instanceof GetReply r && r.status() == Status.OK && !r.values().isEmpty() ? 1 : 0;
+            }
+        }
+
+        // Without the rule, each of these gets would read the dead node and wait for it.
+        assertThat(rounds * nearDead).as("gets of keys the dead node was a replica of").isGreaterThan(4L * 6);
+        assertThat(reads[0]).as("reads of the dead node: at most one per neighbour that lost it")
+                .isBetween(1, 2 * config.leafSetHalf());
+        assertThat(ok).as("gets that returned their value").isEqualTo(rounds * keys.size());
+    }
+
+    @Test
+    void afterALongPartitionTheGetsHalfASecondAfterTheHealSeeTheOtherSide() {
+        NodeConfig config = NodeConfig.defaults().withLeafSetHalf(3);
+        VirtualWorld world = new VirtualWorld(13, config, LatencyModel.constant(10_000_000L));
+        world.addNodes(NODES);
+        world.runFor(20 * SECOND);
+
+        Halves halves = new Halves();
+        world.network().faults(halves);
+        halves.cut = true;
+        int seconds = 0;
+        while (crossing(world) > 0 && seconds < 60) {
+            world.runFor(SECOND);
+            seconds++;
+        }
+        assertThat(crossing(world)).as("leaf-set members across the cut after %d s", seconds).isZero();
+        Map<Id, Bytes> acked = new LinkedHashMap<>();
+        for (int k = 0; k < KEYS; k++) {
+            Id key = Id.ofName("long-" + k);
+            Bytes value = Bytes.utf8("v" + k);
+            Message put = world.request(2 * (k % (NODES / 2)), new ClientPut(key, value, 3600, Bytes.EMPTY));
+            if (put instanceof PutReply p && p.status() == Status.OK) {
+                acked.put(key, value);
+            }
+        }
+        // The odd side reads the keys all through a long partition: every lost neighbour it reads goes silent, and
+        // the periodic pings back off to a minute apart.
+        for (int minute = 0; minute < 3; minute++) {
+            getsThroughOddGateways(world, acked.keySet(), 2 * config.requestTimeoutMillis());
+            world.runFor(60 * SECOND);
+        }
+
+        halves.cut = false;
+        // The first gets after the heal ping the silent ones (they do not wait); half a second later (10 ms each way)
+        // the two sides are one ring again, long before the periodic pings, a minute apart by now, would have met.
+        getsThroughOddGateways(world, acked.keySet(), 0);
+        world.runFor(SECOND / 2);
+
+        Map<Id, Message> after = getsThroughOddGateways(world, acked.keySet(), 2 * config.requestTimeoutMillis());
+        int answered = 0;
+        for (Map.Entry<Id, Bytes> e : acked.entrySet()) {
+            if (after.get(e.getKey()) instanceof GetReply r && r.status() == Status.OK) {
+                answered++;
+                assertThat(r.values()).extracting(v -> v.value()).as("get of %s half a second after the heal",
+                        e.getKey().shortHex()).contains(e.getValue());
+            }
+        }
+        assertThat(answered).as("gets answered OK").isGreaterThan(acked.size() / 2);
+    }
+
+    /** One get of each key through the odd gateways, all started at once; their replies within {@code millis}. */
+    private static Map<Id, Message> getsThroughOddGateways(VirtualWorld world, Set<Id> keys, long millis) {
+        Map<Id, Message> replies = new LinkedHashMap<>();
+        int g = 0;
+        for (Id key : keys) {
+            Node gateway = world.node(2 * (g++ % (NODES / 2)) + 1);
+            ClientGet get = new ClientGet(key, 0, Bytes.EMPTY);
+            world.scheduler().execute(() -> gateway.handleClient(get, GetOptions.carriedBy(get), m -> replies.put(key, m)));
+        }
+        world.runFor(millis * 1_000_000L);
+        return replies;
+    }
+
+    /** Whether {@code id} is among the {@code k} node ids of the world closest to {@code key}. */
+    private static boolean amongClosest(VirtualWorld world, Id key, Id id, int k) {
+        int closer = 0;
+        for (int i = 0; i < world.size(); i++) {
+            Id other = world.node(i).self().id();
+            closer += !other.equals(id) && other.isCloserTo(key, id) ? 1 : 0;
+        }
+        return closer < k;
+    }
+
+    /** Leaf sets, over all nodes, that hold {@code c}. */
+    private static int holders(VirtualWorld world, Contact c) {
+        int n = 0;
+        for (int i = 0; i < world.size(); i++) {
+            n += world.node(i).status().leafSet().contains(c) ? 1 : 0;
+        }
+        return n;
     }
 
     /** Leaf-set members, over all nodes, on the other side of the cut. */
