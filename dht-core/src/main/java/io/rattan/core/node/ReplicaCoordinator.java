@@ -39,7 +39,7 @@ final class ReplicaCoordinator {
     private final Membership members;
     private final LocalReplica replica;
     private final PlantedBugs bugs;
-    /** Told of a replica a put's copy did not reach (a storage fault, or no answer): repair owes it a session. */
+    /** Told of a replica a put's copy may not have reached (a storage fault, or late): repair owes it a session. */
     private final Consumer<Contact> missedCopy;
 
     ReplicaCoordinator(NodeContext ctx, Membership members, LocalReplica replica) {
@@ -141,6 +141,8 @@ final class ReplicaCoordinator {
         PatientRequest.send(ctx, members, r, new StoreReplicas(List.of(wire)),
                 nanos(ctx.config().requestTimeoutMillis()),
                 () -> {
+                    // Late may be lost: repair owes it a session (cheap when it holds everything).
+                    missedCopy.accept(r);
                     if (!quorum.isDecided() && !ctx.stopped()) {
                         for (Contact c : members.replicaSet(p.key())) {
                             askToStore(p, record, c, quorum, asked);
@@ -149,10 +151,7 @@ final class ReplicaCoordinator {
                 },
                 ReplyHandler.of(
                         reply -> answered(quorum, r, reply.body()),
-                        () -> {
-                            missedCopy.accept(r);
-                            quorum.answered(false);
-                        }));
+                        () -> quorum.answered(false)));
     }
 
     /** Removes at every replica this node sees, itself included; answers once every replica answered or timed out. */
