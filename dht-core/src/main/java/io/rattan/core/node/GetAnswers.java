@@ -31,8 +31,13 @@ final class GetAnswers {
 
     /** Candidates a node names in answer to an iterative get, and an iterative gateway starts from. */
     static final int ITERATIVE_CANDIDATES = 4;
-    /** Replicas a node whose store is in a fault reads for a get it must answer: itself and the next closest. */
-    static final int UNHEALTHY_READ_QUORUM = 2;
+    /**
+     * Replicas a node whose store is in a fault reads for a get it must answer: itself and the two next closest. The
+     * puts since the fault began were acknowledged by W of the k − 1 others; k − W of those others (2 at the
+     * defaults) hold at least one copy of each. With the next closest alone a put on the other two was missed (a
+     * fault-simulator trace: k = 4, holders 9 and 14, this node full and its next closest 19 answered without it).
+     */
+    static final int UNHEALTHY_READ_QUORUM = 3;
     /**
      * Replicas a node reads for a get while its view of the key is unsettled ({@link #settled}): itself and the two
      * next closest. With k = 4 and W = 2 (the defaults) that is k − W + 1: any put that W replicas of the current set
@@ -191,7 +196,7 @@ final class GetAnswers {
         }
         if (!settled || !lost.isEmpty()) {
             // This store refuses writes (a full disk): the puts since went to the other replicas only, so the answer
-            // merges its records with the next replica's, as a quorum get of two would (PARTIAL if that one is silent).
+            // merges its records with the two next replicas', as a quorum get of three would (PARTIAL if fewer answer).
             // Or this node's view of the key is unsettled (settled): it reads the two next replicas too, and answers
             // OK with what answered. Either way, and in a settled view too, neighbours lost lately that would be
             // replicas of the key are read as well (a healed partition's other side holds what it acknowledged).
