@@ -141,7 +141,12 @@ final class ReplicaCoordinator {
         PatientRequest.send(ctx, members, r, new StoreReplicas(List.of(wire)),
                 nanos(ctx.config().requestTimeoutMillis()),
                 () -> {
-                    // Late may be lost: repair owes it a session (cheap when it holds everything).
+                    // Late may be lost (a dropped message): the copy goes once more, its answer counting for nothing
+                    // (the first one's still may), and repair owes the replica a session, cheap if it holds all.
+                    if (!ctx.stopped()) {
+                        ctx.outbox().request(r, new StoreReplicas(List.of(replica.toWire(record))),
+                                nanos(ctx.config().requestTimeoutMillis()), ReplyHandler.onTimeoutOnly(() -> { }));
+                    }
                     missedCopy.accept(r);
                     if (!quorum.isDecided() && !ctx.stopped()) {
                         for (Contact c : members.replicaSet(p.key())) {
