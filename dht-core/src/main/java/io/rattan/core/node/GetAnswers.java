@@ -33,8 +33,8 @@ final class GetAnswers {
     static final int ITERATIVE_CANDIDATES = 4;
     /**
      * Replicas a node whose store is in a fault reads for a get it must answer: itself and the two next closest. The
-     * puts since the fault began were acknowledged by W of the k − 1 others; k − W of those others (2 at the
-     * defaults) hold at least one copy of each. With the next closest alone a put on the other two was missed (a
+     * puts since the fault began were acknowledged by W of the k − 1 others, so any k − W of those others (2 at the
+     * defaults) include a holder of each. With the next closest alone a put on the other two was missed (a
      * fault-simulator trace: k = 4, holders 9 and 14, this node full and its next closest 19 answered without it).
      */
     static final int UNHEALTHY_READ_QUORUM = 3;
@@ -176,8 +176,9 @@ final class GetAnswers {
      * reading R replicas ({@link QuorumRead}).
      */
     void serve(GetRequest g) {
+        List<LostContacts.Readable> lost = lostToRead(g.key());
         if (g.quorum()) {
-            QuorumRead.start(ctx, members, replica, g);
+            QuorumRead.start(ctx, members, replica, g, lost);
             return;
         }
         boolean healthy = replica.healthy();
@@ -185,22 +186,13 @@ final class GetAnswers {
             logEmptyAnswer(g);
         }
         boolean settled = healthy && settled(g.key());
-        List<LostContacts.Readable> lost = new ArrayList<>();
-        for (LostContacts.Readable l : members.lost().amongReplicas(g.key(), members.replicaSet(g.key()),
-                ctx.config().replicas())) {
-            if (l.waits()) {
-                lost.add(l);
-            } else {
-                members.lost().ask(l.contact().id());
-            }
-        }
         if (!settled || !lost.isEmpty()) {
             // This store refuses writes (a full disk): the puts since went to the other replicas only, so the answer
             // merges its records with the two next replicas', as a quorum get of three would (PARTIAL if fewer answer).
             // Or this node's view of the key is unsettled (settled): it reads the two next replicas too, and answers
             // OK with what answered. Either way, and in a settled view too, neighbours lost lately that would be
             // replicas of the key are read as well (a healed partition's other side holds what it acknowledged).
-            ctx.listener().oneReplicaGetServed(true, !healthy);
+            ctx.listener().oneReplicaGetServed(!settled, !healthy);
             GetRequest wide = new GetRequest(g.key(), g.routing(), g.maxValues(), g.placemark(), g.origin(),
                     g.originRequestId(), g.hops(), g.wantHolders(), g.cost(),
                     !healthy ? UNHEALTHY_READ_QUORUM : settled ? 1 : UNSETTLED_READ_QUORUM);
@@ -220,6 +212,23 @@ final class GetAnswers {
             reply = reply.withCost(g.cost().plus(ctx.outbox().sizeOf(ctx.self(), reply)));
         }
         ctx.outbox().replyToOrigin(g, reply);
+    }
+
+    /**
+     * The neighbours lost lately that would be replicas of {@code key} and that a get waits for; the silent ones
+     * among them ({@link LostContacts#silent}) are only asked, and answer the gets after this one if they are back.
+     */
+    private List<LostContacts.Readable> lostToRead(Id key) {
+        List<LostContacts.Readable> lost = new ArrayList<>();
+        for (LostContacts.Readable l : members.lost().amongReplicas(key, members.replicaSet(key),
+                ctx.config().replicas())) {
+            if (l.waits()) {
+                lost.add(l);
+            } else {
+                members.lost().ask(l.contact().id());
+            }
+        }
+        return lost;
     }
 
     /**

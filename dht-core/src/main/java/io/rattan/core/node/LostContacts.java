@@ -23,9 +23,11 @@ import java.util.Map;
  * they answer, and then they enter as any contact heard from directly does ({@link Membership#heard}). What this
  * costs is bounded: at most {@link #MAX} contacts, at most {@code idsPerIp} of one host (other than this node's own),
  * each pinged {@link #FIRST_RETRY_NANOS} after its death and then at doubling intervals up to
- * {@link #RETRY_MAX_NANOS}, for {@link #KEEP_NANOS}; at most {@link #PROBES_PER_ROUND} pings per maintenance period.
- * When one of them speaks again, the partition may have healed: every other lost contact is due at once. Owned by the
- * node's event loop.
+ * {@link #RETRY_MAX_NANOS}, for {@link #KEEP_NANOS}; at most {@link #PROBES_PER_ROUND} such pings per maintenance
+ * period. When one of them speaks again, the partition may have healed: every other lost contact not pinged within
+ * {@link #ASK_GAP_MAX_NANOS} is pinged at once. Gets read them too ({@link #amongReplicas}), and ask a silent one
+ * ({@link #ask}) at most once per {@link #ASK_GAP_MAX_NANOS} once it has stayed silent a while. Owned by the node's
+ * event loop.
  */
 final class LostContacts {
 
@@ -43,6 +45,8 @@ final class LostContacts {
      * pings' first minute heals the same way, and the gets right after it need the other side no less.
      */
     static final long READ_NANOS = KEEP_NANOS;
+    /** The longest gap between two gets' pings of a silent lost contact ({@link #ask}); each unanswered one doubles it. */
+    static final long ASK_GAP_MAX_NANOS = 1_000_000_000L;
 
     /**
      * A recently lost contact a get may read, and how long to wait for its answer; {@code waits} false once a get's
@@ -65,7 +69,9 @@ final class LostContacts {
         boolean silent;
         /** A get's ping ({@link #ask}) is out. */
         boolean asking;
-        long askedAtNanos;
+        /** When it was last pinged, by {@link #probe} or {@link #ask}. */
+        long pingedAtNanos;
+        long askGapNanos;
 
         Lost(Contact contact, String host, long lostAtNanos, long readWaitNanos) {
             this.contact = contact;
@@ -73,7 +79,8 @@ final class LostContacts {
             this.lostAtNanos = lostAtNanos;
             this.readWaitNanos = readWaitNanos;
             this.dueNanos = lostAtNanos + FIRST_RETRY_NANOS;
-            this.askedAtNanos = lostAtNanos - readWaitNanos;
+            this.pingedAtNanos = lostAtNanos - ASK_GAP_MAX_NANOS;
+            this.askGapNanos = readWaitNanos;
         }
     }
 
@@ -122,8 +129,11 @@ final class LostContacts {
         if (lost.isEmpty() || !remove(id)) {
             return;
         }
+        long now = ctx.now();
         for (Lost l : List.copyOf(lost.values())) {
-            if (!l.probing) {
+            // Not again within the gap: a node declared dead and heard again over and over (a slow one) would ping
+            // every lost contact each time.
+            if (!l.probing && now - l.pingedAtNanos >= ASK_GAP_MAX_NANOS) {
                 probe(l);
             }
         }
@@ -153,6 +163,7 @@ final class LostContacts {
     /** Its answer enters through {@link Membership#heard}, which ends its loss; a timeout backs it off. */
     private void probe(Lost l) {
         l.probing = true;
+        l.pingedAtNanos = ctx.now();
         ctx.outbox().request(l.contact, new Ping(), peers.rtoNanos(l.contact.id()), ReplyHandler.of(
                 reply -> l.probing = false,
                 () -> {
@@ -164,8 +175,8 @@ final class LostContacts {
 
     /**
      * A get's read of lost contact {@code id} went unanswered. Later gets do not wait for it: after a crash every get
-     * of the dead node's keys would otherwise wait for it until {@link #READ_NANOS} ran out (a minute of waits on
-     * real sockets, docs/testing.md); they ask it instead ({@link #ask}).
+     * of the dead node's keys would otherwise wait for it until {@link #READ_NANOS} ran out (in a first form, with a
+     * minute's window, a real-node test took six times as long, docs/testing.md); they ask it instead ({@link #ask}).
      */
     void silent(Id id) {
         Lost l = lost.get(id);
@@ -175,23 +186,27 @@ final class LostContacts {
     }
 
     /**
-     * A get would have read silent lost contact {@code id}: pings it, without waiting, unless a get's ping to it is
-     * out already (each waits the read's wait, not the peer's backed-off RTO) or went out less than a read's wait
-     * ago (a refused connection fails at once). A partition's side that healed answers the first such ping and is
-     * back ({@link #heard}) for the gets after it, up to a minute before the periodic pings would have found it; a
-     * dead node costs at most one ping per read wait while its keys are read.
+     * A get would have read silent lost contact {@code id}: pings it, without waiting, unless a ping to it is out
+     * already or went out less than its gap ago: the read's wait at first, doubled by each ping unanswered, up to
+     * {@link #ASK_GAP_MAX_NANOS} (a refused connection fails at once). Each waits the read's wait, not the peer's
+     * backed-off RTO. A partition's side that healed answers the first such ping and is back ({@link #heard}) for the
+     * gets after it, up to a minute before the periodic pings would have found it; a dead node costs its neighbours
+     * at most one ping a second each while its keys are read.
      */
     void ask(Id id) {
         Lost l = lost.get(id);
         long now = ctx.now();
-        if (l == null || l.asking || now - l.askedAtNanos < l.readWaitNanos) {
+        if (l == null || l.asking || now - l.pingedAtNanos < l.askGapNanos) {
             return;
         }
         l.asking = true;
-        l.askedAtNanos = now;
+        l.pingedAtNanos = now;
         ctx.outbox().request(l.contact, new Ping(), l.readWaitNanos, ReplyHandler.of(
                 reply -> l.asking = false,
-                () -> l.asking = false));
+                () -> {
+                    l.asking = false;
+                    l.askGapNanos = Math.min(2 * l.askGapNanos, ASK_GAP_MAX_NANOS);
+                }));
     }
 
     private boolean remove(Id id) {

@@ -77,14 +77,11 @@ final class QuorumRead {
         this.cost = get.cost();
     }
 
-    /** Serves quorum get {@code g} here: answers its origin once R replicas answered or the deadline passed. */
-    static void start(NodeContext ctx, Membership members, LocalReplica replica, GetRequest g) {
-        new QuorumRead(ctx, members, replica, g, false, List.of()).run();
-    }
-
     /**
-     * As {@link #start}, and reads {@code lostReads} too, waiting for each until it answers or its wait passes: the
-     * get of a replica whose store is in a fault, with neighbours lost lately among the key's replicas.
+     * Serves quorum get {@code g} here (or the get of a replica whose store is in a fault): answers its origin once R
+     * replicas answered or the deadline passed. Reads {@code lostReads} too (neighbours lost lately that would be
+     * replicas of the key: a partition may have healed), waiting for each until it answers or its wait passes; their
+     * answers do not count toward R. One that answers is back: its reply enters it as any message does.
      */
     static void start(NodeContext ctx, Membership members, LocalReplica replica, GetRequest g,
                       List<LostContacts.Readable> lostReads) {
@@ -92,18 +89,10 @@ final class QuorumRead {
     }
 
     /**
-     * Serves get {@code g} of consistency one at a replica whose view is unsettled ({@link GetAnswers#settled}): reads
-     * as a quorum get of {@code g.readQuorum()} does, but answers OK with the merge of those that answered, its own
-     * records included, as the replica alone would have answered OK (never PARTIAL for replicas that were late).
-     */
-    static void startWidened(NodeContext ctx, Membership members, LocalReplica replica, GetRequest g) {
-        startWidened(ctx, members, replica, g, List.of());
-    }
-
-    /**
-     * As {@link #startWidened(NodeContext, Membership, LocalReplica, GetRequest)}, and reads {@code lostReads} too
-     * (neighbours lost lately that would be replicas of the key: a partition may have healed), waiting for each until
-     * it answers or its wait passes. One that answers is back: its reply enters it as any message does.
+     * Serves get {@code g} of consistency one at a replica whose view is unsettled ({@link GetAnswers#settled}), or
+     * with {@code lostReads} to read: reads as {@link #start} does, but answers OK with the merge of those that
+     * answered, its own records included, as the replica alone would have answered OK (never PARTIAL for replicas
+     * that were late).
      */
     static void startWidened(NodeContext ctx, Membership members, LocalReplica replica, GetRequest g,
                              List<LostContacts.Readable> lostReads) {
@@ -264,7 +253,7 @@ final class QuorumRead {
         ctx.listener().quorumReadDone(partial, repaired);
         if (partial || repaired > 0) {
             log.debug("{} quorum get of {}: {} of {} replicas answered, {} records repaired", ctx.tag(),
-                    get.key().shortHex(), answers.size(), needed, repaired);
+                    get.key().shortHex(), viewAnswers(), needed, repaired);
         }
         GetReply reply = new GetReply(partial ? Status.PARTIAL : Status.OK, merged.values(), merged.placemark(),
                 get.hops(), partial ? viewAnswers() + " of the " + needed + " replicas asked for answered" : "",

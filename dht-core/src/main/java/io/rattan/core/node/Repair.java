@@ -58,6 +58,8 @@ final class Repair {
     private long epoch;
     private boolean repairScheduled;
     private boolean dueScheduled;
+    // Peers owed a copy while a session with them ran: that session does not make them repaired.
+    private final Set<Id> owedWhileRunning = new HashSet<>();
     private int turn;
     private final StrayCheck strays;
 
@@ -129,6 +131,7 @@ final class Repair {
                 }
                 repairedIn.remove(gone);
                 failedIn.remove(gone);
+                owedWhileRunning.remove(gone);
                 scanTimeouts.forget(gone);
             }
         }
@@ -155,9 +158,15 @@ final class Repair {
      * views changing faster than a pass over the leaf set starve no member.
      */
     private void startDue() {
+        startDue(null);
+    }
+
+    /** As {@link #startDue()}, leaving out {@code skip} (null: none). */
+    private void startDue(Id skip) {
         List<Contact> due = new ArrayList<>();
         for (Contact c : members.leafMembers()) {
-            if (!running.contains(c.id()) && repairedIn.getOrDefault(c.id(), -1L) < epoch && members.usable(c)) {
+            if (!running.contains(c.id()) && repairedIn.getOrDefault(c.id(), -1L) < epoch && members.usable(c)
+                    && !c.id().equals(skip)) {
                 due.add(c);
             }
         }
@@ -187,30 +196,38 @@ final class Repair {
                     + "sent, {} resent, {} copies dropped with departed peers", ctx.tag(), peer, ok ? "done" : "failed",
                     counters.recordsAcked - ackedBefore, counters.pagesSent, counters.bytesSent, counters.pagesResent,
                     counters.recordsAbandoned);
+            boolean owedMeanwhile = owedWhileRunning.remove(peer.id());
             if (ok) {
                 sessions.remove(peer.id(), session);
-                if (session.epoch() == epoch) {
+                if (session.epoch() == epoch && !owedMeanwhile) {
                     repairedIn.put(peer.id(), epoch);
                 }
             } else {
                 failedIn.put(peer.id(), epoch);
             }
             if (!ctx.stopped()) {
-                startDue();
+                // A failed peer waits for the next anti-entropy round: a full disk fails every session at once.
+                startDue(ok ? null : peer.id());
             }
         });
     }
 
     /**
-     * A copy of a put this node coordinated may not have reached {@code peer} (its store refused it, or it did not
-     * answer within its RTO): the peer is due for a session in this view again, started shortly (or as soon as a
-     * session slot frees), and retried by anti-entropy rounds until one succeeds. Without it a peer that missed the
-     * copy (a dropped message, a full disk) answers gets without the put until this node's turn over its leaf set
-     * comes round to it, up to a leaf set's length of rounds later: the fault simulator's largest rule-1 cause once
-     * partitions were handled (docs/testing.md). A session with a peer that holds everything costs one digest each way.
+     * A copy of a put this node coordinated may not have reached {@code peer} (its store refused it, or neither the
+     * copy nor its resend was answered): the peer is due for a session in this view again, started shortly (or as
+     * soon as a session slot frees), and retried by anti-entropy rounds until one succeeds; a session running now
+     * does not count (its scan may have passed the key). Without it a peer that missed the copy (a full disk, a lossy
+     * link) answers gets without the put until this node's turn over its leaf set comes round to it, up to a leaf
+     * set's length of rounds later (docs/testing.md, "Gets that read the neighbours lost lately").
      */
     void owed(Contact peer) {
-        if (repairedIn.remove(peer.id()) == null || ctx.stopped()) {
+        if (ctx.stopped()) {
+            return;
+        }
+        boolean wasRepaired = repairedIn.remove(peer.id()) != null;
+        if (running.contains(peer.id())) {
+            owedWhileRunning.add(peer.id());
+        } else if (!wasRepaired) {
             return;
         }
         log.debug("{} owes {} a copy: due for repair again", ctx.tag(), peer);

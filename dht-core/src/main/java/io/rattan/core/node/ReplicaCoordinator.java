@@ -39,7 +39,7 @@ final class ReplicaCoordinator {
     private final Membership members;
     private final LocalReplica replica;
     private final PlantedBugs bugs;
-    /** Told of a replica a put's copy may not have reached (a storage fault, or late): repair owes it a session. */
+    /** Told of a replica a put's copy may not have reached (a storage fault, no answer): repair owes it a session. */
     private final Consumer<Contact> missedCopy;
 
     ReplicaCoordinator(NodeContext ctx, Membership members, LocalReplica replica) {
@@ -142,12 +142,11 @@ final class ReplicaCoordinator {
                 nanos(ctx.config().requestTimeoutMillis()),
                 () -> {
                     // Late may be lost (a dropped message): the copy goes once more, its answer counting for nothing
-                    // (the first one's still may), and repair owes the replica a session, cheap if it holds all.
+                    // (the first one's still may).
                     if (!ctx.stopped()) {
                         ctx.outbox().request(r, new StoreReplicas(List.of(replica.toWire(record))),
-                                nanos(ctx.config().requestTimeoutMillis()), ReplyHandler.onTimeoutOnly(() -> { }));
+                                members.rtoNanos(r.id()), ReplyHandler.onTimeoutOnly(() -> { }));
                     }
-                    missedCopy.accept(r);
                     if (!quorum.isDecided() && !ctx.stopped()) {
                         for (Contact c : members.replicaSet(p.key())) {
                             askToStore(p, record, c, quorum, asked);
@@ -156,7 +155,11 @@ final class ReplicaCoordinator {
                 },
                 ReplyHandler.of(
                         reply -> answered(quorum, r, reply.body()),
-                        () -> quorum.answered(false)));
+                        () -> {
+                            // No answer to the copy nor, in time, to its resend: repair owes the replica a session.
+                            missedCopy.accept(r);
+                            quorum.answered(false);
+                        }));
     }
 
     /** Removes at every replica this node sees, itself included; answers once every replica answered or timed out. */

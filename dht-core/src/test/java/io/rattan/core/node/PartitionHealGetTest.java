@@ -11,11 +11,9 @@ import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.ReplicaRead;
 import io.rattan.core.msg.Status;
-import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import io.rattan.core.util.Bytes;
 import io.rattan.core.virtual.LatencyModel;
-import io.rattan.core.virtual.VirtualAddresses;
 import io.rattan.core.virtual.VirtualWorld;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -38,16 +36,6 @@ class PartitionHealGetTest {
     private static final int NODES = 20;
     private static final int KEYS = 24;
 
-    /** Cuts every link between the two halves (even and odd node numbers) while {@code cut} is set. */
-    private static final class Halves extends LosingLinks {
-        boolean cut;
-
-        @Override
-        boolean lost(Address from, Address to) {
-            return cut && VirtualAddresses.index(from) % 2 != VirtualAddresses.index(to) % 2;
-        }
-    }
-
     @Test
     void aGetRightAfterAHealReturnsWhatTheOtherSideAcknowledgedDuringThePartition() {
         NodeConfig config = NodeConfig.defaults().withLeafSetHalf(3);
@@ -55,53 +43,14 @@ class PartitionHealGetTest {
         world.addNodes(NODES);
         world.runFor(20 * SECOND);
 
-        Halves halves = new Halves();
-        world.network().faults(halves);
-        halves.cut = true;
-        // Until each side has declared the other dead (a timeout, then a probe of rtoMax): not much longer, or the
-        // sides would have stopped reading their lost neighbours.
-        int seconds = 0;
-        while (crossing(world) > 0 && seconds < 60) {
-            world.runFor(SECOND);
-            seconds++;
-        }
-        assertThat(crossing(world)).as("leaf-set members across the cut after %d s", seconds).isZero();
-        // Puts through even gateways: acknowledged by replicas on the even side only.
-        Map<Id, Bytes> acked = new LinkedHashMap<>();
-        for (int k = 0; k < KEYS; k++) {
-            Id key = Id.ofName("heal-" + k);
-            Bytes value = Bytes.utf8("v" + k);
-            Message put = world.request(2 * (k % (NODES / 2)), new ClientPut(key, value, 3600, Bytes.EMPTY));
-            if (put instanceof PutReply p && p.status() == Status.OK) {
-                acked.put(key, value);
-            }
-        }
-        assertThat(acked).as("puts acknowledged on the even side").hasSizeGreaterThan(KEYS / 2);
+        EvenOddCut halves = new EvenOddCut();
+        Map<Id, Bytes> acked = cutAndPutOnTheEvenSide(world, halves, "heal-");
 
         // The partition heals, and every get starts at once through an odd gateway, before any ping has crossed.
         halves.cut = false;
-        List<Message[]> replies = new ArrayList<>();
-        int g = 0;
-        for (Map.Entry<Id, Bytes> e : acked.entrySet()) {
-            Node gateway = world.node(2 * (g++ % (NODES / 2)) + 1);
-            Message[] reply = new Message[1];
-            replies.add(reply);
-            ClientGet get = new ClientGet(e.getKey(), 0, Bytes.EMPTY);
-            world.scheduler().execute(() -> gateway.handleClient(get, GetOptions.carriedBy(get), m -> reply[0] = m));
-        }
-        world.runFor(2 * config.requestTimeoutMillis() * 1_000_000L);
+        Map<Id, Message> replies = getsThroughOddGateways(world, acked.keySet(), 2 * config.requestTimeoutMillis());
 
-        int i = 0;
-        int answered = 0;
-        for (Map.Entry<Id, Bytes> e : acked.entrySet()) {
-            Message reply = replies.get(i++)[0];
-            if (reply instanceof GetReply r && r.status() == Status.OK) {
-                answered++;
-                assertThat(r.values()).extracting(v -> v.value()).as("get of %s answered OK right after the heal",
-                        e.getKey().shortHex()).contains(e.getValue());
-            }
-        }
-        assertThat(answered).as("gets answered OK").isGreaterThan(acked.size() / 2);
+        assertOkRepliesHoldTheirValues(acked, replies, "right after the heal");
     }
 
     @Test
@@ -156,24 +105,8 @@ class PartitionHealGetTest {
         world.addNodes(NODES);
         world.runFor(20 * SECOND);
 
-        Halves halves = new Halves();
-        world.network().faults(halves);
-        halves.cut = true;
-        int seconds = 0;
-        while (crossing(world) > 0 && seconds < 60) {
-            world.runFor(SECOND);
-            seconds++;
-        }
-        assertThat(crossing(world)).as("leaf-set members across the cut after %d s", seconds).isZero();
-        Map<Id, Bytes> acked = new LinkedHashMap<>();
-        for (int k = 0; k < KEYS; k++) {
-            Id key = Id.ofName("long-" + k);
-            Bytes value = Bytes.utf8("v" + k);
-            Message put = world.request(2 * (k % (NODES / 2)), new ClientPut(key, value, 3600, Bytes.EMPTY));
-            if (put instanceof PutReply p && p.status() == Status.OK) {
-                acked.put(key, value);
-            }
-        }
+        EvenOddCut halves = new EvenOddCut();
+        Map<Id, Bytes> acked = cutAndPutOnTheEvenSide(world, halves, "long-");
         // The odd side reads the keys all through a long partition: every lost neighbour it reads goes silent, and
         // the periodic pings back off to a minute apart.
         for (int minute = 0; minute < 3; minute++) {
@@ -188,15 +121,20 @@ class PartitionHealGetTest {
         world.runFor(SECOND / 2);
 
         Map<Id, Message> after = getsThroughOddGateways(world, acked.keySet(), 2 * config.requestTimeoutMillis());
-        int answered = 0;
+
+        assertOkRepliesHoldTheirValues(acked, after, "half a second after the heal");
+    }
+
+    /** Every get was answered OK with the value acknowledged under its key. */
+    private static void assertOkRepliesHoldTheirValues(Map<Id, Bytes> acked, Map<Id, Message> replies, String when) {
+        assertThat(replies.keySet()).as("gets answered %s", when).isEqualTo(acked.keySet());
         for (Map.Entry<Id, Bytes> e : acked.entrySet()) {
-            if (after.get(e.getKey()) instanceof GetReply r && r.status() == Status.OK) {
-                answered++;
-                assertThat(r.values()).extracting(v -> v.value()).as("get of %s half a second after the heal",
-                        e.getKey().shortHex()).contains(e.getValue());
-            }
+            assertThat(replies.get(e.getKey())).as("get of %s %s", e.getKey().shortHex(), when)
+                    .isInstanceOfSatisfying(GetReply.class, r -> {
+                        assertThat(r.status()).isEqualTo(Status.OK);
+                        assertThat(r.values()).extracting(v -> v.value()).contains(e.getValue());
+                    });
         }
-        assertThat(answered).as("gets answered OK").isGreaterThan(acked.size() / 2);
     }
 
     /** One get of each key through the odd gateways, all started at once; their replies within {@code millis}. */
@@ -231,14 +169,30 @@ class PartitionHealGetTest {
         return n;
     }
 
-    /** Leaf-set members, over all nodes, on the other side of the cut. */
-    private static int crossing(VirtualWorld world) {
-        int n = 0;
-        for (int i = 0; i < world.size(); i++) {
-            for (Contact c : world.node(i).status().leafSet()) {
-                n += VirtualAddresses.index(c.address()) % 2 != i % 2 ? 1 : 0;
+    /**
+     * Cuts the world in two, waits until each side has declared the other dead (a timeout, then a probe of rtoMax; not
+     * much longer), and puts {@link #KEYS} values through even gateways: acknowledged by replicas on the even side
+     * only. Returns those acknowledged.
+     */
+    private static Map<Id, Bytes> cutAndPutOnTheEvenSide(VirtualWorld world, EvenOddCut halves, String prefix) {
+        world.network().faults(halves);
+        halves.cut = true;
+        int seconds = 0;
+        while (EvenOddCut.crossing(world) > 0 && seconds < 60) {
+            world.runFor(SECOND);
+            seconds++;
+        }
+        assertThat(EvenOddCut.crossing(world)).as("leaf-set members across the cut after %d s", seconds).isZero();
+        Map<Id, Bytes> acked = new LinkedHashMap<>();
+        for (int k = 0; k < KEYS; k++) {
+            Id key = Id.ofName(prefix + k);
+            Bytes value = Bytes.utf8("v" + k);
+            Message put = world.request(2 * (k % (NODES / 2)), new ClientPut(key, value, 3600, Bytes.EMPTY));
+            if (put instanceof PutReply p && p.status() == Status.OK) {
+                acked.put(key, value);
             }
         }
-        return n;
+        assertThat(acked).as("puts acknowledged on the even side").hasSizeGreaterThan(KEYS / 2);
+        return acked;
     }
 }

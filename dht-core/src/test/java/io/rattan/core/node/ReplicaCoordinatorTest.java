@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.PutRequest;
 import io.rattan.core.msg.Messages.RemoveReplica;
@@ -45,6 +46,8 @@ class ReplicaCoordinatorTest {
     private MemoryStore store;
     private Outbox outbox;
     private ReplicaCoordinator coordinator;
+    /** The replicas the coordinator told repair it owes a copy. */
+    private final List<Contact> owed = new ArrayList<>();
     private Contact self;
     private final List<Contact> others = new ArrayList<>();
     private final Contact gateway = contact("0100000000000000000000000000000000000000", 9);
@@ -64,7 +67,7 @@ class ReplicaCoordinatorTest {
         outbox = new Outbox(ctx, (to, e) -> sent.add(new Sent(to, e)), members::sampleRtt);
         ctx.attach(outbox);
         LocalReplica replica = new LocalReplica(config, store, scheduler, ctx.tag());
-        coordinator = new ReplicaCoordinator(ctx, members, replica);
+        coordinator = new ReplicaCoordinator(ctx, members, replica, PlantedBugs.NONE, owed::add);
         for (String hex : List.of("8000000000000000000000000000000000000002", "7fffffffffffffffffffffffffffffffffffffff",
                 "8000000000000000000000000000000000000003")) {
             Contact c = contact(hex, 2 + others.size());
@@ -128,6 +131,31 @@ class ReplicaCoordinatorTest {
         assertThat(reply.status()).isEqualTo(Status.UNAVAILABLE);
         assertThat(reply.replicas()).isEqualTo(1);
         assertThat(reply.detail()).isEqualTo("only 1 of 2 replicas acknowledged");
+    }
+
+    @Test
+    void aCopyLatePastItsRtoIsSentOnceMoreAndAReplicaThatNeverAnswersIsOwedRepair() {
+        coordinator.put(put("v"));
+        answer(others.get(0), StoreReplicas.class, new StoreAck(1));
+        assertThat(replyToGateway(PutReply.class).status()).isEqualTo(Status.OK);
+
+        scheduler.runFor(2 * SECOND);
+        assertThat(sentTo(others.get(0), StoreReplicas.class)).as("answered in time: sent once").hasSize(1);
+        assertThat(sentTo(others.get(1), StoreReplicas.class)).as("late: sent again").hasSize(2);
+        assertThat(owed).as("nothing owed before the copy's timeout").isEmpty();
+
+        answer(others.get(2), StoreReplicas.class, new StoreAck(1));
+        scheduler.runFor(10 * SECOND);
+
+        assertThat(owed).as("owed: the one that never answered").containsExactly(others.get(1));
+    }
+
+    @Test
+    void aReplicaWhoseStoreIsFullIsOwedRepair() {
+        coordinator.put(put("v"));
+        answer(others.get(0), StoreReplicas.class, new ErrorReply(Status.STORAGE_FULL, "disk full"));
+
+        assertThat(owed).containsExactly(others.get(0));
     }
 
     @Test
