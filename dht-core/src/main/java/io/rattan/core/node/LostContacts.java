@@ -121,9 +121,10 @@ final class LostContacts {
 
     /**
      * A message came from {@code id} itself. If it was a lost contact, it is back (it enters the tables as any contact
-     * heard from), and so may the others be: a partition healed, or the network came back. They are all pinged now,
-     * not at the next maintenance period's {@value #PROBES_PER_ROUND}: until they answer, gets of their keys are
-     * answered without them (silent ones are not waited for, {@link #silent}).
+     * heard from), and so may the others be: a partition healed, or the network came back. They are all due now, and
+     * those not pinged within {@link #ASK_GAP_MAX_NANOS} are pinged at once, not at the next maintenance period's
+     * {@value #PROBES_PER_ROUND}: until they answer, gets of their keys are answered without them (silent ones are not
+     * waited for, {@link #silent}).
      */
     void heard(Id id) {
         if (lost.isEmpty() || !remove(id)) {
@@ -131,8 +132,9 @@ final class LostContacts {
         }
         long now = ctx.now();
         for (Lost l : List.copyOf(lost.values())) {
-            // Not again within the gap: a node declared dead and heard again over and over (a slow one) would ping
-            // every lost contact each time.
+            l.dueNanos = Math.min(l.dueNanos, now);
+            // Not again within the gap (those wait for the next maintenance period): a node declared dead and heard
+            // again over and over (a slow one) would ping every lost contact each time.
             if (!l.probing && now - l.pingedAtNanos >= ASK_GAP_MAX_NANOS) {
                 probe(l);
             }

@@ -213,8 +213,8 @@ final class Repair {
     }
 
     /**
-     * A copy of a put this node coordinated may not have reached {@code peer} (its store refused it, or neither the
-     * copy nor its resend was answered): the peer is due for a session in this view again, started shortly (or as
+     * A copy of a put this node coordinated may not have reached {@code peer} (its store refused it, or the copy was
+     * not answered within the request timeout): the peer is due for a session in this view again, started shortly (or as
      * soon as a session slot frees), and retried by anti-entropy rounds until one succeeds; a session running now
      * does not count (its scan may have passed the key). Without it a peer that missed the copy (a full disk, a lossy
      * link) answers gets without the put until this node's turn over its leaf set comes round to it, up to a leaf

@@ -156,7 +156,8 @@ final class ReplicaCoordinator {
                 ReplyHandler.of(
                         reply -> answered(quorum, r, reply.body()),
                         () -> {
-                            // No answer to the copy nor, in time, to its resend: repair owes the replica a session.
+                            // No answer to the copy within the request timeout (its resend's answer is not tracked):
+                            // repair owes the replica a session, which costs two digests if the resend got there.
                             missedCopy.accept(r);
                             quorum.answered(false);
                         }));
