@@ -176,30 +176,28 @@ final class GetAnswers {
      * reading R replicas ({@link QuorumRead}).
      */
     void serve(GetRequest g) {
-        List<LostContacts.Readable> lost = lostToRead(g.key());
+        askLostReplicas(g.key());
         if (g.quorum()) {
-            QuorumRead.start(ctx, members, replica, g, lost);
+            QuorumRead.start(ctx, members, replica, g);
             return;
         }
         boolean healthy = replica.healthy();
         if (log.isDebugEnabled() && healthy && !replica.holdsAny(g.key())) {
             logEmptyAnswer(g);
         }
-        boolean settled = healthy && settled(g.key());
-        if (!settled || !lost.isEmpty()) {
+        if (!healthy || !settled(g.key())) {
             // This store refuses writes (a full disk): the puts since went to the other replicas only, so the answer
             // merges its records with the two next replicas', as a quorum get of three would (PARTIAL if fewer answer).
             // Or this node's view of the key is unsettled (settled): it reads the two next replicas too, and answers
-            // OK with what answered. Either way, and in a settled view too, neighbours lost lately that would be
-            // replicas of the key are read as well (a healed partition's other side holds what it acknowledged).
-            ctx.listener().oneReplicaGetServed(!settled, !healthy);
+            // OK with what answered.
+            ctx.listener().oneReplicaGetServed(true, !healthy);
             GetRequest wide = new GetRequest(g.key(), g.routing(), g.maxValues(), g.placemark(), g.origin(),
                     g.originRequestId(), g.hops(), g.wantHolders(), g.cost(),
-                    !healthy ? UNHEALTHY_READ_QUORUM : settled ? 1 : UNSETTLED_READ_QUORUM);
+                    healthy ? UNSETTLED_READ_QUORUM : UNHEALTHY_READ_QUORUM);
             if (healthy) {
-                QuorumRead.startWidened(ctx, members, replica, wide, lost);
+                QuorumRead.startWidened(ctx, members, replica, wide);
             } else {
-                QuorumRead.start(ctx, members, replica, wide, lost);
+                QuorumRead.start(ctx, members, replica, wide);
             }
             return;
         }
@@ -215,20 +213,14 @@ final class GetAnswers {
     }
 
     /**
-     * The neighbours lost lately that would be replicas of {@code key} and that a get waits for; the silent ones
-     * among them ({@link LostContacts#silent}) are only asked, and answer the gets after this one if they are back.
+     * Pings the neighbours lost lately that would be replicas of {@code key} ({@link LostContacts#ask}), without
+     * waiting: if a partition healed, the one that answers is back for the gets after this one. Reading them and
+     * waiting for them was tried and cost too much (docs/testing.md, "Gets that ask the neighbours lost lately").
      */
-    private List<LostContacts.Readable> lostToRead(Id key) {
-        List<LostContacts.Readable> lost = new ArrayList<>();
-        for (LostContacts.Readable l : members.lost().amongReplicas(key, members.replicaSet(key),
-                ctx.config().replicas())) {
-            if (l.waits()) {
-                lost.add(l);
-            } else {
-                members.lost().ask(l.contact().id());
-            }
+    private void askLostReplicas(Id key) {
+        for (Contact c : members.lost().amongReplicas(key, members.replicaSet(key), ctx.config().replicas())) {
+            members.lost().ask(c.id());
         }
-        return lost;
     }
 
     /**

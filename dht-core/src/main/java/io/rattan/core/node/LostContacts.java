@@ -25,9 +25,9 @@ import java.util.Map;
  * each pinged {@link #FIRST_RETRY_NANOS} after its death and then at doubling intervals up to
  * {@link #RETRY_MAX_NANOS}, for {@link #KEEP_NANOS}; at most {@link #PROBES_PER_ROUND} such pings per maintenance
  * period. When one of them speaks again, the partition may have healed: every other lost contact not pinged within
- * {@link #ASK_GAP_MAX_NANOS} is pinged at once. Gets read them too ({@link #amongReplicas}), and ask a silent one
- * ({@link #ask}) at most once per {@link #ASK_GAP_MAX_NANOS} once it has stayed silent a while. Owned by the node's
- * event loop.
+ * {@link #ASK_GAP_MAX_NANOS} is pinged at once. Gets of keys whose replicas they would be among ping them too
+ * ({@link #ask}), at most once per {@link #ASK_GAP_MAX_NANOS} each once they have stayed silent a while. Owned by the
+ * node's event loop.
  */
 final class LostContacts {
 
@@ -39,48 +39,36 @@ final class LostContacts {
     static final long RETRY_MAX_NANOS = 60_000_000_000L;
     /** How long a lost contact is pinged again; a partition longer than this needs the nodes' operators. */
     static final long KEEP_NANOS = 10L * 60 * 1_000_000_000L;
-    /**
-     * How long after its loss a contact is also read by gets whose replicas it would be among ({@link #readable}): as
-     * long as it is kept. Once silent a read costs a ping ({@link #ask}); a partition that outlasts the periodic
-     * pings' first minute heals the same way, and the gets right after it need the other side no less.
-     */
-    static final long READ_NANOS = KEEP_NANOS;
-    /** The longest gap between two gets' pings of a silent lost contact ({@link #ask}); each unanswered one doubles it. */
+    /** The longest gap between two gets' pings of a lost contact ({@link #ask}); each unanswered one doubles it. */
     static final long ASK_GAP_MAX_NANOS = 1_000_000_000L;
-
-    /**
-     * A recently lost contact a get may read, and how long to wait for its answer; {@code waits} false once a get's
-     * read of it went unanswered ({@link #silent}), when gets only ask it ({@link #ask}) and answer without it.
-     */
-    record Readable(Contact contact, long waitNanos, boolean waits) {
-    }
 
     /** One lost contact; only this class changes it. */
     private static final class Lost {
         final Contact contact;
         final String host;
         final long lostAtNanos;
-        /** How long a get waits for it: its smoothed RTT when it was lost, twice, plus the RTO's floor; at most 2 floors. */
-        final long readWaitNanos;
+        /**
+         * How long a get's ping of it waits, and the first gap between two: its smoothed RTT when it was lost, twice,
+         * plus the RTO's floor; at most 2 floors.
+         */
+        final long askWaitNanos;
         long intervalNanos = FIRST_RETRY_NANOS;
         long dueNanos;
         boolean probing;
-        /** A get's read of it went unanswered: a crashed node, or a partition not healed yet (see {@link #ask}). */
-        boolean silent;
         /** A get's ping ({@link #ask}) is out. */
         boolean asking;
         /** When it was last pinged, by {@link #probe} or {@link #ask}. */
         long pingedAtNanos;
         long askGapNanos;
 
-        Lost(Contact contact, String host, long lostAtNanos, long readWaitNanos) {
+        Lost(Contact contact, String host, long lostAtNanos, long askWaitNanos) {
             this.contact = contact;
             this.host = host;
             this.lostAtNanos = lostAtNanos;
-            this.readWaitNanos = readWaitNanos;
+            this.askWaitNanos = askWaitNanos;
             this.dueNanos = lostAtNanos + FIRST_RETRY_NANOS;
             this.pingedAtNanos = lostAtNanos - ASK_GAP_MAX_NANOS;
-            this.askGapNanos = readWaitNanos;
+            this.askGapNanos = askWaitNanos;
         }
     }
 
@@ -111,9 +99,8 @@ final class LostContacts {
         }
         long srtt = peers.srttNanos(c.id());
         long floor = NodeContext.nanos(ctx.config().rtoMinMillis());
-        // At most twice the RTO's floor: a neighbour lost for being slow (a slow node whose probe outlasted rtoMax) is
-        // not worth a long wait on every get of its keys; uncapped, the slow-node experiment's tail grew
-        // (docs/testing.md, "Rule 1 traced").
+        // Long enough for an answer over the link it had; at most twice the RTO's floor, so that gets of a dead node's
+        // keys ping it a few times a second at first, not once per backed-off RTO.
         long wait = srtt > 0 ? Math.min(floor + 2 * srtt, 2 * floor) : 2 * floor;
         lost.put(c.id(), new Lost(c, host, ctx.now(), wait));
         countByHost.merge(host, 1, Integer::sum);
@@ -123,8 +110,7 @@ final class LostContacts {
      * A message came from {@code id} itself. If it was a lost contact, it is back (it enters the tables as any contact
      * heard from), and so may the others be: a partition healed, or the network came back. They are all due now, and
      * those not pinged within {@link #ASK_GAP_MAX_NANOS} are pinged at once, not at the next maintenance period's
-     * {@value #PROBES_PER_ROUND}: until they answer, gets of their keys are answered without them (silent ones are not
-     * waited for, {@link #silent}).
+     * {@value #PROBES_PER_ROUND}: until they answer, gets of their keys are answered without them.
      */
     void heard(Id id) {
         if (lost.isEmpty() || !remove(id)) {
@@ -176,24 +162,12 @@ final class LostContacts {
     }
 
     /**
-     * A get's read of lost contact {@code id} went unanswered. Later gets do not wait for it: after a crash every get
-     * of the dead node's keys would otherwise wait for it until {@link #READ_NANOS} ran out (in a first form, with a
-     * minute's window, a real-node test took six times as long, docs/testing.md); they ask it instead ({@link #ask}).
-     */
-    void silent(Id id) {
-        Lost l = lost.get(id);
-        if (l != null) {
-            l.silent = true;
-        }
-    }
-
-    /**
-     * A get would have read silent lost contact {@code id}: pings it, without waiting, unless a ping to it is out
-     * already or went out less than its gap ago: the read's wait at first, doubled by each ping unanswered, up to
-     * {@link #ASK_GAP_MAX_NANOS} (a refused connection fails at once). Each waits the read's wait, not the peer's
-     * backed-off RTO. A partition's side that healed answers the first such ping and is back ({@link #heard}) for the
-     * gets after it, up to a minute before the periodic pings would have found it; a dead node costs its neighbours
-     * at most one ping a second each while its keys are read.
+     * A get is served of a key whose replicas lost contact {@code id} would be among ({@link #amongReplicas}): pings
+     * it, without waiting, unless a ping to it is out already or went out less than its gap ago: its ping wait at
+     * first, doubled by each ping unanswered, up to {@link #ASK_GAP_MAX_NANOS} (a refused connection fails at once).
+     * Each waits that wait, not the peer's backed-off RTO. A partition's side that healed answers the first such ping
+     * and is back ({@link #heard}) for the gets after it, up to a minute before the periodic pings would have found
+     * it; a dead node costs its neighbours at most one ping a second each while its keys are read.
      */
     void ask(Id id) {
         Lost l = lost.get(id);
@@ -203,7 +177,7 @@ final class LostContacts {
         }
         l.asking = true;
         l.pingedAtNanos = now;
-        ctx.outbox().request(l.contact, new Ping(), l.readWaitNanos, ReplyHandler.of(
+        ctx.outbox().request(l.contact, new Ping(), l.askWaitNanos, ReplyHandler.of(
                 reply -> l.asking = false,
                 () -> {
                     l.asking = false;
@@ -221,38 +195,21 @@ final class LostContacts {
     }
 
     /**
-     * The contacts lost within {@link #READ_NANOS}, in the order of loss. A partition's two sides declare each other
-     * dead; once it heals they meet again only when a ping crosses, seconds later, and meanwhile a get answered on
-     * one side misses every put the other side acknowledged (the fault simulator's rule-1 misses right after a heal,
-     * docs/testing.md). A get whose replicas these would be among reads them too ({@link LostContacts#amongReplicas}).
-     */
-    List<Readable> readable() {
-        List<Readable> out = new ArrayList<>();
-        long now = ctx.now();
-        for (Lost l : lost.values()) {
-            if (now - l.lostAtNanos <= READ_NANOS) {
-                out.add(new Readable(l.contact, l.readWaitNanos, !l.silent));
-            }
-        }
-        return out;
-    }
-
-    /**
-     * The contacts lost within {@link #READ_NANOS} that would be among the {@code k} replicas of {@code key} if they
-     * were still members: the k closest to the key of {@code view} (this node's replica set of it) and those lost
+     * The lost contacts that would be among the {@code k} replicas of {@code key} if they were still members, in the
+     * order of loss: among the k closest to the key of {@code view} (this node's replica set of it) and all lost
      * contacts. Empty in a ring that lost nobody near the key. A partition's two sides lose each other, and once it
      * heals the nodes of one side take themselves for the replicas of keys whose puts the other side acknowledged,
-     * until a ping crosses; a get answered meanwhile reads these too ({@link GetAnswers#serve}).
+     * until a ping crosses; the gets of those keys ping them ({@link GetAnswers#serve}).
      */
-    List<Readable> amongReplicas(Id key, List<Contact> view, int k) {
+    List<Contact> amongReplicas(Id key, List<Contact> view, int k) {
         if (lost.isEmpty()) {
             return List.of();
         }
-        List<Readable> closer = new ArrayList<>();
+        List<Contact> closer = new ArrayList<>();
         Contact farthest = view.get(view.size() - 1);
-        for (Readable r : readable()) {
-            if (view.size() < k || r.contact().id().isCloserTo(key, farthest.id())) {
-                closer.add(r);
+        for (Lost l : lost.values()) {
+            if (view.size() < k || l.contact.id().isCloserTo(key, farthest.id())) {
+                closer.add(l.contact);
             }
         }
         if (closer.size() <= 1) {
@@ -260,10 +217,10 @@ final class LostContacts {
         }
         // Of several, only those among the k closest with the view's members.
         List<Contact> all = new ArrayList<>(view);
-        closer.forEach(r -> all.add(r.contact()));
+        all.addAll(closer);
         all.sort((a, b) -> a.id().equals(b.id()) ? 0 : a.id().isCloserTo(key, b.id()) ? -1 : 1);
         List<Contact> top = all.subList(0, Math.min(k, all.size()));
-        closer.removeIf(r -> !top.contains(r.contact()));
+        closer.removeIf(c -> !top.contains(c));
         return closer;
     }
 

@@ -50,21 +50,14 @@ final class QuorumRead {
     private final List<ReadMerge.Answer> answers = new ArrayList<>();
     private final Set<Id> asked = new HashSet<>();
     private final Set<Id> late = new HashSet<>();
-    /** Neighbours lost lately that would be replicas of the key ({@link LostContacts#amongReplicas}): read as well. */
-    private final List<LostContacts.Readable> lostReads;
     private int outstanding;
-    /** Reads of lost neighbours not answered, refused or timed out yet: the answer waits for them. */
-    private int lostOutstanding;
-    /** Answers from lost neighbours: they do not count toward R, which the view's replicas make. */
-    private int lostAnswered;
     private Cost cost;
     private boolean done;
     private Cancellable deadline = Cancellable.NONE;
 
     private QuorumRead(NodeContext ctx, Membership members, LocalReplica replica, GetRequest get,
-                       boolean oneSuffices, List<LostContacts.Readable> lostReads) {
+                       boolean oneSuffices) {
         this.ctx = ctx;
-        this.lostReads = lostReads;
         this.oneSuffices = oneSuffices;
         this.members = members;
         this.replica = replica;
@@ -77,26 +70,18 @@ final class QuorumRead {
         this.cost = get.cost();
     }
 
-    /**
-     * Serves quorum get {@code g} here (or the get of a replica whose store is in a fault): answers its origin once R
-     * replicas answered or the deadline passed. Reads {@code lostReads} too (neighbours lost lately that would be
-     * replicas of the key: a partition may have healed), waiting for each until it answers or its wait passes; their
-     * answers do not count toward R. One that answers is back: its reply enters it as any message does.
-     */
-    static void start(NodeContext ctx, Membership members, LocalReplica replica, GetRequest g,
-                      List<LostContacts.Readable> lostReads) {
-        new QuorumRead(ctx, members, replica, g, false, lostReads).run();
+    /** Serves quorum get {@code g} here: answers its origin once R replicas answered or the deadline passed. */
+    static void start(NodeContext ctx, Membership members, LocalReplica replica, GetRequest g) {
+        new QuorumRead(ctx, members, replica, g, false).run();
     }
 
     /**
-     * Serves get {@code g} of consistency one at a replica whose view is unsettled ({@link GetAnswers#settled}), or
-     * with {@code lostReads} to read: reads as {@link #start} does, but answers OK with the merge of those that
-     * answered, its own records included, as the replica alone would have answered OK (never PARTIAL for replicas
-     * that were late).
+     * Serves get {@code g} of consistency one at a replica whose view is unsettled ({@link GetAnswers#settled}): reads
+     * as a quorum get of {@code g.readQuorum()} does, but answers OK with the merge of those that answered, its own
+     * records included, as the replica alone would have answered OK (never PARTIAL for replicas that were late).
      */
-    static void startWidened(NodeContext ctx, Membership members, LocalReplica replica, GetRequest g,
-                             List<LostContacts.Readable> lostReads) {
-        new QuorumRead(ctx, members, replica, g, true, lostReads).run();
+    static void startWidened(NodeContext ctx, Membership members, LocalReplica replica, GetRequest g) {
+        new QuorumRead(ctx, members, replica, g, true).run();
     }
 
     private void run() {
@@ -114,44 +99,7 @@ final class QuorumRead {
             }
         });
         askMore();
-        for (LostContacts.Readable l : lostReads) {
-            if (asked.add(l.contact().id())) {
-                askLost(l);
-            }
-        }
         check();
-    }
-
-    /** Reads a lost neighbour; silence is expected (it may be dead or still cut off), so nothing is suspected. */
-    private void askLost(LostContacts.Readable l) {
-        lostOutstanding++;
-        ReplicaRead read = new ReplicaRead(get.key(), get.placemark(), maxValues);
-        cost = cost.plus(ctx.outbox().sizeOf(ctx.self(), read));
-        ctx.outbox().request(l.contact(), read, Math.min(l.waitNanos(), giveUpNanos()), ReplyHandler.of(
-                reply -> {
-                    if (done) {
-                        return;
-                    }
-                    lostOutstanding--;
-                    if (reply.body() instanceof ReplicaReadReply r) {
-                        lostAnswered++;
-                        cost = cost.plus(ctx.outbox().sizeOf(l.contact(), r));
-                        answers.add(new ReadMerge.Answer(l.contact(), readable(r), r.more()));
-                    }
-                    check();
-                },
-                () -> {
-                    members.lost().silent(l.contact().id());
-                    if (!done) {
-                        lostOutstanding--;
-                        check();
-                    }
-                }));
-    }
-
-    /** Answers from this node's view (itself included), which R counts. */
-    private int viewAnswers() {
-        return answers.size() - lostAnswered;
     }
 
     private long giveUpNanos() {
@@ -161,7 +109,7 @@ final class QuorumRead {
     /** Asks replicas of this node's current view, closest first, until answers and timely asks could make R. */
     private void askMore() {
         for (Contact c : members.replicaSet(get.key())) {
-            if (done || viewAnswers() + outstanding - late.size() >= needed) {
+            if (done || answers.size() + outstanding - late.size() >= needed) {
                 return;
             }
             if (asked.add(c.id())) {
@@ -229,7 +177,7 @@ final class QuorumRead {
     }
 
     private void check() {
-        if (!done && (viewAnswers() >= needed || outstanding == 0) && lostOutstanding == 0) {
+        if (!done && (answers.size() >= needed || outstanding == 0)) {
             finish();
         }
     }
@@ -248,15 +196,15 @@ final class QuorumRead {
             repair(r);
         }
         boolean ownAnswered = answers.get(0).from().equals(ctx.self());
-        boolean partial = viewAnswers() < needed && !(oneSuffices && ownAnswered);
+        boolean partial = answers.size() < needed && !(oneSuffices && ownAnswered);
         int repaired = merged.repairedRecords();
         ctx.listener().quorumReadDone(partial, repaired);
         if (partial || repaired > 0) {
             log.debug("{} quorum get of {}: {} of {} replicas answered, {} records repaired", ctx.tag(),
-                    get.key().shortHex(), viewAnswers(), needed, repaired);
+                    get.key().shortHex(), answers.size(), needed, repaired);
         }
         GetReply reply = new GetReply(partial ? Status.PARTIAL : Status.OK, merged.values(), merged.placemark(),
-                get.hops(), partial ? viewAnswers() + " of the " + needed + " replicas asked for answered" : "",
+                get.hops(), partial ? answers.size() + " of the " + needed + " replicas asked for answered" : "",
                 cost, get.wantHolders() ? members.replicaSet(get.key()) : List.of(), answers.size());
         if (!get.origin().id().equals(ctx.self().id())) {
             // The reply's size does not depend on the cost it carries (fixed-width fields).
