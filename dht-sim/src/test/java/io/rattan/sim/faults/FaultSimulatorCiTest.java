@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * The CI profile of the fault simulator (issue 16): 50 seeds × 20 nodes × 10 virtual minutes, even seeds with a
  * fault budget (safety and liveness), odd ones without (safety only), two seeds at a time.
  *
- * <p>Today's code breaks rule 1 on 41 of the 50 seeds (docs/testing.md lists the findings, and this test prints
+ * <p>Today's code breaks rule 1 on 40 of the 50 seeds (docs/testing.md lists the findings, and this test prints
  * every failing seed with its replay command): it is asserted only within a bound ({@value #RULE_1_MAX} over the 50
  * seeds). What is asserted is what must hold now: every fault kind fires; rule 1a (W copies at every acknowledgement) on every seed; rule 4 (every operation
  * succeeds once the faults have stopped) on every budget seed; rule 2 (no get returns
@@ -41,12 +41,12 @@ class FaultSimulatorCiTest {
     /**
      * Rule 1's bound over the 50 seeds (acknowledged puts missing from a get, not those after a clock fault on a
      * holder, nor gets during a partition): 710 before a replica whose key's replica set changed in the last 10 s
-     * read three (GetAnswers.settled), 380 after, 420 with repair's growing waits; 109 (62 budget, 47 nobudget) since
-     * gets read the neighbours lost lately, a late copy is sent again and a replica owed a copy is repaired at once
+     * read three (GetAnswers.settled), 380 after, 420 with repair's growing waits; 112 (39 budget, 73 nobudget) since
+     * gets ping the neighbours lost lately, a late copy is sent again and a replica owed a copy is repaired at once
      * (docs/testing.md, "Rule 1 traced"). Not 0: what is left is mostly gets just after a partition healed, of puts
      * the other side stored. A guard against the get path going back, with room for traces that move, not a pass.
      */
-    static final int RULE_1_MAX = 130;
+    static final int RULE_1_MAX = 135;
 
     private static ExecutorService pool;
     private static final List<FaultRunResult> baseline = new ArrayList<>();
@@ -173,7 +173,7 @@ class FaultSimulatorCiTest {
     void seed46ReplaysTheDocumentedTrace() {
         FaultRunResult r = baseline.get(45);
         assertThat(r.config().seed()).isEqualTo(46);
-        assertThat(r.trace()).isEqualTo("e9cdab696d9cd705/256633");
+        assertThat(r.trace()).isEqualTo("0bfbeee86a1b011f/254798");
     }
 
     @Test
