@@ -24,10 +24,10 @@ import java.util.Map;
  * costs is bounded: at most {@link #MAX} contacts, at most {@code idsPerIp} of one host (other than this node's own),
  * each pinged {@link #FIRST_RETRY_NANOS} after its death and then at doubling intervals up to
  * {@link #RETRY_MAX_NANOS}, for {@link #KEEP_NANOS}; at most {@link #PROBES_PER_ROUND} such pings per maintenance
- * period. When one of them speaks again, the partition may have healed: every other lost contact not pinged within
- * {@link #ASK_GAP_MAX_NANOS} is pinged at once. Gets of keys whose replicas they would be among ping them too
- * ({@link #ask}), at most once per {@link #ASK_GAP_MAX_NANOS} each once they have stayed silent a while. Owned by the
- * node's event loop.
+ * period. When one of them speaks again, the partition may have healed: every other lost contact is due at once,
+ * and pinged at once unless pinged within {@link #ASK_GAP_MAX_NANOS}. Gets of keys whose replicas they would be among
+ * ping them too ({@link #ask}), at most once per {@link #ASK_GAP_MAX_NANOS} each once they have stayed silent a while.
+ * Owned by the node's event loop.
  */
 final class LostContacts {
 
