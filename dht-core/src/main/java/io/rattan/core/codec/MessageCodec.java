@@ -65,7 +65,7 @@ import java.util.Objects;
  * A frame body is what {@link #encode} returns. Transports send each body after a 4-byte big-endian length, which is
  * not part of the body; a receiver rejects a length above its {@link #frameBytesMax()} before reading the body.
  *
- * <h2>Frame body, version 6</h2>
+ * <h2>Frame body, version 7</h2>
  * All integers are big-endian and fixed width; there are no varints, so each value has exactly one encoding.
  * <pre>
  * u8    version      must be {@value #VERSION}
@@ -114,7 +114,7 @@ import java.util.Objects;
 public final class MessageCodec {
 
     /** The protocol version carried in the first byte of every frame. */
-    public static final int VERSION = 6;
+    public static final int VERSION = 7;
     /** Default largest frame body: 1 MiB. */
     public static final int DEFAULT_FRAME_BYTES_MAX = 1 << 20;
     /** Largest value, in bytes. */
@@ -297,7 +297,7 @@ public final class MessageCodec {
                 PutRequest m = (PutRequest) body;
                 w.id(m.key(), "key");
                 w.bytes(m.value(), VALUE_BYTES_MAX, "value");
-                w.nonNegativeI32(m.ttlSeconds(), "ttlSeconds");
+                w.nonNegativeI64(m.expiresAtMillis(), "expiresAtMillis");
                 w.bytes(m.binding(), HASH_BYTES_MAX, "binding");
                 w.contact(m.origin(), "origin");
                 w.i64(m.originRequestId());
@@ -523,7 +523,7 @@ public final class MessageCodec {
             case LEAF_EXCHANGE -> new LeafExchange(readContacts(r, "leafSet"));
             case LEAF_EXCHANGE_REPLY -> new LeafExchangeReply(readContacts(r, "leafSet"));
             case PUT_REQUEST -> new PutRequest(r.id("key"), r.bytes(VALUE_BYTES_MAX, "value"),
-                    r.nonNegativeI32("ttlSeconds"), r.bytes(HASH_BYTES_MAX, "binding"), r.contact("origin"),
+                    r.nonNegativeI64("expiresAtMillis"), r.bytes(HASH_BYTES_MAX, "binding"), r.contact("origin"),
                     r.i64("originRequestId"), r.hops());
             case GET_REQUEST -> new GetRequest(r.id("key"), r.routing(), r.nonNegativeI32("maxValues"),
                     r.bytes(HASH_BYTES_MAX, "placemark"), r.contact("origin"), r.i64("originRequestId"), r.hops(),

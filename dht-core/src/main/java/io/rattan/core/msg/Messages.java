@@ -182,16 +182,19 @@ public final class Messages {
     /**
      * A put routed to the key's root, which stores it on the k closest nodes. {@code binding} is
      * {@link SecretBinding}'s {@code SHA-256(secret ‖ key ‖ valueHash)}, or empty for a value nobody can remove; the
-     * secret itself never travels with a put.
+     * secret itself never travels with a put. {@code expiresAtMillis} is the value's absolute expiry, set once by the
+     * gateway's expiry clock (its TTL from the moment the gateway took the put): a put delivered twice, by a hop
+     * that re-routed it past a late next hop while the late one still passed it on, must not live longer the second
+     * time.
      */
-    public record PutRequest(Id key, Bytes value, int ttlSeconds, Bytes binding, Contact origin,
+    public record PutRequest(Id key, Bytes value, long expiresAtMillis, Bytes binding, Contact origin,
                              long originRequestId, int hops) implements Message, Routed {
         public MessageType type() {
             return MessageType.PUT_REQUEST;
         }
 
         public PutRequest nextHop() {
-            return new PutRequest(key, value, ttlSeconds, binding, origin, originRequestId, hops + 1);
+            return new PutRequest(key, value, expiresAtMillis, binding, origin, originRequestId, hops + 1);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.rattan.core.node;
 
 import io.rattan.core.client.GetOptions;
+import io.rattan.core.env.ExpiryClock;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Messages.ClientGet;
@@ -69,21 +70,35 @@ final class ClientRequestValidator {
 
     /**
      * A put routed by a peer passes the same limits as a client's: a node checks it before routing it on or storing
-     * it, whatever the gateway that started it did. Null when valid.
+     * it, whatever the gateway that started it did. Its expiry, set by the gateway's expiry clock, lies in the future
+     * by this node's ({@code nowMillis}) and at most the longest TTL ahead, give or take the two clocks' bound 2 S.
+     * Null when valid.
      */
-    static String checkPeerPut(PutRequest p, NodeConfig config) {
-        return checkPut(p.value(), p.ttlSeconds(), p.binding(), config);
+    static String checkPeerPut(PutRequest p, NodeConfig config, long nowMillis) {
+        if (p.expiresAtMillis() <= nowMillis) {
+            return "expired before it reached this node: expiry " + p.expiresAtMillis() + ", now " + nowMillis;
+        }
+        long latest = nowMillis + config.ttlSecondsMax() * 1000L + 2 * ExpiryClock.SKEW_BOUND_MILLIS;
+        if (p.expiresAtMillis() > latest) {
+            return "expiry " + p.expiresAtMillis() + " is beyond the longest ttl (" + config.ttlSecondsMax()
+                    + " s) from now, " + nowMillis;
+        }
+        return checkValue(p.value(), p.binding(), config);
     }
 
     private static String checkPut(Bytes value, int ttlSeconds, Bytes binding, NodeConfig config) {
+        if (ttlSeconds < 1 || ttlSeconds > config.ttlSecondsMax()) {
+            return "ttl must be 1.." + config.ttlSecondsMax() + " seconds, got " + ttlSeconds;
+        }
+        return checkValue(value, binding, config);
+    }
+
+    private static String checkValue(Bytes value, Bytes binding, NodeConfig config) {
         if (value.length() > config.valueBytesMax()) {
             return TOO_LARGE + ": " + value.length() + " bytes, the limit is " + config.valueBytesMax();
         }
         if (value.isEmpty()) {
             return "value is empty";
-        }
-        if (ttlSeconds < 1 || ttlSeconds > config.ttlSecondsMax()) {
-            return "ttl must be 1.." + config.ttlSecondsMax() + " seconds, got " + ttlSeconds;
         }
         if (!binding.isEmpty() && binding.length() != StoredRecord.HASH_BYTES) {
             return "binding must be 32 bytes (SHA-256 of secret, key and value hash) or absent";

@@ -214,7 +214,9 @@ final class ClientRequests {
         switch (request.type()) {
             case CLIENT_PUT -> {
                 ClientPut p = (ClientPut) request;
-                return new PutRequest(p.key(), p.value(), p.ttlSeconds(), p.binding(), ctx.self(), id, 0);
+                // The expiry is set here, once: the gateway took the put now (Messages.PutRequest).
+                long expiresAt = ctx.clock().epochMillis() + p.ttlSeconds() * 1000L;
+                return new PutRequest(p.key(), p.value(), expiresAt, p.binding(), ctx.self(), id, 0);
             }
             case CLIENT_GET -> {
                 ClientGet g = (ClientGet) request;

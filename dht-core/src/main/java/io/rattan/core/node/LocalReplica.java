@@ -152,9 +152,12 @@ final class LocalReplica {
         return false;
     }
 
-    /** The record a put stores: its value, expiring its TTL from now. */
+    /**
+     * The record a put stores: its value, expiring when the gateway's expiry clock said, capped at the longest TTL
+     * from now as a pushed copy is ({@link #acceptReplicas}).
+     */
     StoredRecord recordOf(PutRequest p) {
-        long expiresAt = clock.epochMillis() + p.ttlSeconds() * 1000L;
+        long expiresAt = Math.min(p.expiresAtMillis(), clock.epochMillis() + config.ttlSecondsMax() * 1000L);
         return StoredRecord.value(p.key(), p.value(), expiresAt, p.binding());
     }
 

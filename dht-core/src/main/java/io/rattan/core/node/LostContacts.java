@@ -151,13 +151,20 @@ final class LostContacts {
     /** Its answer enters through {@link Membership#heard}, which ends its loss; a timeout backs it off. */
     private void probe(Lost l) {
         l.probing = true;
+        ping(l, peers.rtoNanos(l.contact.id()), () -> l.probing = false, () -> {
+            l.intervalNanos = Math.min(2 * l.intervalNanos, RETRY_MAX_NANOS);
+            l.dueNanos = ctx.now() + l.intervalNanos;
+        });
+    }
+
+    /** Pings {@code l}; {@code settled} runs at its answer or timeout, {@code unanswered} after it at a timeout. */
+    private void ping(Lost l, long timeoutNanos, Runnable settled, Runnable unanswered) {
         l.pingedAtNanos = ctx.now();
-        ctx.outbox().request(l.contact, new Ping(), peers.rtoNanos(l.contact.id()), ReplyHandler.of(
-                reply -> l.probing = false,
+        ctx.outbox().request(l.contact, new Ping(), timeoutNanos, ReplyHandler.of(
+                reply -> settled.run(),
                 () -> {
-                    l.probing = false;
-                    l.intervalNanos = Math.min(2 * l.intervalNanos, RETRY_MAX_NANOS);
-                    l.dueNanos = ctx.now() + l.intervalNanos;
+                    settled.run();
+                    unanswered.run();
                 }));
     }
 
@@ -176,13 +183,8 @@ final class LostContacts {
             return;
         }
         l.asking = true;
-        l.pingedAtNanos = now;
-        ctx.outbox().request(l.contact, new Ping(), l.askWaitNanos, ReplyHandler.of(
-                reply -> l.asking = false,
-                () -> {
-                    l.asking = false;
-                    l.askGapNanos = Math.min(2 * l.askGapNanos, ASK_GAP_MAX_NANOS);
-                }));
+        ping(l, l.askWaitNanos, () -> l.asking = false,
+                () -> l.askGapNanos = Math.min(2 * l.askGapNanos, ASK_GAP_MAX_NANOS));
     }
 
     private boolean remove(Id id) {

@@ -351,7 +351,7 @@ public final class Node {
 
     /** A peer's put outside this node's limits is answered at once, to its origin, and goes no further. */
     private boolean refusedPut(PutRequest p) {
-        String invalid = ClientRequestValidator.checkPeerPut(p, ctx.config());
+        String invalid = ClientRequestValidator.checkPeerPut(p, ctx.config(), ctx.clock().epochMillis());
         if (invalid == null) {
             return false;
         }

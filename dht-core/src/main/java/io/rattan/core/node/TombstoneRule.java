@@ -73,7 +73,7 @@ final class TombstoneRule {
             if (!blocks(held, incoming)) {
                 return Outcome.write(incoming);
             }
-            // A copy that lives longer than the tombstone (a put re-routed or duplicated set a later expiry) would
+            // A copy that lives longer than the tombstone (the same bytes put again later set a later expiry) would
             // come back once the tombstone expired: the tombstone is stretched to outlive it.
             long outlive = incoming.expiresAtMillis() + LocalReplica.TOMBSTONE_MARGIN_MILLIS;
             return outlive <= held.expiresAtMillis() ? Outcome.REFUSED : new Outcome(false,

@@ -391,6 +391,11 @@ public final class VirtualWorld {
     }
 
     /** How far node {@code index}'s wall clock is from the true time; 0 without faults. */
+    /** Node {@code index}'s expiry clock minus the true time, in ms: how far off it judges expiry (faults only). */
+    public long expiryClockErrorMillis(int index) {
+        return slots.get(index).expiryMillis() - scheduler.epochMillis();
+    }
+
     public long clockOffsetMillis(int index) {
         Slot slot = slots.get(index);
         return slot.clock == null ? 0 : slot.clock.offsetMillis();

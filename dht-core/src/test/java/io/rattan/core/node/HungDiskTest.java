@@ -127,7 +127,7 @@ class HungDiskTest {
             others.add(c);
             members.heard(c);
         }
-        coordinator.put(new PutRequest(KEY, Bytes.utf8("v"), 600, Bytes.EMPTY, gateway, 77, 3));
+        coordinator.put(put());
         assertThat(store.waiting).as("the own copy waits for its sync").hasSize(1);
         // One peer stores it, two refuse: W = 2 hangs on the own copy.
         long[] ids = others.stream().mapToLong(c -> sentTo(c, StoreReplicas.class).get(0).envelope().requestId())
@@ -159,7 +159,7 @@ class HungDiskTest {
         ReplicaCoordinator coordinator = coordinatorOnTheHungDisk();
         Contact peer = contact("8000000000000000000000000000000000000002", 2);
         members.heard(peer);
-        coordinator.put(new PutRequest(KEY, Bytes.utf8("v"), 600, Bytes.EMPTY, gateway, 77, 3));
+        coordinator.put(put());
         outbox.onReply(new Envelope(peer, sentTo(peer, StoreReplicas.class).get(0).envelope().requestId(),
                 new StoreAck(1)));
         scheduler.runFor((bound - 1) * MS);
@@ -200,5 +200,9 @@ class HungDiskTest {
         store.syncReturns();
         assertThat(sentTo(root, StoreAck.class)).as("the late sync acknowledges nothing").isEmpty();
         assertThat(sentTo(root, ErrorReply.class)).hasSize(1);
+    }
+
+    private PutRequest put() {
+        return new PutRequest(KEY, Bytes.utf8("v"), scheduler.epochMillis() + 600_000, Bytes.EMPTY, gateway, 77, 3);
     }
 }

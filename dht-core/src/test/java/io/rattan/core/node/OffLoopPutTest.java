@@ -70,6 +70,7 @@ class OffLoopPutTest {
     private HeldStore store;
     private Outbox outbox;
     private ReplicaCoordinator coordinator;
+    private VirtualScheduler scheduler;
 
     private static Contact contact(String hex, int port) {
         return new Contact(Id.fromHex(hex), new Address("10.0.0." + port, 4000));
@@ -77,7 +78,7 @@ class OffLoopPutTest {
 
     @BeforeEach
     void buildRoot() {
-        VirtualScheduler scheduler = new VirtualScheduler(1_700_000_000_000L);
+        scheduler = new VirtualScheduler(1_700_000_000_000L);
         store = new HeldStore(new MemoryStore(scheduler::epochMillis));
         Contact self = contact("8000000000000000000000000000000000000001", 1);
         NodeConfig config = NodeConfig.defaults().withReplicas(4, 2);
@@ -95,7 +96,7 @@ class OffLoopPutTest {
     }
 
     private PutRequest put(String value) {
-        return new PutRequest(KEY, Bytes.utf8(value), 600, Bytes.EMPTY, gateway, 77, 3);
+        return new PutRequest(KEY, Bytes.utf8(value), scheduler.epochMillis() + 600_000, Bytes.EMPTY, gateway, 77, 3);
     }
 
     private List<Sent> sentTo(Contact c, Class<? extends Message> type) {

@@ -77,8 +77,8 @@ class ReplicaCoordinatorTest {
     }
 
     private PutRequest put(String value) {
-        return new PutRequest(KEY, Bytes.utf8(value), 600, SecretBinding.of(SECRET, KEY, Bytes.utf8(value).sha256()),
-                gateway, 77, 3);
+        return new PutRequest(KEY, Bytes.utf8(value), scheduler.epochMillis() + 600_000,
+                SecretBinding.of(SECRET, KEY, Bytes.utf8(value).sha256()), gateway, 77, 3);
     }
 
     private List<Sent> sentTo(Contact c, Class<? extends Message> type) {
@@ -118,6 +118,29 @@ class ReplicaCoordinatorTest {
 
         answer(others.get(1), StoreReplicas.class, new StoreAck(1));
         assertThat(sentTo(gateway, PutReply.class)).as("decided once").hasSize(1);
+    }
+
+    /**
+     * A hop that re-routes a put past a late next hop still counts the late one (PatientRequest), so a put can reach
+     * its root twice, seconds apart. Stamped at the root, the second arrival stretched every copy by that much (the
+     * later expiry wins between two copies): the fault simulator's rule 3 found values served 0.7 s past expiry + S.
+     */
+    @Test
+    void aPutThatReachesItsRootTwiceKeepsTheExpiryItsGatewaySet() {
+        PutRequest p = put("v");
+        coordinator.put(p);
+        scheduler.runFor(5 * SECOND);
+        coordinator.put(p);
+        scheduler.runFor(SECOND);
+
+        assertThat(store.read(KEY, Bytes.utf8("v").sha256()).orElseThrow().expiresAtMillis())
+                .isEqualTo(p.expiresAtMillis());
+        for (Contact c : others) {
+            for (Sent copy : sentTo(c, StoreReplicas.class)) {
+                assertThat(((StoreReplicas) copy.envelope().body()).records().get(0).expiresAtMillis())
+                        .as("copy to %s", c).isEqualTo(p.expiresAtMillis());
+            }
+        }
     }
 
     @Test

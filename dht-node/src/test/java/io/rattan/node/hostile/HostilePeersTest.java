@@ -178,18 +178,27 @@ class HostilePeersTest {
         try (RawPeer attacker = prove("huge-ttl", node)) {
             Id key = Id.ofName("huge-ttl");
             Bytes value = Bytes.utf8("forever");
-            attacker.send(new Envelope(attacker.contact, 10, new PutRequest(key, value, Integer.MAX_VALUE,
-                    Bytes.EMPTY, attacker.contact, 11, 0)));
+            long tenYears = 3650L * 86_400_000L;
+            attacker.send(new Envelope(attacker.contact, 10, new PutRequest(key, value,
+                    System.currentTimeMillis() + tenYears, Bytes.EMPTY, attacker.contact, 11, 0)));
             Bytes big = Bytes.wrap(new byte[MessageCodec.VALUE_BYTES_MAX]);
-            attacker.send(new Envelope(attacker.contact, 12, new PutRequest(key, big, 60, Bytes.EMPTY,
+            attacker.send(new Envelope(attacker.contact, 12, new PutRequest(key, big, inAMinute(), Bytes.EMPTY,
                     attacker.contact, 13, 0)));
+            Bytes stale = Bytes.utf8("expired");
+            attacker.send(new Envelope(attacker.contact, 14, new PutRequest(key, stale,
+                    System.currentTimeMillis() - 1_000, Bytes.EMPTY, attacker.contact, 15, 0)));
 
-            assertThat(((PutReply) awaitReply(attacker, MessageType.PUT_REPLY, 11).body()).status())
-                    .isEqualTo(Status.BAD_REQUEST);
+            PutReply forever = (PutReply) awaitReply(attacker, MessageType.PUT_REPLY, 11).body();
+            assertThat(forever.status()).isEqualTo(Status.BAD_REQUEST);
+            assertThat(forever.detail()).contains("beyond the longest ttl");
             assertThat(((PutReply) awaitReply(attacker, MessageType.PUT_REPLY, 13).body()).status())
                     .isEqualTo(Status.TOO_LARGE);
+            PutReply expired = (PutReply) awaitReply(attacker, MessageType.PUT_REPLY, 15).body();
+            assertThat(expired.status()).isEqualTo(Status.BAD_REQUEST);
+            assertThat(expired.detail()).contains("expired before it reached this node");
             assertThat(copies(key, value.sha256())).isZero();
             assertThat(copies(key, big.sha256())).isZero();
+            assertThat(copies(key, stale.sha256())).isZero();
         }
     }
 
@@ -254,8 +263,8 @@ class HostilePeersTest {
                 Id key = Id.ofName("reflect-" + i);
                 attacker.send(new Envelope(attacker.contact, 100 + i, new GetRequest(key, 0, Bytes.EMPTY, victim,
                         1000 + i, 0)));
-                attacker.send(new Envelope(attacker.contact, 200 + i, new PutRequest(key, Bytes.utf8("x"), 60,
-                        Bytes.EMPTY, victim, 2000 + i, 0)));
+                attacker.send(new Envelope(attacker.contact, 200 + i, new PutRequest(key, Bytes.utf8("x"),
+                        inAMinute(), Bytes.EMPTY, victim, 2000 + i, 0)));
                 attacker.send(new Envelope(attacker.contact, 300 + i, new RemoveRequest(key,
                         Bytes.utf8("x").sha256(), Bytes.utf8("s"), 60, victim, 3000 + i, 0)));
                 attacker.send(new Envelope(attacker.contact, 400 + i, new JoinRequest(victim, 4000 + i, 0)));
@@ -379,8 +388,8 @@ class HostilePeersTest {
         return List.of(
                 new Envelope(named, firstId, new GetRequest(key, RoutingMode.DEFAULT, 0, Bytes.EMPTY, named,
                         firstId * 10, 0, true, Cost.ZERO)),
-                new Envelope(named, firstId + 1, new PutRequest(key, value, 60, Bytes.EMPTY, named, firstId * 10 + 1,
-                        0)),
+                new Envelope(named, firstId + 1, new PutRequest(key, value, inAMinute(), Bytes.EMPTY, named,
+                        firstId * 10 + 1, 0)),
                 new Envelope(named, firstId + 2, new RemoveRequest(key, value.sha256(), Bytes.utf8("wrong"), 60, named,
                         firstId * 10 + 2, 0)),
                 new Envelope(named, firstId + 3, new JoinRequest(named, firstId * 10 + 3, 0)),
@@ -560,5 +569,10 @@ class HostilePeersTest {
                 s.close();
             }
         }
+    }
+
+    /** A put's expiry a minute from now by this machine's clock, which the nodes' expiry clocks follow. */
+    private static long inAMinute() {
+        return System.currentTimeMillis() + 60_000;
     }
 }

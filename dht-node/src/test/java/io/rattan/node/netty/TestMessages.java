@@ -18,6 +18,8 @@ public final class TestMessages {
 
     public static final Contact SENDER = new Contact(Id.ofName("sender"), new Address("127.0.0.1", 4000));
     public static final MessageCodec CODEC = new MessageCodec();
+    // One expiry for every put of a run, an hour ahead, so that two puts built alike are equal.
+    private static final long PUT_EXPIRES_AT = System.currentTimeMillis() + 3_600_000;
 
     private TestMessages() {
     }
@@ -32,8 +34,8 @@ public final class TestMessages {
         for (int i = 0; i < value.length; i++) {
             value[i] = (byte) (requestId + i);
         }
-        return new Envelope(SENDER, requestId, new PutRequest(Id.ofName("key-" + requestId), Bytes.wrap(value), 60,
-                Bytes.EMPTY, SENDER, requestId, 0));
+        return new Envelope(SENDER, requestId, new PutRequest(Id.ofName("key-" + requestId), Bytes.wrap(value),
+                PUT_EXPIRES_AT, Bytes.EMPTY, SENDER, requestId, 0));
     }
 
     /** Writes one length-prefixed frame of {@code envelope} on a blocking socket. */

@@ -182,7 +182,7 @@ final class Checker {
                 continue;
             }
             checkNotRemoved(g, p);
-            checkNotExpired(g, p);
+            checkNotExpired(g, p, r);
         }
         if (r.placemark().isEmpty()) {
             checkAllPresent(g, r, returned);
@@ -228,7 +228,7 @@ final class Checker {
         }
     }
 
-    private void checkNotExpired(GetRecord g, PutRecord p) {
+    private void checkNotExpired(GetRecord g, PutRecord p, GetReply reply) {
         if (!p.acked()) {
             return;
         }
@@ -250,10 +250,28 @@ final class Checker {
         if (accurate) {
             violation(p.clockTainted ? Rule.SERVED_PAST_EXPIRY_CLOCK : Rule.SERVED_PAST_EXPIRY, name(p) + " (ttl " + p.ttlSeconds + " s) served to a get started "
                     + millis(g.startNanos() - latestTrueExpiry) + " ms after its true expiry; live copies on nodes "
-                    + holders + " with clock errors " + offsets(holders) + " ms");
+                    + holders + " with clock errors " + offsets(holders) + " ms" + expiryDetail(p, holders, reply,
+                    latestTrueExpiry));
         } else {
             servedLateBeyondS++;
         }
+    }
+
+    /**
+     * Why a value was served late: each holder's copy's expiry against the latest true expiry, and its expiry clock's
+     * error, in ms (a copy stretched past its TTL, or a clock behind); and which node answered.
+     */
+    private String expiryDetail(PutRecord p, List<Integer> holders, GetReply reply, long latestTrueExpiryNanos) {
+        long trueExpiryMillis = world.scheduler().epochMillis() + (latestTrueExpiryNanos - now()) / 1_000_000;
+        StringBuilder b = new StringBuilder("; stamped expiry - true, expiry clock error (ms):");
+        for (int i : holders) {
+            Optional<StoredRecord> r = world.store(i).read(p.key, p.hash);
+            b.append(' ').append(i).append('=').append(r.map(x -> x.expiresAtMillis() - trueExpiryMillis).orElse(0L))
+                    .append('/').append(world.expiryClockErrorMillis(i));
+        }
+        GetDiagnosis.Served s = diagnosis.peek(reply);
+        return b.append("; answered by ").append(s == null ? "?" : s.node() + " (expiry clock error "
+                + world.expiryClockErrorMillis(s.node()) + " ms)").toString();
     }
 
     private void checkAllPresent(GetRecord g, GetReply reply, Set<Bytes> returned) {

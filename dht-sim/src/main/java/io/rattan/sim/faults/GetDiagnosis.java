@@ -93,6 +93,11 @@ final class GetDiagnosis {
         return new Served(node, now(), world.node(node).replicaView(key), values, any);
     }
 
+    /** The node that answered {@code reply}, if recorded, left for {@link #answerer} to take. */
+    Served peek(Message reply) {
+        return served.get(reply);
+    }
+
     /** Who answered with {@code reply}: the sender of the reply, or (sent by nobody) the gateway itself, now. */
     Served answerer(Message reply, int gateway, Id key) {
         Served s = served.remove(reply);

@@ -20,9 +20,8 @@ import org.junit.jupiter.api.Test;
  * every failing seed with its replay command): it is asserted only within a bound ({@value #RULE_1_MAX} over the 50
  * seeds). What is asserted is what must hold now: every fault kind fires; rule 1a (W copies at every acknowledgement) on every seed; rule 4 (every operation
  * succeeds once the faults have stopped) on every budget seed; rule 2 (no get returns
- * a value never put, nor one whose tombstone had reached every live holder); rule 3 within its bound (clock-safe
- * TTLs: no more than {@value #RULE_3_MAX} values served past expiry + S over the 50 seeds, clock faults included,
- * where the wall-clock TTLs served over 20,000);
+ * a value never put, nor one whose tombstone had reached every live holder); rule 3 on every seed, clock faults
+ * included (clock-safe TTLs: no value served past expiry + S, where the wall-clock TTLs served over 20,000);
  * a replay gives the same trace and the same verdict; and each planted bug is caught by the rule meant to catch it,
  * on the same seeds (the first eight), with clearly more violations than the same seeds without it.
  */
@@ -33,18 +32,13 @@ class FaultSimulatorCiTest {
     private static final int MINUTES = 10;
     private static final int PLANTED_SEEDS = 8;
     /**
-     * Rule 3's bound over the 50 seeds: measured 29 with the clock-safe TTLs (a restarted node whose clock was set back
-     * runs behind by its downtime until three peers have corrected it, and a put it roots meanwhile expires late);
-     * one planted extra second on copies gives hundreds per seed.
-     */
-    static final int RULE_3_MAX = 40;
-    /**
      * Rule 1's bound over the 50 seeds (acknowledged puts missing from a get, not those after a clock fault on a
      * holder, nor gets during a partition): 710 before a replica whose key's replica set changed in the last 10 s
      * read three (GetAnswers.settled), 380 after, 420 with repair's growing waits; 112 (39 budget, 73 nobudget) since
      * gets ping the neighbours lost lately, a late copy is sent again and a replica owed a copy is repaired at once
-     * (docs/testing.md, "Rule 1 traced"). Not 0: what is left is mostly gets just after a partition healed, of puts
-     * the other side stored. A guard against the get path going back, with room for traces that move, not a pass.
+     * (docs/testing.md, "Rule 1 traced"); 124 (60 / 64) once the gateway set a put's expiry, which moved every trace.
+     * Not 0: what is left is mostly gets that started within a second after a partition healed, of puts the other
+     * side stored. A guard against the get path going back, with room for traces that move, not a pass.
      */
     static final int RULE_1_MAX = 135;
 
@@ -139,14 +133,17 @@ class FaultSimulatorCiTest {
                 RULE_1_MAX);
     }
 
+    /**
+     * Rule 3 on every seed. Until the gateway set a put's expiry (protocol version 7) the root did, and a put that
+     * reached its root twice, seconds apart, was stretched by that much: 16 values over these seeds were served 0.7 s
+     * past expiry + S, every clock right (docs/testing.md, "A put's expiry set once, at its gateway").
+     */
     @Test
     void valuesAreNotServedPastTheirExpiryEvenUnderClockFaults() {
-        long total = 0;
         for (FaultRunResult r : baseline) {
-            total += r.count(Rule.SERVED_PAST_EXPIRY) + r.count(Rule.SERVED_PAST_EXPIRY_CLOCK);
+            assertThat(r.count(Rule.SERVED_PAST_EXPIRY) + r.count(Rule.SERVED_PAST_EXPIRY_CLOCK))
+                    .as("rule-3 violations, clock faults included, in %s", r.summaryLine()).isZero();
         }
-        assertThat(total).as("rule-3 violations over the CI seeds (clock faults included)").isLessThanOrEqualTo(
-                RULE_3_MAX);
     }
 
     @Test
@@ -173,7 +170,7 @@ class FaultSimulatorCiTest {
     void seed46ReplaysTheDocumentedTrace() {
         FaultRunResult r = baseline.get(45);
         assertThat(r.config().seed()).isEqualTo(46);
-        assertThat(r.trace()).isEqualTo("0bfbeee86a1b011f/254798");
+        assertThat(r.trace()).isEqualTo("0fbb41e7266890d9/255023");
     }
 
     @Test
