@@ -88,7 +88,7 @@ public class CodecBenchmark {
             case "GET_REPLY_16":
                 return getReply(16, random);
             case "PUT_REQUEST":
-                return new PutRequest(key, value(random), 1_700_000_003_600_000L, value(random).sha256(), origin, 9, 1);
+                return new PutRequest(key, value(random), 3600, 1_700_000_003_600_000L, value(random).sha256(), origin, 9, 1);
             case "STORE_REPLICAS_64":
                 List<ReplicaRecord> records = new ArrayList<>();
                 for (int i = 0; i < 64; i++) {

@@ -297,6 +297,7 @@ public final class MessageCodec {
                 PutRequest m = (PutRequest) body;
                 w.id(m.key(), "key");
                 w.bytes(m.value(), VALUE_BYTES_MAX, "value");
+                w.nonNegativeI32(m.ttlSeconds(), "ttlSeconds");
                 w.nonNegativeI64(m.expiresAtMillis(), "expiresAtMillis");
                 w.bytes(m.binding(), HASH_BYTES_MAX, "binding");
                 w.contact(m.origin(), "origin");
@@ -523,8 +524,8 @@ public final class MessageCodec {
             case LEAF_EXCHANGE -> new LeafExchange(readContacts(r, "leafSet"));
             case LEAF_EXCHANGE_REPLY -> new LeafExchangeReply(readContacts(r, "leafSet"));
             case PUT_REQUEST -> new PutRequest(r.id("key"), r.bytes(VALUE_BYTES_MAX, "value"),
-                    r.nonNegativeI64("expiresAtMillis"), r.bytes(HASH_BYTES_MAX, "binding"), r.contact("origin"),
-                    r.i64("originRequestId"), r.hops());
+                    r.nonNegativeI32("ttlSeconds"), r.nonNegativeI64("expiresAtMillis"),
+                    r.bytes(HASH_BYTES_MAX, "binding"), r.contact("origin"), r.i64("originRequestId"), r.hops());
             case GET_REQUEST -> new GetRequest(r.id("key"), r.routing(), r.nonNegativeI32("maxValues"),
                     r.bytes(HASH_BYTES_MAX, "placemark"), r.contact("origin"), r.i64("originRequestId"), r.hops(),
                     r.bool("wantHolders"), readCost(r), r.nonNegativeI32("readQuorum"));

@@ -183,18 +183,19 @@ public final class Messages {
      * A put routed to the key's root, which stores it on the k closest nodes. {@code binding} is
      * {@link SecretBinding}'s {@code SHA-256(secret ‖ key ‖ valueHash)}, or empty for a value nobody can remove; the
      * secret itself never travels with a put. {@code expiresAtMillis} is the value's absolute expiry, set once by the
-     * gateway's expiry clock (its TTL from the moment the gateway took the put): a put delivered twice, by a hop
-     * that re-routed it past a late next hop while the late one still passed it on, must not live longer the second
-     * time.
+     * gateway's expiry clock ({@code ttlSeconds} from the moment the gateway took the put): a put delivered twice, by
+     * a hop that re-routed it past a late next hop while the late one still passed it on, must not live longer the
+     * second time. The root keeps it within {@code ttlSeconds} + 2 S of its own clock, so a gateway whose clock runs
+     * ahead cannot stretch a value further than the root's own clock would.
      */
-    public record PutRequest(Id key, Bytes value, long expiresAtMillis, Bytes binding, Contact origin,
+    public record PutRequest(Id key, Bytes value, int ttlSeconds, long expiresAtMillis, Bytes binding, Contact origin,
                              long originRequestId, int hops) implements Message, Routed {
         public MessageType type() {
             return MessageType.PUT_REQUEST;
         }
 
         public PutRequest nextHop() {
-            return new PutRequest(key, value, expiresAtMillis, binding, origin, originRequestId, hops + 1);
+            return new PutRequest(key, value, ttlSeconds, expiresAtMillis, binding, origin, originRequestId, hops + 1);
         }
     }
 
@@ -313,7 +314,7 @@ public final class Messages {
     }
 
     /**
-     * A record as replicas exchange it. Expiry travels as an absolute time (epoch milliseconds, as the root's expiry
+     * A record as replicas exchange it. Expiry travels as an absolute time (epoch milliseconds, as the gateway's expiry
      * clock set it): a copy's life never grows with its transit or with the clock of a node it passed through; nodes'
      * expiry clocks agree within the skew bound S (docs/durability.md).
      *

@@ -70,35 +70,29 @@ final class ClientRequestValidator {
 
     /**
      * A put routed by a peer passes the same limits as a client's: a node checks it before routing it on or storing
-     * it, whatever the gateway that started it did. Its expiry, set by the gateway's expiry clock, lies in the future
-     * by this node's ({@code nowMillis}) and at most the longest TTL ahead, give or take the two clocks' bound 2 S.
+     * it, whatever the gateway that started it did. And its expiry, set by the gateway's expiry clock, has not passed
+     * by more than 2 S by this node's ({@code nowMillis}), the most two clocks within S of the true time differ: the
+     * put spent its whole TTL on the way. (One too far ahead is capped where it is stored, LocalReplica#recordOf.)
      * Null when valid.
      */
     static String checkPeerPut(PutRequest p, NodeConfig config, long nowMillis) {
-        if (p.expiresAtMillis() <= nowMillis) {
-            return "expired before it reached this node: expiry " + p.expiresAtMillis() + ", now " + nowMillis;
+        String invalid = checkPut(p.value(), p.ttlSeconds(), p.binding(), config);
+        if (invalid == null && p.expiresAtMillis() + 2 * ExpiryClock.SKEW_BOUND_MILLIS <= nowMillis) {
+            return "expired before it reached this node: its gateway set expiry " + p.expiresAtMillis()
+                    + ", this node's clock reads " + nowMillis;
         }
-        long latest = nowMillis + config.ttlSecondsMax() * 1000L + 2 * ExpiryClock.SKEW_BOUND_MILLIS;
-        if (p.expiresAtMillis() > latest) {
-            return "expiry " + p.expiresAtMillis() + " is beyond the longest ttl (" + config.ttlSecondsMax()
-                    + " s) from now, " + nowMillis;
-        }
-        return checkValue(p.value(), p.binding(), config);
+        return invalid;
     }
 
     private static String checkPut(Bytes value, int ttlSeconds, Bytes binding, NodeConfig config) {
-        if (ttlSeconds < 1 || ttlSeconds > config.ttlSecondsMax()) {
-            return "ttl must be 1.." + config.ttlSecondsMax() + " seconds, got " + ttlSeconds;
-        }
-        return checkValue(value, binding, config);
-    }
-
-    private static String checkValue(Bytes value, Bytes binding, NodeConfig config) {
         if (value.length() > config.valueBytesMax()) {
             return TOO_LARGE + ": " + value.length() + " bytes, the limit is " + config.valueBytesMax();
         }
         if (value.isEmpty()) {
             return "value is empty";
+        }
+        if (ttlSeconds < 1 || ttlSeconds > config.ttlSecondsMax()) {
+            return "ttl must be 1.." + config.ttlSecondsMax() + " seconds, got " + ttlSeconds;
         }
         if (!binding.isEmpty() && binding.length() != StoredRecord.HASH_BYTES) {
             return "binding must be 32 bytes (SHA-256 of secret, key and value hash) or absent";

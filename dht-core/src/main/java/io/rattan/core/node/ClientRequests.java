@@ -216,7 +216,7 @@ final class ClientRequests {
                 ClientPut p = (ClientPut) request;
                 // The expiry is set here, once: the gateway took the put now (Messages.PutRequest).
                 long expiresAt = ctx.clock().epochMillis() + p.ttlSeconds() * 1000L;
-                return new PutRequest(p.key(), p.value(), expiresAt, p.binding(), ctx.self(), id, 0);
+                return new PutRequest(p.key(), p.value(), p.ttlSeconds(), expiresAt, p.binding(), ctx.self(), id, 0);
             }
             case CLIENT_GET -> {
                 ClientGet g = (ClientGet) request;

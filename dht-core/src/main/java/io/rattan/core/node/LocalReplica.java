@@ -153,11 +153,15 @@ final class LocalReplica {
     }
 
     /**
-     * The record a put stores: its value, expiring when the gateway's expiry clock said, capped at the longest TTL
-     * from now as a pushed copy is ({@link #acceptReplicas}).
+     * The record a put stores: its value, expiring when the gateway's expiry clock said, but no later than its TTL
+     * + 2 S from now (clocks within S of the true time differ by up to 2 S: a gateway further ahead would stretch the
+     * value), nor than the longest TTL from now, as a pushed copy is capped ({@link #acceptReplicas}).
      */
     StoredRecord recordOf(PutRequest p) {
-        long expiresAt = Math.min(p.expiresAtMillis(), clock.epochMillis() + config.ttlSecondsMax() * 1000L);
+        long now = clock.epochMillis();
+        long latest = Math.min(now + p.ttlSeconds() * 1000L + 2 * ExpiryClock.SKEW_BOUND_MILLIS,
+                now + config.ttlSecondsMax() * 1000L);
+        long expiresAt = Math.min(p.expiresAtMillis(), latest);
         return StoredRecord.value(p.key(), p.value(), expiresAt, p.binding());
     }
 

@@ -390,12 +390,13 @@ public final class VirtualWorld {
         faultySlot(index).clock.offsetMillis(offsetMillis);
     }
 
-    /** How far node {@code index}'s wall clock is from the true time; 0 without faults. */
-    /** Node {@code index}'s expiry clock minus the true time, in ms: how far off it judges expiry (faults only). */
+    /** Node {@code index}'s expiry clock minus the true time, in ms: how far off it judges expiry; 0 without faults. */
     public long expiryClockErrorMillis(int index) {
-        return slots.get(index).expiryMillis() - scheduler.epochMillis();
+        Slot slot = slots.get(index);
+        return slot.clock == null ? 0 : slot.expiryMillis() - scheduler.epochMillis();
     }
 
+    /** How far node {@code index}'s wall clock is from the true time; 0 without faults. */
     public long clockOffsetMillis(int index) {
         Slot slot = slots.get(index);
         return slot.clock == null ? 0 : slot.clock.offsetMillis();

@@ -169,8 +169,8 @@ final class MessageArbitraries {
                 .as(JoinInfo::new));
         m.put(MessageType.LEAF_EXCHANGE, contactLists().map(LeafExchange::new));
         m.put(MessageType.LEAF_EXCHANGE_REPLY, contactLists().map(LeafExchangeReply::new));
-        m.put(MessageType.PUT_REQUEST, Combinators.combine(ids(), values(), nonNegativeInts(), hashes(), contacts(),
-                Arbitraries.longs(), hops()).as(PutRequest::new));
+        m.put(MessageType.PUT_REQUEST, Combinators.combine(ids(), values(), nonNegativeInts(), nonNegativeLongs(),
+                hashes(), contacts(), Arbitraries.longs(), hops()).as(PutRequest::new));
         m.put(MessageType.GET_REQUEST, Combinators.combine(ids(), Arbitraries.of(RoutingMode.class),
                 nonNegativeInts(), hashes(), contacts(), Arbitraries.longs(), hops(), Arbitraries.of(true, false))
                 .flatAs((key, routing, max, placemark, origin, id, hops, want) -> Combinators.combine(costs(),

@@ -89,7 +89,7 @@ class MessageCodecTest {
                 new JoinInfo(List.of(ALICE, BOB), true),
                 new LeafExchange(List.of(BOB)),
                 new LeafExchangeReply(List.of()),
-                new PutRequest(KEY, Bytes.utf8("hello"), 1_700_000_003_600_000L, HASH, ALICE, 9, 2),
+                new PutRequest(KEY, Bytes.utf8("hello"), 3600, 1_700_000_003_600_000L, HASH, ALICE, 9, 2),
                 new GetRequest(KEY, 10, Bytes.utf8("mark"), BOB, 10, 0),
                 new GetRequest(KEY, RoutingMode.GREEDY, 0, Bytes.EMPTY, ALICE, 12, 3, true, new Cost(7, 1234)),
                 new GetRequest(KEY, RoutingMode.DELAY_AWARE, 5, HASH, ALICE, 13, 1, false, Cost.ZERO, 3),
@@ -215,7 +215,7 @@ class MessageCodecTest {
         assertThat(hex(frame)).isEqualTo("072800" + "0000000000000000" + "0001" + KEY.toHex() + "00000001ab"
                 + "00000000" + "0000000000000102" + "00000000" + "00000002" + "7333" + "01");
         assertThat(codec.decode(frame)).isEqualTo(envelope);
-        PutRequest put = new PutRequest(KEY, Bytes.utf8("v"), 1_700_000_060_000L, HASH, ALICE, 3, 1);
+        PutRequest put = new PutRequest(KEY, Bytes.utf8("v"), 60, 1_700_000_060_000L, HASH, ALICE, 3, 1);
         assertThat(((PutRequest) codec.decode(codec.encode(new Envelope(BOB, 1, put))).body()).binding())
                 .isEqualTo(HASH);
     }
@@ -501,7 +501,7 @@ class MessageCodecTest {
         Bytes big = Bytes.wrap(new byte[MessageCodec.VALUE_BYTES_MAX + 1]);
 
         assertRefused(new ClientPut(KEY, big, 1, Bytes.EMPTY), "value of 65537 bytes exceeds 65536");
-        assertRefused(new PutRequest(KEY, big, 1, Bytes.EMPTY, ALICE, 1, 1), "value of 65537 bytes");
+        assertRefused(new PutRequest(KEY, big, 1, 1, Bytes.EMPTY, ALICE, 1, 1), "value of 65537 bytes");
         assertRefused(new GetReply(Status.OK, List.of(new ValueEntry(big, 1)), Bytes.EMPTY, 0, ""),
                 "value of 65537 bytes");
         assertRefused(new StoreReplicas(List.of(new ReplicaRecord(KEY, HASH, big, 1, Bytes.EMPTY, Bytes.EMPTY, false))),
@@ -533,7 +533,7 @@ class MessageCodecTest {
     @Test
     void fieldBoundsAreRefused() {
         assertRefused(new ClientPut(KEY, Bytes.EMPTY, 1, Bytes.wrap(new byte[65])), "binding of 65 bytes");
-        assertRefused(new PutRequest(KEY, Bytes.EMPTY, 1, Bytes.wrap(new byte[65]), ALICE, 1, 0),
+        assertRefused(new PutRequest(KEY, Bytes.EMPTY, 1, 1, Bytes.wrap(new byte[65]), ALICE, 1, 0),
                 "binding of 65 bytes");
         assertRefused(new StoreReplicas(List.of(new ReplicaRecord(KEY, HASH, Bytes.EMPTY, 1, Bytes.EMPTY,
                 Bytes.wrap(new byte[1025]), true))), "secret of 1025 bytes");
@@ -586,7 +586,7 @@ class MessageCodecTest {
         assertRefused(new ErrorReply(null, "x"), "status is null");
         assertRefused(new ClientGet(null, 1, Bytes.EMPTY), "key is null");
         assertRefused(new ClientGet(KEY, 1, null), "placemark is null");
-        assertRefused(new PutRequest(KEY, Bytes.EMPTY, 1, Bytes.EMPTY, null, 1, 0), "origin is null");
+        assertRefused(new PutRequest(KEY, Bytes.EMPTY, 1, 1, Bytes.EMPTY, null, 1, 0), "origin is null");
     }
 
     @Test

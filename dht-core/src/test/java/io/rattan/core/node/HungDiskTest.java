@@ -203,6 +203,7 @@ class HungDiskTest {
     }
 
     private PutRequest put() {
-        return new PutRequest(KEY, Bytes.utf8("v"), scheduler.epochMillis() + 600_000, Bytes.EMPTY, gateway, 77, 3);
+        return new PutRequest(KEY, Bytes.utf8("v"), 600, scheduler.epochMillis() + 600_000, Bytes.EMPTY, gateway, 77,
+                3);
     }
 }

@@ -96,7 +96,8 @@ class OffLoopPutTest {
     }
 
     private PutRequest put(String value) {
-        return new PutRequest(KEY, Bytes.utf8(value), scheduler.epochMillis() + 600_000, Bytes.EMPTY, gateway, 77, 3);
+        return new PutRequest(KEY, Bytes.utf8(value), 600, scheduler.epochMillis() + 600_000, Bytes.EMPTY, gateway,
+                77, 3);
     }
 
     private List<Sent> sentTo(Contact c, Class<? extends Message> type) {

@@ -77,7 +77,7 @@ class ReplicaCoordinatorTest {
     }
 
     private PutRequest put(String value) {
-        return new PutRequest(KEY, Bytes.utf8(value), scheduler.epochMillis() + 600_000,
+        return new PutRequest(KEY, Bytes.utf8(value), 600, scheduler.epochMillis() + 600_000,
                 SecretBinding.of(SECRET, KEY, Bytes.utf8(value).sha256()), gateway, 77, 3);
     }
 

@@ -34,7 +34,7 @@ public final class TestMessages {
         for (int i = 0; i < value.length; i++) {
             value[i] = (byte) (requestId + i);
         }
-        return new Envelope(SENDER, requestId, new PutRequest(Id.ofName("key-" + requestId), Bytes.wrap(value),
+        return new Envelope(SENDER, requestId, new PutRequest(Id.ofName("key-" + requestId), Bytes.wrap(value), 3600,
                 PUT_EXPIRES_AT, Bytes.EMPTY, SENDER, requestId, 0));
     }
 

@@ -266,7 +266,8 @@ final class Checker {
         StringBuilder b = new StringBuilder("; stamped expiry - true, expiry clock error (ms):");
         for (int i : holders) {
             Optional<StoredRecord> r = world.store(i).read(p.key, p.hash);
-            b.append(' ').append(i).append('=').append(r.map(x -> x.expiresAtMillis() - trueExpiryMillis).orElse(0L))
+            b.append(' ').append(i).append('=')
+                    .append(r.map(x -> Long.toString(x.expiresAtMillis() - trueExpiryMillis)).orElse("-"))
                     .append('/').append(world.expiryClockErrorMillis(i));
         }
         GetDiagnosis.Served s = diagnosis.peek(reply);
