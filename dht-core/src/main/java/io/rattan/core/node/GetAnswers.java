@@ -49,6 +49,7 @@ final class GetAnswers {
     private final Membership members;
     private final LocalReplica replica;
     private final RecentViews recent;
+    private final long storeFaultSettlingNanos;
 
     GetAnswers(NodeContext ctx, Membership members, LocalReplica replica) {
         this.ctx = ctx;
@@ -57,6 +58,12 @@ final class GetAnswers {
         // Repair into a node does not wait for an anti-entropy round: its neighbours see the same change within an
         // exchange or a probe and start their sessions with it 200 ms later; settlingMillis leaves time for that.
         this.recent = new RecentViews(ctx, members, NodeContext.nanos(ctx.config().settlingMillis()));
+        // A store that refused copies is not repaired by a view change: the roots that owed it a copy start a
+        // session once it takes writes again, but a root may have died since, and the other holders reach it only
+        // in their anti-entropy turn over the leaf set, one member per round. Two such turns.
+        NodeConfig c = ctx.config();
+        this.storeFaultSettlingNanos = Math.max(NodeContext.nanos(c.settlingMillis()),
+                NodeContext.nanos(2L * 2 * c.leafSetHalf() * c.antiEntropyIntervalMillis()));
     }
 
     /**
@@ -136,9 +143,18 @@ final class GetAnswers {
         recent.leafSetChanged();
     }
 
-    /** Every key's replicas may hold puts this node lacks: it started, or its store was in a fault. */
+    /** Every key's replicas may hold puts this node lacks: it started. */
     void allChanged() {
         recent.allChanged();
+    }
+
+    /**
+     * This node's store refuses writes (a full disk): every key's replicas may hold puts it lacks until repair has
+     * brought them, which may take two of its neighbours' anti-entropy turns over the leaf set after the store
+     * recovers (the fault simulator traced misses 13–37 s after the disk was freed, docs/testing.md).
+     */
+    void storeFaulted() {
+        recent.allChanged(storeFaultSettlingNanos);
     }
 
     /**
@@ -157,7 +173,7 @@ final class GetAnswers {
      */
     boolean settled(Id key) {
         if (!replica.healthy()) {
-            recent.allChanged();
+            storeFaulted();
             return false;
         }
         return recent.settled(key);

@@ -123,7 +123,7 @@ public final class Node {
         tables.probeRound();
         if (!replica.healthy()) {
             // The copies refused meanwhile are missing here until repair brings them: unsettled until a while after.
-            gets.allChanged();
+            gets.storeFaulted();
         }
     }
 

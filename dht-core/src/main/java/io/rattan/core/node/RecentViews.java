@@ -29,8 +29,9 @@ final class RecentViews {
     private final ArrayDeque<Past> past = new ArrayDeque<>();
     /** The leaf-set members since the last change, suspects included; null before the first. */
     private List<Contact> current;
+    /** Until when every key counts as changed (nanos); meaningful once {@code allChanged} is set. */
     private boolean allChanged;
-    private long allChangedAtNanos;
+    private long allChangedUntilNanos;
 
     RecentViews(NodeContext ctx, Membership members, long windowNanos) {
         this.ctx = ctx;
@@ -61,15 +62,21 @@ final class RecentViews {
 
     /** Every key's replicas may hold what this node lacks: it started, or its store refused copies. */
     void allChanged() {
+        allChanged(windowNanos);
+    }
+
+    /** As {@link #allChanged()}, for {@code forNanos} from now (or longer, if already so). */
+    void allChanged(long forNanos) {
+        long until = ctx.now() + forNanos;
+        allChangedUntilNanos = allChanged ? Math.max(allChangedUntilNanos, until) : until;
         allChanged = true;
-        allChangedAtNanos = ctx.now();
     }
 
     /** Whether {@code key}'s replica set in this node's view has been the same for the whole window. */
     boolean settled(Id key) {
         long now = ctx.now();
         prune(now);
-        if (allChanged && now - allChangedAtNanos < windowNanos) {
+        if (allChanged && now < allChangedUntilNanos) {
             return false;
         }
         if (past.isEmpty()) {

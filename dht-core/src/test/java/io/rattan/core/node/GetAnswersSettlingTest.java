@@ -167,14 +167,17 @@ class GetAnswersSettlingTest extends ReplicaRig {
     }
 
     @Test
-    void aStoreThatRecoveredFromAFaultStaysUnsettledForTheWindow() {
+    void aStoreThatRecoveredFromAFaultStaysUnsettledForTwoAntiEntropyTurns() {
+        long turnsNanos = 2L * 2 * config.leafSetHalf() * config.antiEntropyIntervalMillis() * 1_000_000L;
         healthy = false;
         assertThat(gets.settled(KEY)).isFalse();
-        scheduler.runFor(settlingNanos() * 3);
+        scheduler.runFor(turnsNanos * 3);
         assertThat(gets.settled(KEY)).as("still in the fault").isFalse();
         healthy = true;
         assertThat(gets.settled(KEY)).as("the copies it refused are not here yet").isFalse();
         scheduler.runFor(settlingNanos());
+        assertThat(gets.settled(KEY)).as("a view change's window is not enough").isFalse();
+        scheduler.runFor(turnsNanos - settlingNanos());
         assertThat(gets.settled(KEY)).isTrue();
     }
 }

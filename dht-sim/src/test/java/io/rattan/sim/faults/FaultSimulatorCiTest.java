@@ -36,11 +36,12 @@ class FaultSimulatorCiTest {
      * holder, nor gets during a partition): 710 before a replica whose key's replica set changed in the last 10 s
      * read three (GetAnswers.settled), 380 after, 420 with repair's growing waits; 112 (39 budget, 73 nobudget) since
      * gets ping the neighbours lost lately, a late copy is sent again and a replica owed a copy is repaired at once
-     * (docs/testing.md, "Rule 1 traced"); 124 (60 / 64) once the gateway set a put's expiry, which moved every trace.
-     * Not 0: what is left is mostly gets that started within a second after a partition healed, of puts the other
-     * side stored. A guard against the get path going back, with room for traces that move, not a pass.
+     * (docs/testing.md, "Rule 1 traced"); 124 (60 / 64) once the gateway set a put's expiry, which moved every trace;
+     * 92 since a store that refused copies stays unsettled for two anti-entropy turns after it recovers. Not 0: what
+     * is left is mostly gets that started within a second after a partition healed, of puts the other side stored.
+     * A guard against the get path going back, with room for traces that move, not a pass.
      */
-    static final int RULE_1_MAX = 135;
+    static final int RULE_1_MAX = 110;
 
     private static ExecutorService pool;
     private static final List<FaultRunResult> baseline = new ArrayList<>();
@@ -170,7 +171,7 @@ class FaultSimulatorCiTest {
     void seed46ReplaysTheDocumentedTrace() {
         FaultRunResult r = baseline.get(45);
         assertThat(r.config().seed()).isEqualTo(46);
-        assertThat(r.trace()).isEqualTo("0fbb41e7266890d9/255023");
+        assertThat(r.trace()).isEqualTo("57f2edb4700b8d4b/254963");
     }
 
     @Test
