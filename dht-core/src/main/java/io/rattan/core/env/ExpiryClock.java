@@ -40,6 +40,8 @@ public final class ExpiryClock implements Clock {
 
     /** S, the documented clock-error bound: default for every node. */
     public static final long SKEW_BOUND_MILLIS = 500;
+    /** The most two expiry clocks, each within S of the true time, differ by: 2 S. */
+    public static final long SPREAD_BOUND_MILLIS = 2 * SKEW_BOUND_MILLIS;
     private static final Logger log = LoggerFactory.getLogger(ExpiryClock.class);
     private static final int SAMPLES = 5;
     private static final int SAMPLES_TO_SETTLE = 3;

@@ -77,7 +77,7 @@ final class ClientRequestValidator {
      */
     static String checkPeerPut(PutRequest p, NodeConfig config, long nowMillis) {
         String invalid = checkPut(p.value(), p.ttlSeconds(), p.binding(), config);
-        if (invalid == null && p.expiresAtMillis() + 2 * ExpiryClock.SKEW_BOUND_MILLIS <= nowMillis) {
+        if (invalid == null && p.expiresAtMillis() + ExpiryClock.SPREAD_BOUND_MILLIS <= nowMillis) {
             return "expired before it reached this node: its gateway set expiry " + p.expiresAtMillis()
                     + ", this node's clock reads " + nowMillis;
         }

@@ -159,7 +159,7 @@ final class LocalReplica {
      */
     StoredRecord recordOf(PutRequest p) {
         long now = clock.epochMillis();
-        long latest = Math.min(now + p.ttlSeconds() * 1000L + 2 * ExpiryClock.SKEW_BOUND_MILLIS,
+        long latest = Math.min(now + p.ttlSeconds() * 1000L + ExpiryClock.SPREAD_BOUND_MILLIS,
                 now + config.ttlSecondsMax() * 1000L);
         long expiresAt = Math.min(p.expiresAtMillis(), latest);
         return StoredRecord.value(p.key(), p.value(), expiresAt, p.binding());

@@ -592,7 +592,7 @@ class HostilePeersTest {
                 long expiresAt = h.readStore(key, value.sha256()).get(10, TimeUnit.SECONDS).orElseThrow()
                         .expiresAtMillis();
                 assertThat(expiresAt).as("expiry at %s", h.contact()).isBetween(sent + 60_000,
-                        received + 60_000 + 2 * ExpiryClock.SKEW_BOUND_MILLIS);
+                        received + 60_000 + ExpiryClock.SPREAD_BOUND_MILLIS);
             }
         }
     }
