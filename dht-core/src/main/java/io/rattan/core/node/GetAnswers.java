@@ -143,6 +143,17 @@ final class GetAnswers {
         recent.leafSetChanged();
     }
 
+    /**
+     * Leaf-set member {@code member} answers again after its answers stopped for a while ({@link
+     * Peers#CUT_OFF_NANOS}): the keys it replicates with this node may hold puts it acknowledged without this
+     * node meanwhile. Under a one-way cut it kept speaking, so it never left this node's leaf set and no view
+     * changed: the fault simulator traced a root answering gets without such puts, held by the member, seconds after
+     * the cut healed (docs/testing.md).
+     */
+    void answersResumed(Id member) {
+        recent.cutOffEnded(member);
+    }
+
     /** Every key's replicas may hold puts this node lacks: it started. */
     void allChanged() {
         recent.allChanged();

@@ -7,6 +7,7 @@ import io.rattan.core.msg.Messages.JoinInfo;
 import io.rattan.core.msg.Messages.JoinRequest;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -23,6 +24,7 @@ import org.slf4j.LoggerFactory;
 final class Join {
 
     private static final Logger log = LoggerFactory.getLogger(Join.class);
+    private static final int JOIN_INFO_CONTACTS_MAX = 160;
 
     private final NodeContext ctx;
     private final Membership members;
@@ -109,5 +111,25 @@ final class Join {
         for (Contact c : members.leafMembers()) {
             members.exchangeWith(c);
         }
+    }
+
+    /**
+     * What a joiner is told by node {@code self} of {@code members}: the leaf set and this node, then (not from its
+     * root, or to fill up) routing-table entries, at most {@value #JOIN_INFO_CONTACTS_MAX}.
+     */
+    static List<Contact> contactsForJoiner(Membership members, Contact self, boolean root) {
+        List<Contact> out = new ArrayList<>(members.leafMembers());
+        out.add(self);
+        if (!root || out.size() < JOIN_INFO_CONTACTS_MAX) {
+            for (Contact c : members.tableEntries()) {
+                if (out.size() >= JOIN_INFO_CONTACTS_MAX) {
+                    break;
+                }
+                if (!out.contains(c)) {
+                    out.add(c);
+                }
+            }
+        }
+        return out;
     }
 }

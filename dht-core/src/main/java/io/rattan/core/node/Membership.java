@@ -10,6 +10,7 @@ import io.rattan.core.net.Contact;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,7 +25,6 @@ import org.slf4j.LoggerFactory;
 final class Membership {
 
     private static final Logger log = LoggerFactory.getLogger(Membership.class);
-    private static final int JOIN_INFO_CONTACTS_MAX = 160;
 
     private final NodeContext ctx;
     private final LeafSet leafSet;
@@ -34,11 +34,19 @@ final class Membership {
     private final LostContacts lost;
     private final LeafExchanges exchanges;
     private final Runnable leafSetChanged;
+    private final Consumer<Id> answersResumed;
     /** What {@link Peers#forgetIdle} must keep: the peers routing relies on, measured by maintenance. */
     private final Predicate<Id> isNeighbour = this::isNeighbour;
 
-    /** {@code leafSetChanged} runs when a member joins or leaves the leaf set, or a peer is suspected or cleared. */
     Membership(NodeContext ctx, Runnable leafSetChanged) {
+        this(ctx, leafSetChanged, id -> { });
+    }
+
+    /**
+     * {@code leafSetChanged} runs when a member joins or leaves the leaf set, or a peer is suspected or cleared;
+     * {@code answersResumed} when a member answers again after a cut ({@link Peers#answeredAfterCut}).
+     */
+    Membership(NodeContext ctx, Runnable leafSetChanged, Consumer<Id> answersResumed) {
         this.ctx = ctx;
         NodeConfig config = ctx.config();
         String selfHost = ctx.self().address().host();
@@ -52,6 +60,7 @@ final class Membership {
         this.lost = new LostContacts(ctx, peers);
         this.exchanges = new LeafExchanges(ctx, leafSet, peers, this::learn, this::peerTimedOut);
         this.leafSetChanged = leafSetChanged;
+        this.answersResumed = answersResumed;
     }
 
     /** A peer became a suspect or stopped being one: it leaves or rejoins the usable members. */
@@ -231,23 +240,6 @@ final class Membership {
         return closer.size() > max ? List.copyOf(closer.subList(0, max)) : closer;
     }
 
-    /** What a joiner is told: the leaf set and this node, then (not from its root, or to fill up) table entries. */
-    List<Contact> contactsForJoiner(boolean root) {
-        List<Contact> out = new ArrayList<>(leafSet.members());
-        out.add(ctx.self());
-        if (!root || out.size() < JOIN_INFO_CONTACTS_MAX) {
-            for (Contact c : table.all()) {
-                if (out.size() >= JOIN_INFO_CONTACTS_MAX) {
-                    break;
-                }
-                if (!out.contains(c)) {
-                    out.add(c);
-                }
-            }
-        }
-        return out;
-    }
-
     /**
      * Whether this node has heard directly from its nearest neighbour on each side (true with an empty leaf set: a
      * node alone in its overlay). They are in every replica set it is part of, and second-hand contacts may be stale.
@@ -328,8 +320,12 @@ final class Membership {
         return true;
     }
 
+    /** {@code peer} answered a request of this node's, {@code rttNanos} after it was sent. */
     void sampleRtt(Id peer, long rttNanos) {
         peers.sample(peer, rttNanos);
+        if (peers.answeredAfterCut(peer, ctx.now()) && leafSet.contains(peer)) {
+            answersResumed.accept(peer);
+        }
     }
 
     /** Drops what is known of a peer that is no neighbour, without marking it dead. */
@@ -343,6 +339,7 @@ final class Membership {
             // Our own request table is full: the failure is ours, not the peer's, so blame nobody.
             return;
         }
+        peers.unanswered(c.id(), ctx.now());
         if (!peers.suspect(c.id(), !ctx.stopped())) {
             return;
         }

@@ -78,7 +78,7 @@ public final class Node {
     public Node(NodeConfig config, Contact self, NodeEnv env, NodeListener listener, PlantedBugs bugs) {
         this.ctx = new NodeContext(self, config, env.clock(), env.scheduler(), env.random(), listener);
         this.replica = new LocalReplica(config, env.store(), env.clock(), ctx.tag(), bugs);
-        this.members = new Membership(ctx, this::leafSetChanged);
+        this.members = new Membership(ctx, this::leafSetChanged, this::answersResumed);
         this.outbox = new Outbox(ctx, env.transport(), members::sampleRtt);
         ctx.attach(outbox);
         this.tables = new TableMaintenance(ctx, members);
@@ -149,6 +149,10 @@ public final class Node {
         leafSetChangedAtNanos = ctx.now();
         gets.leafSetChanged();
         repair.leafSetChanged();
+    }
+
+    private void answersResumed(Id member) {
+        gets.answersResumed(member);
     }
 
     private void periodic(long periodMillis, Runnable task) {

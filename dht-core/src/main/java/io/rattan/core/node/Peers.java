@@ -23,6 +23,9 @@ final class Peers implements RttView {
         boolean probing;
         // Never heard: older than any time, including a real clock's negative nanoTime.
         long lastHeardNanos = Long.MIN_VALUE;
+        // When this node's requests to it began to go unanswered: the first timeout since its last answer.
+        long unansweredSinceNanos;
+        boolean unanswered;
 
         Peer(RttEstimator rtt) {
             this.rtt = rtt;
@@ -38,6 +41,12 @@ final class Peers implements RttView {
      * after a minute).
      */
     static final long IDLE_NANOS = 5L * 60 * 1_000_000_000L;
+    /**
+     * How long a peer's answers must stop for its next answer to end a cut ({@link #answeredAfterCut}): longer than a
+     * slow node takes to answer late, as long as the RTO a peer starts from. A peer this node could not reach that
+     * long has suspected it, or declared it dead, and left it out of its puts meanwhile.
+     */
+    static final long CUT_OFF_NANOS = 1_000_000_000L;
     /** Slots a sweep visits per call, at least: a map of up to 1,024 slots is swept whole every 64 calls or faster. */
     private static final int SWEEP_SLOTS_MIN = 16;
 
@@ -184,6 +193,30 @@ final class Peers implements RttView {
             return false;
         }
         return true;
+    }
+
+    /** A request to the peer timed out at {@code nowNanos}: its answers stop from now, unless they had already. */
+    void unanswered(Id id, long nowNanos) {
+        Peer p = get(id);
+        if (!p.unanswered) {
+            p.unanswered = true;
+            p.unansweredSinceNanos = nowNanos;
+        }
+    }
+
+    /**
+     * The peer answered a request of this node's (in time or late) at {@code nowNanos}: returns whether this node's
+     * requests to it had gone unanswered for {@link #CUT_OFF_NANOS} or more before, since the first timeout after its
+     * previous answer. Hearing its requests does not end that span: under a one-way cut it still speaks, never
+     * answers, and so stays a member of this node's leaf set while this node is dead to it.
+     */
+    boolean answeredAfterCut(Id id, long nowNanos) {
+        Peer p = peers.get(id);
+        if (p == null || !p.unanswered) {
+            return false;
+        }
+        p.unanswered = false;
+        return nowNanos - p.unansweredSinceNanos >= CUT_OFF_NANOS;
     }
 
     /** Drops what is known of a peer that is no neighbour, without marking it dead. */

@@ -60,6 +60,27 @@ final class RecentViews {
         }
     }
 
+    /**
+     * Member {@code id} was cut off from this node until now, without leaving the leaf set: the keys whose replica set
+     * holds it count as changed for the window, as if it had left and come back (a past view without it).
+     */
+    void cutOffEnded(Id id) {
+        if (current == null) {
+            return;
+        }
+        List<Contact> without = new ArrayList<>(current);
+        if (!without.removeIf(c -> c.id().equals(id))) {
+            return;
+        }
+        long now = ctx.now();
+        past.addLast(new Past(now, without));
+        prune(now);
+        if (past.size() > VIEWS_MAX) {
+            past.clear();
+            allChanged();
+        }
+    }
+
     /** Every key's replicas may hold what this node lacks: it started, or its store refused copies. */
     void allChanged() {
         allChanged(windowNanos);

@@ -110,7 +110,7 @@ final class Router {
         }
         if (m instanceof JoinRequest j && tried.size() <= 1) {
             // A node on the join path gives the joiner its contacts; the root gives its leaf set in deliver().
-            ctx.outbox().send(j.joiner().address(), 0, new JoinInfo(members.contactsForJoiner(false), false));
+            ctx.outbox().send(j.joiner().address(), 0, new JoinInfo(Join.contactsForJoiner(members, ctx.self(), false), false));
         }
         forward(m, next, progress);
     }
@@ -180,7 +180,7 @@ final class Router {
                 JoinRequest j = (JoinRequest) m;
                 if (!j.joiner().id().equals(ctx.self().id())) {
                     ctx.outbox().send(j.joiner().address(), j.originRequestId(),
-                            new JoinInfo(members.contactsForJoiner(true), true));
+                            new JoinInfo(Join.contactsForJoiner(members, ctx.self(), true), true));
                 }
             }
             default -> throw new IllegalStateException("not a routed message: " + m);

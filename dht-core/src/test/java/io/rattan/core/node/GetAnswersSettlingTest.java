@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.Messages.Ping;
+import io.rattan.core.msg.Messages.Pong;
 import io.rattan.core.msg.Messages.ReplicaRead;
 import io.rattan.core.msg.Messages.ReplicaReadReply;
 import io.rattan.core.msg.Status;
@@ -143,6 +145,48 @@ class GetAnswersSettlingTest extends ReplicaRig {
         assertThat(gets.settled(KEY)).isTrue();
         members.heard(a);
         assertThat(gets.settled(KEY)).as("cleared").isTrue();
+    }
+
+    @Test
+    void aMemberThatAnswersAgainAfterACutUnsettlesTheKeysItReplicates() {
+        // A one-way cut: this node's requests to A go unanswered for seconds, while A's own messages still arrive, so
+        // A stays a member and no view changes; A meanwhile left this node out of its puts (a fault-simulator trace).
+        // Two more nodes, so that a key near them has a replica set without A.
+        members.heard(contact("7ffffffffffffffffffffffffffffffffffffff0", 7));
+        members.heard(contact("7ffffffffffffffffffffffffffffffffffffff2", 8));
+        scheduler.runFor(settlingNanos());
+        outbox.request(a, new Ping(), 100_000_000L, ReplyHandler.of(r -> { }, () -> members.peerTimedOut(a)));
+        scheduler.runFor(200_000_000L);
+        members.heard(a);
+        scheduler.runFor(Peers.CUT_OFF_NANOS);
+        assertThat(gets.settled(KEY)).as("A spoke again, but has not answered yet").isTrue();
+
+        answerNextRequestTo(a);
+
+        assertThat(gets.settled(KEY)).as("A answered after a cut of over a second").isFalse();
+        Id far = Id.fromHex("7ffffffffffffffffffffffffffffffffffffff1");
+        assertThat(gets.settled(far)).as("a key A does not replicate").isTrue();
+        scheduler.runFor(settlingNanos());
+        assertThat(gets.settled(KEY)).isTrue();
+    }
+
+    @Test
+    void aLateAnswerWithinTheCutOffLeavesTheKeySettled() {
+        // A slow node: one request timed out, and its answer to the next comes moments later.
+        outbox.request(a, new Ping(), 100_000_000L, ReplyHandler.of(r -> { }, () -> members.peerTimedOut(a)));
+        scheduler.runFor(200_000_000L);
+
+        answerNextRequestTo(a);
+
+        assertThat(gets.settled(KEY)).isTrue();
+    }
+
+    /** Sends A a ping, as any request of this node's, and delivers A's answer to it. */
+    private void answerNextRequestTo(Contact peer) {
+        sent.clear();
+        outbox.request(peer, new Ping(), 1_000_000_000L, ReplyHandler.of(r -> { }, () -> { }));
+        Sent ping = sent.get(sent.size() - 1);
+        outbox.onReply(new Envelope(peer, ping.envelope().requestId(), new Pong(List.of(), 0)));
     }
 
     @Test

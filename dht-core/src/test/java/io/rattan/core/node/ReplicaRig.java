@@ -82,7 +82,9 @@ abstract class ReplicaRig {
         config = NodeConfig.defaults().withReplicas(4, 2);
         NodeContext ctx = new NodeContext(self, config, scheduler, scheduler, new SplittableRandom(1), listener());
         GetAnswers[] wired = new GetAnswers[1];
-        members = new Membership(ctx, leafSetChangesReachGets ? () -> wired[0].leafSetChanged() : () -> { });
+        members = leafSetChangesReachGets
+                ? new Membership(ctx, () -> wired[0].leafSetChanged(), id -> wired[0].answersResumed(id))
+                : new Membership(ctx, () -> { });
         List<Sent> into = sent;
         outbox = new Outbox(ctx, (to, e) -> into.add(new Sent(to, e)), members::sampleRtt);
         ctx.attach(outbox);

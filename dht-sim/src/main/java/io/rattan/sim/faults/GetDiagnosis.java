@@ -36,6 +36,10 @@ final class GetDiagnosis {
     private static final long SECOND = 1_000_000_000L;
     /** A view this recent is "new": a start or leaf-set change within it, as a join's repair has not ended yet. */
     static final long RECENT_NANOS = 10 * SECOND;
+    /** The first second after a heal (as {@link #when} counts it). */
+    static final long HEAL_MOMENT_NANOS = SECOND;
+    /** The prefix of the counts by {@link #when}, printed beside the causes. */
+    static final String WHEN = "when: ";
 
     /** What a node held of a key and thought of it when it answered a get. */
     record Served(int node, long atNanos, ReplicaView view, Set<Bytes> values, boolean heldAny) {
@@ -142,6 +146,32 @@ final class GetDiagnosis {
         return "no partition before";
     }
 
+    /**
+     * Which side of a heal a miss lies on: a put acknowledged while a partition was in force (by one side, on its own
+     * replicas) missed by a get that started within {@link #HEAL_MOMENT_NANOS} of that partition's heal, before the
+     * sides can have met again (a lost neighbour's ping crosses at most a second after it, LostContacts), or not.
+     */
+    private String when(long ackNanos, long startNanos) {
+        long partitionAt = Long.MIN_VALUE;
+        long healAt = Long.MIN_VALUE;
+        for (Event e : events) {
+            if (e.atNanos() > startNanos) {
+                break;
+            }
+            if (e.kind().equals("partition")) {
+                partitionAt = e.atNanos();
+            } else if (e.kind().equals("heal")) {
+                healAt = e.atNanos();
+            }
+        }
+        boolean ackedApart = partitionAt != Long.MIN_VALUE && partitionAt <= ackNanos && ackNanos <= healAt;
+        if (healAt == Long.MIN_VALUE || startNanos - healAt >= HEAL_MOMENT_NANOS) {
+            return "get 1 s or more after the last heal";
+        }
+        return ackedApart ? "put acknowledged during the partition, get within 1 s of its heal"
+                : "put acknowledged before the partition, get within 1 s of its heal";
+    }
+
     /** Whether node {@code node}'s disk was full at {@code atNanos}. */
     private boolean diskFullAt(int node, long atNanos) {
         boolean full = false;
@@ -215,6 +245,7 @@ final class GetDiagnosis {
         causes.merge(cause + " | " + (kinds.isEmpty() ? "no crash/partition/heal" : String.join("+", kinds))
                 + " near", 1, Integer::sum);
         causes.merge(cause + " | " + sinceHeal(startNanos), 1, Integer::sum);
+        causes.merge(WHEN + when(ackNanos, startNanos), 1, Integer::sum);
         d.append("; true replicas ").append(trueSet).append(", holders at ack ").append(holdersAtAck)
                 .append(", now ").append(holdersNow).append(", events since ").append(around);
         return "[" + cause + "] " + d;
