@@ -51,22 +51,11 @@ record ClientConfig(
         requirePositive(backoffBase, "backoff base");
         requirePositive(backoffMax, "backoff max");
         requirePositive(connectTimeout, "connectTimeout");
-        if (backoffBase.compareTo(backoffMax) > 0) {
-            throw new IllegalArgumentException("backoff base " + backoffBase + " exceeds backoff max " + backoffMax);
-        }
-        if (connectTimeout.toMillis() < 1 || connectTimeout.toMillis() > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("connectTimeout must be 1 ms .. " + Integer.MAX_VALUE + " ms, got "
-                    + connectTimeout);
-        }
-        if (maxRetries < 0) {
-            throw new IllegalArgumentException("maxRetries must be >= 0, got " + maxRetries);
-        }
-        if (eventLoopThreads < 1) {
-            throw new IllegalArgumentException("eventLoopThreads must be >= 1, got " + eventLoopThreads);
-        }
-        if (requestsInFlightMax < 1) {
-            throw new IllegalArgumentException("maxRequestsInFlight must be >= 1, got " + requestsInFlightMax);
-        }
+        requireOrdered(backoffBase, backoffMax);
+        requireWholeMillis(connectTimeout);
+        requireAtLeast(maxRetries, 0, "maxRetries");
+        requireAtLeast(eventLoopThreads, 1, "eventLoopThreads");
+        requireAtLeast(requestsInFlightMax, 1, "maxRequestsInFlight");
     }
 
     /** Rejects null, zero, negative and absurdly long durations with a message naming the setting. */
@@ -79,5 +68,29 @@ record ClientConfig(
             throw new IllegalArgumentException(name + " must be at most " + DURATION_MAX + ", got " + d);
         }
         return d;
+    }
+
+    /** Rejects a backoff whose base exceeds its cap. */
+    static void requireOrdered(Duration backoffBase, Duration backoffMax) {
+        if (backoffBase.compareTo(backoffMax) > 0) {
+            throw new IllegalArgumentException("backoff base " + backoffBase + " exceeds backoff max " + backoffMax);
+        }
+    }
+
+    /** Rejects a connect timeout Netty cannot take: it wants whole milliseconds, 1 to {@code Integer.MAX_VALUE}. */
+    static Duration requireWholeMillis(Duration connectTimeout) {
+        if (connectTimeout.toMillis() < 1 || connectTimeout.toMillis() > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("connectTimeout must be 1 ms .. " + Integer.MAX_VALUE + " ms, got "
+                    + connectTimeout);
+        }
+        return connectTimeout;
+    }
+
+    /** Rejects a count below {@code min} with a message naming the setting. */
+    static int requireAtLeast(int value, int min, String name) {
+        if (value < min) {
+            throw new IllegalArgumentException(name + " must be >= " + min + ", got " + value);
+        }
+        return value;
     }
 }

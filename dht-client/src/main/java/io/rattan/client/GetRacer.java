@@ -151,11 +151,11 @@ final class GetRacer {
                 if (error == null) {
                     image.answered(request.key(), target, reply, System.nanoTime() - sentNanos);
                     answer.accept(reply);
-                } else if (RattanClient.unwrap(error) instanceof CancellationException) {
+                } else if (Failures.unwrap(error) instanceof CancellationException) {
                     return;
                 } else if (isRefusal(error)) {
                     // The request itself was refused: the replica is fine, and no other copy can do better.
-                    failed(RattanClient.asRattan(error, Op.GET), answer);
+                    failed(Failures.asRattan(error, Op.GET), answer);
                 } else {
                     // Not the race's own cancel (it ended): the replica failed; route this copy instead.
                     image.failed(target);
@@ -181,7 +181,7 @@ final class GetRacer {
                     answer.accept(reply);
                     return;
                 }
-                failed(RattanClient.asRattan(error, Op.GET), answer);
+                failed(Failures.asRattan(error, Op.GET), answer);
             }));
         }
 
@@ -224,7 +224,7 @@ final class GetRacer {
 
     /** A failure that is the answer to the request itself (BAD_REQUEST, TOO_LARGE): it ends the race, see GetRace. */
     private static boolean isRefusal(Throwable error) {
-        Status s = RattanClient.asRattan(error, Op.GET).status();
+        Status s = Failures.asRattan(error, Op.GET).status();
         return s == Status.BAD_REQUEST || s == Status.TOO_LARGE;
     }
 
@@ -239,7 +239,7 @@ final class GetRacer {
 
     /** The reply itself when it answers the page; else the failure it stands for, thrown for the call to handle. */
     private static Message checked(Message reply) {
-        RattanClient.mapGetPage(reply);
+        Replies.getPage(reply);
         return reply;
     }
 }

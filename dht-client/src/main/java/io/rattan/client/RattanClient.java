@@ -5,34 +5,19 @@ import io.rattan.core.client.GetOptions;
 import io.rattan.core.client.HedgeThreshold;
 import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.id.Id;
-import io.rattan.core.msg.Cost;
-import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.msg.Messages.ClientRemove;
-import io.rattan.core.msg.Messages.ErrorReply;
-import io.rattan.core.msg.Messages.GetReply;
-import io.rattan.core.msg.Messages.PutReply;
-import io.rattan.core.msg.Messages.RemoveReply;
-import io.rattan.core.msg.Messages.ValueEntry;
 import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.SecretBinding;
 import io.rattan.core.msg.Status;
-import io.rattan.core.net.Address;
 import io.rattan.core.util.Bytes;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
-import java.util.function.Function;
 
 /**
  * A client of a Rattan DHT: puts, gets and removes values through one or more gateways over the binary RPC.
@@ -102,10 +87,12 @@ public final class RattanClient implements AutoCloseable {
 
     private final ClientRuntime runtime;
     private final GetRacer racer;
+    private final Delivery delivery;
 
     private RattanClient(ClientConfig config) {
         this.runtime = new ClientRuntime(config);
         this.racer = new GetRacer(runtime);
+        this.delivery = new Delivery(runtime);
     }
 
     /** A builder with every setting at its default; only the gateways must be given. */
@@ -155,33 +142,32 @@ public final class RattanClient implements AutoCloseable {
     public CompletableFuture<PutResult> put(Id key, byte[] value, Duration ttl, byte[] secret) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
-        int ttlSeconds = ttlSeconds(ttl);
+        int ttlSeconds = Arguments.ttlSeconds(ttl);
         if (secret != null) {
-            checkSecret(secret);
+            Arguments.checkSecret(secret);
         }
         long start = System.nanoTime();
         if (value.length > VALUE_BYTES_MAX) {
             RattanException tooLarge = new RattanException(Status.TOO_LARGE, "put: the value has " + value.length
                     + " bytes; the wire protocol carries at most " + VALUE_BYTES_MAX);
-            return instrumented(Op.PUT, start, CompletableFuture.failedFuture(tooLarge), r -> ClientMetrics.SUCCESS);
+            return delivery.toCaller(Op.PUT, start, CompletableFuture.failedFuture(tooLarge));
         }
         Bytes v = Bytes.of(value);
         Bytes hash = v.sha256();
         Bytes binding = secret == null ? Bytes.EMPTY : SecretBinding.of(Bytes.of(secret), key, hash);
         ClientPut request = new ClientPut(key, v, ttlSeconds, binding);
-        return instrumented(Op.PUT, start,
-                runtime.submit(Op.PUT, request, deadline(start), reply -> mapPut(reply, hash)),
-                r -> ClientMetrics.SUCCESS);
+        return delivery.toCaller(Op.PUT, start,
+                runtime.submit(Op.PUT, request, deadline(start), reply -> Replies.put(reply, hash)));
     }
 
     /** Blocking {@link #put(Id, byte[], Duration)}; throws {@link RattanException} on failure. */
     public PutResult putSync(Id key, byte[] value, Duration ttl) {
-        return await(put(key, value, ttl));
+        return Failures.await(put(key, value, ttl));
     }
 
     /** Blocking {@link #put(Id, byte[], Duration, byte[])}; throws {@link RattanException} on failure. */
     public PutResult putSync(Id key, byte[] value, Duration ttl, byte[] secret) {
-        return await(put(key, value, ttl, secret));
+        return Failures.await(put(key, value, ttl, secret));
     }
 
     // ---- get ----
@@ -247,9 +233,7 @@ public final class RattanClient implements AutoCloseable {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(options, "options");
         long start = System.nanoTime();
-        Pager pager = new Pager(key, options, deadline(start));
-        pager.fetch(Bytes.EMPTY);
-        return instrumented(Op.GET, start, pager.result, r -> ClientMetrics.SUCCESS);
+        return delivery.toCaller(Op.GET, start, new Pager(runtime, racer, key, options, deadline(start)).start());
     }
 
     /**
@@ -269,31 +253,26 @@ public final class RattanClient implements AutoCloseable {
     public CompletableFuture<GetResult> getPage(Id key, RoutingMode routing, int maxValues, Bytes placemark) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(routing, "routing");
-        if (maxValues < 1 || maxValues > GET_PAGE_VALUES) {
-            throw new IllegalArgumentException("maxValues must be 1.." + GET_PAGE_VALUES + ", got " + maxValues);
-        }
-        Bytes mark = placemark == null ? Bytes.EMPTY : placemark;
-        if (mark.length() > MessageCodec.HASH_BYTES_MAX) {
-            throw new IllegalArgumentException("a placemark has at most " + MessageCodec.HASH_BYTES_MAX + " bytes");
-        }
+        Arguments.checkPageValues(maxValues);
+        Bytes mark = Arguments.placemark(placemark);
         long start = System.nanoTime();
-        return instrumented(Op.GET, start, runtime.submit(Op.GET, new ClientGet(key, routing, maxValues, mark),
-                deadline(start), RattanClient::mapGetPage), r -> ClientMetrics.SUCCESS);
+        return delivery.toCaller(Op.GET, start, runtime.submit(Op.GET, new ClientGet(key, routing, maxValues, mark),
+                deadline(start), Replies::getPage));
     }
 
     /** Blocking {@link #get(Id)}; throws {@link RattanException} on failure. */
     public GetResult getSync(Id key) {
-        return await(get(key));
+        return Failures.await(get(key));
     }
 
     /** Blocking {@link #get(Id, RoutingMode)}; throws {@link RattanException} on failure. */
     public GetResult getSync(Id key, RoutingMode routing) {
-        return await(get(key, routing));
+        return Failures.await(get(key, routing));
     }
 
     /** Blocking {@link #get(Id, GetOptions)}; throws {@link RattanException} on failure. */
     public GetResult getSync(Id key, GetOptions options) {
-        return await(get(key, options));
+        return Failures.await(get(key, options));
     }
 
     // ---- remove ----
@@ -316,22 +295,19 @@ public final class RattanClient implements AutoCloseable {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(valueHash, "valueHash");
         Objects.requireNonNull(secret, "secret");
-        if (valueHash.isEmpty() || valueHash.length() > MessageCodec.HASH_BYTES_MAX) {
-            throw new IllegalArgumentException("a value hash has 1.." + MessageCodec.HASH_BYTES_MAX + " bytes, got "
-                    + valueHash.length());
-        }
-        checkSecret(secret);
-        int ttlSeconds = ttlSeconds(ttl);
+        Arguments.checkValueHash(valueHash);
+        Arguments.checkSecret(secret);
+        int ttlSeconds = Arguments.ttlSeconds(ttl);
         long start = System.nanoTime();
         ClientRemove request = new ClientRemove(key, valueHash, Bytes.of(secret), ttlSeconds);
-        return instrumented(Op.REMOVE, start,
-                runtime.submit(Op.REMOVE, request, deadline(start), RattanClient::mapRemove),
+        return delivery.toCaller(Op.REMOVE, start,
+                runtime.submit(Op.REMOVE, request, deadline(start), Replies::remove),
                 removed -> removed ? ClientMetrics.SUCCESS : "not_found");
     }
 
     /** Blocking {@link #remove}; throws {@link RattanException} on failure. */
     public boolean removeSync(Id key, Bytes valueHash, byte[] secret, Duration ttl) {
-        return await(remove(key, valueHash, secret, ttl));
+        return Failures.await(remove(key, valueHash, secret, ttl));
     }
 
     // ---- lifecycle ----
@@ -365,268 +341,8 @@ public final class RattanClient implements AutoCloseable {
         return runtime;
     }
 
-    // ---- reply mapping ----
-
-    private static PutResult mapPut(Message reply, Bytes valueHash) {
-        switch (reply.type()) {
-            case PUT_REPLY: {
-                PutReply r = (PutReply) reply;
-                if (r.status() == Status.OK) {
-                    return new PutResult(valueHash, r.replicas());
-                }
-                throw failure(Op.PUT, r.status(), r.detail());
-            }
-            case ERROR_REPLY:
-                throw failure(Op.PUT, (ErrorReply) reply);
-            default:
-                throw unexpected(Op.PUT, reply);
-        }
-    }
-
-    static GetResult mapGetPage(Message reply) {
-        switch (reply.type()) {
-            case GET_REPLY: {
-                GetReply r = (GetReply) reply;
-                // A quorum get that reached fewer than R replicas still answers, flagged partial.
-                if (r.status() == Status.OK || r.status() == Status.PARTIAL) {
-                    List<GetResult.Value> values = new ArrayList<>(r.values().size());
-                    for (ValueEntry e : r.values()) {
-                        values.add(new GetResult.Value(e.value(), e.value().sha256(),
-                                Duration.ofMillis(e.ttlRemainingMillis())));
-                    }
-                    return new GetResult(values, r.hops(), 1, r.placemark(), r.cost(), r.status() == Status.PARTIAL);
-                }
-                if (r.status() == Status.NOT_FOUND) {
-                    // No live value under the key: the same answer as an empty page.
-                    return new GetResult(List.of(), r.hops(), 1, Bytes.EMPTY, r.cost());
-                }
-                throw failure(Op.GET, r.status(), r.detail());
-            }
-            case ERROR_REPLY:
-                throw failure(Op.GET, (ErrorReply) reply);
-            default:
-                throw unexpected(Op.GET, reply);
-        }
-    }
-
-    private static Boolean mapRemove(Message reply) {
-        Status status;
-        String detail;
-        switch (reply.type()) {
-            case REMOVE_REPLY:
-                status = ((RemoveReply) reply).status();
-                detail = ((RemoveReply) reply).detail();
-                break;
-            case ERROR_REPLY:
-                ErrorReply error = (ErrorReply) reply;
-                if (error.status() == Status.NOT_FOUND) {
-                    return Boolean.FALSE;
-                }
-                throw failure(Op.REMOVE, error);
-            default:
-                throw unexpected(Op.REMOVE, reply);
-        }
-        if (status == Status.OK) {
-            return Boolean.TRUE;
-        }
-        if (status == Status.NOT_FOUND) {
-            return Boolean.FALSE;
-        }
-        throw failure(Op.REMOVE, status, detail);
-    }
-
-    private static RattanException failure(Op op, ErrorReply error) {
-        RattanException f = failure(op, error.status(), error.detail());
-        if (error.retryAfterMillis() <= 0 || f.status() != error.status()) {
-            return f;
-        }
-        return new RattanException(f.status(), f.getMessage(), null, error.retryAfterMillis());
-    }
-
-    private static RattanException failure(Op op, Status status, String detail) {
-        String suffix = detail == null || detail.isEmpty() ? "" : ": " + detail;
-        if (status == Status.OK) {
-            // An error reply that claims success is a broken gateway; retry elsewhere.
-            return new RattanException(Status.INTERNAL, op.tag() + ": the gateway sent an error reply with status OK"
-                    + suffix);
-        }
-        return new RattanException(status, op.tag() + " failed: " + status + suffix);
-    }
-
-    private static RattanException unexpected(Op op, Message reply) {
-        return new RattanException(Status.INTERNAL, op.tag() + ": the gateway answered with " + reply.type());
-    }
-
-    // ---- helpers ----
-
-    /** Follows placemarks for {@link #get(Id)}; each page is a call of its own, all under one deadline. */
-    private final class Pager {
-        private final Id key;
-        private final long deadlineNanos;
-        private final CompletableFuture<GetResult> result = new CompletableFuture<>();
-        // Pages complete one after another, each on the loop after the previous; the chain publishes these fields.
-        private final Map<Bytes, GetResult.Value> values = new LinkedHashMap<>();
-        private final GetOptions options;
-        private int hops;
-        private int pages;
-        private Cost cost = Cost.ZERO;
-        private boolean partial;
-        private volatile CompletableFuture<GetResult> page;
-
-        Pager(Id key, GetOptions options, long deadlineNanos) {
-            this.key = key;
-            this.options = options;
-            this.deadlineNanos = deadlineNanos;
-            result.whenComplete((r, e) -> {
-                CompletableFuture<GetResult> p = page;
-                if (result.isCancelled() && p != null) {
-                    p.cancel(false);
-                }
-            });
-        }
-
-        void fetch(Bytes placemark) {
-            // A one-hop get asks every answer for the key's holders, which teach the client's image; the gateway's
-            // own one-hop routing (the wire's oneHop flag) is not asked for: the client goes to a replica itself.
-            ClientGet request = new ClientGet(key, options.routing(), GET_PAGE_VALUES, placemark,
-                    options.parallelism(), options.oneHop(), false, options.consistency(), options.readReplicas());
-            CompletableFuture<GetResult> p;
-            if (options.maxCopies() == 1 && !options.oneHop()) {
-                // One copy needs no race: a plain call.
-                p = runtime.submit(Op.GET, request, deadlineNanos, RattanClient::mapGetPage);
-            } else {
-                CompletableFuture<GetReply> raced = racer.race(request, options, deadlineNanos);
-                p = raced.thenApply(RattanClient::mapGetPage);
-                p.whenComplete((r, e) -> {
-                    if (e instanceof CancellationException) {
-                        raced.cancel(false);
-                    }
-                });
-            }
-            page = p;
-            if (result.isDone()) {
-                p.cancel(false);
-                return;
-            }
-            p.whenComplete((r, e) -> {
-                if (e != null) {
-                    result.completeExceptionally(asRattan(e, Op.GET));
-                } else {
-                    onPage(placemark, r);
-                }
-            });
-        }
-
-        private void onPage(Bytes asked, GetResult r) {
-            pages++;
-            hops += r.hops();
-            cost = cost.plus(r.cost());
-            partial |= r.partial();
-            for (GetResult.Value v : r.values()) {
-                values.putIfAbsent(v.valueHash(), v);
-            }
-            Bytes next = r.placemark();
-            if (next.isEmpty() || pages >= GET_PAGES_MAX) {
-                result.complete(new GetResult(new ArrayList<>(values.values()), hops, pages, next, cost, partial));
-            } else if (next.equals(asked)) {
-                result.completeExceptionally(new RattanException(Status.INTERNAL,
-                        "get: the gateway returned the placemark it was given; paging would never end"));
-            } else {
-                fetch(next);
-            }
-        }
-    }
-
-    /**
-     * Wraps a call's future: records the call's timer before the caller sees the outcome, completes the caller's
-     * future on the completion executor (never on an event loop), passes on a caller's cancel, and makes every
-     * failure a {@link RattanException}.
-     */
-    private <T> CompletableFuture<T> instrumented(Op op, long startNanos, CompletableFuture<T> inner,
-                                                  Function<T, String> outcomeOf) {
-        CompletableFuture<T> outer = new CompletableFuture<>();
-        inner.whenComplete((value, error) -> {
-            long nanos = System.nanoTime() - startNanos;
-            if (error == null) {
-                runtime.metrics().record(op, outcomeOf.apply(value), nanos);
-                runtime.completeOff(() -> outer.complete(value));
-                return;
-            }
-            Throwable cause = unwrap(error);
-            if (cause instanceof CancellationException) {
-                runtime.metrics().record(op, ClientMetrics.CANCELLED, nanos);
-                runtime.completeOff(() -> outer.cancel(false));
-                return;
-            }
-            RattanException failure = asRattan(cause, op);
-            runtime.metrics().record(op, failure.status().name().toLowerCase(Locale.ROOT), nanos);
-            runtime.completeOff(() -> outer.completeExceptionally(failure));
-        });
-        outer.whenComplete((value, error) -> {
-            if (outer.isCancelled()) {
-                inner.cancel(false);
-            }
-        });
-        return outer;
-    }
-
     private long deadline(long startNanos) {
         return startNanos + runtime.config().totalTimeout().toNanos();
-    }
-
-    static Throwable unwrap(Throwable t) {
-        Throwable c = t;
-        while ((c instanceof CompletionException || c instanceof ExecutionException) && c.getCause() != null) {
-            c = c.getCause();
-        }
-        return c;
-    }
-
-    static RattanException asRattan(Throwable t, Op op) {
-        Throwable c = unwrap(t);
-        if (c instanceof RattanException) {
-            return (RattanException) c;
-        }
-        return new RattanException(Status.INTERNAL, op.tag() + " failed unexpectedly: " + c, c);
-    }
-
-    private static <T> T await(CompletableFuture<T> future) {
-        try {
-            return future.get();
-        } catch (ExecutionException e) {
-            Throwable c = unwrap(e);
-            if (c instanceof RattanException) {
-                throw (RattanException) c;
-            }
-            throw new RattanException(Status.INTERNAL, "call failed unexpectedly: " + c, c);
-        } catch (InterruptedException e) {
-            future.cancel(false);
-            Thread.currentThread().interrupt();
-            throw new RattanException(Status.INTERNAL, "interrupted while waiting for the reply", e);
-        }
-    }
-
-    private static int ttlSeconds(Duration ttl) {
-        Objects.requireNonNull(ttl, "ttl");
-        if (ttl.isNegative() || ttl.isZero()) {
-            throw new IllegalArgumentException("ttl must be positive, got " + ttl);
-        }
-        long seconds = ttl.getSeconds() + (ttl.getNano() > 0 ? 1 : 0);
-        if (seconds > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("ttl must be at most " + Integer.MAX_VALUE + " s, got " + ttl);
-        }
-        return (int) seconds;
-    }
-
-    private static void checkSecret(byte[] secret) {
-        if (secret.length == 0) {
-            throw new IllegalArgumentException(
-                    "a secret must not be empty (pass null to put a value nobody can remove)");
-        }
-        if (secret.length > SECRET_BYTES_MAX) {
-            throw new IllegalArgumentException("a secret has at most " + SECRET_BYTES_MAX + " bytes, got "
-                    + secret.length);
-        }
     }
 
     /**
@@ -634,143 +350,15 @@ public final class RattanClient implements AutoCloseable {
      * thread. Setters reject nonsensical values at once with {@link IllegalArgumentException}; {@link #build()}
      * checks the whole with {@link IllegalStateException} (no gateway) or {@link IllegalArgumentException}.
      */
-    public static final class Builder {
-
-        private final List<Address> gateways = new ArrayList<>();
-        private Duration attemptTimeout = Duration.ofSeconds(2);
-        private Duration totalTimeout = Duration.ofSeconds(10);
-        private int maxRetries = 3;
-        private Duration backoffBase = Duration.ofMillis(50);
-        private Duration backoffMax = Duration.ofSeconds(1);
-        private Duration connectTimeout = Duration.ofSeconds(2);
-        private MeterRegistry meterRegistry;
-        private Executor executor;
-        private int eventLoopThreads = 1;
-        private int maxRequestsInFlight = 65_536;
+    // The setters, their defaults and checks are inherited from ClientSettings, so that this file holds the client's
+    // operations; they return Builder, so callers see the same methods as when they were declared here.
+    public static final class Builder extends ClientSettings<Builder> {
 
         private Builder() {
         }
 
-        /**
-         * Adds a gateway, as {@code host:port} ({@code [v6addr]:port} for an IPv6 literal). At least one gateway is
-         * required; a repeated one is ignored.
-         *
-         * @throws IllegalArgumentException if {@code hostPort} does not parse
-         */
-        public Builder gateway(String hostPort) {
-            return gateway(Address.parse(hostPort));
-        }
-
-        /** Adds a gateway; a repeated one is ignored. */
-        public Builder gateway(Address address) {
-            Objects.requireNonNull(address, "address");
-            if (!gateways.contains(address)) {
-                gateways.add(address);
-            }
-            return this;
-        }
-
-        /** Adds gateways in order; repeated ones are ignored. */
-        public Builder gateways(List<Address> addresses) {
-            Objects.requireNonNull(addresses, "addresses");
-            for (Address a : addresses) {
-                gateway(a);
-            }
-            return this;
-        }
-
-        /**
-         * How long one attempt (connecting if needed, sending, waiting for the reply) may take before the call moves
-         * on to the next gateway. Default 2 s. An attempt never outlives the total timeout.
-         */
-        public Builder attemptTimeout(Duration timeout) {
-            this.attemptTimeout = ClientConfig.requirePositive(timeout, "attemptTimeout");
-            return this;
-        }
-
-        /**
-         * How long a whole call may take, every attempt and backoff included (for {@link RattanClient#get(Id)},
-         * every page). Default 10 s. When it passes, the call fails with {@link Status#TIMEOUT}.
-         */
-        public Builder totalTimeout(Duration timeout) {
-            this.totalTimeout = ClientConfig.requirePositive(timeout, "totalTimeout");
-            return this;
-        }
-
-        /** How many times a call is retried after its first attempt fails transiently; 0 disables. Default 3. */
-        public Builder maxRetries(int retries) {
-            if (retries < 0) {
-                throw new IllegalArgumentException("maxRetries must be >= 0, got " + retries);
-            }
-            this.maxRetries = retries;
-            return this;
-        }
-
-        /**
-         * Backoff between attempts: before retry n the call waits a uniformly random time in
-         * [0, min(max, base * 2^(n-1))] (capped exponential backoff with full jitter). {@code max} is also how
-         * long a gateway that refused a connection is avoided before it is probed again (doubling after each refused
-         * probe, up to 32 times {@code max}). Defaults 50 ms and 1 s.
-         *
-         * @throws IllegalArgumentException unless {@code 0 < base <= max}
-         */
-        public Builder backoff(Duration base, Duration max) {
-            ClientConfig.requirePositive(base, "backoff base");
-            ClientConfig.requirePositive(max, "backoff max");
-            if (base.compareTo(max) > 0) {
-                throw new IllegalArgumentException("backoff base " + base + " exceeds backoff max " + max);
-            }
-            this.backoffBase = base;
-            this.backoffMax = max;
-            return this;
-        }
-
-        /** How long opening a TCP connection to a gateway may take (whole milliseconds, at least 1). Default 2 s. */
-        public Builder connectTimeout(Duration timeout) {
-            ClientConfig.requirePositive(timeout, "connectTimeout");
-            if (timeout.toMillis() < 1 || timeout.toMillis() > Integer.MAX_VALUE) {
-                throw new IllegalArgumentException("connectTimeout must be 1 ms .. " + Integer.MAX_VALUE + " ms, got "
-                        + timeout);
-            }
-            this.connectTimeout = timeout;
-            return this;
-        }
-
-        /** Where to record the client's meters (see {@link RattanClient}); default none. */
-        public Builder meterRegistry(MeterRegistry registry) {
-            this.meterRegistry = Objects.requireNonNull(registry, "registry");
-            return this;
-        }
-
-        /**
-         * Where returned futures complete, and so where callbacks attached to them run (see {@link RattanClient}'s
-         * threads). The client never shuts down an executor given here. Default: a pool of the client's own of
-         * max(2, available processors) daemon threads, stopped by {@link RattanClient#close()}. Never an event loop
-         * of the client's: a direct executor ({@code Runnable::run}) would run callbacks on the I/O threads again.
-         */
-        public Builder executor(Executor executor) {
-            this.executor = Objects.requireNonNull(executor, "executor");
-            return this;
-        }
-
-        /** Netty event-loop threads (daemon threads named {@code rattan-client-*}). Default 1. */
-        public Builder eventLoopThreads(int threads) {
-            if (threads < 1) {
-                throw new IllegalArgumentException("eventLoopThreads must be >= 1, got " + threads);
-            }
-            this.eventLoopThreads = threads;
-            return this;
-        }
-
-        /**
-         * How many calls may be in flight or waiting to retry at once; a call beyond it fails at once with
-         * {@link Status#UNAVAILABLE} instead of queueing without bound. Default 65536.
-         */
-        public Builder maxRequestsInFlight(int max) {
-            if (max < 1) {
-                throw new IllegalArgumentException("maxRequestsInFlight must be >= 1, got " + max);
-            }
-            this.maxRequestsInFlight = max;
+        @Override
+        Builder self() {
             return this;
         }
 
@@ -780,8 +368,7 @@ public final class RattanClient implements AutoCloseable {
          * @throws IllegalStateException if no gateway was given
          */
         public RattanClient build() {
-            return new RattanClient(new ClientConfig(gateways, attemptTimeout, totalTimeout, maxRetries, backoffBase,
-                    backoffMax, connectTimeout, eventLoopThreads, maxRequestsInFlight, meterRegistry, executor));
+            return new RattanClient(config());
         }
     }
 }

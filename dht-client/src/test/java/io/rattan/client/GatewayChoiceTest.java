@@ -140,10 +140,10 @@ class GatewayChoiceTest {
         ClientGet request = new ClientGet(RattanClient.key("k"), RoutingMode.DELAY_AWARE, 16, Bytes.EMPTY);
         // Both calls start at the stalled gateway, on its one connection; the second well within its own timeout
         // when the first's runs out and the client closes the silent connection under both.
-        CompletableFuture<GetResult> first = runtime.submit(Op.GET, request, deadline, RattanClient::mapGetPage, 0);
+        CompletableFuture<GetResult> first = runtime.submit(Op.GET, request, deadline, Replies::getPage, 0);
         await().atMost(WAIT).until(() -> stalled.requests() == 1);
         Thread.sleep(300);
-        CompletableFuture<GetResult> second = runtime.submit(Op.GET, request, deadline, RattanClient::mapGetPage, 0);
+        CompletableFuture<GetResult> second = runtime.submit(Op.GET, request, deadline, Replies::getPage, 0);
         await().atMost(WAIT).until(() -> stalled.requests() == 2);
 
         assertThat(succeeds(first)).as("the first timed out, with no retry").contains("TIMEOUT");

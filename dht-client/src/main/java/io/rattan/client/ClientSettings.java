@@ -1,0 +1,158 @@
+package io.rattan.client;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Status;
+import io.rattan.core.net.Address;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+
+/**
+ * The settings and setters of {@link RattanClient.Builder}: every default, and the checks that reject a nonsensical
+ * value at once. Its own class so that RattanClient.java holds the client's operations, not its configuration; the
+ * public type stays {@code RattanClient.Builder}, which adds only {@code build()}. Generic in the builder type only
+ * so that each setter returns {@code RattanClient.Builder}, for chaining.
+ *
+ * @param <B> the builder, {@link RattanClient.Builder}
+ */
+abstract class ClientSettings<B extends ClientSettings<B>> {
+
+    private final List<Address> gateways = new ArrayList<>();
+    private Duration attemptTimeout = Duration.ofSeconds(2);
+    private Duration totalTimeout = Duration.ofSeconds(10);
+    private int maxRetries = 3;
+    private Duration backoffBase = Duration.ofMillis(50);
+    private Duration backoffMax = Duration.ofSeconds(1);
+    private Duration connectTimeout = Duration.ofSeconds(2);
+    private MeterRegistry meterRegistry;
+    private Executor executor;
+    private int eventLoopThreads = 1;
+    private int maxRequestsInFlight = 65_536;
+
+    ClientSettings() {
+    }
+
+    /** This builder, as its own type. */
+    abstract B self();
+
+    /**
+     * Adds a gateway, as {@code host:port} ({@code [v6addr]:port} for an IPv6 literal). At least one gateway is
+     * required; a repeated one is ignored.
+     *
+     * @throws IllegalArgumentException if {@code hostPort} does not parse
+     */
+    public B gateway(String hostPort) {
+        return gateway(Address.parse(hostPort));
+    }
+
+    /** Adds a gateway; a repeated one is ignored. */
+    public B gateway(Address address) {
+        Objects.requireNonNull(address, "address");
+        if (!gateways.contains(address)) {
+            gateways.add(address);
+        }
+        return self();
+    }
+
+    /** Adds gateways in order; repeated ones are ignored. */
+    public B gateways(List<Address> addresses) {
+        Objects.requireNonNull(addresses, "addresses");
+        for (Address a : addresses) {
+            gateway(a);
+        }
+        return self();
+    }
+
+    /**
+     * How long one attempt (connecting if needed, sending, waiting for the reply) may take before the call moves
+     * on to the next gateway. Default 2 s. An attempt never outlives the total timeout.
+     */
+    public B attemptTimeout(Duration timeout) {
+        this.attemptTimeout = ClientConfig.requirePositive(timeout, "attemptTimeout");
+        return self();
+    }
+
+    /**
+     * How long a whole call may take, every attempt and backoff included (for {@link RattanClient#get(Id)},
+     * every page). Default 10 s. When it passes, the call fails with {@link Status#TIMEOUT}.
+     */
+    public B totalTimeout(Duration timeout) {
+        this.totalTimeout = ClientConfig.requirePositive(timeout, "totalTimeout");
+        return self();
+    }
+
+    /** How many times a call is retried after its first attempt fails transiently; 0 disables. Default 3. */
+    public B maxRetries(int retries) {
+        this.maxRetries = ClientConfig.requireAtLeast(retries, 0, "maxRetries");
+        return self();
+    }
+
+    /**
+     * Backoff between attempts: before retry n the call waits a uniformly random time in
+     * [0, min(max, base * 2^(n-1))] (capped exponential backoff with full jitter). {@code max} is also how
+     * long a gateway that refused a connection is avoided before it is probed again (doubling after each refused
+     * probe, up to 32 times {@code max}). Defaults 50 ms and 1 s.
+     *
+     * @throws IllegalArgumentException unless {@code 0 < base <= max}
+     */
+    public B backoff(Duration base, Duration max) {
+        ClientConfig.requirePositive(base, "backoff base");
+        ClientConfig.requirePositive(max, "backoff max");
+        ClientConfig.requireOrdered(base, max);
+        this.backoffBase = base;
+        this.backoffMax = max;
+        return self();
+    }
+
+    /** How long opening a TCP connection to a gateway may take (whole milliseconds, at least 1). Default 2 s. */
+    public B connectTimeout(Duration timeout) {
+        ClientConfig.requirePositive(timeout, "connectTimeout");
+        this.connectTimeout = ClientConfig.requireWholeMillis(timeout);
+        return self();
+    }
+
+    /** Where to record the client's meters (see {@link RattanClient}); default none. */
+    public B meterRegistry(MeterRegistry registry) {
+        this.meterRegistry = Objects.requireNonNull(registry, "registry");
+        return self();
+    }
+
+    /**
+     * Where returned futures complete, and so where callbacks attached to them run (see {@link RattanClient}'s
+     * threads). The client never shuts down an executor given here. Default: a pool of the client's own of
+     * max(2, available processors) daemon threads, stopped by {@link RattanClient#close()}. Never an event loop
+     * of the client's: a direct executor ({@code Runnable::run}) would run callbacks on the I/O threads again.
+     */
+    public B executor(Executor executor) {
+        this.executor = Objects.requireNonNull(executor, "executor");
+        return self();
+    }
+
+    /** Netty event-loop threads (daemon threads named {@code rattan-client-*}). Default 1. */
+    public B eventLoopThreads(int threads) {
+        this.eventLoopThreads = ClientConfig.requireAtLeast(threads, 1, "eventLoopThreads");
+        return self();
+    }
+
+    /**
+     * How many calls may be in flight or waiting to retry at once; a call beyond it fails at once with
+     * {@link Status#UNAVAILABLE} instead of queueing without bound. Default 65536.
+     */
+    public B maxRequestsInFlight(int max) {
+        this.maxRequestsInFlight = ClientConfig.requireAtLeast(max, 1, "maxRequestsInFlight");
+        return self();
+    }
+
+    /**
+     * The settings as they stand, checked as a whole.
+     *
+     * @throws IllegalStateException if no gateway was given
+     */
+    ClientConfig config() {
+        return new ClientConfig(gateways, attemptTimeout, totalTimeout, maxRetries, backoffBase, backoffMax,
+                connectTimeout, eventLoopThreads, maxRequestsInFlight, meterRegistry, executor);
+    }
+}

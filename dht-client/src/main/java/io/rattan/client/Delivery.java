@@ -1,0 +1,59 @@
+package io.rattan.client;
+
+import java.util.Locale;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+
+/**
+ * Hands a call's outcome to its caller: records the call's timer before the caller sees the outcome, completes the
+ * caller's future on the completion executor (never on an event loop), passes on a caller's cancel, and makes every
+ * failure a {@link RattanException}. Every public call of {@link RattanClient} returns through it, so that the
+ * client's promises on threads, metrics and exceptions hold for each one alike.
+ */
+final class Delivery {
+
+    private final ClientRuntime runtime;
+
+    Delivery(ClientRuntime runtime) {
+        this.runtime = runtime;
+    }
+
+    /** As {@link #toCaller(Op, long, CompletableFuture, Function)}, every result counted a success. */
+    <T> CompletableFuture<T> toCaller(Op op, long startNanos, CompletableFuture<T> inner) {
+        return toCaller(op, startNanos, inner, r -> ClientMetrics.SUCCESS);
+    }
+
+    /**
+     * The caller's future for a call of {@code op} started at {@code startNanos} and carried out by {@code inner}.
+     *
+     * @param outcomeOf the timer's {@code outcome} tag for a successful result
+     */
+    <T> CompletableFuture<T> toCaller(Op op, long startNanos, CompletableFuture<T> inner,
+                                      Function<T, String> outcomeOf) {
+        CompletableFuture<T> outer = new CompletableFuture<>();
+        inner.whenComplete((value, error) -> {
+            long nanos = System.nanoTime() - startNanos;
+            if (error == null) {
+                runtime.metrics().record(op, outcomeOf.apply(value), nanos);
+                runtime.completeOff(() -> outer.complete(value));
+                return;
+            }
+            Throwable cause = Failures.unwrap(error);
+            if (cause instanceof CancellationException) {
+                runtime.metrics().record(op, ClientMetrics.CANCELLED, nanos);
+                runtime.completeOff(() -> outer.cancel(false));
+                return;
+            }
+            RattanException failure = Failures.asRattan(cause, op);
+            runtime.metrics().record(op, failure.status().name().toLowerCase(Locale.ROOT), nanos);
+            runtime.completeOff(() -> outer.completeExceptionally(failure));
+        });
+        outer.whenComplete((value, error) -> {
+            if (outer.isCancelled()) {
+                inner.cancel(false);
+            }
+        });
+        return outer;
+    }
+}

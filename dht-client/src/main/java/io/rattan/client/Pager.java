@@ -1,0 +1,108 @@
+package io.rattan.client;
+
+import io.rattan.core.client.GetOptions;
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Cost;
+import io.rattan.core.msg.Messages.ClientGet;
+import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.Status;
+import io.rattan.core.util.Bytes;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Follows placemarks for one {@link RattanClient#get(Id, GetOptions)}: fetches page after page, each a call (or a
+ * {@link GetRacer race}) of its own, all under one deadline, and merges them into one {@link GetResult}, at most
+ * {@link RattanClient#GET_PAGES_MAX} pages. Its own class because paging has state of its own (the values so far,
+ * the page in flight) that lives as long as one get.
+ */
+final class Pager {
+
+    private final ClientRuntime runtime;
+    private final GetRacer racer;
+    private final Id key;
+    private final GetOptions options;
+    private final long deadlineNanos;
+    private final CompletableFuture<GetResult> result = new CompletableFuture<>();
+    // Pages complete one after another, each on the loop after the previous; the chain publishes these fields.
+    private final Map<Bytes, GetResult.Value> values = new LinkedHashMap<>();
+    private int hops;
+    private int pages;
+    private Cost cost = Cost.ZERO;
+    private boolean partial;
+    private volatile CompletableFuture<GetResult> page;
+
+    Pager(ClientRuntime runtime, GetRacer racer, Id key, GetOptions options, long deadlineNanos) {
+        this.runtime = runtime;
+        this.racer = racer;
+        this.key = key;
+        this.options = options;
+        this.deadlineNanos = deadlineNanos;
+        result.whenComplete((r, e) -> {
+            CompletableFuture<GetResult> p = page;
+            if (result.isCancelled() && p != null) {
+                p.cancel(false);
+            }
+        });
+    }
+
+    /** Fetches the first page, and the next ones as they come; cancelling the returned future stops the paging. */
+    CompletableFuture<GetResult> start() {
+        fetch(Bytes.EMPTY);
+        return result;
+    }
+
+    private void fetch(Bytes placemark) {
+        // A one-hop get asks every answer for the key's holders, which teach the client's image; the gateway's
+        // own one-hop routing (the wire's oneHop flag) is not asked for: the client goes to a replica itself.
+        ClientGet request = new ClientGet(key, options.routing(), RattanClient.GET_PAGE_VALUES, placemark,
+                options.parallelism(), options.oneHop(), false, options.consistency(), options.readReplicas());
+        CompletableFuture<GetResult> p;
+        if (options.maxCopies() == 1 && !options.oneHop()) {
+            // One copy needs no race: a plain call.
+            p = runtime.submit(Op.GET, request, deadlineNanos, Replies::getPage);
+        } else {
+            CompletableFuture<GetReply> raced = racer.race(request, options, deadlineNanos);
+            p = raced.thenApply(Replies::getPage);
+            p.whenComplete((r, e) -> {
+                if (e instanceof CancellationException) {
+                    raced.cancel(false);
+                }
+            });
+        }
+        page = p;
+        if (result.isDone()) {
+            p.cancel(false);
+            return;
+        }
+        p.whenComplete((r, e) -> {
+            if (e != null) {
+                result.completeExceptionally(Failures.asRattan(e, Op.GET));
+            } else {
+                onPage(placemark, r);
+            }
+        });
+    }
+
+    private void onPage(Bytes asked, GetResult r) {
+        pages++;
+        hops += r.hops();
+        cost = cost.plus(r.cost());
+        partial |= r.partial();
+        for (GetResult.Value v : r.values()) {
+            values.putIfAbsent(v.valueHash(), v);
+        }
+        Bytes next = r.placemark();
+        if (next.isEmpty() || pages >= RattanClient.GET_PAGES_MAX) {
+            result.complete(new GetResult(new ArrayList<>(values.values()), hops, pages, next, cost, partial));
+        } else if (next.equals(asked)) {
+            result.completeExceptionally(new RattanException(Status.INTERNAL,
+                    "get: the gateway returned the placemark it was given; paging would never end"));
+        } else {
+            fetch(next);
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package io.rattan.client;
+
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.MessageType;
+import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.Messages.PutReply;
+import io.rattan.core.msg.Messages.RemoveReply;
+import io.rattan.core.msg.Messages.ValueEntry;
+import io.rattan.core.msg.Status;
+import io.rattan.core.util.Bytes;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The {@link Call.ReplyMapper}s of the client's operations: each turns a gateway's reply into the client's result,
+ * or throws the {@link RattanException} the reply stands for, so that {@link Call} retries a transient status like a
+ * lost connection; the exception's status and message are what the caller finally sees. Kept apart from
+ * {@link RattanClient} so that the wire's replies and statuses are read in one place, by the plain calls and by
+ * {@link GetRacer} alike.
+ */
+final class Replies {
+
+    private Replies() {
+    }
+
+    /** A put's reply: the stored value's hash and replica count. */
+    static PutResult put(Message reply, Bytes valueHash) {
+        if (reply.type() != MessageType.PUT_REPLY) {
+            throw notAnswer(Op.PUT, reply);
+        }
+        PutReply r = (PutReply) reply;
+        if (r.status() == Status.OK) {
+            return new PutResult(valueHash, r.replicas());
+        }
+        throw failure(Op.PUT, r.status(), r.detail());
+    }
+
+    /** One page of a get: its values, or an empty page when no live value is under the key. */
+    static GetResult getPage(Message reply) {
+        if (reply.type() != MessageType.GET_REPLY) {
+            throw notAnswer(Op.GET, reply);
+        }
+        GetReply r = (GetReply) reply;
+        // A quorum get that reached fewer than R replicas still answers, flagged partial.
+        if (r.status() == Status.OK || r.status() == Status.PARTIAL) {
+            List<GetResult.Value> values = new ArrayList<>(r.values().size());
+            for (ValueEntry e : r.values()) {
+                values.add(new GetResult.Value(e.value(), e.value().sha256(),
+                        Duration.ofMillis(e.ttlRemainingMillis())));
+            }
+            return new GetResult(values, r.hops(), 1, r.placemark(), r.cost(), r.status() == Status.PARTIAL);
+        }
+        if (r.status() == Status.NOT_FOUND) {
+            // No live value under the key: the same answer as an empty page.
+            return new GetResult(List.of(), r.hops(), 1, Bytes.EMPTY, r.cost());
+        }
+        throw failure(Op.GET, r.status(), r.detail());
+    }
+
+    /** A remove's reply: true when the value was removed, false when no replica held it. */
+    static Boolean remove(Message reply) {
+        Status status;
+        String detail;
+        switch (reply.type()) {
+            case REMOVE_REPLY:
+                status = ((RemoveReply) reply).status();
+                detail = ((RemoveReply) reply).detail();
+                break;
+            case ERROR_REPLY:
+                ErrorReply error = (ErrorReply) reply;
+                if (error.status() == Status.NOT_FOUND) {
+                    return Boolean.FALSE;
+                }
+                throw failure(Op.REMOVE, error);
+            default:
+                throw unexpected(Op.REMOVE, reply);
+        }
+        if (status == Status.OK) {
+            return Boolean.TRUE;
+        }
+        if (status == Status.NOT_FOUND) {
+            return Boolean.FALSE;
+        }
+        throw failure(Op.REMOVE, status, detail);
+    }
+
+    /** The failure a reply other than the operation's own answer stands for: its error, or a broken gateway. */
+    private static RattanException notAnswer(Op op, Message reply) {
+        return reply.type() == MessageType.ERROR_REPLY ? failure(op, (ErrorReply) reply) : unexpected(op, reply);
+    }
+
+    private static RattanException failure(Op op, ErrorReply error) {
+        RattanException f = failure(op, error.status(), error.detail());
+        if (error.retryAfterMillis() <= 0 || f.status() != error.status()) {
+            return f;
+        }
+        return new RattanException(f.status(), f.getMessage(), null, error.retryAfterMillis());
+    }
+
+    private static RattanException failure(Op op, Status status, String detail) {
+        String suffix = detail == null || detail.isEmpty() ? "" : ": " + detail;
+        if (status == Status.OK) {
+            // An error reply that claims success is a broken gateway; retry elsewhere.
+            return new RattanException(Status.INTERNAL, op.tag() + ": the gateway sent an error reply with status OK"
+                    + suffix);
+        }
+        return new RattanException(status, op.tag() + " failed: " + status + suffix);
+    }
+
+    private static RattanException unexpected(Op op, Message reply) {
+        return new RattanException(Status.INTERNAL, op.tag() + ": the gateway answered with " + reply.type());
+    }
+}
