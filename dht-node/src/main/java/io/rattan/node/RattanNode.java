@@ -6,20 +6,15 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.rattan.core.client.GetOptions;
 import io.rattan.core.codec.MessageCodec;
-import io.rattan.core.env.Cancellable;
 import io.rattan.core.env.ExpiryClock;
 import io.rattan.core.env.NodeEnv;
 import io.rattan.core.env.Transport;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
-import io.rattan.core.msg.Messages.ClientGet;
-import io.rattan.core.msg.Messages.ErrorReply;
-import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.Node;
-import io.rattan.core.node.NodeConfig;
 import io.rattan.core.node.NodeStatus;
 import io.rattan.core.store.Store;
 import io.rattan.core.store.StoreException;
@@ -42,22 +37,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BiConsumer;
-import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
@@ -81,13 +70,9 @@ public final class RattanNode implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(RattanNode.class);
 
-    static final long START_TIMEOUT_MILLIS = 10_000;
     static final long STATUS_TIMEOUT_MILLIS = 5_000;
     static final long LEAVE_TIMEOUT_MILLIS = 10_000;
     static final long SHUTDOWN_TIMEOUT_MILLIS = 10_000;
-    static final long METRICS_REFRESH_NANOS = TimeUnit.SECONDS.toNanos(1);
-    // How often the node checks for its first ready: fine enough to time a start of a few hundred milliseconds.
-    static final long READY_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
     static final String STORE_DIR = "store";
 
     private enum State { RUNNING, CLOSING, CLOSED, HALTED }
@@ -97,8 +82,6 @@ public final class RattanNode implements AutoCloseable {
     private final PrometheusMeterRegistry registry;
     private final NodeMetrics metrics;
     private final RocksDbStore store;
-    // The clock the store judges expiry by; the test hook that makes the store lose a record needs it.
-    private final ExpiryClock expiryClock;
     // The store as the node sees it: its writes, scans and batch reads run on a thread of their own.
     private final OffLoopStore offLoopStore;
     private final EventLoopGroup group;
@@ -109,21 +92,12 @@ public final class RattanNode implements AutoCloseable {
     private final ClientGatewayServer clientGateway;
     private final HttpGateway httpGateway;
     private final ClientGuard clientGuard;
-    private final Backend backend = new Backend();
+    private final GatewayBackend backend = new NodeBackend(this);
     private final AtomicReference<State> state = new AtomicReference<>(State.RUNNING);
-    // Futures handed out and not yet completed, completed on shutdown so that no caller waits on a dead loop.
-    private final Set<CompletableFuture<Message>> outstandingReplies = ConcurrentHashMap.newKeySet();
-    private final Set<CompletableFuture<?>> outstandingCalls = ConcurrentHashMap.newKeySet();
-
-    // Confined to the loop.
-    private Node node;
-    private boolean stopped;
-    // Null unless the slow-node hook was asked for (InboundSlowness).
-    private final InboundStall stall;
-    private Cancellable metricsRefresh = Cancellable.NONE;
-    private Cancellable readyWatch = Cancellable.NONE;
+    private final LoopGate gate;
+    private final NodeOnLoop nodeOnLoop;
+    private final OwnStore ownStore;
     private final long startNanos = System.nanoTime();
-    private LoopLagProbe lagProbe;
 
     private RattanNode(NodeOptions options, Id id, UnaryOperator<Store> storeHook) throws IOException {
         this.options = options;
@@ -132,7 +106,6 @@ public final class RattanNode implements AutoCloseable {
         try {
             // Expiry is judged by a clock that ignores wall-clock jumps and never goes back (ExpiryClock).
             ExpiryClock clock = new ExpiryClock(new SystemClock(), ExpiryClock.SKEW_BOUND_MILLIS);
-            this.expiryClock = clock;
             this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             opened.push(registry::close);
             this.metrics = new NodeMetrics(registry).bindJvmMetrics();
@@ -147,16 +120,18 @@ public final class RattanNode implements AutoCloseable {
             opened.push(() -> shutDown(group));
             this.loop = group.next();
             this.scheduler = new EventLoopScheduler(loop);
+            this.gate = new LoopGate(loop, this::contact);
             this.offLoopStore = new OffLoopStore(store, scheduler::execute, OffLoopStore.QUEUE_MAX, name);
             opened.push(offLoopStore);
             metrics.bindStoreThread(offLoopStore);
-            this.stall = stallFor(options.inboundSlowness(), loop, id);
+            this.nodeOnLoop = new NodeOnLoop(loop, gate, stallFor(options.inboundSlowness(), loop, id), this::contact);
+            this.ownStore = new OwnStore(gate, () -> !nodeOnLoop.stopped(), store, offLoopStore, clock);
             MessageCodec codec = new MessageCodec();
             this.transport = new NettyTransport(loop, codec, name, metrics.peerTransport(),
                     options.limits().outboundConnectionsMax());
             opened.push(transport::halt);
             this.peerServer = new PeerServer(loop, new InetSocketAddress(options.host(), options.peerPort()), codec,
-                    this::receive, name, transport, metrics.peerTransport(), options.limits());
+                    nodeOnLoop::receive, name, transport, metrics.peerTransport(), options.limits());
             opened.push(peerServer);
             // One guard for both gateways: a client's rate and share are the same whichever protocol it speaks.
             this.clientGuard = new ClientGuard(options.limits(),
@@ -171,18 +146,14 @@ public final class RattanNode implements AutoCloseable {
             this.contact = new Contact(id, new Address(options.host(), peerServer.localAddress().getPort()),
                     clientGateway.localAddress().getPort());
             transport.identity(contact);
-            try {
-                this.httpGateway = new HttpGateway(group, new InetSocketAddress(options.host(), options.httpPort()),
-                        backend, clientGuard, options.limits().connections(), metrics.httpTransport());
-            } catch (UncheckedIOException e) {
-                throw e.getCause();
-            }
+            this.httpGateway = bindHttp(group, options, backend, clientGuard, metrics);
             opened.push(httpGateway);
             Transport peers = options.peerSendDelay().isZero() ? transport
                     : new DelayedTransport(scheduler, transport, options.peerSendDelay().toNanos());
             // A CSPRNG: request ids are drawn from it, and a stranger who could predict them could forge replies.
             NodeEnv env = new NodeEnv(clock, scheduler, peers, storeHook.apply(offLoopStore), newSecureRandom());
-            startNode(env, options.config(), options.bootstrap());
+            nodeOnLoop.start(options.config(), env, metrics, options.bootstrap(), new MetricsRefresh(scheduler, loop,
+                    registry, metrics, store, contact, nodeOnLoop::live, startNanos));
         } catch (IOException | RuntimeException | Error e) {
             while (!opened.isEmpty()) {
                 closeQuietly(opened.pop());
@@ -250,9 +221,9 @@ public final class RattanNode implements AutoCloseable {
     /** A snapshot of the node, taken on its loop; waits up to 5 s. */
     public NodeStatus status() {
         if (loop.inEventLoop()) {
-            return requireNode().status();
+            return nodeOnLoop.require().status();
         }
-        return await(call(Node::status), STATUS_TIMEOUT_MILLIS, "status");
+        return gate.await(call(Node::status), STATUS_TIMEOUT_MILLIS, "status");
     }
 
     /** True once the node has joined the overlay; false once it is closed or halted. Waits up to 5 s. */
@@ -261,9 +232,10 @@ public final class RattanNode implements AutoCloseable {
             return false;
         }
         if (loop.inEventLoop()) {
-            return !stopped && node != null && node.isJoined();
+            Node n = nodeOnLoop.live();
+            return n != null && n.isJoined();
         }
-        return await(call(Node::isJoined), STATUS_TIMEOUT_MILLIS, "isJoined");
+        return gate.await(call(Node::isJoined), STATUS_TIMEOUT_MILLIS, "isJoined");
     }
 
     /**
@@ -271,22 +243,7 @@ public final class RattanNode implements AutoCloseable {
      * block. Fails with {@link IllegalStateException} once the node is stopped.
      */
     public <T> CompletableFuture<T> call(Function<Node, T> f) {
-        CompletableFuture<T> result = track(outstandingCalls, new CompletableFuture<>());
-        boolean posted = post(() -> {
-            if (node == null || stopped) {
-                result.completeExceptionally(new IllegalStateException("node " + contact + " is not running"));
-                return;
-            }
-            try {
-                result.complete(f.apply(node));
-            } catch (RuntimeException | Error e) {
-                result.completeExceptionally(e);
-            }
-        });
-        if (!posted) {
-            result.completeExceptionally(new IllegalStateException("node " + contact + " is closed"));
-        }
-        return result;
+        return nodeOnLoop.call(f);
     }
 
     /**
@@ -309,24 +266,7 @@ public final class RattanNode implements AutoCloseable {
      * on the store's thread, off the node's loop. Fails once the node is stopped.
      */
     public CompletableFuture<List<StoredRecord>> localRecords() {
-        CompletableFuture<List<StoredRecord>> result = track(outstandingCalls, new CompletableFuture<>());
-        boolean posted = post(() -> {
-            if (stopped) {
-                result.completeExceptionally(new IllegalStateException("node " + contact + " is not running"));
-                return;
-            }
-            offLoopStore.submit(() -> allRecords(store), (all, failure) -> {
-                if (failure != null) {
-                    result.completeExceptionally(failure);
-                } else {
-                    result.complete(all);
-                }
-            });
-        });
-        if (!posted) {
-            result.completeExceptionally(new IllegalStateException("node " + contact + " is closed"));
-        }
-        return result;
+        return ownStore.records();
     }
 
     /**
@@ -337,36 +277,7 @@ public final class RattanNode implements AutoCloseable {
      * as {@link #sendAsThisNode} is.
      */
     CompletableFuture<Boolean> loseRecord(Id key, Bytes valueHash) {
-        CompletableFuture<Boolean> result = track(outstandingCalls, new CompletableFuture<>());
-        boolean posted = post(() -> {
-            if (stopped) {
-                result.completeExceptionally(new IllegalStateException("node " + contact + " is not running"));
-                return;
-            }
-            try {
-                Optional<StoredRecord> held = store.read(key, valueHash);
-                held.ifPresent(r -> store.write(new StoredRecord(r.key(), r.valueHash(), r.value(),
-                        expiryClock.epochMillis() + 1, r.binding(), r.secret(), r.tombstone())));
-                result.complete(held.isPresent());
-            } catch (RuntimeException e) {
-                result.completeExceptionally(e);
-            }
-        });
-        if (!posted) {
-            result.completeExceptionally(new IllegalStateException("node " + contact + " is closed"));
-        }
-        return result;
-    }
-
-    private static List<StoredRecord> allRecords(Store store) {
-        List<StoredRecord> all = new ArrayList<>();
-        Store.Cursor cursor = Store.Cursor.START;
-        for (List<StoredRecord> page = store.scan(cursor, 4096); !page.isEmpty(); page = store.scan(cursor, 4096)) {
-            all.addAll(page);
-            StoredRecord last = page.get(page.size() - 1);
-            cursor = new Store.Cursor(last.key(), last.valueHash());
-        }
-        return all;
+        return ownStore.lose(key, valueHash);
     }
 
     /** The node's store thread: its queue and what it refused; for tests and metrics. */
@@ -384,22 +295,7 @@ public final class RattanNode implements AutoCloseable {
      * bypassing the overlay; for tests that count copies. Fails once the node is stopped.
      */
     public CompletableFuture<Optional<StoredRecord>> readStore(Id key, Bytes valueHash) {
-        CompletableFuture<Optional<StoredRecord>> result = track(outstandingCalls, new CompletableFuture<>());
-        boolean posted = post(() -> {
-            if (stopped) {
-                result.completeExceptionally(new IllegalStateException("node " + contact + " is not running"));
-                return;
-            }
-            try {
-                result.complete(store.read(key, valueHash));
-            } catch (RuntimeException e) {
-                result.completeExceptionally(e);
-            }
-        });
-        if (!posted) {
-            result.completeExceptionally(new IllegalStateException("node " + contact + " is closed"));
-        }
-        return result;
+        return ownStore.read(key, valueHash);
     }
 
     /**
@@ -408,7 +304,7 @@ public final class RattanNode implements AutoCloseable {
      * {@code ErrorReply(UNAVAILABLE)} when the node is not running; never exceptionally.
      */
     public CompletableFuture<Message> request(Message clientRequest, GetOptions options) {
-        return serve(clientRequest, (n, reply) -> n.handleClient(clientRequest, options, reply));
+        return nodeOnLoop.serve(clientRequest, (n, reply) -> n.handleClient(clientRequest, options, reply));
     }
 
     /** As the binary RPC serves it: a get with the options its own fields name ({@link GatewayBackend#request}). */
@@ -416,52 +312,25 @@ public final class RattanNode implements AutoCloseable {
         return backend.request(clientRequest);
     }
 
-    /** Runs {@code serve} on the loop with the node and the reply's completer; turns a node failure into INTERNAL. */
-    private CompletableFuture<Message> serve(Message clientRequest, BiConsumer<Node, Consumer<Message>> serve) {
-        CompletableFuture<Message> reply = track(outstandingReplies, new CompletableFuture<>());
-        boolean posted = post(() -> handle(() -> {
-            if (node == null || stopped) {
-                reply.complete(notRunning());
-                return;
-            }
-            try {
-                serve.accept(node, reply::complete);
-            } catch (RuntimeException e) {
-                log.error("{}: node failed on a client {}", contact, clientRequest.type(), e);
-                reply.complete(new ErrorReply(Status.INTERNAL, "the node failed on this request"));
-            }
-        }));
-        if (!posted) {
-            reply.complete(notRunning());
-        }
-        return reply;
-    }
-
     /**
      * Refusals of one kind on one port so far: connections over a bound, frames or requests over a rate, idle
      * connections and frames past their deadline closed (see {@link io.rattan.node.limits.Limits}).
      */
     public long refusals(io.rattan.node.limits.Port port, io.rattan.node.netty.TransportListener.Refusal refusal) {
-        switch (port) {
-            case PEER:
-                return peerServer.refusals(refusal);
-            case GATEWAY:
-                return clientGateway.refusals(refusal);
-            default:
-                return httpGateway.refusals(refusal);
-        }
+        return switch (port) {
+            case PEER -> peerServer.refusals(refusal);
+            case GATEWAY -> clientGateway.refusals(refusal);
+            case HTTP -> httpGateway.refusals(refusal);
+        };
     }
 
     /** Connections open now on one port. */
     public int connectionCount(io.rattan.node.limits.Port port) {
-        switch (port) {
-            case PEER:
-                return peerServer.connectionCount();
-            case GATEWAY:
-                return clientGateway.connectionCount();
-            default:
-                return httpGateway.connectionCount();
-        }
+        return switch (port) {
+            case PEER -> peerServer.connectionCount();
+            case GATEWAY -> clientGateway.connectionCount();
+            case HTTP -> httpGateway.connectionCount();
+        };
     }
 
     /** The most bytes of unread HTTP answers waiting on any one connection now. */
@@ -521,17 +390,7 @@ public final class RattanNode implements AutoCloseable {
             return;
         }
         CompletableFuture<Void> left = new CompletableFuture<>();
-        boolean posted = post(() -> {
-            if (node == null || stopped) {
-                left.complete(null);
-                return;
-            }
-            try {
-                node.leave(() -> left.complete(null));
-            } catch (RuntimeException e) {
-                left.completeExceptionally(e);
-            }
-        });
+        boolean posted = gate.post(() -> nodeOnLoop.leave(left));
         if (posted) {
             try {
                 left.get(LEAVE_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
@@ -543,7 +402,7 @@ public final class RattanNode implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
-        runOnLoop(this::stopNode);
+        gate.runOnLoop(nodeOnLoop::stop, STATUS_TIMEOUT_MILLIS);
         closeQuietly(httpGateway);
         closeQuietly(clientGateway);
         closeQuietly(peerServer);
@@ -566,7 +425,7 @@ public final class RattanNode implements AutoCloseable {
         }
         // The transport refuses every write from here on, before the node gets another chance to send.
         transport.halt();
-        runOnLoop(this::stopNode);
+        gate.runOnLoop(nodeOnLoop::stop, STATUS_TIMEOUT_MILLIS);
         closeQuietly(httpGateway);
         closeQuietly(clientGateway);
         closeQuietly(peerServer);
@@ -582,113 +441,6 @@ public final class RattanNode implements AutoCloseable {
         return "RattanNode[" + contact + "]";
     }
 
-    private void startNode(NodeEnv env, NodeConfig config, List<Address> bootstrap) throws IOException {
-        CompletableFuture<Void> started = new CompletableFuture<>();
-        loop.execute(() -> {
-            try {
-                node = new Node(config, contact, env, metrics);
-                node.start(bootstrap);
-                metricsRefresh = scheduler.schedule(0, this::refreshMetrics);
-                readyWatch = scheduler.schedule(0, this::watchReady);
-                lagProbe = new LoopLagProbe(loop, registry);
-                lagProbe.start();
-                started.complete(null);
-            } catch (RuntimeException | Error e) {
-                stopped = true;
-                started.completeExceptionally(e);
-            }
-        });
-        try {
-            started.get(START_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException re) {
-                throw re;
-            }
-            if (cause instanceof Error err) {
-                throw err;
-            }
-            throw new IOException("node " + contact + " failed to start", cause);
-        } catch (TimeoutException e) {
-            throw new IOException("node " + contact + " did not start within " + START_TIMEOUT_MILLIS + " ms", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while starting node " + contact, e);
-        }
-    }
-
-    /** A frame from a peer, on the loop. Frames that arrive before the node exists or after it stopped are dropped. */
-    private void receive(Envelope envelope) {
-        handle(() -> {
-            if (node != null && !stopped) {
-                node.receive(envelope);
-            }
-        });
-    }
-
-    /** Runs one input of the node (on the loop): at once, or as the slow-node hook says when it is armed. */
-    private void handle(Runnable input) {
-        if (stall == null) {
-            input.run();
-        } else {
-            stall.submit(input);
-        }
-    }
-
-    private void refreshMetrics() {
-        if (node == null || stopped) {
-            return;
-        }
-        try {
-            // A faulted store is probed here, so the node becomes ready again once space returns, with no restart.
-            store.probe();
-            metrics.update(node.status());
-        } catch (RuntimeException e) {
-            log.warn("{}: cannot refresh metrics from the node status", contact, e);
-        }
-        metricsRefresh = scheduler.schedule(METRICS_REFRESH_NANOS, this::refreshMetrics);
-    }
-
-    /**
-     * On the loop, until the node is first ready: then logs and exports how long it took from this node's start
-     * and from the process's (JVM boot, class loading and any warm-up included), which is what a cold start costs.
-     */
-    private void watchReady() {
-        if (node == null || stopped) {
-            return;
-        }
-        if (!node.isReady()) {
-            readyWatch = scheduler.schedule(READY_POLL_NANOS, this::watchReady);
-            return;
-        }
-        long sinceStart = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
-        long sinceProcess = ProcessHandle.current().info().startInstant()
-                .map(t -> System.currentTimeMillis() - t.toEpochMilli()).orElse(-1L);
-        metrics.ready(sinceStart, sinceProcess);
-        log.info("node {} ready: {} ms after the node's start, {} ms after the process's", contact, sinceStart,
-                sinceProcess);
-    }
-
-    /** On the loop: stops the node and its timers; afterwards every input is dropped. */
-    private void stopNode() {
-        if (stopped) {
-            return;
-        }
-        stopped = true;
-        metricsRefresh.cancel();
-        readyWatch.cancel();
-        if (lagProbe != null) {
-            lagProbe.stop();
-        }
-        if (node != null) {
-            try {
-                node.stop();
-            } catch (RuntimeException e) {
-                log.warn("{}: node failed to stop cleanly", contact, e);
-            }
-        }
-    }
-
     /**
      * Shuts the loop down, then closes what only the loop used: the store thread, then the store last, once no task
      * can touch it (a store thread that does not stop leaves the store open rather than free it under a task).
@@ -699,86 +451,15 @@ public final class RattanNode implements AutoCloseable {
             closeQuietly(store);
         }
         // request() promises a reply, never an exception; call() fails.
-        for (CompletableFuture<Message> f : outstandingReplies) {
-            f.complete(notRunning());
-        }
-        for (CompletableFuture<?> f : outstandingCalls) {
-            f.completeExceptionally(new IllegalStateException("node " + contact + " stopped"));
-        }
+        gate.failOutstanding(NodeOnLoop::notRunning);
         closeQuietly(metrics);
         closeQuietly(registry::close);
-    }
-
-    private static <F extends CompletableFuture<?>> F track(Set<? super F> outstanding, F f) {
-        outstanding.add(f);
-        f.whenComplete((v, e) -> outstanding.remove(f));
-        return f;
-    }
-
-    /** Posts {@code task} to the loop; false when the loop no longer takes tasks. */
-    private boolean post(Runnable task) {
-        try {
-            loop.execute(task);
-            return true;
-        } catch (RejectedExecutionException e) {
-            return false;
-        }
-    }
-
-    /** Runs {@code task} on the loop and waits for it (bounded); returns at once if the loop is gone. */
-    private void runOnLoop(Runnable task) {
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        if (!post(() -> {
-            try {
-                task.run();
-            } finally {
-                done.complete(null);
-            }
-        })) {
-            return;
-        }
-        try {
-            done.get(STATUS_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
-        } catch (TimeoutException | ExecutionException e) {
-            log.warn("{}: loop task did not finish: {}", contact, e.toString());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private Node requireNode() {
-        if (node == null || stopped) {
-            throw new IllegalStateException("node " + contact + " is not running");
-        }
-        return node;
     }
 
     private void requireOffLoop(String what) {
         if (loop.inEventLoop()) {
             throw new IllegalStateException(what + " blocks, so it must not be called on the node's loop");
         }
-    }
-
-    private <T> T await(CompletableFuture<T> f, long timeoutMillis, String what) {
-        try {
-            return f.get(timeoutMillis, TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException re) {
-                throw re;
-            }
-            throw new IllegalStateException(what + " failed on node " + contact, cause);
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("node " + contact + " did not answer " + what + " within "
-                    + timeoutMillis + " ms", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for " + what, e);
-        }
-    }
-
-    private static ErrorReply notRunning() {
-        return new ErrorReply(Status.UNAVAILABLE, "node is not running");
     }
 
     /** Hands a task to the loop; used by the store's sync thread, which starts only after the loop exists. */
@@ -792,6 +473,17 @@ public final class RattanNode implements AutoCloseable {
             return RocksDbStore.open(dir, clock::epochMillis, settings, loop);
         } catch (StoreException e) {
             throw new IOException("cannot open the store in " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The HTTP gateway, bound; a port it cannot bind is the {@link IOException} inside its unchecked one. */
+    private static HttpGateway bindHttp(EventLoopGroup group, NodeOptions options, GatewayBackend backend,
+                                        ClientGuard guard, NodeMetrics metrics) throws IOException {
+        try {
+            return new HttpGateway(group, new InetSocketAddress(options.host(), options.httpPort()), backend, guard,
+                    options.limits().connections(), metrics.httpTransport());
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
         }
     }
 
@@ -831,41 +523,6 @@ public final class RattanNode implements AutoCloseable {
             c.close();
         } catch (Exception e) {
             log.warn("failed to close {}", c, e);
-        }
-    }
-
-    /** The gateways' view of this node. */
-    private final class Backend implements GatewayBackend {
-
-        @Override
-        public CompletableFuture<Message> request(Message clientRequest, GetOptions options) {
-            return RattanNode.this.request(clientRequest, options);
-        }
-
-        @Override
-        public CompletableFuture<NodeStatus> status() {
-            return call(Node::status);
-        }
-
-        @Override
-        public CompletableFuture<List<StoredRecord>> localRecords() {
-            return RattanNode.this.localRecords();
-        }
-
-        @Override
-        public Optional<String> storageFault() {
-            StoreException.Kind fault = store.fault();
-            return fault == null ? Optional.empty() : Optional.of(fault.name());
-        }
-
-        @Override
-        public String scrapeMetrics() {
-            return registry.scrape();
-        }
-
-        @Override
-        public NodeConfig config() {
-            return options.config();
         }
     }
 }
