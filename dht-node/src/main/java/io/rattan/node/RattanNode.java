@@ -1,14 +1,7 @@
 package io.rattan.node;
 
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.netty.channel.EventLoop;
-import io.netty.channel.EventLoopGroup;
 import io.rattan.core.client.GetOptions;
-import io.rattan.core.codec.MessageCodec;
-import io.rattan.core.env.ExpiryClock;
-import io.rattan.core.env.NodeEnv;
-import io.rattan.core.env.Transport;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
@@ -17,33 +10,21 @@ import io.rattan.core.net.Contact;
 import io.rattan.core.node.Node;
 import io.rattan.core.node.NodeStatus;
 import io.rattan.core.store.Store;
-import io.rattan.core.store.StoreException;
 import io.rattan.core.store.StoredRecord;
 import io.rattan.core.util.Bytes;
 import io.rattan.node.gateway.ClientGuard;
 import io.rattan.node.gateway.GatewayBackend;
-import io.rattan.node.gateway.binary.ClientGatewayServer;
-import io.rattan.node.gateway.http.HttpGateway;
-import io.rattan.node.netty.EventLoops;
 import io.rattan.node.store.OffLoopStore;
 import io.rattan.node.store.RocksDbStore;
-import io.rattan.node.transport.DelayedTransport;
-import io.rattan.node.transport.NettyTransport;
-import io.rattan.node.transport.PeerServer;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
-import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
@@ -65,6 +46,11 @@ import org.slf4j.LoggerFactory;
  * first of the two has any effect. Every public method is thread-safe, but {@link #close}, {@link #halt},
  * {@link #status} and {@link #isJoined} block, so they must not be called on the node's own loop (status and isJoined
  * excepted: on the loop they answer directly).
+ *
+ * <p>This class is the node's public face and its close/halt state; the work is done by package-private parts:
+ * {@link NodeParts} opens and releases everything in order, {@link NodeOnLoop} holds the core node on its loop,
+ * {@link LoopGate} carries calls from other threads to the loop, {@link OwnStore} reads the node's own store (the
+ * admin listing), {@link MetricsRefresh} keeps the gauges current, and {@link NodeBackend} is the gateways' view.
  */
 public final class RattanNode implements AutoCloseable {
 
@@ -72,94 +58,21 @@ public final class RattanNode implements AutoCloseable {
 
     static final long STATUS_TIMEOUT_MILLIS = 5_000;
     static final long LEAVE_TIMEOUT_MILLIS = 10_000;
-    static final long SHUTDOWN_TIMEOUT_MILLIS = 10_000;
     static final String STORE_DIR = "store";
 
     private enum State { RUNNING, CLOSING, CLOSED, HALTED }
 
     private final NodeOptions options;
+    private final NodeParts parts;
     private final Contact contact;
-    private final PrometheusMeterRegistry registry;
-    private final NodeMetrics metrics;
-    private final RocksDbStore store;
-    // The store as the node sees it: its writes, scans and batch reads run on a thread of their own.
-    private final OffLoopStore offLoopStore;
-    private final EventLoopGroup group;
-    private final EventLoop loop;
-    private final EventLoopScheduler scheduler;
-    private final NettyTransport transport;
-    private final PeerServer peerServer;
-    private final ClientGatewayServer clientGateway;
-    private final HttpGateway httpGateway;
-    private final ClientGuard clientGuard;
-    private final GatewayBackend backend = new NodeBackend(this);
     private final AtomicReference<State> state = new AtomicReference<>(State.RUNNING);
-    private final LoopGate gate;
-    private final NodeOnLoop nodeOnLoop;
-    private final OwnStore ownStore;
     private final long startNanos = System.nanoTime();
 
     private RattanNode(NodeOptions options, Id id, UnaryOperator<Store> storeHook) throws IOException {
         this.options = options;
-        String name = id.shortHex();
-        Deque<AutoCloseable> opened = new ArrayDeque<>();
-        try {
-            // Expiry is judged by a clock that ignores wall-clock jumps and never goes back (ExpiryClock).
-            ExpiryClock clock = new ExpiryClock(new SystemClock(), ExpiryClock.SKEW_BOUND_MILLIS);
-            this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-            opened.push(registry::close);
-            this.metrics = new NodeMetrics(registry).bindJvmMetrics();
-            opened.push(metrics);
-            // Durable actions (--fsync) come back from the sync thread to the loop, which exists by the first write.
-            this.store = openStore(options.dataDir().resolve(STORE_DIR), clock, options.storage(),
-                    this::executeOnLoop);
-            opened.push(store);
-            clock.attach(store);
-            metrics.bindStore(store);
-            this.group = EventLoops.newGroup(1, "rattan-" + name);
-            opened.push(() -> shutDown(group));
-            this.loop = group.next();
-            this.scheduler = new EventLoopScheduler(loop);
-            this.gate = new LoopGate(loop, this::contact);
-            this.offLoopStore = new OffLoopStore(store, scheduler::execute, OffLoopStore.QUEUE_MAX, name);
-            opened.push(offLoopStore);
-            metrics.bindStoreThread(offLoopStore);
-            this.nodeOnLoop = new NodeOnLoop(loop, gate, stallFor(options.inboundSlowness(), loop, id), this::contact);
-            this.ownStore = new OwnStore(gate, () -> !nodeOnLoop.stopped(), store, offLoopStore, clock);
-            MessageCodec codec = new MessageCodec();
-            this.transport = new NettyTransport(loop, codec, name, metrics.peerTransport(),
-                    options.limits().outboundConnectionsMax());
-            opened.push(transport::halt);
-            this.peerServer = new PeerServer(loop, new InetSocketAddress(options.host(), options.peerPort()), codec,
-                    nodeOnLoop::receive, name, transport, metrics.peerTransport(), options.limits());
-            opened.push(peerServer);
-            // One guard for both gateways: a client's rate and share are the same whichever protocol it speaks.
-            this.clientGuard = new ClientGuard(options.limits(),
-                    java.time.Duration.ofSeconds(options.config().ttlSecondsMax()), clock::epochMillis);
-            metrics.bindClientGuard(clientGuard);
-            this.clientGateway = new ClientGatewayServer(group,
-                    new InetSocketAddress(options.host(), options.gatewayPort()), backend, codec,
-                    ClientGatewayServer.IN_FLIGHT_MAX, metrics.clientTransport(), clientGuard,
-                    options.limits().connections());
-            opened.push(clientGateway);
-            // The contact names the bound gateway port, so that one-hop clients can reach this node's gateway.
-            this.contact = new Contact(id, new Address(options.host(), peerServer.localAddress().getPort()),
-                    clientGateway.localAddress().getPort());
-            transport.identity(contact);
-            this.httpGateway = bindHttp(group, options, backend, clientGuard, metrics);
-            opened.push(httpGateway);
-            Transport peers = options.peerSendDelay().isZero() ? transport
-                    : new DelayedTransport(scheduler, transport, options.peerSendDelay().toNanos());
-            // A CSPRNG: request ids are drawn from it, and a stranger who could predict them could forge replies.
-            NodeEnv env = new NodeEnv(clock, scheduler, peers, storeHook.apply(offLoopStore), newSecureRandom());
-            nodeOnLoop.start(options.config(), env, metrics, options.bootstrap(), new MetricsRefresh(scheduler, loop,
-                    registry, metrics, store, contact, nodeOnLoop::live, startNanos));
-        } catch (IOException | RuntimeException | Error e) {
-            while (!opened.isEmpty()) {
-                closeQuietly(opened.pop());
-            }
-            throw e;
-        }
+        this.parts = new NodeParts(options, id);
+        this.contact = parts.contact;
+        parts.startNode(options, storeHook, startNanos);
     }
 
     /**
@@ -205,12 +118,12 @@ public final class RattanNode implements AutoCloseable {
 
     /** Where the binary client RPC listens. */
     public InetSocketAddress gatewayAddress() {
-        return clientGateway.localAddress();
+        return parts.clientGateway.localAddress();
     }
 
     /** Where the HTTP/JSON gateway and {@code /metrics} listen. */
     public InetSocketAddress httpAddress() {
-        return httpGateway.localAddress();
+        return parts.httpGateway.localAddress();
     }
 
     /** True until {@link #close} or {@link #halt} is called. */
@@ -220,10 +133,10 @@ public final class RattanNode implements AutoCloseable {
 
     /** A snapshot of the node, taken on its loop; waits up to 5 s. */
     public NodeStatus status() {
-        if (loop.inEventLoop()) {
-            return nodeOnLoop.require().status();
+        if (parts.loop.inEventLoop()) {
+            return parts.nodeOnLoop.require().status();
         }
-        return gate.await(call(Node::status), STATUS_TIMEOUT_MILLIS, "status");
+        return parts.gate.await(call(Node::status), STATUS_TIMEOUT_MILLIS, "status");
     }
 
     /** True once the node has joined the overlay; false once it is closed or halted. Waits up to 5 s. */
@@ -231,11 +144,11 @@ public final class RattanNode implements AutoCloseable {
         if (!isRunning()) {
             return false;
         }
-        if (loop.inEventLoop()) {
-            Node n = nodeOnLoop.live();
+        if (parts.loop.inEventLoop()) {
+            Node n = parts.nodeOnLoop.live();
             return n != null && n.isJoined();
         }
-        return gate.await(call(Node::isJoined), STATUS_TIMEOUT_MILLIS, "isJoined");
+        return parts.gate.await(call(Node::isJoined), STATUS_TIMEOUT_MILLIS, "isJoined");
     }
 
     /**
@@ -243,7 +156,7 @@ public final class RattanNode implements AutoCloseable {
      * block. Fails with {@link IllegalStateException} once the node is stopped.
      */
     public <T> CompletableFuture<T> call(Function<Node, T> f) {
-        return nodeOnLoop.call(f);
+        return parts.nodeOnLoop.call(f);
     }
 
     /**
@@ -256,7 +169,7 @@ public final class RattanNode implements AutoCloseable {
      */
     CompletableFuture<Void> sendAsThisNode(Address to, long requestId, Message body) {
         return call(n -> {
-            transport.send(to, new Envelope(contact, requestId, body));
+            parts.transport.send(to, new Envelope(contact, requestId, body));
             return null;
         });
     }
@@ -266,7 +179,7 @@ public final class RattanNode implements AutoCloseable {
      * on the store's thread, off the node's loop. Fails once the node is stopped.
      */
     public CompletableFuture<List<StoredRecord>> localRecords() {
-        return ownStore.records();
+        return parts.ownStore.records();
     }
 
     /**
@@ -277,17 +190,17 @@ public final class RattanNode implements AutoCloseable {
      * as {@link #sendAsThisNode} is.
      */
     CompletableFuture<Boolean> loseRecord(Id key, Bytes valueHash) {
-        return ownStore.lose(key, valueHash);
+        return parts.ownStore.lose(key, valueHash);
     }
 
     /** The node's store thread: its queue and what it refused; for tests and metrics. */
     OffLoopStore offLoopStore() {
-        return offLoopStore;
+        return parts.offLoopStore;
     }
 
     /** The node's store; for tests that change its space limit as an operator freeing space would. */
     RocksDbStore store() {
-        return store;
+        return parts.store;
     }
 
     /**
@@ -295,7 +208,7 @@ public final class RattanNode implements AutoCloseable {
      * bypassing the overlay; for tests that count copies. Fails once the node is stopped.
      */
     public CompletableFuture<Optional<StoredRecord>> readStore(Id key, Bytes valueHash) {
-        return ownStore.read(key, valueHash);
+        return parts.ownStore.read(key, valueHash);
     }
 
     /**
@@ -304,12 +217,12 @@ public final class RattanNode implements AutoCloseable {
      * {@code ErrorReply(UNAVAILABLE)} when the node is not running; never exceptionally.
      */
     public CompletableFuture<Message> request(Message clientRequest, GetOptions options) {
-        return nodeOnLoop.serve(clientRequest, (n, reply) -> n.handleClient(clientRequest, options, reply));
+        return parts.backend.request(clientRequest, options);
     }
 
     /** As the binary RPC serves it: a get with the options its own fields name ({@link GatewayBackend#request}). */
     public CompletableFuture<Message> request(Message clientRequest) {
-        return backend.request(clientRequest);
+        return parts.backend.request(clientRequest);
     }
 
     /**
@@ -318,64 +231,64 @@ public final class RattanNode implements AutoCloseable {
      */
     public long refusals(io.rattan.node.limits.Port port, io.rattan.node.netty.TransportListener.Refusal refusal) {
         return switch (port) {
-            case PEER -> peerServer.refusals(refusal);
-            case GATEWAY -> clientGateway.refusals(refusal);
-            case HTTP -> httpGateway.refusals(refusal);
+            case PEER -> parts.peerServer.refusals(refusal);
+            case GATEWAY -> parts.clientGateway.refusals(refusal);
+            case HTTP -> parts.httpGateway.refusals(refusal);
         };
     }
 
     /** Connections open now on one port. */
     public int connectionCount(io.rattan.node.limits.Port port) {
         return switch (port) {
-            case PEER -> peerServer.connectionCount();
-            case GATEWAY -> clientGateway.connectionCount();
-            case HTTP -> httpGateway.connectionCount();
+            case PEER -> parts.peerServer.connectionCount();
+            case GATEWAY -> parts.clientGateway.connectionCount();
+            case HTTP -> parts.httpGateway.connectionCount();
         };
     }
 
     /** The most bytes of unread HTTP answers waiting on any one connection now. */
     public long httpPendingWriteBytesMax() {
-        return httpGateway.pendingWriteBytesMax();
+        return parts.httpGateway.pendingWriteBytesMax();
     }
 
     /** The client limits both gateways share: their refusal counts and the sources they track. */
     public ClientGuard clientGuard() {
-        return clientGuard;
+        return parts.clientGuard;
     }
 
     /** Frames the peer port decoded and handed to the node (not those dropped over a rate). */
     public long peerFramesReceived() {
-        return peerServer.framesReceived();
+        return parts.peerServer.framesReceived();
     }
 
     /** Peer frames the handshake rules kept from the node: unverified or forged senders, bad hellos or answers. */
     public long peerFramesRefused() {
-        return peerServer.framesRefused();
+        return parts.peerServer.framesRefused();
     }
 
     /** Senders whose frame rate the peer port tracks now: verified peers by id, strangers by IP; bounded. */
     public long peersRateTracked() {
-        return peerServer.peersRateTracked();
+        return parts.peerServer.peersRateTracked();
     }
 
     /** Verified peers (by node id) whose frame rate the peer port tracks now; bounded. */
     public long verifiedPeersRateTracked() {
-        return peerServer.verifiedPeersRateTracked();
+        return parts.peerServer.verifiedPeersRateTracked();
     }
 
     /** Outbound peer connections closed to stay within {@link io.rattan.node.limits.Limits#outboundConnectionsMax}. */
     public long outboundConnectionsEvicted() {
-        return transport.connectionsEvicted();
+        return parts.transport.connectionsEvicted();
     }
 
     /** This node's metrics. */
     public PrometheusMeterRegistry meterRegistry() {
-        return registry;
+        return parts.registry;
     }
 
     /** Frames the transport tried to write after {@link #halt} began. A halt sends nothing: this must stay 0. */
     public long framesSentAfterHalt() {
-        return transport.framesSentAfterHalt();
+        return parts.transport.framesSentAfterHalt();
     }
 
     /**
@@ -390,7 +303,7 @@ public final class RattanNode implements AutoCloseable {
             return;
         }
         CompletableFuture<Void> left = new CompletableFuture<>();
-        boolean posted = gate.post(() -> nodeOnLoop.leave(left));
+        boolean posted = parts.gate.post(() -> parts.nodeOnLoop.leave(left));
         if (posted) {
             try {
                 left.get(LEAVE_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
@@ -402,12 +315,10 @@ public final class RattanNode implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
-        gate.runOnLoop(nodeOnLoop::stop, STATUS_TIMEOUT_MILLIS);
-        closeQuietly(httpGateway);
-        closeQuietly(clientGateway);
-        closeQuietly(peerServer);
-        transport.close();
-        releaseAfterLoop();
+        parts.gate.runOnLoop(parts.nodeOnLoop::stop, STATUS_TIMEOUT_MILLIS);
+        parts.closeServers();
+        parts.transport.close();
+        parts.releaseAfterLoop();
         state.set(State.CLOSED);
         log.info("node {} closed", contact);
     }
@@ -424,14 +335,12 @@ public final class RattanNode implements AutoCloseable {
             return;
         }
         // The transport refuses every write from here on, before the node gets another chance to send.
-        transport.halt();
-        gate.runOnLoop(nodeOnLoop::stop, STATUS_TIMEOUT_MILLIS);
-        closeQuietly(httpGateway);
-        closeQuietly(clientGateway);
-        closeQuietly(peerServer);
-        releaseAfterLoop();
-        if (transport.framesSentAfterHalt() != 0) {
-            log.error("{}: {} frames reached a socket after halt", contact, transport.framesSentAfterHalt());
+        parts.transport.halt();
+        parts.gate.runOnLoop(parts.nodeOnLoop::stop, STATUS_TIMEOUT_MILLIS);
+        parts.closeServers();
+        parts.releaseAfterLoop();
+        if (parts.transport.framesSentAfterHalt() != 0) {
+            log.error("{}: {} frames reached a socket after halt", contact, parts.transport.framesSentAfterHalt());
         }
         log.info("node {} halted", contact);
     }
@@ -441,88 +350,14 @@ public final class RattanNode implements AutoCloseable {
         return "RattanNode[" + contact + "]";
     }
 
-    /**
-     * Shuts the loop down, then closes what only the loop used: the store thread, then the store last, once no task
-     * can touch it (a store thread that does not stop leaves the store open rather than free it under a task).
-     */
-    private void releaseAfterLoop() {
-        shutDown(group);
-        if (offLoopStore.closeAndWait()) {
-            closeQuietly(store);
-        }
-        // request() promises a reply, never an exception; call() fails.
-        gate.failOutstanding(NodeOnLoop::notRunning);
-        closeQuietly(metrics);
-        closeQuietly(registry::close);
-    }
-
     private void requireOffLoop(String what) {
-        if (loop.inEventLoop()) {
+        if (parts.loop.inEventLoop()) {
             throw new IllegalStateException(what + " blocks, so it must not be called on the node's loop");
-        }
-    }
-
-    /** Hands a task to the loop; used by the store's sync thread, which starts only after the loop exists. */
-    private void executeOnLoop(Runnable task) {
-        loop.execute(task);
-    }
-
-    private static RocksDbStore openStore(Path dir, ExpiryClock clock, RocksDbStore.Settings settings,
-                                          Executor loop) throws IOException {
-        try {
-            return RocksDbStore.open(dir, clock::epochMillis, settings, loop);
-        } catch (StoreException e) {
-            throw new IOException("cannot open the store in " + dir + ": " + e.getMessage(), e);
-        }
-    }
-
-    /** The HTTP gateway, bound; a port it cannot bind is the {@link IOException} inside its unchecked one. */
-    private static HttpGateway bindHttp(EventLoopGroup group, NodeOptions options, GatewayBackend backend,
-                                        ClientGuard guard, NodeMetrics metrics) throws IOException {
-        try {
-            return new HttpGateway(group, new InetSocketAddress(options.host(), options.httpPort()), backend, guard,
-                    options.limits().connections(), metrics.httpTransport());
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
-        }
-    }
-
-    private static void shutDown(EventLoopGroup group) {
-        group.shutdownGracefully(0, 2, TimeUnit.SECONDS)
-                .awaitUninterruptibly(SHUTDOWN_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
-    }
-
-    private static InboundStall stallFor(InboundSlowness slowness, EventLoop loop, Id id) {
-        if (slowness.isOff()) {
-            return null;
-        }
-        long now = System.nanoTime();
-        long armedAt = slowness.armedAtEpochMillis() < 0 ? now
-                : now + TimeUnit.MILLISECONDS.toNanos(slowness.armedAtEpochMillis() - System.currentTimeMillis());
-        log.info("node {}: slow-node hook armed with {} periods", id.shortHex(), slowness.periods().size());
-        // Its own draws, so that the hook does not shift the node's.
-        return new InboundStall(slowness.periods(), armedAt, loop, new SplittableRandom(~seedOf(id)));
-    }
-
-    private static SecureRandom newSecureRandom() {
-        try {
-            // DRBG draws from the OS once and then stays in user space: no system call per request id.
-            return SecureRandom.getInstance("DRBG");
-        } catch (java.security.NoSuchAlgorithmException e) {
-            return new SecureRandom();
         }
     }
 
     /** Spreads the id's bits into one seed, so that each node draws its own random sequence, and the same one again. */
     static long seedOf(Id id) {
         return id.hi() ^ Long.rotateLeft(id.mid(), 21) ^ (id.lo() * 0x9E37_79B9_7F4A_7C15L);
-    }
-
-    private static void closeQuietly(AutoCloseable c) {
-        try {
-            c.close();
-        } catch (Exception e) {
-            log.warn("failed to close {}", c, e);
-        }
     }
 }
