@@ -48,9 +48,9 @@ import org.slf4j.LoggerFactory;
  * excepted: on the loop they answer directly).
  *
  * <p>This class is the node's public face and its close/halt state; the work is done by package-private parts:
- * {@link NodeParts} opens and releases everything in order, {@link NodeOnLoop} holds the core node on its loop,
- * {@link LoopGate} carries calls from other threads to the loop, {@link OwnStore} reads the node's own store (the
- * admin listing), {@link MetricsRefresh} keeps the gauges current, and {@link NodeBackend} is the gateways' view.
+ * {@code NodeParts} opens and releases everything in order, {@code NodeOnLoop} holds the core node on its loop,
+ * {@code LoopGate} carries calls from other threads to the loop, {@code OwnStore} reads the node's own store (the
+ * admin listing), {@code MetricsRefresh} keeps the gauges current, and {@code NodeBackend} is the gateways' view.
  */
 public final class RattanNode implements AutoCloseable {
 
