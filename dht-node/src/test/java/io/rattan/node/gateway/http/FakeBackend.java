@@ -18,6 +18,7 @@ import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.node.NodeStatus;
+import io.rattan.core.store.StoredRecord;
 import io.rattan.core.util.Bytes;
 import io.rattan.node.gateway.GatewayBackend;
 import java.util.ArrayList;
@@ -146,6 +147,14 @@ final class FakeBackend implements GatewayBackend, AutoCloseable {
                 List.of(new Contact(Id.ofName("left"), new Address("127.0.0.1", 4010)),
                         new Contact(Id.ofName("right"), new Address("::1", 4020))),
                 List.of(15, 3), 18, data.values().stream().mapToLong(Map::size).sum()), loop);
+    }
+
+    /** What the admin listing answers: never, until a test completes it. */
+    final CompletableFuture<List<StoredRecord>> listing = new CompletableFuture<>();
+
+    @Override
+    public CompletableFuture<List<StoredRecord>> localRecords() {
+        return listing;
     }
 
     @Override

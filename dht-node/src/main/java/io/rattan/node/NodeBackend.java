@@ -1,0 +1,69 @@
+package io.rattan.node;
+
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.rattan.core.client.GetOptions;
+import io.rattan.core.msg.Message;
+import io.rattan.core.node.Node;
+import io.rattan.core.node.NodeConfig;
+import io.rattan.core.node.NodeStatus;
+import io.rattan.core.store.StoreException;
+import io.rattan.core.store.StoredRecord;
+import io.rattan.node.gateway.GatewayBackend;
+import io.rattan.node.store.RocksDbStore;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The gateways' view of a running node: what the binary RPC and the HTTP gateway may ask of it. It exists so that the
+ * gateways depend on {@link GatewayBackend} alone, and so that it can be handed to them before {@link RattanNode}
+ * itself exists: it reaches the node through the parts that the gateways are bound after.
+ */
+final class NodeBackend implements GatewayBackend {
+
+    private final NodeOnLoop nodeOnLoop;
+    private final OwnStore ownStore;
+    private final RocksDbStore store;
+    private final PrometheusMeterRegistry registry;
+    private final NodeConfig config;
+
+    NodeBackend(NodeOnLoop nodeOnLoop, OwnStore ownStore, RocksDbStore store, PrometheusMeterRegistry registry,
+                NodeConfig config) {
+        this.nodeOnLoop = nodeOnLoop;
+        this.ownStore = ownStore;
+        this.store = store;
+        this.registry = registry;
+        this.config = config;
+    }
+
+    @Override
+    public CompletableFuture<Message> request(Message clientRequest, GetOptions options) {
+        return nodeOnLoop.serve(clientRequest, (n, reply) -> n.handleClient(clientRequest, options, reply));
+    }
+
+    @Override
+    public CompletableFuture<NodeStatus> status() {
+        return nodeOnLoop.call(Node::status);
+    }
+
+    @Override
+    public CompletableFuture<List<StoredRecord>> localRecords() {
+        return ownStore.records();
+    }
+
+    @Override
+    public Optional<String> storageFault() {
+        StoreException.Kind fault = store.fault();
+        return fault == null ? Optional.empty() : Optional.of(fault.name());
+    }
+
+    @Override
+    public String scrapeMetrics() {
+        return registry.scrape();
+    }
+
+    @Override
+    public NodeConfig config() {
+        return config;
+    }
+}

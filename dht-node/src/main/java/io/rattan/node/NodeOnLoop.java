@@ -1,0 +1,203 @@
+package io.rattan.node;
+
+import io.netty.channel.EventLoop;
+import io.rattan.core.env.NodeEnv;
+import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.Status;
+import io.rattan.core.net.Address;
+import io.rattan.core.net.Contact;
+import io.rattan.core.node.Node;
+import io.rattan.core.node.NodeConfig;
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The core {@link Node} as its loop holds it: created and started there, fed its inputs there (peer frames and client
+ * requests, through the slow-node hook when it is armed), and stopped there, after which every input is dropped. It
+ * exists because the node and its stopped flag are confined to the loop: this class is the one place that reads and
+ * writes them, and every method but {@link #start}, {@link #call} and {@link #serve} must run on the loop.
+ */
+final class NodeOnLoop {
+
+    static final long START_TIMEOUT_MILLIS = 10_000;
+
+    // RattanNode's logger: its lines keep the name operators and log filters know them by.
+    private static final Logger log = LoggerFactory.getLogger(RattanNode.class);
+
+    private final EventLoop loop;
+    private final LoopGate gate;
+    // Null unless the slow-node hook was asked for (InboundSlowness).
+    private final InboundStall stall;
+    // The node's contact, read when a message names it; null until the node has one.
+    private final Supplier<Contact> contact;
+
+    // Confined to the loop.
+    private Node node;
+    private boolean stopped;
+    private MetricsRefresh timers;
+
+    NodeOnLoop(EventLoop loop, LoopGate gate, InboundStall stall, Supplier<Contact> contact) {
+        this.loop = loop;
+        this.gate = gate;
+        this.stall = stall;
+        this.contact = contact;
+    }
+
+    /**
+     * Creates the node on the loop and starts it with {@code bootstrap}, then {@code timers}; waits up to 10 s. A node
+     * that fails to start is stopped: it takes no input.
+     */
+    void start(NodeConfig config, NodeEnv env, NodeMetrics metrics, List<Address> bootstrap, MetricsRefresh timers)
+            throws IOException {
+        CompletableFuture<Void> started = new CompletableFuture<>();
+        loop.execute(() -> {
+            try {
+                this.timers = timers;
+                node = new Node(config, contact.get(), env, metrics);
+                node.start(bootstrap);
+                timers.start();
+                started.complete(null);
+            } catch (RuntimeException | Error e) {
+                stopped = true;
+                started.completeExceptionally(e);
+            }
+        });
+        try {
+            started.get(START_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException re) {
+                throw re;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw new IOException("node " + contact.get() + " failed to start", cause);
+        } catch (TimeoutException e) {
+            throw new IOException("node " + contact.get() + " did not start within " + START_TIMEOUT_MILLIS + " ms",
+                    e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while starting node " + contact.get(), e);
+        }
+    }
+
+    /** On the loop: the node, or null before it exists and once it has stopped. */
+    Node live() {
+        return stopped ? null : node;
+    }
+
+    /** On the loop: true once the node has stopped (or failed to start). */
+    boolean stopped() {
+        return stopped;
+    }
+
+    /** On the loop: the node; fails when it is not running. */
+    Node require() {
+        if (node == null || stopped) {
+            throw new IllegalStateException("node " + contact.get() + " is not running");
+        }
+        return node;
+    }
+
+    /** Runs {@code f} on the loop with the node; fails once the node is stopped. */
+    <T> CompletableFuture<T> call(Function<Node, T> f) {
+        return gate.onLoop(() -> node != null && !stopped, result -> {
+            try {
+                result.complete(f.apply(node));
+            } catch (RuntimeException | Error e) {
+                result.completeExceptionally(e);
+            }
+        });
+    }
+
+    /**
+     * Runs {@code serve} on the loop with the node and the reply's completer, as an input (through the slow-node
+     * hook); turns a node failure into INTERNAL, and a node not running into UNAVAILABLE. Never fails.
+     */
+    CompletableFuture<Message> serve(Message clientRequest, BiConsumer<Node, Consumer<Message>> serve) {
+        CompletableFuture<Message> reply = gate.reply();
+        boolean posted = gate.post(() -> handle(() -> {
+            if (node == null || stopped) {
+                reply.complete(notRunning());
+                return;
+            }
+            try {
+                serve.accept(node, reply::complete);
+            } catch (RuntimeException e) {
+                log.error("{}: node failed on a client {}", contact.get(), clientRequest.type(), e);
+                reply.complete(new ErrorReply(Status.INTERNAL, "the node failed on this request"));
+            }
+        }));
+        if (!posted) {
+            reply.complete(notRunning());
+        }
+        return reply;
+    }
+
+    /** A frame from a peer, on the loop. Frames that arrive before the node exists or after it stopped are dropped. */
+    void receive(Envelope envelope) {
+        handle(() -> {
+            if (node != null && !stopped) {
+                node.receive(envelope);
+            }
+        });
+    }
+
+    /** On the loop: starts the graceful leave; {@code left} completes when it is done (at once if not running). */
+    void leave(CompletableFuture<Void> left) {
+        if (node == null || stopped) {
+            left.complete(null);
+            return;
+        }
+        try {
+            node.leave(() -> left.complete(null));
+        } catch (RuntimeException e) {
+            left.completeExceptionally(e);
+        }
+    }
+
+    /** On the loop: stops the node and its timers; afterwards every input is dropped. */
+    void stop() {
+        if (stopped) {
+            return;
+        }
+        stopped = true;
+        if (timers != null) {
+            timers.stop();
+        }
+        if (node != null) {
+            try {
+                node.stop();
+            } catch (RuntimeException e) {
+                log.warn("{}: node failed to stop cleanly", contact.get(), e);
+            }
+        }
+    }
+
+    /** The reply to a client request the node cannot serve because it is not running. */
+    static ErrorReply notRunning() {
+        return new ErrorReply(Status.UNAVAILABLE, "node is not running");
+    }
+
+    /** Runs one input of the node (on the loop): at once, or as the slow-node hook says when it is armed. */
+    private void handle(Runnable input) {
+        if (stall == null) {
+            input.run();
+        } else {
+            stall.submit(input);
+        }
+    }
+}

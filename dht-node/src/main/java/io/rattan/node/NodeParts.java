@@ -1,0 +1,241 @@
+package io.rattan.node;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.rattan.core.codec.MessageCodec;
+import io.rattan.core.env.ExpiryClock;
+import io.rattan.core.env.NodeEnv;
+import io.rattan.core.env.Transport;
+import io.rattan.core.id.Id;
+import io.rattan.core.net.Address;
+import io.rattan.core.net.Contact;
+import io.rattan.core.store.Store;
+import io.rattan.core.store.StoreException;
+import io.rattan.node.gateway.ClientGuard;
+import io.rattan.node.gateway.GatewayBackend;
+import io.rattan.node.gateway.binary.ClientGatewayServer;
+import io.rattan.node.gateway.http.HttpGateway;
+import io.rattan.node.netty.EventLoops;
+import io.rattan.node.store.OffLoopStore;
+import io.rattan.node.store.RocksDbStore;
+import io.rattan.node.transport.DelayedTransport;
+import io.rattan.node.transport.NettyTransport;
+import io.rattan.node.transport.PeerServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.SplittableRandom;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What one running node is made of (its metrics, store, loop, transport and the three servers, and the objects that
+ * reach the core node on its loop), opened in the order they depend on each other, and released in the order that
+ * lets nothing touch what is already closed. It exists so that this order, and the rule that a node that fails to
+ * start releases everything opened so far, live in one place, apart from what {@link RattanNode} offers its callers.
+ *
+ * <p>Everything that a peer or a client can reach exists before the port it comes in through is bound: the core node
+ * behind them drops or refuses what arrives before it has started.
+ */
+final class NodeParts {
+
+    static final long SHUTDOWN_TIMEOUT_MILLIS = 10_000;
+
+    // RattanNode's logger: its lines keep the name operators and log filters know them by.
+    private static final Logger log = LoggerFactory.getLogger(RattanNode.class);
+
+    // Expiry is judged by a clock that ignores wall-clock jumps and never goes back (ExpiryClock).
+    final ExpiryClock clock = new ExpiryClock(new SystemClock(), ExpiryClock.SKEW_BOUND_MILLIS);
+    final PrometheusMeterRegistry registry;
+    final NodeMetrics metrics;
+    final RocksDbStore store;
+    final EventLoopGroup group;
+    final EventLoop loop;
+    final EventLoopScheduler scheduler;
+    final LoopGate gate;
+    // The store as the node sees it: its writes, scans and batch reads run on a thread of their own.
+    final OffLoopStore offLoopStore;
+    final NodeOnLoop nodeOnLoop;
+    final OwnStore ownStore;
+    final GatewayBackend backend;
+    final NettyTransport transport;
+    final PeerServer peerServer;
+    final ClientGuard clientGuard;
+    final ClientGatewayServer clientGateway;
+    final Contact contact;
+    final HttpGateway httpGateway;
+    // What is open so far, last opened first; all of it is closed if the node fails to start.
+    private final Deque<AutoCloseable> opened = new ArrayDeque<>();
+
+    /** Opens everything and binds the three ports; on failure releases what it opened and throws. */
+    NodeParts(NodeOptions options, Id id) throws IOException {
+        String name = id.shortHex();
+        try {
+            this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+            opened.push(registry::close);
+            this.metrics = new NodeMetrics(registry).bindJvmMetrics();
+            opened.push(metrics);
+            // Durable actions (--fsync) come back from the sync thread to the loop, which exists by the first write.
+            this.store = openStore(options.dataDir().resolve(RattanNode.STORE_DIR), clock, options.storage(),
+                    this::executeOnLoop);
+            opened.push(store);
+            clock.attach(store);
+            metrics.bindStore(store);
+            this.group = EventLoops.newGroup(1, "rattan-" + name);
+            opened.push(() -> shutDown(group));
+            this.loop = group.next();
+            this.scheduler = new EventLoopScheduler(loop);
+            this.gate = new LoopGate(loop, this::contact);
+            this.offLoopStore = new OffLoopStore(store, scheduler::execute, OffLoopStore.QUEUE_MAX, name);
+            opened.push(offLoopStore);
+            metrics.bindStoreThread(offLoopStore);
+            this.nodeOnLoop = new NodeOnLoop(loop, gate, stallFor(options.inboundSlowness(), loop, id), this::contact);
+            this.ownStore = new OwnStore(gate, () -> !nodeOnLoop.stopped(), store, offLoopStore, clock);
+            this.backend = new NodeBackend(nodeOnLoop, ownStore, store, registry, options.config());
+            MessageCodec codec = new MessageCodec();
+            this.transport = new NettyTransport(loop, codec, name, metrics.peerTransport(),
+                    options.limits().outboundConnectionsMax());
+            opened.push(transport::halt);
+            this.peerServer = new PeerServer(loop, new InetSocketAddress(options.host(), options.peerPort()), codec,
+                    nodeOnLoop::receive, name, transport, metrics.peerTransport(), options.limits());
+            opened.push(peerServer);
+            // One guard for both gateways: a client's rate and share are the same whichever protocol it speaks.
+            this.clientGuard = new ClientGuard(options.limits(),
+                    java.time.Duration.ofSeconds(options.config().ttlSecondsMax()), clock::epochMillis);
+            metrics.bindClientGuard(clientGuard);
+            this.clientGateway = new ClientGatewayServer(group,
+                    new InetSocketAddress(options.host(), options.gatewayPort()), backend, codec,
+                    ClientGatewayServer.IN_FLIGHT_MAX, metrics.clientTransport(), clientGuard,
+                    options.limits().connections());
+            opened.push(clientGateway);
+            // The contact names the bound gateway port, so that one-hop clients can reach this node's gateway.
+            this.contact = new Contact(id, new Address(options.host(), peerServer.localAddress().getPort()),
+                    clientGateway.localAddress().getPort());
+            transport.identity(contact);
+            this.httpGateway = bindHttp(group, options, backend, clientGuard, metrics);
+            opened.push(httpGateway);
+        } catch (IOException | RuntimeException | Error e) {
+            closeOpened();
+            throw e;
+        }
+    }
+
+    /**
+     * Starts the core node on the loop, reaching its store through {@code storeHook}'s wrapper of it, with the timers
+     * that keep its metrics current; on failure releases everything and throws.
+     */
+    void startNode(NodeOptions options, UnaryOperator<Store> storeHook, long startNanos) throws IOException {
+        try {
+            Transport peers = options.peerSendDelay().isZero() ? transport
+                    : new DelayedTransport(scheduler, transport, options.peerSendDelay().toNanos());
+            // A CSPRNG: request ids are drawn from it, and a stranger who could predict them could forge replies.
+            NodeEnv env = new NodeEnv(clock, scheduler, peers, storeHook.apply(offLoopStore), newSecureRandom());
+            nodeOnLoop.start(options.config(), env, metrics, options.bootstrap(), new MetricsRefresh(scheduler, loop,
+                    registry, metrics, store, contact, nodeOnLoop::live, startNanos));
+        } catch (IOException | RuntimeException | Error e) {
+            closeOpened();
+            throw e;
+        }
+    }
+
+    /** Closes the three servers: the HTTP gateway, the client gateway, the peer server. */
+    void closeServers() {
+        closeQuietly(httpGateway);
+        closeQuietly(clientGateway);
+        closeQuietly(peerServer);
+    }
+
+    /**
+     * Shuts the loop down, then closes what only the loop used: the store thread, then the store last, once no task
+     * can touch it (a store thread that does not stop leaves the store open rather than free it under a task). Then
+     * completes what callers still wait on, and closes the metrics.
+     */
+    void releaseAfterLoop() {
+        shutDown(group);
+        if (offLoopStore.closeAndWait()) {
+            closeQuietly(store);
+        }
+        // request() promises a reply, never an exception; call() fails.
+        gate.failOutstanding(NodeOnLoop::notRunning);
+        closeQuietly(metrics);
+        closeQuietly(registry::close);
+    }
+
+    private Contact contact() {
+        return contact;
+    }
+
+    private void closeOpened() {
+        while (!opened.isEmpty()) {
+            closeQuietly(opened.pop());
+        }
+    }
+
+    /** Hands a task to the loop; used by the store's sync thread, which starts only after the loop exists. */
+    private void executeOnLoop(Runnable task) {
+        loop.execute(task);
+    }
+
+    private static RocksDbStore openStore(Path dir, ExpiryClock clock, RocksDbStore.Settings settings,
+                                          Executor loop) throws IOException {
+        try {
+            return RocksDbStore.open(dir, clock::epochMillis, settings, loop);
+        } catch (StoreException e) {
+            throw new IOException("cannot open the store in " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The HTTP gateway, bound; a port it cannot bind is the {@link IOException} inside its unchecked one. */
+    private static HttpGateway bindHttp(EventLoopGroup group, NodeOptions options, GatewayBackend backend,
+                                        ClientGuard guard, NodeMetrics metrics) throws IOException {
+        try {
+            return new HttpGateway(group, new InetSocketAddress(options.host(), options.httpPort()), backend, guard,
+                    options.limits().connections(), metrics.httpTransport());
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
+    private static void shutDown(EventLoopGroup group) {
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS)
+                .awaitUninterruptibly(SHUTDOWN_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    private static InboundStall stallFor(InboundSlowness slowness, EventLoop loop, Id id) {
+        if (slowness.isOff()) {
+            return null;
+        }
+        long now = System.nanoTime();
+        long armedAt = slowness.armedAtEpochMillis() < 0 ? now
+                : now + TimeUnit.MILLISECONDS.toNanos(slowness.armedAtEpochMillis() - System.currentTimeMillis());
+        log.info("node {}: slow-node hook armed with {} periods", id.shortHex(), slowness.periods().size());
+        // Its own draws, so that the hook does not shift the node's.
+        return new InboundStall(slowness.periods(), armedAt, loop, new SplittableRandom(~RattanNode.seedOf(id)));
+    }
+
+    private static SecureRandom newSecureRandom() {
+        try {
+            // DRBG draws from the OS once and then stays in user space: no system call per request id.
+            return SecureRandom.getInstance("DRBG");
+        } catch (java.security.NoSuchAlgorithmException e) {
+            return new SecureRandom();
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        try {
+            c.close();
+        } catch (Exception e) {
+            log.warn("failed to close {}", c, e);
+        }
+    }
+}
