@@ -323,7 +323,7 @@ final class Membership {
     /** {@code peer} answered a request of this node's, {@code rttNanos} after it was sent. */
     void sampleRtt(Id peer, long rttNanos) {
         peers.sample(peer, rttNanos);
-        if (peers.answeredAfterCut(peer, ctx.now()) && leafSet.contains(peer)) {
+        if (peers.answeredAfterCut(peer, ctx.now() - rttNanos) && leafSet.contains(peer)) {
             answersResumed.accept(peer);
         }
     }

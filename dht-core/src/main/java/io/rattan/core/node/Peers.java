@@ -42,9 +42,9 @@ final class Peers implements RttView {
      */
     static final long IDLE_NANOS = 5L * 60 * 1_000_000_000L;
     /**
-     * How long a peer's answers must stop for its next answer to end a cut ({@link #answeredAfterCut}): longer than a
-     * slow node takes to answer late, as long as the RTO a peer starts from. A peer this node could not reach that
-     * long has suspected it, or declared it dead, and left it out of its puts meanwhile.
+     * How long a peer's answers must stop for its next answer to end a cut ({@link #answeredAfterCut}): as long as the
+     * RTO a peer starts from. A peer this node could not reach that long has suspected it, or declared it dead, and
+     * left it out of its puts meanwhile.
      */
     static final long CUT_OFF_NANOS = 1_000_000_000L;
     /** Slots a sweep visits per call, at least: a map of up to 1,024 slots is swept whole every 64 calls or faster. */
@@ -205,18 +205,20 @@ final class Peers implements RttView {
     }
 
     /**
-     * The peer answered a request of this node's (in time or late) at {@code nowNanos}: returns whether this node's
-     * requests to it had gone unanswered for {@link #CUT_OFF_NANOS} or more before, since the first timeout after its
-     * previous answer. Hearing its requests does not end that span: under a one-way cut it still speaks, never
+     * The peer answered a request of this node's sent at {@code sentAtNanos} (in time or late): returns whether that
+     * ends a cut, the first answer after this node's requests went unanswered, to a request sent
+     * {@link #CUT_OFF_NANOS} or more after the first of them timed out: every request sent in between was lost, not
+     * late. A slow node answers late, but answers what it was sent first first; it ends its span with the answer to an
+     * old request. Hearing the peer's own requests does not end the span: under a one-way cut it still speaks, never
      * answers, and so stays a member of this node's leaf set while this node is dead to it.
      */
-    boolean answeredAfterCut(Id id, long nowNanos) {
+    boolean answeredAfterCut(Id id, long sentAtNanos) {
         Peer p = peers.get(id);
         if (p == null || !p.unanswered) {
             return false;
         }
         p.unanswered = false;
-        return nowNanos - p.unansweredSinceNanos >= CUT_OFF_NANOS;
+        return sentAtNanos - p.unansweredSinceNanos >= CUT_OFF_NANOS;
     }
 
     /** Drops what is known of a peer that is no neighbour, without marking it dead. */

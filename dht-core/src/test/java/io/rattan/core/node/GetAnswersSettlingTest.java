@@ -171,22 +171,42 @@ class GetAnswersSettlingTest extends ReplicaRig {
     }
 
     @Test
-    void aLateAnswerWithinTheCutOffLeavesTheKeySettled() {
-        // A slow node: one request timed out, and its answer to the next comes moments later.
+    void aSlowMembersLateAnswersLeaveTheKeySettled() {
+        // A slow node: requests to it time out, and it answers them, in the order sent, seconds late.
         outbox.request(a, new Ping(), 100_000_000L, ReplyHandler.of(r -> { }, () -> members.peerTimedOut(a)));
-        scheduler.runFor(200_000_000L);
+        Sent first = sent.get(sent.size() - 1);
+        scheduler.runFor(Peers.CUT_OFF_NANOS / 2);
+        answerNextRequestTo(a, false);
+        scheduler.runFor(2 * Peers.CUT_OFF_NANOS);
+        assertThat(sent(Ping.class)).as("the request, the suspicion's probe and the one sent later").hasSize(3);
 
-        answerNextRequestTo(a);
+        outbox.onReply(new Envelope(a, first.envelope().requestId(), new Pong(List.of(), 0)));
+        answerAll(a);
 
-        assertThat(gets.settled(KEY)).isTrue();
+        assertThat(gets.settled(KEY)).as("answered late, not lost").isTrue();
     }
 
-    /** Sends A a ping, as any request of this node's, and delivers A's answer to it. */
+    /** Sends {@code peer} a ping, as any request of this node's, and delivers its answer to it now. */
     private void answerNextRequestTo(Contact peer) {
-        sent.clear();
-        outbox.request(peer, new Ping(), 1_000_000_000L, ReplyHandler.of(r -> { }, () -> { }));
+        answerNextRequestTo(peer, true);
+    }
+
+    /** Sends {@code peer} a ping, and delivers its answer now if {@code answer} (else leaves it out). */
+    private void answerNextRequestTo(Contact peer, boolean answer) {
+        outbox.request(peer, new Ping(), 10_000_000_000L, ReplyHandler.of(r -> { }, () -> { }));
         Sent ping = sent.get(sent.size() - 1);
-        outbox.onReply(new Envelope(peer, ping.envelope().requestId(), new Pong(List.of(), 0)));
+        if (answer) {
+            outbox.onReply(new Envelope(peer, ping.envelope().requestId(), new Pong(List.of(), 0)));
+        }
+    }
+
+    /** Delivers {@code peer}'s answers to every ping sent to it so far, in the order sent (late ones included). */
+    private void answerAll(Contact peer) {
+        for (Sent s : sent(Ping.class)) {
+            if (s.to().equals(peer.address())) {
+                outbox.onReply(new Envelope(peer, s.envelope().requestId(), new Pong(List.of(), 0)));
+            }
+        }
     }
 
     @Test

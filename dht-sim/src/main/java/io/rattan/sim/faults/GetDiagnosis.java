@@ -40,6 +40,8 @@ final class GetDiagnosis {
     static final long HEAL_MOMENT_NANOS = SECOND;
     /** The prefix of the counts by {@link #when}, printed beside the causes. */
     static final String WHEN = "when: ";
+    /** {@link #when}'s count of misses that are not the heal's own moment. */
+    static final String AFTER_HEAL_MOMENT = "get 1 s or more after the last heal";
 
     /** What a node held of a key and thought of it when it answered a get. */
     record Served(int node, long atNanos, ReplicaView view, Set<Bytes> values, boolean heldAny) {
@@ -166,7 +168,7 @@ final class GetDiagnosis {
         }
         boolean ackedApart = partitionAt != Long.MIN_VALUE && partitionAt <= ackNanos && ackNanos <= healAt;
         if (healAt == Long.MIN_VALUE || startNanos - healAt >= HEAL_MOMENT_NANOS) {
-            return "get 1 s or more after the last heal";
+            return AFTER_HEAL_MOMENT;
         }
         return ackedApart ? "put acknowledged during the partition, get within 1 s of its heal"
                 : "put acknowledged before the partition, get within 1 s of its heal";

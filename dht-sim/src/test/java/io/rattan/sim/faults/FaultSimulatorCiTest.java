@@ -37,11 +37,18 @@ class FaultSimulatorCiTest {
      * read three (GetAnswers.settled), 380 after, 420 with repair's growing waits; 112 (39 budget, 73 nobudget) since
      * gets ping the neighbours lost lately, a late copy is sent again and a replica owed a copy is repaired at once
      * (docs/testing.md, "Rule 1 traced"); 124 (60 / 64) once the gateway set a put's expiry, which moved every trace;
-     * 92 since a store that refused copies stays unsettled for two anti-entropy turns after it recovers. Not 0: what
-     * is left is mostly gets that started within a second after a partition healed, of puts the other side stored.
-     * A guard against the get path going back, with room for traces that move, not a pass.
+     * 92 since a store that refused copies stays unsettled for two anti-entropy turns after it recovers; 90 since a
+     * member that answers again after a cut unsettles the keys it replicates. Not 0: what is left is mostly gets that
+     * started within a second after a partition healed, of puts the other side stored. A guard against the get path
+     * going back, with room for traces that move, not a pass.
      */
     static final int RULE_1_MAX = 110;
+    /**
+     * Rule 1's bound on the misses that are not the heal's own moment (a get 1 s or more after the last heal, or with
+     * none before it): 24 before a member's answers after a cut unsettled the keys it replicates, 10 since
+     * (docs/testing.md, "A member cut off one way, heard but not answering").
+     */
+    static final int RULE_1_AFTER_HEAL_MOMENT_MAX = 20;
 
     private static ExecutorService pool;
     private static final List<FaultRunResult> baseline = new ArrayList<>();
@@ -134,6 +141,16 @@ class FaultSimulatorCiTest {
                 RULE_1_MAX);
     }
 
+    @Test
+    void acknowledgedPutsMissingOutsideAHealsFirstSecondStayWithinTheirBound() {
+        long later = 0;
+        for (FaultRunResult r : baseline) {
+            later += r.rule1Causes().getOrDefault(GetDiagnosis.WHEN + GetDiagnosis.AFTER_HEAL_MOMENT, 0);
+        }
+        assertThat(later).as("rule-1 violations over the CI seeds 1 s or more after the last heal")
+                .isLessThanOrEqualTo(RULE_1_AFTER_HEAL_MOMENT_MAX);
+    }
+
     /**
      * Rule 3 on every seed. Until the gateway set a put's expiry (protocol version 7) the root did, and a put that
      * reached its root twice, seconds apart, was stretched by that much: 16 values over these seeds were served 0.7 s
@@ -171,7 +188,7 @@ class FaultSimulatorCiTest {
     void seed46ReplaysTheDocumentedTrace() {
         FaultRunResult r = baseline.get(45);
         assertThat(r.config().seed()).isEqualTo(46);
-        assertThat(r.trace()).isEqualTo("57f2edb4700b8d4b/254963");
+        assertThat(r.trace()).isEqualTo("209ed9982d46339b/256636");
     }
 
     @Test
