@@ -144,9 +144,9 @@ final class GetAnswers {
     }
 
     /**
-     * Leaf-set member {@code member} answers again after its answers stopped for a while ({@link
-     * Peers#CUT_OFF_NANOS}): the keys it replicates with this node may hold puts it acknowledged without this
-     * node meanwhile. Under a one-way cut it kept speaking, so it never left this node's leaf set and no view
+     * Leaf-set member {@code member} answers again after a cut (every request of this node's for a second or more was
+     * lost, {@link Peers#CUT_OFF_NANOS}): the keys it replicates with this node may hold puts it acknowledged without
+     * this node meanwhile. Under a one-way cut it kept speaking, so it never left this node's leaf set and no view
      * changed: the fault simulator traced a root answering gets without such puts, held by the member, seconds after
      * the cut healed (docs/testing.md).
      */

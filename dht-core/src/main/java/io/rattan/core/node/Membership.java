@@ -44,7 +44,7 @@ final class Membership {
 
     /**
      * {@code leafSetChanged} runs when a member joins or leaves the leaf set, or a peer is suspected or cleared;
-     * {@code answersResumed} when a member answers again after a cut ({@link Peers#answeredAfterCut}).
+     * {@code answersResumed} when a member answers again after a cut ({@link Peers#sample(Id, long, long)}).
      */
     Membership(NodeContext ctx, Runnable leafSetChanged, Consumer<Id> answersResumed) {
         this.ctx = ctx;
@@ -322,8 +322,7 @@ final class Membership {
 
     /** {@code peer} answered a request of this node's, {@code rttNanos} after it was sent. */
     void sampleRtt(Id peer, long rttNanos) {
-        peers.sample(peer, rttNanos);
-        if (peers.answeredAfterCut(peer, ctx.now() - rttNanos) && leafSet.contains(peer)) {
+        if (peers.sample(peer, rttNanos, ctx.now() - rttNanos) && leafSet.contains(peer)) {
             answersResumed.accept(peer);
         }
     }

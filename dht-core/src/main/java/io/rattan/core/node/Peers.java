@@ -101,8 +101,18 @@ final class Peers implements RttView {
 
     /** Records an RTT sample for a peer. */
     void sample(Id id, long rttNanos) {
-        get(id).rtt.sample(rttNanos);
+        sample(id, rttNanos, Long.MIN_VALUE);
+    }
+
+    /**
+     * Records an RTT sample for a peer, the answer to a request sent at {@code sentAtNanos}; returns whether that
+     * answer ends a cut ({@link #answeredAfterCut}).
+     */
+    boolean sample(Id id, long rttNanos, long sentAtNanos) {
+        Peer p = get(id);
+        p.rtt.sample(rttNanos);
         samplesSinceMedian++;
+        return answeredAfterCut(p, sentAtNanos);
     }
 
     /** Recomputed every {@value #MEDIAN_REFRESH_SAMPLES} samples: it moves slowly and costs a sort. */
@@ -212,9 +222,8 @@ final class Peers implements RttView {
      * old request. Hearing the peer's own requests does not end the span: under a one-way cut it still speaks, never
      * answers, and so stays a member of this node's leaf set while this node is dead to it.
      */
-    boolean answeredAfterCut(Id id, long sentAtNanos) {
-        Peer p = peers.get(id);
-        if (p == null || !p.unanswered) {
+    private static boolean answeredAfterCut(Peer p, long sentAtNanos) {
+        if (!p.unanswered) {
             return false;
         }
         p.unanswered = false;
