@@ -18,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.IntFunction;
 
 /** Reads fields at a cursor; checks the bytes left before every read and every bound before allocating. */
 final class FrameReader {
@@ -108,30 +109,25 @@ final class FrameReader {
     }
 
     RoutingMode routing() {
-        int code = u8("routing");
-        RoutingMode m = RoutingMode.fromCode(code);
-        if (m == null) {
-            throw new CodecException("unknown routing mode " + code);
-        }
-        return m;
+        return coded("routing", RoutingMode::fromCode, "unknown routing mode ");
     }
 
     Consistency consistency() {
-        int code = u8("consistency");
-        Consistency c = Consistency.fromCode(code);
-        if (c == null) {
-            throw new CodecException("unknown consistency " + code);
-        }
-        return c;
+        return coded("consistency", Consistency::fromCode, "unknown consistency ");
     }
 
     Status status() {
-        int code = u8("status");
-        Status s = Status.fromCode(code);
-        if (s == null) {
-            throw new CodecException("unknown status code " + code);
+        return coded("status", Status::fromCode, "unknown status code ");
+    }
+
+    /** A u8 code of an enum; {@code fromCode} answers null for a code it does not know, which is an error. */
+    private <T> T coded(String field, IntFunction<T> fromCode, String unknown) {
+        int code = u8(field);
+        T value = fromCode.apply(code);
+        if (value == null) {
+            throw new CodecException(unknown + code);
         }
-        return s;
+        return value;
     }
 
     Id id(String field) {
