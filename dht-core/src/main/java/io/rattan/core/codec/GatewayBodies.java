@@ -1,0 +1,80 @@
+package io.rattan.core.codec;
+
+import static io.rattan.core.codec.MessageCodec.HASH_BYTES_MAX;
+import static io.rattan.core.codec.MessageCodec.SECRET_BYTES_MAX;
+import static io.rattan.core.codec.MessageCodec.VALUE_BYTES_MAX;
+
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.MessageType;
+import io.rattan.core.msg.Messages.ClientGet;
+import io.rattan.core.msg.Messages.ClientPut;
+import io.rattan.core.msg.Messages.ClientRemove;
+import io.rattan.core.msg.Messages.ErrorReply;
+
+/**
+ * The bodies a client sends a node's binary gateway (put, get, remove, with the client's options), and the error
+ * reply any request may get when it cannot be served at all (a gateway's rate limit or quota, a node's overload).
+ * These are the client protocol's own messages, which a node turns into the routed requests of {@link RequestBodies};
+ * they change with the client API and its compatibility promises, not with the overlay, hence a class of their own.
+ */
+final class GatewayBodies implements BodyCodec {
+
+    static final GatewayBodies INSTANCE = new GatewayBodies();
+
+    private GatewayBodies() {
+    }
+
+    @Override
+    public void write(FrameWriter w, Message body) {
+        switch (body.type()) {
+            case CLIENT_PUT -> {
+                ClientPut m = (ClientPut) body;
+                w.id(m.key(), "key");
+                w.bytes(m.value(), VALUE_BYTES_MAX, "value");
+                w.nonNegativeI32(m.ttlSeconds(), "ttlSeconds");
+                w.bytes(m.binding(), HASH_BYTES_MAX, "binding");
+            }
+            case CLIENT_GET -> {
+                ClientGet m = (ClientGet) body;
+                w.id(m.key(), "key");
+                w.routing(m.routing());
+                w.nonNegativeI32(m.maxValues(), "maxValues");
+                w.bytes(m.placemark(), HASH_BYTES_MAX, "placemark");
+                w.nonNegativeI32(m.parallelism(), "parallelism");
+                w.bool(m.wantHolders());
+                w.bool(m.oneHop());
+                w.consistency(m.consistency());
+                w.nonNegativeI32(m.readReplicas(), "readReplicas");
+            }
+            case CLIENT_REMOVE -> {
+                ClientRemove m = (ClientRemove) body;
+                w.id(m.key(), "key");
+                w.bytes(m.valueHash(), HASH_BYTES_MAX, "valueHash");
+                w.bytes(m.secret(), SECRET_BYTES_MAX, "secret");
+                w.nonNegativeI32(m.ttlSeconds(), "ttlSeconds");
+            }
+            case ERROR_REPLY -> {
+                ErrorReply m = (ErrorReply) body;
+                w.status(m.status());
+                w.string(m.detail(), "detail");
+                w.nonNegativeI32(m.retryAfterMillis(), "retryAfterMillis");
+            }
+            default -> throw BodyCodec.notInFamily(body.type(), GatewayBodies.class);
+        }
+    }
+
+    @Override
+    public Message read(FrameReader r, MessageType type) {
+        return switch (type) {
+            case CLIENT_PUT -> new ClientPut(r.id("key"), r.bytes(VALUE_BYTES_MAX, "value"),
+                    r.nonNegativeI32("ttlSeconds"), r.bytes(HASH_BYTES_MAX, "binding"));
+            case CLIENT_GET -> new ClientGet(r.id("key"), r.routing(), r.nonNegativeI32("maxValues"),
+                    r.bytes(HASH_BYTES_MAX, "placemark"), r.nonNegativeI32("parallelism"), r.bool("wantHolders"),
+                    r.bool("oneHop"), r.consistency(), r.nonNegativeI32("readReplicas"));
+            case CLIENT_REMOVE -> new ClientRemove(r.id("key"), r.bytes(HASH_BYTES_MAX, "valueHash"),
+                    r.bytes(SECRET_BYTES_MAX, "secret"), r.nonNegativeI32("ttlSeconds"));
+            case ERROR_REPLY -> new ErrorReply(r.status(), r.string("detail"), r.nonNegativeI32("retryAfterMillis"));
+            default -> throw BodyCodec.notInFamily(type, GatewayBodies.class);
+        };
+    }
+}

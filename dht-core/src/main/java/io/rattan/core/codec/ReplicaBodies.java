@@ -1,0 +1,142 @@
+package io.rattan.core.codec;
+
+import static io.rattan.core.codec.MessageCodec.HASH_BYTES_MAX;
+import static io.rattan.core.codec.MessageCodec.SECRET_BYTES_MAX;
+import static io.rattan.core.codec.MessageCodec.VALUE_BYTES_MAX;
+
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.MessageType;
+import io.rattan.core.msg.Messages.Digest;
+import io.rattan.core.msg.Messages.DigestEntry;
+import io.rattan.core.msg.Messages.DigestWant;
+import io.rattan.core.msg.Messages.RangeDigest;
+import io.rattan.core.msg.Messages.RangeDigestReply;
+import io.rattan.core.msg.Messages.RangeSum;
+import io.rattan.core.msg.Messages.RemoveReplica;
+import io.rattan.core.msg.Messages.RemoveReplicaReply;
+import io.rattan.core.msg.Messages.ReplicaRead;
+import io.rattan.core.msg.Messages.ReplicaReadReply;
+import io.rattan.core.msg.Messages.ReplicaRecord;
+import io.rattan.core.msg.Messages.StoreAck;
+import io.rattan.core.msg.Messages.StoreReplicas;
+import java.util.List;
+
+/**
+ * The bodies of the messages replicas exchange among themselves: record copies (store, read, remove, and their
+ * acks) and anti-entropy repair (key digests, the keys a digest's receiver wants, and range digests of sums for
+ * range sync). They carry whole records and digests in lists, never an origin or hops, and change with the durability
+ * design (docs/durability.md) rather than the client API; hence a class of their own.
+ */
+final class ReplicaBodies implements BodyCodec {
+
+    static final ReplicaBodies INSTANCE = new ReplicaBodies();
+
+    // The smallest encoding of each list element, so that a claimed count can be checked against the bytes left.
+    private static final int REPLICA_RECORD_BYTES_MIN = Id.BYTES + 4 + 4 + 8 + 4 + 4 + 1;
+    private static final int DIGEST_ENTRY_BYTES_MIN = Id.BYTES + 4 + 1;
+    private static final int RANGE_SUM_BYTES = 4 + 8;
+
+    private ReplicaBodies() {
+    }
+
+    @Override
+    public void write(FrameWriter w, Message body) {
+        switch (body.type()) {
+            case STORE_REPLICAS -> writeReplicaRecords(w, ((StoreReplicas) body).records());
+            case REPLICA_READ -> {
+                ReplicaRead m = (ReplicaRead) body;
+                w.id(m.key(), "key");
+                w.bytes(m.placemark(), HASH_BYTES_MAX, "placemark");
+                w.nonNegativeI32(m.maxRecords(), "maxRecords");
+            }
+            case REPLICA_READ_REPLY -> {
+                ReplicaReadReply m = (ReplicaReadReply) body;
+                writeReplicaRecords(w, m.records());
+                w.bool(m.more());
+            }
+            case STORE_ACK -> w.nonNegativeI32(((StoreAck) body).accepted(), "accepted");
+            case REMOVE_REPLICA -> {
+                RemoveReplica m = (RemoveReplica) body;
+                w.id(m.key(), "key");
+                w.bytes(m.valueHash(), HASH_BYTES_MAX, "valueHash");
+                w.bytes(m.secret(), SECRET_BYTES_MAX, "secret");
+                w.nonNegativeI32(m.ttlSeconds(), "ttlSeconds");
+            }
+            case REMOVE_REPLICA_REPLY -> w.status(((RemoveReplicaReply) body).status());
+            case DIGEST -> writeDigestEntries(w, ((Digest) body).entries());
+            case DIGEST_WANT -> writeDigestEntries(w, ((DigestWant) body).entries());
+            case RANGE_DIGEST -> {
+                RangeDigest m = (RangeDigest) body;
+                w.id(m.lo(), "lo");
+                w.id(m.hi(), "hi");
+                w.bool(m.handoff());
+                writeRangeSums(w, m.parts());
+            }
+            case RANGE_DIGEST_REPLY -> writeRangeSums(w, ((RangeDigestReply) body).parts());
+            default -> throw BodyCodec.notInFamily(body.type(), ReplicaBodies.class);
+        }
+    }
+
+    @Override
+    public Message read(FrameReader r, MessageType type) {
+        return switch (type) {
+            case STORE_REPLICAS -> new StoreReplicas(readReplicaRecords(r));
+            case REPLICA_READ -> new ReplicaRead(r.id("key"), r.bytes(HASH_BYTES_MAX, "placemark"),
+                    r.nonNegativeI32("maxRecords"));
+            case REPLICA_READ_REPLY -> new ReplicaReadReply(readReplicaRecords(r), r.bool("more"));
+            case STORE_ACK -> new StoreAck(r.nonNegativeI32("accepted"));
+            case REMOVE_REPLICA -> new RemoveReplica(r.id("key"), r.bytes(HASH_BYTES_MAX, "valueHash"),
+                    r.bytes(SECRET_BYTES_MAX, "secret"), r.nonNegativeI32("ttlSeconds"));
+            case REMOVE_REPLICA_REPLY -> new RemoveReplicaReply(r.status());
+            case DIGEST -> new Digest(readDigestEntries(r));
+            case DIGEST_WANT -> new DigestWant(readDigestEntries(r));
+            case RANGE_DIGEST -> new RangeDigest(r.id("lo"), r.id("hi"), r.bool("handoff"), readRangeSums(r));
+            case RANGE_DIGEST_REPLY -> new RangeDigestReply(readRangeSums(r));
+            default -> throw BodyCodec.notInFamily(type, ReplicaBodies.class);
+        };
+    }
+
+    private static void writeReplicaRecords(FrameWriter w, List<ReplicaRecord> records) {
+        w.list(records, "records", (lw, r) -> {
+            lw.id(r.key(), "key");
+            lw.bytes(r.valueHash(), HASH_BYTES_MAX, "valueHash");
+            lw.bytes(r.value(), VALUE_BYTES_MAX, "value");
+            lw.nonNegativeI64(r.expiresAtMillis(), "expiresAtMillis");
+            lw.bytes(r.binding(), HASH_BYTES_MAX, "binding");
+            lw.bytes(r.secret(), SECRET_BYTES_MAX, "secret");
+            lw.bool(r.tombstone());
+        });
+    }
+
+    private static List<ReplicaRecord> readReplicaRecords(FrameReader r) {
+        return r.list(REPLICA_RECORD_BYTES_MIN, "records", lr -> new ReplicaRecord(lr.id("key"),
+                lr.bytes(HASH_BYTES_MAX, "valueHash"), lr.bytes(VALUE_BYTES_MAX, "value"),
+                lr.nonNegativeI64("expiresAtMillis"), lr.bytes(HASH_BYTES_MAX, "binding"),
+                lr.bytes(SECRET_BYTES_MAX, "secret"), lr.bool("tombstone")));
+    }
+
+    private static void writeDigestEntries(FrameWriter w, List<DigestEntry> entries) {
+        w.list(entries, "entries", (lw, e) -> {
+            lw.id(e.key(), "key");
+            lw.bytes(e.valueHash(), HASH_BYTES_MAX, "valueHash");
+            lw.bool(e.tombstone());
+        });
+    }
+
+    private static List<DigestEntry> readDigestEntries(FrameReader r) {
+        return r.list(DIGEST_ENTRY_BYTES_MIN, "entries", lr -> new DigestEntry(lr.id("key"),
+                lr.bytes(HASH_BYTES_MAX, "valueHash"), lr.bool("tombstone")));
+    }
+
+    private static void writeRangeSums(FrameWriter w, List<RangeSum> parts) {
+        w.list(parts, "parts", (lw, p) -> {
+            lw.nonNegativeI32(p.count(), "count");
+            lw.i64(p.hash());
+        });
+    }
+
+    private static List<RangeSum> readRangeSums(FrameReader r) {
+        return r.list(RANGE_SUM_BYTES, "parts", lr -> new RangeSum(lr.nonNegativeI32("count"), lr.i64("hash")));
+    }
+}
