@@ -1,0 +1,399 @@
+package io.rattan.node.transport;
+
+import com.google.common.net.InetAddresses;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.EventLoop;
+import io.rattan.core.codec.MessageCodec;
+import io.rattan.core.net.Address;
+import io.rattan.node.netty.Frames;
+import io.rattan.node.netty.TransportListener;
+import io.rattan.node.netty.TransportListener.DropReason;
+import java.net.InetSocketAddress;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The transport's outbound connection table: one {@link Connection} per peer address, each with the frames that wait
+ * for its handshake, and what bounds them all.
+ *
+ * <p>It exists so that {@link NettyTransport} only decides <em>whether</em> a frame may go and to which connection,
+ * while the bookkeeping of where frames wait lives here: the per-peer and total queue bounds (shedding the oldest,
+ * {@link DropReason#SHED}, or refusing one frame alone over a bound, {@link DropReason#QUEUE_FULL}), writability
+ * ({@link DropReason#UNWRITABLE}), least-recently-used eviction past {@code outboundMax}, the one flush per
+ * connection after the current loop task, the closed and halted states every write checks, and the counters the
+ * transport reports. Everything but those flags and counters is confined to the node's loop and needs no locks.
+ */
+final class OutboundConnections {
+
+    // Logged under the transport's name, as before the split, so log configuration keeps applying.
+    private static final Logger log = LoggerFactory.getLogger(NettyTransport.class);
+
+    private final EventLoop loop;
+    private final int outboundMax;
+    private final String localName;
+    private final TransportListener listener;
+    private final HelloThrottle hellos;
+    private final Bootstrap bootstrap;
+
+    // Confined to the loop. In access order: the first entry is the least recently used connection.
+    private final LinkedHashMap<Address, Connection> connections = new LinkedHashMap<>(16, 0.75f, true);
+    // Bytes queued on all connections being set up.
+    private long pendingBytesTotal;
+    private final List<Connection> toFlush = new ArrayList<>();
+    private boolean flushScheduled;
+    private final Runnable flushTask = this::flushAll;
+    private volatile int handshakeTimeoutMillis = NettyTransport.HANDSHAKE_TIMEOUT_MILLIS;
+
+    private volatile boolean closed;
+    private volatile boolean halted;
+    private final AtomicInteger connectionCount = new AtomicInteger();
+    private final LongAdder framesSent = new LongAdder();
+    private final LongAdder framesDropped = new LongAdder();
+    private final LongAdder framesSentAfterHalt = new LongAdder();
+    private final LongAdder welcomes = new LongAdder();
+    private final LongAdder evicted = new LongAdder();
+
+    OutboundConnections(EventLoop loop, MessageCodec codec, String localName, TransportListener listener,
+                        int outboundMax, HelloThrottle hellos) {
+        this.loop = loop;
+        this.outboundMax = outboundMax;
+        this.localName = localName;
+        this.listener = listener;
+        this.hellos = hellos;
+        this.bootstrap = OutboundPipeline.bootstrap(loop, this, codec, listener, localName);
+    }
+
+    void handshakeTimeoutMillis(int millis) {
+        this.handshakeTimeoutMillis = millis;
+    }
+
+    boolean closed() {
+        return closed;
+    }
+
+    boolean halted() {
+        return halted;
+    }
+
+    /** From now on later sends are dropped; connections being set up drain once welcomed. Any thread. */
+    void markClosed() {
+        closed = true;
+    }
+
+    /** From now on nothing reaches a socket. Any thread. */
+    void markHalted() {
+        halted = true;
+    }
+
+    /** The connection to {@code to}, or null when there is none (it failed, closed, or was never opened). */
+    Connection get(Address to) {
+        return connections.get(to);
+    }
+
+    /** Every connection, open or being set up; a copy, so that closing them while iterating is safe. */
+    List<Connection> all() {
+        return new ArrayList<>(connections.values());
+    }
+
+    /** Dials {@code to} (an IP literal), first closing the least recently used connection when at the bound. */
+    Connection connect(Address to) {
+        if (connections.size() >= outboundMax) {
+            evictLeastRecentlyUsed();
+        }
+        ChannelFuture connecting = bootstrap.connect(new InetSocketAddress(InetAddresses.forString(to.host()), to.port()));
+        Connection c = new Connection(to, connecting.channel());
+        connecting.channel().attr(OutboundPipeline.CONNECTION).set(c);
+        connections.put(to, c);
+        connectionCount.incrementAndGet();
+        // The listeners may run at once when connect fails early; c is registered by then, so they find it.
+        connecting.channel().closeFuture().addListener(f -> c.lost("closed"));
+        connecting.addListener(f -> {
+            if (f.isSuccess()) {
+                c.connected();
+                loop.schedule(c::handshakeTimedOut, handshakeTimeoutMillis, TimeUnit.MILLISECONDS);
+            } else {
+                log.debug("{}: cannot connect to {}: {}", localName, to, f.cause().toString());
+                c.lost("connect failed");
+            }
+        });
+        return c;
+    }
+
+    /** Closes the connection used longest ago, to stay within {@code outboundMax}. */
+    private void evictLeastRecentlyUsed() {
+        Connection lru = connections.values().iterator().next();
+        evicted.increment();
+        listener.refused(TransportListener.Refusal.OUTBOUND_CONNECTIONS);
+        log.debug("{}: {} outbound connections open; closing the least recently used, to {}", localName,
+                connections.size(), lru.to);
+        if (lru.active) {
+            // Welcomed: what was written drains first, as in a graceful close.
+            lru.drainAndClose();
+        } else {
+            lru.abort(DropReason.CONNECTION_LOST);
+        }
+    }
+
+    /** Counts a frame dropped without being written. */
+    void drop(DropReason reason) {
+        framesDropped.increment();
+        listener.frameDropped(reason);
+    }
+
+    /** Counts a write the halt stopped at the socket. */
+    void sentAfterHalt() {
+        framesSentAfterHalt.increment();
+    }
+
+    int connectionCount() {
+        return connectionCount.get();
+    }
+
+    long framesSent() {
+        return framesSent.sum();
+    }
+
+    long framesDropped() {
+        return framesDropped.sum();
+    }
+
+    long framesSentAfterHalt() {
+        return framesSentAfterHalt.sum();
+    }
+
+    long welcomes() {
+        return welcomes.sum();
+    }
+
+    long evicted() {
+        return evicted.sum();
+    }
+
+    private void needsFlush(Connection c) {
+        if (!c.queuedForFlush) {
+            c.queuedForFlush = true;
+            toFlush.add(c);
+        }
+        if (!flushScheduled) {
+            flushScheduled = true;
+            try {
+                loop.execute(flushTask);
+            } catch (RejectedExecutionException e) {
+                flushAll();
+            }
+        }
+    }
+
+    private void flushAll() {
+        flushScheduled = false;
+        for (Connection c : toFlush) {
+            c.queuedForFlush = false;
+            // After a halt, frames written but not yet flushed are lost with the connection, as in a crash.
+            if (!c.dead && !halted) {
+                c.channel.flush();
+            }
+        }
+        toFlush.clear();
+    }
+
+    /** One peer's connection. Confined to the loop. */
+    final class Connection {
+        final Address to;
+        final Channel channel;
+        ArrayDeque<byte[]> pending = new ArrayDeque<>();
+        long pendingBytes;
+        // Handshake frames (challenges, answers) waiting for the TCP connection; they go right after our Hello.
+        List<byte[]> handshake = new ArrayList<>(2);
+        // Challenges sent (or waiting) on this connection before its Welcome.
+        int challenges;
+        boolean connectedTcp;
+        // Welcomed by the listener: envelopes may go.
+        boolean active;
+        boolean dead;
+        boolean queuedForFlush;
+
+        Connection(Address to, Channel channel) {
+            this.to = to;
+            this.channel = channel;
+        }
+
+        void sendHandshake(byte[] body) {
+            if (dead) {
+                return;
+            }
+            if (connectedTcp) {
+                write(body);
+            } else if (handshake.size() < 16) {
+                handshake.add(body);
+            }
+        }
+
+        /**
+         * A challenge of a claim to this address: at most {@link NettyTransport#CHALLENGES_BEFORE_WELCOME_MAX} before
+         * the welcome.
+         */
+        void challenge(byte[] body) {
+            if (!active && challenges >= NettyTransport.CHALLENGES_BEFORE_WELCOME_MAX) {
+                drop(DropReason.UNVERIFIED);
+                return;
+            }
+            if (!active) {
+                challenges++;
+            }
+            sendHandshake(body);
+        }
+
+        void send(byte[] body) {
+            if (dead) {
+                drop(DropReason.CONNECTION_LOST);
+            } else if (!active) {
+                queue(body);
+            } else if (!channel.isWritable()) {
+                drop(DropReason.UNWRITABLE);
+            } else {
+                writeEnvelope(body);
+            }
+        }
+
+        /**
+         * Queues a frame until the welcome; past a bound (this peer's frames or bytes, or all peers' bytes) the oldest
+         * frames queued here are shed first, and the new frame is dropped only when it alone is over the bound.
+         */
+        void queue(byte[] body) {
+            while (!pending.isEmpty() && (pending.size() >= NettyTransport.PENDING_FRAMES_MAX
+                    || pendingBytes + body.length > NettyTransport.PENDING_BYTES_MAX
+                    || pendingBytesTotal + body.length > NettyTransport.PENDING_BYTES_TOTAL_MAX)) {
+                byte[] oldest = pending.poll();
+                pendingBytes -= oldest.length;
+                pendingBytesTotal -= oldest.length;
+                drop(DropReason.SHED);
+            }
+            if (pendingBytes + body.length > NettyTransport.PENDING_BYTES_MAX
+                    || pendingBytesTotal + body.length > NettyTransport.PENDING_BYTES_TOTAL_MAX) {
+                drop(DropReason.QUEUE_FULL);
+                return;
+            }
+            pending.add(body);
+            pendingBytes += body.length;
+            pendingBytesTotal += body.length;
+        }
+
+        void writeEnvelope(byte[] body) {
+            framesSent.increment();
+            write(body);
+        }
+
+        void connected() {
+            if (dead) {
+                return;
+            }
+            if (halted) {
+                abort(DropReason.CLOSED);
+                return;
+            }
+            connectedTcp = true;
+            log.debug("{}: connected to {}, sending hello", localName, to);
+            hellos.sent(to);
+            write(hellos.frame());
+            for (byte[] body : handshake) {
+                write(body);
+            }
+            handshake = List.of();
+        }
+
+        /** The listener proved willing: what waited goes, in order, and later frames go at once. */
+        void welcomed() {
+            if (dead || active) {
+                return;
+            }
+            active = true;
+            hellos.answered(to);
+            welcomes.increment();
+            log.debug("{}: welcomed by {}", localName, to);
+            for (byte[] body : pending) {
+                writeEnvelope(body);
+            }
+            pending = null;
+            pendingBytesTotal -= pendingBytes;
+            pendingBytes = 0;
+            if (closed) {
+                // Closed gracefully while connecting: what was queued drains, then the connection closes.
+                drainAndClose();
+            }
+        }
+
+        void handshakeTimedOut() {
+            if (!dead && !active) {
+                log.debug("{}: no welcome from {} within {} ms", localName, to, handshakeTimeoutMillis);
+                abort(DropReason.UNVERIFIED);
+            }
+        }
+
+        void write(byte[] body) {
+            channel.write(Frames.prefixed(channel.alloc(), body), channel.voidPromise());
+            needsFlush(this);
+        }
+
+        /** The connection failed or closed: forget it, so that the next send reconnects. */
+        void lost(String why) {
+            if (dead) {
+                return;
+            }
+            log.debug("{}: connection to {} lost ({}), {} queued frames dropped", localName, to, why,
+                    pending == null ? 0 : pending.size());
+            forget(DropReason.CONNECTION_LOST);
+            channel.close();
+        }
+
+        void abort(DropReason reason) {
+            if (dead) {
+                return;
+            }
+            forget(reason);
+            channel.close();
+        }
+
+        ChannelFuture closeGracefully() {
+            if (!dead && active) {
+                drainAndClose();
+            }
+            // Still connecting or handshaking: welcomed() drains and closes; a failed connect or handshake closes the
+            // channel anyway.
+            return channel.closeFuture();
+        }
+
+        private void drainAndClose() {
+            forget(DropReason.CLOSED);
+            // An empty write completes after every earlier write has reached the socket.
+            channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        }
+
+        private void forget(DropReason reason) {
+            dead = true;
+            if (pending != null) {
+                for (int i = pending.size(); i > 0; i--) {
+                    drop(reason);
+                }
+                pending = null;
+                pendingBytesTotal -= pendingBytes;
+                pendingBytes = 0;
+            }
+            if (connections.get(to) == this) {
+                connections.remove(to);
+            }
+            connectionCount.decrementAndGet();
+        }
+    }
+}
