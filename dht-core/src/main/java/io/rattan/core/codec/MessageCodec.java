@@ -91,7 +91,6 @@ public final class MessageCodec {
     public static final int HOPS_MAX = 255;
 
     private static final int FLAG_SENDER = 1;
-    private static final int HEADER_BYTES = 3;
 
     private final int frameBytesMax;
 

@@ -23,9 +23,9 @@ final class Peers implements RttView {
         boolean probing;
         // Never heard: older than any time, including a real clock's negative nanoTime.
         long lastHeardNanos = Long.MIN_VALUE;
-        // When this node's requests to it began to go unanswered: the first timeout since its last answer.
-        long unansweredSinceNanos;
-        boolean unanswered;
+        // When this node's requests to it began to go unanswered (the first timeout since its last answer); NONE while
+        // they are answered.
+        long unansweredSinceNanos = NONE;
 
         Peer(RttEstimator rtt) {
             this.rtt = rtt;
@@ -47,6 +47,8 @@ final class Peers implements RttView {
      * left it out of its puts meanwhile.
      */
     static final long CUT_OFF_NANOS = 1_000_000_000L;
+    /** No span of unanswered requests: older than any time, as a never-heard peer's last-heard time is. */
+    private static final long NONE = Long.MIN_VALUE;
     /** Slots a sweep visits per call, at least: a map of up to 1,024 slots is swept whole every 64 calls or faster. */
     private static final int SWEEP_SLOTS_MIN = 16;
 
@@ -98,11 +100,6 @@ final class Peers implements RttView {
     private static final int MEDIAN_REFRESH_SAMPLES = 64;
     private long median = -1;
     private int samplesSinceMedian = MEDIAN_REFRESH_SAMPLES;
-
-    /** Records an RTT sample for a peer. */
-    void sample(Id id, long rttNanos) {
-        sample(id, rttNanos, Long.MIN_VALUE);
-    }
 
     /**
      * Records an RTT sample for a peer, the answer to a request sent at {@code sentAtNanos}; returns whether that
@@ -208,8 +205,7 @@ final class Peers implements RttView {
     /** A request to the peer timed out at {@code nowNanos}: its answers stop from now, unless they had already. */
     void unanswered(Id id, long nowNanos) {
         Peer p = get(id);
-        if (!p.unanswered) {
-            p.unanswered = true;
+        if (p.unansweredSinceNanos == NONE) {
             p.unansweredSinceNanos = nowNanos;
         }
     }
@@ -223,11 +219,12 @@ final class Peers implements RttView {
      * answers, and so stays a member of this node's leaf set while this node is dead to it.
      */
     private static boolean answeredAfterCut(Peer p, long sentAtNanos) {
-        if (!p.unanswered) {
+        long since = p.unansweredSinceNanos;
+        if (since == NONE) {
             return false;
         }
-        p.unanswered = false;
-        return sentAtNanos - p.unansweredSinceNanos >= CUT_OFF_NANOS;
+        p.unansweredSinceNanos = NONE;
+        return sentAtNanos - since >= CUT_OFF_NANOS;
     }
 
     /** Drops what is known of a peer that is no neighbour, without marking it dead. */

@@ -53,11 +53,7 @@ final class RecentViews {
             past.addLast(new Past(now, current));
         }
         current = next;
-        prune(now);
-        if (past.size() > VIEWS_MAX) {
-            past.clear();
-            allChanged();
-        }
+        pruneAndBound(now);
     }
 
     /**
@@ -74,11 +70,7 @@ final class RecentViews {
         }
         long now = ctx.now();
         past.addLast(new Past(now, without));
-        prune(now);
-        if (past.size() > VIEWS_MAX) {
-            past.clear();
-            allChanged();
-        }
+        pruneAndBound(now);
     }
 
     /** Every key's replicas may hold what this node lacks: it started, or its store refused copies. */
@@ -110,6 +102,15 @@ final class RecentViews {
             }
         }
         return true;
+    }
+
+    /** Prunes the views past the window; beyond {@link #VIEWS_MAX} of them, every key counts as changed instead. */
+    private void pruneAndBound(long now) {
+        prune(now);
+        if (past.size() > VIEWS_MAX) {
+            past.clear();
+            allChanged();
+        }
     }
 
     private void prune(long now) {

@@ -60,7 +60,7 @@ class IdlePeersTest {
         }
         // A peer we measured but never heard from (a probe's entry): it is quiet too.
         Id neverHeard = Id.random(random);
-        peers.sample(neverHeard, 5_000_000L);
+        peers.sample(neverHeard, 5_000_000L, 0);
         quiet.add(neverHeard);
 
         for (int tick = 0; tick < 130; tick++) {
