@@ -83,6 +83,11 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
     private final AtomicLong joined = new AtomicLong();
     private final AtomicLong startToReadyMillis = new AtomicLong(-1);
     private final AtomicLong processStartToReadyMillis = new AtomicLong(-1);
+    // Gets of consistency one served here as a replica: from the own store alone, or widened to more replicas.
+    private final Counter oneReplicaOwn;
+    private final Counter oneReplicaUnsettled;
+    private final Counter oneReplicaStoreFault;
+    private final Counter cutsEnded;
     private final Counter requestsShed;
     private final Counter durableGaveUpPut;
     private final Counter durableGaveUpCopies;
@@ -109,6 +114,13 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
         quorumPartial = quorumCounter("partial");
         readRepaired = Counter.builder("rattan.gets.read.repaired")
                 .description("Records quorum gets served here sent to replicas that lacked them (read repair)")
+                .register(registry);
+        oneReplicaOwn = oneReplicaCounter("own");
+        oneReplicaUnsettled = oneReplicaCounter("unsettled");
+        oneReplicaStoreFault = oneReplicaCounter("store_fault");
+        cutsEnded = Counter.builder("rattan.peer.cuts.ended")
+                .description("Members that answered again after a cut (a second or more of requests to them lost); "
+                        + "the keys they replicate here read more replicas for the settling window")
                 .register(registry);
         gauge("rattan.store.records", "Records in the local store, tombstones included", storeRecords);
         gauge("rattan.leafset.size", "Members of the leaf set, both sides", leafSetSize);
@@ -252,6 +264,25 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
                         + "than R replicas answered")
                 .tag("outcome", outcome)
                 .register(registry);
+    }
+
+    private Counter oneReplicaCounter(String read) {
+        return Counter.builder("rattan.gets.one.replica")
+                .description("Gets of consistency one served here as a replica; own: from this node's store alone; "
+                        + "unsettled: its view of the key changed moments ago, so it read the next replicas too; "
+                        + "store_fault: its store refuses writes, so it read the next replicas too")
+                .tag("read", read)
+                .register(registry);
+    }
+
+    @Override
+    public void oneReplicaGetServed(boolean secondReplica, boolean storeFault) {
+        (!secondReplica ? oneReplicaOwn : storeFault ? oneReplicaStoreFault : oneReplicaUnsettled).increment();
+    }
+
+    @Override
+    public void cutEnded() {
+        cutsEnded.increment();
     }
 
     @Override

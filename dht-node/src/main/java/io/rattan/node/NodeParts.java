@@ -130,13 +130,15 @@ final class NodeParts {
     }
 
     /**
-     * Starts the core node on the loop, reaching its store through {@code storeHook}'s wrapper of it, with the timers
-     * that keep its metrics current; on failure releases everything and throws.
+     * Starts the core node on the loop, reaching its store through {@code storeHook}'s wrapper of it and sending to
+     * its peers through {@code transportHook}'s wrapper of its transport, with the timers that keep its metrics
+     * current; on failure releases everything and throws.
      */
-    void startNode(NodeOptions options, UnaryOperator<Store> storeHook, long startNanos) throws IOException {
+    void startNode(NodeOptions options, UnaryOperator<Store> storeHook, UnaryOperator<Transport> transportHook,
+                   long startNanos) throws IOException {
         try {
-            Transport peers = options.peerSendDelay().isZero() ? transport
-                    : new DelayedTransport(scheduler, transport, options.peerSendDelay().toNanos());
+            Transport peers = transportHook.apply(options.peerSendDelay().isZero() ? transport
+                    : new DelayedTransport(scheduler, transport, options.peerSendDelay().toNanos()));
             // A CSPRNG: request ids are drawn from it, and a stranger who could predict them could forge replies.
             NodeEnv env = new NodeEnv(clock, scheduler, peers, storeHook.apply(offLoopStore), newSecureRandom());
             nodeOnLoop.start(options.config(), env, metrics, options.bootstrap(), new MetricsRefresh(scheduler, loop,

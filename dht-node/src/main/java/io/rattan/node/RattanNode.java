@@ -2,6 +2,7 @@ package io.rattan.node;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.rattan.core.client.GetOptions;
+import io.rattan.core.env.Transport;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
@@ -68,11 +69,12 @@ public final class RattanNode implements AutoCloseable {
     private final AtomicReference<State> state = new AtomicReference<>(State.RUNNING);
     private final long startNanos = System.nanoTime();
 
-    private RattanNode(NodeOptions options, Id id, UnaryOperator<Store> storeHook) throws IOException {
+    private RattanNode(NodeOptions options, Id id, UnaryOperator<Store> storeHook,
+                       UnaryOperator<Transport> transportHook) throws IOException {
         this.options = options;
         this.parts = new NodeParts(options, id);
         this.contact = parts.contact;
-        parts.startNode(options, storeHook, startNanos);
+        parts.startNode(options, storeHook, transportHook, startNanos);
     }
 
     /**
@@ -93,9 +95,19 @@ public final class RattanNode implements AutoCloseable {
      * that blocks its thread on a latch, say), never set by the command line.
      */
     static RattanNode start(NodeOptions options, UnaryOperator<Store> storeHook) throws IOException {
+        return start(options, storeHook, UnaryOperator.identity());
+    }
+
+    /**
+     * Starts a node whose core sends to its peers through {@code transportHook}'s wrapper of its transport (and reaches
+     * its store through {@code storeHook}'s): a test hook (a transport that loses what it sends to some peers, as a
+     * one-way cut would), never set by the command line.
+     */
+    static RattanNode start(NodeOptions options, UnaryOperator<Store> storeHook,
+                            UnaryOperator<Transport> transportHook) throws IOException {
         Files.createDirectories(options.dataDir());
         Id id = NodeIdFile.loadOrCreate(options.dataDir().resolve(NodeIdFile.FILE_NAME), new SecureRandom());
-        RattanNode node = new RattanNode(options, id, storeHook);
+        RattanNode node = new RattanNode(options, id, storeHook, transportHook);
         log.info("node {} started: peers on {}, clients on {}, http on {}, data in {}", node.contact,
                 node.contact.address(), node.gatewayAddress(), node.httpAddress(), options.dataDir());
         return node;

@@ -151,6 +151,7 @@ final class GetAnswers {
      * the cut healed (docs/testing.md).
      */
     void answersResumed(Id member) {
+        ctx.listener().cutEnded();
         recent.cutOffEnded(member);
     }
 

@@ -61,6 +61,14 @@ public interface NodeListener {
     }
 
     /**
+     * A member answered this node again after a cut: every request this node sent it for a second or more after the
+     * first went unanswered was lost, while it may have kept speaking (a one-way cut). The keys it replicates with
+     * this node read more replicas for the settling window, as after a change of the leaf set.
+     */
+    default void cutEnded() {
+    }
+
+    /**
      * This node gave up waiting for a sync to make its writes durable (the disk did not return within half the request
      * timeout) and answered as for an I/O fault: {@code ownCopy} for the root's own copy of a put (the put fails with
      * {@link Status#IO_ERROR} unless other replicas make W), else for copies a peer sent (answered
