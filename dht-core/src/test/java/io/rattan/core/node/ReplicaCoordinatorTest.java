@@ -157,7 +157,7 @@ class ReplicaCoordinatorTest {
     }
 
     @Test
-    void aCopyLatePastItsRtoIsSentOnceMoreAndAReplicaThatNeverAnswersIsOwedRepair() {
+    void aCopyLatePastItsRtoIsSentAgainAndAReplicaThatNeverAnswersIsOwedRepair() {
         coordinator.put(put("v"));
         answer(others.get(0), StoreReplicas.class, new StoreAck(1));
         assertThat(replyToGateway(PutReply.class).status()).isEqualTo(Status.OK);
@@ -171,6 +171,28 @@ class ReplicaCoordinatorTest {
         scheduler.runFor(10 * SECOND);
 
         assertThat(owed).as("owed: the one that never answered").containsExactly(others.get(1));
+    }
+
+    @Test
+    void aLateCopyIsSentAgainUntilTheRequestTimeoutAndTheFirstAnswerToAnyOfThemCounts() {
+        coordinator.put(put("v"));
+        scheduler.runFor(SECOND + SECOND / 2);
+        List<Sent> copies = sentTo(others.get(1), StoreReplicas.class);
+        assertThat(copies).as("late past its RTO (1 s before any sample): sent again").hasSize(2);
+        assertThat(sentTo(gateway, PutReply.class)).as("only this node's own copy so far").isEmpty();
+
+        // The first copy was lost; its resend got there.
+        outbox.onReply(new Envelope(others.get(1), copies.get(1).envelope().requestId(), new StoreAck(1)));
+        PutReply reply = replyToGateway(PutReply.class);
+        assertThat(reply.status()).isEqualTo(Status.OK);
+        assertThat(reply.replicas()).as("the resend's answer counts toward W").isEqualTo(2);
+
+        scheduler.runFor(10 * SECOND);
+        assertThat(sentTo(others.get(1), StoreReplicas.class)).as("answered: not sent again").hasSize(2);
+        assertThat(sentTo(others.get(0), StoreReplicas.class).size()).as("never answered: sent again, more than once")
+                .isBetween(3, 1 + 3);
+        assertThat(owed).as("owed: those no copy reached, not the one a resend reached")
+                .containsExactlyInAnyOrder(others.get(0), others.get(2));
     }
 
     @Test
