@@ -42,6 +42,10 @@ class GetAnswersEdgeTest {
 
     @BeforeEach
     void buildNode() {
+        buildNode(List.of("40", "30", "20", "60", "70", "80"));
+    }
+
+    private void buildNode(List<String> memberHexes) {
         scheduler = new VirtualScheduler(1_700_000_000_000L);
         store = new MemoryStore(scheduler::epochMillis);
         Contact self = contact("50", 1);
@@ -54,7 +58,7 @@ class GetAnswersEdgeTest {
         LocalReplica replica = new LocalReplica(config, store, scheduler, ctx.tag());
         gets = new GetAnswers(ctx, members, replica);
         int host = 2;
-        for (String hex : List.of("40", "30", "20", "60", "70", "80")) {
+        for (String hex : memberHexes) {
             members.heard(contact(hex, host++));
         }
     }
@@ -108,6 +112,45 @@ class GetAnswersEdgeTest {
 
         hold(key);
         assertThat(gets.answersGet(key)).as("holding the key, it answers as before").isTrue();
+    }
+
+    @Test
+    void aSideOneShortAfterADeathEndsAtItsNearerMember() {
+        // 0x3a…: this node is 0x16… away, 0x30… 0x0a…, 0x20… 0x1a…. With 0x20… a member, every node closer than this
+        // one lies between 0x20… and this node, where the leaf set holds all: it sees past the key.
+        Id key = key("3a");
+        assertThat(gets.seesPastKey(key)).isTrue();
+        // 0x20… is declared dead: until an exchange refills the side, a node between 0x24… and 0x30… (say 0x28…, the
+        // one that would take its place) may be closer to the key than this node, unseen.
+        members.forget(contact("20", 4));
+        assertThat(gets.seesPastKey(key)).as("a short side is no small overlay").isFalse();
+    }
+
+    @Test
+    void aShortSideDoesNotMakeTheOtherSideSeeFurther() {
+        // The fault simulator's case (seed 38): one side a member short, a key beyond the full side's edge.
+        Id nearTheEdge = key("78");
+        hold(nearTheEdge);
+        members.forget(contact("20", 4));
+        assertThat(members.isReplica(nearTheEdge)).as("a replica in its own view").isTrue();
+        assertThat(gets.seesPastKey(nearTheEdge)).isFalse();
+        assertThat(gets.answersGet(nearTheEdge)).as("it passes the get on, as with both sides full").isFalse();
+    }
+
+    @Test
+    void aLeafSetWhoseSidesShareAMemberHoldsTheWholeOverlay() {
+        // Two other nodes: each side holds both, and every node closer to any key is known.
+        buildNode(List.of("40", "60"));
+        for (String hex : List.of("00", "3f", "78", "c0")) {
+            assertThat(gets.seesPastKey(key(hex))).as(hex).isTrue();
+        }
+    }
+
+    @Test
+    void aNodeAloneSeesPastEveryKey() {
+        buildNode(List.of());
+        assertThat(gets.seesPastKey(key("c0"))).isTrue();
+        assertThat(gets.answersGet(key("c0"))).isTrue();
     }
 
     @Test
