@@ -38,7 +38,8 @@ class FaultSimulatorCiTest {
      * gets ping the neighbours lost lately, a late copy is sent again and a replica owed a copy is repaired at once
      * (docs/testing.md, "Rule 1 traced"); 124 (60 / 64) once the gateway set a put's expiry, which moved every trace;
      * 92 since a store that refused copies stays unsettled for two anti-entropy turns after it recovers; 90 since a
-     * member that answers again after a cut unsettles the keys it replicates. Not 0: what is left is mostly gets that
+     * member that answers again after a cut unsettles the keys it replicates; 87 since a late copy is sent until
+     * answered and a short leaf-set side is no small overlay (every trace moved). Not 0: what is left is mostly gets that
      * started within a second after a partition healed, of puts the other side stored. A guard against the get path
      * going back, with room for traces that move, not a pass.
      */
@@ -46,7 +47,9 @@ class FaultSimulatorCiTest {
     /**
      * Rule 1's bound on the misses that are not the heal's own moment (a get 1 s or more after the last heal, or with
      * none before it): 24 before a member's answers after a cut unsettled the keys it replicates, 10 since
-     * (docs/testing.md, "A member cut off one way, heard but not answering").
+     * (docs/testing.md, "A member cut off one way, heard but not answering"); 10 again since a late copy is sent until
+     * answered and a short leaf-set side is no small overlay (69 against 131 on seeds 51–250: docs/testing.md, "A
+     * short leaf-set side is not a small overlay").
      */
     static final int RULE_1_AFTER_HEAL_MOMENT_MAX = 20;
 
@@ -188,7 +191,7 @@ class FaultSimulatorCiTest {
     void seed46ReplaysTheDocumentedTrace() {
         FaultRunResult r = baseline.get(45);
         assertThat(r.config().seed()).isEqualTo(46);
-        assertThat(r.trace()).isEqualTo("209ed9982d46339b/256636");
+        assertThat(r.trace()).isEqualTo("867f9d7150ddb4db/253574");
     }
 
     @Test
