@@ -11,7 +11,6 @@ import io.rattan.core.msg.Messages.RemoveReplica;
 import io.rattan.core.msg.Messages.RemoveReplicaReply;
 import io.rattan.core.msg.Messages.RemoveReply;
 import io.rattan.core.msg.Messages.RemoveRequest;
-import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.StoreAck;
 import io.rattan.core.msg.Messages.StoreReplicas;
 import io.rattan.core.msg.Status;
@@ -160,7 +159,7 @@ final class ReplicaCoordinator {
      * it served alone 4.8 s after the acknowledgement missed it (fault simulator, seed 31 of the CI profile).
      */
     private final class Copy {
-        /** At 10% loss each way a copy and its answer are lost one time in five; four such in a row, 1 in 600. */
+        /** At 10% loss each way a copy and its answer are lost one time in five; four such in a row, about 1 in 800. */
         static final int RESENDS = 3;
 
         private final StoredRecord record;
