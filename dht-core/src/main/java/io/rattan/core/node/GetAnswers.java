@@ -126,23 +126,8 @@ final class GetAnswers {
      * values that two nodes past that edge held (fault simulator, seed 38 of the CI profile).
      */
     boolean seesPastKey(Id key) {
-        List<Contact> cw = members.clockwise();
-        List<Contact> ccw = members.counterClockwise();
-        if (cw.isEmpty() && ccw.isEmpty()) {
-            return true;
-        }
-        if (!cw.isEmpty()) {
-            Id cwEdge = cw.get(cw.size() - 1).id();
-            for (Contact c : ccw) {
-                if (c.id().equals(cwEdge)) {
-                    return true;
-                }
-            }
-        }
-        Id self = ctx.self().id();
-        boolean keyClockwise = key.minus(self).compareTo(self.minus(key)) <= 0;
-        List<Contact> side = keyClockwise ? cw : ccw;
-        return !side.isEmpty() && !side.get(side.size() - 1).id().isCloserTo(key, self);
+        // In the leaf set, which walks its sides in place: a get asks this, and copying both sides cost two lists each.
+        return members.leafSetSeesPast(key);
     }
 
     /** This node's leaf set changed: a member joined or left, or was suspected or cleared. */

@@ -253,12 +253,31 @@ final class LeafSet {
      */
     boolean covers(Id key) {
         // A side not full, or a member on both sides, means the leaf set holds the whole overlay.
-        if (cw.size() < half || ccw.size() < half || contains(ccw, cw.get(cw.size() - 1).id())) {
+        if (cw.size() < half || ccw.size() < half || sidesShareAMember()) {
             return true;
         }
         Id low = ccw.get(ccw.size() - 1).id();
         Id high = cw.get(cw.size() - 1).id();
         return key.minus(low).compareTo(high.minus(low)) <= 0;
+    }
+
+    /**
+     * Whether every node closer to {@code key} than this node is a member: the last member on the key's side is no
+     * closer to the key than this node, or the two sides share a member (a side with room takes every contact
+     * offered, so in a small overlay each side holds all the others). A side that is only short ends at its nearer
+     * member: right after a member is declared dead, a node may lie unseen beyond it ({@link GetAnswers#seesPastKey}).
+     */
+    boolean seesPast(Id key) {
+        if ((cw.isEmpty() && ccw.isEmpty()) || sidesShareAMember()) {
+            return true;
+        }
+        Id s = self.id();
+        List<Contact> side = key.minus(s).compareTo(s.minus(key)) <= 0 ? cw : ccw;
+        return !side.isEmpty() && !side.get(side.size() - 1).id().isCloserTo(key, s);
+    }
+
+    private boolean sidesShareAMember() {
+        return !cw.isEmpty() && contains(ccw, cw.get(cw.size() - 1).id());
     }
 
     /**

@@ -126,6 +126,10 @@ final class Membership {
         return leafSet.covers(key);
     }
 
+    boolean leafSetSeesPast(Id key) {
+        return leafSet.seesPast(key);
+    }
+
     /** The leaf-set member (or this node) closest to {@code key} among those {@code ok} accepts. */
     Contact closestLeaf(Id key, Predicate<Contact> ok) {
         return leafSet.closest(key, 1, ok).get(0);
