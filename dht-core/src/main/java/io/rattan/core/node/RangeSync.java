@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * two equal arcs cost one digest and its reply. The ranges still to compare are the session's cursor: a session that
  * failed (a request timed out, the stream stalled) keeps them and {@link #run} resumes from there. It succeeds only
  * once the peer acknowledged every record streamed. Each answer is awaited as long as {@link ScanTimeouts} says for
- * the peer (it grows when the peer's scans outlast it). Owned by the node's event loop.
+ * the peer (it grows when the peer's scans outlast it), and asked again meanwhile if it is late ({@link ResentRequest}),
+ * so that a dropped message costs a resend, not the wait. Owned by the node's event loop.
  */
 final class RangeSync {
 
@@ -144,11 +145,10 @@ final class RangeSync {
                 return;
             }
             long wait = timeouts.of(peer.id());
-            long sent = ctx.now();
             int records = mine.stream().mapToInt(RangeSum::count).sum();
-            ctx.outbox().request(peer, new RangeDigest(range.lo(), range.hi(), handoff, mine), wait,
-                    ReplyHandler.of(reply -> {
-                        answered(ctx.now() - sent);
+            ResentRequest.send(ctx, peer, new RangeDigest(range.lo(), range.hi(), handoff, mine), wait,
+                    timeouts.resendAfter(peer.id(), slowestAnswerNanos), (reply, took) -> {
+                        answered(took);
                         if (reply.body() instanceof RangeDigestReply r && r.parts().size() == PARTS) {
                             pending.poll();
                             descend(parts, mine, r.parts());
@@ -156,7 +156,7 @@ final class RangeSync {
                         } else {
                             finish(false);
                         }
-                    }, () -> timedOut("range digest", records, wait)));
+                    }, () -> timedOut("range digest", records, wait));
         });
     }
 
@@ -201,9 +201,9 @@ final class RangeSync {
         }
         int to = Math.min(entries.size(), from + ctx.config().digestEntriesMax());
         long wait = timeouts.of(peer.id());
-        long sent = ctx.now();
-        ctx.outbox().request(peer, new Digest(entries.subList(from, to)), wait, ReplyHandler.of(reply -> {
-            answered(ctx.now() - sent);
+        ResentRequest.send(ctx, peer, new Digest(entries.subList(from, to)), wait,
+                timeouts.resendAfter(peer.id(), slowestAnswerNanos), (reply, took) -> {
+            answered(took);
             if (reply.body() instanceof DigestWant w) {
                 // The wanted records are read off the loop; those still held are owed to the peer.
                 replica.readEach(ReplicaStream.Ref.of(w.entries()), (held, failure) -> {
@@ -217,6 +217,6 @@ final class RangeSync {
             } else {
                 finish(false);
             }
-        }, () -> timedOut("digest", to - from, wait)));
+        }, () -> timedOut("digest", to - from, wait));
     }
 }

@@ -68,7 +68,7 @@ final class Repair {
         this.members = members;
         this.replica = replica;
         this.bugs = bugs;
-        this.scanTimeouts = new ScanTimeouts(ctx.config());
+        this.scanTimeouts = new ScanTimeouts(ctx.config(), members);
         this.pairs = new ReplicaPairs(ctx, members);
         this.strays = new StrayCheck(ctx, members, replica, this::stream);
     }

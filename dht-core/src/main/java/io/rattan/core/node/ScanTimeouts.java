@@ -14,17 +14,32 @@ import java.util.Map;
  * So a timed-out answer doubles the wait for that peer (up to {@value #CAP_FACTOR} times the cap); a session that
  * finishes with every answer well within its wait (under a quarter) halves it again, down to the cap. A crashed peer
  * is found by failure detection, not by these waits, and its session is cancelled when it leaves the leaf set
- * ({@link Repair}). Owned by the node's event loop.
+ * ({@link Repair}). A request lost on the way, or its answer, is not waited out: it is sent again after
+ * {@link #resendAfter} ({@link ResentRequest}). Owned by the node's event loop.
  */
 final class ScanTimeouts {
 
     static final int CAP_FACTOR = 16;
 
     private final long baseNanos;
+    private final Membership members;
     private final Map<Id, Long> byPeer = new HashMap<>();
+    /** The slowest answer of the last session with each peer that finished. */
+    private final Map<Id, Long> lastSlowest = new HashMap<>();
 
-    ScanTimeouts(NodeConfig config) {
+    ScanTimeouts(NodeConfig config, Membership members) {
         this.baseNanos = nanos(config.rtoMaxMillis());
+        this.members = members;
+    }
+
+    /**
+     * When to send a request to {@code peer} again if it is still unanswered: twice the peer's RTO, or twice the
+     * slowest answer seen from it ({@code slowestNowNanos} in this session, or in the last one that finished), so
+     * that a peer still scanning is seldom asked to scan again.
+     */
+    long resendAfter(Id peer, long slowestNowNanos) {
+        long slowest = Math.max(slowestNowNanos, lastSlowest.getOrDefault(peer, 0L));
+        return 2 * Math.max(members.rtoNanos(peer), slowest);
     }
 
     /** The wait for {@code peer}'s next answer. */
@@ -40,6 +55,7 @@ final class ScanTimeouts {
 
     /** A session with {@code peer} finished; its slowest answer took {@code slowestNanos}. */
     void sessionDone(Id peer, long slowestNanos) {
+        lastSlowest.put(peer, slowestNanos);
         long now = of(peer);
         if (slowestNanos < now / 4) {
             long next = Math.max(baseNanos, now / 2);
@@ -54,5 +70,6 @@ final class ScanTimeouts {
     /** {@code peer} left the leaf set. */
     void forget(Id peer) {
         byPeer.remove(peer);
+        lastSlowest.remove(peer);
     }
 }
