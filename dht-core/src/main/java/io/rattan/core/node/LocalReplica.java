@@ -167,11 +167,16 @@ final class LocalReplica {
 
     /** Writes {@code rec} as the {@link TombstoneRule} says; false when the rule refuses it. */
     boolean store(StoredRecord rec) {
+        return storeOver(store.read(rec.key(), rec.valueHash()).orElse(null), rec);
+    }
+
+    /** As {@link #store}, given what is held under {@code rec}'s key and value ({@code held}; null: nothing). */
+    private boolean storeOver(StoredRecord held, StoredRecord rec) {
         if (bugs.tombstoneRuleOff()) {
             store.write(rec);
             return true;
         }
-        TombstoneRule.Outcome outcome = TombstoneRule.merge(store.read(rec.key(), rec.valueHash()).orElse(null), rec);
+        TombstoneRule.Outcome outcome = TombstoneRule.merge(held, rec);
         if (outcome.toWrite() != null) {
             store.write(outcome.toWrite());
         }
@@ -184,14 +189,31 @@ final class LocalReplica {
      * opens the value's binding.
      */
     int acceptReplicas(List<ReplicaRecord> records) {
+        return accept(records).count();
+    }
+
+    /** What {@link #accept} stored: how many, and those of them of which nothing was held here before. */
+    record Accepted(int count, List<StoredRecord> fresh) {
+    }
+
+    /** As {@link #acceptReplicas}, telling which records were new here. */
+    Accepted accept(List<ReplicaRecord> records) {
         int accepted = 0;
+        List<StoredRecord> fresh = new ArrayList<>();
         for (ReplicaRecord r : records) {
             StoredRecord rec = readable(r);
-            if (rec != null && store(rec)) {
+            if (rec == null) {
+                continue;
+            }
+            StoredRecord held = store.read(rec.key(), rec.valueHash()).orElse(null);
+            if (storeOver(held, rec)) {
                 accepted++;
+                if (held == null) {
+                    fresh.add(rec);
+                }
             }
         }
-        return accepted;
+        return new Accepted(accepted, fresh);
     }
 
     private boolean wellFormed(ReplicaRecord r) {

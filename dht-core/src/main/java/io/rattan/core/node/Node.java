@@ -304,20 +304,20 @@ public final class Node {
     }
 
     /**
-     * Stores a peer's copies and acknowledges once they are durable; a storage fault is answered at once with its
-     * typed status, so the root counts it as a failed copy instead of waiting for a timeout.
+     * Stores a peer's copies (a page at most) off the loop, passes new ones on ({@link Repair#passOn}) and acknowledges
+     * once they are durable; a storage fault is answered at once with its typed status: a failed copy, not a timeout.
      */
     private void storeReplicas(Contact from, Envelope e, StoreReplicas m) {
         List<ReplicaRecord> allowed = fromReplicaSet(from, m.records());
-        // A batch of up to a page of copies: written off the loop, answered on it.
-        replica.offLoop(() -> replica.acceptReplicas(allowed), (accepted, failure) -> {
+        replica.offLoop(() -> replica.accept(allowed), (accepted, failure) -> {
             StoreException ex = LocalReplica.storeFault(failure);
             if (ex != null) {
                 log.warn("{} cannot store {} copies from {}: {}", ctx.tag(), m.records().size(), from, ex.toString());
                 reply(from, e, new ErrorReply(LocalReplica.statusOf(ex), "replica store failed: " + ex.getMessage()));
             } else {
+                repair.passOn(from, accepted.fresh());
                 // A sync that never returns (a hung disk) is answered as an I/O fault after a bound: DurableWait.
-                DurableWait.await(ctx, replica, false, () -> reply(from, e, new StoreAck(accepted)),
+                DurableWait.await(ctx, replica, false, () -> reply(from, e, new StoreAck(accepted.count())),
                         () -> reply(from, e, new ErrorReply(Status.IO_ERROR, "replica store: the copies were not "
                                 + "durable within " + DurableWait.boundMillis(ctx.config()) + " ms")));
             }

@@ -114,8 +114,12 @@ final class Checker {
         return world.scheduler().nanoTime();
     }
 
-    PutRecord putStarted(Id key, Bytes value, Bytes secret, int ttlSeconds) {
+    /** A put through node {@code gateway} (negative: none serving) started. */
+    PutRecord putStarted(Id key, Bytes value, Bytes secret, int ttlSeconds, int gateway) {
         PutRecord p = new PutRecord(key, value, secret, ttlSeconds, now());
+        // The gateway stamps the value's expiry by its expiry clock. Off by more than S, the stamp is off too, and the
+        // root's cap (its own clock + TTL + 2 S) is then all that bounds it: a clock fault on the value, as on a holder.
+        p.clockTainted = gateway >= 0 && Math.abs(world.expiryClockErrorMillis(gateway)) > S_MILLIS;
         byHash.put(p.hash, p);
         byKey.computeIfAbsent(key, k -> new ArrayList<>()).add(p);
         return p;

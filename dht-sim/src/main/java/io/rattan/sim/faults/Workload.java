@@ -86,8 +86,9 @@ final class Workload {
         Bytes secret = Bytes.of(secretBytes);
         boolean shortLived = random.nextDouble() < 0.3;
         int ttl = shortLived ? 10 + random.nextInt(31) : LONG_TTL_SECONDS;
-        Checker.PutRecord p = checker.putStarted(key, value, secret, ttl);
-        send(new ClientPut(key, value, ttl, SecretBinding.of(secret, key, value.sha256())), reply -> {
+        int gateway = gateway();
+        Checker.PutRecord p = checker.putStarted(key, value, secret, ttl, gateway);
+        send(new ClientPut(key, value, ttl, SecretBinding.of(secret, key, value.sha256())), gateway, reply -> {
             checker.putDone(p, reply);
             if (shortLived && p.acked()) {
                 long probeAt = p.ackNanos + ttl * SECOND + Checker.S_NANOS + 200_000_000L;
