@@ -45,6 +45,8 @@ final class RangeSync {
     private final ArrayDeque<KeyRange> leaves = new ArrayDeque<>();
     private Consumer<Boolean> done;
     private boolean cancelled;
+    /** The request awaiting its answer, if any. */
+    private ResentRequest asking;
     private long slowestAnswerNanos;
 
     /**
@@ -86,6 +88,9 @@ final class RangeSync {
      */
     void cancel() {
         cancelled = true;
+        if (asking != null) {
+            asking.cancel();
+        }
         finish(false);
     }
 
@@ -146,7 +151,7 @@ final class RangeSync {
             }
             long wait = timeouts.of(peer.id());
             int records = mine.stream().mapToInt(RangeSum::count).sum();
-            ResentRequest.send(ctx, peer, new RangeDigest(range.lo(), range.hi(), handoff, mine), wait,
+            asking = ResentRequest.send(ctx, peer, new RangeDigest(range.lo(), range.hi(), handoff, mine), wait,
                     timeouts.resendAfter(peer.id(), slowestAnswerNanos), (reply, took) -> {
                         answered(took);
                         if (reply.body() instanceof RangeDigestReply r && r.parts().size() == PARTS) {
@@ -201,7 +206,7 @@ final class RangeSync {
         }
         int to = Math.min(entries.size(), from + ctx.config().digestEntriesMax());
         long wait = timeouts.of(peer.id());
-        ResentRequest.send(ctx, peer, new Digest(entries.subList(from, to)), wait,
+        asking = ResentRequest.send(ctx, peer, new Digest(entries.subList(from, to)), wait,
                 timeouts.resendAfter(peer.id(), slowestAnswerNanos), (reply, took) -> {
             answered(took);
             if (reply.body() instanceof DigestWant w) {

@@ -242,9 +242,9 @@ final class Repair {
     }
 
     /**
-     * Copies new here from {@code from}, which is no replica of their keys in this node's view, are owed to the keys'
-     * other replicas: a copy stored off its set (a partition, churn) comes back one replica at a time, and each other
-     * waited for its anti-entropy turn (a root lacked a put 9.6 s after a heal: CI seed 6, docs/testing.md).
+     * Copies new here from {@code from}, which is no replica of their keys in this node's view (nor is a suspect: it
+     * may be cut off from the others), are owed to the keys' other replicas: a copy stored off its set comes back one
+     * replica at a time, and each other waited for its anti-entropy turn (CI seed 6, docs/testing.md).
      */
     void passOn(Contact from, List<StoredRecord> fresh) {
         if (ctx.stopped()) {

@@ -10,8 +10,8 @@ import java.util.function.ObjLongConsumer;
  * A request that the peer may answer more than once without harm (a repair digest: it only reads), sent again while it
  * is unanswered: up to {@link #RESENDS} times, at doubling intervals from a first one, until the request or a resend is
  * answered or the whole wait has passed. The first answer is handed on, with how long it took from the send it
- * answers (which is taken to be the last one sent before it); the others are ignored. The timeout runs only once the
- * whole wait passed with no answer to any of them.
+ * answers; the others are ignored. The timeout runs only once the whole wait passed with no answer to any of them,
+ * and neither runs after {@link #cancel}.
  *
  * <p>Why: a repair session's wait for an answer is long, because the peer scans a range of its store before it
  * answers ({@link ScanTimeouts}: 5 s at the defaults, doubled after each timeout). With one wait and no resend, a
@@ -34,7 +34,6 @@ final class ResentRequest {
     private final Runnable onTimeout;
     private final long deadlineNanos;
     private long intervalNanos;
-    private long lastSentNanos;
     private int resends;
     private boolean done;
     private Cancellable timer;
@@ -53,15 +52,22 @@ final class ResentRequest {
     /**
      * Sends {@code body} to {@code to} and waits up to {@code waitNanos} for an answer to it or to one of its resends,
      * the first of which goes {@code firstIntervalNanos} after it (each next one twice as long after the last).
-     * {@code onReply} gets the first answer and how long it took; {@code onTimeout} runs if none came.
+     * {@code onReply} gets the first answer and how long it took; {@code onTimeout} runs if none came. The handle
+     * returned cancels it.
      */
-    static void send(NodeContext ctx, Contact to, Message body, long waitNanos, long firstIntervalNanos,
-                     ObjLongConsumer<Envelope> onReply, Runnable onTimeout) {
+    static ResentRequest send(NodeContext ctx, Contact to, Message body, long waitNanos, long firstIntervalNanos,
+                              ObjLongConsumer<Envelope> onReply, Runnable onTimeout) {
         ResentRequest r = new ResentRequest(ctx, to, body, onReply, onTimeout, ctx.now() + waitNanos,
                 Math.max(1, firstIntervalNanos));
-        r.lastSentNanos = ctx.now();
-        ctx.outbox().request(to, body, waitNanos, ReplyHandler.of(r::answered, r::timedOut));
+        long sent = ctx.now();
+        ctx.outbox().request(to, body, waitNanos, ReplyHandler.of(reply -> r.answered(reply, sent), r::timedOut));
         r.scheduleNext();
+        return r;
+    }
+
+    /** Nothing more is sent, and neither the answer nor the timeout is handed on. */
+    void cancel() {
+        finish();
     }
 
     private void scheduleNext() {
@@ -75,16 +81,16 @@ final class ResentRequest {
             return;
         }
         resends++;
-        lastSentNanos = ctx.now();
+        long sent = ctx.now();
         // Its own timeout changes nothing: the first request's, at the end of the whole wait, decides.
-        ctx.outbox().request(to, body, deadlineNanos - ctx.now(), ReplyHandler.of(this::answered, () -> { }));
+        ctx.outbox().request(to, body, deadlineNanos - sent, ReplyHandler.of(reply -> answered(reply, sent), () -> { }));
         intervalNanos *= 2;
         scheduleNext();
     }
 
-    private void answered(Envelope reply) {
+    private void answered(Envelope reply, long sentNanos) {
         if (finish()) {
-            onReply.accept(reply, ctx.now() - lastSentNanos);
+            onReply.accept(reply, ctx.now() - sentNanos);
         }
     }
 

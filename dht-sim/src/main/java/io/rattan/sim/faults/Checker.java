@@ -54,6 +54,10 @@ final class Checker {
         boolean lostToDiskFaults;
         // Some node held a copy while its clock changed: the copy's expiry moved by the change.
         boolean clockTainted;
+        // The gateway's expiry clock was more than S ahead (behind) when it stamped the expiry: the value may live
+        // longer (shorter) than its true expiry allows; the root's cap (its own clock + TTL + 2 S) bounds the first.
+        boolean stampedLate;
+        boolean stampedEarly;
         // Nodes seen holding this value's tombstone (and not since losing it to a disk fault).
         final Set<Integer> tombstoneAt = new java.util.TreeSet<>();
         // For rule 1's diagnosis: the live holders when it was acknowledged, and nodes a disk fault took it from.
@@ -117,9 +121,10 @@ final class Checker {
     /** A put through node {@code gateway} (negative: none serving) started. */
     PutRecord putStarted(Id key, Bytes value, Bytes secret, int ttlSeconds, int gateway) {
         PutRecord p = new PutRecord(key, value, secret, ttlSeconds, now());
-        // The gateway stamps the value's expiry by its expiry clock. Off by more than S, the stamp is off too, and the
-        // root's cap (its own clock + TTL + 2 S) is then all that bounds it: a clock fault on the value, as on a holder.
-        p.clockTainted = gateway >= 0 && Math.abs(world.expiryClockErrorMillis(gateway)) > S_MILLIS;
+        // The gateway stamps the value's expiry by its expiry clock: a clock fault on the value, as on a holder.
+        long gatewayError = gateway >= 0 ? world.expiryClockErrorMillis(gateway) : 0;
+        p.stampedLate = gatewayError > S_MILLIS;
+        p.stampedEarly = gatewayError < -S_MILLIS;
         byHash.put(p.hash, p);
         byKey.computeIfAbsent(key, k -> new ArrayList<>()).add(p);
         return p;
@@ -252,7 +257,7 @@ final class Checker {
             }
         }
         if (accurate) {
-            violation(p.clockTainted ? Rule.SERVED_PAST_EXPIRY_CLOCK : Rule.SERVED_PAST_EXPIRY, name(p) + " (ttl " + p.ttlSeconds + " s) served to a get started "
+            violation(p.clockTainted || p.stampedLate ? Rule.SERVED_PAST_EXPIRY_CLOCK : Rule.SERVED_PAST_EXPIRY, name(p) + " (ttl " + p.ttlSeconds + " s) served to a get started "
                     + millis(g.startNanos() - latestTrueExpiry) + " ms after its true expiry; live copies on nodes "
                     + holders + " with clock errors " + offsets(holders) + " ms" + expiryDetail(p, holders, reply,
                     latestTrueExpiry));
@@ -293,8 +298,9 @@ final class Checker {
                 missesDuringPartition++;
                 continue;
             }
+            boolean clock = p.clockTainted || p.stampedEarly;
             String why = "";
-            if (!p.clockTainted) {
+            if (!clock) {
                 if (!looked) {
                     answerer = diagnosis.answerer(reply, g.gateway(), g.key());
                     looked = true;
@@ -302,7 +308,7 @@ final class Checker {
                 why = "; " + diagnosis.classify(p.hash, p.key, p.ackNanos, p.holdersAtAck, p.lostAt, g.startNanos(),
                         answerer, holders(p, true));
             }
-            violation(p.clockTainted ? Rule.ACKED_PUT_READABLE_CLOCK : Rule.ACKED_PUT_READABLE, name(p) + " acknowledged at " + seconds(p.ackNanos)
+            violation(clock ? Rule.ACKED_PUT_READABLE_CLOCK : Rule.ACKED_PUT_READABLE, name(p) + " acknowledged at " + seconds(p.ackNanos)
                     + " s missing from a get started at " + seconds(g.startNanos()) + " s; copies on nodes "
                     + holders(p, false) + " (alive: " + holders(p, true) + ")" + why);
         }
