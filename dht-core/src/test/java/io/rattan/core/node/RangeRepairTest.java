@@ -56,6 +56,15 @@ class RangeRepairTest {
         return out;
     }
 
+    /** {@code n} records of a day's TTL, written to the first replica's store only. */
+    private static List<StoredRecord> onFirstReplica(VirtualWorld world, int n, int valueBytes, long seed) {
+        List<StoredRecord> all = records(n, valueBytes, world.scheduler().epochMillis() + 86_400_000L, seed);
+        for (StoredRecord r : all) {
+            world.store(0).write(r);
+        }
+        return all;
+    }
+
     /** Bytes of repair messages per type sent in the world while it runs, and how many of them. */
     private static final class Meter implements VirtualNetwork.Observer {
         final MessageCodec codec = new MessageCodec();
@@ -162,11 +171,7 @@ class RangeRepairTest {
     @Test
     void aStreamWhoseAcknowledgementsWereLostFinishesAfterwards() {
         VirtualWorld world = pair(13);
-        long expires = world.scheduler().epochMillis() + 86_400_000L;
-        List<StoredRecord> all = records(3_000, 1024, expires, 9);
-        for (StoredRecord r : all) {
-            world.store(0).write(r);
-        }
+        List<StoredRecord> all = onFirstReplica(world, 3_000, 1024, 9);
         Address b = world.contact(1).address();
         AtomicBoolean cut = new AtomicBoolean(true);
         long[] sent = new long[1];
@@ -195,11 +200,7 @@ class RangeRepairTest {
     @Test
     void aLostDigestOrAnswerCostsAResendNotTheSession() {
         VirtualWorld world = pair(19);
-        long expires = world.scheduler().epochMillis() + 86_400_000L;
-        List<StoredRecord> all = records(3_000, 100, expires, 21);
-        for (StoredRecord r : all) {
-            world.store(0).write(r);
-        }
+        List<StoredRecord> all = onFirstReplica(world, 3_000, 100, 21);
         EnumSet<MessageType> digests = EnumSet.of(MessageType.RANGE_DIGEST, MessageType.RANGE_DIGEST_REPLY,
                 MessageType.DIGEST, MessageType.DIGEST_WANT);
         SplittableRandom losses = new SplittableRandom(23);
