@@ -28,9 +28,11 @@ import org.slf4j.LoggerFactory;
 /**
  * One quorum get at the replica that serves it (the first replica the get reached): it reads its own records of the
  * key and asks {@code R − 1} other replicas of its view for theirs ({@link ReplicaRead}), closest to the key first;
- * a replica that is late (its RTO passed) or refuses is replaced by the next one, and a late answer still counts.
- * Once R replicas answered it merges them ({@link ReadMerge}), answers the gateway, and sends each replica that lacked
- * a record the merged one: the same {@link StoreReplicas} a put sends, so it passes the receiver's replica-set rule
+ * a replica that is late (its RTO passed) or refuses is replaced by the next one, and a late answer still counts. A
+ * late replica is also asked again ({@link #askAgain}), and the replicas of the view the read began with make R: a
+ * node asked in a late one's place adds its records to the merge, and stands in for it only once it is given up.
+ * Once R answered it merges them ({@link ReadMerge}), answers the gateway, and sends each replica that lacked a
+ * record the merged one: the same {@link StoreReplicas} a put sends, so it passes the receiver's replica-set rule
  * like any copy, and a lost repair is made good by anti-entropy. Fewer than R by its deadline (half the request
  * timeout, so that the gateway hears before it gives up), or every replica of its view asked: it answers
  * {@link Status#PARTIAL} with the merge of those it reached, and repairs those. Owned by the node's event loop.
@@ -50,6 +52,15 @@ final class QuorumRead {
     private final List<ReadMerge.Answer> answers = new ArrayList<>();
     private final Set<Id> asked = new HashSet<>();
     private final Set<Id> late = new HashSet<>();
+    /** The replicas of this node's view when the read began, itself included: only their answers make R. */
+    private final Set<Id> replicas = new HashSet<>();
+    /** Replicas that answered or failed: a second answer (to a resend) or a late failure changes nothing. */
+    private final Set<Id> closed = new HashSet<>();
+    private final List<ResentRequest> resends = new ArrayList<>();
+    private int replicaAnswers;
+    /** Answers from nodes beyond the view's replicas, and how many of those replicas they may stand in for. */
+    private int standInAnswers;
+    private int givenUp;
     private int outstanding;
     private Cost cost;
     private boolean done;
@@ -86,9 +97,14 @@ final class QuorumRead {
 
     private void run() {
         asked.add(ctx.self().id());
+        replicas.add(ctx.self().id());
+        for (Contact c : members.replicaSet(get.key())) {
+            replicas.add(c.id());
+        }
         try {
             LocalReplica.RecordPage own = replica.readRecords(get.key(), get.placemark(), maxValues);
             answers.add(new ReadMerge.Answer(ctx.self(), own.records(), own.more()));
+            replicaAnswers++;
         } catch (StoreException e) {
             // This replica's store failed: it counts as one that did not answer, and another is asked in its place.
             log.warn("{} cannot read {} for a quorum get: {}", ctx.tag(), get.key().shortHex(), e.toString());
@@ -122,18 +138,47 @@ final class QuorumRead {
         outstanding++;
         ReplicaRead read = new ReplicaRead(get.key(), get.placemark(), maxValues);
         cost = cost.plus(ctx.outbox().sizeOf(ctx.self(), read));
+        long sentAt = ctx.now();
         PatientRequest.send(ctx, members, c, read, giveUpNanos(),
                 () -> {
                     // Late, not lost: its answer still counts if it comes; meanwhile the next replica is asked.
                     late.add(c.id());
+                    askAgain(c, read, sentAt);
                     askMore();
                     check();
                 },
                 ReplyHandler.of(reply -> answered(c, reply), () -> failed(c)));
     }
 
+    /**
+     * A replica of the read's view that is late is asked again, at its RTO and then at doubling intervals, until it
+     * answers or the read's deadline: a read only reads, so a second answer does no harm, and a lost request or answer
+     * must not leave R to nodes that hold no copy. Nodes beyond the view's replicas are asked when one is late, and
+     * their records are merged, but one makes R in a replica's place only once that replica has left the first resend
+     * unanswered for its RTO too: likely down, not a lost message (waiting for it until the deadline cost the
+     * repair-at-volume run, three replicas killed at once, a third of its get throughput). The fault simulator traced an unsettled replica, its disk
+     * full until a second before, whose reads of the three others were lost or late (two requests and one answer
+     * dropped): it answered with the merge of two nodes next to the set, both without seven puts the three held.
+     */
+    private void askAgain(Contact c, ReplicaRead read, long sentAt) {
+        long left = sentAt + giveUpNanos() - ctx.now();
+        if (done || !replicas.contains(c.id()) || left <= 0) {
+            return;
+        }
+        cost = cost.plus(ctx.outbox().sizeOf(ctx.self(), read));
+        long rto = Math.max(1, members.rtoNanos(c.id()));
+        resends.add(ResentRequest.send(ctx, c, read, left, rto, (reply, took) -> answered(c, reply), () -> { }));
+        ctx.scheduler().schedule(rto, () -> {
+            // Unanswered for its RTO again: likely down, not a lost message. A node asked in its place may stand in.
+            if (!done && !closed.contains(c.id())) {
+                givenUp++;
+                check();
+            }
+        });
+    }
+
     private void answered(Contact c, Envelope reply) {
-        if (done) {
+        if (done || closed.contains(c.id())) {
             return;
         }
         Message m = reply.body();
@@ -143,15 +188,21 @@ final class QuorumRead {
             failed(c);
             return;
         }
+        closed.add(c.id());
         outstanding--;
         late.remove(c.id());
         cost = cost.plus(ctx.outbox().sizeOf(c, r));
         answers.add(new ReadMerge.Answer(c, readable(r), r.more()));
+        if (replicas.contains(c.id())) {
+            replicaAnswers++;
+        } else {
+            standInAnswers++;
+        }
         check();
     }
 
     private void failed(Contact c) {
-        if (done) {
+        if (done || !closed.add(c.id())) {
             return;
         }
         outstanding--;
@@ -177,14 +228,20 @@ final class QuorumRead {
     }
 
     private void check() {
-        if (!done && (answers.size() >= needed || outstanding == 0)) {
+        if (!done && (counted() >= needed || outstanding == 0)) {
             finish();
         }
+    }
+
+    /** Answers that make R: the view's replicas', and stand-ins for those given up (late, and asked again in vain). */
+    private int counted() {
+        return replicaAnswers + Math.min(givenUp, standInAnswers);
     }
 
     private void finish() {
         done = true;
         deadline.cancel();
+        resends.forEach(ResentRequest::cancel);
         if (answers.isEmpty()) {
             ctx.outbox().replyToOrigin(get, new ErrorReply(Status.UNAVAILABLE,
                     "no replica answered a quorum read of " + needed));
@@ -196,7 +253,7 @@ final class QuorumRead {
             repair(r);
         }
         boolean ownAnswered = answers.get(0).from().equals(ctx.self());
-        boolean partial = answers.size() < needed && !(oneSuffices && ownAnswered);
+        boolean partial = counted() < needed && !(oneSuffices && ownAnswered);
         int repaired = merged.repairedRecords();
         ctx.listener().quorumReadDone(partial, repaired);
         if (partial || repaired > 0) {
@@ -204,7 +261,7 @@ final class QuorumRead {
                     get.key().shortHex(), answers.size(), needed, repaired);
         }
         GetReply reply = new GetReply(partial ? Status.PARTIAL : Status.OK, merged.values(), merged.placemark(),
-                get.hops(), partial ? answers.size() + " of the " + needed + " replicas asked for answered" : "",
+                get.hops(), partial ? counted() + " of the " + needed + " replicas asked for answered" : "",
                 cost, get.wantHolders() ? members.replicaSet(get.key()) : List.of(), answers.size());
         if (!get.origin().id().equals(ctx.self().id())) {
             // The reply's size does not depend on the cost it carries (fixed-width fields).

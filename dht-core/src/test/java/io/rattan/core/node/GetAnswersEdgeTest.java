@@ -138,6 +138,65 @@ class GetAnswersEdgeTest {
     }
 
     @Test
+    void aSideEndingWithANodeFromTheOtherHalfOfTheRingEndsBeforeIt() {
+        // The fault simulator's case (seed 375): this node knows only two nodes clockwise, 0x60… and 0x70…, and its
+        // clockwise side, with room, takes 0x10… (0x40… away counter-clockwise, behind the full counter-clockwise
+        // side). 0xa0…: 0x70… is 0x30… away, 0x60… 0x40…, this node 0x50…, 0x10… 0x70…: a replica in its own view,
+        // with its side's last member farther from the key than itself. But nodes between 0x70… and 0x10… it does
+        // not know may be closer.
+        buildNode(List.of("40", "30", "20", "60", "70", "10"));
+        Id key = key("a0");
+        hold(key);
+        assertThat(members.isReplica(key)).as("a replica in its own view").isTrue();
+
+        assertThat(gets.seesPastKey(key)).isFalse();
+        assertThat(gets.answersGet(key)).as("it passes the get on").isFalse();
+        assertThat(gets.seesPastKey(key("58"))).as("a key well inside the side's true edge").isTrue();
+    }
+
+    @Test
+    void aSideThatTookTheOtherSidesNearestMemberHoldsNoWholeOverlay() {
+        // The fault simulator's case (seed 323): 0x70… and 0x80… die, and the clockwise side, with room, takes the
+        // next contact offered, 0x40…, this node's nearest counter-clockwise neighbour. The sides share a member, but
+        // 0x30… and 0x20…, which lie between 0x60… and 0x40… going clockwise, are not on the clockwise side: nodes
+        // there are unknown. 0x68…: 0x60… is 0x08… away, this node 0x18…, 0x40… 0x28…, 0x30… 0x38…: a replica in its
+        // own view, and 0x60…, its clockwise edge, is closer to the key than itself.
+        members.forget(contact("80", 7));
+        members.forget(contact("70", 6));
+        members.heard(contact("40", 2));
+        assertThat(members.clockwise()).as("the clockwise side").containsExactly(contact("60", 5), contact("40", 2));
+        Id key = key("68");
+        hold(key);
+        assertThat(members.isReplica(key)).as("a replica in its own view").isTrue();
+
+        assertThat(gets.seesPastKey(key)).isFalse();
+        assertThat(gets.answersGet(key)).as("it passes the get on").isFalse();
+    }
+
+    @Test
+    void aNodeCloserInTheRoutingTableThanInTheLeafSetMeansTheLeafSetIsIncomplete() {
+        // The fault simulator's case (seed 215): the three clockwise members die, and the clockwise side, refilled
+        // with the contacts offered next, holds the counter-clockwise side's three: the sides look like an overlay of
+        // four. But the routing table still holds 0xc0…, which no side took: a node of the overlay the leaf set lacks.
+        // 0xb0…: this node is 0x60… away, 0xc0… 0x10….
+        members.heard(contact("c0", 8));
+        members.forget(contact("60", 5));
+        members.forget(contact("70", 6));
+        members.forget(contact("80", 7));
+        members.heard(contact("40", 2));
+        members.heard(contact("30", 3));
+        members.heard(contact("20", 4));
+        assertThat(members.clockwise()).as("the clockwise side").containsExactly(contact("20", 4), contact("30", 3),
+                contact("40", 2));
+        Id key = key("b0");
+        hold(key);
+        assertThat(members.isReplica(key)).as("a replica in its own view").isTrue();
+
+        assertThat(gets.seesPastKey(key)).isFalse();
+        assertThat(gets.answersGet(key)).as("it passes the get on").isFalse();
+    }
+
+    @Test
     void aLeafSetWhoseSidesShareAMemberHoldsTheWholeOverlay() {
         // Two other nodes: each side holds both, and every node closer to any key is known.
         buildNode(List.of("40", "60"));

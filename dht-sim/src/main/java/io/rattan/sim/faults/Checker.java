@@ -36,6 +36,21 @@ final class Checker {
      */
     static final long S_NANOS = 500_000_000L;
     private static final long S_MILLIS = S_NANOS / 1_000_000L;
+    /**
+     * A heal's first moment: a get that starts this soon after a partition healed is judged as one during it. The
+     * node that answers may not have heard from the other side yet: it pings a neighbour it declared dead half a
+     * second after the death, and one among a read key's replicas at most a second apart (LostContacts), and no
+     * single-replica read can return a copy no message has carried to it (docs/durability.md, "Quorum gets";
+     * docs/testing.md, rule 1).
+     */
+    static final long HEAL_MOMENT_NANOS = 1_000_000_000L;
+    /**
+     * How soon after a put's acknowledgement a get may still race its copies: the root acknowledges once W replicas
+     * hold the put, and sends the others theirs at the same time (again, at the peer's RTO, while unanswered). A get
+     * that starts this soon after, answered by a replica whose copy had been sent but had not arrived when the get
+     * started, missed a copy in flight, not a lost one (docs/testing.md, rule 1).
+     */
+    static final long IN_FLIGHT_NANOS = 1_000_000_000L;
     /** Violations kept with their detail, per rule. */
     private static final int VIOLATIONS_KEPT = Integer.getInteger("rattan.sim.kept", 5);
 
@@ -79,11 +94,12 @@ final class Checker {
     }
 
     /**
-     * A get in flight: its key, its start, which live nodes held each removed value live then, and which nodes the
-     * checker had seen holding its tombstone by then.
+     * A get in flight: its key, its start, which live nodes held each removed value live then, which nodes the
+     * checker had seen holding its tombstone by then, and which live nodes held each value acknowledged less than
+     * {@link #IN_FLIGHT_NANOS} before.
      */
     record GetRecord(Id key, long startNanos, Map<Bytes, List<Integer>> liveAtStart,
-                     Map<Bytes, Set<Integer>> toldAtStart, int gateway) {
+                     Map<Bytes, Set<Integer>> toldAtStart, Map<Bytes, List<Integer>> freshAtStart, int gateway) {
     }
 
     private final VirtualWorld world;
@@ -98,6 +114,8 @@ final class Checker {
     private final EnumMap<Rule, Integer> counts = new EnumMap<>(Rule.class);
     private final List<Violation> kept = new ArrayList<>();
     private long missesDuringPartition;
+    private long missesAtHeal;
+    private long missesInFlight;
     private long servedLateBeyondS;
     private long opsChecked;
 
@@ -164,14 +182,18 @@ final class Checker {
     GetRecord getStarted(Id key, int gateway) {
         Map<Bytes, List<Integer>> liveAtStart = new HashMap<>();
         Map<Bytes, Set<Integer>> toldAtStart = new HashMap<>();
+        Map<Bytes, List<Integer>> freshAtStart = new HashMap<>();
         for (PutRecord p : byKey.getOrDefault(key, List.of())) {
             if (p.removeAckNanos != Long.MAX_VALUE) {
                 noteTombstones(p);
                 liveAtStart.put(p.hash, holders(p, true));
                 toldAtStart.put(p.hash, new java.util.TreeSet<>(p.tombstoneAt));
             }
+            if (p.acked() && now() - p.ackNanos < IN_FLIGHT_NANOS) {
+                freshAtStart.put(p.hash, holders(p, true));
+            }
         }
-        return new GetRecord(key, now(), liveAtStart, toldAtStart, gateway);
+        return new GetRecord(key, now(), liveAtStart, toldAtStart, freshAtStart, gateway);
     }
 
     void getDone(GetRecord g, Message reply) {
@@ -298,13 +320,21 @@ final class Checker {
                 missesDuringPartition++;
                 continue;
             }
+            if (partitions.healedWithin(HEAL_MOMENT_NANOS, g.startNanos())) {
+                missesAtHeal++;
+                continue;
+            }
+            if (!looked) {
+                answerer = diagnosis.answerer(reply, g.gateway(), g.key());
+                looked = true;
+            }
+            if (copyInFlight(g, p, answerer)) {
+                missesInFlight++;
+                continue;
+            }
             boolean clock = p.clockTainted || p.stampedEarly;
             String why = "";
             if (!clock) {
-                if (!looked) {
-                    answerer = diagnosis.answerer(reply, g.gateway(), g.key());
-                    looked = true;
-                }
                 why = "; " + diagnosis.classify(p.hash, p.key, p.ackNanos, p.holdersAtAck, p.lostAt, g.startNanos(),
                         answerer, holders(p, true));
             }
@@ -312,6 +342,16 @@ final class Checker {
                     + " s missing from a get started at " + seconds(g.startNanos()) + " s; copies on nodes "
                     + holders(p, false) + " (alive: " + holders(p, true) + ")" + why);
         }
+    }
+
+    /**
+     * Whether get {@code g} raced the copies of put {@code p}: it started less than {@link #IN_FLIGHT_NANOS} after the
+     * acknowledgement, and its answerer, which did not hold the value then, had been sent a copy before it answered.
+     */
+    private boolean copyInFlight(GetRecord g, PutRecord p, GetDiagnosis.Served answerer) {
+        List<Integer> holdersAtStart = g.freshAtStart().get(p.hash);
+        return holdersAtStart != null && answerer != null && !holdersAtStart.contains(answerer.node())
+                && diagnosis.copySent(answerer.node(), p.hash, answerer.atNanos());
     }
 
     /** The value hashes node {@code index}'s store holds, before a disk fault. */
@@ -435,6 +475,16 @@ final class Checker {
 
     long missesDuringPartition() {
         return missesDuringPartition;
+    }
+
+    /** Acknowledged puts missing from a get that started in a heal's first moment ({@link #HEAL_MOMENT_NANOS}). */
+    long missesAtHeal() {
+        return missesAtHeal;
+    }
+
+    /** Acknowledged puts missing from a get that raced their copies ({@link #IN_FLIGHT_NANOS}). */
+    long missesInFlight() {
+        return missesInFlight;
     }
 
     long servedLateBeyondS() {

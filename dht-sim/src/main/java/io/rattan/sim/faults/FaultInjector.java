@@ -24,9 +24,13 @@ final class FaultInjector {
     private static final long STEP_MILLIS = 3_600_000L;
     private static final long SKEW_MILLIS_MAX = 30_000L;
 
-    /** Whether a partition was in force at any time in an interval, for the checker. */
+    /** When partitions were in force, for the checker. */
     interface PartitionView {
+        /** Whether a partition was in force at any time from {@code fromNanos} to {@code toNanos}. */
         boolean partitionedDuring(long fromNanos, long toNanos);
+
+        /** Whether the last partition healed less than {@code windowNanos} before {@code atNanos}. */
+        boolean healedWithin(long windowNanos, long atNanos);
     }
 
     private final VirtualWorld world;
@@ -71,7 +75,17 @@ final class FaultInjector {
     }
 
     PartitionView partitions() {
-        return (from, to) -> links.isPartitioned() || partitionEndNanos >= from;
+        return new PartitionView() {
+            @Override
+            public boolean partitionedDuring(long fromNanos, long toNanos) {
+                return links.isPartitioned() || partitionEndNanos >= fromNanos;
+            }
+
+            @Override
+            public boolean healedWithin(long windowNanos, long atNanos) {
+                return partitionEndNanos != Long.MIN_VALUE && atNanos - partitionEndNanos < windowNanos;
+            }
+        };
     }
 
     /** Starts injecting at {@code startNanos} (absolute virtual time); with a budget, heals all at the stop time. */

@@ -83,7 +83,8 @@ public final class FaultRun {
         }
 
         return new FaultRunResult(c, world.network().traceHash(), world.scheduler().executed(), injector.fired(),
-                checker.counts(), checker.kept(), checker.missesDuringPartition(), checker.servedLateBeyondS(),
+                checker.counts(), checker.kept(), checker.missesDuringPartition(), checker.missesAtHeal(),
+                checker.missesInFlight(), checker.servedLateBeyondS(),
                 workload.ops(), world.escapedExceptions() + workload.gatewayExceptions(), world.writesRefused(),
                 diagnosis.causes(), new FaultRunResult.SecondReads(reads[0], reads[1], reads[2]));
     }

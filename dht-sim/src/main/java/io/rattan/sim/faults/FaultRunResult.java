@@ -14,6 +14,10 @@ import java.util.Locale;
  * @param violations            broken rules, by rule (every rule present, 0 when none)
  * @param firstViolations       the first few, with detail
  * @param missesDuringPartition acknowledged puts missing from a get that overlapped a partition: counted, not asserted
+ * @param missesAtHeal          acknowledged puts missing from a get that started in a heal's first second
+ *                              ({@link Checker#HEAL_MOMENT_NANOS}): counted, not asserted
+ * @param missesInFlight        acknowledged puts missing from a get that raced their copies to its answerer
+ *                              ({@link Checker#IN_FLIGHT_NANOS}): counted, not asserted
  * @param servedLateBeyondS     values served past expiry + S by nodes whose clock error exceeded S: counted only
  * @param ops                   client operations issued
  * @param escapedExceptions     exceptions thrown out of a node's tasks or its handleClient (full disks)
@@ -24,9 +28,9 @@ import java.util.Locale;
  */
 public record FaultRunResult(FaultRunConfig config, long traceHash, long events, EnumMap<FaultKind, Integer> fired,
                              EnumMap<Rule, Integer> violations, List<Violation> firstViolations,
-                             long missesDuringPartition, long servedLateBeyondS, long ops, long escapedExceptions,
-                             long writesRefused, java.util.Map<String, Integer> rule1Causes,
-                             SecondReads oneReads) {
+                             long missesDuringPartition, long missesAtHeal, long missesInFlight,
+                             long servedLateBeyondS, long ops, long escapedExceptions, long writesRefused,
+                             java.util.Map<String, Integer> rule1Causes, SecondReads oneReads) {
 
     /** Gets of consistency one served by a replica: all, merged with a second replica (view unsettled, store fault). */
     public record SecondReads(long served, long unsettled, long storeFault) {
@@ -54,7 +58,7 @@ public record FaultRunResult(FaultRunConfig config, long traceHash, long events,
             }
         }
         return "seed " + config.seed() + ": " + (failed() ? "FAIL " + broken : "pass") + " (trace " + trace()
-                + ", ops " + ops + ", partition misses " + missesDuringPartition + ", late beyond S "
-                + servedLateBeyondS + ")";
+                + ", ops " + ops + ", partition misses " + missesDuringPartition + " + " + missesAtHeal
+                + " at the heal, copies in flight " + missesInFlight + ", late beyond S " + servedLateBeyondS + ")";
     }
 }

@@ -72,6 +72,7 @@ public final class FaultsCommand implements Callable<Integer> {
         java.util.TreeMap<String, long[]> readsBy = new java.util.TreeMap<>();
         List<Long> failing = new ArrayList<>();
         java.util.TreeMap<String, Long> causes = new java.util.TreeMap<>();
+        long[] partitionMisses = new long[3];
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, threads));
         try {
             List<Future<FaultRunResult>> runs = new ArrayList<>();
@@ -85,7 +86,7 @@ public final class FaultsCommand implements Callable<Integer> {
                 FaultRunResult r = runs.get(i).get();
                 r.fired().forEach((k, n) -> fired.merge(k, (long) n, Long::sum));
                 r.violations().forEach((k, n) -> broken.merge(k, (long) n, Long::sum));
-                perProfile(r, ci, brokenBy, readsBy, causes);
+                perProfile(r, ci, brokenBy, readsBy, causes, partitionMisses);
                 if (seeds == 1 || r.failed()) {
                     if (terminal) {
                         err.print("\r\033[K");
@@ -107,7 +108,7 @@ public final class FaultsCommand implements Callable<Integer> {
         if (terminal) {
             err.println();
         }
-        summary(out, fired, broken, failing);
+        summary(out, fired, broken, partitionMisses, failing);
         readsBy.forEach((prof, n) -> out.printf(Locale.ROOT, "%s: %d gets served by one replica; %d of them (%.2f%%) "
                 + "read a second replica as the view was unsettled, %d as the store was in a fault%n", prof, n[0], n[1],
                 100.0 * n[1] / Math.max(1, n[0]), n[2]));
@@ -115,9 +116,16 @@ public final class FaultsCommand implements Callable<Integer> {
         return failing.isEmpty() ? 0 : 1;
     }
 
-    /** Adds run {@code r}'s rules, second reads and rule-1 causes to the per-profile totals. */
+    /**
+     * Adds run {@code r}'s rules, second reads and rule-1 causes to the per-profile totals, and its misses not
+     * asserted (during a partition, at a heal, racing a copy) to {@code unasserted}.
+     */
     private static void perProfile(FaultRunResult r, boolean ci, java.util.Map<String, EnumMap<Rule, Long>> brokenBy,
-                                   java.util.Map<String, long[]> readsBy, java.util.Map<String, Long> causes) {
+                                   java.util.Map<String, long[]> readsBy, java.util.Map<String, Long> causes,
+                                   long[] unasserted) {
+        unasserted[0] += r.missesDuringPartition();
+        unasserted[1] += r.missesAtHeal();
+        unasserted[2] += r.missesInFlight();
         String prof = r.config().profile().flag();
         long[] reads = readsBy.computeIfAbsent(prof, x -> new long[3]);
         reads[0] += r.oneReads().served();
@@ -163,7 +171,7 @@ public final class FaultsCommand implements Callable<Integer> {
     }
 
     private void summary(PrintStream out, EnumMap<FaultKind, Long> fired, EnumMap<Rule, Long> broken,
-                         List<Long> failing) {
+                         long[] partitionMisses, List<Long> failing) {
         out.println("faults fired over " + seeds + " seeds:");
         for (FaultKind k : FaultKind.values()) {
             out.printf(Locale.ROOT, "  %-36s %8d%n", k.label(), fired.getOrDefault(k, 0L));
@@ -172,6 +180,9 @@ public final class FaultsCommand implements Callable<Integer> {
         for (Rule r : Rule.values()) {
             out.printf(Locale.ROOT, "  %-3s %-50s %8d%n", r.number(), r.description(), broken.getOrDefault(r, 0L));
         }
+        out.printf(Locale.ROOT, "acknowledged puts missing from gets (counted, not asserted): %d during a partition, "
+                + "%d in a heal's first second, %d racing a copy in flight%n", partitionMisses[0], partitionMisses[1],
+                partitionMisses[2]);
         out.println(failing.isEmpty() ? "all " + seeds + " seeds passed"
                 : failing.size() + " of " + seeds + " seeds failed: " + abbreviate(failing));
     }

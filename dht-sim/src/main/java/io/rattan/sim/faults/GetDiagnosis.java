@@ -5,6 +5,8 @@ import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.GetRequest;
+import io.rattan.core.msg.Messages.ReplicaRecord;
+import io.rattan.core.msg.Messages.StoreReplicas;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.ReplicaView;
@@ -28,7 +30,8 @@ import java.util.TreeMap;
  * the copies were, and which faults happened around the get. The world's network tells it every message sent: a
  * {@link GetReply} sent to a get's origin is remembered (by identity: the virtual network delivers the object sent)
  * with a snapshot of its sender, so that the checker, handed that reply, knows who answered. A get its gateway
- * answered itself sent no reply over the network: its gateway is the answerer. Read-only: it draws nothing and sends
+ * answered itself sent no reply over the network: its gateway is the answerer. It also notes when a copy of each value
+ * was first sent to each node, for the checker to tell a copy in flight from a lost one. Read-only: it draws nothing and sends
  * nothing, so a run's trace is the same with it. Single-threaded, on the world's thread.
  */
 final class GetDiagnosis {
@@ -36,12 +39,6 @@ final class GetDiagnosis {
     private static final long SECOND = 1_000_000_000L;
     /** A view this recent is "new": a start or leaf-set change within it, as a join's repair has not ended yet. */
     static final long RECENT_NANOS = 10 * SECOND;
-    /** The first second after a heal (as {@link #when} counts it). */
-    static final long HEAL_MOMENT_NANOS = SECOND;
-    /** The prefix of the counts by {@link #when}, printed beside the causes. */
-    static final String WHEN = "when: ";
-    /** {@link #when}'s count of misses that are not the heal's own moment. */
-    static final String AFTER_HEAL_MOMENT = "get 1 s or more after the last heal";
 
     /** What a node held of a key and thought of it when it answered a get. */
     record Served(int node, long atNanos, ReplicaView view, Set<Bytes> values, boolean heldAny) {
@@ -58,6 +55,8 @@ final class GetDiagnosis {
     private final IdentityHashMap<Message, Served> served = new IdentityHashMap<>();
     private final List<Event> events = new ArrayList<>();
     private final Map<String, Integer> causes = new TreeMap<>();
+    // Value hash -> when a copy of it was first sent to each node (0: never).
+    private final Map<Bytes, long[]> copiesSent = new HashMap<>();
 
     GetDiagnosis(VirtualWorld world) {
         this.world = world;
@@ -80,7 +79,21 @@ final class GetDiagnosis {
             if (key != null && node != null) {
                 served.put(r, snapshot(node, key));
             }
+        } else if (e.body() instanceof StoreReplicas s) {
+            Integer node = indexOf.get(to);
+            for (ReplicaRecord r : s.records()) {
+                if (node != null && !r.tombstone()) {
+                    long[] at = copiesSent.computeIfAbsent(r.valueHash(), h -> new long[world.size()]);
+                    at[node] = at[node] == 0 ? Math.max(1, now()) : at[node];
+                }
+            }
         }
+    }
+
+    /** Whether a copy of value {@code hash} was sent to node {@code node} at or before {@code atNanos}. */
+    boolean copySent(int node, Bytes hash, long atNanos) {
+        long[] at = copiesSent.get(hash);
+        return at != null && at[node] != 0 && at[node] <= atNanos;
     }
 
     /** Node {@code node}'s view of {@code key} and what it holds of it, now. */
@@ -141,37 +154,11 @@ final class GetDiagnosis {
             }
             if (e.kind().equals("heal")) {
                 long s = (atNanos - e.atNanos()) / SECOND;
-                return s < 10 ? "heal 0-10 s before" : s < 30 ? "heal 10-30 s before" : s < 60 ? "heal 30-60 s before"
+                return s < 10 ? "heal 1-10 s before" : s < 30 ? "heal 10-30 s before" : s < 60 ? "heal 30-60 s before"
                         : "heal over 60 s before";
             }
         }
         return "no partition before";
-    }
-
-    /**
-     * Which side of a heal a miss lies on: a put acknowledged while a partition was in force (by one side, on its own
-     * replicas) missed by a get that started within {@link #HEAL_MOMENT_NANOS} of that partition's heal, before the
-     * sides can have met again (a lost neighbour's ping crosses at most a second after it, LostContacts), or not.
-     */
-    private String when(long ackNanos, long startNanos) {
-        long partitionAt = Long.MIN_VALUE;
-        long healAt = Long.MIN_VALUE;
-        for (Event e : events) {
-            if (e.atNanos() > startNanos) {
-                break;
-            }
-            if (e.kind().equals("partition")) {
-                partitionAt = e.atNanos();
-            } else if (e.kind().equals("heal")) {
-                healAt = e.atNanos();
-            }
-        }
-        boolean ackedApart = partitionAt != Long.MIN_VALUE && partitionAt <= ackNanos && ackNanos <= healAt;
-        if (healAt == Long.MIN_VALUE || startNanos - healAt >= HEAL_MOMENT_NANOS) {
-            return AFTER_HEAL_MOMENT;
-        }
-        return ackedApart ? "put acknowledged during the partition, get within 1 s of its heal"
-                : "put acknowledged before the partition, get within 1 s of its heal";
     }
 
     /** Whether node {@code node}'s disk was full at {@code atNanos}. */
@@ -247,7 +234,6 @@ final class GetDiagnosis {
         causes.merge(cause + " | " + (kinds.isEmpty() ? "no crash/partition/heal" : String.join("+", kinds))
                 + " near", 1, Integer::sum);
         causes.merge(cause + " | " + sinceHeal(startNanos), 1, Integer::sum);
-        causes.merge(WHEN + when(ackNanos, startNanos), 1, Integer::sum);
         d.append("; true replicas ").append(trueSet).append(", holders at ack ").append(holdersAtAck)
                 .append(", now ").append(holdersNow).append(", events since ").append(around);
         return "[" + cause + "] " + d;
