@@ -139,6 +139,26 @@ class QuorumReadTest extends ReplicaRig {
     }
 
     @Test
+    void aLateReplicaIsAskedAgainAndItsAnswerToTheSecondAskCounts() {
+        StoredRecord x = value("x");
+
+        gets.serve(quorumGet(3));
+        answer(a, new ReplicaReadReply(List.of(), false));
+        // B's RTO passes with no answer: its request, or the answer, may have been lost. B is asked again, C too.
+        scheduler.runFor(1_100 * MILLI);
+        List<Sent> toB = sentTo(b, ReplicaRead.class);
+        assertThat(toB).as("B asked again").hasSize(2);
+        assertThat(sentTo(c, ReplicaRead.class)).hasSize(1);
+        outbox.onReply(new Envelope(b, toB.get(1).envelope().requestId(),
+                new ReplicaReadReply(List.of(wire(x)), false)));
+
+        GetReply reply = replyToGateway();
+        assertThat(reply.status()).isEqualTo(Status.OK);
+        assertThat(reply.replicasRead()).isEqualTo(3);
+        assertThat(values(reply)).containsExactly(x.value());
+    }
+
+    @Test
     void aRefusingReplicaIsReplacedAtOnce() {
         gets.serve(quorumGet(3));
         answer(a, new ErrorReply(Status.FORBIDDEN, "not a replica here"));
