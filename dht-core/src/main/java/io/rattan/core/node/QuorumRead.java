@@ -57,9 +57,9 @@ final class QuorumRead {
     /** Replicas that answered or failed: a second answer (to a resend) or a late failure changes nothing. */
     private final Set<Id> closed = new HashSet<>();
     private final List<ResentRequest> resends = new ArrayList<>();
+    /** Answers from the view's replicas (the rest of {@link #answers} came from nodes beyond them). */
     private int replicaAnswers;
-    /** Answers from nodes beyond the view's replicas, and how many of those replicas they may stand in for. */
-    private int standInAnswers;
+    /** The view's replicas given up: late, and silent for an RTO after being asked again. */
     private int givenUp;
     private int outstanding;
     private Cost cost;
@@ -193,11 +193,7 @@ final class QuorumRead {
         late.remove(c.id());
         cost = cost.plus(ctx.outbox().sizeOf(c, r));
         answers.add(new ReadMerge.Answer(c, readable(r), r.more()));
-        if (replicas.contains(c.id())) {
-            replicaAnswers++;
-        } else {
-            standInAnswers++;
-        }
+        replicaAnswers += replicas.contains(c.id()) ? 1 : 0;
         check();
     }
 
@@ -235,7 +231,7 @@ final class QuorumRead {
 
     /** Answers that make R: the view's replicas', and stand-ins for those given up (late, and asked again in vain). */
     private int counted() {
-        return replicaAnswers + Math.min(givenUp, standInAnswers);
+        return replicaAnswers + Math.min(givenUp, answers.size() - replicaAnswers);
     }
 
     private void finish() {

@@ -72,7 +72,7 @@ public final class FaultsCommand implements Callable<Integer> {
         java.util.TreeMap<String, long[]> readsBy = new java.util.TreeMap<>();
         List<Long> failing = new ArrayList<>();
         java.util.TreeMap<String, Long> causes = new java.util.TreeMap<>();
-        long[] partitionMisses = new long[3];
+        long[] unasserted = new long[3];
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, threads));
         try {
             List<Future<FaultRunResult>> runs = new ArrayList<>();
@@ -86,7 +86,7 @@ public final class FaultsCommand implements Callable<Integer> {
                 FaultRunResult r = runs.get(i).get();
                 r.fired().forEach((k, n) -> fired.merge(k, (long) n, Long::sum));
                 r.violations().forEach((k, n) -> broken.merge(k, (long) n, Long::sum));
-                perProfile(r, ci, brokenBy, readsBy, causes, partitionMisses);
+                perProfile(r, ci, brokenBy, readsBy, causes, unasserted);
                 if (seeds == 1 || r.failed()) {
                     if (terminal) {
                         err.print("\r\033[K");
@@ -108,7 +108,7 @@ public final class FaultsCommand implements Callable<Integer> {
         if (terminal) {
             err.println();
         }
-        summary(out, fired, broken, partitionMisses, failing);
+        summary(out, fired, broken, unasserted, failing);
         readsBy.forEach((prof, n) -> out.printf(Locale.ROOT, "%s: %d gets served by one replica; %d of them (%.2f%%) "
                 + "read a second replica as the view was unsettled, %d as the store was in a fault%n", prof, n[0], n[1],
                 100.0 * n[1] / Math.max(1, n[0]), n[2]));
@@ -171,7 +171,7 @@ public final class FaultsCommand implements Callable<Integer> {
     }
 
     private void summary(PrintStream out, EnumMap<FaultKind, Long> fired, EnumMap<Rule, Long> broken,
-                         long[] partitionMisses, List<Long> failing) {
+                         long[] unasserted, List<Long> failing) {
         out.println("faults fired over " + seeds + " seeds:");
         for (FaultKind k : FaultKind.values()) {
             out.printf(Locale.ROOT, "  %-36s %8d%n", k.label(), fired.getOrDefault(k, 0L));
@@ -181,8 +181,8 @@ public final class FaultsCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "  %-3s %-50s %8d%n", r.number(), r.description(), broken.getOrDefault(r, 0L));
         }
         out.printf(Locale.ROOT, "acknowledged puts missing from gets (counted, not asserted): %d during a partition, "
-                + "%d in a heal's first second, %d racing a copy in flight%n", partitionMisses[0], partitionMisses[1],
-                partitionMisses[2]);
+                + "%d in a heal's first second, %d racing a copy in flight%n", unasserted[0], unasserted[1],
+                unasserted[2]);
         out.println(failing.isEmpty() ? "all " + seeds + " seeds passed"
                 : failing.size() + " of " + seeds + " seeds failed: " + abbreviate(failing));
     }
