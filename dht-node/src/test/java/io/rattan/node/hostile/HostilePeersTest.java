@@ -125,6 +125,9 @@ class HostilePeersTest {
             List<PutResult> acked = new ArrayList<>();
             List<Id> keys = new ArrayList<>();
             try {
+                // The puts begin once the flood is under way: 20 puts on a warm JVM can end before a thread that
+                // is only starting has sent 100 (a fresh-clone run saw 90).
+                await().atMost(Duration.ofSeconds(30)).until(() -> forged.get() > 100);
                 for (int i = 0; i < 20; i++) {
                     Id key = Id.ofName("forged-replies-" + i);
                     keys.add(key);
