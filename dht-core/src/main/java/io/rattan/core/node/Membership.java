@@ -38,10 +38,6 @@ final class Membership {
     /** What {@link Peers#forgetIdle} must keep: the peers routing relies on, measured by maintenance. */
     private final Predicate<Id> isNeighbour = this::isNeighbour;
 
-    Membership(NodeContext ctx, Runnable leafSetChanged) {
-        this(ctx, leafSetChanged, id -> { });
-    }
-
     /**
      * {@code leafSetChanged} runs when a member joins or leaves the leaf set, or a peer is suspected or cleared;
      * {@code answersResumed} when a member answers again after a cut ({@link Peers#sample(Id, long, long)}).
@@ -85,6 +81,11 @@ final class Membership {
     /** Whether this node keeps any state for {@code id} (an RTT estimate, a suspicion). */
     boolean knowsPeer(Id id) {
         return peers.knows(id);
+    }
+
+    /** Whether {@code id} has left this node's requests unanswered for 5 s, to now ({@link Peers#answersStopped}). */
+    boolean answersStopped(Id id) {
+        return peers.answersStopped(id, ctx.now());
     }
 
     boolean isRecentlyDead(Id id) {
@@ -199,10 +200,7 @@ final class Membership {
      * names a node that lives elsewhere, and is ignored).
      */
     void left(Contact c) {
-        Contact bound = leafSet.find(c.id());
-        if (bound == null) {
-            bound = table.find(c.id());
-        }
+        Contact bound = boundTo(c.id());
         if (bound != null && !bound.address().equals(c.address())) {
             log.debug("{} ignores a leave for {} from {}", ctx.tag(), bound, c.address());
             return;
@@ -312,10 +310,7 @@ final class Membership {
 
     /** Whether {@code c}'s id is bound to a contact at another address here; if so, that contact is probed. */
     private boolean keptAgainst(Contact c) {
-        Contact bound = leafSet.find(c.id());
-        if (bound == null) {
-            bound = table.find(c.id());
-        }
+        Contact bound = boundTo(c.id());
         if (bound == null || bound.address().equals(c.address())) {
             return false;
         }
@@ -359,6 +354,11 @@ final class Membership {
                         forget(c);
                     }
                 }));
+    }
+
+    private Contact boundTo(Id id) {
+        Contact c = leafSet.find(id);
+        return c != null ? c : table.find(id);
     }
 
     /** Drops a node that died or left from every table, repairs around it and refills the leaf set. */

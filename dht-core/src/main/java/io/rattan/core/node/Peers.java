@@ -47,6 +47,13 @@ final class Peers implements RttView {
      * left it out of its puts meanwhile.
      */
     static final long CUT_OFF_NANOS = 1_000_000_000L;
+    /**
+     * How long a peer's answers must have stopped, to now, for {@link #answersStopped}: the longest RTO. A slow node's
+     * answers stop for a second now and then, and the keys around it would read three replicas (with
+     * {@link #CUT_OFF_NANOS} here the slow-node table's one-hop-hedged p99/p99.9 went from 301/407 to 414/1,440 ms);
+     * a node cut off one way stays silent for the whole cut.
+     */
+    static final long ANSWERS_STOPPED_NANOS = 5_000_000_000L;
     /** No span of unanswered requests: older than any time, as a never-heard peer's last-heard time is. */
     private static final long NONE = Long.MIN_VALUE;
     /** Slots a sweep visits per call, at least: a map of up to 1,024 slots is swept whole every 64 calls or faster. */
@@ -225,6 +232,16 @@ final class Peers implements RttView {
         }
         p.unansweredSinceNanos = NONE;
         return sentAtNanos - since >= CUT_OFF_NANOS;
+    }
+
+    /**
+     * Whether the peer has left this node's requests unanswered for {@link #ANSWERS_STOPPED_NANOS} or more, to
+     * {@code nowNanos}: the span whose first answer ends a cut ({@link #answeredAfterCut}) is open, and long.
+     */
+    boolean answersStopped(Id id, long nowNanos) {
+        Peer p = peers.get(id);
+        return p != null && p.unansweredSinceNanos != NONE
+                && nowNanos - p.unansweredSinceNanos >= ANSWERS_STOPPED_NANOS;
     }
 
     /** Drops what is known of a peer that is no neighbour, without marking it dead. */

@@ -19,6 +19,7 @@ import io.rattan.core.net.Contact;
 import io.rattan.core.store.StoreException;
 import io.rattan.core.store.StoredRecord;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -27,7 +28,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One quorum get at the replica that serves it (the first replica the get reached): it reads its own records of the
- * key and asks {@code R − 1} other replicas of its view for theirs ({@link ReplicaRead}), closest to the key first;
+ * key and asks {@code R − 1} other replicas of its view for theirs ({@link ReplicaRead}), closest to the key first,
+ * and before them the key's replicas in the recent views that are not in this one (R grows by their number);
  * a replica that is late (its RTO passed) or refuses is replaced by the next one, and a late answer still counts. A
  * late replica is also asked again ({@link #askAgain}), and the replicas of the view the read began with make R: a
  * node asked in a late one's place adds its records to the merge, and stands in for it only once it is given up.
@@ -52,6 +54,20 @@ final class QuorumRead {
     private final List<ReadMerge.Answer> answers = new ArrayList<>();
     private final Set<Id> asked = new HashSet<>();
     private final Set<Id> late = new HashSet<>();
+    /**
+     * Nodes that were replicas of the key in a view of the settling window and are not now ({@link GetAnswers}):
+     * {@code reachable}, those of them that are usable members, asked first and counted among the read's replicas;
+     * R grows by {@code count}, all of them, so that a current replica is read in place of each one not reachable.
+     */
+    record Past(List<Contact> reachable, int count) {
+        static final Past NONE = new Past(List.of(), 0);
+
+        Past {
+            reachable = List.copyOf(reachable);
+        }
+    }
+
+    private final Past past;
     /** The replicas of this node's view when the read began, itself included: only their answers make R. */
     private final Set<Id> replicas = new HashSet<>();
     /** Replicas that answered or failed: a second answer (to a resend) or a late failure changes nothing. */
@@ -67,23 +83,29 @@ final class QuorumRead {
     private Cancellable deadline = Cancellable.NONE;
 
     private QuorumRead(NodeContext ctx, Membership members, LocalReplica replica, GetRequest get,
-                       boolean oneSuffices) {
+                       Past past, boolean oneSuffices) {
         this.ctx = ctx;
+        this.past = past;
         this.oneSuffices = oneSuffices;
         this.members = members;
         this.replica = replica;
         this.get = get;
         NodeConfig config = ctx.config();
         // A gateway with a larger k than this node's asks for what this node can give: all its replicas.
-        this.needed = Math.min(get.readQuorum(), config.replicas());
+        // At most every current replica and every reachable past one.
+        this.needed = Math.min(Math.min(get.readQuorum(), config.replicas()) + past.count(),
+                config.replicas() + past.reachable().size());
         this.maxValues = Math.min(get.maxValues() <= 0 ? config.pageValuesMax() : get.maxValues(),
                 config.pageValuesMax());
         this.cost = get.cost();
     }
 
-    /** Serves quorum get {@code g} here: answers its origin once R replicas answered or the deadline passed. */
-    static void start(NodeContext ctx, Membership members, LocalReplica replica, GetRequest g) {
-        new QuorumRead(ctx, members, replica, g, false).run();
+    /**
+     * Serves quorum get {@code g} here: answers its origin once R replicas answered or the deadline passed. The
+     * key's {@code past} replicas ({@link Past}) are asked too, and R grows by their number.
+     */
+    static void start(NodeContext ctx, Membership members, LocalReplica replica, GetRequest g, Past past) {
+        new QuorumRead(ctx, members, replica, g, past, false).run();
     }
 
     /**
@@ -91,8 +113,8 @@ final class QuorumRead {
      * as a quorum get of {@code g.readQuorum()} does, but answers OK with the merge of those that answered, its own
      * records included, as the replica alone would have answered OK (never PARTIAL for replicas that were late).
      */
-    static void startWidened(NodeContext ctx, Membership members, LocalReplica replica, GetRequest g) {
-        new QuorumRead(ctx, members, replica, g, true).run();
+    static void startWidened(NodeContext ctx, Membership members, LocalReplica replica, GetRequest g, Past past) {
+        new QuorumRead(ctx, members, replica, g, past, true).run();
     }
 
     private void run() {
@@ -101,6 +123,7 @@ final class QuorumRead {
         for (Contact c : members.replicaSet(get.key())) {
             replicas.add(c.id());
         }
+        past.reachable().forEach(c -> replicas.add(c.id()));
         try {
             LocalReplica.RecordPage own = replica.readRecords(get.key(), get.placemark(), maxValues);
             answers.add(new ReadMerge.Answer(ctx.self(), own.records(), own.more()));
@@ -122,9 +145,16 @@ final class QuorumRead {
         return nanos(ctx.config().requestTimeoutMillis()) / 2;
     }
 
-    /** Asks replicas of this node's current view, closest first, until answers and timely asks could make R. */
+    /**
+     * Asks the past replicas, then replicas of this node's current view, closest first, until answers and timely asks
+     * could make R.
+     */
     private void askMore() {
-        for (Contact c : members.replicaSet(get.key())) {
+        List<Contact> order = new ArrayList<>(past.reachable());
+        order.addAll(members.replicaSet(get.key()));
+        // Replicas whose answers to this node have stopped (Peers.answersStopped) last: one would hold the read up.
+        order.sort(Comparator.comparing(c -> members.answersStopped(c.id())));
+        for (Contact c : order) {
             if (done || answers.size() + outstanding - late.size() >= needed) {
                 return;
             }
@@ -245,8 +275,13 @@ final class QuorumRead {
         }
         ReadMerge.Result merged = ReadMerge.merge(answers, maxValues, ctx.config().pageBytesMax(),
                 ctx.clock().epochMillis());
+        List<Contact> current = members.replicaSet(get.key());
         for (ReadMerge.Repair r : merged.repairs()) {
-            repair(r);
+            // A past replica is read, not repaired: it is no replica now, and a copy there would be one too many
+            // (a real cluster's test counted k + 1 copies of a value).
+            if (!past.reachable().contains(r.to()) || current.contains(r.to())) {
+                repair(r);
+            }
         }
         boolean ownAnswered = answers.get(0).from().equals(ctx.self());
         boolean partial = counted() < needed && !(oneSuffices && ownAnswered);

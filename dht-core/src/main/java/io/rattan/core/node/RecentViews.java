@@ -104,6 +104,28 @@ final class RecentViews {
         return true;
     }
 
+    /**
+     * The nodes that were among {@code key}'s k closest in a view in force during the window and are not in the
+     * current view's k closest, this node aside: a put acknowledged in such a view may be on one of them and on a
+     * single replica of the current view, which a read of R current replicas may not reach.
+     */
+    Set<Id> pastReplicas(Id key) {
+        prune(ctx.now());
+        if (past.isEmpty()) {
+            return Set.of();
+        }
+        Set<Id> now = ids(closest(current, key));
+        Set<Id> out = new HashSet<>();
+        for (Past p : past) {
+            for (Contact c : closest(p.members(), key)) {
+                if (!now.contains(c.id()) && !c.id().equals(ctx.self().id())) {
+                    out.add(c.id());
+                }
+            }
+        }
+        return out;
+    }
+
     /** Prunes the views past the window; beyond {@link #VIEWS_MAX} of them, every key counts as changed instead. */
     private void pruneAndBound(long now) {
         prune(now);

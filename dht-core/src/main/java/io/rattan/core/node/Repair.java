@@ -111,7 +111,11 @@ final class Repair {
         view = newView;
         departed.forEach(RangeSync::cancel);
         if (changed) {
-            startDue();
+            startDue(null);
+        }
+        if (membersChanged) {
+            // Not at a suspicion raised or cleared: slow nodes flap all the time, and each would offer every member.
+            strays.afterViewChange();
         }
     }
 
@@ -152,15 +156,10 @@ final class Repair {
     }
 
     /**
-     * Starts sessions with the members not yet repaired in this view, up to {@link #SESSIONS_MAX} at once: first
-     * those repaired longest ago (new members first), and those whose last session in this view failed last, so that
-     * views changing faster than a pass over the leaf set starve no member.
+     * Starts sessions with the members not yet repaired in this view, up to {@link #SESSIONS_MAX} at once, leaving out
+     * {@code skip} (null: none): first those repaired longest ago (new members first), and those whose last session in
+     * this view failed last, so that views changing faster than a pass over the leaf set starve no member.
      */
-    private void startDue() {
-        startDue(null);
-    }
-
-    /** As {@link #startDue()}, leaving out {@code skip} (null: none). */
     private void startDue(Id skip) {
         List<Contact> due = new ArrayList<>();
         for (Contact c : members.leafMembers()) {
@@ -235,7 +234,7 @@ final class Repair {
             ctx.scheduler().schedule(REPAIR_DELAY_NANOS, () -> {
                 dueScheduled = false;
                 if (!ctx.stopped()) {
-                    startDue();
+                    startDue(null);
                 }
             });
         }
@@ -278,21 +277,22 @@ final class Repair {
 
     /**
      * One anti-entropy round: sessions with members still due; when none is, a check of the next member in turn
-     * (two short messages when nothing differs). Then the stray check ({@link StrayCheck}).
+     * (two short messages when nothing differs). Then the stray check ({@link StrayCheck}), which each change of the
+     * leaf set's members runs too.
      */
     void antiEntropyRound() {
         List<Contact> leaves = members.leafMembers();
         if (leaves.isEmpty()) {
             return;
         }
-        startDue();
+        startDue(null);
         if (running.isEmpty()) {
             Contact c = leaves.get(Math.floorMod(turn++, leaves.size()));
             if (members.usable(c)) {
                 start(c);
             }
         }
-        strays.round(leaves.get(ctx.random().nextInt(leaves.size())));
+        strays.round(List.of(leaves.get(ctx.random().nextInt(leaves.size()))));
     }
 
     /** Answers a range digest with this node's sums of the same parts, over the keys it shares with the sender. */

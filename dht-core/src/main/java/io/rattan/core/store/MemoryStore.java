@@ -53,10 +53,6 @@ public final class MemoryStore implements Store {
 
     @Override
     public void write(StoredRecord record) {
-        long nowMillis = clock.getAsLong();
-        if (record.isExpired(nowMillis)) {
-            return;
-        }
         StoredRecord old = records.put(new Slot(record.key(), record.valueHash()), record);
         if (old != null) {
             byExpiry.remove(old);

@@ -21,9 +21,11 @@ import java.util.function.Supplier;
 public interface Store {
 
     /**
-     * Inserts the record, replacing whatever is held under the same {@code (key, valueHash)} (and its expiry entry);
-     * a record that has already expired when written is dropped. The store applies no rule between the two: what a
-     * replica may hold (tombstones, secrets, expiry) is decided before the write, by the node.
+     * Inserts the record, replacing whatever is held under the same {@code (key, valueHash)} (and its expiry entry).
+     * A record already expired by the store's clock when written is kept like any other: reads do not return it, and
+     * {@link #purgeExpired} removes it; the clock may yet be set back (an expiry clock not confirmed since boot, which
+     * its peers correct, and which the node lets judge no copy expired). The store applies no rule between the two:
+     * what a replica may hold (tombstones, secrets, expiry) is decided before the write, by the node.
      */
     void write(StoredRecord record);
 

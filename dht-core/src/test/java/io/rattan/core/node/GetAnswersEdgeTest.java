@@ -52,7 +52,7 @@ class GetAnswersEdgeTest {
         NodeConfig config = NodeConfig.defaults().withLeafSetHalf(3).withReplicas(4, 2);
         NodeContext ctx = new NodeContext(self, config, scheduler, scheduler, new SplittableRandom(1),
                 NodeListener.NONE);
-        members = new Membership(ctx, () -> { });
+        members = new Membership(ctx, () -> { }, id -> { });
         Outbox outbox = new Outbox(ctx, (to, e) -> { }, members::sampleRtt);
         ctx.attach(outbox);
         LocalReplica replica = new LocalReplica(config, store, scheduler, ctx.tag());

@@ -9,6 +9,8 @@ import io.rattan.core.msg.Messages.Ping;
 import io.rattan.core.msg.Messages.Pong;
 import io.rattan.core.msg.Messages.ReplicaRead;
 import io.rattan.core.msg.Messages.ReplicaReadReply;
+import io.rattan.core.msg.Messages.ReplicaRecord;
+import io.rattan.core.msg.Messages.StoreReplicas;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
@@ -31,6 +33,8 @@ import org.junit.jupiter.api.Test;
  */
 class GetAnswersSettlingTest extends ReplicaRig {
 
+    private static final Contact FIFTH = contact("8000000000000000000000000000000000000005", 5);
+    private static final Contact THIRD = contact("8000000000000000000000000000000000000003", 6);
     private final List<Boolean> served = new ArrayList<>();
 
     GetAnswersSettlingTest() {
@@ -51,7 +55,7 @@ class GetAnswersSettlingTest extends ReplicaRig {
     /** Runs after the rig's set-up, which has heard A, 0x7f…fd and 0x80…04. */
     @BeforeEach
     void settleTheJoins() {
-        members.heard(contact("8000000000000000000000000000000000000005", 5));
+        members.heard(FIFTH);
         // The joins are changes too: let them settle.
         scheduler.runFor(settlingNanos());
     }
@@ -75,25 +79,18 @@ class GetAnswersSettlingTest extends ReplicaRig {
         StoredRecord old = value("old");
         StoredRecord missed = value("put while this node was not a replica yet");
         memory.write(old);
-        // A node joins among KEY's replicas (0x80…03 displaces 0x80…05): the replica set changed moments ago.
-        members.heard(contact("8000000000000000000000000000000000000003", 6));
+        // A node joins among KEY's replicas (0x80…03 displaces 0x80…04): the replica set changed moments ago.
+        members.heard(THIRD);
         scheduler.runFor(settlingNanos() / 2);
         assertThat(gets.settled(KEY)).isFalse();
 
         gets.serve(get());
 
         List<Sent> reads = sent(ReplicaRead.class);
-        assertThat(reads).as("the other replicas read, closest first").hasSize(GetAnswers.UNSETTLED_READ_QUORUM - 1);
-        assertThat(reads.get(0).to()).isEqualTo(a.address());
-        assertThat(sent(GetReply.class)).as("no answer before the second replica's").isEmpty();
-        outbox.onReply(new Envelope(a, reads.get(0).envelope().requestId(),
-                new ReplicaReadReply(List.of(wire(old), wire(missed)), false)));
-        for (int i = 1; i < reads.size(); i++) {
-            Address to = reads.get(i).to();
-            Contact peer = members.leafMembers().stream().filter(c -> c.address().equals(to)).findFirst().orElseThrow();
-            outbox.onReply(new Envelope(peer, reads.get(i).envelope().requestId(), new ReplicaReadReply(List.of(),
-                    false)));
-        }
+        assertThat(reads).as("the two next replicas, and 0x80…04, a replica before the change")
+                .extracting(Sent::to).containsExactlyInAnyOrder(a.address(), c.address(), THIRD.address());
+        assertThat(sent(GetReply.class)).as("no answer before the other replicas'").isEmpty();
+        answerReads(reads, a, List.of(wire(old), wire(missed)));
         List<Sent> replies = sent(GetReply.class);
         assertThat(replies).hasSize(1);
         GetReply reply = (GetReply) replies.get(0).envelope().body();
@@ -101,7 +98,53 @@ class GetAnswersSettlingTest extends ReplicaRig {
         assertThat(reply.values()).extracting(v -> v.value()).containsExactlyInAnyOrder(old.value(), missed.value());
         assertThat(storedValues()).as("read repair: the value it lacked is now here")
                 .containsExactlyInAnyOrder(old.value(), missed.value());
+        assertThat(sent(StoreReplicas.class)).as("repaired: 0x80…03, a replica now; not 0x80…04, a replica before")
+                .extracting(Sent::to).containsExactly(THIRD.address());
         assertThat(served).containsExactly(true);
+    }
+
+    @Test
+    void aReplicaOfTheKeyBeforeTheChangeIsReadTooAndMakesR() {
+        // 0x80…04 was a replica of KEY until 0x80…03 joined: a put acknowledged just before by it and one replica of
+        // the new set is on neither of the two next replicas of the new set (fault simulator, seed 237).
+        StoredRecord missed = value("acknowledged by 0x80…04 and one other, before the join");
+        members.heard(THIRD);
+
+        gets.serve(get());
+
+        List<Sent> reads = sent(ReplicaRead.class);
+        assertThat(reads).extracting(Sent::to).contains(c.address());
+        answerReads(reads.subList(0, reads.size() - 1), c, List.of(wire(missed)));
+        assertThat(sent(GetReply.class)).as("R counts the replica before the change: waiting for the last").isEmpty();
+        answerReads(reads.subList(reads.size() - 1, reads.size()), c, List.of(wire(missed)));
+        List<Sent> replies = sent(GetReply.class);
+        assertThat(replies).hasSize(1);
+        GetReply reply = (GetReply) replies.get(0).envelope().body();
+        assertThat(reply.values()).extracting(v -> v.value()).containsExactly(missed.value());
+        assertThat(storedValues()).as("read repair").containsExactly(missed.value());
+    }
+
+    @Test
+    void aPastReplicaThatCannotBeReadIsReplacedByOneMoreCurrentReplica() {
+        // 0x80…04 left KEY's replica set when 0x80…03 joined, and is suspected now: it may have crashed holding one of
+        // a put's two copies. Each current replica is read then, the put's other holder among them (seed 312).
+        members.heard(THIRD);
+        members.peerTimedOut(c);
+
+        gets.serve(get());
+
+        assertThat(sent(ReplicaRead.class)).extracting(Sent::to)
+                .containsExactlyInAnyOrder(a.address(), THIRD.address(), b.address());
+    }
+
+    /** Answers each read in {@code reads}: {@code from} with {@code records}, the others with nothing. */
+    private void answerReads(List<Sent> reads, Contact from, List<ReplicaRecord> records) {
+        for (Sent read : reads) {
+            Address to = read.to();
+            Contact peer = members.leafMembers().stream().filter(c -> c.address().equals(to)).findFirst().orElseThrow();
+            outbox.onReply(new Envelope(peer, read.envelope().requestId(),
+                    new ReplicaReadReply(peer.equals(from) ? records : List.of(), false)));
+        }
     }
 
     @Test
@@ -148,7 +191,7 @@ class GetAnswersSettlingTest extends ReplicaRig {
     }
 
     @Test
-    void aMemberThatAnswersAgainAfterACutUnsettlesTheKeysItReplicates() {
+    void aMemberCutOffUnsettlesTheKeysItReplicatesDuringTheCutAndAfterItsFirstAnswer() {
         // A one-way cut: this node's requests to A go unanswered for seconds, while A's own messages still arrive, so
         // A stays a member and no view changes; A meanwhile left this node out of its puts (a fault-simulator trace).
         // Two more nodes, so that a key near them has a replica set without A.
@@ -158,13 +201,20 @@ class GetAnswersSettlingTest extends ReplicaRig {
         outbox.request(a, new Ping(), 100_000_000L, ReplyHandler.of(r -> { }, () -> members.peerTimedOut(a)));
         scheduler.runFor(200_000_000L);
         members.heard(a);
-        scheduler.runFor(Peers.CUT_OFF_NANOS);
-        assertThat(gets.settled(KEY)).as("A spoke again, but has not answered yet").isTrue();
+        Id far = Id.fromHex("7ffffffffffffffffffffffffffffffffffffff1");
+        assertThat(gets.settled(KEY)).as("A's answers stopped less than 5 s ago").isTrue();
+        scheduler.runFor(Peers.ANSWERS_STOPPED_NANOS);
+        // The cut may be on still, or over without an answer yet: A may hold puts it acknowledged without this node.
+        assertThat(gets.settled(KEY)).as("A spoke again, but has not answered for 5 s").isFalse();
+        assertThat(gets.settled(far)).as("a key A does not replicate, during the cut").isTrue();
+        gets.serve(get());
+        assertThat(sent(ReplicaRead.class)).as("the read asks the replicas that answer first")
+                .hasSize(GetAnswers.UNSETTLED_READ_QUORUM - 1).extracting(Sent::to).doesNotContain(a.address());
+        answerReads(sent(ReplicaRead.class), a, List.of());
 
         answerNextRequestTo(a);
 
         assertThat(gets.settled(KEY)).as("A answered after a cut of over a second").isFalse();
-        Id far = Id.fromHex("7ffffffffffffffffffffffffffffffffffffff1");
         assertThat(gets.settled(far)).as("a key A does not replicate").isTrue();
         scheduler.runFor(settlingNanos());
         assertThat(gets.settled(KEY)).isTrue();

@@ -103,7 +103,7 @@ class HungDiskTest {
     private ReplicaCoordinator coordinatorOnTheHungDisk() {
         Contact self = contact("8000000000000000000000000000000000000001", 1);
         NodeContext ctx = new NodeContext(self, config, scheduler, scheduler, new SplittableRandom(1), gaveUp);
-        members = new Membership(ctx, () -> { });
+        members = new Membership(ctx, () -> { }, id -> { });
         outbox = new Outbox(ctx, (to, e) -> sent.add(new Sent(to, e)), members::sampleRtt);
         ctx.attach(outbox);
         return new ReplicaCoordinator(ctx, members, new LocalReplica(config, store, scheduler, ctx.tag()));

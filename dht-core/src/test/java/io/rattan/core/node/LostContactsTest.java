@@ -110,16 +110,23 @@ class LostContactsTest extends MembershipRig {
         assertThat(members.lost().size()).isZero();
     }
 
-    @Test
-    void whenOneLostNeighbourSpeaksAgainTheOthersArePingedAtOnce() {
+    /** Two neighbours, a and b, declared dead 70 s ago: past the first minute, b's next ping is tens of seconds away. */
+    private Contact[] twoLostAMinuteAgo() {
         Contact a = at(near(5), "10.0.0.5", 4000);
         Contact b = at(near(-5), "10.0.0.6", 4000);
         members.heard(a);
         members.heard(b);
         dies(a);
         dies(b);
-        // Past the first minute, b's next ping is tens of seconds away.
         rounds(70);
+        return new Contact[] {a, b};
+    }
+
+    @Test
+    void whenOneLostNeighbourSpeaksAgainTheOthersArePingedAtOnce() {
+        Contact[] lost = twoLostAMinuteAgo();
+        Contact a = lost[0];
+        Contact b = lost[1];
         int pingsOfB = pingsTo(b.address()).size();
         rounds(1);
         assertThat(pingsTo(b.address())).as("not due yet").hasSize(pingsOfB);
@@ -132,6 +139,25 @@ class LostContactsTest extends MembershipRig {
         assertThat(pingsTo(b.address())).as("one ping out at a time").hasSize(pingsOfB + 1);
         assertThat(members.isNeighbour(a.id())).isTrue();
         assertThat(members.isNeighbour(b.id())).isFalse();
+    }
+
+    @Test
+    void aPingOutWhenAnotherLostNeighbourSpeaksAgainIsSentAgainAtItsTimeout() {
+        Contact[] lost = twoLostAMinuteAgo();
+        Contact a = lost[0];
+        Contact b = lost[1];
+        int pingsOfB = pingsTo(b.address()).size();
+        while (pingsTo(b.address()).size() == pingsOfB) {
+            rounds(1);
+        }
+        // b's ping is out, sent while the partition lasted, and lost to it; a speaks again (the partition healed).
+        members.heard(a);
+        assertThat(pingsTo(b.address())).as("one ping out at a time").hasSize(pingsOfB + 1);
+
+        scheduler.runFor(config.rtoMaxMillis() * 1_000_000L + 1);
+
+        assertThat(pingsTo(b.address())).as("pinged again at the timeout, not tens of seconds later")
+                .hasSize(pingsOfB + 2);
     }
 
     @Test

@@ -38,7 +38,7 @@ abstract class MembershipRig {
         config = NodeConfig.defaults();
         NodeContext ctx = new NodeContext(at(SELF, "10.0.0.1", 4000), config, scheduler, scheduler,
                 new SplittableRandom(1), NodeListener.NONE);
-        members = new Membership(ctx, () -> { });
+        members = new Membership(ctx, () -> { }, id -> { });
         List<Sent> into = sent;
         outbox = new Outbox(ctx, (to, e) -> into.add(new Sent(to, e)), members::sampleRtt);
         ctx.attach(outbox);

@@ -83,7 +83,7 @@ class OffLoopPutTest {
         Contact self = contact("8000000000000000000000000000000000000001", 1);
         NodeConfig config = NodeConfig.defaults().withReplicas(4, 2);
         NodeContext ctx = new NodeContext(self, config, scheduler, scheduler, new SplittableRandom(1), NodeListener.NONE);
-        Membership members = new Membership(ctx, () -> { });
+        Membership members = new Membership(ctx, () -> { }, id -> { });
         outbox = new Outbox(ctx, (to, e) -> sent.add(new Sent(to, e)), members::sampleRtt);
         ctx.attach(outbox);
         coordinator = new ReplicaCoordinator(ctx, members, new LocalReplica(config, store, scheduler, ctx.tag()));

@@ -6,6 +6,7 @@ import io.rattan.core.id.Id;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.StoreReplicas;
+import io.rattan.core.store.StoredRecord;
 import io.rattan.core.util.Bytes;
 import io.rattan.core.virtual.LatencyModel;
 import io.rattan.core.virtual.VirtualWorld;
@@ -19,8 +20,9 @@ import org.junit.jupiter.api.Test;
 /**
  * A copy that reaches one replica of its key from outside the key's replica set (a stray check, or a node whose view
  * differs, after a partition or churn stored the put off the set) is passed on to the key's other replicas at once
- * ({@link Repair#passOn}), not left for their anti-entropy turns; a copy from a fellow replica is not. Anti-entropy
- * runs once a week here, so only the passing on can spread a copy.
+ * ({@link Repair#passOn}), not left for their anti-entropy turns; a copy from a fellow replica is not. A node holding
+ * such a stray offers it to the key's replicas at each change of its view ({@link StrayCheck}). Anti-entropy runs
+ * once a week here, so only these can spread a copy.
  */
 class PassOnTest {
 
@@ -67,6 +69,25 @@ class PassOnTest {
         world.runFor(2 * SECOND);
         assertThat(holders(copy)).as("replicas holding a copy handed to one of them by a node outside the set")
                 .isEqualTo(4);
+    }
+
+    @Test
+    void aViewChangeOffersAStrayToTheKeysReplicasWithoutWaitingForAnAntiEntropyRound() {
+        // A put acknowledged during a partition by nodes that did not see the key's true replicas: once the sides meet,
+        // their copies are strays, which the stray check of anti-entropy rounds alone offered, a member at a time.
+        int holder = byCloseness.get(6);
+        Bytes value = Bytes.utf8("acknowledged off the set");
+        world.store(holder).write(StoredRecord.value(key, value, world.scheduler().epochMillis() + 3_600_000L,
+                Bytes.EMPTY));
+        ReplicaRecord copy = new ReplicaRecord(key, value.sha256(), value, 0, Bytes.EMPTY, Bytes.EMPTY, false);
+        world.runFor(10 * SECOND);
+        assertThat(holders(copy)).as("no change, no round: the stray stays where it is").isZero();
+
+        // Declared dead (a suspicion alone changes no member), the node leaves the holder's leaf set.
+        world.crash(byCloseness.get(NODES - 1), VirtualWorld.Disk.KEPT);
+        world.runFor(20 * SECOND);
+
+        assertThat(holders(copy)).as("replicas holding the stray once the holder's view changed").isEqualTo(4);
     }
 
     @Test

@@ -84,7 +84,7 @@ abstract class ReplicaRig {
         GetAnswers[] wired = new GetAnswers[1];
         members = leafSetChangesReachGets
                 ? new Membership(ctx, () -> wired[0].leafSetChanged(), id -> wired[0].answersResumed(id))
-                : new Membership(ctx, () -> { });
+                : new Membership(ctx, () -> { }, id -> { });
         List<Sent> into = sent;
         outbox = new Outbox(ctx, (to, e) -> into.add(new Sent(to, e)), members::sampleRtt);
         ctx.attach(outbox);

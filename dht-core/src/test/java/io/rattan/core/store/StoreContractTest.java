@@ -209,6 +209,24 @@ public abstract class StoreContractTest {
     }
 
     @Test
+    void aRecordWrittenAfterItsExpiryIsHiddenAndKeptForAClockSetBackThenPurged() {
+        // A node whose expiry clock booted an hour ahead takes copies that are live by true time; its peers set it back.
+        StoredRecord copy = value(K1, "live by true time", T0 + 60_000, SECRET_A);
+        clock.setEpochMillis(T0 + 3_600_000);
+
+        store.write(copy);
+
+        assertThat(store.read(K1, copy.valueHash())).as("expired by the clock").isEmpty();
+        assertThat(scanAll()).isEmpty();
+        clock.setEpochMillis(T0);
+        assertThat(store.read(K1, copy.valueHash())).as("the clock set back").contains(copy);
+        assertThat(scanAll()).containsExactly(copy);
+        clock.setEpochMillis(T0 + 60_000);
+        assertThat(store.purgeExpired(100)).isOne();
+        assertThat(store.size()).isZero();
+    }
+
+    @Test
     void expiredRecordsAreNeverReturnedEvenBeforePurge() {
         StoredRecord shortLived = value(K1, "short", T0 + 100, SECRET_A);
         StoredRecord longLived = value(K1, "long", T0 + 10_000, SECRET_A);
@@ -335,14 +353,17 @@ public abstract class StoreContractTest {
     }
 
     @Test
-    void writeOfAnAlreadyExpiredRecordIsDropped() {
+    void aWriteOfAnAlreadyExpiredRecordIsKeptHiddenAndPurged() {
+        // The store applies no rule: an expired write replaces what it is written over, as any write does.
         StoredRecord v = value(K1, "hello", T0 + 1_000, SECRET_A);
         store.write(value(K2, "stale", T0, SECRET_A));
         store.write(v);
         store.write(tombstoneOf(v, T0 - 1, SECRET_A));
 
-        assertThat(store.size()).isEqualTo(1);
-        assertThat(store.read(K1, v.valueHash())).contains(v);
+        assertThat(store.size()).isEqualTo(2);
+        assertThat(scanAll()).isEmpty();
+        assertThat(store.purgeExpired(100)).isEqualTo(2);
+        assertThat(store.size()).isZero();
     }
 
     @Test

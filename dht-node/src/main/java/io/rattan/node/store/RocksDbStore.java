@@ -257,10 +257,6 @@ public final class RocksDbStore implements Store, AutoCloseable {
     @Override
     public void write(StoredRecord record) {
         ensureOpen();
-        long nowMillis = clock.getAsLong();
-        if (record.isExpired(nowMillis)) {
-            return;
-        }
         byte[] dataKey = dataKey(record.key(), record.valueHash());
         try {
             byte[] oldBytes = db.get(values, dataKey);
