@@ -20,4 +20,9 @@ public interface Clock {
     default boolean settled() {
         return true;
     }
+
+    /** Whether {@link #epochMillis} is not {@link #settled} and a peer's time already says it is off (default: no). */
+    default boolean inDoubt() {
+        return false;
+    }
 }

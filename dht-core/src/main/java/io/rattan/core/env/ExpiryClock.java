@@ -225,4 +225,22 @@ public final class ExpiryClock implements Clock {
     public synchronized boolean settled() {
         return settled;
     }
+
+    /**
+     * Whether the clock has not settled since boot and a peer's time already differs from it by more than S: it may be
+     * far off until peers set it right. At a cluster's start no peer's time is known (unsettled nodes send none), and
+     * the clock is not in doubt for that alone.
+     */
+    @Override
+    public synchronized boolean inDoubt() {
+        if (settled) {
+            return false;
+        }
+        for (long offset : samples.values()) {
+            if (Math.abs(offset) > skewMillis) {
+                return true;
+            }
+        }
+        return false;
+    }
 }

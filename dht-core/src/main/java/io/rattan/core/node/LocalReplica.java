@@ -326,6 +326,22 @@ final class LocalReplica {
         return store.healthy();
     }
 
+    /**
+     * Whether this node's expiry clock has been confirmed by its peers since boot ({@link Clock#settled}). Until then
+     * it may be far ahead: its store hides every record that clock judges expired, and it judges no copy expired.
+     */
+    boolean clockSettled() {
+        return clock.settled();
+    }
+
+    /**
+     * Whether this node's expiry clock has not settled since boot and a peer's time says it is off by more than S
+     * ({@link Clock#inDoubt}): a clock an hour ahead hides every record from this node's own reads.
+     */
+    boolean clockInDoubt() {
+        return clock.inDoubt();
+    }
+
     /** The status a replica answers when its store failed with {@code e}. */
     static Status statusOf(StoreException e) {
         return e.kind() == StoreException.Kind.FULL ? Status.STORAGE_FULL : Status.IO_ERROR;

@@ -3,6 +3,7 @@ package io.rattan.core.node;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Messages.Ping;
 import io.rattan.core.net.Contact;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -46,6 +47,8 @@ final class LostContacts {
     static final long RETRY_MAX_NANOS = 60_000_000_000L;
     /** How long a lost contact is pinged again; a partition longer than this needs the nodes' operators. */
     static final long KEEP_NANOS = 10L * 60 * 1_000_000_000L;
+    /** Lost contacts that speak again within this of each other came back together ({@link #returnedWithin}). */
+    static final long TOGETHER_NANOS = 1_000_000_000L;
     /** The longest gap between two gets' pings of a lost contact ({@link #ask}); each unanswered one doubles it. */
     static final long ASK_GAP_MAX_NANOS = 1_000_000_000L;
 
@@ -91,6 +94,8 @@ final class LostContacts {
     // Iterated in the order of loss (insertion), never in hash order: what the node sends cannot depend on hashes.
     private final LinkedHashMap<Id, Lost> lost = new LinkedHashMap<>();
     private final Map<String, Integer> countByHost = new HashMap<>();
+    /** When lost contacts spoke again ({@link #heard}), oldest first: the last {@link #MAX} at most. */
+    private final ArrayDeque<Long> returnedAtNanos = new ArrayDeque<>();
 
     LostContacts(NodeContext ctx, Peers peers) {
         this.ctx = ctx;
@@ -129,6 +134,10 @@ final class LostContacts {
             return;
         }
         long now = ctx.now();
+        if (returnedAtNanos.size() == MAX) {
+            returnedAtNanos.removeFirst();
+        }
+        returnedAtNanos.addLast(now);
         for (Lost l : List.copyOf(lost.values())) {
             l.dueNanos = Math.min(l.dueNanos, now);
             l.againAtTimeout = l.probing;
@@ -248,6 +257,27 @@ final class LostContacts {
         List<Contact> top = all.subList(0, Math.min(k, all.size()));
         closer.removeIf(c -> !top.contains(c));
         return closer;
+    }
+
+    /**
+     * Whether {@code count} lost contacts (or more) spoke again within {@link #TOGETHER_NANOS} of each other, the last
+     * of them within the last {@code windowNanos}: a partition that cut this node off from that many may have healed
+     * ({@link GetAnswers#settled}). When one lost contact speaks again every other one is pinged at once
+     * ({@link #heard}), so a healed partition's nodes come back together. One alone, or returns apart, are more often
+     * slow nodes declared dead and heard again, or nodes back from a crash: on the slow-node table, where slow nodes
+     * come back at random, counting returns apart made gets read more and cost the tail (docs/testing.md).
+     */
+    boolean returnedWithin(long windowNanos, int count) {
+        if (returnedAtNanos.size() < count) {
+            return false;
+        }
+        Long[] at = returnedAtNanos.toArray(new Long[0]);
+        for (int last = at.length - 1; last >= count - 1 && ctx.now() - at[last] < windowNanos; last--) {
+            if (at[last] - at[last - count + 1] <= TOGETHER_NANOS) {
+                return true;
+            }
+        }
+        return false;
     }
 
     boolean contains(Id id) {

@@ -153,6 +153,7 @@ public final class Node {
 
     private void answersResumed(Id member) {
         gets.answersResumed(member);
+        repair.answersResumed(member);
     }
 
     private void periodic(long periodMillis, Runnable task) {
@@ -241,7 +242,6 @@ public final class Node {
     }
 
     // ---------------------------------------------------------------- inbound
-
     /** A frame arrived from a peer. */
     public void receive(Envelope e) {
         if (ctx.stopped() || e.sender() == null) {
@@ -370,7 +370,6 @@ public final class Node {
     }
 
     // ---------------------------------------------------------------- gateway
-
     /**
      * Serves a client request ({@code ClientPut}, {@code ClientGet} or {@code ClientRemove}) with this node as
      * gateway: the one entry for every client request, binary or HTTP. {@code options} say how a get runs (they

@@ -274,7 +274,7 @@ final class QuorumRead {
             return;
         }
         ReadMerge.Result merged = ReadMerge.merge(answers, maxValues, ctx.config().pageBytesMax(),
-                ctx.clock().epochMillis());
+                ctx.clock().epochMillis(), replica.clockSettled());
         List<Contact> current = members.replicaSet(get.key());
         for (ReadMerge.Repair r : merged.repairs()) {
             // A past replica is read, not repaired: it is no replica now, and a copy there would be one too many

@@ -240,25 +240,19 @@ final class Repair {
         }
     }
 
-    /**
-     * Copies new here from {@code from}, which is no replica of their keys in this node's view (nor is a suspect: it
-     * may be cut off from the others), are owed to the keys' other replicas: a copy stored off its set comes back one
-     * replica at a time, and each other waited for its anti-entropy turn (CI seed 6, docs/testing.md).
-     */
+    /** Copies new here from {@code from}, no replica of their keys here, go on to the keys' replicas. */
     void passOn(Contact from, List<StoredRecord> fresh) {
-        if (ctx.stopped()) {
-            return;
-        }
-        for (StoredRecord r : fresh) {
-            List<Contact> set = members.replicaSet(r.key());
-            if (!set.contains(ctx.self()) || set.stream().anyMatch(c -> c.id().equals(from.id()))) {
-                continue;
-            }
-            for (Contact c : set) {
-                if (!c.equals(ctx.self()) && !c.id().equals(from.id())) {
-                    stream(c).add(r);
-                }
-            }
+        strays.passOn(from, fresh);
+    }
+
+    /**
+     * Member {@code id} answers this node again after a cut ({@link Peers#CUT_OFF_NANOS}): a session with it asks
+     * again now what it left unanswered ({@link RangeSync#answersResumed}).
+     */
+    void answersResumed(Id id) {
+        RangeSync s = sessions.get(id);
+        if (s != null && running.contains(id)) {
+            s.answersResumed();
         }
     }
 

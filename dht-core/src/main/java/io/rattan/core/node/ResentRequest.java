@@ -65,6 +65,17 @@ final class ResentRequest {
         return r;
     }
 
+    /**
+     * Sends the request again now, if it is still unanswered: its peer answers again after a cut, and the next resend
+     * may be seconds away (the intervals double from twice an RTO that the cut backed off).
+     */
+    void resendNow() {
+        if (timer != null) {
+            timer.cancel();
+        }
+        resend();
+    }
+
     /** Nothing more is sent, and neither the answer nor the timeout is handed on. */
     void cancel() {
         finish();

@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * The stray check of {@link Repair}'s anti-entropy rounds, and of each change of its leaf set's members: records this
  * node holds although it is no replica of their keys are offered to their replicas (one member a round; every usable
  * member at a change), each of which asks for those it lacks. A cursor walks the whole store over many rounds, a bounded
- * number of records per round, read off the node's loop. Owned by the node's event loop.
+ * number of records per round, read off the node's loop. Copies that a node which is no replica of their keys pushed
+ * here are passed on to the keys' other replicas ({@link #passOn}). Owned by the node's event loop.
  */
 final class StrayCheck {
 
@@ -149,5 +150,27 @@ final class StrayCheck {
                     }
                 },
                 () -> members.peerTimedOut(peer)));
+    }
+
+    /**
+     * Copies new here from {@code from}, which is no replica of their keys in this node's view (nor is a suspect: it
+     * may be cut off from the others), are owed to the keys' other replicas: a copy stored off its set comes back one
+     * replica at a time, and each other waited for its anti-entropy turn (CI seed 6, docs/testing.md).
+     */
+    void passOn(Contact from, List<StoredRecord> fresh) {
+        if (ctx.stopped()) {
+            return;
+        }
+        for (StoredRecord r : fresh) {
+            List<Contact> set = members.replicaSet(r.key());
+            if (!set.contains(ctx.self()) || set.stream().anyMatch(c -> c.id().equals(from.id()))) {
+                continue;
+            }
+            for (Contact c : set) {
+                if (!c.equals(ctx.self()) && !c.id().equals(from.id())) {
+                    streams.apply(c).add(r);
+                }
+            }
+        }
     }
 }

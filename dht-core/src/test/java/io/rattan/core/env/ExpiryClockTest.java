@@ -67,6 +67,20 @@ class ExpiryClockTest {
     }
 
     @Test
+    void aClockIsInDoubtOnlyUnsettledAndOnceAPeerSaysItIsOffByMoreThanS() {
+        wall.setEpochMillis(T0 + HOUR);
+        ExpiryClock c = boot();
+        assertThat(c.inDoubt()).as("no peer heard: a cluster's start").isFalse();
+        c.peerTime("peer0", T0 + HOUR + S, 0);
+        assertThat(c.inDoubt()).as("within S").isFalse();
+        c.peerTime("peer1", T0, 0);
+        assertThat(c.inDoubt()).as("a peer an hour behind").isTrue();
+        c.peerTime("peer2", T0, 0);
+        assertThat(c.settled()).isTrue();
+        assertThat(c.inDoubt()).as("set right and settled").isFalse();
+    }
+
+    @Test
     void aClockThatBootsBehindItsPeersCatchesUpAtOnce() {
         wall.setEpochMillis(T0 - HOUR);
         ExpiryClock c = boot();

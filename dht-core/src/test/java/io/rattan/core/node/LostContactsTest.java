@@ -61,6 +61,24 @@ class LostContactsTest extends MembershipRig {
     }
 
     @Test
+    void lostNeighboursBackTogetherMayBeAHealedPartitionAndBackApartAreNot() {
+        Contact c = at(near(5), "10.0.0.5", 4000);
+        Contact d = at(near(6), "10.0.0.6", 4000);
+        Contact e = at(near(7), "10.0.0.7", 4000);
+        List.of(c, d, e).forEach(members::heard);
+        List.of(c, d, e).forEach(this::dies);
+
+        members.heard(c);
+        scheduler.runFor(2 * SECOND);
+        members.heard(d);
+        assertThat(members.lost().returnedWithin(10 * SECOND, 2)).as("back 2 s apart: slow nodes, say").isFalse();
+        members.heard(e);
+        assertThat(members.lost().returnedWithin(10 * SECOND, 2)).as("two back together").isTrue();
+        scheduler.runFor(10 * SECOND);
+        assertThat(members.lost().returnedWithin(10 * SECOND, 2)).as("the window passed").isFalse();
+    }
+
+    @Test
     void aLostNeighbourIsPingedLessAndLessOftenAndForgottenAfterTenMinutes() {
         Contact c = at(near(5), "10.0.0.5", 4000);
         members.heard(c);

@@ -81,6 +81,22 @@ class ReadMergeTest {
     }
 
     @Test
+    void aClockNotYetSettledJudgesNothingExpiredAndTheOthersAnswersAreKept() {
+        // This node booted an hour ahead: by its clock the other replicas' live records expired long ago (seed 1640).
+        StoredRecord x = value("x", 60_000, OWNER);
+        long anHourAhead = NOW + 3_600_000L;
+
+        assertThat(values(ReadMerge.merge(List.of(answer(A, false), answer(B, false, x)), 256, 256 * 1024,
+                anHourAhead))).as("judged by that clock").isEmpty();
+        ReadMerge.Result r = ReadMerge.merge(List.of(answer(A, false), answer(B, false, x)), 256, 256 * 1024,
+                anHourAhead, false);
+
+        assertThat(values(r)).containsExactly(x.value());
+        assertThat(r.values().get(0).ttlRemainingMillis()).as("none left by that clock, never below 0").isZero();
+        assertThat(repairs(r)).containsOnlyKeys(A);
+    }
+
+    @Test
     void replicasThatAgreeAreSentNothing() {
         StoredRecord x = value("x", 60_000, OWNER);
 

@@ -1,5 +1,6 @@
 package io.rattan.core.node;
 
+import io.rattan.core.env.Clock;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Cost;
 import io.rattan.core.msg.Envelope;
@@ -45,9 +46,12 @@ abstract class ReplicaRig {
     final Contact c = contact("8000000000000000000000000000000000000004", 4);
     /** What the store answers to {@code healthy()}: false is a store fault (a full disk) that refuses copies. */
     boolean healthy = true;
+    /** What the replica's clock answers to {@code inDoubt()}: true is an expiry clock that a peer says is off. */
+    boolean clockInDoubt;
     VirtualScheduler scheduler;
     MemoryStore memory;
     NodeConfig config;
+    NodeContext ctx;
     Membership members;
     Outbox outbox;
     GetAnswers gets;
@@ -80,7 +84,7 @@ abstract class ReplicaRig {
         };
         Contact self = contact("8000000000000000000000000000000000000001", 1);
         config = NodeConfig.defaults().withReplicas(4, 2);
-        NodeContext ctx = new NodeContext(self, config, scheduler, scheduler, new SplittableRandom(1), listener());
+        ctx = new NodeContext(self, config, scheduler, scheduler, new SplittableRandom(1), listener());
         GetAnswers[] wired = new GetAnswers[1];
         members = leafSetChangesReachGets
                 ? new Membership(ctx, () -> wired[0].leafSetChanged(), id -> wired[0].answersResumed(id))
@@ -88,7 +92,23 @@ abstract class ReplicaRig {
         List<Sent> into = sent;
         outbox = new Outbox(ctx, (to, e) -> into.add(new Sent(to, e)), members::sampleRtt);
         ctx.attach(outbox);
-        gets = new GetAnswers(ctx, members, new LocalReplica(config, store, scheduler, ctx.tag()));
+        Clock clock = new Clock() {
+            @Override
+            public long nanoTime() {
+                return scheduler.nanoTime();
+            }
+
+            @Override
+            public long epochMillis() {
+                return scheduler.epochMillis();
+            }
+
+            @Override
+            public boolean inDoubt() {
+                return clockInDoubt;
+            }
+        };
+        gets = new GetAnswers(ctx, members, new LocalReplica(config, store, clock, ctx.tag()));
         wired[0] = gets;
         for (Contact peer : List.of(a, b, c)) {
             members.heard(peer);

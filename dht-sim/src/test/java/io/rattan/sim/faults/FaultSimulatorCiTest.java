@@ -162,7 +162,7 @@ class FaultSimulatorCiTest {
     void seed46ReplaysTheDocumentedTrace() {
         FaultRunResult r = baseline.get(45);
         assertThat(r.config().seed()).isEqualTo(46);
-        assertThat(r.trace()).isEqualTo("c9961b00a0a43fda/278400");
+        assertThat(r.trace()).isEqualTo("2c59ab6a4438e62c/279651");
     }
 
     @Test

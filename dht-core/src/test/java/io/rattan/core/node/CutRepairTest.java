@@ -1,0 +1,45 @@
+package io.rattan.core.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rattan.core.msg.Messages.RangeDigest;
+import io.rattan.core.net.Contact;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A repair session toward a peer that a one-way cut kept from answering: each session fails at its wait, and the wait
+ * doubles (5, 10, 20 s, {@link ScanTimeouts}), so when the cut heals a session may be waiting for the answer to a
+ * request sent before, its next resend seconds away. The fault simulator traced a true replica that lacked a put 11.8 s
+ * after such a heal and answered a get without it: the holder's session to it had waited 9 s past the heal (seed 593
+ * of 51–2,050, docs/testing.md). Once the peer answers again, the session sends its request again at once
+ * ({@link Repair#answersResumed}). On a {@link ReplicaRig}: this node holds a value of KEY, A is a fellow replica.
+ */
+class CutRepairTest extends ReplicaRig {
+
+    CutRepairTest() {
+        super(false, 600_000);
+    }
+
+    private List<Sent> digestsTo(Contact peer) {
+        return sent(RangeDigest.class).stream().filter(s -> s.to().equals(peer.address())).toList();
+    }
+
+    @Test
+    void aSessionWaitingOnAPeerThatAnswersAgainAfterACutSendsItsRequestAgainAtOnce() {
+        memory.write(value("held here"));
+        Repair repair = new Repair(ctx, members, new LocalReplica(config, memory, scheduler, ctx.tag()),
+                PlantedBugs.NONE);
+        repair.leafSetChanged();
+        scheduler.runFor(300_000_000L);
+        assertThat(digestsTo(a)).as("the session's first range digest, unanswered").hasSize(1);
+        assertThat(digestsTo(b)).hasSize(1);
+        scheduler.runFor(100_000_000L);
+        assertThat(digestsTo(a)).as("its first resend is over a second away").hasSize(1);
+
+        repair.answersResumed(a.id());
+
+        assertThat(digestsTo(a)).as("sent again at once").hasSize(2);
+        assertThat(digestsTo(b)).as("a session with another member waits on").hasSize(1);
+    }
+}
