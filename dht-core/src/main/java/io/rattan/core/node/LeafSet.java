@@ -327,4 +327,15 @@ final class LeafSet {
     int size() {
         return members().size();
     }
+
+    /** The members without duplicates, counter-clockwise side first (a copy). */
+    List<Contact> withoutDuplicates() {
+        List<Contact> leaves = new ArrayList<>(counterClockwise());
+        for (Contact c : clockwise()) {
+            if (!leaves.contains(c)) {
+                leaves.add(c);
+            }
+        }
+        return leaves;
+    }
 }

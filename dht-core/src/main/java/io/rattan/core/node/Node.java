@@ -297,8 +297,8 @@ public final class Node {
             case STORE_REPLICAS -> storeReplicas(from, e, (StoreReplicas) m);
             case REMOVE_REPLICA -> removeReplica(from, e, (RemoveReplica) m);
             case REPLICA_READ -> reply(from, e, gets.answerReplicaRead(from, (ReplicaRead) m));
-            case DIGEST -> repair.answerDigest(e, from, (Digest) m);
-            case RANGE_DIGEST -> repair.answerRangeDigest(e, from, (RangeDigest) m);
+            case DIGEST -> repair.answers().answerDigest(e, from, (Digest) m);
+            case RANGE_DIGEST -> repair.answers().answerRangeDigest(e, from, (RangeDigest) m);
             default -> log.debug("{} ignores a {} on the peer port from {}", ctx.tag(), m.type(), from);
         }
     }

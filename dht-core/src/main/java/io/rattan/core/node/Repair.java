@@ -1,13 +1,7 @@
 package io.rattan.core.node;
 
 import io.rattan.core.id.Id;
-import io.rattan.core.msg.Envelope;
-import io.rattan.core.msg.Messages.Digest;
-import io.rattan.core.msg.Messages.DigestEntry;
-import io.rattan.core.msg.Messages.DigestWant;
 import io.rattan.core.msg.Messages.Leave;
-import io.rattan.core.msg.Messages.RangeDigest;
-import io.rattan.core.msg.Messages.RangeDigestReply;
 import io.rattan.core.net.Contact;
 import io.rattan.core.store.StoredRecord;
 import java.util.ArrayList;
@@ -16,7 +10,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,6 +54,7 @@ final class Repair {
     private final Set<Id> owedWhileRunning = new HashSet<>();
     private int turn;
     private final StrayCheck strays;
+    private final RepairAnswers answers;
 
     Repair(NodeContext ctx, Membership members, LocalReplica replica, PlantedBugs bugs) {
         this.ctx = ctx;
@@ -70,6 +64,7 @@ final class Repair {
         this.scanTimeouts = new ScanTimeouts(ctx.config(), members);
         this.pairs = new ReplicaPairs(ctx, members);
         this.strays = new StrayCheck(ctx, members, replica, this::stream);
+        this.answers = new RepairAnswers(ctx, replica, pairs, bugs, this::stream, this::owed);
     }
 
     /** The leaf set changed: start repairing soon, once (a join changes the leaf set many times in a burst). */
@@ -289,58 +284,9 @@ final class Repair {
         strays.round(List.of(leaves.get(ctx.random().nextInt(leaves.size()))));
     }
 
-    /** Answers a range digest with this node's sums of the same parts, over the keys it shares with the sender. */
-    void answerRangeDigest(Envelope e, Contact from, RangeDigest d) {
-        int n = d.parts().size();
-        if (n < 1 || n > 4 * RangeSync.PARTS) {
-            log.debug("{} ignores a range digest of {} parts from {}", ctx.tag(), n, from);
-            return;
-        }
-        List<KeyRange> parts = new KeyRange(d.lo(), d.hi()).split(n);
-        RangeScan.sums(ctx, replica, parts, pairs.filter(from, d.handoff()), sums -> {
-            if (sums != null && !ctx.stopped()) {
-                ctx.outbox().send(from.address(), e.requestId(), new RangeDigestReply(sums));
-            }
-        });
-    }
-
-    /**
-     * Answers a digest with the entries this node lacks, and sends back its tombstone for every entry the sender still
-     * holds as a live value. Digests only flow toward the nodes a sender sees as replicas, so without the second part
-     * a node holding a removed value it was pushed while it was no replica (by a replica that missed the remove and
-     * came back) would learn of the remove only if a tombstone holder happened to see it as a replica.
-     */
-    void answerDigest(Envelope e, Contact from, Digest d) {
-        List<DigestEntry> entries = d.entries();
-        replica.readEach(ReplicaStream.Ref.of(entries), (held, failure) -> {
-            if (failure != null) {
-                log.warn("{} cannot answer a digest from {}: {}", ctx.tag(), from, failure.toString());
-            } else {
-                answerDigest(e, from, entries, held);
-            }
-        });
-    }
-
-    private void answerDigest(Envelope e, Contact from, List<DigestEntry> entries, List<Optional<StoredRecord>> held) {
-        List<DigestEntry> want = new ArrayList<>();
-        List<StoredRecord> tombstones = new ArrayList<>();
-        for (int i = 0; i < entries.size(); i++) {
-            DigestEntry entry = entries.get(i);
-            Optional<StoredRecord> have = held.get(i);
-            boolean lacks = entry.tombstone() ? have.isEmpty() || !have.get().tombstone() : have.isEmpty()
-                    // The planted tombstone bug (test-only): a live copy that meets a tombstone here wins over it.
-                    || bugs.tombstoneRuleOff() && have.get().tombstone();
-            if (lacks) {
-                want.add(entry);
-            } else if (!entry.tombstone() && have.get().tombstone()) {
-                tombstones.add(have.get());
-            }
-        }
-        ctx.outbox().send(from.address(), e.requestId(), new DigestWant(want));
-        if (!tombstones.isEmpty()) {
-            ReplicaStream s = stream(from);
-            tombstones.forEach(s::add);
-        }
+    /** The answering side of a session another node started ({@link RepairAnswers}). */
+    RepairAnswers answers() {
+        return answers;
     }
 
     /**

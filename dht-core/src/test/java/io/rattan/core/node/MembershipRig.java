@@ -14,8 +14,8 @@ import org.junit.jupiter.api.BeforeEach;
 /**
  * A node's membership built from its parts, without a {@link Node} or a network: the outbox sends into a list, the
  * test feeds answers back as {@link Node#receive} would (the verified sender is heard, then the reply is matched), and
- * moves time by hand. The set-up {@link LostContactsTest} and {@link SecondHandContactsTest} share; each test starts
- * on a new one.
+ * moves time by hand. The set-up {@link LostContactsTest}, {@link SecondHandContactsTest} and {@link SuspectProbeTest}
+ * share; each test starts on a new one.
  */
 abstract class MembershipRig {
 
@@ -26,6 +26,8 @@ abstract class MembershipRig {
     }
 
     List<Sent> sent;
+    /** The members that answered again after a cut, in order ({@link Membership}'s {@code answersResumed}). */
+    List<Id> resumed;
     VirtualScheduler scheduler;
     Outbox outbox;
     Membership members;
@@ -34,11 +36,12 @@ abstract class MembershipRig {
     @BeforeEach
     void build() {
         sent = new ArrayList<>();
+        resumed = new ArrayList<>();
         scheduler = new VirtualScheduler(1_700_000_000_000L);
         config = NodeConfig.defaults();
         NodeContext ctx = new NodeContext(at(SELF, "10.0.0.1", 4000), config, scheduler, scheduler,
                 new SplittableRandom(1), NodeListener.NONE);
-        members = new Membership(ctx, () -> { }, id -> { });
+        members = new Membership(ctx, () -> { }, resumed::add);
         List<Sent> into = sent;
         outbox = new Outbox(ctx, (to, e) -> into.add(new Sent(to, e)), members::sampleRtt);
         ctx.attach(outbox);

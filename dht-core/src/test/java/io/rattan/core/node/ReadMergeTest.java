@@ -53,7 +53,7 @@ class ReadMergeTest {
     }
 
     private static ReadMerge.Result merge(ReadMerge.Answer... answers) {
-        return ReadMerge.merge(List.of(answers), 256, 256 * 1024, NOW);
+        return ReadMerge.merge(List.of(answers), 256, 256 * 1024, NOW, true);
     }
 
     private static List<Bytes> values(ReadMerge.Result r) {
@@ -87,7 +87,7 @@ class ReadMergeTest {
         long anHourAhead = NOW + 3_600_000L;
 
         assertThat(values(ReadMerge.merge(List.of(answer(A, false), answer(B, false, x)), 256, 256 * 1024,
-                anHourAhead))).as("judged by that clock").isEmpty();
+                anHourAhead, true))).as("judged by that clock").isEmpty();
         ReadMerge.Result r = ReadMerge.merge(List.of(answer(A, false), answer(B, false, x)), 256, 256 * 1024,
                 anHourAhead, false);
 
@@ -202,7 +202,7 @@ class ReadMergeTest {
         records.sort(Comparator.comparing(StoredRecord::valueHash));
 
         ReadMerge.Result r = ReadMerge.merge(List.of(new ReadMerge.Answer(A, records, false),
-                new ReadMerge.Answer(B, List.of(), false)), 2, 256 * 1024, NOW);
+                new ReadMerge.Answer(B, List.of(), false)), 2, 256 * 1024, NOW, true);
 
         assertThat(values(r)).containsExactly(records.get(0).value(), records.get(1).value());
         assertThat(r.placemark()).isEqualTo(records.get(1).valueHash());
@@ -214,7 +214,7 @@ class ReadMergeTest {
         StoredRecord big = StoredRecord.value(KEY, Bytes.wrap(new byte[900]), NOW + 60_000, Bytes.EMPTY);
         StoredRecord other = StoredRecord.value(KEY, Bytes.wrap(new byte[800]), NOW + 60_000, Bytes.EMPTY);
 
-        ReadMerge.Result r = ReadMerge.merge(List.of(answer(A, false, big, other)), 256, 500, NOW);
+        ReadMerge.Result r = ReadMerge.merge(List.of(answer(A, false, big, other)), 256, 500, NOW, true);
 
         assertThat(r.values()).hasSize(1);
         assertThat(r.placemark()).isEqualTo(r.values().get(0).value().sha256());
