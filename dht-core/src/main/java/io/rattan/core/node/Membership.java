@@ -27,11 +27,10 @@ final class Membership {
     private static final Logger log = LoggerFactory.getLogger(Membership.class);
 
     /**
-     * The least wait before a suspect's probe is sent again. Sent once and lost to a partition, a probe kept its
-     * suspect out of every replica set until its wait ran out (5 s), though the partition had healed: a replica
-     * answered a get 1.06 s after a heal without the put its two suspects held (fault simulator, CI seed 9). Sent every
-     * 500 ms, probes queued up at slow nodes until puts went unanswered (the slow-node table), so it goes again 3 times
-     * at doubling intervals from this or the suspect's RTO, whichever is longer: a slow peer gets one more at most.
+     * The least wait before a leaf-set member's probe is sent again (3 times, at doubling intervals from this or its
+     * backed-off RTO). Sent once and lost to a partition, it kept two suspects out of a replica set 1.06 s after the
+     * heal, and the replica answered a get without the put they held (fault simulator, CI seed 9). Every 500 ms, or
+     * for every suspect, probes queued up behind slow nodes' work (the slow-node table failed more gets).
      */
     static final long PROBE_RESEND_MIN_NANOS = 500_000_000L;
 
@@ -341,8 +340,10 @@ final class Membership {
             return;
         }
         long probeStarted = ctx.now();
-        ResentRequest.send(ctx, c, new Ping(), nanos(ctx.config().rtoMaxMillis()),
-                Math.max(PROBE_RESEND_MIN_NANOS, peers.rtoNanos(c.id())), (reply, took) -> peers.probeAnswered(c.id()),
+        long wait = nanos(ctx.config().rtoMaxMillis());
+        ResentRequest.send(ctx, c, new Ping(), wait,
+                leafSet.holds(c) ? Math.max(PROBE_RESEND_MIN_NANOS, peers.rtoNanos(c.id())) : wait,
+                (reply, took) -> peers.probeAnswered(c.id()),
                 () -> {
                     if (peers.probeLost(c.id(), probeStarted)) {
                         log.debug("{} declares {} dead", ctx.tag(), c);

@@ -211,17 +211,19 @@ final class Repair {
      * soon as a session slot frees), and retried by anti-entropy rounds until one succeeds; a session running now
      * does not count (its scan may have passed the key). Without it a peer that missed the copy (a full disk, a lossy
      * link) answers gets without the put until this node's turn over its leaf set comes round to it, up to a leaf
-     * set's length of rounds later (docs/testing.md, "Gets that ask the neighbours lost lately").
+     * set's length of rounds later (docs/testing.md, "Gets that ask the neighbours lost lately"). Also owed: a peer
+     * whose session with this node found it holding nothing ({@link RepairAnswers#answerRangeDigest}). Returns whether
+     * that changed anything (false: the peer was due already).
      */
-    void owed(Contact peer) {
+    boolean owed(Contact peer) {
         if (ctx.stopped()) {
-            return;
+            return false;
         }
         boolean wasRepaired = repairedIn.remove(peer.id()) != null;
         if (running.contains(peer.id())) {
             owedWhileRunning.add(peer.id());
         } else if (!wasRepaired) {
-            return;
+            return false;
         }
         log.debug("{} owes {} a copy: due for repair again", ctx.tag(), peer);
         if (!dueScheduled) {
@@ -233,6 +235,7 @@ final class Repair {
                 }
             });
         }
+        return true;
     }
 
     /** Copies new here from {@code from}, no replica of their keys here, go on to the keys' replicas. */

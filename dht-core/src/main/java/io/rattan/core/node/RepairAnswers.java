@@ -15,8 +15,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,14 +36,17 @@ final class RepairAnswers {
     private final ReplicaPairs pairs;
     private final PlantedBugs bugs;
     private final Function<Contact, ReplicaStream> streams;
-    private final Consumer<Contact> owed;
+    private final Predicate<Contact> owed;
     private final long owedGapNanos;
     /** When each peer was last owed a session for a digest it sent ({@link #answerRangeDigest}). */
     private final Map<Id, Long> owedAtNanos = new HashMap<>();
 
-    /** {@code streams} gives the stream of copies to a peer; {@code owed} makes a peer due for a session. */
+    /**
+     * {@code streams} gives the stream of copies to a peer; {@code owed} makes a peer due for a session, and says
+     * whether it was not due already.
+     */
     RepairAnswers(NodeContext ctx, LocalReplica replica, ReplicaPairs pairs, PlantedBugs bugs,
-                  Function<Contact, ReplicaStream> streams, Consumer<Contact> owed) {
+                  Function<Contact, ReplicaStream> streams, Predicate<Contact> owed) {
         this.ctx = ctx;
         this.replica = replica;
         this.pairs = pairs;
@@ -73,24 +76,24 @@ final class RepairAnswers {
         RangeScan.sums(ctx, replica, parts, pairs.filter(from, d.handoff()), sums -> {
             if (sums != null && !ctx.stopped()) {
                 ctx.outbox().send(from.address(), e.requestId(), new RangeDigestReply(sums));
-                if (!d.handoff() && count(d.parts()) == 0 && count(sums) > 0 && firstInGap(from)) {
-                    owed.accept(from);
+                if (!d.handoff() && count(d.parts()) == 0 && count(sums) > 0 && !owedLately(from)
+                        && owed.test(from)) {
+                    owedAtNanos.put(from.id(), ctx.now());
                 }
             }
         });
     }
 
-    private boolean firstInGap(Contact peer) {
+    private boolean owedLately(Contact peer) {
         long now = ctx.now();
         Long last = owedAtNanos.get(peer.id());
         if (last != null && now - last < owedGapNanos) {
-            return false;
+            return true;
         }
         if (owedAtNanos.size() >= OWED_REMEMBERED) {
             owedAtNanos.values().removeIf(at -> now - at >= owedGapNanos);
         }
-        owedAtNanos.put(peer.id(), now);
-        return true;
+        return false;
     }
 
     private static long count(List<RangeSum> sums) {

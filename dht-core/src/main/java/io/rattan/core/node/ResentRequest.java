@@ -7,9 +7,9 @@ import io.rattan.core.net.Contact;
 import java.util.function.ObjLongConsumer;
 
 /**
- * A request that the peer may answer more than once without harm (a repair digest: it only reads), sent again while it
- * is unanswered: up to {@link #RESENDS} times, at doubling intervals from a first one, until the request or a resend is
- * answered or the whole wait has passed. The first answer is handed on, with how long it took from the send it
+ * A request that the peer may answer more than once without harm (a repair digest: it only reads; a suspect's probe),
+ * sent again while it is unanswered: up to {@link #RESENDS} times, at doubling intervals from a first one, until the
+ * request or a resend is answered or the whole wait has passed. The first answer is handed on, with how long it took from the send it
  * answers; the others are ignored. The timeout runs only once the whole wait passed with no answer to any of them,
  * and neither runs after {@link #cancel}.
  *

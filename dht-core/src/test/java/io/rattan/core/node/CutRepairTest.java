@@ -66,6 +66,9 @@ class CutRepairTest extends ReplicaRig {
      */
     @Test
     void aDroppedDigestIsSentAgainSoonOnceThePeerHasAnsweredTheSession() {
+        // Both measured fast: only the quarter of the wait can hold a resend back past a second.
+        members.sampleRtt(a.id(), 10_000_000L);
+        members.sampleRtt(b.id(), 10_000_000L);
         repairHoldingOneValue();
         scheduler.runFor(300_000_000L);
         Sent first = digestsTo(a).get(0);

@@ -279,7 +279,8 @@ class GetAnswersSettlingTest extends ReplicaRig {
         scheduler.runFor(Peers.CUT_OFF_NANOS / 2);
         answerNextRequestTo(a, false);
         scheduler.runFor(2 * Peers.CUT_OFF_NANOS);
-        assertThat(sent(Ping.class)).as("the request, the suspicion's probe and the one sent later").hasSize(3);
+        assertThat(sent(Ping.class)).as("the request, the suspicion's probe, its resend 2 s later (the backed-off RTO)"
+                + " and the one sent later").hasSize(4);
 
         outbox.onReply(new Envelope(a, first.envelope().requestId(), new Pong(List.of(), 0)));
         answerAll(a);

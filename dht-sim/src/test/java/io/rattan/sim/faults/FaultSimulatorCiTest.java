@@ -162,7 +162,7 @@ class FaultSimulatorCiTest {
     void seed46ReplaysTheDocumentedTrace() {
         FaultRunResult r = baseline.get(45);
         assertThat(r.config().seed()).isEqualTo(46);
-        assertThat(r.trace()).isEqualTo("6793588f30914db2/289688");
+        assertThat(r.trace()).isEqualTo("de5f542486e93d13/284993");
     }
 
     @Test
