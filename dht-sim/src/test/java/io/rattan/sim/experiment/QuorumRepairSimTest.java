@@ -23,39 +23,42 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * Quorum gets in the simulator: a replica whose disk is lost comes back (same id, empty store) before its neighbours
- * notice it was gone, so no leaf-set change sends it anything, and anti-entropy is a week apart. A quorum get of every
- * R = k replicas puts each value it reads back on it; the values that were only read from one replica are not, which
- * shows nothing else did. Deterministic: one seed, virtual time.
+ * Quorum gets in the simulator: a replica loses power and comes back (same id) before its neighbours notice it was
+ * gone, with what it had synced but without its last writes. No leaf-set change sends it anything, its repair
+ * sessions count records (so no neighbour owes it one, as one that lost its whole disk is owed), and anti-entropy is a
+ * week apart. A quorum get of every R = k replicas puts each value it reads back on it; the values that were only read
+ * from one replica are not, which shows nothing else did. Deterministic: one seed, virtual time.
  */
 class QuorumRepairSimTest {
 
     private static final int K = 4;
     private static final long SECOND = 1_000_000_000L;
+    private static final long SYNC_SECONDS = 120;
 
     @Test
     void quorumGetsPutBackWhatAReplicaLostAndGetsOfOneReplicaDoNot() {
         NodeConfig config = NodeConfig.defaults().withLeafSetHalf(4).withReplicas(K, 2)
                 .withPeriods(1_000, 7L * 24 * 3600 * 1000, 10_000);
         VirtualWorld world = new VirtualWorld(11, config, LatencyModel.constant(5_000_000L));
-        world.enableFaults(1, PlantedBugs.NONE);
+        world.enableFaults(SYNC_SECONDS * 1_000, PlantedBugs.NONE);
         world.addNodes(40);
-        List<Id> keys = new ArrayList<>();
-        for (int i = 0; i < 400; i++) {
-            Id key = Id.ofName("quorum-sim-" + i);
-            Message put = world.request(i % world.size(), new ClientPut(key, value(key), 3600, Bytes.EMPTY));
-            assertThat(((PutReply) put).status()).isEqualTo(Status.OK);
-            keys.add(key);
-        }
+        List<Id> synced = put(world, "quorum-sim-synced-", 200);
+        // Past the next sync: the disk keeps these. The values below are put and checked before the sync after it.
+        long sync = SYNC_SECONDS * SECOND;
+        world.runFor(sync - world.scheduler().nanoTime() % sync + SECOND);
+        long putFrom = world.scheduler().nanoTime();
+        List<Id> keys = put(world, "quorum-sim-", 400);
         world.runFor(5 * SECOND);
         int victim = 7;
         List<Id> held = keys.stream().filter(k -> replicasOf(world, k).contains(victim)).collect(Collectors.toList());
         assertThat(held).as("values node %d is a replica of", victim).hasSizeGreaterThan(20);
         assertThat(held).allMatch(k -> holds(world, victim, k));
+        assertThat(world.scheduler().nanoTime() - putFrom).as("the unsynced writes' time").isLessThan(sync - SECOND);
 
-        world.crash(victim, VirtualWorld.Disk.LOST);
+        world.crash(victim, VirtualWorld.Disk.UNSYNCED_LOST);
         world.restart(victim);
         assertThat(world.runUntil(() -> world.node(victim).isJoined(), 30 * SECOND)).isTrue();
+        assertThat(synced).as("synced values node %d kept", victim).anyMatch(k -> holds(world, victim, k));
         // Past the settling window of the restart (GetAnswers.settled): until then a get of consistency one reads
         // three replicas and repairs what differs, as a quorum get does; this test compares the two when settled.
         world.runFor(Math.max(5 * SECOND, config.settlingMillis() * 1_000_000L));
@@ -89,6 +92,17 @@ class QuorumRepairSimTest {
         assertThat(quorumRead).as("back on the replica that lost them").allMatch(k -> holds(world, victim, k));
         assertThat(oneRead).as("still missing there: a get of one replica repairs nothing")
                 .noneMatch(k -> holds(world, victim, k));
+    }
+
+    private static List<Id> put(VirtualWorld world, String prefix, int n) {
+        List<Id> keys = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Id key = Id.ofName(prefix + i);
+            Message put = world.request(i % world.size(), new ClientPut(key, value(key), 3600, Bytes.EMPTY));
+            assertThat(((PutReply) put).status()).isEqualTo(Status.OK);
+            keys.add(key);
+        }
+        return keys;
     }
 
     private static Bytes value(Id key) {

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * put, nor one whose tombstone had reached every live holder); rule 3, clock faults included (clock-safe TTLs: no
  * value served past expiry + S, where the wall-clock TTLs served over 20,000); rule 4 (every operation succeeds once
  * the faults have stopped) on every budget seed; a replay gives the same trace and the same verdict; and each planted
- * bug is caught by the rule meant to catch it, on the same seeds (the first eight), with clearly more violations than
+ * bug is caught by the rule meant to catch it, on the same seeds (the first sixteen), with clearly more violations than
  * the same seeds without it. Every failing seed is printed with its replay command.
  */
 class FaultSimulatorCiTest {
@@ -30,7 +30,7 @@ class FaultSimulatorCiTest {
     private static final int SEEDS = 50;
     private static final int NODES = 20;
     private static final int MINUTES = 10;
-    private static final int PLANTED_SEEDS = 8;
+    private static final int PLANTED_SEEDS = 16;
     private static ExecutorService pool;
     private static final List<FaultRunResult> baseline = new ArrayList<>();
 
