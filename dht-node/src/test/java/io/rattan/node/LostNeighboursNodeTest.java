@@ -1,6 +1,7 @@
 package io.rattan.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static io.rattan.node.NodeViews.leafIds;
 import static org.awaitility.Awaitility.await;
 
 import io.rattan.core.id.Id;
@@ -12,9 +13,7 @@ import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
-import io.rattan.core.net.Contact;
 import io.rattan.core.node.NodeConfig;
-import io.rattan.core.node.ReplicaView;
 import io.rattan.core.util.Bytes;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -85,15 +84,5 @@ class LostNeighboursNodeTest {
         RattanNode node = RattanNode.start(options, UnaryOperator.identity(), UnaryOperator.identity());
         nodes.add(node);
         await().atMost(WAIT).until(node::isJoined);
-    }
-
-    /** The ids in {@code node}'s leaf set, suspects included. */
-    private static List<Id> leafIds(RattanNode node) {
-        try {
-            ReplicaView view = node.call(n -> n.replicaView(n.self().id())).get(30, TimeUnit.SECONDS);
-            return view.leafSet().stream().map(Contact::id).toList();
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -1,6 +1,7 @@
 package io.rattan.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static io.rattan.node.NodeViews.leafIds;
 import static org.awaitility.Awaitility.await;
 
 import io.rattan.core.env.Transport;
@@ -13,9 +14,7 @@ import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
-import io.rattan.core.net.Contact;
 import io.rattan.core.node.NodeConfig;
-import io.rattan.core.node.ReplicaView;
 import io.rattan.core.util.Bytes;
 import io.micrometer.core.instrument.Counter;
 import java.io.IOException;
@@ -136,15 +135,6 @@ class OneWayCutNodeTest {
         return best;
     }
 
-    /** The ids in {@code node}'s leaf set, suspects included. */
-    private static List<Id> leafIds(RattanNode node) {
-        try {
-            ReplicaView view = node.call(n -> n.replicaView(n.self().id())).get(30, TimeUnit.SECONDS);
-            return view.leafSet().stream().map(Contact::id).toList();
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
-    }
 
     private static double count(RattanNode node, String counter) {
         Counter c = node.meterRegistry().find(counter).counter();
