@@ -162,7 +162,7 @@ class FaultSimulatorCiTest {
     void seed46ReplaysTheDocumentedTrace() {
         FaultRunResult r = baseline.get(45);
         assertThat(r.config().seed()).isEqualTo(46);
-        assertThat(r.trace()).isEqualTo("de5f542486e93d13/284993");
+        assertThat(r.trace()).isEqualTo("2c1af987200e7c45/284489");
     }
 
     @Test
