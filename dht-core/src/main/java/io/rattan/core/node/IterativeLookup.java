@@ -13,6 +13,8 @@ import java.util.Map;
  * The gateway's state for one iterative get: candidates the gateway knows near the key, which of them were asked,
  * and how many questions are in flight. The gateway always asks the closest candidate not yet asked, and keeps
  * {@code parallelism} questions in flight while candidates remain; every answer that names closer nodes adds them.
+ * Once every candidate was asked and none answered in time, the closest ones may be asked once more
+ * ({@link #askAgain}).
  * At most {@link #CANDIDATES_MAX} candidates are remembered (the farthest unasked ones are forgotten), which bounds
  * how many nodes one get can ask. Pure bookkeeping: the node sends and times out.
  */
@@ -40,6 +42,7 @@ final class IterativeLookup {
     private final Map<Id, Candidate> byId = new HashMap<>();
     private final List<Candidate> candidates = new ArrayList<>();
     private int inFlight;
+    private boolean askedAgain;
     private boolean finished;
     private Cost cost = Cost.ZERO;
 
@@ -129,6 +132,32 @@ final class IterativeLookup {
 
     int inFlight() {
         return inFlight;
+    }
+
+    /**
+     * Once per lookup, when it is exhausted: the up to {@code parallelism} closest candidates whose questions timed
+     * out, now counted in flight again, to be asked once more. Empty the second time.
+     */
+    List<Contact> askAgain() {
+        List<Contact> again = new ArrayList<>();
+        if (askedAgain || finished) {
+            return again;
+        }
+        askedAgain = true;
+        List<Candidate> failed = new ArrayList<>();
+        for (Candidate c : candidates) {
+            if (c.state == State.FAILED) {
+                failed.add(c);
+            }
+        }
+        failed.sort((a, b) -> a.contact.id().equals(b.contact.id()) ? 0
+                : a.contact.id().isCloserTo(key, b.contact.id()) ? -1 : 1);
+        for (Candidate c : failed.subList(0, Math.min(parallelism, failed.size()))) {
+            c.state = State.IN_FLIGHT;
+            inFlight++;
+            again.add(c.contact);
+        }
+        return again;
     }
 
     /** No question in flight and none left to ask: the lookup failed. */

@@ -57,6 +57,29 @@ class IterativeLookupTest {
     }
 
     @Test
+    void anExhaustedLookupAsksItsClosestFailedCandidatesOnceMore() {
+        IterativeLookup lookup = new IterativeLookup(key, Id.random(random), 2);
+        List<Contact> all = contacts(5);
+        lookup.offer(all, 1);
+        Contact c;
+        while ((c = lookup.next()) != null) {
+            lookup.failed(c);
+        }
+        assertThat(lookup.exhausted()).isTrue();
+        List<Contact> sorted = new ArrayList<>(all);
+        sorted.sort((a, b) -> a.id().distanceTo(key).compareTo(b.id().distanceTo(key)));
+
+        List<Contact> again = lookup.askAgain();
+        assertThat(again).as("the p closest, once more").containsExactlyElementsOf(sorted.subList(0, 2));
+        assertThat(lookup.inFlight()).isEqualTo(2);
+        assertThat(lookup.exhausted()).isFalse();
+        lookup.answered(again.get(1));
+        lookup.failed(again.get(0));
+        assertThat(lookup.exhausted()).isTrue();
+        assertThat(lookup.askAgain()).as("only once").isEmpty();
+    }
+
+    @Test
     void newCloserCandidatesGoFirstAndSelfAndDuplicatesAreSkipped() {
         Id self = Id.random(random);
         IterativeLookup lookup = new IterativeLookup(key, self, 1);

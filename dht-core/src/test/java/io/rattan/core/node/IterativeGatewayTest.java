@@ -1,0 +1,56 @@
+package io.rattan.core.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ClientGet;
+import io.rattan.core.msg.Messages.ClientPut;
+import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.Messages.PutReply;
+import io.rattan.core.msg.RoutingMode;
+import io.rattan.core.msg.Status;
+import io.rattan.core.net.Address;
+import io.rattan.core.util.Bytes;
+import io.rattan.core.virtual.VirtualWorld;
+import java.util.HashSet;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An iterative get whose every candidate answers late past its RTO, though well within the request timeout: once all
+ * were asked, the gateway asks the closest again with the request timeout, and they answer (deterministic: virtual
+ * time).
+ */
+class IterativeGatewayTest {
+
+    private static final long MILLI = 1_000_000L;
+    private static final long SLOW_NANOS = 600 * MILLI;
+
+    @Test
+    void anIterativeGetWhoseCandidatesAllAnswerPastTheirRtoStillFindsTheValue() {
+        // Answers from the nodes in slow come SLOW_NANOS late, as from JVMs stalled on a loaded machine.
+        Set<Address> slow = new HashSet<>();
+        NodeConfig config = NodeConfig.defaults().withReplicas(4, 2);
+        VirtualWorld world = new VirtualWorld(3, config, (from, to, random) -> slow.contains(from) ? SLOW_NANOS
+                : 5 * MILLI);
+        world.addNodes(30);
+        Id key = Id.ofName("late-candidates");
+        Bytes value = Bytes.utf8("found late");
+        Message put = world.request(5, new ClientPut(key, value, 3600, Bytes.EMPTY));
+        assertThat(((PutReply) put).status()).isEqualTo(Status.OK);
+        world.runFor(Math.max(5_000L, config.settlingMillis()) * MILLI);
+
+        int gateway = 0;
+        for (int i = 0; i < world.size(); i++) {
+            if (i != gateway) {
+                slow.add(world.contact(i).address());
+            }
+        }
+        // The gateway learned RTTs of 10 ms, so its RTOs are at the 100 ms floor: 600 ms is late past every one.
+        Message reply = world.request(gateway, new ClientGet(key, RoutingMode.ITERATIVE, 0, Bytes.EMPTY, 3, false));
+        assertThat(reply).as("every candidate late past its RTO").isInstanceOf(GetReply.class);
+        assertThat(((GetReply) reply).status()).isEqualTo(Status.OK);
+        assertThat(((GetReply) reply).values()).extracting(v -> v.value()).containsExactly(value);
+    }
+}
