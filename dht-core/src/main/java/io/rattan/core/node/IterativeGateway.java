@@ -15,7 +15,10 @@ import java.util.List;
  * Runs iterative gets as their gateway: asks the closest known candidates itself, p at a time, each with the
  * per-peer timeout; every answer names closer nodes, and the first node that answers with values completes the
  * client's request. Once every candidate was asked and none answered within its RTO, the p closest are asked once
- * more, with the request timeout, before the get fails: they may be only slow. Owned by the node's event loop.
+ * more, with the request timeout: they may be only slow. The client request's own timer, started first with the
+ * same timeout, fires before that second round's, so a get whose second round is not answered times out rather
+ * than failing with 503 (a known flaw: the round should get only the time the request has left). Owned by the
+ * node's event loop.
  *
  * <p>Why once more: a gateway on a loaded machine (real-node tests beside other work on 2 cores) saw every candidate
  * "time out" at the RTO's 100 ms floor while they were only slow, and answered 503 in a healthy 7-node cluster (4

@@ -159,7 +159,7 @@ final class ReplicaCoordinator {
      * acknowledgement missed it (fault simulator, seed 31 of the CI profile). With three, the last went 2.4 s before the
      * timeout; at 7.7% loss all four copies were dropped, and the replica answered a get alone 6.5 s after the put,
      * before the session it was owed (seed 584 of 51–1,050; the root's own disk was full, so that session had nothing
-     * to send either). Doubling from the RTO floor, that is at most {@code log2(timeout / RTO)} resends: six with the
+     * to send either). Doubling from the RTO floor, that is at most {@code ceil(log2(timeout / RTO))} resends: six with the
      * defaults' 100 ms and 5 s; a replica slow enough to raise its RTO gets fewer.
      */
     private final class Copy {

@@ -80,7 +80,7 @@ class QuorumRepairSimTest {
         for (Id k : oneRead) {
             GetReply r = get(world, k, new ClientGet(k, 0, Bytes.EMPTY));
             oneMessages += r.cost().messages();
-            // The replica that lost its disk answers from its empty store when the get reaches it first as the root.
+            // The replica that lost power answers without its unsynced writes when the get reaches it first as root.
             oneEmpty += valuesOf(r).isEmpty() ? 1 : 0;
         }
         world.runFor(5 * SECOND);
