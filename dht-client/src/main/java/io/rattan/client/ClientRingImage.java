@@ -1,9 +1,9 @@
 package io.rattan.client;
 
-import io.rattan.core.client.GetOptions;
 import io.rattan.core.client.HedgeThreshold;
 import io.rattan.core.client.OneHopRouter;
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Status;

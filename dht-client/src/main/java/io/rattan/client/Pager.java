@@ -1,8 +1,8 @@
 package io.rattan.client;
 
-import io.rattan.core.client.GetOptions;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Cost;
+import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Status;
@@ -56,10 +56,10 @@ final class Pager {
     }
 
     private void fetch(Bytes placemark) {
-        // A one-hop get asks every answer for the key's holders, which teach the client's image; the gateway's
-        // own one-hop routing (the wire's oneHop flag) is not asked for: the client goes to a replica itself.
-        ClientGet request = new ClientGet(key, options.routing(), RattanClient.GET_PAGE_VALUES, placemark,
-                options.parallelism(), options.oneHop(), false, options.consistency(), options.readReplicas());
+        // Each copy goes to its gateway alone: this client races, hedges and routes one-hop itself. A one-hop get asks
+        // every answer for the key's holders, which teach the client's image.
+        ClientGet request = new ClientGet(key, RattanClient.GET_PAGE_VALUES, placemark, options.oneHop(),
+                options.oneCopy());
         CompletableFuture<GetResult> p;
         if (options.maxCopies() == 1 && !options.oneHop()) {
             // One copy needs no race: a plain call.

@@ -1,10 +1,10 @@
 package io.rattan.client;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.rattan.core.client.GetOptions;
 import io.rattan.core.client.HedgeThreshold;
 import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.msg.Messages.ClientRemove;
@@ -256,7 +256,8 @@ public final class RattanClient implements AutoCloseable {
         Arguments.checkPageValues(maxValues);
         Bytes mark = Arguments.placemark(placemark);
         long start = System.nanoTime();
-        return delivery.toCaller(Op.GET, start, runtime.submit(Op.GET, new ClientGet(key, routing, maxValues, mark),
+        return delivery.toCaller(Op.GET, start, runtime.submit(Op.GET,
+                ClientGet.of(key, GetOptions.of(routing)).page(maxValues, mark),
                 deadline(start), Replies::getPage));
     }
 

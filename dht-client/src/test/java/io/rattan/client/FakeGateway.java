@@ -19,7 +19,6 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.id.Id;
-import io.rattan.core.msg.Consistency;
 import io.rattan.core.msg.Cost;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
@@ -330,9 +329,9 @@ final class FakeGateway implements AutoCloseable {
                         : all.tailMap(g.placemark(), false);
                 int limit = Math.min(g.maxValues(), pageValuesMax);
                 List<Contact> named = g.wantHolders() ? holders : List.of();
-                boolean quorum = g.consistency() == Consistency.QUORUM;
+                boolean quorum = g.options().quorum();
                 Status status = quorum ? quorumStatus : Status.OK;
-                int read = quorum ? Math.max(1, g.readReplicas()) : 0;
+                int read = quorum ? Math.max(1, g.options().readReplicas()) : 0;
                 List<ValueEntry> values = new ArrayList<>();
                 Bytes last = Bytes.EMPTY;
                 for (Map.Entry<Bytes, Store.Stored> e : after.entrySet()) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.net.Address;
@@ -137,7 +138,8 @@ class GatewayChoiceTest {
                 .backoff(Duration.ofMillis(1), BACKOFF_MAX).build());
         ClientRuntime runtime = client.runtime();
         long deadline = System.nanoTime() + WAIT.toNanos();
-        ClientGet request = new ClientGet(RattanClient.key("k"), RoutingMode.DELAY_AWARE, 16, Bytes.EMPTY);
+        ClientGet request = ClientGet.of(RattanClient.key("k"), GetOptions.of(RoutingMode.DELAY_AWARE))
+                .page(16, Bytes.EMPTY);
         // Both calls start at the stalled gateway, on its one connection; the second well within its own timeout
         // when the first's runs out and the client closes the silent connection under both.
         CompletableFuture<GetResult> first = runtime.submit(Op.GET, request, deadline, Replies::getPage, 0);

@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.rattan.core.client.GetOptions;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Consistency;
 import io.rattan.core.msg.Cost;
+import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Status;
@@ -138,8 +138,8 @@ class RattanClientGetOptionsTest {
 
         ClientGet sent = (ClientGet) gw.received().stream().filter(ClientGet.class::isInstance).findFirst()
                 .orElseThrow();
-        assertThat(sent.consistency()).isEqualTo(Consistency.QUORUM);
-        assertThat(sent.readReplicas()).isEqualTo(3);
+        assertThat(sent.options().consistency()).isEqualTo(Consistency.QUORUM);
+        assertThat(sent.options().readReplicas()).isEqualTo(3);
         assertThat(full.values()).extracting(GetResult.Value::utf8).containsExactly("v");
         assertThat(full.partial()).isFalse();
 
@@ -172,7 +172,7 @@ class RattanClientGetOptionsTest {
 
         ClientGet sent = (ClientGet) gw.received().get(0);
         assertThat(sent.routing()).isEqualTo(RoutingMode.ITERATIVE);
-        assertThat(sent.parallelism()).isEqualTo(5);
+        assertThat(sent.options().parallelism()).isEqualTo(5);
     }
 
     @Test
@@ -190,7 +190,7 @@ class RattanClientGetOptionsTest {
 
         assertThat(replica.received()).filteredOn(ClientGet.class::isInstance).hasSize(2)
                 .allSatisfy(m -> assertThat(((ClientGet) m).wantHolders()).isTrue())
-                .allSatisfy(m -> assertThat(((ClientGet) m).oneHop()).as("not the gateway's image").isFalse());
+                .allSatisfy(m -> assertThat(((ClientGet) m).options().oneHop()).as("not the gateway's image").isFalse());
         assertThat(configured.received()).filteredOn(ClientGet.class::isInstance).hasSize(1);
 
         replica.close();

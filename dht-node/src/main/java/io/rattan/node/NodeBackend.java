@@ -1,8 +1,9 @@
 package io.rattan.node;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.rattan.core.client.GetOptions;
 import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.node.ClientRequestValidator;
 import io.rattan.core.node.Node;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.node.NodeStatus;
@@ -37,8 +38,12 @@ final class NodeBackend implements GatewayBackend {
     }
 
     @Override
-    public CompletableFuture<Message> request(Message clientRequest, GetOptions options) {
-        return nodeOnLoop.serve(clientRequest, (n, reply) -> n.handleClient(clientRequest, options, reply));
+    public CompletableFuture<Message> request(Message clientRequest) {
+        Optional<ErrorReply> refused = ClientRequestValidator.check(clientRequest, config);
+        if (refused.isPresent()) {
+            return CompletableFuture.completedFuture(refused.get());
+        }
+        return nodeOnLoop.serve(clientRequest, (n, reply) -> n.handleClient(clientRequest, reply));
     }
 
     @Override

@@ -1,11 +1,12 @@
 package io.rattan.node;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.rattan.core.client.GetOptions;
 import io.rattan.core.env.Transport;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ClientGet;
+import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.Node;
@@ -224,15 +225,11 @@ public final class RattanNode implements AutoCloseable {
     }
 
     /**
-     * Serves a {@code ClientPut}, {@code ClientGet} or {@code ClientRemove} with this node as gateway, a get as
-     * {@code options} say ({@link Node#handleClient}). Completes on the node's loop with the reply, or with
-     * {@code ErrorReply(UNAVAILABLE)} when the node is not running; never exceptionally.
+     * Serves a {@code ClientPut}, {@code ClientGet} or {@code ClientRemove} with this node as gateway, as its gateways
+     * do ({@link GatewayBackend#request}): a get as its options say. Completes on the node's loop with the reply, with
+     * the refusal of a request outside the node's limits, or with {@code ErrorReply(UNAVAILABLE)} when the node is not
+     * running; never exceptionally.
      */
-    public CompletableFuture<Message> request(Message clientRequest, GetOptions options) {
-        return parts.backend.request(clientRequest, options);
-    }
-
-    /** As the binary RPC serves it: a get with the options its own fields name ({@link GatewayBackend#request}). */
     public CompletableFuture<Message> request(Message clientRequest) {
         return parts.backend.request(clientRequest);
     }

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rattan.client.GetResult;
 import io.rattan.client.RattanClient;
-import io.rattan.core.client.GetOptions;
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.net.Address;
 import io.rattan.core.slow.SlowTrace;

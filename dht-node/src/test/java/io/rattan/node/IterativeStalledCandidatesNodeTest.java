@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
@@ -62,7 +63,7 @@ class IterativeStalledCandidatesNodeTest {
                     }));
                 }
             }
-            Message reply = gateway.request(new ClientGet(key, RoutingMode.ITERATIVE, 0, Bytes.EMPTY, 3, false))
+            Message reply = gateway.request(ClientGet.of(key, GetOptions.of(RoutingMode.ITERATIVE).withParallelism(3)))
                     .join();
             stalls.forEach(CompletableFuture::join);
 

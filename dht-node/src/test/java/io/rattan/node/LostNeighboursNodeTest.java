@@ -1,7 +1,7 @@
 package io.rattan.node;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static io.rattan.node.NodeViews.leafIds;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.rattan.core.id.Id;
@@ -61,7 +61,7 @@ class LostNeighboursNodeTest {
         Message put = x.request(new ClientPut(key, value, 600, Bytes.EMPTY)).get(60, TimeUnit.SECONDS);
         assertThat(put).isInstanceOf(PutReply.class);
         assertThat(((PutReply) put).status()).as(put.toString()).isEqualTo(Status.OK);
-        Message before = x.request(new ClientGet(key, 0, Bytes.EMPTY)).get(60, TimeUnit.SECONDS);
+        Message before = x.request(ClientGet.of(key)).get(60, TimeUnit.SECONDS);
         assertThat(before).as("with its neighbours").isInstanceOf(GetReply.class);
         assertThat(((GetReply) before).values()).extracting(v -> v.value()).containsExactly(value);
 
@@ -71,7 +71,7 @@ class LostNeighboursNodeTest {
         nodes.removeAll(others);
         await().atMost(WAIT).until(() -> leafIds(x).isEmpty());
 
-        Message after = x.request(new ClientGet(key, 0, Bytes.EMPTY)).get(60, TimeUnit.SECONDS);
+        Message after = x.request(ClientGet.of(key)).get(60, TimeUnit.SECONDS);
         assertThat(after).as("alone, though its store holds the value").isInstanceOf(ErrorReply.class);
         assertThat(((ErrorReply) after).status()).isEqualTo(Status.UNAVAILABLE);
         assertThat(x.readStore(key, value.sha256()).get(30, TimeUnit.SECONDS)).isPresent();

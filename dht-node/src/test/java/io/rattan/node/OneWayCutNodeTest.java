@@ -1,9 +1,10 @@
 package io.rattan.node;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static io.rattan.node.NodeViews.leafIds;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.micrometer.core.instrument.Counter;
 import io.rattan.core.env.Transport;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Envelope;
@@ -16,7 +17,6 @@ import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.util.Bytes;
-import io.micrometer.core.instrument.Counter;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -77,7 +77,7 @@ class OneWayCutNodeTest {
         // Gets of the key through Y, five a second: once Y has declared X dead, they make it ping X (its lost
         // neighbour, a replica of the key) at most once a second, so X keeps hearing Y and keeps it a member, as a node
         // cut off one way by a partition does while the other side's traffic reaches it.
-        reader.scheduleWithFixedDelay(() -> y.request(new ClientGet(key, 0, Bytes.EMPTY)), 0, 200,
+        reader.scheduleWithFixedDelay(() -> y.request(ClientGet.of(key)), 0, 200,
                 TimeUnit.MILLISECONDS);
         await().atMost(WAIT).until(() -> nodes.stream().filter(n -> n != x)
                 .noneMatch(n -> leafIds(n).contains(x.contact().id())));
@@ -96,7 +96,7 @@ class OneWayCutNodeTest {
         reader.shutdownNow();
 
         double widenedBefore = widened(x);
-        Message got = x.request(new ClientGet(key, 0, Bytes.EMPTY)).get(60, TimeUnit.SECONDS);
+        Message got = x.request(ClientGet.of(key)).get(60, TimeUnit.SECONDS);
         assertThat(got).isInstanceOf(GetReply.class);
         assertThat(((GetReply) got).status()).as(got.toString()).isEqualTo(Status.OK);
         assertThat(((GetReply) got).values()).extracting(v -> v.value()).contains(value);

@@ -199,7 +199,7 @@ class RattanNodeUnitTest {
                 Message put = node.request(new ClientPut(key, value, 600, Bytes.EMPTY)).join();
                 assertThat(put).isInstanceOf(PutReply.class);
                 assertThat(((PutReply) put).status()).isEqualTo(Status.OK);
-                assertThat(valuesOf(node.request(new ClientGet(key, 10, Bytes.EMPTY)).join())).containsExactly(value);
+                assertThat(valuesOf(node.request(ClientGet.of(key).page(10, Bytes.EMPTY)).join())).containsExactly(value);
 
                 NodeStatus status = node.status();
                 assertThat(status.self()).isEqualTo(first);
@@ -218,7 +218,7 @@ class RattanNodeUnitTest {
                 Optional<StoredRecord> onDisk = again.readStore(key, value.sha256()).join();
                 assertThat(onDisk).isPresent();
                 assertThat(onDisk.get().value()).isEqualTo(value);
-                assertThat(valuesOf(again.request(new ClientGet(key, 10, Bytes.EMPTY)).join()))
+                assertThat(valuesOf(again.request(ClientGet.of(key).page(10, Bytes.EMPTY)).join()))
                         .containsExactly(value);
             }
         }
@@ -257,7 +257,7 @@ class RattanNodeUnitTest {
             node.halt();
             assertThat(node.isRunning()).isFalse();
             assertThat(node.isJoined()).isFalse();
-            Message reply = node.request(new ClientGet(Id.ofName("k"), 1, Bytes.EMPTY)).join();
+            Message reply = node.request(ClientGet.of(Id.ofName("k")).page(1, Bytes.EMPTY)).join();
             assertThat(reply).isEqualTo(new ErrorReply(Status.UNAVAILABLE, "node is not running"));
             assertThat(node.call(n -> 1)).failsWithin(WAIT);
         }
@@ -296,7 +296,7 @@ class RattanNodeUnitTest {
                 Message put = cluster.node(0).request(new ClientPut(key, value, 600, Bytes.EMPTY)).join();
                 assertThat(((PutReply) put).status()).isEqualTo(Status.OK);
                 for (RattanNode node : cluster.nodes()) {
-                    assertThat(valuesOf(node.request(new ClientGet(key, 10, Bytes.EMPTY)).join()))
+                    assertThat(valuesOf(node.request(ClientGet.of(key).page(10, Bytes.EMPTY)).join()))
                             .containsExactly(value);
                 }
             }

@@ -1,6 +1,6 @@
 package io.rattan.bench.harness;
 
-import io.rattan.core.client.GetOptions;
+import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.RoutingMode;
 import java.util.ArrayList;
 import java.util.List;

@@ -80,7 +80,7 @@ public class CodecBenchmark {
             case "HOP_ACK":
                 return new HopAck();
             case "CLIENT_GET":
-                return new ClientGet(key, 0, Bytes.EMPTY);
+                return ClientGet.of(key);
             case "GET_REQUEST":
                 return new GetRequest(key, RoutingMode.DELAY_AWARE, 0, Bytes.EMPTY, origin, 9, 2, false, Cost.ZERO);
             case "GET_REPLY_1":

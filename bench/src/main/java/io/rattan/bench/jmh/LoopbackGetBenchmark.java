@@ -2,8 +2,8 @@ package io.rattan.bench.jmh;
 
 import io.rattan.client.GetResult;
 import io.rattan.client.RattanClient;
-import io.rattan.core.client.GetOptions;
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.net.Address;
 import io.rattan.node.NodeOptions;

@@ -3,7 +3,7 @@ package io.rattan.bench.harness;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rattan.core.client.GetOptions;
+import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.RoutingMode;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -3,6 +3,7 @@ package io.rattan.core.client;
 import io.rattan.core.env.Cancellable;
 import io.rattan.core.env.Clock;
 import io.rattan.core.env.Scheduler;
+import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.GetReply;

@@ -1,6 +1,7 @@
 package io.rattan.core.client;
 
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Status;
@@ -94,7 +95,7 @@ public final class OneHopRouter {
     static final long HEDGE_SLACK_NANOS = 5_000_000L;
 
     /** Hedge copies a one-hop get sends at most: to its second target, then to its third. */
-    public static final int HEDGES = 2;
+    public static final int HEDGES = GetOptions.ONE_HOP_HEDGES;
 
     /**
      * The hedge waits of a hedged one-hop get to {@code targets} (see {@link GetRace}): hedge copy i goes to target

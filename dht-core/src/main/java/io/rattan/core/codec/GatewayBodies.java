@@ -4,12 +4,17 @@ import static io.rattan.core.codec.MessageCodec.HASH_BYTES_MAX;
 import static io.rattan.core.codec.MessageCodec.SECRET_BYTES_MAX;
 import static io.rattan.core.codec.MessageCodec.VALUE_BYTES_MAX;
 
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Consistency;
+import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.MessageType;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.msg.Messages.ClientRemove;
 import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.RoutingMode;
+import io.rattan.core.util.Bytes;
 
 /**
  * The bodies a client sends a node's binary gateway (put, get, remove, with the client's options), and the error
@@ -35,16 +40,18 @@ final class GatewayBodies implements BodyCodec {
                 w.bytes(m.binding(), HASH_BYTES_MAX, "binding");
             }
             case CLIENT_GET -> {
+                // Gateways and hedge do not travel: a binary client races and hedges itself (Messages.ClientGet).
                 ClientGet m = (ClientGet) body;
+                GetOptions o = m.options();
                 w.id(m.key(), "key");
-                w.routing(m.routing());
+                w.routing(o.routing());
                 w.nonNegativeI32(m.maxValues(), "maxValues");
                 w.bytes(m.placemark(), HASH_BYTES_MAX, "placemark");
-                w.nonNegativeI32(m.parallelism(), "parallelism");
+                w.nonNegativeI32(o.parallelism(), "parallelism");
                 w.bool(m.wantHolders());
-                w.bool(m.oneHop());
-                w.consistency(m.consistency());
-                w.nonNegativeI32(m.readReplicas(), "readReplicas");
+                w.bool(o.oneHop());
+                w.consistency(o.consistency());
+                w.nonNegativeI32(o.readReplicas(), "readReplicas");
             }
             case CLIENT_REMOVE -> {
                 ClientRemove m = (ClientRemove) body;
@@ -68,13 +75,32 @@ final class GatewayBodies implements BodyCodec {
         return switch (type) {
             case CLIENT_PUT -> new ClientPut(r.id("key"), r.bytes(VALUE_BYTES_MAX, "value"),
                     r.nonNegativeI32("ttlSeconds"), r.bytes(HASH_BYTES_MAX, "binding"));
-            case CLIENT_GET -> new ClientGet(r.id("key"), r.routing(), r.nonNegativeI32("maxValues"),
-                    r.bytes(HASH_BYTES_MAX, "placemark"), r.nonNegativeI32("parallelism"), r.bool("wantHolders"),
-                    r.bool("oneHop"), r.consistency(), r.nonNegativeI32("readReplicas"));
+            case CLIENT_GET -> readClientGet(r);
             case CLIENT_REMOVE -> new ClientRemove(r.id("key"), r.bytes(HASH_BYTES_MAX, "valueHash"),
                     r.bytes(SECRET_BYTES_MAX, "secret"), r.nonNegativeI32("ttlSeconds"));
             case ERROR_REPLY -> new ErrorReply(r.status(), r.string("detail"), r.nonNegativeI32("retryAfterMillis"));
             default -> throw BodyCodec.notInFamily(type, GatewayBodies.class);
         };
+    }
+
+    /** A get's options as the wire carries them; a combination {@link GetOptions} refuses is a malformed frame. */
+    private static ClientGet readClientGet(FrameReader r) {
+        Id key = r.id("key");
+        RoutingMode routing = r.routing();
+        int maxValues = r.nonNegativeI32("maxValues");
+        Bytes placemark = r.bytes(HASH_BYTES_MAX, "placemark");
+        int parallelism = r.nonNegativeI32("parallelism");
+        boolean wantHolders = r.bool("wantHolders");
+        boolean oneHop = r.bool("oneHop");
+        Consistency consistency = r.consistency();
+        int readReplicas = r.nonNegativeI32("readReplicas");
+        GetOptions options;
+        try {
+            options = GetOptions.builder().routing(routing).parallelism(parallelism).oneHop(oneHop)
+                    .consistency(consistency, readReplicas).build();
+        } catch (IllegalArgumentException e) {
+            throw new CodecException("get options: " + e.getMessage());
+        }
+        return new ClientGet(key, maxValues, placemark, wantHolders, options);
     }
 }

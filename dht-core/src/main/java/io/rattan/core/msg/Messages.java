@@ -1,6 +1,8 @@
 package io.rattan.core.msg;
 
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.Messages.ClientGet;
+import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.net.Contact;
 import io.rattan.core.util.Bytes;
 import java.util.List;
@@ -461,35 +463,38 @@ public final class Messages {
     }
 
     /**
-     * Client protocol: get; answered with {@link GetReply}. {@code parallelism} is the p of an iterative get (0: the
-     * default); {@code wantHolders} asks for the key's replicas in the reply, which a one-hop client learns from;
-     * {@code oneHop} asks the gateway to send the get straight to a replica its one-hop image knows;
-     * {@code consistency} says how many replicas answer: {@link Consistency#ONE}, or {@link Consistency#QUORUM} of
-     * {@code readReplicas} (R, 1..k; 0: the gateway's default, ⌊k/2⌋+1). {@code readReplicas} is 0 with ONE.
+     * Client protocol: get; answered with {@link GetReply}: at most {@code maxValues} values (0: the node's page
+     * limit) whose hashes follow {@code placemark} (empty: from the first), performed as {@code options} say.
+     * {@code wantHolders} asks for the key's replicas in the reply, which a one-hop client learns from.
+     *
+     * <p>The binary RPC carries what a gateway needs of the options to start one copy (routing, p, one-hop,
+     * consistency, R): a binary client races and hedges itself, so a get decoded from the wire has one gateway and no
+     * hedge. A gateway that races and hedges for its client (HTTP) passes the whole options.
      */
-    public record ClientGet(Id key, RoutingMode routing, int maxValues, Bytes placemark, int parallelism,
-                            boolean wantHolders, boolean oneHop, Consistency consistency, int readReplicas)
+    public record ClientGet(Id key, int maxValues, Bytes placemark, boolean wantHolders, GetOptions options)
             implements Message {
-        /** Read from one replica. */
-        public ClientGet(Id key, RoutingMode routing, int maxValues, Bytes placemark, int parallelism,
-                         boolean wantHolders, boolean oneHop) {
-            this(key, routing, maxValues, placemark, parallelism, wantHolders, oneHop, Consistency.ONE, 0);
+        /** The first page, as large as the node gives, not asking for holders. */
+        public static ClientGet of(Id key, GetOptions options) {
+            return new ClientGet(key, 0, Bytes.EMPTY, false, options);
         }
 
-        /** Not one-hop. */
-        public ClientGet(Id key, RoutingMode routing, int maxValues, Bytes placemark, int parallelism,
-                         boolean wantHolders) {
-            this(key, routing, maxValues, placemark, parallelism, wantHolders, false);
+        /** {@link #of(Id, GetOptions)} with one copy routed by {@link RoutingMode#DEFAULT}. */
+        public static ClientGet of(Id key) {
+            return of(key, GetOptions.of(RoutingMode.DEFAULT));
         }
 
-        /** A get routed by {@link RoutingMode#DEFAULT}. */
-        public ClientGet(Id key, int maxValues, Bytes placemark) {
-            this(key, RoutingMode.DEFAULT, maxValues, placemark);
+        /** The same get for the page of at most {@code max} values after {@code mark}. */
+        public ClientGet page(int max, Bytes mark) {
+            return new ClientGet(key, max, mark, wantHolders, options);
         }
 
-        /** A get with the default parallelism, not asking for holders. */
-        public ClientGet(Id key, RoutingMode routing, int maxValues, Bytes placemark) {
-            this(key, routing, maxValues, placemark, 0, false);
+        /** The same get, asking for the key's replicas in the reply. */
+        public ClientGet askingHolders() {
+            return new ClientGet(key, maxValues, placemark, true, options);
+        }
+
+        public RoutingMode routing() {
+            return options.routing();
         }
 
         public MessageType type() {
@@ -531,7 +536,6 @@ public final class Messages {
         }
     }
 
-    /** A request could not be served at all (malformed, unknown type, overload). */
     /**
      * A request that could not be served at all.
      *

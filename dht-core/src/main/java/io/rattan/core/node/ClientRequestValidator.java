@@ -1,102 +1,116 @@
 package io.rattan.core.node;
 
-import io.rattan.core.client.GetOptions;
 import io.rattan.core.env.ExpiryClock;
+import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Message;
-import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.msg.Messages.ClientRemove;
+import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.PutRequest;
+import io.rattan.core.msg.RoutingMode;
+import io.rattan.core.msg.Status;
 import io.rattan.core.store.StoredRecord;
 import io.rattan.core.util.Bytes;
+import java.util.Optional;
 
-/** Checks a client request against the node's limits; the gateway answers bad input before routing anything. */
-final class ClientRequestValidator {
+/**
+ * Checks a request's sizes and formats against a node's limits, once, where it enters: a client request at the
+ * gateway that takes it (binary RPC, HTTP, the virtual world's clients), before anything is routed; a peer's put where
+ * the node takes it from the peer. Pure and thread-safe.
+ */
+public final class ClientRequestValidator {
 
-    /** Prefix of the message for a value over the size limit, which maps to TOO_LARGE rather than BAD_REQUEST. */
-    static final String TOO_LARGE = "value too large";
     static final int SECRET_BYTES_MAX = 1024;
 
     private ClientRequestValidator() {
     }
 
     /**
-     * Null when valid, else a precise description of what is wrong. The get's options were checked when they were
-     * made ({@link GetOptions}' constructor); here only how they combine with the request.
+     * The refusal of a client put, get or remove that the node with {@code config} cannot serve as it is, with a
+     * precise detail; empty when it may be served. The get's options were checked when they were made
+     * ({@link GetOptions}' constructor); here only how they combine with the request and the node.
      */
-    static String check(Message m, GetOptions options, NodeConfig config) {
+    public static Optional<ErrorReply> check(Message m, NodeConfig config) {
         switch (m.type()) {
             case CLIENT_PUT: {
                 ClientPut p = (ClientPut) m;
                 return checkPut(p.value(), p.ttlSeconds(), p.binding(), config);
             }
-            case CLIENT_GET: {
-                ClientGet g = (ClientGet) m;
-                // Larger pages are clamped to the node's page limit, not refused: the client cannot know it.
-                if (g.maxValues() < 0) {
-                    return "max values must be >= 0 (0 = the node's page limit)";
-                }
-                if (!g.placemark().isEmpty() && g.placemark().length() != StoredRecord.HASH_BYTES) {
-                    return "placemark must be a 32-byte value hash or empty";
-                }
-                if (options.routing() == RoutingMode.ITERATIVE && options.maxCopies() > 1) {
-                    // The other nodes would route their copies recursively: an iterative get runs where it started.
-                    return "an iterative get runs at one gateway: use gateways=1, no hedge and no one-hop";
-                }
-                if (options.readReplicas() > config.replicas()) {
-                    return "r must be 1.." + config.replicas() + " (the key's replicas; 0 or absent: "
-                            + config.readQuorumDefault() + "), got " + options.readReplicas();
-                }
-                return null;
-            }
-            case CLIENT_REMOVE: {
-                ClientRemove r = (ClientRemove) m;
-                if (r.valueHash().length() != StoredRecord.HASH_BYTES) {
-                    return "value hash must be 32 bytes (SHA-256 of the value)";
-                }
-                if (r.secret().isEmpty() || r.secret().length() > SECRET_BYTES_MAX) {
-                    return "secret must be 1.." + SECRET_BYTES_MAX + " bytes";
-                }
-                if (r.ttlSeconds() < 0 || r.ttlSeconds() > config.ttlSecondsMax()) {
-                    return "ttl must be 0.." + config.ttlSecondsMax() + " seconds (0 = the maximum)";
-                }
-                return null;
-            }
+            case CLIENT_GET:
+                return checkGet((ClientGet) m, config);
+            case CLIENT_REMOVE:
+                return checkRemove((ClientRemove) m, config);
             default:
-                return "not a client request: " + m.type();
+                return bad("not a client request: " + m.type());
         }
     }
 
     /**
-     * A put routed by a peer passes the same limits as a client's: a node checks it before routing it on or storing
-     * it, whatever the gateway that started it did. And its expiry, set by the gateway's expiry clock, has not passed
-     * by more than 2 S by this node's ({@code nowMillis}), the most two clocks within S of the true time differ: the
-     * put spent its whole TTL on the way. (One too far ahead is capped where it is stored, LocalReplica#recordOf.)
-     * Null when valid.
+     * A peer's put passes the same limits as a client's, and its expiry, set by the gateway's expiry clock, has not
+     * passed by more than 2 S by this node's ({@code nowMillis}), the most two clocks within S of the true time
+     * differ. (An expiry too far ahead is capped where the record is stored, {@code LocalReplica}.)
      */
-    static String checkPeerPut(PutRequest p, NodeConfig config, long nowMillis) {
-        String invalid = checkPut(p.value(), p.ttlSeconds(), p.binding(), config);
-        if (invalid == null && p.expiresAtMillis() + ExpiryClock.SPREAD_BOUND_MILLIS <= nowMillis) {
-            return "expired before it reached this node: its gateway set expiry " + p.expiresAtMillis()
-                    + ", this node's clock reads " + nowMillis;
+    static Optional<ErrorReply> checkPeerPut(PutRequest p, NodeConfig config, long nowMillis) {
+        Optional<ErrorReply> invalid = checkPut(p.value(), p.ttlSeconds(), p.binding(), config);
+        if (invalid.isEmpty() && p.expiresAtMillis() + ExpiryClock.SPREAD_BOUND_MILLIS <= nowMillis) {
+            return bad("expired before it reached this node: its gateway set expiry " + p.expiresAtMillis()
+                    + ", this node's clock reads " + nowMillis);
         }
         return invalid;
     }
 
-    private static String checkPut(Bytes value, int ttlSeconds, Bytes binding, NodeConfig config) {
+    private static Optional<ErrorReply> checkGet(ClientGet g, NodeConfig config) {
+        GetOptions options = g.options();
+        // Larger pages are clamped to the node's page limit, not refused: the client cannot know it.
+        if (g.maxValues() < 0) {
+            return bad("max values must be >= 0 (0 = the node's page limit)");
+        }
+        if (!g.placemark().isEmpty() && g.placemark().length() != StoredRecord.HASH_BYTES) {
+            return bad("placemark must be a 32-byte value hash or empty");
+        }
+        if (options.routing() == RoutingMode.ITERATIVE && options.maxCopies() > 1) {
+            // The other nodes would route their copies recursively: an iterative get runs where it started.
+            return bad("an iterative get runs at one gateway: use gateways=1, no hedge and no one-hop");
+        }
+        if (options.readReplicas() > config.replicas()) {
+            return bad("r must be 1.." + config.replicas() + " (the key's replicas; 0 or absent: "
+                    + config.readQuorumDefault() + "), got " + options.readReplicas());
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<ErrorReply> checkRemove(ClientRemove r, NodeConfig config) {
+        if (r.valueHash().length() != StoredRecord.HASH_BYTES) {
+            return bad("value hash must be 32 bytes (SHA-256 of the value)");
+        }
+        if (r.secret().isEmpty() || r.secret().length() > SECRET_BYTES_MAX) {
+            return bad("secret must be 1.." + SECRET_BYTES_MAX + " bytes");
+        }
+        if (r.ttlSeconds() < 0 || r.ttlSeconds() > config.ttlSecondsMax()) {
+            return bad("ttl must be 0.." + config.ttlSecondsMax() + " seconds (0 = the maximum)");
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<ErrorReply> checkPut(Bytes value, int ttlSeconds, Bytes binding, NodeConfig config) {
         if (value.length() > config.valueBytesMax()) {
-            return TOO_LARGE + ": " + value.length() + " bytes, the limit is " + config.valueBytesMax();
+            return Optional.of(new ErrorReply(Status.TOO_LARGE, "value too large: " + value.length()
+                    + " bytes, the limit is " + config.valueBytesMax()));
         }
         if (value.isEmpty()) {
-            return "value is empty";
+            return bad("value is empty");
         }
         if (ttlSeconds < 1 || ttlSeconds > config.ttlSecondsMax()) {
-            return "ttl must be 1.." + config.ttlSecondsMax() + " seconds, got " + ttlSeconds;
+            return bad("ttl must be 1.." + config.ttlSecondsMax() + " seconds, got " + ttlSeconds);
         }
         if (!binding.isEmpty() && binding.length() != StoredRecord.HASH_BYTES) {
-            return "binding must be 32 bytes (SHA-256 of secret, key and value hash) or absent";
+            return bad("binding must be 32 bytes (SHA-256 of secret, key and value hash) or absent");
         }
-        return null;
+        return Optional.empty();
+    }
+
+    private static Optional<ErrorReply> bad(String detail) {
+        return Optional.of(new ErrorReply(Status.BAD_REQUEST, detail));
     }
 }

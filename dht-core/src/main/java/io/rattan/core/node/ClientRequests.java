@@ -2,14 +2,13 @@ package io.rattan.core.node;
 
 import static io.rattan.core.node.NodeContext.nanos;
 
-import io.rattan.core.client.GetOptions;
 import io.rattan.core.client.GetRace;
 import io.rattan.core.client.HedgeThreshold;
 import io.rattan.core.client.OneHopRouter;
 import io.rattan.core.id.Id;
-import io.rattan.core.msg.Consistency;
 import io.rattan.core.msg.Cost;
 import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.MessageType;
 import io.rattan.core.msg.Messages.ClientGet;
@@ -35,9 +34,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * This node as a gateway: it validates a client's put, get or remove, starts it here or (for the copies of a raced,
- * hedged or one-hop get) at other nodes, and answers the client with the first good reply or the timeout. Owned by
- * the node's event loop.
+ * This node as a gateway: it starts a client's put, get or remove (checked where it entered,
+ * {@link ClientRequestValidator}) here or, for the copies of a raced, hedged or one-hop get, at other nodes, and
+ * answers the client with the first good reply or the timeout. Owned by the node's event loop.
  */
 final class ClientRequests {
 
@@ -49,7 +48,6 @@ final class ClientRequests {
     private final NodeContext ctx;
     private final Membership members;
     private final Router router;
-    private final GetAnswers gets;
     private final IterativeGateway iterative;
     // When a hedged get started here sends its extra copy.
     private final HedgeThreshold hedgeThreshold = HedgeThreshold.defaults();
@@ -57,37 +55,26 @@ final class ClientRequests {
     private OneHopRouter oneHopRouter;
     private HedgeThreshold oneHopThreshold;
 
-    ClientRequests(NodeContext ctx, Membership members, Router router, GetAnswers gets, IterativeGateway iterative) {
+    ClientRequests(NodeContext ctx, Membership members, Router router, IterativeGateway iterative) {
         this.ctx = ctx;
         this.members = members;
         this.router = router;
-        this.gets = gets;
         this.iterative = iterative;
     }
 
     /** Serves a request on a running, joined node: see {@link Node#handleClient}. */
-    void handle(Message request, GetOptions options, Consumer<Message> reply) {
-        String invalid = ClientRequestValidator.check(request, options, ctx.config());
-        if (invalid != null) {
-            reply.accept(new ErrorReply(invalid.startsWith(ClientRequestValidator.TOO_LARGE) ? Status.TOO_LARGE
-                    : Status.BAD_REQUEST, invalid));
+    void handle(Message request, Consumer<Message> reply) {
+        if (!(request instanceof ClientGet get)) {
+            start(request, null, false, reply, new HashSet<>());
             return;
         }
-        if (!(request instanceof ClientGet g)) {
-            start(request, null, reply, new HashSet<>());
-            return;
-        }
-        // A quorum get carries its R resolved here, so that the replica serving it needs no default of its own.
-        int readQuorum = !options.quorum() ? 0
-                : options.readReplicas() > 0 ? options.readReplicas() : ctx.config().readQuorumDefault();
-        ClientGet get = new ClientGet(g.key(), options.routing(), g.maxValues(), g.placemark(), options.parallelism(),
-                g.wantHolders(), false, options.consistency(), readQuorum);
+        GetOptions options = get.options();
         if (options.oneHop()) {
-            startOneHop(get, options, reply);
+            startOneHop(get, reply);
         } else if (options.maxCopies() == 1) {
-            start(get, null, reply, new HashSet<>());
+            start(get, null, false, reply, new HashSet<>());
         } else {
-            race(get, options, reply);
+            race(get, reply);
         }
     }
 
@@ -96,13 +83,13 @@ final class ClientRequests {
      * routes it on as if it had started there; a hedge copy goes to one more node if no good answer came within this
      * node's {@link HedgeThreshold}. The first good answer is the reply.
      */
-    private void race(ClientGet get, GetOptions options, Consumer<Message> reply) {
+    private void race(ClientGet get, Consumer<Message> reply) {
         List<Contact> others = members.usableNeighbours(c -> true);
-        GetRace.start(ctx.scheduler(), ctx.clock(), options, hedgeThreshold, ClientRequests::isGoodGet,
+        GetRace.start(ctx.scheduler(), ctx.clock(), get.options(), hedgeThreshold, ClientRequests::isGoodGet,
                 (copy, answer) -> {
                     Contact via = copy == 0 || others.isEmpty() ? null
                             : others.remove(ctx.random().nextInt(others.size()));
-                    start(get, via, answer, new HashSet<>());
+                    start(get, via, false, answer, new HashSet<>());
                 },
                 result -> reply.accept(result.reply()));
     }
@@ -113,15 +100,13 @@ final class ClientRequests {
      * not; every answer names the key's holders and so corrects the image. With an empty image the get routes from
      * here.
      */
-    private void startOneHop(ClientGet request, GetOptions options, Consumer<Message> reply) {
+    private void startOneHop(ClientGet request, Consumer<Message> reply) {
         if (oneHopRouter == null) {
             oneHopRouter = new OneHopRouter(ONE_HOP_IMAGE_MAX);
             oneHopThreshold = HedgeThreshold.defaults();
         }
         OneHopRouter router = oneHopRouter;
-        // Every answer must name the holders: that is how the image learns.
-        ClientGet asked = new ClientGet(request.key(), request.routing(), request.maxValues(), request.placemark(),
-                request.parallelism(), true, false, request.consistency(), request.readReplicas());
+        GetOptions options = request.options();
         // Replicas it has not asked yet may be neighbours whose RTT it knows; ones it suspects are skipped (a copy to
         // one that died would wait out a timeout before being routed from here). This node comes last.
         List<Contact> targets = new ArrayList<>(router.targets(request.key(), ctx.config().replicas(), ctx.self(),
@@ -143,23 +128,26 @@ final class ClientRequests {
                     }
                     Contact target = copy < targets.size() ? targets.get(copy)
                             : others.isEmpty() ? ctx.self() : others.remove(ctx.random().nextInt(others.size()));
-                    sendOneHopCopy(router, asked, target, answer);
+                    sendOneHopCopy(router, request, target, answer);
                 },
                 result -> reply.accept(result.reply()));
     }
 
-    /** One copy of a one-hop get, to {@code target}; its answer (or the re-route a timeout caused) teaches the image. */
-    private void sendOneHopCopy(OneHopRouter router, ClientGet asked, Contact target, Consumer<Message> answer) {
+    /**
+     * One copy of a one-hop get, to {@code target}; its answer (or the re-route a timeout caused) teaches the image.
+     * Every answer names the key's holders: that is how the image learns.
+     */
+    private void sendOneHopCopy(OneHopRouter router, ClientGet get, Contact target, Consumer<Message> answer) {
         Contact via = target.equals(ctx.self()) ? null : target;
         Set<Id> tried = new HashSet<>();
         long sent = ctx.now();
-        start(asked, via, m -> {
+        start(get, via, true, m -> {
             if (via != null && tried.contains(via.id())) {
                 // The target did not answer its hop; the get was routed from here instead.
                 router.forget(target);
             } else {
                 int directHops = via == null ? 0 : 1;
-                router.answered(asked.key(), target, m, ctx.now() - sent,
+                router.answered(get.key(), target, m, ctx.now() - sent,
                         m instanceof GetReply g && g.hops() == directHops);
             }
             answer.accept(m);
@@ -176,15 +164,15 @@ final class ClientRequests {
 
     /**
      * Starts a valid client request here ({@code via} null) or, for a get, at node {@code via}, which routes it on;
-     * either way this node is its origin and {@code reply} gets the answer or the timeout. {@code tried} is the first
-     * hop's tried set: it holds {@code via}'s id afterwards if the hop to {@code via} timed out and the request was
-     * routed from here.
+     * either way this node is its origin and {@code reply} gets the answer or the timeout. {@code askHolders}: the
+     * answer names the key's replicas whatever the client asked. {@code tried} is the first hop's tried set: it holds
+     * {@code via}'s id afterwards if the hop to {@code via} timed out and the request was routed from here.
      */
-    private void start(Message request, Contact via, Consumer<Message> reply, Set<Id> tried) {
+    private void start(Message request, Contact via, boolean askHolders, Consumer<Message> reply, Set<Id> tried) {
         long id = ctx.outbox().nextRequestId();
         long started = ctx.now();
         MessageType op = request.type();
-        Routed routed = routedFrom(request, id);
+        Routed routed = routedFrom(request, id, askHolders);
         long timeout = nanos(ctx.config().requestTimeoutMillis());
         ctx.outbox().expect(id, started, timeout, true, ReplyHandler.of(
                 e -> answered(request, started, e, reply),
@@ -200,8 +188,8 @@ final class ClientRequests {
                 }));
         if (via != null) {
             router.forward(routed, via, tried);
-        } else if (routed instanceof GetRequest g && gets.answers(g)) {
-            router.deliver(routed);
+        } else if (router.servedHere(routed)) {
+            return;
         } else if (request instanceof ClientGet g && g.routing() == RoutingMode.ITERATIVE) {
             iterative.start(g, id);
         } else {
@@ -210,7 +198,7 @@ final class ClientRequests {
     }
 
     /** The routed request a client request becomes, with this node as its origin waiting on request {@code id}. */
-    private Routed routedFrom(Message request, long id) {
+    private Routed routedFrom(Message request, long id, boolean askHolders) {
         switch (request.type()) {
             case CLIENT_PUT -> {
                 ClientPut p = (ClientPut) request;
@@ -220,8 +208,10 @@ final class ClientRequests {
             }
             case CLIENT_GET -> {
                 ClientGet g = (ClientGet) request;
+                // A quorum get carries its R resolved here, so that the replica serving it needs no default of its own.
                 return new GetRequest(g.key(), g.routing(), g.maxValues(), g.placemark(), ctx.self(), id, 0,
-                        g.wantHolders(), Cost.ZERO, g.consistency() == Consistency.QUORUM ? g.readReplicas() : 0);
+                        g.wantHolders() || askHolders, Cost.ZERO,
+                        g.options().readQuorum(ctx.config().readQuorumDefault()));
             }
             case CLIENT_REMOVE -> {
                 ClientRemove r = (ClientRemove) request;

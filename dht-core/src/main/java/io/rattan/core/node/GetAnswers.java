@@ -268,12 +268,10 @@ final class GetAnswers {
             // two next replicas' (PARTIAL if fewer answer). An unsettled view (settled) reads the two next replicas too
             // and answers OK with what answered; after a heal every current replica (readQuorum).
             ctx.listener().oneReplicaGetServed(true, !healthy);
-            GetRequest wide = new GetRequest(g.key(), g.routing(), g.maxValues(), g.placemark(), g.origin(),
-                    g.originRequestId(), g.hops(), g.wantHolders(), g.cost(), readQuorum(healthy));
             if (healthy) {
-                QuorumRead.startWidened(ctx, members, replica, wide, pastReplicas(g.key()));
+                QuorumRead.startWidened(ctx, members, replica, g, readQuorum(true), pastReplicas(g.key()));
             } else {
-                QuorumRead.start(ctx, members, replica, wide, pastReplicas(g.key()));
+                QuorumRead.start(ctx, members, replica, g, readQuorum(false), pastReplicas(g.key()));
             }
             return;
         }

@@ -41,7 +41,7 @@ final class IterativeGateway {
 
     /** Starts {@code g}; its answer (or failure) completes the client request {@code id} registered in the outbox. */
     void start(ClientGet g, long id) {
-        int p = g.parallelism() == 0 ? PARALLELISM_DEFAULT : g.parallelism();
+        int p = g.options().parallelism() == 0 ? PARALLELISM_DEFAULT : g.options().parallelism();
         IterativeLookup lookup = new IterativeLookup(g.key(), ctx.self().id(), p);
         lookup.offer(members.closerNeighbours(g.key(), GetAnswers.ITERATIVE_CANDIDATES), 1);
         pump(lookup, new IterativeGet(g.key(), g.maxValues(), g.placemark(), g.wantHolders()), id);

@@ -11,6 +11,7 @@ import io.rattan.core.msg.Status;
 import io.rattan.core.store.Store;
 import io.rattan.core.store.StoreException;
 import io.rattan.core.store.StoredRecord;
+import io.rattan.core.testing.PlantedBugs;
 import io.rattan.core.util.Bytes;
 import java.util.ArrayList;
 import java.util.List;

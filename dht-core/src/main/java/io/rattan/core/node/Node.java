@@ -2,12 +2,12 @@ package io.rattan.core.node;
 
 import static io.rattan.core.node.NodeContext.nanos;
 
-import io.rattan.core.client.GetOptions;
 import io.rattan.core.env.Cancellable;
 import io.rattan.core.env.NodeEnv;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.Digest;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.GetRequest;
@@ -17,13 +17,13 @@ import io.rattan.core.msg.Messages.JoinInfo;
 import io.rattan.core.msg.Messages.JoinRequest;
 import io.rattan.core.msg.Messages.LeafExchange;
 import io.rattan.core.msg.Messages.Leave;
-import io.rattan.core.msg.Messages.RangeDigest;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.PutRequest;
+import io.rattan.core.msg.Messages.RangeDigest;
 import io.rattan.core.msg.Messages.RemoveReplica;
-import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.RemoveReplicaReply;
 import io.rattan.core.msg.Messages.ReplicaRead;
+import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.Routed;
 import io.rattan.core.msg.Messages.StoreAck;
 import io.rattan.core.msg.Messages.StoreReplicas;
@@ -31,8 +31,10 @@ import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import io.rattan.core.store.StoreException;
+import io.rattan.core.testing.PlantedBugs;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -79,14 +81,14 @@ public final class Node {
         this.ctx = new NodeContext(self, config, env.clock(), env.scheduler(), env.random(), listener);
         this.replica = new LocalReplica(config, env.store(), env.clock(), ctx.tag(), bugs);
         this.members = new Membership(ctx, this::leafSetChanged, this::answersResumed);
-        this.outbox = new Outbox(ctx, env.transport(), members::sampleRtt);
+        this.outbox = new Outbox(ctx, env.transport(), env.requestIds(), members::sampleRtt);
         ctx.attach(outbox);
         this.tables = new TableMaintenance(ctx, members);
         this.join = new Join(ctx, members);
         this.repair = new Repair(ctx, members, replica, bugs);
         this.gets = new GetAnswers(ctx, members, replica);
         this.router = new Router(ctx, members, gets, new ReplicaCoordinator(ctx, members, replica, bugs, repair::owed));
-        this.clients = new ClientRequests(ctx, members, router, gets, new IterativeGateway(ctx, members));
+        this.clients = new ClientRequests(ctx, members, router, new IterativeGateway(ctx, members));
     }
 
     public Contact self() {
@@ -355,13 +357,13 @@ public final class Node {
 
     /** A peer's put outside this node's limits is answered at once, to its origin, and goes no further. */
     private boolean refusedPut(PutRequest p) {
-        String invalid = ClientRequestValidator.checkPeerPut(p, ctx.config(), ctx.clock().epochMillis());
-        if (invalid == null) {
+        Optional<ErrorReply> refused = ClientRequestValidator.checkPeerPut(p, ctx.config(), ctx.clock().epochMillis());
+        if (refused.isEmpty()) {
             return false;
         }
-        log.debug("{} refuses a routed put of {}: {}", ctx.tag(), p.key().shortHex(), invalid);
-        outbox.replyToOrigin(p, new PutReply(invalid.startsWith(ClientRequestValidator.TOO_LARGE) ? Status.TOO_LARGE
-                : Status.BAD_REQUEST, 0, invalid));
+        ErrorReply why = refused.get();
+        log.debug("{} refuses a routed put of {}: {}", ctx.tag(), p.key().shortHex(), why.detail());
+        outbox.replyToOrigin(p, new PutReply(why.status(), 0, why.detail()));
         return true;
     }
 
@@ -372,23 +374,22 @@ public final class Node {
     // ---------------------------------------------------------------- gateway
     /**
      * Serves a client request ({@code ClientPut}, {@code ClientGet} or {@code ClientRemove}) with this node as
-     * gateway: the one entry for every client request, binary or HTTP. {@code options} say how a get runs (they
-     * override the routing and parallelism the {@code ClientGet} carries; puts and removes ignore them): started
+     * gateway: the one entry for every client request, binary or HTTP, which passed
+     * {@link ClientRequestValidator#check} where it entered. A get runs as its {@link ClientGet#options()} say: started
      * here and at {@code gateways − 1} other nodes this node knows (chosen at random), each of which routes it on as
      * if it had started there; with {@code hedge}, one more copy goes to one more node if no good answer came within
      * this node's hedge threshold; with {@code oneHop}, the copies go instead straight to the nodes this gateway's
      * one-hop image believes hold the key. The first good answer is the reply. {@code reply} is called exactly once,
-     * on the event loop, with a {@code PutReply}, {@code GetReply}, {@code RemoveReply} or {@code ErrorReply};
-     * invalid input is answered at once, before anything is routed.
+     * on the event loop, with a {@code PutReply}, {@code GetReply}, {@code RemoveReply} or {@code ErrorReply}.
      */
-    public void handleClient(Message request, GetOptions options, Consumer<Message> reply) {
+    public void handleClient(Message request, Consumer<Message> reply) {
         if (ctx.stopped()) {
             reply.accept(new ErrorReply(Status.UNAVAILABLE, "node is stopping"));
         } else if (!join.isJoined()) {
             reply.accept(new ErrorReply(Status.UNAVAILABLE, "node has not joined the overlay yet"));
         } else {
             try {
-                clients.handle(request, options, reply);
+                clients.handle(request, reply);
             } catch (StoreException ex) {
                 // A read of this node's own store failed before anything was routed on: the client hears it now.
                 log.warn("{} store failure serving a client {}: {}", ctx.tag(), request.type(), ex.toString());

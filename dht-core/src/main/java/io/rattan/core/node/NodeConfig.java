@@ -3,7 +3,8 @@ package io.rattan.core.node;
 import io.rattan.core.codec.MessageCodec;
 
 /**
- * A node's tunables, validated here. The real node and the simulator build nodes from the same record.
+ * A node's tunables, validated here. The real node and the simulator build nodes from the same record; build one with
+ * {@link #builder()} or change one with {@link #toBuilder()}.
  *
  * @param leafSetHalf                leaf-set members on each side of the node (L/2)
  * @param replicas                   k: copies of each value, on the k nodes closest to its key
@@ -74,16 +75,22 @@ public record NodeConfig(
      * {@value #IDS_PER_IP_DEFAULT} ids per host in the leaf set and in each table slot.
      */
     public static NodeConfig defaults() {
-        return new NodeConfig(8, 4, 2, 3, 1024, 7 * 24 * 3600, 256, 256 * 1024,
-                1_000, 5_000, 10_000, 5_000, 1_000, 100, 5_000, 512, IDS_PER_IP_DEFAULT);
+        return builder().build();
+    }
+
+    /** A builder that starts from {@link #defaults()}. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder that starts from these settings. */
+    public Builder toBuilder() {
+        return new Builder(this);
     }
 
     /** These settings with at most {@code n} ids per host in the leaf set and in each table slot (-1: no bound). */
     public NodeConfig withIdsPerIp(int n) {
-        return new NodeConfig(leafSetHalf, replicas, writeQuorum, candidatesPerSlot, valueBytesMax, ttlSecondsMax,
-                pageValuesMax, pageBytesMax, leafExchangeIntervalMillis, antiEntropyIntervalMillis,
-                purgeIntervalMillis, requestTimeoutMillis, rtoInitialMillis, rtoMinMillis, rtoMaxMillis,
-                digestEntriesMax, n);
+        return toBuilder().idsPerIp(n).build();
     }
 
     /**
@@ -96,17 +103,11 @@ public record NodeConfig(
     }
 
     public NodeConfig withLeafSetHalf(int v) {
-        return new NodeConfig(v, replicas, writeQuorum, candidatesPerSlot, valueBytesMax, ttlSecondsMax,
-                pageValuesMax, pageBytesMax, leafExchangeIntervalMillis, antiEntropyIntervalMillis,
-                purgeIntervalMillis, requestTimeoutMillis, rtoInitialMillis, rtoMinMillis, rtoMaxMillis,
-                digestEntriesMax, idsPerIp);
+        return toBuilder().leafSetHalf(v).build();
     }
 
     public NodeConfig withReplicas(int k, int w) {
-        return new NodeConfig(leafSetHalf, k, w, candidatesPerSlot, valueBytesMax, ttlSecondsMax,
-                pageValuesMax, pageBytesMax, leafExchangeIntervalMillis, antiEntropyIntervalMillis,
-                purgeIntervalMillis, requestTimeoutMillis, rtoInitialMillis, rtoMinMillis, rtoMaxMillis,
-                digestEntriesMax, idsPerIp);
+        return toBuilder().replicas(k, w).build();
     }
 
     /**
@@ -119,28 +120,126 @@ public record NodeConfig(
     }
 
     public NodeConfig withPeriods(long leafExchangeMillis, long antiEntropyMillis, long purgeMillis) {
-        return new NodeConfig(leafSetHalf, replicas, writeQuorum, candidatesPerSlot, valueBytesMax, ttlSecondsMax,
-                pageValuesMax, pageBytesMax, leafExchangeMillis, antiEntropyMillis, purgeMillis,
-                requestTimeoutMillis, rtoInitialMillis, rtoMinMillis, rtoMaxMillis, digestEntriesMax,
-                idsPerIp);
+        return toBuilder().periods(leafExchangeMillis, antiEntropyMillis, purgeMillis).build();
     }
 
     public NodeConfig withTimeouts(long requestMillis, long rtoInitial, long rtoMin, long rtoMax) {
-        return new NodeConfig(leafSetHalf, replicas, writeQuorum, candidatesPerSlot, valueBytesMax, ttlSecondsMax,
-                pageValuesMax, pageBytesMax, leafExchangeIntervalMillis, antiEntropyIntervalMillis,
-                purgeIntervalMillis, requestMillis, rtoInitial, rtoMin, rtoMax, digestEntriesMax, idsPerIp);
+        return toBuilder().timeouts(requestMillis, rtoInitial, rtoMin, rtoMax).build();
     }
 
     public NodeConfig withLimits(int valueBytes, int ttlSeconds, int pageValues, int pageBytes) {
-        return new NodeConfig(leafSetHalf, replicas, writeQuorum, candidatesPerSlot, valueBytes, ttlSeconds,
-                pageValues, pageBytes, leafExchangeIntervalMillis, antiEntropyIntervalMillis, purgeIntervalMillis,
-                requestTimeoutMillis, rtoInitialMillis, rtoMinMillis, rtoMaxMillis, digestEntriesMax,
-                idsPerIp);
+        return toBuilder().limits(valueBytes, ttlSeconds, pageValues, pageBytes).build();
     }
 
     private static void require(boolean ok, String message) {
         if (!ok) {
             throw new IllegalArgumentException(message);
+        }
+    }
+
+    /** Builds a {@link NodeConfig}; every setting starts at its default, and the checks run at {@link #build()}. */
+    public static final class Builder {
+        private int leafSetHalf = 8;
+        private int replicas = 4;
+        private int writeQuorum = 2;
+        private int candidatesPerSlot = 3;
+        private int valueBytesMax = 1024;
+        private int ttlSecondsMax = 7 * 24 * 3600;
+        private int pageValuesMax = 256;
+        private int pageBytesMax = 256 * 1024;
+        private long leafExchangeIntervalMillis = 1_000;
+        private long antiEntropyIntervalMillis = 5_000;
+        private long purgeIntervalMillis = 10_000;
+        private long requestTimeoutMillis = 5_000;
+        private long rtoInitialMillis = 1_000;
+        private long rtoMinMillis = 100;
+        private long rtoMaxMillis = 5_000;
+        private int digestEntriesMax = 512;
+        private int idsPerIp = IDS_PER_IP_DEFAULT;
+
+        private Builder() {
+        }
+
+        private Builder(NodeConfig c) {
+            leafSetHalf = c.leafSetHalf;
+            replicas = c.replicas;
+            writeQuorum = c.writeQuorum;
+            candidatesPerSlot = c.candidatesPerSlot;
+            valueBytesMax = c.valueBytesMax;
+            ttlSecondsMax = c.ttlSecondsMax;
+            pageValuesMax = c.pageValuesMax;
+            pageBytesMax = c.pageBytesMax;
+            leafExchangeIntervalMillis = c.leafExchangeIntervalMillis;
+            antiEntropyIntervalMillis = c.antiEntropyIntervalMillis;
+            purgeIntervalMillis = c.purgeIntervalMillis;
+            requestTimeoutMillis = c.requestTimeoutMillis;
+            rtoInitialMillis = c.rtoInitialMillis;
+            rtoMinMillis = c.rtoMinMillis;
+            rtoMaxMillis = c.rtoMaxMillis;
+            digestEntriesMax = c.digestEntriesMax;
+            idsPerIp = c.idsPerIp;
+        }
+
+        public Builder leafSetHalf(int v) {
+            leafSetHalf = v;
+            return this;
+        }
+
+        /** k copies of each value, acknowledged once W hold it. */
+        public Builder replicas(int k, int w) {
+            replicas = k;
+            writeQuorum = w;
+            return this;
+        }
+
+        public Builder candidatesPerSlot(int v) {
+            candidatesPerSlot = v;
+            return this;
+        }
+
+        /** Largest value, longest TTL, most values and value bytes in one get reply. */
+        public Builder limits(int valueBytes, int ttlSeconds, int pageValues, int pageBytes) {
+            valueBytesMax = valueBytes;
+            ttlSecondsMax = ttlSeconds;
+            pageValuesMax = pageValues;
+            pageBytesMax = pageBytes;
+            return this;
+        }
+
+        /** The periods of leaf-set exchange, anti-entropy and the purge of expired records. */
+        public Builder periods(long leafExchangeMillis, long antiEntropyMillis, long purgeMillis) {
+            leafExchangeIntervalMillis = leafExchangeMillis;
+            antiEntropyIntervalMillis = antiEntropyMillis;
+            purgeIntervalMillis = purgeMillis;
+            return this;
+        }
+
+        /** The client request timeout and the per-peer timeout's initial value, floor and cap. */
+        public Builder timeouts(long requestMillis, long rtoInitial, long rtoMin, long rtoMax) {
+            requestTimeoutMillis = requestMillis;
+            rtoInitialMillis = rtoInitial;
+            rtoMinMillis = rtoMin;
+            rtoMaxMillis = rtoMax;
+            return this;
+        }
+
+        public Builder digestEntriesMax(int v) {
+            digestEntriesMax = v;
+            return this;
+        }
+
+        /** Most ids of one host in the leaf set and each table slot; -1: no bound. */
+        public Builder idsPerIp(int v) {
+            idsPerIp = v;
+            return this;
+        }
+
+        /** @throws IllegalArgumentException when the settings do not fit together (see {@link NodeConfig}) */
+        public NodeConfig build() {
+            return new NodeConfig(leafSetHalf, replicas, writeQuorum, candidatesPerSlot, valueBytesMax, ttlSecondsMax,
+                    pageValuesMax, pageBytesMax, leafExchangeIntervalMillis, antiEntropyIntervalMillis,
+                    purgeIntervalMillis, requestTimeoutMillis, rtoInitialMillis, rtoMinMillis, rtoMaxMillis,
+                    digestEntriesMax, idsPerIp);
         }
     }
 }

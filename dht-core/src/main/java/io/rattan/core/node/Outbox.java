@@ -1,6 +1,7 @@
 package io.rattan.core.node;
 
 import io.rattan.core.codec.MessageCodec;
+import io.rattan.core.env.RequestIds;
 import io.rattan.core.env.Transport;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Cost;
@@ -9,7 +10,6 @@ import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.Routed;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
-import java.util.SplittableRandom;
 import java.util.random.RandomGenerator;
 
 /**
@@ -34,15 +34,12 @@ final class Outbox {
     private final MessageCodec codec = new MessageCodec();
     private final RandomGenerator ids;
 
-    Outbox(NodeContext ctx, Transport transport, RttSampler rtt) {
+    Outbox(NodeContext ctx, Transport transport, RequestIds requestIds, RttSampler rtt) {
         this.ctx = ctx;
         this.transport = transport;
         this.rtt = rtt;
         this.pending = new PendingRequests(ctx.scheduler(), PENDING_MAX, () -> ctx.listener().requestShed());
-        // The virtual world's seeded generator gives the ids a stream of their own from one draw, so that drawing ids
-        // does not shift the node's other random choices; any other generator (the real node's CSPRNG) draws each id.
-        RandomGenerator random = ctx.random();
-        this.ids = random instanceof SplittableRandom ? new SplittableRandom(random.nextLong()) : random;
+        this.ids = requestIds.stream(ctx.random());
     }
 
     /**

@@ -82,7 +82,7 @@ final class QuorumRead {
     private boolean done;
     private Cancellable deadline = Cancellable.NONE;
 
-    private QuorumRead(NodeContext ctx, Membership members, LocalReplica replica, GetRequest get,
+    private QuorumRead(NodeContext ctx, Membership members, LocalReplica replica, GetRequest get, int readQuorum,
                        Past past, boolean oneSuffices) {
         this.ctx = ctx;
         this.past = past;
@@ -93,7 +93,7 @@ final class QuorumRead {
         NodeConfig config = ctx.config();
         // A gateway with a larger k than this node's asks for what this node can give: all its replicas.
         // At most every current replica and every reachable past one.
-        this.needed = Math.min(Math.min(get.readQuorum(), config.replicas()) + past.count(),
+        this.needed = Math.min(Math.min(readQuorum, config.replicas()) + past.count(),
                 config.replicas() + past.reachable().size());
         this.maxValues = Math.min(get.maxValues() <= 0 ? config.pageValuesMax() : get.maxValues(),
                 config.pageValuesMax());
@@ -105,16 +105,23 @@ final class QuorumRead {
      * key's {@code past} replicas ({@link Past}) are asked too, and R grows by their number.
      */
     static void start(NodeContext ctx, Membership members, LocalReplica replica, GetRequest g, Past past) {
-        new QuorumRead(ctx, members, replica, g, past, false).run();
+        start(ctx, members, replica, g, g.readQuorum(), past);
+    }
+
+    /** As {@link #start(NodeContext, Membership, LocalReplica, GetRequest, Past)}, reading R = {@code readQuorum}. */
+    static void start(NodeContext ctx, Membership members, LocalReplica replica, GetRequest g, int readQuorum,
+                      Past past) {
+        new QuorumRead(ctx, members, replica, g, readQuorum, past, false).run();
     }
 
     /**
      * Serves get {@code g} of consistency one at a replica whose view is unsettled ({@link GetAnswers#settled}): reads
-     * as a quorum get of {@code g.readQuorum()} does, but answers OK with the merge of those that answered, its own
+     * as a quorum get of R = {@code readQuorum} does, but answers OK with the merge of those that answered, its own
      * records included, as the replica alone would have answered OK (never PARTIAL for replicas that were late).
      */
-    static void startWidened(NodeContext ctx, Membership members, LocalReplica replica, GetRequest g, Past past) {
-        new QuorumRead(ctx, members, replica, g, past, true).run();
+    static void startWidened(NodeContext ctx, Membership members, LocalReplica replica, GetRequest g, int readQuorum,
+                             Past past) {
+        new QuorumRead(ctx, members, replica, g, readQuorum, past, true).run();
     }
 
     private void run() {

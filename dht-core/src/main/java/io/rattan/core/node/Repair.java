@@ -4,6 +4,7 @@ import io.rattan.core.id.Id;
 import io.rattan.core.msg.Messages.Leave;
 import io.rattan.core.net.Contact;
 import io.rattan.core.store.StoredRecord;
+import io.rattan.core.testing.PlantedBugs;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

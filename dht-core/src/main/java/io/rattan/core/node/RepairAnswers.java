@@ -10,6 +10,7 @@ import io.rattan.core.msg.Messages.RangeDigestReply;
 import io.rattan.core.msg.Messages.RangeSum;
 import io.rattan.core.net.Contact;
 import io.rattan.core.store.StoredRecord;
+import io.rattan.core.testing.PlantedBugs;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

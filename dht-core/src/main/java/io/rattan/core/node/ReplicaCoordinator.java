@@ -17,6 +17,7 @@ import io.rattan.core.msg.Status;
 import io.rattan.core.net.Contact;
 import io.rattan.core.store.StoreException;
 import io.rattan.core.store.StoredRecord;
+import io.rattan.core.testing.PlantedBugs;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;

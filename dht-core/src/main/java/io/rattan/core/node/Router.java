@@ -57,8 +57,7 @@ final class Router {
                     m.hops());
             return;
         }
-        if (m instanceof GetRequest g && gets.answers(g)) {
-            deliver(m);
+        if (servedHere(m)) {
             return;
         }
         Set<Id> tried = new HashSet<>();
@@ -67,6 +66,19 @@ final class Router {
             tried.add(j.joiner().id());
         }
         route(m, tried);
+    }
+
+    /**
+     * The one place that decides whether a routed request that reached this node (from a peer, or started here) ends
+     * here before any routing: a get that this node answers as a replica ({@link GetAnswers#answers}) is served at
+     * once. Returns whether it was.
+     */
+    boolean servedHere(Routed m) {
+        if (m instanceof GetRequest g && gets.answers(g)) {
+            deliver(m);
+            return true;
+        }
+        return false;
     }
 
     /** Sends {@code m} to the best next hop not in {@code tried}, or serves it here when no node is better. */

@@ -1,23 +1,26 @@
 package io.rattan.core.virtual;
 
-import io.rattan.core.client.GetOptions;
 import io.rattan.core.env.Cancellable;
 import io.rattan.core.env.Clock;
 import io.rattan.core.env.ExpiryClock;
 import io.rattan.core.env.NodeEnv;
+import io.rattan.core.env.RequestIds;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
+import io.rattan.core.node.ClientRequestValidator;
 import io.rattan.core.node.Node;
-import io.rattan.core.node.PlantedBugs;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.node.NodeListener;
 import io.rattan.core.store.MemoryStore;
 import io.rattan.core.store.Store;
+import io.rattan.core.testing.PlantedBugs;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.function.BooleanSupplier;
 
@@ -154,7 +157,8 @@ public final class VirtualWorld {
             slot.expiry.attach(store);
             clock = slot.expiry;
         }
-        NodeEnv env = new NodeEnv(clock, loop, network.transportFor(slot.contact.address()), store, random.split());
+        NodeEnv env = new NodeEnv(clock, loop, network.transportFor(slot.contact.address()), store, random.split(),
+                RequestIds.OWN_STREAM);
         Node node = new Node(config, slot.contact, env, listener, bugs);
         slot.node = node;
         slot.alive = true;
@@ -500,9 +504,14 @@ public final class VirtualWorld {
 
     /** Sends a client request to node {@code index} as gateway and runs the world until it is answered. */
     public Message request(int index, Message clientRequest) {
+        // This world's gateway edge: a request outside the node's limits is answered before the node sees it.
+        Optional<ErrorReply> refused = ClientRequestValidator.check(clientRequest, config);
+        if (refused.isPresent()) {
+            return refused.get();
+        }
         Message[] reply = new Message[1];
         Node node = slots.get(index).node;
-        scheduler.execute(() -> node.handleClient(clientRequest, GetOptions.carriedBy(clientRequest), m -> reply[0] = m));
+        scheduler.execute(() -> node.handleClient(clientRequest, m -> reply[0] = m));
         long deadline = scheduler.nanoTime() + 2 * config.requestTimeoutMillis() * 1_000_000L + SECOND;
         if (!scheduler.runUntil(() -> reply[0] != null, deadline)) {
             throw new IllegalStateException("node " + index + " never answered " + clientRequest.type());

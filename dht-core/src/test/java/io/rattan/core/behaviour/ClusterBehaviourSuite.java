@@ -3,7 +3,7 @@ package io.rattan.core.behaviour;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rattan.core.id.Id;
-import io.rattan.core.msg.Consistency;
+import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
@@ -123,7 +123,7 @@ public abstract class ClusterBehaviourSuite {
     }
 
     private GetReply get(int gateway, Id key) {
-        Message reply = cluster.request(gateway, new ClientGet(key, 0, Bytes.EMPTY));
+        Message reply = cluster.request(gateway, ClientGet.of(key));
         assertThat(reply).as("get through node %d: %s", gateway, reply).isInstanceOf(GetReply.class);
         return (GetReply) reply;
     }
@@ -480,8 +480,7 @@ public abstract class ClusterBehaviourSuite {
         assertThat(valuesOf(get(controlLost, control.key()))).containsExactly(control.value());
         assertThat(cluster.read(controlLost, control.key(), control.hash())).as("a one-replica get repairs nothing")
                 .isEmpty();
-        Message reply = cluster.request(coordinator, new ClientGet(s.key(), RoutingMode.DEFAULT, 0, Bytes.EMPTY, 0,
-                false, false, Consistency.QUORUM, 0));
+        Message reply = cluster.request(coordinator, new ClientGet(s.key(), 0, Bytes.EMPTY, false, GetOptions.of(RoutingMode.DEFAULT).withQuorum(0)));
 
         assertThat(reply).as("quorum get: %s", reply).isInstanceOf(GetReply.class);
         GetReply quorum = (GetReply) reply;
@@ -492,8 +491,7 @@ public abstract class ClusterBehaviourSuite {
                 () -> cluster.read(lost, s.key(), s.hash()).isPresent());
         assertThat(copies(s)).isEqualTo(copiesBefore);
 
-        Message tooMany = cluster.request(coordinator, new ClientGet(s.key(), RoutingMode.DEFAULT, 0, Bytes.EMPTY, 0,
-                false, false, Consistency.QUORUM, K + 1));
+        Message tooMany = cluster.request(coordinator, new ClientGet(s.key(), 0, Bytes.EMPTY, false, GetOptions.of(RoutingMode.DEFAULT).withQuorum(K + 1)));
         assertThat(((ErrorReply) tooMany).status()).isEqualTo(Status.BAD_REQUEST);
     }
 
@@ -536,7 +534,7 @@ public abstract class ClusterBehaviourSuite {
         Bytes placemark = Bytes.EMPTY;
         int pages = 0;
         do {
-            GetReply r = (GetReply) cluster.request(0, new ClientGet(key, 7, placemark));
+            GetReply r = (GetReply) cluster.request(0, ClientGet.of(key).page(7, placemark));
             got.addAll(valuesOf(r));
             placemark = r.placemark();
             pages++;

@@ -69,7 +69,7 @@ class DeferredStoreBehaviourTest extends ClusterBehaviourSuite {
         Bytes placemark = Bytes.EMPTY;
         int pages = 0;
         do {
-            GetReply r = (GetReply) cluster.request(0, new ClientGet(key, 7, placemark));
+            GetReply r = (GetReply) cluster.request(0, ClientGet.of(key).page(7, placemark));
             r.values().stream().map(ValueEntry::value).forEach(got::add);
             placemark = r.placemark();
             pages++;

@@ -49,8 +49,7 @@ public final class TraceScenario {
         world.runFor(60_000_000_000L);
         List<Integer> live = world.liveIndexes();
         for (int i = 0; i < keys.size(); i++) {
-            Message reply = world.request(live.get(random.nextInt(live.size())), new ClientGet(keys.get(i), 0,
-                    Bytes.EMPTY));
+            Message reply = world.request(live.get(random.nextInt(live.size())), ClientGet.of(keys.get(i)));
             if (!(reply instanceof GetReply g) || g.values().size() != 1 || !g.values().get(0).value()
                     .equals(values.get(i))) {
                 throw new IllegalStateException("value " + i + " lost: " + reply);

@@ -2,6 +2,7 @@ package io.rattan.core.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.GetReply;

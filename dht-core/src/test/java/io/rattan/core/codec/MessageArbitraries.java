@@ -1,26 +1,24 @@
 package io.rattan.core.codec;
 
 import io.rattan.core.id.Id;
-import io.rattan.core.msg.Envelope;
-import io.rattan.core.msg.Message;
-import io.rattan.core.msg.MessageType;
 import io.rattan.core.msg.Consistency;
 import io.rattan.core.msg.Cost;
+import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.GetOptions;
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.MessageType;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.msg.Messages.ClientRemove;
 import io.rattan.core.msg.Messages.Digest;
 import io.rattan.core.msg.Messages.DigestEntry;
 import io.rattan.core.msg.Messages.DigestWant;
-import io.rattan.core.msg.Messages.RangeDigest;
-import io.rattan.core.msg.Messages.RangeDigestReply;
-import io.rattan.core.msg.Messages.RangeSum;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.GetReply;
-import io.rattan.core.msg.Messages.IterativeGet;
-import io.rattan.core.msg.Messages.IterativeGetReply;
 import io.rattan.core.msg.Messages.GetRequest;
 import io.rattan.core.msg.Messages.HopAck;
+import io.rattan.core.msg.Messages.IterativeGet;
+import io.rattan.core.msg.Messages.IterativeGetReply;
 import io.rattan.core.msg.Messages.JoinInfo;
 import io.rattan.core.msg.Messages.JoinRequest;
 import io.rattan.core.msg.Messages.LeafExchange;
@@ -29,6 +27,9 @@ import io.rattan.core.msg.Messages.Ping;
 import io.rattan.core.msg.Messages.Pong;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.PutRequest;
+import io.rattan.core.msg.Messages.RangeDigest;
+import io.rattan.core.msg.Messages.RangeDigestReply;
+import io.rattan.core.msg.Messages.RangeSum;
 import io.rattan.core.msg.Messages.RemoveReplica;
 import io.rattan.core.msg.Messages.RemoveReplicaReply;
 import io.rattan.core.msg.Messages.RemoveReply;
@@ -204,11 +205,8 @@ final class MessageArbitraries {
                 Arbitraries.of(true, false)).as(ReplicaReadReply::new));
         m.put(MessageType.CLIENT_PUT, Combinators.combine(ids(), values(), nonNegativeInts(), hashes())
                 .as(ClientPut::new));
-        m.put(MessageType.CLIENT_GET, Combinators.combine(ids(), Arbitraries.of(RoutingMode.class), nonNegativeInts(),
-                hashes(), Arbitraries.integers().between(0, 16), Arbitraries.of(true, false), Arbitraries.of(true, false))
-                .flatAs((key, routing, max, placemark, p, want, oneHop) -> Combinators.combine(
-                        Arbitraries.of(Consistency.class), nonNegativeInts()).as((consistency, r) ->
-                        new ClientGet(key, routing, max, placemark, p, want, oneHop, consistency, r))));
+        m.put(MessageType.CLIENT_GET, Combinators.combine(ids(), nonNegativeInts(), hashes(), Arbitraries.of(true, false),
+                wireGetOptions()).as(ClientGet::new));
         m.put(MessageType.CLIENT_REMOVE, Combinators.combine(ids(), hashes(), secrets(), nonNegativeInts())
                 .as(ClientRemove::new));
         m.put(MessageType.ERROR_REPLY, Combinators.combine(statuses(), details(), nonNegativeInts())
@@ -223,5 +221,18 @@ final class MessageArbitraries {
 
     static Arbitrary<Envelope> envelopes() {
         return Combinators.combine(contacts().injectNull(0.3), Arbitraries.longs(), messages()).as(Envelope::new);
+    }
+
+    /** The get options the binary RPC carries: one gateway, no hedge, and only combinations GetOptions accepts. */
+    static Arbitrary<GetOptions> wireGetOptions() {
+        return Combinators.combine(Arbitraries.of(RoutingMode.class),
+                Arbitraries.integers().between(0, GetOptions.PARALLELISM_MAX), Arbitraries.of(true, false),
+                Arbitraries.of(true, false), Arbitraries.integers().between(0, GetOptions.READ_REPLICAS_MAX))
+                .as((routing, p, oneHop, quorum, r) -> {
+                    boolean iterative = routing == RoutingMode.ITERATIVE;
+                    boolean q = quorum && !iterative;
+                    return GetOptions.builder().routing(routing).parallelism(p).oneHop(oneHop && !iterative)
+                            .consistency(q ? Consistency.QUORUM : Consistency.ONE, q ? r : 0).build();
+                });
     }
 }

@@ -8,24 +8,21 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Cost;
 import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.MessageType;
-import io.rattan.core.msg.Consistency;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.msg.Messages.ClientRemove;
 import io.rattan.core.msg.Messages.Digest;
 import io.rattan.core.msg.Messages.DigestEntry;
 import io.rattan.core.msg.Messages.DigestWant;
-import io.rattan.core.msg.Messages.RangeDigest;
-import io.rattan.core.msg.Messages.RangeDigestReply;
-import io.rattan.core.msg.Messages.RangeSum;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.GetReply;
-import io.rattan.core.msg.Messages.IterativeGet;
-import io.rattan.core.msg.Messages.IterativeGetReply;
 import io.rattan.core.msg.Messages.GetRequest;
 import io.rattan.core.msg.Messages.HopAck;
+import io.rattan.core.msg.Messages.IterativeGet;
+import io.rattan.core.msg.Messages.IterativeGetReply;
 import io.rattan.core.msg.Messages.JoinInfo;
 import io.rattan.core.msg.Messages.JoinRequest;
 import io.rattan.core.msg.Messages.LeafExchange;
@@ -34,6 +31,9 @@ import io.rattan.core.msg.Messages.Ping;
 import io.rattan.core.msg.Messages.Pong;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.PutRequest;
+import io.rattan.core.msg.Messages.RangeDigest;
+import io.rattan.core.msg.Messages.RangeDigestReply;
+import io.rattan.core.msg.Messages.RangeSum;
 import io.rattan.core.msg.Messages.RemoveReplica;
 import io.rattan.core.msg.Messages.RemoveReplicaReply;
 import io.rattan.core.msg.Messages.RemoveReply;
@@ -120,10 +120,11 @@ class MessageCodecTest {
                         true),
                 new ReplicaReadReply(List.of(), false),
                 new ClientPut(KEY, Bytes.utf8("value"), 0, Bytes.EMPTY),
-                new ClientGet(KEY, 0, Bytes.EMPTY),
-                new ClientGet(KEY, RoutingMode.ITERATIVE, 3, Bytes.EMPTY, 3, true),
-                new ClientGet(KEY, RoutingMode.DELAY_AWARE, 3, Bytes.EMPTY, 0, false, true),
-                new ClientGet(KEY, RoutingMode.GREEDY, 0, Bytes.EMPTY, 0, false, false, Consistency.QUORUM, 3),
+                ClientGet.of(KEY),
+                ClientGet.of(KEY, GetOptions.of(RoutingMode.ITERATIVE).withParallelism(3)).page(3, Bytes.EMPTY)
+                        .askingHolders(),
+                ClientGet.of(KEY, GetOptions.of(RoutingMode.DELAY_AWARE).withOneHop(true)).page(3, Bytes.EMPTY),
+                ClientGet.of(KEY, GetOptions.of(RoutingMode.GREEDY).withQuorum(3)),
                 new ClientRemove(KEY, HASH, Bytes.utf8("secret"), 120),
                 new ErrorReply(Status.TOO_LARGE, "naïve ☃ 𝄞"),
                 new ErrorReply(Status.RATE_LIMITED, "over the rate", 250),
@@ -189,13 +190,12 @@ class MessageCodecTest {
 
     @Test
     void theClientGetOfTheProtocolExampleHasItsDocumentedBytes() {
-        ClientGet get = new ClientGet(Id.ofName("greeting"), RoutingMode.DELAY_AWARE, 0, Bytes.EMPTY);
+        ClientGet get = ClientGet.of(Id.ofName("greeting"), GetOptions.of(RoutingMode.DELAY_AWARE));
         String common = "073d00" + "0000000000000007" + "a0f7e779f9247566c84036f07f7bdf4a40a869bd" + "01" + "00000000"
                 + "00000000" + "00000000" + "00" + "00";
 
         assertThat(hex(codec.encode(new Envelope(null, 7, get)))).isEqualTo(common + "00" + "00000000");
-        ClientGet quorum = new ClientGet(get.key(), RoutingMode.DELAY_AWARE, 0, Bytes.EMPTY, 0, false, false,
-                Consistency.QUORUM, 3);
+        ClientGet quorum = ClientGet.of(get.key(), GetOptions.of(RoutingMode.DELAY_AWARE).withQuorum(3));
         assertThat(hex(codec.encode(new Envelope(null, 7, quorum)))).isEqualTo(common + "01" + "00000003");
         assertThat(codec.encode(new Envelope(null, 7, get))).hasSize(51);
     }
@@ -346,7 +346,7 @@ class MessageCodecTest {
 
     @Test
     void anUnknownConsistencyIsRejected() {
-        assertRejected(withLastBytes(new ClientGet(KEY, 1, Bytes.EMPTY), 5, "02" + "00000000"),
+        assertRejected(withLastBytes(ClientGet.of(KEY).page(1, Bytes.EMPTY), 5, "02" + "00000000"),
                 "unknown consistency 2");
     }
 
@@ -366,11 +366,11 @@ class MessageCodecTest {
         assertRejected(withLastBytes(new StoreAck(1), 4, "80000000"), "accepted is negative");
         assertRejected(withLastBytes(new PutReply(Status.OK, 1, ""), 6, "ffffffff" + "0000"),
                 "replicas is negative");
-        assertRejected(withLastBytes(new ClientGet(KEY, 1, Bytes.EMPTY), 19, "ffffffff" + "00000000" + "00000000"
+        assertRejected(withLastBytes(ClientGet.of(KEY).page(1, Bytes.EMPTY), 19, "ffffffff" + "00000000" + "00000000"
                 + "00" + "00" + "00" + "00000000"), "maxValues is negative");
-        assertRejected(withLastBytes(new ClientGet(KEY, 1, Bytes.EMPTY), 11, "ffffffff" + "00" + "00" + "00"
+        assertRejected(withLastBytes(ClientGet.of(KEY).page(1, Bytes.EMPTY), 11, "ffffffff" + "00" + "00" + "00"
                 + "00000000"), "parallelism is negative");
-        assertRejected(withLastBytes(new ClientGet(KEY, 1, Bytes.EMPTY), 4, "ffffffff"), "readReplicas is negative");
+        assertRejected(withLastBytes(ClientGet.of(KEY).page(1, Bytes.EMPTY), 4, "ffffffff"), "readReplicas is negative");
         assertRejected(withLastBytes(new GetRequest(KEY, 1, Bytes.EMPTY, ALICE, 1, 0), 4, "80000000"),
                 "readQuorum is negative");
         assertRejected(withLastBytes(new GetReply(Status.OK, List.of(), Bytes.EMPTY, 0, ""), 4, "ffffffff"),
@@ -386,6 +386,19 @@ class MessageCodecTest {
     @ValueSource(strings = {"00000100", "ffffffff", "80000000"})
     void hopsOutOfRangeAreRejected(String hops) {
         assertRejected(withLastBytes(new JoinRequest(ALICE, 1, 0), 4, hops), "hops out of range");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"010000000000", "000100000003"})
+    void getOptionsThatDoNotFitTogetherAreRejected(String oneHopConsistencyR) {
+        // The last bytes of a client get are one-hop (1), consistency (1) and R (4); the get is iterative.
+        ClientGet iterative = ClientGet.of(KEY, GetOptions.of(RoutingMode.ITERATIVE));
+        assertRejected(withLastBytes(iterative, 6, oneHopConsistencyR), "cannot be iterative");
+    }
+
+    @Test
+    void rWithoutQuorumIsRejected() {
+        assertRejected(withLastBytes(ClientGet.of(KEY), 5, "0000000003"), "use it with consistency=quorum");
     }
 
     // ---- decode: lengths and counts that would allocate more than the frame holds ----
@@ -537,7 +550,7 @@ class MessageCodecTest {
                 "binding of 65 bytes");
         assertRefused(new StoreReplicas(List.of(new ReplicaRecord(KEY, HASH, Bytes.EMPTY, 1, Bytes.EMPTY,
                 Bytes.wrap(new byte[1025]), true))), "secret of 1025 bytes");
-        assertRefused(new ClientGet(KEY, 1, Bytes.wrap(new byte[65])), "placemark of 65 bytes");
+        assertRefused(ClientGet.of(KEY).page(1, Bytes.wrap(new byte[65])), "placemark of 65 bytes");
         assertRefused(new ClientRemove(KEY, Bytes.EMPTY, Bytes.wrap(new byte[1025]), 1), "secret of 1025 bytes");
         assertRefused(new ErrorReply(Status.OK, "x".repeat(4097)), "detail of 4097 UTF-8 bytes exceeds 4096");
         assertRefused(new ErrorReply(Status.OK, "é".repeat(2049)), "detail of 4098 UTF-8 bytes");
@@ -584,8 +597,8 @@ class MessageCodecTest {
     void nullFieldsAreRefused() {
         assertRefused(new ErrorReply(Status.OK, null), "detail is null");
         assertRefused(new ErrorReply(null, "x"), "status is null");
-        assertRefused(new ClientGet(null, 1, Bytes.EMPTY), "key is null");
-        assertRefused(new ClientGet(KEY, 1, null), "placemark is null");
+        assertRefused(ClientGet.of(null).page(1, Bytes.EMPTY), "key is null");
+        assertRefused(ClientGet.of(KEY).page(1, null), "placemark is null");
         assertRefused(new PutRequest(KEY, Bytes.EMPTY, 1, 1, Bytes.EMPTY, null, 1, 0), "origin is null");
     }
 

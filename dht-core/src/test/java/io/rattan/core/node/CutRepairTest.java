@@ -8,6 +8,8 @@ import io.rattan.core.msg.Messages.RangeDigest;
 import io.rattan.core.msg.Messages.RangeDigestReply;
 import io.rattan.core.msg.Messages.RangeSum;
 import io.rattan.core.net.Contact;
+import io.rattan.core.node.SentLog.Sent;
+import io.rattan.core.testing.PlantedBugs;
 import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -27,11 +29,7 @@ class CutRepairTest extends ReplicaRig {
     }
 
     private List<Sent> digestsTo(Contact peer) {
-        return sentTo(peer, RangeDigest.class);
-    }
-
-    private List<Sent> sentTo(Contact peer, Class<?> type) {
-        return sent(type).stream().filter(s -> s.to().equals(peer.address())).toList();
+        return log.sentTo(peer, RangeDigest.class);
     }
 
     private Repair repairHoldingOneValue() {
@@ -75,11 +73,11 @@ class CutRepairTest extends ReplicaRig {
         List<RangeSum> empty = Collections.nCopies(RangeSync.PARTS, new RangeSum(0, 0));
         outbox.onReply(new Envelope(a, first.envelope().requestId(), new RangeDigestReply(empty)));
         scheduler.runFor(10_000_000L);
-        assertThat(sentTo(a, Digest.class)).as("the part holding the value, listed").hasSize(1);
+        assertThat(log.sentTo(a, Digest.class)).as("the part holding the value, listed").hasSize(1);
 
         scheduler.runFor(1_000_000_000L);
 
-        assertThat(sentTo(a, Digest.class)).as("its answer lost: sent again within a second").hasSizeGreaterThan(1);
+        assertThat(log.sentTo(a, Digest.class)).as("its answer lost: sent again within a second").hasSizeGreaterThan(1);
         assertThat(digestsTo(b)).as("a peer that never answered still waits the quarter").hasSize(1);
     }
 }

@@ -3,6 +3,7 @@ package io.rattan.core.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
@@ -19,8 +20,8 @@ import io.rattan.core.virtual.VirtualWorld;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.List;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -104,7 +105,7 @@ class DelayAwareRoutingTest {
             while (slowIds.contains(world.contact(gateway).id())) {
                 gateway = random.nextInt(world.size());
             }
-            Message reply = world.request(gateway, new ClientGet(keys.get(random.nextInt(keys.size())), mode, 0, Bytes.EMPTY));
+            Message reply = world.request(gateway, ClientGet.of(keys.get(random.nextInt(keys.size())), GetOptions.of(mode)));
             assertThat(reply).isInstanceOf(GetReply.class);
             assertThat(((GetReply) reply).values()).hasSize(1);
         }

@@ -13,7 +13,6 @@ import io.rattan.core.store.StoredRecord;
 import io.rattan.core.util.Bytes;
 import io.rattan.core.virtual.VirtualScheduler;
 import java.util.List;
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -50,13 +49,10 @@ class GetAnswersEdgeTest {
         store = new MemoryStore(scheduler::epochMillis);
         Contact self = contact("50", 1);
         NodeConfig config = NodeConfig.defaults().withLeafSetHalf(3).withReplicas(4, 2);
-        NodeContext ctx = new NodeContext(self, config, scheduler, scheduler, new SplittableRandom(1),
-                NodeListener.NONE);
-        members = new Membership(ctx, () -> { }, id -> { });
-        Outbox outbox = new Outbox(ctx, (to, e) -> { }, members::sampleRtt);
-        ctx.attach(outbox);
-        LocalReplica replica = new LocalReplica(config, store, scheduler, ctx.tag());
-        gets = new GetAnswers(ctx, members, replica);
+        HandBuiltNode node = HandBuiltNode.of(self, config, scheduler, NodeListener.NONE, (to, e) -> { });
+        members = node.members();
+        LocalReplica replica = new LocalReplica(config, store, scheduler, node.ctx().tag());
+        gets = new GetAnswers(node.ctx(), members, replica);
         int host = 2;
         for (String hex : memberHexes) {
             members.heard(contact(hex, host++));

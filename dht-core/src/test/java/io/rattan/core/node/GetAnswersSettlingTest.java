@@ -16,6 +16,7 @@ import io.rattan.core.msg.Messages.StoreReplicas;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
+import io.rattan.core.node.SentLog.Sent;
 import io.rattan.core.store.Store;
 import io.rattan.core.store.StoredRecord;
 import io.rattan.core.util.Bytes;

@@ -8,6 +8,7 @@ import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.ReplicaRead;
 import io.rattan.core.msg.Messages.ReplicaReadReply;
 import io.rattan.core.msg.Status;
+import io.rattan.core.node.SentLog.Sent;
 import io.rattan.core.store.StoredRecord;
 import io.rattan.core.util.Bytes;
 import java.util.List;

@@ -1,17 +1,17 @@
 package io.rattan.core.node;
 
-import io.rattan.core.client.GetOptions;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rattan.core.client.OneHopImage;
 import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Cost;
-import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.MessageType;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
+import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.RoutingMode;
@@ -89,8 +89,7 @@ class GetStrategiesTest {
             inFlight.clear();
             for (int i = 0; i < keys.size(); i++) {
                 int gateway = 40 + i;
-                GetReply reply = get(gateway, new ClientGet(keys.get(i), RoutingMode.ITERATIVE, 0, Bytes.EMPTY, p,
-                        false));
+                GetReply reply = get(gateway, new ClientGet(keys.get(i), 0, Bytes.EMPTY, false, GetOptions.of(RoutingMode.ITERATIVE).withParallelism(p)));
                 assertThat(reply.values()).extracting(v -> v.value()).containsExactly(values.get(i));
                 // Let late answers to the other questions come in before the next get.
                 world.runFor(1_000_000_000L);
@@ -109,7 +108,7 @@ class GetStrategiesTest {
         for (int i = 0; i < keys.size(); i++) {
             getTrafficMessages = 0;
             getTrafficBytes = 0;
-            GetReply reply = get(60 + i, new ClientGet(keys.get(i), RoutingMode.GREEDY, 0, Bytes.EMPTY));
+            GetReply reply = get(60 + i, ClientGet.of(keys.get(i), GetOptions.of(RoutingMode.GREEDY)));
             // Hand count: each hop is a forward and its ack, then the answering replica's one reply to the gateway.
             int expected = reply.hops() == 0 ? 0 : 2 * reply.hops() + 1;
             assertThat(reply.cost().messages()).isEqualTo(expected).isEqualTo(getTrafficMessages);
@@ -124,8 +123,8 @@ class GetStrategiesTest {
         for (int i = 0; i < keys.size(); i++) {
             Message[] reply = new Message[1];
             Node gateway = world.node(80 + i);
-            ClientGet get = new ClientGet(keys.get(i), RoutingMode.DELAY_AWARE, 0, Bytes.EMPTY);
-            world.scheduler().execute(() -> gateway.handleClient(get, GetOptions.of(get.routing()).withGateways(3).withHedge(true), m -> reply[0] = m));
+            ClientGet get = ClientGet.of(keys.get(i), GetOptions.of(RoutingMode.DELAY_AWARE).withGateways(3).withHedge(true));
+            world.scheduler().execute(() -> gateway.handleClient(get, m -> reply[0] = m));
             world.runUntil(() -> reply[0] != null, 30_000_000_000L);
             assertThat(reply[0]).isInstanceOf(GetReply.class);
             assertThat(((GetReply) reply[0]).values()).extracting(v -> v.value()).containsExactly(values.get(i));
@@ -146,7 +145,7 @@ class GetStrategiesTest {
                 List<io.rattan.core.net.Contact> near = image.closest(key, 1);
                 // An empty image sends the get through an arbitrary node; the answer corrects the image.
                 int target = near.isEmpty() ? 100 : index.get(near.get(0).id());
-                GetReply reply = get(target, new ClientGet(key, RoutingMode.DELAY_AWARE, 0, Bytes.EMPTY, 0, true));
+                GetReply reply = get(target, new ClientGet(key, 0, Bytes.EMPTY, true, GetOptions.of(RoutingMode.DELAY_AWARE)));
                 assertThat(reply.values()).extracting(v -> v.value()).containsExactly(values.get(i));
                 assertThat(reply.holders()).hasSize(4);
                 image.learn(reply.holders());
@@ -174,8 +173,8 @@ class GetStrategiesTest {
             int farther = 0;
             for (int i = 0; i < keys.size(); i++) {
                 Message[] reply = new Message[1];
-                ClientGet get = new ClientGet(keys.get(i), RoutingMode.DELAY_AWARE, 0, Bytes.EMPTY);
-                world.scheduler().execute(() -> gateway.handleClient(get, GetOptions.of(get.routing()).withOneHop(true), m -> reply[0] = m));
+                ClientGet get = ClientGet.of(keys.get(i), GetOptions.of(RoutingMode.DELAY_AWARE).withOneHop(true));
+                world.scheduler().execute(() -> gateway.handleClient(get, m -> reply[0] = m));
                 world.runUntil(() -> reply[0] != null, 30_000_000_000L);
                 assertThat(reply[0]).isInstanceOf(GetReply.class);
                 GetReply g = (GetReply) reply[0];
@@ -193,8 +192,8 @@ class GetStrategiesTest {
 
     private GetReply oneHopGet(Node gateway, Id key) {
         Message[] reply = new Message[1];
-        ClientGet get = new ClientGet(key, RoutingMode.DELAY_AWARE, 0, Bytes.EMPTY);
-        world.scheduler().execute(() -> gateway.handleClient(get, GetOptions.of(get.routing()).withOneHop(true), m -> reply[0] = m));
+        ClientGet get = ClientGet.of(key, GetOptions.of(RoutingMode.DELAY_AWARE).withOneHop(true));
+        world.scheduler().execute(() -> gateway.handleClient(get, m -> reply[0] = m));
         world.runUntil(() -> reply[0] != null, 30_000_000_000L);
         assertThat(reply[0]).isInstanceOf(GetReply.class);
         return (GetReply) reply[0];
@@ -228,8 +227,8 @@ class GetStrategiesTest {
 
         Message[] reply = new Message[1];
         long started = world.scheduler().nanoTime();
-        ClientGet get = new ClientGet(key, RoutingMode.DELAY_AWARE, 0, Bytes.EMPTY);
-        world.scheduler().execute(() -> gateway.handleClient(get, GetOptions.of(get.routing()).withHedge(true).withOneHop(true), m -> reply[0] = m));
+        ClientGet get = ClientGet.of(key, GetOptions.of(RoutingMode.DELAY_AWARE).withHedge(true).withOneHop(true));
+        world.scheduler().execute(() -> gateway.handleClient(get, m -> reply[0] = m));
         world.runUntil(() -> reply[0] != null, 30_000_000_000L);
 
         assertThat(((GetReply) reply[0]).values()).extracting(v -> v.value()).containsExactly(values.get(3));
@@ -274,10 +273,9 @@ class GetStrategiesTest {
 
     @Test
     void anIterativeGetCannotStartAtSeveralNodes() {
-        Message[] reply = new Message[1];
-        world.node(0).handleClient(new ClientGet(keys.get(0), RoutingMode.ITERATIVE, 0, Bytes.EMPTY),
-                GetOptions.of(RoutingMode.ITERATIVE).withGateways(2), m -> reply[0] = m);
-        assertThat(reply[0]).isInstanceOfSatisfying(io.rattan.core.msg.Messages.ErrorReply.class,
+        Message reply = world.request(0, ClientGet.of(keys.get(0),
+                GetOptions.of(RoutingMode.ITERATIVE).withGateways(2)));
+        assertThat(reply).isInstanceOfSatisfying(io.rattan.core.msg.Messages.ErrorReply.class,
                 e -> assertThat(e.status()).isEqualTo(Status.BAD_REQUEST));
     }
 }

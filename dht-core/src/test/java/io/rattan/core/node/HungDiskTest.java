@@ -3,9 +3,9 @@ package io.rattan.core.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rattan.core.env.NodeEnv;
+import io.rattan.core.env.RequestIds;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Envelope;
-import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.PutRequest;
@@ -15,6 +15,7 @@ import io.rattan.core.msg.Messages.StoreReplicas;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
+import io.rattan.core.node.SentLog.Sent;
 import io.rattan.core.store.ForwardingStore;
 import io.rattan.core.store.MemoryStore;
 import io.rattan.core.util.Bytes;
@@ -35,9 +36,6 @@ class HungDiskTest {
 
     private static final Id KEY = Id.fromHex("8000000000000000000000000000000000000000");
     private static final long MS = 1_000_000L;
-
-    private record Sent(Address to, Envelope envelope) {
-    }
 
     /** A store in memory whose syncs hang: durable actions wait in a list. */
     private static final class HungStore extends ForwardingStore {
@@ -75,7 +73,8 @@ class HungDiskTest {
         }
     }
 
-    private final List<Sent> sent = new ArrayList<>();
+    private final SentLog log = new SentLog();
+    private final List<Sent> sent = log.all();
     private final List<Contact> others = new ArrayList<>();
     private final Contact gateway = contact("0100000000000000000000000000000000000000", 9);
     private final GaveUp gaveUp = new GaveUp();
@@ -102,15 +101,11 @@ class HungDiskTest {
      */
     private ReplicaCoordinator coordinatorOnTheHungDisk() {
         Contact self = contact("8000000000000000000000000000000000000001", 1);
-        NodeContext ctx = new NodeContext(self, config, scheduler, scheduler, new SplittableRandom(1), gaveUp);
-        members = new Membership(ctx, () -> { }, id -> { });
-        outbox = new Outbox(ctx, (to, e) -> sent.add(new Sent(to, e)), members::sampleRtt);
-        ctx.attach(outbox);
-        return new ReplicaCoordinator(ctx, members, new LocalReplica(config, store, scheduler, ctx.tag()));
-    }
-
-    private List<Sent> sentTo(Contact c, Class<? extends Message> type) {
-        return sent.stream().filter(s -> s.to().equals(c.address()) && type.isInstance(s.envelope().body())).toList();
+        HandBuiltNode node = HandBuiltNode.of(self, config, scheduler, gaveUp, log);
+        members = node.members();
+        outbox = node.outbox();
+        return new ReplicaCoordinator(node.ctx(), members, new LocalReplica(config, store, scheduler,
+                node.ctx().tag()));
     }
 
     @Test
@@ -130,18 +125,18 @@ class HungDiskTest {
         coordinator.put(put());
         assertThat(store.waiting).as("the own copy waits for its sync").hasSize(1);
         // One peer stores it, two refuse: W = 2 hangs on the own copy.
-        long[] ids = others.stream().mapToLong(c -> sentTo(c, StoreReplicas.class).get(0).envelope().requestId())
+        long[] ids = others.stream().mapToLong(c -> log.sentTo(c, StoreReplicas.class).get(0).envelope().requestId())
                 .toArray();
         outbox.onReply(new Envelope(others.get(0), ids[0], new StoreAck(1)));
         outbox.onReply(new Envelope(others.get(1), ids[1], new StoreAck(0)));
         outbox.onReply(new Envelope(others.get(2), ids[2], new StoreAck(0)));
 
         scheduler.runFor((bound - 1) * MS);
-        assertThat(sentTo(gateway, PutReply.class)).as("still waiting just before the bound").isEmpty();
+        assertThat(log.sentTo(gateway, PutReply.class)).as("still waiting just before the bound").isEmpty();
         assertThat(gaveUp.ownCopies).isZero();
 
         scheduler.runFor(2 * MS);
-        List<Sent> replies = sentTo(gateway, PutReply.class);
+        List<Sent> replies = log.sentTo(gateway, PutReply.class);
         assertThat(replies).as("answered at the bound").hasSize(1);
         PutReply reply = (PutReply) replies.get(0).envelope().body();
         assertThat(reply.status()).as("a 503 with Retry-After at the gateway").isEqualTo(Status.IO_ERROR);
@@ -150,7 +145,7 @@ class HungDiskTest {
 
         store.syncReturns();
         scheduler.runFor(10_000 * MS);
-        assertThat(sentTo(gateway, PutReply.class)).as("the late sync answers nothing more").hasSize(1);
+        assertThat(log.sentTo(gateway, PutReply.class)).as("the late sync answers nothing more").hasSize(1);
         assertThat(gaveUp.ownCopies).isEqualTo(1);
     }
 
@@ -160,24 +155,24 @@ class HungDiskTest {
         Contact peer = contact("8000000000000000000000000000000000000002", 2);
         members.heard(peer);
         coordinator.put(put());
-        outbox.onReply(new Envelope(peer, sentTo(peer, StoreReplicas.class).get(0).envelope().requestId(),
+        outbox.onReply(new Envelope(peer, log.sentTo(peer, StoreReplicas.class).get(0).envelope().requestId(),
                 new StoreAck(1)));
         scheduler.runFor((bound - 1) * MS);
         store.syncReturns();
 
-        List<Sent> replies = sentTo(gateway, PutReply.class);
+        List<Sent> replies = log.sentTo(gateway, PutReply.class);
         assertThat(replies).hasSize(1);
         assertThat(((PutReply) replies.get(0).envelope().body()).status()).isEqualTo(Status.OK);
         scheduler.runFor(10_000 * MS);
         assertThat(gaveUp.ownCopies).as("the timer was cancelled").isZero();
-        assertThat(sentTo(gateway, PutReply.class)).hasSize(1);
+        assertThat(log.sentTo(gateway, PutReply.class)).hasSize(1);
     }
 
     @Test
     void aReplicaWhoseCopiesNeverSyncAnswersIoErrorAtTheBoundAndALateSyncSendsNoAck() {
         Contact self = contact("8000000000000000000000000000000000000001", 1);
-        Node node = new Node(config, self, new NodeEnv(scheduler, scheduler, (to, e) -> sent.add(new Sent(to, e)),
-                store, new SplittableRandom(1)), gaveUp);
+        Node node = new Node(config, self, new NodeEnv(scheduler, scheduler, log, store,
+                new SplittableRandom(1), RequestIds.OWN_STREAM), gaveUp);
         Contact root = contact("8000000000000000000000000000000000000002", 2);
         Bytes value = Bytes.utf8("copy");
         ReplicaRecord copy = new ReplicaRecord(KEY, value.sha256(), value, scheduler.epochMillis() + 600_000,
@@ -186,11 +181,11 @@ class HungDiskTest {
         assertThat(store.waiting).as("the acknowledgement waits for the sync").hasSize(1);
 
         scheduler.runFor((bound - 1) * MS);
-        assertThat(sentTo(root, StoreAck.class)).isEmpty();
-        assertThat(sentTo(root, ErrorReply.class)).as("nothing yet").isEmpty();
+        assertThat(log.sentTo(root, StoreAck.class)).isEmpty();
+        assertThat(log.sentTo(root, ErrorReply.class)).as("nothing yet").isEmpty();
 
         scheduler.runFor(2 * MS);
-        List<Sent> errors = sentTo(root, ErrorReply.class);
+        List<Sent> errors = log.sentTo(root, ErrorReply.class);
         assertThat(errors).as("answered at the bound").hasSize(1);
         assertThat(errors.get(0).envelope().requestId()).isEqualTo(41);
         assertThat(((ErrorReply) errors.get(0).envelope().body()).status())
@@ -198,8 +193,8 @@ class HungDiskTest {
         assertThat(gaveUp.copies).isEqualTo(1);
 
         store.syncReturns();
-        assertThat(sentTo(root, StoreAck.class)).as("the late sync acknowledges nothing").isEmpty();
-        assertThat(sentTo(root, ErrorReply.class)).hasSize(1);
+        assertThat(log.sentTo(root, StoreAck.class)).as("the late sync acknowledges nothing").isEmpty();
+        assertThat(log.sentTo(root, ErrorReply.class)).hasSize(1);
     }
 
     private PutRequest put() {

@@ -3,6 +3,7 @@ package io.rattan.core.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.GetReply;
@@ -101,8 +102,7 @@ class IdlePeersTest {
 
         // Iterative gets: the gateway itself asks the nodes of each path, most of them no neighbours of its own.
         for (int i = 0; i < 60; i++) {
-            Message reply = world.request(gateway, new ClientGet(Id.ofName("idle-key-" + i), RoutingMode.ITERATIVE,
-                    0, Bytes.EMPTY, 3, false));
+            Message reply = world.request(gateway, new ClientGet(Id.ofName("idle-key-" + i), 0, Bytes.EMPTY, false, GetOptions.of(RoutingMode.ITERATIVE).withParallelism(3)));
             assertThat(reply).isInstanceOf(GetReply.class);
         }
         List<Id> rememberedStrangers = new ArrayList<>();

@@ -3,6 +3,7 @@ package io.rattan.core.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
@@ -48,7 +49,7 @@ class IterativeGatewayTest {
             }
         }
         // The gateway learned RTTs of 10 ms, so its RTOs are at the 100 ms floor: 600 ms is late past every one.
-        Message reply = world.request(gateway, new ClientGet(key, RoutingMode.ITERATIVE, 0, Bytes.EMPTY, 3, false));
+        Message reply = world.request(gateway, new ClientGet(key, 0, Bytes.EMPTY, false, GetOptions.of(RoutingMode.ITERATIVE).withParallelism(3)));
         assertThat(reply).as("every candidate late past its RTO").isInstanceOf(GetReply.class);
         assertThat(((GetReply) reply).status()).isEqualTo(Status.OK);
         assertThat(((GetReply) reply).values()).extracting(v -> v.value()).containsExactly(value);

@@ -7,6 +7,7 @@ import io.rattan.core.msg.Messages.LeafExchange;
 import io.rattan.core.msg.Messages.Ping;
 import io.rattan.core.msg.Messages.Pong;
 import io.rattan.core.net.Contact;
+import io.rattan.core.node.SentLog.Sent;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,14 +1,13 @@
 package io.rattan.core.node;
 
 import io.rattan.core.id.Id;
-import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Messages.Ping;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
+import io.rattan.core.node.SentLog.Sent;
 import io.rattan.core.virtual.VirtualScheduler;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.BeforeEach;
 
 /**
@@ -22,9 +21,6 @@ abstract class MembershipRig {
     static final long SECOND = 1_000_000_000L;
     static final Id SELF = Id.fromHex("8000000000000000000000000000000000000000");
 
-    record Sent(Address to, Envelope envelope) {
-    }
-
     List<Sent> sent;
     /** The members that answered again after a cut, in order ({@link Membership}'s {@code answersResumed}). */
     List<Id> resumed;
@@ -35,16 +31,15 @@ abstract class MembershipRig {
 
     @BeforeEach
     void build() {
-        sent = new ArrayList<>();
         resumed = new ArrayList<>();
         scheduler = new VirtualScheduler(1_700_000_000_000L);
         config = NodeConfig.defaults();
-        NodeContext ctx = new NodeContext(at(SELF, "10.0.0.1", 4000), config, scheduler, scheduler,
-                new SplittableRandom(1), NodeListener.NONE);
-        members = new Membership(ctx, () -> { }, resumed::add);
-        List<Sent> into = sent;
-        outbox = new Outbox(ctx, (to, e) -> into.add(new Sent(to, e)), members::sampleRtt);
-        ctx.attach(outbox);
+        SentLog log = new SentLog();
+        sent = log.all();
+        HandBuiltNode node = HandBuiltNode.of(at(SELF, "10.0.0.1", 4000), config, scheduler, NodeListener.NONE, log,
+                () -> { }, resumed::add);
+        members = node.members();
+        outbox = node.outbox();
     }
 
     /** An id {@code offset} steps of 2^100 clockwise of this node (negative: counter-clockwise). */

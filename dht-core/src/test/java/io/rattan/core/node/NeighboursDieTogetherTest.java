@@ -53,7 +53,7 @@ class NeighboursDieTogetherTest {
         int answered = 0;
         for (int i = 0; i < keys.size(); i++) {
             for (int gateway : world.liveIndexes()) {
-                Message reply = world.request(gateway, new ClientGet(keys.get(i), 0, Bytes.EMPTY));
+                Message reply = world.request(gateway, ClientGet.of(keys.get(i)));
                 if (reply instanceof GetReply g && g.status() == Status.OK) {
                     answered++;
                     if (!g.values().isEmpty() && g.values().get(0).value().equals(Bytes.utf8("value " + i))) {

@@ -12,17 +12,15 @@ import io.rattan.core.msg.Messages.StoreReplicas;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
+import io.rattan.core.node.SentLog.Sent;
 import io.rattan.core.store.ForwardingStore;
 import io.rattan.core.store.MemoryStore;
 import io.rattan.core.store.Store;
 import io.rattan.core.store.StoreException;
-import io.rattan.core.store.StoredRecord;
 import io.rattan.core.util.Bytes;
 import io.rattan.core.virtual.VirtualScheduler;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.SplittableRandom;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.BeforeEach;
@@ -35,9 +33,6 @@ import org.junit.jupiter.api.Test;
 class OffLoopPutTest {
 
     private static final Id KEY = Id.fromHex("8000000000000000000000000000000000000000");
-
-    private record Sent(Address to, Envelope envelope) {
-    }
 
     /** A store whose submitted tasks wait in a list, or are refused while {@code busy}. */
     private static final class HeldStore extends ForwardingStore {
@@ -64,7 +59,8 @@ class OffLoopPutTest {
         }
     }
 
-    private final List<Sent> sent = new ArrayList<>();
+    private final SentLog log = new SentLog();
+    private final List<Sent> sent = log.all();
     private final List<Contact> others = new ArrayList<>();
     private final Contact gateway = contact("0100000000000000000000000000000000000000", 9);
     private HeldStore store;
@@ -82,11 +78,11 @@ class OffLoopPutTest {
         store = new HeldStore(new MemoryStore(scheduler::epochMillis));
         Contact self = contact("8000000000000000000000000000000000000001", 1);
         NodeConfig config = NodeConfig.defaults().withReplicas(4, 2);
-        NodeContext ctx = new NodeContext(self, config, scheduler, scheduler, new SplittableRandom(1), NodeListener.NONE);
-        Membership members = new Membership(ctx, () -> { }, id -> { });
-        outbox = new Outbox(ctx, (to, e) -> sent.add(new Sent(to, e)), members::sampleRtt);
-        ctx.attach(outbox);
-        coordinator = new ReplicaCoordinator(ctx, members, new LocalReplica(config, store, scheduler, ctx.tag()));
+        HandBuiltNode node = HandBuiltNode.of(self, config, scheduler, NodeListener.NONE, log);
+        Membership members = node.members();
+        outbox = node.outbox();
+        coordinator = new ReplicaCoordinator(node.ctx(), members, new LocalReplica(config, store, scheduler,
+                node.ctx().tag()));
         for (String hex : List.of("8000000000000000000000000000000000000002", "7fffffffffffffffffffffffffffffffffffffff",
                 "8000000000000000000000000000000000000003")) {
             Contact c = contact(hex, 2 + others.size());
@@ -100,17 +96,13 @@ class OffLoopPutTest {
                 77, 3);
     }
 
-    private List<Sent> sentTo(Contact c, Class<? extends Message> type) {
-        return sent.stream().filter(s -> s.to().equals(c.address()) && type.isInstance(s.envelope().body())).toList();
-    }
-
     private void answer(Contact from, Message reply) {
-        long id = sentTo(from, StoreReplicas.class).get(0).envelope().requestId();
+        long id = log.sentTo(from, StoreReplicas.class).get(0).envelope().requestId();
         outbox.onReply(new Envelope(from, id, reply));
     }
 
     private PutReply reply() {
-        List<Sent> replies = sentTo(gateway, PutReply.class);
+        List<Sent> replies = log.sentTo(gateway, PutReply.class);
         assertThat(replies).hasSize(1);
         return (PutReply) replies.get(0).envelope().body();
     }
@@ -125,7 +117,7 @@ class OffLoopPutTest {
         store.runHeld();
         assertThat(store.read(KEY, Bytes.utf8("v").sha256())).isPresent();
         for (Contact c : others) {
-            assertThat(sentTo(c, StoreReplicas.class)).as("asked %s", c).hasSize(1);
+            assertThat(log.sentTo(c, StoreReplicas.class)).as("asked %s", c).hasSize(1);
         }
         answer(others.get(0), new StoreAck(1));
         assertThat(reply().status()).isEqualTo(Status.OK);
@@ -139,7 +131,7 @@ class OffLoopPutTest {
 
         assertThat(store.read(KEY, Bytes.utf8("v").sha256())).isEmpty();
         answer(others.get(0), new StoreAck(1));
-        assertThat(sentTo(gateway, PutReply.class)).as("one copy of two").isEmpty();
+        assertThat(log.sentTo(gateway, PutReply.class)).as("one copy of two").isEmpty();
         answer(others.get(1), new StoreAck(1));
         assertThat(reply().status()).isEqualTo(Status.OK);
         assertThat(reply().replicas()).isEqualTo(2);

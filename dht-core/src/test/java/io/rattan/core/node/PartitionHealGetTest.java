@@ -2,7 +2,6 @@ package io.rattan.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rattan.core.client.GetOptions;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
@@ -74,7 +73,7 @@ class PartitionHealGetTest {
         for (int round = 0; round < rounds; round++) {
             for (int k = 0; k < keys.size(); k++) {
                 int gateway = (k + round) % NODES == dead ? (dead + 1) % NODES : (k + round) % NODES;
-                Message reply = world.request(gateway, new ClientGet(keys.get(k), 0, Bytes.EMPTY));
+                Message reply = world.request(gateway, ClientGet.of(keys.get(k)));
                 ok += reply instanceof GetReply r && r.status() == Status.OK && !r.values().isEmpty() ? 1 : 0;
             }
         }
@@ -134,8 +133,8 @@ class PartitionHealGetTest {
         int g = 0;
         for (Id key : keys) {
             Node gateway = world.node(2 * (g++ % (NODES / 2)) + 1);
-            ClientGet get = new ClientGet(key, 0, Bytes.EMPTY);
-            world.scheduler().execute(() -> gateway.handleClient(get, GetOptions.carriedBy(get), m -> replies.put(key, m)));
+            ClientGet get = ClientGet.of(key);
+            world.scheduler().execute(() -> gateway.handleClient(get, m -> replies.put(key, m)));
         }
         world.runFor(millis * 1_000_000L);
         return replies;

@@ -16,6 +16,7 @@ import io.rattan.core.msg.Messages.ValueEntry;
 import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Contact;
+import io.rattan.core.node.SentLog.Sent;
 import io.rattan.core.store.StoredRecord;
 import io.rattan.core.util.Bytes;
 import java.util.ArrayList;
@@ -53,18 +54,14 @@ class QuorumReadTest extends ReplicaRig {
         return new GetRequest(KEY, RoutingMode.DELAY_AWARE, 0, Bytes.EMPTY, gateway, 77, 2, false, Cost.ZERO, r);
     }
 
-    private List<Sent> sentTo(Contact to, Class<? extends Message> type) {
-        return sent.stream().filter(s -> s.to().equals(to.address()) && type.isInstance(s.envelope().body()))
-                .collect(Collectors.toList());
-    }
 
     private void answer(Contact from, Message reply) {
-        long id = sentTo(from, ReplicaRead.class).get(0).envelope().requestId();
+        long id = log.sentTo(from, ReplicaRead.class).get(0).envelope().requestId();
         outbox.onReply(new Envelope(from, id, reply));
     }
 
     private GetReply replyToGateway() {
-        List<Sent> replies = sentTo(gateway, GetReply.class);
+        List<Sent> replies = log.sentTo(gateway, GetReply.class);
         assertThat(replies).as("one answer to the gateway").hasSize(1);
         assertThat(replies.get(0).envelope().requestId()).isEqualTo(77);
         return (GetReply) replies.get(0).envelope().body();
@@ -83,11 +80,11 @@ class QuorumReadTest extends ReplicaRig {
         gets.serve(quorumGet(3));
 
         // R = 3: this node and the two others closest to the key.
-        assertThat(sentTo(a, ReplicaRead.class)).hasSize(1);
-        assertThat(sentTo(b, ReplicaRead.class)).hasSize(1);
-        assertThat(sentTo(c, ReplicaRead.class)).isEmpty();
+        assertThat(log.sentTo(a, ReplicaRead.class)).hasSize(1);
+        assertThat(log.sentTo(b, ReplicaRead.class)).hasSize(1);
+        assertThat(log.sentTo(c, ReplicaRead.class)).isEmpty();
         answer(a, new ReplicaReadReply(List.of(wire(x), wire(y)), false));
-        assertThat(sentTo(gateway, GetReply.class)).as("two of three answered").isEmpty();
+        assertThat(log.sentTo(gateway, GetReply.class)).as("two of three answered").isEmpty();
         answer(b, new ReplicaReadReply(List.of(), false));
 
         GetReply reply = replyToGateway();
@@ -97,11 +94,11 @@ class QuorumReadTest extends ReplicaRig {
         assertThat(reply.cost().messages()).as("2 reads, 2 answers, 1 repair, the reply").isEqualTo(6);
         // This node lacked y: stored now. B lacked both: sent them as a put's copies are sent. A agreed.
         assertThat(memory.read(KEY, y.valueHash())).isPresent();
-        List<Sent> repairs = sentTo(b, StoreReplicas.class);
+        List<Sent> repairs = log.sentTo(b, StoreReplicas.class);
         assertThat(repairs).hasSize(1);
         assertThat(((StoreReplicas) repairs.get(0).envelope().body()).records())
                 .extracting(ReplicaRecord::valueHash).containsExactlyInAnyOrder(x.valueHash(), y.valueHash());
-        assertThat(sentTo(a, StoreReplicas.class)).isEmpty();
+        assertThat(log.sentTo(a, StoreReplicas.class)).isEmpty();
         assertThat(partials).containsExactly(false);
     }
 
@@ -118,7 +115,7 @@ class QuorumReadTest extends ReplicaRig {
 
         assertThat(replyToGateway().values()).isEmpty();
         assertThat(memory.read(KEY, x.valueHash())).get().extracting(StoredRecord::tombstone).isEqualTo(true);
-        assertThat(((StoreReplicas) sentTo(b, StoreReplicas.class).get(0).envelope().body()).records())
+        assertThat(((StoreReplicas) log.sentTo(b, StoreReplicas.class).get(0).envelope().body()).records())
                 .extracting(ReplicaRecord::tombstone).containsExactly(true);
     }
 
@@ -130,7 +127,7 @@ class QuorumReadTest extends ReplicaRig {
         answer(a, new ReplicaReadReply(List.of(), false));
         // B's RTO (1 s before any sample) passes: C is asked in its place.
         scheduler.runFor(1_100 * MILLI);
-        assertThat(sentTo(c, ReplicaRead.class)).hasSize(1);
+        assertThat(log.sentTo(c, ReplicaRead.class)).hasSize(1);
         answer(c, new ReplicaReadReply(List.of(), false));
 
         GetReply reply = replyToGateway();
@@ -146,9 +143,9 @@ class QuorumReadTest extends ReplicaRig {
         answer(a, new ReplicaReadReply(List.of(), false));
         // B's RTO passes with no answer: its request, or the answer, may have been lost. B is asked again, C too.
         scheduler.runFor(1_100 * MILLI);
-        List<Sent> toB = sentTo(b, ReplicaRead.class);
+        List<Sent> toB = log.sentTo(b, ReplicaRead.class);
         assertThat(toB).as("B asked again").hasSize(2);
-        assertThat(sentTo(c, ReplicaRead.class)).hasSize(1);
+        assertThat(log.sentTo(c, ReplicaRead.class)).hasSize(1);
         outbox.onReply(new Envelope(b, toB.get(1).envelope().requestId(),
                 new ReplicaReadReply(List.of(wire(x)), false)));
 
@@ -163,7 +160,7 @@ class QuorumReadTest extends ReplicaRig {
         gets.serve(quorumGet(3));
         answer(a, new ErrorReply(Status.FORBIDDEN, "not a replica here"));
 
-        assertThat(sentTo(c, ReplicaRead.class)).hasSize(1);
+        assertThat(log.sentTo(c, ReplicaRead.class)).hasSize(1);
         answer(b, new ReplicaReadReply(List.of(), false));
         answer(c, new ReplicaReadReply(List.of(), false));
         assertThat(replyToGateway().status()).isEqualTo(Status.OK);
@@ -179,7 +176,7 @@ class QuorumReadTest extends ReplicaRig {
         answer(a, new ReplicaReadReply(List.of(wire(y)), false));
         // B and C never answer; the read gives up at half the request timeout (2.5 s).
         scheduler.runFor(2_400 * MILLI);
-        assertThat(sentTo(gateway, GetReply.class)).isEmpty();
+        assertThat(log.sentTo(gateway, GetReply.class)).isEmpty();
         scheduler.runFor(200 * MILLI);
 
         GetReply reply = replyToGateway();
@@ -236,7 +233,7 @@ class QuorumReadTest extends ReplicaRig {
         answer(b, new ReplicaReadReply(List.of(), false));
 
         assertThat(replyToGateway().values()).isEmpty();
-        assertThat(sentTo(b, StoreReplicas.class)).isEmpty();
+        assertThat(log.sentTo(b, StoreReplicas.class)).isEmpty();
         assertThat(memory.read(KEY, x.valueHash())).isEmpty();
     }
 }

@@ -8,6 +8,7 @@ import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.MessageType;
 import io.rattan.core.net.Address;
 import io.rattan.core.store.StoredRecord;
+import io.rattan.core.testing.PlantedBugs;
 import io.rattan.core.util.Bytes;
 import io.rattan.core.virtual.LatencyModel;
 import io.rattan.core.virtual.VirtualNetwork;

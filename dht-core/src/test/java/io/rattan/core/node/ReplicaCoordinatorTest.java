@@ -18,13 +18,14 @@ import io.rattan.core.msg.SecretBinding;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
+import io.rattan.core.node.SentLog.Sent;
 import io.rattan.core.store.MemoryStore;
 import io.rattan.core.store.StoredRecord;
+import io.rattan.core.testing.PlantedBugs;
 import io.rattan.core.util.Bytes;
 import io.rattan.core.virtual.VirtualScheduler;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -38,10 +39,8 @@ class ReplicaCoordinatorTest {
     private static final Id KEY = Id.fromHex("8000000000000000000000000000000000000000");
     private static final Bytes SECRET = Bytes.utf8("s");
 
-    private record Sent(Address to, Envelope envelope) {
-    }
-
-    private final List<Sent> sent = new ArrayList<>();
+    private final SentLog log = new SentLog();
+    private final List<Sent> sent = log.all();
     private VirtualScheduler scheduler;
     private MemoryStore store;
     private Outbox outbox;
@@ -63,12 +62,11 @@ class ReplicaCoordinatorTest {
         store = new MemoryStore(scheduler::epochMillis);
         self = contact("8000000000000000000000000000000000000001", 1);
         NodeConfig config = NodeConfig.defaults().withReplicas(4, 2);
-        NodeContext ctx = new NodeContext(self, config, scheduler, scheduler, new SplittableRandom(1), NodeListener.NONE);
-        members = new Membership(ctx, () -> { }, id -> { });
-        outbox = new Outbox(ctx, (to, e) -> sent.add(new Sent(to, e)), members::sampleRtt);
-        ctx.attach(outbox);
-        LocalReplica replica = new LocalReplica(config, store, scheduler, ctx.tag());
-        coordinator = new ReplicaCoordinator(ctx, members, replica, PlantedBugs.NONE, owed::add);
+        HandBuiltNode node = HandBuiltNode.of(self, config, scheduler, NodeListener.NONE, log);
+        members = node.members();
+        outbox = node.outbox();
+        LocalReplica replica = new LocalReplica(config, store, scheduler, node.ctx().tag());
+        coordinator = new ReplicaCoordinator(node.ctx(), members, replica, PlantedBugs.NONE, owed::add);
         for (String hex : List.of("8000000000000000000000000000000000000002", "7fffffffffffffffffffffffffffffffffffffff",
                 "8000000000000000000000000000000000000003")) {
             Contact c = contact(hex, 2 + others.size());
@@ -82,19 +80,15 @@ class ReplicaCoordinatorTest {
                 SecretBinding.of(SECRET, KEY, Bytes.utf8(value).sha256()), gateway, 77, 3);
     }
 
-    private List<Sent> sentTo(Contact c, Class<? extends Message> type) {
-        return sent.stream().filter(s -> s.to().equals(c.address()) && type.isInstance(s.envelope().body())).toList();
-    }
-
     private <T extends Message> T replyToGateway(Class<T> type) {
-        List<Sent> replies = sentTo(gateway, type);
+        List<Sent> replies = log.sentTo(gateway, type);
         assertThat(replies).hasSize(1);
         assertThat(replies.get(0).envelope().requestId()).isEqualTo(77);
         return type.cast(replies.get(0).envelope().body());
     }
 
     private void answer(Contact from, Class<? extends Message> asked, Message reply) {
-        long id = sentTo(from, asked).get(0).envelope().requestId();
+        long id = log.sentTo(from, asked).get(0).envelope().requestId();
         outbox.onReply(new Envelope(from, id, reply));
     }
 
@@ -104,13 +98,13 @@ class ReplicaCoordinatorTest {
 
         assertThat(store.read(KEY, Bytes.utf8("v").sha256())).isPresent();
         for (Contact c : others) {
-            assertThat(sentTo(c, StoreReplicas.class)).as("asked %s", c).hasSize(1);
-            StoreReplicas copy = (StoreReplicas) sentTo(c, StoreReplicas.class).get(0).envelope().body();
+            assertThat(log.sentTo(c, StoreReplicas.class)).as("asked %s", c).hasSize(1);
+            StoreReplicas copy = (StoreReplicas) log.sentTo(c, StoreReplicas.class).get(0).envelope().body();
             assertThat(copy.records().get(0).binding()).as("a copy carries the binding, never the secret")
                     .isEqualTo(put("v").binding());
             assertThat(copy.records().get(0).secret()).isEqualTo(Bytes.EMPTY);
         }
-        assertThat(sentTo(gateway, PutReply.class)).as("one copy of two").isEmpty();
+        assertThat(log.sentTo(gateway, PutReply.class)).as("one copy of two").isEmpty();
 
         answer(others.get(0), StoreReplicas.class, new StoreAck(1));
         PutReply reply = replyToGateway(PutReply.class);
@@ -118,7 +112,7 @@ class ReplicaCoordinatorTest {
         assertThat(reply.replicas()).isEqualTo(2);
 
         answer(others.get(1), StoreReplicas.class, new StoreAck(1));
-        assertThat(sentTo(gateway, PutReply.class)).as("decided once").hasSize(1);
+        assertThat(log.sentTo(gateway, PutReply.class)).as("decided once").hasSize(1);
     }
 
     /**
@@ -137,7 +131,7 @@ class ReplicaCoordinatorTest {
         assertThat(store.read(KEY, Bytes.utf8("v").sha256()).orElseThrow().expiresAtMillis())
                 .isEqualTo(p.expiresAtMillis());
         for (Contact c : others) {
-            for (Sent copy : sentTo(c, StoreReplicas.class)) {
+            for (Sent copy : log.sentTo(c, StoreReplicas.class)) {
                 assertThat(((StoreReplicas) copy.envelope().body()).records().get(0).expiresAtMillis())
                         .as("copy to %s", c).isEqualTo(p.expiresAtMillis());
             }
@@ -164,8 +158,8 @@ class ReplicaCoordinatorTest {
         assertThat(replyToGateway(PutReply.class).status()).isEqualTo(Status.OK);
 
         scheduler.runFor(2 * SECOND);
-        assertThat(sentTo(others.get(0), StoreReplicas.class)).as("answered in time: sent once").hasSize(1);
-        assertThat(sentTo(others.get(1), StoreReplicas.class)).as("late: sent again").hasSize(2);
+        assertThat(log.sentTo(others.get(0), StoreReplicas.class)).as("answered in time: sent once").hasSize(1);
+        assertThat(log.sentTo(others.get(1), StoreReplicas.class)).as("late: sent again").hasSize(2);
         assertThat(owed).as("nothing owed before the copy's timeout").isEmpty();
 
         answer(others.get(2), StoreReplicas.class, new StoreAck(1));
@@ -178,9 +172,9 @@ class ReplicaCoordinatorTest {
     void aLateCopyIsSentAgainUntilTheRequestTimeoutAndTheFirstAnswerToAnyOfThemCounts() {
         coordinator.put(put("v"));
         scheduler.runFor(SECOND + SECOND / 2);
-        List<Sent> copies = sentTo(others.get(1), StoreReplicas.class);
+        List<Sent> copies = log.sentTo(others.get(1), StoreReplicas.class);
         assertThat(copies).as("late past its RTO (1 s before any sample): sent again").hasSize(2);
-        assertThat(sentTo(gateway, PutReply.class)).as("only this node's own copy so far").isEmpty();
+        assertThat(log.sentTo(gateway, PutReply.class)).as("only this node's own copy so far").isEmpty();
 
         // The first copy was lost; its resend got there.
         outbox.onReply(new Envelope(others.get(1), copies.get(1).envelope().requestId(), new StoreAck(1)));
@@ -189,8 +183,8 @@ class ReplicaCoordinatorTest {
         assertThat(reply.replicas()).as("the resend's answer counts toward W").isEqualTo(2);
 
         scheduler.runFor(10 * SECOND);
-        assertThat(sentTo(others.get(1), StoreReplicas.class)).as("answered: not sent again").hasSize(2);
-        assertThat(sentTo(others.get(0), StoreReplicas.class).size()).as("never answered: sent again, more than once")
+        assertThat(log.sentTo(others.get(1), StoreReplicas.class)).as("answered: not sent again").hasSize(2);
+        assertThat(log.sentTo(others.get(0), StoreReplicas.class).size()).as("never answered: sent again, more than once")
                 .isBetween(3, 1 + 3);
         assertThat(owed).as("owed: those no copy reached, not the one a resend reached")
                 .containsExactlyInAnyOrder(others.get(0), others.get(2));
@@ -214,7 +208,7 @@ class ReplicaCoordinatorTest {
 
         long timeout = NodeConfig.defaults().requestTimeoutMillis() * 1_000_000L;
         scheduler.runFor(timeout - 1);
-        int copies = sentTo(lossy, StoreReplicas.class).size();
+        int copies = log.sentTo(lossy, StoreReplicas.class).size();
         // Doubling from the RTO (or more, backed off): at most one send per doubling that fits in the timeout.
         int doublings = 64 - Long.numberOfLeadingZeros(timeout / rto);
         assertThat(copies).as("sent until the timeout, more than the first and three resends")
@@ -222,7 +216,7 @@ class ReplicaCoordinatorTest {
         assertThat(owed).as("not owed before the timeout").doesNotContain(lossy);
 
         scheduler.runFor(10 * SECOND);
-        assertThat(sentTo(lossy, StoreReplicas.class)).as("nothing after the timeout").hasSize(copies);
+        assertThat(log.sentTo(lossy, StoreReplicas.class)).as("nothing after the timeout").hasSize(copies);
         assertThat(owed).as("owed once no copy was answered in time").contains(lossy);
     }
 
@@ -256,7 +250,7 @@ class ReplicaCoordinatorTest {
                 .isEqualTo(true);
         answer(others.get(0), RemoveReplica.class, new RemoveReplicaReply(Status.NOT_FOUND));
         answer(others.get(1), RemoveReplica.class, new RemoveReplicaReply(Status.FORBIDDEN));
-        assertThat(sentTo(gateway, RemoveReply.class)).as("one replica has not answered").isEmpty();
+        assertThat(log.sentTo(gateway, RemoveReply.class)).as("one replica has not answered").isEmpty();
 
         scheduler.runFor(10 * SECOND);
 

@@ -3,21 +3,19 @@ package io.rattan.core.node;
 import io.rattan.core.env.Clock;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Cost;
-import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Messages.GetRequest;
 import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.SecretBinding;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
+import io.rattan.core.node.SentLog.Sent;
 import io.rattan.core.store.ForwardingStore;
 import io.rattan.core.store.MemoryStore;
 import io.rattan.core.store.StoredRecord;
 import io.rattan.core.util.Bytes;
 import io.rattan.core.virtual.VirtualScheduler;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.BeforeEach;
 
 /**
@@ -33,13 +31,11 @@ abstract class ReplicaRig {
     static final Id KEY = Id.fromHex("8000000000000000000000000000000000000000");
     static final Bytes SECRET = Bytes.utf8("s");
 
-    record Sent(Address to, Envelope envelope) {
-    }
-
     private final boolean leafSetChangesReachGets;
     private final long valueLifetimeMillis;
 
-    final List<Sent> sent = new ArrayList<>();
+    final SentLog log = new SentLog();
+    final List<Sent> sent = log.all();
     final Contact gateway = contact("0100000000000000000000000000000000000000", 9);
     final Contact a = contact("8000000000000000000000000000000000000002", 2);
     final Contact b = contact("7ffffffffffffffffffffffffffffffffffffffd", 3);
@@ -84,14 +80,14 @@ abstract class ReplicaRig {
         };
         Contact self = contact("8000000000000000000000000000000000000001", 1);
         config = NodeConfig.defaults().withReplicas(4, 2);
-        ctx = new NodeContext(self, config, scheduler, scheduler, new SplittableRandom(1), listener());
         GetAnswers[] wired = new GetAnswers[1];
-        members = leafSetChangesReachGets
-                ? new Membership(ctx, () -> wired[0].leafSetChanged(), id -> wired[0].answersResumed(id))
-                : new Membership(ctx, () -> { }, id -> { });
-        List<Sent> into = sent;
-        outbox = new Outbox(ctx, (to, e) -> into.add(new Sent(to, e)), members::sampleRtt);
-        ctx.attach(outbox);
+        HandBuiltNode node = leafSetChangesReachGets
+                ? HandBuiltNode.of(self, config, scheduler, listener(), log, () -> wired[0].leafSetChanged(),
+                        id -> wired[0].answersResumed(id))
+                : HandBuiltNode.of(self, config, scheduler, listener(), log);
+        ctx = node.ctx();
+        members = node.members();
+        outbox = node.outbox();
         Clock clock = new Clock() {
             @Override
             public long nanoTime() {
@@ -137,7 +133,7 @@ abstract class ReplicaRig {
 
     /** The messages of {@code type} sent so far, in the order sent. */
     List<Sent> sent(Class<?> type) {
-        return sent.stream().filter(s -> type.isInstance(s.envelope().body())).toList();
+        return log.sent(type);
     }
 
     /** A get of KEY of consistency one, as the gateway sends it to the root. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Messages.Pong;
 import io.rattan.core.net.Contact;
+import io.rattan.core.node.SentLog.Sent;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -42,7 +42,7 @@ class UnreachableRootTest {
             world.kill(r);
         }
         // At once, before any node has declared them dead.
-        Message reply = world.request(gateway, new ClientGet(key, 0, Bytes.EMPTY));
+        Message reply = world.request(gateway, ClientGet.of(key));
         if (reply instanceof GetReply g) {
             assertThat(g.values()).as("a get answered OK must not pretend the key is empty").isNotEmpty();
         } else {

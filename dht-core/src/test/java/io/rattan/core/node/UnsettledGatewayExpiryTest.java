@@ -8,6 +8,7 @@ import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Status;
 import io.rattan.core.store.StoredRecord;
+import io.rattan.core.testing.PlantedBugs;
 import io.rattan.core.util.Bytes;
 import io.rattan.core.virtual.LatencyModel;
 import io.rattan.core.virtual.VirtualWorld;

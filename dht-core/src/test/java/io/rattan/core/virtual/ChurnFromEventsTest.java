@@ -62,7 +62,7 @@ class ChurnFromEventsTest {
             assertThat(world.isAlive(r)).isFalse();
             assertThatThrownBy(() -> world.startLeave(r, () -> { })).isInstanceOf(IllegalStateException.class);
         }
-        Message get = world.request(started[0], new ClientGet(key, 0, Bytes.EMPTY));
+        Message get = world.request(started[0], ClientGet.of(key));
         assertThat(get).isInstanceOf(GetReply.class);
         assertThat(((GetReply) get).values()).extracting(v -> v.value()).containsExactly(value);
     }

@@ -143,7 +143,7 @@ class ScaleStructuresTest {
             Message put = world.request(random.nextInt(300), new ClientPut(key, value, 3600, Bytes.EMPTY));
             assertThat(put).isInstanceOf(PutReply.class);
             assertThat(((PutReply) put).status()).isEqualTo(Status.OK);
-            Message get = world.request(random.nextInt(300), new ClientGet(key, 0, Bytes.EMPTY));
+            Message get = world.request(random.nextInt(300), ClientGet.of(key));
             assertThat(get).isInstanceOf(GetReply.class);
             assertThat(((GetReply) get).values()).extracting(v -> v.value()).containsExactly(value);
         }

@@ -3,8 +3,9 @@ package io.rattan.node.cli;
 import ch.qos.logback.classic.Level;
 import io.rattan.client.GetResult;
 import io.rattan.client.RattanClient;
-import io.rattan.core.client.GetOptions;
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.Consistency;
+import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.RoutingMode;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
@@ -16,11 +17,11 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** {@code rattan get}: prints every live value under a key. */
 @Command(name = "get",
@@ -140,8 +141,10 @@ final class GetCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--quorum is read by a replica the get is routed "
                     + "to: it cannot be combined with --routing iterative");
         }
-        GetOptions options = new GetOptions(routing, parallelism == null ? 0 : parallelism, gateways, hedge, oneHop);
-        return !quorum ? options : options.withQuorum(readReplicas == null ? 0 : readReplicas);
+        return GetOptions.builder().routing(routing).parallelism(parallelism == null ? 0 : parallelism)
+                .gateways(gateways).hedge(hedge).oneHop(oneHop)
+                .consistency(quorum ? Consistency.QUORUM : Consistency.ONE, readReplicas == null ? 0 : readReplicas)
+                .build();
     }
 
     /** Hops, messages and bytes, as the answering copies of the pages counted them in the overlay. */

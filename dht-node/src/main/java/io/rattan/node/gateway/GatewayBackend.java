@@ -1,12 +1,12 @@
 package io.rattan.node.gateway;
 
-import io.rattan.core.client.GetOptions;
 import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ErrorReply;
-import io.rattan.core.msg.Status;
-import io.rattan.core.store.StoredRecord;
+import io.rattan.core.node.ClientRequestValidator;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.node.NodeStatus;
+import io.rattan.core.store.StoredRecord;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -15,25 +15,12 @@ import java.util.concurrent.CompletableFuture;
 public interface GatewayBackend {
 
     /**
-     * Serves a {@code ClientPut}, {@code ClientGet} or {@code ClientRemove} on the node's event loop, a get as
-     * {@code options} say; completes with a {@code PutReply}, {@code GetReply}, {@code RemoveReply} or
-     * {@code ErrorReply}, on that loop. The node validates the request.
+     * Serves a {@code ClientPut}, {@code ClientGet} or {@code ClientRemove} on the node's event loop, a get as its
+     * options say; completes with a {@code PutReply}, {@code GetReply}, {@code RemoveReply} or {@code ErrorReply}, on
+     * that loop. This is the gateways' edge: a request outside the node's limits ({@code ClientRequestValidator}) is
+     * answered with its refusal at once, before it reaches the loop.
      */
-    CompletableFuture<Message> request(Message clientRequest, GetOptions options);
-
-    /**
-     * Serves a request as the binary RPC carries it: a get with the options its own fields name
-     * ({@link GetOptions#carriedBy}); fields that make no valid options are answered {@code BAD_REQUEST}.
-     */
-    default CompletableFuture<Message> request(Message clientRequest) {
-        GetOptions options;
-        try {
-            options = GetOptions.carriedBy(clientRequest);
-        } catch (IllegalArgumentException e) {
-            return CompletableFuture.completedFuture(new ErrorReply(Status.BAD_REQUEST, e.getMessage()));
-        }
-        return request(clientRequest, options);
-    }
+    CompletableFuture<Message> request(Message clientRequest);
 
     /** A snapshot of the node, taken on its event loop. */
     CompletableFuture<NodeStatus> status();

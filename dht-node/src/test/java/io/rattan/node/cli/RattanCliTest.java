@@ -3,8 +3,8 @@ package io.rattan.node.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rattan.core.client.GetOptions;
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.net.Address;
 import io.rattan.core.node.NodeConfig;
@@ -245,11 +245,11 @@ class RattanCliTest {
     void getModeFlagsBecomeGetOptions() {
         assertThat(parse(GetCommand.class, "get", HEX).options()).isEqualTo(GetOptions.defaults());
         assertThat(parse(GetCommand.class, "get", "--routing", "iterative", "--p", "2", "--no-hedge", HEX).options())
-                .isEqualTo(new GetOptions(RoutingMode.ITERATIVE, 2, 1, false));
+                .isEqualTo(GetOptions.of(RoutingMode.ITERATIVE).withParallelism(2));
         assertThat(parse(GetCommand.class, "get", "--routing", "greedy", "--gateways", "3", "--hedge", HEX)
-                .options()).isEqualTo(new GetOptions(RoutingMode.GREEDY, 0, 3, true));
+                .options()).isEqualTo(GetOptions.of(RoutingMode.GREEDY).withGateways(3).withHedge(true));
         assertThat(parse(GetCommand.class, "get", "--onehop", "--no-hedge", HEX).options())
-                .isEqualTo(new GetOptions(RoutingMode.DELAY_AWARE, 0, 1, false, true));
+                .isEqualTo(GetOptions.of(RoutingMode.DELAY_AWARE).withOneHop(true));
         assertThat(run("get", "--help").out).contains("--gateways", "--[no-]hedge", "--p", "iterative", "--onehop",
                 "--quorum");
         assertThat(parse(GetCommand.class, "get", "--quorum", HEX).options())

@@ -134,7 +134,7 @@ class ClientLimitsTest {
             int limited = 0;
             int retryAfter = 0;
             for (int i = 0; i < RATE * 3; i++) {
-                rpc.send(new Envelope(null, i, new ClientGet(Id.ofName("binary"), 0, Bytes.EMPTY)));
+                rpc.send(new Envelope(null, i, ClientGet.of(Id.ofName("binary"))));
             }
             for (int i = 0; i < RATE * 3; i++) {
                 if (rpc.receive().body() instanceof ErrorReply e && e.status() == Status.RATE_LIMITED) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.Counter;
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
@@ -106,8 +107,8 @@ class SlowNodeRoutingTest {
     }
 
     private void gets(RoutingMode mode, List<Id> keys, SplittableRandom random, int n) throws Exception {
-        inBatches(n, i -> nodes.get(healthyGateway(random)).request(new ClientGet(keys.get(random.nextInt(keys.size())),
-                mode, 0, Bytes.EMPTY)), reply -> {
+        inBatches(n, i -> nodes.get(healthyGateway(random)).request(
+                ClientGet.of(keys.get(random.nextInt(keys.size())), GetOptions.of(mode))), reply -> {
                     assertThat(reply).isInstanceOf(GetReply.class);
                     assertThat(((GetReply) reply).values()).hasSize(1);
                 });

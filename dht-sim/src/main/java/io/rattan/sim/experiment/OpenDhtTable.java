@@ -1,9 +1,9 @@
 package io.rattan.sim.experiment;
 
-import io.rattan.core.client.GetOptions;
 import io.rattan.core.client.GetRace;
 import io.rattan.core.client.HedgeThreshold;
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.MessageType;
 import io.rattan.core.msg.Messages.ClientGet;
@@ -386,7 +386,8 @@ public final class OpenDhtTable {
             world.scheduler().cause(firstCause + mode);
             GetOptions o = modes.get(mode).options();
             boolean direct = modes.get(mode).oneHop();
-            ClientGet get = new ClientGet(key, o.routing(), 0, Bytes.EMPTY, o.parallelism(), direct);
+            // Each copy goes to its gateway alone; a one-hop client asks every answer for the key's holders.
+            ClientGet get = new ClientGet(key, 0, Bytes.EMPTY, direct, o.oneCopy());
             List<Contact> targets = direct ? oneHop.targets(key, config.replicas(), world.contact(gateways[0]))
                     : List.of();
             HedgeThreshold threshold = rounds.thresholds[mode];
@@ -527,7 +528,7 @@ public final class OpenDhtTable {
         Id key = keys.get(random.nextInt(keys.size()));
         List<Contact> targets = client.targets(key, config.replicas(), w.world().contact(client.host()));
         int known = client.image().size();
-        sendDirect(w, client, targets, 0, new ClientGet(key, RoutingMode.DELAY_AWARE, 0, Bytes.EMPTY, 0, true),
+        sendDirect(w, client, targets, 0, ClientGet.of(key, GetOptions.of(RoutingMode.DELAY_AWARE)).askingHolders(),
                 m -> w.world().scheduler().execute(() -> warmUpGet(w, client, keys, random, made + 1,
                         !isOk(m) ? still : client.image().size() > known ? 0 : still + 1, gets, left)));
     }

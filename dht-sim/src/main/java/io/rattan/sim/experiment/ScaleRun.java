@@ -1,7 +1,7 @@
 package io.rattan.sim.experiment;
 
-import io.rattan.core.client.GetOptions;
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
@@ -221,7 +221,7 @@ final class ScaleRun {
                 long delay = random.nextLong(SECOND);
                 outstanding[0]++;
                 world.scheduler().schedule(delay, () -> world.node(gateway).handleClient(
-                        new ClientPut(key[v], value[v], 86_400, Bytes.EMPTY), ONE_GATEWAY, reply -> {
+                        new ClientPut(key[v], value[v], 86_400, Bytes.EMPTY), reply -> {
                             outstanding[0]--;
                             boolean ok = reply instanceof PutReply p && p.status() == Status.OK;
                             stored[v] |= ok;
@@ -294,8 +294,8 @@ final class ScaleRun {
             int gateway = random.nextInt(world.size());
             long t0 = world.scheduler().nanoTime();
             Bytes expected = values.get(k);
-            world.node(gateway).handleClient(new ClientGet(keys.get(k), RoutingMode.DELAY_AWARE, 0, Bytes.EMPTY),
-                    ONE_GATEWAY, reply -> done(reply, expected, t0));
+            world.node(gateway).handleClient(ClientGet.of(keys.get(k), ONE_GATEWAY),
+                    reply -> done(reply, expected, t0));
             scheduleNext();
         }
 

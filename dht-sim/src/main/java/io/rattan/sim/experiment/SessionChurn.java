@@ -1,6 +1,5 @@
 package io.rattan.sim.experiment;
 
-import io.rattan.core.client.GetOptions;
 import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Message;
@@ -221,8 +220,7 @@ final class SessionChurn {
         private void get(int k, boolean first) {
             List<Integer> serving = world.servingIndexes();
             int gateway = serving.get(random.nextInt(serving.size()));
-            ClientGet get = new ClientGet(keys.get(k), 0, Bytes.EMPTY);
-            world.node(gateway).handleClient(get, GetOptions.carriedBy(get), reply -> {
+            world.node(gateway).handleClient(ClientGet.of(keys.get(k)), reply -> {
                 boolean good = reply instanceof GetReply g && g.status() == Status.OK && g.values().size() == 1
                         && g.values().get(0).value().equals(stored.get(k));
                 if (!good && reply instanceof GetReply g && g.status() == Status.OK && g.values().isEmpty()) {

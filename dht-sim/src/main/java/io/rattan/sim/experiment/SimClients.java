@@ -1,6 +1,5 @@
 package io.rattan.sim.experiment;
 
-import io.rattan.core.client.GetOptions;
 import io.rattan.core.env.Cancellable;
 import io.rattan.core.env.Transport;
 import io.rattan.core.id.Id;
@@ -93,7 +92,7 @@ final class SimClients {
             gatewayTransports.get(node).send(client, new Envelope(null, e.requestId(), new Pong()));
             return;
         }
-        world.node(node).handleClient(e.body(), GetOptions.carriedBy(e.body()), reply -> gatewayTransports.get(node).send(client,
+        world.node(node).handleClient(e.body(), reply -> gatewayTransports.get(node).send(client,
                 new Envelope(null, e.requestId(), reply)));
     }
 

@@ -1,6 +1,6 @@
 package io.rattan.sim.faults;
 
-import io.rattan.core.node.PlantedBugs;
+import io.rattan.core.testing.PlantedBugs;
 
 /** The bugs the checker must catch (issue 16), each a test-only switch of {@link PlantedBugs}. */
 public enum PlantedBug {

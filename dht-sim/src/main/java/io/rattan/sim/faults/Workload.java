@@ -1,6 +1,5 @@
 package io.rattan.sim.faults;
 
-import io.rattan.core.client.GetOptions;
 import io.rattan.core.env.Cancellable;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Message;
@@ -103,7 +102,7 @@ final class Workload {
         ops++;
         int gateway = gateway();
         Checker.GetRecord g = checker.getStarted(key, gateway);
-        send(new ClientGet(key, 0, Bytes.EMPTY), gateway, reply -> checker.getDone(g, reply));
+        send(ClientGet.of(key), gateway, reply -> checker.getDone(g, reply));
     }
 
     private void remove(Id key) {
@@ -164,7 +163,7 @@ final class Workload {
                 () -> once.accept(new ErrorReply(Status.TIMEOUT, "client: no answer from gateway " + gateway)));
         world.scheduler().execute(() -> {
             try {
-                node.handleClient(request, GetOptions.carriedBy(request), once);
+                node.handleClient(request, once);
             } catch (RuntimeException e) {
                 // A real gateway's event loop logs this and goes on; the node's own timeout may still answer.
                 gatewayExceptions++;

@@ -3,7 +3,7 @@ package io.rattan.sim.experiment;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rattan.core.client.GetOptions;
+import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.slow.Distribution;
 import io.rattan.sim.net.LatencyMatrix;

@@ -6,6 +6,7 @@ import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Cost;
 import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.MessageType;
 import io.rattan.core.msg.Messages.ClientGet;
@@ -66,7 +67,7 @@ class GetCostTest {
 
             int client = 30 + i;
             int cause = i;
-            ClientGet get = new ClientGet(key, RoutingMode.DELAY_AWARE, 0, Bytes.EMPTY);
+            ClientGet get = ClientGet.of(key, GetOptions.of(RoutingMode.DELAY_AWARE));
             Message[] reply = new Message[1];
             world.scheduler().execute(() -> {
                 world.scheduler().cause(cause);

@@ -3,7 +3,7 @@ package io.rattan.sim.experiment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rattan.core.id.Id;
-import io.rattan.core.msg.Consistency;
+import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
@@ -12,8 +12,8 @@ import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.ValueEntry;
 import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Status;
-import io.rattan.core.node.PlantedBugs;
 import io.rattan.core.node.NodeConfig;
+import io.rattan.core.testing.PlantedBugs;
 import io.rattan.core.util.Bytes;
 import io.rattan.core.virtual.LatencyModel;
 import io.rattan.core.virtual.VirtualWorld;
@@ -68,8 +68,7 @@ class QuorumRepairSimTest {
         List<Id> oneRead = held.subList(held.size() / 2, held.size());
         long quorumMessages = 0;
         for (Id k : quorumRead) {
-            GetReply r = get(world, k, new ClientGet(k, RoutingMode.DEFAULT, 0, Bytes.EMPTY, 0, false, false,
-                    Consistency.QUORUM, K));
+            GetReply r = get(world, k, new ClientGet(k, 0, Bytes.EMPTY, false, GetOptions.of(RoutingMode.DEFAULT).withQuorum(K)));
             assertThat(r.status()).isEqualTo(Status.OK);
             assertThat(r.replicasRead()).isEqualTo(K);
             assertThat(valuesOf(r)).as("quorum get of %s", k.shortHex()).containsExactly(value(k));
@@ -78,7 +77,7 @@ class QuorumRepairSimTest {
         long oneMessages = 0;
         int oneEmpty = 0;
         for (Id k : oneRead) {
-            GetReply r = get(world, k, new ClientGet(k, 0, Bytes.EMPTY));
+            GetReply r = get(world, k, ClientGet.of(k));
             oneMessages += r.cost().messages();
             // The replica that lost power answers without its unsynced writes when the get reaches it first as root.
             oneEmpty += valuesOf(r).isEmpty() ? 1 : 0;

@@ -3,6 +3,7 @@ package io.rattan.sim.net;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.MessageType;
 import io.rattan.core.msg.Messages.ClientGet;
@@ -72,7 +73,7 @@ class WideAreaWorldTest {
             assertThat(((PutReply) world.request(0, new ClientPut(key, value, 3_600, Bytes.EMPTY))).status())
                     .isEqualTo(Status.OK);
             forwards[0] = 0;
-            Message reply = world.request(gateway, new ClientGet(key, RoutingMode.DELAY_AWARE, 0, Bytes.EMPTY));
+            Message reply = world.request(gateway, ClientGet.of(key, GetOptions.of(RoutingMode.DELAY_AWARE)));
             assertThat(((GetReply) reply).values()).extracting(v -> v.value()).containsExactly(value);
             assertThat(forwards[0]).as("get requests the slow gateway sent for key %d", i).isLessThanOrEqualTo(1);
             routed += forwards[0];

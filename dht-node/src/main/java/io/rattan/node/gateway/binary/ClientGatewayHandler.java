@@ -6,6 +6,7 @@ import io.netty.handler.codec.EncoderException;
 import io.netty.util.concurrent.EventExecutor;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
+import io.rattan.core.msg.MessageType;
 import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Status;
@@ -60,10 +61,14 @@ final class ClientGatewayHandler extends SimpleChannelInboundHandler<Envelope> {
             reply(ctx, requestId, new ErrorReply(Status.UNAVAILABLE, "too many requests in flight"));
             return;
         }
+        Message body = request.body();
+        if (!isClientRequest(body)) {
+            reply(ctx, requestId, new ErrorReply(Status.BAD_REQUEST, "not a client request: " + body.type()));
+            return;
+        }
         inFlight++;
         CompletableFuture<Message> served;
         try {
-            Message body = request.body();
             served = body instanceof ClientPut put && client != null
                     ? guard.put(client, put, () -> backend.request(put))
                     : backend.request(body);
@@ -133,6 +138,11 @@ final class ClientGatewayHandler extends SimpleChannelInboundHandler<Envelope> {
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         log.debug("client connection from {} failed: {}", ctx.channel().remoteAddress(), cause.toString());
         ctx.close();
+    }
+
+    private static boolean isClientRequest(Message m) {
+        return m.type() == MessageType.CLIENT_PUT || m.type() == MessageType.CLIENT_GET
+                || m.type() == MessageType.CLIENT_REMOVE;
     }
 
     private static String truncate(String s) {

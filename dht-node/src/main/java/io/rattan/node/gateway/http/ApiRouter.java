@@ -3,9 +3,9 @@ package io.rattan.node.gateway.http;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.netty.handler.codec.http.QueryStringDecoder;
-import io.rattan.core.client.GetOptions;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Consistency;
+import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
@@ -191,8 +191,8 @@ final class ApiRouter {
         int max = intParam(query, "max", config.pageValuesMax(), 1, config.pageValuesMax(), "values");
         Bytes placemark = placemark(query);
         GetOptions options = getOptions(query, config.replicas());
-        ClientGet request = new ClientGet(key, options.routing(), max, placemark, options.parallelism(), false);
-        return ask(() -> backend.request(request, options), reply -> {
+        ClientGet request = ClientGet.of(key, options).page(max, placemark);
+        return ask(() -> backend.request(request), reply -> {
             if (!(reply instanceof GetReply)) {
                 return unexpected(reply);
             }
@@ -471,7 +471,8 @@ final class ApiRouter {
         if (consistency == Consistency.QUORUM && iterative) {
             throw badRequest("a quorum get is routed to a replica that reads the others: it cannot be iterative");
         }
-        return new GetOptions(routing, parallelism, gateways, hedge, oneHop, consistency, readReplicas);
+        return GetOptions.builder().routing(routing).parallelism(parallelism).gateways(gateways).hedge(hedge)
+                .oneHop(oneHop).consistency(consistency, readReplicas).build();
     }
 
     /** {@code consistency=one|quorum}, any case; absent: one. */

@@ -41,7 +41,7 @@ class ClientGatewayHandlerTest {
 
     @Test
     void aRequestIsHandedToTheBackendAndItsReplyGoesBackAsOneCountedFrame() throws Exception {
-        Message get = new ClientGet(Id.ofName("k"), 1, Bytes.EMPTY);
+        Message get = ClientGet.of(Id.ofName("k")).page(1, Bytes.EMPTY);
         channel.writeInbound(frame(new Envelope(null, 3, get)));
         RecordingGatewayBackend.Call call = backend.next();
         assertThat(call.request()).isEqualTo(get);
@@ -56,7 +56,7 @@ class ClientGatewayHandlerTest {
 
     @Test
     void aReplyTheCodecRefusesBecomesAnInternalErrorForTheSameRequest() throws Exception {
-        channel.writeInbound(frame(new Envelope(null, 9, new ClientGet(Id.ofName("k"), 1, Bytes.EMPTY))));
+        channel.writeInbound(frame(new Envelope(null, 9, ClientGet.of(Id.ofName("k")).page(1, Bytes.EMPTY))));
         String tooLong = "x".repeat(MessageCodec.STRING_BYTES_MAX + 1);
         backend.next().reply().complete(new ErrorReply(Status.NOT_FOUND, tooLong));
         channel.runPendingTasks();

@@ -52,7 +52,7 @@ class ClientGatewayServerTest {
     void answersMultiplexedRequestsInCompletionOrder() throws Exception {
         start(ClientGatewayServer.IN_FLIGHT_MAX);
         Id key = Id.ofName("k");
-        Message get = new ClientGet(key, 10, Bytes.EMPTY);
+        Message get = ClientGet.of(key).page(10, Bytes.EMPTY);
         Message put = new ClientPut(key, Bytes.utf8("v"), 60, Bytes.EMPTY);
         Message remove = new ClientRemove(key, Bytes.utf8("v").sha256(), Bytes.utf8("secret"), 60);
         try (Socket client = connect()) {
@@ -82,7 +82,7 @@ class ClientGatewayServerTest {
         int n = 200;
         try (Socket client = connect()) {
             for (int i = 0; i < n; i++) {
-                writeFrame(client, new Envelope(null, i, new ClientGet(Id.ofName("k" + i), 1, Bytes.EMPTY)));
+                writeFrame(client, new Envelope(null, i, ClientGet.of(Id.ofName("k" + i)).page(1, Bytes.EMPTY)));
             }
             RecordingGatewayBackend.Call[] calls = new RecordingGatewayBackend.Call[n];
             for (int i = 0; i < n; i++) {
@@ -109,7 +109,7 @@ class ClientGatewayServerTest {
             assertThat(reply.sender()).isNull();
             assertThat(((ErrorReply) reply.body()).status()).isEqualTo(Status.BAD_REQUEST);
 
-            Message get = new ClientGet(Id.ofName("after"), 1, Bytes.EMPTY);
+            Message get = ClientGet.of(Id.ofName("after")).page(1, Bytes.EMPTY);
             writeFrame(client, new Envelope(null, 8, get));
             RecordingGatewayBackend.Call call = backend.next();
             assertThat(call.request()).isEqualTo(get);
@@ -124,7 +124,7 @@ class ClientGatewayServerTest {
         start(2);
         try (Socket client = connect()) {
             for (int i = 1; i <= 3; i++) {
-                writeFrame(client, new Envelope(null, i, new ClientGet(Id.ofName("k" + i), 1, Bytes.EMPTY)));
+                writeFrame(client, new Envelope(null, i, ClientGet.of(Id.ofName("k" + i)).page(1, Bytes.EMPTY)));
             }
             Envelope refused = readFrame(client);
             assertThat(refused.requestId()).isEqualTo(3);
@@ -136,8 +136,8 @@ class ClientGatewayServerTest {
             // Once one completes there is room again.
             first.reply().complete(new GetReply(Status.OK, List.of(), Bytes.EMPTY, 0, ""));
             assertThat(readFrame(client).requestId()).isEqualTo(1);
-            writeFrame(client, new Envelope(null, 4, new ClientGet(Id.ofName("k4"), 1, Bytes.EMPTY)));
-            assertThat(backend.next().request()).isEqualTo(new ClientGet(Id.ofName("k4"), 1, Bytes.EMPTY));
+            writeFrame(client, new Envelope(null, 4, ClientGet.of(Id.ofName("k4")).page(1, Bytes.EMPTY)));
+            assertThat(backend.next().request()).isEqualTo(ClientGet.of(Id.ofName("k4")).page(1, Bytes.EMPTY));
         }
     }
 
@@ -145,7 +145,7 @@ class ClientGatewayServerTest {
     void aFailedBackendFutureBecomesAnInternalError() throws Exception {
         start(ClientGatewayServer.IN_FLIGHT_MAX);
         try (Socket client = connect()) {
-            writeFrame(client, new Envelope(null, 5, new ClientGet(Id.ofName("k"), 1, Bytes.EMPTY)));
+            writeFrame(client, new Envelope(null, 5, ClientGet.of(Id.ofName("k")).page(1, Bytes.EMPTY)));
             backend.next().reply().completeExceptionally(new IllegalStateException("expected by the test"));
             Envelope reply = readFrame(client);
             assertThat(reply.requestId()).isEqualTo(5);
@@ -164,7 +164,7 @@ class ClientGatewayServerTest {
         assertThat(backend.calls).isEmpty();
 
         try (Socket good = connect()) {
-            writeFrame(good, new Envelope(null, 1, new ClientGet(Id.ofName("k"), 1, Bytes.EMPTY)));
+            writeFrame(good, new Envelope(null, 1, ClientGet.of(Id.ofName("k")).page(1, Bytes.EMPTY)));
             backend.next().reply().complete(new GetReply(Status.OK, List.of(), Bytes.EMPTY, 0, ""));
             assertThat(readFrame(good).requestId()).isEqualTo(1);
         }

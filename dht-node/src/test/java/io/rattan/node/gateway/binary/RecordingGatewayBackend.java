@@ -1,6 +1,5 @@
 package io.rattan.node.gateway.binary;
 
-import io.rattan.core.client.GetOptions;
 import io.rattan.core.msg.Message;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.node.NodeStatus;
@@ -22,7 +21,7 @@ final class RecordingGatewayBackend implements GatewayBackend {
     final BlockingQueue<Call> calls = new LinkedBlockingQueue<>();
 
     @Override
-    public CompletableFuture<Message> request(Message clientRequest, GetOptions options) {
+    public CompletableFuture<Message> request(Message clientRequest) {
         CompletableFuture<Message> reply = new CompletableFuture<>();
         calls.add(new Call(clientRequest, reply));
         return reply;

@@ -1,8 +1,8 @@
 package io.rattan.node.gateway.http;
 
-import io.rattan.core.client.GetOptions;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Cost;
+import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
@@ -71,8 +71,9 @@ final class FakeBackend implements GatewayBackend, AutoCloseable {
     }
 
     @Override
-    public CompletableFuture<Message> request(Message clientRequest, GetOptions options) {
-        if (clientRequest instanceof ClientGet) {
+    public CompletableFuture<Message> request(Message clientRequest) {
+        if (clientRequest instanceof ClientGet get) {
+            GetOptions options = get.options();
             getModes.add("g=" + options.gateways() + " hedge=" + options.hedge() + (options.oneHop() ? " onehop" : ""));
             getOptions.add(options);
         }

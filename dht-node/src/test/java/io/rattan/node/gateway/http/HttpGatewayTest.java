@@ -12,6 +12,7 @@ import io.netty.channel.nio.NioEventLoopGroup;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Consistency;
 import io.rattan.core.msg.Cost;
+import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.msg.Messages.ClientRemove;
@@ -121,7 +122,7 @@ class HttpGatewayTest {
         assertThat(body.get("cost").get("messages").asInt()).isEqualTo(5);
         assertThat(body.get("cost").get("bytes").asLong()).isEqualTo(700);
         assertThat(backend.<ClientGet>lastRequest())
-                .isEqualTo(new ClientGet(Id.fromHex(KEY), PAGE_VALUES_MAX, Bytes.EMPTY));
+                .isEqualTo(ClientGet.of(Id.fromHex(KEY), GetOptions.defaults()).page(PAGE_VALUES_MAX, Bytes.EMPTY));
     }
 
     @Test
@@ -242,7 +243,7 @@ class HttpGatewayTest {
         HttpResponse<String> get = send("GET", "/v1/keys/" + KEY + "?max=2&placemark=00FF", null);
         assertThat(get.statusCode()).isEqualTo(200);
         assertThat(backend.<ClientGet>lastRequest())
-                .isEqualTo(new ClientGet(Id.fromHex(KEY), 2, Bytes.fromHex("00ff")));
+                .isEqualTo(ClientGet.of(Id.fromHex(KEY), GetOptions.defaults()).page(2, Bytes.fromHex("00ff")));
         assertThat(JSON.readTree(get.body()).get("placemark").asText()).isEqualTo("abcd");
     }
 
@@ -268,9 +269,9 @@ class HttpGatewayTest {
         assertThat(send("GET", "/v1/keys/" + KEY + "?routing=iterative&p=2", null).statusCode()).isEqualTo(200);
         ClientGet iterative = backend.lastRequest();
         assertThat(iterative.routing()).isEqualTo(RoutingMode.ITERATIVE);
-        assertThat(iterative.parallelism()).isEqualTo(2);
+        assertThat(iterative.options().parallelism()).isEqualTo(2);
         assertThat(send("GET", "/v1/keys/" + KEY + "?routing=Iterative", null).statusCode()).isEqualTo(200);
-        assertThat(backend.<ClientGet>lastRequest().parallelism()).as("the node's default p").isZero();
+        assertThat(backend.<ClientGet>lastRequest().options().parallelism()).as("the node's default p").isZero();
         assertThat(send("GET", "/v1/keys/" + KEY + "?routing=greedy&gateways=3&hedge=false", null).statusCode())
                 .isEqualTo(200);
         assertThat(backend.<ClientGet>lastRequest().routing()).isEqualTo(RoutingMode.GREEDY);

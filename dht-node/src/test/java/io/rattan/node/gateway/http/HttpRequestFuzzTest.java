@@ -7,11 +7,6 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.util.ReferenceCountUtil;
-import io.rattan.core.node.NodeConfig;
-import io.rattan.node.gateway.ClientGuard;
-import io.rattan.node.netty.TransportListener;
-import java.nio.charset.StandardCharsets;
-import io.rattan.core.client.GetOptions;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
@@ -19,9 +14,13 @@ import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.RemoveReply;
 import io.rattan.core.msg.Status;
+import io.rattan.core.node.NodeConfig;
 import io.rattan.core.node.NodeStatus;
 import io.rattan.core.util.Bytes;
+import io.rattan.node.gateway.ClientGuard;
 import io.rattan.node.gateway.GatewayBackend;
+import io.rattan.node.netty.TransportListener;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -70,7 +69,7 @@ class HttpRequestFuzzTest {
     /** Answers at once on the caller's thread, so that the embedded channel is only touched on the test's thread. */
     private static final class Synchronous implements GatewayBackend {
         @Override
-        public CompletableFuture<Message> request(Message request, GetOptions options) {
+        public CompletableFuture<Message> request(Message request) {
             Message reply;
             if (request instanceof ClientPut) {
                 reply = new PutReply(Status.OK, 1, "");

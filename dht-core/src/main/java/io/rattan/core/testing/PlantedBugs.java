@@ -1,8 +1,9 @@
-package io.rattan.core.node;
+package io.rattan.core.testing;
 
 /**
- * Deliberate bugs, each off by default, that the fault simulator plants to prove its checker can fail (issue 16):
- * a checker that passes on code known to be wrong proves nothing. Test-only: nothing in the real node sets them.
+ * Every fault-injection switch of the node logic in one place: deliberate bugs, each off by default, that the fault
+ * simulator plants to prove its checker can fail (a checker that passes on code known to be wrong proves nothing).
+ * Only the fault simulator and tests may name this type (an ArchUnit rule holds it); the real node never sets one.
  *
  * @param putAckBelowQuorum  the root answers a put OK with one copy fewer than W (at least one)
  * @param tombstoneRuleOff   where a live copy meets its tombstone the value wins: a replica answering a repair
