@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.BiConsumer;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -286,20 +285,6 @@ final class LocalReplica {
         return store.scan(from, limit);
     }
 
-    /** Runs {@code action} on every live record, in key order, a page at a time. */
-    void forEachRecord(Consumer<StoredRecord> action) {
-        Store.Cursor cursor = Store.Cursor.START;
-        while (true) {
-            List<StoredRecord> page = store.scan(cursor, SCAN_PAGE);
-            if (page.isEmpty()) {
-                return;
-            }
-            for (StoredRecord r : page) {
-                cursor = new Store.Cursor(r.key(), r.valueHash());
-                action.accept(r);
-            }
-        }
-    }
 
     /** Deletes expired records from the store and its expiry index, a bounded batch per call. */
     void purgeExpired() {

@@ -24,11 +24,6 @@ final class PutQuorum {
         this.decided = decided;
     }
 
-    /** A copy was written without asking (the root's own). */
-    void acked() {
-        acks++;
-    }
-
     /** A replica was asked for a copy. */
     void asked() {
         outstanding++;

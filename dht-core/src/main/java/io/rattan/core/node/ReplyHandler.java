@@ -55,9 +55,4 @@ interface ReplyHandler {
             }
         };
     }
-
-    /** A handler for requests whose answer changes nothing and whose loss only needs {@code onTimeout}. */
-    static ReplyHandler onTimeoutOnly(Runnable onTimeout) {
-        return of(reply -> { }, onTimeout);
-    }
 }

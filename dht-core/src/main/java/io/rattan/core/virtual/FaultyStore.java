@@ -123,12 +123,6 @@ final class FaultyStore implements Store {
         return restored;
     }
 
-    /** Writes not yet synced, for tests and reports. */
-    int unsyncedWrites() {
-        forgetSynced(scheduler.nanoTime());
-        return unsynced.size();
-    }
-
     private static String slot(Id key, Bytes valueHash) {
         return key.toHex() + valueHash.toHex();
     }

@@ -14,7 +14,7 @@ import java.util.random.RandomGenerator;
  * trace hash, so two runs can be compared event for event.
  *
  * <p>As the real transport's handshake does, the network refuses a message whose claimed sender is not the address
- * it was truly sent from: it is dropped (and counted, {@link #forgedDropped}) before it reaches the receiver.
+ * it was truly sent from: it is dropped before it reaches the receiver.
  */
 public final class VirtualNetwork {
 
@@ -65,9 +65,6 @@ public final class VirtualNetwork {
     private final LongLongMap lastDelivery = new LongLongMap();
     private Observer observer = (from, to, e) -> { };
     private LinkFaults faults;
-    private long faultDropped;
-    private long forgedDropped;
-    private long duplicated;
     private long sent;
     private long delivered;
     private long dropped;
@@ -126,7 +123,6 @@ public final class VirtualNetwork {
         sent++;
         observer.sent(from, to, envelope);
         if (envelope.sender() != null && !envelope.sender().address().equals(from)) {
-            forgedDropped++;
             return;
         }
         if (latency.drops(from, to, random)) {
@@ -157,10 +153,8 @@ public final class VirtualNetwork {
         Address from = fromEndpoint.address;
         int copies = faults.copies(from, to);
         if (copies <= 0) {
-            faultDropped++;
             return;
         }
-        duplicated += copies - 1;
         Endpoint toEndpoint = endpoint(to);
         long now = scheduler.nanoTime();
         for (int i = 0; i < copies; i++) {
@@ -199,21 +193,6 @@ public final class VirtualNetwork {
     /** Messages the latency model lost. */
     public long dropped() {
         return dropped;
-    }
-
-    /** Messages the installed {@link LinkFaults} lost. */
-    public long faultDropped() {
-        return faultDropped;
-    }
-
-    /** Messages refused because their claimed sender was not the address they were sent from. */
-    public long forgedDropped() {
-        return forgedDropped;
-    }
-
-    /** Extra copies the installed {@link LinkFaults} delivered. */
-    public long duplicated() {
-        return duplicated;
     }
 
     /** A hash of every delivery so far: (time, from, to, type, request id), in order. */
