@@ -113,7 +113,7 @@ final class HttpGatewayHandler extends ChannelInboundHandlerAdapter {
         byte[] body = new byte[request.content().readableBytes()];
         request.content().getBytes(request.content().readerIndex(), body);
         return ApiRequest.of(request.method().name(), request.uri(),
-                request.headers().getAll(ApiRouter.SECRET_HEADER), Bytes.wrap(body), HttpUtil.isKeepAlive(request));
+                request.headers().getAll(KeysResource.SECRET_HEADER), Bytes.wrap(body), HttpUtil.isKeepAlive(request));
     }
 
     private void serveNext(ChannelHandlerContext ctx) {
