@@ -35,7 +35,7 @@ final class RocksDbHandles {
     private static final long MIN_WRITE_BUFFER_BYTES = 64L << 10;
 
     static {
-        RocksDB.loadLibrary();
+        RocksDbNativeLibrary.load();
     }
 
     private final LRUCache blockCache;
