@@ -6,6 +6,7 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.rattan.client.netty.EnvelopeCodec;
 import io.rattan.core.codec.CodecException;
 import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.msg.Envelope;
@@ -62,7 +63,7 @@ final class Connection {
                         // The frame bound includes the length field, so it matches the codec's body bound exactly.
                         p.addLast(new LengthFieldBasedFrameDecoder(frameBytesMax + LENGTH_FIELD_BYTES,
                                 0, LENGTH_FIELD_BYTES, 0, LENGTH_FIELD_BYTES));
-                        p.addLast(new EnvelopeCodec(codec));
+                        p.addLast(EnvelopeCodec.withScratch(codec));
                         p.addLast(new ClientHandler(pending, lastReadNanos));
                     }
                 })

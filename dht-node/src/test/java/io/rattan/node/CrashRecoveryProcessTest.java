@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.rattan.core.id.Id;
 import io.rattan.core.util.Bytes;
+import io.rattan.node.store.RocksDbNativeLibrary;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -128,8 +129,8 @@ class CrashRecoveryProcessTest {
         if (fsync) {
             args.add("--fsync");
         }
-        return NodeProcess.start(http, dataDir, dir.resolve("node.log"), NodeProcess.nativeLibraryDir(dir), "256m",
-                args);
+        Path nativeDir = RocksDbNativeLibrary.extractedFromClassPath(dir.resolve("native"));
+        return NodeProcess.start(http, dataDir, dir.resolve("node.log"), nativeDir, "256m", args);
     }
 
     private static URI uri(int port, String pathAndQuery) {

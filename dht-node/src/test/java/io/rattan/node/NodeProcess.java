@@ -7,8 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rattan.core.id.Id;
 import io.rattan.core.net.Address;
+import io.rattan.node.store.RocksDbNativeLibrary;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -17,14 +17,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import org.rocksdb.util.Environment;
 
 /**
  * A real node ({@code RattanCli node}) in a JVM of its own, for the process tests (the crash and repair-at-volume
@@ -60,7 +58,7 @@ final class NodeProcess {
     /**
      * Starts a node on {@code dataDir} with {@code nodeArgs} after the ports and data dir, its output in
      * {@code log}, and waits until it is ready (failing at once if it exits). {@code nativeDir} holds RocksDB's JNI
-     * library ({@link #nativeLibraryDir}), so the JVM does not inflate its own copy into {@code /tmp}.
+     * library ({@link RocksDbNativeLibrary#extractedFromClassPath}), so the JVM does not inflate its own copy into {@code /tmp}.
      */
     static NodeProcess start(HttpClient http, Path dataDir, Path log, Path nativeDir, String maxHeap,
                              List<String> nodeArgs) throws IOException {
@@ -102,27 +100,6 @@ final class NodeProcess {
     private static String tail(Path log, int lines) throws IOException {
         List<String> all = Files.readAllLines(log);
         return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
-    }
-
-    /**
-     * A directory under {@code parent} holding RocksDB's JNI library, copied once from the rocksdbjni jar on this
-     * JVM's class path, for {@link #start}'s {@code -Djava.library.path}. Without it every node process inflated the
-     * 14 MB library into a new file in {@code /tmp} at start (CPU while the other nodes start too) and, killed,
-     * left it there.
-     */
-    static Path nativeLibraryDir(Path parent) throws IOException {
-        String name = Environment.getJniLibraryFileName("rocksdb");
-        Path dir = parent.resolve("native");
-        Path lib = dir.resolve(name);
-        if (Files.isRegularFile(lib)) {
-            return dir;
-        }
-        Files.createDirectories(dir);
-        try (InputStream in = NodeProcess.class.getClassLoader().getResourceAsStream(name)) {
-            assertThat(in).as("%s on the test class path (rocksdbjni)", name).isNotNull();
-            Files.copy(in, lib, StandardCopyOption.REPLACE_EXISTING);
-        }
-        return dir;
     }
 
     Process process() {

@@ -10,6 +10,7 @@ import io.rattan.client.RattanException;
 import io.rattan.core.id.Id;
 import io.rattan.core.net.Address;
 import io.rattan.core.util.Bytes;
+import io.rattan.node.store.RocksDbNativeLibrary;
 import java.net.http.HttpClient;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -517,7 +518,7 @@ class RepairAtVolumeProcessTest {
     private void startCluster(int count, long bytesPerNode) throws Exception {
         // A listing at full size holds a node's records, values included, in its heap.
         String heap = bytesPerNode > 20_000_000 ? "512m" : "192m";
-        Path nativeDir = NodeProcess.nativeLibraryDir(dir);
+        Path nativeDir = RocksDbNativeLibrary.extractedFromClassPath(dir.resolve("native"));
         nodes.add(startNode(0, null, heap, nativeDir));
         List<Future<NodeProcess>> rest = new ArrayList<>();
         ExecutorService pool = Executors.newFixedThreadPool(count);

@@ -1,5 +1,6 @@
 package io.rattan.bench.cluster;
 
+import io.rattan.node.store.RocksDbNativeLibrary;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -243,7 +244,7 @@ final class ClassDataSharing {
                         Files.deleteIfExists(p);
                     }
                 }
-                NativeLibraries.delete(jar);
+                RocksDbNativeLibrary.delete(jar);
                 Files.deleteIfExists(jar);
             }
         }

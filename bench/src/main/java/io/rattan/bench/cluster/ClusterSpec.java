@@ -1,6 +1,7 @@
 package io.rattan.bench.cluster;
 
 import io.rattan.core.net.Address;
+import io.rattan.node.store.RocksDbNativeLibrary;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.Writer;
@@ -94,7 +95,7 @@ record ClusterSpec(int nodes, String host, int basePort, String heap, Path nodeJ
         if (ClassDataSharing.wanted(jvmArgs)) {
             cmd.addAll(ClassDataSharing.flags(java, nodeJar, node));
         }
-        NativeLibraries.flag(nodeJar, jvmArgs).ifPresent(cmd::add);
+        RocksDbNativeLibrary.flag(nodeJar, jvmArgs).ifPresent(cmd::add);
         cmd.add("-cp");
         cmd.add(nodeJar.toString());
         cmd.add(NODE_MAIN);

@@ -5,6 +5,7 @@ import io.rattan.core.store.MemoryStore;
 import io.rattan.core.store.Store;
 import io.rattan.core.store.StoredRecord;
 import io.rattan.core.util.Bytes;
+import io.rattan.node.store.RocksDbNativeLibrary;
 import io.rattan.node.store.RocksDbStore;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -154,7 +155,7 @@ public class StoreBenchmark {
     /** RocksJava with RocksDbStore's options and key layout, and nothing else. */
     static final class RawRocks implements AutoCloseable {
         static {
-            RocksDB.loadLibrary();
+            RocksDbNativeLibrary.load();
         }
 
         private final LRUCache cache = new LRUCache(8L << 20);

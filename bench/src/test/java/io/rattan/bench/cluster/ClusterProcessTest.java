@@ -3,6 +3,7 @@ package io.rattan.bench.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.rattan.node.store.RocksDbNativeLibrary;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -38,7 +39,7 @@ class ClusterProcessTest {
             assertThat(pids).contains(fromFile);
             // RocksDB's library is mapped from the one extracted copy, not inflated into /tmp per process.
             assertThat(Files.readString(Path.of("/proc", Long.toString(fromFile), "maps")))
-                    .contains(NativeLibraries.DIR_SUFFIX + "/librocksdbjni").doesNotContain("/tmp/librocksdbjni");
+                    .contains(RocksDbNativeLibrary.DIR_SUFFIX + "/librocksdbjni").doesNotContain("/tmp/librocksdbjni");
         }
         assertThat(Files.readAllLines(dir.resolve("gateways.txt"), StandardCharsets.UTF_8)).containsExactly(
                 "127.0.0.1:" + (base + 1) + " 127.0.0.1:" + (base + 2),

@@ -4,15 +4,17 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.handler.timeout.IdleStateHandler;
+import io.rattan.client.netty.EnvelopeCodec;
 import io.rattan.core.codec.MessageCodec;
 import io.rattan.node.limits.ConnectionLimits;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The pipeline of a binary protocol's connection, peer or client: idle reaping → byte counting → framing with a
- * per-frame deadline ({@link Frames#newFrameDecoder}) → {@link EnvelopeCodec} → an optional gate (the peer port's
- * rate limit) → the protocol's thin handler, which sees only decoded envelopes. A protocol names its handler; everything below it is the same for both. Sharable: each connection gets
- * its own framing, codec and handler.
+ * per-frame deadline ({@link Frames#newFrameDecoder}) → {@link EnvelopeCodec} (without a scratch array: thousands of
+ * connections keep none) → {@link MalformedFrameCloser} → an optional gate (the peer port's rate limit) → the
+ * protocol's thin handler, which sees only decoded envelopes. A protocol names its handler; everything below it is
+ * the same for both. Sharable: each connection gets its own framing, codec and handler.
  */
 @ChannelHandler.Sharable
 public abstract class EnvelopeInitializer extends ChannelInitializer<Channel> {
@@ -56,7 +58,8 @@ public abstract class EnvelopeInitializer extends ChannelInitializer<Channel> {
                 .addLast("bytes", byteCounter)
                 .addLast("framing", Frames.newFrameDecoder(codec.frameBytesMax(), limits.frameDeadlineMillis(),
                         listener))
-                .addLast("codec", new EnvelopeCodec(codec, listener, connectionKind));
+                .addLast("codec", EnvelopeCodec.withoutScratch(codec))
+                .addLast("malformed", new MalformedFrameCloser(listener, connectionKind));
         ChannelHandler gate = gate();
         if (gate != null) {
             ch.pipeline().addLast("gate", gate);

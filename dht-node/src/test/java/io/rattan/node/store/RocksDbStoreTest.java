@@ -118,7 +118,7 @@ class RocksDbStoreTest extends StoreContractTest {
         StoredRecord victim = value("victim", "v", T0 + 1_000);
         store.write(good);
         ((RocksDbStore) store).close();
-        putRaw(RocksDbStore.dataKey(victim.key(), victim.valueHash()), new byte[] {9, 9, 9});
+        putRaw(RecordFormat.dataKey(victim.key(), victim.valueHash()), new byte[] {9, 9, 9});
 
         RocksDbStore rocks = open();
         assertThat(rocks.size()).isEqualTo(2);
@@ -175,8 +175,8 @@ class RocksDbStoreTest extends StoreContractTest {
     void aStoreOfAnUnknownFormatVersionIsRefusedWithAClearError() throws RocksDBException {
         ((RocksDbStore) store).close();
         List<ColumnFamilyDescriptor> descriptors = List.of(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY),
-                new ColumnFamilyDescriptor(RocksDbStore.VALUES_CF.getBytes(StandardCharsets.UTF_8)),
-                new ColumnFamilyDescriptor(RocksDbStore.EXPIRY_CF.getBytes(StandardCharsets.UTF_8)));
+                new ColumnFamilyDescriptor(RocksDbHandles.VALUES_CF.getBytes(StandardCharsets.UTF_8)),
+                new ColumnFamilyDescriptor(RocksDbHandles.EXPIRY_CF.getBytes(StandardCharsets.UTF_8)));
         List<ColumnFamilyHandle> handles = new ArrayList<>();
         try (DBOptions options = new DBOptions();
              RocksDB db = RocksDB.open(options, dir.resolve("db").toString(), descriptors, handles)) {
@@ -203,8 +203,8 @@ class RocksDbStoreTest extends StoreContractTest {
         StoredRecord removed = StoredRecord.tombstone(Id.ofName("removed"), Bytes.utf8("v3").sha256(), T0 + 7_000,
                 Bytes.EMPTY);
         List<ColumnFamilyDescriptor> descriptors = List.of(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY),
-                new ColumnFamilyDescriptor(RocksDbStore.VALUES_CF.getBytes(StandardCharsets.UTF_8)),
-                new ColumnFamilyDescriptor(RocksDbStore.EXPIRY_CF.getBytes(StandardCharsets.UTF_8)));
+                new ColumnFamilyDescriptor(RocksDbHandles.VALUES_CF.getBytes(StandardCharsets.UTF_8)),
+                new ColumnFamilyDescriptor(RocksDbHandles.EXPIRY_CF.getBytes(StandardCharsets.UTF_8)));
         List<ColumnFamilyHandle> handles = new ArrayList<>();
         try (DBOptions options = new DBOptions();
              RocksDB db = RocksDB.open(options, dir.resolve("db").toString(), descriptors, handles)) {
@@ -213,7 +213,7 @@ class RocksDbStoreTest extends StoreContractTest {
             putVersion1(db, handles, open, Bytes.EMPTY);
             putVersion1(db, handles, removed, oldHash);
             // A record that is not of format 1 is left alone (and skipped as corrupt).
-            db.put(handles.get(1), RocksDbStore.dataKey(Id.ofName("junk"), oldHash), new byte[] {9, 9});
+            db.put(handles.get(1), RecordFormat.dataKey(Id.ofName("junk"), oldHash), new byte[] {9, 9});
             handles.forEach(ColumnFamilyHandle::close);
         }
 
@@ -231,7 +231,7 @@ class RocksDbStoreTest extends StoreContractTest {
 
         RocksDbStore reopened = (RocksDbStore) reopen(rocks);
         assertThat(reopened.size()).isEqualTo(1);
-        assertThat(StoreFormat.recordFromVersion1(RocksDbStore.encode(open))).as("rerun: format 2 is left alone")
+        assertThat(StoreFormat.recordFromVersion1(RecordFormat.encode(open))).as("rerun: format 2 is left alone")
                 .isNull();
     }
 
@@ -240,9 +240,9 @@ class RocksDbStoreTest extends StoreContractTest {
         java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(1 + 1 + 8 + 1 + secretHash.length() + r.value().length());
         b.put((byte) 1).put((byte) (r.tombstone() ? 1 : 0)).putLong(r.expiresAtMillis())
                 .put((byte) secretHash.length()).put(secretHash.toByteArray()).put(r.value().toByteArray());
-        byte[] dataKey = RocksDbStore.dataKey(r.key(), r.valueHash());
+        byte[] dataKey = RecordFormat.dataKey(r.key(), r.valueHash());
         db.put(handles.get(1), dataKey, b.array());
-        db.put(handles.get(2), RocksDbStore.expiryKey(r.expiresAtMillis(), dataKey), new byte[0]);
+        db.put(handles.get(2), RecordFormat.expiryKey(r.expiresAtMillis(), dataKey), new byte[0]);
     }
 
     @Test
@@ -291,8 +291,8 @@ class RocksDbStoreTest extends StoreContractTest {
     private void putRaw(byte[] key, byte[] bytes) throws RocksDBException {
         List<ColumnFamilyDescriptor> descriptors = List.of(
                 new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY),
-                new ColumnFamilyDescriptor(RocksDbStore.VALUES_CF.getBytes(StandardCharsets.UTF_8)),
-                new ColumnFamilyDescriptor(RocksDbStore.EXPIRY_CF.getBytes(StandardCharsets.UTF_8)));
+                new ColumnFamilyDescriptor(RocksDbHandles.VALUES_CF.getBytes(StandardCharsets.UTF_8)),
+                new ColumnFamilyDescriptor(RocksDbHandles.EXPIRY_CF.getBytes(StandardCharsets.UTF_8)));
         List<ColumnFamilyHandle> handles = new ArrayList<>();
         try (DBOptions options = new DBOptions();
              RocksDB db = RocksDB.open(options, dir.resolve("db").toString(), descriptors, handles)) {

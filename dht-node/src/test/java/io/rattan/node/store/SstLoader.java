@@ -69,10 +69,10 @@ public final class SstLoader {
             for (long i = 0; i < n; i++) {
                 StoredRecord r = StoredRecord.value(keyOf(i, n), valueOf(i, valueBytes), expiresAtMillis,
                         Bytes.EMPTY);
-                byte[] dataKey = RocksDbStore.dataKey(r.key(), r.valueHash());
-                values.put(dataKey, RocksDbStore.encode(r));
+                byte[] dataKey = RecordFormat.dataKey(r.key(), r.valueHash());
+                values.put(dataKey, RecordFormat.encode(r));
                 // One expiry for all: the index orders by data key after it, so it too is written in order.
-                expiry.put(RocksDbStore.expiryKey(expiresAtMillis, dataKey), empty);
+                expiry.put(RecordFormat.expiryKey(expiresAtMillis, dataKey), empty);
             }
             values.finish();
             expiry.finish();
@@ -80,8 +80,8 @@ public final class SstLoader {
         long bytes = Files.size(Path.of(valuesFile)) + Files.size(Path.of(expiryFile));
         List<ColumnFamilyDescriptor> descriptors = List.of(
                 new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY),
-                new ColumnFamilyDescriptor(RocksDbStore.VALUES_CF.getBytes(StandardCharsets.UTF_8)),
-                new ColumnFamilyDescriptor(RocksDbStore.EXPIRY_CF.getBytes(StandardCharsets.UTF_8)));
+                new ColumnFamilyDescriptor(RocksDbHandles.VALUES_CF.getBytes(StandardCharsets.UTF_8)),
+                new ColumnFamilyDescriptor(RocksDbHandles.EXPIRY_CF.getBytes(StandardCharsets.UTF_8)));
         List<ColumnFamilyHandle> handles = new ArrayList<>();
         try (DBOptions dbOptions = new DBOptions();
              RocksDB db = RocksDB.open(dbOptions, storeDir.toString(), descriptors, handles);

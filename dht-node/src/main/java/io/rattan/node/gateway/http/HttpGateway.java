@@ -19,7 +19,7 @@ import java.net.InetSocketAddress;
  * {@code /ready}, {@code /node}, {@code /metrics}) by handing each request to a {@link GatewayBackend}.
  *
  * <p>Bodies are read up to the node's {@code valueBytesMax} plus {@link #BODY_SLACK_BYTES}; anything larger is
- * answered 413 and the connection closed. A put without {@code ?ttl=} lives {@value ApiRouter#TTL_SECONDS_DEFAULT}
+ * answered 413 and the connection closed. A put without {@code ?ttl=} lives {@value KeysResource#TTL_SECONDS_DEFAULT}
  * seconds (or the node's maximum TTL if that is shorter); a remove without {@code ?ttl=} keeps its tombstone for the
  * node's maximum TTL, so it outlives any value it removes.
  *

@@ -18,8 +18,8 @@ import io.netty.util.concurrent.ScheduledFuture;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.util.Bytes;
 import io.rattan.node.gateway.ClientGuard;
-import io.rattan.node.netty.TransportListener;
 import io.rattan.node.netty.TransportListener.Refusal;
+import io.rattan.node.netty.TransportListener;
 import java.net.InetAddress;
 import java.util.ArrayDeque;
 import java.util.Map;
@@ -113,7 +113,7 @@ final class HttpGatewayHandler extends ChannelInboundHandlerAdapter {
         byte[] body = new byte[request.content().readableBytes()];
         request.content().getBytes(request.content().readerIndex(), body);
         return ApiRequest.of(request.method().name(), request.uri(),
-                request.headers().getAll(ApiRouter.SECRET_HEADER), Bytes.wrap(body), HttpUtil.isKeepAlive(request));
+                request.headers().getAll(KeysResource.SECRET_HEADER), Bytes.wrap(body), HttpUtil.isKeepAlive(request));
     }
 
     private void serveNext(ChannelHandlerContext ctx) {

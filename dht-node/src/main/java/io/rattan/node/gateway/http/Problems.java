@@ -1,9 +1,16 @@
 package io.rattan.node.gateway.http;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Status;
 import java.util.Map;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Error responses as RFC 9457 problem details: {@code {"type","title","status","detail"}} served as
@@ -13,6 +20,9 @@ import java.util.Map;
 final class Problems {
 
     static final String TYPE_BASE = "https://rattan.dev/problems/";
+
+    // Under the router's name, as the gateway has always logged, so that log settings for it keep applying.
+    private static final Logger LOG = LoggerFactory.getLogger(ApiRouter.class);
 
     private Problems() {
     }
@@ -123,6 +133,29 @@ final class Problems {
             default:
                 return internal("the node answered " + status + " where the gateway expected an error");
         }
+    }
+
+    /** The response for a call to the node that failed: shutting down (503), too slow (504), or anything else (500). */
+    static ApiResponse failure(Throwable error) {
+        Throwable cause = error;
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException)
+                && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        if (cause instanceof RejectedExecutionException) {
+            return unavailable("the node is shutting down");
+        }
+        if (cause instanceof TimeoutException) {
+            return timeout("the node did not answer in time");
+        }
+        LOG.warn("gateway backend failed", cause);
+        return internal("the node failed to serve the request");
+    }
+
+    /** The response for a reply of another kind than the request asks for: a bug, logged. */
+    static ApiResponse unexpected(Message reply) {
+        LOG.error("gateway backend answered with an unexpected message: {}", reply == null ? null : reply.type());
+        return internal("the node answered with an unexpected message");
     }
 
     static ApiResponse problem(int status, String slug, String title, String detail) {

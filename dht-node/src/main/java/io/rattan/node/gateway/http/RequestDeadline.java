@@ -3,8 +3,8 @@ package io.rattan.node.gateway.http;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.concurrent.ScheduledFuture;
-import io.rattan.node.netty.TransportListener;
 import io.rattan.node.netty.TransportListener.Refusal;
+import io.rattan.node.netty.TransportListener;
 import java.util.concurrent.TimeUnit;
 
 /**

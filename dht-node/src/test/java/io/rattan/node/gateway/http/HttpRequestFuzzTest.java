@@ -55,7 +55,7 @@ class HttpRequestFuzzTest {
     void keys(byte[] bytes) {
         String text = new String(bytes, StandardCharsets.ISO_8859_1);
         try {
-            assertThat(KeyParser.parseKey(ApiRouter.decodeSegment(text))).isNotNull();
+            assertThat(KeyParser.parseKey(PathSegments.decode(text))).isNotNull();
         } catch (IllegalArgumentException refused) {
             assertThat(refused.getMessage()).isNotBlank();
         }

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.rattan.client.netty.EnvelopeCodec;
 import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Messages.ErrorReply;
@@ -16,11 +17,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The envelope codec under its framing, on an {@link EmbeddedChannel}: what reaches the handler, what is refused,
- * and what goes out. Frames are built by hand (4-byte length, then the body), as {@code docs/protocol.md} lays them
- * out, not with the code under test.
+ * The node's binary pipeline below the handler (byte counting, framing, the envelope codec, the closer of malformed
+ * connections) on an {@link EmbeddedChannel}: what reaches the handler, what is refused, and what goes out. Frames
+ * are built by hand (4-byte length, then the body), as {@code docs/protocol.md} lays them out, not with the code
+ * under test.
  */
-class EnvelopeCodecTest {
+class EnvelopePipelineTest {
 
     private static final int FRAME_BYTES_MAX = 256;
 
@@ -142,8 +144,9 @@ class EnvelopeCodecTest {
     }
 
     private static EmbeddedChannel newChannel(MessageCodec codec, Counts counts) {
-        return new EmbeddedChannel(new ByteCountingHandler(counts), Frames.newFrameDecoder(codec.frameBytesMax(), 60_000, counts),
-                new EnvelopeCodec(codec, counts, "test connection"));
+        return new EmbeddedChannel(new ByteCountingHandler(counts),
+                Frames.newFrameDecoder(codec.frameBytesMax(), 60_000, counts),
+                EnvelopeCodec.withoutScratch(codec), new MalformedFrameCloser(counts, "test connection"));
     }
 
     private static ByteBuf frame(byte[] body) {

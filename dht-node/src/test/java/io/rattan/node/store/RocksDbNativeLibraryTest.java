@@ -1,4 +1,4 @@
-package io.rattan.bench.cluster;
+package io.rattan.node.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -12,33 +12,32 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.rocksdb.util.Environment;
 
-/** The launcher's one extraction of RocksDB's library, against a jar made here. */
-class NativeLibrariesTest {
+/** The one extraction of RocksDB's library: beside a jar (one made here), and from the class path. */
+class RocksDbNativeLibraryTest {
 
     @TempDir
     Path dir;
 
-    private final String name = Environment.getJniLibraryFileName("rocksdb");
+    private final String name = RocksDbNativeLibrary.fileName();
 
     @Test
     void theLibraryIsExtractedOnceBesideTheJarAndNamedOnTheLibraryPath() throws IOException {
         Path jar = jarHolding(name, "library bytes");
 
-        Path lib = NativeLibraries.extracted(jar).resolve(name);
+        Path lib = RocksDbNativeLibrary.extracted(jar).resolve(name);
         assertThat(lib).hasContent("library bytes");
         assertThat(lib.getParent()).isEqualTo(dir.resolve("node-native"));
         Files.setLastModifiedTime(lib, FileTime.fromMillis(1_000));
 
-        assertThat(NativeLibraries.flag(jar, List.of("-XX:+UseSerialGC")))
+        assertThat(RocksDbNativeLibrary.flag(jar, List.of("-XX:+UseSerialGC")))
                 .contains("-Djava.library.path=" + lib.getParent());
         assertThat(Files.getLastModifiedTime(lib).toMillis()).as("not extracted again").isEqualTo(1_000);
         try (var files = Files.list(lib.getParent())) {
             assertThat(files).as("no temporary file left").containsExactly(lib);
         }
 
-        NativeLibraries.delete(jar);
+        RocksDbNativeLibrary.delete(jar);
         assertThat(lib.getParent()).doesNotExist();
     }
 
@@ -46,8 +45,24 @@ class NativeLibrariesTest {
     void aLibraryPathAmongTheFlagsOrAJarWithoutTheLibraryLeavesRocksJavaToItself() throws IOException {
         Path jar = jarHolding("something-else.so", "x");
 
-        assertThat(NativeLibraries.flag(jar, List.of())).isEmpty();
-        assertThat(NativeLibraries.flag(jarHolding(name, "y"), List.of("-Djava.library.path=/opt/lib"))).isEmpty();
+        assertThat(RocksDbNativeLibrary.flag(jar, List.of())).isEmpty();
+        assertThat(RocksDbNativeLibrary.flag(jarHolding(name, "y"), List.of("-Djava.library.path=/opt/lib"))).isEmpty();
+    }
+
+    @Test
+    void theLibraryIsCopiedOnceFromTheClassPath() throws IOException {
+        Path nativeDir = dir.resolve("native");
+
+        Path lib = RocksDbNativeLibrary.extractedFromClassPath(nativeDir).resolve(name);
+        assertThat(lib).isRegularFile();
+        assertThat(Files.size(lib)).isPositive();
+        Files.setLastModifiedTime(lib, FileTime.fromMillis(1_000));
+
+        assertThat(RocksDbNativeLibrary.extractedFromClassPath(nativeDir)).isEqualTo(nativeDir);
+        assertThat(Files.getLastModifiedTime(lib).toMillis()).as("not copied again").isEqualTo(1_000);
+        try (var files = Files.list(nativeDir)) {
+            assertThat(files).as("no temporary file left").containsExactly(lib);
+        }
     }
 
     private Path jarHolding(String entry, String content) throws IOException {

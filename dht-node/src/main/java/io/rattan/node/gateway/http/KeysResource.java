@@ -1,0 +1,238 @@
+package io.rattan.node.gateway.http;
+
+import static io.rattan.node.gateway.http.Problems.failure;
+import static io.rattan.node.gateway.http.Problems.unexpected;
+import static io.rattan.node.gateway.http.QueryParams.getOptions;
+import static io.rattan.node.gateway.http.QueryParams.intParam;
+import static io.rattan.node.gateway.http.QueryParams.placemark;
+import static io.rattan.node.gateway.http.QueryParams.ttl;
+import static io.rattan.node.gateway.http.Rejected.badRequest;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.GetOptions;
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ClientGet;
+import io.rattan.core.msg.Messages.ClientPut;
+import io.rattan.core.msg.Messages.ClientRemove;
+import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.Messages.PutReply;
+import io.rattan.core.msg.Messages.RemoveReply;
+import io.rattan.core.msg.Messages.ValueEntry;
+import io.rattan.core.msg.SecretBinding;
+import io.rattan.core.msg.Status;
+import io.rattan.core.node.NodeConfig;
+import io.rattan.core.util.Bytes;
+import io.rattan.node.gateway.ClientGuard;
+import io.rattan.node.gateway.GatewayBackend;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * {@code /v1/keys/{key}} (GET a page of values, POST a value) and {@code /v1/keys/{key}/{valueHash}} (DELETE):
+ * checks the request against the node's limits ({@link NodeConfig}), turns it into a client message for the
+ * {@link GatewayBackend}, and the reply into JSON or a problem. A malformed key, TTL, page size or placemark is a
+ * 400, a value over {@code valueBytesMax} a 413. Any thread; the futures complete on the thread that completed the
+ * backend's future.
+ */
+final class KeysResource {
+
+    /** TTL of a put that names none (capped by the node's maximum). */
+    static final int TTL_SECONDS_DEFAULT = 3600;
+    /**
+     * The header that carries a value's secret, at put (turned into its binding to the value before anything leaves
+     * the gateway) and at remove.
+     */
+    static final String SECRET_HEADER = "Rattan-Secret";
+    /** Longest secret accepted, in bytes; the same bound at put and at remove so every secret set can be shown. */
+    static final int SECRET_BYTES_MAX = 1024;
+
+    private final GatewayBackend backend;
+    private final ClientGuard guard;
+    private final NodeConfig config;
+
+    KeysResource(GatewayBackend backend, ClientGuard guard) {
+        this.backend = backend;
+        this.guard = guard;
+        this.config = backend.config();
+    }
+
+    CompletableFuture<ApiResponse> put(String keySegment, Map<String, List<String>> query,
+                                       ApiRequest request) throws Rejected {
+        Id key = key(keySegment);
+        int ttlSeconds = ttl(query, Math.min(TTL_SECONDS_DEFAULT, config.ttlSecondsMax()), config.ttlSecondsMax());
+        Bytes value = request.body();
+        if (value.isEmpty()) {
+            throw badRequest("the value is empty: send its bytes as the request body");
+        }
+        if (value.length() > config.valueBytesMax()) {
+            throw new Rejected(Problems.tooLarge("the value has " + value.length()
+                    + " bytes; this node accepts at most " + config.valueBytesMax()));
+        }
+        Bytes secret = secret(request);
+        if (secret != null && secret.isEmpty()) {
+            throw badRequest(SECRET_HEADER + " is empty; send a secret, or no header for a value nobody can remove");
+        }
+        Bytes valueHash = value.sha256();
+        // The secret stops here: the put carries only its binding to this value, which opens nothing.
+        Bytes binding = secret == null ? Bytes.EMPTY : SecretBinding.of(secret, key, valueHash);
+        ClientPut message = new ClientPut(key, value, ttlSeconds, binding);
+        Supplier<CompletableFuture<Message>> send = request.client() == null
+                ? () -> backend.request(message)
+                : () -> guard.put(request.client(), message, () -> backend.request(message));
+        return ask(send, reply -> {
+            if (!(reply instanceof PutReply)) {
+                return unexpected(reply);
+            }
+            PutReply put = (PutReply) reply;
+            if (put.status() != Status.OK) {
+                return Problems.forStatus(put.status(), put.detail());
+            }
+            ObjectNode body = Json.object();
+            body.put("key", key.toHex());
+            body.put("valueHash", valueHash.toHex());
+            body.put("ttlSeconds", ttlSeconds);
+            body.put("replicas", put.replicas());
+            return ApiResponse.json(201, Json.bytes(body))
+                    .withHeader("Location", "/v1/keys/" + key.toHex() + "/" + valueHash.toHex());
+        });
+    }
+
+    CompletableFuture<ApiResponse> get(String keySegment, Map<String, List<String>> query) throws Rejected {
+        Id key = key(keySegment);
+        int max = intParam(query, "max", config.pageValuesMax(), 1, config.pageValuesMax(), "values");
+        Bytes placemark = placemark(query);
+        GetOptions options = getOptions(query, config.replicas());
+        ClientGet request = ClientGet.of(key, options).page(max, placemark);
+        return ask(() -> backend.request(request), reply -> {
+            if (!(reply instanceof GetReply)) {
+                return unexpected(reply);
+            }
+            GetReply get = (GetReply) reply;
+            // No live value is an empty list, not a 404: the key exists as soon as anyone names it. A partial quorum
+            // get is an answer too, flagged in its body.
+            if (get.status() != Status.OK && get.status() != Status.NOT_FOUND && get.status() != Status.PARTIAL) {
+                return Problems.forStatus(get.status(), get.detail());
+            }
+            ObjectNode body = Json.object();
+            body.put("key", key.toHex());
+            ArrayNode values = body.putArray("values");
+            for (ValueEntry entry : get.values()) {
+                ObjectNode v = values.addObject();
+                v.put("value", Base64.getEncoder().encodeToString(entry.value().toByteArray()));
+                v.put("valueHash", entry.value().sha256().toHex());
+                v.put("ttlRemainingSeconds", ceilSeconds(entry.ttlRemainingMillis()));
+            }
+            if (get.placemark() == null || get.placemark().isEmpty()) {
+                body.putNull("placemark");
+            } else {
+                body.put("placemark", get.placemark().toHex());
+            }
+            ObjectNode cost = body.putObject("cost");
+            cost.put("hops", get.hops());
+            // What the nodes on the winning copy's path counted in band (see Cost): not other copies, not probes.
+            cost.put("messages", get.cost().messages());
+            cost.put("bytes", get.cost().bytes());
+            if (options.quorum()) {
+                ObjectNode quorum = body.putObject("quorum");
+                quorum.put("r", options.readReplicas() > 0 ? options.readReplicas() : config.readQuorumDefault());
+                quorum.put("replicas", get.replicasRead());
+                quorum.put("partial", get.status() == Status.PARTIAL);
+            }
+            return ApiResponse.json(200, Json.bytes(body));
+        });
+    }
+
+    CompletableFuture<ApiResponse> remove(String keySegment, String hashSegment, Map<String, List<String>> query,
+                                          ApiRequest request) throws Rejected {
+        Id key = key(keySegment);
+        Bytes valueHash;
+        try {
+            valueHash = KeyParser.parseValueHash(PathSegments.decode(hashSegment));
+        } catch (IllegalArgumentException e) {
+            throw badRequest(e.getMessage());
+        }
+        int ttlSeconds = ttl(query, config.ttlSecondsMax(), config.ttlSecondsMax());
+        Bytes secret = secret(request);
+        if (secret == null || secret.isEmpty()) {
+            throw new Rejected(Problems.forbidden("a secret is required: send the value's secret in the "
+                    + SECRET_HEADER + " header"));
+        }
+        return ask(new ClientRemove(key, valueHash, secret, ttlSeconds), reply -> {
+            if (!(reply instanceof RemoveReply)) {
+                return unexpected(reply);
+            }
+            RemoveReply remove = (RemoveReply) reply;
+            if (remove.status() == Status.OK) {
+                return ApiResponse.noContent();
+            }
+            if (remove.status() == Status.NOT_FOUND && (remove.detail() == null || remove.detail().isBlank())) {
+                return Problems.notFound("no value with hash " + valueHash.toHex() + " under key " + key.toHex());
+            }
+            return Problems.forStatus(remove.status(), remove.detail());
+        });
+    }
+
+    private CompletableFuture<ApiResponse> ask(Message request, Function<Message, ApiResponse> onReply) {
+        return ask(() -> backend.request(request), onReply);
+    }
+
+    /** Sends, and turns the reply (or an error reply, or a failure) into the response. */
+    private static CompletableFuture<ApiResponse> ask(Supplier<CompletableFuture<Message>> send,
+                                                      Function<Message, ApiResponse> onReply) {
+        CompletableFuture<Message> reply;
+        try {
+            reply = send.get();
+        } catch (RuntimeException e) {
+            return CompletableFuture.completedFuture(failure(e));
+        }
+        return reply.handle((message, error) -> {
+            if (error != null) {
+                return failure(error);
+            }
+            if (message instanceof ErrorReply) {
+                return Problems.forError((ErrorReply) message);
+            }
+            return onReply.apply(message);
+        });
+    }
+
+    private static Id key(String segment) throws Rejected {
+        try {
+            return KeyParser.parseKey(PathSegments.decode(segment));
+        } catch (IllegalArgumentException e) {
+            throw badRequest(e.getMessage());
+        }
+    }
+
+    /**
+     * The secret's bytes, empty when the header is empty, or null when none was sent. Netty reads header bytes one
+     * char each (ISO-8859-1), so encoding back to ISO-8859-1 restores exactly the bytes the client sent: for a UTF-8
+     * client, the UTF-8 bytes of the text it meant.
+     */
+    private static Bytes secret(ApiRequest request) throws Rejected {
+        List<String> secrets = request.secrets();
+        if (secrets.isEmpty()) {
+            return null;
+        }
+        if (secrets.size() > 1) {
+            throw badRequest(SECRET_HEADER + " is given " + secrets.size() + " times; give it once");
+        }
+        byte[] bytes = secrets.get(0).getBytes(StandardCharsets.ISO_8859_1);
+        if (bytes.length > SECRET_BYTES_MAX) {
+            throw badRequest(SECRET_HEADER + " is at most " + SECRET_BYTES_MAX + " bytes, got " + bytes.length);
+        }
+        return Bytes.wrap(bytes);
+    }
+
+    private static long ceilSeconds(long millis) {
+        return millis <= 0 ? 0 : (millis + 999) / 1000;
+    }
+}

@@ -1,0 +1,105 @@
+package io.rattan.node.store;
+
+import io.rattan.core.id.Id;
+import io.rattan.core.store.StoredRecord;
+import io.rattan.core.util.Bytes;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+
+/**
+ * The bytes of a {@link RocksDbStore}'s records and index entries. {@code values} maps
+ * {@code id (20 bytes) ‖ valueHash (32 bytes)} to the encoded record: a version byte (2), a flags byte (bit 0:
+ * tombstone), expiresAtMillis (8 bytes, big-endian), a value's binding as a length byte (0 or 32) and its bytes, a
+ * tombstone's secret as a 2-byte big-endian length (0..1,024) and its bytes, then the value bytes ({@link StoreFormat}
+ * migrates records of version 1). {@code expiry} maps {@code expiresAtMillis ‖ id ‖ valueHash} to nothing; the time
+ * is big-endian with its sign bit flipped so that byte order is numeric order for any long. Stateless and thread-safe.
+ */
+final class RecordFormat {
+
+    static final int DATA_KEY_BYTES = Id.BYTES + StoredRecord.HASH_BYTES;
+    static final int EXPIRY_KEY_BYTES = Long.BYTES + DATA_KEY_BYTES;
+    static final byte[] EMPTY = new byte[0];
+
+    private static final byte FORMAT_VERSION = 2;
+    private static final int FLAG_TOMBSTONE = 1;
+    /** version, flags, expiresAtMillis, binding length. */
+    private static final int HEADER_BYTES = 1 + 1 + Long.BYTES + 1;
+    /** A tombstone's secret length: 2 bytes, big-endian. */
+    private static final int SECRET_LENGTH_BYTES = 2;
+
+    private RecordFormat() {
+    }
+
+    static byte[] dataKey(Id key, Bytes valueHash) {
+        byte[] k = new byte[DATA_KEY_BYTES];
+        key.writeTo(k, 0);
+        valueHash.copyTo(k, Id.BYTES);
+        return k;
+    }
+
+    static byte[] expiryKey(long expiresAtMillis, byte[] dataKey) {
+        return ByteBuffer.allocate(EXPIRY_KEY_BYTES)
+                .putLong(expiresAtMillis ^ Long.MIN_VALUE)
+                .put(dataKey)
+                .array();
+    }
+
+    /** The expiry time an index entry's key holds. */
+    static long expiresAtMillis(byte[] expiryKey) {
+        return ByteBuffer.wrap(expiryKey).getLong() ^ Long.MIN_VALUE;
+    }
+
+    /** The key of the record an index entry points at. */
+    static byte[] dataKeyOf(byte[] expiryKey) {
+        return Arrays.copyOfRange(expiryKey, Long.BYTES, expiryKey.length);
+    }
+
+    static byte[] encode(StoredRecord r) {
+        ByteBuffer b = ByteBuffer.allocate(HEADER_BYTES + r.binding().length() + SECRET_LENGTH_BYTES
+                + r.secret().length() + r.value().length());
+        b.put(FORMAT_VERSION)
+                .put((byte) (r.tombstone() ? FLAG_TOMBSTONE : 0))
+                .putLong(r.expiresAtMillis())
+                .put((byte) r.binding().length());
+        b.put(r.binding().toByteArray());
+        b.putShort((short) r.secret().length());
+        b.put(r.secret().toByteArray());
+        b.put(r.value().toByteArray());
+        return b.array();
+    }
+
+    /** The record {@code bytes} encode under {@code key} and {@code valueHash}, or null when they do not decode. */
+    static StoredRecord decodeOrNull(Id key, Bytes valueHash, byte[] bytes) {
+        if (bytes.length < HEADER_BYTES || bytes[0] != FORMAT_VERSION || (bytes[1] & ~FLAG_TOMBSTONE) != 0) {
+            return null;
+        }
+        boolean tombstone = (bytes[1] & FLAG_TOMBSTONE) != 0;
+        long expiresAtMillis = ByteBuffer.wrap(bytes, 2, Long.BYTES).getLong();
+        int bindingLength = bytes[HEADER_BYTES - 1] & 0xFF;
+        int secretAt = HEADER_BYTES + bindingLength + SECRET_LENGTH_BYTES;
+        if ((bindingLength != 0 && bindingLength != StoredRecord.HASH_BYTES) || bytes.length < secretAt) {
+            return null;
+        }
+        int secretLength = ByteBuffer.wrap(bytes, secretAt - SECRET_LENGTH_BYTES, SECRET_LENGTH_BYTES).getShort()
+                & 0xFFFF;
+        int valueOffset = secretAt + secretLength;
+        if (secretLength > StoredRecord.SECRET_BYTES_MAX || bytes.length < valueOffset) {
+            return null;
+        }
+        // A value never holds a secret, a tombstone never a value or a binding.
+        if (tombstone ? bytes.length != valueOffset || bindingLength != 0 : secretLength != 0) {
+            return null;
+        }
+        return new StoredRecord(key, valueHash, Bytes.of(bytes, valueOffset, bytes.length - valueOffset),
+                expiresAtMillis, Bytes.of(bytes, HEADER_BYTES, bindingLength), Bytes.of(bytes, secretAt, secretLength),
+                tombstone);
+    }
+
+    /** True when the encoded record expires at {@code expiresAtMillis}, or cannot be read at all. */
+    static boolean storedExpiryMatches(byte[] bytes, long expiresAtMillis) {
+        if (bytes.length < HEADER_BYTES || bytes[0] != FORMAT_VERSION) {
+            return true;
+        }
+        return ByteBuffer.wrap(bytes, 2, Long.BYTES).getLong() == expiresAtMillis;
+    }
+}
