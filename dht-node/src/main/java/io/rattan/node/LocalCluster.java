@@ -93,10 +93,6 @@ public final class LocalCluster implements AutoCloseable {
         return nodes.length;
     }
 
-    public Path baseDir() {
-        return baseDir;
-    }
-
     /** The directory node {@code i} keeps its id and store in. */
     public Path dataDir(int i) {
         return baseDir.resolve("node-" + checkIndex(i));

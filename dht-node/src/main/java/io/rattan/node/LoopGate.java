@@ -38,10 +38,6 @@ final class LoopGate {
         this.contact = contact;
     }
 
-    boolean inLoop() {
-        return loop.inEventLoop();
-    }
-
     /** Posts {@code task} to the loop; false when the loop no longer takes tasks. */
     boolean post(Runnable task) {
         try {

@@ -128,11 +128,6 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
         return this;
     }
 
-    /** The registry the meters live in. */
-    public MeterRegistry registry() {
-        return registry;
-    }
-
     @Override
     public void clientRequestDone(MessageType op, Status status, long latencyNanos, int hopCount) {
         gateway.clientRequestDone(op, status, latencyNanos, hopCount);
@@ -173,19 +168,9 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
         store.durableWaitGaveUp(ownCopy);
     }
 
-    /** Waits for a durable write that gave up so far ({@link #durableWaitGaveUp}), both kinds. */
-    public double durableWaitsGivenUp() {
-        return store.durableWaitsGivenUp();
-    }
-
     @Override
     public void requestShed() {
         requestsShed.increment();
-    }
-
-    /** Requests in flight shed so far, the oldest first, when the node's table of them was full. */
-    public double requestsShed() {
-        return requestsShed.count();
     }
 
     /** Refreshes the gauges from a snapshot taken on the node's loop. Any thread. */

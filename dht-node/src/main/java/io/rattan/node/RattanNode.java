@@ -285,11 +285,6 @@ public final class RattanNode implements AutoCloseable {
         return parts.peerServer.verifiedPeersRateTracked();
     }
 
-    /** Outbound peer connections closed to stay within {@link io.rattan.node.limits.Limits#outboundConnectionsMax}. */
-    public long outboundConnectionsEvicted() {
-        return parts.transport.connectionsEvicted();
-    }
-
     /** This node's metrics. */
     public PrometheusMeterRegistry meterRegistry() {
         return parts.registry;

@@ -70,8 +70,4 @@ final class StoreMeters {
         (ownCopy ? durableGaveUpPut : durableGaveUpCopies).increment();
     }
 
-    /** Waits for a durable write that gave up so far, both kinds. */
-    double durableWaitsGivenUp() {
-        return durableGaveUpPut.count() + durableGaveUpCopies.count();
-    }
 }

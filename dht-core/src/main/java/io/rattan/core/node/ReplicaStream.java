@@ -92,10 +92,6 @@ final class ReplicaStream {
         return owed.size();
     }
 
-    boolean stalled() {
-        return stalled;
-    }
-
     /** Runs {@code w} once nothing is owed (true) or the stream stalled with nothing in flight (false). */
     void whenDrained(Consumer<Boolean> w) {
         waiters.add(w);

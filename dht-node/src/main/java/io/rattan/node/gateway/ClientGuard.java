@@ -98,14 +98,4 @@ public final class ClientGuard {
     public long quotaExceeded() {
         return quotaExceeded.sum();
     }
-
-    /** Source IPs whose rate is tracked now (bounded). */
-    public long ratesTracked() {
-        return rates.size();
-    }
-
-    /** Source IPs whose share is tracked now (bounded). */
-    public long sharesTracked() {
-        return shares.clients();
-    }
 }

@@ -117,11 +117,6 @@ public final class StorageShares {
         }
     }
 
-    /** Clients remembered now (bounded by {@link KeyedRateLimiter#KEYS_MAX}). */
-    public long clients() {
-        return shares.size();
-    }
-
     private static final class Share {
         final TreeMap<Long, Long> buckets = new TreeMap<>();
         long total;
