@@ -21,11 +21,8 @@ import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.PutRequest;
 import io.rattan.core.msg.Messages.RangeDigest;
 import io.rattan.core.msg.Messages.RemoveReplica;
-import io.rattan.core.msg.Messages.RemoveReplicaReply;
 import io.rattan.core.msg.Messages.ReplicaRead;
-import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.Routed;
-import io.rattan.core.msg.Messages.StoreAck;
 import io.rattan.core.msg.Messages.StoreReplicas;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
@@ -34,7 +31,6 @@ import io.rattan.core.store.StoreException;
 import io.rattan.core.testing.PlantedBugs;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,8 +42,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>This class keeps the node's lifecycle (start, stop, leave, its maintenance timers) and dispatches each input to
  * the job that owns it: {@link Membership} and {@link TableMaintenance} (who it knows), {@link Join}, {@link Router}
- * (routed requests), {@link GetAnswers}, {@link ReplicaCoordinator}, {@link Repair}, {@link LocalReplica} (the
- * store) and {@link ClientRequests} (this node as gateway); docs/architecture.md has one line on each.
+ * (routed requests), {@link GetAnswers}, {@link ReplicaCoordinator}, {@link PeerWrites} (what peers ask it to
+ * write), {@link Repair}, {@link LocalReplica} (the store) and {@link ClientRequests} (this node as gateway);
+ * docs/architecture.md has one line on each.
  */
 public final class Node {
 
@@ -63,6 +60,7 @@ public final class Node {
     private final GetAnswers gets;
     private final Router router;
     private final ClientRequests clients;
+    private final PeerWrites writes;
     private final List<Cancellable> timers = new ArrayList<>();
     private boolean started;
     // For replicaView (diagnostics): when this node started, and when its leaf set last changed.
@@ -89,6 +87,7 @@ public final class Node {
         this.gets = new GetAnswers(ctx, members, replica);
         this.router = new Router(ctx, members, gets, new ReplicaCoordinator(ctx, members, replica, bugs, repair::owed));
         this.clients = new ClientRequests(ctx, members, router, new IterativeGateway(ctx, members));
+        this.writes = new PeerWrites(ctx, members, replica, repair);
     }
 
     public Contact self() {
@@ -285,7 +284,7 @@ public final class Node {
                 // A node that has not (re)joined stays silent, so the previous hop times out and routes around it.
                 if (join.isJoined()) {
                     reply(from, e, new HopAck());
-                    if (m instanceof PutRequest p && refusedPut(p)) {
+                    if (m instanceof PutRequest p && writes.refusedPut(p)) {
                         return;
                     }
                     if (m instanceof GetRequest g) {
@@ -296,75 +295,13 @@ public final class Node {
             }
             case LEAF_EXCHANGE -> reply(from, e, members.answerExchange((LeafExchange) m));
             case LEAVE -> members.left(from);
-            case STORE_REPLICAS -> storeReplicas(from, e, (StoreReplicas) m);
-            case REMOVE_REPLICA -> removeReplica(from, e, (RemoveReplica) m);
+            case STORE_REPLICAS -> writes.storeReplicas(from, e, (StoreReplicas) m);
+            case REMOVE_REPLICA -> writes.removeReplica(from, e, (RemoveReplica) m);
             case REPLICA_READ -> reply(from, e, gets.answerReplicaRead(from, (ReplicaRead) m));
             case DIGEST -> repair.answers().answerDigest(e, from, (Digest) m);
             case RANGE_DIGEST -> repair.answers().answerRangeDigest(e, from, (RangeDigest) m);
             default -> log.debug("{} ignores a {} on the peer port from {}", ctx.tag(), m.type(), from);
         }
-    }
-
-    /**
-     * Stores a peer's copies (a page at most) off the loop, passes new ones on ({@link Repair#passOn}) and acknowledges
-     * once they are durable; a storage fault is answered at once with its typed status: a failed copy, not a timeout.
-     */
-    private void storeReplicas(Contact from, Envelope e, StoreReplicas m) {
-        List<ReplicaRecord> allowed = fromReplicaSet(from, m.records());
-        replica.offLoop(() -> replica.accept(allowed), (accepted, failure) -> {
-            StoreException ex = LocalReplica.storeFault(failure);
-            if (ex != null) {
-                log.warn("{} cannot store {} copies from {}: {}", ctx.tag(), m.records().size(), from, ex.toString());
-                reply(from, e, new ErrorReply(LocalReplica.statusOf(ex), "replica store failed: " + ex.getMessage()));
-            } else {
-                repair.passOn(from, accepted.fresh());
-                // A sync that never returns (a hung disk) is answered as an I/O fault after a bound: DurableWait.
-                DurableWait.await(ctx, replica, false, () -> reply(from, e, new StoreAck(accepted.count())),
-                        () -> reply(from, e, new ErrorReply(Status.IO_ERROR, "replica store: the copies were not "
-                                + "durable within " + DurableWait.boundMillis(ctx.config()) + " ms")));
-            }
-        });
-    }
-
-    /** A root's remove at this replica, written off the loop; a storage fault is the answer's status. */
-    private void removeReplica(Contact from, Envelope e, RemoveReplica r) {
-        if (!members.mayReplicate(r.key(), from)) {
-            reply(from, e, new RemoveReplicaReply(Status.FORBIDDEN));
-            return;
-        }
-        replica.offLoop(() -> replica.remove(r.key(), r.valueHash(), r.secret(), r.ttlSeconds()),
-                (status, failure) -> reply(from, e, new RemoveReplicaReply(failure == null ? status
-                        : LocalReplica.statusOf(LocalReplica.storeFault(failure)))));
-    }
-
-    /**
-     * The copies (values and tombstones) {@code from} may hand this node: those of keys whose replica set, as this
-     * node sees it, holds it, or any from a leaf-set member ({@link Membership#mayReplicate}).
-     */
-    private List<ReplicaRecord> fromReplicaSet(Contact from, List<ReplicaRecord> records) {
-        List<ReplicaRecord> allowed = new ArrayList<>(records.size());
-        for (ReplicaRecord r : records) {
-            if (members.mayReplicate(r.key(), from)) {
-                allowed.add(r);
-            }
-        }
-        if (allowed.size() < records.size()) {
-            log.debug("{} refuses {} of {} copies from {}, which is no replica of their keys", ctx.tag(),
-                    records.size() - allowed.size(), records.size(), from);
-        }
-        return allowed;
-    }
-
-    /** A peer's put outside this node's limits is answered at once, to its origin, and goes no further. */
-    private boolean refusedPut(PutRequest p) {
-        Optional<ErrorReply> refused = ClientRequestValidator.checkPeerPut(p, ctx.config(), ctx.clock().epochMillis());
-        if (refused.isEmpty()) {
-            return false;
-        }
-        ErrorReply why = refused.get();
-        log.debug("{} refuses a routed put of {}: {}", ctx.tag(), p.key().shortHex(), why.detail());
-        outbox.replyToOrigin(p, new PutReply(why.status(), 0, why.detail()));
-        return true;
     }
 
     private void reply(Contact to, Envelope request, Message reply) {

@@ -1,0 +1,109 @@
+package io.rattan.core.node;
+
+import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.Messages.PutReply;
+import io.rattan.core.msg.Messages.PutRequest;
+import io.rattan.core.msg.Messages.RemoveReplica;
+import io.rattan.core.msg.Messages.RemoveReplicaReply;
+import io.rattan.core.msg.Messages.ReplicaRecord;
+import io.rattan.core.msg.Messages.StoreAck;
+import io.rattan.core.msg.Messages.StoreReplicas;
+import io.rattan.core.msg.Status;
+import io.rattan.core.net.Contact;
+import io.rattan.core.store.StoreException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What peers ask this node to write, accepted or refused where it arrives: a routed put outside the node's limits is
+ * refused at every hop; copies (a put's fan-out, repair, hand-off) are kept only from a node that may replicate their
+ * keys here; a root's remove is applied if its secret opens the binding. Owned by the node's event loop.
+ */
+final class PeerWrites {
+
+    // Node's logger: these lines keep the name operators and log filters know them by.
+    private static final Logger log = LoggerFactory.getLogger(Node.class);
+
+    private final NodeContext ctx;
+    private final Membership members;
+    private final LocalReplica replica;
+    private final Repair repair;
+
+    PeerWrites(NodeContext ctx, Membership members, LocalReplica replica, Repair repair) {
+        this.ctx = ctx;
+        this.members = members;
+        this.replica = replica;
+        this.repair = repair;
+    }
+
+    /**
+     * Stores a peer's copies (a page at most) off the loop, passes new ones on ({@link Repair#passOn}) and acknowledges
+     * once they are durable; a storage fault is answered at once with its typed status: a failed copy, not a timeout.
+     */
+    void storeReplicas(Contact from, Envelope e, StoreReplicas m) {
+        List<ReplicaRecord> allowed = fromReplicaSet(from, m.records());
+        replica.offLoop(() -> replica.accept(allowed), (accepted, failure) -> {
+            StoreException ex = LocalReplica.storeFault(failure);
+            if (ex != null) {
+                log.warn("{} cannot store {} copies from {}: {}", ctx.tag(), m.records().size(), from, ex.toString());
+                reply(from, e, new ErrorReply(LocalReplica.statusOf(ex), "replica store failed: " + ex.getMessage()));
+            } else {
+                repair.passOn(from, accepted.fresh());
+                // A sync that never returns (a hung disk) is answered as an I/O fault after a bound: DurableWait.
+                DurableWait.await(ctx, replica, false, () -> reply(from, e, new StoreAck(accepted.count())),
+                        () -> reply(from, e, new ErrorReply(Status.IO_ERROR, "replica store: the copies were not "
+                                + "durable within " + DurableWait.boundMillis(ctx.config()) + " ms")));
+            }
+        });
+    }
+
+    /** A root's remove at this replica, written off the loop; a storage fault is the answer's status. */
+    void removeReplica(Contact from, Envelope e, RemoveReplica r) {
+        if (!members.mayReplicate(r.key(), from)) {
+            reply(from, e, new RemoveReplicaReply(Status.FORBIDDEN));
+            return;
+        }
+        replica.offLoop(() -> replica.remove(r.key(), r.valueHash(), r.secret(), r.ttlSeconds()),
+                (status, failure) -> reply(from, e, new RemoveReplicaReply(failure == null ? status
+                        : LocalReplica.statusOf(LocalReplica.storeFault(failure)))));
+    }
+
+    /**
+     * The copies (values and tombstones) {@code from} may hand this node: those of keys whose replica set, as this
+     * node sees it, holds it, or any from a leaf-set member ({@link Membership#mayReplicate}).
+     */
+    private List<ReplicaRecord> fromReplicaSet(Contact from, List<ReplicaRecord> records) {
+        List<ReplicaRecord> allowed = new ArrayList<>(records.size());
+        for (ReplicaRecord r : records) {
+            if (members.mayReplicate(r.key(), from)) {
+                allowed.add(r);
+            }
+        }
+        if (allowed.size() < records.size()) {
+            log.debug("{} refuses {} of {} copies from {}, which is no replica of their keys", ctx.tag(),
+                    records.size() - allowed.size(), records.size(), from);
+        }
+        return allowed;
+    }
+
+    /** A peer's put outside this node's limits is answered at once, to its origin, and goes no further. */
+    boolean refusedPut(PutRequest p) {
+        Optional<ErrorReply> refused = ClientRequestValidator.checkPeerPut(p, ctx.config(), ctx.clock().epochMillis());
+        if (refused.isEmpty()) {
+            return false;
+        }
+        ErrorReply why = refused.get();
+        log.debug("{} refuses a routed put of {}: {}", ctx.tag(), p.key().shortHex(), why.detail());
+        ctx.outbox().replyToOrigin(p, new PutReply(why.status(), 0, why.detail()));
+        return true;
+    }
+
+    private void reply(Contact to, Envelope request, Message reply) {
+        ctx.outbox().send(to.address(), request.requestId(), reply);
+    }
+}
