@@ -1,11 +1,6 @@
 package io.rattan.core.virtual;
 
 import io.rattan.core.env.Cancellable;
-import io.rattan.core.env.Clock;
-import io.rattan.core.env.ExpiryClock;
-import io.rattan.core.env.NodeEnv;
-import io.rattan.core.env.RequestIds;
-import io.rattan.core.id.Id;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.net.Address;
@@ -18,7 +13,6 @@ import io.rattan.core.store.MemoryStore;
 import io.rattan.core.store.Store;
 import io.rattan.core.testing.PlantedBugs;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.SplittableRandom;
@@ -32,25 +26,13 @@ import java.util.function.BooleanSupplier;
 public final class VirtualWorld {
 
     private static final long SECOND = 1_000_000_000L;
-    private static final long WAVE_MAX_NANOS = 120 * SECOND;
-    /** How often a wave that has not fully joined counts its joined nodes. */
-    private static final long WAVE_CHECK_NANOS = SECOND / 4;
 
     private final NodeConfig config;
     private final SplittableRandom random;
     private final VirtualScheduler scheduler;
     private final VirtualNetwork network;
-    private final LatencyModel latency;
-    private final List<Slot> slots = new ArrayList<>();
-    private final NodeListener listener;
-    // Faults (enableFaults): off, the world builds its nodes exactly as it always has.
-    private boolean faultsOn;
-    private long syncIntervalNanos;
-    private PlantedBugs bugs = PlantedBugs.NONE;
-    private long escapedExceptions;
-    private long refusedOnLostDisks;
-    // 0: store work runs where it is submitted (deferStoreWork).
-    private long storeDelayNanos;
+    private final NodeSlots slots = new NodeSlots();
+    private final NodeBooter booter;
 
     /** What a crash does to the node's disk. */
     public enum Disk {
@@ -62,30 +44,6 @@ public final class VirtualWorld {
         UNSYNCED_LOST
     }
 
-    private static final class Slot {
-        // Its id is for life; its port changes when it restarts on a new one (restartOnNewPort).
-        Contact contact;
-        MemoryStore store;
-        // With faults only: the node's own clock and the disk wrapper it writes through.
-        NodeClock clock;
-        // The node's expiry clock over its wall clock, new at each boot (a new process).
-        ExpiryClock expiry;
-        FaultyStore faulty;
-        Node node;
-        boolean alive;
-        // Handing off before going dark: alive, but no longer a node to join through or send clients to.
-        boolean leaving;
-
-        Slot(Contact contact, MemoryStore store) {
-            this.contact = contact;
-            this.store = store;
-        }
-
-        long expiryMillis() {
-            return expiry == null ? clock.epochMillis() : expiry.epochMillis();
-        }
-    }
-
     public VirtualWorld(long seed, NodeConfig config, LatencyModel latency) {
         this(seed, config, latency, NodeListener.NONE);
     }
@@ -95,8 +53,7 @@ public final class VirtualWorld {
         this.random = new SplittableRandom(seed);
         this.scheduler = new VirtualScheduler(1_700_000_000_000L);
         this.network = new VirtualNetwork(scheduler, latency, random.split());
-        this.latency = latency;
-        this.listener = listener;
+        this.booter = new NodeBooter(config, random, scheduler, network, latency, listener, slots);
     }
 
     public VirtualScheduler scheduler() {
@@ -113,58 +70,9 @@ public final class VirtualWorld {
 
     /** Creates a node and starts it, joining through a random live node (none for the first); returns its index. */
     public int addNode() {
-        int index = newSlot();
-        boot(slots.get(index));
+        int index = booter.newSlot();
+        booter.boot(slots.get(index));
         return index;
-    }
-
-    private int newSlot() {
-        int index = slots.size();
-        Contact contact = new Contact(Id.random(random), VirtualAddresses.of("node", index));
-        if (!faultsOn) {
-            slots.add(new Slot(contact, new MemoryStore(scheduler::epochMillis)));
-            return index;
-        }
-        NodeClock clock = new NodeClock(scheduler);
-        Slot slot = new Slot(contact, null);
-        slot.store = new MemoryStore(slot::expiryMillis);
-        slot.clock = clock;
-        slot.faulty = new FaultyStore(slot.store, scheduler, syncIntervalNanos);
-        slots.add(slot);
-        return index;
-    }
-
-    private void boot(Slot slot) {
-        // Up to three random live nodes: a join retries through the next when one does not answer.
-        List<Address> bootstrap = new ArrayList<>();
-        List<Integer> live = liveIndexes();
-        for (int i = 0; i < 3 && !live.isEmpty(); i++) {
-            bootstrap.add(slots.get(live.remove(random.nextInt(live.size()))).contact.address());
-        }
-        boot(slot, bootstrap);
-    }
-
-    private void boot(Slot slot, List<Address> bootstrap) {
-        Store store = faultsOn ? slot.faulty : slot.store;
-        NodeLoop loop = faultsOn ? new NodeLoop(scheduler, latency, slot.contact.address(), e -> escapedExceptions++)
-                : new NodeLoop(scheduler, latency, slot.contact.address());
-        if (storeDelayNanos > 0) {
-            store = new DeferredStore(store, loop, storeDelayNanos);
-        }
-        Clock clock = scheduler;
-        if (faultsOn) {
-            slot.expiry = new ExpiryClock(slot.clock, ExpiryClock.SKEW_BOUND_MILLIS);
-            slot.expiry.attach(store);
-            clock = slot.expiry;
-        }
-        NodeEnv env = new NodeEnv(clock, loop, network.transportFor(slot.contact.address()), store, random.split(),
-                RequestIds.OWN_STREAM);
-        Node node = new Node(config, slot.contact, env, listener, bugs);
-        slot.node = node;
-        slot.alive = true;
-        slot.leaving = false;
-        network.listen(slot.contact.address(), node::receive);
-        node.start(bootstrap);
     }
 
     /**
@@ -210,60 +118,7 @@ public final class VirtualWorld {
 
     /** As {@link #addNodesInWaves(int, int)}, telling {@code listener} about each wave as it ends. */
     public int addNodesInWaves(int n, int maxWave, WaveListener listener) {
-        if (maxWave < 1) {
-            throw new IllegalArgumentException("maxWave must be positive, got " + maxWave);
-        }
-        int added = 0;
-        int late = 0;
-        if (slots.isEmpty() && n > 0) {
-            addNodes(1);
-            added = 1;
-        }
-        while (added < n) {
-            int[] joined = joinedIndexes();
-            if (joined.length == 0) {
-                throw new IllegalStateException("no joined node to join through");
-            }
-            int wave = Math.min(n - added, Math.min(maxWave, joined.length));
-            int first = slots.size();
-            for (int i = 0; i < wave; i++) {
-                boot(slots.get(newSlot()), randomDistinct(joined, 3));
-            }
-            int end = slots.size();
-            // Nodes join in about the same order they started: checking the earliest unjoined one is enough most of
-            // the time, and keeps the per-event check O(1).
-            int[] next = {first};
-            BooleanSupplier allJoined = () -> {
-                while (next[0] < end && slots.get(next[0]).node.isJoined()) {
-                    next[0]++;
-                }
-                return next[0] == end;
-            };
-            long start = scheduler.nanoTime();
-            long deadline = start + WAVE_MAX_NANOS;
-            // All but one in a thousand: in a large wave the last few joins are ones that met a swamped node, and
-            // waiting for them costs the whole overlay's maintenance for seconds of virtual time.
-            int lateInWave = 0;
-            while (!scheduler.runUntil(allJoined, Math.min(deadline, scheduler.nanoTime() + WAVE_CHECK_NANOS))) {
-                int unjoined = unjoined(first, end);
-                if (unjoined <= wave / 1000 || scheduler.nanoTime() >= deadline) {
-                    lateInWave = unjoined;
-                    break;
-                }
-            }
-            late += lateInWave;
-            added += wave;
-            listener.waveEnded(wave, scheduler.nanoTime() - start, lateInWave);
-        }
-        return late;
-    }
-
-    private int unjoined(int first, int end) {
-        int n = 0;
-        for (int i = first; i < end; i++) {
-            n += slots.get(i).node.isJoined() ? 0 : 1;
-        }
-        return n;
+        return new JoinWaves(this, slots, booter, random).add(n, maxWave, listener);
     }
 
     /**
@@ -274,12 +129,12 @@ public final class VirtualWorld {
      * @throws IllegalStateException when the world has nodes but none serving to join through
      */
     public int startNode() {
-        int[] serving = joinedIndexes();
+        int[] serving = slots.joinedIndexes();
         if (serving.length == 0 && !slots.isEmpty()) {
             throw new IllegalStateException("no joined node to join through");
         }
-        int index = newSlot();
-        boot(slots.get(index), randomDistinct(serving, 3));
+        int index = booter.newSlot();
+        booter.boot(slots.get(index), slots.randomDistinct(serving, 3, random));
         return index;
     }
 
@@ -288,46 +143,15 @@ public final class VirtualWorld {
      */
     public List<Integer> servingIndexes() {
         List<Integer> out = new ArrayList<>();
-        for (int i : joinedIndexes()) {
+        for (int i : slots.joinedIndexes()) {
             out.add(i);
-        }
-        return out;
-    }
-
-    private int[] joinedIndexes() {
-        int[] out = new int[slots.size()];
-        int n = 0;
-        for (int i = 0; i < slots.size(); i++) {
-            Slot s = slots.get(i);
-            if (s.alive && !s.leaving && s.node.isJoined()) {
-                out[n++] = i;
-            }
-        }
-        return Arrays.copyOf(out, n);
-    }
-
-    /** Up to {@code k} distinct addresses of the nodes {@code from} names, drawn from the world's random source. */
-    private List<Address> randomDistinct(int[] from, int k) {
-        List<Address> out = new ArrayList<>(k);
-        int m = Math.min(k, from.length);
-        int[] picked = new int[m];
-        while (out.size() < m) {
-            int index = from[random.nextInt(from.length)];
-            boolean fresh = true;
-            for (int i = 0; i < out.size(); i++) {
-                fresh &= picked[i] != index;
-            }
-            if (fresh) {
-                picked[out.size()] = index;
-                out.add(slots.get(index).contact.address());
-            }
         }
         return out;
     }
 
     /** Abrupt death: the node stops and its address goes dark; it sends nothing more. */
     public void kill(int index) {
-        Slot slot = slots.get(index);
+        NodeSlot slot = slots.get(index);
         slot.node.stop();
         network.unlisten(slot.contact.address());
         slot.alive = false;
@@ -345,7 +169,7 @@ public final class VirtualWorld {
         if (delayNanos < 0) {
             throw new IllegalArgumentException("delayNanos must be >= 0, got " + delayNanos);
         }
-        storeDelayNanos = delayNanos;
+        booter.deferStoreWork(delayNanos);
     }
 
     /**
@@ -363,9 +187,7 @@ public final class VirtualWorld {
         if (syncIntervalMillis < 1) {
             throw new IllegalArgumentException("syncIntervalMillis must be positive, got " + syncIntervalMillis);
         }
-        faultsOn = true;
-        syncIntervalNanos = syncIntervalMillis * 1_000_000L;
-        bugs = plantedBugs;
+        booter.enableFaults(syncIntervalMillis * 1_000_000L, plantedBugs);
     }
 
     /**
@@ -373,20 +195,15 @@ public final class VirtualWorld {
      * it back on what is left. A disk other than {@link Disk#KEPT} needs {@link #enableFaults}.
      */
     public void crash(int index, Disk disk) {
-        Slot slot = slots.get(index);
+        NodeSlot slot = slots.get(index);
         kill(index);
         if (disk == Disk.KEPT) {
             return;
         }
-        if (!faultsOn) {
+        if (!booter.faultsOn()) {
             throw new IllegalStateException("disk faults need enableFaults");
         }
-        boolean full = slot.faulty.isFull();
-        refusedOnLostDisks += slot.faulty.refused();
-        slot.store = disk == Disk.LOST ? new MemoryStore(slot::expiryMillis)
-                : slot.faulty.afterPowerLoss(slot::expiryMillis);
-        slot.faulty = new FaultyStore(slot.store, scheduler, syncIntervalNanos);
-        slot.faulty.full(full);
+        booter.loseDisk(slot, disk);
     }
 
     /** Steps node {@code index}'s wall clock to {@code offsetMillis} from the true time (needs faults). */
@@ -396,13 +213,13 @@ public final class VirtualWorld {
 
     /** Node {@code index}'s expiry clock minus the true time, in ms: how far off it judges expiry; 0 without faults. */
     public long expiryClockErrorMillis(int index) {
-        Slot slot = slots.get(index);
+        NodeSlot slot = slots.get(index);
         return slot.clock == null ? 0 : slot.expiryMillis() - scheduler.epochMillis();
     }
 
     /** How far node {@code index}'s wall clock is from the true time; 0 without faults. */
     public long clockOffsetMillis(int index) {
-        Slot slot = slots.get(index);
+        NodeSlot slot = slots.get(index);
         return slot.clock == null ? 0 : slot.clock.offsetMillis();
     }
 
@@ -413,8 +230,8 @@ public final class VirtualWorld {
 
     /** Writes refused by full disks so far, over every node's current disk. */
     public long writesRefused() {
-        long n = refusedOnLostDisks;
-        for (Slot s : slots) {
+        long n = booter.refusedOnLostDisks();
+        for (NodeSlot s : slots.all()) {
             n += s.faulty == null ? 0 : s.faulty.refused();
         }
         return n;
@@ -422,11 +239,11 @@ public final class VirtualWorld {
 
     /** Exceptions thrown out of nodes' tasks so far (with faults on; without, they end the run). */
     public long escapedExceptions() {
-        return escapedExceptions;
+        return booter.escapedExceptions();
     }
 
-    private Slot faultySlot(int index) {
-        Slot slot = slots.get(index);
+    private NodeSlot faultySlot(int index) {
+        NodeSlot slot = slots.get(index);
         if (slot.faulty == null) {
             throw new IllegalStateException("faults are not enabled");
         }
@@ -449,7 +266,7 @@ public final class VirtualWorld {
      * @throws IllegalStateException when the node is dead or already leaving
      */
     public void startLeave(int index, Runnable gone) {
-        Slot slot = slots.get(index);
+        NodeSlot slot = slots.get(index);
         if (!slot.alive || slot.leaving) {
             throw new IllegalStateException("node " + index + (slot.alive ? " is already leaving" : " is dead"));
         }
@@ -479,11 +296,11 @@ public final class VirtualWorld {
 
     /** Starts a dead node again with its id and store, joining through a live node. */
     public void restart(int index) {
-        Slot slot = slots.get(index);
+        NodeSlot slot = slots.get(index);
         if (slot.alive) {
             throw new IllegalStateException("node " + index + " is alive");
         }
-        boot(slot);
+        booter.boot(slot);
     }
 
     /**
@@ -492,14 +309,14 @@ public final class VirtualWorld {
      * random source only as {@link #restart} does.
      */
     public void restartOnNewPort(int index) {
-        Slot slot = slots.get(index);
+        NodeSlot slot = slots.get(index);
         if (slot.alive) {
             throw new IllegalStateException("node " + index + " is alive");
         }
         Address old = slot.contact.address();
         // The host names the node's index, so no other node listens on any of its ports.
         slot.contact = new Contact(slot.contact.id(), new Address(old.host(), old.port() % 65_535 + 1));
-        boot(slot);
+        booter.boot(slot);
     }
 
     /** Sends a client request to node {@code index} as gateway and runs the world until it is answered. */
@@ -549,13 +366,7 @@ public final class VirtualWorld {
     }
 
     public List<Integer> liveIndexes() {
-        List<Integer> live = new ArrayList<>();
-        for (int i = 0; i < slots.size(); i++) {
-            if (slots.get(i).alive) {
-                live.add(i);
-            }
-        }
-        return live;
+        return slots.liveIndexes();
     }
 
     /** The world's random source, for tests and experiments that draw from the same seed. */

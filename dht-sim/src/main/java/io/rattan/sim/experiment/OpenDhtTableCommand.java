@@ -9,7 +9,6 @@ import io.rattan.sim.net.LatencyMatrix;
 import io.rattan.sim.net.SlowNodeModel;
 import io.rattan.sim.net.SlowSchedule;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

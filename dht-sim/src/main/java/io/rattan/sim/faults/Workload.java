@@ -86,7 +86,7 @@ final class Workload {
         boolean shortLived = random.nextDouble() < 0.3;
         int ttl = shortLived ? 10 + random.nextInt(31) : LONG_TTL_SECONDS;
         int gateway = gateway();
-        Checker.PutRecord p = checker.putStarted(key, value, secret, ttl, gateway);
+        PutRecord p = checker.putStarted(key, value, secret, ttl, gateway);
         send(new ClientPut(key, value, ttl, SecretBinding.of(secret, key, value.sha256())), gateway, reply -> {
             checker.putDone(p, reply);
             if (shortLived && p.acked()) {
@@ -106,8 +106,8 @@ final class Workload {
     }
 
     private void remove(Id key) {
-        List<Checker.PutRecord> candidates = new ArrayList<>();
-        for (Checker.PutRecord p : checker.puts(key)) {
+        List<PutRecord> candidates = new ArrayList<>();
+        for (PutRecord p : checker.puts(key)) {
             // A value every copy of which a disk fault destroyed is gone rightly: removing it would answer NOT_FOUND.
             if (p.acked() && p.removeStartNanos == Long.MAX_VALUE && !p.lostToDiskFaults
                     && p.startNanos + p.ttlSeconds * SECOND > now() + 5 * SECOND) {
@@ -119,7 +119,7 @@ final class Workload {
             return;
         }
         ops++;
-        Checker.PutRecord p = candidates.get(random.nextInt(candidates.size()));
+        PutRecord p = candidates.get(random.nextInt(candidates.size()));
         long start = now();
         checker.removeStarted(p);
         send(new ClientRemove(key, p.hash, p.secret, 0), reply -> checker.removeDone(p, start, reply));

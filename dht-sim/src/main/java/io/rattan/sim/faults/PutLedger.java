@@ -1,0 +1,75 @@
+package io.rattan.sim.faults;
+
+import io.rattan.core.id.Id;
+import io.rattan.core.util.Bytes;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Every put the workload made, by value hash and by key, and what faults did to them: a clock change taints the
+ * values its node held, a disk fault destroys copies and un-reaches tombstones. Touched only from the world's thread.
+ */
+final class PutLedger {
+
+    private final StoreOracle stores;
+    // Looked up by hash only.
+    private final Map<Bytes, PutRecord> byHash = new HashMap<>();
+    private final Map<Id, List<PutRecord>> byKey = new LinkedHashMap<>();
+
+    PutLedger(StoreOracle stores) {
+        this.stores = stores;
+    }
+
+    void add(PutRecord p) {
+        byHash.put(p.hash, p);
+        byKey.computeIfAbsent(p.key, k -> new ArrayList<>()).add(p);
+    }
+
+    /** The put of the value whose hash is {@code hash}, or null when nobody put it. */
+    PutRecord byHash(Bytes hash) {
+        return byHash.get(hash);
+    }
+
+    /** Every put of {@code key} so far, in the order they started. */
+    List<PutRecord> puts(Id key) {
+        return byKey.getOrDefault(key, List.of());
+    }
+
+    /**
+     * Node {@code index}'s clock changes (called before and after): every copy it holds expires at another true time,
+     * and a step back revives copies that had expired and were not purged yet.
+     */
+    void clockChanging(int index) {
+        for (Bytes h : stores.held(index)) {
+            PutRecord p = byHash.get(h);
+            if (p != null) {
+                p.clockTainted = true;
+            }
+        }
+    }
+
+    /** A disk fault on node {@code index} destroyed what it held before ({@code before}) and holds no more. */
+    void diskFault(int index, Set<Bytes> before) {
+        Set<Bytes> after = stores.held(index);
+        for (Bytes h : before) {
+            PutRecord p = byHash.get(h);
+            if (p == null) {
+                continue;
+            }
+            // What this disk held of a tombstone may be gone or back to the live value: a fault, not a resurrection.
+            p.tombstoneAt.remove(index);
+            if (after.contains(h)) {
+                continue;
+            }
+            p.destroyedCopies++;
+            p.lostAt.add(index);
+            if (stores.copies(p) == 0) {
+                p.lostToDiskFaults = true;
+            }
+        }
+    }
+}

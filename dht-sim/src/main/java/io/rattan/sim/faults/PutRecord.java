@@ -1,0 +1,55 @@
+package io.rattan.sim.faults;
+
+import io.rattan.core.id.Id;
+import io.rattan.core.util.Bytes;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * One put the workload made, and what the checker learned of it since: its acknowledgement, its remove, the copies
+ * disk faults destroyed, the clock faults it met and where its tombstone was seen. Touched only from the world's
+ * thread.
+ */
+final class PutRecord {
+    final Id key;
+    final Bytes value;
+    final Bytes hash;
+    final Bytes secret;
+    final int ttlSeconds;
+    final long startNanos;
+    long ackNanos = -1;
+    long removeStartNanos = Long.MAX_VALUE;
+    long removeAckNanos = Long.MAX_VALUE;
+    int destroyedCopies;
+    boolean lostToDiskFaults;
+    // Some node held a copy while its clock changed: the copy's expiry moved by the change.
+    boolean clockTainted;
+    // The gateway's expiry clock was more than S ahead (behind) when it stamped the expiry: the value may live
+    // longer (shorter) than its true expiry allows; the root's cap (its own clock + TTL + 2 S) bounds the first.
+    boolean stampedLate;
+    boolean stampedEarly;
+    // Nodes seen holding this value's tombstone (and not since losing it to a disk fault).
+    final Set<Integer> tombstoneAt = new TreeSet<>();
+    // For rule 1's diagnosis: the live holders when it was acknowledged, and nodes a disk fault took it from.
+    List<Integer> holdersAtAck = List.of();
+    final Set<Integer> lostAt = new TreeSet<>();
+
+    PutRecord(Id key, Bytes value, Bytes secret, int ttlSeconds, long startNanos) {
+        this.key = key;
+        this.value = value;
+        this.hash = value.sha256();
+        this.secret = secret;
+        this.ttlSeconds = ttlSeconds;
+        this.startNanos = startNanos;
+    }
+
+    boolean acked() {
+        return ackNanos >= 0;
+    }
+
+    /** The value as a violation's detail names it. */
+    String name() {
+        return "value " + hash.toHex().substring(0, 8) + " of key " + key.shortHex();
+    }
+}

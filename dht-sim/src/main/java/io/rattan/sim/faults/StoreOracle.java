@@ -1,0 +1,74 @@
+package io.rattan.sim.faults;
+
+import io.rattan.core.store.Store;
+import io.rattan.core.store.StoredRecord;
+import io.rattan.core.util.Bytes;
+import io.rattan.core.virtual.VirtualWorld;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The checker's oracle: reads every node's store directly, crashed nodes' disks included, to count a put's copies,
+ * find its live holders and its tombstones. Reads only, except {@link #noteTombstones}, which records what it saw.
+ */
+final class StoreOracle {
+
+    private final VirtualWorld world;
+
+    StoreOracle(VirtualWorld world) {
+        this.world = world;
+    }
+
+    /** Nodes (any, crashed ones with their disks included) holding a record of {@code p}, value or tombstone. */
+    int copies(PutRecord p) {
+        int n = 0;
+        for (int i = 0; i < world.size(); i++) {
+            n += world.store(i).read(p.key, p.hash).isPresent() ? 1 : 0;
+        }
+        return n;
+    }
+
+    /** Nodes holding {@code p} as a live value; only those alive when {@code aliveOnly}. */
+    List<Integer> holders(PutRecord p, boolean aliveOnly) {
+        List<Integer> out = new ArrayList<>();
+        for (int i = 0; i < world.size(); i++) {
+            if (aliveOnly && !world.isAlive(i)) {
+                continue;
+            }
+            Optional<StoredRecord> r = world.store(i).read(p.key, p.hash);
+            if (r.isPresent() && !r.get().tombstone()) {
+                out.add(i);
+            }
+        }
+        return out;
+    }
+
+    /** Remembers which nodes hold {@code p}'s tombstone now. */
+    void noteTombstones(PutRecord p) {
+        for (int i = 0; i < world.size(); i++) {
+            Optional<StoredRecord> r = world.store(i).read(p.key, p.hash);
+            if (r.isPresent() && r.get().tombstone()) {
+                p.tombstoneAt.add(i);
+            }
+        }
+    }
+
+    /** The value hashes node {@code index}'s store holds, before a disk fault. */
+    Set<Bytes> held(int index) {
+        Set<Bytes> out = new HashSet<>();
+        Store.Cursor cursor = Store.Cursor.START;
+        while (true) {
+            List<StoredRecord> page = world.store(index).scan(cursor, 1024);
+            if (page.isEmpty()) {
+                return out;
+            }
+            for (StoredRecord r : page) {
+                out.add(r.valueHash());
+                cursor = new Store.Cursor(r.key(), r.valueHash());
+            }
+        }
+    }
+}
