@@ -98,7 +98,6 @@ final class Checker {
 
     /** Rule 1a: when a put's OK reaches the client, at least W nodes hold a record of it, or held one. */
     void putDone(PutRecord p, Message reply) {
-        tally.countOp();
         if (!(reply instanceof PutReply r) || r.status() != Status.OK) {
             liveness(p.startNanos, "put of " + p.name() + ": " + reply);
             return;
@@ -118,7 +117,6 @@ final class Checker {
     }
 
     void removeDone(PutRecord p, long startNanos, Message reply) {
-        tally.countOp();
         if (reply instanceof RemoveReply r && r.status() == Status.OK) {
             p.removeAckNanos = Math.min(p.removeAckNanos, now());
             stores.noteTombstones(p);
@@ -147,7 +145,6 @@ final class Checker {
 
     /** A get's answer: rule 2 (never put, removed), rule 3 for each value returned; rule 1 for a whole answer. */
     void getDone(GetRecord g, Message reply) {
-        tally.countOp();
         if (!(reply instanceof GetReply r) || r.status() != Status.OK) {
             liveness(g.startNanos(), "get of " + g.key().shortHex() + ": " + reply);
             return;
@@ -221,9 +218,5 @@ final class Checker {
 
     long servedLateBeyondS() {
         return tally.servedLateBeyondS();
-    }
-
-    long opsChecked() {
-        return tally.opsChecked();
     }
 }

@@ -24,7 +24,6 @@ final class CheckerTally {
     private long missesAtHeal;
     private long missesInFlight;
     private long servedLateBeyondS;
-    private long opsChecked;
 
     CheckerTally(VirtualScheduler scheduler, Supplier<String> faultsInForce) {
         this.scheduler = scheduler;
@@ -39,10 +38,6 @@ final class CheckerTally {
         if (counts.merge(rule, 1, Integer::sum) <= VIOLATIONS_KEPT) {
             kept.add(new Violation(rule, scheduler.nanoTime() / 1e9, detail, faultsInForce.get()));
         }
-    }
-
-    void countOp() {
-        opsChecked++;
     }
 
     void countMissDuringPartition() {
@@ -83,9 +78,5 @@ final class CheckerTally {
 
     long servedLateBeyondS() {
         return servedLateBeyondS;
-    }
-
-    long opsChecked() {
-        return opsChecked;
     }
 }

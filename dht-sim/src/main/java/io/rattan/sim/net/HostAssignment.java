@@ -82,11 +82,6 @@ public final class HostAssignment {
         return hostOf(a) == hostOf(b);
     }
 
-    /** RTT between two nodes on the same host, in milliseconds. */
-    public double intraHostRttMillis() {
-        return intraHostRttMillis;
-    }
-
     /** RTT between two nodes: the intra-host RTT on one host, else the matrix entry of their hosts. */
     public double rttMillis(LatencyMatrix matrix, int a, int b) {
         int ha = hostOf(a);

@@ -91,11 +91,6 @@ public record SlowNodeModel(
                 baseServiceNanos);
     }
 
-    public SlowNodeModel withBaseServiceNanos(long nanos) {
-        return new SlowNodeModel(slowFraction, meanSlowNanos, slowExtra, slowDropProbability, healthyStallProbability,
-                healthyStall, nanos);
-    }
-
     private static void requireProbability(double p, String name) {
         if (!(p >= 0 && p <= 1)) {
             throw new IllegalArgumentException(name + " must be in [0, 1], got " + p);
