@@ -15,10 +15,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * opens ends it; one that fails suspends the gateway again, for twice as long each time (from the backoff cap, at
  * most {@value #DOUBLINGS_MAX} doublings, jittered so that gateways that died together are not probed together). A
  * lost connection is probed as soon as a call looks at the gateway, so one that merely closed a connection is back
- * within a round trip. A
- * suspension that simply ran out made every killed gateway look usable again at the same instant, once per backoff
- * cap, and a call could then spend its every retry on killed gateways while most were alive (see docs/durability.md,
- * proof 2).
+ * within a round trip. A suspension that simply ran out would make gateways that died together look usable again at
+ * the same instant, and a call could spend every retry on them (docs/history.md, "A client gateway's suspension ends
+ * with a probe").
  */
 final class Gateway {
 

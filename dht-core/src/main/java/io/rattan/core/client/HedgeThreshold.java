@@ -38,12 +38,9 @@ public final class HedgeThreshold {
     }
 
     /**
-     * p80 of recent gets, at least 5 ms, at most 500 ms. On the simulator's OpenDHT workload (seed 2) hedging at
-     * p95 / p80 / p70 / p50 gave a p99 of 840 / 634 / 565 / 541 ms for 1.16 / 1.15 / 1.19 / 1.53 times the
-     * messages of an unhedged delay-aware get; over seeds 1–4 (300 rounds), p70 came to 1.14–1.52 times, beyond the
-     * 1.3 budget, so p80 it is: about one get in five sends the extra copy. In 1,000-round runs p80 costs 1.12–1.23
-     * times on seeds 1–3 and 1.53 on seed 4, where a sick node inflates every recursive mode's messages. On the
-     * current model (a node's timers behind its queue; docs/experiments.md) it costs 1.21–1.23 times on seeds 1–8.
+     * p80 of recent gets, at least 5 ms, at most 500 ms: about one get in five sends the extra copy. A lower
+     * percentile cuts the p99 a little more but breaks the budget of 1.3 times an unhedged get's messages on the
+     * simulator's OpenDHT workload (docs/history.md, "Hedge at p80").
      */
     public static HedgeThreshold defaults() {
         return new HedgeThreshold(0.80, 5_000_000L, 500_000_000L);

@@ -84,11 +84,9 @@ public final class OneHopRouter {
     }
 
     /**
-     * A hedge waits this many times the round trip expected to the first target. On the simulator's OpenDHT workload
-     * with converged images, 1.2 and 1.5 times gave a one-hop p99 of 1.19–1.26 and 1.20–1.34 times the oracle's
-     * (seeds 1–4), 2 times 1.24–1.35 (seeds 1–3), against 1.24–1.35 with the end-to-end threshold alone, for about
-     * 0.3 more messages a get (docs/experiments.md): within the seeds' spread of each other, 1.2 the lowest on
-     * average.
+     * A hedge waits this many times the round trip expected to the first target: on the simulator's OpenDHT workload
+     * 1.2, 1.5 and 2 gave one-hop p99s within each other's spread, 1.2 the lowest on average (docs/history.md,
+     * "One-hop hedges").
      */
     static final double HEDGE_RTTS = 1.2;
     /** Added to the hedge wait so that a replica on the client's own host is not hedged on scheduling noise. */
@@ -99,10 +97,9 @@ public final class OneHopRouter {
 
     /**
      * The hedge waits of a hedged one-hop get to {@code targets} (see {@link GetRace}): hedge copy i goes to target
-     * i + 1 when target i has had {@link #hedgeAfterNanos} with no good answer. One replica in five is slow on the
-     * simulator's OpenDHT workload, so the first two both are in one get in twenty-five: side by side on seeds 1–4,
-     * the second hedge took the one-hop p99 from 1.36–1.65 to 1.35–1.50 times the oracle's (lower on three seeds of
-     * four) for 0.4 more messages a get. One wait, the end-to-end one, when only one target is known.
+     * i + 1 when target i has had {@link #hedgeAfterNanos} with no good answer. The second hedge is for the gets whose
+     * first two targets are both slow (one in twenty-five when one replica in five is slow). One wait, the end-to-end
+     * one, when only one target is known.
      */
     public long[] hedgeWaitsNanos(List<Contact> targets, long endToEndNanos, ToLongFunction<Id> otherRttNanos) {
         long[] waits = new long[Math.max(1, Math.min(HEDGES, targets.size() - 1))];

@@ -9,7 +9,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The clock a node judges expiry by: wall-clock time that never moves backwards, ignores jumps of the wall clock, is
  * corrected by its peers' clocks, and survives restarts through a high-water mark persisted in the store
- * (docs/architecture.md, "Clock-safe TTLs").
+ * (docs/node.md, "Clock-safe TTLs").
  *
  * <ul>
  *   <li><b>Jumps are ignored.</b> Between readings, time advances by the monotonic clock ({@code nanoTime}). The

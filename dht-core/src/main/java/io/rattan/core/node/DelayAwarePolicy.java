@@ -24,20 +24,18 @@ final class DelayAwarePolicy implements NextHopPolicy {
     /**
      * An unmeasured neighbour is scored as if its RTT were this many knees: about a twentieth of its progress counts,
      * where a measured neighbour under the knee has at least half of its own counted, and one far above it almost
-     * none. Scored at the knee (half its
-     * progress), it beat measured neighbours a little under the knee, and under churn delay-aware gets went to nodes
-     * that had joined and left unmeasured, waiting out the initial per-hop timeout (5 s in the simulator's OpenDHT
-     * workload): with churn 2:1:1 on seed 2, 43 such waits against greedy's 2, and a p99 over healthy-gateway rounds of
-     * 5.1 s, 383 ms at 1.5 knees (docs/experiments.md, "Churn").
+     * none. Scored at the knee, it would beat measured neighbours a little under the knee, and under churn gets would
+     * go to nodes that joined and left unmeasured, waiting out the initial per-hop timeout (docs/history.md,
+     * "Unmeasured neighbours scored at 1.5 knees").
      */
     static final double UNMEASURED_KNEES = 1.5;
 
     private final double kneeFactor;
 
     /**
-     * Factor 1.5: a neighbour half again slower than the typical one starts losing. At factor 1 gets took many short
-     * hops and 1.16–1.28 × greedy's messages on the simulator's OpenDHT workload; at 1.5, 1.01–1.15 ×, still routing
-     * around slow nodes, whose RTTs are seconds (docs/architecture.md, "Get routing modes").
+     * Factor 1.5: a neighbour half again slower than the typical one starts losing. A lower knee makes gets take many
+     * short hops, and more messages than greedy; at 1.5 they take about as many, still routing around slow nodes,
+     * whose RTTs are seconds (docs/history.md, "The delay-aware knee at 1.5 times the median").
      */
     static final double KNEE_FACTOR_DEFAULT = 1.5;
 

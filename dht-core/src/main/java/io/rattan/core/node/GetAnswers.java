@@ -34,8 +34,7 @@ final class GetAnswers {
     /**
      * Replicas a node whose store is in a fault reads for a get it must answer: itself and the two next closest. The
      * puts since the fault began were acknowledged by W of the k − 1 others, so any k − W of those others (2 at the
-     * defaults) include a holder of each. With the next closest alone a put on the other two was missed (a
-     * fault-simulator trace: k = 4, holders 9 and 14, this node full and its next closest 19 answered without it).
+     * defaults) include a holder of each; the next closest alone may hold none of them.
      */
     static final int UNHEALTHY_READ_QUORUM = 3;
     /**
@@ -74,11 +73,9 @@ final class GetAnswers {
      * replica whose leaf set does not reach past the key ({@link #seesPastKey}) does not answer either.
      *
      * <p>Root here means that no usable node this node knows, in its routing table as well as its leaf set, is
-     * closer to the key. The leaf set alone is not enough: when the nodes on one side of it die together (k − 1
-     * neighbours SIGKILLed at once), that side holds only suspects, and then nothing, until leaf-set exchange refills
-     * it; meanwhile the node took itself for the root of keys that a live replica beyond the dead ones holds, and
-     * answered their gets from its empty store (585 of 32,754 gets in {@code RepairAtVolumeProcessTest}, all in the
-     * first 5.4 s after the kill). Such a node routes the get on to the closer node instead.
+     * closer to the key. The leaf set alone is not enough: when the nodes on one side of it die together, that side
+     * holds only suspects, and then nothing, until leaf-set exchange refills it, while a live replica beyond the dead
+     * ones may hold the key. Such a node routes the get on to the closer node instead.
      */
     boolean answersGet(Id key) {
         if (!isSureReplica(key)) {
@@ -93,9 +90,8 @@ final class GetAnswers {
     /**
      * Whether a leaf-set member closer to {@code key} than this node is suspected (not declared dead). A busy node is
      * suspected for a moment when a request to it outlasts its RTO; if it holds the key, this node is no root of it.
-     * At 100,000 values per node, a node answered gets empty as the root while the one surviving replica, closer and
-     * alive, was a suspect for 360 ms (docs/durability.md, proof 2); such a get goes to the suspect instead (the
-     * router tries a closer suspect once, and fails the get rather than answer for it).
+     * Such a get goes to the suspect instead (the router tries a closer suspect once, and fails the get rather than
+     * answer for it).
      */
     private boolean closerSuspect(Id key) {
         Id self = ctx.self().id();
@@ -116,16 +112,13 @@ final class GetAnswers {
      * Whether this node knows every node closer to {@code key} than itself: the last member of its leaf set on the
      * key's side lies at least as far from the key as this node does (or the leaf set holds the whole overlay). A
      * node near the edge of its leaf set counts itself among the k closest while a node beyond that edge, which it
-     * cannot see, is closer: the root stored the value there and not here, and this node's answer lacked it. The
-     * fault simulator found that this was the main cause of acknowledged puts missing from gets (docs/testing.md).
-     * Such a node routes the get on to a closer node instead: one hop more, only near the edge.
+     * cannot see, is closer: the root stored the value there and not here. Such a node routes the get on to a closer
+     * node instead: one hop more, only near the edge.
      *
      * <p>A side that is not full does not by itself mean the overlay is small: right after a member is declared dead
      * its side is one short until an exchange refills it, and its edge is nearer than before. Only a leaf set whose
-     * two sides share a member holds the whole overlay (a side with room takes every contact offered, so in a small
-     * overlay each side holds all the others). Taking any short side for the whole overlay, a node whose side had lost
-     * a member 6 ms before answered a get of a key beyond its other side's edge, alone and without 3 acknowledged
-     * values that two nodes past that edge held (fault simulator, seed 38 of the CI profile).
+     * sides overlap both ways holds the whole overlay ({@link LeafSet#seesPast}; docs/history.md, "A short side is not
+     * a small overlay").
      */
     boolean seesPastKey(Id key) {
         // In the leaf set, which walks its sides in place: a get asks this, and copying both sides cost two lists each.
@@ -135,9 +128,7 @@ final class GetAnswers {
     /**
      * Whether a usable routing-table entry that is not in the leaf set is closer to {@code key} than this node: the
      * leaf set then lacks a node it should hold, whatever its sides say. A side refilled after deaths may hold nodes
-     * from the far end of the ring while the table knows nearer ones: a node whose sides looked like a whole overlay
-     * of six answered for a key 0.24 of the ring away while its table held four nodes closer to it, and missed the
-     * four values they held (fault simulator, seed 215 of the CI profile).
+     * from the far end of the ring, and look like a whole small overlay, while the table knows nearer ones.
      */
     private boolean knowsCloserOutsideLeafSet(Id key) {
         Id self = ctx.self().id();
@@ -154,8 +145,7 @@ final class GetAnswers {
      * Leaf-set member {@code member} answers again after a cut (every request of this node's for a second or more was
      * lost, {@link Peers#CUT_OFF_NANOS}): the keys it replicates with this node may hold puts it acknowledged without
      * this node meanwhile. Under a one-way cut it kept speaking, so it never left this node's leaf set and no view
-     * changed: the fault simulator traced a root answering gets without such puts, held by the member, seconds after
-     * the cut healed (docs/testing.md).
+     * changed.
      */
     void answersResumed(Id member) {
         ctx.listener().cutEnded();
@@ -170,30 +160,21 @@ final class GetAnswers {
     /**
      * This node's store refuses writes (a full disk): every key's replicas may hold puts it lacks until repair has
      * brought them, which may take two of its neighbours' anti-entropy turns over the leaf set after the store
-     * recovers (the fault simulator traced misses 13–37 s after the disk was freed, docs/testing.md).
+     * recovers.
      */
     void storeFaulted() {
         recent.allChanged(storeFaultSettlingNanos);
     }
 
     /**
-     * Whether this node may answer a get of {@code key} from its own store alone. A put is acknowledged once W of the
-     * k replicas hold it, and a get is answered by one replica: a replica that missed the copy answers without it
-     * until repair brings it. In a settled view that is rare (the root sends every copy; a lost one is the exception).
-     * After a change it is the rule: a node that just became a replica of the key (it started, on an old or an empty
-     * disk, or a neighbour died), whose replica set just gained a node that holds puts it never saw (a neighbour came
-     * back, a partition healed), or whose store refused copies until a moment ago, holds what repair has brought so
-     * far, and answered "OK" without the rest meanwhile (the fault simulator's rule-1 misses, docs/testing.md). So for
-     * {@link NodeConfig#settlingMillis} (10 s at the defaults) after the key's replica set changed in its view
-     * ({@link RecentViews}: a member joined or left its leaf set; a suspicion alone changes nothing, or slow nodes,
-     * suspected and cleared all the time, would keep every get reading three), while a replica of the key has stopped
-     * answering this node ({@link #replicaCutOff}), after W neighbours it had declared dead spoke again together (a
-     * partition may have healed: every key, {@link #partitionMayHaveHealed}), while its expiry clock is in doubt (not
-     * settled since boot, and a peer says it is off: its store hides what a clock far ahead judges expired), or after
-     * it started or its store was in a fault, it also reads {@link #UNSETTLED_READ_QUORUM} − 1 other replicas (after
-     * such a return every one, {@link #readQuorum}), the key's replicas of the window's other views and, after such a
-     * return, the members that arrived near the key ({@link #pastReplicas}), merges, as a quorum get does, and
-     * repairs what differed; in a settled view the cost stays one replica.
+     * Whether this node may answer a get of {@code key} from its own store alone. A get is answered by one replica and
+     * a put acknowledged by W, so a replica that missed a copy answers without it until repair brings it: rare in a
+     * settled view, the rule just after a change. Unsettled (docs/node.md, "Settled and unsettled keys"): for
+     * {@link NodeConfig#settlingMillis} after the key's replica set changed in this node's view ({@link RecentViews};
+     * a suspicion alone is no change), while a replica of the key has stopped answering ({@link #replicaCutOff}),
+     * after W lost neighbours spoke again together ({@link #partitionMayHaveHealed}), while the expiry clock is in
+     * doubt, after a start, and during and after a store fault. An unsettled node reads more replicas
+     * ({@link #readQuorum}, {@link #pastReplicas}), merges as a quorum get does, and repairs what differed.
      */
     boolean settled(Id key) {
         if (!replica.healthy()) {
@@ -206,9 +187,8 @@ final class GetAnswers {
     /**
      * Whether W neighbours this node had declared dead (or more) spoke again together within the settling window
      * ({@link LostContacts#returnedWithin}): a partition may have healed whose other side was large enough to
-     * acknowledge puts without this node. A slow node declared dead and heard again is one: counting it alone
-     * unsettled every key in the slow-node experiments, and the one-hop-hedged p50 went from 56 to 65 ms
-     * (docs/testing.md).
+     * acknowledge puts without this node. One alone is as often a slow node declared dead and heard again, and
+     * counting it would unsettle every key around slow nodes.
      */
     private boolean partitionMayHaveHealed() {
         return members.lost().returnedWithin(settlingNanos, ctx.config().writeQuorum());
@@ -224,8 +204,7 @@ final class GetAnswers {
      * unanswered for 5 s ({@link Peers#ANSWERS_STOPPED_NANOS}) and not answered since. Under a one-way cut it still
      * speaks, so it stays a member and no view changes, while it leaves this node out of the puts it is the root of.
      * {@link RecentViews#cutOffEnded} unsettles the key once its first answer comes; this covers the cut itself and
-     * the time from its heal to that answer: a get 1.5 s after a heal, before this node's next request to the holder
-     * was answered, missed its put (fault simulator, seed 215 of 51–550, docs/testing.md).
+     * the time from its heal to that answer.
      */
     private boolean replicaCutOff(Id key) {
         for (Contact c : members.replicaSetWithSuspects(key)) {
@@ -289,8 +268,7 @@ final class GetAnswers {
     /**
      * Replicas a node that does not answer alone reads. After W neighbours declared dead spoke again together, every
      * current replica: R + W > k holds within one replica set, and across the partition the other side acknowledged
-     * puts on its own; a read of three, 1.1 s after a heal, left out the one current replica that held such a put
-     * (fault simulator, seed 609 of 51–2,050, docs/testing.md).
+     * puts on its own, possibly on the one current replica a read of three leaves out.
      */
     private int readQuorum(boolean healthy) {
         if (!healthy) {
@@ -303,9 +281,7 @@ final class GetAnswers {
      * Whether fewer than W nodes are in this node's view, suspects and itself included: every key's replica set with
      * suspects then holds fewer than W too (counted without working one out: every get asks). As a put is then
      * refused ({@link ReplicaCoordinator#put}), a get is not answered: an overlay that really has fewer nodes than W
-     * runs with a smaller W, so this node lost its neighbours, and its store lacks what they acknowledged since. A node
-     * cut off alone answered a get 1.1 s after the heal from an empty leaf set, without four puts (fault simulator,
-     * seed 143 of 51–2,050, docs/testing.md).
+     * runs with a smaller W, so this node lost its neighbours, and its store lacks what they acknowledged since.
      */
     private boolean lostNeighbours() {
         return members.leafMembers().size() + 1 < ctx.config().writeQuorum();
@@ -313,8 +289,8 @@ final class GetAnswers {
 
     /**
      * Pings the neighbours lost lately that would be replicas of {@code key} ({@link LostContacts#ask}), without
-     * waiting: if a partition healed, the one that answers is back for the gets after this one. Reading them and
-     * waiting for them was tried and cost too much (docs/testing.md, "Gets that ask the neighbours lost lately").
+     * waiting: if a partition healed, the one that answers is back for the gets after this one. Not waiting is on
+     * purpose (docs/history.md, "Gets ping the neighbours lost lately").
      */
     private void askLostReplicas(Id key) {
         // Every get comes here: in a ring that lost nobody, the key's replica set is not worked out for nothing.

@@ -20,11 +20,10 @@ import java.util.List;
  * than failing with 503 (a known flaw: the round should get only the time the request has left). Owned by the
  * node's event loop.
  *
- * <p>Why once more: a gateway on a loaded machine (real-node tests beside other work on 2 cores) saw every candidate
- * "time out" at the RTO's 100 ms floor while they were only slow, and answered 503 in a healthy 7-node cluster (4
- * iterative cases of {@code GetModesClusterTest} in one run). Waiting out every late question instead, and taking
- * the closer nodes their late answers named, raised the iterative modes' p99 on the slow-node table by up to 27%:
- * the late answers taught the gateway long RTOs for slow nodes, and steered lookups toward the nodes they named.
+ * <p>Why once more: on a loaded machine every candidate may "time out" at the RTO's 100 ms floor while only slow,
+ * and a healthy cluster would answer 503. Why not wait out every late question instead: the late answers teach the
+ * gateway long RTOs for slow nodes and steer lookups toward the nodes they name, which costs the tail
+ * (docs/history.md, "Iterative gets ask the closest once more").
  */
 final class IterativeGateway {
 

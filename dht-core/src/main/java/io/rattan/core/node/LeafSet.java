@@ -278,10 +278,8 @@ final class LeafSet {
             // A side with room takes every contact offered, so once this node knows few nodes on that side (its
             // neighbours there died, or a partition hid them) the side may end with a node from the other half of the
             // ring, nearer this node the other way round, with nodes it does not know in between. Its edge is the
-            // last member on the key's half. Counting a far member, a node that had lost its two clockwise
-            // neighbours held the other side's fourth node as its third clockwise, took itself for a replica of a key
-            // 0.42 of the ring away, and answered a get without the five values its true replicas held (fault
-            // simulator, seed 375 of the CI profile).
+            // last member on the key's half: counting a far member, a node would take itself for a replica of keys
+            // far away.
             if (clockwiseHalf(c.id()) == keyCw) {
                 last = c;
             }
@@ -299,10 +297,7 @@ final class LeafSet {
      * Whether the sides hold every node of the overlay: each side's last member is a member of the other side. In a
      * small overlay each side holds the nearest of all the others, so the sides overlap both ways. One way is not
      * enough: a side left with room after its members died takes the next contact offered, which may be the other
-     * side's nearest member while the nodes between them are unknown. Counting that, a node whose clockwise side had
-     * taken its nearest counter-clockwise neighbour after a death took itself for a replica of a key 0.29 of the ring
-     * away and answered a get without the five values its true replicas held (fault simulator, seed 323 of the CI
-     * profile).
+     * side's nearest member while the nodes between them, most of the ring, are unknown.
      */
     private boolean holdsTheWholeOverlay() {
         return sidesShareAMember() && contains(cw, ccw.get(ccw.size() - 1).id());

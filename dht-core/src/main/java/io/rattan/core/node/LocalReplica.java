@@ -136,9 +136,8 @@ final class LocalReplica {
      * TTL from now, as {@link #acceptReplicas} caps a pushed copy's.
      *
      * <p>A clock not yet settled since boot ({@link Clock#settled}) may be far ahead, and judges no copy expired, as it
-     * purges nothing: a node that booted an hour ahead took every copy repair brought it for expired, acknowledged
-     * them all, and answered gets without them once its peers had set its clock right (fault simulator, seed 27 of the
-     * CI profile). A copy that was truly expired is purged once the clock settles.
+     * purges nothing: else a node that booted ahead would drop every copy repair brings it, and lack them once its
+     * peers set its clock right. A copy that was truly expired is purged once the clock settles.
      */
     StoredRecord readable(ReplicaRecord r) {
         long nowMillis = clock.epochMillis();
@@ -162,11 +161,8 @@ final class LocalReplica {
      * + 2 S from now (clocks within S of the true time differ by up to 2 S: a gateway further ahead would stretch the
      * value), nor than the longest TTL from now, as a pushed copy is capped ({@link #acceptReplicas}). A stamp later
      * than that is set aside, and the put expires its TTL from now by this node's clock: no gateway within S of the
-     * true time could have set it, and capped at the allowance a gateway booted an hour ahead (its expiry clock not yet
-     * set right by its peers) had a value live 965 ms past its expiry on every replica, served 0.7 s past expiry + S by
-     * one whose clock was right (fault simulator, seed 242 of 51–2,050, docs/testing.md). Leaving the expiry to the
-     * root whenever the gateway's clock had not settled was tried: at a cluster's start every put did, and a put
-     * that reached its root twice lived seconds past its TTL again (Messages.PutRequest).
+     * true time could have set it, and a gateway far ahead would otherwise still stretch the value by the allowance
+     * (docs/history.md, "A gateway's stamp beyond the cap is set aside").
      */
     StoredRecord recordOf(PutRequest p) {
         long now = clock.epochMillis();
@@ -207,8 +203,7 @@ final class LocalReplica {
     /**
      * What {@link #accept} stored: how many, and those of them of which nothing was held here before. A copy this
      * node's clock, not yet settled, judges expired is stored ({@link #readable}) but not counted: this node cannot
-     * serve it until its peers set the clock right, and a put must not count it among its W (a put was acknowledged
-     * with one copy a get could read, the other on a node an hour ahead: fault simulator, seed 511 of 51–2,050).
+     * serve it until its peers set the clock right, so a put must not count it among its W.
      */
     record Accepted(int count, List<StoredRecord> fresh) {
     }

@@ -38,10 +38,9 @@ final class LostContacts {
     static final int PROBES_PER_ROUND = 4;
     /**
      * The first ping after a death. A partition's sides declare each other dead as it heals as often as not, and meet
-     * again only when such a ping crosses; until then a node answers gets from its one-sided view. At 2 s, a node that
-     * had declared three neighbours dead 10 ms before a heal answered for a key whose replicas it had never known 1.7 s
-     * after it; at 1 s, gets 1.0-1.3 s after a heal still missed (fault simulator, docs/testing.md, "Rule 1
-     * asserted"). A ping to a dead node costs one message.
+     * again only when such a ping crosses; until then a node answers gets from its one-sided view, so the first ping
+     * is soon (docs/history.md, "A lost neighbour is first pinged after half a second"). A ping to a dead node costs
+     * one message.
      */
     static final long FIRST_RETRY_NANOS = 500_000_000L;
     static final long RETRY_MAX_NANOS = 60_000_000_000L;
@@ -172,10 +171,8 @@ final class LostContacts {
 
     /**
      * Its answer enters through {@link Membership#heard}, which ends its loss; a timeout backs it off, unless another
-     * lost contact spoke again meanwhile ({@link Lost#againAtTimeout}): then it is pinged again at once. A node whose
-     * ping to a lost neighbour went out just before a partition healed, and was lost, skipped that neighbour when the
-     * others came back, and backed it off 8 s at the timeout: it answered a get 2.4 s after the heal without that
-     * neighbour, a replica of the key holding two puts (fault simulator, seed 75 of 51–2050, docs/testing.md).
+     * lost contact spoke again meanwhile ({@link Lost#againAtTimeout}): then it is pinged again at once, since a ping
+     * sent just before a partition healed may have been lost to it.
      */
     private void probe(Lost l) {
         l.probing = true;
@@ -264,8 +261,8 @@ final class LostContacts {
      * of them within the last {@code windowNanos}: a partition that cut this node off from that many may have healed
      * ({@link GetAnswers#settled}). When one lost contact speaks again every other one is pinged at once
      * ({@link #heard}), so a healed partition's nodes come back together. One alone, or returns apart, are more often
-     * slow nodes declared dead and heard again, or nodes back from a crash: on the slow-node table, where slow nodes
-     * come back at random, counting returns apart made gets read more and cost the tail (docs/testing.md).
+     * slow nodes declared dead and heard again, or nodes back from a crash, and counting them would make gets around
+     * slow nodes read more.
      */
     boolean returnedWithin(long windowNanos, int count) {
         // Every get asks this: without a return in the window it answers without copying anything.

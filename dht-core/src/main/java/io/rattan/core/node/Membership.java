@@ -28,9 +28,9 @@ final class Membership {
 
     /**
      * The least wait before a leaf-set member's probe is sent again (3 times, at doubling intervals from this or its
-     * backed-off RTO). Sent once and lost to a partition, it kept two suspects out of a replica set 1.06 s after the
-     * heal, and the replica answered a get without the put they held (fault simulator, CI seed 9). Every 500 ms, or
-     * for every suspect, probes queued up behind slow nodes' work (the slow-node table failed more gets).
+     * backed-off RTO). Nothing else goes to a suspect, so a probe sent once and lost to a partition would keep it out
+     * of replica sets after the heal; sent more often, or to every suspect, probes queue behind slow nodes' work
+     * (docs/history.md, "A suspect's probe is sent again").
      */
     static final long PROBE_RESEND_MIN_NANOS = 500_000_000L;
 

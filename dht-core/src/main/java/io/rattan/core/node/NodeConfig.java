@@ -113,7 +113,7 @@ public record NodeConfig(
     /**
      * How long a key stays unsettled at a replica after its replica set changed in the replica's view, or after the
      * node started or its store was in a fault: 10 leaf-set exchange periods (10 s at the defaults). Meanwhile the
-     * replica answers a get from itself and the two next replicas (docs/architecture.md, "Get").
+     * replica answers a get from itself and the two next replicas (docs/node.md, "Settled and unsettled keys").
      */
     public long settlingMillis() {
         return 10 * leafExchangeIntervalMillis;

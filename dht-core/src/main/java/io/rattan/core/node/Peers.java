@@ -36,9 +36,8 @@ final class Peers implements RttView {
      * How long a peer that is neither in the routing table nor in the leaf set is remembered after it last spoke to
      * us: the gateways a node served, the replicas that answered its gets, the nodes of its iterative lookups. Long
      * enough that a gateway's next get to the same replicas or path finds their RTTs measured; short enough that a
-     * node of a large overlay does not keep state for every node it ever heard from. Without it, in a simulated hour
-     * of 10,000 nodes and a million gets, each node came to hold ~1,000 peers (129 KB of heap per node, against 38
-     * after a minute).
+     * node of a large overlay does not keep state for every node it ever heard from (docs/history.md, "Quiet peers are
+     * forgotten").
      */
     static final long IDLE_NANOS = 5L * 60 * 1_000_000_000L;
     /**
@@ -49,9 +48,8 @@ final class Peers implements RttView {
     static final long CUT_OFF_NANOS = 1_000_000_000L;
     /**
      * How long a peer's answers must have stopped, to now, for {@link #answersStopped}: the longest RTO. A slow node's
-     * answers stop for a second now and then, and the keys around it would read three replicas (with
-     * {@link #CUT_OFF_NANOS} here the slow-node table's one-hop-hedged p99/p99.9 went from 301/407 to 414/1,440 ms);
-     * a node cut off one way stays silent for the whole cut.
+     * answers stop for a second now and then, and with {@link #CUT_OFF_NANOS} here the keys around it would read three
+     * replicas all the time; a node cut off one way stays silent for the whole cut.
      */
     static final long ANSWERS_STOPPED_NANOS = 5_000_000_000L;
     /** No span of unanswered requests: older than any time, as a never-heard peer's last-heard time is. */

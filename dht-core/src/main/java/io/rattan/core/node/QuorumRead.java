@@ -192,10 +192,8 @@ final class QuorumRead {
      * answers or the read's deadline: a read only reads, so a second answer does no harm, and a lost request or answer
      * must not leave R to nodes that hold no copy. Nodes beyond the view's replicas are asked when one is late, and
      * their records are merged, but one makes R in a replica's place only once that replica has left the first resend
-     * unanswered for its RTO too: likely down, not a lost message (waiting for it until the deadline cost the
-     * repair-at-volume run, three replicas killed at once, a third of its get throughput). The fault simulator traced an unsettled replica, its disk
-     * full until a second before, whose reads of the three others were lost or late (two requests and one answer
-     * dropped): it answered with the merge of two nodes next to the set, both without seven puts the three held.
+     * unanswered for its RTO too: likely down, not a lost message, and waiting for a dead replica until the deadline
+     * would hold every read of its keys (docs/history.md, "Late replicas of a wide read are asked again").
      */
     private void askAgain(Contact c, ReplicaRead read, long sentAt) {
         long left = sentAt + giveUpNanos() - ctx.now();
@@ -284,8 +282,7 @@ final class QuorumRead {
                 ctx.clock().epochMillis(), replica.clockSettled());
         List<Contact> current = members.replicaSet(get.key());
         for (ReadMerge.Repair r : merged.repairs()) {
-            // A past replica is read, not repaired: it is no replica now, and a copy there would be one too many
-            // (a real cluster's test counted k + 1 copies of a value).
+            // A past replica is read, not repaired: it is no replica now, and a copy there would be one too many.
             if (!past.reachable().contains(r.to()) || current.contains(r.to())) {
                 repair(r);
             }

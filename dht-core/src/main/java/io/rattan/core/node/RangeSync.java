@@ -83,10 +83,9 @@ final class RangeSync {
     }
 
     /**
-     * The peer answers again after a cut: the request it left unanswered is sent again now. Its wait had grown with
-     * each session the cut failed (5, 10, 20 s: {@link ScanTimeouts}), and its next resend was 9 s past the heal: the
-     * peer, a true replica, missed a put for those seconds and answered a get without it (fault simulator, seed 593 of
-     * 51–2,050, docs/testing.md).
+     * The peer answers again after a cut: the request it left unanswered is sent again now. Its wait grew with each
+     * session the cut failed ({@link ScanTimeouts}), and its next resend may be many seconds past the heal, while the
+     * peer lacks what this session would bring it.
      */
     void answersResumed() {
         if (asking != null && !cancelled) {

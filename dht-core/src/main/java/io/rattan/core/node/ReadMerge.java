@@ -66,10 +66,9 @@ final class ReadMerge {
 
     /**
      * Merges {@code answers} at {@code nowMillis}; their order decides only which record a tie keeps. Unless
-     * {@code judgeExpiry}, no record is left out as expired at {@code nowMillis}. A node whose expiry clock has not
-     * settled since boot may be an hour ahead: judged by it, every record the other replicas answered with was
-     * expired, and it answered gets without them for the 13 s its clock took to settle (fault simulator, seed 1640 of
-     * 51–2,050, docs/testing.md). The others' answers hold only what their own clocks judge live.
+     * {@code judgeExpiry}, no record is left out as expired at {@code nowMillis}: an expiry clock not settled since
+     * boot may be far ahead, and would judge every record the other replicas answered with expired. The others'
+     * answers hold only what their own clocks judge live.
      */
     static Result merge(List<Answer> answers, int maxValues, int pageBytesMax, long nowMillis, boolean judgeExpiry) {
         Bytes cut = null;

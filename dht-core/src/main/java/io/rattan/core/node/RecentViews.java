@@ -161,18 +161,13 @@ final class RecentViews {
      * ({@link #pastReplicas}): a read of more replicas ({@link GetAnswers#settled}) asks them as well, those it can
      * (usable leaf-set members), and reads one more current replica for each of the others. With R + W > k a read of R
      * current replicas meets every put that W of them acknowledged, but not one acknowledged by the set before a
-     * change. A node 0.4 s back from a crash took the place of a holder, the put's other copy was on a replica whose
-     * disk had been full, and an unsettled replica read the new node and that one, neither holding it (fault simulator,
-     * seed 237 of 51–1050); a holder crashed, and the read of three current replicas left out the fourth, the put's
-     * other holder (seed 312 of 51–2050, docs/testing.md).
+     * change, which may have a single copy in the current set.
      *
      * <p>If {@code arrivalsToo} (W neighbours declared dead spoke again together, {@link GetAnswers#settled}), the k
      * members closest to the key that arrived in the leaf set within the window and are not its replicas now
      * ({@link #arrivalsNear}) are read too. Across a partition each side acknowledged puts on its own k closest; once
      * it heals, the other side's nodes come back as members, and those that are not among the key's replicas now hold
-     * puts no current replica has until repair or the stray check brings them. Eight of the eleven misses the long
-     * run found 1–4 s after a heal were such puts, each held by a member of the answerer's leaf set (seeds 51–2,050,
-     * docs/testing.md).
+     * puts no current replica has until repair or the stray check brings them.
      */
     QuorumRead.Past extraReplicas(Id key, boolean arrivalsToo) {
         Set<Id> ids = pastReplicas(key);

@@ -212,7 +212,7 @@ final class Repair {
      * soon as a session slot frees), and retried by anti-entropy rounds until one succeeds; a session running now
      * does not count (its scan may have passed the key). Without it a peer that missed the copy (a full disk, a lossy
      * link) answers gets without the put until this node's turn over its leaf set comes round to it, up to a leaf
-     * set's length of rounds later (docs/testing.md, "Gets that ask the neighbours lost lately"). Also owed: a peer
+     * set's length of rounds later. Also owed: a peer
      * whose session with this node found it holding nothing ({@link RepairAnswers#answerRangeDigest}). Returns whether
      * that changed anything (false: the peer was due already).
      */

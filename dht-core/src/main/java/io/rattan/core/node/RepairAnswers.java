@@ -61,11 +61,10 @@ final class RepairAnswers {
      * Answers a range digest with this node's sums of the same parts, over the keys it shares with the sender. A sender
      * that holds none of them while this node holds some is owed a session ({@link Repair#owed}): a session streams
      * only what its starter holds, and a member that restarted on a lost disk before its neighbours found it dead
-     * changed no one's view. It starts sessions with every member; its fellow replicas answered them and sent nothing,
-     * and it answered a get without 10 puts 13.5 s after its restart (fault simulator, seed 547 of 51–2,050). Owed
-     * whenever a part held more here, sessions ping-ponged while two members' views of the ring differed (each counts
-     * keys the other leaves out): the simulator's CI seeds ran 22% longer. At most once per peer per settling window,
-     * so that a sender that cannot store (a full disk) is not owed a session each time it asks.
+     * changed no one's view, so its own sessions are all that show it is empty. Not owed whenever a part merely holds
+     * more here: while two members' views of the ring differ each counts keys the other leaves out, and sessions would
+     * ping-pong. At most once per peer per settling window, so that a sender that cannot store (a full disk) is not
+     * owed a session each time it asks (docs/history.md, "An empty replica is owed a session back").
      */
     void answerRangeDigest(Envelope e, Contact from, RangeDigest d) {
         int n = d.parts().size();

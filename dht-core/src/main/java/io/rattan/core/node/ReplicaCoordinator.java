@@ -155,13 +155,10 @@ final class ReplicaCoordinator {
      * One replica's copy of a put. A late copy may be lost (a dropped message), so it goes again at doubling intervals
      * from the replica's RTO until the copy or a resend is answered or the request timeout passes. The first answer
      * counts toward W; with none in time, repair owes the replica a session. Until a copy gets there the replica lacks
-     * the put, and a get it serves alone misses it: with one resend, a copy and its resend both dropped left a put
-     * missing at a true replica for the whole request timeout, and a get it served alone 4.8 s after the
-     * acknowledgement missed it (fault simulator, seed 31 of the CI profile). With three, the last went 2.4 s before the
-     * timeout; at 7.7% loss all four copies were dropped, and the replica answered a get alone 6.5 s after the put,
-     * before the session it was owed (seed 584 of 51–1,050; the root's own disk was full, so that session had nothing
-     * to send either). Doubling from the RTO floor, that is at most {@code ceil(log2(timeout / RTO))} resends: six with the
-     * defaults' 100 ms and 5 s; a replica slow enough to raise its RTO gets fewer.
+     * the put, and a get it serves alone misses it, so resends go on for the whole timeout rather than a fixed few
+     * (docs/history.md, "A late copy goes again until the request timeout"). Doubling from the RTO floor, that is at
+     * most {@code ceil(log2(timeout / RTO))} resends: six with the defaults' 100 ms and 5 s; a replica slow enough to
+     * raise its RTO gets fewer.
      */
     private final class Copy {
         private final StoredRecord record;

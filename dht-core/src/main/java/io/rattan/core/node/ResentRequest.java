@@ -15,12 +15,9 @@ import java.util.function.ObjLongConsumer;
  *
  * <p>Why: a repair session's wait for an answer is long, because the peer scans a range of its store before it
  * answers ({@link ScanTimeouts}: 5 s at the defaults, doubled after each timeout). With one wait and no resend, a
- * single dropped digest or answer stalled the session for the whole wait and then failed it. In the fault simulator
- * (CI seed 13, 7% loss), a replica that had been cut off by a partition was still missing two acknowledged puts 13 s
- * after the heal: of the two replicas holding them, one's session had waited out a lost digest for 5 s and failed,
- * and the other's was still waiting out one, with a wait of 20 s (28 such timeouts in 40 s on the sessions to and
- * from that one replica). Its view of the key had settled meanwhile, and it answered a get alone without them. Owned
- * by the node's event loop.
+ * single dropped digest or answer would stall the session for the whole wait and then fail it, while the replica it
+ * repairs goes on answering gets without what it lacks (docs/history.md, "A lost digest costs a resend"). Owned by the
+ * node's event loop.
  */
 final class ResentRequest {
 

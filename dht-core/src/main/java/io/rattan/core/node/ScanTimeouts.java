@@ -8,9 +8,9 @@ import java.util.Map;
 
 /**
  * How long a repair session waits for each peer's answer to a range digest or digest. The peer scans its own copy of
- * the range before it answers, a store page at a time, so the answer takes as long as that scan: at 60,000 records of
- * 1 KiB on a loaded machine, longer than the peer's request timeout cap ({@code rtoMaxMillis}). A fixed wait then fails
- * every session at its first range digest, and the next session asks the same question with the same wait, for ever.
+ * the range before it answers, a store page at a time, so the answer takes as long as that scan: at volume on a loaded
+ * machine, longer than the peer's request timeout cap ({@code rtoMaxMillis}). A fixed wait then fails every session at
+ * its first range digest, and the next session asks the same question with the same wait, for ever.
  * So a timed-out answer doubles the wait for that peer (up to {@value #CAP_FACTOR} times the cap); a session that
  * finishes with every answer well within its wait (under a quarter) halves it again, down to the cap. A crashed peer
  * is found by failure detection, not by these waits, and its session is cancelled when it leaves the leaf set
@@ -39,9 +39,7 @@ final class ScanTimeouts {
      * the last one that finished, its scan time is not known (at 200,000 values a scan takes seconds where the RTO on
      * a LAN is milliseconds): no sooner than a quarter of the wait for it, then. Once it has answered this session's
      * first request, a scan of the whole arc, it is known: every later request covers less of the arc, or is a digest
-     * of at most {@code digestEntriesMax} records. Waiting the quarter then made each dropped digest cost 1.25 s; after
-     * a heal, a holder's session to a new replica stalled so 1.3 s, and the replica answered a get without the put
-     * (fault simulator, seed 1902 of 51–2,050, docs/testing.md).
+     * of at most {@code digestEntriesMax} records, and the quarter would make each dropped digest cost seconds.
      */
     long resendAfter(Id peer, long slowestNowNanos) {
         Long last = lastSlowest.get(peer);

@@ -28,8 +28,8 @@ final class SecondHandProbes {
     static final int CANDIDATES_MAX = 256;
     /**
      * Most contacts a joiner pings when its root answers: every leaf-set candidate, then table candidates deepest row
-     * first. Every joiner's top rows name the same few early nodes; pinging them from every joiner would swamp them,
-     * which is why the 64 announcing pings of old were capped too (docs/architecture.md, joining).
+     * first. Every joiner's top rows name the same few early nodes; pinging them from every joiner would swamp them
+     * (docs/node.md, "Joining").
      */
     static final int JOIN_PROBES_MAX = 64;
     /** Most contacts held for the table while joining (the leaf-set candidates are bounded by the leaf set). */

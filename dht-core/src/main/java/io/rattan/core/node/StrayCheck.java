@@ -95,10 +95,9 @@ final class StrayCheck {
     /**
      * A round toward every usable leaf-set member, at a change of this node's leaf-set members (a member that came
      * back may be a true replica of strays this node took while a partition kept them apart). Offered one member a
-     * round, puts the other side of a healed partition had acknowledged off their true replica sets reached none of
-     * those replicas 1.5 s and 2.1 s after the heal, and gets read from those missed them (fault simulator, seeds 710
-     * and 762 of 51–1050, docs/testing.md). Offering every member every round would cost each round a digest per
-     * member for as long as strays stay (they stay until they expire).
+     * round, such strays would reach their replicas only seconds after the heal, while gets read from those replicas.
+     * Offering every member every round would cost each round a digest per member for as long as strays stay (they
+     * stay until they expire).
      */
     void afterViewChange() {
         List<Contact> peers = new ArrayList<>();
@@ -155,7 +154,7 @@ final class StrayCheck {
     /**
      * Copies new here from {@code from}, which is no replica of their keys in this node's view (nor is a suspect: it
      * may be cut off from the others), are owed to the keys' other replicas: a copy stored off its set comes back one
-     * replica at a time, and each other waited for its anti-entropy turn (CI seed 6, docs/testing.md).
+     * replica at a time, and the others would wait for their anti-entropy turns.
      */
     void passOn(Contact from, List<StoredRecord> fresh) {
         if (ctx.stopped()) {

@@ -12,8 +12,8 @@ import java.util.List;
  *
  * <p>A table slot keeps the first nodes offered until a measured, faster one comes along, and new nodes copy their
  * top rows from the nodes on their join path, so without measuring new candidates every node's top rows would hold
- * the same few early nodes for ever: with 20,000 simulated nodes the earliest ones received 110-150 messages a second
- * against a median of 3.4, and at 100,000 their queues grew past every timeout.
+ * the same few early nodes for ever, and those would carry a large share of all traffic (docs/history.md, "Slot
+ * suggestions in pongs").
  */
 final class TableMaintenance {
 

@@ -76,10 +76,10 @@ public final class OpenDhtTableCommand implements Callable<Integer> {
 
     /**
      * The slow delay calibrated with {@link #CALIBRATED_SLOW_FRACTION} on greedy's figures alone against the
-     * reference (docs/experiments.md), then frozen for every mode. It depends on the node's maintenance load: a slow
-     * node's queue is what it acts on. It was 25 ms until a node's timers waited behind its queue as its messages do
-     * ({@code LatencyModel.readyAtNanos}): before, a slow node's per-hop timeouts expired on acks sitting in its own
-     * queue, and the re-routes this set off made the tail.
+     * reference (docs/experiments.md), then frozen for every mode. It depends on the node's maintenance load and on
+     * how a slow node's timers wait behind its queue ({@code LatencyModel.readyAtNanos}): a slow node's queue is what
+     * it acts on, so a change to either calls for calibrating it again (docs/history.md, "A node's timers wait behind
+     * its queue").
      */
     static final String CALIBRATED_SLOW_DELAY = "47:1.5:5000";
 
