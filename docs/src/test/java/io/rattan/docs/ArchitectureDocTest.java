@@ -5,15 +5,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * Keeps the map true: {@code docs/architecture.md} stays short, and every class and {@code Class.method} it names
- * exists in the repository's sources, so renaming or removing one fails here until the map follows.
+ * Keeps the map true: {@code docs/architecture.md} stays short, and every class and {@code Class.method} it names (and
+ * that {@code docs/node.md}, the reference it points to, names) exists in the repository's sources, so renaming or
+ * removing one fails here until the documents follow.
  */
 class ArchitectureDocTest {
 
     private static final int LINES_MAX = 300;
+    /** RocksDB's types the reference names. */
+    private static final Set<String> ROCKSDB = Set.of("WriteBatch", "SstFileManager");
 
     private static Path docs() {
         return Path.of(System.getProperty("basedir", ".")).toAbsolutePath();
@@ -29,6 +33,14 @@ class ArchitectureDocTest {
         String map = architecture();
         assertThat(CodeReferences.in(map)).as("the map names code").hasSizeGreaterThan(100);
         assertThat(CodeReferences.missing(map, code)).as("names in architecture.md with no class or method").isEmpty();
+    }
+
+    @Test
+    void everyClassAndMethodTheNodeReferenceNamesExists() throws IOException {
+        CodeNames code = CodeNames.scan(docs().getParent());
+        String reference = Files.readString(docs().resolve("node.md"));
+        assertThat(CodeReferences.missing(reference, code, ROCKSDB)).as("names in node.md with no class or method")
+                .isEmpty();
     }
 
     @Test

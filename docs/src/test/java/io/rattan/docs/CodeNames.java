@@ -19,6 +19,7 @@ import java.util.stream.Stream;
 final class CodeNames {
 
     private static final Pattern TYPE = Pattern.compile("\\b(?:class|interface|record|enum)\\s+([A-Z]\\w*)");
+    private static final Pattern CONSTANT = Pattern.compile("[A-Z][A-Z0-9_]*");
 
     private final Map<String, List<String>> sourcesByType = new HashMap<>();
 
@@ -63,11 +64,20 @@ final class CodeNames {
         return sourcesByType.containsKey(name);
     }
 
-    /** Whether a file that declares {@code type} declares or calls {@code member}: a method, or a nested type. */
+    /**
+     * Whether a file that declares {@code type} declares or calls {@code member}: a method or a record component, a
+     * constant ({@code UPPER_CASE}, or an enum value), or a nested type.
+     */
     boolean hasMember(String type, String member) {
-        Pattern use = Character.isUpperCase(member.charAt(0))
-                ? Pattern.compile("\\b(?:class|interface|record|enum)\\s+" + Pattern.quote(member) + "\\b")
-                : Pattern.compile("\\b" + Pattern.quote(member) + "\\s*\\(");
+        Pattern use;
+        if (CONSTANT.matcher(member).matches()) {
+            use = Pattern.compile("\\b" + Pattern.quote(member) + "\\s*[=(,;{]");
+        } else if (Character.isUpperCase(member.charAt(0))) {
+            use = Pattern.compile("\\b(?:class|interface|record|enum)\\s+" + Pattern.quote(member) + "\\b");
+        } else {
+            // A method called or declared, or a record component (an accessor).
+            use = Pattern.compile("\\b" + Pattern.quote(member) + "\\s*\\(|\\w\\s+" + Pattern.quote(member) + "\\s*[,)]");
+        }
         for (String source : sourcesByType.getOrDefault(type, List.of())) {
             if (use.matcher(source).find()) {
                 return true;

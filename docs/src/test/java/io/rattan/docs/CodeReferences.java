@@ -1,6 +1,7 @@
 package io.rattan.docs;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -44,17 +45,42 @@ final class CodeReferences {
         return refs;
     }
 
-    /** The references in {@code markdown} that name no type or member of {@code code}. */
-    static List<String> missing(String markdown, CodeNames code) {
+    /**
+     * The references in {@code markdown} that name no type or member of {@code code}, nor a JDK class (and method)
+     * of {@link #JDK_PACKAGES}, nor one of {@code external} (types of libraries the docs name, e.g. RocksDB's).
+     */
+    static List<String> missing(String markdown, CodeNames code, Set<String> external) {
         List<String> missing = new ArrayList<>();
         for (String ref : in(markdown)) {
             int dot = ref.indexOf('.');
             String type = dot < 0 ? ref : ref.substring(0, dot);
-            boolean found = code.hasType(type) && (dot < 0 || code.hasMember(type, ref.substring(dot + 1)));
+            String member = dot < 0 ? null : ref.substring(dot + 1);
+            boolean found = code.hasType(type) ? member == null || code.hasMember(type, member)
+                    : external.contains(type) || inJdk(type, member);
             if (!found) {
                 missing.add(ref);
             }
         }
         return missing;
+    }
+
+    static List<String> missing(String markdown, CodeNames code) {
+        return missing(markdown, code, Set.of());
+    }
+
+    /** Where a JDK class a document names may live. */
+    static final List<String> JDK_PACKAGES = List.of("java.lang", "java.util", "java.util.concurrent",
+            "java.util.random", "java.time", "java.security", "java.nio.file", "java.io");
+
+    private static boolean inJdk(String type, String member) {
+        for (String pkg : JDK_PACKAGES) {
+            try {
+                Class<?> c = Class.forName(pkg + "." + type);
+                return member == null || Arrays.stream(c.getMethods()).anyMatch(m -> m.getName().equals(member));
+            } catch (ClassNotFoundException e) {
+                // not in this package
+            }
+        }
+        return false;
     }
 }
