@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.rattan.bench.BenchCli;
-import io.rattan.bench.DurationConverter;
+import io.rattan.bench.cli.DurationConverter;
+import io.rattan.bench.cli.ExitCodes;
 import io.rattan.bench.cluster.ClusterFiles;
 import io.rattan.core.net.Address;
 import io.rattan.core.node.NodeConfig;
@@ -236,7 +236,7 @@ public final class RunCommand implements Callable<Integer> {
         info.put("stoppedEarly", harness.stopRequested());
         writeRunJson(info);
         RunReport.Outcome outcome = RunReport.write(out, null, null, stdout);
-        return outcome.missed().isEmpty() ? 0 : BenchCli.EXIT_THRESHOLD_MISSED;
+        return outcome.missed().isEmpty() ? 0 : ExitCodes.THRESHOLD_MISSED;
     }
 
     private void resolveAddresses(List<Address> rpc, List<Address> http, List<Address> metricsNodes)
