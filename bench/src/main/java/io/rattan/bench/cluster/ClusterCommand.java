@@ -2,6 +2,7 @@ package io.rattan.bench.cluster;
 
 import io.rattan.bench.cli.DurationConverter;
 import io.rattan.bench.cli.ExitCodes;
+import io.rattan.node.process.NodeProcess;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URISyntaxException;
