@@ -4,7 +4,10 @@ import java.util.List;
 import java.util.Locale;
 import org.HdrHistogram.Histogram;
 
-/** A report's table as text ({@code table.txt}, and what the console shows): one row per get mode, then the puts. */
+/**
+ * A report's table as text ({@code table.txt}, and what the console shows): one row per get mode, then the puts. A
+ * figure with nothing to measure (no put in the window, no successful get to count hops of) is a dash, never NaN.
+ */
 final class ReportTable {
 
     private ReportTable() {
@@ -19,20 +22,25 @@ final class ReportTable {
                 "mode", "gets", "p50", "p90", "p99", "p99.9", "max", "unc p99", "timeout", "error", "wrong",
                 "err %", "hops", "msgs", "bytes"));
         for (ModeFigures f : figures) {
-            b.append(String.format(Locale.ROOT,
-                    "%-18s %9d %8.2f %8.2f %8.2f %8.2f %8.1f %8.2f %7d %7d %7d %7.3f %6.2f %7.2f %8.0f%n",
-                    f.mode(), f.gets(), f.p50Ms(), f.p90Ms(), f.p99Ms(), f.p999Ms(), f.maxMs(),
-                    f.uncorrectedP99Ms(), f.timeout(), f.error(), f.wrong(),
-                    f.gets() == 0 ? 0.0 : 100.0 * f.failures() / f.gets(), f.hopsPerGet(), f.messagesPerGet(),
-                    f.bytesPerGet()));
+            b.append(String.format(Locale.ROOT, "%-18s %9d %8s %8s %8s %8s %8s %8s %7d %7d %7d %7.3f %6s %7s %8s%n",
+                    f.mode(), f.gets(), cell(f.p50Ms(), 2), cell(f.p90Ms(), 2), cell(f.p99Ms(), 2),
+                    cell(f.p999Ms(), 2), cell(f.maxMs(), 1), cell(f.uncorrectedP99Ms(), 2), f.timeout(), f.error(),
+                    f.wrong(), f.gets() == 0 ? 0.0 : 100.0 * f.failures() / f.gets(), cell(f.hopsPerGet(), 2),
+                    cell(f.messagesPerGet(), 2), cell(f.bytesPerGet(), 0)));
         }
         long[] p = window.counts("put/put");
         Histogram puts = window.merged(RunLog.PUT_TAG);
-        b.append(String.format(Locale.ROOT, "%-18s %9d %8.2f %8.2f %8.2f %8.2f %8.1f %8s %7d %7d %7s%n", "put",
-                puts.getTotalCount(), ModeFigures.ms(puts, 50), ModeFigures.ms(puts, 90), ModeFigures.ms(puts, 99),
-                ModeFigures.ms(puts, 99.9), ModeFigures.maxMs(puts), "", p[1], p[2], ""));
+        b.append(String.format(Locale.ROOT, "%-18s %9d %8s %8s %8s %8s %8s %8s %7d %7d %7s%n", "put",
+                puts.getTotalCount(), cell(ModeFigures.ms(puts, 50), 2), cell(ModeFigures.ms(puts, 90), 2),
+                cell(ModeFigures.ms(puts, 99), 2), cell(ModeFigures.ms(puts, 99.9), 2),
+                cell(ModeFigures.maxMs(puts), 1), "", p[1], p[2], ""));
         b.append("hops, msgs, bytes: per successful get, as the answers reported them (the answering copy's in-band "
                 + "count); the nodes' own counters are in summary.json under \"nodes\"\n");
         return b.toString();
+    }
+
+    /** {@code value} with {@code decimals} decimals, or a dash when there was nothing to measure (NaN). */
+    private static String cell(double value, int decimals) {
+        return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%." + decimals + "f", value);
     }
 }

@@ -9,6 +9,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code rattan bench run} and {@code report} as a user types them, parsed by picocli and run against a stub HTTP
- * gateway: what they choose when an option is left out.
+ * gateway: what they choose when an option is left out, and what the table shows when there is nothing to show.
  */
 class BenchCommandTest {
 
@@ -62,6 +63,24 @@ class BenchCommandTest {
             assertThat(named.output()).contains("mode iterative-3-2gw: the HTTP API runs an iterative get at one "
                     + "gateway alone");
         }
+    }
+
+    @Test
+    void aWindowWithoutPutsShowsDashesInThePutRowNeverNaN() throws IOException {
+        try (StubGateway stub = new StubGateway(0, -1, 0)) {
+            assertThat(benchRun(stub, "--rate", "50", "--modes", "greedy").exitCode()).isZero();
+        }
+        // The population is put before the load starts, and its TTL is far longer than the run: no put after.
+        double afterPuts = runJson().path("loadStartSeconds").asDouble() + 0.6;
+
+        Run r = capture("bench", "report", runDir.toString(), "--from", Double.toString(afterPuts));
+
+        assertThat(r.exitCode()).as(r.output()).isZero();
+        String table = Files.readString(runDir.resolve(RunReport.TABLE_TXT), StandardCharsets.UTF_8);
+        assertThat(table).doesNotContain("NaN").containsPattern("(?m)^put +0 +- +- +- +- +- +0 +0 *$");
+        assertThat(r.output()).contains(table);
+        Run whole = capture("bench", "report", runDir.toString(), "--from", "0");
+        assertThat(whole.output()).containsPattern("(?m)^put +5 +[0-9.]+ ");
     }
 
     /** {@code rattan bench run} of 2 s against {@code stub} over HTTP, 5 keys, with {@code more} options. */
