@@ -165,35 +165,36 @@ public final class RunCommand implements Callable<Integer> {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     /**
-     * The run's configuration from the flags and what {@code target} performs, saying on {@code stdout} which
+     * The run's configuration from the flags and what {@code target} performs, adding to {@code notes} which
      * defaults it chose; an IllegalArgumentException when the flags do not make sense together.
      */
-    HarnessConfig config(Target target, PrintStream stdout) {
+    HarnessConfig config(Target target, List<String> notes) {
         if (targetKind.equals("opendht") && ttl.compareTo(OpenDhtTarget.VALUE_LIFETIME) > 0) {
             throw new IllegalArgumentException("--ttl: OpenDHT keeps a value " + OpenDhtTarget.VALUE_LIFETIME
                     .toMinutes() + " minutes and its REST API takes no TTL; give at most 10m");
         }
         List<GetMode> getModes = GetMode.parseList(modes, target.modes());
         if (modes.contains("all") && targetKind.equals("rattan")) {
-            sayModesLeftOut(target, stdout);
+            notes.addAll(modesLeftOut(target));
         }
         double openRate = rate == null ? 0 : rate;
         if (rate == null && workers == null) {
             openRate = DEFAULT_RATE;
-            stdout.println("no --rate or --workers given: open loop at " + DEFAULT_RATE + " gets/s in total");
+            notes.add("no --rate or --workers given: open loop at " + DEFAULT_RATE + " gets/s in total");
         }
         return new HarnessConfig(getModes, keys, valuesPerKey, valueBytes, ttl, absentShare, openRate,
                 connections, workers == null ? 0 : workers, duration, warmup, interval, liveEvery, timeout, seed);
     }
 
-    /** Names the modes that {@code --modes all} leaves out because the API cannot perform them, and why. */
-    private void sayModesLeftOut(Target target, PrintStream stdout) {
-        List<GetMode> served = target.modes();
+    /** The modes that {@code --modes all} leaves out because the API cannot perform them, each with why. */
+    private List<String> modesLeftOut(Target target) {
+        List<String> leftOut = new ArrayList<>();
         for (GetMode m : GetMode.all()) {
-            if (!served.contains(m)) {
-                stdout.println("--modes all over --api " + api + " leaves out " + m.name() + ": " + target.refuses(m));
+            if (!target.modes().contains(m)) {
+                leftOut.add("--modes all over --api " + api + " leaves out " + m.name() + ": " + target.refuses(m));
             }
         }
+        return leftOut;
     }
 
     @Override
@@ -207,13 +208,15 @@ public final class RunCommand implements Callable<Integer> {
         Target target = target(rpc, http);
         HarnessConfig config;
         Harness harness;
+        List<String> notes = new ArrayList<>();
         try {
-            config = config(target, stdout);
+            config = config(target, notes);
             harness = new Harness(config, target, out, runId, stdout);
         } catch (IllegalArgumentException e) {
             target.close();
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
+        notes.forEach(stdout::println);
         Files.createDirectories(out);
         ObjectNode info = runInfo(config, runId, rpc, http);
         writeRunJson(info);
