@@ -168,7 +168,7 @@ public final class RunCommand implements Callable<Integer> {
      * The run's configuration from the flags and what {@code target} performs, adding to {@code notes} which
      * defaults it chose; an IllegalArgumentException when the flags do not make sense together.
      */
-    HarnessConfig config(Target target, List<String> notes) {
+    private HarnessConfig config(Target target, List<String> notes) {
         if (targetKind.equals("opendht") && ttl.compareTo(OpenDhtTarget.VALUE_LIFETIME) > 0) {
             throw new IllegalArgumentException("--ttl: OpenDHT keeps a value " + OpenDhtTarget.VALUE_LIFETIME
                     .toMinutes() + " minutes and its REST API takes no TTL; give at most 10m");
