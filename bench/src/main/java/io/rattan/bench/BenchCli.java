@@ -1,5 +1,6 @@
 package io.rattan.bench;
 
+import io.rattan.bench.cli.ExitCodes;
 import io.rattan.bench.cluster.ClusterCommand;
 import io.rattan.bench.harness.BenchCommand;
 import java.io.PrintWriter;
@@ -12,7 +13,8 @@ import picocli.CommandLine.Spec;
  * The bench module's command line, which the launcher dispatches to: {@code rattan cluster …} runs local
  * multi-process clusters, {@code rattan bench …} the latency harness.
  *
- * <p>Exit codes: 0 success, 1 failed, 2 bad usage, 3 a run missed a {@code --max-*} threshold.
+ * <p>Exit codes: 0 success, 1 failed, 2 bad usage, 3 a run missed a {@code --max-*} threshold ({@link ExitCodes}).
+ * Nothing below this package refers to it: what the subcommands share lives in {@code io.rattan.bench.cli}.
  */
 @Command(name = "rattan",
         mixinStandardHelpOptions = true,
@@ -21,11 +23,6 @@ import picocli.CommandLine.Spec;
         subcommands = {ClusterCommand.class, BenchCommand.class},
         footer = {"", "Exit codes: 0 success, 1 failed, 2 bad usage, 3 a threshold was missed."})
 public final class BenchCli implements Runnable {
-
-    /** Exit code of an operation that ran but failed. */
-    public static final int EXIT_FAILED = 1;
-    /** Exit code of a run that finished but missed a {@code --max-*} threshold. */
-    public static final int EXIT_THRESHOLD_MISSED = 3;
 
     @Spec
     private CommandSpec spec;
@@ -42,7 +39,7 @@ public final class BenchCli implements Runnable {
             err.println("error: " + e);
             e.printStackTrace(err);
             err.flush();
-            return EXIT_FAILED;
+            return ExitCodes.FAILED;
         });
         return cl;
     }

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.rattan.core.id.Id;
 import io.rattan.core.util.Bytes;
+import io.rattan.node.process.NodeProcess;
 import io.rattan.node.store.RocksDbNativeLibrary;
 import java.io.IOException;
 import java.net.URI;
@@ -70,14 +71,14 @@ class CrashRecoveryProcessTest {
                 assertThat(missing).as("acknowledged puts missing after SIGKILL (seed %d)", seed).isEmpty();
             }
         } finally {
-            node.kill();
+            kill(node);
         }
     }
 
     /** Puts from several writers until {@code killAfterMillis} after the first acknowledgement, then SIGKILL. */
     private int loadThenKill(NodeProcess node, int round, long killAfterMillis, Set<String> acknowledged)
             throws InterruptedException {
-        int httpPort = node.httpPort();
+        int httpPort = node.ports().http();
         AtomicBoolean stop = new AtomicBoolean();
         AtomicInteger acked = new AtomicInteger();
         List<Thread> writers = new ArrayList<>();
@@ -108,7 +109,7 @@ class CrashRecoveryProcessTest {
         }
         await().atMost(WAIT).until(() -> acked.get() > 0);
         Thread.sleep(killAfterMillis);
-        node.kill(); // SIGKILL on Linux: no shutdown hook, no RocksDB close
+        kill(node); // SIGKILL: no shutdown hook, no RocksDB close
         stop.set(true);
         for (Thread t : writers) {
             t.join(WAIT.toMillis());
@@ -118,7 +119,7 @@ class CrashRecoveryProcessTest {
 
     private Set<String> localRecords(NodeProcess node) throws IOException, InterruptedException {
         Set<String> held = new HashSet<>();
-        for (NodeProcess.Record r : node.records(http)) {
+        for (NodeProcesses.Record r : NodeProcesses.records(http, node)) {
             held.add(r.entry());
         }
         return held;
@@ -130,7 +131,13 @@ class CrashRecoveryProcessTest {
             args.add("--fsync");
         }
         Path nativeDir = RocksDbNativeLibrary.extractedFromClassPath(dir.resolve("native"));
-        return NodeProcess.start(http, dataDir, dir.resolve("node.log"), nativeDir, "256m", args);
+        return NodeProcesses.start(http, dataDir, dir.resolve("node.log"), nativeDir, "256m", args);
+    }
+
+    /** SIGKILL (no shutdown hook, no RocksDB close), and the wait for the process to be gone. */
+    private static void kill(NodeProcess node) throws InterruptedException {
+        node.sigkill();
+        node.awaitExit(Duration.ofSeconds(30));
     }
 
     private static URI uri(int port, String pathAndQuery) {

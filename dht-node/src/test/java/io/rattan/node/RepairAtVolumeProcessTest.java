@@ -10,6 +10,7 @@ import io.rattan.client.RattanException;
 import io.rattan.core.id.Id;
 import io.rattan.core.net.Address;
 import io.rattan.core.util.Bytes;
+import io.rattan.node.process.NodeProcess;
 import io.rattan.node.store.RocksDbNativeLibrary;
 import java.net.http.HttpClient;
 import java.nio.file.DirectoryStream;
@@ -95,10 +96,10 @@ class RepairAtVolumeProcessTest {
     @AfterEach
     void killAll() throws Exception {
         for (NodeProcess n : nodes) {
-            n.process().destroyForcibly();
+            n.sigkill();
         }
         for (NodeProcess n : nodes) {
-            n.process().waitFor(30, TimeUnit.SECONDS);
+            n.awaitExit(Duration.ofSeconds(30));
         }
         // The node logs go with the temporary directory unless asked for (-Drattan.repair.keepLogs=DIR).
         String keep = System.getProperty("rattan.repair.keepLogs");
@@ -133,7 +134,7 @@ class RepairAtVolumeProcessTest {
         long started = System.nanoTime();
         startCluster(nodeCount, valueCount * (long) valueBytes * K / nodeCount);
         long clusterUp = System.nanoTime();
-        List<Address> gateways = nodes.stream().map(NodeProcess::gateway).toList();
+        List<Address> gateways = nodes.stream().map(n -> n.ports().gatewayAddress()).toList();
         List<Put> values;
         try (RattanClient loader = RattanClient.builder().gateways(gateways).attemptTimeout(Duration.ofSeconds(5))
                 .totalTimeout(Duration.ofSeconds(60)).maxRetries(10).build()) {
@@ -161,7 +162,7 @@ class RepairAtVolumeProcessTest {
         long repairedAt;
         // Without retries a get through a dead gateway would fail in the client: those try the survivors only.
         List<Address> readVia = getRetries != 0 ? gateways : ring.stream().filter(n -> !victims.contains(n))
-                .map(NodeProcess::gateway).toList();
+                .map(n -> n.ports().gatewayAddress()).toList();
         RattanClient.Builder readerBuilder = RattanClient.builder().gateways(readVia).meterRegistry(meters);
         if (getRetries >= 0) {
             readerBuilder.maxRetries(getRetries);
@@ -170,16 +171,16 @@ class RepairAtVolumeProcessTest {
             killedAt = System.nanoTime();
             for (NodeProcess n : ring) {
                 System.out.printf("repair at volume: ring %s peer port %d gateway port %d%s%n", ids.get(n).shortHex(),
-                        n.peerPort(), n.gateway().port(), victims.contains(n) ? " killed at " + LocalTime.now() : "");
+                        n.ports().peer(), n.ports().gateway(), victims.contains(n) ? " killed at " + LocalTime.now() : "");
             }
             readers = new Readers(reader, values, killedAt, killed);
             readers.start();
             for (NodeProcess v : victims) {
-                v.process().destroyForcibly(); // SIGKILL: no goodbye, no RocksDB close
+                v.sigkill(); // SIGKILL: no goodbye, no RocksDB close
                 killed.add(ids.get(v));
             }
             for (NodeProcess v : victims) {
-                v.process().waitFor(30, TimeUnit.SECONDS);
+                v.awaitExit(Duration.ofSeconds(30));
             }
             int targetLive = (2 * nodeCount + 2) / 3;
             int index = (first + K - 1) % ring.size();
@@ -196,7 +197,8 @@ class RepairAtVolumeProcessTest {
                 NodeProcess next = ring.get(index);
                 index = (index + 1) % ring.size();
                 killed.add(ids.get(next));
-                next.kill();
+                next.sigkill();
+                next.awaitExit(Duration.ofSeconds(30));
                 System.out.printf("repair at volume: killed one more node, %s, at %d ms (%s), %d alive%n",
                         ids.get(next).shortHex(), millis(System.nanoTime() - killedAt), LocalTime.now(),
                         live().size());
@@ -218,7 +220,7 @@ class RepairAtVolumeProcessTest {
         Collections.sort(restoreMillis);
         Map<String, Double> dropped = new TreeMap<>();
         for (NodeProcess n : live()) {
-            n.metricSamples(http, "rattan_transport_frames_dropped_total").forEach((k, v) -> dropped.merge(k, v,
+            NodeProcesses.metricSamples(http, n, "rattan_transport_frames_dropped_total").forEach((k, v) -> dropped.merge(k, v,
                     Double::sum));
         }
         double retries = meters.find("rattan.client.retries").tag("op", "get").counters().stream()
@@ -301,7 +303,7 @@ class RepairAtVolumeProcessTest {
         Map<NodeProcess, Set<String>> held = new HashMap<>();
         for (NodeProcess n : on) {
             Set<String> entries = new HashSet<>();
-            for (NodeProcess.Record r : listing(n)) {
+            for (NodeProcesses.Record r : listing(n)) {
                 if (!r.tombstone()) {
                     copies.merge(r.entry(), 1, Integer::sum);
                     entries.add(r.entry());
@@ -371,10 +373,10 @@ class RepairAtVolumeProcessTest {
      * repairs; the node gives it 120 s, and a listing it still did not answer (504) says nothing about the copies, so
      * it is asked again, up to 5 times.
      */
-    private List<NodeProcess.Record> listing(NodeProcess n) throws Exception {
+    private List<NodeProcesses.Record> listing(NodeProcess n) throws Exception {
         for (int attempt = 1; ; attempt++) {
             try {
-                return n.records(http);
+                return NodeProcesses.records(http, n);
             } catch (AssertionError e) {
                 if (attempt == 5 || !e.getMessage().contains("504")) {
                     throw e;
@@ -389,7 +391,7 @@ class RepairAtVolumeProcessTest {
     private Map<String, Integer> copies(List<NodeProcess> on) throws Exception {
         Map<String, Integer> copies = new HashMap<>();
         for (NodeProcess n : on) {
-            for (NodeProcess.Record r : listing(n)) {
+            for (NodeProcesses.Record r : listing(n)) {
                 if (!r.tombstone()) {
                     copies.merge(r.entry(), 1, Integer::sum);
                 }
@@ -534,7 +536,7 @@ class RepairAtVolumeProcessTest {
             pool.shutdownNow();
         }
         for (NodeProcess n : nodes) {
-            ids.put(n, n.id(http));
+            ids.put(n, NodeProcesses.id(http, n));
         }
     }
 
@@ -542,7 +544,7 @@ class RepairAtVolumeProcessTest {
         List<String> args = new ArrayList<>(List.of("--leaf-set-half", "3", "--replicas", "" + K,
                 "--write-quorum", "2", "--client-rate", "1000000"));
         if (bootstrap != null) {
-            args.addAll(List.of("--bootstrap", "127.0.0.1:" + bootstrap.peerPort()));
+            args.addAll(List.of("--bootstrap", "127.0.0.1:" + bootstrap.ports().peer()));
         }
         List<String> jvmArgs = new ArrayList<>();
         if (Boolean.getBoolean("rattan.repair.debugEmpty")) {
@@ -571,7 +573,7 @@ class RepairAtVolumeProcessTest {
             }
             jvmArgs.add("-Dlogback.configurationFile=" + config.toAbsolutePath());
         }
-        return NodeProcess.start(http, dir.resolve("node-" + index), dir.resolve("node-" + index + ".log"), nativeDir,
+        return NodeProcesses.start(http, dir.resolve("node-" + index), dir.resolve("node-" + index + ".log"), nativeDir,
                 heap, jvmArgs, args);
     }
 }

@@ -1,7 +1,8 @@
 package io.rattan.bench.cluster;
 
-import io.rattan.bench.BenchCli;
-import io.rattan.bench.DurationConverter;
+import io.rattan.bench.cli.DurationConverter;
+import io.rattan.bench.cli.ExitCodes;
+import io.rattan.node.process.NodeProcess;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URISyntaxException;
@@ -84,7 +85,7 @@ public final class ClusterCommand implements Runnable {
             } catch (ClusterException e) {
                 err().println("error: " + e.getMessage());
                 err().flush();
-                return BenchCli.EXIT_FAILED;
+                return ExitCodes.FAILED;
             }
         }
     }
@@ -251,7 +252,7 @@ public final class ClusterCommand implements Runnable {
             }
             out().println(ready + " of " + cluster.spec().nodes() + " ready");
             out().flush();
-            return ready == cluster.spec().nodes() ? 0 : BenchCli.EXIT_FAILED;
+            return ready == cluster.spec().nodes() ? 0 : ExitCodes.FAILED;
         }
     }
 

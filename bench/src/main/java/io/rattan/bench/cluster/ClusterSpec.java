@@ -1,6 +1,8 @@
 package io.rattan.bench.cluster;
 
 import io.rattan.core.net.Address;
+import io.rattan.node.process.NodeLaunch;
+import io.rattan.node.process.NodePorts;
 import io.rattan.node.store.RocksDbNativeLibrary;
 import java.io.IOException;
 import java.io.Reader;
@@ -23,7 +25,7 @@ import java.util.Properties;
  * @param host     the address every node binds and advertises
  * @param basePort node 0's peer port
  * @param heap     each node's -Xmx, e.g. {@code 256m}
- * @param nodeJar  the runnable jar holding {@code io.rattan.node.cli.RattanCli}
+ * @param nodeJar  the runnable jar holding the node ({@code io.rattan.node.cli.RattanCli})
  * @param java     the java executable
  * @param jvmArgs  further JVM flags for every node
  * @param nodeArgs further {@code rattan node} options for every node, e.g. {@code --leaf-set-half 2}
@@ -32,7 +34,6 @@ record ClusterSpec(int nodes, String host, int basePort, String heap, Path nodeJ
                    List<String> jvmArgs, List<String> nodeArgs) {
 
     static final int PORTS_PER_NODE = 3;
-    static final String NODE_MAIN = "io.rattan.node.cli.RattanCli";
     static final String SLOW_TRACE = "--slow-trace";
     static final List<String> PER_IP_LIMITS =
             List.of("--client-rate", "--peer-rate", "--peer-ip-rate", "--client-storage-bytes");
@@ -71,45 +72,42 @@ record ClusterSpec(int nodes, String host, int basePort, String heap, Path nodeJ
         return new ClusterSpec(nodes, host, basePort, heap, jar, java, jvmArgs, nodeArgs);
     }
 
+    /** Node {@code node}'s ports: three in a row from {@code basePort + 3 × node}. */
+    NodePorts ports(int node) {
+        int first = basePort + PORTS_PER_NODE * node;
+        return new NodePorts(host, first, first + 1, first + 2);
+    }
+
     Address peer(int node) {
-        return new Address(host, basePort + PORTS_PER_NODE * node);
+        return ports(node).peerAddress();
     }
 
     Address gateway(int node) {
-        return new Address(host, basePort + PORTS_PER_NODE * node + 1);
+        return ports(node).gatewayAddress();
     }
 
     Address http(int node) {
-        return new Address(host, basePort + PORTS_PER_NODE * node + 2);
+        return ports(node).httpAddress();
     }
 
     /**
-     * The command that runs node {@code node} with its data under {@code dataDir}, joining through
-     * {@code bootstrap} (empty: it founds the overlay).
+     * How to run node {@code node} with its data under {@code dataDir}, joining through {@code bootstrap} (empty: it
+     * founds the overlay).
      */
-    List<String> command(int node, Path dataDir, List<Address> bootstrap) {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(java);
-        cmd.add("-Xmx" + heap);
-        cmd.addAll(jvmArgs);
+    NodeLaunch launch(int node, Path dataDir, List<Address> bootstrap) {
+        List<String> jvm = new ArrayList<>();
+        jvm.add("-Xmx" + heap);
+        jvm.addAll(jvmArgs);
         if (ClassDataSharing.wanted(jvmArgs)) {
-            cmd.addAll(ClassDataSharing.flags(java, nodeJar, node));
+            jvm.addAll(ClassDataSharing.flags(java, nodeJar, node));
         }
-        RocksDbNativeLibrary.flag(nodeJar, jvmArgs).ifPresent(cmd::add);
-        cmd.add("-cp");
-        cmd.add(nodeJar.toString());
-        cmd.add(NODE_MAIN);
-        cmd.add("node");
-        cmd.add("--host");
-        cmd.add(host);
-        cmd.add("--port");
-        cmd.add(Integer.toString(peer(node).port()));
-        cmd.add("--gateway-port");
-        cmd.add(Integer.toString(gateway(node).port()));
-        cmd.add("--http-port");
-        cmd.add(Integer.toString(http(node).port()));
-        cmd.add("--data-dir");
-        cmd.add(dataDir.toString());
+        RocksDbNativeLibrary.flag(nodeJar, jvmArgs).ifPresent(jvm::add);
+        return new NodeLaunch(java, jvm, nodeJar.toString(), ports(node), dataDir, nodeOptions(node, bootstrap));
+    }
+
+    /** The {@code rattan node} options beyond ports and data dir: bootstrap, per-IP limits off, the given ones. */
+    private List<String> nodeOptions(int node, List<Address> bootstrap) {
+        List<String> cmd = new ArrayList<>();
         if (!bootstrap.isEmpty()) {
             cmd.add("--bootstrap");
             List<String> peers = new ArrayList<>();

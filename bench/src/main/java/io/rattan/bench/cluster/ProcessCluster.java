@@ -1,21 +1,15 @@
 package io.rattan.bench.cluster;
 
 import io.rattan.core.net.Address;
-import java.io.File;
+import io.rattan.node.process.NodeProcess;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -44,8 +38,6 @@ final class ProcessCluster {
     private static final Duration POLL = Duration.ofMillis(100);
     private static final int LOG_HEAD_LINES = 3;
     private static final int LOG_TAIL_LINES = 5;
-    /** Starts the line written to a node's log before each launch. */
-    private static final String LAUNCH_MARK = "---- ";
 
     /** The copy of the node jar the nodes run from. */
     static final String NODE_JAR = "node.jar";
@@ -54,7 +46,7 @@ final class ProcessCluster {
     private ClusterSpec spec;
     private final PrintWriter out;
     /** The processes this instance launched, so that a wait for /ready notices at once when one exits. */
-    private final Map<Integer, Process> launched = new LinkedHashMap<>();
+    private final Map<Integer, NodeProcess> launched = new LinkedHashMap<>();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
 
     private ProcessCluster(Path dir, ClusterSpec spec, PrintWriter out) {
@@ -90,9 +82,10 @@ final class ProcessCluster {
         return nodeDir(node).resolve("node.log");
     }
 
+    /** Node {@code node}'s process, found through its pid file. */
     NodeProcess process(int node) {
         checkIndex(node);
-        return new NodeProcess(node, nodeDir(node).resolve("pid"), dataDir(node));
+        return NodeProcess.find(spec.ports(node), dataDir(node), nodeDir(node).resolve("pid"), logFile(node));
     }
 
     void checkIndex(int node) {
@@ -236,31 +229,20 @@ final class ProcessCluster {
         if (p.livePid().isEmpty()) {
             return "not running" + logTail(node);
         }
-        return probeReady(node);
+        return p.readiness(http);
     }
 
     // ---- internals
 
     private void launch(int node, List<Address> bootstrap) throws IOException {
+        checkIndex(node);
         Files.createDirectories(dataDir(node));
-        List<String> cmd = new ArrayList<>();
         // Its own session, so that a Ctrl-C meant for a later foreground command never reaches the node.
-        if (new File("/usr/bin/setsid").canExecute()) {
-            cmd.add("/usr/bin/setsid");
-        }
-        cmd.addAll(spec.command(node, dataDir(node), bootstrap));
-        Path log = logFile(node);
-        Files.writeString(log, LAUNCH_MARK + Instant.now() + " " + String.join(" ", cmd) + "\n",
-                StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-        Process process = new ProcessBuilder(cmd)
-                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                .redirectErrorStream(true)
-                .start();
-        process(node).writePid(process.pid());
+        NodeProcess process = NodeProcess.start(spec.launch(node, dataDir(node), bootstrap), logFile(node),
+                nodeDir(node).resolve("pid"), true);
         launched.put(node, process);
-        out.println("node " + node + ": pid " + process.pid() + ", peer " + spec.peer(node) + ", gateway "
-                + spec.gateway(node) + ", http " + spec.http(node));
+        out.println("node " + node + ": pid " + process.livePid().orElse(-1) + ", peer " + spec.peer(node)
+                + ", gateway " + spec.gateway(node) + ", http " + spec.http(node));
         out.flush();
     }
 
@@ -271,13 +253,13 @@ final class ProcessCluster {
         }
         while (true) {
             for (Integer i : new ArrayList<>(notReady.keySet())) {
-                Process p = launched.get(i);
-                if (p != null && !p.isAlive()) {
+                NodeProcess p = launched.get(i);
+                if (p != null && p.exitStatus().isPresent()) {
                     // Fail at once: a node that exited will not become ready.
-                    notReady.put(i, "its process exited with status " + p.exitValue() + logTail(i));
+                    notReady.put(i, "its process exited with status " + p.exitStatus().getAsInt() + logTail(i));
                     throw notReadyError(notReady);
                 }
-                String why = probeReady(i);
+                String why = process(i).readiness(http);
                 if (why == null) {
                     notReady.remove(i);
                 } else {
@@ -303,43 +285,18 @@ final class ProcessCluster {
         return new ClusterException(b.toString());
     }
 
-    /** Null when the node answers /ready with 200; otherwise what it answered, or why it could not be asked. */
-    private String probeReady(int node) {
-        URI uri = URI.create("http://" + spec.http(node) + "/ready");
-        try {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(2)).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            if (r.statusCode() == 200) {
-                return null;
-            }
-            return "GET " + uri + " answered " + r.statusCode() + " " + r.body().trim();
-        } catch (IOException e) {
-            return "GET " + uri + " failed: " + e;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "interrupted";
-        }
-    }
-
     /**
      * What node {@code node} printed since it was last launched: its first lines (where a usage error or a failed
      * start says why) and its last ones.
      */
     private String logTail(int node) {
         Path log = logFile(node);
-        List<String> lines;
+        List<String> run;
         try {
-            lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-        } catch (IOException | UncheckedIOException e) {
+            run = process(node).logSinceLaunch();
+        } catch (IOException e) {
             return "; no log at " + log;
         }
-        int from = 0;
-        for (int i = 0; i < lines.size(); i++) {
-            if (lines.get(i).startsWith(LAUNCH_MARK)) {
-                from = i + 1;
-            }
-        }
-        List<String> run = lines.subList(from, lines.size());
         List<String> shown = new ArrayList<>();
         if (run.size() <= LOG_HEAD_LINES + LOG_TAIL_LINES) {
             shown.addAll(run);

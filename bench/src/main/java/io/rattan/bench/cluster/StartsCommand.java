@@ -1,7 +1,7 @@
 package io.rattan.bench.cluster;
 
-import io.rattan.bench.BenchCli;
-import io.rattan.bench.DurationConverter;
+import io.rattan.bench.cli.DurationConverter;
+import io.rattan.bench.cli.ExitCodes;
 import io.rattan.client.RattanClient;
 import io.rattan.client.RattanException;
 import io.rattan.core.id.Id;
@@ -76,7 +76,7 @@ final class StartsCommand extends ClusterCommand.Start {
         int refusedTotal = refused.values().stream().mapToInt(Integer::intValue).sum();
         out.println(summary(readySeconds, failedStarts, refusedTotal, refused));
         out.flush();
-        return failedStarts == 0 && refusedTotal == 0 ? 0 : BenchCli.EXIT_FAILED;
+        return failedStarts == 0 && refusedTotal == 0 ? 0 : ExitCodes.FAILED;
     }
 
     /** Puts {@link #puts} values at once through every gateway in turn; what refused them, by status, and how often. */

@@ -39,12 +39,12 @@ record GetMode(String name, GetOptions options) {
         return modes;
     }
 
-    /** Parses names separated by commas; {@code all} expands to {@link #all()}. */
-    static List<GetMode> parseList(List<String> names) {
+    /** Parses names separated by commas; {@code all} expands to {@code all}, the modes the target performs. */
+    static List<GetMode> parseList(List<String> names, List<GetMode> all) {
         List<GetMode> modes = new ArrayList<>();
         for (String n : names) {
             if (n.equals("all")) {
-                modes.addAll(all());
+                modes.addAll(all);
             } else {
                 modes.add(parse(n));
             }

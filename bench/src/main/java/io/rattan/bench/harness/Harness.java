@@ -74,10 +74,6 @@ final class Harness {
         return gets;
     }
 
-    OpStats putStats() {
-        return puts;
-    }
-
     /** Wall-clock millis when the run (population puts) began. */
     long startMillis() {
         return startMillis;

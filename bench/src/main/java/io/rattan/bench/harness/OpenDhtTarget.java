@@ -59,6 +59,11 @@ final class OpenDhtTarget implements Target {
     }
 
     @Override
+    public List<GetMode> modes() {
+        return List.of(GetMode.parse(MODE));
+    }
+
+    @Override
     public void close() {
         http.close();
     }

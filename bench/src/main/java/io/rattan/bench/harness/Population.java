@@ -22,7 +22,6 @@ final class Population {
     static final Duration EXPIRY_SLACK = Duration.ofSeconds(5);
 
     private final String runId;
-    private final int keys;
     private final int valuesPerKey;
     private final int valueBytes;
     private final Duration ttl;
@@ -40,7 +39,6 @@ final class Population {
                     + " s, so that values can be kept alive; got " + ttl.toSeconds() + " s");
         }
         this.runId = runId;
-        this.keys = keys;
         this.valuesPerKey = valuesPerKey;
         this.valueBytes = valueBytes;
         this.ttl = ttl;
@@ -52,14 +50,6 @@ final class Population {
         for (int i = 0; i < lastPutNanos.length(); i++) {
             lastPutNanos.set(i, Long.MIN_VALUE);
         }
-    }
-
-    int keys() {
-        return keys;
-    }
-
-    int valuesPerKey() {
-        return valuesPerKey;
     }
 
     Duration ttl() {

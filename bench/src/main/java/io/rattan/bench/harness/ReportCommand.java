@@ -1,6 +1,6 @@
 package io.rattan.bench.harness;
 
-import io.rattan.bench.BenchCli;
+import io.rattan.bench.cli.ExitCodes;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -31,6 +31,6 @@ public final class ReportCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         RunReport.Outcome outcome = RunReport.write(runDir, from, to, System.out);
-        return outcome.missed().isEmpty() ? 0 : BenchCli.EXIT_THRESHOLD_MISSED;
+        return outcome.missed().isEmpty() ? 0 : ExitCodes.THRESHOLD_MISSED;
     }
 }

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.rattan.bench.BenchCli;
-import io.rattan.bench.DurationConverter;
+import io.rattan.bench.cli.DurationConverter;
+import io.rattan.bench.cli.ExitCodes;
 import io.rattan.bench.cluster.ClusterFiles;
 import io.rattan.core.net.Address;
 import io.rattan.core.node.NodeConfig;
@@ -38,17 +38,22 @@ import picocli.CommandLine.Spec;
                 + "PNG plots and report.html ('rattan bench report' rebuilds them for any time window).",
             "Open loop (--rate): Poisson arrivals, modes in successive random permutations, latency from the "
                 + "intended start (corrected, as wrk2 does) and from the send (uncorrected). Closed loop "
-                + "(--workers): each worker runs rounds of all modes back to back in a fresh random order.",
+                + "(--workers): each worker runs rounds of all modes back to back in a fresh random order. "
+                + "Neither given: open loop at " + RunCommand.DEFAULT_RATE + " gets/s, and it says so.",
             "A failed, timed-out or wrong get counts at least at --timeout in every percentile."},
         footer = {"", "Modes: greedy, delay-aware, delay-aware-<G>gw, iterative-<P>, iterative-<P>-<G>gw, hedged, "
-                + "one-hop, one-hop-hedged (any base may take -<G>gw and a one-hop- prefix), or all; with "
-                + "--target opendht the one mode is opendht (the complete get: the end of the proxy's stream).",
+                + "one-hop, one-hop-hedged (any base may take -<G>gw and a one-hop- prefix), or all: every mode the "
+                + "target performs (over --api http all but iterative-<P>-<G>gw; with --target opendht the one "
+                + "mode, opendht: the complete get, to the end of the proxy's stream).",
             "", "Examples:",
             "  rattan bench run --cluster /tmp/c16 --rate 500 --duration 12m --warmup 2m --out runs/c16",
             "  rattan bench run --gateways 10.0.0.1:4001,10.0.0.2:4001 --workers 4 --modes greedy,hedged "
                 + "--duration 1h --max-p99 200ms --out runs/prod",
             "", "Exit codes: 0 done, 1 failed, 2 bad usage, 3 a --max-* threshold was missed."})
 public final class RunCommand implements Callable<Integer> {
+
+    /** The load when neither --rate nor --workers is given: open loop, light enough for any target to keep up. */
+    static final int DEFAULT_RATE = 50;
 
     @Spec
     CommandSpec spec;
@@ -83,14 +88,16 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--out", required = true, paramLabel = "RUN_DIR", description = "Where the run writes.")
     Path out;
 
-    @Option(names = "--modes", split = ",", paramLabel = "MODE", description = "Get modes, interleaved.")
+    @Option(names = "--modes", split = ",", paramLabel = "MODE",
+            description = "Get modes, interleaved; all: every mode the target performs (see below).")
     List<String> modes = new ArrayList<>(List.of("all"));
 
-    @Option(names = "--rate", paramLabel = "GETS_PER_S", description = "Open loop: total gets per second.")
-    double rate;
+    @Option(names = "--rate", paramLabel = "GETS_PER_S", description = "Open loop: total gets per second. "
+            + "Default, when --workers is not given either: " + DEFAULT_RATE + ".")
+    Double rate;
 
     @Option(names = "--workers", paramLabel = "C", description = "Closed loop: callers running back to back.")
-    int workers;
+    Integer workers;
 
     @Option(names = "--connections", paramLabel = "N",
             description = "Open loop: most gets in flight; a send waits for a free one. Also bounds puts in flight.")
@@ -157,42 +164,60 @@ public final class RunCommand implements Callable<Integer> {
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-    /** The run's configuration from the flags; a usage error when they do not make sense together. */
-    private HarnessConfig config() {
-        try {
-            if (targetKind.equals("opendht") && modes.equals(List.of("all"))) {
-                modes = List.of(GetMode.OPENDHT);
-            }
-            if (targetKind.equals("opendht") && ttl.compareTo(OpenDhtTarget.VALUE_LIFETIME) > 0) {
-                throw new IllegalArgumentException("--ttl: OpenDHT keeps a value " + OpenDhtTarget.VALUE_LIFETIME
-                        .toMinutes() + " minutes and its REST API takes no TTL; give at most 10m");
-            }
-            List<GetMode> getModes = GetMode.parseList(modes);
-            return new HarnessConfig(getModes, keys, valuesPerKey, valueBytes, ttl, absentShare, rate,
-                    connections, workers, duration, warmup, interval, liveEvery, timeout, seed);
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+    /**
+     * The run's configuration from the flags and what {@code target} performs, adding to {@code notes} which
+     * defaults it chose; an IllegalArgumentException when the flags do not make sense together.
+     */
+    private HarnessConfig config(Target target, List<String> notes) {
+        if (targetKind.equals("opendht") && ttl.compareTo(OpenDhtTarget.VALUE_LIFETIME) > 0) {
+            throw new IllegalArgumentException("--ttl: OpenDHT keeps a value " + OpenDhtTarget.VALUE_LIFETIME
+                    .toMinutes() + " minutes and its REST API takes no TTL; give at most 10m");
         }
+        List<GetMode> getModes = GetMode.parseList(modes, target.modes());
+        if (modes.contains("all") && targetKind.equals("rattan")) {
+            notes.addAll(modesLeftOut(target));
+        }
+        double openRate = rate == null ? 0 : rate;
+        if (rate == null && workers == null) {
+            openRate = DEFAULT_RATE;
+            notes.add("no --rate or --workers given: open loop at " + DEFAULT_RATE + " gets/s in total");
+        }
+        return new HarnessConfig(getModes, keys, valuesPerKey, valueBytes, ttl, absentShare, openRate,
+                connections, workers == null ? 0 : workers, duration, warmup, interval, liveEvery, timeout, seed);
+    }
+
+    /** The modes that {@code --modes all} leaves out because the API cannot perform them, each with why. */
+    private List<String> modesLeftOut(Target target) {
+        List<String> leftOut = new ArrayList<>();
+        for (GetMode m : GetMode.all()) {
+            if (!target.modes().contains(m)) {
+                leftOut.add("--modes all over --api " + api + " leaves out " + m.name() + ": " + target.refuses(m));
+            }
+        }
+        return leftOut;
     }
 
     @Override
     public Integer call() throws IOException {
         PrintStream stdout = System.out;
-        HarnessConfig config = config();
         List<Address> rpc = new ArrayList<>();
         List<Address> http = new ArrayList<>();
         List<Address> metricsNodes = new ArrayList<>();
         resolveAddresses(rpc, http, metricsNodes);
-        Files.createDirectories(out);
         String runId = UUID.randomUUID().toString().substring(0, 8);
-        Harness harness;
         Target target = target(rpc, http);
+        HarnessConfig config;
+        Harness harness;
+        List<String> notes = new ArrayList<>();
         try {
+            config = config(target, notes);
             harness = new Harness(config, target, out, runId, stdout);
         } catch (IllegalArgumentException e) {
             target.close();
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
+        notes.forEach(stdout::println);
+        Files.createDirectories(out);
         ObjectNode info = runInfo(config, runId, rpc, http);
         writeRunJson(info);
         CountDownLatch reported = new CountDownLatch(1);
@@ -236,7 +261,7 @@ public final class RunCommand implements Callable<Integer> {
         info.put("stoppedEarly", harness.stopRequested());
         writeRunJson(info);
         RunReport.Outcome outcome = RunReport.write(out, null, null, stdout);
-        return outcome.missed().isEmpty() ? 0 : BenchCli.EXIT_THRESHOLD_MISSED;
+        return outcome.missed().isEmpty() ? 0 : ExitCodes.THRESHOLD_MISSED;
     }
 
     private void resolveAddresses(List<Address> rpc, List<Address> http, List<Address> metricsNodes)
@@ -326,9 +351,9 @@ public final class RunCommand implements Callable<Integer> {
         }
         ObjectNode l = o.putObject("load");
         l.put("loop", config.openLoop() ? "open" : "closed");
-        l.put("rate", rate);
+        l.put("rate", config.rate());
         l.put("connections", connections);
-        l.put("workers", workers);
+        l.put("workers", config.workers());
         l.put("durationSeconds", duration.toMillis() / 1000.0);
         l.put("timeoutSeconds", timeout.toMillis() / 1000.0);
         l.put("seed", seed);

@@ -23,6 +23,11 @@ interface Target extends AutoCloseable {
     /** Whether this target can perform {@code mode}; null if so, else why not. */
     String refuses(GetMode mode);
 
+    /** Every mode this target performs, in {@link GetMode#all()}'s order: what {@code --modes all} means for it. */
+    default List<GetMode> modes() {
+        return GetMode.all().stream().filter(m -> refuses(m) == null).toList();
+    }
+
     @Override
     void close();
 

@@ -3,6 +3,7 @@ package io.rattan.bench.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rattan.bench.BenchCli;
+import io.rattan.node.process.NodeProcess;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -20,7 +20,7 @@ class GetModeTest {
                 .isEqualTo(GetOptions.of(RoutingMode.ITERATIVE).withParallelism(3).withGateways(2));
         assertThat(GetMode.parse("hedged").options()).isEqualTo(da.withHedge(true));
         assertThat(GetMode.parse("one-hop-hedged").options()).isEqualTo(da.withHedge(true).withOneHop(true));
-        assertThat(GetMode.parseList(List.of("all"))).hasSize(9);
+        assertThat(GetMode.parseList(List.of("all"), GetMode.all())).hasSize(9);
         assertThatThrownBy(() -> GetMode.parse("fastest")).hasMessageContaining("unknown get mode");
     }
 

@@ -20,7 +20,7 @@ class BenchmarkListTest {
             list = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
         for (String benchmark : List.of("bench.jmh.CodecBenchmark.encode", "bench.jmh.CodecBenchmark.decode",
-                "core.node.NextHopBenchmark.delayAware", "core.node.NextHopBenchmark.rttEstimatorUpdate",
+                "bench.jmh.NextHopBenchmark.delayAware", "bench.jmh.NextHopBenchmark.rttEstimatorUpdate",
                 "bench.jmh.StoreBenchmark.put", "bench.jmh.StoreBenchmark.multiValueGet",
                 "bench.jmh.LoopbackGetBenchmark.get")) {
             int dot = benchmark.lastIndexOf('.');

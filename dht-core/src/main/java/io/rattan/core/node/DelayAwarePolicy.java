@@ -59,12 +59,17 @@ final class DelayAwarePolicy implements NextHopPolicy {
         for (Contact c : candidates) {
             long srtt = rtts.srttNanos(c.id());
             double rtt = srtt < 0 ? UNMEASURED_KNEES * knee : Math.min(srtt, RTT_CAP_NANOS);
-            double score = NextHopPolicy.progress(key, self, c) / (1 + Math.exp((rtt - knee) / width));
+            double score = progress(key, self, c) / (1 + Math.exp((rtt - knee) / width));
             if (best == null || score > bestScore || (score == bestScore && c.id().isCloserTo(key, best.id()))) {
                 best = c;
                 bestScore = score;
             }
         }
         return best;
+    }
+
+    /** Key-space progress of moving from {@code self} to {@code c}: how much closer {@code c} is to the key. */
+    private static double progress(Id key, Id self, Contact c) {
+        return self.distanceTo(key).toDouble() - c.id().distanceTo(key).toDouble();
     }
 }

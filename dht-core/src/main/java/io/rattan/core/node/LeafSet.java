@@ -16,8 +16,10 @@ import java.util.function.Predicate;
  * of the ids of one host, the N nearest this node are kept, so one host that announces thousands of ids next to a
  * key holds N places, never the whole set. Ids at this node's own host are not counted: a local cluster runs every
  * node on one address, and a node has no reason to fear its own machine.
+ *
+ * <p>Public (building a set, offering contacts, reading it) only for bench's microbenchmark of a hop's choice.
  */
-final class LeafSet {
+public final class LeafSet {
 
     private final Contact self;
     private final int half;
@@ -35,7 +37,7 @@ final class LeafSet {
     private List<Contact> members;
 
     /** A leaf set with no per-host bound. */
-    LeafSet(Contact self, int half) {
+    public LeafSet(Contact self, int half) {
         this(self, half, -1);
     }
 
@@ -56,7 +58,7 @@ final class LeafSet {
      * host holds its share already gets in only if it is nearer this node than the farthest of them, which it
      * replaces.
      */
-    boolean add(Contact c) {
+    public boolean add(Contact c) {
         if (c.id().equals(self.id())) {
             return false;
         }
@@ -196,7 +198,8 @@ final class LeafSet {
         return indexOf(side, id) >= 0;
     }
 
-    boolean contains(Id id) {
+    /** Whether the node with this id is a member, on either side. */
+    public boolean contains(Id id) {
         return indexOf(cw, id) >= 0 || indexOf(ccw, id) >= 0;
     }
 
@@ -220,7 +223,7 @@ final class LeafSet {
     }
 
     /** Members without duplicates, unmodifiable: counter-clockwise side nearest first, then the clockwise side. */
-    List<Contact> members() {
+    public List<Contact> members() {
         if (members == null) {
             List<Contact> all = new ArrayList<>(ccw.size() + cw.size());
             all.addAll(ccw);

@@ -6,9 +6,20 @@ import java.util.List;
 
 /**
  * Chooses a get's next hop among the neighbours that make progress toward the key (each strictly closer to it than
- * this node). Pure: the same inputs give the same choice.
+ * this node). Pure: the same inputs give the same choice. Public so that bench's microbenchmark can time a choice;
+ * the node picks its policy per get by the get's routing mode.
  */
-interface NextHopPolicy {
+public interface NextHopPolicy {
+
+    /** The most key-space progress, whatever the delay ({@code RoutingMode.GREEDY}). */
+    static NextHopPolicy greedy() {
+        return new GreedyPolicy();
+    }
+
+    /** Bamboo's delay-aware rule, its knee learned from the RTTs this node observes ({@code DELAY_AWARE}). */
+    static NextHopPolicy delayAware() {
+        return new DelayAwarePolicy();
+    }
 
     /**
      * @param key        the key routed toward
@@ -18,9 +29,4 @@ interface NextHopPolicy {
      * @return one of {@code candidates}
      */
     Contact choose(Id key, Id self, List<Contact> candidates, RttView rtts);
-
-    /** Key-space progress of moving from {@code self} to {@code c}: how much closer {@code c} is to the key. */
-    static double progress(Id key, Id self, Contact c) {
-        return self.distanceTo(key).toDouble() - c.id().distanceTo(key).toDouble();
-    }
 }

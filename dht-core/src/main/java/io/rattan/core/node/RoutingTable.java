@@ -15,8 +15,10 @@ import java.util.function.ToLongFunction;
  * <p>With a per-host bound N ({@link NodeConfig#idsPerIp}), at most N candidates of a slot share a host
  * ({@link HostKeys}); a further id of that host may only replace the slowest of them, measured faster, as a full
  * slot's rule is. Ids at this node's own host are not counted (a local cluster shares one address).
+ *
+ * <p>Public (building a table, offering contacts, reading it) only for bench's microbenchmark of a hop's choice.
  */
-final class RoutingTable {
+public final class RoutingTable {
 
     private static final int COLUMNS = 16;
 
@@ -32,7 +34,7 @@ final class RoutingTable {
     /**
      * @param rttNanos the smoothed RTT of a peer, or a negative number when unmeasured
      */
-    RoutingTable(Id self, int perSlot, ToLongFunction<Id> rttNanos) {
+    public RoutingTable(Id self, int perSlot, ToLongFunction<Id> rttNanos) {
         this(self, perSlot, rttNanos, -1, null);
     }
 
@@ -50,7 +52,7 @@ final class RoutingTable {
     }
 
     /** Offers a contact; returns true when the table changed. */
-    boolean add(Contact c) {
+    public boolean add(Contact c) {
         if (c.id().equals(self)) {
             return false;
         }
@@ -229,7 +231,7 @@ final class RoutingTable {
     }
 
     /** The candidates of the slot a key routes through from this node (possibly empty). */
-    List<Contact> slotFor(Id key) {
+    public List<Contact> slotFor(Id key) {
         Contact[] slot = slotArray(key);
         return slot == null ? List.of() : List.of(slot);
     }
@@ -243,7 +245,7 @@ final class RoutingTable {
     }
 
     /** The best (lowest-RTT, unmeasured last) usable candidate of a slot, or null. */
-    Contact best(List<Contact> slot, Predicate<Contact> usable) {
+    public Contact best(List<Contact> slot, Predicate<Contact> usable) {
         Contact best = null;
         long bestRtt = Long.MAX_VALUE;
         for (Contact c : slot) {
@@ -302,7 +304,7 @@ final class RoutingTable {
     }
 
     /** Calls {@code action} on every contact in the table, in {@link #all()}'s order, without building a list. */
-    void forEach(java.util.function.Consumer<Contact> action) {
+    public void forEach(java.util.function.Consumer<Contact> action) {
         for (Contact[][] row : rows) {
             if (row == null) {
                 continue;

@@ -3,9 +3,10 @@ package io.rattan.core.node;
 /**
  * Per-peer smoothed RTT and variance, Jacobson/Karels as RFC 6298 states it, with Bamboo's extra 10 ms
  * ("the 10 accounts for GC") and a cap. The timeout doubles on each expiry until a new sample arrives.
- * Not thread-safe: owned by the node's event loop.
+ * Not thread-safe: owned by the node's event loop. Public (its constructor, {@link #sample} and {@link #rtoNanos})
+ * for bench's microbenchmark.
  */
-final class RttEstimator {
+public final class RttEstimator {
 
     private static final long GC_ALLOWANCE_NANOS = 10_000_000L;
 
@@ -15,14 +16,14 @@ final class RttEstimator {
     private long rttvarNanos;
     private long rtoNanos;
 
-    RttEstimator(long rtoInitialNanos, long rtoMinNanos, long rtoMaxNanos) {
+    public RttEstimator(long rtoInitialNanos, long rtoMinNanos, long rtoMaxNanos) {
         this.rtoMinNanos = rtoMinNanos;
         this.rtoMaxNanos = rtoMaxNanos;
         this.rtoNanos = rtoInitialNanos;
     }
 
     /** Records one RTT measurement; a late reply is still a sample. */
-    void sample(long rttNanos) {
+    public void sample(long rttNanos) {
         long r = Math.max(0, rttNanos);
         if (srttNanos < 0) {
             srttNanos = r;
@@ -41,7 +42,8 @@ final class RttEstimator {
         rtoNanos = clamp(rtoNanos * 2);
     }
 
-    long rtoNanos() {
+    /** The current retransmission timeout. */
+    public long rtoNanos() {
         return rtoNanos;
     }
 

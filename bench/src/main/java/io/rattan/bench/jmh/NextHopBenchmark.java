@@ -1,8 +1,13 @@
-package io.rattan.core.node;
+package io.rattan.bench.jmh;
 
 import io.rattan.core.id.Id;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
+import io.rattan.core.node.LeafSet;
+import io.rattan.core.node.NextHopPolicy;
+import io.rattan.core.node.RoutingTable;
+import io.rattan.core.node.RttEstimator;
+import io.rattan.core.node.RttView;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -22,8 +27,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * A get's next-hop choice on a full routing table, as a hop makes it: every neighbour (leaf set and table) closer to
- * the key is a candidate, and the policy picks one. It lives in core's package because the routing classes are
- * package-private; the benchmark jar puts it beside them on the class path.
+ * the key is a candidate, and the policy picks one; also the table slot alone and one RTT-estimator sample.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -36,8 +40,8 @@ public class NextHopBenchmark {
     private static final int NEIGHBOURS_OFFERED = 20_000;
     private static final int KEYS = 1024;
 
-    private final GreedyPolicy greedy = new GreedyPolicy();
-    private final DelayAwarePolicy delayAware = new DelayAwarePolicy();
+    private final NextHopPolicy greedy = NextHopPolicy.greedy();
+    private final NextHopPolicy delayAware = NextHopPolicy.delayAware();
     private Contact self;
     private LeafSet leafSet;
     private RoutingTable table;

@@ -1,4 +1,4 @@
-package io.rattan.bench;
+package io.rattan.bench.cli;
 
 import java.time.Duration;
 import java.util.Locale;

@@ -1,0 +1,137 @@
+package io.rattan.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rattan.core.id.Id;
+import io.rattan.node.process.NodeLaunch;
+import io.rattan.node.process.NodePorts;
+import io.rattan.node.process.NodeProcess;
+import io.rattan.node.store.RocksDbNativeLibrary;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Real nodes in JVMs of their own for the process tests (the crash and repair-at-volume proofs of
+ * docs/durability.md): each a {@link NodeProcess} started from this JVM's class path on free loopback ports, awaited
+ * until {@code /ready}, and read through its HTTP port ({@link #records}, {@link #id}, {@link #metricSamples}).
+ */
+final class NodeProcesses {
+
+    static final ObjectMapper JSON = new ObjectMapper();
+    /** How long a node may take to become ready on a loaded 2-core machine. */
+    static final Duration START_WAIT = Duration.ofMinutes(3);
+
+    private NodeProcesses() {
+    }
+
+    /** One live record of a node's own store, as {@code GET /admin/records} lists it. */
+    record Record(String key, String valueHash, boolean tombstone) {
+        /** {@code key/valueHash}: a value's identity across nodes. */
+        String entry() {
+            return key + "/" + valueHash;
+        }
+    }
+
+    /**
+     * Starts a node on {@code dataDir} with {@code nodeArgs} after the ports and data dir, its output in
+     * {@code log}, and waits until it is ready (failing at once if it exits). {@code nativeDir} holds RocksDB's JNI
+     * library ({@link RocksDbNativeLibrary#extractedFromClassPath}), so the JVM does not inflate its own copy into
+     * {@code /tmp}.
+     */
+    static NodeProcess start(HttpClient http, Path dataDir, Path log, Path nativeDir, String maxHeap,
+                             List<String> nodeArgs) throws IOException {
+        return start(http, dataDir, log, nativeDir, maxHeap, List.of(), nodeArgs);
+    }
+
+    /** As {@link #start(HttpClient, Path, Path, Path, String, List)}, with further {@code jvmArgs}. */
+    static NodeProcess start(HttpClient http, Path dataDir, Path log, Path nativeDir, String maxHeap,
+                             List<String> jvmArgs, List<String> nodeArgs) throws IOException {
+        List<String> jvm = new ArrayList<>(List.of("-Xmx" + maxHeap, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                "-Djava.library.path=" + nativeDir.toAbsolutePath()));
+        jvm.addAll(jvmArgs);
+        NodeLaunch launch = new NodeLaunch(Path.of(System.getProperty("java.home"), "bin", "java").toString(), jvm,
+                System.getProperty("java.class.path"), freePorts(), dataDir, nodeArgs);
+        NodeProcess node = NodeProcess.start(launch, log, null, false);
+        node.awaitReady(http, START_WAIT);
+        return node;
+    }
+
+    /** Its node id, from {@code GET /node}. */
+    static Id id(HttpClient http, NodeProcess node) throws IOException, InterruptedException {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri(node, "/node")).timeout(Duration.ofSeconds(30))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        return Id.fromHex(JSON.readTree(r.body()).get("id").asText());
+    }
+
+    /** Every live record of its own store (tombstones included), from {@code GET /admin/records}: never from gets. */
+    static List<Record> records(HttpClient http, NodeProcess node) throws IOException, InterruptedException {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri(node, "/admin/records"))
+                .timeout(Duration.ofSeconds(150)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        JsonNode body = JSON.readTree(r.body());
+        List<Record> out = new ArrayList<>();
+        for (JsonNode rec : body.get("records")) {
+            out.add(new Record(rec.get("key").asText(), rec.get("valueHash").asText(),
+                    rec.get("tombstone").asBoolean()));
+        }
+        assertThat(out).hasSize(body.get("count").asInt());
+        return out;
+    }
+
+    /**
+     * One Prometheus metric's samples from {@code GET /metrics}, by label set ({@code {reason="..."}}, or empty for
+     * a sample without labels).
+     */
+    static Map<String, Double> metricSamples(HttpClient http, NodeProcess node, String name)
+            throws IOException, InterruptedException {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri(node, "/metrics"))
+                .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        Map<String, Double> samples = new TreeMap<>();
+        for (String line : r.body().split("\n")) {
+            if (line.startsWith(name + " ") || line.startsWith(name + "{")) {
+                int space = line.lastIndexOf(' ');
+                samples.merge(line.substring(name.length(), space).trim(),
+                        Double.parseDouble(line.substring(space + 1)), Double::sum);
+            }
+        }
+        return samples;
+    }
+
+    private static URI uri(NodeProcess node, String pathAndQuery) {
+        return URI.create("http://" + node.ports().httpAddress() + pathAndQuery);
+    }
+
+    /** Three free ports on loopback: peer, gateway, HTTP. */
+    private static NodePorts freePorts() throws IOException {
+        ServerSocket[] sockets = new ServerSocket[3];
+        int[] ports = new int[3];
+        try {
+            for (int i = 0; i < 3; i++) {
+                sockets[i] = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+                ports[i] = sockets[i].getLocalPort();
+            }
+        } finally {
+            for (ServerSocket s : sockets) {
+                if (s != null) {
+                    s.close();
+                }
+            }
+        }
+        return new NodePorts("127.0.0.1", ports[0], ports[1], ports[2]);
+    }
+}
