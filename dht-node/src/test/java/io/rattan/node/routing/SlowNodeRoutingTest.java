@@ -82,6 +82,10 @@ class SlowNodeRoutingTest {
             return nodes.get(healthyGateway(random)).request(new ClientPut(key, Bytes.utf8("v" + i), 600,
                     Bytes.EMPTY));
         }, put -> assertThat(((PutReply) put).status()).isEqualTo(Status.OK));
+        // Every value on its k replicas first: a replica that holds nothing of a key yet hands a get on to the root,
+        // which for half the keys is the slow node, whatever the routing mode.
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
+                .until(() -> everyValueOnItsReplicas(keys, config.replicas()));
         // Warm up: every node measures the slow node (greedy gets, leaf exchanges and probes all sample it).
         gets(RoutingMode.GREEDY, keys, random, 200);
 
@@ -92,6 +96,21 @@ class SlowNodeRoutingTest {
         assertThat(greedyCount).as("greedy gets received by the slow node").isGreaterThanOrEqualTo(50);
         assertThat(delayAwareCount).as("delay-aware gets received by the slow node (greedy: %s)", greedyCount)
                 .isLessThanOrEqualTo(greedyCount / 4);
+    }
+
+    /** Whether the value put under each of {@code keys} (value {@code "v" + i} under key i) is held by k nodes. */
+    private boolean everyValueOnItsReplicas(List<Id> keys, int k) {
+        for (int i = 0; i < keys.size(); i++) {
+            Bytes hash = Bytes.utf8("v" + i).sha256();
+            int copies = 0;
+            for (RattanNode n : nodes) {
+                copies += n.readStore(keys.get(i), hash).join().isPresent() ? 1 : 0;
+            }
+            if (copies < k) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private double throughSlow(RoutingMode mode, List<Id> keys, SplittableRandom random) throws Exception {
