@@ -84,6 +84,8 @@ final class LocalReplica {
                 }
                 if (values.size() >= max || (bytes + r.value().length() > config.pageBytesMax() && !values.isEmpty())) {
                     more = true;
+                    // The planted paging bug (test-only): the placemark names the first value left out, not the last in.
+                    last = bugs.has(PlantedBugs.Bug.PAGE_SKIPS_BOUNDARY) ? r.valueHash() : last;
                     break scan;
                 }
                 values.add(new ValueEntry(r.value(), Math.max(0, r.expiresAtMillis() - nowMillis)));
@@ -121,7 +123,8 @@ final class LocalReplica {
                 }
                 if (records.size() >= max
                         || (bytes + r.value().length() > config.pageBytesMax() && !records.isEmpty())) {
-                    return new RecordPage(records, true);
+                    // The planted paging bug (test-only): a full page does not say that more records follow.
+                    return new RecordPage(records, !bugs.has(PlantedBugs.Bug.QUORUM_PAGE_NEVER_MORE));
                 }
                 records.add(r);
                 bytes += r.value().length();

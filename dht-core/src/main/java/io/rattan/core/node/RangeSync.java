@@ -8,6 +8,7 @@ import io.rattan.core.msg.Messages.RangeDigest;
 import io.rattan.core.msg.Messages.RangeDigestReply;
 import io.rattan.core.msg.Messages.RangeSum;
 import io.rattan.core.net.Contact;
+import io.rattan.core.testing.PlantedBugs;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.function.Consumer;
@@ -48,6 +49,7 @@ final class RangeSync {
     /** The request awaiting its answer, if any. */
     private ResentRequest asking;
     private long slowestAnswerNanos;
+    private final PlantedBugs bugs;
 
     /**
      * @param filter the keys both hold, as this node sees it ({@link ReplicaPairs#filter})
@@ -55,8 +57,9 @@ final class RangeSync {
      * @param epoch  the view this session repairs (see {@link Repair})
      */
     RangeSync(NodeContext ctx, LocalReplica replica, Contact peer, boolean handoff, KeyRange range,
-              Predicate<Id> filter, ReplicaStream stream, ScanTimeouts timeouts, long epoch) {
+              Predicate<Id> filter, ReplicaStream stream, ScanTimeouts timeouts, long epoch, PlantedBugs bugs) {
         this.ctx = ctx;
+        this.bugs = bugs;
         this.replica = replica;
         this.peer = peer;
         this.handoff = handoff;
@@ -227,7 +230,9 @@ final class RangeSync {
                         finish(false);
                         return;
                     }
-                    held.forEach(r -> r.ifPresent(stream::add));
+                    // The planted repair bug (test-only): the last record of each wanted page is never streamed.
+                    int last = bugs.has(PlantedBugs.Bug.REPAIR_DROPS_LAST_WANTED) ? held.size() - 1 : held.size();
+                    held.subList(0, Math.max(0, last)).forEach(r -> r.ifPresent(stream::add));
                     offer(entries, to);
                 });
             } else {

@@ -178,7 +178,7 @@ final class Repair {
         RangeSync s = sessions.get(peer.id());
         if (s == null || s.epoch() != epoch || !s.peer().equals(peer)) {
             s = new RangeSync(ctx, replica, peer, false, pairs.range(peer, false), pairs.filter(peer, false),
-                    stream(peer), scanTimeouts, epoch);
+                    stream(peer), scanTimeouts, epoch, bugs);
             sessions.put(peer.id(), s);
         }
         RangeSync session = s;
@@ -262,7 +262,7 @@ final class Repair {
             if (s != null) {
                 s.abandon();
             }
-            s = new ReplicaStream(ctx, replica, peer, counters);
+            s = new ReplicaStream(ctx, replica, peer, counters, bugs);
             streams.put(peer.id(), s);
         }
         return s;
@@ -320,7 +320,7 @@ final class Repair {
         }
         for (Contact c : leaves) {
             RangeSync s = new RangeSync(ctx, replica, c, true, pairs.range(c, true), pairs.filter(c, true), stream(c),
-                    scanTimeouts, epoch);
+                    scanTimeouts, epoch, bugs);
             handingOff.put(c.id(), s);
             runHandOff(s, 1, oneDone);
         }

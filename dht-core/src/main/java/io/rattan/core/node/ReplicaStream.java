@@ -9,6 +9,7 @@ import io.rattan.core.msg.Messages.StoreAck;
 import io.rattan.core.msg.Messages.StoreReplicas;
 import io.rattan.core.net.Contact;
 import io.rattan.core.store.StoredRecord;
+import io.rattan.core.testing.PlantedBugs;
 import io.rattan.core.util.Bytes;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -66,9 +67,11 @@ final class ReplicaStream {
     private int inFlight;
     private boolean stalled;
     private boolean abandoned;
+    private final PlantedBugs bugs;
 
-    ReplicaStream(NodeContext ctx, LocalReplica replica, Contact peer, Counters counters) {
+    ReplicaStream(NodeContext ctx, LocalReplica replica, Contact peer, Counters counters, PlantedBugs bugs) {
         this.ctx = ctx;
+        this.bugs = bugs;
         this.replica = replica;
         this.peer = peer;
         this.counters = counters;
@@ -76,6 +79,9 @@ final class ReplicaStream {
 
     /** Owes {@code r} to the peer (once, however often it is added until acknowledged) and sends what the window allows. */
     void add(StoredRecord r) {
+        if (r.tombstone() && bugs.has(PlantedBugs.Bug.REPAIR_STREAMS_NO_TOMBSTONES)) {
+            return;
+        }
         Ref ref = new Ref(r.key(), r.valueHash());
         if (!abandoned && owed.add(ref)) {
             queue.add(ref);

@@ -1,17 +1,83 @@
 package io.rattan.core.testing;
 
+import java.util.EnumSet;
+import java.util.Set;
+
 /**
  * Every fault-injection switch of the node logic in one place: deliberate bugs, each off by default, that the fault
  * simulator plants to prove its checker can fail (a checker that passes on code known to be wrong proves nothing).
  * Only the fault simulator and tests may name this type (an ArchUnit rule holds it); the real node never sets one.
- *
- * @param putAckBelowQuorum  the root answers a put OK with one copy fewer than W (at least one)
- * @param tombstoneRuleOff   where a live copy meets its tombstone the value wins: a replica answering a repair
- *                           digest asks for a value it holds as a tombstone (instead of sending the tombstone
- *                           back), and writes whatever it is sent, so the value overwrites its tombstone
- * @param extraSecondOnCopy  a record copied to another replica carries one second more than it has left
  */
-public record PlantedBugs(boolean putAckBelowQuorum, boolean tombstoneRuleOff, boolean extraSecondOnCopy) {
+public final class PlantedBugs {
+
+    /** One deliberate bug. */
+    public enum Bug {
+        /** The root answers a put OK with one copy fewer than W (at least one). */
+        PUT_ACK_BELOW_QUORUM,
+        /**
+         * Where a live copy meets its tombstone the value wins: a replica answering a repair digest asks for a value
+         * it holds as a tombstone (instead of sending the tombstone back), and writes whatever it is sent.
+         */
+        TOMBSTONE_RULE_OFF,
+        /** A record copied to another replica carries one second more than it has left. */
+        EXTRA_SECOND_ON_COPY,
+        /** With {@code --fsync}, the virtual disk calls a write durable before its sync (as if fsync were off). */
+        DURABLE_BEFORE_SYNC,
+        /** A repair session streams every record its peer wants but the last of each digest page. */
+        REPAIR_DROPS_LAST_WANTED,
+        /** Repair streams live values only: a replica that missed a remove is never sent its tombstone. */
+        REPAIR_STREAMS_NO_TOMBSTONES,
+        /** A one-replica get's page names the first value it did not return as its placemark: one value skipped. */
+        PAGE_SKIPS_BOUNDARY,
+        /** A replica read for a quorum get never says that more records follow a full page. */
+        QUORUM_PAGE_NEVER_MORE
+    }
+
     /** No bug: how every node runs. */
-    public static final PlantedBugs NONE = new PlantedBugs(false, false, false);
+    public static final PlantedBugs NONE = new PlantedBugs(EnumSet.noneOf(Bug.class));
+
+    private final Set<Bug> bugs;
+
+    private PlantedBugs(Set<Bug> bugs) {
+        this.bugs = bugs;
+    }
+
+    /** The given bugs planted, the others off. */
+    public static PlantedBugs of(Bug... planted) {
+        EnumSet<Bug> set = EnumSet.noneOf(Bug.class);
+        set.addAll(java.util.List.of(planted));
+        return new PlantedBugs(set);
+    }
+
+    /** Whether {@code bug} is planted. */
+    public boolean has(Bug bug) {
+        return bugs.contains(bug);
+    }
+
+    public boolean putAckBelowQuorum() {
+        return has(Bug.PUT_ACK_BELOW_QUORUM);
+    }
+
+    public boolean tombstoneRuleOff() {
+        return has(Bug.TOMBSTONE_RULE_OFF);
+    }
+
+    public boolean extraSecondOnCopy() {
+        return has(Bug.EXTRA_SECOND_ON_COPY);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof PlantedBugs p && p.bugs.equals(bugs);
+    }
+
+    @Override
+    public int hashCode() {
+        return bugs.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return "PlantedBugs" + bugs;
+    }
 }

@@ -24,7 +24,7 @@ import java.util.function.LongSupplier;
 final class FaultyStore implements Store {
 
     /** A write not yet synced: what the slot held before it (null: nothing), to restore at a power loss. */
-    private record Unsynced(long syncedAtNanos, Id key, Bytes valueHash, StoredRecord before) {
+    private record Unsynced(long seq, long syncedAtNanos, Id key, Bytes valueHash, StoredRecord before) {
     }
 
     private final MemoryStore disk;
@@ -33,6 +33,7 @@ final class FaultyStore implements Store {
     private final ArrayDeque<Unsynced> unsynced = new ArrayDeque<>();
     private boolean full;
     private long refused;
+    private long writes;
 
     FaultyStore(MemoryStore disk, VirtualScheduler scheduler, long syncIntervalNanos) {
         this.disk = disk;
@@ -77,8 +78,31 @@ final class FaultyStore implements Store {
         forgetSynced(now);
         StoredRecord before = disk.read(record.key(), record.valueHash()).orElse(null);
         long syncAt = (now / syncIntervalNanos + 1) * syncIntervalNanos;
-        unsynced.addLast(new Unsynced(syncAt, record.key(), record.valueHash(), before));
+        unsynced.addLast(new Unsynced(++writes, syncAt, record.key(), record.valueHash(), before));
         disk.write(record);
+    }
+
+    /** Writes made so far: a sync that begins now covers them ({@link #syncThrough}). */
+    long writesSoFar() {
+        return writes;
+    }
+
+    /** An explicit sync ({@code --fsync}) returned: the first {@code seq} writes are on the disk. */
+    void syncThrough(long seq) {
+        while (!unsynced.isEmpty() && unsynced.peekFirst().seq() <= seq) {
+            unsynced.removeFirst();
+        }
+    }
+
+    /** What a power loss now would leave of the record of {@code valueHash} under {@code key}. */
+    Optional<StoredRecord> durableRead(Id key, Bytes valueHash) {
+        forgetSynced(scheduler.nanoTime());
+        for (Unsynced u : unsynced) {
+            if (u.key().equals(key) && u.valueHash().equals(valueHash)) {
+                return Optional.ofNullable(u.before());
+            }
+        }
+        return disk.read(key, valueHash);
     }
 
     private void forgetSynced(long now) {

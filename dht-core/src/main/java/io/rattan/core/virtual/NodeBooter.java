@@ -34,6 +34,7 @@ final class NodeBooter {
     // Faults (enableFaults): off, the world builds its nodes exactly as it always has.
     private boolean faultsOn;
     private long syncIntervalNanos;
+    private boolean fsync;
     private PlantedBugs bugs = PlantedBugs.NONE;
     private long escapedExceptions;
     private long refusedOnLostDisks;
@@ -52,9 +53,10 @@ final class NodeBooter {
     }
 
     /** See {@link VirtualWorld#enableFaults}; checked there. */
-    void enableFaults(long syncIntervalNanos, PlantedBugs plantedBugs) {
+    void enableFaults(long syncIntervalNanos, boolean fsyncOn, PlantedBugs plantedBugs) {
         faultsOn = true;
         this.syncIntervalNanos = syncIntervalNanos;
+        this.fsync = fsyncOn;
         bugs = plantedBugs;
     }
 
@@ -109,6 +111,11 @@ final class NodeBooter {
         Store store = faultsOn ? slot.faulty : slot.store;
         NodeLoop loop = faultsOn ? new NodeLoop(scheduler, latency, slot.contact.address(), e -> escapedExceptions++)
                 : new NodeLoop(scheduler, latency, slot.contact.address());
+        slot.syncing = null;
+        if (faultsOn && fsync && !bugs.has(PlantedBugs.Bug.DURABLE_BEFORE_SYNC)) {
+            slot.syncing = new SyncingStore(slot.faulty, loop);
+            store = slot.syncing;
+        }
         if (storeDelayNanos > 0) {
             store = new DeferredStore(store, loop, storeDelayNanos);
         }

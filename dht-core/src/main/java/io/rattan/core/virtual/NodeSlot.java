@@ -18,6 +18,8 @@ final class NodeSlot {
     // The node's expiry clock over its wall clock, new at each boot (a new process).
     ExpiryClock expiry;
     FaultyStore faulty;
+    // With --fsync only: this boot's syncer over the disk, stopped when the node dies.
+    SyncingStore syncing;
     Node node;
     boolean alive;
     // Handing off before going dark: alive, but no longer a node to join through or send clients to.

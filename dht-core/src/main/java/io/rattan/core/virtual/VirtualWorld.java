@@ -1,6 +1,7 @@
 package io.rattan.core.virtual;
 
 import io.rattan.core.env.Cancellable;
+import io.rattan.core.id.Id;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.net.Address;
@@ -11,7 +12,9 @@ import io.rattan.core.node.NodeConfig;
 import io.rattan.core.node.NodeListener;
 import io.rattan.core.store.MemoryStore;
 import io.rattan.core.store.Store;
+import io.rattan.core.store.StoredRecord;
 import io.rattan.core.testing.PlantedBugs;
+import io.rattan.core.util.Bytes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -153,6 +156,9 @@ public final class VirtualWorld {
     public void kill(int index) {
         NodeSlot slot = slots.get(index);
         slot.node.stop();
+        if (slot.syncing != null) {
+            slot.syncing.stop();
+        }
         network.unlisten(slot.contact.address());
         slot.alive = false;
     }
@@ -181,13 +187,22 @@ public final class VirtualWorld {
      * injected runs as one without.
      */
     public void enableFaults(long syncIntervalMillis, PlantedBugs plantedBugs) {
+        enableFaults(syncIntervalMillis, false, plantedBugs);
+    }
+
+    /**
+     * As {@link #enableFaults(long, PlantedBugs)}, and with {@code fsync} the nodes run as with {@code --fsync}: a
+     * write is acknowledged only once a sync that began after it has returned (a group commit, {@link SyncingStore}),
+     * so a power loss keeps it.
+     */
+    public void enableFaults(long syncIntervalMillis, boolean fsync, PlantedBugs plantedBugs) {
         if (!slots.isEmpty()) {
             throw new IllegalStateException("faults must be enabled before the first node is added");
         }
         if (syncIntervalMillis < 1) {
             throw new IllegalArgumentException("syncIntervalMillis must be positive, got " + syncIntervalMillis);
         }
-        booter.enableFaults(syncIntervalMillis * 1_000_000L, plantedBugs);
+        booter.enableFaults(syncIntervalMillis * 1_000_000L, fsync, plantedBugs);
     }
 
     /**
@@ -355,6 +370,14 @@ public final class VirtualWorld {
 
     public MemoryStore store(int index) {
         return slots.get(index).store;
+    }
+
+    /**
+     * What a power loss now would leave on node {@code index}'s disk of the record of {@code valueHash} under
+     * {@code key}: its synced state (needs {@link #enableFaults}).
+     */
+    public Optional<StoredRecord> durableRecord(int index, Id key, Bytes valueHash) {
+        return faultySlot(index).faulty.durableRead(key, valueHash);
     }
 
     public Contact contact(int index) {

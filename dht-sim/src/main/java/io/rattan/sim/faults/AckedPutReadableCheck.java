@@ -3,27 +3,31 @@ package io.rattan.sim.faults;
 import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.util.Bytes;
 import io.rattan.core.virtual.VirtualWorld;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
- * Rule 1: a get that starts after a put's acknowledgement and returns a whole answer contains the value, unless a
- * remove of it had started, it is within S of its expiry, or disk faults destroyed every copy. Misses during a
- * partition, in a heal's first moment ({@link Checker#HEAL_MOMENT_NANOS}) and racing the put's copies
- * ({@link Checker#IN_FLIGHT_NANOS}) are counted, not asserted; a value a clock fault touched is counted apart.
+ * Rule 1: a get that starts after a put's acknowledgement and returns a whole answer (all its pages) contains the
+ * value, unless a remove of it had started, it is within S of its expiry, or disk faults destroyed every copy. A miss
+ * is excused, and counted by reason, only by a partition that cut the nodes the get depended on (its gateway, the
+ * key's replicas, the value's holders) while it ran or less than {@link Checker#HEAL_MOMENT_NANOS} before, or by a
+ * copy in flight to the node that answered ({@link Checker#IN_FLIGHT_NANOS}); a value a clock fault touched is
+ * counted apart.
  */
 final class AckedPutReadableCheck {
 
     private final VirtualWorld world;
     private final PutLedger puts;
     private final StoreOracle stores;
-    private final FaultInjector.PartitionView partitions;
+    private final PartitionHistory partitions;
     private final GetDiagnosis diagnosis;
     private final CheckerTally tally;
 
     AckedPutReadableCheck(VirtualWorld world, PutLedger puts, StoreOracle stores,
-                          FaultInjector.PartitionView partitions, GetDiagnosis diagnosis, CheckerTally tally) {
+                          PartitionHistory partitions, GetDiagnosis diagnosis, CheckerTally tally) {
         this.world = world;
         this.puts = puts;
         this.stores = stores;
@@ -32,35 +36,64 @@ final class AckedPutReadableCheck {
         this.tally = tally;
     }
 
-    /** Get {@code g} was answered with every value it holds ({@code returned}, by hash) in {@code reply}. */
+    /**
+     * The acknowledged puts of {@code g}'s key that a whole answer to it must hold, judged now (its end): acknowledged
+     * before it started, no remove started, not within S of their true expiry, not lost to disk faults.
+     */
+    List<PutRecord> mustBeThere(Checker.GetRecord g) {
+        long end = world.scheduler().nanoTime();
+        List<PutRecord> out = new ArrayList<>();
+        for (PutRecord p : puts.puts(g.key())) {
+            if (p.acked() && p.ackNanos < g.startNanos() && p.removeStartNanos > end && !p.lostToDiskFaults
+                    && p.startNanos + p.ttlSeconds * 1_000_000_000L - Checker.S_NANOS > end) {
+                out.add(p);
+            }
+        }
+        return out;
+    }
+
+    /** Get {@code g} was answered with every value it holds ({@code returned}, by hash); {@code reply}: its last page. */
     void check(Checker.GetRecord g, GetReply reply, Set<Bytes> returned) {
         long end = world.scheduler().nanoTime();
         GetDiagnosis.Served answerer = null;
         boolean looked = false;
-        for (PutRecord p : puts.puts(g.key())) {
-            boolean mustBeThere = p.acked() && p.ackNanos < g.startNanos() && p.removeStartNanos > end
-                    && !p.lostToDiskFaults && p.startNanos + p.ttlSeconds * 1_000_000_000L - Checker.S_NANOS > end;
-            if (!mustBeThere || returned.contains(p.hash)) {
-                continue;
-            }
-            if (partitions.partitionedDuring(g.startNanos(), end)) {
-                tally.countMissDuringPartition();
-                continue;
-            }
-            if (partitions.healedWithin(Checker.HEAL_MOMENT_NANOS, g.startNanos())) {
-                tally.countMissAtHeal();
+        for (PutRecord p : mustBeThere(g)) {
+            if (returned.contains(p.hash)) {
                 continue;
             }
             if (!looked) {
                 answerer = diagnosis.answerer(reply, g.gateway(), g.key());
                 looked = true;
             }
-            if (copyInFlight(g, p, answerer)) {
-                tally.countMissInFlight();
+            Excuse excuse = partitions.excuse(dependedOn(g, p, answerer), g.startNanos(), end,
+                    Checker.HEAL_MOMENT_NANOS);
+            if (excuse == null && copyInFlight(g, p, answerer)) {
+                excuse = Excuse.COPY_IN_FLIGHT;
+            }
+            if (excuse != null) {
+                tally.excused(excuse);
                 continue;
             }
             missing(g, p, answerer);
         }
+    }
+
+    /**
+     * The nodes get {@code g} depended on to return {@code p}: its gateway, the key's true replicas at its start and
+     * now, the value's live holders at its acknowledgement and now, and the node that answered.
+     */
+    private Set<Integer> dependedOn(Checker.GetRecord g, PutRecord p, GetDiagnosis.Served answerer) {
+        Set<Integer> group = new TreeSet<>(g.replicasAtStart());
+        group.addAll(diagnosis.trueReplicas(g.key()));
+        group.addAll(p.holdersAtAck);
+        group.addAll(stores.holders(p, true));
+        if (g.gateway() >= 0) {
+            group.add(g.gateway());
+        }
+        if (answerer != null) {
+            group.add(answerer.node());
+        }
+        return group;
     }
 
     /** {@code p} is missing from {@code g}'s answer with no exemption: a violation, diagnosed unless clock-tainted. */

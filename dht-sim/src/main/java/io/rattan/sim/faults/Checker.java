@@ -16,14 +16,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.IntToLongFunction;
 import java.util.function.Supplier;
 
 /**
  * Records every client operation with its virtual start and end times and checks the rules of docs/testing.md as
  * each answer arrives. It may read every node's store directly (the world's), as an oracle: to count a put's copies
  * when it is acknowledged, to know whether a disk fault destroyed the last copy of a value, and whether a removed
- * value's tombstone has reached every live node that held it. Rules 1a, 2's never-put half and 4 are judged here;
- * rules 1, 2's resurrection half and 3 by a check of their own. Single-threaded, on the world's thread.
+ * value's tombstone has reached every live node that held it. Rules 1a, 1b, 2's never-put half, 4, 5 (the final read)
+ * and 6 (copies back to k, sampled by {@link CopiesBackCheck}) are judged here; rules 1, 2's resurrection half and 3
+ * by a check of their own. Single-threaded, on the world's thread.
  */
 final class Checker {
 
@@ -50,12 +52,21 @@ final class Checker {
     static final long IN_FLIGHT_NANOS = 1_000_000_000L;
 
     /**
-     * A get in flight: its key, its start, which live nodes held each removed value live then, which nodes the
-     * checker had seen holding its tombstone by then, and which live nodes held each value acknowledged less than
-     * {@link #IN_FLIGHT_NANOS} before.
+     * How long a removed value may still be returned after a live node that holds it could first have been told of
+     * the remove (the acknowledgement, that node's restart, the heal of a partition that cut it from the key's
+     * replicas): repair then owes it the tombstone (docs/testing.md, rule 2).
+     */
+    static final long TOMBSTONE_BOUND_NANOS = 30_000_000_000L;
+
+    /**
+     * A get in flight, over one page or several: its key, its start, which live nodes held each removed value live
+     * then, which nodes the checker had seen holding its tombstone by then, which live nodes held each value
+     * acknowledged less than {@link #IN_FLIGHT_NANOS} before, its gateway, the key's true replicas at its start, and
+     * the values its pages returned so far (by hash).
      */
     record GetRecord(Id key, long startNanos, Map<Bytes, List<Integer>> liveAtStart,
-                     Map<Bytes, Set<Integer>> toldAtStart, Map<Bytes, List<Integer>> freshAtStart, int gateway) {
+                     Map<Bytes, Set<Integer>> toldAtStart, Map<Bytes, List<Integer>> freshAtStart, int gateway,
+                     List<Integer> replicasAtStart, Set<Bytes> returned) {
     }
 
     private final VirtualWorld world;
@@ -67,17 +78,28 @@ final class Checker {
     private final AckedPutReadableCheck readable;
     private final RemovedValueCheck removed;
     private final ExpiryCheck expiry;
+    private final GetDiagnosis diagnosis;
+    private final boolean fsync;
+    private int finalKeys;
+    private long finalValues;
 
-    Checker(VirtualWorld world, Supplier<String> faultsInForce, FaultInjector.PartitionView partitions,
-            long livenessFromNanos, GetDiagnosis diagnosis) {
+    /**
+     * @param partitions  every partition so far, for rule 1's excuses and rule 2's bound
+     * @param restartedAt when a node last started again after a crash, for rule 2's bound
+     * @param fsync       the nodes run with {@code --fsync}: rules 1a and 1b count synced copies only
+     */
+    Checker(VirtualWorld world, Supplier<String> faultsInForce, PartitionHistory partitions,
+            IntToLongFunction restartedAt, long livenessFromNanos, boolean fsync, GetDiagnosis diagnosis) {
         this.world = world;
         this.writeQuorum = world.config().writeQuorum();
         this.livenessFromNanos = livenessFromNanos;
+        this.diagnosis = diagnosis;
+        this.fsync = fsync;
         this.stores = new StoreOracle(world);
         this.puts = new PutLedger(stores);
         this.tally = new CheckerTally(world.scheduler(), faultsInForce);
         this.readable = new AckedPutReadableCheck(world, puts, stores, partitions, diagnosis, tally);
-        this.removed = new RemovedValueCheck(stores, tally);
+        this.removed = new RemovedValueCheck(stores, tally, partitions, restartedAt, diagnosis);
         this.expiry = new ExpiryCheck(world, stores, diagnosis, tally);
     }
 
@@ -96,7 +118,12 @@ final class Checker {
         return p;
     }
 
-    /** Rule 1a: when a put's OK reaches the client, at least W nodes hold a record of it, or held one. */
+    /**
+     * Rule 1a: when a put's OK reaches the client, at least W nodes hold a record of it; with {@code --fsync}, a
+     * synced one. A put short of W only because disk faults destroyed copies before its OK is counted, not broken,
+     * unless under {@code --fsync} a power loss took one (it cannot take a synced copy). Also counts the put among the
+     * losses if every copy is already gone.
+     */
     void putDone(PutRecord p, Message reply) {
         if (!(reply instanceof PutReply r) || r.status() != Status.OK) {
             liveness(p.startNanos, "put of " + p.name() + ": " + reply);
@@ -104,10 +131,34 @@ final class Checker {
         }
         p.ackNanos = now();
         p.holdersAtAck = stores.holders(p, true);
-        int copies = stores.copies(p);
-        if (copies + p.destroyedCopies < writeQuorum) {
-            tally.violation(Rule.W_COPIES_AT_ACK, p.name() + " acknowledged (" + r.replicas() + " acks reported) with "
-                    + copies + " copies held and " + p.destroyedCopies + " destroyed by disk faults; W = "
+        int copies = fsync ? stores.durableCopies(p) : stores.copies(p);
+        if (copies < writeQuorum) {
+            Set<Integer> destroyed = new TreeSet<>(fsync ? p.diskLostAt : p.lostAt);
+            destroyed.removeAll(stores.recordHolders(p));
+            if (copies + destroyed.size() >= writeQuorum) {
+                tally.countAckedAfterDestroyed();
+            } else {
+                tally.violation(Rule.W_COPIES_AT_ACK, p.name() + " acknowledged (" + r.replicas() + " acks reported)"
+                        + " with " + copies + (fsync ? " synced" : "") + " copies held; destroyed by disk faults on "
+                        + p.lostAt + " (whole disks " + p.diskLostAt + "); W = " + writeQuorum);
+            }
+        }
+        if (p.lostToDiskFaults) {
+            lost(p);
+        }
+    }
+
+    /** An acknowledged put lost every copy to disk faults: counted; under {@code --fsync}, rule 1b. */
+    private void lost(PutRecord p) {
+        if (p.lossCounted || !p.acked()) {
+            return;
+        }
+        p.lossCounted = true;
+        boolean powerLoss = p.diskLostAt.size() < p.lostAt.size();
+        tally.countLoss(powerLoss);
+        if (fsync && p.diskLostAt.size() < writeQuorum) {
+            tally.violation(Rule.LOST_UNDER_FSYNC, p.name() + " acknowledged at " + p.ackNanos / 1e9 + " s lost: "
+                    + "copies destroyed on " + p.lostAt + ", whole disks only on " + p.diskLostAt + "; W = "
                     + writeQuorum);
         }
     }
@@ -140,19 +191,32 @@ final class Checker {
                 freshAtStart.put(p.hash, stores.holders(p, true));
             }
         }
-        return new GetRecord(key, now(), liveAtStart, toldAtStart, freshAtStart, gateway);
+        return new GetRecord(key, now(), liveAtStart, toldAtStart, freshAtStart, gateway,
+                diagnosis.trueReplicas(key), new HashSet<>());
     }
 
-    /** A get's answer: rule 2 (never put, removed), rule 3 for each value returned; rule 1 for a whole answer. */
-    void getDone(GetRecord g, Message reply) {
+    /**
+     * One page of get {@code g}'s answer: rule 2 (never put, removed) and rule 3 for each value returned; when it is
+     * the last page (no placemark), rule 1 for the whole answer. Returns whether more pages follow.
+     */
+    boolean getDone(GetRecord g, Message reply) {
         if (!(reply instanceof GetReply r) || r.status() != Status.OK) {
             liveness(g.startNanos(), "get of " + g.key().shortHex() + ": " + reply);
-            return;
+            return false;
         }
-        Set<Bytes> returned = new HashSet<>();
+        pageValues(g, r);
+        if (r.placemark().isEmpty()) {
+            readable.check(g, r, g.returned());
+            return false;
+        }
+        return true;
+    }
+
+    /** Rules 2 and 3 for every value of one page of {@code g}; notes what it returned. */
+    private void pageValues(GetRecord g, GetReply r) {
         for (ValueEntry v : r.values()) {
             Bytes hash = v.value().sha256();
-            returned.add(hash);
+            g.returned().add(hash);
             PutRecord p = puts.byHash(hash);
             if (p == null || !p.key.equals(g.key())) {
                 tally.violation(Rule.NEVER_PUT, "get of " + g.key().shortHex() + " returned " + v.value().length()
@@ -162,9 +226,43 @@ final class Checker {
             removed.check(g, p);
             expiry.check(g, p, r);
         }
-        if (r.placemark().isEmpty()) {
-            readable.check(g, r, returned);
+    }
+
+    /**
+     * One page of the final read of {@code g}'s key (rule 5): rules 2 and 3 for its values; at its last page, every
+     * acknowledged value that must be live must be there, and a page that is not answered OK is a violation. Returns
+     * whether more pages follow.
+     */
+    boolean finalPage(GetRecord g, Message reply) {
+        if (!(reply instanceof GetReply r) || r.status() != Status.OK) {
+            tally.violation(Rule.FINAL_READ, "key " + g.key().shortHex() + " unreadable: " + reply);
+            return false;
         }
+        pageValues(g, r);
+        if (!r.placemark().isEmpty()) {
+            return true;
+        }
+        List<PutRecord> must = readable.mustBeThere(g);
+        finalKeys++;
+        finalValues += must.size();
+        for (PutRecord p : must) {
+            if (g.returned().contains(p.hash)) {
+                continue;
+            }
+            if (p.clockTainted || p.stampedEarly) {
+                tally.countFinalMissAfterClockFault();
+            } else {
+                tally.violation(Rule.FINAL_READ, p.name() + " acknowledged at " + p.ackNanos / 1e9 + " s missing from "
+                        + "the final read; live copies on " + stores.holders(p, true) + " of the key's replicas "
+                        + diagnosis.trueReplicas(p.key));
+            }
+        }
+        return false;
+    }
+
+    /** Rule 6: value {@code p} is not back on every one of its key's k replicas by the bound. */
+    void copiesNotBack(PutRecord p, List<Integer> replicas, List<Integer> holders) {
+        tally.violation(Rule.COPIES_NOT_BACK, p.name() + " on " + holders + " of its replicas " + replicas);
     }
 
     /** The value hashes node {@code index}'s store holds, before a disk fault. */
@@ -177,9 +275,9 @@ final class Checker {
         puts.clockChanging(index);
     }
 
-    /** See {@link PutLedger#diskFault}. */
-    void diskFault(int index, Set<Bytes> before) {
-        puts.diskFault(index, before);
+    /** See {@link PutLedger#diskFault}; an acknowledged put it took the last copy of is counted as lost. */
+    void diskFault(int index, Set<Bytes> before, boolean wholeDisk) {
+        puts.diskFault(index, before, wholeDisk).forEach(this::lost);
     }
 
     /** Rule 4: an operation that started once the world had settled after the faults must succeed. */
@@ -202,21 +300,22 @@ final class Checker {
         return tally.kept();
     }
 
-    long missesDuringPartition() {
-        return tally.missesDuringPartition();
+    /** Every put so far, for the copies rule. */
+    List<PutRecord> allPuts() {
+        return puts.all();
     }
 
-    /** Acknowledged puts missing from a get that started in a heal's first moment ({@link #HEAL_MOMENT_NANOS}). */
-    long missesAtHeal() {
-        return tally.missesAtHeal();
+    /** Keys the final read read to their last page. */
+    int finalKeys() {
+        return finalKeys;
     }
 
-    /** Acknowledged puts missing from a get that raced their copies ({@link #IN_FLIGHT_NANOS}). */
-    long missesInFlight() {
-        return tally.missesInFlight();
+    /** Acknowledged values the final read checked. */
+    long finalValues() {
+        return finalValues;
     }
 
-    long servedLateBeyondS() {
-        return tally.servedLateBeyondS();
+    FaultRunResult.Counted counted() {
+        return tally.counted();
     }
 }

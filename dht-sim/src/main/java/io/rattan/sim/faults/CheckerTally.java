@@ -8,8 +8,10 @@ import java.util.function.Supplier;
 
 /**
  * What the checker found: violations counted per rule, the first few of each kept with their detail, and the cases
- * counted but not asserted (misses during a partition, at a heal, racing a copy; values served late by clocks off
- * by more than S). Touched only from the world's thread.
+ * counted but not asserted, each by its reason: misses excused (a partition of the key's nodes, a heal's settling
+ * time, a copy in flight), acknowledged puts lost to disk faults, puts acknowledged while a disk fault had destroyed
+ * copies, removed values a replica not yet told returned, values served late by clocks off by more than S. Touched
+ * only from the world's thread.
  */
 final class CheckerTally {
 
@@ -20,9 +22,14 @@ final class CheckerTally {
     private final Supplier<String> faultsInForce;
     private final EnumMap<Rule, Integer> counts = new EnumMap<>(Rule.class);
     private final List<Violation> kept = new ArrayList<>();
-    private long missesDuringPartition;
-    private long missesAtHeal;
-    private long missesInFlight;
+    private final EnumMap<Excuse, Long> excused = new EnumMap<>(Excuse.class);
+    private long lostToPowerLoss;
+    private long lostToDiskLoss;
+    private long ackedAfterDestroyed;
+    private long removedReturnedCutOff;
+    private long removedReturnedUntold;
+    private long removedReturnedUntoldMaxNanos;
+    private long finalMissesAfterClockFault;
     private long servedLateBeyondS;
 
     CheckerTally(VirtualScheduler scheduler, Supplier<String> faultsInForce) {
@@ -30,6 +37,9 @@ final class CheckerTally {
         this.faultsInForce = faultsInForce;
         for (Rule r : Rule.values()) {
             counts.put(r, 0);
+        }
+        for (Excuse e : Excuse.values()) {
+            excused.put(e, 0L);
         }
     }
 
@@ -40,16 +50,38 @@ final class CheckerTally {
         }
     }
 
-    void countMissDuringPartition() {
-        missesDuringPartition++;
+    void excused(Excuse why) {
+        excused.merge(why, 1L, Long::sum);
     }
 
-    void countMissAtHeal() {
-        missesAtHeal++;
+    /** An acknowledged put lost every copy to disk faults; {@code powerLoss}: a power loss among them. */
+    void countLoss(boolean powerLoss) {
+        if (powerLoss) {
+            lostToPowerLoss++;
+        } else {
+            lostToDiskLoss++;
+        }
     }
 
-    void countMissInFlight() {
-        missesInFlight++;
+    void countAckedAfterDestroyed() {
+        ackedAfterDestroyed++;
+    }
+
+    /**
+     * A removed value returned by a get that may have read a node its tombstone had not reached, {@code ageNanos}
+     * after that node could have been told (not positive: a partition cut it off then).
+     */
+    void countRemovedReturnedUntold(long ageNanos) {
+        if (ageNanos <= 0) {
+            removedReturnedCutOff++;
+            return;
+        }
+        removedReturnedUntold++;
+        removedReturnedUntoldMaxNanos = Math.max(removedReturnedUntoldMaxNanos, ageNanos);
+    }
+
+    void countFinalMissAfterClockFault() {
+        finalMissesAfterClockFault++;
     }
 
     void countServedLateBeyondS() {
@@ -64,19 +96,11 @@ final class CheckerTally {
         return List.copyOf(kept);
     }
 
-    long missesDuringPartition() {
-        return missesDuringPartition;
-    }
-
-    long missesAtHeal() {
-        return missesAtHeal;
-    }
-
-    long missesInFlight() {
-        return missesInFlight;
-    }
-
-    long servedLateBeyondS() {
-        return servedLateBeyondS;
+    /** Everything counted and not asserted, for the run's result. */
+    FaultRunResult.Counted counted() {
+        return new FaultRunResult.Counted(new EnumMap<>(excused), lostToPowerLoss, lostToDiskLoss,
+                ackedAfterDestroyed, removedReturnedCutOff, removedReturnedUntold,
+                removedReturnedUntoldMaxNanos / 1_000_000L,
+                finalMissesAfterClockFault, servedLateBeyondS);
     }
 }

@@ -24,15 +24,6 @@ final class FaultInjector {
     private static final long STEP_MILLIS = 3_600_000L;
     private static final long SKEW_MILLIS_MAX = 30_000L;
 
-    /** When partitions were in force, for the checker. */
-    interface PartitionView {
-        /** Whether a partition was in force at any time from {@code fromNanos} to {@code toNanos}. */
-        boolean partitionedDuring(long fromNanos, long toNanos);
-
-        /** Whether the last partition healed less than {@code windowNanos} before {@code atNanos}. */
-        boolean healedWithin(long windowNanos, long atNanos);
-    }
-
     private final VirtualWorld world;
     private final LinkFaultState links;
     private final SplittableRandom random;
@@ -45,7 +36,9 @@ final class FaultInjector {
     private Checker checker;
     private GetDiagnosis diagnosis;
     private String partitionKind = "";
-    private long partitionEndNanos = Long.MIN_VALUE;
+    private final PartitionHistory partitions = new PartitionHistory();
+    // When each node last started again after a crash (Long.MIN_VALUE: never crashed).
+    private final long[] restartedAt;
     private boolean stopped;
 
     FaultInjector(VirtualWorld world, LinkFaultState links, SplittableRandom random, long stopNanos) {
@@ -54,6 +47,8 @@ final class FaultInjector {
         this.random = random;
         this.stopNanos = stopNanos;
         this.clockGeneration = new int[world.size()];
+        this.restartedAt = new long[world.size()];
+        java.util.Arrays.fill(restartedAt, Long.MIN_VALUE);
         for (FaultKind k : FaultKind.values()) {
             fired.put(k, 0);
             generation.put(k, 0);
@@ -74,18 +69,14 @@ final class FaultInjector {
         }
     }
 
-    PartitionView partitions() {
-        return new PartitionView() {
-            @Override
-            public boolean partitionedDuring(long fromNanos, long toNanos) {
-                return links.isPartitioned() || partitionEndNanos >= fromNanos;
-            }
+    /** Every partition so far, for the checker. */
+    PartitionHistory partitions() {
+        return partitions;
+    }
 
-            @Override
-            public boolean healedWithin(long windowNanos, long atNanos) {
-                return partitionEndNanos != Long.MIN_VALUE && atNanos - partitionEndNanos < windowNanos;
-            }
-        };
+    /** When node {@code node} last started again after a crash (Long.MIN_VALUE: never). */
+    long restartedAt(int node) {
+        return restartedAt[node];
     }
 
     /** Starts injecting at {@code startNanos} (absolute virtual time); with a budget, heals all at the stop time. */
@@ -164,7 +155,7 @@ final class FaultInjector {
         Set<Bytes> before = disk == VirtualWorld.Disk.KEPT ? Set.of() : checker.held(node);
         world.crash(node, disk);
         if (disk != VirtualWorld.Disk.KEPT) {
-            checker.diskFault(node, before);
+            checker.diskFault(node, before, disk == VirtualWorld.Disk.LOST);
         }
         down.add(node);
         note(disk == VirtualWorld.Disk.KEPT ? "crash" : "crash-disk-lost", node);
@@ -174,10 +165,15 @@ final class FaultInjector {
 
     private void restart(int node) {
         if (down.remove(node) && !world.isAlive(node)) {
-            world.restart(node);
-            fired.merge(FaultKind.RESTART, 1, Integer::sum);
-            note("restart", node);
+            restarted(node);
         }
+    }
+
+    private void restarted(int node) {
+        world.restart(node);
+        restartedAt[node] = now();
+        fired.merge(FaultKind.RESTART, 1, Integer::sum);
+        note("restart", node);
     }
 
     private boolean partition(FaultKind kind) {
@@ -198,14 +194,19 @@ final class FaultInjector {
             }
         }
         links.partition(sides, kind == FaultKind.PARTITION_ONE_WAY);
+        partitions.started(now(), sides);
         partitionKind = kind.label();
         note("partition", -1);
         later(between(5, 30), () -> {
-            links.heal();
-            note("heal", -1);
-            partitionEndNanos = now();
+            heal();
         });
         return true;
+    }
+
+    private void heal() {
+        links.heal();
+        note("heal", -1);
+        partitions.healed(now());
     }
 
     private boolean linkRate(FaultKind kind) {
@@ -273,15 +274,11 @@ final class FaultInjector {
         for (int node : new ArrayList<>(down)) {
             down.remove(node);
             if (!world.isAlive(node)) {
-                world.restart(node);
-                fired.merge(FaultKind.RESTART, 1, Integer::sum);
-                note("restart", node);
+                restarted(node);
             }
         }
         if (links.isPartitioned()) {
-            links.heal();
-            note("heal", -1);
-            partitionEndNanos = now();
+            heal();
         }
         links.clearRates();
         for (int i = 0; i < world.size(); i++) {

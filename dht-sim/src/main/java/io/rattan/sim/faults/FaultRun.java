@@ -21,6 +21,8 @@ public final class FaultRun {
     private static final long FAULTS_AFTER_NANOS = 10 * SECOND;
     /** With a budget: after faults stop, operations started within this time may still fail. */
     static final long SETTLE_NANOS = 30 * SECOND;
+    /** Without a budget, faults stop this long before the end (the copies rule and the final read follow). */
+    static final long LAST_PHASE_NANOS = 120 * SECOND;
     /** The workload stops issuing this long before the end, so that its last operations are answered. */
     private static final long DRAIN_NANOS = 15 * SECOND;
 
@@ -30,6 +32,19 @@ public final class FaultRun {
     /** The node configuration of every fault run: production defaults, a leaf set of 3 per side (k = 4, W = 2). */
     static NodeConfig nodeConfig() {
         return NodeConfig.defaults().withLeafSetHalf(3);
+    }
+
+    /**
+     * When the faults stop: with a budget after 60% of the run; without, {@link #LAST_PHASE_NANOS} (at most a fifth
+     * of the run) before the end, so that the copies rule and the final read judge a world without faults; at once
+     * without faults.
+     */
+    static long stopNanos(Profile profile, long start, long end) {
+        return switch (profile) {
+            case NONE -> start;
+            case BUDGET -> start + (end - start) * 6 / 10;
+            case NOBUDGET -> end - Math.min(LAST_PHASE_NANOS, (end - start) / 5);
+        };
     }
 
     public static FaultRunResult run(FaultRunConfig c) {
@@ -45,7 +60,7 @@ public final class FaultRun {
             }
         };
         VirtualWorld world = new VirtualWorld(c.seed(), nodeConfig(), latency, counting);
-        world.enableFaults(SYNC_INTERVAL_MILLIS, c.bug().switches());
+        world.enableFaults(SYNC_INTERVAL_MILLIS, c.fsync(), c.bug().switches());
         world.addNodes(c.nodes());
         SplittableRandom plan = new SplittableRandom(c.seed() ^ 0x6A09E667F3BCC909L);
         LinkFaultState links = new LinkFaultState(plan.split(), c.nodes());
@@ -54,12 +69,13 @@ public final class FaultRun {
         long start = world.scheduler().nanoTime();
         long end = start + c.minutes() * 60 * SECOND;
         boolean budget = c.profile() != Profile.NOBUDGET;
-        long stop = c.profile() == Profile.NONE ? start : budget ? start + (end - start) * 6 / 10 : Long.MAX_VALUE;
+        long stop = stopNanos(c.profile(), start, end);
         long livenessFrom = budget ? stop + SETTLE_NANOS : Long.MAX_VALUE;
 
         FaultInjector injector = new FaultInjector(world, links, plan.split(), stop);
         GetDiagnosis diagnosis = new GetDiagnosis(world);
-        Checker checker = new Checker(world, injector::inForce, injector.partitions(), livenessFrom, diagnosis);
+        Checker checker = new Checker(world, injector::inForce, injector.partitions(), injector::restartedAt,
+                livenessFrom, c.fsync(), diagnosis);
         injector.checker(checker);
         injector.diagnosis(diagnosis);
         Workload workload = new Workload(world, checker, plan.split(), c.seed());
@@ -67,9 +83,9 @@ public final class FaultRun {
         if (c.profile() != Profile.NONE) {
             injector.start(start + FAULTS_AFTER_NANOS);
         }
-        if (budget) {
-            world.scheduler().schedule(end - DRAIN_NANOS - world.scheduler().nanoTime(), workload::readAll);
-        }
+        world.scheduler().schedule(end - DRAIN_NANOS - world.scheduler().nanoTime(), workload::finalRead);
+        CopiesBackCheck copies = new CopiesBackCheck(world, checker, diagnosis, stop, end);
+        copies.start();
         boolean timeline = "timeline".equals(System.getProperty("rattan.sim.heal"));
         HealMonitor heal = budget && c.profile() != Profile.NONE && HealMonitor.wanted()
                 ? new HealMonitor(world, links::isPartitioned, timeline ? start + SECOND : stop, stop, end) : null;
@@ -83,9 +99,8 @@ public final class FaultRun {
         }
 
         return new FaultRunResult(c, world.network().traceHash(), world.scheduler().executed(), injector.fired(),
-                checker.counts(), checker.kept(), checker.missesDuringPartition(), checker.missesAtHeal(),
-                checker.missesInFlight(), checker.servedLateBeyondS(),
-                workload.ops(), world.escapedExceptions() + workload.gatewayExceptions(), world.writesRefused(),
+                checker.counts(), checker.kept(), checker.counted(), new FaultRunResult.Ends(checker.finalKeys(),
+                checker.finalValues(), copies.checked(), copies.lastShortMillis()), workload.ops(), world.escapedExceptions() + workload.gatewayExceptions(), world.writesRefused(),
                 diagnosis.causes(), new FaultRunResult.SecondReads(reads[0], reads[1], reads[2]));
     }
 }

@@ -8,8 +8,14 @@ package io.rattan.sim.faults;
  * @param minutes virtual minutes of workload after the nodes joined
  * @param profile whether faults stop (and liveness is checked) or go on to the end
  * @param bug     a planted bug, or {@link PlantedBug#NONE}
+ * @param fsync   the nodes run with {@code --fsync}: a write is acknowledged once its sync returned
  */
-public record FaultRunConfig(long seed, int nodes, int minutes, Profile profile, PlantedBug bug) {
+public record FaultRunConfig(long seed, int nodes, int minutes, Profile profile, PlantedBug bug, boolean fsync) {
+
+    /** Without {@code --fsync}. */
+    public FaultRunConfig(long seed, int nodes, int minutes, Profile profile, PlantedBug bug) {
+        this(seed, nodes, minutes, profile, bug, false);
+    }
 
     public FaultRunConfig {
         if (nodes < 8 || nodes > 500) {
@@ -23,9 +29,19 @@ public record FaultRunConfig(long seed, int nodes, int minutes, Profile profile,
         }
     }
 
+    /**
+     * Seed {@code seed} of the CI profile (FaultSimulatorCiTest's): even seeds with a budget, odd ones without;
+     * {@code --fsync} on seeds 2, 3, 6, 7, ... (half of each profile), or on all with {@code fsync}.
+     */
+    public static FaultRunConfig ci(long seed, int nodes, int minutes, PlantedBug bug, boolean fsync) {
+        return new FaultRunConfig(seed, nodes, minutes, seed % 2 == 0 ? Profile.BUDGET : Profile.NOBUDGET, bug,
+                fsync || (seed / 2) % 2 == 1);
+    }
+
     /** The command that replays exactly this run. */
     public String replayCommand() {
         return "./rattan sim faults --seed " + seed + " --nodes " + nodes + " --minutes " + minutes + " --profile "
-                + profile.flag() + (bug == PlantedBug.NONE ? "" : " --planted-bug " + bug.flag());
+                + profile.flag() + (fsync ? " --fsync" : "") + (bug == PlantedBug.NONE ? "" : " --planted-bug "
+                + bug.flag());
     }
 }

@@ -13,12 +13,8 @@ import java.util.Locale;
  * @param fired                 faults injected, by kind
  * @param violations            broken rules, by rule (every rule present, 0 when none)
  * @param firstViolations       the first few, with detail
- * @param missesDuringPartition acknowledged puts missing from a get that overlapped a partition: counted, not asserted
- * @param missesAtHeal          acknowledged puts missing from a get that started in a heal's first second
- *                              ({@link Checker#HEAL_MOMENT_NANOS}): counted, not asserted
- * @param missesInFlight        acknowledged puts missing from a get that raced their copies to its answerer
- *                              ({@link Checker#IN_FLIGHT_NANOS}): counted, not asserted
- * @param servedLateBeyondS     values served past expiry + S by nodes whose clock error exceeded S: counted only
+ * @param counted               what the checker counted and did not assert, each by its reason
+ * @param ends                  the end of the run: the final read and the copies back on k replicas
  * @param ops                   client operations issued
  * @param escapedExceptions     exceptions thrown out of a node's tasks or its handleClient (full disks)
  * @param writesRefused         writes a full disk refused
@@ -28,9 +24,37 @@ import java.util.Locale;
  */
 public record FaultRunResult(FaultRunConfig config, long traceHash, long events, EnumMap<FaultKind, Integer> fired,
                              EnumMap<Rule, Integer> violations, List<Violation> firstViolations,
-                             long missesDuringPartition, long missesAtHeal, long missesInFlight,
-                             long servedLateBeyondS, long ops, long escapedExceptions, long writesRefused,
+                             Counted counted, Ends ends, long ops, long escapedExceptions, long writesRefused,
                              java.util.Map<String, Integer> rule1Causes, SecondReads oneReads) {
+
+    /**
+     * What the checker counted and did not assert: misses excused, by reason; acknowledged puts lost to disk faults
+     * (every copy destroyed: with a power loss among the faults, or whole disks only); puts acknowledged when a disk
+     * fault had destroyed copies they needed for W; removed values returned by a get that may have read a node the
+     * tombstone had not reached yet, while a partition cut it off or after (and the longest time since that node
+     * could have been told); values missing from
+     * the final read after a clock fault on a holder; values served late by nodes whose clocks were off by more than S.
+     */
+    public record Counted(EnumMap<Excuse, Long> excused, long lostToPowerLoss, long lostToDiskLoss,
+                          long ackedAfterDestroyed, long removedReturnedCutOff, long removedReturnedUntold,
+                          long removedReturnedUntoldMaxMillis,
+                          long finalMissesAfterClockFault, long servedLateBeyondS) {
+
+        /** As the summary prints it: {@code partition N, heal-settling N, copy-in-flight N}. */
+        public String excusedLine() {
+            StringBuilder b = new StringBuilder();
+            excused.forEach((e, n) -> b.append(b.length() == 0 ? "" : ", ").append(e.label()).append(' ').append(n));
+            return b.toString();
+        }
+    }
+
+    /**
+     * The end of the run: keys the final read read and the acknowledged values it checked; values the copies rule
+     * checked at its deadline, and when (ms after the faults stopped) every one of them was last seen short of its k
+     * replicas (-1: never short; it was asserted back by the deadline).
+     */
+    public record Ends(int keysRead, long valuesChecked, long copiesChecked, long lastShortMillis) {
+    }
 
     /** Gets of consistency one served by a replica: all, merged with a second replica (view unsettled, store fault). */
     public record SecondReads(long served, long unsettled, long storeFault) {
@@ -58,7 +82,9 @@ public record FaultRunResult(FaultRunConfig config, long traceHash, long events,
             }
         }
         return "seed " + config.seed() + ": " + (failed() ? "FAIL " + broken : "pass") + " (trace " + trace()
-                + ", ops " + ops + ", partition misses " + missesDuringPartition + " + " + missesAtHeal
-                + " at the heal, copies in flight " + missesInFlight + ", late beyond S " + servedLateBeyondS + ")";
+                + ", ops " + ops + ", excused: " + counted.excusedLine() + "; lost " + counted.lostToPowerLoss()
+                + " + " + counted.lostToDiskLoss() + ", final read " + ends.keysRead() + " keys/" + ends.valuesChecked()
+                + " values, copies at k " + ends.copiesChecked() + (ends.lastShortMillis() < 0 ? ""
+                : " (short until +" + ends.lastShortMillis() / 1000.0 + " s)") + ")";
     }
 }

@@ -40,14 +40,21 @@ public final class FaultsCommand implements Callable<Integer> {
     int minutes = 10;
 
     @Option(names = "--profile", paramLabel = "P", description = "budget (faults stop at 60%%, then liveness is "
-            + "checked too), nobudget (faults to the end, safety only), none (no fault: the checker's control) or "
-            + "ci (FaultSimulatorCiTest's: even seeds budget, odd nobudget; rules and causes printed per profile); "
-            + "default: ${DEFAULT-VALUE}.")
+            + "checked too), nobudget (faults until 2 minutes before the end, no liveness rule), none (no fault: the "
+            + "checker's control) or ci (FaultSimulatorCiTest's: even seeds budget, odd nobudget, --fsync on seeds "
+            + "2, 3, 6, 7, ...; rules and causes printed per profile); all end with the copies rule and a final "
+            + "quorum read of every key; default: ${DEFAULT-VALUE}.")
     String profile = "budget";
 
     @Option(names = "--planted-bug", paramLabel = "BUG", description = "Plant a bug the checker must catch: "
-            + "ack-below-w, tombstone-rule-off or extra-second-on-copy (default: none).")
+            + "ack-below-w, tombstone-rule-off, extra-second-on-copy, durable-before-sync (with --fsync), "
+            + "repair-drops-last-wanted, repair-streams-no-tombstones, page-skips-boundary or quorum-page-never-more "
+            + "(default: none).")
     String bug = "none";
+
+    @Option(names = "--fsync", description = "Run every seed's nodes with --fsync: a write is acknowledged only "
+            + "once its sync returned (the ci profile runs it on seeds 2, 3, 6, 7, ...).")
+    boolean fsync;
 
     @Option(names = "--threads", paramLabel = "T", description = "Seeds run side by side (default: "
             + "${DEFAULT-VALUE}); each run is single-threaded and the same whatever this is.")
@@ -72,21 +79,22 @@ public final class FaultsCommand implements Callable<Integer> {
         java.util.TreeMap<String, long[]> readsBy = new java.util.TreeMap<>();
         List<Long> failing = new ArrayList<>();
         java.util.TreeMap<String, Long> causes = new java.util.TreeMap<>();
-        long[] unasserted = new long[3];
+        FaultTotals totals = new FaultTotals();
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, threads));
         try {
             List<Future<FaultRunResult>> runs = new ArrayList<>();
             for (int i = 0; i < seeds; i++) {
                 long s = seed + i;
-                FaultRunConfig c = new FaultRunConfig(s, nodes, minutes,
-                        ci ? (s % 2 == 0 ? Profile.BUDGET : Profile.NOBUDGET) : p, b);
+                FaultRunConfig c = ci ? FaultRunConfig.ci(s, nodes, minutes, b, fsync)
+                        : new FaultRunConfig(s, nodes, minutes, p, b, fsync);
                 runs.add(pool.submit(() -> FaultRun.run(c)));
             }
             for (int i = 0; i < runs.size(); i++) {
                 FaultRunResult r = runs.get(i).get();
                 r.fired().forEach((k, n) -> fired.merge(k, (long) n, Long::sum));
                 r.violations().forEach((k, n) -> broken.merge(k, (long) n, Long::sum));
-                perProfile(r, ci, brokenBy, readsBy, causes, unasserted);
+                perProfile(r, ci, brokenBy, readsBy, causes);
+                totals.add(r);
                 if (seeds == 1 || r.failed()) {
                     if (terminal) {
                         err.print("\r\033[K");
@@ -108,7 +116,7 @@ public final class FaultsCommand implements Callable<Integer> {
         if (terminal) {
             err.println();
         }
-        summary(out, fired, broken, unasserted, failing);
+        summary(out, fired, broken, totals, failing);
         readsBy.forEach((prof, n) -> out.printf(Locale.ROOT, "%s: %d gets served by one replica; %d of them (%.2f%%) "
                 + "read a second replica as the view was unsettled, %d as the store was in a fault%n", prof, n[0], n[1],
                 100.0 * n[1] / Math.max(1, n[0]), n[2]));
@@ -116,16 +124,9 @@ public final class FaultsCommand implements Callable<Integer> {
         return failing.isEmpty() ? 0 : 1;
     }
 
-    /**
-     * Adds run {@code r}'s rules, second reads and rule-1 causes to the per-profile totals, and its misses not
-     * asserted (during a partition, at a heal, racing a copy) to {@code unasserted}.
-     */
+    /** Adds run {@code r}'s rules, second reads and rule-1 causes to the per-profile totals. */
     private static void perProfile(FaultRunResult r, boolean ci, java.util.Map<String, EnumMap<Rule, Long>> brokenBy,
-                                   java.util.Map<String, long[]> readsBy, java.util.Map<String, Long> causes,
-                                   long[] unasserted) {
-        unasserted[0] += r.missesDuringPartition();
-        unasserted[1] += r.missesAtHeal();
-        unasserted[2] += r.missesInFlight();
+                                   java.util.Map<String, long[]> readsBy, java.util.Map<String, Long> causes) {
         String prof = r.config().profile().flag();
         long[] reads = readsBy.computeIfAbsent(prof, x -> new long[3]);
         reads[0] += r.oneReads().served();
@@ -171,7 +172,7 @@ public final class FaultsCommand implements Callable<Integer> {
     }
 
     private void summary(PrintStream out, EnumMap<FaultKind, Long> fired, EnumMap<Rule, Long> broken,
-                         long[] unasserted, List<Long> failing) {
+                         FaultTotals totals, List<Long> failing) {
         out.println("faults fired over " + seeds + " seeds:");
         for (FaultKind k : FaultKind.values()) {
             out.printf(Locale.ROOT, "  %-36s %8d%n", k.label(), fired.getOrDefault(k, 0L));
@@ -180,9 +181,7 @@ public final class FaultsCommand implements Callable<Integer> {
         for (Rule r : Rule.values()) {
             out.printf(Locale.ROOT, "  %-3s %-50s %8d%n", r.number(), r.description(), broken.getOrDefault(r, 0L));
         }
-        out.printf(Locale.ROOT, "acknowledged puts missing from gets (counted, not asserted): %d during a partition, "
-                + "%d in a heal's first second, %d racing a copy in flight%n", unasserted[0], unasserted[1],
-                unasserted[2]);
+        totals.print(out);
         out.println(failing.isEmpty() ? "all " + seeds + " seeds passed"
                 : failing.size() + " of " + seeds + " seeds failed: " + abbreviate(failing));
     }

@@ -1,13 +1,20 @@
 package io.rattan.sim.faults;
 
 import io.rattan.core.testing.PlantedBugs;
+import io.rattan.core.testing.PlantedBugs.Bug;
 
-/** The bugs the checker must catch (issue 16), each a test-only switch of {@link PlantedBugs}. */
+/** The bugs the checker must catch (issues 16 and 34), each a test-only switch of {@link PlantedBugs}. */
 public enum PlantedBug {
     NONE(PlantedBugs.NONE, null),
-    ACK_BELOW_W(new PlantedBugs(true, false, false), Rule.W_COPIES_AT_ACK),
-    TOMBSTONE_RULE_OFF(new PlantedBugs(false, true, false), Rule.REMOVED_RETURNED),
-    EXTRA_SECOND_ON_COPY(new PlantedBugs(false, false, true), Rule.SERVED_PAST_EXPIRY);
+    ACK_BELOW_W(PlantedBugs.of(Bug.PUT_ACK_BELOW_QUORUM), Rule.W_COPIES_AT_ACK),
+    TOMBSTONE_RULE_OFF(PlantedBugs.of(Bug.TOMBSTONE_RULE_OFF), Rule.REMOVED_RETURNED),
+    EXTRA_SECOND_ON_COPY(PlantedBugs.of(Bug.EXTRA_SECOND_ON_COPY), Rule.SERVED_PAST_EXPIRY),
+    /** With {@code --fsync}: acknowledged before the sync. */
+    DURABLE_BEFORE_SYNC(PlantedBugs.of(Bug.DURABLE_BEFORE_SYNC), Rule.W_COPIES_AT_ACK),
+    REPAIR_DROPS_LAST_WANTED(PlantedBugs.of(Bug.REPAIR_DROPS_LAST_WANTED), Rule.COPIES_NOT_BACK),
+    REPAIR_STREAMS_NO_TOMBSTONES(PlantedBugs.of(Bug.REPAIR_STREAMS_NO_TOMBSTONES), Rule.REMOVED_RETURNED),
+    PAGE_SKIPS_BOUNDARY(PlantedBugs.of(Bug.PAGE_SKIPS_BOUNDARY), Rule.ACKED_PUT_READABLE),
+    QUORUM_PAGE_NEVER_MORE(PlantedBugs.of(Bug.QUORUM_PAGE_NEVER_MORE), Rule.FINAL_READ);
 
     private final PlantedBugs switches;
     private final Rule caughtBy;

@@ -34,6 +34,11 @@ final class PutLedger {
         return byHash.get(hash);
     }
 
+    /** Every put so far. */
+    List<PutRecord> all() {
+        return byKey.values().stream().flatMap(List::stream).toList();
+    }
+
     /** Every put of {@code key} so far, in the order they started. */
     List<PutRecord> puts(Id key) {
         return byKey.getOrDefault(key, List.of());
@@ -52,8 +57,12 @@ final class PutLedger {
         }
     }
 
-    /** A disk fault on node {@code index} destroyed what it held before ({@code before}) and holds no more. */
-    void diskFault(int index, Set<Bytes> before) {
+    /**
+     * A disk fault on node {@code index} destroyed what it held before ({@code before}) and holds no more: its whole
+     * disk ({@code wholeDisk}) or what it had not synced. Returns the puts whose last copy it destroyed.
+     */
+    List<PutRecord> diskFault(int index, Set<Bytes> before, boolean wholeDisk) {
+        List<PutRecord> lost = new ArrayList<>();
         Set<Bytes> after = stores.held(index);
         for (Bytes h : before) {
             PutRecord p = byHash.get(h);
@@ -65,11 +74,15 @@ final class PutLedger {
             if (after.contains(h)) {
                 continue;
             }
-            p.destroyedCopies++;
             p.lostAt.add(index);
-            if (stores.copies(p) == 0) {
+            if (wholeDisk) {
+                p.diskLostAt.add(index);
+            }
+            if (stores.copies(p) == 0 && !p.lostToDiskFaults) {
                 p.lostToDiskFaults = true;
+                lost.add(p);
             }
         }
+        return lost;
     }
 }

@@ -21,8 +21,9 @@ final class PutRecord {
     long ackNanos = -1;
     long removeStartNanos = Long.MAX_VALUE;
     long removeAckNanos = Long.MAX_VALUE;
-    int destroyedCopies;
     boolean lostToDiskFaults;
+    // Counted among the losses (once acknowledged and lost).
+    boolean lossCounted;
     // Some node held a copy while its clock changed: the copy's expiry moved by the change.
     boolean clockTainted;
     // The gateway's expiry clock was more than S ahead (behind) when it stamped the expiry: the value may live
@@ -34,6 +35,8 @@ final class PutRecord {
     // For rule 1's diagnosis: the live holders when it was acknowledged, and nodes a disk fault took it from.
     List<Integer> holdersAtAck = List.of();
     final Set<Integer> lostAt = new TreeSet<>();
+    // Of those, the nodes that lost it with their whole disk (the others, to a power loss).
+    final Set<Integer> diskLostAt = new TreeSet<>();
 
     PutRecord(Id key, Bytes value, Bytes secret, int ttlSeconds, long startNanos) {
         this.key = key;

@@ -3,20 +3,30 @@ package io.rattan.sim.faults;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.IntToLongFunction;
 
 /**
  * Rule 2's resurrection half: a removed value may be returned only while some live node that its tombstone never
- * reached holds it live (a replica that missed the remove, not yet told): the get may have read that node. Once a
- * node held the tombstone, its holding the value live again is a resurrection.
+ * reached holds it live (a replica that missed the remove, not yet told: the get may have read that node), and only
+ * for {@link Checker#TOMBSTONE_BOUND_NANOS} after that node could first have been told: the remove's acknowledgement,
+ * its last restart, or the heal of the last partition that cut it from the key's replicas, whichever came last. Once
+ * a node held the tombstone, its holding the value live again is a resurrection.
  */
 final class RemovedValueCheck {
 
     private final StoreOracle stores;
     private final CheckerTally tally;
+    private final PartitionHistory partitions;
+    private final IntToLongFunction restartedAt;
+    private final GetDiagnosis diagnosis;
 
-    RemovedValueCheck(StoreOracle stores, CheckerTally tally) {
+    RemovedValueCheck(StoreOracle stores, CheckerTally tally, PartitionHistory partitions,
+                      IntToLongFunction restartedAt, GetDiagnosis diagnosis) {
         this.stores = stores;
         this.tally = tally;
+        this.partitions = partitions;
+        this.restartedAt = restartedAt;
+        this.diagnosis = diagnosis;
     }
 
     /** Get {@code g} returned {@code p}'s value. */
@@ -28,20 +38,42 @@ final class RemovedValueCheck {
         // A node live at the get's start that had not been told then may have been read before its tombstone came:
         // judged by what the checker had seen at the start, not at the end (the tombstone may arrive meanwhile).
         Set<Integer> toldAtStart = g.toldAtStart().getOrDefault(p.hash, Set.of());
-        boolean untold = false;
+        Set<Integer> untold = new TreeSet<>();
         for (int i : g.liveAtStart().getOrDefault(p.hash, List.of())) {
-            untold |= !toldAtStart.contains(i);
+            if (!toldAtStart.contains(i)) {
+                untold.add(i);
+            }
         }
         Set<Integer> live = new TreeSet<>(g.liveAtStart().getOrDefault(p.hash, List.of()));
         live.addAll(stores.holders(p, true));
         for (int i : stores.holders(p, true)) {
-            untold |= !p.tombstoneAt.contains(i);
+            if (!p.tombstoneAt.contains(i)) {
+                untold.add(i);
+            }
         }
-        if (!untold) {
-            tally.violation(Rule.REMOVED_RETURNED, p.name() + " returned by a get started "
-                    + millis(g.startNanos() - p.removeAckNanos) + " ms after its remove was acknowledged; live on "
-                    + live + ", which had all held its tombstone " + p.tombstoneAt);
+        long youngest = Long.MAX_VALUE;
+        for (int i : untold) {
+            youngest = Math.min(youngest, g.startNanos() - toldFrom(p, i));
         }
+        if (youngest < Checker.TOMBSTONE_BOUND_NANOS) {
+            tally.countRemovedReturnedUntold(youngest);
+            return;
+        }
+        tally.violation(Rule.REMOVED_RETURNED, p.name() + " returned by a get started "
+                + millis(g.startNanos() - p.removeAckNanos) + " ms after its remove was acknowledged; live on " + live
+                + (untold.isEmpty() ? ", which had all held its tombstone " + p.tombstoneAt
+                : "; not told on " + untold + " for " + millis(youngest) + " ms since they could have been"));
+    }
+
+    /**
+     * When node {@code i} could first have been told of {@code p}'s remove: the acknowledgement, its last restart, or
+     * the heal of the last partition that cut it from the key's replicas (Long.MAX_VALUE while one does).
+     */
+    private long toldFrom(PutRecord p, int i) {
+        Set<Integer> group = new TreeSet<>(diagnosis.trueReplicas(p.key));
+        group.add(i);
+        long cut = partitions.separatedUntil(group);
+        return Math.max(p.removeAckNanos, Math.max(restartedAt.applyAsLong(i), cut));
     }
 
     private static long millis(long nanos) {

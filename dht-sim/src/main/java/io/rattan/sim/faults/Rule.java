@@ -2,8 +2,13 @@ package io.rattan.sim.faults;
 
 /** What the checker asserts (docs/testing.md states each rule and its exemptions). */
 public enum Rule {
-    /** Rule 1a: a put is acknowledged only when W nodes hold it (counting copies a disk fault destroyed since). */
+    /**
+     * Rule 1a: a put is acknowledged only when W nodes hold it (with {@code --fsync}, hold it synced); copies a disk
+     * fault destroyed before the acknowledgement are counted as such, never toward W.
+     */
     W_COPIES_AT_ACK("1a", "put acknowledged with fewer than W copies"),
+    /** Rule 1b: with {@code --fsync}, no power loss takes an acknowledged put: only whole-disk losses can. */
+    LOST_UNDER_FSYNC("1b", "acknowledged put lost to a power loss under --fsync"),
     /** Rule 1: an acknowledged put stays readable with exactly its value, unless every copy was lost to disk faults. */
     ACKED_PUT_READABLE("1", "acknowledged put missing from a get"),
     /**
@@ -13,14 +18,21 @@ public enum Rule {
     ACKED_PUT_READABLE_CLOCK("1", "acknowledged put missing, after a clock fault on a holder"),
     /** Rule 2: no get returns a value never put. */
     NEVER_PUT("2", "get returned a value never put"),
-    /** Rule 2: no get returns a value whose remove was acknowledged and whose tombstone reached every replica. */
+    /**
+     * Rule 2: no get returns a value whose remove was acknowledged, unless a live node its tombstone has not reached
+     * holds it, and only for {@link Checker#TOMBSTONE_BOUND_NANOS} after that node could have been told.
+     */
     REMOVED_RETURNED("2", "get returned a removed value"),
     /** Rule 3: no node whose clock error is at most S serves a value later than its true expiry + S. */
     SERVED_PAST_EXPIRY("3", "value served past its true expiry + S"),
     /** Rule 3, for a value a node held while its clock was stepped or skewed: the wall-clock TTL finding. */
     SERVED_PAST_EXPIRY_CLOCK("3", "value served past expiry + S, after a clock fault on a holder"),
     /** Rule 4 (budget profile): once faults stopped and the world settled, every operation completes. */
-    LIVENESS("4", "operation failed after faults stopped");
+    LIVENESS("4", "operation failed after faults stopped"),
+    /** Rule 5: at the end, a quorum read of every key, page by page, returns every acknowledged live value. */
+    FINAL_READ("5", "key unreadable or value missing at the final read"),
+    /** Rule 6: once the faults stop, every live value is back on its key's k replicas within a bound. */
+    COPIES_NOT_BACK("6", "value not back on its k replicas in time");
 
     private final String number;
     private final String description;

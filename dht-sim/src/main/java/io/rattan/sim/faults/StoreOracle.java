@@ -31,6 +31,26 @@ final class StoreOracle {
         return n;
     }
 
+    /** Nodes (any, crashed ones included) whose disk would keep a record of {@code p} through a power loss now. */
+    int durableCopies(PutRecord p) {
+        int n = 0;
+        for (int i = 0; i < world.size(); i++) {
+            n += world.durableRecord(i, p.key, p.hash).isPresent() ? 1 : 0;
+        }
+        return n;
+    }
+
+    /** Nodes (any, crashed ones included) holding a record of {@code p}, value or tombstone. */
+    Set<Integer> recordHolders(PutRecord p) {
+        Set<Integer> out = new HashSet<>();
+        for (int i = 0; i < world.size(); i++) {
+            if (world.store(i).read(p.key, p.hash).isPresent()) {
+                out.add(i);
+            }
+        }
+        return out;
+    }
+
     /** Nodes holding {@code p} as a live value; only those alive when {@code aliveOnly}. */
     List<Integer> holders(PutRecord p, boolean aliveOnly) {
         List<Integer> out = new ArrayList<>();

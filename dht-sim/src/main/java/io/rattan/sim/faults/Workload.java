@@ -2,11 +2,14 @@ package io.rattan.sim.faults;
 
 import io.rattan.core.env.Cancellable;
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.msg.Messages.ClientRemove;
 import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.SecretBinding;
 import io.rattan.core.msg.Status;
 import io.rattan.core.node.Node;
@@ -16,12 +19,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * Clients that put, get and remove through random serving gateways while faults happen, one operation every 200 ms
  * of virtual time on average, over a pool of keys that each hold several values. Each put's value is unique, so a
  * value names its put. Some puts live 10–40 s; each of those is read twice just after its true expiry + S, which is
- * where a value kept too long shows. Every operation goes through {@link Checker}. A client hands its request to the
+ * where a value kept too long shows. 30% of the gets page through the key, 2–8 values a page. Every operation goes
+ * through {@link Checker}. A client hands its request to the
  * gateway node's {@code handleClient} directly (no client network) and gives up after twice the request timeout.
  */
 final class Workload {
@@ -30,6 +35,12 @@ final class Workload {
     private static final int KEYS = 30;
     private static final long OP_GAP_MAX_NANOS = 400_000_000L;
     private static final int LONG_TTL_SECONDS = 3600;
+    /** Gets that page, and their page sizes: a key holds some tens of values, live and removed. */
+    private static final double PAGED_SHARE = 0.3;
+    private static final int PAGE_MIN = 2;
+    private static final int PAGE_MAX = 8;
+    /** The final read's page: smaller than a key's values, so that it pages too. */
+    static final int FINAL_PAGE_VALUES = 8;
 
     private final VirtualWorld world;
     private final Checker checker;
@@ -102,7 +113,22 @@ final class Workload {
         ops++;
         int gateway = gateway();
         Checker.GetRecord g = checker.getStarted(key, gateway);
-        send(ClientGet.of(key), gateway, reply -> checker.getDone(g, reply));
+        // Some gets page through the key: a page holds fewer values than a key does, and rule 1 holds for all pages.
+        int pageValues = random.nextDouble() < PAGED_SHARE ? PAGE_MIN + random.nextInt(PAGE_MAX - PAGE_MIN + 1) : 0;
+        pages(ClientGet.of(key).page(pageValues, Bytes.EMPTY), gateway, reply -> checker.getDone(g, reply));
+    }
+
+    /**
+     * Sends {@code get} through {@code gateway}, and while {@code judge} says more pages follow, the next page after
+     * the reply's placemark, through the same gateway (another if it stopped serving).
+     */
+    private void pages(ClientGet get, int gateway, Predicate<Message> judge) {
+        send(get, gateway, reply -> {
+            if (judge.test(reply)) {
+                int next = world.servingIndexes().contains(gateway) ? gateway : gateway();
+                pages(get.page(get.maxValues(), ((GetReply) reply).placemark()), next, judge);
+            }
+        });
     }
 
     private void remove(Id key) {
@@ -125,11 +151,22 @@ final class Workload {
         send(new ClientRemove(key, p.hash, p.secret, 0), reply -> checker.removeDone(p, start, reply));
     }
 
-    /** Reads every key once, through random gateways: the final check. */
-    void readAll() {
+    /**
+     * The final read (rule 5): every key once, with a quorum get (R = the default, a majority of k) through a random
+     * gateway, {@link #FINAL_PAGE_VALUES} values a page, every page.
+     */
+    void finalRead() {
         for (Id key : keys) {
-            get(key);
+            int gateway = gateway();
+            Checker.GetRecord g = checker.getStarted(key, gateway);
+            ClientGet get = ClientGet.of(key, GetOptions.of(RoutingMode.DEFAULT).withQuorum(0));
+            pages(get.page(FINAL_PAGE_VALUES, Bytes.EMPTY), gateway, reply -> checker.finalPage(g, reply));
         }
+    }
+
+    /** Keys the final read reads. */
+    int keys() {
+        return keys.size();
     }
 
     /** A random serving gateway, or -1 when none serves. */

@@ -9,6 +9,6 @@ public final class SetsAFaultSwitch {
     }
 
     public static PlantedBugs planted() {
-        return new PlantedBugs(true, false, false);
+        return PlantedBugs.of(PlantedBugs.Bug.PUT_ACK_BELOW_QUORUM);
     }
 }

@@ -1,0 +1,21 @@
+package io.rattan.sim.faults;
+
+/** Why an acknowledged put missing from a get was excused (docs/testing.md, rule 1): counted, each by its reason. */
+public enum Excuse {
+    /** A partition that separated the key's replicas, or them from the get's gateway, was in force during the get. */
+    PARTITION("partition"),
+    /** Such a partition healed less than {@link Checker#HEAL_MOMENT_NANOS} before the get started. */
+    HEAL_SETTLING("heal-settling"),
+    /** The get raced the put's copies to the node that answered it ({@link Checker#IN_FLIGHT_NANOS}). */
+    COPY_IN_FLIGHT("copy-in-flight");
+
+    private final String label;
+
+    Excuse(String label) {
+        this.label = label;
+    }
+
+    public String label() {
+        return label;
+    }
+}

@@ -1,0 +1,88 @@
+package io.rattan.sim.faults;
+
+import java.io.PrintStream;
+import java.util.EnumMap;
+import java.util.Locale;
+
+/**
+ * What many fault runs counted and did not assert, summed for {@code ./rattan sim faults}'s summary: misses excused,
+ * by reason; losses to disk faults, per seed with and without {@code --fsync}; removed values returned by replicas
+ * not yet told; the final read; copies back to k. Single-threaded.
+ */
+final class FaultTotals {
+
+    private final EnumMap<Excuse, Long> excused = new EnumMap<>(Excuse.class);
+    // Index 0: without --fsync, 1: with: seeds, puts lost with a power loss among the faults, to whole disks only.
+    private final long[] seeds = new long[2];
+    private final long[] lostPower = new long[2];
+    private final long[] lostDisk = new long[2];
+    private final long[] mostLostInASeed = new long[2];
+    private long ackedAfterDestroyed;
+    private long removedCutOff;
+    private long removedUntold;
+    private long removedUntoldMaxMillis;
+    private long finalKeys;
+    private long finalValues;
+    private long finalMissesAfterClockFault;
+    private long copiesChecked;
+    private long lastShortMillis = -1;
+    private long lastShortSeed;
+    private long servedLateBeyondS;
+
+    FaultTotals() {
+        for (Excuse e : Excuse.values()) {
+            excused.put(e, 0L);
+        }
+    }
+
+    void add(FaultRunResult r) {
+        FaultRunResult.Counted c = r.counted();
+        c.excused().forEach((e, n) -> excused.merge(e, n, Long::sum));
+        int f = r.config().fsync() ? 1 : 0;
+        seeds[f]++;
+        lostPower[f] += c.lostToPowerLoss();
+        lostDisk[f] += c.lostToDiskLoss();
+        mostLostInASeed[f] = Math.max(mostLostInASeed[f], c.lostToPowerLoss() + c.lostToDiskLoss());
+        ackedAfterDestroyed += c.ackedAfterDestroyed();
+        removedCutOff += c.removedReturnedCutOff();
+        removedUntold += c.removedReturnedUntold();
+        removedUntoldMaxMillis = Math.max(removedUntoldMaxMillis, c.removedReturnedUntoldMaxMillis());
+        finalMissesAfterClockFault += c.finalMissesAfterClockFault();
+        servedLateBeyondS += c.servedLateBeyondS();
+        finalKeys += r.ends().keysRead();
+        finalValues += r.ends().valuesChecked();
+        copiesChecked += r.ends().copiesChecked();
+        if (r.ends().lastShortMillis() > lastShortMillis) {
+            lastShortMillis = r.ends().lastShortMillis();
+            lastShortSeed = r.config().seed();
+        }
+    }
+
+    void print(PrintStream out) {
+        StringBuilder b = new StringBuilder();
+        excused.forEach((e, n) -> b.append(b.length() == 0 ? "" : ", ").append(e.label()).append(' ').append(n));
+        out.println("acknowledged puts missing from gets, excused (counted, not asserted): " + b);
+        for (int f = 0; f < 2; f++) {
+            if (seeds[f] > 0) {
+                out.printf(Locale.ROOT, "lost to disk faults, %s --fsync: %d acknowledged puts over %d seeds (%.2f a "
+                                + "seed, at most %d): %d with a power loss among the faults, %d to whole disks only%n",
+                        f == 0 ? "without" : "with", lostPower[f] + lostDisk[f], seeds[f],
+                        (lostPower[f] + lostDisk[f]) / (double) seeds[f], mostLostInASeed[f], lostPower[f],
+                        lostDisk[f]);
+            }
+        }
+        out.printf(Locale.ROOT, "puts acknowledged short of W because a disk fault had destroyed copies (not counted "
+                + "toward W): %d%n", ackedAfterDestroyed);
+        out.printf(Locale.ROOT, "removed values returned by a get that may have read a node not yet told: %d while a "
+                + "partition cut it off, %d after, at most %d ms after it could have been told (bound %d s)%n",
+                removedCutOff, removedUntold, removedUntoldMaxMillis, Checker.TOMBSTONE_BOUND_NANOS / 1_000_000_000L);
+        out.printf(Locale.ROOT, "final read: %d keys, %d acknowledged values checked (%d missing after a clock fault "
+                + "on a holder, counted apart)%n", finalKeys, finalValues, finalMissesAfterClockFault);
+        out.printf(Locale.ROOT, "copies back to k: %d values checked %d s after the faults stopped; %s%n",
+                copiesChecked, CopiesBackCheck.BOUND_NANOS / 1_000_000_000L, lastShortMillis < 0
+                        ? "none short after the stop" : String.format(Locale.ROOT, "the last short at +%.0f s (seed %d)",
+                        lastShortMillis / 1000.0, lastShortSeed));
+        out.printf(Locale.ROOT, "values served past expiry + S by nodes whose clocks were off by more than S: %d%n",
+                servedLateBeyondS);
+    }
+}
