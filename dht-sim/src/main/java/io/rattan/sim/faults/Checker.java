@@ -275,9 +275,12 @@ final class Checker {
         puts.clockChanging(index);
     }
 
-    /** See {@link PutLedger#diskFault}; an acknowledged put it took the last copy of is counted as lost. */
+    /**
+     * See {@link PutLedger#diskFault}; an acknowledged put it took the last copy of is counted as lost, an
+     * acknowledged remove it took the last tombstone of as undone.
+     */
     void diskFault(int index, Set<Bytes> before, boolean wholeDisk) {
-        puts.diskFault(index, before, wholeDisk).forEach(this::lost);
+        puts.diskFault(index, before, wholeDisk, tally::countRemoveUndone).forEach(this::lost);
     }
 
     /** Rule 4: an operation that started once the world had settled after the faults must succeed. */

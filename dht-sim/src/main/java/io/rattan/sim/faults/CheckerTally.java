@@ -10,7 +10,7 @@ import java.util.function.Supplier;
  * What the checker found: violations counted per rule, the first few of each kept with their detail, and the cases
  * counted but not asserted, each by its reason: misses excused (a partition of the key's nodes, a heal's settling
  * time, a copy in flight), acknowledged puts lost to disk faults, puts acknowledged while a disk fault had destroyed
- * copies, removed values a replica not yet told returned, values served late by clocks off by more than S. Touched
+ * copies, acknowledged removes whose every tombstone disk faults destroyed, removed values a replica not yet told returned, values served late by clocks off by more than S. Touched
  * only from the world's thread.
  */
 final class CheckerTally {
@@ -26,6 +26,7 @@ final class CheckerTally {
     private long lostToPowerLoss;
     private long lostToDiskLoss;
     private long ackedAfterDestroyed;
+    private long removesUndone;
     private long removedReturnedCutOff;
     private long removedReturnedUntold;
     private long removedReturnedUntoldMaxNanos;
@@ -61,6 +62,11 @@ final class CheckerTally {
         } else {
             lostToDiskLoss++;
         }
+    }
+
+    /** An acknowledged remove lost its last tombstone to a disk fault. */
+    void countRemoveUndone() {
+        removesUndone++;
     }
 
     void countAckedAfterDestroyed() {
@@ -99,7 +105,7 @@ final class CheckerTally {
     /** Everything counted and not asserted, for the run's result. */
     FaultRunResult.Counted counted() {
         return new FaultRunResult.Counted(new EnumMap<>(excused), lostToPowerLoss, lostToDiskLoss,
-                ackedAfterDestroyed, removedReturnedCutOff, removedReturnedUntold,
+                ackedAfterDestroyed, removesUndone, removedReturnedCutOff, removedReturnedUntold,
                 removedReturnedUntoldMaxNanos / 1_000_000L,
                 finalMissesAfterClockFault, servedLateBeyondS);
     }

@@ -18,6 +18,7 @@ final class FaultTotals {
     private final long[] lostDisk = new long[2];
     private final long[] mostLostInASeed = new long[2];
     private long ackedAfterDestroyed;
+    private long removesUndone;
     private long removedCutOff;
     private long removedUntold;
     private long removedUntoldMaxMillis;
@@ -44,6 +45,7 @@ final class FaultTotals {
         lostDisk[f] += c.lostToDiskLoss();
         mostLostInASeed[f] = Math.max(mostLostInASeed[f], c.lostToPowerLoss() + c.lostToDiskLoss());
         ackedAfterDestroyed += c.ackedAfterDestroyed();
+        removesUndone += c.removesUndone();
         removedCutOff += c.removedReturnedCutOff();
         removedUntold += c.removedReturnedUntold();
         removedUntoldMaxMillis = Math.max(removedUntoldMaxMillis, c.removedReturnedUntoldMaxMillis());
@@ -73,6 +75,8 @@ final class FaultTotals {
         }
         out.printf(Locale.ROOT, "puts acknowledged short of W because a disk fault had destroyed copies (not counted "
                 + "toward W): %d%n", ackedAfterDestroyed);
+        out.printf(Locale.ROOT, "acknowledged removes undone: disk faults destroyed every tombstone: %d%n",
+                removesUndone);
         out.printf(Locale.ROOT, "removed values returned by a get that may have read a node not yet told: %d while a "
                 + "partition cut it off, %d after, at most %d ms after it could have been told (bound %d s)%n",
                 removedCutOff, removedUntold, removedUntoldMaxMillis, Checker.TOMBSTONE_BOUND_NANOS / 1_000_000_000L);

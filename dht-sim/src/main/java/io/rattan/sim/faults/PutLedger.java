@@ -59,9 +59,10 @@ final class PutLedger {
 
     /**
      * A disk fault on node {@code index} destroyed what it held before ({@code before}) and holds no more: its whole
-     * disk ({@code wholeDisk}) or what it had not synced. Returns the puts whose last copy it destroyed.
+     * disk ({@code wholeDisk}) or what it had not synced. Returns the puts whose last copy it destroyed, and marks
+     * those whose acknowledged remove lost its last tombstone ({@link PutRecord#removeUndone}), counting them.
      */
-    List<PutRecord> diskFault(int index, Set<Bytes> before, boolean wholeDisk) {
+    List<PutRecord> diskFault(int index, Set<Bytes> before, boolean wholeDisk, Runnable removeUndone) {
         List<PutRecord> lost = new ArrayList<>();
         Set<Bytes> after = stores.held(index);
         for (Bytes h : before) {
@@ -71,6 +72,10 @@ final class PutLedger {
             }
             // What this disk held of a tombstone may be gone or back to the live value: a fault, not a resurrection.
             p.tombstoneAt.remove(index);
+            if (p.removeAckNanos != Long.MAX_VALUE && !p.removeUndone && !stores.anyTombstone(p)) {
+                p.removeUndone = true;
+                removeUndone.run();
+            }
             if (after.contains(h)) {
                 continue;
             }

@@ -24,6 +24,8 @@ final class PutRecord {
     boolean lostToDiskFaults;
     // Counted among the losses (once acknowledged and lost).
     boolean lossCounted;
+    // Its remove was acknowledged, and then at some instant disk faults had destroyed every tombstone of it.
+    boolean removeUndone;
     // Some node held a copy while its clock changed: the copy's expiry moved by the change.
     boolean clockTainted;
     // The gateway's expiry clock was more than S ahead (behind) when it stamped the expiry: the value may live

@@ -10,7 +10,8 @@ import java.util.function.IntToLongFunction;
  * reached holds it live (a replica that missed the remove, not yet told: the get may have read that node), and only
  * for {@link Checker#TOMBSTONE_BOUND_NANOS} after that node could first have been told: the remove's acknowledgement,
  * its last restart, or the heal of the last partition that cut it from the key's replicas, whichever came last. Once
- * a node held the tombstone, its holding the value live again is a resurrection.
+ * a node held the tombstone, its holding the value live again is a resurrection. A remove whose every tombstone disk
+ * faults destroyed is undone (counted, as a put lost to disk faults is): its value may come back.
  */
 final class RemovedValueCheck {
 
@@ -31,7 +32,8 @@ final class RemovedValueCheck {
 
     /** Get {@code g} returned {@code p}'s value. */
     void check(Checker.GetRecord g, PutRecord p) {
-        if (p.removeAckNanos >= g.startNanos()) {
+        // A remove whose every tombstone disk faults destroyed is undone, as a put can be lost: counted at the fault.
+        if (p.removeAckNanos >= g.startNanos() || p.removeUndone) {
             return;
         }
         stores.noteTombstones(p);

@@ -66,6 +66,17 @@ final class StoreOracle {
         return out;
     }
 
+    /** Whether any node (crashed ones' disks included) holds a tombstone of {@code p}. */
+    boolean anyTombstone(PutRecord p) {
+        for (int i = 0; i < world.size(); i++) {
+            Optional<StoredRecord> r = world.store(i).read(p.key, p.hash);
+            if (r.isPresent() && r.get().tombstone()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Remembers which nodes hold {@code p}'s tombstone now. */
     void noteTombstones(PutRecord p) {
         for (int i = 0; i < world.size(); i++) {
