@@ -1,6 +1,7 @@
 package io.rattan.core.testing;
 
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -45,7 +46,7 @@ public final class PlantedBugs {
     /** The given bugs planted, the others off. */
     public static PlantedBugs of(Bug... planted) {
         EnumSet<Bug> set = EnumSet.noneOf(Bug.class);
-        set.addAll(java.util.List.of(planted));
+        set.addAll(List.of(planted));
         return new PlantedBugs(set);
     }
 

@@ -17,7 +17,8 @@ import java.util.function.LongSupplier;
  * A virtual node's disk with two faults: it can be full (every write throws {@link StoreException}, as RocksDB does
  * on ENOSPC), and it can lose power. Writes reach the disk at the next sync, at the first whole multiple of the sync
  * interval of virtual time after the write, as RocksDB's write-ahead log reaches it when the OS flushes it (the real
- * node writes the WAL without fsync); a power loss drops every write not yet synced. Reads see every write, synced
+ * node without {@code --fsync} writes the WAL without syncing it), or sooner by an explicit sync
+ * ({@link #syncThrough}, with {@code --fsync}: {@link SyncingStore}); a power loss drops every write not yet synced. Reads see every write, synced
  * or not, as a live process does. Purges of expired records are not undone (what they removed had expired).
  * Single-threaded, like the world.
  */

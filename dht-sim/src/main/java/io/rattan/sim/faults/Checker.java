@@ -99,7 +99,7 @@ final class Checker {
         this.puts = new PutLedger(stores);
         this.tally = new CheckerTally(world.scheduler(), faultsInForce);
         this.readable = new AckedPutReadableCheck(world, puts, stores, partitions, diagnosis, tally);
-        this.removed = new RemovedValueCheck(stores, tally, partitions, restartedAt, diagnosis);
+        this.removed = new RemovedValueCheck(world, stores, tally, partitions, restartedAt, diagnosis);
         this.expiry = new ExpiryCheck(world, stores, diagnosis, tally);
     }
 

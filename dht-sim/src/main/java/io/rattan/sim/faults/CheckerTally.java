@@ -75,7 +75,7 @@ final class CheckerTally {
 
     /**
      * A removed value returned by a get that may have read a node its tombstone had not reached, {@code ageNanos}
-     * after that node could have been told (not positive: a partition cut it off then).
+     * after that node could have been told (not positive: it could not have been yet).
      */
     void countRemovedReturnedUntold(long ageNanos) {
         if (ageNanos <= 0) {

@@ -32,8 +32,8 @@ public record FaultRunResult(FaultRunConfig config, long traceHash, long events,
      * (every copy destroyed: with a power loss among the faults, or whole disks only); puts acknowledged when a disk
      * fault had destroyed copies they needed for W; acknowledged removes undone (disk faults destroyed every
      * tombstone: the value may come back); removed values returned by a get that may have read a node the
-     * tombstone had not reached yet, while a partition cut it off or after (and the longest time since that node
-     * could have been told); values missing from
+     * tombstone had not reached yet, before it could have been told or after (and the longest time since it could
+     * have been); values missing from
      * the final read after a clock fault on a holder; values served late by nodes whose clocks were off by more than S.
      */
     public record Counted(EnumMap<Excuse, Long> excused, long lostToPowerLoss, long lostToDiskLoss,

@@ -77,8 +77,8 @@ final class FaultTotals {
                 + "toward W): %d%n", ackedAfterDestroyed);
         out.printf(Locale.ROOT, "acknowledged removes undone: disk faults destroyed every tombstone: %d%n",
                 removesUndone);
-        out.printf(Locale.ROOT, "removed values returned by a get that may have read a node not yet told: %d while a "
-                + "partition cut it off, %d after, at most %d ms after it could have been told (bound %d s)%n",
+        out.printf(Locale.ROOT, "removed values returned by a get that may have read a node not yet told: %d before it "
+                + "could have been (cut off, or no tombstone holder up), %d after, at most %d ms after (bound %d s)%n",
                 removedCutOff, removedUntold, removedUntoldMaxMillis, Checker.TOMBSTONE_BOUND_NANOS / 1_000_000_000L);
         out.printf(Locale.ROOT, "final read: %d keys, %d acknowledged values checked (%d missing after a clock fault "
                 + "on a holder, counted apart)%n", finalKeys, finalValues, finalMissesAfterClockFault);

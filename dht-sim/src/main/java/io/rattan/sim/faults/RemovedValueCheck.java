@@ -1,5 +1,6 @@
 package io.rattan.sim.faults;
 
+import io.rattan.core.virtual.VirtualWorld;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -9,7 +10,8 @@ import java.util.function.IntToLongFunction;
  * Rule 2's resurrection half: a removed value may be returned only while some live node that its tombstone never
  * reached holds it live (a replica that missed the remove, not yet told: the get may have read that node), and only
  * for {@link Checker#TOMBSTONE_BOUND_NANOS} after that node could first have been told: the remove's acknowledgement,
- * its last restart, or the heal of the last partition that cut it from the key's replicas, whichever came last. Once
+ * its last restart, the heal of the last partition that cut it from the key's replicas, or the moment since which a
+ * node holding the tombstone has been up and not cut from it, whichever came last. Once
  * a node held the tombstone, its holding the value live again is a resurrection. A remove whose every tombstone disk
  * faults destroyed is undone (counted, as a put lost to disk faults is): its value may come back.
  */
@@ -20,9 +22,11 @@ final class RemovedValueCheck {
     private final PartitionHistory partitions;
     private final IntToLongFunction restartedAt;
     private final GetDiagnosis diagnosis;
+    private final VirtualWorld world;
 
-    RemovedValueCheck(StoreOracle stores, CheckerTally tally, PartitionHistory partitions,
+    RemovedValueCheck(VirtualWorld world, StoreOracle stores, CheckerTally tally, PartitionHistory partitions,
                       IntToLongFunction restartedAt, GetDiagnosis diagnosis) {
+        this.world = world;
         this.stores = stores;
         this.tally = tally;
         this.partitions = partitions;
@@ -68,14 +72,23 @@ final class RemovedValueCheck {
     }
 
     /**
-     * When node {@code i} could first have been told of {@code p}'s remove: the acknowledgement, its last restart, or
-     * the heal of the last partition that cut it from the key's replicas (Long.MAX_VALUE while one does).
+     * When node {@code i} could first have been told of {@code p}'s remove: the acknowledgement, its last restart, the
+     * heal of the last partition that cut it from the key's replicas, and the first moment since which some node
+     * holding the tombstone has been up and not cut from it (Long.MAX_VALUE while none is: a tombstone on a node that
+     * is down, or cut off, tells nobody).
      */
     private long toldFrom(PutRecord p, int i) {
         Set<Integer> group = new TreeSet<>(diagnosis.trueReplicas(p.key));
         group.add(i);
-        long cut = partitions.separatedUntil(group);
-        return Math.max(p.removeAckNanos, Math.max(restartedAt.applyAsLong(i), cut));
+        long from = Math.max(p.removeAckNanos, Math.max(restartedAt.applyAsLong(i), partitions.separatedUntil(group)));
+        long teller = Long.MAX_VALUE;
+        for (int h : stores.tombstoneHolders(p)) {
+            if (world.isAlive(h)) {
+                teller = Math.min(teller, Math.max(restartedAt.applyAsLong(h),
+                        partitions.separatedUntil(new TreeSet<>(List.of(i, h)))));
+            }
+        }
+        return Math.max(from, teller);
     }
 
     private static long millis(long nanos) {

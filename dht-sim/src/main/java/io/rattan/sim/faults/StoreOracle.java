@@ -68,13 +68,19 @@ final class StoreOracle {
 
     /** Whether any node (crashed ones' disks included) holds a tombstone of {@code p}. */
     boolean anyTombstone(PutRecord p) {
+        return !tombstoneHolders(p).isEmpty();
+    }
+
+    /** The nodes (crashed ones' disks included) holding a tombstone of {@code p}. */
+    List<Integer> tombstoneHolders(PutRecord p) {
+        List<Integer> out = new ArrayList<>();
         for (int i = 0; i < world.size(); i++) {
             Optional<StoredRecord> r = world.store(i).read(p.key, p.hash);
             if (r.isPresent() && r.get().tombstone()) {
-                return true;
+                out.add(i);
             }
         }
-        return false;
+        return out;
     }
 
     /** Remembers which nodes hold {@code p}'s tombstone now. */
