@@ -148,9 +148,12 @@ final class Checker {
         }
     }
 
-    /** An acknowledged put lost every copy to disk faults: counted; under {@code --fsync}, rule 1b. */
+    /**
+     * An acknowledged put lost every copy to disk faults: counted; under {@code --fsync}, rule 1b. Not a put within S
+     * of its true expiry: its other copies may have been purged rightly, and the fault took what was left.
+     */
     private void lost(PutRecord p) {
-        if (p.lossCounted || !p.acked()) {
+        if (p.lossCounted || !p.acked() || now() >= p.startNanos + p.ttlSeconds * 1_000_000_000L - S_NANOS) {
             return;
         }
         p.lossCounted = true;
