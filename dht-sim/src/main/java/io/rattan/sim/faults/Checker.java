@@ -188,7 +188,7 @@ final class Checker {
             if (p.removeAckNanos != Long.MAX_VALUE) {
                 stores.noteTombstones(p);
                 liveAtStart.put(p.hash, stores.holders(p, true));
-                toldAtStart.put(p.hash, new TreeSet<>(p.tombstoneAt));
+                toldAtStart.put(p.hash, new TreeSet<>(p.tombstoneAt.keySet()));
             }
             if (p.acked() && now() - p.ackNanos < IN_FLIGHT_NANOS) {
                 freshAtStart.put(p.hash, stores.holders(p, true));

@@ -4,6 +4,8 @@ import io.rattan.core.id.Id;
 import io.rattan.core.util.Bytes;
 import java.util.List;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -32,8 +34,8 @@ final class PutRecord {
     // longer (shorter) than its true expiry allows; the root's cap (its own clock + TTL + 2 S) bounds the first.
     boolean stampedLate;
     boolean stampedEarly;
-    // Nodes seen holding this value's tombstone (and not since losing it to a disk fault).
-    final Set<Integer> tombstoneAt = new TreeSet<>();
+    // Nodes seen holding this value's tombstone (and not since losing it to a disk fault), with when first seen.
+    final SortedMap<Integer, Long> tombstoneAt = new TreeMap<>();
     // For rule 1's diagnosis: the live holders when it was acknowledged, and nodes a disk fault took it from.
     List<Integer> holdersAtAck = List.of();
     final Set<Integer> lostAt = new TreeSet<>();

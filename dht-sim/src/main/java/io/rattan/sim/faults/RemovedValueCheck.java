@@ -53,7 +53,7 @@ final class RemovedValueCheck {
         Set<Integer> live = new TreeSet<>(g.liveAtStart().getOrDefault(p.hash, List.of()));
         live.addAll(stores.holders(p, true));
         for (int i : stores.holders(p, true)) {
-            if (!p.tombstoneAt.contains(i)) {
+            if (!p.tombstoneAt.containsKey(i)) {
                 untold.add(i);
             }
         }
@@ -67,25 +67,26 @@ final class RemovedValueCheck {
         }
         tally.violation(Rule.REMOVED_RETURNED, p.name() + " returned by a get started "
                 + millis(g.startNanos() - p.removeAckNanos) + " ms after its remove was acknowledged; live on " + live
-                + (untold.isEmpty() ? ", which had all held its tombstone " + p.tombstoneAt
+                + (untold.isEmpty() ? ", which had all held its tombstone " + p.tombstoneAt.keySet()
                 : "; not told on " + untold + " for " + millis(youngest) + " ms since they could have been"));
     }
 
     /**
      * When node {@code i} could first have been told of {@code p}'s remove: the acknowledgement, its last restart, the
      * heal of the last partition that cut it from the key's replicas, and the first moment since which some node
-     * holding the tombstone has been up and not cut from it (Long.MAX_VALUE while none is: a tombstone on a node that
-     * is down, or cut off, tells nobody).
+     * has held the tombstone (as the checker first saw it), been up and not been cut from it (Long.MAX_VALUE while
+     * none has: a tombstone on a node that is down, or cut off, tells nobody).
      */
     private long toldFrom(PutRecord p, int i) {
         Set<Integer> group = new TreeSet<>(diagnosis.trueReplicas(p.key));
         group.add(i);
         long from = Math.max(p.removeAckNanos, Math.max(restartedAt.applyAsLong(i), partitions.separatedUntil(group)));
         long teller = Long.MAX_VALUE;
-        for (int h : stores.tombstoneHolders(p)) {
-            if (world.isAlive(h)) {
-                teller = Math.min(teller, Math.max(restartedAt.applyAsLong(h),
-                        partitions.separatedUntil(new TreeSet<>(List.of(i, h)))));
+        for (var h : p.tombstoneAt.entrySet()) {
+            if (world.isAlive(h.getKey())) {
+                long since = Math.max(h.getValue(), restartedAt.applyAsLong(h.getKey()));
+                teller = Math.min(teller, Math.max(since, partitions.separatedUntil(new TreeSet<>(List.of(i,
+                        h.getKey())))));
             }
         }
         return Math.max(from, teller);

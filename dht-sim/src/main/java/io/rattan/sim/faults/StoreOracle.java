@@ -88,7 +88,7 @@ final class StoreOracle {
         for (int i = 0; i < world.size(); i++) {
             Optional<StoredRecord> r = world.store(i).read(p.key, p.hash);
             if (r.isPresent() && r.get().tombstone()) {
-                p.tombstoneAt.add(i);
+                p.tombstoneAt.putIfAbsent(i, world.scheduler().nanoTime());
             }
         }
     }
