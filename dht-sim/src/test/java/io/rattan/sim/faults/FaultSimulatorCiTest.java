@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * ones under {@code --fsync}); rule 1b (under {@code --fsync}, no power loss takes an acknowledged put); rule 1 (every
  * acknowledged put in every whole answer after it, pages included, clock faults apart; a miss excused only by a
  * partition that cut the key's nodes, a heal's first second, or a copy in flight, each counted); rule 2 (no value
- * never put; no removed value once its tombstone reached every live holder, nor 30 s after a holder could have been
+ * never put; no removed value once its tombstone reached every live holder, nor 60 s after a holder could have been
  * told); rule 3, clock faults included; rule 4 on every budget seed; rule 5 (a final quorum read of every key, page
  * by page, has every acknowledged live value); rule 6 (a minute after the faults stop, every live value is on its k
  * replicas); a replay gives the same trace and the same verdict; and each planted bug is caught by the rule meant to
