@@ -45,7 +45,7 @@ final class AckedPutReadableCheck {
         List<PutRecord> out = new ArrayList<>();
         for (PutRecord p : puts.puts(g.key())) {
             if (p.acked() && p.ackNanos < g.startNanos() && p.removeStartNanos > end && !p.lostToDiskFaults
-                    && p.startNanos + p.ttlSeconds * 1_000_000_000L - Checker.S_NANOS > end) {
+                    && p.earliestExpiryNanos() - Checker.S_NANOS > end) {
                 out.add(p);
             }
         }

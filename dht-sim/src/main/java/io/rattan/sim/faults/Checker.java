@@ -153,7 +153,7 @@ final class Checker {
      * of its true expiry: its other copies may have been purged rightly, and the fault took what was left.
      */
     private void lost(PutRecord p) {
-        if (p.lossCounted || !p.acked() || now() >= p.startNanos + p.ttlSeconds * 1_000_000_000L - S_NANOS) {
+        if (p.lossCounted || !p.acked() || now() >= p.earliestExpiryNanos() - S_NANOS) {
             return;
         }
         p.lossCounted = true;

@@ -49,7 +49,7 @@ final class CopiesBackCheck {
         for (PutRecord p : checker.allPuts()) {
             if (!p.acked() || now - p.ackNanos < Checker.IN_FLIGHT_NANOS || p.removeStartNanos != Long.MAX_VALUE
                     || p.lostToDiskFaults
-                    || p.startNanos + p.ttlSeconds * SECOND - 2 * Checker.S_NANOS <= now) {
+                    || p.earliestExpiryNanos() - 2 * Checker.S_NANOS <= now) {
                 continue;
             }
             checked += atBound ? 1 : 0;

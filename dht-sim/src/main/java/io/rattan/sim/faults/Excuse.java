@@ -18,4 +18,11 @@ public enum Excuse {
     public String label() {
         return label;
     }
+
+    /** Counts by reason as the summary prints them: {@code partition N, heal-settling N, copy-in-flight N}. */
+    static String line(java.util.Map<Excuse, Long> counts) {
+        StringBuilder b = new StringBuilder();
+        counts.forEach((e, n) -> b.append(b.length() == 0 ? "" : ", ").append(e.label()).append(' ').append(n));
+        return b.toString();
+    }
 }

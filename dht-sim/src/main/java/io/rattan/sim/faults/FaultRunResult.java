@@ -44,9 +44,7 @@ public record FaultRunResult(FaultRunConfig config, long traceHash, long events,
 
         /** As the summary prints it: {@code partition N, heal-settling N, copy-in-flight N}. */
         public String excusedLine() {
-            StringBuilder b = new StringBuilder();
-            excused.forEach((e, n) -> b.append(b.length() == 0 ? "" : ", ").append(e.label()).append(' ').append(n));
-            return b.toString();
+            return Excuse.line(excused);
         }
     }
 

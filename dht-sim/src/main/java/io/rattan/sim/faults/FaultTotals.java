@@ -61,9 +61,7 @@ final class FaultTotals {
     }
 
     void print(PrintStream out) {
-        StringBuilder b = new StringBuilder();
-        excused.forEach((e, n) -> b.append(b.length() == 0 ? "" : ", ").append(e.label()).append(' ').append(n));
-        out.println("acknowledged puts missing from gets, excused (counted, not asserted): " + b);
+        out.println("acknowledged puts missing from gets, excused (counted, not asserted): " + Excuse.line(excused));
         for (int f = 0; f < 2; f++) {
             if (seeds[f] > 0) {
                 out.printf(Locale.ROOT, "lost to disk faults, %s --fsync: %d acknowledged puts over %d seeds (%.2f a "

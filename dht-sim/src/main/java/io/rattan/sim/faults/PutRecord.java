@@ -51,6 +51,11 @@ final class PutRecord {
         this.startNanos = startNanos;
     }
 
+    /** Its earliest true expiry: its start plus its TTL (the gateway stamps the expiry after the start). */
+    long earliestExpiryNanos() {
+        return startNanos + ttlSeconds * 1_000_000_000L;
+    }
+
     boolean acked() {
         return ackNanos >= 0;
     }

@@ -24,11 +24,7 @@ final class StoreOracle {
 
     /** Nodes (any, crashed ones with their disks included) holding a record of {@code p}, value or tombstone. */
     int copies(PutRecord p) {
-        int n = 0;
-        for (int i = 0; i < world.size(); i++) {
-            n += world.store(i).read(p.key, p.hash).isPresent() ? 1 : 0;
-        }
-        return n;
+        return recordHolders(p).size();
     }
 
     /** Nodes (any, crashed ones included) whose disk would keep a record of {@code p} through a power loss now. */

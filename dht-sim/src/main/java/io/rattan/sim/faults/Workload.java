@@ -136,7 +136,7 @@ final class Workload {
         for (PutRecord p : checker.puts(key)) {
             // A value every copy of which a disk fault destroyed is gone rightly: removing it would answer NOT_FOUND.
             if (p.acked() && p.removeStartNanos == Long.MAX_VALUE && !p.lostToDiskFaults
-                    && p.startNanos + p.ttlSeconds * SECOND > now() + 5 * SECOND) {
+                    && p.earliestExpiryNanos() > now() + 5 * SECOND) {
                 candidates.add(p);
             }
         }
