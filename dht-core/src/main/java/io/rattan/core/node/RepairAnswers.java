@@ -59,12 +59,13 @@ final class RepairAnswers {
 
     /**
      * Answers a range digest with this node's sums of the same parts, over the keys it shares with the sender. A sender
-     * that holds none of them while this node holds some is owed a session ({@link Repair#owed}): a session streams
-     * only what its starter holds, and a member that restarted on a lost disk before its neighbours found it dead
-     * changed no one's view, so its own sessions are all that show it is empty. Not owed whenever a part merely holds
-     * more here: while two members' views of the ring differ each counts keys the other leaves out, and sessions would
-     * ping-pong. At most once per peer per settling window, so that a sender that cannot store (a full disk) is not
-     * owed a session each time it asks (docs/history.md, "An empty replica is owed a session back").
+     * that holds fewer than half as many of them as this node is owed a session ({@link Repair#owed}): a session
+     * streams only what its starter holds, and a member that restarted on a lost disk before its neighbours found it
+     * dead changed no one's view, so its own sessions are all that show it is nearly empty (not quite: the puts and the
+     * sessions of others since its start reach it first). Not owed whenever a part merely holds more here: while two
+     * members' views of the ring differ each counts keys the other leaves out, and sessions would ping-pong. At most
+     * once per peer per settling window, so that a sender that cannot store (a full disk) is not owed a session each
+     * time it asks (docs/history.md, "An empty replica is owed a session back").
      */
     void answerRangeDigest(Envelope e, Contact from, RangeDigest d) {
         int n = d.parts().size();
@@ -76,7 +77,7 @@ final class RepairAnswers {
         RangeScan.sums(ctx, replica, parts, pairs.filter(from, d.handoff()), sums -> {
             if (sums != null && !ctx.stopped()) {
                 ctx.outbox().send(from.address(), e.requestId(), new RangeDigestReply(sums));
-                if (!d.handoff() && count(d.parts()) == 0 && count(sums) > 0 && !owedLately(from)
+                if (!d.handoff() && 2 * count(d.parts()) < count(sums) && !owedLately(from)
                         && owed.test(from)) {
                     owedAtNanos.put(from.id(), ctx.now());
                 }
