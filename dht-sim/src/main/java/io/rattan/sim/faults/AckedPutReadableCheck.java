@@ -14,7 +14,7 @@ import java.util.TreeSet;
  * value, unless a remove of it had started, it is within S of its expiry, or disk faults destroyed every copy. A miss
  * is excused, and counted by reason, only by a partition that cut the nodes the get depended on (its gateway, the
  * key's replicas, the value's holders) while it ran or less than {@link Checker#HEAL_MOMENT_NANOS} before, or by a
- * copy in flight to the node that answered ({@link Checker#IN_FLIGHT_NANOS}); a value a clock fault touched is
+ * copy in flight to the node that answered ({@link Checker#inFlightNanos()}); a value a clock fault touched is
  * counted apart.
  */
 final class AckedPutReadableCheck {
@@ -111,7 +111,7 @@ final class AckedPutReadableCheck {
     }
 
     /**
-     * Whether get {@code g} raced the copies of put {@code p}: it started less than {@link Checker#IN_FLIGHT_NANOS}
+     * Whether get {@code g} raced the copies of put {@code p}: it started less than {@link Checker#inFlightNanos()}
      * after the acknowledgement, and its answerer, which did not hold the value then, had been sent a copy before it
      * answered.
      */

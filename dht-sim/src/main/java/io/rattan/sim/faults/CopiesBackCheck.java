@@ -11,7 +11,7 @@ import java.util.Map;
  * Rule 6: once the faults stop, repair puts every live value back on all k of its key's replicas (the k serving
  * nodes closest to the key) within {@link #BOUND_NANOS}. From the stop it looks once a second at every acknowledged
  * value that must still be live (no remove started, not lost to disk faults, not within 2 S of its true expiry,
- * acknowledged over {@link Checker#IN_FLIGHT_NANOS} before); at the bound, each value short of its k replicas is a
+ * acknowledged over {@link Checker#inFlightNanos()} before); at the bound, each value short of its k replicas is a
  * violation. It notes the last second any value was short, for the summary. Reads the stores only.
  */
 final class CopiesBackCheck {
@@ -47,7 +47,7 @@ final class CopiesBackCheck {
         Map<Id, List<Integer>> replicasOf = new HashMap<>();
         boolean anyShort = false;
         for (PutRecord p : checker.allPuts()) {
-            if (!p.acked() || now - p.ackNanos < Checker.IN_FLIGHT_NANOS || p.removeStartNanos != Long.MAX_VALUE
+            if (!p.acked() || now - p.ackNanos < checker.inFlightNanos() || p.removeStartNanos != Long.MAX_VALUE
                     || p.lostToDiskFaults
                     || p.earliestExpiryNanos() - 2 * Checker.S_NANOS <= now) {
                 continue;

@@ -6,7 +6,7 @@ public enum Excuse {
     PARTITION("partition"),
     /** Such a partition healed less than {@link Checker#HEAL_MOMENT_NANOS} before the get started. */
     HEAL_SETTLING("heal-settling"),
-    /** The get raced the put's copies to the node that answered it ({@link Checker#IN_FLIGHT_NANOS}). */
+    /** The get raced the put's copies to the node that answered it ({@link Checker#inFlightNanos()}). */
     COPY_IN_FLIGHT("copy-in-flight");
 
     private final String label;
