@@ -116,7 +116,21 @@ final class GetAnswers {
      */
     boolean seesPastKey(Id key) {
         // In the leaf set, which walks its sides in place: a get asks this, and copying both sides cost two lists each.
-        return members.leafSetSeesPast(key) && !knowsCloserOutsideLeafSet(key);
+        return members.leafSetSeesPast(key, this::knowsOutsideLeafSet) && !knowsCloserOutsideLeafSet(key);
+    }
+
+    /**
+     * Whether this node knows of nodes outside its leaf set, so that sides overlapping both ways are not the whole
+     * overlay ({@link LeafSet#seesPast}): a usable routing-table entry that is no member, or, after W lost neighbours
+     * spoke again together ({@link #partitionMayHaveHealed}), a lost neighbour that has not yet: a node back from
+     * isolation refills its leaf set from the first few that answer, and those alone look like a small overlay.
+     */
+    private boolean knowsOutsideLeafSet() {
+        if (members.lost().size() > 0 && partitionMayHaveHealed()) {
+            return true;
+        }
+        List<Contact> leaf = members.leafMembers();
+        return !members.usableNeighbours(c -> !leaf.contains(c)).isEmpty();
     }
 
     /**

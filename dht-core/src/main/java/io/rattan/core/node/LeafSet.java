@@ -5,6 +5,7 @@ import io.rattan.core.net.Contact;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 
 /**
@@ -270,8 +271,13 @@ public final class LeafSet {
      * ({@link #holdsTheWholeOverlay}). A side that is only short ends at its nearer
      * member: right after a member is declared dead, a node may lie unseen beyond it ({@link GetAnswers#seesPastKey}).
      */
-    boolean seesPast(Id key) {
-        if ((cw.isEmpty() && ccw.isEmpty()) || holdsTheWholeOverlay()) {
+    boolean seesPast(Id key, BooleanSupplier knowsOthers) {
+        if (cw.isEmpty() && ccw.isEmpty()) {
+            return true;
+        }
+        // Sides that overlap both ways are the whole overlay only if this node knows no usable node outside them: a
+        // side short of a member declared dead may end with the other side's last member, and then looks the same.
+        if (holdsTheWholeOverlay() && !knowsOthers.getAsBoolean()) {
             return true;
         }
         Id s = self.id();

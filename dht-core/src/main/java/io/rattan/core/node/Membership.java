@@ -10,6 +10,7 @@ import io.rattan.core.net.Contact;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
@@ -131,8 +132,8 @@ final class Membership {
         return leafSet.covers(key);
     }
 
-    boolean leafSetSeesPast(Id key) {
-        return leafSet.seesPast(key);
+    boolean leafSetSeesPast(Id key, BooleanSupplier knowsOthers) {
+        return leafSet.seesPast(key, knowsOthers);
     }
 
     /** The leaf-set member (or this node) closest to {@code key} among those {@code ok} accepts. */
@@ -373,10 +374,7 @@ final class Membership {
 
     // ---------------------------------------------------------------- leaf-set exchange
 
-    /**
-     * One maintenance period's share: forget stale peers, exchange leaf sets with the next member in turn, and ping
-     * the lost neighbours that are due.
-     */
+    /** One maintenance period's share: forget stale peers, exchange leaf sets with the next in turn, ping lost ones. */
     void exchangeRound() {
         peers.expireDeadMarks(ctx.now());
         peers.forgetIdle(ctx.now(), isNeighbour);

@@ -193,6 +193,26 @@ class GetAnswersEdgeTest {
     }
 
     @Test
+    void sidesThatOverlapBothWaysAfterDeathsHoldNoWholeOverlayWhileTheRoutingTableKnowsMore() {
+        // The fault simulator's case (seed 1049 of issue 34's long run): 0x30… and 0x20… are declared dead, and the
+        // counter-clockwise side, with room, takes 0x80…, the clockwise side's last member: each side's last member is
+        // on the other side, as in an overlay of five. But the routing table still holds 0xc0…, which no side took.
+        // 0x38…: 0x40… is 0x08… away, this node 0x18…: a replica in its own view, and nodes near 0x30… are unknown.
+        members.heard(contact("c0", 8));
+        members.forget(contact("30", 3));
+        members.forget(contact("20", 4));
+        members.heard(contact("80", 7));
+        assertThat(members.counterClockwise()).as("the counter-clockwise side").containsExactly(contact("40", 2),
+                contact("80", 7));
+        Id key = key("38");
+        hold(key);
+        assertThat(members.isReplica(key)).as("a replica in its own view").isTrue();
+
+        assertThat(gets.seesPastKey(key)).isFalse();
+        assertThat(gets.answersGet(key)).as("it passes the get on").isFalse();
+    }
+
+    @Test
     void aLeafSetWhoseSidesShareAMemberHoldsTheWholeOverlay() {
         // Two other nodes: each side holds both, and every node closer to any key is known.
         buildNode(List.of("40", "60"));
