@@ -16,7 +16,9 @@ import io.rattan.core.store.StoreException;
 import io.rattan.core.store.StoredRecord;
 import io.rattan.core.util.Bytes;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,6 +46,8 @@ final class GetAnswers {
     private final RecentViews recent;
     private final long settlingNanos;
     private final long storeFaultSettlingNanos;
+    /** When each leaf-set member last answered again after a cut ({@link #answersResumed}). */
+    private final Map<Id, Long> cutEndedAtNanos = new HashMap<>();
 
     GetAnswers(NodeContext ctx, Membership members, LocalReplica replica) {
         this.ctx = ctx;
@@ -158,6 +162,9 @@ final class GetAnswers {
     void answersResumed(Id member) {
         ctx.listener().cutEnded();
         recent.cutOffEnded(member);
+        long now = ctx.now();
+        cutEndedAtNanos.values().removeIf(at -> now - at >= storeFaultSettlingNanos);
+        cutEndedAtNanos.put(member, now);
     }
 
     /** Every key's replicas may hold puts this node lacks: it started. */
@@ -212,11 +219,17 @@ final class GetAnswers {
      * unanswered for 5 s ({@link Peers#ANSWERS_STOPPED_NANOS}) and not answered since. Under a one-way cut it still
      * speaks, so it stays a member and no view changes, while it leaves this node out of the puts it is the root of.
      * {@link RecentViews#cutOffEnded} unsettles the key once its first answer comes; this covers the cut itself and
-     * the time from its heal to that answer.
+     * the time from its heal to that answer. After that answer, as long as after a store fault: the member's puts made
+     * without this node are on the others, whose views never changed, so no session toward this node starts before
+     * their anti-entropy turns, and the member itself may hold none (seed 1680 of issue 34's long run: a root with a
+     * full disk, cut off from this node, put a value on the four others only).
      */
     private boolean replicaCutOff(Id key) {
+        long now = ctx.now();
         for (Contact c : members.replicaSetWithSuspects(key)) {
-            if (!c.equals(ctx.self()) && members.answersStopped(c.id())) {
+            Long cutEndedAt = cutEndedAtNanos.get(c.id());
+            if (!c.equals(ctx.self()) && (members.answersStopped(c.id())
+                    || cutEndedAt != null && now - cutEndedAt < storeFaultSettlingNanos)) {
                 return true;
             }
         }
