@@ -203,7 +203,7 @@ class FaultSimulatorCiTest {
     void seed46ReplaysTheDocumentedTrace() {
         FaultRunResult r = baseline.get(45);
         assertThat(r.config().seed()).isEqualTo(46);
-        assertThat(r.trace()).isEqualTo("019df015c725fdba/308199");
+        assertThat(r.trace()).isEqualTo("6f4bc6753210c0f3/317966");
     }
 
     @Test
