@@ -215,6 +215,25 @@ final class GetAnswers {
     }
 
     /**
+     * {@code past} with {@code key}'s suspected replicas added ({@link Membership#replicaSetWithSuspects}), so that a
+     * read asks them and R grows by their number. A suspect is in no replica set, yet holds what it held; a root whose
+     * store is in a fault has no records of its own to count on, and drops may leave both of a put's holders suspected
+     * at once (seed 541 of issue 34's long run: a faulted root's paged read of every replica of its view, neither
+     * holder among them, answered OK without the put).
+     */
+    private QuorumRead.Past withSuspects(Id key, QuorumRead.Past past) {
+        List<Contact> current = members.replicaSet(key);
+        List<Contact> asked = new ArrayList<>(past.reachable());
+        for (Contact c : members.replicaSetWithSuspects(key)) {
+            if (!c.equals(ctx.self()) && !current.contains(c) && !asked.contains(c)) {
+                asked.add(c);
+            }
+        }
+        int added = asked.size() - past.reachable().size();
+        return added == 0 ? past : new QuorumRead.Past(asked, past.count() + added);
+    }
+
+    /**
      * Whether a replica of {@code key} in this node's view, suspects included, has left this node's requests
      * unanswered for 5 s ({@link Peers#ANSWERS_STOPPED_NANOS}) and not answered since. Under a one-way cut it still
      * speaks, so it stays a member and no view changes, while it leaves this node out of the puts it is the root of.
@@ -271,7 +290,8 @@ final class GetAnswers {
             if (healthy) {
                 QuorumRead.startWidened(ctx, members, replica, g, readQuorum(true), pastReplicas(g.key()));
             } else {
-                QuorumRead.start(ctx, members, replica, g, readQuorum(false), pastReplicas(g.key()));
+                QuorumRead.start(ctx, members, replica, g, readQuorum(false),
+                        withSuspects(g.key(), pastReplicas(g.key())));
             }
             return;
         }

@@ -55,7 +55,8 @@ final class QuorumRead {
     private final Set<Id> asked = new HashSet<>();
     private final Set<Id> late = new HashSet<>();
     /**
-     * Nodes that were replicas of the key in a view of the settling window and are not now ({@link GetAnswers}):
+     * Nodes that were replicas of the key in a view of the settling window and are not now ({@link GetAnswers}), and
+     * for a root whose store is in a fault, the key's suspected replicas ({@code GetAnswers.withSuspects}):
      * {@code reachable}, those of them that are usable members, asked first and counted among the read's replicas;
      * R grows by {@code count}, all of them, so that a current replica is read in place of each one not reachable.
      */
@@ -91,10 +92,15 @@ final class QuorumRead {
         this.replica = replica;
         this.get = get;
         NodeConfig config = ctx.config();
+        replicas.add(ctx.self().id());
+        for (Contact c : members.replicaSet(get.key())) {
+            replicas.add(c.id());
+        }
+        past.reachable().forEach(c -> replicas.add(c.id()));
         // A gateway with a larger k than this node's asks for what this node can give: all its replicas.
-        // At most every current replica and every reachable past one.
+        // At most every current replica and every reachable past one (fewer than k in a small overlay).
         this.needed = Math.min(Math.min(readQuorum, config.replicas()) + past.count(),
-                config.replicas() + past.reachable().size());
+                Math.min(config.replicas() + past.reachable().size(), replicas.size()));
         this.maxValues = Math.min(get.maxValues() <= 0 ? config.pageValuesMax() : get.maxValues(),
                 config.pageValuesMax());
         this.cost = get.cost();
@@ -126,11 +132,6 @@ final class QuorumRead {
 
     private void run() {
         asked.add(ctx.self().id());
-        replicas.add(ctx.self().id());
-        for (Contact c : members.replicaSet(get.key())) {
-            replicas.add(c.id());
-        }
-        past.reachable().forEach(c -> replicas.add(c.id()));
         try {
             LocalReplica.RecordPage own = replica.readRecords(get.key(), get.placemark(), maxValues);
             answers.add(new ReadMerge.Answer(ctx.self(), own.records(), own.more()));

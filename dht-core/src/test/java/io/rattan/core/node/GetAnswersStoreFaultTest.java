@@ -66,6 +66,31 @@ class GetAnswersStoreFaultTest extends ReplicaRig {
                 Bytes.utf8("put while the disk was full"));
     }
 
+    @Test
+    void aRootWhoseStoreIsInAFaultReadsASuspectedReplicaToo() {
+        StoredRecord missed = value("put on A while the disk was full");
+        healthy = false;
+        // A answered late once: a suspect is in no replica set, yet it holds what it held (seed 541).
+        members.peerTimedOut(a);
+        assertThat(members.usable(a)).isFalse();
+        gets.serve(get());
+
+        List<Sent> reads = sent(ReplicaRead.class);
+        assertThat(reads.stream().map(Sent::to)).as("the suspect as well").contains(a.address());
+        for (Sent read : reads) {
+            if (!read.to().equals(a.address())) {
+                Contact from = read.to().equals(b.address()) ? b : c;
+                outbox.onReply(new Envelope(from, read.envelope().requestId(), new ReplicaReadReply(List.of(), false)));
+            }
+        }
+        assertThat(sent(GetReply.class)).as("no answer before the suspect's").isEmpty();
+        Sent toA = reads.stream().filter(r -> r.to().equals(a.address())).findFirst().orElseThrow();
+        outbox.onReply(new Envelope(a, toA.envelope().requestId(), new ReplicaReadReply(List.of(wire(missed)), false)));
+        GetReply reply = (GetReply) sent(GetReply.class).get(0).envelope().body();
+        assertThat(reply.status()).isEqualTo(Status.OK);
+        assertThat(reply.values()).extracting(v -> v.value()).containsExactly(Bytes.utf8("put on A while the disk was full"));
+    }
+
     /**
      * Once its store takes writes again the puts refused meanwhile are still missing until repair brings them, which
      * may wait for the neighbours' anti-entropy turns: the fault simulator traced misses 13–37 s after the disk was
