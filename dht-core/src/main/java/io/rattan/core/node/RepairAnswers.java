@@ -65,7 +65,7 @@ final class RepairAnswers {
      * sessions of others since its start reach it first). Not owed whenever a part merely holds more here: while two
      * members' views of the ring differ each counts keys the other leaves out, and sessions would ping-pong. At most
      * once per peer per settling window, so that a sender that cannot store (a full disk) is not owed a session each
-     * time it asks (docs/history.md, "An empty replica is owed a session back").
+     * time it asks (docs/history.md, "A nearly empty replica is owed a session back").
      */
     void answerRangeDigest(Envelope e, Contact from, RangeDigest d) {
         int n = d.parts().size();

@@ -88,7 +88,8 @@ class GetAnswersStoreFaultTest extends ReplicaRig {
         outbox.onReply(new Envelope(a, toA.envelope().requestId(), new ReplicaReadReply(List.of(wire(missed)), false)));
         GetReply reply = (GetReply) sent(GetReply.class).get(0).envelope().body();
         assertThat(reply.status()).isEqualTo(Status.OK);
-        assertThat(reply.values()).extracting(v -> v.value()).containsExactly(Bytes.utf8("put on A while the disk was full"));
+        assertThat(reply.values()).extracting(v -> v.value())
+                .containsExactly(Bytes.utf8("put on A while the disk was full"));
     }
 
     /**
