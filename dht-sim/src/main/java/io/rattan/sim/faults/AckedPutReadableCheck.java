@@ -55,15 +55,19 @@ final class AckedPutReadableCheck {
     /** Get {@code g} was answered with every value it holds ({@code returned}, by hash); {@code reply}: its last page. */
     void check(Checker.GetRecord g, GetReply reply, Set<Bytes> returned) {
         long end = world.scheduler().nanoTime();
-        GetDiagnosis.Served answerer = null;
+        GetDiagnosis.Served last = null;
         boolean looked = false;
         for (PutRecord p : mustBeThere(g)) {
             if (returned.contains(p.hash)) {
                 continue;
             }
-            if (!looked) {
-                answerer = diagnosis.answerer(reply, g.gateway(), g.key());
-                looked = true;
+            GetDiagnosis.Served answerer = pageAnswerer(g, p.hash);
+            if (answerer == null) {
+                if (!looked) {
+                    last = diagnosis.answerer(reply, g.gateway(), g.key());
+                    looked = true;
+                }
+                answerer = last;
             }
             Excuse excuse = partitions.excuse(dependedOn(g, p, answerer), g.startNanos(), end,
                     Checker.HEAL_MOMENT_NANOS);
@@ -76,6 +80,19 @@ final class AckedPutReadableCheck {
             }
             missing(g, p, answerer);
         }
+    }
+
+    /**
+     * The node that answered the page of {@code g} before its last whose range covers value {@code hash}, if one did and
+     * was recorded; null for the last page's range.
+     */
+    private static GetDiagnosis.Served pageAnswerer(Checker.GetRecord g, Bytes hash) {
+        for (Checker.PageAnswer page : g.pages()) {
+            if (hash.compareTo(page.end()) <= 0) {
+                return page.answerer();
+            }
+        }
+        return null;
     }
 
     /**

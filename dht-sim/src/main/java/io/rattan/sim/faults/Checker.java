@@ -9,6 +9,7 @@ import io.rattan.core.msg.Messages.ValueEntry;
 import io.rattan.core.msg.Status;
 import io.rattan.core.util.Bytes;
 import io.rattan.core.virtual.VirtualWorld;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -59,7 +60,16 @@ final class Checker {
      */
     record GetRecord(Id key, long startNanos, Map<Bytes, List<Integer>> liveAtStart,
                      Map<Bytes, Set<Integer>> toldAtStart, Map<Bytes, List<Integer>> freshAtStart, int gateway,
-                     List<Integer> replicasAtStart, Set<Bytes> returned) {
+                     List<Integer> replicasAtStart, Set<Bytes> returned, List<PageAnswer> pages) {
+    }
+
+    /**
+     * Who answered a page of a get before its last, which covers the value hashes up to {@code end} (after the
+     * previous page's): a value missing from a paged get is judged against the node that answered its page
+     * (seed 770 of issue 34's second long run: the first page came from a replica whose copy was in flight, the last
+     * from one that held the value).
+     */
+    record PageAnswer(Bytes end, GetDiagnosis.Served answerer) {
     }
 
     private final VirtualWorld world;
@@ -203,7 +213,7 @@ final class Checker {
             }
         }
         return new GetRecord(key, now(), liveAtStart, toldAtStart, freshAtStart, gateway,
-                diagnosis.trueReplicas(key), new HashSet<>());
+                diagnosis.trueReplicas(key), new HashSet<>(), new ArrayList<>());
     }
 
     /**
@@ -220,6 +230,7 @@ final class Checker {
             readable.check(g, r, g.returned());
             return false;
         }
+        g.pages().add(new PageAnswer(r.placemark(), diagnosis.take(r)));
         return true;
     }
 

@@ -117,6 +117,11 @@ final class GetDiagnosis {
         return served.get(reply);
     }
 
+    /** The node that answered {@code reply}, if recorded (null if not), no longer kept here. */
+    Served take(Message reply) {
+        return served.remove(reply);
+    }
+
     /** Who answered with {@code reply}: the sender of the reply, or (sent by nobody) the gateway itself, now. */
     Served answerer(Message reply, int gateway, Id key) {
         Served s = served.remove(reply);
