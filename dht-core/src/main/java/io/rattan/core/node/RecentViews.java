@@ -32,6 +32,9 @@ final class RecentViews {
     /** Until when every key counts as changed (nanos); meaningful once {@code allChanged} is set. */
     private boolean allChanged;
     private long allChangedUntilNanos;
+    /** When a member's cut last ended ({@link #cutOffEnded}); meaningful once {@code cutEnded} is set. */
+    private boolean cutEnded;
+    private long cutEndedAtNanos;
 
     RecentViews(NodeContext ctx, Membership members, long windowNanos) {
         this.ctx = ctx;
@@ -58,7 +61,9 @@ final class RecentViews {
 
     /**
      * Member {@code id} was cut off from this node until now, without leaving the leaf set: the keys whose replica set
-     * holds it count as changed for the window, as if it had left and come back (a past view without it).
+     * holds it count as changed for the window, as if it had left and come back (a past view without it), and so does
+     * every other key, as a member that could not hear this node may have counted it (and its side) suspect and
+     * acknowledged puts of this node's keys on itself ({@link #sidesRejoined}).
      */
     void cutOffEnded(Id id) {
         if (current == null) {
@@ -70,7 +75,18 @@ final class RecentViews {
         }
         long now = ctx.now();
         past.addLast(new Past(now, without));
+        cutEnded = true;
+        cutEndedAtNanos = now;
         pruneAndBound(now);
+    }
+
+    /**
+     * Whether a member's cut ended within the window: under a one-way cut its side never left this node's leaf set,
+     * yet, hearing nothing back, took this side for dead and acknowledged puts of the keys this node replicates on its
+     * own nodes, which no current replica holds until the stray check moves them (seed 1844 of issue 34's long run).
+     */
+    boolean sidesRejoined() {
+        return cutEnded && ctx.now() - cutEndedAtNanos < windowNanos;
     }
 
     /** Every key's replicas may hold what this node lacks: it started, or its store refused copies. */
@@ -89,7 +105,7 @@ final class RecentViews {
     boolean settled(Id key) {
         long now = ctx.now();
         prune(now);
-        if (allChanged && now < allChangedUntilNanos) {
+        if (allChanged && now < allChangedUntilNanos || sidesRejoined()) {
             return false;
         }
         if (past.isEmpty()) {
@@ -163,7 +179,8 @@ final class RecentViews {
      * current replicas meets every put that W of them acknowledged, but not one acknowledged by the set before a
      * change, which may have a single copy in the current set.
      *
-     * <p>If {@code arrivalsToo} (W neighbours declared dead spoke again together, {@link GetAnswers#settled}), the k
+     * <p>If {@code arrivalsToo} (W neighbours declared dead spoke again together, {@link GetAnswers#settled}), or a
+     * member's cut ended within the window ({@link #sidesRejoined}), the k
      * members closest to the key that arrived in the leaf set within the window and are not its replicas now
      * ({@link #arrivalsNear}) are read too. Across a partition each side acknowledged puts on its own k closest; once
      * it heals, the other side's nodes come back as members, and those that are not among the key's replicas now hold
@@ -171,7 +188,7 @@ final class RecentViews {
      */
     QuorumRead.Past extraReplicas(Id key, boolean arrivalsToo) {
         Set<Id> ids = pastReplicas(key);
-        if (arrivalsToo) {
+        if (arrivalsToo || sidesRejoined()) {
             ids = new HashSet<>(ids);
             for (Contact c : arrivalsNear(key)) {
                 ids.add(c.id());

@@ -3,8 +3,10 @@ package io.rattan.core.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.Cost;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.Messages.GetRequest;
 import io.rattan.core.msg.Messages.LeafExchange;
 import io.rattan.core.msg.Messages.LeafExchangeReply;
 import io.rattan.core.msg.Messages.Ping;
@@ -13,6 +15,7 @@ import io.rattan.core.msg.Messages.ReplicaRead;
 import io.rattan.core.msg.Messages.ReplicaReadReply;
 import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.StoreReplicas;
+import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
@@ -272,12 +275,44 @@ class GetAnswersSettlingTest extends ReplicaRig {
         answerNextRequestTo(a);
 
         assertThat(gets.settled(KEY)).as("A answered after a cut of over a second").isFalse();
-        assertThat(gets.settled(far)).as("a key A does not replicate").isTrue();
+        assertThat(gets.settled(far)).as("every key for a view's window: A's side may hold puts of keys near it")
+                .isFalse();
         scheduler.runFor(settlingNanos());
+        assertThat(gets.settled(far)).as("a key A does not replicate").isTrue();
         // The others hold A's puts made without this node and saw no change: only their anti-entropy turns bring them.
         assertThat(gets.settled(KEY)).as("a view change's window is not enough (seed 1680)").isFalse();
         scheduler.runFor(antiEntropyTurnsNanos() - settlingNanos());
         assertThat(gets.settled(KEY)).isTrue();
+    }
+
+    @Test
+    void aMemberBackFromAOneWayCutIsReadForAKeyItDoesNotReplicateHere() {
+        // Seed 1844 of issue 34's long run: A could not hear this node, took it and its side for dead, and acknowledged
+        // a put of a key it is no replica of in this node's view on itself and its side. No read of that key's
+        // current replicas asks A, and none of them holds the put until the stray check moves it.
+        members.heard(contact("7ffffffffffffffffffffffffffffffffffffff0", 7));
+        members.heard(contact("7ffffffffffffffffffffffffffffffffffffff2", 8));
+        scheduler.runFor(settlingNanos());
+        Id far = Id.fromHex("7ffffffffffffffffffffffffffffffffffffff1");
+        outbox.request(a, new Ping(), 100_000_000L, ReplyHandler.of(r -> { }, () -> members.peerTimedOut(a)));
+        scheduler.runFor(200_000_000L);
+        members.heard(a);
+        scheduler.runFor(Peers.ANSWERS_STOPPED_NANOS);
+        assertThat(gets.settled(far)).as("during the cut: A is no replica of it").isTrue();
+
+        answerNextRequestTo(a);
+
+        assertThat(gets.settled(far)).as("A answered after a cut of over a second").isFalse();
+        gets.serve(new GetRequest(far, RoutingMode.DELAY_AWARE, 0, Bytes.EMPTY, gateway, 78, 2, false, Cost.ZERO));
+        List<Sent> reads = sent(ReplicaRead.class);
+        assertThat(reads).as("A, back from the cut, though the fifth closest to the key").extracting(Sent::to)
+                .contains(a.address());
+        StoredRecord missed = value(far, "acknowledged on A's side while it could not hear this node");
+        answerReads(reads, a, List.of(wire(missed)));
+        GetReply reply = (GetReply) sent(GetReply.class).get(0).envelope().body();
+        assertThat(reply.values()).extracting(v -> v.value()).containsExactly(missed.value());
+        scheduler.runFor(settlingNanos());
+        assertThat(gets.settled(far)).isTrue();
     }
 
     @Test
