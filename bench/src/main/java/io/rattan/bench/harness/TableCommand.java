@@ -108,13 +108,14 @@ public final class TableCommand implements Callable<Integer> {
         NodeScrape.scrape(c.http(), out, "start", log);
         TableRun run = new TableRun(c, modes, seed, gets, values, (long) (getMinutes * 60e9), timeout.toNanos(),
                 trace, wallStart, log);
-        List<OpenDhtTable.Row> rows = run.run();
+        TableRun.Result result = run.run();
+        List<OpenDhtTable.Row> rows = result.rows();
         NodeScrape.scrape(c.http(), out, "end", log);
         TableFiles.writeJson(rows, out.resolve("table.json"));
         TableFiles.writeCsv(rows, out.resolve("table.csv"));
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
                 .writeValue(out.resolve("nodes.json").toFile(), NodeCounters.read(out));
-        String report = TableReport.text(rows, c, seed, (System.nanoTime() - wallStart) / 1e9);
+        String report = TableReport.text(rows, result.firstFailures(), c, seed, (System.nanoTime() - wallStart) / 1e9);
         Files.writeString(out.resolve("run.txt"), report);
         PrintWriter stdout = spec.commandLine().getOut();
         stdout.print(report);

@@ -11,7 +11,8 @@ final class TableReport {
     private TableReport() {
     }
 
-    static String text(List<OpenDhtTable.Row> rows, TableCluster cluster, long seed, double wallSeconds) {
+    static String text(List<OpenDhtTable.Row> rows, List<String> firstFailures, TableCluster cluster, long seed,
+                       double wallSeconds) {
         StringBuilder b = new StringBuilder();
         b.append(String.format(Locale.ROOT, "%n%-16s %6s %8s %8s %8s %8s %6s %7s %8s %6s%n", "mode", "gets", "p50",
                 "p90", "p99", "p99.9", "failed", "msgs", "bytes", "hedges"));
@@ -26,6 +27,12 @@ final class TableReport {
                 + "client request and reply and the in-band count of the nodes on its path, every copy that "
                 + "answered, bytes as encoded + %d B of headers per message; nodes.json has the nodes' own "
                 + "counters, maintenance included)%n", cluster.size(), cluster.replicas(), seed, Cost.HEADER_BYTES));
+        for (int i = 0; i < firstFailures.size(); i++) {
+            if (firstFailures.get(i) != null) {
+                b.append(String.format(Locale.ROOT, "first failure of %s: %s%n", rows.get(i).mode(),
+                        firstFailures.get(i)));
+            }
+        }
         b.append(String.format(Locale.ROOT, "wall time %.1f s%n", wallSeconds));
         return b.toString();
     }

@@ -154,7 +154,7 @@ final class TableRounds {
         long timeoutMicros = requestTimeoutNanos / 1000;
         long micros = ok ? Math.max(1, result.latencyNanos() / 1000)
                 : Math.max(result.latencyNanos() / 1000, timeoutMicros);
-        tally.record(mode, micros, ok, result.hedged());
+        tally.record(mode, micros, ok, result.hedged(), result.reply());
         // The next mode starts once this one is decided, as one client would run them.
         links.loop().execute(() -> next(r, client, key, expected, i + 1));
     }

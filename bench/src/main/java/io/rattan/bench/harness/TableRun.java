@@ -36,7 +36,11 @@ record TableRun(TableCluster cluster, List<OpenDhtTable.Mode> modes, long seed, 
 
     private static final long SECOND = 1_000_000_000L;
 
-    List<OpenDhtTable.Row> run() throws IOException, InterruptedException {
+    /** The rows, and each mode's first failed answer (null where none failed), by mode index. */
+    record Result(List<OpenDhtTable.Row> rows, List<String> firstFailures) {
+    }
+
+    Result run() throws IOException, InterruptedException {
         int n = cluster.size();
         // The simulator's clients give up a second after the request timeout.
         long clientTimeout = requestTimeoutNanos + SECOND;
@@ -62,7 +66,7 @@ record TableRun(TableCluster cluster, List<OpenDhtTable.Mode> modes, long seed, 
                 return null;
             });
             awaitRounds(links, tally, phaseStart);
-            return onLoop(links, () -> tally.rows(modes));
+            return onLoop(links, () -> new Result(tally.rows(modes), tally.firstFailures()));
         }
     }
 

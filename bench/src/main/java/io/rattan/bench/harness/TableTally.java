@@ -21,6 +21,8 @@ final class TableTally {
     private final long[] messages;
     private final long[] bytes;
     private final Histogram oracle = new Histogram(LATENCY_MICROS_MAX, 3);
+    /** Each mode's first failed answer, for the report: a failure's reason is what to look at first. */
+    private final String[] firstFailure;
     private int roundsDone;
 
     TableTally(int modes) {
@@ -29,12 +31,17 @@ final class TableTally {
         hedges = new long[modes];
         messages = new long[modes];
         bytes = new long[modes];
+        firstFailure = new String[modes];
         for (int i = 0; i < modes; i++) {
             latency[i] = new Histogram(LATENCY_MICROS_MAX, 3);
         }
     }
 
-    void record(int mode, long micros, boolean ok, boolean hedged) {
+    void record(int mode, long micros, boolean ok, boolean hedged, Object answer) {
+        if (!ok && firstFailure[mode] == null) {
+            String text = String.valueOf(answer);
+            firstFailure[mode] = text.length() > 300 ? text.substring(0, 300) + "..." : text;
+        }
         latency[mode].recordValue(Math.min(micros, LATENCY_MICROS_MAX));
         failed[mode] += ok ? 0 : 1;
         hedges[mode] += hedged ? 1 : 0;
@@ -56,6 +63,11 @@ final class TableTally {
 
     int roundsDone() {
         return roundsDone;
+    }
+
+    /** The first failed answer of each mode that had one, by mode index; null for the others. */
+    List<String> firstFailures() {
+        return java.util.Arrays.asList(firstFailure.clone());
     }
 
     long oracleCount() {

@@ -41,7 +41,8 @@ class TableCommandTest {
         // A trace that barely slows node 0: the run must re-arm it (POST /admin/slow-trace) on every node.
         Path trace = work.resolve("slow.trace");
         Files.writeString(trace, "# rattan-slow-trace v1\n0 0 3600000 fixed 1\n", StandardCharsets.UTF_8);
-        TestClusters.start(clusterDir, 4, "--leaf-set-half", "2", "--slow-trace", trace.toString());
+        // The default leaf set makes every node a replica of every key (k = 4): statuses here, not routing.
+        TestClusters.start(clusterDir, 4, "--slow-trace", trace.toString());
 
         Path out = work.resolve("table");
         TestClusters.Result r = TestClusters.run("bench", "table", "--cluster", clusterDir.toString(), "--seed", "5",
