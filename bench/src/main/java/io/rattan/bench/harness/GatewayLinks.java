@@ -138,7 +138,9 @@ final class GatewayLinks implements AutoCloseable {
         waiting.put(id, new Waiting(node, answer, timer));
         Channel ch = channels[node];
         if (ch == null || !ch.isActive()) {
-            answer(id, new ErrorReply(Status.UNAVAILABLE, "client: no connection to node " + node));
+            // Never answered from within the send: a race's launcher expects its answers later, as the network's.
+            loop.execute(() -> answer(id, new ErrorReply(Status.UNAVAILABLE, "client: no connection to node "
+                    + node)));
             return;
         }
         ch.writeAndFlush(new Envelope(null, id, request)).addListener(f -> {

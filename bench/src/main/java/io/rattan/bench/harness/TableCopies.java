@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 
 /**
  * How a {@code bench table} get's copies travel, and what they cost: a routed copy goes to one node's gateway; a
@@ -102,7 +103,7 @@ final class TableCopies {
     }
 
     /** Pings node {@code node}'s gateway; {@code rttNanos} gets the round trip, or -1 if it did not answer. */
-    void ping(int node, java.util.function.LongConsumer rttNanos) {
+    void ping(int node, LongConsumer rttNanos) {
         long sent = System.nanoTime();
         send(UNCHARGED, node, new Ping(), reply -> rttNanos.accept(isLocal(reply) ? -1 : System.nanoTime() - sent));
     }

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.BiPredicate;
 import java.util.function.Supplier;
 
@@ -151,7 +152,7 @@ record TableRun(TableCluster cluster, List<OpenDhtTable.Mode> modes, long seed, 
             return links.loop().submit(task::get).get(1, TimeUnit.MINUTES);
         } catch (ExecutionException e) {
             throw new IllegalStateException("the table's loop failed", e.getCause());
-        } catch (java.util.concurrent.TimeoutException e) {
+        } catch (TimeoutException e) {
             throw new IllegalStateException("the table's loop did not answer within a minute", e);
         }
     }

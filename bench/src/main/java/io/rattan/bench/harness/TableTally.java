@@ -2,6 +2,7 @@ package io.rattan.bench.harness;
 
 import io.rattan.sim.experiment.OpenDhtTable;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.HdrHistogram.Histogram;
 
@@ -67,7 +68,7 @@ final class TableTally {
 
     /** The first failed answer of each mode that had one, by mode index; null for the others. */
     List<String> firstFailures() {
-        return java.util.Arrays.asList(firstFailure.clone());
+        return Arrays.asList(firstFailure.clone());
     }
 
     long oracleCount() {

@@ -30,7 +30,8 @@ record StoredValues(List<Id> keys, List<Bytes> values) {
             // A client retries a put that a slow root or replica let time out, through another gateway.
             Message put = null;
             for (int attempt = 0; attempt < 5 && !(put instanceof PutReply p && p.status() == Status.OK); attempt++) {
-                put = world.request(TableDraws.putGateway(random, nodes), new ClientPut(key, value, 86_400, Bytes.EMPTY));
+                put = world.request(TableDraws.putGateway(random, nodes),
+                        new ClientPut(key, value, 86_400, Bytes.EMPTY));
             }
             if (put instanceof PutReply p && p.status() == Status.OK) {
                 keys.add(key);
