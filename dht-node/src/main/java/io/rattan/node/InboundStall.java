@@ -21,7 +21,7 @@ final class InboundStall {
     }
 
     private final List<SlowPeriod> periods;
-    private final long armedAtNanos;
+    private long armedAtNanos;
     private final EventLoop loop;
     private final RandomGenerator random;
     private final ArrayDeque<Waiting> queue = new ArrayDeque<>();
@@ -33,6 +33,14 @@ final class InboundStall {
         this.armedAtNanos = armedAtNanos;
         this.loop = loop;
         this.random = random;
+    }
+
+    /**
+     * Makes the periods count from {@code armedAtNanos} (the loop's {@code System.nanoTime()}) from now on, e.g. from
+     * the start of an experiment that runs long after the node started; input already waiting keeps its turn.
+     */
+    void arm(long armedAtNanos) {
+        this.armedAtNanos = armedAtNanos;
     }
 
     /** Runs {@code work} now, or after the delay the current slow periods give it, or never (a drop). */

@@ -57,6 +57,11 @@ final class NodeBackend implements GatewayBackend {
     }
 
     @Override
+    public CompletableFuture<Boolean> armSlowTrace(long epochMillis) {
+        return nodeOnLoop.armSlowTrace(epochMillis);
+    }
+
+    @Override
     public Optional<String> storageFault() {
         StoreException.Kind fault = store.fault();
         return fault == null ? Optional.empty() : Optional.of(fault.name());

@@ -192,6 +192,23 @@ final class NodeOnLoop {
         return new ErrorReply(Status.UNAVAILABLE, "node is not running");
     }
 
+    /**
+     * Re-arms the slow-node hook so that its periods count from {@code epochMillis}; false (and nothing done) when the
+     * node replays no period (no trace, or none of its own).
+     */
+    CompletableFuture<Boolean> armSlowTrace(long epochMillis) {
+        if (stall == null) {
+            return CompletableFuture.completedFuture(false);
+        }
+        CompletableFuture<Boolean> armed = new CompletableFuture<>();
+        loop.execute(() -> {
+            stall.arm(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(epochMillis - System.currentTimeMillis()));
+            log.info("{}: slow-node hook re-armed at {} ms since the epoch", contact.get(), epochMillis);
+            armed.complete(true);
+        });
+        return armed;
+    }
+
     /** Runs one input of the node (on the loop): at once, or as the slow-node hook says when it is armed. */
     private void handle(Runnable input) {
         if (stall == null) {

@@ -41,6 +41,14 @@ public interface GatewayBackend {
         return CompletableFuture.failedFuture(new UnsupportedOperationException("no local store"));
     }
 
+    /**
+     * Makes the node's slow-trace periods ({@code --slow-trace}) count from {@code epochMillis}; completes with false
+     * when the node replays none (no trace, or none of its periods).
+     */
+    default CompletableFuture<Boolean> armSlowTrace(long epochMillis) {
+        return CompletableFuture.completedFuture(false);
+    }
+
     /** The node's metrics in Prometheus text format. */
     String scrapeMetrics();
 

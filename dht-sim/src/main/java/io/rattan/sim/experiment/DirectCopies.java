@@ -18,8 +18,7 @@ import java.util.function.Consumer;
  */
 final class DirectCopies {
 
-    /** How long a one-hop client waits for one target before it passes the copy on to the next. */
-    private static final long DIRECT_ATTEMPT_NANOS = 1_000_000_000L;
+    private static final long DIRECT_ATTEMPT_NANOS = OneHopClient.DIRECT_ATTEMPT_NANOS;
 
     private final TableWorld w;
     // Looked up by id only.

@@ -22,10 +22,8 @@ import java.util.function.Consumer;
 final class OneHopWarmUp {
 
     private static final long SECOND = 1_000_000_000L;
-    /** A one-hop client's image has converged once this many gets in a row taught it no new node. */
-    private static final int WARM_UP_STILL_GETS = 20;
-    /** The most warm-up gets a client makes, converged or not. */
-    private static final int WARM_UP_MAX_GETS = 500;
+    private static final int WARM_UP_STILL_GETS = OneHopClient.WARM_UP_STILL_GETS;
+    private static final int WARM_UP_MAX_GETS = OneHopClient.WARM_UP_MAX_GETS;
 
     private final TableWorld w;
     private final DirectCopies direct;
@@ -43,12 +41,12 @@ final class OneHopWarmUp {
         VirtualWorld world = w.world();
         int[] left = {nodes};
         long[] gets = {0};
+        List<TableDraws.WarmUpStart> starts = TableDraws.warmUpStarts(random, nodes);
         for (int h = 0; h < nodes; h++) {
             OneHopClient client = oneHop.computeIfAbsent(h, OneHopClient::new);
-            long offset = (long) (random.nextDouble() * 60 * SECOND);
-            long seed = random.nextLong();
-            world.scheduler().schedule(offset, () -> warmUpGet(client, keys, new SplittableRandom(seed), 0, 0,
-                    gets, left));
+            TableDraws.WarmUpStart start = starts.get(h);
+            world.scheduler().schedule(start.offsetNanos(), () -> warmUpGet(client, keys,
+                    new SplittableRandom(start.seed()), 0, 0, gets, left));
         }
         if (!world.runUntil(() -> left[0] == 0, 3 * 3600 * SECOND)) {
             throw new IllegalStateException("one-hop warm-up did not finish within three hours");

@@ -53,12 +53,13 @@ public final class OpenDhtTable {
             }
         }
 
-        boolean oneHop() {
+        /** Whether the client sends this mode's copies straight to replicas it knows. */
+        public boolean oneHop() {
             return options.oneHop();
         }
 
         /** Copies a routed get of this mode may send, hence the gateways its rounds need. */
-        int copiesMax() {
+        public int copiesMax() {
             return options.oneHop() ? options.maxCopies() : options.gateways() + hedges;
         }
     }
@@ -159,6 +160,27 @@ public final class OpenDhtTable {
         return List.of(new Mode("hedged-escalating", GetOptions.of(RoutingMode.DELAY_AWARE).withHedge(true), 2));
     }
 
+    /**
+     * The modes named, in the order given: the table's ({@link #standardModes()}) and the extra ones
+     * ({@link #extraModes()}); all of the table's when {@code names} is null or empty.
+     *
+     * @throws IllegalArgumentException naming an unknown mode and listing the known ones
+     */
+    public static List<Mode> modesNamed(List<String> names) {
+        if (names == null || names.isEmpty()) {
+            return standardModes();
+        }
+        List<Mode> all = new ArrayList<>(standardModes());
+        all.addAll(extraModes());
+        List<Mode> chosen = new ArrayList<>();
+        for (String name : names) {
+            chosen.add(all.stream().filter(m -> m.name().equals(name)).findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("unknown mode '" + name + "'; modes: "
+                            + all.stream().map(Mode::name).toList())));
+        }
+        return chosen;
+    }
+
     /** Runs the workload; returns one row per mode and the oracle row last. */
     public Result run() {
         SplittableRandom random = new SplittableRandom(params.seed());
@@ -252,7 +274,8 @@ public final class OpenDhtTable {
         return m instanceof GetReply g && g.status() == Status.OK;
     }
 
-    private static Row row(String mode, Histogram h, Double msgs, Double bytes, long failed, long hedges) {
+    /** A row of the table from latencies in microseconds; the cost columns null for the oracle. */
+    public static Row row(String mode, Histogram h, Double msgs, Double bytes, long failed, long hedges) {
         return new Row(mode, h.getTotalCount(), h.getValueAtPercentile(50) / 1000.0,
                 h.getValueAtPercentile(90) / 1000.0, h.getValueAtPercentile(99) / 1000.0,
                 h.getValueAtPercentile(99.9) / 1000.0, msgs, bytes, failed, hedges);

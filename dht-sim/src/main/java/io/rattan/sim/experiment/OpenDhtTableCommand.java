@@ -11,7 +11,6 @@ import io.rattan.sim.net.SlowSchedule;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -159,19 +158,11 @@ public final class OpenDhtTableCommand implements Callable<Integer> {
     }
 
     private List<OpenDhtTable.Mode> selectModes() {
-        if (only == null || only.isEmpty()) {
-            return OpenDhtTable.standardModes();
+        try {
+            return OpenDhtTable.modesNamed(only);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
-        List<OpenDhtTable.Mode> all = new ArrayList<>(OpenDhtTable.standardModes());
-        all.addAll(OpenDhtTable.extraModes());
-        List<OpenDhtTable.Mode> chosen = new ArrayList<>();
-        for (String name : only) {
-            OpenDhtTable.Mode mode = all.stream().filter(m -> m.name().equals(name)).findFirst()
-                    .orElseThrow(() -> new CommandLine.ParameterException(spec.commandLine(), "unknown mode '"
-                            + name + "'; modes: " + all.stream().map(OpenDhtTable.Mode::name).toList()));
-            chosen.add(mode);
-        }
-        return chosen;
     }
 
     private Distribution parseDelay(String text) {

@@ -55,19 +55,16 @@ final class RoundSchedule {
     void scheduleAll(long start, SplittableRandom random, SplittableRandom roundNodes) {
         VirtualWorld world = w.world();
         int m = modes.size();
-        double meanGap = (double) params.getPhaseNanos() / params.gets();
-        long at = start;
-        int gatewaysMax = modes.stream().mapToInt(OpenDhtTable.Mode::copiesMax).max().orElse(1);
         boolean churn = !params.churn().isOff();
-        for (int round = 0; round < params.gets(); round++) {
-            at += (long) (-Math.log(1 - random.nextDouble()) * meanGap);
-            int[] drawn = distinctNodes(random, Math.min(gatewaysMax, params.nodes()));
-            int k = random.nextInt(stored.keys().size());
-            int[] order = shuffledModes(random, m);
-            long roundAt = at;
+        List<TableDraws.Round> drawn = TableDraws.rounds(random, params.gets(), params.getPhaseNanos(),
+                params.nodes(), TableDraws.nodesPerRound(modes), stored.keys().size(), m);
+        for (int round = 0; round < drawn.size(); round++) {
+            TableDraws.Round r = drawn.get(round);
+            long roundAt = start + r.atNanos();
             int firstCause = round * m + 1;
             world.scheduler().schedule(roundAt - world.scheduler().nanoTime(), () -> startRound(
-                    churn ? servingNodes(world, roundNodes, drawn.length) : drawn, k, order, firstCause, roundAt));
+                    churn ? servingNodes(world, roundNodes, r.nodes().length) : r.nodes(), r.key(), r.order(),
+                    firstCause, roundAt));
         }
     }
 
@@ -82,21 +79,6 @@ final class RoundSchedule {
                 stored.values().get(k), order, firstCause, healthy).next(0);
     }
 
-    private int[] distinctNodes(SplittableRandom random, int n) {
-        int[] picked = new int[n];
-        for (int i = 0; i < n; i++) {
-            boolean fresh;
-            do {
-                picked[i] = random.nextInt(params.nodes());
-                fresh = true;
-                for (int j = 0; j < i; j++) {
-                    fresh &= picked[j] != picked[i];
-                }
-            } while (!fresh);
-        }
-        return picked;
-    }
-
     /** {@code n} distinct random nodes among those serving now; churn keeps far more than a round needs. */
     private static int[] servingNodes(VirtualWorld world, SplittableRandom random, int n) {
         List<Integer> serving = world.servingIndexes();
@@ -108,20 +90,6 @@ final class RoundSchedule {
             picked[i] = serving.remove(random.nextInt(serving.size()));
         }
         return picked;
-    }
-
-    private static int[] shuffledModes(SplittableRandom random, int m) {
-        int[] order = new int[m];
-        for (int i = 0; i < m; i++) {
-            order[i] = i;
-        }
-        for (int i = m - 1; i > 0; i--) {
-            int j = random.nextInt(i + 1);
-            int t = order[i];
-            order[i] = order[j];
-            order[j] = t;
-        }
-        return order;
     }
 
     /**

@@ -25,12 +25,13 @@ record StoredValues(List<Id> keys, List<Bytes> values) {
         List<Bytes> values = new ArrayList<>();
         int unplaced = 0;
         for (int i = 0; keys.size() < count; i++) {
-            Id key = Id.random(random);
-            Bytes value = Bytes.utf8("value-" + i + "-" + random.nextLong());
+            Id key = TableDraws.key(random);
+            Bytes value = TableDraws.value(i, random);
             // A client retries a put that a slow root or replica let time out, through another gateway.
             Message put = null;
             for (int attempt = 0; attempt < 5 && !(put instanceof PutReply p && p.status() == Status.OK); attempt++) {
-                put = world.request(random.nextInt(nodes), new ClientPut(key, value, 86_400, Bytes.EMPTY));
+                put = world.request(TableDraws.putGateway(random, nodes),
+                        new ClientPut(key, value, 86_400, Bytes.EMPTY));
             }
             if (put instanceof PutReply p && p.status() == Status.OK) {
                 keys.add(key);

@@ -7,13 +7,17 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 
-/** The table as JSON and CSV; fixed formatting, so that one seed gives the same bytes. */
-final class TableFiles {
+/**
+ * The table as JSON and CSV; fixed formatting, so that one seed gives the same bytes. {@code ./rattan bench table}
+ * writes its rows with it too, so that a real row and a simulated one read the same way.
+ */
+public final class TableFiles {
 
     private TableFiles() {
     }
 
-    static String json(List<OpenDhtTable.Row> rows) {
+    /** The rows as a JSON array, one object per line. */
+    public static String json(List<OpenDhtTable.Row> rows) {
         StringBuilder b = new StringBuilder("[\n");
         for (int i = 0; i < rows.size(); i++) {
             OpenDhtTable.Row r = rows.get(i);
@@ -26,11 +30,13 @@ final class TableFiles {
         return b.append("]\n").toString();
     }
 
-    static void writeJson(List<OpenDhtTable.Row> rows, Path file) throws IOException {
+    /** Writes {@link #json} to {@code file}. */
+    public static void writeJson(List<OpenDhtTable.Row> rows, Path file) throws IOException {
         Files.writeString(file, json(rows));
     }
 
-    static void writeCsv(List<OpenDhtTable.Row> rows, Path file) throws IOException {
+    /** Writes the rows as CSV with a header line; the oracle's cost columns empty. */
+    public static void writeCsv(List<OpenDhtTable.Row> rows, Path file) throws IOException {
         try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(file))) {
             w.println("mode,gets,p50_ms,p90_ms,p99_ms,p999_ms,msgs_per_get,bytes_per_get,failed,hedges");
             for (OpenDhtTable.Row r : rows) {

@@ -4,11 +4,15 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rattan.core.store.StoredRecord;
 import io.rattan.node.gateway.GatewayBackend;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * {@code GET /admin/records}: this node's own store, listed (key, value hash, tombstone) for copy counting. Answers
- * callers on the node's own host only. Any thread; the future completes on the thread that completed the backend's.
+ * {@code GET /admin/records}: this node's own store, listed (key, value hash, tombstone) for copy counting;
+ * {@code POST /admin/slow-trace?start=EPOCH_MS}: the slow-node trace's periods count from that moment (experiments
+ * re-arm it at their own start). Answers callers on the node's own host only. Any thread; the future completes on the
+ * thread that completed the backend's.
  */
 final class AdminResource {
 
@@ -20,7 +24,7 @@ final class AdminResource {
 
     CompletableFuture<ApiResponse> records(ApiRequest request) {
         // The listing names every key this node holds: operators ask from the node's own host only.
-        if (request.client() == null || !request.client().isLoopbackAddress()) {
+        if (!local(request)) {
             return CompletableFuture.completedFuture(
                     Problems.forbidden("/admin/records answers callers on this node's own host only"));
         }
@@ -39,5 +43,33 @@ final class AdminResource {
             }
             return ApiResponse.json(200, Json.bytes(body));
         });
+    }
+
+    CompletableFuture<ApiResponse> armSlowTrace(ApiRequest request, Map<String, List<String>> query) {
+        // Fault injection: a stranger must not be able to move a node's slow periods.
+        if (!local(request)) {
+            return CompletableFuture.completedFuture(
+                    Problems.forbidden("/admin/slow-trace answers callers on this node's own host only"));
+        }
+        List<String> start = query.getOrDefault("start", List.of());
+        long epochMillis;
+        try {
+            epochMillis = Long.parseLong(start.size() == 1 ? start.get(0) : "");
+        } catch (NumberFormatException e) {
+            return CompletableFuture.completedFuture(
+                    Problems.badRequest("give the moment the periods count from once: ?start=EPOCH_MS"));
+        }
+        // A node with no period of its own in the trace (or no trace) has nothing to re-arm, which is no error: a
+        // cluster's trace need not name every node.
+        return backend.armSlowTrace(epochMillis).thenApply(armed -> {
+            ObjectNode body = Json.object();
+            body.put("armed", armed);
+            body.put("armedAtEpochMillis", epochMillis);
+            return ApiResponse.json(200, Json.bytes(body));
+        });
+    }
+
+    private static boolean local(ApiRequest request) {
+        return request.client() != null && request.client().isLoopbackAddress();
     }
 }

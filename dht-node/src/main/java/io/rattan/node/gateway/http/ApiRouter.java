@@ -62,6 +62,10 @@ final class ApiRouter {
             requireMethod(method, GET);
             return admin.records(request);
         }
+        if (segments.length == 2 && segments[0].equals("admin") && segments[1].equals("slow-trace")) {
+            requireMethod(method, POST);
+            return admin.armSlowTrace(request, query);
+        }
         if (segments.length >= 3 && segments[0].equals("v1") && segments[1].equals("keys")) {
             if (segments.length == 3) {
                 requireMethod(method, GET, POST);

@@ -62,12 +62,21 @@ final class FakeBackend implements GatewayBackend, AutoCloseable {
     volatile int hops = 2;
     volatile Bytes placemark = Bytes.EMPTY;
     volatile Cost cost = Cost.ZERO;
+    /** The moment the last {@code armSlowTrace} gave, -1 before any; whether the node replays a trace. */
+    volatile long armedAt = -1;
+    volatile boolean replaysTrace = true;
 
     private record Stored(Bytes value, Bytes binding, int ttlSeconds) {
     }
 
     FakeBackend(NodeConfig config) {
         this.config = config;
+    }
+
+    @Override
+    public CompletableFuture<Boolean> armSlowTrace(long epochMillis) {
+        armedAt = epochMillis;
+        return CompletableFuture.completedFuture(replaysTrace);
     }
 
     @Override

@@ -1,0 +1,134 @@
+package io.rattan.bench.harness;
+
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.Messages.Ping;
+import io.rattan.core.msg.Status;
+import io.rattan.core.net.Contact;
+import io.rattan.sim.experiment.OneHopClient;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.LongConsumer;
+
+/**
+ * How a {@code bench table} get's copies travel, and what they cost: a routed copy goes to one node's gateway; a
+ * one-hop copy straight to a replica's gateway, passed on along the client's targets while they fail, as the
+ * simulator's {@code DirectCopies} does. Every message a copy causes that the client can know of is charged to the
+ * get's mode: the request and the reply on the client connection (encoded, plus headers), and the cost the nodes
+ * counted in band on the copy's path ({@link io.rattan.core.msg.Cost}), for every copy that answers, winner or
+ * not, and the probes a one-hop answer sets off. Confined to the table's loop.
+ */
+final class TableCopies {
+
+    /** Charges nothing: the warm-up's gets and the oracle's probes are no mode's. */
+    static final int UNCHARGED = -1;
+
+    private final GatewayLinks links;
+    private final TableTally tally;
+    private final long clientTimeoutNanos;
+    // Looked up by id only.
+    private final Map<Id, Integer> indexById = new HashMap<>();
+
+    TableCopies(GatewayLinks links, TableTally tally, List<Contact> contacts, long clientTimeoutNanos) {
+        this.links = links;
+        this.tally = tally;
+        this.clientTimeoutNanos = clientTimeoutNanos;
+        for (int i = 0; i < contacts.size(); i++) {
+            indexById.put(contacts.get(i).id(), i);
+        }
+    }
+
+    long clientTimeoutNanos() {
+        return clientTimeoutNanos;
+    }
+
+    /** Sends {@code request} to {@code node}'s gateway within the client timeout, charging {@code mode}. */
+    void send(int mode, int node, Message request, Consumer<Message> answer) {
+        send(mode, node, request, clientTimeoutNanos, answer);
+    }
+
+    private void send(int mode, int node, Message request, long giveUpNanos, Consumer<Message> answer) {
+        charge(mode, 1, links.wireBytes(request));
+        links.send(node, request, giveUpNanos, reply -> {
+            if (reply instanceof GetReply g) {
+                // The nodes' in-band count, then the gateway's reply to the client.
+                charge(mode, g.cost().messages() + 1L, g.cost().bytes() + links.wireBytes(reply));
+            } else if (!isLocal(reply)) {
+                charge(mode, 1, links.wireBytes(reply));
+            }
+            answer.accept(reply);
+        });
+    }
+
+    /**
+     * A one-hop copy: straight to {@code targets[from]}'s gateway; the answer teaches the client. A target that
+     * fails, or does not answer within {@link OneHopClient#DIRECT_ATTEMPT_NANOS}, passes the copy on to the next;
+     * the client's own node ends the chain wherever it stands and has the whole client timeout.
+     */
+    void direct(int mode, OneHopClient client, List<Contact> targets, int from, Message get,
+                Consumer<Message> answer) {
+        Contact target = targets.get(from);
+        int node = indexOf(target);
+        boolean last = from == targets.size() - 1 || node == client.host();
+        long sent = System.nanoTime();
+        long giveUp = last ? clientTimeoutNanos : OneHopClient.DIRECT_ATTEMPT_NANOS;
+        send(mode, node, get, giveUp, m -> {
+            client.answered(target, m, System.nanoTime() - sent);
+            for (Contact c : client.toProbe(m)) {
+                probe(mode, c, client);
+            }
+            if (!isOk(m) && !last) {
+                direct(mode, client, targets, from + 1, get, answer);
+                return;
+            }
+            answer.accept(m);
+        });
+    }
+
+    /**
+     * Measures the round trip to {@code c}'s gateway: a gateway refuses a ping at once (it serves client requests
+     * only), so the answer measures the connection, not the node's queue as the simulator's probe does.
+     */
+    private void probe(int mode, Contact c, OneHopClient client) {
+        long sent = System.nanoTime();
+        send(mode, indexOf(c), new Ping(), reply -> {
+            if (!isLocal(reply)) {
+                client.probed(c, System.nanoTime() - sent);
+            }
+        });
+    }
+
+    /** Pings node {@code node}'s gateway; {@code rttNanos} gets the round trip, or -1 if it did not answer. */
+    void ping(int node, LongConsumer rttNanos) {
+        long sent = System.nanoTime();
+        send(UNCHARGED, node, new Ping(), reply -> rttNanos.accept(isLocal(reply) ? -1 : System.nanoTime() - sent));
+    }
+
+    int indexOf(Contact c) {
+        Integer i = indexById.get(c.id());
+        if (i == null) {
+            throw new IllegalStateException("an answer named node " + c + ", which is not in the cluster's "
+                    + "gateways.txt");
+        }
+        return i;
+    }
+
+    static boolean isOk(Message m) {
+        return m instanceof GetReply g && g.status() == Status.OK;
+    }
+
+    /** An error the client made up itself (no answer, no connection): nothing came over the wire. */
+    static boolean isLocal(Message m) {
+        return m instanceof ErrorReply e && e.detail() != null && e.detail().startsWith("client:");
+    }
+
+    private void charge(int mode, long msgs, long bytes) {
+        if (mode != UNCHARGED) {
+            tally.charge(mode, msgs, bytes);
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package io.rattan.bench.harness;
+
+import io.rattan.core.msg.Cost;
+import io.rattan.sim.experiment.OpenDhtTable;
+import java.util.List;
+import java.util.Locale;
+
+/** The console's and {@code run.txt}'s view of a {@code bench table} run: the rows as the simulator prints them. */
+final class TableReport {
+
+    private TableReport() {
+    }
+
+    static String text(List<OpenDhtTable.Row> rows, List<String> firstFailures, TableCluster cluster, long seed,
+                       double wallSeconds) {
+        StringBuilder b = new StringBuilder();
+        b.append(String.format(Locale.ROOT, "%n%-16s %6s %8s %8s %8s %8s %6s %7s %8s %6s%n", "mode", "gets", "p50",
+                "p90", "p99", "p99.9", "failed", "msgs", "bytes", "hedges"));
+        for (OpenDhtTable.Row r : rows) {
+            b.append(String.format(Locale.ROOT, "%-16s %6d %8.2f %8.2f %8.2f %8.2f %6d %7s %8s %6s%n", r.mode(),
+                    r.gets(), r.p50Ms(), r.p90Ms(), r.p99Ms(), r.p999Ms(), r.failed(),
+                    r.msgsPerGet() == null ? "" : String.format(Locale.ROOT, "%.1f", r.msgsPerGet()),
+                    r.bytesPerGet() == null ? "" : String.format(Locale.ROOT, "%.0f", r.bytesPerGet()),
+                    r.msgsPerGet() == null ? "" : Long.toString(r.hedges())));
+        }
+        b.append(String.format(Locale.ROOT, "(ms; %d node processes, k = %d, seed %d; msgs and bytes: each copy's "
+                + "client request and reply and the in-band count of the nodes on its path, every copy that "
+                + "answered, bytes as encoded + %d B of headers per message; nodes.json has the nodes' own "
+                + "counters, maintenance included)%n", cluster.size(), cluster.replicas(), seed, Cost.HEADER_BYTES));
+        for (int i = 0; i < firstFailures.size(); i++) {
+            if (firstFailures.get(i) != null) {
+                b.append(String.format(Locale.ROOT, "first failure of %s: %s%n", rows.get(i).mode(),
+                        firstFailures.get(i)));
+            }
+        }
+        b.append(String.format(Locale.ROOT, "wall time %.1f s%n", wallSeconds));
+        return b.toString();
+    }
+}
