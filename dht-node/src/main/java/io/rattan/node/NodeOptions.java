@@ -4,6 +4,7 @@ import io.rattan.core.net.Address;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.node.store.RocksDbStore;
 import io.rattan.node.limits.Limits;
+import io.rattan.node.transport.PeerDelays;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -20,7 +21,8 @@ import java.util.List;
  * @param bootstrap   peers to join through, tried in order; empty starts a new overlay (at most
  *                    {@value #BOOTSTRAP_MAX})
  * @param config      the node's tunables
- * @param peerSendDelay fault injection: how long every peer message waits before it leaves (zero normally)
+ * @param peerDelays  how long each message to a peer waits before it leaves: a fixed delay (fault injection) or the
+ *                    delays of an emulated wide area; {@link PeerDelays#NONE} normally
  * @param inboundSlowness fault injection: the slow-node hook's periods ({@link InboundSlowness#NONE} normally)
  * @param storage     how the store runs: {@code --fsync}, a space limit
  *                    ({@link RocksDbStore.Settings#DEFAULT} normally)
@@ -28,15 +30,15 @@ import java.util.List;
  *                    and timeouts ({@link Limits#defaults()} normally)
  */
 public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPort, Path dataDir,
-                          List<Address> bootstrap, NodeConfig config, Duration peerSendDelay,
+                          List<Address> bootstrap, NodeConfig config, PeerDelays peerDelays,
                           InboundSlowness inboundSlowness, RocksDbStore.Settings storage, Limits limits) {
 
     public static final String LOOPBACK = "127.0.0.1";
     public static final int BOOTSTRAP_MAX = 64;
 
     public NodeOptions {
-        if (peerSendDelay == null || peerSendDelay.isNegative() || peerSendDelay.compareTo(Duration.ofMinutes(1)) > 0) {
-            throw new IllegalArgumentException("peerSendDelay must be 0..60 s");
+        if (peerDelays == null) {
+            throw new IllegalArgumentException("peerDelays is required (PeerDelays.NONE for none)");
         }
         if (host == null || host.isBlank()) {
             throw new IllegalArgumentException("host is required");
@@ -88,42 +90,51 @@ public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPo
 
     /** Options with the default store settings and the default {@link Limits}. */
     public NodeOptions(String host, int peerPort, int gatewayPort, int httpPort, Path dataDir,
-                       List<Address> bootstrap, NodeConfig config, Duration peerSendDelay,
+                       List<Address> bootstrap, NodeConfig config, PeerDelays peerDelays,
                        InboundSlowness inboundSlowness) {
-        this(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerSendDelay, inboundSlowness,
+        this(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerDelays, inboundSlowness,
                 RocksDbStore.Settings.DEFAULT, Limits.defaults());
     }
 
     /** The same node with the store run as {@code settings} say ({@code --fsync}, a space limit). */
     public NodeOptions withStorage(RocksDbStore.Settings settings) {
-        return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerSendDelay,
+        return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerDelays,
                 inboundSlowness, settings, limits);
     }
 
     /** These options with other limits. */
     public NodeOptions withLimits(Limits l) {
-        return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerSendDelay,
+        return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerDelays,
                 inboundSlowness, storage, l);
     }
 
     /** Options without fault injection: peer messages leave at once. */
     public NodeOptions(String host, int peerPort, int gatewayPort, int httpPort, Path dataDir,
                        List<Address> bootstrap, NodeConfig config) {
-        this(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, Duration.ZERO, InboundSlowness.NONE);
+        this(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, PeerDelays.NONE, InboundSlowness.NONE);
     }
 
     /**
      * Fault injection for experiments and tests: every message this node sends to a peer waits {@code delay}
-     * first, as if the node were slow or far away (replies included, so peers measure the delay in their RTTs).
+     * first, as if the node were slow or far away (replies included, so peers measure the delay in their RTTs);
+     * 0..60 s, zero for none. Short for {@code withPeerDelays(PeerDelays.fixed(delay))}.
      */
     public NodeOptions withPeerSendDelay(Duration delay) {
-        return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, delay,
+        return withPeerDelays(PeerDelays.fixed(delay));
+    }
+
+    /**
+     * Each message this node sends to a peer waits as long as {@code delays} says for its destination: a wide area
+     * emulated on one machine ({@link io.rattan.node.transport.WanDelays}), or fault injection.
+     */
+    public NodeOptions withPeerDelays(PeerDelays delays) {
+        return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, delays,
                 inboundSlowness, storage, limits);
     }
 
     /** Fault injection for experiments: the node handles its input late during {@code slowness}'s periods. */
     public NodeOptions withInboundSlowness(InboundSlowness slowness) {
-        return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerSendDelay,
+        return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerDelays,
                 slowness, storage, limits);
     }
 
@@ -142,27 +153,27 @@ public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPo
     }
 
     public NodeOptions withBootstrap(List<Address> peers) {
-        return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, peers, config, peerSendDelay,
+        return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, peers, config, peerDelays,
                 inboundSlowness, storage, limits);
     }
 
     public NodeOptions withConfig(NodeConfig c) {
-        return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, c, peerSendDelay,
+        return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, c, peerDelays,
                 inboundSlowness, storage, limits);
     }
 
     public NodeOptions withPorts(int peer, int gateway, int http) {
-        return new NodeOptions(host, peer, gateway, http, dataDir, bootstrap, config, peerSendDelay, inboundSlowness,
+        return new NodeOptions(host, peer, gateway, http, dataDir, bootstrap, config, peerDelays, inboundSlowness,
                 storage, limits);
     }
 
     public NodeOptions withHost(String h) {
-        return new NodeOptions(h, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerSendDelay,
+        return new NodeOptions(h, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerDelays,
                 inboundSlowness, storage, limits);
     }
 
     public NodeOptions withDataDir(Path dir) {
-        return new NodeOptions(host, peerPort, gatewayPort, httpPort, dir, bootstrap, config, peerSendDelay,
+        return new NodeOptions(host, peerPort, gatewayPort, httpPort, dir, bootstrap, config, peerDelays,
                 inboundSlowness, storage, limits);
     }
 

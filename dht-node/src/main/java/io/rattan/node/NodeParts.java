@@ -22,6 +22,7 @@ import io.rattan.node.store.OffLoopStore;
 import io.rattan.node.store.RocksDbStore;
 import io.rattan.node.transport.DelayedTransport;
 import io.rattan.node.transport.NettyTransport;
+import io.rattan.node.transport.PeerDelays;
 import io.rattan.node.transport.PeerServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -137,8 +138,7 @@ final class NodeParts {
     void startNode(NodeOptions options, UnaryOperator<Store> storeHook, UnaryOperator<Transport> transportHook,
                    long startNanos) throws IOException {
         try {
-            Transport peers = transportHook.apply(options.peerSendDelay().isZero() ? transport
-                    : new DelayedTransport(scheduler, transport, options.peerSendDelay().toNanos()));
+            Transport peers = transportHook.apply(delayed(options.peerDelays()));
             // A CSPRNG: request ids are drawn from it, and a stranger who could predict them could forge replies.
             NodeEnv env = new NodeEnv(clock, scheduler, peers, storeHook.apply(offLoopStore), newSecureRandom());
             nodeOnLoop.start(options.config(), env, metrics, options.bootstrap(), new MetricsRefresh(scheduler, loop,
@@ -170,6 +170,15 @@ final class NodeParts {
         gate.failOutstanding(NodeOnLoop::notRunning);
         closeQuietly(metrics);
         closeQuietly(registry::close);
+    }
+
+    /** The transport behind the peer delays, if any: without them a frame costs no extra step. */
+    private Transport delayed(PeerDelays delays) {
+        if (delays == PeerDelays.NONE) {
+            return transport;
+        }
+        log.info("node {}: peer frames delayed ({})", contact.id().shortHex(), delays);
+        return new DelayedTransport(scheduler, clock, transport, delays);
     }
 
     private Contact contact() {

@@ -123,7 +123,12 @@ public final class ClusterCommand implements Runnable {
                     + "(see 'rattan node --help'); --host, --port, --gateway-port, --http-port, --data-dir and "
                     + "--bootstrap are set by the tool.",
                 "With --slow-trace FILE (a slow-node trace, the simulator's format) node i replays the trace's lines "
-                    + "for index i; every node counts the trace's times from the moment this command ran."})
+                    + "for index i; every node counts the trace's times from the moment this command ran.",
+                "With --wan MATRIX each node is placed on a host of the matrix as the simulator places N nodes with "
+                    + "the seed --wan-seed, and delays every frame it sends to a peer by half the round trip between "
+                    + "their hosts plus the simulator's jitter (the tool gives node i --wan-node i and every node's "
+                    + "address in --wan-peers). Clients are not delayed: they sit on their gateway's host. It emulates "
+                    + "delay only, not bandwidth or loss (docs/measuring.md)."})
     static class Start extends DirCommand {
         @Option(names = "--nodes", required = true, paramLabel = "N", description = "How many node processes.")
         int nodes;
@@ -158,6 +163,16 @@ public final class ClusterCommand implements Runnable {
                 description = "How long all nodes together have to become ready, e.g. 90s or 3m.")
         Duration readyTimeout = Duration.ofMinutes(3);
 
+        @Option(names = "--wan", paramLabel = "MATRIX",
+                description = "Emulate a wide area: a latency matrix file in the simulator's format, or "
+                        + "'planetlab' for the 490-host PlanetLab matrix shipped with Rattan. Default: none.")
+        String wan;
+
+        @Option(names = "--wan-seed", paramLabel = "S",
+                description = "Seeds which host each node is on (as the simulator's --seed does) and the jitter. "
+                        + "Default: 1.")
+        Long wanSeed;
+
         @Unmatched
         List<String> nodeOptions = new ArrayList<>();
 
@@ -186,6 +201,12 @@ public final class ClusterCommand implements Runnable {
                 nodeOptions.add(Long.toString(System.currentTimeMillis()));
             }
             try {
+                if (wan != null) {
+                    nodeOptions.addAll(List.of(ClusterSpec.WAN, ClusterSpec.wanMatrix(wan), ClusterSpec.WAN_SEED,
+                            Long.toString(wanSeed == null ? 1 : wanSeed)));
+                } else if (wanSeed != null) {
+                    throw new IllegalArgumentException("--wan-seed needs --wan");
+                }
                 return new ClusterSpec(nodes, host, basePort, heap, jar(), javaPath(), jvmOpts, nodeOptions);
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), e.getMessage(), e);

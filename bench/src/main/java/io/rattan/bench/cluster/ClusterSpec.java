@@ -1,6 +1,7 @@
 package io.rattan.bench.cluster;
 
 import io.rattan.core.net.Address;
+import io.rattan.core.wan.LatencyMatrix;
 import io.rattan.node.process.NodeLaunch;
 import io.rattan.node.process.NodePorts;
 import io.rattan.node.store.RocksDbNativeLibrary;
@@ -9,6 +10,7 @@ import java.io.Reader;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,10 +41,15 @@ record ClusterSpec(int nodes, String host, int basePort, String heap, Path nodeJ
             List.of("--client-rate", "--peer-rate", "--peer-ip-rate", "--client-storage-bytes");
     static final String SLOW_TRACE_NODE = "--slow-trace-node";
     static final String SLOW_TRACE_START = "--slow-trace-start";
+    static final String WAN = "--wan";
+    static final String WAN_SEED = "--wan-seed";
+    static final String WAN_NODE = "--wan-node";
+    static final String WAN_PEERS = "--wan-peers";
 
     /** Options the tool sets itself per node; given among the node options they would break ports or data dirs. */
     static final List<String> RESERVED_NODE_OPTIONS =
-            List.of("--host", "--port", "--gateway-port", "--http-port", "--data-dir", "--bootstrap");
+            List.of("--host", "--port", "--gateway-port", "--http-port", "--data-dir", "--bootstrap", WAN_NODE,
+                    WAN_PEERS);
 
     ClusterSpec {
         if (nodes < 1 || nodes > 1000) {
@@ -130,7 +137,40 @@ record ClusterSpec(int nodes, String host, int basePort, String heap, Path nodeJ
             cmd.add(SLOW_TRACE_NODE);
             cmd.add(Integer.toString(node));
         }
+        if (hasOption(nodeArgs, WAN)) {
+            // Hosts are assigned by index, as the simulator assigns them: every node is given the whole list.
+            cmd.add(WAN_NODE);
+            cmd.add(Integer.toString(node));
+            cmd.add(WAN_PEERS);
+            List<String> peers = new ArrayList<>();
+            for (int i = 0; i < nodes; i++) {
+                peers.add(peer(i).toString());
+            }
+            cmd.add(String.join(",", peers));
+        }
         return cmd;
+    }
+
+    /**
+     * The {@code --wan} argument every node is given: {@code planetlab}, or the matrix file as an absolute path (a
+     * node restarted from another directory finds it too), read once here so that a bad file is a usage error of
+     * {@code start}, not a node that fails to start.
+     */
+    static String wanMatrix(String arg) {
+        if (arg.equals("planetlab")) {
+            return arg;
+        }
+        Path file = Path.of(arg).toAbsolutePath().normalize();
+        try {
+            LatencyMatrix.load(file);
+        } catch (NoSuchFileException e) {
+            throw new IllegalArgumentException("cannot read --wan matrix " + file + ": no such file", e);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read --wan matrix " + file + ": " + e, e);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--wan matrix " + e.getMessage(), e);
+        }
+        return file.toString();
     }
 
     static boolean hasOption(List<String> args, String option) {

@@ -42,7 +42,8 @@ class PackageRulesTest {
             "testing.PlantedBugs",
             "util.Bytes",
             "virtual.LatencyModel", "virtual.VirtualAddresses", "virtual.VirtualNetwork", "virtual.VirtualScheduler",
-            "virtual.VirtualWorld"));
+            "virtual.VirtualWorld",
+            "wan.HostAssignment", "wan.LatencyMatrix", "wan.OneWayDelay"));
 
     private static JavaClasses core;
 

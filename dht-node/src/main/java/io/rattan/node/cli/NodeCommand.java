@@ -44,6 +44,9 @@ final class NodeCommand implements Callable<Integer> {
     @Mixin
     LimitOptions limits = new LimitOptions();
 
+    @Mixin
+    WanOptions wan = new WanOptions();
+
     @Option(names = "--host", paramLabel = "HOST",
             description = "IP address to bind and to advertise to peers (an IP literal, not a wildcard).")
     String host = NodeOptions.LOOPBACK;
@@ -126,6 +129,7 @@ final class NodeCommand implements Callable<Integer> {
             Path dir = dataDir != null ? dataDir : Path.of("rattan-data", "node-" + peerPort);
             return new NodeOptions(host, peerPort, gatewayPort, httpPort, dir, bootstrap, config)
                     .withInboundSlowness(inboundSlowness())
+                    .withPeerDelays(wan.peerDelays(new Address(host, peerPort)))
                     .withStorage(new RocksDbStore.Settings(fsync, storeMaxBytes))
                     .withLimits(limits.limits());
         } catch (IllegalArgumentException e) {

@@ -9,17 +9,22 @@ import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.net.Address;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.util.Bytes;
+import io.rattan.core.wan.HostAssignment;
 import io.rattan.node.NodeOptions;
+import io.rattan.node.transport.PeerDelays;
+import io.rattan.node.transport.WanDelays;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** Flag parsing and validation of every subcommand; nothing here starts a node. */
@@ -172,12 +177,54 @@ class RattanCliTest {
             {new String[] {"node", "--slow-trace-node", "1"}, "need --slow-trace"},
             {new String[] {"node", "--slow-trace", "/nonexistent/t.txt", "--slow-trace-node", "0"},
                 "cannot read --slow-trace"},
+            {new String[] {"node", "--wan-node", "0"}, "--wan-seed, --wan-node and --wan-peers need --wan"},
+            {new String[] {"node", "--wan-seed", "3"}, "need --wan"},
+            {new String[] {"node", "--wan", "planetlab", "--wan-peers", "127.0.0.1:4000"}, "--wan needs --wan-node"},
+            {new String[] {"node", "--wan", "planetlab", "--wan-node", "0"}, "--wan needs --wan-peers"},
+            {new String[] {"node", "--wan", "planetlab", "--wan-node", "2", "--wan-peers",
+                "127.0.0.1:4000,127.0.0.1:4003"}, "--wan-node 2 is out of range: --wan-peers lists 2 nodes"},
+            {new String[] {"node", "--wan", "planetlab", "--wan-node", "-1", "--wan-peers", "127.0.0.1:4000"},
+                "--wan-node -1 is out of range"},
+            {new String[] {"node", "--wan", "planetlab", "--wan-node", "0", "--wan-peers", "127.0.0.1:4003"},
+                "--wan-peers entry 0 is 127.0.0.1:4003, not this node's peer address 127.0.0.1:4000"},
+            {new String[] {"node", "--wan", "planetlab", "--wan-node", "0", "--wan-peers", "127.0.0.1:4000,x"},
+                "'x' is not host:port"},
+            {new String[] {"node", "--wan", "/nonexistent/m.tsv", "--wan-node", "0", "--wan-peers",
+                "127.0.0.1:4000"}, "cannot read --wan matrix /nonexistent/m.tsv: no such file"},
         };
         for (Object[] c : cases) {
             Run r = run((String[]) c[0]);
             assertThat(r.exit).as(String.join(" ", (String[]) c[0])).isEqualTo(2);
             assertThat(r.err).as(String.join(" ", (String[]) c[0])).contains((String) c[1]).contains("Usage:");
         }
+    }
+
+    @Test
+    void wanFlagsGiveTheNodeItsPeersDelays() {
+        NodeCommand c = parse(NodeCommand.class, "node", "--port", "7403", "--wan", "planetlab", "--wan-seed", "5",
+                "--wan-node", "1", "--wan-peers", "127.0.0.1:7400,127.0.0.1:7403,localhost:7406");
+        PeerDelays delays = c.options().peerDelays();
+        assertThat(delays).isInstanceOf(WanDelays.class);
+        WanDelays wan = (WanDelays) delays;
+        HostAssignment sim = HostAssignment.random(3, 490, 5);
+        assertThat(wan.hostOf(new Address("127.0.0.1", 7406))).isEqualTo(sim.hostOf(2));
+        assertThat(wan.toString()).startsWith("wide area: node 1 of 3 on host " + sim.hostOf(1) + " of 490, seed 5");
+        assertThat(parse(NodeCommand.class, "node", "--port", "0", "--wan", "planetlab", "--wan-node", "0",
+                "--wan-peers", "127.0.0.1:7400").options().peerDelays().toString()).contains("seed 1,");
+        assertThat(parse(NodeCommand.class, "node").options().peerDelays()).isSameAs(PeerDelays.NONE);
+    }
+
+    @Test
+    void aMalformedWanMatrixIsAUsageErrorNamingItsLine(@TempDir Path dir) throws IOException {
+        Path matrix = dir.resolve("m.tsv");
+        Files.writeString(matrix, "0\t80\n80\n");
+        Run r = run("node", "--wan", matrix.toString(), "--wan-node", "0", "--wan-peers", "127.0.0.1:4000");
+        assertThat(r.exit).isEqualTo(2);
+        assertThat(r.err).contains("--wan matrix m.tsv line 2: expected 2 values");
+        Files.writeString(matrix, "0\t80\n80\t0\n");
+        assertThat(parse(NodeCommand.class, "node", "--wan", matrix.toString(), "--wan-node", "1", "--wan-peers",
+                "127.0.0.1:4003,127.0.0.1:4000").options().peerDelays().delayNanos(new Address("127.0.0.1", 4003)))
+                .as("half of 80 ms, with jitter of sigma 4 ms").isBetween(20_000_000L, 60_000_000L);
     }
 
     // ---- put, get, rm

@@ -5,7 +5,7 @@ import io.rattan.core.node.NodeConfig;
 import io.rattan.core.slow.Distribution;
 import io.rattan.core.slow.SlowPeriod;
 import io.rattan.core.slow.SlowTrace;
-import io.rattan.sim.net.LatencyMatrix;
+import io.rattan.core.wan.LatencyMatrix;
 import io.rattan.sim.net.SlowNodeModel;
 import io.rattan.sim.net.SlowSchedule;
 import java.io.IOException;

@@ -2,7 +2,7 @@ package io.rattan.sim.experiment;
 
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.slow.SlowPeriod;
-import io.rattan.sim.net.LatencyMatrix;
+import io.rattan.core.wan.LatencyMatrix;
 import io.rattan.sim.net.SlowNodeModel;
 import io.rattan.sim.net.SlowSchedule;
 import java.io.IOException;

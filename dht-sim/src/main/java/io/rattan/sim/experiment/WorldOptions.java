@@ -1,6 +1,6 @@
 package io.rattan.sim.experiment;
 
-import io.rattan.sim.net.LatencyMatrix;
+import io.rattan.core.wan.LatencyMatrix;
 import java.io.IOException;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;

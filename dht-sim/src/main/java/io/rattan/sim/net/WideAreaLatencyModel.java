@@ -6,6 +6,9 @@ import io.rattan.core.slow.SlowPeriod;
 import io.rattan.core.slow.SlowTrace;
 import io.rattan.core.virtual.LatencyModel;
 import io.rattan.core.virtual.VirtualAddresses;
+import io.rattan.core.wan.HostAssignment;
+import io.rattan.core.wan.LatencyMatrix;
+import io.rattan.core.wan.OneWayDelay;
 import java.util.List;
 import java.util.Objects;
 import java.util.SplittableRandom;
@@ -14,13 +17,14 @@ import java.util.random.RandomGenerator;
 /**
  * A wide-area network of FIFO-server nodes: the simulated world of ANCHORS-LATENCY.md.
  *
- * <p>A message from node s to node d sent at time t (virtual-world node i has the address {@code VirtualAddresses.of("node", i)}) crosses the
- * network in RTT(host(s), host(d)) / 2 plus jitter, normally distributed with σ = {@code jitterFraction} of that
- * delay and truncated at 0, arriving at a = t + network delay. Node d is a single FIFO server: service starts at
- * s = max(a, when d's previous message finished) and takes the base service time plus an extra delay — sampled from
- * the slow periods covering s if there are any, else, rarely, a healthy stall — and the message is delivered when
- * service ends. {@link #delayNanos} returns that end time minus t. Clients ({@link #clientAddress}) sit on a node's
- * host but are not servers: a message to one arrives after the network delay.
+ * <p>A message from node s to node d sent at time t (virtual-world node i has the address
+ * {@code VirtualAddresses.of("node", i)}) crosses the network in RTT(host(s), host(d)) / 2 plus jitter, normally
+ * distributed with σ = {@code jitterFraction} of that delay and truncated at 0 ({@link OneWayDelay}, which the node's
+ * wide-area emulation draws from too), arriving at a = t + network delay. Node d is a single FIFO server: service
+ * starts at s = max(a, when d's previous message finished) and takes the base service time plus an extra delay —
+ * sampled from the slow periods covering s if there are any, else, rarely, a healthy stall — and the message is
+ * delivered when service ends. {@link #delayNanos} returns that end time minus t. Clients ({@link #clientAddress}) sit
+ * on a node's host but are not servers: a message to one arrives after the network delay.
  *
  * <p>Approximations, each chosen because {@link LatencyModel} fixes a message's delay once, when it is sent:
  * <ul>
@@ -51,9 +55,6 @@ import java.util.random.RandomGenerator;
  */
 public final class WideAreaLatencyModel implements LatencyModel {
 
-    /** σ of the jitter as a fraction of the one-way network delay. */
-    public static final double DEFAULT_JITTER_FRACTION = 0.10;
-
     private final LatencyMatrix matrix;
     private final HostAssignment hosts;
     private final SlowNodeModel knobs;
@@ -66,10 +67,10 @@ public final class WideAreaLatencyModel implements LatencyModel {
     private final SplittableRandom[] serviceRandom;
     private Clock clock;
 
-    /** A model with the default jitter, σ = {@value #DEFAULT_JITTER_FRACTION} of the one-way delay. */
+    /** A model with the default jitter, σ = {@value OneWayDelay#DEFAULT_JITTER_FRACTION} of the one-way delay. */
     public WideAreaLatencyModel(LatencyMatrix matrix, HostAssignment hosts, List<SlowPeriod> periods,
             SlowNodeModel knobs, long seed) {
-        this(matrix, hosts, periods, knobs, DEFAULT_JITTER_FRACTION, seed);
+        this(matrix, hosts, periods, knobs, OneWayDelay.DEFAULT_JITTER_FRACTION, seed);
     }
 
     /**
@@ -89,10 +90,7 @@ public final class WideAreaLatencyModel implements LatencyModel {
             throw new IllegalArgumentException("the assignment uses " + hosts.hosts() + " hosts but the matrix has "
                     + matrix.hosts());
         }
-        if (!(jitterFraction >= 0) || !Double.isFinite(jitterFraction)) {
-            throw new IllegalArgumentException("jitterFraction must be finite and >= 0, got " + jitterFraction);
-        }
-        this.jitterFraction = jitterFraction;
+        this.jitterFraction = OneWayDelay.checkJitter(jitterFraction);
         int nodes = hosts.nodes();
         this.periods = new PeriodIndex(periods, nodes);
         this.freeAtNanos = new long[nodes];
@@ -212,11 +210,7 @@ public final class WideAreaLatencyModel implements LatencyModel {
     }
 
     private long networkNanos(int src, int dst) {
-        double oneWay = rttMillis(src, dst) * 1e6 / 2;
-        if (jitterFraction > 0) {
-            oneWay += jitterRandom.nextGaussian() * jitterFraction * oneWay;
-        }
-        return Math.max(0, Math.round(oneWay));
+        return OneWayDelay.nanos(rttMillis(src, dst), jitterFraction, jitterRandom);
     }
 
     private long extraNanos(int node, long atNanos) {

@@ -3,7 +3,7 @@ package io.rattan.sim.experiment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rattan.core.slow.Distribution;
-import io.rattan.sim.net.LatencyMatrix;
+import io.rattan.core.wan.LatencyMatrix;
 import io.rattan.sim.net.SlowNodeModel;
 import io.rattan.sim.net.SlowSchedule;
 import org.junit.jupiter.api.Test;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.slow.Distribution;
-import io.rattan.sim.net.LatencyMatrix;
+import io.rattan.core.wan.LatencyMatrix;
 import io.rattan.sim.net.SlowNodeModel;
 import io.rattan.sim.net.SlowSchedule;
 import java.util.List;

@@ -8,6 +8,9 @@ import io.rattan.core.net.Address;
 import io.rattan.core.slow.Distribution;
 import io.rattan.core.slow.SlowPeriod;
 import io.rattan.core.slow.SlowTrace;
+import io.rattan.core.wan.HostAssignment;
+import io.rattan.core.wan.LatencyMatrix;
+import io.rattan.core.wan.OneWayDelay;
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.StringWriter;
@@ -66,7 +69,7 @@ class WideAreaLatencyModelTest {
     void twoMessagesSentAtOnceToOneNodeAreDeliveredAtLeastAServiceTimeApart() {
         ManualClock clock = new ManualClock();
         WideAreaLatencyModel m = model(100, SlowSchedule.generate(SlowNodeModel.defaults(), 100, 3_600 * SECOND, 3),
-                SlowNodeModel.defaults(), WideAreaLatencyModel.DEFAULT_JITTER_FRACTION, 3, clock);
+                SlowNodeModel.defaults(), OneWayDelay.DEFAULT_JITTER_FRACTION, 3, clock);
         SplittableRandom random = new SplittableRandom(3);
 
         for (int i = 0; i < 5_000; i++) {
@@ -167,7 +170,7 @@ class WideAreaLatencyModelTest {
     @Test
     void jitterIsNormalWithSigmaATenthOfTheOneWayDelay() {
         ManualClock clock = new ManualClock();
-        WideAreaLatencyModel m = model(10, List.of(), QUIET, WideAreaLatencyModel.DEFAULT_JITTER_FRACTION, 7, clock);
+        WideAreaLatencyModel m = model(10, List.of(), QUIET, OneWayDelay.DEFAULT_JITTER_FRACTION, 7, clock);
         double oneWay = m.rttMillis(0, 1) * 1e6 / 2;
         int n = 50_000;
         double sum = 0;
@@ -206,7 +209,7 @@ class WideAreaLatencyModelTest {
     /** Drives a fixed sequence of sends; each result is a delay, or -1 for a drop. */
     private static List<Long> replay(List<SlowPeriod> periods, SlowNodeModel knobs, long seed) {
         ManualClock clock = new ManualClock();
-        WideAreaLatencyModel m = model(100, periods, knobs, WideAreaLatencyModel.DEFAULT_JITTER_FRACTION, seed, clock);
+        WideAreaLatencyModel m = model(100, periods, knobs, OneWayDelay.DEFAULT_JITTER_FRACTION, seed, clock);
         SplittableRandom traffic = new SplittableRandom(1234);
         List<Long> out = new ArrayList<>();
         for (int i = 0; i < 20_000; i++) {

@@ -18,6 +18,8 @@ import io.rattan.core.slow.Distribution;
 import io.rattan.core.slow.SlowPeriod;
 import io.rattan.core.util.Bytes;
 import io.rattan.core.virtual.VirtualWorld;
+import io.rattan.core.wan.HostAssignment;
+import io.rattan.core.wan.LatencyMatrix;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package io.rattan.sim.net;
+package io.rattan.core.wan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.rattan.sim.net;
+package io.rattan.core.wan;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -19,12 +19,12 @@ import java.util.Locale;
  * <p>The text format is one row per line, values separated by tabs or spaces, decimal numbers (an exponent is
  * allowed), every value finite and non-negative, as many rows as columns. Blank lines are skipped; line numbers in
  * error messages count them. The shipped PlanetLab matrix is described, with its licence, in
- * {@code io/rattan/sim/PROVENANCE.md}.
+ * {@code io/rattan/core/wan/PROVENANCE.md}.
  */
 public final class LatencyMatrix {
 
-    /** Classpath location of the 490-host PlanetLab matrix shipped with the simulator. */
-    public static final String PLANETLAB_RESOURCE = "/io/rattan/sim/planetlab490-rtt-ms.tsv";
+    /** Classpath location of the 490-host PlanetLab matrix shipped in dht-core, for the simulator and the node. */
+    public static final String PLANETLAB_RESOURCE = "/io/rattan/core/wan/planetlab490-rtt-ms.tsv";
 
     /** Bounds the memory a malformed or hostile file can make us allocate: 8,192² doubles is 512 MiB. */
     static final int HOSTS_MAX = 8_192;

@@ -1,4 +1,4 @@
-package io.rattan.sim.net;
+package io.rattan.core.wan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -42,8 +42,8 @@ class LatencyMatrixTest {
     void theShippedMatrixIsTheOneItsProvenanceNamesWithItsLicence() throws Exception {
         byte[] tsv;
         String provenance;
-        try (InputStream m = LatencyMatrix.class.getResourceAsStream("/io/rattan/sim/planetlab490-rtt-ms.tsv");
-             InputStream p = LatencyMatrix.class.getResourceAsStream("/io/rattan/sim/PROVENANCE.md")) {
+        try (InputStream m = LatencyMatrix.class.getResourceAsStream("/io/rattan/core/wan/planetlab490-rtt-ms.tsv");
+             InputStream p = LatencyMatrix.class.getResourceAsStream("/io/rattan/core/wan/PROVENANCE.md")) {
             assertThat(m).isNotNull();
             assertThat(p).isNotNull();
             tsv = m.readAllBytes();

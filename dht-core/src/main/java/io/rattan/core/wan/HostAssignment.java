@@ -1,10 +1,13 @@
-package io.rattan.sim.net;
+package io.rattan.core.wan;
 
 import java.util.SplittableRandom;
 
 /**
- * Places simulated nodes on the hosts of a {@link LatencyMatrix}: node i runs on host {@link #hostOf(int) hostOf(i)}.
- * Hosts are taken in the order of a permutation drawn from the seed, node i on the permutation's entry
+ * Places nodes on the hosts of a {@link LatencyMatrix}: node i runs on host {@link #hostOf(int) hostOf(i)}. The
+ * simulator places its nodes this way, and a cluster of real processes emulating a wide area places its processes
+ * the same way from the same seed, so that both live on the same hosts.
+ *
+ * <p>Hosts are taken in the order of a permutation drawn from the seed, node i on the permutation's entry
  * {@code i mod hosts}. With no more nodes than hosts every node therefore has a host of its own, a uniformly random
  * subset of the matrix. With more nodes than hosts we place several nodes per host with a small intra-host RTT
  * ({@value #DEFAULT_INTRA_HOST_RTT_MILLIS} ms by default), round-robin, so host loads differ by at most one node;
