@@ -190,7 +190,10 @@ final class ClientRequests {
             router.forward(routed, via, tried);
         } else if (router.servedHere(routed)) {
             return;
-        } else if (request instanceof ClientGet g && g.routing() == RoutingMode.ITERATIVE) {
+        } else if (request instanceof ClientGet g && g.routing() == RoutingMode.ITERATIVE
+                && !members.closerNeighbours(g.key(), 1).isEmpty()) {
+            // A gateway that knows no closer node is the key's root: it serves the get as a routed one would (it has
+            // no one to ask, and need not be a sure replica: a small ring's gap may be wider than half of it).
             iterative.start(g, id);
         } else {
             router.route(routed, new HashSet<>());

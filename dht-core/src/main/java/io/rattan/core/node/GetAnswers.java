@@ -380,15 +380,17 @@ final class GetAnswers {
 
     /**
      * A node asked by an iterative gateway: the values if it would answer a routed get (and has not lost its
-     * neighbours, {@link #lostNeighbours}), else closer nodes.
+     * neighbours, {@link #lostNeighbours}), else closer nodes. Like a routed get, the root answers even when it is no
+     * sure replica: in a small ring with a gap wider than half of it, neither node beside the gap sees past its keys.
      */
     IterativeGetReply answerIterative(IterativeGet q) {
-        if (answersGet(q.key()) && !lostNeighbours()) {
+        List<Contact> closer = members.closerNeighbours(q.key(), ITERATIVE_CANDIDATES);
+        boolean root = closer.isEmpty() && !closerSuspect(q.key());
+        if ((root || answersGet(q.key())) && !lostNeighbours()) {
             GetReply page = replica.readPage(q.key(), q.maxValues(), q.placemark(), 0);
             return new IterativeGetReply(Status.OK, true, page.values(), page.placemark(),
                     q.wantHolders() ? members.replicaSet(q.key()) : List.of());
         }
-        return new IterativeGetReply(Status.OK, false, List.of(), Bytes.EMPTY,
-                members.closerNeighbours(q.key(), ITERATIVE_CANDIDATES));
+        return new IterativeGetReply(Status.OK, false, List.of(), Bytes.EMPTY, closer);
     }
 }
