@@ -133,7 +133,16 @@ public final class OpenDhtTable {
 
     /** The node configuration of the experiment: the real node's, with 8 replicas and Bamboo's 5 s initial RTO. */
     public static NodeConfig experimentConfig() {
-        return NodeConfig.defaults().withReplicas(8, 2).withTimeouts(10_000, 5_000, 20, 5_000);
+        return experimentConfig(NodeConfig.defaults().leafSetHalf(), 8);
+    }
+
+    /**
+     * The experiment's configuration with another leaf set and k (a real cluster's, for {@code bench table}'s
+     * inputs); k at most {@code leafSetHalf + 1}.
+     */
+    public static NodeConfig experimentConfig(int leafSetHalf, int replicas) {
+        return NodeConfig.defaults().toBuilder().leafSetHalf(leafSetHalf).replicas(replicas, 2).build()
+                .withTimeouts(10_000, 5_000, 20, 5_000);
     }
 
     /** The table's modes, in its order. */

@@ -96,6 +96,16 @@ public final class OpenDhtTableCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}, no churn).")
     Churn churn = Churn.NONE;
 
+    @Option(names = "--leaf-set-half", paramLabel = "N", description = "Leaf-set members on each side, as the "
+            + "node's flag; with few nodes, a small leaf set makes routes take several hops (default: the node's, "
+            + "${DEFAULT-VALUE}).")
+    int leafSetHalf = NodeConfig.defaults().leafSetHalf();
+
+    @Option(names = "--replicas", paramLabel = "K", description = "Copies of each value, at most --leaf-set-half + 1"
+            + " (default: 8, the study's k, or --leaf-set-half + 1 if smaller). Give a real cluster's own, to set a"
+            + " simulated row beside its `bench table` row.")
+    Integer replicas;
+
     @Option(names = "--trace", paramLabel = "FILE", description = "Replay this slow-node trace instead of drawing "
             + "one from the model.")
     Path trace;
@@ -119,6 +129,7 @@ public final class OpenDhtTableCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "need --nodes >= 10, --gets >= 1, "
                     + "--values >= 1, --get-minutes >= 1, 0 <= --slow-fraction < 1, --slow-minutes > 0");
         }
+        NodeConfig config = nodeConfig();
         List<OpenDhtTable.Mode> modes = selectModes();
         long wallStart = System.nanoTime();
         LatencyMatrix matrix = world.matrix();
@@ -134,7 +145,6 @@ public final class OpenDhtTableCommand implements Callable<Integer> {
                 : slowFraction == 0 ? List.of() : SlowSchedule.generate(model, slots, horizon, world.seed);
         Files.createDirectories(out);
         SlowTrace.write(periods, out.resolve("trace.txt"));
-        NodeConfig config = OpenDhtTable.experimentConfig();
         ProgressBar bar = new ProgressBar(System.err, !noProgress);
         OpenDhtTable table = new OpenDhtTable(params, matrix, periods, model, config, modes,
                 line -> System.err.println("  " + line), bar::update);
@@ -155,6 +165,17 @@ public final class OpenDhtTableCommand implements Callable<Integer> {
         Files.writeString(out.resolve("run.txt"), run);
         System.out.printf(Locale.ROOT, "wrote %s%n", out.toAbsolutePath());
         return 0;
+    }
+
+    /** The nodes' configuration: the experiment's, with --leaf-set-half and --replicas. */
+    NodeConfig nodeConfig() {
+        int k = replicas != null ? replicas : Math.min(OpenDhtTable.experimentConfig().replicas(), leafSetHalf + 1);
+        try {
+            return OpenDhtTable.experimentConfig(leafSetHalf, k);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--leaf-set-half and --replicas: "
+                    + e.getMessage());
+        }
     }
 
     private List<OpenDhtTable.Mode> selectModes() {
