@@ -10,7 +10,6 @@ import java.io.Reader;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -157,20 +156,12 @@ record ClusterSpec(int nodes, String host, int basePort, String heap, Path nodeJ
      * {@code start}, not a node that fails to start.
      */
     static String wanMatrix(String arg) {
-        if (arg.equals("planetlab")) {
+        if (arg.equals(LatencyMatrix.PLANETLAB)) {
             return arg;
         }
-        Path file = Path.of(arg).toAbsolutePath().normalize();
-        try {
-            LatencyMatrix.load(file);
-        } catch (NoSuchFileException e) {
-            throw new IllegalArgumentException("cannot read --wan matrix " + file + ": no such file", e);
-        } catch (IOException e) {
-            throw new IllegalArgumentException("cannot read --wan matrix " + file + ": " + e, e);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--wan matrix " + e.getMessage(), e);
-        }
-        return file.toString();
+        String file = Path.of(arg).toAbsolutePath().normalize().toString();
+        LatencyMatrix.named(file, "--wan");
+        return file;
     }
 
     static boolean hasOption(List<String> args, String option) {

@@ -26,6 +26,9 @@ public final class LatencyMatrix {
     /** Classpath location of the 490-host PlanetLab matrix shipped in dht-core, for the simulator and the node. */
     public static final String PLANETLAB_RESOURCE = "/io/rattan/core/wan/planetlab490-rtt-ms.tsv";
 
+    /** The word that names the shipped PlanetLab matrix where a matrix file is expected ({@code --wan planetlab}). */
+    public static final String PLANETLAB = "planetlab";
+
     /** Bounds the memory a malformed or hostile file can make us allocate: 8,192² doubles is 512 MiB. */
     static final int HOSTS_MAX = 8_192;
 
@@ -43,6 +46,34 @@ public final class LatencyMatrix {
         try (Reader reader = Files.newBufferedReader(tsv, StandardCharsets.UTF_8)) {
             return parse(reader, tsv.getFileName().toString());
         }
+    }
+
+    /**
+     * The matrix an option names: {@link #PLANETLAB}, or a file. What is wrong with a file (missing, unreadable,
+     * malformed) throws {@link IllegalArgumentException} with a sentence naming {@code option} and the file.
+     */
+    public static LatencyMatrix named(String planetLabOrFile, String option) {
+        if (planetLabOrFile.equals(PLANETLAB)) {
+            return planetLab();
+        }
+        Path file = Path.of(planetLabOrFile);
+        try {
+            return load(file);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read " + option + " matrix " + file + ": " + describe(e), e);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(option + " matrix " + e.getMessage(), e);
+        }
+    }
+
+    private static String describe(IOException e) {
+        if (e instanceof java.nio.file.NoSuchFileException) {
+            return "no such file";
+        }
+        if (e instanceof java.nio.file.AccessDeniedException) {
+            return "permission denied";
+        }
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 
     /** The 490-host PlanetLab matrix (median RTT 135 ms, p99 413 ms) shipped as a classpath resource. */

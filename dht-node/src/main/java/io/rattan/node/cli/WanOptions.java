@@ -5,8 +5,6 @@ import io.rattan.core.wan.LatencyMatrix;
 import io.rattan.core.wan.OneWayDelay;
 import io.rattan.node.transport.PeerDelays;
 import io.rattan.node.transport.WanDelays;
-import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Help;
@@ -20,7 +18,7 @@ import picocli.CommandLine.Option;
 final class WanOptions {
 
     /** The word that names the matrix shipped with Rattan instead of a file. */
-    static final String PLANETLAB = "planetlab";
+    static final String PLANETLAB = LatencyMatrix.PLANETLAB;
 
     @Option(names = "--wan", paramLabel = "MATRIX",
             description = "Emulate a wide area: delay every frame to a peer by half the round trip between the two "
@@ -75,26 +73,6 @@ final class WanOptions {
     }
 
     private LatencyMatrix load() {
-        if (matrix.equals(PLANETLAB)) {
-            return LatencyMatrix.planetLab();
-        }
-        Path file = Path.of(matrix);
-        try {
-            return LatencyMatrix.load(file);
-        } catch (IOException e) {
-            throw new IllegalArgumentException("cannot read --wan matrix " + file + ": " + describe(e), e);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--wan matrix " + e.getMessage(), e);
-        }
-    }
-
-    private static String describe(IOException e) {
-        if (e instanceof java.nio.file.NoSuchFileException) {
-            return "no such file";
-        }
-        if (e instanceof java.nio.file.AccessDeniedException) {
-            return "permission denied";
-        }
-        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        return LatencyMatrix.named(matrix, "--wan");
     }
 }
