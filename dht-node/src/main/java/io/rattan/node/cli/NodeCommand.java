@@ -120,6 +120,19 @@ final class NodeCommand implements Callable<Integer> {
                     + "share one clock. Default: when this node starts.")
     Long slowTraceStart;
 
+    @Option(names = NodeSettings.CONFIG_FLAG, paramLabel = "FILE", showDefaultValue = Help.Visibility.NEVER,
+            description = "A properties file of settings, one per line as NAME = VALUE, NAME a flag's name without "
+                    + "the dashes (http-port = 4080, fsync = true, bootstrap = a:4000,b:4000). Every setting may also "
+                    + "come from an environment variable RATTAN_ and the name in upper snake case (RATTAN_HTTP_PORT; "
+                    + "RATTAN_CONFIG names this file). A flag wins over the environment, the environment over the "
+                    + "file. Fault injection (--slow-trace*, --wan*) is flags only.")
+    Path config;
+
+    @Option(names = "--print-config",
+            description = "Print every setting's effective value and where it came from (flag, environment, file, "
+                    + "default), then exit without starting the node.")
+    boolean printConfig;
+
     /** The node's options from the flags; a usage error when they do not make sense together. */
     NodeOptions options() {
         try {
@@ -158,8 +171,13 @@ final class NodeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         NodeOptions options = options();
-        logging.apply(Level.INFO);
         PrintWriter out = spec.commandLine().getOut();
+        if (printConfig) {
+            out.print(EffectiveSettings.describe(spec, options));
+            out.flush();
+            return 0;
+        }
+        logging.apply(Level.INFO);
         RattanNode node = RattanNode.start(options);
         out.println("node " + node.contact().id().toHex()
                 + " peer " + node.contact().address()

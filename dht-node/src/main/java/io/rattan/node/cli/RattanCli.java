@@ -2,9 +2,14 @@ package io.rattan.node.cli;
 
 import io.rattan.client.RattanException;
 import java.io.PrintWriter;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.IParameterExceptionHandler;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Spec;
 
 /**
@@ -39,7 +44,52 @@ public final class RattanCli implements Runnable {
     private CommandSpec spec;
 
     public static void main(String[] args) {
-        System.exit(commandLine().execute(args));
+        System.exit(run(args, System.getenv(), new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /**
+     * Runs {@code args} as {@code main} does, with {@code env} as the environment: {@code rattan node} reads its
+     * settings from it and from its {@code --config} file too ({@link NodeSettings}).
+     */
+    static int run(String[] args, Map<String, String> env, PrintWriter out, PrintWriter err) {
+        CommandLine cl = commandLine();
+        cl.setOut(out);
+        cl.setErr(err);
+        if (args.length > 0 && args[0].equals("node")) {
+            CommandLine node = cl.getSubcommands().get("node");
+            NodeSettings settings;
+            try {
+                settings = NodeSettings.install(node, Arrays.asList(args).subList(1, args.length), env, err);
+            } catch (IllegalArgumentException e) {
+                err.println("error: " + e.getMessage());
+                err.println("Try 'rattan node --help' for more information.");
+                err.flush();
+                return CommandLine.ExitCode.USAGE;
+            }
+            IParameterExceptionHandler standard = cl.getParameterExceptionHandler();
+            List<String> given = Arrays.asList(args);
+            cl.setParameterExceptionHandler((e, a) -> {
+                // A bad value from the environment or the file says where it came from.
+                if (e.getArgSpec() instanceof OptionSpec o && settings.sourceOf(o.longestName()).isPresent()
+                        && given.stream().noneMatch(g -> isFlag(g, o))) {
+                    err.println("error: " + e.getMessage() + " (from " + settings.sourceOf(o.longestName()).get()
+                            + ")");
+                    err.flush();
+                    return CommandLine.ExitCode.USAGE;
+                }
+                return standard.handleParseException(e, a);
+            });
+        }
+        return cl.execute(args);
+    }
+
+    private static boolean isFlag(String arg, OptionSpec option) {
+        for (String name : option.names()) {
+            if (arg.equals(name) || arg.startsWith(name + "=")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The command line with Rattan's error handling: client failures become one line on stderr and exit 1. */
