@@ -82,6 +82,20 @@ final class NodeCommand implements Callable<Integer> {
             description = "Replicas that must hold a put before it is acknowledged. Default: 2, or K if smaller.")
     Integer writeQuorum;
 
+    @Option(names = "--value-bytes-max", paramLabel = "BYTES",
+            description = "Largest value this node takes from a client, 1..65536 (the wire's limit); larger puts are "
+                    + "refused (HTTP 413). Give every node of an overlay the same.")
+    int valueBytesMax = NodeConfig.defaults().valueBytesMax();
+
+    @Option(names = "--ttl-seconds-max", paramLabel = "SECONDS",
+            description = "Longest TTL a put may ask for, and how long a remove's tombstone lives.")
+    int ttlSecondsMax = NodeConfig.defaults().ttlSecondsMax();
+
+    @Option(names = "--request-timeout-ms", paramLabel = "MS",
+            description = "How long this node, as a gateway, waits for a client request's answer before it answers "
+                    + "TIMEOUT (HTTP 504); also its join timeout.")
+    long requestTimeoutMillis = NodeConfig.defaults().requestTimeoutMillis();
+
     @Option(names = "--ids-per-ip", paramLabel = "N",
             description = "Most node ids of one host (an IPv4 address, an IPv6 /64) in the leaf set and in each "
                     + "routing-table slot, so that one host cannot surround a key; ids at this node's own address are "
@@ -138,7 +152,8 @@ final class NodeCommand implements Callable<Integer> {
         try {
             NodeConfig config = singleNode ? NodeConfigs.singleNode(leafSetHalf, replicas, writeQuorum, bootstrap)
                     : NodeConfigs.of(leafSetHalf, replicas, writeQuorum);
-            config = config.withIdsPerIp(idsPerIp);
+            config = NodeConfigs.withClientLimits(config.withIdsPerIp(idsPerIp), valueBytesMax, ttlSecondsMax,
+                    requestTimeoutMillis);
             Path dir = dataDir != null ? dataDir : Path.of("rattan-data", "node-" + peerPort);
             return new NodeOptions(host, peerPort, gatewayPort, httpPort, dir, bootstrap, config)
                     .withInboundSlowness(inboundSlowness())

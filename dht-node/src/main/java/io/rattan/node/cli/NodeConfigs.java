@@ -39,6 +39,28 @@ final class NodeConfigs {
     }
 
     /**
+     * {@code config} with the client-facing limits of {@code rattan node}: the largest value (a get page always holds
+     * at least one), the longest TTL, and the request timeout.
+     */
+    static NodeConfig withClientLimits(NodeConfig config, int valueBytesMax, int ttlSecondsMax,
+                                       long requestTimeoutMillis) {
+        if (valueBytesMax < 1 || valueBytesMax > NodeConfig.WIRE_VALUE_BYTES_MAX) {
+            throw new IllegalArgumentException("--value-bytes-max must be 1.." + NodeConfig.WIRE_VALUE_BYTES_MAX
+                    + ", got " + valueBytesMax);
+        }
+        if (ttlSecondsMax < 1) {
+            throw new IllegalArgumentException("--ttl-seconds-max must be at least 1, got " + ttlSecondsMax);
+        }
+        if (requestTimeoutMillis < 1) {
+            throw new IllegalArgumentException("--request-timeout-ms must be at least 1, got " + requestTimeoutMillis);
+        }
+        return config.withLimits(valueBytesMax, ttlSecondsMax, config.pageValuesMax(),
+                        Math.max(config.pageBytesMax(), valueBytesMax))
+                .withTimeouts(requestTimeoutMillis, config.rtoInitialMillis(), config.rtoMinMillis(),
+                        config.rtoMaxMillis());
+    }
+
+    /**
      * A one-node overlay's settings ({@code --single-node}): one copy, acknowledged alone. The node cannot tell a
      * small overlay from missing neighbours, so the operator says so; a node that joins others, or sets k or W
      * itself, is no single node.
