@@ -56,17 +56,18 @@ final class NodeOnLoop {
     }
 
     /**
-     * Creates the node on the loop and starts it with {@code bootstrap}, then {@code timers}; waits up to 10 s. A node
-     * that fails to start is stopped: it takes no input.
+     * Creates the node on the loop and starts it with {@code bootstrap} (with {@code moreToCome}, names are being
+     * resolved: {@link Node#start(List, boolean)}), then {@code timers}; waits up to 10 s. A node that fails to start
+     * is stopped: it takes no input.
      */
-    void start(NodeConfig config, NodeEnv env, NodeMetrics metrics, List<Address> bootstrap, MetricsRefresh timers)
-            throws IOException {
+    void start(NodeConfig config, NodeEnv env, NodeMetrics metrics, List<Address> bootstrap, boolean moreToCome,
+               MetricsRefresh timers) throws IOException {
         CompletableFuture<Void> started = new CompletableFuture<>();
         loop.execute(() -> {
             try {
                 this.timers = timers;
                 node = new Node(config, contact.get(), env, metrics);
-                node.start(bootstrap);
+                node.start(bootstrap, moreToCome);
                 timers.start();
                 started.complete(null);
             } catch (RuntimeException | Error e) {

@@ -31,6 +31,7 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -141,8 +142,16 @@ final class NodeParts {
             Transport peers = transportHook.apply(delayed(options.peerDelays()));
             // A CSPRNG: request ids are drawn from it, and a stranger who could predict them could forge replies.
             NodeEnv env = new NodeEnv(clock, scheduler, peers, storeHook.apply(offLoopStore), newSecureRandom());
-            nodeOnLoop.start(options.config(), env, metrics, options.bootstrap(), new MetricsRefresh(scheduler, loop,
-                    registry, metrics, store, contact, nodeOnLoop::live, startNanos));
+            List<Address> bootstrap = options.bootstrap();
+            boolean named = BootstrapResolver.namesAHost(bootstrap);
+            nodeOnLoop.start(options.config(), env, metrics, named ? BootstrapResolver.literals(bootstrap) : bootstrap,
+                    named, new MetricsRefresh(scheduler, loop, registry, metrics, store, contact, nodeOnLoop::live,
+                            startNanos));
+            if (named) {
+                BootstrapResolver resolver = BootstrapResolver.start(bootstrap, contact.address(),
+                        BootstrapResolver.SYSTEM, nodeOnLoop::call);
+                opened.push(resolver::stop);
+            }
         } catch (IOException | RuntimeException | Error e) {
             closeOpened();
             throw e;

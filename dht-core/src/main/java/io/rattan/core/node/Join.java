@@ -30,6 +30,8 @@ final class Join {
     private final Membership members;
     private List<Address> bootstrap = List.of();
     private int bootstrapIndex;
+    // A join request is out and its timeout will try the next bootstrap; without one, new addresses start an attempt.
+    private boolean attemptOut;
     // The root answered and the contacts of the join path are being pinged.
     private boolean rootAnswered;
     private boolean joined;
@@ -41,10 +43,13 @@ final class Join {
         this.members = members;
     }
 
-    /** Joins through the first of {@code bootstrapNodes} that answers; none: this node starts a new overlay. */
-    void start(List<Address> bootstrapNodes) {
+    /**
+     * Joins through the first of {@code bootstrapNodes} that answers; none: this node starts a new overlay, unless
+     * {@code moreToCome} (bootstrap names not resolved yet): then it waits for {@link #bootstrapResolved}.
+     */
+    void start(List<Address> bootstrapNodes, boolean moreToCome) {
         bootstrap = List.copyOf(bootstrapNodes);
-        if (bootstrap.isEmpty()) {
+        if (bootstrap.isEmpty() && !moreToCome) {
             joined = true;
             log.info("{} started a new overlay at {}", ctx.tag(), ctx.self().address());
         } else {
@@ -57,10 +62,29 @@ final class Join {
         return joined;
     }
 
+    /**
+     * The bootstrap addresses as resolved now (a name's addresses change as the peers behind it come and go): the
+     * next attempt goes through them; an empty list waits for the next.
+     */
+    void bootstrapResolved(List<Address> addresses) {
+        if (ctx.stopped() || joined || rootAnswered) {
+            return;
+        }
+        bootstrap = List.copyOf(addresses);
+        if (!attemptOut) {
+            attempt();
+        }
+    }
+
     private void attempt() {
         if (ctx.stopped() || joined || rootAnswered) {
             return;
         }
+        if (bootstrap.isEmpty()) {
+            log.info("{} has no bootstrap address yet; waiting for one", ctx.tag());
+            return;
+        }
+        attemptOut = true;
         Address to = bootstrap.get(bootstrapIndex++ % bootstrap.size());
         Outbox outbox = ctx.outbox();
         long joinId = outbox.nextRequestId();
@@ -70,6 +94,7 @@ final class Join {
                 reply -> rootAnswered(),
                 () -> {
                     log.info("{} got no join answer through {}; trying again", ctx.tag(), to);
+                    attemptOut = false;
                     attempt();
                 }));
         // The first hop's ack is not awaited: the join's own timeout covers a dead bootstrap.

@@ -100,6 +100,14 @@ public final class Node {
 
     /** Starts maintenance and joins through the first bootstrap that answers; no bootstrap: a new overlay. */
     public void start(List<Address> bootstrapNodes) {
+        start(bootstrapNodes, false);
+    }
+
+    /**
+     * As {@link #start(List)}; with {@code moreToCome} (bootstrap names still being resolved) an empty list waits for
+     * {@link #bootstrapResolved} instead of starting a new overlay.
+     */
+    public void start(List<Address> bootstrapNodes, boolean moreToCome) {
         if (started) {
             throw new IllegalStateException(ctx.tag() + " already started");
         }
@@ -112,7 +120,12 @@ public final class Node {
         periodic(ctx.config().leafExchangeIntervalMillis(), this::maintainNeighbours);
         periodic(ctx.config().antiEntropyIntervalMillis(), this::antiEntropy);
         periodic(ctx.config().purgeIntervalMillis(), this::purgeExpired);
-        join.start(bootstrap);
+        join.start(bootstrap, moreToCome);
+    }
+
+    /** Until this node has joined: its bootstrap addresses as resolved now, which replace those it had. */
+    public void bootstrapResolved(List<Address> addresses) {
+        join.bootstrapResolved(addresses);
     }
 
     private void maintainNeighbours() {

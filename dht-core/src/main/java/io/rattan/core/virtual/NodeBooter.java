@@ -108,6 +108,11 @@ final class NodeBooter {
 
     /** Boots a node on {@code slot}, a new process on its disk, joining through {@code bootstrap}. */
     void boot(NodeSlot slot, List<Address> bootstrap) {
+        boot(slot, bootstrap, false);
+    }
+
+    /** As {@link #boot(NodeSlot, List)}; {@code moreToCome}: see {@link Node#start(List, boolean)}. */
+    void boot(NodeSlot slot, List<Address> bootstrap, boolean moreToCome) {
         Store store = faultsOn ? slot.faulty : slot.store;
         NodeLoop loop = faultsOn ? new NodeLoop(scheduler, latency, slot.contact.address(), e -> escapedExceptions++)
                 : new NodeLoop(scheduler, latency, slot.contact.address());
@@ -132,7 +137,7 @@ final class NodeBooter {
         slot.alive = true;
         slot.leaving = false;
         network.listen(slot.contact.address(), node::receive);
-        node.start(bootstrap);
+        node.start(bootstrap, moreToCome);
     }
 
     /**

@@ -142,6 +142,16 @@ public final class VirtualWorld {
     }
 
     /**
+     * Creates a node whose bootstrap names are not resolved yet: it neither joins nor founds an overlay until given
+     * addresses ({@link Node#bootstrapResolved}, through {@link #node}); returns its index.
+     */
+    public int startNodeAwaitingBootstrap() {
+        int index = booter.newSlot();
+        booter.boot(slots.get(index), List.of(), true);
+        return index;
+    }
+
+    /**
      * The nodes a client or a joining node can use: alive, joined and not leaving, in index order.
      */
     public List<Integer> servingIndexes() {

@@ -66,9 +66,10 @@ final class NodeCommand implements Callable<Integer> {
     Path dataDir;
 
     @Option(names = "--bootstrap", paramLabel = "HOST:PORT", split = ",",
-            converter = Converters.PeerAddressConverter.class, showDefaultValue = Help.Visibility.NEVER,
-            description = "Peer address(es) to join through, tried in order; a host name is resolved once, at "
-                    + "start. None: found a new overlay.")
+            converter = Converters.AddressConverter.class, showDefaultValue = Help.Visibility.NEVER,
+            description = "Peer address(es) to join through, tried in turn. A host name stands for all its addresses "
+                    + "(a Kubernetes headless Service's, say), resolved again every 2 s until the node has joined; "
+                    + "the node waits, not founding an overlay, while none resolves. None: found a new overlay.")
     List<Address> bootstrap = new ArrayList<>();
 
     @Option(names = "--leaf-set-half", paramLabel = "N", description = "Leaf-set members on each side (1..32).")
