@@ -41,6 +41,11 @@ final class NodeCommand implements Callable<Integer> {
     @Mixin
     private LoggingOptions logging;
 
+    /** The logging flags, as parsed. */
+    LoggingOptions logging() {
+        return logging;
+    }
+
     @Mixin
     LimitOptions limits = new LimitOptions();
 
