@@ -73,6 +73,12 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
         this.registry = registry;
         this.gateway = new GatewayMeters(registry);
         this.reads = new ReadMeters(registry);
+        Gauge.builder("rattan.build.info", () -> 1.0)
+                .description("1, with this build's version, peer protocol version and Java runtime as tags")
+                .tag("version", BuildInfo.VERSION)
+                .tag("protocol", Integer.toString(BuildInfo.PROTOCOL))
+                .tag("java", System.getProperty("java.version", "unknown"))
+                .register(registry);
         gauge("rattan.store.records", "Records in the local store, tombstones included", storeRecords);
         gauge("rattan.leafset.size", "Members of the leaf set, both sides", leafSetSize);
         gauge("rattan.routing.entries", "Contacts in the routing table", routingEntries);

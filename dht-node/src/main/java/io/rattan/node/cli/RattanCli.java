@@ -35,7 +35,7 @@ import picocli.CommandLine.Spec;
 public final class RattanCli implements Runnable {
 
     /** The version every subcommand reports. */
-    public static final String VERSION = "0.1.0-SNAPSHOT";
+    public static final String VERSION = io.rattan.node.BuildInfo.VERSION;
 
     /** Exit code of an operation that ran but failed, was refused, or found nothing. */
     static final int EXIT_FAILED = 1;
