@@ -170,7 +170,7 @@ class RattanNodeUnitTest {
                         .contains("rattan_routing_entries 7.0")
                         .contains("rattan_node_joined 1.0")
                         .containsPattern("rattan_build_info\\{java=\"[^\"]+\",protocol=\"" + BuildInfo.PROTOCOL
-                                + "\",version=\"" + BuildInfo.VERSION + "\"} 1.0")
+                                + "\",version=\"" + BuildInfo.VERSION + "\"} 1")
                         .contains("rattan_transport_bytes_sent_total{protocol=\"peer\"} 100.0")
                         .contains("rattan_transport_bytes_received_total{protocol=\"client\"} 5.0")
                         .contains("rattan_transport_frames_rejected_total{protocol=\"peer\"} 1.0")
