@@ -102,6 +102,19 @@ final class NodeCommand implements Callable<Integer> {
                     + "TIMEOUT (HTTP 504); also its join timeout.")
     long requestTimeoutMillis = NodeConfig.defaults().requestTimeoutMillis();
 
+    @Option(names = "--rto-min-ms", paramLabel = "MS",
+            description = "Floor of the per-peer timeout (RTO, from each peer's measured round trips): a hop or "
+                    + "question not answered within it is routed around.")
+    long rtoMinMillis = NodeConfig.defaults().rtoMinMillis();
+
+    @Option(names = "--rto-initial-ms", paramLabel = "MS",
+            description = "Per-peer timeout before any round trip to that peer was measured.")
+    long rtoInitialMillis = NodeConfig.defaults().rtoInitialMillis();
+
+    @Option(names = "--rto-max-ms", paramLabel = "MS",
+            description = "Cap of the per-peer timeout; also the probe and push timeout.")
+    long rtoMaxMillis = NodeConfig.defaults().rtoMaxMillis();
+
     @Option(names = "--ids-per-ip", paramLabel = "N",
             description = "Most node ids of one host (an IPv4 address, an IPv6 /64) in the leaf set and in each "
                     + "routing-table slot, so that one host cannot surround a key; ids at this node's own address are "
@@ -158,8 +171,9 @@ final class NodeCommand implements Callable<Integer> {
         try {
             NodeConfig config = singleNode ? NodeConfigs.singleNode(leafSetHalf, replicas, writeQuorum, bootstrap)
                     : NodeConfigs.of(leafSetHalf, replicas, writeQuorum);
-            config = NodeConfigs.withClientLimits(config.withIdsPerIp(idsPerIp), valueBytesMax, ttlSecondsMax,
-                    requestTimeoutMillis);
+            config = NodeConfigs.withTimeouts(
+                    NodeConfigs.withClientLimits(config.withIdsPerIp(idsPerIp), valueBytesMax, ttlSecondsMax),
+                    requestTimeoutMillis, rtoInitialMillis, rtoMinMillis, rtoMaxMillis);
             Path dir = dataDir != null ? dataDir : Path.of("rattan-data", "node-" + peerPort);
             return new NodeOptions(host, peerPort, gatewayPort, httpPort, dir, bootstrap, config)
                     .withInboundSlowness(inboundSlowness())

@@ -40,10 +40,9 @@ final class NodeConfigs {
 
     /**
      * {@code config} with the client-facing limits of {@code rattan node}: the largest value (a get page always holds
-     * at least one), the longest TTL, and the request timeout.
+     * at least one) and the longest TTL.
      */
-    static NodeConfig withClientLimits(NodeConfig config, int valueBytesMax, int ttlSecondsMax,
-                                       long requestTimeoutMillis) {
+    static NodeConfig withClientLimits(NodeConfig config, int valueBytesMax, int ttlSecondsMax) {
         if (valueBytesMax < 1 || valueBytesMax > NodeConfig.WIRE_VALUE_BYTES_MAX) {
             throw new IllegalArgumentException("--value-bytes-max must be 1.." + NodeConfig.WIRE_VALUE_BYTES_MAX
                     + ", got " + valueBytesMax);
@@ -51,13 +50,21 @@ final class NodeConfigs {
         if (ttlSecondsMax < 1) {
             throw new IllegalArgumentException("--ttl-seconds-max must be at least 1, got " + ttlSecondsMax);
         }
-        if (requestTimeoutMillis < 1) {
-            throw new IllegalArgumentException("--request-timeout-ms must be at least 1, got " + requestTimeoutMillis);
-        }
         return config.withLimits(valueBytesMax, ttlSecondsMax, config.pageValuesMax(),
-                        Math.max(config.pageBytesMax(), valueBytesMax))
-                .withTimeouts(requestTimeoutMillis, config.rtoInitialMillis(), config.rtoMinMillis(),
-                        config.rtoMaxMillis());
+                Math.max(config.pageBytesMax(), valueBytesMax));
+    }
+
+    /** {@code config} with {@code rattan node}'s timeouts, checked with the flags' names. */
+    static NodeConfig withTimeouts(NodeConfig config, long requestMillis, long rtoInitialMillis, long rtoMinMillis,
+                                   long rtoMaxMillis) {
+        if (requestMillis < 1) {
+            throw new IllegalArgumentException("--request-timeout-ms must be at least 1, got " + requestMillis);
+        }
+        if (rtoMinMillis < 1 || rtoMinMillis > rtoInitialMillis || rtoInitialMillis > rtoMaxMillis) {
+            throw new IllegalArgumentException("need 0 < --rto-min-ms <= --rto-initial-ms <= --rto-max-ms, got "
+                    + rtoMinMillis + ", " + rtoInitialMillis + ", " + rtoMaxMillis);
+        }
+        return config.withTimeouts(requestMillis, rtoInitialMillis, rtoMinMillis, rtoMaxMillis);
     }
 
     /**

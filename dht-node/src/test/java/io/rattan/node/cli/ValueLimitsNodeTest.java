@@ -99,6 +99,7 @@ class ValueLimitsNodeTest {
             {"--value-bytes-max", "0", "--value-bytes-max must be 1..65536, got 0"},
             {"--ttl-seconds-max", "0", "--ttl-seconds-max must be at least 1"},
             {"--request-timeout-ms", "0", "--request-timeout-ms must be at least 1"},
+            {"--rto-min-ms", "2000", "need 0 < --rto-min-ms <= --rto-initial-ms <= --rto-max-ms, got 2000, 1000, 5000"},
         };
         for (String[] c : cases) {
             java.io.StringWriter err = new java.io.StringWriter();
@@ -107,5 +108,16 @@ class ValueLimitsNodeTest {
             assertThat(exit).as(c[0] + " " + c[1]).isEqualTo(2);
             assertThat(err.toString()).contains(c[2]);
         }
+    }
+
+    @Test
+    void theStudysTimeoutsCanBeGivenToARealNode() {
+        NodeCommand c = (NodeCommand) RattanCli.commandLine().parseArgs("node", "--request-timeout-ms", "10000",
+                "--rto-initial-ms", "5000", "--rto-min-ms", "20").subcommand().commandSpec().userObject();
+        io.rattan.core.node.NodeConfig config = c.options().config();
+        assertThat(config.requestTimeoutMillis()).isEqualTo(10_000);
+        assertThat(config.rtoInitialMillis()).isEqualTo(5_000);
+        assertThat(config.rtoMinMillis()).isEqualTo(20);
+        assertThat(config.rtoMaxMillis()).isEqualTo(5_000);
     }
 }
