@@ -246,12 +246,17 @@ final class Repair {
 
     /**
      * Member {@code id} answers this node again after a cut ({@link Peers#CUT_OFF_NANOS}): a session with it asks
-     * again now what it left unanswered ({@link RangeSync#answersResumed}).
+     * again now what it left unanswered ({@link RangeSync#answersResumed}), and so does the stream of copies to it
+     * ({@link ReplicaStream#answersResumed}).
      */
     void answersResumed(Id id) {
         RangeSync s = sessions.get(id);
         if (s != null && running.contains(id)) {
             s.answersResumed();
+        }
+        ReplicaStream stream = streams.get(id);
+        if (stream != null) {
+            stream.answersResumed();
         }
     }
 

@@ -14,6 +14,7 @@ import io.rattan.core.util.Bytes;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -64,7 +65,8 @@ final class ReplicaStream {
     private final ArrayDeque<Ref> queue = new ArrayDeque<>();
     private final Set<Ref> owed = new HashSet<>();
     private final List<Consumer<Boolean>> waiters = new ArrayList<>();
-    private int inFlight;
+    /** The pages sent and not yet acknowledged, at most {@link #WINDOW}. */
+    private final Set<Flight> flights = new LinkedHashSet<>();
     private boolean stalled;
     private boolean abandoned;
     private final PlantedBugs bugs;
@@ -122,17 +124,54 @@ final class ReplicaStream {
         }
         queue.clear();
         owed.clear();
+        flights.clear();
         stalled = true;
         List<Consumer<Boolean>> ws = List.copyOf(waiters);
         waiters.clear();
         ws.forEach(w -> w.accept(false));
     }
 
+    /**
+     * The peer answers again after a cut ({@link Repair#answersResumed}): every page still awaiting its answer goes
+     * again now, with its tries given back, and a stalled stream carries on. A page sent during the cut waits out a
+     * timeout that grows with each try (up to {@link #ATTEMPTS} times the RTO cap), and the window's pages hold back
+     * every copy queued behind them, the puts made during the cut among them, while the peer answers gets without
+     * them (seed 1864 of issue 34's long run). A copy is idempotent: the late answer to the earlier send is ignored.
+     */
+    void answersResumed() {
+        if (abandoned) {
+            return;
+        }
+        for (Flight f : List.copyOf(flights)) {
+            if (f.awaited) {
+                f.attempt = 1;
+                f.sends++;
+                send(f);
+            }
+        }
+        if (stalled) {
+            resume();
+        }
+    }
+
+    /** A page out of the queue until acknowledged; {@code sends} tells the latest send's answer from a late one. */
+    private static final class Flight {
+        final List<Ref> page;
+        int attempt = 1;
+        int sends;
+        /** A send of it is out, its answer awaited (not while its records are read or it pauses between tries). */
+        boolean awaited;
+
+        Flight(List<Ref> page) {
+            this.page = page;
+        }
+    }
+
     private void pump() {
-        while (!stalled && !abandoned && inFlight < WINDOW && !queue.isEmpty()) {
-            List<Ref> page = nextPage();
-            inFlight++;
-            send(page, 1);
+        while (!stalled && !abandoned && flights.size() < WINDOW && !queue.isEmpty()) {
+            Flight f = new Flight(nextPage());
+            flights.add(f);
+            send(f);
         }
         notifyIfSettled();
     }
@@ -149,25 +188,23 @@ final class ReplicaStream {
     }
 
     /** Reads the page's records afresh, off the loop, and sends those still held. */
-    private void send(List<Ref> page, int attempt) {
-        if (abandoned) {
-            inFlight--;
-            return;
-        }
-        replica.readEach(page, (held, failure) -> {
-            if (abandoned) {
-                inFlight--;
-            } else if (failure != null) {
+    private void send(Flight f) {
+        f.awaited = false;
+        replica.readEach(f.page, (held, failure) -> {
+            if (!flights.contains(f) || f.awaited) {
+                return;
+            }
+            if (failure != null) {
                 log.debug("{} cannot read a page owed to {}: {}", ctx.tag(), peer, failure.toString());
-                retry(page, attempt);
+                retry(f);
             } else {
-                send(page, held, attempt);
+                send(f, held);
             }
         });
     }
 
-    private void send(List<Ref> page, List<Optional<StoredRecord>> held, int attempt) {
-        List<ReplicaRecord> wire = new ArrayList<>(page.size());
+    private void send(Flight f, List<Optional<StoredRecord>> held) {
+        List<ReplicaRecord> wire = new ArrayList<>(f.page.size());
         long bytes = 0;
         for (Optional<StoredRecord> r : held) {
             if (r.isPresent()) {
@@ -178,52 +215,65 @@ final class ReplicaStream {
         }
         if (wire.isEmpty()) {
             // Every record of the page expired since it was owed: nothing is left to send.
-            settle(page);
+            settle(f);
             return;
         }
         counters.pagesSent++;
         counters.bytesSent += bytes;
-        if (attempt > 1) {
+        if (f.attempt > 1 || f.sends > 0) {
             counters.pagesResent++;
         }
-        long timeout = nanos(ctx.config().rtoMaxMillis()) * attempt;
+        int send = ++f.sends;
+        f.awaited = true;
+        long timeout = nanos(ctx.config().rtoMaxMillis()) * f.attempt;
         ctx.outbox().request(peer, new StoreReplicas(wire), timeout, ReplyHandler.of(reply -> {
-            if (reply.body() instanceof StoreAck) {
-                counters.recordsAcked += page.size();
-                settle(page);
-            } else {
-                retry(page, attempt);
+            if (!flights.contains(f)) {
+                return;
             }
-        }, () -> retry(page, attempt)));
+            if (reply.body() instanceof StoreAck) {
+                counters.recordsAcked += f.page.size();
+                settle(f);
+            } else if (send == f.sends) {
+                retry(f);
+            }
+        }, () -> {
+            if (flights.contains(f) && send == f.sends) {
+                retry(f);
+            }
+        }));
     }
 
-    private void settle(List<Ref> page) {
-        inFlight--;
-        page.forEach(owed::remove);
+    private void settle(Flight f) {
+        flights.remove(f);
+        f.page.forEach(owed::remove);
         pump();
     }
 
-    private void retry(List<Ref> page, int attempt) {
-        if (abandoned) {
-            inFlight--;
-            return;
-        }
-        if (attempt < ATTEMPTS) {
-            ctx.scheduler().schedule(nanos(ctx.config().rtoMinMillis()) << attempt, () -> send(page, attempt + 1));
+    private void retry(Flight f) {
+        f.awaited = false;
+        if (f.attempt < ATTEMPTS) {
+            int sends = f.sends;
+            ctx.scheduler().schedule(nanos(ctx.config().rtoMinMillis()) << f.attempt, () -> {
+                // Unless it was sent again meanwhile (answersResumed) or the stream was abandoned.
+                if (flights.contains(f) && sends == f.sends) {
+                    f.attempt++;
+                    send(f);
+                }
+            });
             return;
         }
         log.info("{} stalls its copies to {}: a page of {} went unacknowledged {} times; kept for the next round",
-                ctx.tag(), peer, page.size(), ATTEMPTS);
+                ctx.tag(), peer, f.page.size(), ATTEMPTS);
         stalled = true;
-        inFlight--;
-        for (int i = page.size() - 1; i >= 0; i--) {
-            queue.addFirst(page.get(i));
+        flights.remove(f);
+        for (int i = f.page.size() - 1; i >= 0; i--) {
+            queue.addFirst(f.page.get(i));
         }
         notifyIfSettled();
     }
 
     private void notifyIfSettled() {
-        boolean settled = inFlight == 0 && (queue.isEmpty() || stalled);
+        boolean settled = flights.isEmpty() && (queue.isEmpty() || stalled);
         if (!settled || waiters.isEmpty()) {
             return;
         }

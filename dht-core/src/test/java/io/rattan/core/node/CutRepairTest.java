@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Messages.Digest;
+import io.rattan.core.msg.Messages.DigestWant;
 import io.rattan.core.msg.Messages.RangeDigest;
 import io.rattan.core.msg.Messages.RangeDigestReply;
 import io.rattan.core.msg.Messages.RangeSum;
+import io.rattan.core.msg.Messages.StoreAck;
+import io.rattan.core.msg.Messages.StoreReplicas;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.SentLog.Sent;
 import io.rattan.core.testing.PlantedBugs;
@@ -79,5 +82,38 @@ class CutRepairTest extends ReplicaRig {
 
         assertThat(log.sentTo(a, Digest.class)).as("its answer lost: sent again within a second").hasSizeGreaterThan(1);
         assertThat(digestsTo(b)).as("a peer that never answered still waits the quarter").hasSize(1);
+    }
+
+    /**
+     * The copies a session streams wait on their own answers, and a page sent during the cut waits out a timeout that
+     * grows with each try (5, 10, 15 s): the window's pages held every copy behind them back 12 s past a heal, the
+     * puts made during the cut among them, and the peer, a true replica, answered a get without one (fault simulator,
+     * seed 1864 of 1,301–2,050). Once the peer answers again, the pages awaiting answers go again at once.
+     */
+    @Test
+    void copiesAwaitingAnswersFromAPeerThatAnswersAgainAfterACutAreSentAgainAtOnce() {
+        Repair repair = repairHoldingOneValue();
+        scheduler.runFor(300_000_000L);
+        List<RangeSum> empty = Collections.nCopies(RangeSync.PARTS, new RangeSum(0, 0));
+        outbox.onReply(new Envelope(a, digestsTo(a).get(0).envelope().requestId(), new RangeDigestReply(empty)));
+        scheduler.runFor(10_000_000L);
+        Sent listed = log.sentTo(a, Digest.class).get(0);
+        Digest digest = (Digest) listed.envelope().body();
+        outbox.onReply(new Envelope(a, listed.envelope().requestId(), new DigestWant(digest.entries())));
+        scheduler.runFor(10_000_000L);
+        assertThat(log.sentTo(a, StoreReplicas.class)).as("the copy it lacks, unanswered").hasSize(1);
+        scheduler.runFor(1_000_000_000L);
+        assertThat(log.sentTo(a, StoreReplicas.class)).as("its next try is seconds away").hasSize(1);
+
+        repair.answersResumed(a.id());
+        scheduler.runFor(10_000_000L);
+
+        assertThat(log.sentTo(a, StoreReplicas.class)).as("sent again at once").hasSize(2);
+        Sent early = log.sentTo(a, StoreReplicas.class).get(0);
+        outbox.onReply(new Envelope(a, early.envelope().requestId(), new StoreAck(1)));
+        scheduler.runFor(30_000_000_000L);
+        assertThat(log.sentTo(a, StoreReplicas.class))
+                .as("the late answer to the first send acknowledged it: the second's timeout sends nothing more")
+                .hasSize(2);
     }
 }
