@@ -12,8 +12,8 @@ import java.util.List;
 /**
  * How to run one node: where it listens, where it keeps its data, whom it joins through, and its tunables.
  *
- * @param host        the address the node binds its three ports to and advertises to peers, so it must be one that
- *                    peers can reach (not a wildcard such as {@code 0.0.0.0})
+ * @param host        the address the node advertises to peers and binds its three ports to unless {@code bind} says
+ *                    otherwise, so it must be one that peers can reach (not a wildcard such as {@code 0.0.0.0})
  * @param peerPort    port for peer traffic; 0 picks a free one
  * @param gatewayPort port for the binary client RPC; 0 picks a free one
  * @param httpPort    port for HTTP/JSON and {@code /metrics}; 0 picks a free one
@@ -28,10 +28,15 @@ import java.util.List;
  *                    ({@link RocksDbStore.Settings#DEFAULT} normally)
  * @param limits      what the node grants anyone who reaches its ports: rates, storage shares, connection bounds
  *                    and timeouts ({@link Limits#defaults()} normally)
+ * @param bind        the IP address the three ports listen on, a wildcard ({@code 0.0.0.0}, {@code ::}) allowed; null
+ *                    binds {@code host}. Peers and one-hop clients are told {@code host}, and outbound peer connections
+ *                    leave from it where it is an address of this machine, since a listener checks that a peer's
+ *                    connection comes from the address it claims
  */
 public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPort, Path dataDir,
                           List<Address> bootstrap, NodeConfig config, PeerDelays peerDelays,
-                          InboundSlowness inboundSlowness, RocksDbStore.Settings storage, Limits limits) {
+                          InboundSlowness inboundSlowness, RocksDbStore.Settings storage, Limits limits,
+                          String bind) {
 
     public static final String LOOPBACK = "127.0.0.1";
     public static final int BOOTSTRAP_MAX = 64;
@@ -50,6 +55,12 @@ public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPo
         if (!com.google.common.net.InetAddresses.isInetAddress(host)) {
             throw new IllegalArgumentException("host '" + host + "' is not an IP literal; peers prove their address by "
                     + "it (the handshake compares it with the connection's source), so give e.g. 127.0.0.1 or ::1");
+        }
+        if (bind == null) {
+            bind = host;
+        } else if (!com.google.common.net.InetAddresses.isInetAddress(bind)) {
+            throw new IllegalArgumentException("bind address '" + bind + "' is not an IP literal (0.0.0.0 or :: for "
+                    + "every interface)");
         }
         requirePort("peerPort", peerPort);
         requirePort("gatewayPort", gatewayPort);
@@ -93,19 +104,19 @@ public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPo
                        List<Address> bootstrap, NodeConfig config, PeerDelays peerDelays,
                        InboundSlowness inboundSlowness) {
         this(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerDelays, inboundSlowness,
-                RocksDbStore.Settings.DEFAULT, Limits.defaults());
+                RocksDbStore.Settings.DEFAULT, Limits.defaults(), null);
     }
 
     /** The same node with the store run as {@code settings} say ({@code --fsync}, a space limit). */
     public NodeOptions withStorage(RocksDbStore.Settings settings) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerDelays,
-                inboundSlowness, settings, limits);
+                inboundSlowness, settings, limits, bind);
     }
 
     /** These options with other limits. */
     public NodeOptions withLimits(Limits l) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerDelays,
-                inboundSlowness, storage, l);
+                inboundSlowness, storage, l, bind);
     }
 
     /** Options without fault injection: peer messages leave at once. */
@@ -129,13 +140,13 @@ public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPo
      */
     public NodeOptions withPeerDelays(PeerDelays delays) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, delays,
-                inboundSlowness, storage, limits);
+                inboundSlowness, storage, limits, bind);
     }
 
     /** Fault injection for experiments: the node handles its input late during {@code slowness}'s periods. */
     public NodeOptions withInboundSlowness(InboundSlowness slowness) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerDelays,
-                slowness, storage, limits);
+                slowness, storage, limits, bind);
     }
 
     /** A node on 127.0.0.1 with free ports, no bootstrap (a new overlay) and default tunables. */
@@ -154,27 +165,34 @@ public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPo
 
     public NodeOptions withBootstrap(List<Address> peers) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, peers, config, peerDelays,
-                inboundSlowness, storage, limits);
+                inboundSlowness, storage, limits, bind);
     }
 
     public NodeOptions withConfig(NodeConfig c) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, c, peerDelays,
-                inboundSlowness, storage, limits);
+                inboundSlowness, storage, limits, bind);
     }
 
     public NodeOptions withPorts(int peer, int gateway, int http) {
         return new NodeOptions(host, peer, gateway, http, dataDir, bootstrap, config, peerDelays, inboundSlowness,
-                storage, limits);
+                storage, limits, bind);
     }
 
     public NodeOptions withHost(String h) {
+        // A bind that only followed the old host follows the new one.
         return new NodeOptions(h, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerDelays,
-                inboundSlowness, storage, limits);
+                inboundSlowness, storage, limits, bind.equals(host) ? null : bind);
+    }
+
+    /** These options listening on {@code address} (a wildcard allowed) while still advertising {@link #host}. */
+    public NodeOptions withBind(String address) {
+        return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerDelays,
+                inboundSlowness, storage, limits, address);
     }
 
     public NodeOptions withDataDir(Path dir) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dir, bootstrap, config, peerDelays,
-                inboundSlowness, storage, limits);
+                inboundSlowness, storage, limits, bind);
     }
 
     private static void requirePort(String name, int port) {

@@ -107,7 +107,7 @@ final class NodeParts {
             this.transport = new NettyTransport(loop, codec, name, metrics.peerTransport(),
                     options.limits().outboundConnectionsMax());
             opened.push(transport::halt);
-            this.peerServer = new PeerServer(loop, new InetSocketAddress(options.host(), options.peerPort()), codec,
+            this.peerServer = new PeerServer(loop, new InetSocketAddress(options.bind(), options.peerPort()), codec,
                     nodeOnLoop::receive, name, transport, metrics.peerTransport(), options.limits());
             opened.push(peerServer);
             // One guard for both gateways: a client's rate and share are the same whichever protocol it speaks.
@@ -115,7 +115,7 @@ final class NodeParts {
                     java.time.Duration.ofSeconds(options.config().ttlSecondsMax()), clock::epochMillis);
             metrics.bindClientGuard(clientGuard);
             this.clientGateway = new ClientGatewayServer(group,
-                    new InetSocketAddress(options.host(), options.gatewayPort()), backend, codec,
+                    new InetSocketAddress(options.bind(), options.gatewayPort()), backend, codec,
                     ClientGatewayServer.IN_FLIGHT_MAX, metrics.clientTransport(), clientGuard,
                     options.limits().connections());
             opened.push(clientGateway);
@@ -218,7 +218,7 @@ final class NodeParts {
     private static HttpGateway bindHttp(EventLoopGroup group, NodeOptions options, GatewayBackend backend,
                                         ClientGuard guard, NodeMetrics metrics) throws IOException {
         try {
-            return new HttpGateway(group, new InetSocketAddress(options.host(), options.httpPort()), backend, guard,
+            return new HttpGateway(group, new InetSocketAddress(options.bind(), options.httpPort()), backend, guard,
                     options.limits().connections(), metrics.httpTransport());
         } catch (UncheckedIOException e) {
             throw e.getCause();

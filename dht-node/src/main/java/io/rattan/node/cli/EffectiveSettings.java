@@ -59,6 +59,10 @@ final class EffectiveSettings {
                 return Integer.toString(options.config().writeQuorum());
             case "--data-dir":
                 return options.dataDir().toString();
+            case "--bind":
+                return options.bind();
+            case "--advertise":
+                return options.host();
             default:
                 break;
         }

@@ -1,6 +1,7 @@
 package io.rattan.node.cli;
 
 import ch.qos.logback.classic.Level;
+import com.google.common.net.InetAddresses;
 import io.rattan.core.net.Address;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.slow.SlowTrace;
@@ -53,8 +54,20 @@ final class NodeCommand implements Callable<Integer> {
     WanOptions wan = new WanOptions();
 
     @Option(names = "--host", paramLabel = "HOST",
-            description = "IP address to bind and to advertise to peers (an IP literal, not a wildcard).")
+            description = "IP address to bind and to advertise to peers (an IP literal, not a wildcard): --bind and "
+                    + "--advertise both, unless they are given.")
     String host = NodeOptions.LOOPBACK;
+
+    @Option(names = "--advertise", paramLabel = "ADDR",
+            description = "The IP address peers and one-hop clients are told to reach this node at, not a wildcard "
+                    + "(default: --host). Outbound peer connections leave from it where it is this machine's: a peer "
+                    + "checks that a connection comes from the address it claims.")
+    String advertise;
+
+    @Option(names = "--bind", paramLabel = "ADDR",
+            description = "The IP address the three ports listen on; 0.0.0.0 or :: for every interface, which needs "
+                    + "--advertise (default: the advertised address).")
+    String bind;
 
     @Option(names = "--port", paramLabel = "PORT", description = "Peer port (0: any free port).")
     int peerPort = 4000;
@@ -175,9 +188,16 @@ final class NodeCommand implements Callable<Integer> {
                     NodeConfigs.withClientLimits(config.withIdsPerIp(idsPerIp), valueBytesMax, ttlSecondsMax),
                     requestTimeoutMillis, rtoInitialMillis, rtoMinMillis, rtoMaxMillis);
             Path dir = dataDir != null ? dataDir : Path.of("rattan-data", "node-" + peerPort);
-            return new NodeOptions(host, peerPort, gatewayPort, httpPort, dir, bootstrap, config)
+            String advertised = advertise != null ? advertise : host;
+            if (bind != null && advertise == null && InetAddresses.isInetAddress(bind)
+                    && InetAddresses.forString(bind).isAnyLocalAddress()) {
+                throw new IllegalArgumentException("--bind " + bind + " listens on every interface: say --advertise "
+                        + "ADDR, the address peers reach this node at");
+            }
+            return new NodeOptions(advertised, peerPort, gatewayPort, httpPort, dir, bootstrap, config)
+                    .withBind(bind)
                     .withInboundSlowness(inboundSlowness())
-                    .withPeerDelays(wan.peerDelays(new Address(host, peerPort)))
+                    .withPeerDelays(wan.peerDelays(new Address(advertised, peerPort)))
                     .withStorage(new RocksDbStore.Settings(fsync, storeMaxBytes))
                     .withLimits(limits.limits());
         } catch (IllegalArgumentException e) {

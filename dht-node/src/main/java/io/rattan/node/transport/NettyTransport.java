@@ -14,6 +14,10 @@ import io.rattan.core.net.Contact;
 import io.rattan.node.limits.Limits;
 import io.rattan.node.netty.TransportListener;
 import io.rattan.node.netty.TransportListener.DropReason;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.RejectedExecutionException;
@@ -126,7 +130,25 @@ public final class NettyTransport implements Transport, AutoCloseable {
             throw new IllegalArgumentException("contact is required");
         }
         hellos.frame(codec.encode(new Envelope(contact, 0, new Hello(MessageCodec.VERSION))));
+        InetAddress advertised = InetAddresses.forString(contact.address().host());
+        if (isOwnAddress(advertised)) {
+            connections.source(advertised);
+        } else {
+            log.warn("{}: the advertised address {} is not one of this machine's (NAT or port mapping?); peers check "
+                    + "that a connection comes from the address it claims, so they may refuse this node's",
+                    localName, advertised.getHostAddress());
+        }
         this.self = contact;
+    }
+
+    /** Whether a socket can bind {@code ip} here: an address of this machine's (all of 127/8 on Linux). */
+    private static boolean isOwnAddress(InetAddress ip) {
+        try (Socket probe = new Socket()) {
+            probe.bind(new InetSocketAddress(ip, 0));
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** Shortens the handshake timeout, for tests that wait for it. */

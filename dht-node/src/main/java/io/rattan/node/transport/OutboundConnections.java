@@ -12,6 +12,7 @@ import io.rattan.core.net.Address;
 import io.rattan.node.netty.Frames;
 import io.rattan.node.netty.TransportListener;
 import io.rattan.node.netty.TransportListener.DropReason;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -58,6 +59,8 @@ final class OutboundConnections {
 
     private volatile boolean closed;
     private volatile boolean halted;
+    /** The address connections leave from; null: whichever the kernel picks. */
+    private volatile InetAddress source;
     private final AtomicInteger connectionCount = new AtomicInteger();
     private final LongAdder framesSent = new LongAdder();
     private final LongAdder framesDropped = new LongAdder();
@@ -73,6 +76,11 @@ final class OutboundConnections {
         this.listener = listener;
         this.hellos = hellos;
         this.bootstrap = OutboundPipeline.bootstrap(loop, this, codec, listener, localName);
+    }
+
+    /** Outbound connections leave from {@code ip} (port any) when they go to an address of its family. */
+    void source(InetAddress ip) {
+        this.source = ip;
     }
 
     void handshakeTimeoutMillis(int millis) {
@@ -112,7 +120,13 @@ final class OutboundConnections {
         if (connections.size() >= outboundMax) {
             evictLeastRecentlyUsed();
         }
-        ChannelFuture connecting = bootstrap.connect(new InetSocketAddress(InetAddresses.forString(to.host()), to.port()));
+        InetAddress ip = InetAddresses.forString(to.host());
+        InetAddress from = source;
+        // A listener checks that a connection comes from the address its Hello claims: on a wildcard bind, or with
+        // several addresses, the kernel's pick may be another.
+        ChannelFuture connecting = from != null && from.getClass() == ip.getClass()
+                ? bootstrap.connect(new InetSocketAddress(ip, to.port()), new InetSocketAddress(from, 0))
+                : bootstrap.connect(new InetSocketAddress(ip, to.port()));
         Connection c = new Connection(to, connecting.channel());
         connecting.channel().attr(OutboundPipeline.CONNECTION).set(c);
         connections.put(to, c);

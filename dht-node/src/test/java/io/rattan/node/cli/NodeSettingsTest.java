@@ -134,6 +134,28 @@ class NodeSettingsTest {
         assertThat(overridden.line("http-port")).containsExactly("4090", "flag");
     }
 
+    @Test
+    void bindAndAdvertiseDefaultToTheHostAndAWildcardBindNeedsAnAdvertisedAddress() {
+        Run plain = run(Map.of(), "node", "--host", "127.0.0.5", "--print-config");
+        assertThat(plain.line("bind")).containsExactly("127.0.0.5", "default");
+        assertThat(plain.line("advertise")).containsExactly("127.0.0.5", "default");
+
+        Run wildcard = run(Map.of("RATTAN_ADVERTISE", "10.1.2.3"), "node", "--bind", "0.0.0.0", "--print-config");
+        assertThat(wildcard.exit).as(wildcard.err).isZero();
+        assertThat(wildcard.line("bind")).containsExactly("0.0.0.0", "flag");
+        assertThat(wildcard.line("advertise")).containsExactly("10.1.2.3", "environment RATTAN_ADVERTISE");
+
+        Run unsaid = run(Map.of(), "node", "--bind", "::", "--print-config");
+        assertThat(unsaid.exit).isEqualTo(2);
+        assertThat(unsaid.err).contains("--bind :: listens on every interface: say --advertise");
+        Run wildAdvertised = run(Map.of(), "node", "--bind", "0.0.0.0", "--advertise", "0.0.0.0", "--print-config");
+        assertThat(wildAdvertised.exit).isEqualTo(2);
+        assertThat(wildAdvertised.err).contains("is a wildcard");
+        Run named = run(Map.of(), "node", "--bind", "eth0", "--advertise", "10.1.2.3", "--print-config");
+        assertThat(named.exit).isEqualTo(2);
+        assertThat(named.err).contains("bind address 'eth0' is not an IP literal");
+    }
+
     /** The real path: {@code rattan node --config FILE} runs a node on the file's ports and data directory. */
     @Test
     void aNodeStartedFromAConfigFileServesOnItsSettings() throws Exception {
