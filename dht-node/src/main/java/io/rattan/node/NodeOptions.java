@@ -32,11 +32,13 @@ import java.util.List;
  *                    binds {@code host}. Peers and one-hop clients are told {@code host}, and outbound peer connections
  *                    leave from it where it is an address of this machine, since a listener checks that a peer's
  *                    connection comes from the address it claims
+ * @param operator    where the operator endpoints are served: an admin port, and what the HTTP gateway serves
+ *                    (null: {@link OperatorEndpoints#DEFAULT})
  */
 public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPort, Path dataDir,
                           List<Address> bootstrap, NodeConfig config, PeerDelays peerDelays,
                           InboundSlowness inboundSlowness, RocksDbStore.Settings storage, Limits limits,
-                          String bind) {
+                          String bind, OperatorEndpoints operator) {
 
     public static final String LOOPBACK = "127.0.0.1";
     public static final int BOOTSTRAP_MAX = 64;
@@ -56,19 +58,16 @@ public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPo
             throw new IllegalArgumentException("host '" + host + "' is not an IP literal; peers prove their address by "
                     + "it (the handshake compares it with the connection's source), so give e.g. 127.0.0.1 or ::1");
         }
+        if (operator == null) {
+            operator = OperatorEndpoints.DEFAULT;
+        }
         if (bind == null) {
             bind = host;
         } else if (!com.google.common.net.InetAddresses.isInetAddress(bind)) {
             throw new IllegalArgumentException("bind address '" + bind + "' is not an IP literal (0.0.0.0 or :: for "
                     + "every interface)");
         }
-        requirePort("peerPort", peerPort);
-        requirePort("gatewayPort", gatewayPort);
-        requirePort("httpPort", httpPort);
-        if ((peerPort != 0 && (peerPort == gatewayPort || peerPort == httpPort))
-                || (gatewayPort != 0 && gatewayPort == httpPort)) {
-            throw new IllegalArgumentException("peer, gateway and http ports must differ (or be 0)");
-        }
+        requirePorts(peerPort, gatewayPort, httpPort, operator);
         if (dataDir == null) {
             throw new IllegalArgumentException("dataDir is required");
         }
@@ -104,19 +103,19 @@ public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPo
                        List<Address> bootstrap, NodeConfig config, PeerDelays peerDelays,
                        InboundSlowness inboundSlowness) {
         this(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerDelays, inboundSlowness,
-                RocksDbStore.Settings.DEFAULT, Limits.defaults(), null);
+                RocksDbStore.Settings.DEFAULT, Limits.defaults(), null, null);
     }
 
     /** The same node with the store run as {@code settings} say ({@code --fsync}, a space limit). */
     public NodeOptions withStorage(RocksDbStore.Settings settings) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerDelays,
-                inboundSlowness, settings, limits, bind);
+                inboundSlowness, settings, limits, bind, operator);
     }
 
     /** These options with other limits. */
     public NodeOptions withLimits(Limits l) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerDelays,
-                inboundSlowness, storage, l, bind);
+                inboundSlowness, storage, l, bind, operator);
     }
 
     /** Options without fault injection: peer messages leave at once. */
@@ -140,13 +139,13 @@ public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPo
      */
     public NodeOptions withPeerDelays(PeerDelays delays) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, delays,
-                inboundSlowness, storage, limits, bind);
+                inboundSlowness, storage, limits, bind, operator);
     }
 
     /** Fault injection for experiments: the node handles its input late during {@code slowness}'s periods. */
     public NodeOptions withInboundSlowness(InboundSlowness slowness) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerDelays,
-                slowness, storage, limits, bind);
+                slowness, storage, limits, bind, operator);
     }
 
     /** A node on 127.0.0.1 with free ports, no bootstrap (a new overlay) and default tunables. */
@@ -165,34 +164,54 @@ public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPo
 
     public NodeOptions withBootstrap(List<Address> peers) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, peers, config, peerDelays,
-                inboundSlowness, storage, limits, bind);
+                inboundSlowness, storage, limits, bind, operator);
     }
 
     public NodeOptions withConfig(NodeConfig c) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, c, peerDelays,
-                inboundSlowness, storage, limits, bind);
+                inboundSlowness, storage, limits, bind, operator);
     }
 
     public NodeOptions withPorts(int peer, int gateway, int http) {
         return new NodeOptions(host, peer, gateway, http, dataDir, bootstrap, config, peerDelays, inboundSlowness,
-                storage, limits, bind);
+                storage, limits, bind, operator);
     }
 
     public NodeOptions withHost(String h) {
         // A bind that only followed the old host follows the new one.
         return new NodeOptions(h, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerDelays,
-                inboundSlowness, storage, limits, bind.equals(host) ? null : bind);
+                inboundSlowness, storage, limits, bind.equals(host) ? null : bind, operator);
     }
 
     /** These options listening on {@code address} (a wildcard allowed) while still advertising {@link #host}. */
     public NodeOptions withBind(String address) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerDelays,
-                inboundSlowness, storage, limits, address);
+                inboundSlowness, storage, limits, address, operator);
+    }
+
+    /** These options with the operator endpoints served as {@code o} says. */
+    public NodeOptions withOperatorEndpoints(OperatorEndpoints o) {
+        return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerDelays,
+                inboundSlowness, storage, limits, bind, o);
     }
 
     public NodeOptions withDataDir(Path dir) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dir, bootstrap, config, peerDelays,
-                inboundSlowness, storage, limits, bind);
+                inboundSlowness, storage, limits, bind, operator);
+    }
+
+    private static void requirePorts(int peerPort, int gatewayPort, int httpPort, OperatorEndpoints operator) {
+        requirePort("peerPort", peerPort);
+        requirePort("gatewayPort", gatewayPort);
+        requirePort("httpPort", httpPort);
+        if ((peerPort != 0 && (peerPort == gatewayPort || peerPort == httpPort))
+                || (gatewayPort != 0 && gatewayPort == httpPort)) {
+            throw new IllegalArgumentException("peer, gateway and http ports must differ (or be 0)");
+        }
+        int admin = operator.adminPort();
+        if (operator.hasAdminPort() && admin != 0 && (admin == peerPort || admin == gatewayPort || admin == httpPort)) {
+            throw new IllegalArgumentException("the admin port must differ from the other three");
+        }
     }
 
     private static void requirePort(String name, int port) {

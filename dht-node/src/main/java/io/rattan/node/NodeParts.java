@@ -17,7 +17,9 @@ import io.rattan.node.gateway.ClientGuard;
 import io.rattan.node.gateway.GatewayBackend;
 import io.rattan.node.gateway.binary.ClientGatewayServer;
 import io.rattan.node.gateway.http.HttpGateway;
+import io.rattan.node.gateway.http.HttpSurfaces;
 import io.rattan.node.netty.EventLoops;
+import io.rattan.node.netty.TransportListener;
 import io.rattan.node.store.OffLoopStore;
 import io.rattan.node.store.RocksDbStore;
 import io.rattan.node.transport.DelayedTransport;
@@ -75,6 +77,8 @@ final class NodeParts {
     final ClientGatewayServer clientGateway;
     final Contact contact;
     final HttpGateway httpGateway;
+    /** The admin port's listener; null when the node has none. */
+    final HttpGateway adminGateway;
     // What is open so far, last opened first; all of it is closed if the node fails to start.
     private final Deque<AutoCloseable> opened = new ArrayDeque<>();
 
@@ -125,6 +129,10 @@ final class NodeParts {
             transport.identity(contact);
             this.httpGateway = bindHttp(group, options, backend, clientGuard, metrics);
             opened.push(httpGateway);
+            this.adminGateway = bindAdmin(group, options, backend);
+            if (adminGateway != null) {
+                opened.push(adminGateway);
+            }
         } catch (IOException | RuntimeException | Error e) {
             closeOpened();
             throw e;
@@ -158,9 +166,12 @@ final class NodeParts {
         }
     }
 
-    /** Closes the three servers: the HTTP gateway, the client gateway, the peer server. */
+    /** Closes the servers: the HTTP gateway, the admin port, the client gateway, the peer server. */
     void closeServers() {
         closeQuietly(httpGateway);
+        if (adminGateway != null) {
+            closeQuietly(adminGateway);
+        }
         closeQuietly(clientGateway);
         closeQuietly(peerServer);
     }
@@ -219,7 +230,25 @@ final class NodeParts {
                                         ClientGuard guard, NodeMetrics metrics) throws IOException {
         try {
             return new HttpGateway(group, new InetSocketAddress(options.bind(), options.httpPort()), backend, guard,
-                    options.limits().connections(), metrics.httpTransport());
+                    options.limits().connections(), metrics.httpTransport(), options.operator().httpServes());
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
+    /**
+     * The admin port, bound, or null when the node has none: the operator endpoints, unmetered (whoever reaches it is
+     * trusted; it listens on loopback unless told otherwise) and uncounted in the client port's transport metrics.
+     */
+    private static HttpGateway bindAdmin(EventLoopGroup group, NodeOptions options, GatewayBackend backend)
+            throws IOException {
+        OperatorEndpoints o = options.operator();
+        if (!o.hasAdminPort()) {
+            return null;
+        }
+        try {
+            return new HttpGateway(group, new InetSocketAddress(o.adminBind(), o.adminPort()), backend,
+                    ClientGuard.none(), options.limits().connections(), TransportListener.NONE, HttpSurfaces.ADMIN);
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }

@@ -109,8 +109,10 @@ public final class RattanNode implements AutoCloseable {
         Files.createDirectories(options.dataDir());
         Id id = NodeIdFile.loadOrCreate(options.dataDir().resolve(NodeIdFile.FILE_NAME), new SecureRandom());
         RattanNode node = new RattanNode(options, id, storeHook, transportHook);
-        log.info("node {} started: peers on {}, clients on {}, http on {}, data in {}", node.contact,
-                node.contact.address(), node.gatewayAddress(), node.httpAddress(), options.dataDir());
+        log.info("node {} started: peers on {}, clients on {}, http on {} (serving {}), admin on {}, data in {}",
+                node.contact, node.contact.address(), node.gatewayAddress(), node.httpAddress(),
+                options.operator().httpServes().operatorList(),
+                node.adminAddress() == null ? "no port" : node.adminAddress(), options.dataDir());
         return node;
     }
 
@@ -137,6 +139,11 @@ public final class RattanNode implements AutoCloseable {
     /** Where the HTTP/JSON gateway and {@code /metrics} listen. */
     public InetSocketAddress httpAddress() {
         return parts.httpGateway.localAddress();
+    }
+
+    /** Where the admin port listens; null when the node has none ({@link OperatorEndpoints}). */
+    public InetSocketAddress adminAddress() {
+        return parts.adminGateway == null ? null : parts.adminGateway.localAddress();
     }
 
     /** True until {@link #close} or {@link #halt} is called. */

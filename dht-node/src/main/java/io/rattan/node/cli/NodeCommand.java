@@ -7,7 +7,9 @@ import io.rattan.core.node.NodeConfig;
 import io.rattan.core.slow.SlowTrace;
 import io.rattan.node.InboundSlowness;
 import io.rattan.node.NodeOptions;
+import io.rattan.node.OperatorEndpoints;
 import io.rattan.node.RattanNode;
+import io.rattan.node.gateway.http.HttpSurfaces;
 import io.rattan.node.store.RocksDbStore;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -68,6 +70,22 @@ final class NodeCommand implements Callable<Integer> {
             description = "The IP address the three ports listen on; 0.0.0.0 or :: for every interface, which needs "
                     + "--advertise (default: the advertised address).")
     String bind;
+
+    @Option(names = "--admin-port", paramLabel = "PORT",
+            description = "A port of its own for the operator endpoints (/metrics, /node, /admin/..., /health, "
+                    + "/ready; no key API), listening on --admin-bind; 0: any free port. Default: none.")
+    Integer adminPort;
+
+    @Option(names = "--admin-bind", paramLabel = "ADDR",
+            description = "The IP address the admin port listens on (default: ${DEFAULT-VALUE}, so only this host "
+                    + "reaches it).")
+    String adminBind = NodeOptions.LOOPBACK;
+
+    @Option(names = "--http-serves", paramLabel = "LIST", split = ",",
+            description = "The operator endpoints the HTTP gateway serves besides /v1/keys, /health and /ready: any "
+                    + "of metrics, node, admin, or none (default: ${DEFAULT-VALUE}). With --admin-port, leave out "
+                    + "what only operators should reach: /node lists the leaf set's addresses.")
+    List<String> httpServes = new ArrayList<>(HttpSurfaces.OPERATOR_NAMES);
 
     @Option(names = "--port", paramLabel = "PORT", description = "Peer port (0: any free port).")
     int peerPort = 4000;
@@ -196,6 +214,9 @@ final class NodeCommand implements Callable<Integer> {
             }
             return new NodeOptions(advertised, peerPort, gatewayPort, httpPort, dir, bootstrap, config)
                     .withBind(bind)
+                    .withOperatorEndpoints(new OperatorEndpoints(adminBind,
+                            adminPort == null ? OperatorEndpoints.NO_PORT : adminPort,
+                            HttpSurfaces.ofOperatorList(httpServes)))
                     .withInboundSlowness(inboundSlowness())
                     .withPeerDelays(wan.peerDelays(new Address(advertised, peerPort)))
                     .withStorage(new RocksDbStore.Settings(fsync, storeMaxBytes))

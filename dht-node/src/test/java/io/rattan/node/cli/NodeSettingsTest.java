@@ -156,6 +156,25 @@ class NodeSettingsTest {
         assertThat(named.err).contains("bind address 'eth0' is not an IP literal");
     }
 
+    @Test
+    void theAdminPortAndWhatTheHttpGatewayServesAreSettings() {
+        Run defaults = run(Map.of(), "node", "--print-config");
+        assertThat(defaults.line("admin-port")).containsExactly("-", "default");
+        assertThat(defaults.line("http-serves")).containsExactly("metrics,node,admin", "default");
+
+        Run set = run(Map.of("RATTAN_HTTP_SERVES", "metrics,node"), "node", "--admin-port", "4090", "--print-config");
+        assertThat(set.exit).as(set.err).isZero();
+        assertThat(set.line("admin-port")).containsExactly("4090", "flag");
+        assertThat(set.line("http-serves")).containsExactly("metrics,node", "environment RATTAN_HTTP_SERVES");
+
+        Run bad = run(Map.of(), "node", "--http-serves", "metrics,keys", "--print-config");
+        assertThat(bad.exit).isEqualTo(2);
+        assertThat(bad.err).contains("unknown endpoint 'keys'");
+        Run clash = run(Map.of(), "node", "--admin-port", "4080", "--print-config");
+        assertThat(clash.exit).isEqualTo(2);
+        assertThat(clash.err).contains("the admin port must differ");
+    }
+
     /** The real path: {@code rattan node --config FILE} runs a node on the file's ports and data directory. */
     @Test
     void aNodeStartedFromAConfigFileServesOnItsSettings() throws Exception {

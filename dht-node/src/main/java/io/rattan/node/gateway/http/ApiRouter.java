@@ -22,11 +22,13 @@ final class ApiRouter {
     private final KeysResource keys;
     private final AdminResource admin;
     private final NodeResource node;
+    private final HttpSurfaces serves;
 
-    ApiRouter(GatewayBackend backend, ClientGuard guard) {
+    ApiRouter(GatewayBackend backend, ClientGuard guard, HttpSurfaces serves) {
         this.keys = new KeysResource(backend, guard);
         this.admin = new AdminResource(backend);
         this.node = new NodeResource(backend);
+        this.serves = serves;
     }
 
     CompletableFuture<ApiResponse> route(ApiRequest request) {
@@ -57,6 +59,9 @@ final class ApiRouter {
             throws Rejected {
         if (segments.length == 1) {
             return operations(method, path, segments[0]);
+        }
+        if (segments[0].equals("admin") && !serves.admin() || segments[0].equals("v1") && !serves.keys()) {
+            return done(Problems.unknownPath(path));
         }
         if (segments.length == 2 && segments[0].equals("admin") && segments[1].equals("records")) {
             requireMethod(method, GET);
@@ -91,9 +96,15 @@ final class ApiRouter {
                 requireMethod(method, GET);
                 return node.ready();
             case "node":
+                if (!serves.node()) {
+                    return done(Problems.unknownPath(path));
+                }
                 requireMethod(method, GET);
                 return node.node();
             case "metrics":
+                if (!serves.metrics()) {
+                    return done(Problems.unknownPath(path));
+                }
                 requireMethod(method, GET);
                 return node.metrics();
             default:

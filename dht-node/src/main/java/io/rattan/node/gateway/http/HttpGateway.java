@@ -53,20 +53,21 @@ public final class HttpGateway implements AutoCloseable {
      *                              the bind failure
      */
     public HttpGateway(EventLoopGroup group, InetSocketAddress bind, GatewayBackend backend) {
-        this(group, bind, backend, ClientGuard.none(), ConnectionLimits.defaults(), TransportListener.NONE);
+        this(group, bind, backend, ClientGuard.none(), ConnectionLimits.defaults(), TransportListener.NONE,
+                HttpSurfaces.ALL);
     }
 
     /**
-     * Binds and starts serving, within the given limits.
+     * Binds and starts serving {@code serves}, within the given limits.
      *
      * @throws UncheckedIOException when the address cannot be bound (in use, not local, no permission); its cause is
      *                              the bind failure
      */
     public HttpGateway(EventLoopGroup group, InetSocketAddress bind, GatewayBackend backend, ClientGuard guard,
-                       ConnectionLimits limits, TransportListener listener) {
+                       ConnectionLimits limits, TransportListener listener, HttpSurfaces serves) {
         NodeConfig config = backend.config();
         this.counting = new CountingListener(listener);
-        HttpGatewayInitializer initializer = new HttpGatewayInitializer(new ApiRouter(backend, guard),
+        HttpGatewayInitializer initializer = new HttpGatewayInitializer(new ApiRouter(backend, guard, serves),
                 config.valueBytesMax() + BODY_SLACK_BYTES, config.valueBytesMax(),
                 config.requestTimeoutMillis() + HttpGatewayHandler.ANSWER_SLACK_MILLIS, guard, limits, counting);
         try {
