@@ -1,15 +1,16 @@
-package io.rattan.node;
+package io.rattan.node.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.rattan.node.NodeOptions;
+import io.rattan.node.RattanNode;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,7 +44,7 @@ class ObservabilityFilesTest {
 
     @Test
     void theDashboardAndTheAlertsNameOnlyWhatANodeExports() throws Exception {
-        Path files = deployDir().resolve("observability");
+        Path files = DeployFilesTest.deployDir().resolve("observability");
         List<String> exprs = new ArrayList<>();
         collectExprs(new ObjectMapper().readTree(files.resolve("rattan-dashboard.json").toFile()), exprs);
         int dashboardExprs = exprs.size();
@@ -131,15 +132,5 @@ class ObservabilityFilesTest {
         } else if (n.isArray()) {
             n.forEach(c -> collectExprs(c, into));
         }
-    }
-
-    /** The repository's {@code deploy/}, found upward from the module the test runs in. */
-    static Path deployDir() {
-        for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
-            if (Files.isDirectory(p.resolve("deploy"))) {
-                return p.resolve("deploy");
-            }
-        }
-        throw new AssertionError("no deploy/ above " + Path.of("").toAbsolutePath());
     }
 }
