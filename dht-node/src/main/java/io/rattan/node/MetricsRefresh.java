@@ -80,6 +80,7 @@ final class MetricsRefresh {
             // A faulted store is probed here, so the node becomes ready again once space returns, with no restart.
             store.probe();
             metrics.update(n.status());
+            metrics.storeBytes(store.sstBytes());
         } catch (RuntimeException e) {
             log.warn("{}: cannot refresh metrics from the node status", contact, e);
         }

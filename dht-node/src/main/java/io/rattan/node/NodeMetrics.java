@@ -39,6 +39,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>the store's ({@link StoreMeters}): {@code rattan.store.durable.gaveup} (counter; tag {@code wait} =
  *       put|copies): waits for a sync to make writes durable that gave up after half the request timeout (a disk
  *       whose sync does not return), answered as an I/O fault;</li>
+ *   <li>repair's progress and the suspected neighbours ({@link RepairMeters}), and the store's bytes on disk
+ *       ({@code rattan.store.sst.bytes}), fed as the gauges below are;</li>
  *   <li>the node's own, here: {@code rattan.store.records}, {@code rattan.leafset.size},
  *       {@code rattan.routing.entries}, {@code rattan.node.joined} (gauges, fed by {@link #update(NodeStatus)}).</li>
  * </ul>
@@ -53,6 +55,7 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
     private final ReadMeters reads;
     private final StoreMeters store;
     private final TransportMeters transport;
+    private final RepairMeters repair;
     private final AtomicLong storeRecords = new AtomicLong();
     private final AtomicLong leafSetSize = new AtomicLong();
     private final AtomicLong routingEntries = new AtomicLong();
@@ -94,6 +97,7 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
                 .tag("queue", "requests_in_flight")
                 .register(registry);
         this.store = new StoreMeters(registry);
+        this.repair = new RepairMeters(registry);
         this.transport = new TransportMeters(registry);
         this.peerTransport = transport.listener("peer");
         this.clientTransport = transport.listener("client");
@@ -185,6 +189,12 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
         leafSetSize.set(status.leafSet().size());
         routingEntries.set(status.routingEntries());
         joined.set(status.joined() ? 1 : 0);
+        repair.update(status.repair(), status.leafSuspects());
+    }
+
+    /** The store's files on disk now, in bytes. */
+    public void storeBytes(long sstBytes) {
+        store.sstBytes(sstBytes);
     }
 
     /** Records the node's first ready: milliseconds since the node's start and since the process's start. */

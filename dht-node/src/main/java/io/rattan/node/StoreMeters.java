@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.rattan.node.store.OffLoopStore;
 import io.rattan.node.store.RocksDbStore;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The meters of the node's store: its faults ({@code rattan.store.faults}, {@code rattan.store.corrupt.records},
@@ -18,11 +19,21 @@ final class StoreMeters {
     private final MeterRegistry registry;
     private final Counter durableGaveUpPut;
     private final Counter durableGaveUpCopies;
+    private final AtomicLong sstBytes = new AtomicLong();
 
     StoreMeters(MeterRegistry registry) {
         this.registry = registry;
         this.durableGaveUpPut = durableGaveUpCounter("put");
         this.durableGaveUpCopies = durableGaveUpCounter("copies");
+        Gauge.builder("rattan.store.sst.bytes", sstBytes, AtomicLong::doubleValue)
+                .description("The store's SST files on disk, in bytes (RocksDB's total-sst-files-size; the write-ahead "
+                        + "log and memtables not counted)")
+                .register(registry);
+    }
+
+    /** Sampled on the node's loop while the store is open: reading a closed store's property would fault. */
+    void sstBytes(long bytes) {
+        sstBytes.set(bytes);
     }
 
     /**

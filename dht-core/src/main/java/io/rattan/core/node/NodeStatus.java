@@ -13,18 +13,21 @@ import java.util.List;
  * @param routingRowFill  number of filled slots per routing-table row, rows 0..n (trailing empty rows omitted)
  * @param routingEntries  total contacts in the routing table
  * @param storedRecords   records in the local store, tombstones included
+ * @param leafSuspects    leaf-set members suspected now (their requests unanswered; out of every replica set)
+ * @param repair          what repair has done over the node's life
  */
 public record NodeStatus(Contact self, boolean joined, boolean ready, List<Contact> leafSet,
-                         List<Integer> routingRowFill, int routingEntries, long storedRecords) {
+                         List<Integer> routingRowFill, int routingEntries, long storedRecords, int leafSuspects,
+                         RepairTotals repair) {
 
     public NodeStatus {
         leafSet = List.copyOf(leafSet);
         routingRowFill = List.copyOf(routingRowFill);
     }
 
-    /** A snapshot that is ready exactly when joined. */
+    /** A snapshot that is ready exactly when joined, with no suspect and no repair done. */
     public NodeStatus(Contact self, boolean joined, List<Contact> leafSet, List<Integer> routingRowFill,
                       int routingEntries, long storedRecords) {
-        this(self, joined, joined, leafSet, routingRowFill, routingEntries, storedRecords);
+        this(self, joined, joined, leafSet, routingRowFill, routingEntries, storedRecords, 0, RepairTotals.NONE);
     }
 }

@@ -293,6 +293,12 @@ final class Repair {
         strays.round(List.of(leaves.get(ctx.random().nextInt(leaves.size()))));
     }
 
+    /** What repair has done so far, for metrics. */
+    RepairTotals totals() {
+        return new RepairTotals(counters.pagesSent, counters.pagesResent, counters.recordsAcked, counters.bytesSent,
+                counters.recordsAbandoned, running.size());
+    }
+
     /** The answering side of a session another node started ({@link RepairAnswers}). */
     RepairAnswers answers() {
         return answers;

@@ -267,6 +267,18 @@ public final class RocksDbStore implements Store, AutoCloseable {
         }
     }
 
+    /** The SST files' bytes on disk (RocksDB's {@code rocksdb.total-sst-files-size}); 0 once closed or unreadable. */
+    public long sstBytes() {
+        if (closed) {
+            return 0;
+        }
+        try {
+            return db.getLongProperty("rocksdb.total-sst-files-size");
+        } catch (RocksDBException e) {
+            return 0;
+        }
+    }
+
     @Override
     public long size() {
         ensureOpen();

@@ -1,0 +1,54 @@
+package io.rattan.node;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.rattan.core.node.RepairTotals;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * Repair's progress as meters, from the totals each {@link NodeMetrics#update} brings: copies sent to peers in
+ * pages ({@code rattan.repair.pages}, tag {@code send} = first|again), acknowledged ({@code rattan.repair.records.acked}),
+ * bytes ({@code rattan.repair.bytes}), dropped with a peer that left ({@code rattan.repair.records.abandoned}), the
+ * sessions running now, and the leaf-set members suspected now.
+ */
+final class RepairMeters {
+
+    private final AtomicReference<RepairTotals> totals = new AtomicReference<>(RepairTotals.NONE);
+    private final AtomicReference<Integer> suspects = new AtomicReference<>(0);
+
+    RepairMeters(MeterRegistry registry) {
+        counter(registry, "rattan.repair.pages", "Pages of copies repair sent to peers (again: a page resent)",
+                t -> t.pagesSent() - t.pagesResent(), "send", "first");
+        counter(registry, "rattan.repair.pages", "Pages of copies repair sent to peers (again: a page resent)",
+                RepairTotals::pagesResent, "send", "again");
+        counter(registry, "rattan.repair.records.acked", "Copies repair sent that peers acknowledged",
+                RepairTotals::recordsAcked, null, null);
+        counter(registry, "rattan.repair.bytes", "Bytes of copies repair sent to peers",
+                RepairTotals::bytesSent, null, null);
+        counter(registry, "rattan.repair.records.abandoned",
+                "Copies owed to peers that left the leaf set before acknowledging them (logged at INFO)",
+                RepairTotals::recordsAbandoned, null, null);
+        Gauge.builder("rattan.repair.sessions", totals, r -> r.get().sessionsRunning())
+                .description("Repair sessions running now, with leaf-set members").register(registry);
+        Gauge.builder("rattan.leafset.suspects", suspects, s -> s.get())
+                .description("Leaf-set members suspected now: their requests go unanswered, they are out of every "
+                        + "replica set until they answer again").register(registry);
+    }
+
+    void update(RepairTotals t, int leafSuspects) {
+        totals.set(t);
+        suspects.set(leafSuspects);
+    }
+
+    private void counter(MeterRegistry registry, String name, String description, ToDoubleFunction<RepairTotals> f,
+                         String tag, String value) {
+        FunctionCounter.Builder<AtomicReference<RepairTotals>> b = FunctionCounter
+                .builder(name, totals, r -> f.applyAsDouble(r.get())).description(description);
+        if (tag != null) {
+            b.tag(tag, value);
+        }
+        b.register(registry);
+    }
+}
