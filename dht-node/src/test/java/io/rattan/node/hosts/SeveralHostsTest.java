@@ -25,8 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Three nodes on three "hosts", network namespaces of their own with an address each on one bridged subnet
  * ({@link NetnsHosts}): each binds the wildcard and advertises its host's address, as in a container or a pod. They
  * join through the first one's address, know each other by the advertised addresses, serve puts and gets across
- * hosts, and one is SIGKILLed and restarted on its data directory: it rejoins, and a get through it finds what was
- * acknowledged meanwhile. Skipped where namespaces cannot be made (not root).
+ * hosts, and one is SIGKILLed and restarted on its data directory: it rejoins, a get through it finds what was
+ * acknowledged meanwhile, and the others' repair metrics count the copies that brought it. Skipped where namespaces cannot be made (not root).
  */
 @Timeout(value = 6, unit = TimeUnit.MINUTES)
 class SeveralHostsTest {
@@ -78,12 +78,16 @@ class SeveralHostsTest {
                 .until(() -> put(2, during, "put while host 1 was down") == 201);
         assertThat(get(0, during)).contains(b64("put while host 1 was down"));
 
+        double repairedBefore = repairAcked(0) + repairAcked(2);
         nodes[1] = start(1, nativeDir);
         awaitReady(1);
         await().atMost(WAIT).pollInterval(Duration.ofSeconds(1))
                 .until(() -> get(1, during).contains(b64("put while host 1 was down")));
         assertThat(get(1, before)).contains(b64("put on host 0"));
         await().atMost(WAIT).pollInterval(Duration.ofSeconds(1)).until(() -> leafAddresses(1).size() == HOSTS - 1);
+        // The put made while host 1 was down reaches it by repair, which the others' metrics count.
+        await().atMost(WAIT).pollInterval(Duration.ofSeconds(1))
+                .until(() -> repairAcked(0) + repairAcked(2) > repairedBefore);
     }
 
     private Process start(int i, Path nativeDir) throws IOException {
@@ -115,6 +119,17 @@ class SeveralHostsTest {
         JSON.readTree(out.substring(0, out.lastIndexOf('\n'))).get("leafSet")
                 .forEach(leaf -> addresses.add(leaf.get("address").asText()));
         return addresses;
+    }
+
+    /** {@code rattan_repair_records_acked_total} of host {@code i}'s node. */
+    private double repairAcked(int i) throws IOException {
+        String out = curl(i, List.of("http://" + hosts.address(i) + ":4080/metrics")).output();
+        for (String line : out.split("\n")) {
+            if (line.startsWith("rattan_repair_records_acked_total ")) {
+                return Double.parseDouble(line.substring(line.indexOf(' ') + 1).trim());
+            }
+        }
+        throw new AssertionError("no rattan_repair_records_acked_total in host " + i + "'s /metrics");
     }
 
     private int put(int i, String key, String value) throws IOException {
