@@ -77,6 +77,8 @@ final class NodeParts {
     final ClientGatewayServer clientGateway;
     final Contact contact;
     final HttpGateway httpGateway;
+    /** Resolves the bootstrap names until the node has joined; null when none was given. */
+    private volatile BootstrapResolver resolver;
     /** The admin port's listener; null when the node has none. */
     final HttpGateway adminGateway;
     // What is open so far, last opened first; all of it is closed if the node fails to start.
@@ -156,9 +158,9 @@ final class NodeParts {
                     named, new MetricsRefresh(scheduler, loop, registry, metrics, store, contact, nodeOnLoop::live,
                             startNanos));
             if (named) {
-                BootstrapResolver resolver = BootstrapResolver.start(bootstrap, contact.address(),
-                        BootstrapResolver.SYSTEM, nodeOnLoop::call);
-                opened.push(resolver::stop);
+                // It ends once the node has joined or stopped; closeServers stops it at once.
+                resolver = BootstrapResolver.start(bootstrap, contact.address(), BootstrapResolver.SYSTEM,
+                        nodeOnLoop::call);
             }
         } catch (IOException | RuntimeException | Error e) {
             closeOpened();
@@ -166,8 +168,14 @@ final class NodeParts {
         }
     }
 
-    /** Closes the servers: the HTTP gateway, the admin port, the client gateway, the peer server. */
+    /**
+     * Closes the servers: the HTTP gateway, the admin port, the client gateway, the peer server; and stops resolving
+     * bootstrap names.
+     */
     void closeServers() {
+        if (resolver != null) {
+            resolver.stop();
+        }
         closeQuietly(httpGateway);
         if (adminGateway != null) {
             closeQuietly(adminGateway);
