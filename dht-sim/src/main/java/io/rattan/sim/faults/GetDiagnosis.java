@@ -14,6 +14,7 @@ import io.rattan.core.store.Store;
 import io.rattan.core.store.StoredRecord;
 import io.rattan.core.util.Bytes;
 import io.rattan.core.virtual.VirtualWorld;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -44,6 +45,13 @@ final class GetDiagnosis {
     record Served(int node, long atNanos, ReplicaView view, Set<Bytes> values, boolean heldAny) {
     }
 
+    /** An entry of {@code keyOfRequest} (reply null) or of {@code served} (request key unused), and when it was made. */
+    private record Recorded(long atNanos, long requestKey, Message reply) {
+    }
+
+    /** How long a get's key and a reply's snapshot are kept: far longer than a client waits for its answer. */
+    static final long KEPT_NANOS = 120 * SECOND;
+
     /** A crash, restart, partition or heal, with its time. */
     record Event(long atNanos, String kind, int node) {
     }
@@ -53,6 +61,9 @@ final class GetDiagnosis {
     // (origin port, origin request id) -> the get's key; every hop of a routed get names its origin.
     private final Map<Long, Id> keyOfRequest = new HashMap<>();
     private final IdentityHashMap<Message, Served> served = new IdentityHashMap<>();
+    // What was recorded above, oldest first, so that what no client can still ask about is forgotten: replies of
+    // raced gets that lost, of gets whose client timed out, of the final read's pages (KEPT_NANOS).
+    private final ArrayDeque<Recorded> recorded = new ArrayDeque<>();
     private final List<Event> events = new ArrayList<>();
     private final Map<String, Integer> causes = new TreeMap<>();
     // Value hash -> when a copy of it was first sent to each node (0: never).
@@ -72,12 +83,17 @@ final class GetDiagnosis {
 
     private void sent(Address from, Address to, Envelope e) {
         if (e.body() instanceof GetRequest g) {
-            keyOfRequest.put(requestKey(g.origin().address(), g.originRequestId()), g.key());
+            forgetOld();
+            long request = requestKey(g.origin().address(), g.originRequestId());
+            if (keyOfRequest.put(request, g.key()) == null) {
+                recorded.add(new Recorded(now(), request, null));
+            }
         } else if (e.body() instanceof GetReply r) {
             Id key = keyOfRequest.get(requestKey(to, e.requestId()));
             Integer node = indexOf.get(from);
             if (key != null && node != null) {
                 served.put(r, snapshot(node, key));
+                recorded.add(new Recorded(now(), 0, r));
             }
         } else if (e.body() instanceof StoreReplicas s) {
             Integer node = indexOf.get(to);
@@ -86,6 +102,18 @@ final class GetDiagnosis {
                     long[] at = copiesSent.computeIfAbsent(r.valueHash(), h -> new long[world.size()]);
                     at[node] = at[node] == 0 ? Math.max(1, now()) : at[node];
                 }
+            }
+        }
+    }
+
+    private void forgetOld() {
+        long now = now();
+        while (!recorded.isEmpty() && now - recorded.peek().atNanos() > KEPT_NANOS) {
+            Recorded r = recorded.poll();
+            if (r.reply() != null) {
+                served.remove(r.reply());
+            } else {
+                keyOfRequest.remove(r.requestKey());
             }
         }
     }
