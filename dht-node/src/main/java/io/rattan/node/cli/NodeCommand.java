@@ -77,13 +77,13 @@ final class NodeCommand implements Callable<Integer> {
     Integer adminPort;
 
     @Option(names = "--admin-bind", paramLabel = "ADDR",
-            description = "The IP address the admin port listens on (default: ${DEFAULT-VALUE}, so only this host "
-                    + "reaches it).")
+            description = "The IP address the admin port listens on: loopback by default, so that only this host "
+                    + "reaches it.")
     String adminBind = NodeOptions.LOOPBACK;
 
     @Option(names = "--http-serves", paramLabel = "LIST", split = ",",
             description = "The operator endpoints the HTTP gateway serves besides /v1/keys, /health and /ready: any "
-                    + "of metrics, node, admin, or none (default: ${DEFAULT-VALUE}). With --admin-port, leave out "
+                    + "of metrics, node, admin, or none. With --admin-port, leave out "
                     + "what only operators should reach: /node lists the leaf set's addresses.")
     List<String> httpServes = new ArrayList<>(HttpSurfaces.OPERATOR_NAMES);
 
