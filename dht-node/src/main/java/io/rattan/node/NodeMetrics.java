@@ -39,10 +39,11 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>the store's ({@link StoreMeters}): {@code rattan.store.durable.gaveup} (counter; tag {@code wait} =
  *       put|copies): waits for a sync to make writes durable that gave up after half the request timeout (a disk
  *       whose sync does not return), answered as an I/O fault;</li>
- *   <li>repair's progress and the suspected neighbours ({@link RepairMeters}), and the store's bytes on disk
- *       ({@code rattan.store.sst.bytes}), fed as the gauges below are;</li>
+ *   <li>repair's progress ({@link RepairMeters}) and the store's bytes on disk ({@code rattan.store.sst.bytes}),
+ *       fed as the gauges below are;</li>
  *   <li>the node's own, here: {@code rattan.store.records}, {@code rattan.leafset.size},
- *       {@code rattan.routing.entries}, {@code rattan.node.joined} (gauges, fed by {@link #update(NodeStatus)}).</li>
+ *       {@code rattan.leafset.suspects}, {@code rattan.routing.entries}, {@code rattan.node.joined} (gauges, fed
+ *       by {@link #update(NodeStatus)}).</li>
  * </ul>
  * No tag names a peer or a key, so the number of series does not grow with the cluster or the data.
  *
@@ -58,6 +59,7 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
     private final RepairMeters repair;
     private final AtomicLong storeRecords = new AtomicLong();
     private final AtomicLong leafSetSize = new AtomicLong();
+    private final AtomicLong leafSuspects = new AtomicLong();
     private final AtomicLong routingEntries = new AtomicLong();
     private final AtomicLong joined = new AtomicLong();
     private final AtomicLong startToReadyMillis = new AtomicLong(-1);
@@ -84,6 +86,8 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
                 .register(registry);
         gauge("rattan.store.records", "Records in the local store, tombstones included", storeRecords);
         gauge("rattan.leafset.size", "Members of the leaf set, both sides", leafSetSize);
+        gauge("rattan.leafset.suspects", "Leaf-set members suspected now: their requests go unanswered, they are out "
+                + "of every replica set until they answer again", leafSuspects);
         gauge("rattan.routing.entries", "Contacts in the routing table", routingEntries);
         gauge("rattan.node.joined", "1 once the node has joined the overlay", joined);
         gauge("rattan.node.start.to.ready.millis", "From the node's start to its first ready; -1 until then",
@@ -189,7 +193,8 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
         leafSetSize.set(status.leafSet().size());
         routingEntries.set(status.routingEntries());
         joined.set(status.joined() ? 1 : 0);
-        repair.update(status.repair(), status.leafSuspects());
+        leafSuspects.set(status.leafSuspects());
+        repair.update(status.repair());
     }
 
     /** The store's files on disk now, in bytes. */

@@ -1,10 +1,13 @@
 package io.rattan.node;
 
+import com.google.common.net.InetAddresses;
 import io.rattan.core.net.Address;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.node.store.RocksDbStore;
 import io.rattan.node.limits.Limits;
 import io.rattan.node.transport.PeerDelays;
+import java.net.Inet4Address;
+import java.net.Inet6Address;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -54,7 +57,7 @@ public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPo
             throw new IllegalArgumentException("host '" + host + "' is a wildcard; the node advertises its host to "
                     + "peers, so give an address they can reach");
         }
-        if (!com.google.common.net.InetAddresses.isInetAddress(host)) {
+        if (!InetAddresses.isInetAddress(host)) {
             throw new IllegalArgumentException("host '" + host + "' is not an IP literal; peers prove their address by "
                     + "it (the handshake compares it with the connection's source), so give e.g. 127.0.0.1 or ::1");
         }
@@ -63,9 +66,13 @@ public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPo
         }
         if (bind == null) {
             bind = host;
-        } else if (!com.google.common.net.InetAddresses.isInetAddress(bind)) {
+        } else if (!InetAddresses.isInetAddress(bind)) {
             throw new IllegalArgumentException("bind address '" + bind + "' is not an IP literal (0.0.0.0 or :: for "
                     + "every interface)");
+        } else if (InetAddresses.forString(bind) instanceof Inet4Address && isWildcard(bind)
+                && InetAddresses.forString(host) instanceof Inet6Address) {
+            throw new IllegalArgumentException("bind address " + bind + " listens on IPv4 only, yet the advertised "
+                    + "address " + host + " is IPv6: bind :: instead");
         }
         requirePorts(peerPort, gatewayPort, httpPort, operator);
         if (dataDir == null) {
@@ -222,6 +229,9 @@ public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPo
 
     private static boolean isWildcard(String host) {
         String h = host.trim();
-        return h.equals("0.0.0.0") || h.equals("::") || h.equals("[::]") || h.equals("0:0:0:0:0:0:0:0");
+        if (h.startsWith("[") && h.endsWith("]")) {
+            h = h.substring(1, h.length() - 1);
+        }
+        return InetAddresses.isInetAddress(h) && InetAddresses.forString(h).isAnyLocalAddress();
     }
 }

@@ -77,12 +77,12 @@ final class NodeParts {
     final ClientGatewayServer clientGateway;
     final Contact contact;
     final HttpGateway httpGateway;
-    /** Resolves the bootstrap names until the node has joined; null when none was given. */
-    private volatile BootstrapResolver resolver;
     /** The admin port's listener; null when the node has none. */
     final HttpGateway adminGateway;
     // What is open so far, last opened first; all of it is closed if the node fails to start.
     private final Deque<AutoCloseable> opened = new ArrayDeque<>();
+    /** Resolves the bootstrap names until the node has joined; null when none was given. */
+    private volatile BootstrapResolver resolver;
 
     /** Opens everything and binds the three ports; on failure releases what it opened and throws. */
     NodeParts(NodeOptions options, Id id) throws IOException {

@@ -9,14 +9,13 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * Repair's progress as meters, from the totals each {@link NodeMetrics#update} brings: copies sent to peers in
- * pages ({@code rattan.repair.pages}, tag {@code send} = first|again), acknowledged ({@code rattan.repair.records.acked}),
- * bytes ({@code rattan.repair.bytes}), dropped with a peer that left ({@code rattan.repair.records.abandoned}), the
- * sessions running now, and the leaf-set members suspected now.
+ * pages ({@code rattan.repair.pages}, tag {@code send} = first|again), acknowledged
+ * ({@code rattan.repair.records.acked}), bytes ({@code rattan.repair.bytes}), dropped with a peer that left
+ * ({@code rattan.repair.records.abandoned}), and the sessions running now.
  */
 final class RepairMeters {
 
     private final AtomicReference<RepairTotals> totals = new AtomicReference<>(RepairTotals.NONE);
-    private final AtomicReference<Integer> suspects = new AtomicReference<>(0);
 
     RepairMeters(MeterRegistry registry) {
         counter(registry, "rattan.repair.pages", "Pages of copies repair sent to peers (again: a page resent)",
@@ -32,14 +31,10 @@ final class RepairMeters {
                 RepairTotals::recordsAbandoned, null, null);
         Gauge.builder("rattan.repair.sessions", totals, r -> r.get().sessionsRunning())
                 .description("Repair sessions running now, with leaf-set members").register(registry);
-        Gauge.builder("rattan.leafset.suspects", suspects, s -> s.get())
-                .description("Leaf-set members suspected now: their requests go unanswered, they are out of every "
-                        + "replica set until they answer again").register(registry);
     }
 
-    void update(RepairTotals t, int leafSuspects) {
+    void update(RepairTotals t) {
         totals.set(t);
-        suspects.set(leafSuspects);
     }
 
     private void counter(MeterRegistry registry, String name, String description, ToDoubleFunction<RepairTotals> f,

@@ -26,8 +26,8 @@ final class StoreMeters {
         this.durableGaveUpPut = durableGaveUpCounter("put");
         this.durableGaveUpCopies = durableGaveUpCounter("copies");
         Gauge.builder("rattan.store.sst.bytes", sstBytes, AtomicLong::doubleValue)
-                .description("The store's SST files on disk, in bytes (RocksDB's total-sst-files-size; the write-ahead "
-                        + "log and memtables not counted)")
+                .description("The store's SST files on disk, in bytes, every column family's (what --store-max-bytes "
+                        + "limits; the write-ahead log and memtables not counted)")
                 .register(registry);
     }
 

@@ -1,9 +1,14 @@
 package io.rattan.core.node;
 
 /**
- * What a node's repair has done over its life, for metrics: pages of copies sent (and of them sent again), copies
- * its peers acknowledged, bytes sent, copies dropped with peers that left before acknowledging them, and the
- * sessions running now.
+ * What a node's repair has done over its life, for metrics, and the sessions running now.
+ *
+ * @param pagesSent        pages of copies sent to peers, resends included
+ * @param pagesResent      of them, pages sent again (unacknowledged, or the peer answered again after a cut)
+ * @param recordsAcked     copies peers acknowledged
+ * @param bytesSent        bytes of the copies sent
+ * @param recordsAbandoned copies owed to peers that left before acknowledging them
+ * @param sessionsRunning  repair sessions running now (a gauge, not a total)
  */
 public record RepairTotals(long pagesSent, long pagesResent, long recordsAcked, long bytesSent,
                            long recordsAbandoned, int sessionsRunning) {

@@ -58,6 +58,19 @@ final class ReplicaStream {
         long recordsAbandoned;
     }
 
+    /** A page out of the queue until acknowledged; {@code sends} tells the latest send's answer from a late one. */
+    private static final class Flight {
+        final List<Ref> page;
+        int attempt = 1;
+        int sends;
+        /** A send of it is out, its answer awaited (not while its records are read or it pauses between tries). */
+        boolean awaited;
+
+        Flight(List<Ref> page) {
+            this.page = page;
+        }
+    }
+
     private final NodeContext ctx;
     private final LocalReplica replica;
     private final Contact peer;
@@ -136,7 +149,8 @@ final class ReplicaStream {
      * again now, with its tries given back, and a stalled stream carries on. A page sent during the cut waits out a
      * timeout that grows with each try (up to {@link #ATTEMPTS} times the RTO cap), and the window's pages hold back
      * every copy queued behind them, the puts made during the cut among them, while the peer answers gets without
-     * them (seed 1864 of issue 34's long run). A copy is idempotent: the late answer to the earlier send is ignored.
+     * them (seed 1864 of issue 34's long run). A copy is idempotent: a late acknowledgement of the earlier send settles
+     * the page as the new one's would, and its late failure or timeout is ignored.
      */
     void answersResumed() {
         if (abandoned) {
@@ -151,19 +165,6 @@ final class ReplicaStream {
         }
         if (stalled) {
             resume();
-        }
-    }
-
-    /** A page out of the queue until acknowledged; {@code sends} tells the latest send's answer from a late one. */
-    private static final class Flight {
-        final List<Ref> page;
-        int attempt = 1;
-        int sends;
-        /** A send of it is out, its answer awaited (not while its records are read or it pauses between tries). */
-        boolean awaited;
-
-        Flight(List<Ref> page) {
-            this.page = page;
         }
     }
 

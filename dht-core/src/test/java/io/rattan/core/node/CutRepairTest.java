@@ -116,4 +116,51 @@ class CutRepairTest extends ReplicaRig {
                 .as("the late answer to the first send acknowledged it: the second's timeout sends nothing more")
                 .hasSize(2);
     }
+
+    /** Runs a session to A up to its first copy sent and unanswered; returns the repair. */
+    private Repair copyUnansweredByA() {
+        Repair repair = repairHoldingOneValue();
+        scheduler.runFor(300_000_000L);
+        List<RangeSum> empty = Collections.nCopies(RangeSync.PARTS, new RangeSum(0, 0));
+        outbox.onReply(new Envelope(a, digestsTo(a).get(0).envelope().requestId(), new RangeDigestReply(empty)));
+        scheduler.runFor(10_000_000L);
+        Sent listed = log.sentTo(a, Digest.class).get(0);
+        outbox.onReply(new Envelope(a, listed.envelope().requestId(),
+                new DigestWant(((Digest) listed.envelope().body()).entries())));
+        scheduler.runFor(10_000_000L);
+        assertThat(log.sentTo(a, StoreReplicas.class)).hasSize(1);
+        return repair;
+    }
+
+    @Test
+    void theTimeoutOfACopySentBeforeTheCutEndedSendsNothingMore() {
+        Repair repair = copyUnansweredByA();
+        long rtoMax = config.rtoMaxMillis() * 1_000_000L;
+        scheduler.runFor(1_000_000_000L);
+        repair.answersResumed(a.id());
+        scheduler.runFor(10_000_000L);
+        assertThat(log.sentTo(a, StoreReplicas.class)).hasSize(2);
+
+        // Past the first send's timeout, short of the second's (sent 1 s later).
+        scheduler.runFor(rtoMax - 1_000_000_000L + 500_000_000L);
+
+        assertThat(log.sentTo(a, StoreReplicas.class)).as("the first send's timeout is no failure of the second")
+                .hasSize(2);
+    }
+
+    @Test
+    void aStreamThatStalledDuringTheCutCarriesOnWhenThePeerAnswersAgain() {
+        Repair repair = copyUnansweredByA();
+        // Four tries, waiting 1, 2, 3 and 4 times the RTO cap for their answers and pausing 2, 4 and 8 RTO floors
+        // between them: then the stream stalls and the session fails. B's session, failed long before, starts again then,
+        // and A's only once B's fails again, at least an RTO cap later.
+        scheduler.runFor((10 * config.rtoMaxMillis() + 14 * config.rtoMinMillis()) * 1_000_000L + 500_000_000L);
+        int tries = log.sentTo(a, StoreReplicas.class).size();
+        assertThat(tries).as("every try unanswered, then the stream stalled").isEqualTo(ReplicaStream.ATTEMPTS);
+
+        repair.answersResumed(a.id());
+        scheduler.runFor(10_000_000L);
+
+        assertThat(log.sentTo(a, StoreReplicas.class)).as("its kept copy sent again at once").hasSize(tries + 1);
+    }
 }

@@ -207,10 +207,13 @@ final class NodeCommand implements Callable<Integer> {
                     requestTimeoutMillis, rtoInitialMillis, rtoMinMillis, rtoMaxMillis);
             Path dir = dataDir != null ? dataDir : Path.of("rattan-data", "node-" + peerPort);
             String advertised = advertise != null ? advertise : host;
-            if (bind != null && advertise == null && InetAddresses.isInetAddress(bind)
+            if (bind != null && advertise == null && !given("--host") && InetAddresses.isInetAddress(bind)
                     && InetAddresses.forString(bind).isAnyLocalAddress()) {
                 throw new IllegalArgumentException("--bind " + bind + " listens on every interface: say --advertise "
                         + "ADDR, the address peers reach this node at");
+            }
+            if (adminPort != null && (adminPort < 0 || adminPort > 65535)) {
+                throw new IllegalArgumentException("--admin-port must be 0..65535, got " + adminPort);
             }
             return new NodeOptions(advertised, peerPort, gatewayPort, httpPort, dir, bootstrap, config)
                     .withBind(bind)
@@ -224,6 +227,12 @@ final class NodeCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
+    }
+
+    /** Whether {@code option} was set: as a flag, in the environment or in the config file. */
+    private boolean given(String option) {
+        return spec.commandLine().getParseResult().hasMatchedOption(option)
+                || spec.defaultValueProvider() instanceof NodeSettings s && s.sourceOf(option).isPresent();
     }
 
     private InboundSlowness inboundSlowness() {

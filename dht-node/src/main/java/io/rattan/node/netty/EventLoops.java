@@ -71,7 +71,8 @@ public final class EventLoops {
         return false;
     }
 
-    private static boolean isEpoll(EventLoopGroup group) {
+    /** Whether {@code group} (or a loop of it) is an epoll one. */
+    public static boolean isEpoll(EventLoopGroup group) {
         // A single loop's own class is package-private in Netty; its parent group tells its kind.
         if (group instanceof EpollEventLoopGroup) {
             return true;

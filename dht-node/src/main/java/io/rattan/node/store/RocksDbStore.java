@@ -267,16 +267,9 @@ public final class RocksDbStore implements Store, AutoCloseable {
         }
     }
 
-    /** The SST files' bytes on disk (RocksDB's {@code rocksdb.total-sst-files-size}); 0 once closed or unreadable. */
+    /** The SST files' bytes on disk, every column family's (what {@code --store-max-bytes} limits); 0 once closed. */
     public long sstBytes() {
-        if (closed) {
-            return 0;
-        }
-        try {
-            return db.getLongProperty("rocksdb.total-sst-files-size");
-        } catch (RocksDBException e) {
-            return 0;
-        }
+        return closed ? 0 : rocks.sstFiles().getTotalSize();
     }
 
     @Override

@@ -131,7 +131,12 @@ public final class NettyTransport implements Transport, AutoCloseable {
         }
         hellos.frame(codec.encode(new Envelope(contact, 0, new Hello(MessageCodec.VERSION))));
         InetAddress advertised = InetAddresses.forString(contact.address().host());
-        if (isOwnAddress(advertised)) {
+        // 127.0.0.1 and ::1 are the kernel's own pick toward loopback peers: no source to bind.
+        String literal = InetAddresses.toAddrString(advertised);
+        boolean kernelsPick = literal.equals("127.0.0.1") || literal.equals("::1");
+        if (kernelsPick) {
+            log.debug("{}: outbound connections leave from the kernel's pick, {}", localName, advertised);
+        } else if (isOwnAddress(advertised)) {
             connections.source(advertised);
         } else {
             log.warn("{}: the advertised address {} is not one of this machine's (NAT or port mapping?); peers check "

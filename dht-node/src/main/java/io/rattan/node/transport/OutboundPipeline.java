@@ -13,6 +13,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.EventLoop;
 import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.util.AttributeKey;
 import io.netty.util.ReferenceCountUtil;
@@ -61,7 +62,13 @@ final class OutboundPipeline extends ChannelInitializer<Channel> {
     /** The bootstrap that dials every outbound connection of {@code table}, registered on {@code loop}. */
     static Bootstrap bootstrap(EventLoop loop, OutboundConnections table, MessageCodec codec,
                                TransportListener listener, String localName) {
-        return new Bootstrap()
+        Bootstrap b = new Bootstrap();
+        if (EventLoops.isEpoll(loop)) {
+            // A connection bound to a source address takes its port at connect, as an unbound one does, so that
+            // ports are shared across destinations (IP_BIND_ADDRESS_NO_PORT).
+            b.option(EpollChannelOption.IP_BIND_ADDRESS_NO_PORT, true);
+        }
+        return b
                 .group(loop)
                 .channel(EventLoops.socketChannelClass(loop))
                 .option(ChannelOption.TCP_NODELAY, true)

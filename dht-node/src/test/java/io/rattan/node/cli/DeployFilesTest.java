@@ -57,7 +57,7 @@ class DeployFilesTest {
                 .containsPattern("(?m)^bind\\s+0\\.0\\.0\\.0\\s+" + Pattern.quote(file) + "$")
                 .containsPattern("(?m)^advertise\\s+10\\.0\\.0\\.11\\s+" + Pattern.quote(file) + "$")
                 .containsPattern("(?m)^admin-port\\s+4090\\s+" + Pattern.quote(file) + "$")
-                .containsPattern("(?m)^http-serves\\s+none\\s+" + Pattern.quote(file) + "$")
+                .containsPattern("(?m)^http-serves\\s+metrics\\s+" + Pattern.quote(file) + "$")
                 .containsPattern("(?m)^fsync\\s+true\\s+" + Pattern.quote(file) + "$")
                 .containsPattern("(?mi)^log-format\\s+json\\s+flag$");
     }

@@ -154,6 +154,15 @@ class NodeSettingsTest {
         Run named = run(Map.of(), "node", "--bind", "eth0", "--advertise", "10.1.2.3", "--print-config");
         assertThat(named.exit).isEqualTo(2);
         assertThat(named.err).contains("bind address 'eth0' is not an IP literal");
+        Run hostGiven = run(Map.of("RATTAN_HOST", "10.1.2.4"), "node", "--bind", "0.0.0.0", "--print-config");
+        assertThat(hostGiven.exit).as("a --host given says where peers reach the node").isZero();
+        assertThat(hostGiven.line("advertise")).containsExactly("10.1.2.4", "default");
+        Run wildV6 = run(Map.of(), "node", "--bind", "0.0.0.0", "--advertise", "::0", "--print-config");
+        assertThat(wildV6.exit).isEqualTo(2);
+        assertThat(wildV6.err).contains("is a wildcard");
+        Run families = run(Map.of(), "node", "--bind", "0.0.0.0", "--advertise", "fd00::5", "--print-config");
+        assertThat(families.exit).isEqualTo(2);
+        assertThat(families.err).contains("listens on IPv4 only");
     }
 
     @Test
@@ -170,6 +179,9 @@ class NodeSettingsTest {
         Run bad = run(Map.of(), "node", "--http-serves", "metrics,keys", "--print-config");
         assertThat(bad.exit).isEqualTo(2);
         assertThat(bad.err).contains("unknown endpoint 'keys'");
+        Run negative = run(Map.of(), "node", "--admin-port", "-1", "--print-config");
+        assertThat(negative.exit).isEqualTo(2);
+        assertThat(negative.err).contains("--admin-port must be 0..65535");
         Run clash = run(Map.of(), "node", "--admin-port", "4080", "--print-config");
         assertThat(clash.exit).isEqualTo(2);
         assertThat(clash.err).contains("the admin port must differ");

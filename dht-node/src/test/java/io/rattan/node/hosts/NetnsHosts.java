@@ -2,6 +2,9 @@ package io.rattan.node.hosts;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -23,7 +26,7 @@ final class NetnsHosts implements AutoCloseable {
 
     /** Whether this machine lets us make namespaces (root, iproute2): the tests are skipped where not. */
     static boolean available() {
-        String probe = "rt-probe-" + ProcessHandle.current().pid();
+        String probe = "rt-probe-" + randomName();
         try {
             boolean made = run(List.of("ip", "netns", "add", probe)).exit() == 0;
             if (made) {
@@ -37,7 +40,8 @@ final class NetnsHosts implements AutoCloseable {
 
     /** {@code count} hosts, 10.213.0.2 onwards, on one bridge. */
     static NetnsHosts create(int count) throws IOException {
-        NetnsHosts hosts = new NetnsHosts("rt" + ProcessHandle.current().pid() % 1_000_000);
+        // A random name: one left by a killed JVM is never taken for ours (interface names stay within 15 bytes).
+        NetnsHosts hosts = new NetnsHosts("rt" + randomName());
         try {
             hosts.build(count);
             return hosts;
@@ -45,6 +49,10 @@ final class NetnsHosts implements AutoCloseable {
             hosts.close();
             throw e;
         }
+    }
+
+    private static String randomName() {
+        return String.format("%06x", new SecureRandom().nextInt(1 << 24));
     }
 
     private void build(int count) throws IOException {
@@ -57,9 +65,9 @@ final class NetnsHosts implements AutoCloseable {
             add(ns);
             String inHost = prefix + "h" + i;
             String onBridge = prefix + "s" + i;
-            must(List.of("ip", "link", "add", inHost, "type", "veth", "peer", "name", onBridge));
-            must(List.of("ip", "link", "set", inHost, "netns", ns));
-            must(List.of("ip", "link", "set", onBridge, "netns", sw));
+            // Made inside the host's namespace, its peer put straight into the bridge's: nothing in the machine's own.
+            must(List.of("ip", "netns", "exec", ns, "ip", "link", "add", inHost, "type", "veth", "peer", "name",
+                    onBridge, "netns", sw));
             must(List.of("ip", "netns", "exec", sw, "ip", "link", "set", onBridge, "master", "br0"));
             must(List.of("ip", "netns", "exec", sw, "ip", "link", "set", onBridge, "up"));
             String address = "10.213.0." + (i + 2);
@@ -101,18 +109,23 @@ final class NetnsHosts implements AutoCloseable {
     }
 
     static Result run(List<String> command) throws IOException {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        // Output to a file, so that the wait below bounds a command that hangs with its output open.
+        Path out = Files.createTempFile("rattan-netns", ".out");
         try {
-            byte[] out = p.getInputStream().readAllBytes();
-            if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+            try {
+                if (!p.waitFor(60, TimeUnit.SECONDS)) {
+                    p.destroyForcibly();
+                    throw new IOException("timed out: " + command);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
                 p.destroyForcibly();
-                throw new IOException("timed out: " + command);
+                throw new IOException("interrupted: " + command, e);
             }
-            return new Result(p.exitValue(), new String(out, StandardCharsets.UTF_8));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            p.destroyForcibly();
-            throw new IOException("interrupted: " + command, e);
+            return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8));
+        } finally {
+            Files.deleteIfExists(out);
         }
     }
 

@@ -49,7 +49,10 @@ final class GetDiagnosis {
     private record Recorded(long atNanos, long requestKey, Message reply) {
     }
 
-    /** How long a get's key and a reply's snapshot are kept: far longer than a client waits for its answer. */
+    /**
+     * How long a get's key (from its first hop) and a reply's snapshot are kept: far longer than a client waits for its
+     * answer (twice the request timeout and 2 s), so a get still routed when its key is forgotten has no client left.
+     */
     static final long KEPT_NANOS = 120 * SECOND;
 
     /** A crash, restart, partition or heal, with its time. */
