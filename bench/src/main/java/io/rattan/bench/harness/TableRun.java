@@ -56,7 +56,9 @@ record TableRun(TableCluster cluster, List<OpenDhtTable.Mode> modes, long seed, 
             if (stored.extraAttempts() != null) {
                 log.println("  " + stored.extraAttempts());
             }
-            log.printf(Locale.ROOT, "  %d values put in %.1f s%n", values, (System.nanoTime() - putStart) / 1e9);
+            log.printf(Locale.ROOT, "  %d values put in %.1f s; %d s for the tables to settle, as in the "
+                    + "simulator%n", values, (System.nanoTime() - putStart) / 1e9, OpenDhtTable.SETTLE_NANOS / SECOND);
+            TimeUnit.NANOSECONDS.sleep(OpenDhtTable.SETTLE_NANOS);
             TableTally tally = new TableTally(modes.size());
             TableCopies copies = new TableCopies(links, tally, cluster.contacts(), cluster.wan(), clientTimeout);
             Map<Integer, OneHopClient> oneHop = new HashMap<>();

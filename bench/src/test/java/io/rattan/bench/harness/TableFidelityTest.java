@@ -30,11 +30,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class TableFidelityTest {
 
-    private static final int NODES = 6;
+    private static final int NODES = 8;
     private static final long SEED = 3;
-    private static final int GETS = 40;
-    private static final int VALUES = 20;
-    private static final double GET_MINUTES = 0.5;
+    private static final int GETS = 100;
+    private static final int VALUES = 10;
+    private static final double GET_MINUTES = 0.25;
 
     @TempDir
     Path clusterDir;
@@ -75,7 +75,6 @@ class TableFidelityTest {
         assertThat(greedy.path("gets").asLong()).as(r.output()).isEqualTo(GETS);
         assertThat(greedy.path("failed").asLong()).as(r.output()).isZero();
 
-        System.out.println("FIDELITY sim " + simulated + " real " + greedy.path("p50_ms").asDouble());
         assertThat(greedy.path("p50_ms").asDouble()).as("real greedy p50 against the simulator's %.1f ms; %s",
                 simulated, r.output()).isBetween(simulated * 0.8, simulated * 1.2);
     }

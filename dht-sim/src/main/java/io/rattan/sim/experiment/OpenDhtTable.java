@@ -95,6 +95,9 @@ public final class OpenDhtTable {
 
     private static final long SECOND = 1_000_000_000L;
 
+    /** How long the world runs between the put phase and the warm-up (or the rounds): its tables settle. */
+    public static final long SETTLE_NANOS = 30 * SECOND;
+
     private final Params params;
     private final LatencyMatrix matrix;
     private final List<SlowPeriod> periods;
@@ -204,7 +207,7 @@ public final class OpenDhtTable {
         if (stored.extraAttempts() != null) {
             log.accept(stored.extraAttempts());
         }
-        w.world().runFor(30 * SECOND);
+        w.world().runFor(SETTLE_NANOS);
         Map<Integer, OneHopClient> oneHop = new HashMap<>();
         DirectCopies direct = new DirectCopies(w);
         if (modes.stream().anyMatch(Mode::oneHop)) {
