@@ -76,6 +76,11 @@ public final class TableCommand implements Callable<Integer> {
                     + "--request-timeout-ms); the client gives up a second later.")
     Duration timeout;
 
+    @Option(names = "--settle", paramLabel = "T", converter = DurationConverter.class,
+            description = "Wait between the puts and the rounds (the one-hop warm-up), as the simulator's world runs "
+                    + "30 s for its tables to settle; 0s for a quick check.")
+    Duration settle = Duration.ofNanos(OpenDhtTable.SETTLE_NANOS);
+
     @Override
     public Integer call() throws IOException, InterruptedException {
         List<OpenDhtTable.Mode> modes = validate();
@@ -107,7 +112,7 @@ public final class TableCommand implements Callable<Integer> {
         NodeScrape.scrape(c.http(), out, "start", log);
         long timeoutNanos = timeout != null ? timeout.toNanos() : c.requestTimeoutNanos();
         TableRun run = new TableRun(c, modes, seed, gets, values, (long) (getMinutes * 60e9), timeoutNanos,
-                trace, wallStart, log);
+                settle.toNanos(), trace, wallStart, log);
         TableRun.Result result = run.run();
         List<OpenDhtTable.Row> rows = result.rows();
         NodeScrape.scrape(c.http(), out, "end", log);
@@ -126,9 +131,9 @@ public final class TableCommand implements Callable<Integer> {
 
     private List<OpenDhtTable.Mode> validate() {
         if (gets < 1 || values < 1 || !(getMinutes > 0) 
-                || timeout != null && (timeout.isZero() || timeout.isNegative())) {
+                || timeout != null && (timeout.isZero() || timeout.isNegative()) || settle.isNegative()) {
             throw new ParameterException(spec.commandLine(), "need --gets >= 1, --values >= 1, --get-minutes > 0 "
-                    + "and a positive --timeout");
+                    + "a positive --timeout and a --settle of 0s or more");
         }
         try {
             return OpenDhtTable.modesNamed(only);

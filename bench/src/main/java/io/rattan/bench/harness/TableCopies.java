@@ -134,7 +134,8 @@ final class TableCopies {
      */
     void ping(int from, int node, LongConsumer rttNanos) {
         long sent = System.nanoTime();
-        send(UNCHARGED, from, node, new Ping(), reply -> rttNanos.accept(isLocal(reply) ? -1 : System.nanoTime() - sent));
+        send(UNCHARGED, from, node, new Ping(),
+                reply -> rttNanos.accept(isLocal(reply) ? -1 : System.nanoTime() - sent));
     }
 
     int indexOf(Contact c) {

@@ -34,8 +34,8 @@ import java.util.function.Supplier;
  *              for the oracle; empty without a trace
  */
 record TableRun(TableCluster cluster, List<OpenDhtTable.Mode> modes, long seed, int gets, int values,
-                long getPhaseNanos, long requestTimeoutNanos, List<SlowPeriod> trace, long traceZeroNanos,
-                PrintWriter log) {
+                long getPhaseNanos, long requestTimeoutNanos, long settleNanos, List<SlowPeriod> trace,
+                long traceZeroNanos, PrintWriter log) {
 
     private static final long SECOND = 1_000_000_000L;
 
@@ -56,9 +56,9 @@ record TableRun(TableCluster cluster, List<OpenDhtTable.Mode> modes, long seed, 
             if (stored.extraAttempts() != null) {
                 log.println("  " + stored.extraAttempts());
             }
-            log.printf(Locale.ROOT, "  %d values put in %.1f s; %d s for the tables to settle, as in the "
-                    + "simulator%n", values, (System.nanoTime() - putStart) / 1e9, OpenDhtTable.SETTLE_NANOS / SECOND);
-            TimeUnit.NANOSECONDS.sleep(OpenDhtTable.SETTLE_NANOS);
+            log.printf(Locale.ROOT, "  %d values put in %.1f s; %.0f s for the tables to settle%n", values,
+                    (System.nanoTime() - putStart) / 1e9, settleNanos / 1e9);
+            TimeUnit.NANOSECONDS.sleep(settleNanos);
             TableTally tally = new TableTally(modes.size());
             TableCopies copies = new TableCopies(links, tally, cluster.contacts(), cluster.wan(), clientTimeout);
             Map<Integer, OneHopClient> oneHop = new HashMap<>();
