@@ -70,6 +70,21 @@ final class InboundStall {
         loop.schedule(this::drain, Math.max(0, due - now), TimeUnit.NANOSECONDS);
     }
 
+    /**
+     * Runs a timer's {@code work} now, or once every input that arrived before it has been handled: a slow node's
+     * timers wait behind its queue, as the simulator's do, and take no time of their own.
+     */
+    void afterQueue(Runnable work) {
+        long now = System.nanoTime();
+        if (queue.isEmpty() && now >= busyUntilNanos) {
+            work.run();
+            return;
+        }
+        long due = Math.max(now, busyUntilNanos);
+        queue.add(new Waiting(due, work));
+        loop.schedule(this::drain, due - now, TimeUnit.NANOSECONDS);
+    }
+
     private void drain() {
         long now = System.nanoTime();
         while (!queue.isEmpty() && queue.peek().dueNanos() <= now) {

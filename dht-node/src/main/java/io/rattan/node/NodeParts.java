@@ -7,6 +7,7 @@ import io.netty.channel.EventLoopGroup;
 import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.env.ExpiryClock;
 import io.rattan.core.env.NodeEnv;
+import io.rattan.core.env.Scheduler;
 import io.rattan.core.env.Transport;
 import io.rattan.core.id.Id;
 import io.rattan.core.net.Address;
@@ -65,6 +66,8 @@ final class NodeParts {
     final EventLoopGroup group;
     final EventLoop loop;
     final EventLoopScheduler scheduler;
+    // The slow-node hook, or null when it is off.
+    private final InboundStall stall;
     final LoopGate gate;
     // The store as the node sees it: its writes, scans and batch reads run on a thread of their own.
     final OffLoopStore offLoopStore;
@@ -106,7 +109,8 @@ final class NodeParts {
             this.offLoopStore = new OffLoopStore(store, scheduler::execute, OffLoopStore.QUEUE_MAX, name);
             opened.push(offLoopStore);
             metrics.bindStoreThread(offLoopStore);
-            this.nodeOnLoop = new NodeOnLoop(loop, gate, stallFor(options.inboundSlowness(), loop, id), this::contact);
+            this.stall = stallFor(options.inboundSlowness(), loop, id);
+            this.nodeOnLoop = new NodeOnLoop(loop, gate, stall, this::contact);
             this.ownStore = new OwnStore(gate, () -> !nodeOnLoop.stopped(), store, offLoopStore, clock);
             this.backend = new NodeBackend(nodeOnLoop, ownStore, store, registry, options.config());
             MessageCodec codec = new MessageCodec();
@@ -151,7 +155,8 @@ final class NodeParts {
         try {
             Transport peers = transportHook.apply(delayed(options.peerDelays()));
             // A CSPRNG: request ids are drawn from it, and a stranger who could predict them could forge replies.
-            NodeEnv env = new NodeEnv(clock, scheduler, peers, storeHook.apply(offLoopStore), newSecureRandom());
+            Scheduler timers = stall == null ? scheduler : new StalledTimers(scheduler, stall);
+            NodeEnv env = new NodeEnv(clock, timers, peers, storeHook.apply(offLoopStore), newSecureRandom());
             List<Address> bootstrap = options.bootstrap();
             boolean named = BootstrapResolver.namesAHost(bootstrap);
             nodeOnLoop.start(options.config(), env, metrics, named ? BootstrapResolver.literals(bootstrap) : bootstrap,

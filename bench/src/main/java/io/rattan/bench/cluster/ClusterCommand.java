@@ -128,7 +128,9 @@ public final class ClusterCommand implements Runnable {
                     + "the seed --wan-seed, and delays every frame it sends to a peer by half the round trip between "
                     + "their hosts plus the simulator's jitter (the tool gives node i --wan-node i and every node's "
                     + "address in --wan-peers). Clients are not delayed: they sit on their gateway's host. It emulates "
-                    + "delay only, not bandwidth or loss (docs/measuring.md)."})
+                    + "delay only, not bandwidth or loss (docs/measuring.md).",
+                "With --ids FILE (the simulator's ids.txt) node i starts with the id on line i, so that keys have "
+                    + "the simulated world's roots and replicas."})
     static class Start extends DirCommand {
         @Option(names = "--nodes", required = true, paramLabel = "N", description = "How many node processes.")
         int nodes;
@@ -173,6 +175,11 @@ public final class ClusterCommand implements Runnable {
                         + "Default: 1.")
         Long wanSeed;
 
+        @Option(names = "--ids", paramLabel = "FILE",
+                description = "Node i's id is line i of FILE (40 hex digits; '#' lines skipped), e.g. the ids.txt "
+                        + "of 'rattan sim opendht-table'. Default: each node draws its own.")
+        Path ids;
+
         @Unmatched
         List<String> nodeOptions = new ArrayList<>();
 
@@ -180,6 +187,9 @@ public final class ClusterCommand implements Runnable {
         public Integer call() throws IOException {
             ProcessCluster cluster = ProcessCluster.create(dir, clusterSpec(), out());
             return report(() -> {
+                if (ids != null) {
+                    cluster.giveIds(ids);
+                }
                 cluster.start(readyTimeout);
                 out().println(nodes + " nodes ready; gateways in " + dir.toAbsolutePath().resolve(
                         ProcessCluster.GATEWAYS_FILE));

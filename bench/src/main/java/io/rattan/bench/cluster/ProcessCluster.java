@@ -1,7 +1,9 @@
 package io.rattan.bench.cluster;
 
+import io.rattan.core.id.Id;
 import io.rattan.core.net.Address;
 import io.rattan.node.process.NodeProcess;
+import io.rattan.sim.experiment.TableFiles;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.http.HttpClient;
@@ -32,6 +34,7 @@ import java.util.Optional;
 final class ProcessCluster {
 
     static final String SPEC_FILE = "cluster.properties";
+    private static final String NODE_ID_FILE = "node-id";
     static final String GATEWAYS_FILE = "gateways.txt";
     /** How long a node has to exit after SIGTERM before it gets SIGKILL. */
     static final Duration STOP_GRACE = Duration.ofSeconds(10);
@@ -230,6 +233,38 @@ final class ProcessCluster {
             return "not running" + logTail(node);
         }
         return p.readiness(http);
+    }
+
+    /**
+     * Gives node i the id on line i of {@code idsFile} (the simulator's {@code ids.txt}) before its first start, as
+     * the file a node keeps its id in (dht-node's {@code NodeIdFile}, {@code DATA/node-id}); a node that already has
+     * another id is an error, since a new id would orphan its data.
+     */
+    void giveIds(Path idsFile) throws ClusterException, IOException {
+        List<Id> ids;
+        try {
+            ids = TableFiles.readIds(idsFile);
+        } catch (IOException e) {
+            throw new ClusterException("cannot read --ids " + idsFile + ": " + e.getMessage());
+        }
+        if (ids.size() < spec.nodes()) {
+            throw new ClusterException("--ids " + idsFile + " holds " + ids.size() + " ids; the cluster has "
+                    + spec.nodes() + " nodes");
+        }
+        for (int node = 0; node < spec.nodes(); node++) {
+            Path file = dataDir(node).resolve(NODE_ID_FILE);
+            String hex = ids.get(node).toHex();
+            if (Files.exists(file)) {
+                String had = Files.readString(file, StandardCharsets.US_ASCII).strip();
+                if (!had.equalsIgnoreCase(hex)) {
+                    throw new ClusterException("node " + node + " of " + dir + " already has the id " + had + ", not "
+                            + hex + " of --ids: start the cluster in a new directory");
+                }
+                continue;
+            }
+            Files.createDirectories(dataDir(node));
+            Files.writeString(file, hex + "\n", StandardCharsets.US_ASCII);
+        }
     }
 
     // ---- internals

@@ -24,7 +24,7 @@ import java.util.List;
  * nodes replay, if any. Node i is line i of {@code D/gateways.txt}, as for the simulator's node i.
  */
 record TableCluster(List<Address> gateways, List<Address> http, List<Contact> contacts, int replicas,
-                    Path slowTrace) {
+                    long requestTimeoutNanos, ClientWan wan, Path slowTrace) {
 
     private static final String SLOW_TRACE = "--slow-trace";
 
@@ -56,7 +56,15 @@ record TableCluster(List<Address> gateways, List<Address> http, List<Contact> co
                     Address.parse(status.path("address").asText()), n.rpc().port()));
         }
         String trace = option(options, SLOW_TRACE);
-        return new TableCluster(gateways, http, contacts, replicas(options), trace == null ? null : Path.of(trace));
+        ClientWan wan;
+        try {
+            wan = ClientWan.of(options, nodes.size());
+        } catch (IllegalArgumentException e) {
+            throw new IOException("the cluster in " + dir + " emulates a wide area this run cannot: " + e.getMessage(),
+                    e);
+        }
+        return new TableCluster(gateways, http, contacts, replicas(options), requestTimeoutNanos(options), wan,
+                trace == null ? null : Path.of(trace));
     }
 
     int size() {
@@ -96,6 +104,15 @@ record TableCluster(List<Address> gateways, List<Address> http, List<Contact> co
         String half = option(options, "--leaf-set-half");
         int leafSetHalf = half == null ? NodeConfig.defaults().leafSetHalf() : Integer.parseInt(half);
         return Math.min(NodeConfig.defaults().replicas(), leafSetHalf + 1);
+    }
+
+    /**
+     * The nodes' {@code --request-timeout-ms}: a failed get counts at it and a put is waited for until it ends, as in
+     * the simulator, whose clients share its nodes' configuration.
+     */
+    private static long requestTimeoutNanos(List<String> options) {
+        String ms = option(options, "--request-timeout-ms");
+        return (ms == null ? NodeConfig.defaults().requestTimeoutMillis() : Long.parseLong(ms)) * 1_000_000L;
     }
 
     /** The value of {@code name} among node options ({@code --name V} or {@code --name=V}), or null. */

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.rattan.bench.cli.DurationConverter;
 import io.rattan.bench.cli.ExitCodes;
-import io.rattan.core.node.NodeConfig;
 import io.rattan.core.slow.SlowPeriod;
 import io.rattan.core.slow.SlowTrace;
 import io.rattan.sim.experiment.OpenDhtTable;
@@ -73,9 +72,14 @@ public final class TableCommand implements Callable<Integer> {
     List<String> only;
 
     @Option(names = "--timeout", paramLabel = "T", converter = DurationConverter.class,
-            description = "The request timeout a failed get counts at (the nodes' own by default); the client "
-                    + "gives up a second later.")
-    Duration timeout = Duration.ofMillis(NodeConfig.defaults().requestTimeoutMillis());
+            description = "The request timeout a failed get counts at (default: the cluster's own "
+                    + "--request-timeout-ms); the client gives up a second later.")
+    Duration timeout;
+
+    @Option(names = "--settle", paramLabel = "T", converter = DurationConverter.class,
+            description = "Wait between the puts and the rounds (the one-hop warm-up), as the simulator's world runs "
+                    + "30 s for its tables to settle; 0s for a quick check.")
+    Duration settle = Duration.ofNanos(OpenDhtTable.SETTLE_NANOS);
 
     @Override
     public Integer call() throws IOException, InterruptedException {
@@ -106,8 +110,9 @@ public final class TableCommand implements Callable<Integer> {
                 + "seed %d%s%n", c.size(), c.replicas(), gets, modes.size(), getMinutes, values, seed,
                 c.slowTrace() == null ? "" : ", slow trace " + c.slowTrace() + " armed now");
         NodeScrape.scrape(c.http(), out, "start", log);
-        TableRun run = new TableRun(c, modes, seed, gets, values, (long) (getMinutes * 60e9), timeout.toNanos(),
-                trace, wallStart, log);
+        long timeoutNanos = timeout != null ? timeout.toNanos() : c.requestTimeoutNanos();
+        TableRun run = new TableRun(c, modes, seed, gets, values, (long) (getMinutes * 60e9), timeoutNanos,
+                settle.toNanos(), trace, wallStart, log);
         TableRun.Result result = run.run();
         List<OpenDhtTable.Row> rows = result.rows();
         NodeScrape.scrape(c.http(), out, "end", log);
@@ -125,9 +130,10 @@ public final class TableCommand implements Callable<Integer> {
     }
 
     private List<OpenDhtTable.Mode> validate() {
-        if (gets < 1 || values < 1 || !(getMinutes > 0) || timeout.isZero() || timeout.isNegative()) {
+        if (gets < 1 || values < 1 || !(getMinutes > 0) 
+                || timeout != null && (timeout.isZero() || timeout.isNegative()) || settle.isNegative()) {
             throw new ParameterException(spec.commandLine(), "need --gets >= 1, --values >= 1, --get-minutes > 0 "
-                    + "and a positive --timeout");
+                    + "a positive --timeout and a --settle of 0s or more");
         }
         try {
             return OpenDhtTable.modesNamed(only);

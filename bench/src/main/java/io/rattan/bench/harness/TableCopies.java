@@ -11,6 +11,7 @@ import io.rattan.sim.experiment.OneHopClient;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 
@@ -29,13 +30,15 @@ final class TableCopies {
 
     private final GatewayLinks links;
     private final TableTally tally;
+    private final ClientWan wan;
     private final long clientTimeoutNanos;
     // Looked up by id only.
     private final Map<Id, Integer> indexById = new HashMap<>();
 
-    TableCopies(GatewayLinks links, TableTally tally, List<Contact> contacts, long clientTimeoutNanos) {
+    TableCopies(GatewayLinks links, TableTally tally, List<Contact> contacts, ClientWan wan, long clientTimeoutNanos) {
         this.links = links;
         this.tally = tally;
+        this.wan = wan;
         this.clientTimeoutNanos = clientTimeoutNanos;
         for (int i = 0; i < contacts.size(); i++) {
             indexById.put(contacts.get(i).id(), i);
@@ -46,22 +49,45 @@ final class TableCopies {
         return clientTimeoutNanos;
     }
 
-    /** Sends {@code request} to {@code node}'s gateway within the client timeout, charging {@code mode}. */
-    void send(int mode, int node, Message request, Consumer<Message> answer) {
-        send(mode, node, request, clientTimeoutNanos, answer);
+    /**
+     * Sends {@code request} from a client on node {@code from}'s host to {@code node}'s gateway within the client
+     * timeout, charging {@code mode}.
+     */
+    void send(int mode, int from, int node, Message request, Consumer<Message> answer) {
+        send(mode, from, node, request, clientTimeoutNanos, answer);
     }
 
-    private void send(int mode, int node, Message request, long giveUpNanos, Consumer<Message> answer) {
+    /**
+     * The request crosses the client's leg to the gateway before it is sent, and the answer the leg back before the
+     * client sees it; the client gives up {@code giveUpNanos} after it sent, as the simulator's does. An answer the
+     * client made up itself (no answer, no connection) crosses nothing.
+     */
+    private void send(int mode, int from, int node, Message request, long giveUpNanos, Consumer<Message> answer) {
         charge(mode, 1, links.wireBytes(request));
-        links.send(node, request, giveUpNanos, reply -> {
-            if (reply instanceof GetReply g) {
-                // The nodes' in-band count, then the gateway's reply to the client.
-                charge(mode, g.cost().messages() + 1L, g.cost().bytes() + links.wireBytes(reply));
-            } else if (!isLocal(reply)) {
-                charge(mode, 1, links.wireBytes(reply));
+        long out = wan.legNanos(from, node);
+        later(out, () -> links.send(node, request, Math.max(1, giveUpNanos - out), reply -> {
+            if (isLocal(reply)) {
+                answer.accept(reply);
+                return;
             }
-            answer.accept(reply);
-        });
+            later(wan.legNanos(node, from), () -> {
+                if (reply instanceof GetReply g) {
+                    // The nodes' in-band count, then the gateway's reply to the client.
+                    charge(mode, g.cost().messages() + 1L, g.cost().bytes() + links.wireBytes(reply));
+                } else {
+                    charge(mode, 1, links.wireBytes(reply));
+                }
+                answer.accept(reply);
+            });
+        }));
+    }
+
+    private void later(long nanos, Runnable task) {
+        if (nanos <= 0) {
+            task.run();
+        } else {
+            links.loop().schedule(task, nanos, TimeUnit.NANOSECONDS);
+        }
     }
 
     /**
@@ -76,7 +102,7 @@ final class TableCopies {
         boolean last = from == targets.size() - 1 || node == client.host();
         long sent = System.nanoTime();
         long giveUp = last ? clientTimeoutNanos : OneHopClient.DIRECT_ATTEMPT_NANOS;
-        send(mode, node, get, giveUp, m -> {
+        send(mode, client.host(), node, get, giveUp, m -> {
             client.answered(target, m, System.nanoTime() - sent);
             for (Contact c : client.toProbe(m)) {
                 probe(mode, c, client);
@@ -95,17 +121,21 @@ final class TableCopies {
      */
     private void probe(int mode, Contact c, OneHopClient client) {
         long sent = System.nanoTime();
-        send(mode, indexOf(c), new Ping(), reply -> {
+        send(mode, client.host(), indexOf(c), new Ping(), reply -> {
             if (!isLocal(reply)) {
                 client.probed(c, System.nanoTime() - sent);
             }
         });
     }
 
-    /** Pings node {@code node}'s gateway; {@code rttNanos} gets the round trip, or -1 if it did not answer. */
-    void ping(int node, LongConsumer rttNanos) {
+    /**
+     * Pings node {@code node}'s gateway from a client on node {@code from}'s host; {@code rttNanos} gets the round
+     * trip, or -1 if it did not answer.
+     */
+    void ping(int from, int node, LongConsumer rttNanos) {
         long sent = System.nanoTime();
-        send(UNCHARGED, node, new Ping(), reply -> rttNanos.accept(isLocal(reply) ? -1 : System.nanoTime() - sent));
+        send(UNCHARGED, from, node, new Ping(),
+                reply -> rttNanos.accept(isLocal(reply) ? -1 : System.nanoTime() - sent));
     }
 
     int indexOf(Contact c) {

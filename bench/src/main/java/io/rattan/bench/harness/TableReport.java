@@ -23,10 +23,12 @@ final class TableReport {
                     r.bytesPerGet() == null ? "" : String.format(Locale.ROOT, "%.0f", r.bytesPerGet()),
                     r.msgsPerGet() == null ? "" : Long.toString(r.hedges())));
         }
-        b.append(String.format(Locale.ROOT, "(ms; %d node processes, k = %d, seed %d; msgs and bytes: each copy's "
+        b.append(String.format(Locale.ROOT, "(ms; %d node processes, k = %d, seed %d%s; msgs and bytes: each copy's "
                 + "client request and reply and the in-band count of the nodes on its path, every copy that "
                 + "answered, bytes as encoded + %d B of headers per message; nodes.json has the nodes' own "
-                + "counters, maintenance included)%n", cluster.size(), cluster.replicas(), seed, Cost.HEADER_BYTES));
+                + "counters, maintenance included)%n", cluster.size(), cluster.replicas(), seed,
+                cluster.wan().isOn() ? ", clients on their round's node's host of the cluster's --wan" : "",
+                Cost.HEADER_BYTES));
         for (int i = 0; i < firstFailures.size(); i++) {
             if (firstFailures.get(i) != null) {
                 b.append(String.format(Locale.ROOT, "first failure of %s: %s%n", rows.get(i).mode(),

@@ -99,7 +99,7 @@ final class TableRounds {
         long[] best = {Long.MAX_VALUE};
         int[] left = {live.size()};
         for (int node : live) {
-            copies.ping(node, rtt -> {
+            copies.ping(own, node, rtt -> {
                 best[0] = rtt < 0 ? best[0] : Math.min(best[0], rtt);
                 if (--left[0] == 0) {
                     tally.oracle(best[0] == Long.MAX_VALUE ? requestTimeoutNanos / 1000 : best[0] / 1000);
@@ -138,12 +138,12 @@ final class TableRounds {
             // More copies than known targets: the next ones start at the round's other gateways, as a routed
             // race's do, and their answers teach the image.
             int via = gateways[Math.min(copy - targets.size() + 1, gateways.length - 1)];
-            copies.send(mode, via, get, reply -> {
+            copies.send(mode, gateways[0], via, get, reply -> {
                 client.routedAnswer(contacts.get(via), reply);
                 answer.accept(reply);
             });
         } else {
-            copies.send(mode, gateways[copy], get, answer);
+            copies.send(mode, gateways[0], gateways[copy], get, answer);
         }
     }
 

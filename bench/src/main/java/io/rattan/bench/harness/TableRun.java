@@ -2,12 +2,14 @@ package io.rattan.bench.harness;
 
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.GetOptions;
+import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.net.Contact;
 import io.rattan.core.slow.SlowPeriod;
 import io.rattan.sim.experiment.OneHopClient;
 import io.rattan.sim.experiment.OpenDhtTable;
+import io.rattan.sim.experiment.StoredValues;
 import io.rattan.sim.experiment.TableDraws;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -24,7 +26,7 @@ import java.util.function.Supplier;
 
 /**
  * One {@code bench table} run against a running cluster, in the simulator's order of phases and draws from the
- * seed's one stream: the values put ({@link TablePopulation}), the one-hop clients warmed up when a mode is one-hop,
+ * seed's one stream: the values put ({@link StoredValues}), the one-hop clients warmed up when a mode is one-hop,
  * then the rounds ({@link TableRounds}); waits until every round is decided and every copy still out has answered
  * or been given up, and returns the simulator's rows.
  *
@@ -32,8 +34,8 @@ import java.util.function.Supplier;
  *              for the oracle; empty without a trace
  */
 record TableRun(TableCluster cluster, List<OpenDhtTable.Mode> modes, long seed, int gets, int values,
-                long getPhaseNanos, long requestTimeoutNanos, List<SlowPeriod> trace, long traceZeroNanos,
-                PrintWriter log) {
+                long getPhaseNanos, long requestTimeoutNanos, long settleNanos, List<SlowPeriod> trace,
+                long traceZeroNanos, PrintWriter log) {
 
     private static final long SECOND = 1_000_000_000L;
 
@@ -49,10 +51,16 @@ record TableRun(TableCluster cluster, List<OpenDhtTable.Mode> modes, long seed, 
             links.connectAll(5_000);
             SplittableRandom random = new SplittableRandom(seed);
             long putStart = System.nanoTime();
-            TablePopulation stored = TablePopulation.put(links, random, n, values, clientTimeout, log);
-            log.printf(Locale.ROOT, "  %d values put in %.1f s%n", values, (System.nanoTime() - putStart) / 1e9);
+            StoredValues stored = StoredValues.put(random, seed, n, values,
+                    (gateway, put) -> await(links, gateway, put, clientTimeout));
+            if (stored.extraAttempts() != null) {
+                log.println("  " + stored.extraAttempts());
+            }
+            log.printf(Locale.ROOT, "  %d values put in %.1f s; %.0f s for the tables to settle%n", values,
+                    (System.nanoTime() - putStart) / 1e9, settleNanos / 1e9);
+            TimeUnit.NANOSECONDS.sleep(settleNanos);
             TableTally tally = new TableTally(modes.size());
-            TableCopies copies = new TableCopies(links, tally, cluster.contacts(), clientTimeout);
+            TableCopies copies = new TableCopies(links, tally, cluster.contacts(), cluster.wan(), clientTimeout);
             Map<Integer, OneHopClient> oneHop = new HashMap<>();
             if (modes.stream().anyMatch(OpenDhtTable.Mode::oneHop)) {
                 warmUp(links, copies, oneHop, stored.keys(), TableDraws.warmUpStarts(random, n));
@@ -144,6 +152,15 @@ record TableRun(TableCluster cluster, List<OpenDhtTable.Mode> modes, long seed, 
                         (System.nanoTime() - phaseStart) / 1e9);
             }
             Thread.sleep(50);
+        }
+    }
+
+    private static Message await(GatewayLinks links, int node, Message request, long giveUpNanos)
+            throws InterruptedException {
+        try {
+            return links.request(node, request, giveUpNanos).get();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("a put's answer failed", e.getCause());
         }
     }
 

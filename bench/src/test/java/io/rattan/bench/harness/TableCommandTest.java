@@ -46,7 +46,8 @@ class TableCommandTest {
 
         Path out = work.resolve("table");
         TestClusters.Result r = TestClusters.run("bench", "table", "--cluster", clusterDir.toString(), "--seed", "5",
-                "--gets", "10", "--get-minutes", "0.1", "--values", "10", "--out", out.toString());
+                "--gets", "10", "--get-minutes", "0.1", "--values", "10", "--settle", "0s",
+                "--out", out.toString());
         assertThat(r.exitCode()).as(r.output()).isZero();
 
         JsonNode rows = new ObjectMapper().readTree(out.resolve("table.json").toFile());

@@ -1,5 +1,6 @@
 package io.rattan.sim.experiment;
 
+import io.rattan.core.id.Id;
 import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.MessageType;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
+import java.util.stream.IntStream;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -82,14 +84,19 @@ public final class OpenDhtTable {
      * {@code messagesByType} counts the messages sent during the get phase; maintenance is per live node-second.
      * {@code healthyGateway} is each mode's p99 over only the rounds whose own node (the client's gateway) was not
      * in a slow period when the round started, and how many rounds those were: what routing can change, where the
-     * full p99 also holds the gets that queue behind a slow gateway in every mode alike.
+     * full p99 also holds the gets that queue behind a slow gateway in every mode alike. {@code nodeIds} are the
+     * first nodes' ids, node i's at i: a real cluster given them ({@code cluster start --ids}) routes as this world.
      */
     public record Result(List<Row> rows, List<Histogram> latencies, double maintenanceMsgsPerNodeSecond,
                          double maintenanceBytesPerNodeSecond, long events, Map<MessageType, Long> messagesByType,
-                         Churn.Counts churn, List<Double> healthyGatewayP99Ms, long healthyGatewayRounds) {
+                         Churn.Counts churn, List<Double> healthyGatewayP99Ms, long healthyGatewayRounds,
+                         List<Id> nodeIds) {
     }
 
     private static final long SECOND = 1_000_000_000L;
+
+    /** How long the world runs between the put phase and the warm-up (or the rounds): its tables settle. */
+    public static final long SETTLE_NANOS = 30 * SECOND;
 
     private final Params params;
     private final LatencyMatrix matrix;
@@ -195,8 +202,12 @@ public final class OpenDhtTable {
         SplittableRandom random = new SplittableRandom(params.seed());
         ChurnPlan plan = churnPlan(params);
         TableWorld w = setUp(plan);
-        StoredValues stored = StoredValues.put(w.world(), random, params.nodes(), params.values(), log);
-        w.world().runFor(30 * SECOND);
+        StoredValues stored = StoredValues.put(random, params.seed(), params.nodes(), params.values(),
+                (gateway, put) -> w.world().request(gateway, put));
+        if (stored.extraAttempts() != null) {
+            log.accept(stored.extraAttempts());
+        }
+        w.world().runFor(SETTLE_NANOS);
         Map<Integer, OneHopClient> oneHop = new HashMap<>();
         DirectCopies direct = new DirectCopies(w);
         if (modes.stream().anyMatch(Mode::oneHop)) {
@@ -275,7 +286,8 @@ public final class OpenDhtTable {
         rows.add(row("oracle", tally.oracle(), null, null, 0, 0));
         return new Result(rows, tally.histograms(), meter.maintenanceMessages() / nodeSeconds,
                 meter.maintenanceBytes() / nodeSeconds, w.world().scheduler().executed(), meter.sentByType(),
-                churner.counts(), tally.healthyGatewayP99Ms(), tally.healthyRounds());
+                churner.counts(), tally.healthyGatewayP99Ms(), tally.healthyRounds(),
+                IntStream.range(0, params.nodes()).mapToObj(i -> w.world().contact(i).id()).toList());
     }
 
     /** Whether {@code m} is a good answer to a get, one a race may stop at. */

@@ -29,7 +29,7 @@ import picocli.CommandLine;
                 + "serving when they start, the oracle only live replicas, and values live on by the nodes' own "
                 + "repair.",
             "Writes DIR/table.json, table.csv, cdf.png (latency CDF, log x), trace.txt (the slow periods, "
-                + "replayable with --trace) and run.txt (wall time, events, heap, churn counts). The same seed and "
+                + "replayable with --trace), ids.txt (the nodes' ids, for 'rattan cluster start --ids') and run.txt (wall time, events, heap, churn counts). The same seed and "
                 + "flags give the same table.json byte for byte."})
 public final class OpenDhtTableCommand implements Callable<Integer> {
 
@@ -158,6 +158,7 @@ public final class OpenDhtTableCommand implements Callable<Integer> {
         print(result, config);
         TableFiles.writeJson(result.rows(), out.resolve("table.json"));
         TableFiles.writeCsv(result.rows(), out.resolve("table.csv"));
+        TableFiles.writeIds(result.nodeIds(), out.resolve("ids.txt"));
         CdfPlot.write(result.rows(), result.latencies(), out.resolve("cdf.png"));
         double wall = (System.nanoTime() - wallStart) / 1e9;
         String run = runReport(result, wall, churn);

@@ -1,15 +1,19 @@
 package io.rattan.sim.experiment;
 
+import io.rattan.core.id.Id;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 /**
  * The table as JSON and CSV; fixed formatting, so that one seed gives the same bytes. {@code ./rattan bench table}
- * writes its rows with it too, so that a real row and a simulated one read the same way.
+ * writes its rows with it too, so that a real row and a simulated one read the same way. And the run's node ids
+ * ({@code ids.txt}), which {@code ./rattan cluster start --ids} gives a real cluster.
  */
 public final class TableFiles {
 
@@ -45,6 +49,36 @@ public final class TableFiles {
                         r.failed(), r.hedges());
             }
         }
+    }
+
+    /** Writes node i's id on line i (40 hex digits), after a comment line. */
+    public static void writeIds(List<Id> ids, Path file) throws IOException {
+        StringBuilder b = new StringBuilder("# node ids, node i on line i (after this one)\n");
+        for (Id id : ids) {
+            b.append(id.toHex()).append('\n');
+        }
+        Files.writeString(file, b.toString(), StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * Reads a file of {@link #writeIds}: one id per line, blank lines and lines starting with {@code #} skipped; an
+     * {@link IOException} names the line that is not an id.
+     */
+    public static List<Id> readIds(Path file) throws IOException {
+        List<Id> ids = new ArrayList<>();
+        List<String> lines = Files.readAllLines(file, StandardCharsets.US_ASCII);
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i).strip();
+            if (line.isEmpty() || line.startsWith("#")) {
+                continue;
+            }
+            try {
+                ids.add(Id.fromHex(line));
+            } catch (IllegalArgumentException e) {
+                throw new IOException(file + " line " + (i + 1) + " is not a node id (40 hex digits): " + line, e);
+            }
+        }
+        return ids;
     }
 
     private static String number(Double d, String absent) {

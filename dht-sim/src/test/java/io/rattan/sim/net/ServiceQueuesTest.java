@@ -36,9 +36,10 @@ class ServiceQueuesTest {
             int node = random.nextInt(3);
             if (random.nextInt(3) > 0) {
                 long arrival = now + random.nextLong(0, 100);
-                long end = Math.max(arrival, lastEnd[node]) + random.nextLong(1, step % 2000 < 1000 ? 30 : 600);
+                long start = Math.max(arrival, lastEnd[node]);
+                long end = start + random.nextLong(1, step % 2000 < 1000 ? 30 : 600);
                 lastEnd[node] = end;
-                queues.add(node, now, arrival, end);
+                queues.add(node, now, arrival, start, end);
                 lists.get(node).add(new long[] {arrival, end});
                 long now0 = now;
                 lists.get(node).removeIf(b -> b[1] <= now0);
@@ -50,6 +51,30 @@ class ServiceQueuesTest {
         }
         assertThat(checks).isGreaterThan(5_000);
         assertThat(deepest).as("the backlog must outgrow the initial ring several times").isGreaterThan(16);
+    }
+
+    @Test
+    void aMessageFindsTheIdleGapsBetweenBookingsAndOnlyThose() {
+        ServiceQueues queues = new ServiceQueues(1);
+        queues.add(0, 0, 10, 10, 20);
+        queues.add(0, 0, 30, 30, 40);
+
+        assertThat(queues.idleFrom(0, 0, 5)).isEqualTo(5);
+        assertThat(queues.idleFrom(0, 0, 15)).isEqualTo(20);
+        assertThat(queues.idleFrom(0, 0, 35)).isEqualTo(40);
+        assertThat(queues.fits(0, 20, 30)).as("ends as the next booking starts").isTrue();
+        assertThat(queues.fits(0, 20, 31)).isFalse();
+        assertThat(queues.fits(0, 5, 11)).isFalse();
+        assertThat(queues.fits(0, 40, 1_000)).isTrue();
+    }
+
+    @Test
+    void aQueueTooLongToSearchSendsTheMessageToTheEnd() {
+        ServiceQueues queues = new ServiceQueues(1);
+        for (int i = 0; i < 65; i++) {
+            queues.add(0, 0, 100 + 10L * i, 100 + 10L * i, 105 + 10L * i);
+        }
+        assertThat(queues.idleFrom(0, 0, 0)).isEqualTo(-1);
     }
 
     @Test
