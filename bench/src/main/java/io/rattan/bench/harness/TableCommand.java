@@ -120,7 +120,7 @@ public final class TableCommand implements Callable<Integer> {
         TableFiles.writeCsv(rows, out.resolve("table.csv"));
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
                 .writeValue(out.resolve("nodes.json").toFile(), NodeCounters.read(out));
-        String report = TableReport.text(rows, result.firstFailures(), c, seed, (System.nanoTime() - wallStart) / 1e9);
+        String report = TableReport.text(result, c, seed, (System.nanoTime() - wallStart) / 1e9);
         Files.writeString(out.resolve("run.txt"), report);
         PrintWriter stdout = spec.commandLine().getOut();
         stdout.print(report);

@@ -11,8 +11,9 @@ final class TableReport {
     private TableReport() {
     }
 
-    static String text(List<OpenDhtTable.Row> rows, List<String> firstFailures, TableCluster cluster, long seed,
-                       double wallSeconds) {
+    static String text(TableRun.Result result, TableCluster cluster, long seed, double wallSeconds) {
+        List<OpenDhtTable.Row> rows = result.rows();
+        List<String> firstFailures = result.firstFailures();
         StringBuilder b = new StringBuilder();
         b.append(String.format(Locale.ROOT, "%n%-16s %6s %8s %8s %8s %8s %6s %7s %8s %6s%n", "mode", "gets", "p50",
                 "p90", "p99", "p99.9", "failed", "msgs", "bytes", "hedges"));
@@ -34,6 +35,16 @@ final class TableReport {
                 b.append(String.format(Locale.ROOT, "first failure of %s: %s%n", rows.get(i).mode(),
                         firstFailures.get(i)));
             }
+        }
+        if (cluster.slowTrace() != null) {
+            // The simulator's line: what routing can change, apart from gets queued behind a slow gateway.
+            StringBuilder healthy = new StringBuilder();
+            for (int i = 0; i < rows.size() - 1; i++) {
+                healthy.append(i == 0 ? "" : ", ").append(rows.get(i).mode())
+                        .append(String.format(Locale.ROOT, " %.0f", result.healthyGatewayP99Ms().get(i)));
+            }
+            b.append(String.format(Locale.ROOT, "p99 over the %d rounds whose own gateway was not slow when they "
+                    + "started: %s%n", result.healthyRounds(), healthy));
         }
         b.append(String.format(Locale.ROOT, "wall time %.1f s%n", wallSeconds));
         return b.toString();

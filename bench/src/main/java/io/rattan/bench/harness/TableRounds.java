@@ -79,8 +79,10 @@ final class TableRounds {
     private void startRound(TableDraws.Round r) {
         Id key = keys.get(r.key());
         oracle(r.nodes()[0], key);
+        boolean healthy = !slow.test(r.nodes()[0], System.nanoTime());
+        tally.roundStarted(healthy);
         OneHopClient client = oneHop.computeIfAbsent(r.nodes()[0], OneHopClient::new);
-        next(r, client, key, values.get(r.key()), 0);
+        next(r, client, key, values.get(r.key()), healthy, 0);
     }
 
     /**
@@ -109,7 +111,7 @@ final class TableRounds {
     }
 
     /** Runs the get of the {@code i}-th mode in the round's order, or ends the round after the last. */
-    private void next(TableDraws.Round r, OneHopClient client, Id key, Bytes expected, int i) {
+    private void next(TableDraws.Round r, OneHopClient client, Id key, Bytes expected, boolean healthy, int i) {
         if (i == r.order().length) {
             tally.roundDone();
             return;
@@ -127,7 +129,7 @@ final class TableRounds {
                 : routedHedgeWaits(threshold.thresholdNanos(), m.hedges());
         GetRace.start(links.scheduler(), links.clock(), o, threshold, hedgeWaits, TableCopies::isOk,
                 (copy, answer) -> sendCopy(mode, r.nodes(), client, direct, targets, get, copy, answer),
-                result -> decided(r, client, key, expected, i, mode, result));
+                result -> decided(r, client, key, expected, healthy, i, mode, result));
     }
 
     private void sendCopy(int mode, int[] gateways, OneHopClient client, boolean direct, List<Contact> targets,
@@ -147,16 +149,16 @@ final class TableRounds {
         }
     }
 
-    private void decided(TableDraws.Round r, OneHopClient client, Id key, Bytes expected, int i, int mode,
-                         GetRace.Result result) {
+    private void decided(TableDraws.Round r, OneHopClient client, Id key, Bytes expected, boolean healthy, int i,
+                         int mode, GetRace.Result result) {
         boolean ok = result.reply() instanceof GetReply g && g.status() == Status.OK
                 && g.values().size() == 1 && g.values().get(0).value().equals(expected);
         long timeoutMicros = requestTimeoutNanos / 1000;
         long micros = ok ? Math.max(1, result.latencyNanos() / 1000)
                 : Math.max(result.latencyNanos() / 1000, timeoutMicros);
-        tally.record(mode, micros, ok, result.hedged(), result.reply());
+        tally.record(mode, micros, ok, result.hedged(), healthy, result.reply());
         // The next mode starts once this one is decided, as one client would run them.
-        links.loop().execute(() -> next(r, client, key, expected, i + 1));
+        links.loop().execute(() -> next(r, client, key, expected, healthy, i + 1));
     }
 
     /** Each hedge copy of a routed get goes one threshold after the copy before it. */

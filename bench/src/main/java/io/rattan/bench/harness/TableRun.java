@@ -39,8 +39,12 @@ record TableRun(TableCluster cluster, List<OpenDhtTable.Mode> modes, long seed, 
 
     private static final long SECOND = 1_000_000_000L;
 
-    /** The rows, and each mode's first failed answer (null where none failed), by mode index. */
-    record Result(List<OpenDhtTable.Row> rows, List<String> firstFailures) {
+    /**
+     * The rows, each mode's first failed answer (null where none failed), by mode index, and each mode's p99 over
+     * the rounds whose own gateway was not slow when they started, and how many rounds those were.
+     */
+    record Result(List<OpenDhtTable.Row> rows, List<String> firstFailures, List<Double> healthyGatewayP99Ms,
+                  long healthyRounds) {
     }
 
     Result run() throws IOException, InterruptedException {
@@ -75,7 +79,8 @@ record TableRun(TableCluster cluster, List<OpenDhtTable.Mode> modes, long seed, 
                 return null;
             });
             awaitRounds(links, tally, phaseStart);
-            return onLoop(links, () -> new Result(tally.rows(modes), tally.firstFailures()));
+            return onLoop(links, () -> new Result(tally.rows(modes), tally.firstFailures(),
+                    tally.healthyGatewayP99Ms(), tally.healthyRounds()));
         }
     }
 

@@ -17,6 +17,9 @@ final class TableTally {
     private static final long LATENCY_MICROS_MAX = 3_600_000_000L;
 
     private final Histogram[] latency;
+    // Only the gets of rounds whose own gateway was not slow when they started, as the simulator's report splits them.
+    private final Histogram[] healthyGateway;
+    private long healthyRounds;
     private final long[] failed;
     private final long[] hedges;
     private final long[] messages;
@@ -28,6 +31,7 @@ final class TableTally {
 
     TableTally(int modes) {
         latency = new Histogram[modes];
+        healthyGateway = new Histogram[modes];
         failed = new long[modes];
         hedges = new long[modes];
         messages = new long[modes];
@@ -35,15 +39,24 @@ final class TableTally {
         firstFailure = new String[modes];
         for (int i = 0; i < modes; i++) {
             latency[i] = new Histogram(LATENCY_MICROS_MAX, 3);
+            healthyGateway[i] = new Histogram(LATENCY_MICROS_MAX, 3);
         }
     }
 
-    void record(int mode, long micros, boolean ok, boolean hedged, Object answer) {
+    /** A round starts; {@code healthy} when its own gateway is not in a slow period then. */
+    void roundStarted(boolean healthy) {
+        healthyRounds += healthy ? 1 : 0;
+    }
+
+    void record(int mode, long micros, boolean ok, boolean hedged, boolean healthy, Object answer) {
         if (!ok && firstFailure[mode] == null) {
             String text = String.valueOf(answer);
             firstFailure[mode] = text.length() > 300 ? text.substring(0, 300) + "..." : text;
         }
         latency[mode].recordValue(Math.min(micros, LATENCY_MICROS_MAX));
+        if (healthy) {
+            healthyGateway[mode].recordValue(Math.min(micros, LATENCY_MICROS_MAX));
+        }
         failed[mode] += ok ? 0 : 1;
         hedges[mode] += hedged ? 1 : 0;
     }
@@ -69,6 +82,19 @@ final class TableTally {
     /** The first failed answer of each mode that had one, by mode index; null for the others. */
     List<String> firstFailures() {
         return Arrays.asList(firstFailure.clone());
+    }
+
+    long healthyRounds() {
+        return healthyRounds;
+    }
+
+    /** Each mode's p99 in ms over the rounds whose own gateway was healthy when they started (0 without any). */
+    List<Double> healthyGatewayP99Ms() {
+        List<Double> p99 = new ArrayList<>();
+        for (Histogram h : healthyGateway) {
+            p99.add(h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(99) / 1000.0);
+        }
+        return p99;
     }
 
     long oracleCount() {

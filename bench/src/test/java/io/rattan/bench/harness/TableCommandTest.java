@@ -11,6 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -74,6 +76,11 @@ class TableCommandTest {
         assertThat(names).isEqualTo(expected);
         assertThat(Files.readAllLines(out.resolve("table.csv")).get(0)).isEqualTo(String.join(",", SIM_FIELDS));
         assertThat(out.resolve("nodes.json")).isRegularFile();
+        // Node 0 is slow all along: the rounds it starts are not in the healthy-gateway p99s.
+        Matcher healthy = Pattern.compile("p99 over the (\\d+) rounds whose own gateway was not slow when they "
+                + "started: greedy \\d+, ").matcher(Files.readString(out.resolve("run.txt")));
+        assertThat(healthy.find()).as(r.output()).isTrue();
+        assertThat(Integer.parseInt(healthy.group(1))).as(r.output()).isBetween(0, 9);
         assertThat(Files.readString(clusterDir.resolve("node-0").resolve("node.log"))).contains("re-armed");
 
         TestClusters.run("cluster", "stop", "--dir", clusterDir.toString());
