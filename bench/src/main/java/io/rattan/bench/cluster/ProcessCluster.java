@@ -2,6 +2,7 @@ package io.rattan.bench.cluster;
 
 import io.rattan.core.id.Id;
 import io.rattan.core.net.Address;
+import io.rattan.node.NodeIdFile;
 import io.rattan.node.process.NodeProcess;
 import io.rattan.sim.experiment.TableFiles;
 import java.io.IOException;
@@ -34,7 +35,6 @@ import java.util.Optional;
 final class ProcessCluster {
 
     static final String SPEC_FILE = "cluster.properties";
-    private static final String NODE_ID_FILE = "node-id";
     static final String GATEWAYS_FILE = "gateways.txt";
     /** How long a node has to exit after SIGTERM before it gets SIGKILL. */
     static final Duration STOP_GRACE = Duration.ofSeconds(10);
@@ -236,9 +236,9 @@ final class ProcessCluster {
     }
 
     /**
-     * Gives node i the id on line i of {@code idsFile} (the simulator's {@code ids.txt}) before its first start, as
-     * the file a node keeps its id in (dht-node's {@code NodeIdFile}, {@code DATA/node-id}); a node that already has
-     * another id is an error, since a new id would orphan its data.
+     * Gives node i the id on line i of {@code idsFile} (the simulator's {@code ids.txt}) before its first start, in
+     * the file the node keeps its id in ({@code NodeIdFile}); a node that already has another id is an error, since
+     * a new id would orphan its data.
      */
     void giveIds(Path idsFile) throws ClusterException, IOException {
         List<Id> ids;
@@ -252,18 +252,17 @@ final class ProcessCluster {
                     + spec.nodes() + " nodes");
         }
         for (int node = 0; node < spec.nodes(); node++) {
-            Path file = dataDir(node).resolve(NODE_ID_FILE);
-            String hex = ids.get(node).toHex();
-            if (Files.exists(file)) {
-                String had = Files.readString(file, StandardCharsets.US_ASCII).strip();
-                if (!had.equalsIgnoreCase(hex)) {
-                    throw new ClusterException("node " + node + " of " + dir + " already has the id " + had + ", not "
-                            + hex + " of --ids: start the cluster in a new directory");
-                }
-                continue;
+            Path file = dataDir(node).resolve(NodeIdFile.FILE_NAME);
+            Id want = ids.get(node);
+            Optional<Id> had = NodeIdFile.read(file);
+            if (had.isPresent() && !had.get().equals(want)) {
+                throw new ClusterException("node " + node + " of " + dir + " already has the id " + had.get().toHex()
+                        + ", not " + want.toHex() + " of --ids: start the cluster in a new directory");
             }
-            Files.createDirectories(dataDir(node));
-            Files.writeString(file, hex + "\n", StandardCharsets.US_ASCII);
+            if (had.isEmpty()) {
+                Files.createDirectories(dataDir(node));
+                NodeIdFile.write(file, want);
+            }
         }
     }
 

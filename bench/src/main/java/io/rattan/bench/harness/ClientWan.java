@@ -45,7 +45,7 @@ final class ClientWan {
         long seed = seedText == null ? 1 : Long.parseLong(seedText);
         LatencyMatrix matrix = LatencyMatrix.named(wan, "--wan");
         // The nodes' placement; the client's jitter from a stream no node draws from.
-        return new ClientWan(matrix, HostAssignment.random(nodes, matrix.hosts(), seed),
+        return new ClientWan(matrix, HostAssignment.on(matrix, nodes, seed),
                 new SplittableRandom(seed ^ CLIENT_JITTER_SALT));
     }
 

@@ -33,7 +33,8 @@ import picocli.CommandLine.Spec;
             "If the cluster replays a slow trace (cluster start --slow-trace), its periods are re-armed to count "
                 + "from this command's start, as the simulator's count from its world's.",
             "Writes OUT/table.json and table.csv (the simulator's format: mode, gets, p50/p90/p99/p99.9 ms, "
-                + "msgs/get, bytes/get, failed, hedges; the oracle row last), nodes.json (the nodes' own counters "
+                + "msgs/get, bytes/get, failed, hedges; the oracle row last), gets.csv (every get, as the "
+                + "simulator's: join the two on round_ms and mode), nodes.json (the nodes' own counters "
                 + "over the run) and run.txt. msgs and bytes per get: each copy's client request and reply, and "
                 + "what the nodes on its path counted in band, for every copy that answered, winner or not."},
         footer = {"", "To compare with the simulator, give it the cluster's size, seed, gets, minutes and values:",
@@ -118,6 +119,7 @@ public final class TableCommand implements Callable<Integer> {
         NodeScrape.scrape(c.http(), out, "end", log);
         TableFiles.writeJson(rows, out.resolve("table.json"));
         TableFiles.writeCsv(rows, out.resolve("table.csv"));
+        result.gets().write(out.resolve("gets.csv"));
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
                 .writeValue(out.resolve("nodes.json").toFile(), NodeCounters.read(out));
         String report = TableReport.text(result, c, seed, (System.nanoTime() - wallStart) / 1e9);

@@ -2,6 +2,7 @@ package io.rattan.bench.harness;
 
 import io.rattan.core.msg.Cost;
 import io.rattan.sim.experiment.OpenDhtTable;
+import io.rattan.sim.experiment.TableFiles;
 import java.util.List;
 import java.util.Locale;
 
@@ -38,13 +39,7 @@ final class TableReport {
         }
         if (cluster.slowTrace() != null) {
             // The simulator's line: what routing can change, apart from gets queued behind a slow gateway.
-            StringBuilder healthy = new StringBuilder();
-            for (int i = 0; i < rows.size() - 1; i++) {
-                healthy.append(i == 0 ? "" : ", ").append(rows.get(i).mode())
-                        .append(String.format(Locale.ROOT, " %.0f", result.healthyGatewayP99Ms().get(i)));
-            }
-            b.append(String.format(Locale.ROOT, "p99 over the %d rounds whose own gateway was not slow when they "
-                    + "started: %s%n", result.healthyRounds(), healthy));
+            b.append(TableFiles.healthyGatewayLine(rows, result.healthyGatewayP99Ms(), result.healthyRounds()));
         }
         b.append(String.format(Locale.ROOT, "wall time %.1f s%n", wallSeconds));
         return b.toString();

@@ -10,6 +10,7 @@ import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Contact;
 import io.rattan.core.util.Bytes;
+import io.rattan.sim.experiment.GetLog;
 import io.rattan.sim.experiment.OneHopClient;
 import io.rattan.sim.experiment.OpenDhtTable;
 import io.rattan.sim.experiment.TableDraws;
@@ -157,6 +158,8 @@ final class TableRounds {
         long micros = ok ? Math.max(1, result.latencyNanos() / 1000)
                 : Math.max(result.latencyNanos() / 1000, timeoutMicros);
         tally.record(mode, micros, ok, result.hedged(), healthy, result.reply());
+        tally.gets().add(new GetLog.Round(r.atNanos(), r.nodes()[0], r.key()), modes.get(mode).name(), micros, ok,
+                healthy, result.hedged());
         // The next mode starts once this one is decided, as one client would run them.
         links.loop().execute(() -> next(r, client, key, expected, healthy, i + 1));
     }

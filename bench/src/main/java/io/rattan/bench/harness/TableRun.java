@@ -7,6 +7,7 @@ import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.net.Contact;
 import io.rattan.core.slow.SlowPeriod;
+import io.rattan.sim.experiment.GetLog;
 import io.rattan.sim.experiment.OneHopClient;
 import io.rattan.sim.experiment.OpenDhtTable;
 import io.rattan.sim.experiment.StoredValues;
@@ -41,10 +42,10 @@ record TableRun(TableCluster cluster, List<OpenDhtTable.Mode> modes, long seed, 
 
     /**
      * The rows, each mode's first failed answer (null where none failed), by mode index, and each mode's p99 over
-     * the rounds whose own gateway was not slow when they started, and how many rounds those were.
+     * the rounds whose own gateway was not slow when they started, and how many rounds those were; and every get.
      */
     record Result(List<OpenDhtTable.Row> rows, List<String> firstFailures, List<Double> healthyGatewayP99Ms,
-                  long healthyRounds) {
+                  long healthyRounds, GetLog gets) {
     }
 
     Result run() throws IOException, InterruptedException {
@@ -80,7 +81,7 @@ record TableRun(TableCluster cluster, List<OpenDhtTable.Mode> modes, long seed, 
             });
             awaitRounds(links, tally, phaseStart);
             return onLoop(links, () -> new Result(tally.rows(modes), tally.firstFailures(),
-                    tally.healthyGatewayP99Ms(), tally.healthyRounds()));
+                    tally.healthyGatewayP99Ms(), tally.healthyRounds(), tally.gets()));
         }
     }
 

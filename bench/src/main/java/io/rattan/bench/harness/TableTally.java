@@ -1,5 +1,6 @@
 package io.rattan.bench.harness;
 
+import io.rattan.sim.experiment.GetLog;
 import io.rattan.sim.experiment.OpenDhtTable;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,6 +28,7 @@ final class TableTally {
     private final Histogram oracle = new Histogram(LATENCY_MICROS_MAX, 3);
     /** Each mode's first failed answer, for the report: a failure's reason is what to look at first. */
     private final String[] firstFailure;
+    private final GetLog gets = new GetLog();
     private int roundsDone;
 
     TableTally(int modes) {
@@ -69,6 +71,11 @@ final class TableTally {
 
     void oracle(long micros) {
         oracle.recordValue(Math.max(1, Math.min(micros, LATENCY_MICROS_MAX)));
+    }
+
+    /** Every get, one line each, for {@code gets.csv}: the simulator's file, joined to it by round. */
+    GetLog gets() {
+        return gets;
     }
 
     void roundDone() {

@@ -3,6 +3,8 @@ package io.rattan.bench.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.rattan.core.id.Id;
+import io.rattan.node.NodeIdFile;
 import io.rattan.node.store.RocksDbNativeLibrary;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -53,6 +55,29 @@ class ClusterProcessTest {
         for (long pid : pids) {
             assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).as("pid " + pid).isFalse();
         }
+    }
+
+    @Test
+    void idsAreGivenBeforeTheFirstStartAndANodeWithAnotherIdIsAnError(@TempDir Path work) throws Exception {
+        Id first = Id.fromHex("00000000000000000000000000000000000000aa");
+        Id second = Id.fromHex("00000000000000000000000000000000000000bb");
+        Path ids = Files.writeString(work.resolve("ids.txt"), "# two ids\n" + first.toHex() + "\n" + second.toHex()
+                + "\n");
+        // Node 1 already has an id of its own: its data would be orphaned, so nothing starts.
+        Path node1 = dir.resolve("node-1").resolve("data");
+        Files.createDirectories(node1);
+        NodeIdFile.write(node1.resolve(NodeIdFile.FILE_NAME), Id.fromHex("00000000000000000000000000000000000000cc"));
+        TestClusters.Result refused = TestClusters.run("cluster", "start", "--nodes", "2", "--dir", dir.toString(),
+                "--ids", ids.toString(), "--node-jar", TestClusters.nodeJar().toString());
+        assertThat(refused.exitCode()).as(refused.output()).isNotZero();
+        assertThat(refused.output()).contains("node 1 of", "already has the id");
+        assertThat(TestClusters.pidsNaming(dir)).isEmpty();
+
+        Files.delete(node1.resolve(NodeIdFile.FILE_NAME));
+        TestClusters.start(dir, 2, "--ids", ids.toString());
+        assertThat(NodeIdFile.read(dir.resolve("node-0").resolve("data").resolve(NodeIdFile.FILE_NAME)))
+                .contains(first);
+        assertThat(NodeIdFile.read(node1.resolve(NodeIdFile.FILE_NAME))).contains(second);
     }
 
     @Test

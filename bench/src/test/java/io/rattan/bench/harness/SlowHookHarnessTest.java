@@ -8,28 +8,15 @@ import io.rattan.bench.cluster.TestClusters;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The harness against a fact it does not make: a cluster whose every node replays a slow-node trace adding D to each
  * input it handles. Every get passes through at least its gateway, so the harness must measure a p50 of at least D.
  */
-class SlowHookHarnessTest {
+class SlowHookHarnessTest extends ClusterTestBase {
 
     private static final int DELAY_MS = 100;
-
-    @TempDir
-    Path clusterDir;
-
-    @TempDir
-    Path work;
-
-    @AfterEach
-    void stopCluster() {
-        TestClusters.cleanUp(clusterDir);
-    }
 
     @Test
     void withTheDelayHookAddingDToEveryGetTheMedianIsAtLeastD() throws Exception {

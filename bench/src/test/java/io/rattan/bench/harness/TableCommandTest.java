@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rattan.bench.cluster.TestClusters;
+import io.rattan.sim.experiment.GetLog;
 import io.rattan.sim.experiment.OpenDhtTable;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,30 +14,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code bench table} on 4 real node processes: every mode of the simulator's table gets its row with every round's
  * get counted and none failed, the oracle row last, and table.json reads as the simulator's; a cluster that does not
  * run, and a mode nobody knows, are clear errors. No latency is asserted: the machine may be busy.
  */
-class TableCommandTest {
+class TableCommandTest extends ClusterTestBase {
 
     private static final List<String> SIM_FIELDS = List.of("mode", "gets", "p50_ms", "p90_ms", "p99_ms", "p999_ms",
             "msgs_per_get", "bytes_per_get", "failed", "hedges");
-
-    @TempDir
-    Path clusterDir;
-
-    @TempDir
-    Path work;
-
-    @AfterEach
-    void stopCluster() {
-        TestClusters.cleanUp(clusterDir);
-    }
 
     @Test
     void everyModeOfTheSimulatorsTableHasItsRowOnRealProcesses() throws Exception {
@@ -76,6 +64,11 @@ class TableCommandTest {
         assertThat(names).isEqualTo(expected);
         assertThat(Files.readAllLines(out.resolve("table.csv")).get(0)).isEqualTo(String.join(",", SIM_FIELDS));
         assertThat(out.resolve("nodes.json")).isRegularFile();
+        // gets.csv: the simulator's per-get file, every get of every mode once, all of them good.
+        List<String> gets = Files.readAllLines(out.resolve("gets.csv"));
+        assertThat(gets.get(0)).isEqualTo(GetLog.HEADER);
+        assertThat(gets).hasSize(1 + 10 * (expected.size() - 1));
+        assertThat(gets.stream().skip(1).map(l -> l.split(",")[5])).containsOnly("1");
         // Node 0 is slow all along: the rounds it starts are not in the healthy-gateway p99s.
         Matcher healthy = Pattern.compile("p99 over the (\\d+) rounds whose own gateway was not slow when they "
                 + "started: greedy \\d+, ").matcher(Files.readString(out.resolve("run.txt")));

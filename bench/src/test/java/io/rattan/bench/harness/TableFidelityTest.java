@@ -18,9 +18,7 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The simulator checked against real processes on the same inputs: the same rounds of greedy gets, on the same
@@ -28,24 +26,13 @@ import org.junit.jupiter.api.io.TempDir;
  * wide area ({@code --wan}). The real median lands within 20 % of the simulated one. The matrix's round trips are
  * tens to hundreds of milliseconds, so the few milliseconds a busy machine adds to a get stay inside the bound.
  */
-class TableFidelityTest {
+class TableFidelityTest extends ClusterTestBase {
 
     private static final int NODES = 8;
     private static final long SEED = 3;
     private static final int GETS = 100;
     private static final int VALUES = 10;
     private static final double GET_MINUTES = 0.25;
-
-    @TempDir
-    Path clusterDir;
-
-    @TempDir
-    Path work;
-
-    @AfterEach
-    void stopCluster() {
-        TestClusters.cleanUp(clusterDir);
-    }
 
     @Test
     void greedyMedianOnRealProcessesIsTheSimulatorsWithinTwentyPercent() throws Exception {

@@ -28,6 +28,15 @@ public final class HostAssignment {
         this.intraHostRttMillis = intraHostRttMillis;
     }
 
+    /**
+     * The placement of {@code nodes} nodes on {@code matrix}'s hosts for {@code seed}, with the default intra-host
+     * RTT. The simulator's experiments, a wide-area cluster's nodes and the bench harness's clients all call this, so
+     * that node i sits on the same host on every side.
+     */
+    public static HostAssignment on(LatencyMatrix matrix, int nodes, long seed) {
+        return random(nodes, matrix.hosts(), seed);
+    }
+
     /** A seeded placement with the default intra-host RTT. */
     public static HostAssignment random(int nodes, int hosts, long seed) {
         return random(nodes, hosts, seed, DEFAULT_INTRA_HOST_RTT_MILLIS);

@@ -52,7 +52,7 @@ public final class WanDelays implements PeerDelays {
                         + before + " and " + i + ")");
             }
         }
-        this.hosts = HostAssignment.random(peers.size(), matrix.hosts(), seed);
+        this.hosts = HostAssignment.on(matrix, peers.size(), seed);
         this.self = self;
         this.seed = seed;
         this.jitterFraction = OneWayDelay.checkJitter(jitterFraction);

@@ -32,9 +32,10 @@ final class ClientRound {
     private final int firstCause;
     /** Whether the round's own gateway was not slow when it started. */
     private final boolean healthy;
+    private final GetLog.Round logged;
 
     ClientRound(RoundSchedule rounds, OneHopClient oneHop, int[] gateways, Id key, Bytes expected, int[] order,
-                int firstCause, boolean healthy) {
+                int firstCause, boolean healthy, GetLog.Round logged) {
         this.rounds = rounds;
         this.world = rounds.w.world();
         this.clients = rounds.w.clients();
@@ -45,6 +46,7 @@ final class ClientRound {
         this.order = order;
         this.firstCause = firstCause;
         this.healthy = healthy;
+        this.logged = logged;
     }
 
     /** Runs the get of the {@code i}-th mode in the round's order, or ends the round after the last. */
@@ -98,6 +100,7 @@ final class ClientRound {
         long micros = ok ? Math.max(1, result.latencyNanos() / 1000)
                 : Math.max(result.latencyNanos() / 1000, timeoutMicros);
         rounds.tally.record(mode, micros, ok, healthy, result.hedged());
+        rounds.tally.gets().add(logged, rounds.modes.get(mode).name(), micros, ok, healthy, result.hedged());
         // The next mode starts once this one is decided, as one client would run them.
         world.scheduler().execute(() -> next(i + 1));
     }

@@ -90,7 +90,7 @@ public final class OpenDhtTable {
     public record Result(List<Row> rows, List<Histogram> latencies, double maintenanceMsgsPerNodeSecond,
                          double maintenanceBytesPerNodeSecond, long events, Map<MessageType, Long> messagesByType,
                          Churn.Counts churn, List<Double> healthyGatewayP99Ms, long healthyGatewayRounds,
-                         List<Id> nodeIds) {
+                         List<Id> nodeIds, GetLog gets) {
     }
 
     private static final long SECOND = 1_000_000_000L;
@@ -220,7 +220,7 @@ public final class OpenDhtTable {
 
     /** The world with its first nodes joined, metered from its first message on. */
     private TableWorld setUp(ChurnPlan plan) {
-        HostAssignment hosts = HostAssignment.random(params.nodes() + plan.joins(), matrix.hosts(), params.seed());
+        HostAssignment hosts = HostAssignment.on(matrix, params.nodes() + plan.joins(), params.seed());
         WideAreaLatencyModel net = new WideAreaLatencyModel(matrix, hosts, periods, model,
                 params.seed() ^ 0x9E3779B97F4A7C15L);
         VirtualWorld world = new VirtualWorld(params.seed(), config, net);
@@ -287,7 +287,7 @@ public final class OpenDhtTable {
         return new Result(rows, tally.histograms(), meter.maintenanceMessages() / nodeSeconds,
                 meter.maintenanceBytes() / nodeSeconds, w.world().scheduler().executed(), meter.sentByType(),
                 churner.counts(), tally.healthyGatewayP99Ms(), tally.healthyRounds(),
-                IntStream.range(0, params.nodes()).mapToObj(i -> w.world().contact(i).id()).toList());
+                IntStream.range(0, params.nodes()).mapToObj(i -> w.world().contact(i).id()).toList(), tally.gets());
     }
 
     /** Whether {@code m} is a good answer to a get, one a race may stop at. */

@@ -28,9 +28,10 @@ import picocli.CommandLine;
             "With --churn, nodes join, leave gracefully and crash during the get phase; rounds use only nodes "
                 + "serving when they start, the oracle only live replicas, and values live on by the nodes' own "
                 + "repair.",
-            "Writes DIR/table.json, table.csv, cdf.png (latency CDF, log x), trace.txt (the slow periods, "
-                + "replayable with --trace), ids.txt (the nodes' ids, for 'rattan cluster start --ids') and run.txt (wall time, events, heap, churn counts). The same seed and "
-                + "flags give the same table.json byte for byte."})
+            "Writes DIR/table.json, table.csv, gets.csv (every get: round, gateway, key, mode, latency, ok), "
+                + "cdf.png (latency CDF, log x), trace.txt (the slow periods, replayable with --trace), ids.txt (the "
+                + "nodes' ids, for 'rattan cluster start --ids') and run.txt (wall time, events, heap, churn "
+                + "counts). The same seed and flags give the same table.json and gets.csv byte for byte."})
 public final class OpenDhtTableCommand implements Callable<Integer> {
 
     private static final long SECOND = 1_000_000_000L;
@@ -159,6 +160,7 @@ public final class OpenDhtTableCommand implements Callable<Integer> {
         TableFiles.writeJson(result.rows(), out.resolve("table.json"));
         TableFiles.writeCsv(result.rows(), out.resolve("table.csv"));
         TableFiles.writeIds(result.nodeIds(), out.resolve("ids.txt"));
+        result.gets().write(out.resolve("gets.csv"));
         CdfPlot.write(result.rows(), result.latencies(), out.resolve("cdf.png"));
         double wall = (System.nanoTime() - wallStart) / 1e9;
         String run = runReport(result, wall, churn);
@@ -242,13 +244,8 @@ public final class OpenDhtTableCommand implements Callable<Integer> {
                 config.requestTimeoutMillis(), io.rattan.core.msg.Cost.HEADER_BYTES);
         System.out.printf(Locale.ROOT, "maintenance: %.2f msgs and %.0f B per node-second%n",
                 result.maintenanceMsgsPerNodeSecond(), result.maintenanceBytesPerNodeSecond());
-        StringBuilder healthy = new StringBuilder();
-        for (int i = 0; i < rows.size() - 1; i++) {
-            healthy.append(i == 0 ? "" : ", ").append(rows.get(i).mode())
-                    .append(String.format(Locale.ROOT, " %.0f", result.healthyGatewayP99Ms().get(i)));
-        }
-        System.out.printf(Locale.ROOT, "p99 over the %d rounds whose own gateway was not slow when they started: %s%n",
-                result.healthyGatewayRounds(), healthy);
+        System.out.print(TableFiles.healthyGatewayLine(rows, result.healthyGatewayP99Ms(),
+                result.healthyGatewayRounds()));
     }
 
     private static String runReport(OpenDhtTable.Result result, double wall, Churn churn) {

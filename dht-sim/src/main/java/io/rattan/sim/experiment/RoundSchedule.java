@@ -64,19 +64,20 @@ final class RoundSchedule {
             int firstCause = round * m + 1;
             world.scheduler().schedule(roundAt - world.scheduler().nanoTime(), () -> startRound(
                     churn ? servingNodes(world, roundNodes, r.nodes().length) : r.nodes(), r.key(), r.order(),
-                    firstCause, roundAt));
+                    firstCause, roundAt, r.atNanos()));
         }
     }
 
     /** Measures the round's oracle bound, then runs its first mode's get. */
-    private void startRound(int[] gateways, int k, int[] order, int firstCause, long atNanos) {
+    private void startRound(int[] gateways, int k, int[] order, int firstCause, long atNanos, long offsetNanos) {
         Id key = stored.keys().get(k);
         long oracleMicros = Math.max(1, (long) (oracleMillis(w.world(), w.net(), gateways[0], key, atNanos)
                 * 1000));
         boolean healthy = !w.net().isSlow(gateways[0], atNanos);
         tally.roundStarted(oracleMicros, healthy);
         new ClientRound(this, oneHop.computeIfAbsent(gateways[0], OneHopClient::new), gateways, key,
-                stored.values().get(k), order, firstCause, healthy).next(0);
+                stored.values().get(k), order, firstCause, healthy, new GetLog.Round(offsetNanos, gateways[0], k))
+                .next(0);
     }
 
     /** {@code n} distinct random nodes among those serving now; churn keeps far more than a round needs. */

@@ -19,6 +19,7 @@ final class RoundTally {
     private final long[] failed;
     private final long[] hedges;
     private final Histogram oracle = new Histogram(LATENCY_MICROS_MAX, 3);
+    private final GetLog gets = new GetLog();
     private long healthyRounds;
     private int roundsDone;
 
@@ -49,6 +50,11 @@ final class RoundTally {
         if (hedged) {
             hedges[mode]++;
         }
+    }
+
+    /** Every get, one line each, for {@code gets.csv}. */
+    GetLog gets() {
+        return gets;
     }
 
     void roundDone() {

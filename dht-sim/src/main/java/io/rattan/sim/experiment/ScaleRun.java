@@ -102,7 +102,7 @@ final class ScaleRun {
     }
 
     private VirtualWorld setUp() {
-        HostAssignment hosts = HostAssignment.random(params.nodes(), matrix.hosts(), params.seed());
+        HostAssignment hosts = HostAssignment.on(matrix, params.nodes(), params.seed());
         WideAreaLatencyModel net = new WideAreaLatencyModel(matrix, hosts, periods, model,
                 params.seed() ^ 0x9E3779B97F4A7C15L);
         VirtualWorld world = new VirtualWorld(params.seed(), config, net);

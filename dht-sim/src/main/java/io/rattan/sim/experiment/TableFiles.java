@@ -51,6 +51,20 @@ public final class TableFiles {
         }
     }
 
+    /**
+     * The report line of each mode's p99 over the rounds whose own gateway was not slow when they started (the oracle,
+     * the last row, left out), as the simulator and {@code bench table} both print it, with a line break.
+     */
+    public static String healthyGatewayLine(List<OpenDhtTable.Row> rows, List<Double> p99Ms, long rounds) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < rows.size() - 1; i++) {
+            b.append(i == 0 ? "" : ", ").append(rows.get(i).mode())
+                    .append(String.format(Locale.ROOT, " %.0f", p99Ms.get(i)));
+        }
+        return String.format(Locale.ROOT, "p99 over the %d rounds whose own gateway was not slow when they started: %s%n",
+                rounds, b);
+    }
+
     /** Writes node i's id on line i (40 hex digits), after a comment line. */
     public static void writeIds(List<Id> ids, Path file) throws IOException {
         StringBuilder b = new StringBuilder("# node ids, node i on line i (after this one)\n");

@@ -48,6 +48,7 @@ class TableDeterminismTest {
         String table = Files.readString(a.resolve("table.json"));
         assertThat(table).contains("\"mode\": \"greedy\"", "\"mode\": \"hedged\"", "\"mode\": \"oracle\"");
         assertThat(Files.readAllBytes(b.resolve("table.json"))).isEqualTo(Files.readAllBytes(a.resolve("table.json")));
+        assertThat(Files.readAllBytes(b.resolve("gets.csv"))).isEqualTo(Files.readAllBytes(a.resolve("gets.csv")));
         assertThat(Files.readString(replay.resolve("table.json"))).isEqualTo(table);
         assertThat(Files.readString(calm.resolve("table.json"))).as("the same seed without the trace's slow nodes")
                 .isNotEqualTo(table);
@@ -97,6 +98,19 @@ class TableDeterminismTest {
             }
         }
         assertThat(seen).containsExactlyElementsOf(modes);
+
+        // gets.csv: every get once, and the failed ones are the rows' failed counts.
+        List<String> gets = Files.readAllLines(out.resolve("gets.csv"));
+        assertThat(gets.get(0)).isEqualTo(GetLog.HEADER);
+        assertThat(gets).hasSize(1 + 15 * (modes.size() - 1));
+        for (JsonNode row : rows) {
+            String mode = row.get("mode").asText();
+            List<String[]> lines = gets.stream().skip(1).map(l -> l.split(",")).filter(f -> f[3].equals(mode))
+                    .toList();
+            assertThat(lines).as("gets.csv lines of %s", mode).hasSize(mode.equals("oracle") ? 0 : 15);
+            assertThat(lines.stream().filter(f -> f[5].equals("0")).count()).as("failed gets of %s", mode)
+                    .isEqualTo(mode.equals("oracle") ? 0 : row.get("failed").asLong());
+        }
 
         List<String> csv = Files.readAllLines(out.resolve("table.csv"));
         assertThat(csv.get(0)).startsWith("mode,gets,p50_ms,p90_ms,p99_ms,p999_ms,msgs_per_get,bytes_per_get,failed");
