@@ -82,6 +82,13 @@ public final class TableCommand implements Callable<Integer> {
                     + "30 s for its tables to settle; 0s for a quick check.")
     Duration settle = Duration.ofNanos(OpenDhtTable.SETTLE_NANOS);
 
+    @Option(names = "--get-phase-at", paramLabel = "MS",
+            description = "Where in the cluster's slow trace the rounds start, in ms: the simulator's run.txt says "
+                    + "where its rounds started. The nodes' trace is re-armed just before the first round, so that the "
+                    + "rounds meet the same slow periods as the simulator's. Default: the trace counts from this "
+                    + "command's start, before the puts.")
+    Double getPhaseAtMs;
+
     @Override
     public Integer call() throws IOException, InterruptedException {
         List<OpenDhtTable.Mode> modes = validate();
@@ -102,6 +109,10 @@ public final class TableCommand implements Callable<Integer> {
         long wallStart = System.nanoTime();
         long zeroMillis = System.currentTimeMillis();
         List<SlowPeriod> trace = List.of();
+        if (getPhaseAtMs != null && c.slowTrace() == null) {
+            throw new IOException("--get-phase-at places the rounds in the cluster's slow trace, and " + cluster
+                    + " was started without --slow-trace");
+        }
         if (c.slowTrace() != null) {
             // The table's own time 0: the nodes' periods count from now, as the simulator's from its world's start.
             SlowTraceArm.arm(c.http(), zeroMillis);
@@ -113,7 +124,7 @@ public final class TableCommand implements Callable<Integer> {
         NodeScrape.scrape(c.http(), out, "start", log);
         long timeoutNanos = timeout != null ? timeout.toNanos() : c.requestTimeoutNanos();
         TableRun run = new TableRun(c, modes, seed, gets, values, (long) (getMinutes * 60e9), timeoutNanos,
-                settle.toNanos(), trace, wallStart, log);
+                settle.toNanos(), trace, wallStart, getPhaseAtMs == null ? -1 : (long) (getPhaseAtMs * 1e6), log);
         TableRun.Result result = run.run();
         List<OpenDhtTable.Row> rows = result.rows();
         NodeScrape.scrape(c.http(), out, "end", log);
@@ -132,10 +143,11 @@ public final class TableCommand implements Callable<Integer> {
     }
 
     private List<OpenDhtTable.Mode> validate() {
-        if (gets < 1 || values < 1 || !(getMinutes > 0) 
-                || timeout != null && (timeout.isZero() || timeout.isNegative()) || settle.isNegative()) {
-            throw new ParameterException(spec.commandLine(), "need --gets >= 1, --values >= 1, --get-minutes > 0 "
-                    + "a positive --timeout and a --settle of 0s or more");
+        if (gets < 1 || values < 1 || !(getMinutes > 0)
+                || timeout != null && (timeout.isZero() || timeout.isNegative()) || settle.isNegative()
+                || getPhaseAtMs != null && !(getPhaseAtMs >= 0 && getPhaseAtMs < 1e12)) {
+            throw new ParameterException(spec.commandLine(), "need --gets >= 1, --values >= 1, --get-minutes > 0, "
+                    + "a positive --timeout, a --settle of 0s or more and a --get-phase-at of 0 ms or more");
         }
         try {
             return OpenDhtTable.modesNamed(only);

@@ -31,12 +31,15 @@ import java.util.function.Supplier;
  * then the rounds ({@link TableRounds}); waits until every round is decided and every copy still out has answered
  * or been given up, and returns the simulator's rows.
  *
- * @param trace the slow periods the nodes replay, counted from {@code traceZeroNanos} (a {@code System.nanoTime()}),
- *              for the oracle; empty without a trace
+ * @param trace           the slow periods the nodes replay, counted from {@code traceZeroNanos} (a
+ *                        {@code System.nanoTime()}), for the oracle; empty without a trace
+ * @param getPhaseAtNanos where in the trace's time the rounds start (the simulator's get phase), the nodes re-armed
+ *                        for it just before the first round; negative to keep the trace counting from
+ *                        {@code traceZeroNanos}
  */
 record TableRun(TableCluster cluster, List<OpenDhtTable.Mode> modes, long seed, int gets, int values,
                 long getPhaseNanos, long requestTimeoutNanos, long settleNanos, List<SlowPeriod> trace,
-                long traceZeroNanos, PrintWriter log) {
+                long traceZeroNanos, long getPhaseAtNanos, PrintWriter log) {
 
     private static final long SECOND = 1_000_000_000L;
 
@@ -72,8 +75,9 @@ record TableRun(TableCluster cluster, List<OpenDhtTable.Mode> modes, long seed, 
             }
             List<TableDraws.Round> rounds = TableDraws.rounds(random, gets, getPhaseNanos, n,
                     TableDraws.nodesPerRound(modes), stored.keys().size(), modes.size());
+            long traceZero = getPhaseAtNanos >= 0 && !trace.isEmpty() ? rearmForRounds() : traceZeroNanos;
             TableRounds play = new TableRounds(links, copies, tally, modes, cluster, stored.keys(), stored.values(),
-                    oneHop, requestTimeoutNanos, slowAt());
+                    oneHop, requestTimeoutNanos, slowAt(traceZero));
             long phaseStart = System.nanoTime();
             onLoop(links, () -> {
                 play.scheduleAll(rounds, phaseStart);
@@ -85,10 +89,21 @@ record TableRun(TableCluster cluster, List<OpenDhtTable.Mode> modes, long seed, 
         }
     }
 
-    /** Whether node i is in one of its slow periods at a {@code System.nanoTime()}. */
-    private BiPredicate<Integer, Long> slowAt() {
+    /**
+     * Re-arms every node's trace so that the rounds, starting now, meet it at {@code getPhaseAtNanos}, where the
+     * simulator's rounds met it; returns the trace's new zero as a {@code System.nanoTime()}.
+     */
+    private long rearmForRounds() throws IOException {
+        long zeroNanos = System.nanoTime() - getPhaseAtNanos;
+        SlowTraceArm.arm(cluster.http(), System.currentTimeMillis() - getPhaseAtNanos / 1_000_000);
+        log.printf(Locale.ROOT, "  slow trace re-armed: the rounds start at %.3f ms of it%n", getPhaseAtNanos / 1e6);
+        return zeroNanos;
+    }
+
+    /** Whether node i is in one of its slow periods at a {@code System.nanoTime()}, the trace counted from zero. */
+    private BiPredicate<Integer, Long> slowAt(long traceZero) {
         return (node, nanoTime) -> {
-            long t = nanoTime - traceZeroNanos;
+            long t = nanoTime - traceZero;
             for (SlowPeriod p : trace) {
                 if (p.node() == node && p.covers(t)) {
                     return true;

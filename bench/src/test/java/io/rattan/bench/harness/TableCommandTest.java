@@ -76,6 +76,16 @@ class TableCommandTest extends ClusterTestBase {
         assertThat(Integer.parseInt(healthy.group(1))).as(r.output()).isBetween(0, 9);
         assertThat(Files.readString(clusterDir.resolve("node-0").resolve("node.log"))).contains("re-armed");
 
+        // Rounds placed after node 0's period (as a simulator whose rounds started there): every round is healthy.
+        Path later = work.resolve("later");
+        TestClusters.Result placed = TestClusters.run("bench", "table", "--cluster", clusterDir.toString(), "--seed",
+                "5", "--gets", "10", "--get-minutes", "0.1", "--values", "10", "--settle", "0s", "--modes", "greedy",
+                "--get-phase-at", "3600000", "--out", later.toString());
+        assertThat(placed.exitCode()).as(placed.output()).isZero();
+        assertThat(placed.output()).contains("the rounds start at 3600000.000 ms of it");
+        assertThat(Files.readString(later.resolve("run.txt")))
+                .contains("p99 over the 10 rounds whose own gateway was not slow");
+
         TestClusters.run("cluster", "stop", "--dir", clusterDir.toString());
         TestClusters.Result stopped = TestClusters.run("bench", "table", "--cluster", clusterDir.toString(),
                 "--out", work.resolve("again").toString());
@@ -99,6 +109,11 @@ class TableCommandTest extends ClusterTestBase {
                 work.resolve("out").toString(), "--modes", "greedy,teleport");
         assertThat(mode.exitCode()).as(mode.output()).isEqualTo(2);
         assertThat(mode.output()).contains("unknown mode 'teleport'").contains("one-hop-hedged");
+
+        TestClusters.Result before = TestClusters.run("bench", "table", "--cluster", work.toString(), "--out",
+                work.resolve("out").toString(), "--get-phase-at", "-5");
+        assertThat(before.exitCode()).as(before.output()).isEqualTo(2);
+        assertThat(before.output()).contains("--get-phase-at of 0 ms or more");
 
         TestClusters.Result help = TestClusters.run("bench", "table", "--help");
         assertThat(help.exitCode()).isZero();

@@ -86,11 +86,12 @@ public final class OpenDhtTable {
      * in a slow period when the round started, and how many rounds those were: what routing can change, where the
      * full p99 also holds the gets that queue behind a slow gateway in every mode alike. {@code nodeIds} are the
      * first nodes' ids, node i's at i: a real cluster given them ({@code cluster start --ids}) routes as this world.
+     * {@code getPhaseStartNanos} is when the rounds began, in the world's time, which the slow trace counts in.
      */
     public record Result(List<Row> rows, List<Histogram> latencies, double maintenanceMsgsPerNodeSecond,
                          double maintenanceBytesPerNodeSecond, long events, Map<MessageType, Long> messagesByType,
                          Churn.Counts churn, List<Double> healthyGatewayP99Ms, long healthyGatewayRounds,
-                         List<Id> nodeIds, GetLog gets) {
+                         List<Id> nodeIds, GetLog gets, long getPhaseStartNanos) {
     }
 
     private static final long SECOND = 1_000_000_000L;
@@ -287,7 +288,8 @@ public final class OpenDhtTable {
         return new Result(rows, tally.histograms(), meter.maintenanceMessages() / nodeSeconds,
                 meter.maintenanceBytes() / nodeSeconds, w.world().scheduler().executed(), meter.sentByType(),
                 churner.counts(), tally.healthyGatewayP99Ms(), tally.healthyRounds(),
-                IntStream.range(0, params.nodes()).mapToObj(i -> w.world().contact(i).id()).toList(), tally.gets());
+                IntStream.range(0, params.nodes()).mapToObj(i -> w.world().contact(i).id()).toList(), tally.gets(),
+                tally.getPhaseStartNanos());
     }
 
     /** Whether {@code m} is a good answer to a get, one a race may stop at. */

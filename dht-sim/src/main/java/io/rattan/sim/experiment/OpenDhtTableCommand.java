@@ -253,6 +253,9 @@ public final class OpenDhtTableCommand implements Callable<Integer> {
         b.append(String.format(Locale.ROOT, "%nwall time %.1f s, %d events, %.0f events/s, peak heap %d MiB%n", wall,
                 result.events(), result.events() / wall, HeapProbe.peakBytes() >> 20));
         b.append("jvm: ").append(HeapProbe.jvm()).append(System.lineSeparator());
+        b.append(String.format(Locale.ROOT, "rounds from %.3f ms of the slow trace's time: give real processes the same "
+                + "periods with 'rattan bench table --get-phase-at %.3f'%n", result.getPhaseStartNanos() / 1e6,
+                result.getPhaseStartNanos() / 1e6));
         b.append(churnReport(result.churn(), churn));
         long messages = 0;
         for (long n : result.messagesByType().values()) {

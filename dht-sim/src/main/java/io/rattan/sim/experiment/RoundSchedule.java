@@ -54,6 +54,7 @@ final class RoundSchedule {
     /** Draws every round's time, nodes, key and mode order from {@code random} now, and schedules the round. */
     void scheduleAll(long start, SplittableRandom random, SplittableRandom roundNodes) {
         VirtualWorld world = w.world();
+        tally.getPhaseStarts(start);
         int m = modes.size();
         boolean churn = !params.churn().isOff();
         List<TableDraws.Round> drawn = TableDraws.rounds(random, params.gets(), params.getPhaseNanos(),

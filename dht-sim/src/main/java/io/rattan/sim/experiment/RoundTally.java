@@ -22,6 +22,7 @@ final class RoundTally {
     private final GetLog gets = new GetLog();
     private long healthyRounds;
     private int roundsDone;
+    private long getPhaseStartNanos;
 
     RoundTally(int modes) {
         latency = new Histogram[modes];
@@ -32,6 +33,15 @@ final class RoundTally {
             latency[i] = new Histogram(LATENCY_MICROS_MAX, 3);
             healthyGateway[i] = new Histogram(LATENCY_MICROS_MAX, 3);
         }
+    }
+
+    /** The get phase starts at {@code nanos} of the world's time, which is also the slow trace's. */
+    void getPhaseStarts(long nanos) {
+        getPhaseStartNanos = nanos;
+    }
+
+    long getPhaseStartNanos() {
+        return getPhaseStartNanos;
     }
 
     /** A round starts: the oracle's bound for it, and whether its own gateway is healthy (not slow). */
