@@ -9,8 +9,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.random.RandomGenerator;
 
 /**
- * The slow-node hook: makes the node a FIFO server that, during its slow periods, takes an extra delay drawn from the
- * period's distribution for each input it handles (peer messages and client requests alike), or drops it. Input
+ * The slow-node hook: makes the node a FIFO server that takes an extra delay, drawn from the period's distribution,
+ * for each input whose service starts in one of its slow periods (peer messages and client requests alike), or drops
+ * an input that arrives in one. Input
  * behind a delayed one waits its turn, as in the simulator's slow-node model, so peers see the slowness in their RTT
  * estimates. Off (every input handled at once) outside the periods and when no period is given. Confined to the
  * node's event loop.
@@ -43,20 +44,21 @@ final class InboundStall {
         this.armedAtNanos = armedAtNanos;
     }
 
-    /** Runs {@code work} now, or after the delay the current slow periods give it, or never (a drop). */
+    /**
+     * Runs {@code work} now, or after the delay the slow periods give it, or never (a drop). A drop is decided by the
+     * periods covering its arrival, the delay by those covering the start of its service, as in the simulator: a
+     * backlog left at a period's end is served at the healthy rate.
+     */
     void submit(Runnable work) {
         long now = System.nanoTime();
+        long start = Math.max(now, busyUntilNanos);
         long extra = 0;
-        long sinceArmed = now - armedAtNanos;
         for (SlowPeriod p : periods) {
-            if (sinceArmed < p.startNanos() || sinceArmed >= p.endNanos()) {
-                continue;
-            }
             Distribution effect = p.extra();
-            if (effect.dropProbability() > 0 && random.nextDouble() < effect.dropProbability()) {
+            if (effect.dropProbability() > 0 && covers(p, now) && random.nextDouble() < effect.dropProbability()) {
                 return;
             }
-            if (effect.delays()) {
+            if (effect.delays() && covers(p, start)) {
                 extra += effect.sampleNanos(random);
             }
         }
@@ -64,7 +66,7 @@ final class InboundStall {
             work.run();
             return;
         }
-        long due = Math.max(now, busyUntilNanos) + extra;
+        long due = start + extra;
         busyUntilNanos = due;
         queue.add(new Waiting(due, work));
         loop.schedule(this::drain, Math.max(0, due - now), TimeUnit.NANOSECONDS);
@@ -83,6 +85,11 @@ final class InboundStall {
         long due = Math.max(now, busyUntilNanos);
         queue.add(new Waiting(due, work));
         loop.schedule(this::drain, due - now, TimeUnit.NANOSECONDS);
+    }
+
+    private boolean covers(SlowPeriod p, long nanoTime) {
+        long sinceArmed = nanoTime - armedAtNanos;
+        return sinceArmed >= p.startNanos() && sinceArmed < p.endNanos();
     }
 
     private void drain() {
