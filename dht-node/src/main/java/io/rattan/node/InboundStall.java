@@ -11,10 +11,9 @@ import java.util.random.RandomGenerator;
 /**
  * The slow-node hook: makes the node a FIFO server that takes an extra delay, drawn from the period's distribution,
  * for each input whose service starts in one of its slow periods (peer messages and client requests alike), or drops
- * an input that arrives in one. Input
- * behind a delayed one waits its turn, as in the simulator's slow-node model, so peers see the slowness in their RTT
- * estimates. Off (every input handled at once) outside the periods and when no period is given. Confined to the
- * node's event loop.
+ * an input that arrives in one. Input behind a delayed one waits its turn, as in the simulator's slow-node model, so
+ * peers see the slowness in their RTT estimates. Off (every input handled at once) outside the periods and when no
+ * period is given. Confined to the node's event loop.
  */
 final class InboundStall {
 
@@ -88,8 +87,7 @@ final class InboundStall {
     }
 
     private boolean covers(SlowPeriod p, long nanoTime) {
-        long sinceArmed = nanoTime - armedAtNanos;
-        return sinceArmed >= p.startNanos() && sinceArmed < p.endNanos();
+        return p.covers(nanoTime - armedAtNanos);
     }
 
     private void drain() {

@@ -17,9 +17,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A slow node's timers wait behind its queued input, as the simulator's do: a timer that falls due while an input
- * is being served runs after it, a cancelled one never runs, and an idle node's timer runs when it falls due.
- * Only order is asserted.
+ * The slow-node hook on a real loop, as the simulator's slow nodes behave. A slow node's timers wait behind its queued
+ * input: a timer that falls due while an input is being served runs after it, a cancelled one never runs, and an
+ * idle node's timer runs when it falls due. An input is delayed by the period its service starts in: one that arrived
+ * during a period but waited past its end is served at the healthy rate. Only order is asserted.
  */
 class StalledTimersTest {
 
@@ -58,5 +59,24 @@ class StalledTimersTest {
         List<String> ran = new CopyOnWriteArrayList<>();
         loop.execute(() -> timers.schedule(1_000_000, () -> ran.add("timer")));
         await().atMost(Duration.ofSeconds(30)).until(() -> ran.equals(List.of("timer")));
+    }
+
+    /**
+     * Two inputs arrive at once in a 0.5 s period that adds 2 s each: the second starts after the period and runs with
+     * the first, at 2 s, not at 4 s (as it would if the delay were drawn at arrival); a plain task at 3 s runs after
+     * both.
+     */
+    @Test
+    void inputWhoseServiceStartsAfterThePeriodTakesNoExtraDelay() {
+        List<String> ran = new CopyOnWriteArrayList<>();
+        loop.execute(() -> {
+            InboundStall stall = new InboundStall(List.of(new SlowPeriod(0, 0, 500_000_000L,
+                    new Distribution.Fixed(2000))), System.nanoTime(), loop, new SplittableRandom(1));
+            stall.submit(() -> ran.add("first"));
+            stall.submit(() -> ran.add("second"));
+            loop.schedule(() -> ran.add("marker at 3 s"), 3, TimeUnit.SECONDS);
+        });
+        await().atMost(Duration.ofSeconds(60)).until(() -> ran.size() == 3);
+        assertThat(ran).containsExactly("first", "second", "marker at 3 s");
     }
 }

@@ -39,9 +39,4 @@ public final class GetLog {
     public void write(Path file) throws IOException {
         Files.writeString(file, csv, StandardCharsets.US_ASCII);
     }
-
-    @Override
-    public String toString() {
-        return csv.toString();
-    }
 }
