@@ -89,6 +89,11 @@ public final class TableCommand implements Callable<Integer> {
                     + "command's start, before the puts.")
     Double getPhaseAtMs;
 
+    @Option(names = "--get-phase-from", paramLabel = "SIMDIR",
+            description = "As --get-phase-at, with the time read from the get-phase.txt that 'rattan sim "
+                    + "opendht-table --out SIMDIR' wrote: the rounds then meet the simulator's slow periods.")
+    Path getPhaseFrom;
+
     @Override
     public Integer call() throws IOException, InterruptedException {
         List<OpenDhtTable.Mode> modes = validate();
@@ -109,8 +114,10 @@ public final class TableCommand implements Callable<Integer> {
         long wallStart = System.nanoTime();
         long zeroMillis = System.currentTimeMillis();
         List<SlowPeriod> trace = List.of();
-        if (getPhaseAtMs != null && c.slowTrace() == null) {
-            throw new IOException("--get-phase-at places the rounds in the cluster's slow trace, and " + cluster
+        long getPhaseAtNanos = getPhaseAtMs != null ? (long) (getPhaseAtMs * 1e6)
+                : getPhaseFrom != null ? TableFiles.readGetPhase(getPhaseFrom.resolve(TableFiles.GET_PHASE_FILE)) : -1;
+        if (getPhaseAtNanos >= 0 && c.slowTrace() == null) {
+            throw new IOException("--get-phase-at and --get-phase-from place the rounds in the cluster's slow trace, and " + cluster
                     + " was started without --slow-trace");
         }
         if (c.slowTrace() != null) {
@@ -124,7 +131,7 @@ public final class TableCommand implements Callable<Integer> {
         NodeScrape.scrape(c.http(), out, "start", log);
         long timeoutNanos = timeout != null ? timeout.toNanos() : c.requestTimeoutNanos();
         TableRun run = new TableRun(c, modes, seed, gets, values, (long) (getMinutes * 60e9), timeoutNanos,
-                settle.toNanos(), trace, wallStart, getPhaseAtMs == null ? -1 : (long) (getPhaseAtMs * 1e6), log);
+                settle.toNanos(), trace, wallStart, getPhaseAtNanos, log);
         TableRun.Result result = run.run();
         List<OpenDhtTable.Row> rows = result.rows();
         NodeScrape.scrape(c.http(), out, "end", log);
@@ -148,6 +155,9 @@ public final class TableCommand implements Callable<Integer> {
                 || getPhaseAtMs != null && !(getPhaseAtMs >= 0 && getPhaseAtMs < 1e12)) {
             throw new ParameterException(spec.commandLine(), "need --gets >= 1, --values >= 1, --get-minutes > 0, "
                     + "a positive --timeout, a --settle of 0s or more and a --get-phase-at of 0 ms or more");
+        }
+        if (getPhaseAtMs != null && getPhaseFrom != null) {
+            throw new ParameterException(spec.commandLine(), "give --get-phase-at or --get-phase-from, not both");
         }
         try {
             return OpenDhtTable.modesNamed(only);

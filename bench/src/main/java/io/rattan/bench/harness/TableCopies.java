@@ -5,9 +5,10 @@ import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.Ping;
-import io.rattan.core.msg.Status;
 import io.rattan.core.net.Contact;
 import io.rattan.sim.experiment.OneHopClient;
+import io.rattan.sim.experiment.OpenDhtTable;
+import io.rattan.sim.experiment.RoundTally;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,13 +30,13 @@ final class TableCopies {
     static final int UNCHARGED = -1;
 
     private final GatewayLinks links;
-    private final TableTally tally;
+    private final RoundTally tally;
     private final ClientWan wan;
     private final long clientTimeoutNanos;
     // Looked up by id only.
     private final Map<Id, Integer> indexById = new HashMap<>();
 
-    TableCopies(GatewayLinks links, TableTally tally, List<Contact> contacts, ClientWan wan, long clientTimeoutNanos) {
+    TableCopies(GatewayLinks links, RoundTally tally, List<Contact> contacts, ClientWan wan, long clientTimeoutNanos) {
         this.links = links;
         this.tally = tally;
         this.wan = wan;
@@ -107,7 +108,7 @@ final class TableCopies {
             for (Contact c : client.toProbe(m)) {
                 probe(mode, c, client);
             }
-            if (!isOk(m) && !last) {
+            if (!OpenDhtTable.isOk(m) && !last) {
                 direct(mode, client, targets, from + 1, get, answer);
                 return;
             }
@@ -145,10 +146,6 @@ final class TableCopies {
                     + "gateways.txt");
         }
         return i;
-    }
-
-    static boolean isOk(Message m) {
-        return m instanceof GetReply g && g.status() == Status.OK;
     }
 
     /** An error the client made up itself (no answer, no connection): nothing came over the wire. */

@@ -6,15 +6,13 @@ import io.rattan.core.id.Id;
 import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
-import io.rattan.core.msg.Messages.GetReply;
-import io.rattan.core.msg.Status;
 import io.rattan.core.net.Contact;
 import io.rattan.core.util.Bytes;
 import io.rattan.sim.experiment.GetLog;
 import io.rattan.sim.experiment.OneHopClient;
+import io.rattan.sim.experiment.RoundTally;
 import io.rattan.sim.experiment.OpenDhtTable;
 import io.rattan.sim.experiment.TableDraws;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +32,7 @@ final class TableRounds {
 
     private final GatewayLinks links;
     private final TableCopies copies;
-    private final TableTally tally;
+    private final RoundTally tally;
     private final List<OpenDhtTable.Mode> modes;
     private final List<Contact> contacts;
     private final int replicas;
@@ -46,7 +44,7 @@ final class TableRounds {
     /** Whether node i is in a slow period at a wall-clock nanoTime, for the oracle; never when there is no trace. */
     private final BiPredicate<Integer, Long> slow;
 
-    TableRounds(GatewayLinks links, TableCopies copies, TableTally tally, List<OpenDhtTable.Mode> modes,
+    TableRounds(GatewayLinks links, TableCopies copies, RoundTally tally, List<OpenDhtTable.Mode> modes,
                 TableCluster cluster, List<Id> keys, List<Bytes> values, Map<Integer, OneHopClient> oneHop,
                 long requestTimeoutNanos, BiPredicate<Integer, Long> slow) {
         this.links = links;
@@ -127,8 +125,8 @@ final class TableRounds {
         HedgeThreshold threshold = thresholds[mode];
         long[] hedgeWaits = threshold == null ? new long[0] : direct
                 ? client.hedgeWaitsNanos(targets, threshold.thresholdNanos())
-                : routedHedgeWaits(threshold.thresholdNanos(), m.hedges());
-        GetRace.start(links.scheduler(), links.clock(), o, threshold, hedgeWaits, TableCopies::isOk,
+                : m.routedHedgeWaits(threshold.thresholdNanos());
+        GetRace.start(links.scheduler(), links.clock(), o, threshold, hedgeWaits, OpenDhtTable::isOk,
                 (copy, answer) -> sendCopy(mode, r.nodes(), client, direct, targets, get, copy, answer),
                 result -> decided(r, client, key, expected, healthy, i, mode, result));
     }
@@ -152,22 +150,9 @@ final class TableRounds {
 
     private void decided(TableDraws.Round r, OneHopClient client, Id key, Bytes expected, boolean healthy, int i,
                          int mode, GetRace.Result result) {
-        boolean ok = result.reply() instanceof GetReply g && g.status() == Status.OK
-                && g.values().size() == 1 && g.values().get(0).value().equals(expected);
-        long timeoutMicros = requestTimeoutNanos / 1000;
-        long micros = ok ? Math.max(1, result.latencyNanos() / 1000)
-                : Math.max(result.latencyNanos() / 1000, timeoutMicros);
-        tally.record(mode, micros, ok, result.hedged(), healthy, result.reply());
-        tally.gets().add(new GetLog.Round(r.atNanos(), r.nodes()[0], r.key()), modes.get(mode).name(), micros, ok,
-                healthy, result.hedged());
+        tally.decided(new GetLog.Round(r.atNanos(), r.nodes()[0], r.key()), mode, result, expected, healthy,
+                requestTimeoutNanos);
         // The next mode starts once this one is decided, as one client would run them.
         links.loop().execute(() -> next(r, client, key, expected, healthy, i + 1));
-    }
-
-    /** Each hedge copy of a routed get goes one threshold after the copy before it. */
-    private static long[] routedHedgeWaits(long thresholdNanos, int hedges) {
-        long[] waits = new long[hedges];
-        Arrays.fill(waits, thresholdNanos);
-        return waits;
     }
 }

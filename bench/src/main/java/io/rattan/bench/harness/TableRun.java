@@ -9,6 +9,7 @@ import io.rattan.core.net.Contact;
 import io.rattan.core.slow.SlowPeriod;
 import io.rattan.sim.experiment.GetLog;
 import io.rattan.sim.experiment.OneHopClient;
+import io.rattan.sim.experiment.RoundTally;
 import io.rattan.sim.experiment.OpenDhtTable;
 import io.rattan.sim.experiment.StoredValues;
 import io.rattan.sim.experiment.TableDraws;
@@ -67,7 +68,7 @@ record TableRun(TableCluster cluster, List<OpenDhtTable.Mode> modes, long seed, 
             log.printf(Locale.ROOT, "  %d values put in %.1f s; %.0f s for the tables to settle%n", values,
                     (System.nanoTime() - putStart) / 1e9, settleNanos / 1e9);
             TimeUnit.NANOSECONDS.sleep(settleNanos);
-            TableTally tally = new TableTally(modes.size());
+            RoundTally tally = new RoundTally(modes);
             TableCopies copies = new TableCopies(links, tally, cluster.contacts(), cluster.wan(), clientTimeout);
             Map<Integer, OneHopClient> oneHop = new HashMap<>();
             if (modes.stream().anyMatch(OpenDhtTable.Mode::oneHop)) {
@@ -84,7 +85,7 @@ record TableRun(TableCluster cluster, List<OpenDhtTable.Mode> modes, long seed, 
                 return null;
             });
             awaitRounds(links, tally, phaseStart);
-            return onLoop(links, () -> new Result(tally.rows(modes), tally.firstFailures(),
+            return onLoop(links, () -> new Result(tally.rows(gets), tally.firstFailures(),
                     tally.healthyGatewayP99Ms(), tally.healthyRounds(), tally.gets()));
         }
     }
@@ -153,12 +154,12 @@ record TableRun(TableCluster cluster, List<OpenDhtTable.Mode> modes, long seed, 
             int known = client.image().size();
             copies.direct(TableCopies.UNCHARGED, client, targets, 0,
                     ClientGet.of(key, GetOptions.of(RoutingMode.DELAY_AWARE)).askingHolders(),
-                    m -> next(gets + 1, !TableCopies.isOk(m) ? still : client.image().size() > known ? 0
+                    m -> next(gets + 1, !OpenDhtTable.isOk(m) ? still : client.image().size() > known ? 0
                             : still + 1));
         }
     }
 
-    private void awaitRounds(GatewayLinks links, TableTally tally, long phaseStart) throws InterruptedException {
+    private void awaitRounds(GatewayLinks links, RoundTally tally, long phaseStart) throws InterruptedException {
         long deadline = phaseStart + getPhaseNanos + 600 * SECOND;
         long nextReport = System.nanoTime() + 10 * SECOND;
         while (onLoop(links, () -> tally.roundsDone() < gets || links.outstanding() > 0

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rattan.bench.cluster.TestClusters;
 import io.rattan.sim.experiment.GetLog;
+import io.rattan.sim.experiment.TableFiles;
 import io.rattan.sim.experiment.OpenDhtTable;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -77,10 +78,12 @@ class TableCommandTest extends ClusterTestBase {
         assertThat(Files.readString(clusterDir.resolve("node-0").resolve("node.log"))).contains("re-armed");
 
         // Rounds placed after node 0's period (as a simulator whose rounds started there): every round is healthy.
+        Path sim = Files.createDirectories(work.resolve("sim"));
+        TableFiles.writeGetPhase(3_600_000_000_000L, sim.resolve(TableFiles.GET_PHASE_FILE));
         Path later = work.resolve("later");
         TestClusters.Result placed = TestClusters.run("bench", "table", "--cluster", clusterDir.toString(), "--seed",
                 "5", "--gets", "10", "--get-minutes", "0.1", "--values", "10", "--settle", "0s", "--modes", "greedy",
-                "--get-phase-at", "3600000", "--out", later.toString());
+                "--get-phase-from", sim.toString(), "--out", later.toString());
         assertThat(placed.exitCode()).as(placed.output()).isZero();
         assertThat(placed.output()).contains("the rounds start at 3600000.000 ms of it");
         assertThat(Files.readString(later.resolve("run.txt")))
@@ -114,6 +117,10 @@ class TableCommandTest extends ClusterTestBase {
                 work.resolve("out").toString(), "--get-phase-at", "-5");
         assertThat(before.exitCode()).as(before.output()).isEqualTo(2);
         assertThat(before.output()).contains("--get-phase-at of 0 ms or more");
+        TestClusters.Result both = TestClusters.run("bench", "table", "--cluster", work.toString(), "--out",
+                work.resolve("out").toString(), "--get-phase-at", "5", "--get-phase-from", work.toString());
+        assertThat(both.exitCode()).as(both.output()).isEqualTo(2);
+        assertThat(both.output()).contains("not both");
 
         TestClusters.Result help = TestClusters.run("bench", "table", "--help");
         assertThat(help.exitCode()).isZero();

@@ -6,12 +6,9 @@ import io.rattan.core.id.Id;
 import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
-import io.rattan.core.msg.Messages.GetReply;
-import io.rattan.core.msg.Status;
 import io.rattan.core.net.Contact;
 import io.rattan.core.util.Bytes;
 import io.rattan.core.virtual.VirtualWorld;
-import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -70,7 +67,7 @@ final class ClientRound {
         // One-hop copies are hedged against what their replicas should take, a routed one end to end.
         long[] hedgeWaits = threshold == null ? new long[0] : direct
                 ? oneHop.hedgeWaitsNanos(targets, threshold.thresholdNanos())
-                : routedHedgeWaits(threshold.thresholdNanos(), modes.get(mode).hedges());
+                : modes.get(mode).routedHedgeWaits(threshold.thresholdNanos());
         GetRace.start(world.scheduler(), world.scheduler(), o, threshold, hedgeWaits, OpenDhtTable::isOk,
                 (copy, answer) -> sendCopy(direct, targets, get, copy, answer),
                 result -> decided(i, mode, result));
@@ -94,21 +91,8 @@ final class ClientRound {
     }
 
     private void decided(int i, int mode, GetRace.Result result) {
-        boolean ok = result.reply() instanceof GetReply g && g.status() == Status.OK
-                && g.values().size() == 1 && g.values().get(0).value().equals(expected);
-        long timeoutMicros = rounds.requestTimeoutNanos / 1000;
-        long micros = ok ? Math.max(1, result.latencyNanos() / 1000)
-                : Math.max(result.latencyNanos() / 1000, timeoutMicros);
-        rounds.tally.record(mode, micros, ok, healthy, result.hedged());
-        rounds.tally.gets().add(logged, rounds.modes.get(mode).name(), micros, ok, healthy, result.hedged());
+        rounds.tally.decided(logged, mode, result, expected, healthy, rounds.requestTimeoutNanos);
         // The next mode starts once this one is decided, as one client would run them.
         world.scheduler().execute(() -> next(i + 1));
-    }
-
-    /** Each hedge copy of a routed get goes one threshold after the copy before it. */
-    private static long[] routedHedgeWaits(long thresholdNanos, int hedges) {
-        long[] waits = new long[hedges];
-        Arrays.fill(waits, thresholdNanos);
-        return waits;
     }
 }

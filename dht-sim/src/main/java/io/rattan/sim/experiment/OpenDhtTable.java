@@ -15,6 +15,7 @@ import io.rattan.core.wan.LatencyMatrix;
 import io.rattan.sim.net.SlowNodeModel;
 import io.rattan.sim.net.WideAreaLatencyModel;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -63,6 +64,13 @@ public final class OpenDhtTable {
         /** Copies a routed get of this mode may send, hence the gateways its rounds need. */
         public int copiesMax() {
             return options.oneHop() ? options.maxCopies() : options.gateways() + hedges;
+        }
+
+        /** Each hedge copy of a routed get goes one threshold after the copy before it. */
+        public long[] routedHedgeWaits(long thresholdNanos) {
+            long[] waits = new long[hedges];
+            Arrays.fill(waits, thresholdNanos);
+            return waits;
         }
     }
 
@@ -273,18 +281,12 @@ public final class OpenDhtTable {
         int m = modes.size();
         CostMeter meter = w.meter();
         double nodeSeconds = (double) churner.aliveNodeNanos() / SECOND;
-        List<Row> rows = new ArrayList<>();
         for (int i = 0; i < m; i++) {
-            long msgs = 0;
-            long bytes = 0;
             for (int round = 0; round < params.gets(); round++) {
-                msgs += meter.messages(round * m + i + 1);
-                bytes += meter.bytes(round * m + i + 1);
+                tally.charge(i, meter.messages(round * m + i + 1), meter.bytes(round * m + i + 1));
             }
-            rows.add(row(modes.get(i).name(), tally.latency(i), (double) msgs / params.gets(),
-                    (double) bytes / params.gets(), tally.failed(i), tally.hedges(i)));
         }
-        rows.add(row("oracle", tally.oracle(), null, null, 0, 0));
+        List<Row> rows = tally.rows(params.gets());
         return new Result(rows, tally.histograms(), meter.maintenanceMessages() / nodeSeconds,
                 meter.maintenanceBytes() / nodeSeconds, w.world().scheduler().executed(), meter.sentByType(),
                 churner.counts(), tally.healthyGatewayP99Ms(), tally.healthyRounds(),
@@ -293,7 +295,7 @@ public final class OpenDhtTable {
     }
 
     /** Whether {@code m} is a good answer to a get, one a race may stop at. */
-    static boolean isOk(Message m) {
+    public static boolean isOk(Message m) {
         return m instanceof GetReply g && g.status() == Status.OK;
     }
 

@@ -30,7 +30,8 @@ import picocli.CommandLine;
                 + "repair.",
             "Writes DIR/table.json, table.csv, gets.csv (every get: round, gateway, key, mode, latency, ok), "
                 + "cdf.png (latency CDF, log x), trace.txt (the slow periods, replayable with --trace), ids.txt (the "
-                + "nodes' ids, for 'rattan cluster start --ids') and run.txt (wall time, events, heap, churn "
+                + "nodes' ids, for 'rattan cluster start --ids'), get-phase.txt (where in the trace's time the rounds "
+                + "started, for 'rattan bench table --get-phase-from') and run.txt (wall time, events, heap, churn "
                 + "counts). The same seed and flags give the same table.json and gets.csv byte for byte."})
 public final class OpenDhtTableCommand implements Callable<Integer> {
 
@@ -160,6 +161,7 @@ public final class OpenDhtTableCommand implements Callable<Integer> {
         TableFiles.writeJson(result.rows(), out.resolve("table.json"));
         TableFiles.writeCsv(result.rows(), out.resolve("table.csv"));
         TableFiles.writeIds(result.nodeIds(), out.resolve("ids.txt"));
+        TableFiles.writeGetPhase(result.getPhaseStartNanos(), out.resolve(TableFiles.GET_PHASE_FILE));
         result.gets().write(out.resolve("gets.csv"));
         CdfPlot.write(result.rows(), result.latencies(), out.resolve("cdf.png"));
         double wall = (System.nanoTime() - wallStart) / 1e9;
@@ -253,9 +255,9 @@ public final class OpenDhtTableCommand implements Callable<Integer> {
         b.append(String.format(Locale.ROOT, "%nwall time %.1f s, %d events, %.0f events/s, peak heap %d MiB%n", wall,
                 result.events(), result.events() / wall, HeapProbe.peakBytes() >> 20));
         b.append("jvm: ").append(HeapProbe.jvm()).append(System.lineSeparator());
-        b.append(String.format(Locale.ROOT, "rounds from %.3f ms of the slow trace's time: give real processes the same "
-                + "periods with 'rattan bench table --get-phase-at %.3f'%n", result.getPhaseStartNanos() / 1e6,
-                result.getPhaseStartNanos() / 1e6));
+        b.append(String.format(Locale.ROOT, "rounds from %.3f ms of the slow trace's time (%s): give real processes the "
+                + "same periods with 'rattan bench table --get-phase-from' this directory%n",
+                result.getPhaseStartNanos() / 1e6, TableFiles.GET_PHASE_FILE));
         b.append(churnReport(result.churn(), churn));
         long messages = 0;
         for (long n : result.messagesByType().values()) {

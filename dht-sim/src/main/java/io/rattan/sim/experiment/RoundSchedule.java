@@ -40,7 +40,7 @@ final class RoundSchedule {
         this.direct = direct;
         this.replicas = config.replicas();
         this.requestTimeoutNanos = config.requestTimeoutMillis() * 1_000_000L;
-        this.tally = new RoundTally(modes.size());
+        this.tally = new RoundTally(modes);
         this.thresholds = new HedgeThreshold[modes.size()];
         for (int i = 0; i < modes.size(); i++) {
             if (modes.get(i).options().hedge()) {
@@ -75,7 +75,8 @@ final class RoundSchedule {
         long oracleMicros = Math.max(1, (long) (oracleMillis(w.world(), w.net(), gateways[0], key, atNanos)
                 * 1000));
         boolean healthy = !w.net().isSlow(gateways[0], atNanos);
-        tally.roundStarted(oracleMicros, healthy);
+        tally.roundStarted(healthy);
+        tally.oracle(oracleMicros);
         new ClientRound(this, oneHop.computeIfAbsent(gateways[0], OneHopClient::new), gateways, key,
                 stored.values().get(k), order, firstCause, healthy, new GetLog.Round(offsetNanos, gateways[0], k))
                 .next(0);

@@ -95,6 +95,35 @@ public final class TableFiles {
         return ids;
     }
 
+    /** The name of the file that says where in the slow trace's time a run's rounds started. */
+    public static final String GET_PHASE_FILE = "get-phase.txt";
+
+    /** Writes where in the slow trace's time the rounds started, in ns, after a comment line. */
+    public static void writeGetPhase(long nanos, Path file) throws IOException {
+        Files.writeString(file, "# ns of the slow trace's time at which the rounds started\n" + nanos + "\n",
+                StandardCharsets.US_ASCII);
+    }
+
+    /** Reads a file of {@link #writeGetPhase}; an {@link IOException} says what is wrong with it. */
+    public static long readGetPhase(Path file) throws IOException {
+        for (String line : Files.readAllLines(file, StandardCharsets.US_ASCII)) {
+            String s = line.strip();
+            if (s.isEmpty() || s.startsWith("#")) {
+                continue;
+            }
+            try {
+                long nanos = Long.parseLong(s);
+                if (nanos >= 0) {
+                    return nanos;
+                }
+            } catch (NumberFormatException e) {
+                // Falls through to the one error below.
+            }
+            throw new IOException(file + " should hold a time in ns (0 or more), not: " + s);
+        }
+        throw new IOException(file + " holds no time");
+    }
+
     private static String number(Double d, String absent) {
         return d == null ? absent : String.format(Locale.ROOT, "%.3f", d);
     }

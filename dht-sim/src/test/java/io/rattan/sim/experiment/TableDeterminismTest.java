@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -98,6 +99,12 @@ class TableDeterminismTest {
             }
         }
         assertThat(seen).containsExactlyElementsOf(modes);
+
+        // get-phase.txt: where the rounds started in the trace's time, as run.txt says, after the 30 s settle.
+        long phase = TableFiles.readGetPhase(out.resolve(TableFiles.GET_PHASE_FILE));
+        assertThat(phase).isGreaterThanOrEqualTo(OpenDhtTable.SETTLE_NANOS);
+        assertThat(Files.readString(out.resolve("run.txt")))
+                .contains(String.format(Locale.ROOT, "rounds from %.3f ms of the slow trace's time", phase / 1e6));
 
         // gets.csv: every get once, and the failed ones are the rows' failed counts.
         List<String> gets = Files.readAllLines(out.resolve("gets.csv"));
