@@ -117,7 +117,8 @@ public class NextHopBenchmark {
     /** One RTT sample into a peer's Jacobson/Karels estimator. */
     @State(Scope.Thread)
     public static class Estimator {
-        final RttEstimator rtt = new RttEstimator(1_000_000_000L, 100_000_000L, 5_000_000_000L);
+        final RttEstimator rtt = new RttEstimator();
+        final RttEstimator.Bounds bounds = new RttEstimator.Bounds(1_000_000_000L, 100_000_000L, 5_000_000_000L);
         long sample = 1_000_000L;
     }
 
@@ -125,6 +126,6 @@ public class NextHopBenchmark {
     public long rttEstimatorUpdate(Estimator e) {
         e.sample = 1_000_000L + ((e.sample * 6364136223846793005L + 1) >>> 44);
         e.rtt.sample(e.sample);
-        return e.rtt.rtoNanos();
+        return e.rtt.rtoNanos(e.bounds);
     }
 }

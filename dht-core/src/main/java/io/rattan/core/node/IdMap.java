@@ -7,14 +7,13 @@ import java.util.function.Consumer;
 
 /**
  * A map from {@link Id} to values with open addressing, for the per-peer state a node looks up on every message.
- * A probe compares the ids' top words in a primitive array before touching an {@code Id} object, so a lookup costs
- * one or two cache misses where a {@code HashMap} costs four (table, node, key, value); with thousands of nodes in
- * one simulator the working set is far larger than the caches. Ids are random, so their top word is already a good
- * hash. Iteration order depends on hashing: use {@link #forEachValue} only for order-free results.
+ * Two arrays and no entry objects: a lookup costs one or two cache misses where a {@code HashMap} costs four (table,
+ * node, key, value), and a slot costs 8 bytes where a {@code HashMap} entry costs 32; with thousands of nodes in one
+ * simulator the working set is far larger than the caches. Ids are random, so their top word is already a good hash.
+ * Iteration order depends on hashing: use {@link #forEachValue} only for order-free results.
  */
 final class IdMap<V> {
 
-    private long[] his = new long[16];
     private Id[] keys = new Id[16];
     private Object[] values = new Object[16];
     private int size;
@@ -22,13 +21,12 @@ final class IdMap<V> {
     @SuppressWarnings("unchecked")
     V get(Id key) {
         int mask = keys.length - 1;
-        long hi = key.hi();
-        for (int i = slot(hi, mask); ; i = (i + 1) & mask) {
+        for (int i = slot(key.hi(), mask); ; i = (i + 1) & mask) {
             Id k = keys[i];
             if (k == null) {
                 return null;
             }
-            if (his[i] == hi && k.equals(key)) {
+            if (k.equals(key)) {
                 return (V) values[i];
             }
         }
@@ -36,16 +34,14 @@ final class IdMap<V> {
 
     void put(Id key, V value) {
         int mask = keys.length - 1;
-        long hi = key.hi();
-        int i = slot(hi, mask);
+        int i = slot(key.hi(), mask);
         while (keys[i] != null) {
-            if (his[i] == hi && keys[i].equals(key)) {
+            if (keys[i].equals(key)) {
                 values[i] = value;
                 return;
             }
             i = (i + 1) & mask;
         }
-        his[i] = hi;
         keys[i] = key;
         values[i] = value;
         if (++size * 2 > keys.length) {
@@ -56,13 +52,12 @@ final class IdMap<V> {
     /** Removes {@code key}; backward-shift deletion keeps every probe chain unbroken without tombstones. */
     void remove(Id key) {
         int mask = keys.length - 1;
-        long hi = key.hi();
-        int i = slot(hi, mask);
+        int i = slot(key.hi(), mask);
         while (true) {
             if (keys[i] == null) {
                 return;
             }
-            if (his[i] == hi && keys[i].equals(key)) {
+            if (keys[i].equals(key)) {
                 break;
             }
             i = (i + 1) & mask;
@@ -70,10 +65,9 @@ final class IdMap<V> {
         size--;
         int hole = i;
         for (int j = (hole + 1) & mask; keys[j] != null; j = (j + 1) & mask) {
-            int home = slot(his[j], mask);
+            int home = slot(keys[j].hi(), mask);
             // Move j into the hole when its home slot does not lie cyclically in (hole, j].
             if (((j - home) & mask) >= ((j - hole) & mask)) {
-                his[hole] = his[j];
                 keys[hole] = keys[j];
                 values[hole] = values[j];
                 hole = j;
@@ -125,7 +119,6 @@ final class IdMap<V> {
     private void resize(int capacity) {
         Id[] oldKeys = keys;
         Object[] oldValues = values;
-        his = new long[capacity];
         keys = new Id[capacity];
         values = new Object[capacity];
         size = 0;

@@ -16,9 +16,8 @@ import java.util.function.Predicate;
  */
 final class Peers implements RttView {
 
-    /** Per-peer state; only this class changes it. */
-    private static final class Peer {
-        final RttEstimator rtt;
+    /** Per-peer state, its RTT estimate included (one object: there are hundreds); only this class changes it. */
+    private static final class Peer extends RttEstimator {
         boolean suspect;
         boolean probing;
         // Never heard: older than any time, including a real clock's negative nanoTime.
@@ -26,10 +25,6 @@ final class Peers implements RttView {
         // When this node's requests to it began to go unanswered (the first timeout since its last answer); NONE while
         // they are answered.
         long unansweredSinceNanos = NONE;
-
-        Peer(RttEstimator rtt) {
-            this.rtt = rtt;
-        }
     }
 
     /**
@@ -57,9 +52,7 @@ final class Peers implements RttView {
     /** Slots a sweep visits per call, at least: a map of up to 1,024 slots is swept whole every 64 calls or faster. */
     private static final int SWEEP_SLOTS_MIN = 16;
 
-    private final long rtoInitialNanos;
-    private final long rtoMinNanos;
-    private final long rtoMaxNanos;
+    private final RttEstimator.Bounds rto;
     private final long deadMemoryNanos;
     private final Consumer<Id> suspicionChanged;
     // Looked up, iterated only to compute an order-free statistic (the median), or swept in slot order, which
@@ -78,9 +71,7 @@ final class Peers implements RttView {
      */
     Peers(long rtoInitialNanos, long rtoMinNanos, long rtoMaxNanos, long deadMemoryNanos,
           Consumer<Id> suspicionChanged) {
-        this.rtoInitialNanos = rtoInitialNanos;
-        this.rtoMinNanos = rtoMinNanos;
-        this.rtoMaxNanos = rtoMaxNanos;
+        this.rto = new RttEstimator.Bounds(rtoInitialNanos, rtoMinNanos, rtoMaxNanos);
         this.deadMemoryNanos = deadMemoryNanos;
         this.suspicionChanged = suspicionChanged;
     }
@@ -96,7 +87,7 @@ final class Peers implements RttView {
         // Not computeIfAbsent: its capturing lambda is an allocation on every message heard.
         Peer p = peers.get(id);
         if (p == null) {
-            p = new Peer(new RttEstimator(rtoInitialNanos, rtoMinNanos, rtoMaxNanos));
+            p = new Peer();
             peers.put(id, p);
         }
         return p;
@@ -112,7 +103,7 @@ final class Peers implements RttView {
      */
     boolean sample(Id id, long rttNanos, long sentAtNanos) {
         Peer p = get(id);
-        p.rtt.sample(rttNanos);
+        p.sample(rttNanos);
         samplesSinceMedian++;
         return answeredAfterCut(p, sentAtNanos);
     }
@@ -125,8 +116,8 @@ final class Peers implements RttView {
             long[] all = new long[peers.size()];
             int[] count = {0};
             peers.forEachValue(p -> {
-                if (p.rtt.hasSample()) {
-                    all[count[0]++] = p.rtt.srttNanos();
+                if (p.hasSample()) {
+                    all[count[0]++] = p.srttNanos();
                 }
             });
             int n = count[0];
@@ -144,12 +135,12 @@ final class Peers implements RttView {
     @Override
     public long srttNanos(Id id) {
         Peer p = peers.get(id);
-        return p == null ? -1 : p.rtt.srttNanos();
+        return p == null ? -1 : p.srttNanos();
     }
 
     long rtoNanos(Id id) {
         Peer p = peers.get(id);
-        return p == null ? rtoInitialNanos : p.rtt.rtoNanos();
+        return p == null ? rto.initialNanos() : p.rtoNanos(rto);
     }
 
     boolean isSuspect(Id id) {
@@ -175,7 +166,7 @@ final class Peers implements RttView {
      */
     boolean suspect(Id id, boolean mayProbe) {
         Peer p = get(id);
-        p.rtt.backoff();
+        p.backoff(rto);
         if (!p.suspect) {
             p.suspect = true;
             suspicionChanged.accept(id);

@@ -14,7 +14,6 @@ import io.rattan.core.util.Bytes;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -75,11 +74,13 @@ final class ReplicaStream {
     private final LocalReplica replica;
     private final Contact peer;
     private final Counters counters;
-    private final ArrayDeque<Ref> queue = new ArrayDeque<>();
-    private final Set<Ref> owed = new HashSet<>();
+    // Sized for the common case, nothing owed: a node keeps one stream per leaf-set member.
+    private final ArrayDeque<Ref> queue = new ArrayDeque<>(1);
+    /** Null until the first record owed: most streams (one per leaf-set member) never owe one. */
+    private Set<Ref> owed;
     private final List<Consumer<Boolean>> waiters = new ArrayList<>();
     /** The pages sent and not yet acknowledged, at most {@link #WINDOW}. */
-    private final Set<Flight> flights = new LinkedHashSet<>();
+    private final List<Flight> flights = new ArrayList<>();
     private boolean stalled;
     private boolean abandoned;
     private final PlantedBugs bugs;
@@ -98,6 +99,9 @@ final class ReplicaStream {
             return;
         }
         Ref ref = new Ref(r.key(), r.valueHash());
+        if (!abandoned && owed == null) {
+            owed = new HashSet<>();
+        }
         if (!abandoned && owed.add(ref)) {
             queue.add(ref);
         }
@@ -110,7 +114,7 @@ final class ReplicaStream {
 
     /** Records owed and not yet acknowledged. */
     int owed() {
-        return owed.size();
+        return owed == null ? 0 : owed.size();
     }
 
     /** Runs {@code w} once nothing is owed (true) or the stream stalled with nothing in flight (false). */
@@ -131,12 +135,15 @@ final class ReplicaStream {
             return;
         }
         abandoned = true;
-        if (!owed.isEmpty()) {
-            counters.recordsAbandoned += owed.size();
-            log.info("{} drops {} copies owed to {}, which left its leaf set", ctx.tag(), owed.size(), peer);
+        int dropped = owed();
+        if (dropped > 0) {
+            counters.recordsAbandoned += dropped;
+            log.info("{} drops {} copies owed to {}, which left its leaf set", ctx.tag(), dropped, peer);
         }
         queue.clear();
-        owed.clear();
+        if (owed != null) {
+            owed.clear();
+        }
         flights.clear();
         stalled = true;
         List<Consumer<Boolean>> ws = List.copyOf(waiters);
