@@ -117,8 +117,8 @@ public final class TableCommand implements Callable<Integer> {
         long getPhaseAtNanos = getPhaseAtMs != null ? (long) (getPhaseAtMs * 1e6)
                 : getPhaseFrom != null ? TableFiles.readGetPhase(getPhaseFrom.resolve(TableFiles.GET_PHASE_FILE)) : -1;
         if (getPhaseAtNanos >= 0 && c.slowTrace() == null) {
-            throw new IOException("--get-phase-at and --get-phase-from place the rounds in the cluster's slow trace, and " + cluster
-                    + " was started without --slow-trace");
+            throw new IOException("--get-phase-at and --get-phase-from place the rounds in the cluster's slow trace, "
+                    + "and " + cluster + " was started without --slow-trace");
         }
         if (c.slowTrace() != null) {
             // The table's own time 0: the nodes' periods count from now, as the simulator's from its world's start.
