@@ -109,13 +109,13 @@ public final class TableCommand implements Callable<Integer> {
     }
 
     private int run(List<OpenDhtTable.Mode> modes, PrintWriter log) throws IOException, InterruptedException {
+        long getPhaseAtNanos = getPhaseAtMs != null ? (long) (getPhaseAtMs * 1e6)
+                : getPhaseFrom != null ? TableFiles.readGetPhase(getPhaseFrom.resolve(TableFiles.GET_PHASE_FILE)) : -1;
         TableCluster c = TableCluster.read(cluster);
         Files.createDirectories(out);
         long wallStart = System.nanoTime();
         long zeroMillis = System.currentTimeMillis();
         List<SlowPeriod> trace = List.of();
-        long getPhaseAtNanos = getPhaseAtMs != null ? (long) (getPhaseAtMs * 1e6)
-                : getPhaseFrom != null ? TableFiles.readGetPhase(getPhaseFrom.resolve(TableFiles.GET_PHASE_FILE)) : -1;
         if (getPhaseAtNanos >= 0 && c.slowTrace() == null) {
             throw new IOException("--get-phase-at and --get-phase-from place the rounds in the cluster's slow trace, "
                     + "and " + cluster + " was started without --slow-trace");

@@ -121,6 +121,10 @@ class TableCommandTest extends ClusterTestBase {
                 work.resolve("out").toString(), "--get-phase-at", "5", "--get-phase-from", work.toString());
         assertThat(both.exitCode()).as(both.output()).isEqualTo(2);
         assertThat(both.output()).contains("not both");
+        TestClusters.Result noPhase = TestClusters.run("bench", "table", "--cluster", work.toString(), "--out",
+                work.resolve("out").toString(), "--get-phase-from", work.toString());
+        assertThat(noPhase.exitCode()).as(noPhase.output()).isEqualTo(1);
+        assertThat(noPhase.output()).contains("get-phase.txt not found").contains("rattan sim opendht-table --out");
 
         TestClusters.Result help = TestClusters.run("bench", "table", "--help");
         assertThat(help.exitCode()).isZero();

@@ -106,6 +106,9 @@ public final class TableFiles {
 
     /** Reads a file of {@link #writeGetPhase}; an {@link IOException} says what is wrong with it. */
     public static long readGetPhase(Path file) throws IOException {
+        if (!Files.isRegularFile(file)) {
+            throw new IOException(file + " not found: `rattan sim opendht-table --out DIR` writes it into DIR");
+        }
         for (String line : Files.readAllLines(file, StandardCharsets.US_ASCII)) {
             String s = line.strip();
             if (s.isEmpty() || s.startsWith("#")) {
