@@ -34,6 +34,7 @@ class PackageRulesTest {
             "msg.Consistency", "msg.Cost", "msg.Envelope", "msg.GetOptions", "msg.Message", "msg.MessageType",
             "msg.Messages", "msg.RoutingMode", "msg.SecretBinding", "msg.Status",
             "net.Address", "net.Contact",
+            "owned.OwnerSignatures", "owned.OwnerStamp", "owned.SignedBytes", "owned.SignedOp",
             "node.ClientRequestValidator", "node.LeafSet", "node.NextHopPolicy", "node.Node", "node.NodeConfig",
             "node.NodeListener", "node.NodeStatus", "node.RepairTotals", "node.ReplicaView", "node.RoutingTable",
             "node.RttEstimator", "node.RttView",

@@ -28,6 +28,7 @@ import picocli.CommandLine.Spec;
             PutCommand.class,
             GetCommand.class,
             RmCommand.class,
+            KeygenCommand.class,
             DemoCommand.class,
         },
         footer = {"", "Exit codes: 0 success, 1 failed or not found, 2 bad usage.",

@@ -3,6 +3,7 @@ package io.rattan.node.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rattan.client.OwnerKey;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.RoutingMode;
@@ -60,7 +61,8 @@ class RattanCliTest {
     void noSubcommandPrintsUsageListingEveryCommand() {
         Run r = run();
         assertThat(r.exit).isZero();
-        assertThat(r.out).contains("Usage: rattan", "node", "local", "put", "get", "rm", "demo", "Exit codes");
+        assertThat(r.out).contains("Usage: rattan", "node", "local", "put", "get", "rm", "keygen", "demo",
+                "Exit codes");
     }
 
     @Test
@@ -79,6 +81,7 @@ class RattanCliTest {
             {"put", "Stores a value", "--ttl", "Default: 3600", "Default: 127.0.0.1:4001"},
             {"get", "Prints every live value", "Default: 127.0.0.1:4001", "--routing"},
             {"rm", "Removes one value", "--secret", "Default: 604800"},
+            {"keygen", "Makes a new owner key", "--out", "--show", "PKCS#8 PEM"},
             {"demo", "Starts a local cluster", "--seed", "Default: 1000", "Default: 3"},
         };
         for (String[] c : cases) {
@@ -226,6 +229,36 @@ class RattanCliTest {
         assertThat(parse(NodeCommand.class, "node", "--wan", matrix.toString(), "--wan-node", "1", "--wan-peers",
                 "127.0.0.1:4003,127.0.0.1:4000").options().peerDelays().delayNanos(new Address("127.0.0.1", 4003)))
                 .as("half of 80 ms, with jitter of sigma 4 ms").isBetween(20_000_000L, 60_000_000L);
+    }
+
+    // ---- keygen
+
+    @Test
+    void keygenWritesAKeyShowsItsPublicHalfAndNeverOverwrites(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("owner.pem");
+        Run made = run("keygen", "--out", file.toString());
+        assertThat(made.exit).as(made.err).isZero();
+        assertThat(made.err).contains("wrote a new owner key to " + file);
+        String publicKey = made.out.strip();
+        assertThat(publicKey).isEqualTo(OwnerKey.load(file).publicKeyBase64Url()).hasSize(43);
+
+        Run shown = run("keygen", "--show", file.toString());
+        assertThat(shown.exit).isZero();
+        assertThat(shown.out.strip()).isEqualTo(publicKey);
+
+        String before = Files.readString(file);
+        Run again = run("keygen", "--out", file.toString());
+        assertThat(again.exit).isEqualTo(1);
+        assertThat(again.err).contains("exists; a key is never overwritten");
+        assertThat(Files.readString(file)).isEqualTo(before);
+
+        Files.writeString(dir.resolve("junk"), "junk");
+        Run junk = run("keygen", "--show", dir.resolve("junk").toString());
+        assertThat(junk.exit).isEqualTo(1);
+        assertThat(junk.err).contains("holds no Ed25519 private key");
+        assertThat(run("keygen").exit).isEqualTo(2);
+        assertThat(run("keygen", "--out", file.toString(), "--show", file.toString()).err)
+                .contains("mutually exclusive");
     }
 
     // ---- put, get, rm
