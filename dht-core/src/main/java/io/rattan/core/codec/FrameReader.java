@@ -10,6 +10,7 @@ import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
+import io.rattan.core.owned.OwnerStamp;
 import io.rattan.core.util.Bytes;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -144,6 +145,33 @@ final class FrameReader {
             throw new CodecException(field + " length " + Integer.toUnsignedString(length) + " exceeds "
                     + lengthMax);
         }
+        need(length, field);
+        Bytes b = Bytes.of(buf, pos, length);
+        pos += length;
+        return b;
+    }
+
+    /** An owner stamp as {@link FrameWriter#stamp} writes it; null for none. */
+    OwnerStamp stamp() {
+        int present = u8("stamp");
+        if (present == 0) {
+            return null;
+        }
+        if (present != 1) {
+            throw new CodecException("stamp marker is " + present + ", not 0 or 1");
+        }
+        Bytes owner = fixed(OwnerStamp.OWNER_BYTES, "owner");
+        long valueId = i64("valueId");
+        long seq = i64("seq");
+        long expiresAtSeconds = nonNegativeI64("expiresAtSeconds");
+        if (expiresAtSeconds > OwnerStamp.EXPIRES_AT_SECONDS_MAX) {
+            throw new CodecException("expiresAtSeconds " + expiresAtSeconds + " exceeds "
+                    + OwnerStamp.EXPIRES_AT_SECONDS_MAX);
+        }
+        return new OwnerStamp(owner, valueId, seq, expiresAtSeconds, fixed(OwnerStamp.SIGNATURE_BYTES, "signature"));
+    }
+
+    private Bytes fixed(int length, String field) {
         need(length, field);
         Bytes b = Bytes.of(buf, pos, length);
         pos += length;

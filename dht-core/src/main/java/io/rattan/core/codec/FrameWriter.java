@@ -10,6 +10,7 @@ import io.rattan.core.msg.Consistency;
 import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Contact;
+import io.rattan.core.owned.OwnerStamp;
 import io.rattan.core.util.Bytes;
 import java.util.List;
 import java.util.function.BiConsumer;
@@ -130,6 +131,31 @@ final class FrameWriter {
             b.copyTo(buf, pos);
         }
         pos += length;
+    }
+
+    /**
+     * An owner stamp, or none: u8 0; or u8 1, then the owner (32 bytes), the value id, the sequence and the expiry
+     * (8 bytes each) and the signature (64 bytes).
+     */
+    void stamp(OwnerStamp s) {
+        if (s == null) {
+            u8(0);
+            return;
+        }
+        u8(1);
+        fixed(s.owner());
+        i64(s.valueId());
+        i64(s.seq());
+        nonNegativeI64(s.expiresAtSeconds(), "expiresAtSeconds");
+        fixed(s.signature());
+    }
+
+    /** Bytes of a length the field fixes, so no length travels. */
+    private void fixed(Bytes b) {
+        if (buf != null) {
+            b.copyTo(buf, pos);
+        }
+        pos += b.length();
     }
 
     void count(List<?> list, String field) {

@@ -16,7 +16,7 @@ import java.util.Objects;
  * A frame body is what {@link #encode} returns. Transports send each body after a 4-byte big-endian length, which is
  * not part of the body; a receiver rejects a length above its {@link #frameBytesMax()} before reading the body.
  *
- * <h2>Frame body, version 7</h2>
+ * <h2>Frame body, version 8</h2>
  * All integers are big-endian and fixed width; there are no varints, so each value has exactly one encoding.
  * <pre>
  * u8    version      must be {@value #VERSION}
@@ -40,6 +40,8 @@ import java.util.Objects;
  * List      u16 count, then the elements; at most {@value #LIST_COUNT_MAX} elements
  * Contact   Id, then host as u8 length (1..{@value #HOST_BYTES_MAX}) and UTF-8 bytes, then u16 port, then u16
  *           gatewayPort (the node's binary client gateway on the same host; 0: none)
+ * OwnerStamp u8 0 (none), or u8 1 then owner (32 bytes), valueId, seq (i64, read as unsigned), expiresAtSeconds
+ *           (0..Long.MAX_VALUE / 1000) and signature (64 bytes); in ClientPut, PutRequest, ValueEntry, ReplicaRecord
  * records   ValueEntry, ReplicaRecord, DigestEntry, RangeSum: their fields in declaration order
  * </pre>
  * Per-field bounds:
@@ -51,7 +53,7 @@ import java.util.Objects;
  * ttlSeconds, maxValues, replicas, accepted, expiresAtMillis, ttlRemainingMillis, senderMillis, RangeSum.count,
  * retryAfterMillis, readReplicas, readQuorum, replicasRead, maxRecords   at least 0
  * </pre>
- * Every field of every record must be non-null; only the envelope's sender is optional.
+ * Every field of every record must be non-null; only the envelope's sender and owner stamps are optional.
  *
  * <h2>Hostile input</h2>
  * The decoder checks every length against both the bytes left in the frame and the field's bound before it
@@ -72,7 +74,7 @@ import java.util.Objects;
 public final class MessageCodec {
 
     /** The protocol version carried in the first byte of every frame. */
-    public static final int VERSION = 7;
+    public static final int VERSION = 8;
     /** Default largest frame body: 1 MiB. */
     public static final int DEFAULT_FRAME_BYTES_MAX = 1 << 20;
     /** Largest value, in bytes. */

@@ -33,8 +33,8 @@ final class ReplicaBodies implements BodyCodec {
     static final ReplicaBodies INSTANCE = new ReplicaBodies();
 
     // The smallest encoding of each list element, so that a claimed count can be checked against the bytes left.
-    private static final int REPLICA_RECORD_BYTES_MIN = Id.BYTES + 4 + 4 + 8 + 4 + 4 + 1;
-    private static final int DIGEST_ENTRY_BYTES_MIN = Id.BYTES + 4 + 1;
+    private static final int REPLICA_RECORD_BYTES_MIN = Id.BYTES + 4 + 4 + 8 + 4 + 4 + 1 + 1;
+    private static final int DIGEST_ENTRY_BYTES_MIN = Id.BYTES + 4 + 1 + 8;
     private static final int RANGE_SUM_BYTES = 4 + 8;
 
     private ReplicaBodies() {
@@ -106,6 +106,7 @@ final class ReplicaBodies implements BodyCodec {
             lw.bytes(r.binding(), HASH_BYTES_MAX, "binding");
             lw.bytes(r.secret(), SECRET_BYTES_MAX, "secret");
             lw.bool(r.tombstone());
+            lw.stamp(r.stamp());
         });
     }
 
@@ -113,7 +114,7 @@ final class ReplicaBodies implements BodyCodec {
         return r.list(REPLICA_RECORD_BYTES_MIN, "records", lr -> new ReplicaRecord(lr.id("key"),
                 lr.bytes(HASH_BYTES_MAX, "valueHash"), lr.bytes(VALUE_BYTES_MAX, "value"),
                 lr.nonNegativeI64("expiresAtMillis"), lr.bytes(HASH_BYTES_MAX, "binding"),
-                lr.bytes(SECRET_BYTES_MAX, "secret"), lr.bool("tombstone")));
+                lr.bytes(SECRET_BYTES_MAX, "secret"), lr.bool("tombstone"), lr.stamp()));
     }
 
     private static void writeDigestEntries(FrameWriter w, List<DigestEntry> entries) {
@@ -121,12 +122,13 @@ final class ReplicaBodies implements BodyCodec {
             lw.id(e.key(), "key");
             lw.bytes(e.valueHash(), HASH_BYTES_MAX, "valueHash");
             lw.bool(e.tombstone());
+            lw.i64(e.seq());
         });
     }
 
     private static List<DigestEntry> readDigestEntries(FrameReader r) {
         return r.list(DIGEST_ENTRY_BYTES_MIN, "entries", lr -> new DigestEntry(lr.id("key"),
-                lr.bytes(HASH_BYTES_MAX, "valueHash"), lr.bool("tombstone")));
+                lr.bytes(HASH_BYTES_MAX, "valueHash"), lr.bool("tombstone"), lr.i64("seq")));
     }
 
     private static void writeRangeSums(FrameWriter w, List<RangeSum> parts) {

@@ -29,7 +29,7 @@ final class RequestBodies implements BodyCodec {
     static final RequestBodies INSTANCE = new RequestBodies();
 
     // The smallest encoding of a ValueEntry, so that a claimed count can be checked against the bytes left.
-    private static final int VALUE_ENTRY_BYTES_MIN = 4 + 8;
+    private static final int VALUE_ENTRY_BYTES_MIN = 4 + 8 + 1;
 
     private RequestBodies() {
     }
@@ -47,6 +47,7 @@ final class RequestBodies implements BodyCodec {
                 w.contact(m.origin(), "origin");
                 w.i64(m.originRequestId());
                 w.hops(m.hops());
+                w.stamp(m.stamp());
             }
             case GET_REQUEST -> {
                 GetRequest m = (GetRequest) body;
@@ -76,6 +77,7 @@ final class RequestBodies implements BodyCodec {
                 w.status(m.status());
                 w.nonNegativeI32(m.replicas(), "replicas");
                 w.string(m.detail(), "detail");
+                w.i64(m.currentSeq());
             }
             case GET_REPLY -> {
                 GetReply m = (GetReply) body;
@@ -117,14 +119,16 @@ final class RequestBodies implements BodyCodec {
         return switch (type) {
             case PUT_REQUEST -> new PutRequest(r.id("key"), r.bytes(VALUE_BYTES_MAX, "value"),
                     r.nonNegativeI32("ttlSeconds"), r.nonNegativeI64("expiresAtMillis"),
-                    r.bytes(HASH_BYTES_MAX, "binding"), r.contact("origin"), r.i64("originRequestId"), r.hops());
+                    r.bytes(HASH_BYTES_MAX, "binding"), r.contact("origin"), r.i64("originRequestId"), r.hops(),
+                    r.stamp());
             case GET_REQUEST -> new GetRequest(r.id("key"), r.routing(), r.nonNegativeI32("maxValues"),
                     r.bytes(HASH_BYTES_MAX, "placemark"), r.contact("origin"), r.i64("originRequestId"), r.hops(),
                     r.bool("wantHolders"), readCost(r), r.nonNegativeI32("readQuorum"));
             case REMOVE_REQUEST -> new RemoveRequest(r.id("key"), r.bytes(HASH_BYTES_MAX, "valueHash"),
                     r.bytes(SECRET_BYTES_MAX, "secret"), r.nonNegativeI32("ttlSeconds"), r.contact("origin"),
                     r.i64("originRequestId"), r.hops());
-            case PUT_REPLY -> new PutReply(r.status(), r.nonNegativeI32("replicas"), r.string("detail"));
+            case PUT_REPLY -> new PutReply(r.status(), r.nonNegativeI32("replicas"), r.string("detail"),
+                    r.i64("currentSeq"));
             case GET_REPLY -> new GetReply(r.status(), readValueEntries(r), r.bytes(HASH_BYTES_MAX, "placemark"),
                     r.hops(), r.string("detail"), readCost(r), r.contacts("holders"),
                     r.nonNegativeI32("replicasRead"));
@@ -150,11 +154,13 @@ final class RequestBodies implements BodyCodec {
         w.list(values, "values", (lw, e) -> {
             lw.bytes(e.value(), VALUE_BYTES_MAX, "value");
             lw.nonNegativeI64(e.ttlRemainingMillis(), "ttlRemainingMillis");
+            lw.stamp(e.stamp());
         });
     }
 
     private static List<ValueEntry> readValueEntries(FrameReader r) {
         return r.list(VALUE_ENTRY_BYTES_MIN, "values",
-                lr -> new ValueEntry(lr.bytes(VALUE_BYTES_MAX, "value"), lr.nonNegativeI64("ttlRemainingMillis")));
+                lr -> new ValueEntry(lr.bytes(VALUE_BYTES_MAX, "value"), lr.nonNegativeI64("ttlRemainingMillis"),
+                        lr.stamp()));
     }
 }

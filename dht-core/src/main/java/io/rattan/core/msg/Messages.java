@@ -4,6 +4,7 @@ import io.rattan.core.id.Id;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.net.Contact;
+import io.rattan.core.owned.OwnerStamp;
 import io.rattan.core.util.Bytes;
 import java.util.List;
 
@@ -189,15 +190,25 @@ public final class Messages {
      * a hop that re-routed it past a late next hop while the late one still passed it on, must not live longer the
      * second time. The root keeps it within {@code ttlSeconds} + 2 S of its own clock, so a gateway whose clock runs
      * ahead cannot stretch a value further than the root's own clock would.
+     *
+     * <p>An owned value carries its owner's {@code stamp} (null: unowned), whose signed expiry is its
+     * {@code expiresAtMillis}; it has no binding and no TTL of its own (0) (protocol version 8).
      */
     public record PutRequest(Id key, Bytes value, int ttlSeconds, long expiresAtMillis, Bytes binding, Contact origin,
-                             long originRequestId, int hops) implements Message, Routed {
+                             long originRequestId, int hops, OwnerStamp stamp) implements Message, Routed {
+        /** An unowned put. */
+        public PutRequest(Id key, Bytes value, int ttlSeconds, long expiresAtMillis, Bytes binding, Contact origin,
+                          long originRequestId, int hops) {
+            this(key, value, ttlSeconds, expiresAtMillis, binding, origin, originRequestId, hops, null);
+        }
+
         public MessageType type() {
             return MessageType.PUT_REQUEST;
         }
 
         public PutRequest nextHop() {
-            return new PutRequest(key, value, ttlSeconds, expiresAtMillis, binding, origin, originRequestId, hops + 1);
+            return new PutRequest(key, value, ttlSeconds, expiresAtMillis, binding, origin, originRequestId, hops + 1,
+                    stamp);
         }
     }
 
@@ -262,15 +273,26 @@ public final class Messages {
         }
     }
 
-    /** Result of a put: {@code replicas} is how many nodes acknowledged holding the value. */
-    public record PutReply(Status status, int replicas, String detail) implements Message {
+    /**
+     * Result of a put: {@code replicas} is how many nodes acknowledged holding the value. {@code currentSeq}: when an
+     * owned put is refused as {@link Status#CONFLICT}, the sequence the root holds (unsigned); else 0.
+     */
+    public record PutReply(Status status, int replicas, String detail, long currentSeq) implements Message {
+        public PutReply(Status status, int replicas, String detail) {
+            this(status, replicas, detail, 0);
+        }
+
         public MessageType type() {
             return MessageType.PUT_REPLY;
         }
     }
 
-    /** One live value of a get, with how long it has left. */
-    public record ValueEntry(Bytes value, long ttlRemainingMillis) {
+    /** One live value of a get, with how long it has left, and its owner's stamp (null: unowned). */
+    public record ValueEntry(Bytes value, long ttlRemainingMillis, OwnerStamp stamp) {
+        /** An unowned value. */
+        public ValueEntry(Bytes value, long ttlRemainingMillis) {
+            this(value, ttlRemainingMillis, null);
+        }
     }
 
     /**
@@ -323,9 +345,17 @@ public final class Messages {
      * <p>A value carries its {@code binding} (32 bytes, or empty when not removable) and an empty {@code secret}; a
      * tombstone carries the remove's {@code secret} (1..1,024 bytes) and an empty binding, so that the receiver can
      * check it against the binding of the copy it holds (protocol version 6).
+     *
+     * <p>An owned record carries its owner's {@code stamp} (null: unowned; protocol version 8): its
+     * {@code valueHash} is its slot's name, its expiry the signed one, and it has no binding and no secret.
      */
     public record ReplicaRecord(Id key, Bytes valueHash, Bytes value, long expiresAtMillis, Bytes binding,
-                                Bytes secret, boolean tombstone) {
+                                Bytes secret, boolean tombstone, OwnerStamp stamp) {
+        /** An unowned record. */
+        public ReplicaRecord(Id key, Bytes valueHash, Bytes value, long expiresAtMillis, Bytes binding, Bytes secret,
+                             boolean tombstone) {
+            this(key, valueHash, value, expiresAtMillis, binding, secret, tombstone, null);
+        }
     }
 
     /** Store these records (put fan-out, repair, anti-entropy, hand-off); answered with {@link StoreAck}. */
@@ -362,8 +392,14 @@ public final class Messages {
         }
     }
 
-    /** An anti-entropy summary entry. */
-    public record DigestEntry(Id key, Bytes valueHash, boolean tombstone) {
+    /**
+     * An anti-entropy summary entry; {@code seq} is an owned record's sequence (0 for an unowned one), so that two
+     * replicas holding different versions of one owned value see a difference (protocol version 8).
+     */
+    public record DigestEntry(Id key, Bytes valueHash, boolean tombstone, long seq) {
+        public DigestEntry(Id key, Bytes valueHash, boolean tombstone) {
+            this(key, valueHash, tombstone, 0);
+        }
     }
 
     /** Anti-entropy: what the sender holds that the receiver should also hold; answered with {@link DigestWant}. */
@@ -455,8 +491,16 @@ public final class Messages {
      * Client protocol: put; answered with {@link PutReply}. {@code binding} is {@link SecretBinding#of}: SHA-256 of
      * the secret, the key and the value's hash, computed by the client (or by the HTTP gateway from the secret its
      * client gave it), or empty for a value nobody can remove.
+     *
+     * <p>An owned put carries its owner's {@code stamp} (null: unowned) instead: no binding, and its signed expiry
+     * instead of a TTL ({@code ttlSeconds} 0).
      */
-    public record ClientPut(Id key, Bytes value, int ttlSeconds, Bytes binding) implements Message {
+    public record ClientPut(Id key, Bytes value, int ttlSeconds, Bytes binding, OwnerStamp stamp) implements Message {
+        /** An unowned put. */
+        public ClientPut(Id key, Bytes value, int ttlSeconds, Bytes binding) {
+            this(key, value, ttlSeconds, binding, null);
+        }
+
         public MessageType type() {
             return MessageType.CLIENT_PUT;
         }

@@ -25,7 +25,12 @@ public enum Status {
      * A quorum get reached fewer than the R replicas it asked for: the reply still carries the merge of those it
      * reached ({@code GetReply.replicasRead} says how many), which may miss values only the others hold.
      */
-    PARTIAL(12);
+    PARTIAL(12),
+    /**
+     * An owned put whose sequence is not above the one held, with other content; or a remove that would expire before
+     * the value it removes. Final: the owner must sign another sequence (HTTP 409).
+     */
+    CONFLICT(13);
 
     private static final Status[] BY_CODE;
 

@@ -35,7 +35,7 @@ public final class ClientRequestValidator {
         switch (m.type()) {
             case CLIENT_PUT: {
                 ClientPut p = (ClientPut) m;
-                return checkPut(p.value(), p.ttlSeconds(), p.binding(), config);
+                return checkPut(p.value(), p.ttlSeconds(), p.binding(), p.stamp() != null, config);
             }
             case CLIENT_GET:
                 return checkGet((ClientGet) m, config);
@@ -52,10 +52,12 @@ public final class ClientRequestValidator {
      * differ. (An expiry too far ahead is capped where the record is stored, {@code LocalReplica}.)
      */
     static Optional<ErrorReply> checkPeerPut(PutRequest p, NodeConfig config, long nowMillis) {
-        Optional<ErrorReply> invalid = checkPut(p.value(), p.ttlSeconds(), p.binding(), config);
+        Optional<ErrorReply> invalid = checkPut(p.value(), p.ttlSeconds(), p.binding(), p.stamp() != null, config);
         if (invalid.isEmpty() && p.expiresAtMillis() + ExpiryClock.SPREAD_BOUND_MILLIS <= nowMillis) {
-            return bad("expired before it reached this node: its gateway set expiry " + p.expiresAtMillis()
-                    + ", this node's clock reads " + nowMillis);
+            // An owned value's expiry is its owner's, signed: refused as a replica refuses it.
+            return Optional.of(new ErrorReply(p.stamp() == null ? Status.BAD_REQUEST : Status.FORBIDDEN,
+                    "expired before it reached this node: its expiry is " + p.expiresAtMillis()
+                            + ", this node's clock reads " + nowMillis));
         }
         return invalid;
     }
@@ -93,13 +95,19 @@ public final class ClientRequestValidator {
         return Optional.empty();
     }
 
-    private static Optional<ErrorReply> checkPut(Bytes value, int ttlSeconds, Bytes binding, NodeConfig config) {
+    /** An owned put's expiry and signature are judged where it is stored, by a clock: here only its form. */
+    private static Optional<ErrorReply> checkPut(Bytes value, int ttlSeconds, Bytes binding, boolean owned,
+                                                 NodeConfig config) {
         if (value.length() > config.valueBytesMax()) {
             return Optional.of(new ErrorReply(Status.TOO_LARGE, "value too large: " + value.length()
                     + " bytes, the limit is " + config.valueBytesMax()));
         }
         if (value.isEmpty()) {
             return bad("value is empty");
+        }
+        if (owned) {
+            return ttlSeconds != 0 || !binding.isEmpty() ? bad("an owned value's expiry is signed and its owner "
+                    + "removes it: it carries no ttl and no secret") : Optional.empty();
         }
         if (ttlSeconds < 1 || ttlSeconds > config.ttlSecondsMax()) {
             return bad("ttl must be 1.." + config.ttlSecondsMax() + " seconds, got " + ttlSeconds);

@@ -206,8 +206,10 @@ final class ClientRequests {
             case CLIENT_PUT -> {
                 ClientPut p = (ClientPut) request;
                 // The expiry is set here, once: the gateway took the put now (Messages.PutRequest).
-                long expiresAt = ctx.clock().epochMillis() + p.ttlSeconds() * 1000L;
-                return new PutRequest(p.key(), p.value(), p.ttlSeconds(), expiresAt, p.binding(), ctx.self(), id, 0);
+                long expiresAt = p.stamp() != null ? p.stamp().expiresAtMillis()
+                        : ctx.clock().epochMillis() + p.ttlSeconds() * 1000L;
+                return new PutRequest(p.key(), p.value(), p.ttlSeconds(), expiresAt, p.binding(), ctx.self(), id, 0,
+                        p.stamp());
             }
             case CLIENT_GET -> {
                 ClientGet g = (ClientGet) request;

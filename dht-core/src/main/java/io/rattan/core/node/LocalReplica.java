@@ -8,6 +8,7 @@ import io.rattan.core.msg.Messages.PutRequest;
 import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.ValueEntry;
 import io.rattan.core.msg.Status;
+import io.rattan.core.owned.SignedBytes;
 import io.rattan.core.store.Store;
 import io.rattan.core.store.StoreException;
 import io.rattan.core.store.StoredRecord;
@@ -88,7 +89,7 @@ final class LocalReplica {
                     last = bugs.has(PlantedBugs.Bug.PAGE_SKIPS_BOUNDARY) ? r.valueHash() : last;
                     break scan;
                 }
-                values.add(new ValueEntry(r.value(), Math.max(0, r.expiresAtMillis() - nowMillis)));
+                values.add(new ValueEntry(r.value(), Math.max(0, r.expiresAtMillis() - nowMillis), r.stamp()));
                 bytes += r.value().length();
                 last = r.valueHash();
             }
@@ -144,6 +145,9 @@ final class LocalReplica {
      */
     StoredRecord readable(ReplicaRecord r) {
         long nowMillis = clock.epochMillis();
+        if (r.stamp() != null) {
+            return OwnedRecords.readable(r, config, nowMillis, clock.settled());
+        }
         long expiresAt = Math.min(r.expiresAtMillis(), nowMillis + config.ttlSecondsMax() * 1000L);
         if ((expiresAt <= nowMillis && clock.settled()) || !wellFormed(r)) {
             return null;
@@ -173,12 +177,33 @@ final class LocalReplica {
         long own = Math.min(now + p.ttlSeconds() * 1000L, cap);
         long latest = Math.min(own + ExpiryClock.SPREAD_BOUND_MILLIS, cap);
         long expiresAt = p.expiresAtMillis() > latest ? own : p.expiresAtMillis();
+        if (p.stamp() != null) {
+            Bytes slot = OwnedSlot.of(SignedBytes.DEFAULT_NAMESPACE, p.stamp().owner(), p.stamp().valueId());
+            return StoredRecord.owned(p.key(), slot, p.value(), p.stamp(), false);
+        }
         return StoredRecord.value(p.key(), p.value(), expiresAt, p.binding());
     }
 
     /** Writes {@code rec} as the {@link TombstoneRule} says; false when the rule refuses it. */
     boolean store(StoredRecord rec) {
         return storeOver(store.read(rec.key(), rec.valueHash()).orElse(null), rec);
+    }
+
+    /**
+     * A root's own write of a put (off the loop): an unowned one under the {@link TombstoneRule}; an owned one checked
+     * (signature, slot, expiry: else FORBIDDEN) and written under the owner's rule ({@link OwnedRecords#write}).
+     */
+    WriteVerdict storeForPut(StoredRecord rec) {
+        if (!rec.isOwned()) {
+            return store(rec) ? WriteVerdict.STORED : new WriteVerdict(Status.FORBIDDEN, "this value was removed by "
+                    + "its owner; a put of it with the same secret is refused until the removal expires", 0);
+        }
+        OwnedRecords.Written w = OwnedRecords.rootWrite(store.read(rec.key(), rec.valueHash()).orElse(null), rec,
+                config, clock.epochMillis());
+        if (w.toWrite() != null) {
+            store.write(w.toWrite());
+        }
+        return w.verdict();
     }
 
     /** As {@link #store}, given what is held under {@code rec}'s key and value ({@code held}; null: nothing). */
@@ -217,7 +242,7 @@ final class LocalReplica {
         List<StoredRecord> fresh = new ArrayList<>();
         for (ReplicaRecord r : records) {
             StoredRecord rec = readable(r);
-            if (rec == null) {
+            if (rec == null || rec.isOwned() && OwnedRecords.formProblem(rec, config.valueBytesMax(), true) != null) {
                 continue;
             }
             StoredRecord held = store.read(rec.key(), rec.valueHash()).orElse(null);
@@ -271,7 +296,7 @@ final class LocalReplica {
             expiresAt += 1000;
         }
         return new ReplicaRecord(r.key(), r.valueHash(), r.value(), expiresAt, r.binding(), r.secret(),
-                r.tombstone());
+                r.tombstone(), r.stamp());
     }
 
     Optional<StoredRecord> read(Id key, Bytes valueHash) {

@@ -60,6 +60,16 @@ final class OwnedRule {
         return incoming.expiresAtSeconds() > held.expiresAtSeconds() ? Outcome.STORE : Outcome.SAME;
     }
 
+    /**
+     * Two versions as repair digests show them, by sequence (unsigned) and then a tombstone over a value: positive
+     * when the first is greater. Versions equal here may still differ (an owner who signed two contents under one
+     * sequence); digests cannot tell those apart, and a read's repair settles them.
+     */
+    static int compareDigests(long seq, boolean removed, long otherSeq, boolean otherRemoved) {
+        int bySeq = Long.compareUnsigned(seq, otherSeq);
+        return bySeq != 0 ? bySeq : Boolean.compare(removed, otherRemoved);
+    }
+
     /** Whether a copy {@code incoming} replaces {@code held} (null: nothing held). */
     static boolean supersedes(OwnedVersion incoming, OwnedVersion held) {
         return held == null || ORDER.compare(incoming, held) > 0;

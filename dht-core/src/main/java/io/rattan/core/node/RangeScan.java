@@ -23,9 +23,6 @@ final class RangeScan {
 
     private static final Logger log = LoggerFactory.getLogger(RangeScan.class);
 
-    /** Sequence number of every record until values carry one (owners' editable values); part of each hash. */
-    static final long NO_SEQUENCE = 0;
-
     private final NodeContext ctx;
     private final LocalReplica replica;
     private final KeyRange range;
@@ -65,7 +62,7 @@ final class RangeScan {
             int i = KeyRange.partOf(parts, r.key(), ends);
             if (i >= 0) {
                 counts[i]++;
-                hashes[i] += hash(r.key(), r.valueHash(), r.tombstone(), NO_SEQUENCE);
+                hashes[i] += hash(r.key(), r.valueHash(), r.tombstone(), r.seq());
             }
             return true;
         }, () -> {
@@ -90,7 +87,7 @@ final class RangeScan {
                 over[0] = true;
                 return false;
             }
-            found.add(new DigestEntry(r.key(), r.valueHash(), r.tombstone()));
+            found.add(new DigestEntry(r.key(), r.valueHash(), r.tombstone(), r.seq()));
             return true;
         }, () -> done.accept(over[0] ? null : found), () -> done.accept(null)).step();
     }

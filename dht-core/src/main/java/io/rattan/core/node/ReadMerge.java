@@ -109,7 +109,7 @@ final class ReadMerge {
                 full = true;
                 break;
             }
-            values.add(new ValueEntry(r.value(), Math.max(0, r.expiresAtMillis() - nowMillis)));
+            values.add(new ValueEntry(r.value(), Math.max(0, r.expiresAtMillis() - nowMillis), r.stamp()));
             bytes += r.value().length();
             lastValue = r.valueHash();
         }

@@ -106,8 +106,8 @@ final class RepairAnswers {
     }
 
     /**
-     * Answers a digest with the entries this node lacks, and sends back its tombstone for every entry the sender still
-     * holds as a live value. Digests only flow toward the nodes a sender sees as replicas, so without the second part
+     * Answers a digest with the entries this node lacks (or holds an older version of), and sends back its tombstone
+     * for every entry the sender still holds as a live value, and its greater version of an owned one. Digests only flow toward the nodes a sender sees as replicas, so without the second part
      * a node holding a removed value it was pushed while it was no replica (by a replica that missed the remove and
      * came back) would learn of the remove only if a tombstone holder happened to see it as a replica.
      */
@@ -124,23 +124,35 @@ final class RepairAnswers {
 
     private void answerDigest(Envelope e, Contact from, List<DigestEntry> entries, List<Optional<StoredRecord>> held) {
         List<DigestEntry> want = new ArrayList<>();
-        List<StoredRecord> tombstones = new ArrayList<>();
+        // Sent back: tombstones of values the sender still holds, and greater versions of its owned values.
+        List<StoredRecord> sendBack = new ArrayList<>();
         for (int i = 0; i < entries.size(); i++) {
             DigestEntry entry = entries.get(i);
             Optional<StoredRecord> have = held.get(i);
+            if (have.isPresent() && have.get().isOwned()) {
+                // Another version of an owned value: the lesser side takes the greater (sequence, then a tombstone).
+                int c = OwnedRule.compareDigests(entry.seq(), entry.tombstone(), have.get().seq(),
+                        have.get().tombstone());
+                if (c > 0) {
+                    want.add(entry);
+                } else if (c < 0) {
+                    sendBack.add(have.get());
+                }
+                continue;
+            }
             boolean lacks = entry.tombstone() ? have.isEmpty() || !have.get().tombstone() : have.isEmpty()
                     // The planted tombstone bug (test-only): a live copy that meets a tombstone here wins over it.
                     || bugs.tombstoneRuleOff() && have.get().tombstone();
             if (lacks) {
                 want.add(entry);
             } else if (!entry.tombstone() && have.get().tombstone()) {
-                tombstones.add(have.get());
+                sendBack.add(have.get());
             }
         }
         ctx.outbox().send(from.address(), e.requestId(), new DigestWant(want));
-        if (!tombstones.isEmpty()) {
+        if (!sendBack.isEmpty()) {
             ReplicaStream s = streams.apply(from);
-            tombstones.forEach(s::add);
+            sendBack.forEach(s::add);
         }
     }
 }

@@ -84,15 +84,15 @@ final class ReplicaCoordinator {
         // The own copy counts when it is durable, so it is outstanding until then like a peer's. It is written off
         // the node's loop, and the peers are asked once it is: a copy the tombstone rule refuses here goes nowhere.
         quorum.asked();
-        replica.offLoop(() -> replica.store(record), (stored, failure) -> {
+        replica.offLoop(() -> replica.storeForPut(record), (verdict, failure) -> {
             StoreException e = LocalReplica.storeFault(failure);
             if (e != null) {
                 log.warn("{} cannot store a put of {} here: {}", ctx.tag(), p.key().shortHex(), e.toString());
                 // Counted once the peers are asked: decided now, the put would fail before they could make W.
                 askReplicas(p, record, replicas, quorum, LocalReplica.statusOf(e), false);
-            } else if (!stored) {
-                ctx.outbox().replyToOrigin(p, new PutReply(Status.FORBIDDEN, 0, "this value was removed by its "
-                        + "owner; a put of it with the same secret is refused until the removal expires"));
+            } else if (!verdict.stored()) {
+                ctx.outbox().replyToOrigin(p, new PutReply(verdict.refused(), 0, verdict.detail(),
+                        verdict.currentSeq()));
             } else {
                 askReplicas(p, record, replicas, quorum, null, true);
             }

@@ -51,8 +51,14 @@ final class TombstoneRule {
     private TombstoneRule() {
     }
 
-    /** {@code incoming} meets {@code held}, the live record under the same key and value hash (null: none). */
+    /**
+     * {@code incoming} meets {@code held}, the live record under the same key and value hash (null: none). Owned
+     * records follow their owner's rule instead ({@link OwnedRecords#copy}).
+     */
     static Outcome merge(StoredRecord held, StoredRecord incoming) {
+        if (incoming.isOwned() || held != null && held.isOwned()) {
+            return OwnedRecords.copy(held, incoming);
+        }
         if (incoming.tombstone() && incoming.secret().isEmpty()) {
             return Outcome.REFUSED;
         }

@@ -17,6 +17,8 @@ public record OwnerStamp(Bytes owner, long valueId, long seq, long expiresAtSeco
 
     public static final int OWNER_BYTES = 32;
     public static final int SIGNATURE_BYTES = 64;
+    /** The latest expiry whose milliseconds fit a {@code long}. */
+    public static final long EXPIRES_AT_SECONDS_MAX = Long.MAX_VALUE / 1000;
 
     public OwnerStamp {
         if (owner == null || owner.length() != OWNER_BYTES) {
@@ -25,13 +27,14 @@ public record OwnerStamp(Bytes owner, long valueId, long seq, long expiresAtSeco
         if (signature == null || signature.length() != SIGNATURE_BYTES) {
             throw new IllegalArgumentException("a signature is 64 bytes");
         }
-        if (expiresAtSeconds < 0) {
-            throw new IllegalArgumentException("expiry must be 0 or more Unix seconds, got " + expiresAtSeconds);
+        if (expiresAtSeconds < 0 || expiresAtSeconds > EXPIRES_AT_SECONDS_MAX) {
+            throw new IllegalArgumentException("expiry must be 0.." + EXPIRES_AT_SECONDS_MAX
+                    + " Unix seconds, got " + expiresAtSeconds);
         }
     }
 
     /** The expiry in epoch milliseconds, as the store keeps it. */
     public long expiresAtMillis() {
-        return Math.multiplyExact(expiresAtSeconds, 1000L);
+        return expiresAtSeconds * 1000L;
     }
 }

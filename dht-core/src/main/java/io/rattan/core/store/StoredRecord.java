@@ -1,6 +1,7 @@
 package io.rattan.core.store;
 
 import io.rattan.core.id.Id;
+import io.rattan.core.owned.OwnerStamp;
 import io.rattan.core.util.Bytes;
 
 /**
@@ -21,9 +22,12 @@ import io.rattan.core.util.Bytes;
  * @param binding         a value's binding (32 bytes), or empty when the value is not removable; empty for a tombstone
  * @param secret          a tombstone's secret (at most {@value #SECRET_BYTES_MAX} bytes); empty for a value
  * @param tombstone       true for a remove marker
+ * @param stamp           an owned record's owner stamp, or null for an unowned one. An owned record's
+ *                        {@code valueHash} is its slot's name (not the hash of its bytes), its expiry the signed one;
+ *                        it has no binding and no secret: the owner's signature rules it (docs/owned-values.md).
  */
 public record StoredRecord(Id key, Bytes valueHash, Bytes value, long expiresAtMillis, Bytes binding, Bytes secret,
-                           boolean tombstone) {
+                           boolean tombstone, OwnerStamp stamp) {
 
     public static final int HASH_BYTES = 32;
     /** The longest removal secret, as the wire protocol bounds it. */
@@ -48,6 +52,33 @@ public record StoredRecord(Id key, Bytes valueHash, Bytes value, long expiresAtM
         if (!tombstone && !secret.isEmpty()) {
             throw new IllegalArgumentException("a value never holds a secret");
         }
+        if (stamp != null && (!binding.isEmpty() || !secret.isEmpty())) {
+            throw new IllegalArgumentException("an owned record holds no binding and no secret");
+        }
+    }
+
+    /** An unowned record. */
+    public StoredRecord(Id key, Bytes valueHash, Bytes value, long expiresAtMillis, Bytes binding, Bytes secret,
+                        boolean tombstone) {
+        this(key, valueHash, value, expiresAtMillis, binding, secret, tombstone, null);
+    }
+
+    /**
+     * An owned record in {@code slot}: the owner's value {@code data}, or (with {@code removed}) its tombstone, which
+     * holds no data; it expires when the stamp says.
+     */
+    public static StoredRecord owned(Id key, Bytes slot, Bytes data, OwnerStamp stamp, boolean removed) {
+        return new StoredRecord(key, slot, removed ? Bytes.EMPTY : data, stamp.expiresAtMillis(), Bytes.EMPTY,
+                Bytes.EMPTY, removed, stamp);
+    }
+
+    public boolean isOwned() {
+        return stamp != null;
+    }
+
+    /** An owned record's sequence (unsigned); 0 for an unowned one. */
+    public long seq() {
+        return stamp == null ? 0 : stamp.seq();
     }
 
     /** A live value; its hash is computed here. */

@@ -44,6 +44,7 @@ import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
+import io.rattan.core.owned.OwnerStamp;
 import io.rattan.core.util.Bytes;
 import java.util.EnumMap;
 import java.util.List;
@@ -134,13 +135,25 @@ final class MessageArbitraries {
         return Arbitraries.of(Status.class);
     }
 
+    /** An owner stamp, or none (null) a third of the time; the codec checks no signature. */
+    static Arbitrary<OwnerStamp> stamps() {
+        Arbitrary<OwnerStamp> some = Combinators.combine(fixedBytes(OwnerStamp.OWNER_BYTES), Arbitraries.longs(),
+                Arbitraries.longs(), Arbitraries.longs().between(0, OwnerStamp.EXPIRES_AT_SECONDS_MAX),
+                fixedBytes(OwnerStamp.SIGNATURE_BYTES)).as(OwnerStamp::new);
+        return Arbitraries.frequencyOf(Tuple.of(1, Arbitraries.just(null)), Tuple.of(2, some));
+    }
+
+    private static Arbitrary<Bytes> fixedBytes(int n) {
+        return Arbitraries.bytes().array(byte[].class).ofSize(n).map(Bytes::wrap);
+    }
+
     static Arbitrary<ValueEntry> valueEntries() {
-        return Combinators.combine(values(), nonNegativeLongs()).as(ValueEntry::new);
+        return Combinators.combine(values(), nonNegativeLongs(), stamps()).as(ValueEntry::new);
     }
 
     static Arbitrary<ReplicaRecord> replicaRecords() {
         return Combinators.combine(ids(), hashes(), values(), nonNegativeLongs(), hashes(), secrets(),
-                Arbitraries.of(true, false)).as(ReplicaRecord::new);
+                Arbitraries.of(true, false), stamps()).as(ReplicaRecord::new);
     }
 
     static Arbitrary<Cost> costs() {
@@ -148,7 +161,8 @@ final class MessageArbitraries {
     }
 
     static Arbitrary<DigestEntry> digestEntries() {
-        return Combinators.combine(ids(), hashes(), Arbitraries.of(true, false)).as(DigestEntry::new);
+        return Combinators.combine(ids(), hashes(), Arbitraries.of(true, false), Arbitraries.longs())
+                .as(DigestEntry::new);
     }
 
     /** One generator per message type; a test checks that no type is missing. */
@@ -171,7 +185,9 @@ final class MessageArbitraries {
         m.put(MessageType.LEAF_EXCHANGE, contactLists().map(LeafExchange::new));
         m.put(MessageType.LEAF_EXCHANGE_REPLY, contactLists().map(LeafExchangeReply::new));
         m.put(MessageType.PUT_REQUEST, Combinators.combine(ids(), values(), nonNegativeInts(), nonNegativeLongs(),
-                hashes(), contacts(), Arbitraries.longs(), hops()).as(PutRequest::new));
+                hashes(), contacts(), Arbitraries.longs(), hops())
+                .flatAs((key, value, ttl, expiry, binding, origin, id, hops) -> stamps().map(stamp ->
+                        new PutRequest(key, value, ttl, expiry, binding, origin, id, hops, stamp))));
         m.put(MessageType.GET_REQUEST, Combinators.combine(ids(), Arbitraries.of(RoutingMode.class),
                 nonNegativeInts(), hashes(), contacts(), Arbitraries.longs(), hops(), Arbitraries.of(true, false))
                 .flatAs((key, routing, max, placemark, origin, id, hops, want) -> Combinators.combine(costs(),
@@ -179,7 +195,7 @@ final class MessageArbitraries {
                         new GetRequest(key, routing, max, placemark, origin, id, hops, want, cost, readQuorum))));
         m.put(MessageType.REMOVE_REQUEST, Combinators.combine(ids(), hashes(), secrets(), nonNegativeInts(),
                 contacts(), Arbitraries.longs(), hops()).as(RemoveRequest::new));
-        m.put(MessageType.PUT_REPLY, Combinators.combine(statuses(), nonNegativeInts(), details())
+        m.put(MessageType.PUT_REPLY, Combinators.combine(statuses(), nonNegativeInts(), details(), Arbitraries.longs())
                 .as(PutReply::new));
         m.put(MessageType.GET_REPLY, Combinators.combine(statuses(), valueEntries().list().ofMaxSize(6), hashes(),
                 hops(), details(), costs(), contactLists(), nonNegativeInts()).as(GetReply::new));
@@ -203,7 +219,7 @@ final class MessageArbitraries {
         m.put(MessageType.REPLICA_READ, Combinators.combine(ids(), hashes(), nonNegativeInts()).as(ReplicaRead::new));
         m.put(MessageType.REPLICA_READ_REPLY, Combinators.combine(replicaRecords().list().ofMaxSize(6),
                 Arbitraries.of(true, false)).as(ReplicaReadReply::new));
-        m.put(MessageType.CLIENT_PUT, Combinators.combine(ids(), values(), nonNegativeInts(), hashes())
+        m.put(MessageType.CLIENT_PUT, Combinators.combine(ids(), values(), nonNegativeInts(), hashes(), stamps())
                 .as(ClientPut::new));
         m.put(MessageType.CLIENT_GET, Combinators.combine(ids(), nonNegativeInts(), hashes(), Arbitraries.of(true, false),
                 wireGetOptions()).as(ClientGet::new));

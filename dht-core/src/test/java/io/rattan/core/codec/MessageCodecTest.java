@@ -48,6 +48,7 @@ import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
+import io.rattan.core.owned.OwnerStamp;
 import io.rattan.core.util.Bytes;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -161,7 +162,7 @@ class MessageCodecTest {
     void headerWithoutSender() {
         byte[] frame = codec.encode(new Envelope(null, 0x0102030405060708L, new StoreAck(5)));
 
-        assertThat(hex(frame)).isEqualTo("07" + "29" + "00" + "0102030405060708" + "00000005");
+        assertThat(hex(frame)).isEqualTo("08" + "29" + "00" + "0102030405060708" + "00000005");
     }
 
     @Test
@@ -169,7 +170,7 @@ class MessageCodecTest {
         Contact sender = new Contact(KEY, new Address("ab", 0x1234), 0x1235);
         byte[] frame = codec.encode(new Envelope(sender, -2, new Ping()));
 
-        assertThat(hex(frame)).isEqualTo("07" + "01" + "01" + KEY.toHex() + "02" + "6162" + "1234" + "1235"
+        assertThat(hex(frame)).isEqualTo("08" + "01" + "01" + KEY.toHex() + "02" + "6162" + "1234" + "1235"
                 + "fffffffffffffffe");
         assertThat(codec.decode(frame).sender().gatewayAddress()).isEqualTo(new Address("ab", 0x1235));
     }
@@ -180,18 +181,18 @@ class MessageCodecTest {
         ErrorReply error = new ErrorReply(Status.UNAVAILABLE, "é");
         JoinInfo info = new JoinInfo(List.of(new Contact(Id.ZERO, new Address("h", 1))), true);
 
-        assertThat(hex(codec.encode(new Envelope(null, 0, put)))).isEqualTo("073c00" + "0000000000000000"
-                + KEY.toHex() + "00000002aabb" + "0000012c" + "00000001cc");
-        assertThat(hex(codec.encode(new Envelope(null, 0, error)))).isEqualTo("074600" + "0000000000000000"
+        assertThat(hex(codec.encode(new Envelope(null, 0, put)))).isEqualTo("083c00" + "0000000000000000"
+                + KEY.toHex() + "00000002aabb" + "0000012c" + "00000001cc" + "00");
+        assertThat(hex(codec.encode(new Envelope(null, 0, error)))).isEqualTo("084600" + "0000000000000000"
                 + "05" + "0002c3a9" + "00000000");
-        assertThat(hex(codec.encode(new Envelope(null, 0, info)))).isEqualTo("070b00" + "0000000000000000"
+        assertThat(hex(codec.encode(new Envelope(null, 0, info)))).isEqualTo("080b00" + "0000000000000000"
                 + "0001" + "00".repeat(20) + "01" + "68" + "0001" + "0000" + "01");
     }
 
     @Test
     void theClientGetOfTheProtocolExampleHasItsDocumentedBytes() {
         ClientGet get = ClientGet.of(Id.ofName("greeting"), GetOptions.of(RoutingMode.DELAY_AWARE));
-        String common = "073d00" + "0000000000000007" + "a0f7e779f9247566c84036f07f7bdf4a40a869bd" + "01" + "00000000"
+        String common = "083d00" + "0000000000000007" + "a0f7e779f9247566c84036f07f7bdf4a40a869bd" + "01" + "00000000"
                 + "00000000" + "00000000" + "00" + "00";
 
         assertThat(hex(codec.encode(new Envelope(null, 7, get)))).isEqualTo(common + "00" + "00000000");
@@ -212,8 +213,8 @@ class MessageCodecTest {
         Envelope envelope = new Envelope(null, 0, new StoreReplicas(List.of(tombstone)));
         byte[] frame = codec.encode(envelope);
 
-        assertThat(hex(frame)).isEqualTo("072800" + "0000000000000000" + "0001" + KEY.toHex() + "00000001ab"
-                + "00000000" + "0000000000000102" + "00000000" + "00000002" + "7333" + "01");
+        assertThat(hex(frame)).isEqualTo("082800" + "0000000000000000" + "0001" + KEY.toHex() + "00000001ab"
+                + "00000000" + "0000000000000102" + "00000000" + "00000002" + "7333" + "01" + "00");
         assertThat(codec.decode(frame)).isEqualTo(envelope);
         PutRequest put = new PutRequest(KEY, Bytes.utf8("v"), 60, 1_700_000_060_000L, HASH, ALICE, 3, 1);
         assertThat(((PutRequest) codec.decode(codec.encode(new Envelope(BOB, 1, put))).body()).binding())
@@ -227,11 +228,11 @@ class MessageCodecTest {
         byte[] frame = codec.encode(new Envelope(null, 1, new Ping()));
         frame[0] = (byte) (MessageCodec.VERSION - 1);
 
-        assertRejected(frame, "unsupported version 6: this node speaks version 7 (the sender runs an older Rattan");
+        assertRejected(frame, "unsupported version 7: this node speaks version 8 (the sender runs an older Rattan");
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {0, 1, 3, 4, 5, 6, 8, 255})
+    @ValueSource(ints = {0, 1, 3, 4, 5, 6, 9, 255})
     void wrongVersionIsRejected(int version) {
         byte[] frame = codec.encode(new Envelope(null, 1, new Ping()));
         frame[0] = (byte) version;
@@ -315,14 +316,14 @@ class MessageCodecTest {
         "ff"})
     void malformedUtf8IsRejected(String utf8Hex) {
         byte[] bad = HexFormat.of().parseHex(utf8Hex);
-        byte[] frame = concat(hexBytes("074600" + "0000000000000001" + "00"), u16(bad.length), bad);
+        byte[] frame = concat(hexBytes("084600" + "0000000000000001" + "00"), u16(bad.length), bad);
 
         assertRejected(frame, "detail is not well-formed UTF-8");
     }
 
     @Test
     void malformedUtf8InAHostIsRejected() {
-        byte[] frame = concat(hexBytes("070101"), KEY.toBytes(), hexBytes("02" + "c328" + "0fa0" + "0fa1"),
+        byte[] frame = concat(hexBytes("080101"), KEY.toBytes(), hexBytes("02" + "c328" + "0fa0" + "0fa1"),
                 hexBytes("0000000000000001"));
 
         assertRejected(frame, "sender is not well-formed UTF-8");
@@ -331,14 +332,14 @@ class MessageCodecTest {
     @Test
     void aPongWithTwoSuggestionsIsRejected() {
         byte[] contact = concat(KEY.toBytes(), hexBytes("01" + "61" + "0fa0" + "0fa1"));
-        byte[] frame = concat(hexBytes("070200" + "0000000000000001"), u16(2), contact, contact, new byte[8]);
+        byte[] frame = concat(hexBytes("080200" + "0000000000000001"), u16(2), contact, contact, new byte[8]);
 
         assertRejected(frame, "at most one");
     }
 
     @Test
     void emptyHostIsRejected() {
-        byte[] frame = concat(hexBytes("070101"), KEY.toBytes(), hexBytes("00" + "0fa0" + "0fa1"),
+        byte[] frame = concat(hexBytes("080101"), KEY.toBytes(), hexBytes("00" + "0fa0" + "0fa1"),
                 hexBytes("0000000000000001"));
 
         assertRejected(frame, "empty host");
@@ -351,7 +352,7 @@ class MessageCodecTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {13, 0x7F, 0xFF})
+    @ValueSource(ints = {14, 0x7F, 0xFF})
     void unknownStatusIsRejected(int code) {
         byte[] frame = codec.encode(new Envelope(null, 1, new RemoveReplicaReply(Status.OK)));
         frame[frame.length - 1] = (byte) code;
@@ -361,10 +362,10 @@ class MessageCodecTest {
 
     @Test
     void negativeCountsAndTimesAreRejected() {
-        assertRejected(withLastBytes(new ClientPut(KEY, Bytes.EMPTY, 1, Bytes.EMPTY), 8, "ffffffff" + "00000000"),
-                "ttlSeconds is negative");
+        assertRejected(withLastBytes(new ClientPut(KEY, Bytes.EMPTY, 1, Bytes.EMPTY), 9,
+                "ffffffff" + "00000000" + "00"), "ttlSeconds is negative");
         assertRejected(withLastBytes(new StoreAck(1), 4, "80000000"), "accepted is negative");
-        assertRejected(withLastBytes(new PutReply(Status.OK, 1, ""), 6, "ffffffff" + "0000"),
+        assertRejected(withLastBytes(new PutReply(Status.OK, 1, ""), 14, "ffffffff" + "0000" + "0000000000000000"),
                 "replicas is negative");
         assertRejected(withLastBytes(ClientGet.of(KEY).page(1, Bytes.EMPTY), 19, "ffffffff" + "00000000" + "00000000"
                 + "00" + "00" + "00" + "00000000"), "maxValues is negative");
@@ -377,8 +378,8 @@ class MessageCodecTest {
                 "replicasRead is negative");
         assertRejected(withLastBytes(new ReplicaRead(KEY, Bytes.EMPTY, 1), 4, "ffffffff"), "maxRecords is negative");
         ReplicaRecord record = new ReplicaRecord(KEY, Bytes.EMPTY, Bytes.EMPTY, 1, Bytes.EMPTY, Bytes.EMPTY, false);
-        assertRejected(withLastBytes(new StoreReplicas(List.of(record)), 17, "8000000000000000" + "00000000"
-                + "00000000" + "00"),
+        assertRejected(withLastBytes(new StoreReplicas(List.of(record)), 18, "8000000000000000" + "00000000"
+                + "00000000" + "00" + "00"),
                 "expiresAtMillis is negative");
     }
 
@@ -406,7 +407,7 @@ class MessageCodecTest {
     @ParameterizedTest
     @ValueSource(strings = {"80000000", "ffffffff", "7fffffff", "00010001"})
     void hugeValueLengthInASmallFrameIsRejectedQuickly(String length) {
-        byte[] frame = concat(hexBytes("073c00" + "0000000000000001"), KEY.toBytes(), hexBytes(length));
+        byte[] frame = concat(hexBytes("083c00" + "0000000000000001"), KEY.toBytes(), hexBytes(length));
 
         assertThatThrownBy(() -> codec.decode(frame)).isInstanceOf(CodecException.class)
                 .hasMessageContaining("value length");
@@ -416,7 +417,7 @@ class MessageCodecTest {
     @Test
     void valueLengthAboveTheBoundIsRejectedEvenWhenTheBytesArePresent() {
         int length = MessageCodec.VALUE_BYTES_MAX + 1;
-        byte[] frame = concat(hexBytes("073c00" + "0000000000000001"), KEY.toBytes(), i32(length),
+        byte[] frame = concat(hexBytes("083c00" + "0000000000000001"), KEY.toBytes(), i32(length),
                 new byte[length], hexBytes("00000000" + "00000000"));
 
         assertRejected(frame, "value length 65537 exceeds 65536");
@@ -425,7 +426,7 @@ class MessageCodecTest {
     @ParameterizedTest
     @ValueSource(ints = {0xFFFF, 4097, 4096, 1})
     void hugeListCountInTwentyBytesIsRejectedQuickly(int count) {
-        byte[] frame = Arrays.copyOf(concat(hexBytes("070c00" + "0000000000000001"), u16(count)), 20);
+        byte[] frame = Arrays.copyOf(concat(hexBytes("080c00" + "0000000000000001"), u16(count)), 20);
 
         assertThatThrownBy(() -> codec.decode(frame)).isInstanceOf(CodecException.class)
                 .hasMessageContaining("leafSet count " + count);
@@ -464,17 +465,17 @@ class MessageCodecTest {
 
     @Test
     void hugeStringLengthIsRejected() {
-        assertRejected(concat(hexBytes("074600" + "0000000000000001" + "00"), u16(0xFFFF)),
+        assertRejected(concat(hexBytes("084600" + "0000000000000001" + "00"), u16(0xFFFF)),
                 "detail of 65535 bytes exceeds 4096");
-        assertRejected(concat(hexBytes("074600" + "0000000000000001" + "00"), u16(100), new byte[10]),
+        assertRejected(concat(hexBytes("084600" + "0000000000000001" + "00"), u16(100), new byte[10]),
                 "truncated frame");
     }
 
     @Test
     void hashAndSecretBoundsAreEnforced() {
-        byte[] hashTooLong = concat(hexBytes("072a00" + "0000000000000001"), KEY.toBytes(), i32(65), new byte[65],
+        byte[] hashTooLong = concat(hexBytes("082a00" + "0000000000000001"), KEY.toBytes(), i32(65), new byte[65],
                 i32(0), i32(0));
-        byte[] secretTooLong = concat(hexBytes("072a00" + "0000000000000001"), KEY.toBytes(), i32(0), i32(1025),
+        byte[] secretTooLong = concat(hexBytes("082a00" + "0000000000000001"), KEY.toBytes(), i32(0), i32(1025),
                 new byte[1025], i32(0));
 
         assertRejected(hashTooLong, "valueHash length 65 exceeds 64");
@@ -521,11 +522,37 @@ class MessageCodecTest {
                 "value of 65537 bytes");
     }
 
+    /** Version 8: an owned put carries its owner's stamp after the binding, fixed-width fields, no lengths. */
+    @Test
+    void anOwnerStampFollowsThePutsFieldsAndIsCheckedOnTheWayIn() {
+        OwnerStamp stamp = new OwnerStamp(Bytes.wrap(filled(32, 0x11)), 5, -1L, 0x0102, Bytes.wrap(filled(64, 0x22)));
+        Envelope put = new Envelope(null, 0, new ClientPut(KEY, Bytes.fromHex("aa"), 0, Bytes.EMPTY, stamp));
+        byte[] frame = codec.encode(put);
+        assertThat(hex(frame)).isEqualTo("083c00" + "0000000000000000" + KEY.toHex() + "00000001aa" + "00000000"
+                + "00000000" + "01" + "11".repeat(32) + "0000000000000005" + "ffffffffffffffff" + "0000000000000102"
+                + "22".repeat(64));
+        assertThat(codec.decode(frame)).isEqualTo(put);
+
+        byte[] badMarker = frame.clone();
+        badMarker[frame.length - 1 - 64 - 24 - 32] = 2;
+        assertRejected(badMarker, "stamp marker is 2");
+        byte[] farExpiry = frame.clone();
+        farExpiry[frame.length - 64 - 8] = 0x7f;
+        assertRejected(farExpiry, "expiresAtSeconds");
+        assertRejected(java.util.Arrays.copyOf(frame, frame.length - 1), "signature");
+    }
+
+    private static byte[] filled(int n, int b) {
+        byte[] a = new byte[n];
+        java.util.Arrays.fill(a, (byte) b);
+        return a;
+    }
+
     @Test
     void frameAboveFrameBytesMaxIsRefused() {
         MessageCodec small = new MessageCodec(64);
-        Envelope fits = new Envelope(null, 1, new ClientPut(KEY, Bytes.wrap(new byte[21]), 1, Bytes.EMPTY));
-        Envelope tooBig = new Envelope(null, 1, new ClientPut(KEY, Bytes.wrap(new byte[22]), 1, Bytes.EMPTY));
+        Envelope fits = new Envelope(null, 1, new ClientPut(KEY, Bytes.wrap(new byte[20]), 1, Bytes.EMPTY));
+        Envelope tooBig = new Envelope(null, 1, new ClientPut(KEY, Bytes.wrap(new byte[21]), 1, Bytes.EMPTY));
 
         assertThat(small.encode(fits)).hasSize(64);
         assertThatThrownBy(() -> small.encode(tooBig)).isInstanceOf(CodecException.class)

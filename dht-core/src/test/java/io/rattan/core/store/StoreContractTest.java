@@ -3,6 +3,7 @@ package io.rattan.core.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rattan.core.id.Id;
+import io.rattan.core.owned.OwnerStamp;
 import io.rattan.core.store.Store.Cursor;
 import io.rattan.core.util.Bytes;
 import java.util.ArrayList;
@@ -73,6 +74,30 @@ public abstract class StoreContractTest {
             assertThat(store.read(r.key(), r.valueHash())).contains(r);
         }
         assertThat(scanAll()).containsExactlyInAnyOrderElementsOf(all);
+    }
+
+    /** An owned value and an owned tombstone keep their owner's stamps; a higher sequence overwrites in place. */
+    @Test
+    void anOwnedRecordKeepsItsStampAcrossAReopen() {
+        Bytes slot = Bytes.utf8("slot").sha256();
+        OwnerStamp v1 = new OwnerStamp(Bytes.wrap(new byte[32]), -2L, 1, (T0 + 2_000) / 1000,
+                Bytes.wrap(new byte[64]));
+        StoredRecord value = StoredRecord.owned(K1, slot, Bytes.utf8("owned"), v1, false);
+        byte[] sig = new byte[64];
+        sig[63] = 9;
+        OwnerStamp v2 = new OwnerStamp(Bytes.wrap(new byte[32]), -2L, -1L, (T0 + 3_000) / 1000, Bytes.wrap(sig));
+        StoredRecord removed = StoredRecord.owned(K2, slot, Bytes.EMPTY, v2, true);
+        store.write(value);
+        store.write(removed);
+        store = reopen(store);
+        assertThat(store.read(K1, slot)).contains(value);
+        assertThat(store.read(K2, slot)).contains(removed);
+
+        StoredRecord next = StoredRecord.owned(K1, slot, Bytes.utf8("owned, again"), v2, false);
+        store.write(next);
+        store = reopen(store);
+        assertThat(store.read(K1, slot)).contains(next);
+        assertThat(scanAll()).containsExactlyInAnyOrder(next, removed);
     }
 
     private List<StoredRecord> scanAll() {

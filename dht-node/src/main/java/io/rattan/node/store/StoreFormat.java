@@ -28,10 +28,11 @@ import org.slf4j.LoggerFactory;
 final class StoreFormat {
 
     /**
-     * The format this code writes: version 2, the record layout described in {@link RocksDbStore}. Version 1 held a
-     * secret hash, SHA-256 of the secret alone, with values and tombstones alike (see {@link #fromVersion1}).
+     * The format this code writes: version 3, the record layout described in {@link RecordFormat}. Version 2 had no
+     * owned records (flag bit 1), so each of its records is one of version 3 ({@link #fromVersion2}). Version 1 held
+     * a secret hash, SHA-256 of the secret alone, with values and tombstones alike (see {@link #fromVersion1}).
      */
-    static final int CURRENT = 2;
+    static final int CURRENT = 3;
     static final byte[] KEY = "rattan.format".getBytes(StandardCharsets.UTF_8);
 
     /** One migration step: upgrades a store of version {@code v} to {@code v + 1}, keyed by {@code v}. */
@@ -39,7 +40,8 @@ final class StoreFormat {
         void apply(RocksDB db, List<ColumnFamilyHandle> handles) throws RocksDBException;
     }
 
-    static final Map<Integer, Migration> MIGRATIONS = Map.of(1, StoreFormat::fromVersion1);
+    static final Map<Integer, Migration> MIGRATIONS = Map.of(1, StoreFormat::fromVersion1, 2,
+            StoreFormat::fromVersion2);
     /** Records rewritten per write batch by a migration, so a large store migrates in bounded memory. */
     private static final int MIGRATION_BATCH_RECORDS = 1024;
 
@@ -125,6 +127,14 @@ final class StoreFormat {
         }
         log.info("store format 1 → 2: {} records rewritten; values put with a secret before the upgrade can no "
                 + "longer be removed and expire at their TTL", rewritten);
+    }
+
+    /**
+     * Version 2 → 3: nothing to rewrite. Version 3 added owned records, marked by flag bit 1, which no record of
+     * version 2 sets; only the marker changes, so that a Rattan that cannot read owned records refuses the store.
+     */
+    static void fromVersion2(RocksDB db, List<ColumnFamilyHandle> handles) {
+        log.info("store format 2 → 3: records unchanged (format 3 adds owned records)");
     }
 
     /** One record of version 1 in the layout of version 2 (without binding or secret); null if it is not one. */

@@ -235,6 +235,32 @@ class RocksDbStoreTest extends StoreContractTest {
                 .isNull();
     }
 
+    /** A store of format 2 (no owned records) opens as format 3 with every record as it was. */
+    @Test
+    void aStoreOfFormat2IsMigratedOnOpen() throws RocksDBException {
+        StoredRecord kept = value("kept", "v", T0 + 5_000);
+        store.write(kept);
+        ((RocksDbStore) store).close();
+        List<ColumnFamilyDescriptor> descriptors = List.of(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY),
+                new ColumnFamilyDescriptor(RocksDbHandles.VALUES_CF.getBytes(StandardCharsets.UTF_8)),
+                new ColumnFamilyDescriptor(RocksDbHandles.EXPIRY_CF.getBytes(StandardCharsets.UTF_8)));
+        List<ColumnFamilyHandle> handles = new ArrayList<>();
+        try (DBOptions options = new DBOptions();
+             RocksDB db = RocksDB.open(options, dir.resolve("db").toString(), descriptors, handles)) {
+            StoreFormat.write(db, 2);
+            handles.forEach(ColumnFamilyHandle::close);
+        }
+        RocksDbStore rocks = open();
+        assertThat(rocks.read(kept.key(), kept.valueHash())).contains(kept);
+        rocks.close();
+        List<ColumnFamilyHandle> again = new ArrayList<>();
+        try (DBOptions options = new DBOptions();
+             RocksDB db = RocksDB.open(options, dir.resolve("db").toString(), descriptors, again)) {
+            assertThat(db.get(StoreFormat.KEY)).containsExactly(0, 0, 0, 3);
+            again.forEach(ColumnFamilyHandle::close);
+        }
+    }
+
     private static void putVersion1(RocksDB db, List<ColumnFamilyHandle> handles, StoredRecord r, Bytes secretHash)
             throws RocksDBException {
         java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(1 + 1 + 8 + 1 + secretHash.length() + r.value().length());

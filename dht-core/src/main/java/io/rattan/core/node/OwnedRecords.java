@@ -1,0 +1,136 @@
+package io.rattan.core.node;
+
+import io.rattan.core.env.ExpiryClock;
+import io.rattan.core.msg.Messages.ReplicaRecord;
+import io.rattan.core.msg.Status;
+import io.rattan.core.owned.OwnerSignatures;
+import io.rattan.core.owned.OwnerStamp;
+import io.rattan.core.owned.SignedBytes;
+import io.rattan.core.owned.SignedOp;
+import io.rattan.core.store.StoredRecord;
+import io.rattan.core.util.Bytes;
+
+/**
+ * What a replica checks of an owned record before it stores one, and which of two it keeps: the owner's signature,
+ * the slot its name must be, the signed expiry's bounds, and {@link OwnedRule} over the versions. Signatures are
+ * checked only where the record is written, on the store's thread ({@link LocalReplica#offLoop}). Pure.
+ */
+final class OwnedRecords {
+
+    private OwnedRecords() {
+    }
+
+    /** The version of an owned record, as {@link OwnedRule} compares them. */
+    static OwnedVersion version(StoredRecord r) {
+        Bytes dataHash = r.tombstone() ? SignedBytes.EMPTY_DATA_HASH : r.value().sha256();
+        return OwnedVersion.of(r.stamp(), r.tombstone(), dataHash);
+    }
+
+    /**
+     * Why an owned record cannot be stored here as it is, or null when it can: its name is not its slot's, its data is
+     * misplaced or too large, or (with {@code checkSignature}) its owner did not sign it. The expiry is judged apart
+     * ({@link #expiryProblem}).
+     */
+    static String formProblem(StoredRecord r, int valueBytesMax, boolean checkSignature) {
+        OwnerStamp s = r.stamp();
+        if (!r.valueHash().equals(OwnedSlot.of(SignedBytes.DEFAULT_NAMESPACE, s.owner(), s.valueId()))) {
+            return "its name is not its owner's slot";
+        }
+        if (r.tombstone() ? !r.value().isEmpty() : r.value().isEmpty() || r.value().length() > valueBytesMax) {
+            return "its data is empty, too large, or on a tombstone";
+        }
+        if (!r.binding().isEmpty() || !r.secret().isEmpty()) {
+            return "an owned record holds no binding and no secret";
+        }
+        if (checkSignature && !OwnerSignatures.verifies(s, r.tombstone() ? SignedOp.REMOVE : SignedOp.PUT,
+                SignedBytes.DEFAULT_NAMESPACE, r.key(), version(r).dataHash())) {
+            return "its owner's signature does not verify";
+        }
+        return null;
+    }
+
+    /**
+     * Why an owned record's signed expiry is refused at {@code nowMillis}, or null: already past, or more than the
+     * longest TTL plus the clocks' spread ahead (nobody may store for longer than any put could).
+     */
+    static String expiryProblem(OwnerStamp s, long nowMillis, int ttlSecondsMax) {
+        long expiresAt = s.expiresAtMillis();
+        if (expiresAt <= nowMillis) {
+            return "its signed expiry " + s.expiresAtSeconds() + " has passed";
+        }
+        if (expiresAt > nowMillis + ttlSecondsMax * 1000L + ExpiryClock.SPREAD_BOUND_MILLIS) {
+            return "its signed expiry " + s.expiresAtSeconds() + " is more than the longest TTL (" + ttlSecondsMax
+                    + " s) ahead";
+        }
+        return null;
+    }
+
+    /**
+     * A copy another replica sent, as this node would store it, or null: its expiry is signed, so one out of bounds
+     * (judged only once this node's clock has {@code settled}, as {@link LocalReplica#readable} judges) is refused,
+     * not capped; its form is checked, its signature not yet (that is done where it is written, off the loop).
+     */
+    static StoredRecord readable(ReplicaRecord r, NodeConfig config, long nowMillis, boolean settled) {
+        StoredRecord owned = new StoredRecord(r.key(), r.valueHash(), r.value(), r.stamp().expiresAtMillis(),
+                r.binding(), r.secret(), r.tombstone(), r.stamp());
+        if (settled && expiryProblem(r.stamp(), nowMillis, config.ttlSecondsMax()) != null) {
+            return null;
+        }
+        return formProblem(owned, config.valueBytesMax(), false) == null ? owned : null;
+    }
+
+    /**
+     * The owner's own write of {@code incoming} at the root, which holds {@code held} (null: nothing): refused as
+     * FORBIDDEN when its form, signature or expiry fails, else as {@link #write} says.
+     */
+    static Written rootWrite(StoredRecord held, StoredRecord incoming, NodeConfig config, long nowMillis) {
+        String problem = formProblem(incoming, config.valueBytesMax(), true);
+        problem = problem != null ? problem : expiryProblem(incoming.stamp(), nowMillis, config.ttlSecondsMax());
+        if (problem != null) {
+            return new Written(new WriteVerdict(Status.FORBIDDEN, "refused: " + problem, 0), null);
+        }
+        return write(held, incoming);
+    }
+
+    /**
+     * What the owner's own write of {@code incoming} does at the root, which holds {@code held} (null: nothing): the
+     * verdict, and the record to write (null: none).
+     */
+    static Written write(StoredRecord held, StoredRecord incoming) {
+        OwnedVersion have = held == null || !held.isOwned() ? null : version(held);
+        return switch (OwnedRule.write(have, version(incoming))) {
+            case STORE -> new Written(WriteVerdict.STORED, incoming);
+            case SAME -> new Written(WriteVerdict.STORED, null);
+            case CONFLICT -> conflict("sequence " + Long.toUnsignedString(have.seq())
+                    + " is held with other content: sign a higher one", have);
+            case STALE -> conflict("sequence " + Long.toUnsignedString(have.seq()) + " is held, above this one",
+                    have);
+            case SHORT_TOMBSTONE -> conflict("a remove must not expire before the value it removes ("
+                    + have.expiresAtSeconds() + ")", have);
+        };
+    }
+
+    private static Written conflict(String detail, OwnedVersion held) {
+        return new Written(new WriteVerdict(Status.CONFLICT, detail, held.seq()), null);
+    }
+
+    /** A write's verdict and what it writes. */
+    record Written(WriteVerdict verdict, StoredRecord toWrite) {
+    }
+
+    /**
+     * A copy {@code incoming} meets {@code held} (null: nothing), one of them owned: the greater version is written;
+     * one equal to what is held counts as stored; an owned and an unowned record never meet (a slot's name is no
+     * value's hash), and such a copy is refused.
+     */
+    static TombstoneRule.Outcome copy(StoredRecord held, StoredRecord incoming) {
+        if (!incoming.isOwned() || held != null && !held.isOwned()) {
+            return TombstoneRule.Outcome.REFUSED;
+        }
+        if (held == null || OwnedRule.supersedes(version(incoming), version(held))) {
+            return TombstoneRule.Outcome.write(incoming);
+        }
+        return version(held).sameContent(version(incoming)) ? TombstoneRule.Outcome.UNCHANGED
+                : TombstoneRule.Outcome.REFUSED;
+    }
+}

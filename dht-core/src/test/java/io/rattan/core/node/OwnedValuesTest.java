@@ -1,0 +1,219 @@
+package io.rattan.core.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ClientGet;
+import io.rattan.core.msg.Messages.ClientPut;
+import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.Messages.PutReply;
+import io.rattan.core.msg.Messages.ReplicaRecord;
+import io.rattan.core.msg.Messages.ValueEntry;
+import io.rattan.core.msg.Status;
+import io.rattan.core.owned.OwnerSignatures;
+import io.rattan.core.owned.OwnerStamp;
+import io.rattan.core.owned.SignedBytes;
+import io.rattan.core.owned.SignedOp;
+import io.rattan.core.store.MemoryStore;
+import io.rattan.core.store.StoredRecord;
+import io.rattan.core.util.Bytes;
+import io.rattan.core.virtual.LatencyModel;
+import io.rattan.core.virtual.VirtualScheduler;
+import io.rattan.core.virtual.VirtualWorld;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Owned values on virtual nodes: a higher sequence replaces the lower on every replica, the owner learns of a
+ * conflict, a replica refuses what its owner did not sign or an expiry out of bounds, and a replica that was down
+ * while a newer sequence was written never brings the old one back.
+ */
+class OwnedValuesTest {
+
+    private static final long MS = 1_000_000L;
+    private static final Bytes OWNER = Bytes.fromHex("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60");
+    private static final Bytes OTHER = Bytes.fromHex("4ccd089b28ff96da9db6c346ec114e0f5b8a319f35aba624da8cf6ed4fb8a6fb");
+    private static final Id KEY = Id.ofName("owned");
+    private static final long VALUE_ID = 7;
+
+    private static OwnerStamp stamp(Bytes owner, SignedOp op, long seq, long expirySeconds, Bytes data) {
+        return OwnerSignatures.sign(owner, op, SignedBytes.DEFAULT_NAMESPACE, KEY, VALUE_ID, seq, expirySeconds,
+                data.sha256());
+    }
+
+    private static ClientPut put(long seq, long expirySeconds, String data) {
+        Bytes d = Bytes.utf8(data);
+        return new ClientPut(KEY, d, 0, Bytes.EMPTY, stamp(OWNER, SignedOp.PUT, seq, expirySeconds, d));
+    }
+
+    private static VirtualWorld world() {
+        VirtualWorld world = new VirtualWorld(3, NodeConfig.defaults(), LatencyModel.constant(MS));
+        world.addNodes(12);
+        world.runFor(Duration.ofSeconds(10).toNanos());
+        return world;
+    }
+
+    private static long inAnHour(VirtualWorld world) {
+        return world.scheduler().epochMillis() / 1000 + 3600;
+    }
+
+    private static PutReply putAt(VirtualWorld world, int gateway, ClientPut put) {
+        Message reply = world.request(gateway, put);
+        assertThat(reply).isInstanceOf(PutReply.class);
+        return (PutReply) reply;
+    }
+
+    private static List<ValueEntry> get(VirtualWorld world, int gateway) {
+        Message reply = world.request(gateway, ClientGet.of(KEY));
+        assertThat(reply).isInstanceOf(GetReply.class);
+        assertThat(((GetReply) reply).status()).isEqualTo(Status.OK);
+        return ((GetReply) reply).values();
+    }
+
+    /** The owned records the live nodes hold under the key. */
+    private static List<StoredRecord> held(VirtualWorld world) {
+        List<StoredRecord> out = new ArrayList<>();
+        for (int n : world.liveIndexes()) {
+            for (StoredRecord r : world.store(n).scanKey(io.rattan.core.store.Store.Cursor.atKey(KEY), 16)) {
+                if (r.key().equals(KEY) && r.isOwned()) {
+                    out.add(r);
+                }
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void aHigherSequenceReplacesTheLowerEverywhereAndConflictsAreRefused() {
+        VirtualWorld world = world();
+        long expiry = inAnHour(world);
+        assertThat(putAt(world, 0, put(1, expiry, "v1")).status()).isEqualTo(Status.OK);
+        List<ValueEntry> first = get(world, 5);
+        assertThat(first).hasSize(1);
+        assertThat(first.get(0).value()).isEqualTo(Bytes.utf8("v1"));
+        assertThat(first.get(0).stamp().seq()).isEqualTo(1);
+
+        PutReply second = putAt(world, 3, put(2, expiry, "v2"));
+        assertThat(second.status()).as(second.detail()).isEqualTo(Status.OK);
+        assertThat(second.replicas()).isGreaterThanOrEqualTo(2);
+        world.runFor(Duration.ofSeconds(5).toNanos());
+        for (int gateway : List.of(0, 4, 8, 11)) {
+            List<ValueEntry> values = get(world, gateway);
+            assertThat(values).as("gateway %d", gateway).hasSize(1);
+            assertThat(values.get(0).value()).isEqualTo(Bytes.utf8("v2"));
+            assertThat(values.get(0).stamp()).isEqualTo(second.status() == Status.OK
+                    ? put(2, expiry, "v2").stamp() : null);
+        }
+        assertThat(held(world)).hasSize(NodeConfig.defaults().replicas())
+                .allSatisfy(r -> assertThat(r.seq()).isEqualTo(2));
+
+        assertThat(putAt(world, 1, put(2, expiry, "v2")).status()).as("the same version again").isEqualTo(Status.OK);
+        PutReply conflict = putAt(world, 1, put(2, expiry, "other"));
+        assertThat(conflict.status()).isEqualTo(Status.CONFLICT);
+        assertThat(conflict.currentSeq()).isEqualTo(2);
+        PutReply stale = putAt(world, 2, put(1, expiry + 60, "v1"));
+        assertThat(stale.status()).isEqualTo(Status.CONFLICT);
+        assertThat(stale.currentSeq()).isEqualTo(2);
+
+        long before = get(world, 6).get(0).ttlRemainingMillis();
+        assertThat(putAt(world, 6, put(2, expiry + 600, "v2")).status()).as("extended").isEqualTo(Status.OK);
+        assertThat(get(world, 6).get(0).ttlRemainingMillis()).isGreaterThan(before + 500_000);
+    }
+
+    @Test
+    void whatTheOwnerDidNotSignOrAnExpiryOutOfBoundsIsRefused() {
+        VirtualWorld world = world();
+        long expiry = inAnHour(world);
+        ClientPut good = put(1, expiry, "v1");
+        byte[] sig = good.stamp().signature().toByteArray();
+        sig[5] ^= 1;
+        OwnerStamp s = good.stamp();
+        ClientPut tampered = new ClientPut(KEY, good.value(), 0, Bytes.EMPTY,
+                new OwnerStamp(s.owner(), s.valueId(), s.seq(), s.expiresAtSeconds(), Bytes.wrap(sig)));
+        ClientPut otherData = new ClientPut(KEY, Bytes.utf8("not signed"), 0, Bytes.EMPTY, s);
+        Bytes d = Bytes.utf8("v");
+        ClientPut impostor = new ClientPut(KEY, d, 0, Bytes.EMPTY, new OwnerStamp(s.owner(), VALUE_ID, 9, expiry,
+                stamp(OTHER, SignedOp.PUT, 9, expiry, d).signature()));
+        long now = world.scheduler().epochMillis() / 1000;
+        long max = NodeConfig.defaults().ttlSecondsMax();
+        for (ClientPut p : List.of(tampered, otherData, impostor, put(1, now - 1, "past"),
+                put(1, now + max + 60, "too far"))) {
+            PutReply r = putAt(world, 2, p);
+            assertThat(r.status()).as(Bytes.of(p.value().toByteArray()).toString()).isEqualTo(Status.FORBIDDEN);
+        }
+        assertThat(held(world)).isEmpty();
+
+        Message withTtl = world.request(2, new ClientPut(KEY, good.value(), 60, Bytes.EMPTY, good.stamp()));
+        assertThat(withTtl).extracting("status").isEqualTo(Status.BAD_REQUEST);
+        assertThat(putAt(world, 2, good).status()).isEqualTo(Status.OK);
+        assertThat(putAt(world, 2, new ClientPut(KEY, Bytes.utf8("anonymous"), 600, Bytes.EMPTY)).status())
+                .isEqualTo(Status.OK);
+        assertThat(get(world, 9)).as("owned and unowned values side by side").hasSize(2);
+    }
+
+    @Test
+    void aReplicaThatWasDownNeverBringsTheOldSequenceBack() {
+        VirtualWorld world = world();
+        long expiry = inAnHour(world);
+        assertThat(putAt(world, 0, put(1, expiry, "old")).status()).isEqualTo(Status.OK);
+        world.runFor(Duration.ofSeconds(5).toNanos());
+        int lagging = -1;
+        for (int n : world.liveIndexes()) {
+            if (n != 0 && world.store(n).scanKey(io.rattan.core.store.Store.Cursor.atKey(KEY), 1).stream()
+                    .anyMatch(r -> r.key().equals(KEY))) {
+                lagging = n;
+                break;
+            }
+        }
+        assertThat(lagging).as("a replica of the key other than the gateway").isNotNegative();
+        world.crash(lagging, VirtualWorld.Disk.KEPT);
+        world.runFor(Duration.ofSeconds(20).toNanos());
+        assertThat(putAt(world, 0, put(2, expiry, "new")).status()).isEqualTo(Status.OK);
+
+        world.restart(lagging);
+        world.runFor(Duration.ofMinutes(3).toNanos());
+        assertThat(held(world)).isNotEmpty().allSatisfy(r -> {
+            assertThat(r.seq()).isEqualTo(2);
+            assertThat(r.value()).isEqualTo(Bytes.utf8("new"));
+        });
+        for (int n : world.liveIndexes()) {
+            assertThat(get(world, n)).extracting(ValueEntry::value).containsExactly(Bytes.utf8("new"));
+        }
+    }
+
+    @Test
+    void aCopyIsStoredOnlyWithItsOwnersSignatureAndOnlyOverALesserVersion() {
+        VirtualScheduler clock = new VirtualScheduler(1_700_000_000_000L);
+        MemoryStore store = new MemoryStore(clock::epochMillis);
+        LocalReplica replica = new LocalReplica(NodeConfig.defaults(), store, clock, "test");
+        long expiry = clock.epochMillis() / 1000 + 3600;
+        Bytes slot = OwnedSlot.of(SignedBytes.DEFAULT_NAMESPACE, OwnerSignatures.publicKey(OWNER), VALUE_ID);
+        ReplicaRecord v2 = copy(slot, 2, expiry, "v2");
+        ReplicaRecord v1 = copy(slot, 1, expiry, "v1");
+        ReplicaRecord forged = new ReplicaRecord(KEY, slot, Bytes.utf8("forged"), expiry * 1000, Bytes.EMPTY,
+                Bytes.EMPTY, false, v2.stamp());
+        ReplicaRecord elsewhere = new ReplicaRecord(KEY, Bytes.utf8("x").sha256(), v2.value(), expiry * 1000,
+                Bytes.EMPTY, Bytes.EMPTY, false, v2.stamp());
+
+        assertThat(replica.acceptReplicas(List.of(forged, elsewhere))).isZero();
+        assertThat(store.size()).isZero();
+        assertThat(replica.acceptReplicas(List.of(v2))).isOne();
+        assertThat(replica.acceptReplicas(List.of(v1))).as("a lesser version").isZero();
+        assertThat(replica.acceptReplicas(List.of(v2))).as("the same one again").isOne();
+        assertThat(store.read(KEY, slot)).get().extracting(StoredRecord::seq).isEqualTo(2L);
+        ReplicaRecord removed = new ReplicaRecord(KEY, slot, Bytes.EMPTY, expiry * 1000, Bytes.EMPTY, Bytes.EMPTY,
+                true, stamp(OWNER, SignedOp.REMOVE, 3, expiry, Bytes.EMPTY));
+        assertThat(replica.acceptReplicas(List.of(removed))).isOne();
+        assertThat(replica.readPage(KEY, 0, Bytes.EMPTY, 0).values()).isEmpty();
+        assertThat(replica.acceptReplicas(List.of(v2))).as("under its tombstone").isZero();
+    }
+
+    private static ReplicaRecord copy(Bytes slot, long seq, long expiry, String data) {
+        Bytes d = Bytes.utf8(data);
+        return new ReplicaRecord(KEY, slot, d, expiry * 1000, Bytes.EMPTY, Bytes.EMPTY, false,
+                stamp(OWNER, SignedOp.PUT, seq, expiry, d));
+    }
+}
