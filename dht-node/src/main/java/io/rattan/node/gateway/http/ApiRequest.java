@@ -3,6 +3,7 @@ package io.rattan.node.gateway.http;
 import io.rattan.core.util.Bytes;
 import java.net.InetAddress;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One HTTP request as the router sees it, copied out of Netty's buffers so that it can wait in a queue without
@@ -15,26 +16,33 @@ import java.util.List;
  * @param keepAlive whether the client wants the connection kept open after the response
  * @param malformed why the bytes could not be decoded as HTTP, or null for a well-formed request
  * @param client    the source IP of the connection, or null when unknown; its storage share pays for a put
+ * @param owner     every value of each owned put's header ({@link OwnerHeaders#NAMES}) present, by name
  */
 record ApiRequest(String method, String uri, List<String> secrets, Bytes body, boolean keepAlive, String malformed,
-                  InetAddress client) {
+                  InetAddress client, Map<String, List<String>> owner) {
 
     ApiRequest {
         secrets = List.copyOf(secrets);
+        owner = Map.copyOf(owner);
     }
 
     static ApiRequest of(String method, String uri, List<String> secrets, Bytes body, boolean keepAlive) {
-        return new ApiRequest(method, uri, secrets, body, keepAlive, null, null);
+        return of(method, uri, secrets, body, keepAlive, Map.of());
+    }
+
+    static ApiRequest of(String method, String uri, List<String> secrets, Bytes body, boolean keepAlive,
+                         Map<String, List<String>> owner) {
+        return new ApiRequest(method, uri, secrets, body, keepAlive, null, null, owner);
     }
 
     /** A request the HTTP decoder rejected; it is answered with 400 and the connection is closed. */
     static ApiRequest malformed(String why) {
-        return new ApiRequest("", "", List.of(), Bytes.EMPTY, false, why, null);
+        return new ApiRequest("", "", List.of(), Bytes.EMPTY, false, why, null, Map.of());
     }
 
     /** This request, sent from {@code ip}. */
     ApiRequest from(InetAddress ip) {
-        return new ApiRequest(method, uri, secrets, body, keepAlive, malformed, ip);
+        return new ApiRequest(method, uri, secrets, body, keepAlive, malformed, ip, owner);
     }
 
     boolean isMalformed() {

@@ -22,6 +22,8 @@ import io.rattan.node.netty.TransportListener.Refusal;
 import io.rattan.node.netty.TransportListener;
 import java.net.InetAddress;
 import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
@@ -112,8 +114,16 @@ final class HttpGatewayHandler extends ChannelInboundHandlerAdapter {
         }
         byte[] body = new byte[request.content().readableBytes()];
         request.content().getBytes(request.content().readerIndex(), body);
+        Map<String, List<String>> owner = new HashMap<>();
+        for (String name : OwnerHeaders.NAMES) {
+            List<String> values = request.headers().getAll(name);
+            if (!values.isEmpty()) {
+                owner.put(name, values);
+            }
+        }
         return ApiRequest.of(request.method().name(), request.uri(),
-                request.headers().getAll(KeysResource.SECRET_HEADER), Bytes.wrap(body), HttpUtil.isKeepAlive(request));
+                request.headers().getAll(KeysResource.SECRET_HEADER), Bytes.wrap(body), HttpUtil.isKeepAlive(request),
+                owner);
     }
 
     private void serveNext(ChannelHandlerContext ctx) {

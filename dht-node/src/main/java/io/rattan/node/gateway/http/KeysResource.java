@@ -24,6 +24,7 @@ import io.rattan.core.msg.Messages.ValueEntry;
 import io.rattan.core.msg.SecretBinding;
 import io.rattan.core.msg.Status;
 import io.rattan.core.node.NodeConfig;
+import io.rattan.core.owned.OwnerStamp;
 import io.rattan.core.util.Bytes;
 import io.rattan.node.gateway.ClientGuard;
 import io.rattan.node.gateway.GatewayBackend;
@@ -67,7 +68,13 @@ final class KeysResource {
     CompletableFuture<ApiResponse> put(String keySegment, Map<String, List<String>> query,
                                        ApiRequest request) throws Rejected {
         Id key = key(keySegment);
-        int ttlSeconds = ttl(query, Math.min(TTL_SECONDS_DEFAULT, config.ttlSecondsMax()), config.ttlSecondsMax());
+        OwnerStamp stamp = OwnerHeaders.stamp(request.owner());
+        if (stamp != null && (query.containsKey("ttl") || !request.secrets().isEmpty())) {
+            throw badRequest("an owned value's expiry is signed (" + OwnerHeaders.EXPIRES + ") and its owner removes "
+                    + "it: send no ?ttl and no " + SECRET_HEADER);
+        }
+        int ttlSeconds = stamp != null ? 0
+                : ttl(query, Math.min(TTL_SECONDS_DEFAULT, config.ttlSecondsMax()), config.ttlSecondsMax());
         Bytes value = request.body();
         if (value.isEmpty()) {
             throw badRequest("the value is empty: send its bytes as the request body");
@@ -83,7 +90,7 @@ final class KeysResource {
         Bytes valueHash = value.sha256();
         // The secret stops here: the put carries only its binding to this value, which opens nothing.
         Bytes binding = secret == null ? Bytes.EMPTY : SecretBinding.of(secret, key, valueHash);
-        ClientPut message = new ClientPut(key, value, ttlSeconds, binding);
+        ClientPut message = new ClientPut(key, value, ttlSeconds, binding, stamp);
         Supplier<CompletableFuture<Message>> send = request.client() == null
                 ? () -> backend.request(message)
                 : () -> guard.put(request.client(), message, () -> backend.request(message));
@@ -92,12 +99,21 @@ final class KeysResource {
                 return unexpected(reply);
             }
             PutReply put = (PutReply) reply;
+            if (put.status() == Status.CONFLICT) {
+                return Problems.conflict(put.detail(), put.currentSeq());
+            }
             if (put.status() != Status.OK) {
                 return Problems.forStatus(put.status(), put.detail());
             }
             ObjectNode body = Json.object();
             body.put("key", key.toHex());
             body.put("valueHash", valueHash.toHex());
+            if (stamp != null) {
+                OwnerHeaders.describe(body, stamp);
+                body.put("replicas", put.replicas());
+                return ApiResponse.json(201, Json.bytes(body))
+                        .withHeader("ETag", "\"" + Long.toUnsignedString(stamp.seq()) + "\"");
+            }
             body.put("ttlSeconds", ttlSeconds);
             body.put("replicas", put.replicas());
             return ApiResponse.json(201, Json.bytes(body))
@@ -129,6 +145,9 @@ final class KeysResource {
                 v.put("value", Base64.getEncoder().encodeToString(entry.value().toByteArray()));
                 v.put("valueHash", entry.value().sha256().toHex());
                 v.put("ttlRemainingSeconds", ceilSeconds(entry.ttlRemainingMillis()));
+                if (entry.stamp() != null) {
+                    OwnerHeaders.describe(v, entry.stamp());
+                }
             }
             if (get.placemark() == null || get.placemark().isEmpty()) {
                 body.putNull("placemark");

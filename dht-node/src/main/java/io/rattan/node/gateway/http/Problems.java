@@ -50,6 +50,16 @@ final class Problems {
                 .withHeader("Allow", allow);
     }
 
+    /**
+     * 409 for an owned put whose sequence is not above the one held (or a remove that would not outlive what it
+     * removes); {@code currentSeq}, the sequence held, as an unsigned decimal string in the body.
+     */
+    static ApiResponse conflict(String detail, long currentSeq) {
+        ObjectNode body = problemBody(409, "conflict", "Conflict", detail);
+        body.put("currentSeq", Long.toUnsignedString(currentSeq));
+        return new ApiResponse(409, ApiResponse.PROBLEM_JSON, Json.bytes(body), Map.of(), false);
+    }
+
     static ApiResponse tooLarge(String detail) {
         return problem(413, "value-too-large", "Value too large", detail);
     }
@@ -129,6 +139,8 @@ final class Problems {
                 return rateLimited(orElse(detail, "too many requests; retry later"), 1000);
             case QUOTA_EXCEEDED:
                 return quotaExceeded(orElse(detail, "storage share full"), 60_000);
+            case CONFLICT:
+                return problem(409, "conflict", "Conflict", orElse(detail, "a newer version is held"));
             case OK:
             default:
                 return internal("the node answered " + status + " where the gateway expected an error");
@@ -159,12 +171,17 @@ final class Problems {
     }
 
     static ApiResponse problem(int status, String slug, String title, String detail) {
+        return new ApiResponse(status, ApiResponse.PROBLEM_JSON, Json.bytes(problemBody(status, slug, title, detail)),
+                Map.of(), false);
+    }
+
+    private static ObjectNode problemBody(int status, String slug, String title, String detail) {
         ObjectNode body = Json.object();
         body.put("type", TYPE_BASE + slug);
         body.put("title", title);
         body.put("status", status);
         body.put("detail", detail);
-        return new ApiResponse(status, ApiResponse.PROBLEM_JSON, Json.bytes(body), Map.of(), false);
+        return body;
     }
 
     private static String orElse(String detail, String fallback) {

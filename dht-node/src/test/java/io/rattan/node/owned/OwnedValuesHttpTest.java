@@ -1,0 +1,219 @@
+package io.rattan.node.owned;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rattan.client.OwnerKey;
+import io.rattan.core.id.Id;
+import io.rattan.core.node.NodeConfig;
+import io.rattan.core.owned.OwnerStamp;
+import io.rattan.core.owned.SignedOp;
+import io.rattan.core.store.StoredRecord;
+import io.rattan.core.util.Bytes;
+import io.rattan.node.LocalCluster;
+import io.rattan.node.RattanNode;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Owned values through the HTTP gateway of real nodes (Netty, RocksDB, one JVM): a higher sequence replaces the
+ * lower on every replica and in every get, a conflict answers 409 with the current sequence, every signed field
+ * tampered with answers 403, and a replica that was down while a newer sequence was written (its RocksDB kept) comes
+ * back and takes the newer one, never serving the old.
+ */
+class OwnedValuesHttpTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final NodeConfig CONFIG = NodeConfig.defaults().withReplicas(3, 2).withLeafSetHalf(2);
+    private static final Id KEY = Id.ofName("owned-over-http");
+    private static final long VALUE_ID = 42;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final OwnerKey owner = OwnerKey.generate();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    @TempDir
+    Path dir;
+    private LocalCluster cluster;
+    private long expiry;
+
+    @BeforeEach
+    void start() throws IOException {
+        cluster = LocalCluster.start(5, dir, CONFIG);
+        expiry = System.currentTimeMillis() / 1000 + 3600;
+    }
+
+    @AfterEach
+    void stop() {
+        cluster.close();
+    }
+
+    private Map<String, String> headers(long valueId, long seq, long expiresAt, String data) {
+        OwnerStamp s = owner.sign(SignedOp.PUT, KEY, valueId, seq, expiresAt, Bytes.utf8(data).sha256());
+        return headers(s);
+    }
+
+    private static Map<String, String> headers(OwnerStamp s) {
+        Map<String, String> h = new LinkedHashMap<>();
+        h.put("Rattan-Owner", b64(s.owner()));
+        h.put("Rattan-Value-Id", Long.toUnsignedString(s.valueId()));
+        h.put("Rattan-Seq", Long.toUnsignedString(s.seq()));
+        h.put("Rattan-Expires", Long.toString(s.expiresAtSeconds()));
+        h.put("Rattan-Signature", b64(s.signature()));
+        return h;
+    }
+
+    private static String b64(Bytes b) {
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(b.toByteArray());
+    }
+
+    private HttpResponse<String> post(int node, String query, Map<String, String> headers, String data)
+            throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri(node, query)).timeout(Duration.ofSeconds(30))
+                .POST(HttpRequest.BodyPublishers.ofString(data, StandardCharsets.UTF_8));
+        headers.forEach(b::header);
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private JsonNode get(int node) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri(node, "")).timeout(Duration.ofSeconds(30))
+                .GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        return JSON.readTree(r.body()).get("values");
+    }
+
+    private URI uri(int node, String query) {
+        return URI.create("http://127.0.0.1:" + cluster.node(node).httpAddress().getPort() + "/v1/keys/"
+                + KEY.toHex() + query);
+    }
+
+    /** The owned records every live node holds under the key. */
+    private List<StoredRecord> held() throws Exception {
+        List<StoredRecord> out = new ArrayList<>();
+        for (RattanNode n : cluster.liveNodes()) {
+            for (StoredRecord r : n.localRecords().get(10, TimeUnit.SECONDS)) {
+                if (r.key().equals(KEY) && r.isOwned()) {
+                    out.add(r);
+                }
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void aHigherSequenceReplacesTheLowerAndConflictsAnswer409() throws Exception {
+        HttpResponse<String> first = post(0, "", headers(VALUE_ID, 1, expiry, "v1"), "v1");
+        assertThat(first.statusCode()).as(first.body()).isEqualTo(201);
+        assertThat(first.headers().firstValue("ETag")).contains("\"1\"");
+        JsonNode v1 = get(3);
+        assertThat(v1).hasSize(1);
+        assertThat(v1.get(0).get("owner").asText()).isEqualTo(owner.publicKeyBase64Url());
+        assertThat(v1.get(0).get("seq").asText()).isEqualTo("1");
+        assertThat(v1.get(0).get("valueId").asText()).isEqualTo("42");
+        assertThat(v1.get(0).get("expiresAt").asText()).isEqualTo(Long.toString(expiry));
+
+        HttpResponse<String> second = post(1, "", headers(VALUE_ID, 2, expiry, "v2"), "v2");
+        assertThat(second.statusCode()).as(second.body()).isEqualTo(201);
+        await().atMost(WAIT).until(() -> held().size() == CONFIG.replicas()
+                && held().stream().allMatch(r -> r.seq() == 2));
+        for (int n = 0; n < 5; n++) {
+            JsonNode values = get(n);
+            assertThat(values).as("node %d", n).hasSize(1);
+            assertThat(Base64.getDecoder().decode(values.get(0).get("value").asText()))
+                    .isEqualTo("v2".getBytes(StandardCharsets.UTF_8));
+            assertThat(values.get(0).get("seq").asText()).isEqualTo("2");
+        }
+
+        HttpResponse<String> conflict = post(2, "", headers(VALUE_ID, 2, expiry, "other"), "other");
+        assertThat(conflict.statusCode()).as(conflict.body()).isEqualTo(409);
+        assertThat(JSON.readTree(conflict.body()).get("currentSeq").asText()).isEqualTo("2");
+        HttpResponse<String> stale = post(4, "", headers(VALUE_ID, 1, expiry + 10, "v1"), "v1");
+        assertThat(stale.statusCode()).as(stale.body()).isEqualTo(409);
+        assertThat(JSON.readTree(stale.body()).get("currentSeq").asText()).isEqualTo("2");
+        assertThat(post(3, "", headers(VALUE_ID, 2, expiry, "v2"), "v2").statusCode()).as("the same again")
+                .isEqualTo(201);
+    }
+
+    @Test
+    void everySignedFieldTamperedWithIsRefusedAndMalformedHeadersAre400() throws Exception {
+        Map<String, String> good = headers(VALUE_ID, 5, expiry, "data");
+        List<Map<String, String>> tampered = new ArrayList<>();
+        for (String[] change : new String[][] {{"Rattan-Value-Id", "43"}, {"Rattan-Seq", "6"},
+                {"Rattan-Expires", Long.toString(expiry + 1)},
+                {"Rattan-Owner", OwnerKey.generate().publicKeyBase64Url()},
+                {"Rattan-Signature", b64(owner.sign(SignedOp.PUT, KEY, VALUE_ID, 5, expiry, Bytes.utf8("x")
+                        .sha256()).signature())}}) {
+            Map<String, String> h = new LinkedHashMap<>(good);
+            h.put(change[0], change[1]);
+            tampered.add(h);
+        }
+        for (Map<String, String> h : tampered) {
+            HttpResponse<String> r = post(1, "", h, "data");
+            assertThat(r.statusCode()).as("%s: %s", h, r.body()).isEqualTo(403);
+        }
+        assertThat(post(1, "", good, "other data").statusCode()).as("other data").isEqualTo(403);
+        long past = System.currentTimeMillis() / 1000 - 10;
+        assertThat(post(1, "", headers(VALUE_ID, 5, past, "data"), "data").statusCode()).as("expired")
+                .isEqualTo(403);
+        long far = System.currentTimeMillis() / 1000 + CONFIG.ttlSecondsMax() + 3600;
+        assertThat(post(1, "", headers(VALUE_ID, 5, far, "data"), "data").statusCode()).as("beyond the longest TTL")
+                .isEqualTo(403);
+
+        Map<String, String> missing = new LinkedHashMap<>(good);
+        missing.remove("Rattan-Seq");
+        HttpResponse<String> r = post(1, "", missing, "data");
+        assertThat(r.statusCode()).isEqualTo(400);
+        assertThat(r.body()).contains("missing: Rattan-Seq");
+        assertThat(post(1, "?ttl=60", good, "data").statusCode()).as("?ttl with an owner").isEqualTo(400);
+        Map<String, String> negative = new LinkedHashMap<>(good);
+        negative.put("Rattan-Seq", "-1");
+        assertThat(post(1, "", negative, "data").body()).contains("unsigned decimal");
+        assertThat(held()).isEmpty();
+        assertThat(post(1, "", good, "data").statusCode()).isEqualTo(201);
+    }
+
+    @Test
+    void aReplicaThatWasDownComesBackWithTheNewerSequenceNeverTheOld() throws Exception {
+        assertThat(post(0, "", headers(VALUE_ID, 1, expiry, "old"), "old").statusCode()).isEqualTo(201);
+        await().atMost(WAIT).until(() -> held().size() == CONFIG.replicas());
+        int lagging = -1;
+        for (int n = 1; n < 5 && lagging < 0; n++) {
+            RattanNode node = cluster.node(n);
+            if (node.localRecords().get(10, TimeUnit.SECONDS).stream().anyMatch(r -> r.key().equals(KEY))) {
+                lagging = n;
+            }
+        }
+        assertThat(lagging).as("a replica other than node 0").isPositive();
+        cluster.halt(lagging);
+        HttpResponse<String> newer = post(0, "", headers(VALUE_ID, 2, expiry, "new"), "new");
+        assertThat(newer.statusCode()).as(newer.body()).isEqualTo(201);
+
+        cluster.restart(lagging);
+        int back = lagging;
+        await().atMost(WAIT).until(() -> cluster.node(back).localRecords().get(10, TimeUnit.SECONDS).stream()
+                .filter(r -> r.key().equals(KEY)).allMatch(r -> r.seq() == 2));
+        await().atMost(WAIT).until(() -> held().stream().allMatch(r -> r.seq() == 2));
+        for (int n = 0; n < 5; n++) {
+            JsonNode values = get(n);
+            assertThat(values).as("node %d", n).hasSize(1);
+            assertThat(values.get(0).get("seq").asText()).isEqualTo("2");
+        }
+    }
+}
