@@ -72,7 +72,7 @@ final class OwnStore {
             try {
                 Optional<StoredRecord> held = store.read(key, valueHash);
                 held.ifPresent(r -> store.write(new StoredRecord(r.key(), r.valueHash(), r.value(),
-                        expiryClock.epochMillis() + 1, r.binding(), r.secret(), r.tombstone())));
+                        expiryClock.epochMillis() + 1, r.binding(), r.secret(), r.tombstone(), r.stamp())));
                 result.complete(held.isPresent());
             } catch (RuntimeException e) {
                 result.completeExceptionally(e);

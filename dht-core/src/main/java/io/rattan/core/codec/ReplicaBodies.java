@@ -34,7 +34,7 @@ final class ReplicaBodies implements BodyCodec {
 
     // The smallest encoding of each list element, so that a claimed count can be checked against the bytes left.
     private static final int REPLICA_RECORD_BYTES_MIN = Id.BYTES + 4 + 4 + 8 + 4 + 4 + 1 + 1;
-    private static final int DIGEST_ENTRY_BYTES_MIN = Id.BYTES + 4 + 1 + 8;
+    private static final int DIGEST_ENTRY_BYTES_MIN = Id.BYTES + 4 + 1 + 8 + 8;
     private static final int RANGE_SUM_BYTES = 4 + 8;
 
     private ReplicaBodies() {
@@ -123,12 +123,13 @@ final class ReplicaBodies implements BodyCodec {
             lw.bytes(e.valueHash(), HASH_BYTES_MAX, "valueHash");
             lw.bool(e.tombstone());
             lw.i64(e.seq());
+            lw.i64(e.stampTag());
         });
     }
 
     private static List<DigestEntry> readDigestEntries(FrameReader r) {
         return r.list(DIGEST_ENTRY_BYTES_MIN, "entries", lr -> new DigestEntry(lr.id("key"),
-                lr.bytes(HASH_BYTES_MAX, "valueHash"), lr.bool("tombstone"), lr.i64("seq")));
+                lr.bytes(HASH_BYTES_MAX, "valueHash"), lr.bool("tombstone"), lr.i64("seq"), lr.i64("stampTag")));
     }
 
     private static void writeRangeSums(FrameWriter w, List<RangeSum> parts) {

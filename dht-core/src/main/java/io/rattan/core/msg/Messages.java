@@ -393,12 +393,14 @@ public final class Messages {
     }
 
     /**
-     * An anti-entropy summary entry; {@code seq} is an owned record's sequence (0 for an unowned one), so that two
-     * replicas holding different versions of one owned value see a difference (protocol version 8).
+     * An anti-entropy summary entry. For an owned record, {@code seq} is its sequence and {@code stampTag} the first
+     * 8 bytes of its signature with the lowest bit set (never 0), which differ between any two versions; for an
+     * unowned one both are 0. So two replicas holding different versions of one owned value see a difference, and
+     * which one is greater (protocol version 8).
      */
-    public record DigestEntry(Id key, Bytes valueHash, boolean tombstone, long seq) {
+    public record DigestEntry(Id key, Bytes valueHash, boolean tombstone, long seq, long stampTag) {
         public DigestEntry(Id key, Bytes valueHash, boolean tombstone) {
-            this(key, valueHash, tombstone, 0);
+            this(key, valueHash, tombstone, 0, 0);
         }
     }
 

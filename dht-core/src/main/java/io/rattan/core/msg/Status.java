@@ -27,8 +27,8 @@ public enum Status {
      */
     PARTIAL(12),
     /**
-     * An owned put whose sequence is not above the one held, with other content; or a remove that would expire before
-     * the value it removes. Final: the owner must sign another sequence (HTTP 409).
+     * An owned put whose sequence is below the one held, or equal to it with other content; or a remove that would
+     * expire before the value it removes. Final: the owner must sign another sequence (HTTP 409).
      */
     CONFLICT(13);
 

@@ -1,6 +1,7 @@
 package io.rattan.core.node;
 
 import io.rattan.core.env.ExpiryClock;
+import io.rattan.core.msg.Messages.DigestEntry;
 import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Status;
 import io.rattan.core.owned.OwnerSignatures;
@@ -9,6 +10,8 @@ import io.rattan.core.owned.SignedBytes;
 import io.rattan.core.owned.SignedOp;
 import io.rattan.core.store.StoredRecord;
 import io.rattan.core.util.Bytes;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * What a replica checks of an owned record before it stores one, and which of two it keeps: the owner's signature,
@@ -18,6 +21,26 @@ import io.rattan.core.util.Bytes;
 final class OwnedRecords {
 
     private OwnedRecords() {
+    }
+
+    /**
+     * What tells versions of an owned record apart in repair digests: the first 8 bytes of its signature, which
+     * covers its sequence, kind, data and expiry, with the lowest bit set so that it is never 0; 0 for an unowned one.
+     */
+    static long stampTag(StoredRecord r) {
+        if (!r.isOwned()) {
+            return 0;
+        }
+        long tag = 0;
+        for (int i = 0; i < Long.BYTES; i++) {
+            tag = (tag << 8) | (r.stamp().signature().get(i) & 0xFF);
+        }
+        return tag | 1;
+    }
+
+    /** A record as a repair digest names it. */
+    static DigestEntry digestEntry(StoredRecord r) {
+        return new DigestEntry(r.key(), r.valueHash(), r.tombstone(), r.seq(), stampTag(r));
     }
 
     /** The version of an owned record, as {@link OwnedRule} compares them. */
@@ -51,14 +74,15 @@ final class OwnedRecords {
 
     /**
      * Why an owned record's signed expiry is refused at {@code nowMillis}, or null: already past, or more than the
-     * longest TTL plus the clocks' spread ahead (nobody may store for longer than any put could).
+     * longest TTL plus {@code slackMillis} (the clocks' disagreement) ahead: nobody may store for longer than any put
+     * could.
      */
-    static String expiryProblem(OwnerStamp s, long nowMillis, int ttlSecondsMax) {
+    static String expiryProblem(OwnerStamp s, long nowMillis, int ttlSecondsMax, long slackMillis) {
         long expiresAt = s.expiresAtMillis();
         if (expiresAt <= nowMillis) {
             return "its signed expiry " + s.expiresAtSeconds() + " has passed";
         }
-        if (expiresAt > nowMillis + ttlSecondsMax * 1000L + ExpiryClock.SPREAD_BOUND_MILLIS) {
+        if (expiresAt > nowMillis + ttlSecondsMax * 1000L + slackMillis) {
             return "its signed expiry " + s.expiresAtSeconds() + " is more than the longest TTL (" + ttlSecondsMax
                     + " s) ahead";
         }
@@ -71,11 +95,17 @@ final class OwnedRecords {
      * not capped; its form is checked, its signature not yet (that is done where it is written, off the loop).
      */
     static StoredRecord readable(ReplicaRecord r, NodeConfig config, long nowMillis, boolean settled) {
-        StoredRecord owned = new StoredRecord(r.key(), r.valueHash(), r.value(), r.stamp().expiresAtMillis(),
-                r.binding(), r.secret(), r.tombstone(), r.stamp());
-        if (settled && expiryProblem(r.stamp(), nowMillis, config.ttlSecondsMax()) != null) {
+        if (r.valueHash().length() != StoredRecord.HASH_BYTES || !r.binding().isEmpty() || !r.secret().isEmpty()
+                || r.tombstone() && !r.value().isEmpty()) {
             return null;
         }
+        // The root took it within S of its clock; this node's clock may lag the root's by 2 S.
+        if (settled && expiryProblem(r.stamp(), nowMillis, config.ttlSecondsMax(),
+                2 * ExpiryClock.SPREAD_BOUND_MILLIS) != null) {
+            return null;
+        }
+        StoredRecord owned = new StoredRecord(r.key(), r.valueHash(), r.value(), r.stamp().expiresAtMillis(),
+                r.binding(), r.secret(), r.tombstone(), r.stamp());
         return formProblem(owned, config.valueBytesMax(), false) == null ? owned : null;
     }
 
@@ -85,7 +115,8 @@ final class OwnedRecords {
      */
     static Written rootWrite(StoredRecord held, StoredRecord incoming, NodeConfig config, long nowMillis) {
         String problem = formProblem(incoming, config.valueBytesMax(), true);
-        problem = problem != null ? problem : expiryProblem(incoming.stamp(), nowMillis, config.ttlSecondsMax());
+        problem = problem != null ? problem
+                : expiryProblem(incoming.stamp(), nowMillis, config.ttlSecondsMax(), ExpiryClock.SPREAD_BOUND_MILLIS);
         if (problem != null) {
             return new Written(new WriteVerdict(Status.FORBIDDEN, "refused: " + problem, 0), null);
         }
@@ -114,20 +145,32 @@ final class OwnedRecords {
         return new Written(new WriteVerdict(Status.CONFLICT, detail, held.seq()), null);
     }
 
+    /** The records of {@code records} that are unowned or whose owner signed them (a pure check: off the loop). */
+    static List<StoredRecord> signed(List<StoredRecord> records, int valueBytesMax) {
+        List<StoredRecord> out = new ArrayList<>(records.size());
+        for (StoredRecord r : records) {
+            if (!r.isOwned() || formProblem(r, valueBytesMax, true) == null) {
+                out.add(r);
+            }
+        }
+        return out;
+    }
+
     /** A write's verdict and what it writes. */
     record Written(WriteVerdict verdict, StoredRecord toWrite) {
     }
 
     /**
      * A copy {@code incoming} meets {@code held} (null: nothing), one of them owned: the greater version is written;
-     * one equal to what is held counts as stored; an owned and an unowned record never meet (a slot's name is no
-     * value's hash), and such a copy is refused.
+     * one equal to what is held counts as stored. An unowned copy never replaces an owned record, and an owned one
+     * replaces an unowned record under its slot's name: no value's bytes hash to that name, so only a forged
+     * tombstone can be there, and it must not keep the owner's value out.
      */
     static TombstoneRule.Outcome copy(StoredRecord held, StoredRecord incoming) {
-        if (!incoming.isOwned() || held != null && !held.isOwned()) {
+        if (!incoming.isOwned()) {
             return TombstoneRule.Outcome.REFUSED;
         }
-        if (held == null || OwnedRule.supersedes(version(incoming), version(held))) {
+        if (held == null || !held.isOwned() || OwnedRule.supersedes(version(incoming), version(held))) {
             return TombstoneRule.Outcome.write(incoming);
         }
         return version(held).sameContent(version(incoming)) ? TombstoneRule.Outcome.UNCHANGED

@@ -225,10 +225,27 @@ final class QuorumRead {
             return;
         }
         closed.add(c.id());
-        outstanding--;
         late.remove(c.id());
         cost = cost.plus(ctx.outbox().sizeOf(c, r));
-        answers.add(new ReadMerge.Answer(c, readable(r), r.more()));
+        List<StoredRecord> records = readable(r);
+        if (records.stream().noneMatch(StoredRecord::isOwned)) {
+            counted(c, records, r.more());
+            return;
+        }
+        // Owners' signatures are checked off the loop, as where a replica writes; the answer counts once they are.
+        int valueBytesMax = ctx.config().valueBytesMax();
+        replica.offLoop(() -> OwnedRecords.signed(records, valueBytesMax), (signed, failure) -> {
+            LocalReplica.storeFault(failure);
+            counted(c, failure == null ? signed : List.of(), r.more());
+        });
+    }
+
+    private void counted(Contact c, List<StoredRecord> records, boolean more) {
+        outstanding--;
+        if (done) {
+            return;
+        }
+        answers.add(new ReadMerge.Answer(c, records, more));
         replicaAnswers += replicas.contains(c.id()) ? 1 : 0;
         check();
     }
@@ -307,6 +324,31 @@ final class QuorumRead {
     }
 
     /**
+     * This node's own read repair, as a pushed copy; owned records go off the loop, where their signatures are
+     * checked ({@link LocalReplica#accept}).
+     */
+    private void repairHere(List<ReplicaRecord> wire) {
+        List<ReplicaRecord> owned = wire.stream().filter(w -> w.stamp() != null).toList();
+        try {
+            replica.acceptReplicas(owned.isEmpty() ? wire : wire.stream().filter(w -> w.stamp() == null).toList());
+        } catch (StoreException e) {
+            repairFailed(e);
+        }
+        if (!owned.isEmpty()) {
+            replica.offLoop(() -> replica.acceptReplicas(owned), (n, failure) -> {
+                StoreException e = LocalReplica.storeFault(failure);
+                if (e != null) {
+                    repairFailed(e);
+                }
+            });
+        }
+    }
+
+    private void repairFailed(StoreException e) {
+        log.warn("{} cannot store its own read repair of {}: {}", ctx.tag(), get.key().shortHex(), e.toString());
+    }
+
+    /**
      * Sends {@code r}'s records to its replica: this node's own store takes them as a pushed copy; another node gets
      * them in {@link StoreReplicas} pages of bounded size, without retry (anti-entropy makes a lost one good).
      */
@@ -316,12 +358,7 @@ final class QuorumRead {
             wire.add(replica.toWire(s));
         }
         if (r.to().equals(ctx.self())) {
-            try {
-                replica.acceptReplicas(wire);
-            } catch (StoreException e) {
-                log.warn("{} cannot store its own read repair of {}: {}", ctx.tag(), get.key().shortHex(),
-                        e.toString());
-            }
+            repairHere(wire);
             return;
         }
         int from = 0;

@@ -62,7 +62,7 @@ final class RangeScan {
             int i = KeyRange.partOf(parts, r.key(), ends);
             if (i >= 0) {
                 counts[i]++;
-                hashes[i] += hash(r.key(), r.valueHash(), r.tombstone(), r.seq());
+                hashes[i] += hash(r.key(), r.valueHash(), r.tombstone(), OwnedRecords.stampTag(r));
             }
             return true;
         }, () -> {
@@ -87,16 +87,16 @@ final class RangeScan {
                 over[0] = true;
                 return false;
             }
-            found.add(new DigestEntry(r.key(), r.valueHash(), r.tombstone(), r.seq()));
+            found.add(OwnedRecords.digestEntry(r));
             return true;
         }, () -> done.accept(over[0] ? null : found), () -> done.accept(null)).step();
     }
 
     /**
-     * A record's 64-bit digest hash over (key, value hash, tombstone, sequence number), mixed so that sums of many
-     * hashes stay well spread.
+     * A record's 64-bit digest hash over (key, value hash, tombstone, version), mixed so that sums of many hashes stay
+     * well spread; the version is an owned record's stamp tag ({@link OwnedRecords#stampTag}), 0 for others.
      */
-    static long hash(Id key, Bytes valueHash, boolean tombstone, long sequence) {
+    static long hash(Id key, Bytes valueHash, boolean tombstone, long version) {
         long v = 0;
         for (int i = 0; i < 8 && i < valueHash.length(); i++) {
             v = (v << 8) | (valueHash.get(i) & 0xFF);
@@ -106,7 +106,7 @@ final class RangeScan {
         h = mix(h ^ key.lo());
         h = mix(h ^ v);
         h = mix(h ^ (tombstone ? 0x5851F42D4C957F2DL : 0x2545F4914F6CDD1DL));
-        return mix(h ^ sequence);
+        return mix(h ^ version);
     }
 
     /** MurmurHash3's 64-bit finaliser. */

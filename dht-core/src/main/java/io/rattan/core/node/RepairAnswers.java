@@ -129,15 +129,8 @@ final class RepairAnswers {
         for (int i = 0; i < entries.size(); i++) {
             DigestEntry entry = entries.get(i);
             Optional<StoredRecord> have = held.get(i);
-            if (have.isPresent() && have.get().isOwned()) {
-                // Another version of an owned value: the lesser side takes the greater (sequence, then a tombstone).
-                int c = OwnedRule.compareDigests(entry.seq(), entry.tombstone(), have.get().seq(),
-                        have.get().tombstone());
-                if (c > 0) {
-                    want.add(entry);
-                } else if (c < 0) {
-                    sendBack.add(have.get());
-                }
+            if (entry.stampTag() != 0 || have.isPresent() && have.get().isOwned()) {
+                owned(entry, have.orElse(null), want, sendBack);
                 continue;
             }
             boolean lacks = entry.tombstone() ? have.isEmpty() || !have.get().tombstone() : have.isEmpty()
@@ -153,6 +146,34 @@ final class RepairAnswers {
         if (!sendBack.isEmpty()) {
             ReplicaStream s = streams.apply(from);
             sendBack.forEach(s::add);
+        }
+    }
+
+    /**
+     * An entry or a held record that is owned: the side with the lesser version takes the greater (sequence, then a
+     * tombstone); of two versions the digest cannot order (one sequence, other data), each side takes the other's and
+     * keeps the greater by {@link OwnedRule}. An unowned record under a slot's name (a forged tombstone) gives way to
+     * the owned one.
+     */
+    private static void owned(DigestEntry entry, StoredRecord have, List<DigestEntry> want, List<StoredRecord> sendBack) {
+        boolean ownedHere = have != null && have.isOwned();
+        if (entry.stampTag() == 0) {
+            sendBack.add(have);
+            return;
+        }
+        if (!ownedHere) {
+            want.add(entry);
+            return;
+        }
+        if (entry.stampTag() == OwnedRecords.stampTag(have)) {
+            return;
+        }
+        int c = OwnedRule.compareDigests(entry.seq(), entry.tombstone(), have.seq(), have.tombstone());
+        if (c >= 0) {
+            want.add(entry);
+        }
+        if (c <= 0) {
+            sendBack.add(have);
         }
     }
 }

@@ -127,7 +127,7 @@ final class StrayCheck {
             for (Contact c : set) {
                 if (peers.contains(c)) {
                     List<DigestEntry> entries = offers.computeIfAbsent(c, x -> new ArrayList<>());
-                    entries.add(new DigestEntry(r.key(), r.valueHash(), r.tombstone(), r.seq()));
+                    entries.add(OwnedRecords.digestEntry(r));
                     full |= entries.size() >= ctx.config().digestEntriesMax();
                 }
             }

@@ -161,8 +161,8 @@ final class MessageArbitraries {
     }
 
     static Arbitrary<DigestEntry> digestEntries() {
-        return Combinators.combine(ids(), hashes(), Arbitraries.of(true, false), Arbitraries.longs())
-                .as(DigestEntry::new);
+        return Combinators.combine(ids(), hashes(), Arbitraries.of(true, false), Arbitraries.longs(),
+                Arbitraries.longs()).as(DigestEntry::new);
     }
 
     /** One generator per message type; a test checks that no type is missing. */

@@ -60,6 +60,15 @@ class OwnedRuleTest {
         assertThat(OwnedRule.supersedes(new OwnedVersion(5, false, A, 101), held)).isTrue();
     }
 
+    @Test
+    void digestsOrderVersionsBySequenceThenATombstone() {
+        assertThat(OwnedRule.compareDigests(2, false, 1, true)).isPositive();
+        assertThat(OwnedRule.compareDigests(-1L, false, 1, false)).as("unsigned").isPositive();
+        assertThat(OwnedRule.compareDigests(1, true, 1, false)).isPositive();
+        assertThat(OwnedRule.compareDigests(1, false, 1, true)).isNegative();
+        assertThat(OwnedRule.compareDigests(1, false, 1, false)).isZero();
+    }
+
     /** Replicas that are brought the same copies in any order keep the same version: the greatest. */
     @Property
     void copiesInAnyOrderConverge(@ForAll @Size(min = 1, max = 12) List<@From("versions") OwnedVersion> versions,

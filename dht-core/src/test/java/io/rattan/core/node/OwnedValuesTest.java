@@ -3,6 +3,7 @@ package io.rattan.core.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
@@ -104,8 +105,7 @@ class OwnedValuesTest {
             List<ValueEntry> values = get(world, gateway);
             assertThat(values).as("gateway %d", gateway).hasSize(1);
             assertThat(values.get(0).value()).isEqualTo(Bytes.utf8("v2"));
-            assertThat(values.get(0).stamp()).isEqualTo(second.status() == Status.OK
-                    ? put(2, expiry, "v2").stamp() : null);
+            assertThat(values.get(0).stamp()).isEqualTo(put(2, expiry, "v2").stamp());
         }
         assertThat(held(world)).hasSize(NodeConfig.defaults().replicas())
                 .allSatisfy(r -> assertThat(r.seq()).isEqualTo(2));
@@ -209,6 +209,71 @@ class OwnedValuesTest {
         assertThat(replica.acceptReplicas(List.of(removed))).isOne();
         assertThat(replica.readPage(KEY, 0, Bytes.EMPTY, 0).values()).isEmpty();
         assertThat(replica.acceptReplicas(List.of(v2))).as("under its tombstone").isZero();
+    }
+
+    /**
+     * A slot's name is public (owner key and value id), so any replica could push an unowned tombstone under it; it
+     * must not keep the owner's value out, on the replicas that hold it or by being repaired onto the others.
+     */
+    @Test
+    void aForgedTombstoneUnderTheSlotGivesWayToTheOwnersValue() {
+        VirtualWorld world = world();
+        long expiry = inAnHour(world);
+        Bytes slot = OwnedSlot.of(SignedBytes.DEFAULT_NAMESPACE, OwnerSignatures.publicKey(OWNER), VALUE_ID);
+        StoredRecord forged = StoredRecord.tombstone(KEY, slot, (expiry + 3600) * 1000, Bytes.utf8("forger"));
+        for (int n : world.liveIndexes()) {
+            world.store(n).write(forged);
+        }
+        PutReply put = putAt(world, 4, put(1, expiry, "mine"));
+        assertThat(put.status()).as(put.detail()).isEqualTo(Status.OK);
+        world.runFor(Duration.ofMinutes(2).toNanos());
+        assertThat(held(world)).hasSizeGreaterThanOrEqualTo(NodeConfig.defaults().replicas());
+        GetReply quorum = (GetReply) world.request(7, ClientGet.of(KEY, GetOptions.defaults().withQuorum(3)));
+        assertThat(quorum.values()).extracting(ValueEntry::value).containsExactly(Bytes.utf8("mine"));
+        assertThat(quorum.values().get(0).stamp().seq()).isEqualTo(1);
+        for (int n : world.liveIndexes()) {
+            assertThat(get(world, n)).as("node %d", n).extracting(ValueEntry::value)
+                    .containsExactly(Bytes.utf8("mine"));
+        }
+    }
+
+    @Test
+    void malformedOwnedCopiesAreDroppedAndAForgedTombstoneIsReplaced() {
+        VirtualScheduler clock = new VirtualScheduler(1_700_000_000_000L);
+        MemoryStore store = new MemoryStore(clock::epochMillis);
+        LocalReplica replica = new LocalReplica(NodeConfig.defaults(), store, clock, "test");
+        long expiry = clock.epochMillis() / 1000 + 3600;
+        Bytes slot = OwnedSlot.of(SignedBytes.DEFAULT_NAMESPACE, OwnerSignatures.publicKey(OWNER), VALUE_ID);
+        ReplicaRecord v1 = copy(slot, 1, expiry, "v1");
+        List<ReplicaRecord> malformed = List.of(
+                new ReplicaRecord(KEY, slot, v1.value(), v1.expiresAtMillis(), slot, Bytes.EMPTY, false, v1.stamp()),
+                new ReplicaRecord(KEY, slot, v1.value(), v1.expiresAtMillis(), Bytes.EMPTY, Bytes.utf8("s"), false,
+                        v1.stamp()),
+                new ReplicaRecord(KEY, Bytes.of(Bytes.utf8("short").sha256().toByteArray(), 0, 20), v1.value(), v1.expiresAtMillis(),
+                        Bytes.EMPTY, Bytes.EMPTY, false, v1.stamp()),
+                new ReplicaRecord(KEY, slot, v1.value(), v1.expiresAtMillis(), Bytes.EMPTY, Bytes.EMPTY, true,
+                        v1.stamp()));
+        assertThat(replica.acceptReplicas(malformed)).isZero();
+        assertThat(store.size()).isZero();
+
+        long max = NodeConfig.defaults().ttlSecondsMax();
+        long now = clock.epochMillis() / 1000;
+        assertThat(replica.acceptReplicas(List.of(copy(slot, 1, now + max + 3, "far")))).as("beyond ttl + 2 S")
+                .isZero();
+        assertThat(replica.acceptReplicas(List.of(copy(slot, 1, now + max + 1, "lagging clock")))).as("within")
+                .isOne();
+        store.purgeExpired(Integer.MAX_VALUE);
+
+        VirtualScheduler other = new VirtualScheduler(1_700_000_000_000L);
+        MemoryStore fresh = new MemoryStore(other::epochMillis);
+        LocalReplica replica2 = new LocalReplica(NodeConfig.defaults(), fresh, other, "test");
+        fresh.write(StoredRecord.tombstone(KEY, slot, (expiry + 60) * 1000, Bytes.utf8("forger")));
+        assertThat(replica2.acceptReplicas(List.of(v1))).as("the owner's copy over a forged tombstone").isOne();
+        assertThat(fresh.read(KEY, slot)).get().extracting(StoredRecord::isOwned).isEqualTo(true);
+        ReplicaRecord unowned = new ReplicaRecord(KEY, slot, Bytes.EMPTY, (expiry + 60) * 1000, Bytes.EMPTY,
+                Bytes.utf8("forger"), true);
+        assertThat(replica2.acceptReplicas(List.of(unowned))).as("and not the other way").isZero();
+        assertThat(fresh.read(KEY, slot)).get().extracting(StoredRecord::seq).isEqualTo(1L);
     }
 
     private static ReplicaRecord copy(Bytes slot, long seq, long expiry, String data) {

@@ -25,6 +25,7 @@ public final class ClientGuard {
     private final int ratePerSecond;
     private final KeyedRateLimiter<InetAddress> rates;
     private final StorageShares shares;
+    private final LongSupplier clockMillis;
     private final LongAdder rateLimited = new LongAdder();
     private final LongAdder quotaExceeded = new LongAdder();
 
@@ -37,6 +38,7 @@ public final class ClientGuard {
         this.ratePerSecond = limits.clientRequestsPerSecond();
         this.rates = new KeyedRateLimiter<>(ratePerSecond);
         this.shares = new StorageShares(limits.clientStorageBytes(), ttlMax, clockMillis);
+        this.clockMillis = clockMillis;
     }
 
     /** A guard that limits nothing: for gateways built without a node's limits (tests, embedding). */
@@ -67,7 +69,10 @@ public final class ClientGuard {
      */
     public CompletableFuture<Message> put(InetAddress client, ClientPut put,
                                           Supplier<CompletableFuture<Message>> send) {
-        StorageShares.Decision decision = shares.reserve(client, put.value().length(), put.ttlSeconds());
+        // An owned value has no TTL: it lives until its signed expiry.
+        int ttlSeconds = put.stamp() == null ? put.ttlSeconds() : (int) Math.min(Integer.MAX_VALUE,
+                Math.max(1, (put.stamp().expiresAtMillis() - clockMillis.getAsLong() + 999) / 1000));
+        StorageShares.Decision decision = shares.reserve(client, put.value().length(), ttlSeconds);
         if (!decision.admitted()) {
             quotaExceeded.increment();
             return CompletableFuture.completedFuture(new ErrorReply(Status.QUOTA_EXCEEDED,

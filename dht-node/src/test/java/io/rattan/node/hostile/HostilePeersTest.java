@@ -35,6 +35,7 @@ import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.NodeConfig;
+import io.rattan.core.owned.OwnerStamp;
 import io.rattan.core.util.Bytes;
 import io.rattan.node.LocalCluster;
 import io.rattan.node.RattanNode;
@@ -406,12 +407,14 @@ class HostilePeersTest {
      * values holding at most {@code pageBytesMax} value bytes together, with the last one's placemark (a value hash)
      * and, when asked, the key's k holders; the frame of the larger of the two replies that carry a page (a routed
      * get's and an iterative get's), from a sender with the longest IPv4 address. Every field but the values has a
-     * fixed width, so values of equal size make the largest page.
+     * fixed width, so values of equal size make the largest page; owned ones, with their stamps, the largest.
      */
     static int pageBytes(NodeConfig c) {
         List<ValueEntry> values = new ArrayList<>();
+        OwnerStamp stamp = new OwnerStamp(Bytes.wrap(new byte[32]), 0, 0, 0, Bytes.wrap(new byte[64]));
         for (int i = 0; i < c.pageValuesMax(); i++) {
-            values.add(new ValueEntry(Bytes.wrap(new byte[c.pageBytesMax() / c.pageValuesMax()]), Long.MAX_VALUE));
+            values.add(new ValueEntry(Bytes.wrap(new byte[c.pageBytesMax() / c.pageValuesMax()]), Long.MAX_VALUE,
+                    stamp));
         }
         Bytes placemark = Bytes.wrap(new byte[32]);
         Contact longest = new Contact(Id.ofName("holder"), new Address("255.255.255.255", 65_535), 65_535);

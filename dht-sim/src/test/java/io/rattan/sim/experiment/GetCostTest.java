@@ -118,10 +118,11 @@ class GetCostTest {
             return size;
         }
         if (m instanceof GetReply r) {
-            // status, values (each: value, ttlRemainingMillis), placemark, hops, detail, cost, holders, replicasRead
+            // status, values (each: value, ttlRemainingMillis, a stamp's presence byte and, when owned, the stamp's
+            // 120 bytes), placemark, hops, detail, cost, holders, replicasRead
             long values = 2;
             for (ValueEntry v : r.values()) {
-                values += bytes(v.value()) + 8;
+                values += bytes(v.value()) + 8 + 1 + (v.stamp() == null ? 0 : 120);
             }
             long holders = 2;
             for (Contact c : r.holders()) {
