@@ -39,6 +39,11 @@ class OwnedValuesTest {
     private static final Bytes OTHER = Bytes.fromHex("4ccd089b28ff96da9db6c346ec114e0f5b8a319f35aba624da8cf6ed4fb8a6fb");
     private static final Id KEY = Id.ofName("owned");
     private static final long VALUE_ID = 7;
+    private static final long T0_MILLIS = 1_700_000_000_000L;
+    /** For the tests of one replica, whose clock never moves: an hour after it. */
+    private static final long EXPIRY = T0_MILLIS / 1000 + 3600;
+    private static final Bytes SLOT = OwnedSlot.of(SignedBytes.DEFAULT_NAMESPACE, OwnerSignatures.publicKey(OWNER),
+            VALUE_ID);
 
     private static OwnerStamp stamp(Bytes owner, SignedOp op, long seq, long expirySeconds, Bytes data) {
         return OwnerSignatures.sign(owner, op, SignedBytes.DEFAULT_NAMESPACE, KEY, VALUE_ID, seq, expirySeconds,
@@ -186,16 +191,14 @@ class OwnedValuesTest {
 
     @Test
     void aCopyIsStoredOnlyWithItsOwnersSignatureAndOnlyOverALesserVersion() {
-        VirtualScheduler clock = new VirtualScheduler(1_700_000_000_000L);
+        VirtualScheduler clock = new VirtualScheduler(T0_MILLIS);
         MemoryStore store = new MemoryStore(clock::epochMillis);
         LocalReplica replica = new LocalReplica(NodeConfig.defaults(), store, clock, "test");
-        long expiry = clock.epochMillis() / 1000 + 3600;
-        Bytes slot = OwnedSlot.of(SignedBytes.DEFAULT_NAMESPACE, OwnerSignatures.publicKey(OWNER), VALUE_ID);
-        ReplicaRecord v2 = copy(slot, 2, expiry, "v2");
-        ReplicaRecord v1 = copy(slot, 1, expiry, "v1");
-        ReplicaRecord forged = new ReplicaRecord(KEY, slot, Bytes.utf8("forged"), expiry * 1000, Bytes.EMPTY,
+        ReplicaRecord v2 = copy(SLOT, 2, EXPIRY, "v2");
+        ReplicaRecord v1 = copy(SLOT, 1, EXPIRY, "v1");
+        ReplicaRecord forged = new ReplicaRecord(KEY, SLOT, Bytes.utf8("forged"), EXPIRY * 1000, Bytes.EMPTY,
                 Bytes.EMPTY, false, v2.stamp());
-        ReplicaRecord elsewhere = new ReplicaRecord(KEY, Bytes.utf8("x").sha256(), v2.value(), expiry * 1000,
+        ReplicaRecord elsewhere = new ReplicaRecord(KEY, Bytes.utf8("x").sha256(), v2.value(), EXPIRY * 1000,
                 Bytes.EMPTY, Bytes.EMPTY, false, v2.stamp());
 
         assertThat(replica.acceptReplicas(List.of(forged, elsewhere))).isZero();
@@ -203,9 +206,9 @@ class OwnedValuesTest {
         assertThat(replica.acceptReplicas(List.of(v2))).isOne();
         assertThat(replica.acceptReplicas(List.of(v1))).as("a lesser version").isZero();
         assertThat(replica.acceptReplicas(List.of(v2))).as("the same one again").isOne();
-        assertThat(store.read(KEY, slot)).get().extracting(StoredRecord::seq).isEqualTo(2L);
-        ReplicaRecord removed = new ReplicaRecord(KEY, slot, Bytes.EMPTY, expiry * 1000, Bytes.EMPTY, Bytes.EMPTY,
-                true, stamp(OWNER, SignedOp.REMOVE, 3, expiry, Bytes.EMPTY));
+        assertThat(store.read(KEY, SLOT)).get().extracting(StoredRecord::seq).isEqualTo(2L);
+        ReplicaRecord removed = new ReplicaRecord(KEY, SLOT, Bytes.EMPTY, EXPIRY * 1000, Bytes.EMPTY, Bytes.EMPTY,
+                true, stamp(OWNER, SignedOp.REMOVE, 3, EXPIRY, Bytes.EMPTY));
         assertThat(replica.acceptReplicas(List.of(removed))).isOne();
         assertThat(replica.readPage(KEY, 0, Bytes.EMPTY, 0).values()).isEmpty();
         assertThat(replica.acceptReplicas(List.of(v2))).as("under its tombstone").isZero();
@@ -219,8 +222,7 @@ class OwnedValuesTest {
     void aForgedTombstoneUnderTheSlotGivesWayToTheOwnersValue() {
         VirtualWorld world = world();
         long expiry = inAnHour(world);
-        Bytes slot = OwnedSlot.of(SignedBytes.DEFAULT_NAMESPACE, OwnerSignatures.publicKey(OWNER), VALUE_ID);
-        StoredRecord forged = StoredRecord.tombstone(KEY, slot, (expiry + 3600) * 1000, Bytes.utf8("forger"));
+        StoredRecord forged = StoredRecord.tombstone(KEY, SLOT, (expiry + 3600) * 1000, Bytes.utf8("forger"));
         for (int n : world.liveIndexes()) {
             world.store(n).write(forged);
         }
@@ -239,41 +241,39 @@ class OwnedValuesTest {
 
     @Test
     void malformedOwnedCopiesAreDroppedAndAForgedTombstoneIsReplaced() {
-        VirtualScheduler clock = new VirtualScheduler(1_700_000_000_000L);
+        VirtualScheduler clock = new VirtualScheduler(T0_MILLIS);
         MemoryStore store = new MemoryStore(clock::epochMillis);
         LocalReplica replica = new LocalReplica(NodeConfig.defaults(), store, clock, "test");
-        long expiry = clock.epochMillis() / 1000 + 3600;
-        Bytes slot = OwnedSlot.of(SignedBytes.DEFAULT_NAMESPACE, OwnerSignatures.publicKey(OWNER), VALUE_ID);
-        ReplicaRecord v1 = copy(slot, 1, expiry, "v1");
+        ReplicaRecord v1 = copy(SLOT, 1, EXPIRY, "v1");
         List<ReplicaRecord> malformed = List.of(
-                new ReplicaRecord(KEY, slot, v1.value(), v1.expiresAtMillis(), slot, Bytes.EMPTY, false, v1.stamp()),
-                new ReplicaRecord(KEY, slot, v1.value(), v1.expiresAtMillis(), Bytes.EMPTY, Bytes.utf8("s"), false,
+                new ReplicaRecord(KEY, SLOT, v1.value(), v1.expiresAtMillis(), SLOT, Bytes.EMPTY, false, v1.stamp()),
+                new ReplicaRecord(KEY, SLOT, v1.value(), v1.expiresAtMillis(), Bytes.EMPTY, Bytes.utf8("s"), false,
                         v1.stamp()),
                 new ReplicaRecord(KEY, Bytes.of(Bytes.utf8("short").sha256().toByteArray(), 0, 20), v1.value(), v1.expiresAtMillis(),
                         Bytes.EMPTY, Bytes.EMPTY, false, v1.stamp()),
-                new ReplicaRecord(KEY, slot, v1.value(), v1.expiresAtMillis(), Bytes.EMPTY, Bytes.EMPTY, true,
+                new ReplicaRecord(KEY, SLOT, v1.value(), v1.expiresAtMillis(), Bytes.EMPTY, Bytes.EMPTY, true,
                         v1.stamp()));
         assertThat(replica.acceptReplicas(malformed)).isZero();
         assertThat(store.size()).isZero();
 
         long max = NodeConfig.defaults().ttlSecondsMax();
-        long now = clock.epochMillis() / 1000;
-        assertThat(replica.acceptReplicas(List.of(copy(slot, 1, now + max + 3, "far")))).as("beyond ttl + 2 S")
+        long now = T0_MILLIS / 1000;
+        assertThat(replica.acceptReplicas(List.of(copy(SLOT, 1, now + max + 3, "far")))).as("beyond ttl + 2 S")
                 .isZero();
-        assertThat(replica.acceptReplicas(List.of(copy(slot, 1, now + max + 1, "lagging clock")))).as("within")
+        assertThat(replica.acceptReplicas(List.of(copy(SLOT, 1, now + max + 1, "lagging clock")))).as("within")
                 .isOne();
         store.purgeExpired(Integer.MAX_VALUE);
 
-        VirtualScheduler other = new VirtualScheduler(1_700_000_000_000L);
+        VirtualScheduler other = new VirtualScheduler(T0_MILLIS);
         MemoryStore fresh = new MemoryStore(other::epochMillis);
         LocalReplica replica2 = new LocalReplica(NodeConfig.defaults(), fresh, other, "test");
-        fresh.write(StoredRecord.tombstone(KEY, slot, (expiry + 60) * 1000, Bytes.utf8("forger")));
+        fresh.write(StoredRecord.tombstone(KEY, SLOT, (EXPIRY + 60) * 1000, Bytes.utf8("forger")));
         assertThat(replica2.acceptReplicas(List.of(v1))).as("the owner's copy over a forged tombstone").isOne();
-        assertThat(fresh.read(KEY, slot)).get().extracting(StoredRecord::isOwned).isEqualTo(true);
-        ReplicaRecord unowned = new ReplicaRecord(KEY, slot, Bytes.EMPTY, (expiry + 60) * 1000, Bytes.EMPTY,
+        assertThat(fresh.read(KEY, SLOT)).get().extracting(StoredRecord::isOwned).isEqualTo(true);
+        ReplicaRecord unowned = new ReplicaRecord(KEY, SLOT, Bytes.EMPTY, (EXPIRY + 60) * 1000, Bytes.EMPTY,
                 Bytes.utf8("forger"), true);
         assertThat(replica2.acceptReplicas(List.of(unowned))).as("and not the other way").isZero();
-        assertThat(fresh.read(KEY, slot)).get().extracting(StoredRecord::seq).isEqualTo(1L);
+        assertThat(fresh.read(KEY, SLOT)).get().extracting(StoredRecord::seq).isEqualTo(1L);
     }
 
     private static ReplicaRecord copy(Bytes slot, long seq, long expiry, String data) {

@@ -174,9 +174,7 @@ class RocksDbStoreTest extends StoreContractTest {
     @Test
     void aStoreOfAnUnknownFormatVersionIsRefusedWithAClearError() throws RocksDBException {
         ((RocksDbStore) store).close();
-        List<ColumnFamilyDescriptor> descriptors = List.of(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY),
-                new ColumnFamilyDescriptor(RocksDbHandles.VALUES_CF.getBytes(StandardCharsets.UTF_8)),
-                new ColumnFamilyDescriptor(RocksDbHandles.EXPIRY_CF.getBytes(StandardCharsets.UTF_8)));
+        List<ColumnFamilyDescriptor> descriptors = descriptors();
         List<ColumnFamilyHandle> handles = new ArrayList<>();
         try (DBOptions options = new DBOptions();
              RocksDB db = RocksDB.open(options, dir.resolve("db").toString(), descriptors, handles)) {
@@ -202,9 +200,7 @@ class RocksDbStoreTest extends StoreContractTest {
         StoredRecord open = value("open", "v2", T0 + 6_000);
         StoredRecord removed = StoredRecord.tombstone(Id.ofName("removed"), Bytes.utf8("v3").sha256(), T0 + 7_000,
                 Bytes.EMPTY);
-        List<ColumnFamilyDescriptor> descriptors = List.of(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY),
-                new ColumnFamilyDescriptor(RocksDbHandles.VALUES_CF.getBytes(StandardCharsets.UTF_8)),
-                new ColumnFamilyDescriptor(RocksDbHandles.EXPIRY_CF.getBytes(StandardCharsets.UTF_8)));
+        List<ColumnFamilyDescriptor> descriptors = descriptors();
         List<ColumnFamilyHandle> handles = new ArrayList<>();
         try (DBOptions options = new DBOptions();
              RocksDB db = RocksDB.open(options, dir.resolve("db").toString(), descriptors, handles)) {
@@ -241,9 +237,7 @@ class RocksDbStoreTest extends StoreContractTest {
         StoredRecord kept = value("kept", "v", T0 + 5_000);
         store.write(kept);
         ((RocksDbStore) store).close();
-        List<ColumnFamilyDescriptor> descriptors = List.of(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY),
-                new ColumnFamilyDescriptor(RocksDbHandles.VALUES_CF.getBytes(StandardCharsets.UTF_8)),
-                new ColumnFamilyDescriptor(RocksDbHandles.EXPIRY_CF.getBytes(StandardCharsets.UTF_8)));
+        List<ColumnFamilyDescriptor> descriptors = descriptors();
         List<ColumnFamilyHandle> handles = new ArrayList<>();
         try (DBOptions options = new DBOptions();
              RocksDB db = RocksDB.open(options, dir.resolve("db").toString(), descriptors, handles)) {
@@ -313,12 +307,16 @@ class RocksDbStoreTest extends StoreContractTest {
         assertThatThrownBy(rocks::size).isInstanceOf(IllegalStateException.class);
     }
 
-    /** Writes bytes straight into the values column family, as a damaged disk might. The store must be closed. */
-    private void putRaw(byte[] key, byte[] bytes) throws RocksDBException {
-        List<ColumnFamilyDescriptor> descriptors = List.of(
-                new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY),
+    /** The store's column families, to open its database directly (the store must be closed). */
+    private static List<ColumnFamilyDescriptor> descriptors() {
+        return List.of(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY),
                 new ColumnFamilyDescriptor(RocksDbHandles.VALUES_CF.getBytes(StandardCharsets.UTF_8)),
                 new ColumnFamilyDescriptor(RocksDbHandles.EXPIRY_CF.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /** Writes bytes straight into the values column family, as a damaged disk might. The store must be closed. */
+    private void putRaw(byte[] key, byte[] bytes) throws RocksDBException {
+        List<ColumnFamilyDescriptor> descriptors = descriptors();
         List<ColumnFamilyHandle> handles = new ArrayList<>();
         try (DBOptions options = new DBOptions();
              RocksDB db = RocksDB.open(options, dir.resolve("db").toString(), descriptors, handles)) {
