@@ -6,6 +6,7 @@ import static io.rattan.core.codec.MessageCodec.STRING_BYTES_MAX;
 
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Consistency;
+import io.rattan.core.msg.PutCondition;
 import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
@@ -169,6 +170,25 @@ final class FrameReader {
                     + OwnerStamp.EXPIRES_AT_SECONDS_MAX);
         }
         return new OwnerStamp(owner, valueId, seq, expiresAtSeconds, fixed(OwnerStamp.SIGNATURE_BYTES, "signature"));
+    }
+
+    /** A put's condition as {@link FrameWriter#condition} writes it. */
+    PutCondition condition() {
+        PutCondition.Kind kind = coded("condition", PutCondition.Kind::fromCode, "unknown condition ");
+        long seq = i64("condition.seq");
+        if (kind != PutCondition.Kind.SEQ && seq != 0) {
+            throw new CodecException("a condition of kind " + kind + " names sequence " + seq);
+        }
+        return new PutCondition(kind, seq);
+    }
+
+    /** An optional number as {@link FrameWriter#optionalLong} writes it. */
+    Long optionalLong(String field) {
+        int present = u8(field);
+        if (present > 1) {
+            throw new CodecException(field + " marker is " + present + ", not 0 or 1");
+        }
+        return present == 1 ? i64(field) : null;
     }
 
     private Bytes fixed(int length, String field) {

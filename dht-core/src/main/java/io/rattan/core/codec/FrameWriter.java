@@ -7,6 +7,7 @@ import static io.rattan.core.codec.MessageCodec.STRING_BYTES_MAX;
 
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Consistency;
+import io.rattan.core.msg.PutCondition;
 import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Contact;
@@ -148,6 +149,20 @@ final class FrameWriter {
         i64(s.seq());
         nonNegativeI64(s.expiresAtSeconds(), "expiresAtSeconds");
         fixed(s.signature());
+    }
+
+    /** A put's condition: u8 kind (0 none, 1 absent, 2 sequence), then the sequence (0 unless kind 2). */
+    void condition(PutCondition c) {
+        u8(nonNull(c, "condition").kind().code());
+        i64(c.seq());
+    }
+
+    /** An optional unsigned number: u8 0; or u8 1 and the number. */
+    void optionalLong(Long v) {
+        u8(v == null ? 0 : 1);
+        if (v != null) {
+            i64(v);
+        }
     }
 
     /** Bytes of a length the field fixes, so no length travels. */

@@ -39,6 +39,7 @@ final class GatewayBodies implements BodyCodec {
                 w.nonNegativeI32(m.ttlSeconds(), "ttlSeconds");
                 w.bytes(m.binding(), HASH_BYTES_MAX, "binding");
                 w.stamp(m.stamp());
+                w.condition(m.condition());
             }
             case CLIENT_GET -> {
                 // Gateways and hedge do not travel: a binary client races and hedges itself (Messages.ClientGet).
@@ -75,7 +76,7 @@ final class GatewayBodies implements BodyCodec {
     public Message read(FrameReader r, MessageType type) {
         return switch (type) {
             case CLIENT_PUT -> new ClientPut(r.id("key"), r.bytes(VALUE_BYTES_MAX, "value"),
-                    r.nonNegativeI32("ttlSeconds"), r.bytes(HASH_BYTES_MAX, "binding"), r.stamp());
+                    r.nonNegativeI32("ttlSeconds"), r.bytes(HASH_BYTES_MAX, "binding"), r.stamp(), r.condition());
             case CLIENT_GET -> readClientGet(r);
             case CLIENT_REMOVE -> new ClientRemove(r.id("key"), r.bytes(HASH_BYTES_MAX, "valueHash"),
                     r.bytes(SECRET_BYTES_MAX, "secret"), r.nonNegativeI32("ttlSeconds"));

@@ -48,6 +48,7 @@ final class RequestBodies implements BodyCodec {
                 w.i64(m.originRequestId());
                 w.hops(m.hops());
                 w.stamp(m.stamp());
+                w.condition(m.condition());
             }
             case GET_REQUEST -> {
                 GetRequest m = (GetRequest) body;
@@ -77,7 +78,7 @@ final class RequestBodies implements BodyCodec {
                 w.status(m.status());
                 w.nonNegativeI32(m.replicas(), "replicas");
                 w.string(m.detail(), "detail");
-                w.i64(m.currentSeq());
+                w.optionalLong(m.currentSeq());
             }
             case GET_REPLY -> {
                 GetReply m = (GetReply) body;
@@ -120,7 +121,7 @@ final class RequestBodies implements BodyCodec {
             case PUT_REQUEST -> new PutRequest(r.id("key"), r.bytes(VALUE_BYTES_MAX, "value"),
                     r.nonNegativeI32("ttlSeconds"), r.nonNegativeI64("expiresAtMillis"),
                     r.bytes(HASH_BYTES_MAX, "binding"), r.contact("origin"), r.i64("originRequestId"), r.hops(),
-                    r.stamp());
+                    r.stamp(), r.condition());
             case GET_REQUEST -> new GetRequest(r.id("key"), r.routing(), r.nonNegativeI32("maxValues"),
                     r.bytes(HASH_BYTES_MAX, "placemark"), r.contact("origin"), r.i64("originRequestId"), r.hops(),
                     r.bool("wantHolders"), readCost(r), r.nonNegativeI32("readQuorum"));
@@ -128,7 +129,7 @@ final class RequestBodies implements BodyCodec {
                     r.bytes(SECRET_BYTES_MAX, "secret"), r.nonNegativeI32("ttlSeconds"), r.contact("origin"),
                     r.i64("originRequestId"), r.hops());
             case PUT_REPLY -> new PutReply(r.status(), r.nonNegativeI32("replicas"), r.string("detail"),
-                    r.i64("currentSeq"));
+                    r.optionalLong("currentSeq"));
             case GET_REPLY -> new GetReply(r.status(), readValueEntries(r), r.bytes(HASH_BYTES_MAX, "placemark"),
                     r.hops(), r.string("detail"), readCost(r), r.contacts("holders"),
                     r.nonNegativeI32("replicasRead"));

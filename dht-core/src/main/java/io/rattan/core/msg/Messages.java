@@ -192,14 +192,17 @@ public final class Messages {
      * ahead cannot stretch a value further than the root's own clock would.
      *
      * <p>An owned value carries its owner's {@code stamp} (null: unowned), whose signed expiry is its
-     * {@code expiresAtMillis}; it has no binding and no TTL of its own (0) (protocol version 8).
+     * {@code expiresAtMillis}; it has no binding and no TTL of its own (0), and may carry a {@code condition} that
+     * the root checks (protocol version 8).
      */
     public record PutRequest(Id key, Bytes value, int ttlSeconds, long expiresAtMillis, Bytes binding, Contact origin,
-                             long originRequestId, int hops, OwnerStamp stamp) implements Message, Routed {
+                             long originRequestId, int hops, OwnerStamp stamp, PutCondition condition)
+            implements Message, Routed {
         /** An unowned put. */
         public PutRequest(Id key, Bytes value, int ttlSeconds, long expiresAtMillis, Bytes binding, Contact origin,
                           long originRequestId, int hops) {
-            this(key, value, ttlSeconds, expiresAtMillis, binding, origin, originRequestId, hops, null);
+            this(key, value, ttlSeconds, expiresAtMillis, binding, origin, originRequestId, hops, null,
+                    PutCondition.NONE);
         }
 
         public MessageType type() {
@@ -208,7 +211,7 @@ public final class Messages {
 
         public PutRequest nextHop() {
             return new PutRequest(key, value, ttlSeconds, expiresAtMillis, binding, origin, originRequestId, hops + 1,
-                    stamp);
+                    stamp, condition);
         }
     }
 
@@ -275,11 +278,12 @@ public final class Messages {
 
     /**
      * Result of a put: {@code replicas} is how many nodes acknowledged holding the value. {@code currentSeq}: when an
-     * owned put is refused as {@link Status#CONFLICT}, the sequence the root holds (unsigned); else 0.
+     * owned put is refused as {@link Status#CONFLICT} or {@link Status#PRECONDITION_FAILED}, the sequence the root
+     * holds (unsigned), or null when it holds none; null otherwise.
      */
-    public record PutReply(Status status, int replicas, String detail, long currentSeq) implements Message {
+    public record PutReply(Status status, int replicas, String detail, Long currentSeq) implements Message {
         public PutReply(Status status, int replicas, String detail) {
-            this(status, replicas, detail, 0);
+            this(status, replicas, detail, null);
         }
 
         public MessageType type() {
@@ -495,12 +499,18 @@ public final class Messages {
      * client gave it), or empty for a value nobody can remove.
      *
      * <p>An owned put carries its owner's {@code stamp} (null: unowned) instead: no binding, and its signed expiry
-     * instead of a TTL ({@code ttlSeconds} 0).
+     * instead of a TTL ({@code ttlSeconds} 0); and may carry a {@code condition} (compare-and-swap).
      */
-    public record ClientPut(Id key, Bytes value, int ttlSeconds, Bytes binding, OwnerStamp stamp) implements Message {
+    public record ClientPut(Id key, Bytes value, int ttlSeconds, Bytes binding, OwnerStamp stamp,
+                            PutCondition condition) implements Message {
         /** An unowned put. */
         public ClientPut(Id key, Bytes value, int ttlSeconds, Bytes binding) {
-            this(key, value, ttlSeconds, binding, null);
+            this(key, value, ttlSeconds, binding, null, PutCondition.NONE);
+        }
+
+        /** An unconditional put, owned when {@code stamp} is not null. */
+        public ClientPut(Id key, Bytes value, int ttlSeconds, Bytes binding, OwnerStamp stamp) {
+            this(key, value, ttlSeconds, binding, stamp, PutCondition.NONE);
         }
 
         public MessageType type() {

@@ -30,7 +30,12 @@ public enum Status {
      * An owned put whose sequence is below the one held, or equal to it with other content; or a remove that would
      * expire before the value it removes. Final: the owner must sign another sequence (HTTP 409).
      */
-    CONFLICT(13);
+    CONFLICT(13),
+    /**
+     * An owned put's condition ({@link PutCondition}) did not hold at the root: the value held is not the one named,
+     * or one is held where none was required (HTTP 412).
+     */
+    PRECONDITION_FAILED(14);
 
     private static final Status[] BY_CODE;
 

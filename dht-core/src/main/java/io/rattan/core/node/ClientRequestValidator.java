@@ -35,6 +35,9 @@ public final class ClientRequestValidator {
         switch (m.type()) {
             case CLIENT_PUT: {
                 ClientPut p = (ClientPut) m;
+                if (p.stamp() == null && !p.condition().isNone()) {
+                    return bad("a condition (If-Match, If-None-Match) applies to owned values only");
+                }
                 return checkPut(p.value(), p.ttlSeconds(), p.binding(), p.stamp() != null, config);
             }
             case CLIENT_GET:

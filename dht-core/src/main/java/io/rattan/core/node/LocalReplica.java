@@ -7,6 +7,7 @@ import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.PutRequest;
 import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.ValueEntry;
+import io.rattan.core.msg.PutCondition;
 import io.rattan.core.msg.Status;
 import io.rattan.core.owned.SignedBytes;
 import io.rattan.core.store.Store;
@@ -193,13 +194,13 @@ final class LocalReplica {
      * A root's own write of a put (off the loop): an unowned one under the {@link TombstoneRule}; an owned one checked
      * (signature, slot, expiry: else FORBIDDEN) and written under the owner's rule ({@link OwnedRecords#write}).
      */
-    WriteVerdict storeForPut(StoredRecord rec) {
+    WriteVerdict storeForPut(StoredRecord rec, PutCondition condition) {
         if (!rec.isOwned()) {
             return store(rec) ? WriteVerdict.STORED : new WriteVerdict(Status.FORBIDDEN, "this value was removed by "
-                    + "its owner; a put of it with the same secret is refused until the removal expires", 0);
+                    + "its owner; a put of it with the same secret is refused until the removal expires", null);
         }
         OwnedRecords.Written w = OwnedRecords.rootWrite(store.read(rec.key(), rec.valueHash()).orElse(null), rec,
-                config, clock.epochMillis());
+                condition, config, clock.epochMillis());
         if (w.toWrite() != null) {
             store.write(w.toWrite());
         }

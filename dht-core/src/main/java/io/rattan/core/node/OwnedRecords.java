@@ -3,6 +3,7 @@ package io.rattan.core.node;
 import io.rattan.core.env.ExpiryClock;
 import io.rattan.core.msg.Messages.DigestEntry;
 import io.rattan.core.msg.Messages.ReplicaRecord;
+import io.rattan.core.msg.PutCondition;
 import io.rattan.core.msg.Status;
 import io.rattan.core.owned.OwnerSignatures;
 import io.rattan.core.owned.OwnerStamp;
@@ -111,16 +112,38 @@ final class OwnedRecords {
 
     /**
      * The owner's own write of {@code incoming} at the root, which holds {@code held} (null: nothing): refused as
-     * FORBIDDEN when its form, signature or expiry fails, else as {@link #write} says.
+     * FORBIDDEN when its form, signature or expiry fails; as PRECONDITION_FAILED when its {@code condition} does not
+     * hold, unless the version held is this one (a swap retried after it succeeded); else as {@link #write} says.
      */
-    static Written rootWrite(StoredRecord held, StoredRecord incoming, NodeConfig config, long nowMillis) {
+    static Written rootWrite(StoredRecord held, StoredRecord incoming, PutCondition condition, NodeConfig config,
+                             long nowMillis) {
         String problem = formProblem(incoming, config.valueBytesMax(), true);
         problem = problem != null ? problem
                 : expiryProblem(incoming.stamp(), nowMillis, config.ttlSecondsMax(), ExpiryClock.SPREAD_BOUND_MILLIS);
         if (problem != null) {
-            return new Written(new WriteVerdict(Status.FORBIDDEN, "refused: " + problem, 0), null);
+            return new Written(new WriteVerdict(Status.FORBIDDEN, "refused: " + problem, null), null);
+        }
+        OwnedVersion have = held == null || !held.isOwned() ? null : version(held);
+        boolean retried = have != null && have.sameContent(version(incoming));
+        String unmet = retried ? null : unmet(condition, have);
+        if (unmet != null) {
+            return new Written(new WriteVerdict(Status.PRECONDITION_FAILED, unmet, have == null ? null : have.seq()),
+                    null);
         }
         return write(held, incoming);
+    }
+
+    /** Why {@code condition} does not hold of {@code have} (null: nothing held), or null when it holds. */
+    private static String unmet(PutCondition condition, OwnedVersion have) {
+        return switch (condition.kind()) {
+            case NONE -> null;
+            case ABSENT -> have == null || have.removed() ? null
+                    : "a value is held (sequence " + Long.toUnsignedString(have.seq()) + ")";
+            case SEQ -> have != null && !have.removed() && have.seq() == condition.seq() ? null
+                    : (have == null || have.removed() ? "no value is held" : "sequence "
+                    + Long.toUnsignedString(have.seq()) + " is held") + ", not "
+                    + Long.toUnsignedString(condition.seq());
+        };
     }
 
     /**

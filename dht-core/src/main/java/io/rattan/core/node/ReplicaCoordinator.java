@@ -84,7 +84,7 @@ final class ReplicaCoordinator {
         // The own copy counts when it is durable, so it is outstanding until then like a peer's. It is written off
         // the node's loop, and the peers are asked once it is: a copy the tombstone rule refuses here goes nowhere.
         quorum.asked();
-        replica.offLoop(() -> replica.storeForPut(record), (verdict, failure) -> {
+        replica.offLoop(() -> replica.storeForPut(record, p.condition()), (verdict, failure) -> {
             StoreException e = LocalReplica.storeFault(failure);
             if (e != null) {
                 log.warn("{} cannot store a put of {} here: {}", ctx.tag(), p.key().shortHex(), e.toString());

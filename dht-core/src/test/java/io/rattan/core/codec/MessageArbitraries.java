@@ -44,6 +44,7 @@ import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
+import io.rattan.core.msg.PutCondition;
 import io.rattan.core.owned.OwnerStamp;
 import io.rattan.core.util.Bytes;
 import java.util.EnumMap;
@@ -143,6 +144,11 @@ final class MessageArbitraries {
         return Arbitraries.frequencyOf(Tuple.of(1, Arbitraries.just(null)), Tuple.of(2, some));
     }
 
+    static Arbitrary<PutCondition> conditions() {
+        return Arbitraries.oneOf(Arbitraries.just(PutCondition.NONE), Arbitraries.just(PutCondition.ABSENT),
+                Arbitraries.longs().map(PutCondition::ifSeq));
+    }
+
     private static Arbitrary<Bytes> fixedBytes(int n) {
         return Arbitraries.bytes().array(byte[].class).ofSize(n).map(Bytes::wrap);
     }
@@ -186,8 +192,9 @@ final class MessageArbitraries {
         m.put(MessageType.LEAF_EXCHANGE_REPLY, contactLists().map(LeafExchangeReply::new));
         m.put(MessageType.PUT_REQUEST, Combinators.combine(ids(), values(), nonNegativeInts(), nonNegativeLongs(),
                 hashes(), contacts(), Arbitraries.longs(), hops())
-                .flatAs((key, value, ttl, expiry, binding, origin, id, hops) -> stamps().map(stamp ->
-                        new PutRequest(key, value, ttl, expiry, binding, origin, id, hops, stamp))));
+                .flatAs((key, value, ttl, expiry, binding, origin, id, hops) -> Combinators.combine(stamps(),
+                        conditions()).as((stamp, condition) ->
+                        new PutRequest(key, value, ttl, expiry, binding, origin, id, hops, stamp, condition))));
         m.put(MessageType.GET_REQUEST, Combinators.combine(ids(), Arbitraries.of(RoutingMode.class),
                 nonNegativeInts(), hashes(), contacts(), Arbitraries.longs(), hops(), Arbitraries.of(true, false))
                 .flatAs((key, routing, max, placemark, origin, id, hops, want) -> Combinators.combine(costs(),
@@ -195,7 +202,8 @@ final class MessageArbitraries {
                         new GetRequest(key, routing, max, placemark, origin, id, hops, want, cost, readQuorum))));
         m.put(MessageType.REMOVE_REQUEST, Combinators.combine(ids(), hashes(), secrets(), nonNegativeInts(),
                 contacts(), Arbitraries.longs(), hops()).as(RemoveRequest::new));
-        m.put(MessageType.PUT_REPLY, Combinators.combine(statuses(), nonNegativeInts(), details(), Arbitraries.longs())
+        m.put(MessageType.PUT_REPLY, Combinators.combine(statuses(), nonNegativeInts(), details(),
+                Arbitraries.frequencyOf(Tuple.of(1, Arbitraries.<Long>just(null)), Tuple.of(1, Arbitraries.longs())))
                 .as(PutReply::new));
         m.put(MessageType.GET_REPLY, Combinators.combine(statuses(), valueEntries().list().ofMaxSize(6), hashes(),
                 hops(), details(), costs(), contactLists(), nonNegativeInts()).as(GetReply::new));
@@ -219,8 +227,8 @@ final class MessageArbitraries {
         m.put(MessageType.REPLICA_READ, Combinators.combine(ids(), hashes(), nonNegativeInts()).as(ReplicaRead::new));
         m.put(MessageType.REPLICA_READ_REPLY, Combinators.combine(replicaRecords().list().ofMaxSize(6),
                 Arbitraries.of(true, false)).as(ReplicaReadReply::new));
-        m.put(MessageType.CLIENT_PUT, Combinators.combine(ids(), values(), nonNegativeInts(), hashes(), stamps())
-                .as(ClientPut::new));
+        m.put(MessageType.CLIENT_PUT, Combinators.combine(ids(), values(), nonNegativeInts(), hashes(), stamps(),
+                conditions()).as(ClientPut::new));
         m.put(MessageType.CLIENT_GET, Combinators.combine(ids(), nonNegativeInts(), hashes(), Arbitraries.of(true, false),
                 wireGetOptions()).as(ClientGet::new));
         m.put(MessageType.CLIENT_REMOVE, Combinators.combine(ids(), hashes(), secrets(), nonNegativeInts())

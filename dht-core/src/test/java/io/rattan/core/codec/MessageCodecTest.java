@@ -48,6 +48,7 @@ import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
+import io.rattan.core.msg.PutCondition;
 import io.rattan.core.owned.OwnerStamp;
 import io.rattan.core.util.Bytes;
 import java.io.ByteArrayOutputStream;
@@ -182,7 +183,7 @@ class MessageCodecTest {
         JoinInfo info = new JoinInfo(List.of(new Contact(Id.ZERO, new Address("h", 1))), true);
 
         assertThat(hex(codec.encode(new Envelope(null, 0, put)))).isEqualTo("083c00" + "0000000000000000"
-                + KEY.toHex() + "00000002aabb" + "0000012c" + "00000001cc" + "00");
+                + KEY.toHex() + "00000002aabb" + "0000012c" + "00000001cc" + "00" + "00" + "0000000000000000");
         assertThat(hex(codec.encode(new Envelope(null, 0, error)))).isEqualTo("084600" + "0000000000000000"
                 + "05" + "0002c3a9" + "00000000");
         assertThat(hex(codec.encode(new Envelope(null, 0, info)))).isEqualTo("080b00" + "0000000000000000"
@@ -352,7 +353,7 @@ class MessageCodecTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {14, 0x7F, 0xFF})
+    @ValueSource(ints = {15, 0x7F, 0xFF})
     void unknownStatusIsRejected(int code) {
         byte[] frame = codec.encode(new Envelope(null, 1, new RemoveReplicaReply(Status.OK)));
         frame[frame.length - 1] = (byte) code;
@@ -362,10 +363,10 @@ class MessageCodecTest {
 
     @Test
     void negativeCountsAndTimesAreRejected() {
-        assertRejected(withLastBytes(new ClientPut(KEY, Bytes.EMPTY, 1, Bytes.EMPTY), 9,
-                "ffffffff" + "00000000" + "00"), "ttlSeconds is negative");
+        assertRejected(withLastBytes(new ClientPut(KEY, Bytes.EMPTY, 1, Bytes.EMPTY), 18,
+                "ffffffff" + "00000000" + "00" + "00" + "0000000000000000"), "ttlSeconds is negative");
         assertRejected(withLastBytes(new StoreAck(1), 4, "80000000"), "accepted is negative");
-        assertRejected(withLastBytes(new PutReply(Status.OK, 1, ""), 14, "ffffffff" + "0000" + "0000000000000000"),
+        assertRejected(withLastBytes(new PutReply(Status.OK, 1, ""), 7, "ffffffff" + "0000" + "00"),
                 "replicas is negative");
         assertRejected(withLastBytes(ClientGet.of(KEY).page(1, Bytes.EMPTY), 19, "ffffffff" + "00000000" + "00000000"
                 + "00" + "00" + "00" + "00000000"), "maxValues is negative");
@@ -526,20 +527,28 @@ class MessageCodecTest {
     @Test
     void anOwnerStampFollowsThePutsFieldsAndIsCheckedOnTheWayIn() {
         OwnerStamp stamp = new OwnerStamp(Bytes.wrap(filled(32, 0x11)), 5, -1L, 0x0102, Bytes.wrap(filled(64, 0x22)));
-        Envelope put = new Envelope(null, 0, new ClientPut(KEY, Bytes.fromHex("aa"), 0, Bytes.EMPTY, stamp));
+        Envelope put = new Envelope(null, 0, new ClientPut(KEY, Bytes.fromHex("aa"), 0, Bytes.EMPTY, stamp,
+                PutCondition.ifSeq(7)));
         byte[] frame = codec.encode(put);
         assertThat(hex(frame)).isEqualTo("083c00" + "0000000000000000" + KEY.toHex() + "00000001aa" + "00000000"
                 + "00000000" + "01" + "11".repeat(32) + "0000000000000005" + "ffffffffffffffff" + "0000000000000102"
-                + "22".repeat(64));
+                + "22".repeat(64) + "02" + "0000000000000007");
         assertThat(codec.decode(frame)).isEqualTo(put);
 
+        int condition = frame.length - 9;
         byte[] badMarker = frame.clone();
-        badMarker[frame.length - 1 - 64 - 24 - 32] = 2;
+        badMarker[condition - 1 - 64 - 24 - 32] = 2;
         assertRejected(badMarker, "stamp marker is 2");
         byte[] farExpiry = frame.clone();
-        farExpiry[frame.length - 64 - 8] = 0x7f;
+        farExpiry[condition - 64 - 8] = 0x7f;
         assertRejected(farExpiry, "expiresAtSeconds");
-        assertRejected(java.util.Arrays.copyOf(frame, frame.length - 1), "signature");
+        assertRejected(java.util.Arrays.copyOf(frame, condition - 1), "signature");
+        byte[] badKind = frame.clone();
+        badKind[condition] = 3;
+        assertRejected(badKind, "unknown condition 3");
+        byte[] absentWithSeq = frame.clone();
+        absentWithSeq[condition] = 1;
+        assertRejected(absentWithSeq, "names sequence 7");
     }
 
     private static byte[] filled(int n, int b) {
@@ -551,8 +560,8 @@ class MessageCodecTest {
     @Test
     void frameAboveFrameBytesMaxIsRefused() {
         MessageCodec small = new MessageCodec(64);
-        Envelope fits = new Envelope(null, 1, new ClientPut(KEY, Bytes.wrap(new byte[20]), 1, Bytes.EMPTY));
-        Envelope tooBig = new Envelope(null, 1, new ClientPut(KEY, Bytes.wrap(new byte[21]), 1, Bytes.EMPTY));
+        Envelope fits = new Envelope(null, 1, new ClientPut(KEY, Bytes.wrap(new byte[11]), 1, Bytes.EMPTY));
+        Envelope tooBig = new Envelope(null, 1, new ClientPut(KEY, Bytes.wrap(new byte[12]), 1, Bytes.EMPTY));
 
         assertThat(small.encode(fits)).hasSize(64);
         assertThatThrownBy(() -> small.encode(tooBig)).isInstanceOf(CodecException.class)

@@ -11,6 +11,7 @@ import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.ValueEntry;
+import io.rattan.core.msg.PutCondition;
 import io.rattan.core.msg.Status;
 import io.rattan.core.owned.OwnerSignatures;
 import io.rattan.core.owned.OwnerStamp;
@@ -118,14 +119,54 @@ class OwnedValuesTest {
         assertThat(putAt(world, 1, put(2, expiry, "v2")).status()).as("the same version again").isEqualTo(Status.OK);
         PutReply conflict = putAt(world, 1, put(2, expiry, "other"));
         assertThat(conflict.status()).isEqualTo(Status.CONFLICT);
-        assertThat(conflict.currentSeq()).isEqualTo(2);
+        assertThat(conflict.currentSeq()).isEqualTo(2L);
         PutReply stale = putAt(world, 2, put(1, expiry + 60, "v1"));
         assertThat(stale.status()).isEqualTo(Status.CONFLICT);
-        assertThat(stale.currentSeq()).isEqualTo(2);
+        assertThat(stale.currentSeq()).isEqualTo(2L);
 
         long before = get(world, 6).get(0).ttlRemainingMillis();
         assertThat(putAt(world, 6, put(2, expiry + 600, "v2")).status()).as("extended").isEqualTo(Status.OK);
         assertThat(get(world, 6).get(0).ttlRemainingMillis()).isGreaterThan(before + 500_000);
+    }
+
+    /** Compare-and-swap at the root: If-None-Match, If-Match, a retried swap, and two swappers racing. */
+    @Test
+    void conditionalPutsSwapOnlyTheVersionTheyName() {
+        VirtualWorld world = world();
+        long expiry = inAnHour(world);
+        assertThat(putAt(world, 0, conditional(put(1, expiry, "v1"), PutCondition.ABSENT)).status())
+                .isEqualTo(Status.OK);
+        PutReply exists = putAt(world, 1, conditional(put(2, expiry, "other"), PutCondition.ABSENT));
+        assertThat(exists.status()).isEqualTo(Status.PRECONDITION_FAILED);
+        assertThat(exists.currentSeq()).isEqualTo(1L);
+        PutReply none = putAt(world, 1, new ClientPut(Id.ofName("nothing here"), Bytes.utf8("x"), 0, Bytes.EMPTY,
+                OwnerSignatures.sign(OWNER, SignedOp.PUT, SignedBytes.DEFAULT_NAMESPACE, Id.ofName("nothing here"),
+                        VALUE_ID, 2, expiry, Bytes.utf8("x").sha256()), PutCondition.ifSeq(1)));
+        assertThat(none.status()).isEqualTo(Status.PRECONDITION_FAILED);
+        assertThat(none.currentSeq()).as("none held").isNull();
+
+        // Two writers read sequence 1 and race to replace it: one wins, the other learns the winner's sequence.
+        ClientPut a = conditional(put(2, expiry, "writer a"), PutCondition.ifSeq(1));
+        ClientPut b = conditional(put(2, expiry, "writer b"), PutCondition.ifSeq(1));
+        Message[] replies = new Message[2];
+        world.scheduler().execute(() -> world.node(3).handleClient(a, m -> replies[0] = m));
+        world.scheduler().execute(() -> world.node(9).handleClient(b, m -> replies[1] = m));
+        assertThat(world.runUntil(() -> replies[0] != null && replies[1] != null, Duration.ofSeconds(30).toNanos()))
+                .isTrue();
+        List<Status> outcomes = List.of(((PutReply) replies[0]).status(), ((PutReply) replies[1]).status());
+        assertThat(outcomes).containsExactlyInAnyOrder(Status.OK, Status.PRECONDITION_FAILED);
+        ClientPut winner = outcomes.get(0) == Status.OK ? a : b;
+        assertThat(putAt(world, 5, winner).status()).as("the winner's swap, retried elsewhere").isEqualTo(Status.OK);
+        world.runFor(Duration.ofSeconds(5).toNanos());
+        assertThat(get(world, 7)).extracting(ValueEntry::value).containsExactly(winner.value());
+
+        Message unowned = world.request(2, new ClientPut(KEY, Bytes.utf8("anon"), 60, Bytes.EMPTY, null,
+                PutCondition.ABSENT));
+        assertThat(unowned).extracting("status").isEqualTo(Status.BAD_REQUEST);
+    }
+
+    private static ClientPut conditional(ClientPut p, PutCondition condition) {
+        return new ClientPut(p.key(), p.value(), p.ttlSeconds(), p.binding(), p.stamp(), condition);
     }
 
     @Test

@@ -163,6 +163,41 @@ class OwnedValuesHttpTest {
     }
 
     @Test
+    void ifNoneMatchAndIfMatchSwapOnlyTheVersionTheyName() throws Exception {
+        Map<String, String> create = headers(VALUE_ID, 1, expiry, "v1");
+        create.put("If-None-Match", "*");
+        HttpResponse<String> created = post(0, "", create, "v1");
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        assertThat(created.headers().firstValue("ETag")).contains("\"1\"");
+
+        Map<String, String> again = headers(VALUE_ID, 2, expiry, "v2");
+        again.put("If-None-Match", "*");
+        HttpResponse<String> exists = post(1, "", again, "v2");
+        assertThat(exists.statusCode()).as(exists.body()).isEqualTo(412);
+        assertThat(exists.headers().firstValue("ETag")).contains("\"1\"");
+        assertThat(JSON.readTree(exists.body()).get("currentSeq").asText()).isEqualTo("1");
+
+        Map<String, String> swap = headers(VALUE_ID, 2, expiry, "v2");
+        swap.put("If-Match", "\"1\"");
+        assertThat(post(2, "", swap, "v2").statusCode()).isEqualTo(201);
+        Map<String, String> late = headers(VALUE_ID, 2, expiry, "v2, by another writer");
+        late.put("If-Match", "\"1\"");
+        HttpResponse<String> lost = post(3, "", late, "v2, by another writer");
+        assertThat(lost.statusCode()).as(lost.body()).isEqualTo(412);
+        assertThat(JSON.readTree(lost.body()).get("currentSeq").asText()).isEqualTo("2");
+        assertThat(post(4, "", swap, "v2").statusCode()).as("the swap retried at another gateway").isEqualTo(201);
+
+        Map<String, String> both = new LinkedHashMap<>(swap);
+        both.put("If-None-Match", "*");
+        Map<String, String> unquoted = headers(VALUE_ID, 3, expiry, "v3");
+        unquoted.put("If-Match", "2");
+        for (Map<String, String> h : List.of(both, unquoted, Map.of("If-Match", "\"2\""))) {
+            HttpResponse<String> r = post(1, "", h, "v3");
+            assertThat(r.statusCode()).as("%s: %s", h, r.body()).isEqualTo(400);
+        }
+    }
+
+    @Test
     void everySignedFieldTamperedWithIsRefusedAndMalformedHeadersAre400() throws Exception {
         Map<String, String> good = headers(VALUE_ID, 5, expiry, "data");
         List<Map<String, String>> tampered = new ArrayList<>();

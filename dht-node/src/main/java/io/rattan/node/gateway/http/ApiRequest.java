@@ -16,7 +16,7 @@ import java.util.Map;
  * @param keepAlive whether the client wants the connection kept open after the response
  * @param malformed why the bytes could not be decoded as HTTP, or null for a well-formed request
  * @param client    the source IP of the connection, or null when unknown; its storage share pays for a put
- * @param owner     every value of each owned put's header ({@link OwnerHeaders#NAMES}) present, by name
+ * @param owner     every value of each owned put's header ({@link OwnerHeaders#ALL}) present, by name
  */
 record ApiRequest(String method, String uri, List<String> secrets, Bytes body, boolean keepAlive, String malformed,
                   InetAddress client, Map<String, List<String>> owner) {

@@ -115,7 +115,7 @@ final class HttpGatewayHandler extends ChannelInboundHandlerAdapter {
         byte[] body = new byte[request.content().readableBytes()];
         request.content().getBytes(request.content().readerIndex(), body);
         Map<String, List<String>> owner = new HashMap<>();
-        for (String name : OwnerHeaders.NAMES) {
+        for (String name : OwnerHeaders.ALL) {
             List<String> values = request.headers().getAll(name);
             if (!values.isEmpty()) {
                 owner.put(name, values);

@@ -21,6 +21,7 @@ import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.RemoveReply;
 import io.rattan.core.msg.Messages.ValueEntry;
+import io.rattan.core.msg.PutCondition;
 import io.rattan.core.msg.SecretBinding;
 import io.rattan.core.msg.Status;
 import io.rattan.core.node.NodeConfig;
@@ -69,6 +70,10 @@ final class KeysResource {
                                        ApiRequest request) throws Rejected {
         Id key = key(keySegment);
         OwnerStamp stamp = OwnerHeaders.stamp(request.owner());
+        PutCondition condition = OwnerHeaders.condition(request.owner());
+        if (stamp == null && !condition.isNone()) {
+            throw badRequest("If-Match and If-None-Match apply to owned values: send the owner's headers too");
+        }
         if (stamp != null && (query.containsKey("ttl") || !request.secrets().isEmpty())) {
             throw badRequest("an owned value's expiry is signed (" + OwnerHeaders.EXPIRES + ") and its owner removes "
                     + "it: send no ?ttl and no " + SECRET_HEADER);
@@ -90,7 +95,7 @@ final class KeysResource {
         Bytes valueHash = value.sha256();
         // The secret stops here: the put carries only its binding to this value, which opens nothing.
         Bytes binding = secret == null ? Bytes.EMPTY : SecretBinding.of(secret, key, valueHash);
-        ClientPut message = new ClientPut(key, value, ttlSeconds, binding, stamp);
+        ClientPut message = new ClientPut(key, value, ttlSeconds, binding, stamp, condition);
         Supplier<CompletableFuture<Message>> send = request.client() == null
                 ? () -> backend.request(message)
                 : () -> guard.put(request.client(), message, () -> backend.request(message));
@@ -99,8 +104,8 @@ final class KeysResource {
                 return unexpected(reply);
             }
             PutReply put = (PutReply) reply;
-            if (put.status() == Status.CONFLICT) {
-                return Problems.conflict(put.detail(), put.currentSeq());
+            if (put.status() == Status.CONFLICT || put.status() == Status.PRECONDITION_FAILED) {
+                return Problems.ownedRefusal(put.status(), put.detail(), put.currentSeq());
             }
             if (put.status() != Status.OK) {
                 return Problems.forStatus(put.status(), put.detail());

@@ -3,6 +3,7 @@ package io.rattan.node.gateway.http;
 import static io.rattan.node.gateway.http.Rejected.badRequest;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rattan.core.msg.PutCondition;
 import io.rattan.core.owned.OwnerStamp;
 import io.rattan.core.util.Bytes;
 import java.util.ArrayList;
@@ -22,8 +23,12 @@ final class OwnerHeaders {
     static final String SEQ = "Rattan-Seq";
     static final String EXPIRES = "Rattan-Expires";
     static final String SIGNATURE = "Rattan-Signature";
-    /** Every header of an owned put. */
+    static final String IF_MATCH = "If-Match";
+    static final String IF_NONE_MATCH = "If-None-Match";
+    /** Every header of an owner's stamp. */
     static final List<String> NAMES = List.of(OWNER, VALUE_ID, SEQ, EXPIRES, SIGNATURE);
+    /** Every header an owned put may carry: the stamp's and the conditions. */
+    static final List<String> ALL = List.of(OWNER, VALUE_ID, SEQ, EXPIRES, SIGNATURE, IF_MATCH, IF_NONE_MATCH);
 
     private OwnerHeaders() {
     }
@@ -34,7 +39,7 @@ final class OwnerHeaders {
      * @throws Rejected (400) when some are missing, repeated or malformed
      */
     static OwnerStamp stamp(Map<String, List<String>> headers) throws Rejected {
-        if (headers.isEmpty()) {
+        if (NAMES.stream().noneMatch(headers::containsKey)) {
             return null;
         }
         List<String> missing = new ArrayList<>();
@@ -53,6 +58,38 @@ final class OwnerHeaders {
         }
         return new OwnerStamp(base64Url(headers, OWNER, OwnerStamp.OWNER_BYTES), unsigned(headers, VALUE_ID),
                 unsigned(headers, SEQ), expires, base64Url(headers, SIGNATURE, OwnerStamp.SIGNATURE_BYTES));
+    }
+
+    /**
+     * The condition of a put: {@code If-None-Match: *} (none held), {@code If-Match: "N"} (sequence N held), or none.
+     *
+     * @throws Rejected (400) for both, a repeated one, or another form
+     */
+    static PutCondition condition(Map<String, List<String>> headers) throws Rejected {
+        boolean ifMatch = headers.containsKey(IF_MATCH);
+        boolean ifNoneMatch = headers.containsKey(IF_NONE_MATCH);
+        if (ifMatch && ifNoneMatch) {
+            throw badRequest("give " + IF_MATCH + " or " + IF_NONE_MATCH + ", not both");
+        }
+        if (ifNoneMatch) {
+            if (!single(headers, IF_NONE_MATCH).equals("*")) {
+                throw badRequest(IF_NONE_MATCH + " must be *: the put succeeds only if no value is held");
+            }
+            return PutCondition.ABSENT;
+        }
+        if (!ifMatch) {
+            return PutCondition.NONE;
+        }
+        String tag = single(headers, IF_MATCH);
+        if (tag.length() < 3 || tag.charAt(0) != '"' || tag.charAt(tag.length() - 1) != '"') {
+            throw badRequest(IF_MATCH + " must be one sequence in quotes, as an ETag: \"N\", got "
+                    + KeyParser.quote(tag));
+        }
+        try {
+            return PutCondition.ifSeq(parseUnsigned(tag.substring(1, tag.length() - 1)));
+        } catch (NumberFormatException e) {
+            throw badRequest(IF_MATCH + " must name an unsigned decimal sequence, got " + KeyParser.quote(tag));
+        }
     }
 
     /** The stamp's fields in a get's or a put's JSON. */
@@ -79,13 +116,17 @@ final class OwnerHeaders {
     private static long unsigned(Map<String, List<String>> headers, String name) throws Rejected {
         String text = single(headers, name);
         try {
-            if (text.isEmpty() || text.charAt(0) == '+') {
-                throw new NumberFormatException();
-            }
-            return Long.parseUnsignedLong(text);
+            return parseUnsigned(text);
         } catch (NumberFormatException e) {
             throw badRequest(name + " must be an unsigned decimal number below 2^64, got " + KeyParser.quote(text));
         }
+    }
+
+    private static long parseUnsigned(String text) {
+        if (text.isEmpty() || text.charAt(0) == '+') {
+            throw new NumberFormatException();
+        }
+        return Long.parseUnsignedLong(text);
     }
 
     private static Bytes base64Url(Map<String, List<String>> headers, String name, int length) throws Rejected {

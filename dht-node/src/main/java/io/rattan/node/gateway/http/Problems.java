@@ -51,13 +51,22 @@ final class Problems {
     }
 
     /**
-     * 409 for an owned put whose sequence is not above the one held (or a remove that would not outlive what it
-     * removes); {@code currentSeq}, the sequence held, as an unsigned decimal string in the body.
+     * An owned put the root refused for the value it holds: 409 for a sequence not above it (or a remove that would
+     * not outlive it), 412 for a condition that did not hold. {@code currentSeq}, the sequence held, goes in the body
+     * as an unsigned decimal string ({@code null}: none held) and, when there is one, in an {@code ETag}.
      */
-    static ApiResponse conflict(String detail, long currentSeq) {
-        ObjectNode body = problemBody(409, "conflict", "Conflict", detail);
+    static ApiResponse ownedRefusal(Status status, String detail, Long currentSeq) {
+        boolean conflict = status == Status.CONFLICT;
+        int code = conflict ? 409 : 412;
+        ObjectNode body = problemBody(code, conflict ? "conflict" : "precondition-failed",
+                conflict ? "Conflict" : "Precondition failed", detail);
+        if (currentSeq == null) {
+            body.putNull("currentSeq");
+            return new ApiResponse(code, ApiResponse.PROBLEM_JSON, Json.bytes(body), Map.of(), false);
+        }
         body.put("currentSeq", Long.toUnsignedString(currentSeq));
-        return new ApiResponse(409, ApiResponse.PROBLEM_JSON, Json.bytes(body), Map.of(), false);
+        return new ApiResponse(code, ApiResponse.PROBLEM_JSON, Json.bytes(body), Map.of(), false)
+                .withHeader("ETag", "\"" + Long.toUnsignedString(currentSeq) + "\"");
     }
 
     static ApiResponse tooLarge(String detail) {
@@ -141,6 +150,9 @@ final class Problems {
                 return quotaExceeded(orElse(detail, "storage share full"), 60_000);
             case CONFLICT:
                 return problem(409, "conflict", "Conflict", orElse(detail, "a newer version is held"));
+            case PRECONDITION_FAILED:
+                return problem(412, "precondition-failed", "Precondition failed",
+                        orElse(detail, "the value held is not the one the condition names"));
             case OK:
             default:
                 return internal("the node answered " + status + " where the gateway expected an error");
