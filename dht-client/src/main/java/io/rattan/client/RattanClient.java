@@ -8,11 +8,15 @@ import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.msg.Messages.ClientRemove;
+import io.rattan.core.msg.PutCondition;
 import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.SecretBinding;
 import io.rattan.core.msg.Status;
+import io.rattan.core.owned.OwnerStamp;
+import io.rattan.core.owned.SignedOp;
 import io.rattan.core.util.Bytes;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -168,6 +172,75 @@ public final class RattanClient implements AutoCloseable {
     /** Blocking {@link #put(Id, byte[], Duration, byte[])}; throws {@link RattanException} on failure. */
     public PutResult putSync(Id key, byte[] value, Duration ttl, byte[] secret) {
         return Failures.await(put(key, value, ttl, secret));
+    }
+
+    // ---- owned values ----
+
+    /**
+     * Stores {@code value} as {@code owner}'s value {@code valueId} under {@code key}, version {@code seq}, until
+     * {@code expiresAt}. The put is signed here with the owner's key, which never leaves this process; every replica
+     * checks the signature. One (owner, value id) holds one value under a key: a higher sequence replaces a lower one
+     * on every replica; the same version again succeeds (so a retry is safe), and with a later expiry extends it.
+     *
+     * @param seq       the version (unsigned); above the one held
+     * @param expiresAt when the value expires; at most the gateway's longest TTL ahead (7 days by default)
+     * @return completes with the value's hash (SHA-256 of its bytes) and replica count, or with a
+     *         {@link RattanException}: {@link Status#CONFLICT} for a sequence below the one held or equal to it with
+     *         other data, {@link Status#FORBIDDEN} for an expiry already past or too far ahead
+     * @throws IllegalArgumentException for a null argument or an expiry before 1970
+     */
+    public CompletableFuture<PutResult> putOwned(Id key, byte[] value, OwnerKey owner, long valueId, long seq,
+                                                 Instant expiresAt) {
+        Bytes v = Bytes.of(Objects.requireNonNull(value, "value"));
+        return owned(Op.PUT, key, v, owner, valueId, seq, expiresAt, PutCondition.NONE,
+                reply -> Replies.put(reply, v.sha256()));
+    }
+
+    /**
+     * Compare-and-swap of {@code owner}'s value {@code valueId} under {@code key}: stores {@code value} as version
+     * {@code newSeq} only if the key's root holds version {@code expectedSeq} (null: only if it holds none), checked
+     * and written in one step there. A swap retried after it succeeded (same version) counts as swapped. While the
+     * key's root changes, the check is against what the new root holds (docs/http-api.md, "Owned values").
+     *
+     * @param expectedSeq the sequence the value must have now, or null for a value that must not exist yet
+     * @return completes with whether it swapped and the sequence held, or with a {@link RattanException} for any
+     *         other failure ({@link Status#FORBIDDEN}: the expiry is past or too far ahead)
+     */
+    public CompletableFuture<SwapResult> compareAndSet(Id key, byte[] value, OwnerKey owner, long valueId,
+                                                       Long expectedSeq, long newSeq, Instant expiresAt) {
+        Bytes v = Bytes.of(Objects.requireNonNull(value, "value"));
+        PutCondition condition = expectedSeq == null ? PutCondition.ABSENT : PutCondition.ifSeq(expectedSeq);
+        return owned(Op.PUT, key, v, owner, valueId, newSeq, expiresAt, condition, reply -> Replies.swap(reply, newSeq));
+    }
+
+    /** Blocking {@link #putOwned}; throws {@link RattanException} on failure. */
+    public PutResult putOwnedSync(Id key, byte[] value, OwnerKey owner, long valueId, long seq, Instant expiresAt) {
+        return Failures.await(putOwned(key, value, owner, valueId, seq, expiresAt));
+    }
+
+    /** Blocking {@link #compareAndSet}; throws {@link RattanException} on failure. */
+    public SwapResult compareAndSetSync(Id key, byte[] value, OwnerKey owner, long valueId, Long expectedSeq,
+                                        long newSeq, Instant expiresAt) {
+        return Failures.await(compareAndSet(key, value, owner, valueId, expectedSeq, newSeq, expiresAt));
+    }
+
+    private <T> CompletableFuture<T> owned(Op op, Id key, Bytes value, OwnerKey owner, long valueId, long seq,
+                                           Instant expiresAt, PutCondition condition, Call.ReplyMapper<T> answer) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(owner, "owner");
+        long expiresAtSeconds = Objects.requireNonNull(expiresAt, "expiresAt").getEpochSecond();
+        if (expiresAtSeconds < 0) {
+            throw new IllegalArgumentException("expiresAt must not be before 1970, got " + expiresAt);
+        }
+        long start = System.nanoTime();
+        if (value.length() > VALUE_BYTES_MAX) {
+            RattanException tooLarge = new RattanException(Status.TOO_LARGE, "put: the value has " + value.length()
+                    + " bytes; the wire protocol carries at most " + VALUE_BYTES_MAX);
+            return delivery.toCaller(op, start, CompletableFuture.failedFuture(tooLarge));
+        }
+        OwnerStamp stamp = owner.sign(SignedOp.PUT, key, valueId, seq, expiresAtSeconds, value.sha256());
+        ClientPut request = new ClientPut(key, value, 0, Bytes.EMPTY, stamp, condition);
+        return delivery.toCaller(op, start, runtime.submit(op, request, deadline(start), answer));
     }
 
     // ---- get ----

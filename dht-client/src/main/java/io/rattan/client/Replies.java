@@ -37,6 +37,21 @@ final class Replies {
         throw failure(Op.PUT, r.status(), r.detail());
     }
 
+    /** A compare-and-swap's reply: swapped, or not with the sequence held (409 and 412 are answers, not failures). */
+    static SwapResult swap(Message reply, long newSeq) {
+        if (reply.type() != MessageType.PUT_REPLY) {
+            throw notAnswer(Op.PUT, reply);
+        }
+        PutReply r = (PutReply) reply;
+        if (r.status() == Status.OK) {
+            return new SwapResult(true, newSeq, r.replicas());
+        }
+        if (r.status() == Status.PRECONDITION_FAILED || r.status() == Status.CONFLICT) {
+            return new SwapResult(false, r.currentSeq(), 0);
+        }
+        throw failure(Op.PUT, r.status(), r.detail());
+    }
+
     /** One page of a get: its values, or an empty page when no live value is under the key. */
     static GetResult getPage(Message reply) {
         if (reply.type() != MessageType.GET_REPLY) {
