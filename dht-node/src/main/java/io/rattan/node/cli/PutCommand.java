@@ -1,13 +1,16 @@
 package io.rattan.node.cli;
 
 import ch.qos.logback.classic.Level;
+import io.rattan.client.OwnerKey;
 import io.rattan.client.PutResult;
 import io.rattan.client.RattanClient;
+import io.rattan.client.SwapResult;
 import io.rattan.core.id.Id;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -25,7 +28,8 @@ import picocli.CommandLine.Spec;
         description = {"Stores a value under a key for a while. A key holds a set of values: a different value is "
                 + "added, the same value again is refreshed.",
             "Prints the value's hash, which 'rattan rm' needs."},
-        footer = {"", "Example: rattan put name:greeting 'hello world' --ttl 600 --secret s3cret"})
+        footer = {"", "Example: rattan put name:greeting 'hello world' --ttl 600 --secret s3cret",
+            "Owned:   rattan put name:status 'online' --owner-key owner.pem --value-id 1 --seq 7 --if-seq 6"})
 final class PutCommand implements Callable<Integer> {
 
     @Spec
@@ -54,6 +58,9 @@ final class PutCommand implements Callable<Integer> {
                     + "Without it, nobody can remove the value before it expires.")
     String secret;
 
+    @Mixin
+    OwnedPutOptions owned;
+
     /** The value's bytes; a usage error when empty or when the TTL or secret is unusable. */
     byte[] valueBytes() throws IOException {
         if (ttlSeconds < 1) {
@@ -61,6 +68,10 @@ final class PutCommand implements Callable<Integer> {
         }
         if (secret != null && secret.isEmpty()) {
             throw new ParameterException(spec.commandLine(), "--secret must not be empty");
+        }
+        String problem = owned.problem(secret != null);
+        if (problem != null) {
+            throw new ParameterException(spec.commandLine(), problem);
         }
         byte[] bytes = value.equals("-") ? System.in.readAllBytes() : value.getBytes(StandardCharsets.UTF_8);
         if (bytes.length == 0) {
@@ -74,6 +85,9 @@ final class PutCommand implements Callable<Integer> {
         byte[] bytes = valueBytes();
         logging.apply(Level.WARN);
         PrintWriter out = spec.commandLine().getOut();
+        if (owned.owned()) {
+            return putOwned(bytes, out);
+        }
         try (RattanClient client = gateway.client()) {
             byte[] secretBytes = secret == null ? null : secret.getBytes(StandardCharsets.UTF_8);
             PutResult result = client.putSync(key, bytes, Duration.ofSeconds(ttlSeconds), secretBytes);
@@ -83,5 +97,30 @@ final class PutCommand implements Callable<Integer> {
                     + (secret == null ? " (not removable)" : ""));
         }
         return 0;
+    }
+
+    private int putOwned(byte[] bytes, PrintWriter out) throws IOException {
+        OwnerKey owner = owned.key();
+        long valueId = OwnedPutOptions.unsigned(owned.valueId);
+        long seq = OwnedPutOptions.unsigned(owned.seq);
+        Instant expiresAt = Instant.now().plusSeconds(ttlSeconds);
+        String what = "value " + owned.valueId + " of owner " + owner.publicKeyBase64Url() + " under " + key.toHex();
+        try (RattanClient client = gateway.client()) {
+            if (owned.ifSeq == null && !owned.ifAbsent) {
+                PutResult r = client.putOwnedSync(key, bytes, owner, valueId, seq, expiresAt);
+                out.println("stored sequence " + owned.seq + " of " + what + " on " + r.replicas() + " replicas until "
+                        + expiresAt.getEpochSecond());
+                return 0;
+            }
+            Long expected = owned.ifAbsent ? null : OwnedPutOptions.unsigned(owned.ifSeq);
+            SwapResult r = client.compareAndSetSync(key, bytes, owner, valueId, expected, seq, expiresAt);
+            if (!r.swapped()) {
+                spec.commandLine().getErr().println("not swapped: " + (r.currentSeq() == null ? "no value is held"
+                        : "sequence " + Long.toUnsignedString(r.currentSeq()) + " is held") + " for " + what);
+                return RattanCli.EXIT_FAILED;
+            }
+            out.println("swapped in sequence " + owned.seq + " of " + what + " on " + r.replicas() + " replicas");
+            return 0;
+        }
     }
 }

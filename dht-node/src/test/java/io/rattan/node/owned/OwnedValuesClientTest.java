@@ -15,15 +15,22 @@ import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.node.LocalCluster;
+import io.rattan.node.cli.RattanCli;
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /**
  * Owned values through the Java client on real nodes (binary RPC, Netty, RocksDB): the client signs with an
@@ -59,13 +66,53 @@ class OwnedValuesClientTest {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
+    /** {@code rattan put --owner-key}: the CLI signs with a key file and swaps with --if-seq and --if-absent. */
+    @Test
+    void theCommandLinePutsAndSwapsOwnedValues() throws IOException {
+        Path key = dir.resolve("owner.pem");
+        owner.write(key);
+        String gw = "127.0.0.1:" + cluster.node(2).gatewayAddress().getPort();
+        String[] base = {"put", "-g", gw, "name:cli-owned", "--owner-key", key.toString(), "--value-id", "5"};
+        Cli created = cli(base, "first", "--seq", "1", "--if-absent");
+        assertThat(created.exit()).as(created.err()).isZero();
+        assertThat(created.out()).contains("swapped in sequence 1 of value 5 of owner " + owner.publicKeyBase64Url());
+        Cli swapped = cli(base, "second", "--seq", "2", "--if-seq", "1");
+        assertThat(swapped.exit()).as(swapped.err()).isZero();
+        Cli late = cli(base, "late", "--seq", "2", "--if-seq", "1");
+        assertThat(late.exit()).isEqualTo(1);
+        assertThat(late.err()).contains("not swapped: sequence 2 is held");
+        Cli plain = cli(base, "third", "--seq", "3", "--ttl", "600");
+        assertThat(plain.exit()).as(plain.err()).isZero();
+        assertThat(plain.out()).contains("stored sequence 3");
+        Cli stale = cli(base, "older", "--seq", "1");
+        assertThat(stale.exit()).isEqualTo(1);
+        assertThat(stale.err()).contains("CONFLICT");
+        assertThat(client.getSync(RattanClient.key("cli-owned")).values()).extracting(GetResult.Value::utf8)
+                .containsExactly("third");
+    }
+
+    private record Cli(int exit, String out, String err) {
+    }
+
+    private static Cli cli(String[] base, String value, String... more) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = RattanCli.commandLine();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        String[] args = Stream.of(Arrays.stream(base), Stream.of(value), Arrays.stream(more)).flatMap(x -> x)
+                .toArray(String[]::new);
+        int exit = cl.execute(args);
+        return new Cli(exit, out.toString(), err.toString());
+    }
+
     @Test
     void theClientSignsReplacesBySequenceAndSwapsOnlyTheVersionItNames() {
         PutResult first = client.putOwnedSync(KEY, utf8("v1"), owner, 9, 1, expiry);
         assertThat(first.replicas()).isGreaterThanOrEqualTo(2);
         assertThat(client.putOwnedSync(KEY, utf8("v2"), owner, 9, 2, expiry).replicas()).isGreaterThanOrEqualTo(2);
         await().atMost(WAIT).until(() -> client.getSync(KEY).values().stream().map(GetResult.Value::utf8).toList()
-                .equals(java.util.List.of("v2")));
+                .equals(List.of("v2")));
         assertThatThrownBy(() -> client.putOwnedSync(KEY, utf8("old"), owner, 9, 1, expiry))
                 .isInstanceOfSatisfying(RattanException.class, e -> assertThat(e.status()).isEqualTo(Status.CONFLICT));
         assertThatThrownBy(() -> client.putOwnedSync(KEY, utf8("v"), owner, 9, 3, Instant.now().minusSeconds(5)))
