@@ -152,9 +152,7 @@ public final class RattanClient implements AutoCloseable {
         }
         long start = System.nanoTime();
         if (value.length > VALUE_BYTES_MAX) {
-            RattanException tooLarge = new RattanException(Status.TOO_LARGE, "put: the value has " + value.length
-                    + " bytes; the wire protocol carries at most " + VALUE_BYTES_MAX);
-            return delivery.toCaller(Op.PUT, start, CompletableFuture.failedFuture(tooLarge));
+            return tooLarge(Op.PUT, start, value.length);
         }
         Bytes v = Bytes.of(value);
         Bytes hash = v.sha256();
@@ -234,13 +232,17 @@ public final class RattanClient implements AutoCloseable {
         }
         long start = System.nanoTime();
         if (value.length() > VALUE_BYTES_MAX) {
-            RattanException tooLarge = new RattanException(Status.TOO_LARGE, "put: the value has " + value.length()
-                    + " bytes; the wire protocol carries at most " + VALUE_BYTES_MAX);
-            return delivery.toCaller(op, start, CompletableFuture.failedFuture(tooLarge));
+            return tooLarge(op, start, value.length());
         }
         OwnerStamp stamp = owner.sign(SignedOp.PUT, key, valueId, seq, expiresAtSeconds, value.sha256());
         ClientPut request = new ClientPut(key, value, 0, Bytes.EMPTY, stamp, condition);
         return delivery.toCaller(op, start, runtime.submit(op, request, deadline(start), answer));
+    }
+
+    /** A put of a value the wire cannot carry, failed before it is sent. */
+    private <T> CompletableFuture<T> tooLarge(Op op, long start, int length) {
+        return delivery.toCaller(op, start, CompletableFuture.failedFuture(new RattanException(Status.TOO_LARGE,
+                "put: the value has " + length + " bytes; the wire protocol carries at most " + VALUE_BYTES_MAX)));
     }
 
     // ---- get ----
