@@ -21,6 +21,7 @@ final class ClientMetrics {
     static final String IN_FLIGHT = "rattan.client.requests.inflight";
     static final String HEDGES = "rattan.client.get.hedges";
     static final String RATE_LIMITED = "rattan.client.rate.limited";
+    static final String FORGED = "rattan.client.get.forged";
 
     /** The outcome tag of a call that succeeded. */
     static final String SUCCESS = "success";
@@ -34,6 +35,7 @@ final class ClientMetrics {
     private final java.util.concurrent.atomic.LongAdder rateLimitedCount = new java.util.concurrent.atomic.LongAdder();
     private final Gauge inFlightGauge;
     private final Counter hedges;
+    private final Counter forged;
 
     ClientMetrics(MeterRegistry registry, IntSupplier inFlight) {
         this.registry = registry;
@@ -55,9 +57,13 @@ final class ClientMetrics {
             hedges = Counter.builder(HEDGES)
                     .description("Hedge copies sent: get pages that had no good answer within the hedge threshold")
                     .register(registry);
+            forged = Counter.builder(FORGED)
+                    .description("Owned values a get dropped because their owner's signature did not verify")
+                    .register(registry);
         } else {
             inFlightGauge = null;
             hedges = null;
+            forged = null;
         }
     }
 
@@ -98,6 +104,13 @@ final class ClientMetrics {
     void hedged() {
         if (hedges != null) {
             hedges.increment();
+        }
+    }
+
+    /** A get dropped {@code count} owned values whose signatures did not verify. */
+    void forged(int count) {
+        if (forged != null) {
+            forged.increment(count);
         }
     }
 

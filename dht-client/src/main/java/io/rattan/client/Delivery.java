@@ -1,9 +1,12 @@
 package io.rattan.client;
 
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Status;
 import java.util.Locale;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /**
  * Hands a call's outcome to its caller: records the call's timer before the caller sees the outcome, completes the
@@ -31,12 +34,27 @@ final class Delivery {
      */
     <T> CompletableFuture<T> toCaller(Op op, long startNanos, CompletableFuture<T> inner,
                                       Function<T, String> outcomeOf) {
+        return toCaller(op, startNanos, inner, outcomeOf, UnaryOperator.identity());
+    }
+
+    /**
+     * As {@link #toCaller(Op, long, CompletableFuture, Function)}, the result passed through {@code finish} on the
+     * completion executor first: work too slow for an event loop (checking signatures), done once per call.
+     */
+    <T> CompletableFuture<T> toCaller(Op op, long startNanos, CompletableFuture<T> inner,
+                                      Function<T, String> outcomeOf, UnaryOperator<T> finish) {
         CompletableFuture<T> outer = new CompletableFuture<>();
         inner.whenComplete((value, error) -> {
             long nanos = System.nanoTime() - startNanos;
             if (error == null) {
                 runtime.metrics().record(op, outcomeOf.apply(value), nanos);
-                runtime.completeOff(() -> outer.complete(value));
+                runtime.completeOff(() -> {
+                    try {
+                        outer.complete(finish.apply(value));
+                    } catch (RuntimeException e) {
+                        outer.completeExceptionally(Failures.asRattan(e, op));
+                    }
+                });
                 return;
             }
             Throwable cause = Failures.unwrap(error);
@@ -55,5 +73,18 @@ final class Delivery {
             }
         });
         return outer;
+    }
+
+    /** The caller's future for a get of {@code key}: owned values whose signatures fail are dropped first. */
+    CompletableFuture<GetResult> getToCaller(Id key, long startNanos, CompletableFuture<GetResult> inner) {
+        return toCaller(Op.GET, startNanos, inner, r -> ClientMetrics.SUCCESS,
+                r -> OwnedReads.checked(key, r, runtime.metrics()));
+    }
+
+    /** The caller's future for a put of a value the wire cannot carry, failed before it is sent. */
+    <T> CompletableFuture<T> tooLarge(Op op, long startNanos, int length) {
+        return toCaller(op, startNanos, CompletableFuture.failedFuture(new RattanException(Status.TOO_LARGE,
+                op.tag() + ": the value has " + length + " bytes; the wire protocol carries at most "
+                        + RattanClient.VALUE_BYTES_MAX)));
     }
 }

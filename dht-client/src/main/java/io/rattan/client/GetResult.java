@@ -2,6 +2,7 @@ package io.rattan.client;
 
 import io.rattan.core.msg.Cost;
 import io.rattan.core.msg.GetOptions;
+import io.rattan.core.owned.OwnerStamp;
 import io.rattan.core.util.Bytes;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -54,13 +55,26 @@ public record GetResult(List<Value> values, int hops, int pages, Bytes placemark
      * @param value        the value's bytes
      * @param valueHash    SHA-256 of {@code value}, computed by the client
      * @param ttlRemaining how long the value had left to live when the replica answered
+     * @param owner        for an owned value, its owner's stamp (owner key, value id, sequence, signed expiry and
+     *                     signature), which the client verified before handing the value over; null for an
+     *                     unowned value
      */
-    public record Value(Bytes value, Bytes valueHash, Duration ttlRemaining) {
+    public record Value(Bytes value, Bytes valueHash, Duration ttlRemaining, OwnerStamp owner) {
 
         public Value {
             Objects.requireNonNull(value, "value");
             Objects.requireNonNull(valueHash, "valueHash");
             Objects.requireNonNull(ttlRemaining, "ttlRemaining");
+        }
+
+        /** An unowned value. */
+        public Value(Bytes value, Bytes valueHash, Duration ttlRemaining) {
+            this(value, valueHash, ttlRemaining, null);
+        }
+
+        /** True when the value has an owner ({@link #owner()}). */
+        public boolean isOwned() {
+            return owner != null;
         }
 
         /** A copy of the value's bytes. */

@@ -12,8 +12,6 @@ import io.rattan.core.msg.PutCondition;
 import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.SecretBinding;
 import io.rattan.core.msg.Status;
-import io.rattan.core.owned.OwnerStamp;
-import io.rattan.core.owned.SignedOp;
 import io.rattan.core.util.Bytes;
 import java.time.Duration;
 import java.time.Instant;
@@ -76,7 +74,8 @@ import java.util.concurrent.Executor;
  * status of the failure, or {@code cancelled}). A multi-page {@link #get(Id)} counts as one call. The counter
  * {@code rattan.client.retries} (tag {@code op}) counts retries, and the gauge {@code rattan.client.requests.inflight}
  * the calls in flight. The counter {@code rattan.client.get.hedges} counts hedge copies sent by
- * {@link #get(Id, GetOptions) hedged gets}.
+ * {@link #get(Id, GetOptions) hedged gets}; the counter {@code rattan.client.get.forged} the owned values a get dropped
+ * because their owner's signature did not verify (every owned value is checked before a caller sees it).
  */
 public final class RattanClient implements AutoCloseable {
 
@@ -92,11 +91,13 @@ public final class RattanClient implements AutoCloseable {
     private final ClientRuntime runtime;
     private final GetRacer racer;
     private final Delivery delivery;
+    private final OwnedCalls owned;
 
     private RattanClient(ClientConfig config) {
         this.runtime = new ClientRuntime(config);
         this.racer = new GetRacer(runtime);
         this.delivery = new Delivery(runtime);
+        this.owned = new OwnedCalls(runtime, delivery);
     }
 
     /** A builder with every setting at its default; only the gateways must be given. */
@@ -152,7 +153,7 @@ public final class RattanClient implements AutoCloseable {
         }
         long start = System.nanoTime();
         if (value.length > VALUE_BYTES_MAX) {
-            return tooLarge(Op.PUT, start, value.length);
+            return delivery.tooLarge(Op.PUT, start, value.length);
         }
         Bytes v = Bytes.of(value);
         Bytes hash = v.sha256();
@@ -190,7 +191,7 @@ public final class RattanClient implements AutoCloseable {
     public CompletableFuture<PutResult> putOwned(Id key, byte[] value, OwnerKey owner, long valueId, long seq,
                                                  Instant expiresAt) {
         Bytes v = Bytes.of(Objects.requireNonNull(value, "value"));
-        return owned(Op.PUT, key, v, owner, valueId, seq, expiresAt, PutCondition.NONE,
+        return owned.send(Op.PUT, key, v, owner, valueId, seq, expiresAt, PutCondition.NONE,
                 reply -> Replies.put(reply, v.sha256()));
     }
 
@@ -208,7 +209,23 @@ public final class RattanClient implements AutoCloseable {
                                                        Long expectedSeq, long newSeq, Instant expiresAt) {
         Bytes v = Bytes.of(Objects.requireNonNull(value, "value"));
         PutCondition condition = expectedSeq == null ? PutCondition.ABSENT : PutCondition.ifSeq(expectedSeq);
-        return owned(Op.PUT, key, v, owner, valueId, newSeq, expiresAt, condition, reply -> Replies.swap(reply, newSeq));
+        return owned.send(Op.PUT, key, v, owner, valueId, newSeq, expiresAt, condition,
+                reply -> Replies.swap(reply, newSeq));
+    }
+
+    /**
+     * Removes {@code owner}'s value {@code valueId} under {@code key}: a signed remove (op 2) with a sequence
+     * {@code seq} above the value's, whose tombstone lives until {@code expiresAt}, at least as long as the value it
+     * removes would have. Every replica keeps the tombstone over every lower sequence, so a replica that was away
+     * cannot bring the value back; a later put needs a sequence above {@code seq}.
+     *
+     * @return completes with how many replicas held the tombstone, or with a {@link RattanException}:
+     *         {@link Status#CONFLICT} when a sequence at or above {@code seq} is held, or the tombstone would expire
+     *         before the value; {@link Status#FORBIDDEN} for an expiry already past or too far ahead
+     */
+    public CompletableFuture<Integer> removeOwned(Id key, OwnerKey owner, long valueId, long seq, Instant expiresAt) {
+        return owned.send(Op.REMOVE, key, Bytes.EMPTY, owner, valueId, seq, expiresAt, PutCondition.NONE,
+                Replies::removeOwned);
     }
 
     /** Blocking {@link #putOwned}; throws {@link RattanException} on failure. */
@@ -222,27 +239,9 @@ public final class RattanClient implements AutoCloseable {
         return Failures.await(compareAndSet(key, value, owner, valueId, expectedSeq, newSeq, expiresAt));
     }
 
-    private <T> CompletableFuture<T> owned(Op op, Id key, Bytes value, OwnerKey owner, long valueId, long seq,
-                                           Instant expiresAt, PutCondition condition, Call.ReplyMapper<T> answer) {
-        Objects.requireNonNull(key, "key");
-        Objects.requireNonNull(owner, "owner");
-        long expiresAtSeconds = Objects.requireNonNull(expiresAt, "expiresAt").getEpochSecond();
-        if (expiresAtSeconds < 0) {
-            throw new IllegalArgumentException("expiresAt must not be before 1970, got " + expiresAt);
-        }
-        long start = System.nanoTime();
-        if (value.length() > VALUE_BYTES_MAX) {
-            return tooLarge(op, start, value.length());
-        }
-        OwnerStamp stamp = owner.sign(SignedOp.PUT, key, valueId, seq, expiresAtSeconds, value.sha256());
-        ClientPut request = new ClientPut(key, value, 0, Bytes.EMPTY, stamp, condition);
-        return delivery.toCaller(op, start, runtime.submit(op, request, deadline(start), answer));
-    }
-
-    /** A put of a value the wire cannot carry, failed before it is sent. */
-    private <T> CompletableFuture<T> tooLarge(Op op, long start, int length) {
-        return delivery.toCaller(op, start, CompletableFuture.failedFuture(new RattanException(Status.TOO_LARGE,
-                "put: the value has " + length + " bytes; the wire protocol carries at most " + VALUE_BYTES_MAX)));
+    /** Blocking {@link #removeOwned}; throws {@link RattanException} on failure. */
+    public int removeOwnedSync(Id key, OwnerKey owner, long valueId, long seq, Instant expiresAt) {
+        return Failures.await(removeOwned(key, owner, valueId, seq, expiresAt));
     }
 
     // ---- get ----
@@ -308,7 +307,7 @@ public final class RattanClient implements AutoCloseable {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(options, "options");
         long start = System.nanoTime();
-        return delivery.toCaller(Op.GET, start, new Pager(runtime, racer, key, options, deadline(start)).start());
+        return delivery.getToCaller(key, start, new Pager(runtime, racer, key, options, deadline(start)).start());
     }
 
     /**
@@ -331,9 +330,8 @@ public final class RattanClient implements AutoCloseable {
         Arguments.checkPageValues(maxValues);
         Bytes mark = Arguments.placemark(placemark);
         long start = System.nanoTime();
-        return delivery.toCaller(Op.GET, start, runtime.submit(Op.GET,
-                ClientGet.of(key, GetOptions.of(routing)).page(maxValues, mark),
-                deadline(start), Replies::getPage));
+        return delivery.getToCaller(key, start, runtime.submit(Op.GET,
+                ClientGet.of(key, GetOptions.of(routing)).page(maxValues, mark), deadline(start), Replies::getPage));
     }
 
     /** Blocking {@link #get(Id)}; throws {@link RattanException} on failure. */

@@ -37,6 +37,18 @@ final class Replies {
         throw failure(Op.PUT, r.status(), r.detail());
     }
 
+    /** An owner's remove's reply: how many replicas held the tombstone when it was acknowledged. */
+    static Integer removeOwned(Message reply) {
+        if (reply.type() != MessageType.PUT_REPLY) {
+            throw notAnswer(Op.REMOVE, reply);
+        }
+        PutReply r = (PutReply) reply;
+        if (r.status() == Status.OK) {
+            return r.replicas();
+        }
+        throw failure(Op.REMOVE, r.status(), r.detail());
+    }
+
     /** A compare-and-swap's reply: swapped, or not with the sequence held (409 and 412 are answers, not failures). */
     static SwapResult swap(Message reply, long newSeq) {
         if (reply.type() != MessageType.PUT_REPLY) {
@@ -63,7 +75,7 @@ final class Replies {
             List<GetResult.Value> values = new ArrayList<>(r.values().size());
             for (ValueEntry e : r.values()) {
                 values.add(new GetResult.Value(e.value(), e.value().sha256(),
-                        Duration.ofMillis(e.ttlRemainingMillis())));
+                        Duration.ofMillis(e.ttlRemainingMillis()), e.stamp()));
             }
             return new GetResult(values, r.hops(), 1, r.placemark(), r.cost(), r.status() == Status.PARTIAL);
         }

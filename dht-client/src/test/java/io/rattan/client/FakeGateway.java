@@ -34,6 +34,7 @@ import io.rattan.core.msg.SecretBinding;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
+import io.rattan.core.owned.OwnerStamp;
 import io.rattan.core.util.Bytes;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -77,7 +78,13 @@ final class FakeGateway implements AutoCloseable {
     static final class Store {
         private final Map<Id, NavigableMap<Bytes, Stored>> keys = new ConcurrentHashMap<>();
 
-        record Stored(Bytes value, Bytes binding, long expiresAtMillis) {
+        /** A value as the gateway holds it; {@code stamp} is an owned value's, kept as sent and never checked. */
+        record Stored(Bytes value, Bytes binding, long expiresAtMillis, OwnerStamp stamp) {
+        }
+
+        /** Holds {@code stored} under {@code key} as it is: how a test plants what no honest node would serve. */
+        void plant(Id key, Stored stored) {
+            keys.computeIfAbsent(key, k -> new ConcurrentSkipListMap<>()).put(stored.value().sha256(), stored);
         }
 
         int size(Id key) {
@@ -319,7 +326,8 @@ final class FakeGateway implements AutoCloseable {
                 ClientPut p = (ClientPut) m;
                 store.keys.computeIfAbsent(p.key(), k -> new ConcurrentSkipListMap<>())
                         .put(p.value().sha256(), new Store.Stored(p.value(), p.binding(),
-                                now + p.ttlSeconds() * 1000L));
+                                p.stamp() != null ? p.stamp().expiresAtMillis() : now + p.ttlSeconds() * 1000L,
+                                p.stamp()));
                 return new PutReply(Status.OK, 3, "");
             }
             case CLIENT_GET: {
@@ -338,7 +346,8 @@ final class FakeGateway implements AutoCloseable {
                     if (values.size() == limit) {
                         return new GetReply(status, values, last, hops, "", PAGE_COST, named, read);
                     }
-                    values.add(new ValueEntry(e.getValue().value(), e.getValue().expiresAtMillis() - now));
+                    values.add(new ValueEntry(e.getValue().value(), e.getValue().expiresAtMillis() - now,
+                            e.getValue().stamp()));
                     last = e.getKey();
                 }
                 return new GetReply(status, values, Bytes.EMPTY, hops, "", PAGE_COST, named, read);

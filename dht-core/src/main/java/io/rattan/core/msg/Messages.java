@@ -193,7 +193,7 @@ public final class Messages {
      *
      * <p>An owned value carries its owner's {@code stamp} (null: unowned), whose signed expiry is its
      * {@code expiresAtMillis}; it has no binding and no TTL of its own (0), and may carry a {@code condition} that
-     * the root checks (protocol version 8).
+     * the root checks (protocol version 8); with an empty value it is the owner's remove.
      */
     public record PutRequest(Id key, Bytes value, int ttlSeconds, long expiresAtMillis, Bytes binding, Contact origin,
                              long originRequestId, int hops, OwnerStamp stamp, PutCondition condition)
@@ -499,7 +499,8 @@ public final class Messages {
      * client gave it), or empty for a value nobody can remove.
      *
      * <p>An owned put carries its owner's {@code stamp} (null: unowned) instead: no binding, and its signed expiry
-     * instead of a TTL ({@code ttlSeconds} 0); and may carry a {@code condition} (compare-and-swap).
+     * instead of a TTL ({@code ttlSeconds} 0); and may carry a {@code condition} (compare-and-swap). An owned put
+     * with an empty value is the owner's remove (signed op 2): the tombstone of the owner's value.
      */
     public record ClientPut(Id key, Bytes value, int ttlSeconds, Bytes binding, OwnerStamp stamp,
                             PutCondition condition) implements Message {

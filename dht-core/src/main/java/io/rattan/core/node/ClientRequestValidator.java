@@ -105,10 +105,11 @@ public final class ClientRequestValidator {
             return Optional.of(new ErrorReply(Status.TOO_LARGE, "value too large: " + value.length()
                     + " bytes, the limit is " + config.valueBytesMax()));
         }
-        if (value.isEmpty()) {
+        if (value.isEmpty() && !owned) {
             return bad("value is empty");
         }
         if (owned) {
+            // An empty owned value is its owner's remove.
             return ttlSeconds != 0 || !binding.isEmpty() ? bad("an owned value's expiry is signed and its owner "
                     + "removes it: it carries no ttl and no secret") : Optional.empty();
         }

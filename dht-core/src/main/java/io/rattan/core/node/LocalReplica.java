@@ -180,7 +180,7 @@ final class LocalReplica {
         long expiresAt = p.expiresAtMillis() > latest ? own : p.expiresAtMillis();
         if (p.stamp() != null) {
             Bytes slot = OwnedSlot.of(SignedBytes.DEFAULT_NAMESPACE, p.stamp().owner(), p.stamp().valueId());
-            return StoredRecord.owned(p.key(), slot, p.value(), p.stamp(), false);
+            return StoredRecord.owned(p.key(), slot, p.value(), p.stamp(), p.value().isEmpty());
         }
         return StoredRecord.value(p.key(), p.value(), expiresAt, p.binding());
     }

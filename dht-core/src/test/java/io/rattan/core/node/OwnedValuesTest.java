@@ -205,6 +205,22 @@ class OwnedValuesTest {
         VirtualWorld world = world();
         long expiry = inAnHour(world);
         assertThat(putAt(world, 0, put(1, expiry, "old")).status()).isEqualTo(Status.OK);
+        int lagging = crashAReplica(world);
+        assertThat(putAt(world, 0, put(2, expiry, "new")).status()).isEqualTo(Status.OK);
+
+        world.restart(lagging);
+        world.runFor(Duration.ofMinutes(3).toNanos());
+        assertThat(held(world)).isNotEmpty().allSatisfy(r -> {
+            assertThat(r.seq()).isEqualTo(2);
+            assertThat(r.value()).isEqualTo(Bytes.utf8("new"));
+        });
+        for (int n : world.liveIndexes()) {
+            assertThat(get(world, n)).extracting(ValueEntry::value).containsExactly(Bytes.utf8("new"));
+        }
+    }
+
+    /** Crashes (disk kept) a replica of the key other than node 0, once the copies have settled; its index. */
+    private static int crashAReplica(VirtualWorld world) {
         world.runFor(Duration.ofSeconds(5).toNanos());
         int lagging = -1;
         for (int n : world.liveIndexes()) {
@@ -217,17 +233,49 @@ class OwnedValuesTest {
         assertThat(lagging).as("a replica of the key other than the gateway").isNotNegative();
         world.crash(lagging, VirtualWorld.Disk.KEPT);
         world.runFor(Duration.ofSeconds(20).toNanos());
-        assertThat(putAt(world, 0, put(2, expiry, "new")).status()).isEqualTo(Status.OK);
+        return lagging;
+    }
+
+    private static ClientPut remove(Bytes owner, SignedOp op, long seq, long expirySeconds) {
+        return new ClientPut(KEY, Bytes.EMPTY, 0, Bytes.EMPTY, stamp(owner, op, seq, expirySeconds, Bytes.EMPTY));
+    }
+
+    /**
+     * The owner's remove (an owned put of no data, signed as op 2) takes the value away everywhere; it must outlive
+     * the value and carry a higher sequence, and a replica that was down with the value never brings it back.
+     */
+    @Test
+    void theOwnersRemoveTakesTheValueAwayForGood() {
+        VirtualWorld world = world();
+        long expiry = inAnHour(world);
+        assertThat(putAt(world, 0, put(1, expiry, "v1")).status()).isEqualTo(Status.OK);
+        int lagging = crashAReplica(world);
+
+        assertThat(putAt(world, 3, remove(OWNER, SignedOp.PUT, 2, expiry)).status()).as("signed as a put")
+                .isEqualTo(Status.FORBIDDEN);
+        OwnerStamp impostor = remove(OTHER, SignedOp.REMOVE, 2, expiry).stamp();
+        assertThat(putAt(world, 3, new ClientPut(KEY, Bytes.EMPTY, 0, Bytes.EMPTY, new OwnerStamp(
+                OwnerSignatures.publicKey(OWNER), VALUE_ID, 2, expiry, impostor.signature()))).status())
+                .as("signed by another key").isEqualTo(Status.FORBIDDEN);
+        PutReply same = putAt(world, 3, remove(OWNER, SignedOp.REMOVE, 1, expiry));
+        assertThat(same.status()).as("the value's own sequence").isEqualTo(Status.CONFLICT);
+        assertThat(same.currentSeq()).isEqualTo(1L);
+        assertThat(putAt(world, 3, remove(OWNER, SignedOp.REMOVE, 2, expiry - 60)).status())
+                .as("a tombstone that would expire first").isEqualTo(Status.CONFLICT);
+        PutReply removed = putAt(world, 3, remove(OWNER, SignedOp.REMOVE, 2, expiry));
+        assertThat(removed.status()).as(removed.detail()).isEqualTo(Status.OK);
+        assertThat(putAt(world, 5, put(1, expiry, "v1")).status()).as("the old value again").isEqualTo(Status.CONFLICT);
 
         world.restart(lagging);
         world.runFor(Duration.ofMinutes(3).toNanos());
-        assertThat(held(world)).isNotEmpty().allSatisfy(r -> {
-            assertThat(r.seq()).isEqualTo(2);
-            assertThat(r.value()).isEqualTo(Bytes.utf8("new"));
-        });
+        assertThat(held(world)).hasSizeGreaterThanOrEqualTo(NodeConfig.defaults().replicas())
+                .allSatisfy(r -> assertThat(r.tombstone() && r.seq() == 2).as("a tombstone of sequence 2").isTrue());
         for (int n : world.liveIndexes()) {
-            assertThat(get(world, n)).extracting(ValueEntry::value).containsExactly(Bytes.utf8("new"));
+            assertThat(get(world, n)).as("node %d", n).isEmpty();
         }
+        assertThat(putAt(world, 6, conditional(put(3, expiry, "back"), PutCondition.ABSENT)).status())
+                .as("a new value over the tombstone, if none is held").isEqualTo(Status.OK);
+        assertThat(get(world, 2)).extracting(ValueEntry::value).containsExactly(Bytes.utf8("back"));
     }
 
     @Test

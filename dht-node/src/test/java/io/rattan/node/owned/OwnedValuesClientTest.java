@@ -129,5 +129,22 @@ class OwnedValuesClientTest {
                 .as("a value id not held yet").isTrue();
         assertThat(client.compareAndSetSync(KEY, utf8("again"), owner, 10, null, 2, expiry))
                 .isEqualTo(new SwapResult(false, 1L, 0));
+
+        // A get hands over each owned value with its owner's stamp, checked here against the key asked for.
+        await().atMost(WAIT).until(() -> client.getSync(KEY).values().size() == 2);
+        GetResult.Value v3 = client.getSync(KEY).values().stream().filter(v -> v.owner().valueId() == 9)
+                .findFirst().orElseThrow();
+        assertThat(v3.utf8()).isEqualTo("v3");
+        assertThat(v3.owner().seq()).isEqualTo(3);
+        assertThat(v3.owner().owner()).isEqualTo(owner.publicKey());
+        assertThat(v3.owner().expiresAtSeconds()).isEqualTo(expiry.getEpochSecond());
+
+        assertThatThrownBy(() -> client.removeOwnedSync(KEY, owner, 9, 3, expiry)).as("not above the value's")
+                .isInstanceOfSatisfying(RattanException.class, e -> assertThat(e.status()).isEqualTo(Status.CONFLICT));
+        assertThat(client.removeOwnedSync(KEY, owner, 9, 4, expiry)).isGreaterThanOrEqualTo(2);
+        await().atMost(WAIT).until(() -> client.getSync(KEY).values().stream().map(GetResult.Value::utf8).toList()
+                .equals(List.of("new")));
+        assertThatThrownBy(() -> client.putOwnedSync(KEY, utf8("v3"), owner, 9, 3, expiry)).as("under the tombstone")
+                .isInstanceOfSatisfying(RattanException.class, e -> assertThat(e.status()).isEqualTo(Status.CONFLICT));
     }
 }

@@ -240,6 +240,54 @@ class OwnedValuesHttpTest {
         assertThat(post(1, "", good, "data").statusCode()).isEqualTo(201);
     }
 
+    private HttpResponse<String> delete(int node, String path, Map<String, String> headers) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri(node, path)).timeout(Duration.ofSeconds(30)).DELETE();
+        headers.forEach(b::header);
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** The owner's remove: DELETE /v1/keys/{key}/owned/{owner}/{valueId}, signed as op 2 with a higher sequence. */
+    @Test
+    void theOwnersSignedRemoveTakesTheValueAwayOnEveryReplica() throws Exception {
+        assertThat(post(0, "", headers(VALUE_ID, 1, expiry, "v1"), "v1").statusCode()).isEqualTo(201);
+        String path = "/owned/" + b64(owner.publicKey()) + "/" + VALUE_ID;
+        Map<String, String> remove = removeHeaders(owner.sign(SignedOp.REMOVE, KEY, VALUE_ID, 2, expiry,
+                Bytes.EMPTY.sha256()));
+        Map<String, String> signedAsPut = removeHeaders(owner.sign(SignedOp.PUT, KEY, VALUE_ID, 2, expiry,
+                Bytes.EMPTY.sha256()));
+        assertThat(delete(1, path, signedAsPut).statusCode()).as("op 1 signed").isEqualTo(403);
+        Map<String, String> noSignature = new LinkedHashMap<>(remove);
+        noSignature.remove("Rattan-Signature");
+        HttpResponse<String> missing = delete(1, path, noSignature);
+        assertThat(missing.statusCode()).isEqualTo(400);
+        assertThat(missing.body()).contains("Rattan-Signature");
+        Map<String, String> ownerTwice = new LinkedHashMap<>(remove);
+        ownerTwice.put("Rattan-Owner", b64(owner.publicKey()));
+        assertThat(delete(1, path, ownerTwice).statusCode()).as("the owner in a header too").isEqualTo(400);
+
+        HttpResponse<String> removed = delete(2, path, remove);
+        assertThat(removed.statusCode()).as(removed.body()).isEqualTo(200);
+        assertThat(removed.headers().firstValue("ETag")).contains("\"2\"");
+        JsonNode body = JSON.readTree(removed.body());
+        assertThat(body.get("removed").asBoolean()).isTrue();
+        assertThat(body.get("seq").asText()).isEqualTo("2");
+        await().atMost(WAIT).until(() -> held().size() >= CONFIG.replicas()
+                && held().stream().allMatch(r -> r.tombstone() && r.seq() == 2));
+        for (int n = 0; n < 5; n++) {
+            assertThat(get(n)).as("node %d", n).isEmpty();
+        }
+        HttpResponse<String> again = post(3, "", headers(VALUE_ID, 1, expiry, "v1"), "v1");
+        assertThat(again.statusCode()).as("the removed version again").isEqualTo(409);
+        assertThat(JSON.readTree(again.body()).get("currentSeq").asText()).isEqualTo("2");
+    }
+
+    private static Map<String, String> removeHeaders(OwnerStamp s) {
+        Map<String, String> h = headers(s);
+        h.remove("Rattan-Owner");
+        h.remove("Rattan-Value-Id");
+        return h;
+    }
+
     @Test
     void aReplicaThatWasDownComesBackWithTheNewerSequenceNeverTheOld() throws Exception {
         assertThat(post(0, "", headers(VALUE_ID, 1, expiry, "old"), "old").statusCode()).isEqualTo(201);

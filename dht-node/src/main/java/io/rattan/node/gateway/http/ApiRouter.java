@@ -82,6 +82,10 @@ final class ApiRouter {
                 requireMethod(method, DELETE);
                 return keys.remove(segments[2], segments[3], query, request);
             }
+            if (segments.length == 6 && segments[3].equals("owned")) {
+                requireMethod(method, DELETE);
+                return keys.removeOwned(segments[2], segments[4], segments[5], query, request);
+            }
         }
         return done(Problems.unknownPath(path));
     }

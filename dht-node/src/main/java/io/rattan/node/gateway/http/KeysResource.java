@@ -34,11 +34,13 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * {@code /v1/keys/{key}} (GET a page of values, POST a value) and {@code /v1/keys/{key}/{valueHash}} (DELETE):
+ * {@code /v1/keys/{key}} (GET a page of values, POST a value), {@code /v1/keys/{key}/{valueHash}} (DELETE) and
+ * {@code /v1/keys/{key}/owned/{owner}/{valueId}} (DELETE, the owner's remove):
  * checks the request against the node's limits ({@link NodeConfig}), turns it into a client message for the
  * {@link GatewayBackend}, and the reply into JSON or a problem. A malformed key, TTL, page size or placemark is a
  * 400, a value over {@code valueBytesMax} a 413. Any thread; the futures complete on the thread that completed the
@@ -96,34 +98,69 @@ final class KeysResource {
         // The secret stops here: the put carries only its binding to this value, which opens nothing.
         Bytes binding = secret == null ? Bytes.EMPTY : SecretBinding.of(secret, key, valueHash);
         ClientPut message = new ClientPut(key, value, ttlSeconds, binding, stamp, condition);
-        Supplier<CompletableFuture<Message>> send = request.client() == null
-                ? () -> backend.request(message)
-                : () -> guard.put(request.client(), message, () -> backend.request(message));
-        return ask(send, reply -> {
+        return ask(guarded(request, message), reply -> {
             if (!(reply instanceof PutReply)) {
                 return unexpected(reply);
             }
             PutReply put = (PutReply) reply;
-            if (put.status() == Status.CONFLICT || put.status() == Status.PRECONDITION_FAILED) {
-                return Problems.ownedRefusal(put.status(), put.detail(), put.currentSeq());
-            }
-            if (put.status() != Status.OK) {
-                return Problems.forStatus(put.status(), put.detail());
+            if (stamp != null || put.status() != Status.OK) {
+                return ownedAnswer(put, 201, key, stamp, body -> body.put("valueHash", valueHash.toHex()));
             }
             ObjectNode body = Json.object();
             body.put("key", key.toHex());
             body.put("valueHash", valueHash.toHex());
-            if (stamp != null) {
-                OwnerHeaders.describe(body, stamp);
-                body.put("replicas", put.replicas());
-                return ApiResponse.json(201, Json.bytes(body))
-                        .withHeader("ETag", "\"" + Long.toUnsignedString(stamp.seq()) + "\"");
-            }
             body.put("ttlSeconds", ttlSeconds);
             body.put("replicas", put.replicas());
             return ApiResponse.json(201, Json.bytes(body))
                     .withHeader("Location", "/v1/keys/" + key.toHex() + "/" + valueHash.toHex());
         });
+    }
+
+    /**
+     * The owner's remove of its value {@code valueIdSegment} under a key: a signed op 2 (sequence, expiry and
+     * signature in the headers, owner and value id in the path) that the root writes as a tombstone.
+     */
+    CompletableFuture<ApiResponse> removeOwned(String keySegment, String ownerSegment, String valueIdSegment,
+                                               Map<String, List<String>> query, ApiRequest request) throws Rejected {
+        Id key = key(keySegment);
+        OwnerStamp stamp = OwnerHeaders.removeStamp(PathSegments.decode(ownerSegment),
+                PathSegments.decode(valueIdSegment), request.owner());
+        if (query.containsKey("ttl") || !request.secrets().isEmpty()) {
+            throw badRequest("an owner's remove is signed: its tombstone lives until " + OwnerHeaders.EXPIRES
+                    + "; send no ?ttl and no " + SECRET_HEADER);
+        }
+        ClientPut message = new ClientPut(key, Bytes.EMPTY, 0, Bytes.EMPTY, stamp,
+                OwnerHeaders.condition(request.owner()));
+        return ask(guarded(request, message), reply -> reply instanceof PutReply put
+                ? ownedAnswer(put, 200, key, stamp, body -> body.put("removed", true)) : unexpected(reply));
+    }
+
+    /** How a request reaches the node: through the client guard's limits when the client's address is known. */
+    private Supplier<CompletableFuture<Message>> guarded(ApiRequest request, ClientPut message) {
+        return request.client() == null
+                ? () -> backend.request(message)
+                : () -> guard.put(request.client(), message, () -> backend.request(message));
+    }
+
+    /**
+     * The answer to an owned write or a failed put: a refusal as a problem (409 and 412 with the sequence held), or
+     * {@code status} with the stamp's fields, the replica count and the sequence as the ETag.
+     */
+    private static ApiResponse ownedAnswer(PutReply put, int status, Id key, OwnerStamp stamp,
+                                           Consumer<ObjectNode> more) {
+        if (put.status() == Status.CONFLICT || put.status() == Status.PRECONDITION_FAILED) {
+            return Problems.ownedRefusal(put.status(), put.detail(), put.currentSeq());
+        }
+        if (put.status() != Status.OK) {
+            return Problems.forStatus(put.status(), put.detail());
+        }
+        ObjectNode body = Json.object();
+        body.put("key", key.toHex());
+        more.accept(body);
+        OwnerHeaders.describe(body, stamp);
+        body.put("replicas", put.replicas());
+        return ApiResponse.json(status, Json.bytes(body))
+                .withHeader("ETag", "\"" + Long.toUnsignedString(stamp.seq()) + "\"");
     }
 
     CompletableFuture<ApiResponse> get(String keySegment, Map<String, List<String>> query) throws Rejected {

@@ -8,6 +8,7 @@ import io.rattan.core.owned.OwnerStamp;
 import io.rattan.core.util.Bytes;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -58,6 +59,33 @@ final class OwnerHeaders {
         }
         return new OwnerStamp(base64Url(headers, OWNER, OwnerStamp.OWNER_BYTES), unsigned(headers, VALUE_ID),
                 unsigned(headers, SEQ), expires, base64Url(headers, SIGNATURE, OwnerStamp.SIGNATURE_BYTES));
+    }
+
+    /**
+     * The stamp of an owner's remove: the owner key and the value id from the path, the sequence, the expiry and
+     * the signature from {@code headers}.
+     *
+     * @throws Rejected (400) when the owner or the value id is also in a header, or any part is missing or malformed
+     */
+    static OwnerStamp removeStamp(String owner, String valueId, Map<String, List<String>> headers) throws Rejected {
+        if (headers.containsKey(OWNER) || headers.containsKey(VALUE_ID)) {
+            throw badRequest("an owner's remove names the owner and the value id in its path "
+                    + "(/v1/keys/{key}/owned/{owner}/{valueId}), not in " + OWNER + " or " + VALUE_ID);
+        }
+        List<String> missing = new ArrayList<>();
+        for (String name : List.of(SEQ, EXPIRES, SIGNATURE)) {
+            if (!headers.containsKey(name)) {
+                missing.add(name);
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw badRequest("an owner's remove needs " + SEQ + ", " + EXPIRES + " and " + SIGNATURE + "; missing: "
+                    + String.join(", ", missing));
+        }
+        Map<String, List<String>> all = new HashMap<>(headers);
+        all.put(OWNER, List.of(owner));
+        all.put(VALUE_ID, List.of(valueId));
+        return stamp(all);
     }
 
     /**
