@@ -200,7 +200,8 @@ final class LocalReplica {
                     + "its owner; a put of it with the same secret is refused until the removal expires", null);
         }
         OwnedRecords.Written w = OwnedRecords.rootWrite(store.read(rec.key(), rec.valueHash()).orElse(null), rec,
-                condition, config, clock.epochMillis());
+                bugs.has(PlantedBugs.Bug.OWNED_CONDITION_IGNORED) ? PutCondition.NONE : condition, config,
+                clock.epochMillis());
         if (w.toWrite() != null) {
             store.write(w.toWrite());
         }

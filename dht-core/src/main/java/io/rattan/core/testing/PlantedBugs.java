@@ -31,7 +31,9 @@ public final class PlantedBugs {
         /** A one-replica get's page names the first value it did not return as its placemark: one value skipped. */
         PAGE_SKIPS_BOUNDARY,
         /** A replica read for a quorum get never says that more records follow a full page. */
-        QUORUM_PAGE_NEVER_MORE
+        QUORUM_PAGE_NEVER_MORE,
+        /** The root writes an owned put without checking its condition: a compare-and-swap decided by sequence alone. */
+        OWNED_CONDITION_IGNORED
     }
 
     /** No bug: how every node runs. */

@@ -116,6 +116,11 @@ final class Checker {
         this.expiry = new ExpiryCheck(world, stores, diagnosis, tally);
     }
 
+    /** Where violations are counted: rules judged outside the checker (7, the registers) count there too. */
+    CheckerTally tally() {
+        return tally;
+    }
+
     /** How long after its acknowledgement a put's copies may still be on their way ({@link #inFlightNanos}). */
     long inFlightNanos() {
         return inFlightNanos;

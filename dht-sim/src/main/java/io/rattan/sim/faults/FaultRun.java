@@ -47,6 +47,19 @@ public final class FaultRun {
         };
     }
 
+    /**
+     * Starts the register workload from {@code start} to {@code stop}, on its own random stream (split from another
+     * source than the plan's, so that the other draws stay as they were); its histories.
+     */
+    private static RegisterHistories registers(FaultRunConfig c, VirtualWorld world, Workload workload,
+                                               GetDiagnosis diagnosis, PartitionHistory partitions, long start,
+                                               long stop) {
+        RegisterHistories histories = new RegisterHistories(world, diagnosis, partitions);
+        new RegisterWorkload(world, workload, histories, new SplittableRandom(c.seed() ^ 0xBB67AE8584CAA73BL))
+                .start(start, stop);
+        return histories;
+    }
+
     public static FaultRunResult run(FaultRunConfig c) {
         LatencyModel latency = (from, to, r) -> 1_000_000L + r.nextLong(19_000_000L);
         long[] reads = new long[3];
@@ -80,6 +93,8 @@ public final class FaultRun {
         injector.diagnosis(diagnosis);
         Workload workload = new Workload(world, checker, plan.split(), c.seed());
         workload.start(end - DRAIN_NANOS);
+        RegisterHistories registers = c.registers() ? registers(c, world, workload, diagnosis, injector.partitions(),
+                start, end - DRAIN_NANOS) : null;
         if (c.profile() != Profile.NONE) {
             injector.start(start + FAULTS_AFTER_NANOS);
         }
@@ -98,9 +113,13 @@ public final class FaultRun {
                     + heal.timeline() : ""));
         }
 
+        // Judged before the checker's counts are read: rule 7 is among them.
+        RegisterHistories.Summary judged = registers != null ? registers.judge(checker.tally())
+                : RegisterHistories.Summary.NONE;
         return new FaultRunResult(c, world.network().traceHash(), world.scheduler().executed(), injector.fired(),
                 checker.counts(), checker.kept(), checker.counted(), new FaultRunResult.Ends(checker.finalKeys(),
                 checker.finalValues(), copies.checked(), copies.lastShortMillis()), workload.ops(), world.escapedExceptions() + workload.gatewayExceptions(), world.writesRefused(),
-                diagnosis.causes(), new FaultRunResult.SecondReads(reads[0], reads[1], reads[2]));
+                diagnosis.causes(), new FaultRunResult.SecondReads(reads[0], reads[1], reads[2]),
+                judged);
     }
 }

@@ -8,13 +8,20 @@ package io.rattan.sim.faults;
  * @param minutes virtual minutes of workload after the nodes joined
  * @param profile whether faults stop (and liveness is checked) or go on to the end
  * @param bug     a planted bug, or {@link PlantedBug#NONE}
- * @param fsync   the nodes run with {@code --fsync}: a write is acknowledged once its sync returned
+ * @param fsync     the nodes run with {@code --fsync}: a write is acknowledged once its sync returned
+ * @param registers owned values used as registers too, and their histories checked for linearizability (rule 7)
  */
-public record FaultRunConfig(long seed, int nodes, int minutes, Profile profile, PlantedBug bug, boolean fsync) {
+public record FaultRunConfig(long seed, int nodes, int minutes, Profile profile, PlantedBug bug, boolean fsync,
+                             boolean registers) {
 
     /** Without {@code --fsync}. */
     public FaultRunConfig(long seed, int nodes, int minutes, Profile profile, PlantedBug bug) {
         this(seed, nodes, minutes, profile, bug, false);
+    }
+
+    /** Without registers. */
+    public FaultRunConfig(long seed, int nodes, int minutes, Profile profile, PlantedBug bug, boolean fsync) {
+        this(seed, nodes, minutes, profile, bug, fsync, false);
     }
 
     public FaultRunConfig {
@@ -27,6 +34,10 @@ public record FaultRunConfig(long seed, int nodes, int minutes, Profile profile,
         if (profile == null || bug == null) {
             throw new IllegalArgumentException("profile and bug must be given");
         }
+        if (bug.caughtBy() == Rule.REGISTER_NOT_LINEARIZABLE && !registers) {
+            throw new IllegalArgumentException("the planted bug " + bug.flag() + " shows in registers only: "
+                    + "add --registers");
+        }
     }
 
     /**
@@ -34,14 +45,20 @@ public record FaultRunConfig(long seed, int nodes, int minutes, Profile profile,
      * {@code --fsync} on seeds 2, 3, 6, 7, ... (half of each profile), or on all with {@code fsync}.
      */
     public static FaultRunConfig ci(long seed, int nodes, int minutes, PlantedBug bug, boolean fsync) {
+        return ci(seed, nodes, minutes, bug, fsync, false);
+    }
+
+    /** As {@link #ci(long, int, int, PlantedBug, boolean)}, with registers or not. */
+    public static FaultRunConfig ci(long seed, int nodes, int minutes, PlantedBug bug, boolean fsync,
+                                    boolean registers) {
         return new FaultRunConfig(seed, nodes, minutes, seed % 2 == 0 ? Profile.BUDGET : Profile.NOBUDGET, bug,
-                fsync || (seed / 2) % 2 == 1);
+                fsync || (seed / 2) % 2 == 1, registers);
     }
 
     /** The command that replays exactly this run. */
     public String replayCommand() {
         return "./rattan sim faults --seed " + seed + " --nodes " + nodes + " --minutes " + minutes + " --profile "
-                + profile.flag() + (fsync ? " --fsync" : "") + (bug == PlantedBug.NONE ? "" : " --planted-bug "
+                + profile.flag() + (fsync ? " --fsync" : "") + (registers ? " --registers" : "") + (bug == PlantedBug.NONE ? "" : " --planted-bug "
                 + bug.flag());
     }
 }

@@ -21,11 +21,13 @@ import java.util.Locale;
  * @param rule1Causes           rule-1 misses (not the clock-tainted ones) by diagnosed cause ({@link GetDiagnosis})
  * @param oneReads              gets of consistency one served by a replica, and how many of them read a second replica
  *                              because the view was unsettled or the store in a fault
+ * @param registers             what the register check saw ({@link RegisterHistories.Summary#NONE} without registers)
  */
 public record FaultRunResult(FaultRunConfig config, long traceHash, long events, EnumMap<FaultKind, Integer> fired,
                              EnumMap<Rule, Integer> violations, List<Violation> firstViolations,
                              Counted counted, Ends ends, long ops, long escapedExceptions, long writesRefused,
-                             java.util.Map<String, Integer> rule1Causes, SecondReads oneReads) {
+                             java.util.Map<String, Integer> rule1Causes, SecondReads oneReads,
+                             RegisterHistories.Summary registers) {
 
     /**
      * What the checker counted and did not assert: misses excused, by reason; acknowledged puts lost to disk faults
@@ -85,6 +87,6 @@ public record FaultRunResult(FaultRunConfig config, long traceHash, long events,
                 + ", ops " + ops + ", excused: " + counted.excusedLine() + "; lost " + counted.lostToPowerLoss()
                 + " + " + counted.lostToDiskLoss() + ", final read " + ends.keysRead() + " keys/" + ends.valuesChecked()
                 + " values, copies at k " + ends.copiesChecked() + (ends.lastShortMillis() < 0 ? ""
-                : " (short until +" + ends.lastShortMillis() / 1000.0 + " s)") + ")";
+                : " (short until +" + ends.lastShortMillis() / 1000.0 + " s)") + registers.line() + ")";
     }
 }

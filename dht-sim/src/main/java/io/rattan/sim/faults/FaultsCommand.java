@@ -48,8 +48,8 @@ public final class FaultsCommand implements Callable<Integer> {
 
     @Option(names = "--planted-bug", paramLabel = "BUG", description = "Plant a bug the checker must catch: "
             + "ack-below-w, tombstone-rule-off, extra-second-on-copy, durable-before-sync (with --fsync), "
-            + "repair-drops-last-wanted, repair-streams-no-tombstones, page-skips-boundary or quorum-page-never-more "
-            + "(default: none).")
+            + "repair-drops-last-wanted, repair-streams-no-tombstones, page-skips-boundary, quorum-page-never-more "
+            + "or cas-condition-ignored (with --registers) (default: none).")
     String bug = "none";
 
     @Option(names = "--fsync", description = "Run every seed's nodes with --fsync: a write is acknowledged only "
@@ -59,6 +59,11 @@ public final class FaultsCommand implements Callable<Integer> {
     @Option(names = "--threads", paramLabel = "T", description = "Seeds run side by side (default: "
             + "${DEFAULT-VALUE}); each run is single-threaded and the same whatever this is.")
     int threads = 1;
+
+    @Option(names = "--registers", description = "Also use owned values as registers: rounds of racing "
+            + "compare-and-swaps and quorum reads on 4 keys of their own, each key's history checked for "
+            + "linearizability (rule 7; keys whose root changed are reported apart).")
+    boolean registers;
 
     @Option(names = "--verbose", description = "Print every failing seed's first violations.")
     boolean verbose;
@@ -85,8 +90,8 @@ public final class FaultsCommand implements Callable<Integer> {
             List<Future<FaultRunResult>> runs = new ArrayList<>();
             for (int i = 0; i < seeds; i++) {
                 long s = seed + i;
-                FaultRunConfig c = ci ? FaultRunConfig.ci(s, nodes, minutes, b, fsync)
-                        : new FaultRunConfig(s, nodes, minutes, p, b, fsync);
+                FaultRunConfig c = ci ? FaultRunConfig.ci(s, nodes, minutes, b, fsync, registers)
+                        : new FaultRunConfig(s, nodes, minutes, p, b, fsync, registers);
                 runs.add(pool.submit(() -> FaultRun.run(c)));
             }
             for (int i = 0; i < runs.size(); i++) {

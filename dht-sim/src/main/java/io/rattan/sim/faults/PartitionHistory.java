@@ -68,6 +68,16 @@ final class PartitionHistory {
         return out;
     }
 
+    /** Whether any partition was in force at some moment from {@code fromNanos} to {@code toNanos}. */
+    boolean anyInForce(long fromNanos, long toNanos) {
+        for (Span s : spans) {
+            if (s.startNanos <= toNanos && s.endNanos >= fromNanos) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /**
      * When the last partition that put nodes of {@code group} on different sides healed: Long.MAX_VALUE while one
      * does, Long.MIN_VALUE if none ever did.

@@ -3,7 +3,7 @@ package io.rattan.sim.faults;
 import io.rattan.core.testing.PlantedBugs;
 import io.rattan.core.testing.PlantedBugs.Bug;
 
-/** The bugs the checker must catch (issues 16 and 34), each a test-only switch of {@link PlantedBugs}. */
+/** The bugs the checker must catch (issues 16, 34 and 36), each a test-only switch of {@link PlantedBugs}. */
 public enum PlantedBug {
     NONE(PlantedBugs.NONE, null),
     ACK_BELOW_W(PlantedBugs.of(Bug.PUT_ACK_BELOW_QUORUM), Rule.W_COPIES_AT_ACK),
@@ -14,7 +14,9 @@ public enum PlantedBug {
     REPAIR_DROPS_LAST_WANTED(PlantedBugs.of(Bug.REPAIR_DROPS_LAST_WANTED), Rule.COPIES_NOT_BACK),
     REPAIR_STREAMS_NO_TOMBSTONES(PlantedBugs.of(Bug.REPAIR_STREAMS_NO_TOMBSTONES), Rule.REMOVED_RETURNED),
     PAGE_SKIPS_BOUNDARY(PlantedBugs.of(Bug.PAGE_SKIPS_BOUNDARY), Rule.ACKED_PUT_READABLE),
-    QUORUM_PAGE_NEVER_MORE(PlantedBugs.of(Bug.QUORUM_PAGE_NEVER_MORE), Rule.FINAL_READ);
+    QUORUM_PAGE_NEVER_MORE(PlantedBugs.of(Bug.QUORUM_PAGE_NEVER_MORE), Rule.FINAL_READ),
+    /** Issue 36's, with registers only: the root ignores a compare-and-swap's condition. */
+    CAS_CONDITION_IGNORED(PlantedBugs.of(Bug.OWNED_CONDITION_IGNORED), Rule.REGISTER_NOT_LINEARIZABLE);
 
     private final PlantedBugs switches;
     private final Rule caughtBy;

@@ -32,7 +32,12 @@ public enum Rule {
     /** Rule 5: at the end, a quorum read of every key, page by page, returns every acknowledged live value. */
     FINAL_READ("5", "key unreadable or value missing at the final read"),
     /** Rule 6: once the faults stop, every live value is back on its key's k replicas within a bound. */
-    COPIES_NOT_BACK("6", "value not back on its k replicas in time");
+    COPIES_NOT_BACK("6", "value not back on its k replicas in time"),
+    /**
+     * Rule 7 (with registers): the compare-and-swaps and quorum reads of an owned value form a linearizable history,
+     * checked per key, while the key's root stays put and no partition is in force; a check out of steps counts too.
+     */
+    REGISTER_NOT_LINEARIZABLE("7", "register history not linearizable (root unchanged)");
 
     private final String number;
     private final String description;

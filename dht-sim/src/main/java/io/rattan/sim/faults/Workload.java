@@ -179,7 +179,11 @@ final class Workload {
         send(request, gateway(), answer);
     }
 
-    private void send(Message request, int gateway, Consumer<Message> answer) {
+    /**
+     * Sends {@code request} through {@code gateway} (-1: none serves, answered UNAVAILABLE at once), answered once:
+     * by the gateway, or by the client's own timeout.
+     */
+    void send(Message request, int gateway, Consumer<Message> answer) {
         if (gateway < 0) {
             answer.accept(new ErrorReply(Status.UNAVAILABLE, "client: no serving gateway"));
             return;
