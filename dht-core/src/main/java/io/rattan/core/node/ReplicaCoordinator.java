@@ -11,6 +11,7 @@ import io.rattan.core.msg.Messages.RemoveReplica;
 import io.rattan.core.msg.Messages.RemoveReplicaReply;
 import io.rattan.core.msg.Messages.RemoveReply;
 import io.rattan.core.msg.Messages.RemoveRequest;
+import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.StoreAck;
 import io.rattan.core.msg.Messages.StoreReplicas;
 import io.rattan.core.msg.Status;
@@ -81,10 +82,30 @@ final class ReplicaCoordinator {
             askReplicas(p, record, replicas, quorum, null, false);
             return;
         }
-        // The own copy counts when it is durable, so it is outstanding until then like a peer's. It is written off
-        // the node's loop, and the peers are asked once it is: a copy the tombstone rule refuses here goes nowhere.
+        if (p.stamp() != null && !p.condition().isNone()) {
+            SwapRead.read(ctx, members, p.key(), record.valueHash(), replicas,
+                    read -> writeOwn(p, record, replicas, quorum, read),
+                    why -> ctx.outbox().replyToOrigin(p, new PutReply(Status.UNAVAILABLE, 0, "swap not decided: "
+                            + why)));
+            return;
+        }
+        writeOwn(p, record, replicas, quorum, List.of());
+    }
+
+    /**
+     * Writes this node's own copy, off the node's loop, after the versions of a swap's read ({@code read}; none for
+     * other puts), and asks the peers once it is written: a copy the tombstone rule refuses here goes nowhere. The own
+     * copy counts when it is durable, so it is outstanding until then like a peer's.
+     */
+    private void writeOwn(PutRequest p, StoredRecord record, List<Contact> replicas, PutQuorum quorum,
+                          List<ReplicaRecord> read) {
         quorum.asked();
-        replica.offLoop(() -> replica.storeForPut(record, p.condition()), (verdict, failure) -> {
+        replica.offLoop(() -> {
+            if (!read.isEmpty()) {
+                replica.acceptReplicas(read);
+            }
+            return replica.storeForPut(record, p.condition());
+        }, (verdict, failure) -> {
             StoreException e = LocalReplica.storeFault(failure);
             if (e != null) {
                 log.warn("{} cannot store a put of {} here: {}", ctx.tag(), p.key().shortHex(), e.toString());

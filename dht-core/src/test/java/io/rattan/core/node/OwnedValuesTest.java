@@ -165,6 +165,33 @@ class OwnedValuesTest {
         assertThat(unowned).extracting("status").isEqualTo(Status.BAD_REQUEST);
     }
 
+    /**
+     * A root that lacks the newest version (as a node that just became root, not repaired yet) reads the slot from a
+     * majority of the replicas before it judges a swap: a swap from the older sequence is refused with the newer one.
+     */
+    @Test
+    void aRootThatLacksTheNewestVersionReadsItBeforeDecidingASwap() {
+        VirtualWorld world = world();
+        long expiry = inAnHour(world);
+        ClientPut v1 = put(1, expiry, "v1");
+        assertThat(putAt(world, 0, conditional(v1, PutCondition.ABSENT)).status()).isEqualTo(Status.OK);
+        assertThat(putAt(world, 1, conditional(put(2, expiry, "v2"), PutCondition.ifSeq(1))).status())
+                .isEqualTo(Status.OK);
+        world.runFor(Duration.ofSeconds(5).toNanos());
+        int root = world.liveIndexes().stream().min((a, b) -> world.contact(a).id().equals(world.contact(b).id()) ? 0
+                : world.contact(a).id().isCloserTo(KEY, world.contact(b).id()) ? -1 : 1).orElseThrow();
+        world.store(root).write(StoredRecord.owned(KEY, SLOT, v1.value(), v1.stamp(), false));
+
+        PutReply stale = putAt(world, 5, conditional(put(3, expiry, "from v1"), PutCondition.ifSeq(1)));
+        assertThat(stale.status()).as(stale.detail()).isEqualTo(Status.PRECONDITION_FAILED);
+        assertThat(stale.currentSeq()).isEqualTo(2L);
+        assertThat(world.store(root).read(KEY, SLOT)).get().extracting(StoredRecord::seq).as("read back")
+                .isEqualTo(2L);
+        assertThat(putAt(world, 5, conditional(put(3, expiry, "from v2"), PutCondition.ifSeq(2))).status())
+                .isEqualTo(Status.OK);
+        assertThat(get(world, 9)).extracting(ValueEntry::value).containsExactly(Bytes.utf8("from v2"));
+    }
+
     private static ClientPut conditional(ClientPut p, PutCondition condition) {
         return new ClientPut(p.key(), p.value(), p.ttlSeconds(), p.binding(), p.stamp(), condition);
     }

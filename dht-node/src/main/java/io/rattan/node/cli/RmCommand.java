@@ -1,14 +1,18 @@
 package io.rattan.node.cli;
 
 import ch.qos.logback.classic.Level;
+import io.rattan.client.OwnerKey;
 import io.rattan.client.RattanClient;
 import io.rattan.client.RattanException;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Status;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.util.Bytes;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -18,16 +22,19 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code rattan rm}: removes one value, presenting its secret. */
+/** {@code rattan rm}: removes one value, presenting its secret, or an owner's value, signed with the owner's key. */
 @Command(name = "rm",
         mixinStandardHelpOptions = true,
         versionProvider = RattanCli.Version.class,
         showDefaultValues = true,
-        description = {"Removes one value from a key, presenting the secret it was put with. The replicas keep a "
+        description = {"Removes one value from a key, presenting the secret it was put with; or, with --owner-key, "
+                + "the owner's value --value-id, signed here with a --seq above the value's. The replicas keep a "
                 + "tombstone for --ttl, so that a replica that missed the remove cannot bring the value back.",
-            "Exits 1 when no replica held the value or the secret is wrong."},
+            "Exits 1 when no replica held the value, the secret is wrong, or (owned) a sequence at or above --seq "
+                + "is held."},
         footer = {"", "Example: rattan rm name:greeting "
-                + "b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9 --secret s3cret"})
+                + "b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9 --secret s3cret",
+            "Owned:   rattan rm name:status --owner-key owner.pem --value-id 1 --seq 8"})
 final class RmCommand implements Callable<Integer> {
 
     @Spec
@@ -43,13 +50,23 @@ final class RmCommand implements Callable<Integer> {
             description = "40 hex digits, or name:<text> for the SHA-1 of the text.")
     Id key;
 
-    @Parameters(index = "1", paramLabel = "VALUE_HASH", converter = Converters.ValueHashConverter.class,
-            description = "The value's SHA-256 in 64 hex digits, as put and get print it.")
+    @Parameters(index = "1", paramLabel = "VALUE_HASH", arity = "0..1", converter = Converters.ValueHashConverter.class,
+            description = "The value's SHA-256 in 64 hex digits, as put and get print it (not with --owner-key).")
     Bytes valueHash;
 
-    @Option(names = "--secret", paramLabel = "SECRET", required = true,
-            description = "The secret the value was put with.")
+    @Option(names = "--secret", paramLabel = "SECRET", description = "The secret the value was put with.")
     String secret;
+
+    @Option(names = "--owner-key", paramLabel = "FILE",
+            description = "Remove the owner's value --value-id instead, signed with this owner key ('rattan keygen').")
+    Path ownerKey;
+
+    @Option(names = "--value-id", paramLabel = "N", description = "The owner's id for the value (with --owner-key).")
+    String valueId;
+
+    @Option(names = "--seq", paramLabel = "N",
+            description = "The remove's sequence, above the value's (with --owner-key).")
+    String seq;
 
     @Option(names = "--ttl", paramLabel = "SECONDS",
             description = "How long the tombstone lasts; at least the value's remaining TTL. "
@@ -57,12 +74,19 @@ final class RmCommand implements Callable<Integer> {
     int ttlSeconds = NodeConfig.defaults().ttlSecondsMax();
 
     @Override
-    public Integer call() {
-        if (secret.isEmpty()) {
-            throw new ParameterException(spec.commandLine(), "--secret must not be empty");
-        }
+    public Integer call() throws IOException {
         if (ttlSeconds < 1) {
             throw new ParameterException(spec.commandLine(), "--ttl must be at least 1 second, got " + ttlSeconds);
+        }
+        if (ownerKey != null) {
+            return removeOwned();
+        }
+        if (valueHash == null || secret == null || valueId != null || seq != null) {
+            throw new ParameterException(spec.commandLine(), "give VALUE_HASH and --secret, or --owner-key with "
+                    + "--value-id and --seq");
+        }
+        if (secret.isEmpty()) {
+            throw new ParameterException(spec.commandLine(), "--secret must not be empty");
         }
         logging.apply(Level.WARN);
         boolean removed;
@@ -84,5 +108,34 @@ final class RmCommand implements Callable<Integer> {
         }
         spec.commandLine().getOut().println("removed " + valueHash.toHex() + " from " + key.toHex());
         return 0;
+    }
+
+    /** The owner's signed remove: a tombstone of sequence --seq in the value's place, until --ttl from now. */
+    private int removeOwned() throws IOException {
+        if (valueHash != null || secret != null || valueId == null || seq == null) {
+            throw new ParameterException(spec.commandLine(), "--owner-key takes --value-id and --seq, and no "
+                    + "VALUE_HASH or --secret");
+        }
+        Long id = OwnedPutOptions.unsigned(valueId);
+        Long s = OwnedPutOptions.unsigned(seq);
+        if (id == null || s == null) {
+            throw new ParameterException(spec.commandLine(), "--value-id and --seq take an unsigned decimal number "
+                    + "below 2^64");
+        }
+        OwnerKey owner = OwnerKey.load(ownerKey);
+        logging.apply(Level.WARN);
+        String what = "value " + valueId + " of owner " + owner.publicKeyBase64Url() + " under " + key.toHex();
+        try (RattanClient client = gateway.client()) {
+            int replicas = client.removeOwnedSync(key, owner, id, s, Instant.now().plusSeconds(ttlSeconds));
+            spec.commandLine().getOut().println("removed " + what + " (sequence " + seq + ", on " + replicas
+                    + " replicas)");
+            return 0;
+        } catch (RattanException e) {
+            if (e.status() == Status.CONFLICT || e.status() == Status.FORBIDDEN) {
+                spec.commandLine().getErr().println("refused: " + e.getMessage());
+                return RattanCli.EXIT_FAILED;
+            }
+            throw e;
+        }
     }
 }

@@ -66,7 +66,10 @@ class OwnedValuesClientTest {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
-    /** {@code rattan put --owner-key}: the CLI signs with a key file and swaps with --if-seq and --if-absent. */
+    /**
+     * {@code rattan put --owner-key}: the CLI signs with a key file and swaps with --if-seq and --if-absent; and
+     * {@code rattan rm --owner-key} removes the value.
+     */
     @Test
     void theCommandLinePutsAndSwapsOwnedValues() throws IOException {
         Path key = dir.resolve("owner.pem");
@@ -89,6 +92,16 @@ class OwnedValuesClientTest {
         assertThat(stale.err()).contains("CONFLICT");
         assertThat(client.getSync(RattanClient.key("cli-owned")).values()).extracting(GetResult.Value::utf8)
                 .containsExactly("third");
+
+        // rattan rm --owner-key: the owner's signed remove, above the value's sequence only.
+        String[] rm = {"rm", "-g", gw, "name:cli-owned", "--owner-key", key.toString(), "--value-id", "5"};
+        Cli notAbove = cli(rm, "--seq", "3");
+        assertThat(notAbove.exit()).isEqualTo(1);
+        assertThat(notAbove.err()).contains("refused", "CONFLICT");
+        Cli removed = cli(rm, "--seq", "4");
+        assertThat(removed.exit()).as(removed.err()).isZero();
+        assertThat(removed.out()).contains("removed value 5 of owner " + owner.publicKeyBase64Url());
+        await().atMost(WAIT).until(() -> client.getSync(RattanClient.key("cli-owned")).values().isEmpty());
     }
 
     private record Cli(int exit, String out, String err) {

@@ -29,6 +29,7 @@ final class FaultTotals {
     private long lastShortMillis = -1;
     private long lastShortSeed;
     private long servedLateBeyondS;
+    private RegisterHistories.Summary registers = RegisterHistories.Summary.NONE;
 
     FaultTotals() {
         for (Excuse e : Excuse.values()) {
@@ -51,6 +52,7 @@ final class FaultTotals {
         removedUntoldMaxMillis = Math.max(removedUntoldMaxMillis, c.removedReturnedUntoldMaxMillis());
         finalMissesAfterClockFault += c.finalMissesAfterClockFault();
         servedLateBeyondS += c.servedLateBeyondS();
+        registers = registers.plus(r.registers());
         finalKeys += r.ends().keysRead();
         finalValues += r.ends().valuesChecked();
         copiesChecked += r.ends().copiesChecked();
@@ -86,5 +88,8 @@ final class FaultTotals {
                         lastShortMillis / 1000.0, lastShortSeed));
         out.printf(Locale.ROOT, "values served past expiry + S by nodes whose clocks were off by more than S: %d%n",
                 servedLateBeyondS);
+        if (registers.keys() > 0) {
+            out.println("rule 7 over all seeds" + registers.line());
+        }
     }
 }

@@ -85,8 +85,8 @@ final class RegisterHistories {
         int refused = 0;
         int unknown = 0;
         int reads = 0;
-        int unstableKeys = 0;
-        int unstableViolations = 0;
+        int[] keys = new int[2];
+        int[] violations = new int[2];
         for (Map.Entry<Id, List<RegisterOp>> e : ops.entrySet()) {
             Id key = e.getKey();
             for (RegisterOp op : e.getValue()) {
@@ -102,38 +102,51 @@ final class RegisterHistories {
                 }
             }
             long[] s = span.get(key);
-            boolean stable = !rootChanged.get(key) && (s[0] > s[1] || !partitions.anyInForce(s[0], s[1]));
-            unstableKeys += stable ? 0 : 1;
+            // 0: a partition was in force while the history ran; 1: no partition, but the root changed.
+            int unstable = s[0] <= s[1] && partitions.anyInForce(s[0], s[1]) ? 0 : rootChanged.get(key) ? 1 : -1;
+            if (unstable >= 0) {
+                keys[unstable]++;
+            }
             LinearizabilityCheck.Verdict v = LinearizabilityCheck.check(e.getValue(), null, STEP_BUDGET);
             if (v.kind() == LinearizabilityCheck.Verdict.Kind.LINEARIZABLE) {
                 continue;
             }
-            if (stable) {
-                tally.violation(Rule.REGISTER_NOT_LINEARIZABLE, "key " + key.shortHex() + ", " + e.getValue().size()
-                        + " operations: " + v.explanation());
-            } else {
-                unstableViolations++;
+            tally.violation(unstable < 0 ? Rule.REGISTER_NOT_LINEARIZABLE : Rule.REGISTER_NOT_LINEARIZABLE_ROOT_CHANGED,
+                    "key " + key.shortHex() + (unstable == 0 ? " (partition)" : unstable == 1 ? " (root changed)" : "")
+                            + ", " + e.getValue().size() + " operations: " + v.explanation());
+            if (unstable >= 0) {
+                violations[unstable]++;
             }
         }
-        return new Summary(ops.size(), swapped, refused, unknown, reads, refusedOutright, unstableKeys,
-                unstableViolations);
+        return new Summary(ops.size(), swapped, refused, unknown, reads, refusedOutright, keys[1], violations[1],
+                keys[0], violations[0]);
     }
 
     /**
      * What the register check saw: keys, swaps by outcome, quorum reads answered, swaps refused before any write;
-     * keys whose root changed or that had a partition, and how many of those were not linearizable (reported, not
-     * asserted).
+     * keys whose root changed with no partition in force, and keys that had a partition, and how many of each were
+     * not linearizable (reported, not asserted).
      */
     record Summary(int keys, int swapped, int refused, int unknown, int reads, int refusedOutright,
-                   int keysRootChanged, int violationsRootChanged) {
+                   int keysRootChanged, int violationsRootChanged, int keysPartitioned, int violationsPartitioned) {
 
-        static final Summary NONE = new Summary(0, 0, 0, 0, 0, 0, 0, 0);
+        static final Summary NONE = new Summary(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+
+        /** Both summaries' counts added: a command's totals over its seeds. */
+        Summary plus(Summary o) {
+            return new Summary(keys + o.keys, swapped + o.swapped, refused + o.refused, unknown + o.unknown,
+                    reads + o.reads, refusedOutright + o.refusedOutright, keysRootChanged + o.keysRootChanged,
+                    violationsRootChanged + o.violationsRootChanged, keysPartitioned + o.keysPartitioned,
+                    violationsPartitioned + o.violationsPartitioned);
+        }
 
         /** As a run's summary line ends: empty when no register was checked. */
         String line() {
             return keys == 0 ? "" : String.format(java.util.Locale.ROOT, "; registers %d keys: %d swapped, %d "
-                    + "refused, %d unknown, %d reads; %d keys with a root change or partition (%d not linearizable)",
-                    keys, swapped, refused, unknown, reads, keysRootChanged, violationsRootChanged);
+                    + "refused, %d unknown, %d reads, %d refused before a write; judged apart: %d keys whose root "
+                    + "changed (%d not linearizable), %d with a partition (%d not linearizable)", keys, swapped,
+                    refused, unknown, reads, refusedOutright, keysRootChanged, violationsRootChanged, keysPartitioned,
+                    violationsPartitioned);
         }
     }
 }

@@ -1,0 +1,52 @@
+package io.rattan.bench.harness;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The CPU time a local cluster's node processes have used, read from each node's pid file
+ * ({@code D/node-i/pid}) and the operating system ({@link ProcessHandle.Info#totalCpuDuration()}).
+ */
+final class NodeCpu {
+
+    private final List<ProcessHandle> processes;
+
+    private NodeCpu(List<ProcessHandle> processes) {
+        this.processes = processes;
+    }
+
+    /**
+     * The {@code count} nodes of the cluster in {@code dir}.
+     *
+     * @throws IOException naming the node whose pid file is missing or whose process is not running
+     */
+    static NodeCpu of(Path dir, int count) throws IOException {
+        List<ProcessHandle> out = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            Path pid = dir.resolve("node-" + i).resolve("pid");
+            if (!Files.isRegularFile(pid)) {
+                throw new IOException("node " + i + " of " + dir + " has no pid file (" + pid + "): is it running? "
+                        + "('rattan cluster status --dir " + dir + "')");
+            }
+            long id = Long.parseLong(Files.readString(pid, StandardCharsets.US_ASCII).strip());
+            String which = "node " + i + " of " + dir + " (pid " + id + ")";
+            out.add(ProcessHandle.of(id).filter(ProcessHandle::isAlive)
+                    .orElseThrow(() -> new IOException(which + " is not running")));
+        }
+        return new NodeCpu(out);
+    }
+
+    /** The nodes' CPU time so far, summed. */
+    long totalNanos() {
+        long sum = 0;
+        for (ProcessHandle p : processes) {
+            sum += p.info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
+        }
+        return sum;
+    }
+}
