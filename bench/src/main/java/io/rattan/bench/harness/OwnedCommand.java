@@ -71,6 +71,10 @@ public final class OwnedCommand implements Callable<Integer> {
             description = "Before the rounds, each kind of put and get runs this long unmeasured (JIT, caches).")
     Duration warmup = Duration.ofSeconds(20);
 
+    @Option(names = "--idle", paramLabel = "T", converter = DurationConverter.class,
+            description = "After the warm-up, how long the nodes' own CPU use is measured with no load.")
+    Duration idle = Duration.ofSeconds(10);
+
     @Option(names = "--rounds", paramLabel = "N", description = "Rounds; each runs one phase of each kind.")
     int rounds = 3;
 
@@ -88,8 +92,8 @@ public final class OwnedCommand implements Callable<Integer> {
     public Integer call() throws IOException, InterruptedException {
         PrintWriter log = spec.commandLine().getOut();
         String problem = workers < 1 || rounds < 1 || keys < 1 || valueBytes < 16 || valueBytes > 64 * 1024
-                || warmup.isNegative() ? "--workers, --rounds and --keys must be at least 1, --value-bytes 16..65536, "
-                + "--warmup not negative" : null;
+                || warmup.isNegative() || idle.isNegative() ? "--workers, --rounds and --keys must be at least 1, "
+                + "--value-bytes 16..65536, --warmup and --idle not negative" : null;
         if (problem != null) {
             throw new ParameterException(spec.commandLine(), problem);
         }
@@ -110,8 +114,8 @@ public final class OwnedCommand implements Callable<Integer> {
             log.flush();
             calls.populate();
             warmUp(log, calls, cpu);
-            double idle = idleCpu(cpu);
-            log.printf(Locale.ROOT, "the nodes idle use %.2f CPU seconds per second%n", idle);
+            double idleRate = idleCpu(cpu, idle);
+            log.printf(Locale.ROOT, "the nodes idle use %.2f CPU seconds per second%n", idleRate);
             ClosedLoop loop = new ClosedLoop(workers, phase, cpu);
             List<ClosedLoop.Phase> phases = new ArrayList<>();
             for (String op : List.of("put", "get")) {
@@ -125,7 +129,7 @@ public final class OwnedCommand implements Callable<Integer> {
                     }
                 }
             }
-            String report = write(phases, nodes.size(), idle);
+            String report = write(phases, nodes.size(), idleRate);
             log.print(report);
             log.flush();
         }
@@ -148,13 +152,13 @@ public final class OwnedCommand implements Callable<Integer> {
     }
 
     /**
-     * The nodes' CPU seconds per second over 10 s with no load: what they spend on themselves (maintenance, repair
-     * of what the phases stored), which every phase's node CPU includes.
+     * The nodes' CPU seconds per second over {@code length} with no load: what they spend on themselves
+     * (maintenance, repair of what was stored), which every phase's node CPU includes.
      */
-    private static double idleCpu(NodeCpu cpu) throws InterruptedException {
+    private static double idleCpu(NodeCpu cpu, Duration length) throws InterruptedException {
         long before = cpu.totalNanos();
         long t0 = System.nanoTime();
-        Thread.sleep(10_000);
+        Thread.sleep(Math.max(1, length.toMillis()));
         return (cpu.totalNanos() - before) / (double) (System.nanoTime() - t0);
     }
 
