@@ -5,7 +5,9 @@ import io.rattan.core.owned.OwnerSignatures;
 import io.rattan.core.owned.SignedBytes;
 import io.rattan.core.owned.SignedOp;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The client's own check of what a get returned: an owned value is handed to the caller only when its owner's
@@ -18,20 +20,33 @@ final class OwnedReads {
     private OwnedReads() {
     }
 
-    /** {@code result} without the owned values whose signatures do not verify, each counted in {@code metrics}. */
+    /**
+     * {@code result} without the owned values whose signatures do not verify, each counted in {@code metrics}, and
+     * with one version of each owner's value, the highest sequence (pages read at different moments may hold two).
+     */
     static GetResult checked(Id key, GetResult result, ClientMetrics metrics) {
         List<GetResult.Value> kept = new ArrayList<>(result.values().size());
+        Map<List<Object>, Integer> slots = new HashMap<>();
+        int forged = 0;
         for (GetResult.Value v : result.values()) {
-            if (!v.isOwned() || OwnerSignatures.verifies(v.owner(), SignedOp.PUT, SignedBytes.DEFAULT_NAMESPACE, key,
-                    v.valueHash())) {
+            if (!v.isOwned()) {
                 kept.add(v);
+            } else if (!OwnerSignatures.verifies(v.owner(), SignedOp.PUT, SignedBytes.DEFAULT_NAMESPACE, key,
+                    v.valueHash())) {
+                forged++;
+            } else {
+                Integer at = slots.putIfAbsent(List.of(v.owner().owner(), v.owner().valueId()), kept.size());
+                if (at == null) {
+                    kept.add(v);
+                } else if (Long.compareUnsigned(v.owner().seq(), kept.get(at).owner().seq()) > 0) {
+                    kept.set(at, v);
+                }
             }
         }
-        int dropped = result.values().size() - kept.size();
-        if (dropped == 0) {
+        if (kept.size() == result.values().size()) {
             return result;
         }
-        metrics.forged(dropped);
+        metrics.forged(forged);
         return new GetResult(List.copyOf(kept), result.hops(), result.pages(), result.placemark(), result.cost(),
                 result.partial());
     }

@@ -9,6 +9,7 @@ import io.rattan.core.msg.Status;
 import io.rattan.core.util.Bytes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -28,7 +29,7 @@ final class Pager {
     private final long deadlineNanos;
     private final CompletableFuture<GetResult> result = new CompletableFuture<>();
     // Pages complete one after another, each on the loop after the previous; the chain publishes these fields.
-    private final Map<Bytes, GetResult.Value> values = new LinkedHashMap<>();
+    private final Map<Object, GetResult.Value> values = new LinkedHashMap<>();
     private int hops;
     private int pages;
     private Cost cost = Cost.ZERO;
@@ -87,13 +88,22 @@ final class Pager {
         });
     }
 
+    /**
+     * What makes a value the same one on two pages: its hash, and for an owned value its whole stamp too, since two
+     * owners (or value ids) may hold the same bytes and a forged stamp must not take a real one's place before the
+     * signatures are checked ({@link OwnedReads}, which also keeps one version per owner's value).
+     */
+    private static Object identity(GetResult.Value v) {
+        return v.isOwned() ? List.of(v.owner(), v.valueHash()) : v.valueHash();
+    }
+
     private void onPage(Bytes asked, GetResult r) {
         pages++;
         hops += r.hops();
         cost = cost.plus(r.cost());
         partial |= r.partial();
         for (GetResult.Value v : r.values()) {
-            values.putIfAbsent(v.valueHash(), v);
+            values.putIfAbsent(identity(v), v);
         }
         Bytes next = r.placemark();
         if (next.isEmpty() || pages >= RattanClient.GET_PAGES_MAX) {

@@ -98,13 +98,14 @@ public final class OwnedCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), problem);
         }
         List<ClusterFiles.NodeAddresses> nodes;
+        NodeCpu cpu;
         try {
             nodes = ClusterFiles.nodes(cluster);
+            cpu = NodeCpu.of(cluster, nodes.size());
         } catch (IOException e) {
             spec.commandLine().getErr().println(e.getMessage());
             return ExitCodes.FAILED;
         }
-        NodeCpu cpu = NodeCpu.of(cluster, nodes.size());
         Files.createDirectories(out);
         List<Address> gateways = nodes.stream().map(ClusterFiles.NodeAddresses::rpc).toList();
         try (RattanClient client = RattanClient.builder().gateways(gateways).attemptTimeout(timeout)

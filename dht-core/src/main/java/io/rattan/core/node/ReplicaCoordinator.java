@@ -83,7 +83,8 @@ final class ReplicaCoordinator {
             return;
         }
         if (p.stamp() != null && !p.condition().isNone()) {
-            SwapRead.read(ctx, members, p.key(), record.valueHash(), replicas,
+            // Only the k closest of this node's view: an answer from beyond them does not meet the W that stored.
+            SwapRead.read(ctx, members, p.key(), record.valueHash(), members.replicaSet(p.key()),
                     read -> writeOwn(p, record, replicas, quorum, read),
                     why -> ctx.outbox().replyToOrigin(p, new PutReply(Status.UNAVAILABLE, 0, "swap not decided: "
                             + why)));

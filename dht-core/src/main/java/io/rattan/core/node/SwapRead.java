@@ -18,7 +18,7 @@ import java.util.function.Consumer;
 
 /**
  * The root's read before it decides a compare-and-swap: the owned value's slot as a majority of the key's replicas
- * hold it (R = ⌊k/2⌋ + 1, the root one of them). A root that became root by a join or a crash may not have been
+ * hold it (R = max(⌊k/2⌋, k − W) + 1, the root one of them). A root that became root by a join or a crash may not have been
  * repaired yet; the last acknowledged version is on W replicas, and R + W > k, so the read brings it here before the
  * condition is judged. With fewer than R answers in time the swap is refused, as a partition's minority side must
  * refuse it: a swap both sides took would not be one (the fault simulator's rule 7, docs/testing.md). Owned by the
@@ -51,13 +51,15 @@ final class SwapRead {
         candidates.remove(ctx.self());
         // Replicas whose answers to this node have stopped last: one would hold the swap up.
         candidates.sort(Comparator.comparing(c -> members.answersStopped(c.id())));
-        this.needed = ctx.config().replicas() / 2;
+        // A majority (so that one side of a partition at most decides), and enough that R + W > k.
+        this.needed = Math.max(ctx.config().replicas() / 2, ctx.config().replicas() - ctx.config().writeQuorum());
         this.onRead = onRead;
         this.onShort = onShort;
     }
 
     /**
-     * Reads {@code slot} of {@code key} from ⌊k/2⌋ of {@code replicas} other than this node, then hands
+     * Reads {@code slot} of {@code key} from max(⌊k/2⌋, k − W) of {@code replicas} (the key's k closest in this node's
+     * view) other than this node, then hands
      * {@code onRead} the records they hold under it (none, one or several versions); or tells {@code onShort} why too
      * few answered.
      */

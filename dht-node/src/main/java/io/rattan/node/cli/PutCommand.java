@@ -100,26 +100,26 @@ final class PutCommand implements Callable<Integer> {
     }
 
     private int putOwned(byte[] bytes, PrintWriter out) throws IOException {
-        OwnerKey owner = owned.key();
-        long valueId = OwnedPutOptions.unsigned(owned.valueId);
-        long seq = OwnedPutOptions.unsigned(owned.seq);
+        OwnerKey owner = owned.owner.key();
+        long valueId = OwnerOptions.unsigned(owned.owner.valueId);
+        long seq = OwnerOptions.unsigned(owned.owner.seq);
         Instant expiresAt = Instant.now().plusSeconds(ttlSeconds);
-        String what = "value " + owned.valueId + " of owner " + owner.publicKeyBase64Url() + " under " + key.toHex();
+        String what = "value " + owned.owner.valueId + " of owner " + owner.publicKeyBase64Url() + " under " + key.toHex();
         try (RattanClient client = gateway.client()) {
             if (owned.ifSeq == null && !owned.ifAbsent) {
                 PutResult r = client.putOwnedSync(key, bytes, owner, valueId, seq, expiresAt);
-                out.println("stored sequence " + owned.seq + " of " + what + " on " + r.replicas() + " replicas until "
+                out.println("stored sequence " + owned.owner.seq + " of " + what + " on " + r.replicas() + " replicas until "
                         + expiresAt.getEpochSecond());
                 return 0;
             }
-            Long expected = owned.ifAbsent ? null : OwnedPutOptions.unsigned(owned.ifSeq);
+            Long expected = owned.ifAbsent ? null : OwnerOptions.unsigned(owned.ifSeq);
             SwapResult r = client.compareAndSetSync(key, bytes, owner, valueId, expected, seq, expiresAt);
             if (!r.swapped()) {
                 spec.commandLine().getErr().println("not swapped: " + (r.currentSeq() == null ? "no value is held"
                         : "sequence " + Long.toUnsignedString(r.currentSeq()) + " is held") + " for " + what);
                 return RattanCli.EXIT_FAILED;
             }
-            out.println("swapped in sequence " + owned.seq + " of " + what + " on " + r.replicas() + " replicas");
+            out.println("swapped in sequence " + owned.owner.seq + " of " + what + " on " + r.replicas() + " replicas");
             return 0;
         }
     }

@@ -10,7 +10,6 @@ import io.rattan.core.node.NodeConfig;
 import io.rattan.core.util.Bytes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.Callable;
@@ -57,16 +56,8 @@ final class RmCommand implements Callable<Integer> {
     @Option(names = "--secret", paramLabel = "SECRET", description = "The secret the value was put with.")
     String secret;
 
-    @Option(names = "--owner-key", paramLabel = "FILE",
-            description = "Remove the owner's value --value-id instead, signed with this owner key ('rattan keygen').")
-    Path ownerKey;
-
-    @Option(names = "--value-id", paramLabel = "N", description = "The owner's id for the value (with --owner-key).")
-    String valueId;
-
-    @Option(names = "--seq", paramLabel = "N",
-            description = "The remove's sequence, above the value's (with --owner-key).")
-    String seq;
+    @Mixin
+    OwnerOptions owner;
 
     @Option(names = "--ttl", paramLabel = "SECONDS",
             description = "How long the tombstone lasts; at least the value's remaining TTL. "
@@ -78,10 +69,10 @@ final class RmCommand implements Callable<Integer> {
         if (ttlSeconds < 1) {
             throw new ParameterException(spec.commandLine(), "--ttl must be at least 1 second, got " + ttlSeconds);
         }
-        if (ownerKey != null) {
+        if (owner.owned()) {
             return removeOwned();
         }
-        if (valueHash == null || secret == null || valueId != null || seq != null) {
+        if (valueHash == null || secret == null || owner.valueId != null || owner.seq != null) {
             throw new ParameterException(spec.commandLine(), "give VALUE_HASH and --secret, or --owner-key with "
                     + "--value-id and --seq");
         }
@@ -112,22 +103,22 @@ final class RmCommand implements Callable<Integer> {
 
     /** The owner's signed remove: a tombstone of sequence --seq in the value's place, until --ttl from now. */
     private int removeOwned() throws IOException {
-        if (valueHash != null || secret != null || valueId == null || seq == null) {
+        if (valueHash != null || secret != null || owner.valueId == null || owner.seq == null) {
             throw new ParameterException(spec.commandLine(), "--owner-key takes --value-id and --seq, and no "
                     + "VALUE_HASH or --secret");
         }
-        Long id = OwnedPutOptions.unsigned(valueId);
-        Long s = OwnedPutOptions.unsigned(seq);
+        Long id = OwnerOptions.unsigned(owner.valueId);
+        Long s = OwnerOptions.unsigned(owner.seq);
         if (id == null || s == null) {
             throw new ParameterException(spec.commandLine(), "--value-id and --seq take an unsigned decimal number "
                     + "below 2^64");
         }
-        OwnerKey owner = OwnerKey.load(ownerKey);
+        OwnerKey signer = owner.key();
         logging.apply(Level.WARN);
-        String what = "value " + valueId + " of owner " + owner.publicKeyBase64Url() + " under " + key.toHex();
+        String what = "value " + owner.valueId + " of owner " + signer.publicKeyBase64Url() + " under " + key.toHex();
         try (RattanClient client = gateway.client()) {
-            int replicas = client.removeOwnedSync(key, owner, id, s, Instant.now().plusSeconds(ttlSeconds));
-            spec.commandLine().getOut().println("removed " + what + " (sequence " + seq + ", on " + replicas
+            int replicas = client.removeOwnedSync(key, signer, id, s, Instant.now().plusSeconds(ttlSeconds));
+            spec.commandLine().getOut().println("removed " + what + " (sequence " + owner.seq + ", on " + replicas
                     + " replicas)");
             return 0;
         } catch (RattanException e) {

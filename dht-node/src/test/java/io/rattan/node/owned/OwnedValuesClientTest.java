@@ -159,5 +159,11 @@ class OwnedValuesClientTest {
                 .equals(List.of("new")));
         assertThatThrownBy(() -> client.putOwnedSync(KEY, utf8("v3"), owner, 9, 3, expiry)).as("under the tombstone")
                 .isInstanceOfSatisfying(RattanException.class, e -> assertThat(e.status()).isEqualTo(Status.CONFLICT));
+
+        // Two owners holding the same bytes under one key are two values.
+        Id shared = RattanClient.key("same bytes, two owners");
+        client.putOwnedSync(shared, utf8("same"), owner, 1, 1, expiry);
+        client.putOwnedSync(shared, utf8("same"), OwnerKey.generate(), 1, 1, expiry);
+        await().atMost(WAIT).until(() -> client.getSync(shared).values().size() == 2);
     }
 }

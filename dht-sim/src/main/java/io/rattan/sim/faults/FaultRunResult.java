@@ -62,8 +62,9 @@ public record FaultRunResult(FaultRunConfig config, long traceHash, long events,
     public record SecondReads(long served, long unsettled, long storeFault) {
     }
 
+    /** Whether an asserted rule was broken ({@link Rule#asserted()}). */
     public boolean failed() {
-        return violations.values().stream().anyMatch(n -> n > 0);
+        return violations.entrySet().stream().anyMatch(e -> e.getKey().asserted() && e.getValue() > 0);
     }
 
     public int count(Rule rule) {
@@ -83,7 +84,7 @@ public record FaultRunResult(FaultRunConfig config, long traceHash, long events,
                 broken.append(broken.length() == 0 ? "" : ", ").append(r.name()).append('=').append(count(r));
             }
         }
-        return "seed " + config.seed() + ": " + (failed() ? "FAIL " + broken : "pass") + " (trace " + trace()
+        return "seed " + config.seed() + ": " + (failed() ? "FAIL" : "pass") + (broken.length() == 0 ? "" : " " + broken) + " (trace " + trace()
                 + ", ops " + ops + ", excused: " + counted.excusedLine() + "; lost " + counted.lostToPowerLoss()
                 + " + " + counted.lostToDiskLoss() + ", final read " + ends.keysRead() + " keys/" + ends.valuesChecked()
                 + " values, copies at k " + ends.copiesChecked() + (ends.lastShortMillis() < 0 ? ""

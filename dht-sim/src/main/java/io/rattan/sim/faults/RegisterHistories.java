@@ -26,7 +26,8 @@ final class RegisterHistories {
     private final PartitionHistory partitions;
     private final Map<Id, List<RegisterOp>> ops = new LinkedHashMap<>();
     private final Map<Id, Integer> root = new LinkedHashMap<>();
-    private final Map<Id, Boolean> rootChanged = new LinkedHashMap<>();
+    /** When each key's root changed, as sampled. */
+    private final Map<Id, List<Long>> rootChanges = new LinkedHashMap<>();
     private final Map<Id, long[]> span = new LinkedHashMap<>();
     private int refusedOutright;
 
@@ -40,7 +41,7 @@ final class RegisterHistories {
     void track(List<Id> keys) {
         for (Id key : keys) {
             ops.put(key, new ArrayList<>());
-            rootChanged.put(key, false);
+            rootChanges.put(key, new ArrayList<>());
             span.put(key, new long[] {Long.MAX_VALUE, Long.MIN_VALUE});
         }
         sampleRoots();
@@ -57,21 +58,22 @@ final class RegisterHistories {
         List<Integer> replicas = diagnosis.trueReplicas(key);
         Integer now = replicas.isEmpty() ? -1 : replicas.get(0);
         Integer before = root.put(key, now);
-        if (before != null && !before.equals(now) && span.get(key)[0] != Long.MAX_VALUE) {
-            rootChanged.put(key, true);
+        if (before != null && !before.equals(now)) {
+            rootChanges.get(key).add(world.scheduler().nanoTime());
         }
     }
 
     /** An operation of {@code key} was answered. */
     void add(Id key, RegisterOp op) {
         sampleRoot(key);
+        // A change between two samples is seen at the later one: judged against [first call, last answer].
         ops.get(key).add(op);
         long[] s = span.get(key);
         s[0] = Math.min(s[0], op.invokeNanos());
         s[1] = Math.max(s[1], world.scheduler().nanoTime());
     }
 
-    /** A swap was refused before anything was written (403, 409, 400): not part of any history. */
+    /** A swap refused before anything was written (403, 409, 400), or never sent: not part of any history. */
     void refusedOutright(Id key) {
         refusedOutright++;
     }
@@ -103,7 +105,8 @@ final class RegisterHistories {
             }
             long[] s = span.get(key);
             // 0: a partition was in force while the history ran; 1: no partition, but the root changed.
-            int unstable = s[0] <= s[1] && partitions.anyInForce(s[0], s[1]) ? 0 : rootChanged.get(key) ? 1 : -1;
+            boolean rootChanged = rootChanges.get(key).stream().anyMatch(t -> t >= s[0] && t <= s[1]);
+            int unstable = s[0] <= s[1] && partitions.anyInForce(s[0], s[1]) ? 0 : rootChanged ? 1 : -1;
             if (unstable >= 0) {
                 keys[unstable]++;
             }
@@ -143,7 +146,7 @@ final class RegisterHistories {
         /** As a run's summary line ends: empty when no register was checked. */
         String line() {
             return keys == 0 ? "" : String.format(java.util.Locale.ROOT, "; registers %d keys: %d swapped, %d "
-                    + "refused, %d unknown, %d reads, %d refused before a write; judged apart: %d keys whose root "
+                    + "refused, %d unknown, %d reads, %d refused before a write or not sent; judged apart: %d keys whose root "
                     + "changed (%d not linearizable), %d with a partition (%d not linearizable)", keys, swapped,
                     refused, unknown, reads, refusedOutright, keysRootChanged, violationsRootChanged, keysPartitioned,
                     violationsPartitioned);

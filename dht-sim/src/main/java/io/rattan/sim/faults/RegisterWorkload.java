@@ -101,7 +101,13 @@ final class RegisterWorkload {
                 to.seq(), expiry, data.sha256());
         PutCondition condition = expected == null ? PutCondition.ABSENT : PutCondition.ifSeq(expected);
         long invoked = now();
-        clients.send(new ClientPut(key, data, 0, Bytes.EMPTY, stamp, condition), gateway(), reply -> {
+        int gateway = gateway();
+        if (gateway < 0) {
+            // Never sent: no write to account for.
+            histories.refusedOutright(key);
+            return;
+        }
+        clients.send(new ClientPut(key, data, 0, Bytes.EMPTY, stamp, condition), gateway, reply -> {
             RegisterOp.Outcome outcome = outcome(reply);
             if (outcome == null) {
                 histories.refusedOutright(key);

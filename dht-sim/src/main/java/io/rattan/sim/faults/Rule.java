@@ -44,6 +44,11 @@ public enum Rule {
      */
     REGISTER_NOT_LINEARIZABLE_ROOT_CHANGED("7", "register history not linearizable (root changed or partition)");
 
+    /** Whether a violation fails the run; the rest are reported only, outside any guarantee. */
+    public boolean asserted() {
+        return this != REGISTER_NOT_LINEARIZABLE_ROOT_CHANGED;
+    }
+
     private final String number;
     private final String description;
 
