@@ -162,6 +162,11 @@ final class ClientRuntime {
         return config;
     }
 
+    /** When a call started at {@code startNanos} must be over: the total timeout later. */
+    long deadline(long startNanos) {
+        return startNanos + config.totalTimeout().toNanos();
+    }
+
     Backoff backoff() {
         return backoff;
     }

@@ -46,7 +46,6 @@ final class OwnedCalls {
         SignedOp signed = op == Op.REMOVE ? SignedOp.REMOVE : SignedOp.PUT;
         OwnerStamp stamp = owner.sign(signed, key, valueId, seq, expiresAtSeconds, value.sha256());
         ClientPut request = new ClientPut(key, value, 0, Bytes.EMPTY, stamp, condition);
-        return delivery.toCaller(op, start, runtime.submit(op, request,
-                start + runtime.config().totalTimeout().toNanos(), answer));
+        return delivery.toCaller(op, start, runtime.submit(op, request, runtime.deadline(start), answer));
     }
 }

@@ -25,6 +25,9 @@ final class OwnedReads {
      * with one version of each owner's value, the highest sequence (pages read at different moments may hold two).
      */
     static GetResult checked(Id key, GetResult result, ClientMetrics metrics) {
+        if (result.values().stream().noneMatch(GetResult.Value::isOwned)) {
+            return result;
+        }
         List<GetResult.Value> kept = new ArrayList<>(result.values().size());
         Map<List<Object>, Integer> slots = new HashMap<>();
         int forged = 0;

@@ -160,7 +160,7 @@ public final class RattanClient implements AutoCloseable {
         Bytes binding = secret == null ? Bytes.EMPTY : SecretBinding.of(Bytes.of(secret), key, hash);
         ClientPut request = new ClientPut(key, v, ttlSeconds, binding);
         return delivery.toCaller(Op.PUT, start,
-                runtime.submit(Op.PUT, request, deadline(start), reply -> Replies.put(reply, hash)));
+                runtime.submit(Op.PUT, request, runtime.deadline(start), reply -> Replies.put(reply, hash)));
     }
 
     /** Blocking {@link #put(Id, byte[], Duration)}; throws {@link RattanException} on failure. */
@@ -307,7 +307,7 @@ public final class RattanClient implements AutoCloseable {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(options, "options");
         long start = System.nanoTime();
-        return delivery.getToCaller(key, start, new Pager(runtime, racer, key, options, deadline(start)).start());
+        return delivery.getToCaller(key, start, new Pager(runtime, racer, key, options, runtime.deadline(start)).start());
     }
 
     /**
@@ -331,7 +331,7 @@ public final class RattanClient implements AutoCloseable {
         Bytes mark = Arguments.placemark(placemark);
         long start = System.nanoTime();
         return delivery.getToCaller(key, start, runtime.submit(Op.GET,
-                ClientGet.of(key, GetOptions.of(routing)).page(maxValues, mark), deadline(start), Replies::getPage));
+                ClientGet.of(key, GetOptions.of(routing)).page(maxValues, mark), runtime.deadline(start), Replies::getPage));
     }
 
     /** Blocking {@link #get(Id)}; throws {@link RattanException} on failure. */
@@ -375,7 +375,7 @@ public final class RattanClient implements AutoCloseable {
         long start = System.nanoTime();
         ClientRemove request = new ClientRemove(key, valueHash, Bytes.of(secret), ttlSeconds);
         return delivery.toCaller(Op.REMOVE, start,
-                runtime.submit(Op.REMOVE, request, deadline(start), Replies::remove),
+                runtime.submit(Op.REMOVE, request, runtime.deadline(start), Replies::remove),
                 removed -> removed ? ClientMetrics.SUCCESS : "not_found");
     }
 
@@ -413,10 +413,6 @@ public final class RattanClient implements AutoCloseable {
     // package-private, for tests
     ClientRuntime runtime() {
         return runtime;
-    }
-
-    private long deadline(long startNanos) {
-        return startNanos + runtime.config().totalTimeout().toNanos();
     }
 
     /**

@@ -187,7 +187,7 @@ final class LocalReplica {
 
     /** Writes {@code rec} as the {@link TombstoneRule} says; false when the rule refuses it. */
     boolean store(StoredRecord rec) {
-        return storeOver(store.read(rec.key(), rec.valueHash()).orElse(null), rec);
+        return write(outcome(store.read(rec.key(), rec.valueHash()).orElse(null), rec));
     }
 
     /**
@@ -208,13 +208,12 @@ final class LocalReplica {
         return w.verdict();
     }
 
-    /** As {@link #store}, given what is held under {@code rec}'s key and value ({@code held}; null: nothing). */
-    private boolean storeOver(StoredRecord held, StoredRecord rec) {
-        if (bugs.tombstoneRuleOff()) {
-            store.write(rec);
-            return true;
-        }
-        TombstoneRule.Outcome outcome = TombstoneRule.merge(held, rec);
+    /** What the {@link TombstoneRule} does when {@code rec} meets {@code held} (null: nothing; planted bug: writes). */
+    private TombstoneRule.Outcome outcome(StoredRecord held, StoredRecord rec) {
+        return bugs.tombstoneRuleOff() ? TombstoneRule.Outcome.write(rec) : TombstoneRule.merge(held, rec);
+    }
+
+    private boolean write(TombstoneRule.Outcome outcome) {
         if (outcome.toWrite() != null) {
             store.write(outcome.toWrite());
         }
@@ -245,13 +244,14 @@ final class LocalReplica {
         for (ReplicaRecord r : records) {
             StoredRecord rec = readable(r);
             StoredRecord held = rec == null ? null : store.read(rec.key(), rec.valueHash()).orElse(null);
+            TombstoneRule.Outcome outcome = rec == null ? TombstoneRule.Outcome.REFUSED : outcome(held, rec);
             // An owner's signature is checked where it would be written: a version held already, or an older one
             // (a resend, repair), costs no check (the check is 0.1 ms; a put's copy may come several times).
-            if (rec == null || rec.isOwned() && (bugs.tombstoneRuleOff() || TombstoneRule.merge(held, rec).toWrite()
-                    != null) && OwnedRecords.formProblem(rec, config.valueBytesMax(), true) != null) {
+            if (rec == null || rec.isOwned() && outcome.toWrite() != null
+                    && OwnedRecords.formProblem(rec, config.valueBytesMax(), true) != null) {
                 continue;
             }
-            if (storeOver(held, rec)) {
+            if (write(outcome)) {
                 accepted += rec.isExpired(clock.epochMillis()) ? 0 : 1;
                 if (held == null) {
                     fresh.add(rec);

@@ -37,4 +37,17 @@ public record OwnerStamp(Bytes owner, long valueId, long seq, long expiresAtSeco
     public long expiresAtMillis() {
         return expiresAtSeconds * 1000L;
     }
+
+    /**
+     * A value id, sequence or expiry as HTTP and the command line give it: an unsigned decimal number below 2^64,
+     * digits only (no sign).
+     *
+     * @throws NumberFormatException for anything else
+     */
+    public static long parseUnsigned(String text) {
+        if (text.isEmpty() || text.charAt(0) == '+') {
+            throw new NumberFormatException("not an unsigned decimal number: '" + text + "'");
+        }
+        return Long.parseUnsignedLong(text);
+    }
 }

@@ -1,6 +1,7 @@
 package io.rattan.node.cli;
 
 import io.rattan.client.OwnerKey;
+import io.rattan.core.owned.OwnerStamp;
 import java.io.IOException;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
@@ -30,7 +31,7 @@ final class OwnerOptions {
     /** The number, or null when it is not an unsigned decimal below 2^64. */
     static Long unsigned(String text) {
         try {
-            return text.isEmpty() || text.charAt(0) == '+' ? null : Long.parseUnsignedLong(text);
+            return OwnerStamp.parseUnsigned(text);
         } catch (NumberFormatException e) {
             return null;
         }

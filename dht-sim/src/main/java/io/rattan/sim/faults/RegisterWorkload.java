@@ -169,9 +169,7 @@ final class RegisterWorkload {
         }
     }
 
-    /** A random serving gateway, or -1 when none serves. */
     private int gateway() {
-        List<Integer> serving = world.servingIndexes();
-        return serving.isEmpty() ? -1 : serving.get(random.nextInt(serving.size()));
+        return Workload.gateway(world, random);
     }
 }

@@ -171,6 +171,11 @@ final class Workload {
 
     /** A random serving gateway, or -1 when none serves. */
     private int gateway() {
+        return gateway(world, random);
+    }
+
+    /** A serving gateway of {@code world} drawn from {@code random}, or -1 (no draw) when none serves. */
+    static int gateway(VirtualWorld world, SplittableRandom random) {
         List<Integer> serving = world.servingIndexes();
         return serving.isEmpty() ? -1 : serving.get(random.nextInt(serving.size()));
     }

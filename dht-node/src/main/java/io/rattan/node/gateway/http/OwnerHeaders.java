@@ -114,7 +114,7 @@ final class OwnerHeaders {
                     + KeyParser.quote(tag));
         }
         try {
-            return PutCondition.ifSeq(parseUnsigned(tag.substring(1, tag.length() - 1)));
+            return PutCondition.ifSeq(OwnerStamp.parseUnsigned(tag.substring(1, tag.length() - 1)));
         } catch (NumberFormatException e) {
             throw badRequest(IF_MATCH + " must name an unsigned decimal sequence, got " + KeyParser.quote(tag));
         }
@@ -144,17 +144,10 @@ final class OwnerHeaders {
     private static long unsigned(Map<String, List<String>> headers, String name) throws Rejected {
         String text = single(headers, name);
         try {
-            return parseUnsigned(text);
+            return OwnerStamp.parseUnsigned(text);
         } catch (NumberFormatException e) {
             throw badRequest(name + " must be an unsigned decimal number below 2^64, got " + KeyParser.quote(text));
         }
-    }
-
-    private static long parseUnsigned(String text) {
-        if (text.isEmpty() || text.charAt(0) == '+') {
-            throw new NumberFormatException();
-        }
-        return Long.parseUnsignedLong(text);
     }
 
     private static Bytes base64Url(Map<String, List<String>> headers, String name, int length) throws Rejected {
