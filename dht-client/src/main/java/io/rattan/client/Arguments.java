@@ -28,6 +28,16 @@ final class Arguments {
         return (int) seconds;
     }
 
+    /** The TTL of each put of a permanent value: whole seconds, at least {@code PERMANENT_TTL_MIN}. */
+    static Duration permanentTtl(Duration ttl) {
+        int seconds = ttlSeconds(ttl);
+        if (seconds < RattanClient.PERMANENT_TTL_MIN.getSeconds()) {
+            throw new IllegalArgumentException("a permanent value is put again every half TTL: its ttl must be at "
+                    + "least " + RattanClient.PERMANENT_TTL_MIN.getSeconds() + " s, got " + ttl);
+        }
+        return Duration.ofSeconds(seconds);
+    }
+
     /** Rejects an empty secret (null, not empty, means none) and one too long for a remove to send. */
     static void checkSecret(byte[] secret) {
         if (secret.length == 0) {

@@ -1,6 +1,5 @@
 package io.rattan.client;
 
-import io.micrometer.core.instrument.MeterRegistry;
 import io.rattan.core.client.HedgeThreshold;
 import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.id.Id;
@@ -67,15 +66,7 @@ import java.util.concurrent.Executor;
  * blocked, no future completes until one returns. A future completed before it is returned (a call refused at once)
  * runs callbacks on the thread that attaches them, as any completed {@link CompletableFuture} does.
  *
- * <h2>Metrics</h2>
- * With a {@link Builder#meterRegistry(MeterRegistry) registry}, every call is timed, all attempts included, by the
- * timer {@code rattan.client.requests} tagged {@code op} ({@code put}, {@code get}, {@code remove}) and
- * {@code outcome} ({@code success}; {@code not_found} for a remove that found nothing; otherwise the lower-case
- * status of the failure, or {@code cancelled}). A multi-page {@link #get(Id)} counts as one call. The counter
- * {@code rattan.client.retries} (tag {@code op}) counts retries, and the gauge {@code rattan.client.requests.inflight}
- * the calls in flight. The counter {@code rattan.client.get.hedges} counts hedge copies sent by
- * {@link #get(Id, GetOptions) hedged gets}; the counter {@code rattan.client.get.forged} the owned values a get dropped
- * because their owner's signature did not verify (every owned value is checked before a caller sees it).
+ * <p>The package documentation tells of one-hop and quorum gets, and of the client's metrics.
  */
 public final class RattanClient implements AutoCloseable {
 
@@ -87,6 +78,8 @@ public final class RattanClient implements AutoCloseable {
     public static final int VALUE_BYTES_MAX = MessageCodec.VALUE_BYTES_MAX;
     /** The largest removal secret the wire protocol carries. */
     public static final int SECRET_BYTES_MAX = MessageCodec.SECRET_BYTES_MAX;
+    /** The shortest TTL of a value kept alive by {@link #putPermanent}: it is put again every half TTL. */
+    public static final Duration PERMANENT_TTL_MIN = Duration.ofSeconds(10);
 
     private final ClientRuntime runtime;
     private final GetRacer racer;
@@ -244,6 +237,35 @@ public final class RattanClient implements AutoCloseable {
         return Failures.await(removeOwned(key, owner, valueId, seq, expiresAt));
     }
 
+    // ---- permanent values ----
+
+    /**
+     * Stores {@code value} as {@link #put(Id, byte[], Duration, byte[])} does and keeps it alive from this client
+     * ({@link PermanentValue}): put again every half {@code ttl} through any gateway, until the handle or this client
+     * closes or a remove ends it. To outlive this process, let a gateway keep it (HTTP {@code ?permanent=true}).
+     * @param ttl the TTL each put gives; at least {@link #PERMANENT_TTL_MIN}
+     * @return completes with the handle once the first put succeeded, or with that put's failure
+     */
+    public CompletableFuture<PermanentValue> putPermanent(Id key, byte[] value, Duration ttl, byte[] secret) {
+        Duration each = Arguments.permanentTtl(ttl);
+        byte[] v = Objects.requireNonNull(value, "value").clone();
+        return PermanentValue.start(key, valueHash(v), each, () -> put(key, v, each, secret), runtime.raceLoop());
+    }
+
+    /**
+     * As {@link #putPermanent}, for {@code owner}'s value ({@link #putOwned}): each put signs the same sequence with
+     * an expiry {@code ttl} ahead; the puts stop once the owner removes the value or writes a later sequence.
+     *
+     * @return completes with the handle once the first put succeeded, or with that put's failure
+     */
+    public CompletableFuture<PermanentValue> putPermanentOwned(Id key, byte[] value, OwnerKey owner, long valueId,
+                                                               long seq, Duration ttl) {
+        Duration each = Arguments.permanentTtl(ttl);
+        byte[] v = Objects.requireNonNull(value, "value").clone();
+        return PermanentValue.start(key, valueHash(v), each,
+                () -> putOwned(key, v, owner, valueId, seq, Instant.now().plus(each)), runtime.raceLoop());
+    }
+
     // ---- get ----
 
     /**
@@ -282,24 +304,8 @@ public final class RattanClient implements AutoCloseable {
      *
      * <p>The result's {@link GetResult#cost()} is what the winning copy of each page reports.
      *
-     * <p>With {@link GetOptions#oneHop()} the client routes the get itself, by its own image of the ring: it sends
-     * each copy straight to the binary gateway of one of the key's replicas, so that the replica answers at once
-     * (0 hops), the replica measured fastest first, the next copies and the hedges to the next replicas (a hedge goes
-     * after 1.2 times the round trip measured to the replica before it, plus 5 ms). The image starts empty and
-     * learns only from answers: every one-hop get asks the answering node to name the key's replicas and their
-     * gateways ({@code wantHolders}), which add to and correct the image. Until it knows a key's replicas, and for a
-     * copy whose replica fails (it is then forgotten), the get goes through the configured gateways as usual, so a
-     * one-hop get never fails where a routed one would succeed. {@link GetOptions#gateways()} copies go to that many
-     * replicas at once. The image is bounded ({@value ClientRingImage#NODES_MAX} nodes, one connection each at
-     * most). This client never sets the wire's {@code oneHop} flag, which asks a gateway to use <em>its</em> image
-     * (HTTP's {@code onehop=true}).
-     *
-     * <p>With {@link GetOptions#withQuorum(int)} each page is a quorum get: the first replica of the key it reaches
-     * reads R replicas (itself included; R = ⌊k/2⌋+1 of the gateway's k when 0 is given), answers with their merge
-     * (a removed value stays removed, an expired one is left out) and sends each replica that lacked a record the
-     * merged one (read repair). A page that reached fewer than R replicas is still answered, with the merge of those
-     * it reached, and {@link GetResult#partial()} is then true: check it when the read must have seen R replicas. A
-     * quorum get cannot be iterative ({@link GetOptions} refuses it).
+     * <p>{@link GetOptions#oneHop()}: the client sends each copy straight to a replica, by its own image of the ring;
+     * {@link GetOptions#withQuorum(int)}: each page reads R replicas (see the package documentation for both).
      *
      * @return completes with the values, or with a {@link RattanException}
      */

@@ -18,6 +18,7 @@ import io.rattan.node.gateway.ClientGuard;
 import io.rattan.node.gateway.GatewayBackend;
 import io.rattan.node.gateway.binary.ClientGatewayServer;
 import io.rattan.node.gateway.http.HttpGateway;
+import io.rattan.node.gateway.permanent.PermanentValues;
 import io.rattan.node.gateway.http.HttpSurfaces;
 import io.rattan.node.netty.EventLoops;
 import io.rattan.node.netty.TransportListener;
@@ -79,6 +80,8 @@ final class NodeParts {
     final ClientGuard clientGuard;
     final ClientGatewayServer clientGateway;
     final Contact contact;
+    /** The values the HTTP gateway keeps alive ({@code ?permanent=true}), listed in the data directory. */
+    final PermanentValues permanent;
     final HttpGateway httpGateway;
     /** The admin port's listener; null when the node has none. */
     final HttpGateway adminGateway;
@@ -133,7 +136,10 @@ final class NodeParts {
             this.contact = new Contact(id, new Address(options.host(), peerServer.localAddress().getPort()),
                     clientGateway.localAddress().getPort());
             transport.identity(contact);
-            this.httpGateway = bindHttp(group, options, backend, clientGuard, metrics);
+            this.permanent = PermanentValues.open(backend, options.dataDir().resolve(RattanNode.PERMANENT_DIR),
+                    registry, name);
+            opened.push(permanent);
+            this.httpGateway = bindHttp(group, options, backend, clientGuard, metrics, permanent);
             opened.push(httpGateway);
             this.adminGateway = bindAdmin(group, options, backend);
             if (adminGateway != null) {
@@ -182,6 +188,7 @@ final class NodeParts {
             resolver.stop();
         }
         closeQuietly(httpGateway);
+        closeQuietly(permanent);
         if (adminGateway != null) {
             closeQuietly(adminGateway);
         }
@@ -240,10 +247,12 @@ final class NodeParts {
 
     /** The HTTP gateway, bound; a port it cannot bind is the {@link IOException} inside its unchecked one. */
     private static HttpGateway bindHttp(EventLoopGroup group, NodeOptions options, GatewayBackend backend,
-                                        ClientGuard guard, NodeMetrics metrics) throws IOException {
+                                        ClientGuard guard, NodeMetrics metrics, PermanentValues permanent)
+            throws IOException {
         try {
             return new HttpGateway(group, new InetSocketAddress(options.bind(), options.httpPort()), backend, guard,
-                    options.limits().connections(), metrics.httpTransport(), options.operator().httpServes());
+                    options.limits().connections(), metrics.httpTransport(), options.operator().httpServes(),
+                    permanent);
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
@@ -261,7 +270,8 @@ final class NodeParts {
         }
         try {
             return new HttpGateway(group, new InetSocketAddress(o.adminBind(), o.adminPort()), backend,
-                    ClientGuard.none(), options.limits().connections(), TransportListener.NONE, HttpSurfaces.ADMIN);
+                    ClientGuard.none(), options.limits().connections(), TransportListener.NONE, HttpSurfaces.ADMIN,
+                    null);
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }

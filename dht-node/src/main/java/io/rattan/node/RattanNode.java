@@ -61,6 +61,8 @@ public final class RattanNode implements AutoCloseable {
     static final long STATUS_TIMEOUT_MILLIS = 5_000;
     static final long LEAVE_TIMEOUT_MILLIS = 10_000;
     static final String STORE_DIR = "store";
+    /** Where the HTTP gateway lists the values it keeps alive ({@code ?permanent=true}). */
+    static final String PERMANENT_DIR = "permanent";
 
     private enum State { RUNNING, CLOSING, CLOSED, HALTED }
 

@@ -21,6 +21,11 @@ final class OwnedPutOptions {
         return owner.owned();
     }
 
+    /** Whether a compare-and-swap was asked for. */
+    boolean conditional() {
+        return ifSeq != null || ifAbsent;
+    }
+
     /** Why these options do not fit together, or null. */
     String problem(boolean withSecret) {
         if (!owned()) {

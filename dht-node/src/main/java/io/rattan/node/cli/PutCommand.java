@@ -2,6 +2,7 @@ package io.rattan.node.cli;
 
 import ch.qos.logback.classic.Level;
 import io.rattan.client.OwnerKey;
+import io.rattan.client.PermanentValue;
 import io.rattan.client.PutResult;
 import io.rattan.client.RattanClient;
 import io.rattan.client.SwapResult;
@@ -12,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletionException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -29,7 +31,8 @@ import picocli.CommandLine.Spec;
                 + "added, the same value again is refreshed.",
             "Prints the value's hash, which 'rattan rm' needs."},
         footer = {"", "Example: rattan put name:greeting 'hello world' --ttl 600 --secret s3cret",
-            "Owned:   rattan put name:status 'online' --owner-key owner.pem --value-id 1 --seq 7 --if-seq 6"})
+            "Owned:   rattan put name:status 'online' --owner-key owner.pem --value-id 1 --seq 7 --if-seq 6",
+            "Kept:    rattan put name:presence 'here' --ttl 60 --secret s3cret --permanent"})
 final class PutCommand implements Callable<Integer> {
 
     @Spec
@@ -61,6 +64,12 @@ final class PutCommand implements Callable<Integer> {
     @Mixin
     OwnedPutOptions owned;
 
+    @Option(names = "--permanent",
+            description = "Keep the value alive from this process: put it again every half TTL (through any -g "
+                    + "gateway) until interrupted (Ctrl-C); it then lives out its last TTL. --ttl is at least 10 s. "
+                    + "To keep it without a process, put through HTTP with ?permanent=true.")
+    boolean permanent;
+
     /** The value's bytes; a usage error when empty or when the TTL or secret is unusable. */
     byte[] valueBytes() throws IOException {
         if (ttlSeconds < 1) {
@@ -68,6 +77,10 @@ final class PutCommand implements Callable<Integer> {
         }
         if (secret != null && secret.isEmpty()) {
             throw new ParameterException(spec.commandLine(), "--secret must not be empty");
+        }
+        if (permanent && (ttlSeconds < RattanClient.PERMANENT_TTL_MIN.getSeconds() || owned.conditional())) {
+            throw new ParameterException(spec.commandLine(), "--permanent needs --ttl of at least "
+                    + RattanClient.PERMANENT_TTL_MIN.getSeconds() + " s and no --if-seq or --if-absent");
         }
         String problem = owned.problem(secret != null);
         if (problem != null) {
@@ -85,6 +98,9 @@ final class PutCommand implements Callable<Integer> {
         byte[] bytes = valueBytes();
         logging.apply(Level.WARN);
         PrintWriter out = spec.commandLine().getOut();
+        if (permanent) {
+            return keepAlive(bytes, out);
+        }
         if (owned.owned()) {
             return putOwned(bytes, out);
         }
@@ -122,5 +138,31 @@ final class PutCommand implements Callable<Integer> {
             out.println("swapped in sequence " + owned.owner.seq + " of " + what + " on " + r.replicas() + " replicas");
             return 0;
         }
+    }
+
+    /** {@code --permanent}: puts, then keeps the value alive until the process is told to stop. */
+    private int keepAlive(byte[] bytes, PrintWriter out) throws IOException {
+        OwnerKey owner = owned.owned() ? owned.owner.key() : null;
+        RattanClient client = gateway.client();
+        Duration ttl = Duration.ofSeconds(ttlSeconds);
+        PermanentValue kept;
+        try {
+            kept = (owner != null
+                    ? client.putPermanentOwned(key, bytes, owner, OwnerOptions.unsigned(owned.owner.valueId),
+                            OwnerOptions.unsigned(owned.owner.seq), ttl)
+                    : client.putPermanent(key, bytes, ttl, secret == null ? null : secret.getBytes(StandardCharsets.UTF_8)))
+                    .join();
+        } catch (CompletionException e) {
+            client.close();
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
+        out.println("stored " + kept.valueHash().toHex() + " under " + key.toHex() + "; keeping it alive (a put every "
+                + ttlSeconds / 2 + " s) until interrupted");
+        out.flush();
+        return UntilStopped.await(out, () -> {
+            kept.close();
+            client.close();
+            out.println("no longer kept alive after " + kept.puts() + " puts; it expires within " + ttlSeconds + " s");
+        });
     }
 }

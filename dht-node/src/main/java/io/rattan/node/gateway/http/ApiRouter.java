@@ -3,6 +3,7 @@ package io.rattan.node.gateway.http;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.rattan.node.gateway.ClientGuard;
 import io.rattan.node.gateway.GatewayBackend;
+import io.rattan.node.gateway.permanent.PermanentValues;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -24,8 +25,8 @@ final class ApiRouter {
     private final NodeResource node;
     private final HttpSurfaces serves;
 
-    ApiRouter(GatewayBackend backend, ClientGuard guard, HttpSurfaces serves) {
-        this.keys = new KeysResource(backend, guard);
+    ApiRouter(GatewayBackend backend, ClientGuard guard, HttpSurfaces serves, PermanentValues permanent) {
+        this.keys = new KeysResource(backend, guard, permanent);
         this.admin = new AdminResource(backend);
         this.node = new NodeResource(backend);
         this.serves = serves;

@@ -6,6 +6,7 @@ import io.netty.channel.WriteBufferWaterMark;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.node.gateway.ClientGuard;
 import io.rattan.node.gateway.GatewayBackend;
+import io.rattan.node.gateway.permanent.PermanentValues;
 import io.rattan.node.limits.ConnectionLimits;
 import io.rattan.node.netty.CountingListener;
 import io.rattan.node.netty.TcpServer;
@@ -54,20 +55,22 @@ public final class HttpGateway implements AutoCloseable {
      */
     public HttpGateway(EventLoopGroup group, InetSocketAddress bind, GatewayBackend backend) {
         this(group, bind, backend, ClientGuard.none(), ConnectionLimits.defaults(), TransportListener.NONE,
-                HttpSurfaces.ALL);
+                HttpSurfaces.ALL, null);
     }
 
     /**
-     * Binds and starts serving {@code serves}, within the given limits.
+     * Binds and starts serving {@code serves}, within the given limits, keeping the values put with
+     * {@code ?permanent=true} alive through {@code permanent} (null: this port keeps none, and refuses them).
      *
      * @throws UncheckedIOException when the address cannot be bound (in use, not local, no permission); its cause is
      *                              the bind failure
      */
     public HttpGateway(EventLoopGroup group, InetSocketAddress bind, GatewayBackend backend, ClientGuard guard,
-                       ConnectionLimits limits, TransportListener listener, HttpSurfaces serves) {
+                       ConnectionLimits limits, TransportListener listener, HttpSurfaces serves,
+                       PermanentValues permanent) {
         NodeConfig config = backend.config();
         this.counting = new CountingListener(listener);
-        HttpGatewayInitializer initializer = new HttpGatewayInitializer(new ApiRouter(backend, guard, serves),
+        HttpGatewayInitializer initializer = new HttpGatewayInitializer(new ApiRouter(backend, guard, serves, permanent),
                 config.valueBytesMax() + BODY_SLACK_BYTES, config.valueBytesMax(),
                 config.requestTimeoutMillis() + HttpGatewayHandler.ANSWER_SLACK_MILLIS, guard, limits, counting);
         try {

@@ -2,6 +2,7 @@ package io.rattan.node.gateway.http;
 
 import static io.rattan.node.gateway.http.Problems.failure;
 import static io.rattan.node.gateway.http.Problems.unexpected;
+import static io.rattan.node.gateway.http.QueryParams.booleanParam;
 import static io.rattan.node.gateway.http.QueryParams.getOptions;
 import static io.rattan.node.gateway.http.QueryParams.intParam;
 import static io.rattan.node.gateway.http.QueryParams.placemark;
@@ -29,6 +30,7 @@ import io.rattan.core.owned.OwnerStamp;
 import io.rattan.core.util.Bytes;
 import io.rattan.node.gateway.ClientGuard;
 import io.rattan.node.gateway.GatewayBackend;
+import io.rattan.node.gateway.permanent.PermanentValues;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
@@ -61,11 +63,14 @@ final class KeysResource {
     private final GatewayBackend backend;
     private final ClientGuard guard;
     private final NodeConfig config;
+    /** The values this gateway keeps alive; null when it keeps none. */
+    private final PermanentValues permanent;
 
-    KeysResource(GatewayBackend backend, ClientGuard guard) {
+    KeysResource(GatewayBackend backend, ClientGuard guard, PermanentValues permanent) {
         this.backend = backend;
         this.guard = guard;
         this.config = backend.config();
+        this.permanent = permanent;
     }
 
     CompletableFuture<ApiResponse> put(String keySegment, Map<String, List<String>> query,
@@ -82,6 +87,10 @@ final class KeysResource {
         }
         int ttlSeconds = stamp != null ? 0
                 : ttl(query, Math.min(TTL_SECONDS_DEFAULT, config.ttlSecondsMax()), config.ttlSecondsMax());
+        boolean keep = booleanParam(query, "permanent", false);
+        if (keep) {
+            checkPermanent(stamp, ttlSeconds, request);
+        }
         Bytes value = request.body();
         if (value.isEmpty()) {
             throw badRequest("the value is empty: send its bytes as the request body");
@@ -98,7 +107,7 @@ final class KeysResource {
         // The secret stops here: the put carries only its binding to this value, which opens nothing.
         Bytes binding = secret == null ? Bytes.EMPTY : SecretBinding.of(secret, key, valueHash);
         ClientPut message = new ClientPut(key, value, ttlSeconds, binding, stamp, condition);
-        return ask(guarded(request, message), reply -> {
+        CompletableFuture<ApiResponse> stored = ask(guarded(request, message), reply -> {
             if (!(reply instanceof PutReply)) {
                 return unexpected(reply);
             }
@@ -111,9 +120,53 @@ final class KeysResource {
             body.put("valueHash", valueHash.toHex());
             body.put("ttlSeconds", ttlSeconds);
             body.put("replicas", put.replicas());
+            body.put("permanent", keep);
             return ApiResponse.json(201, Json.bytes(body))
                     .withHeader("Location", "/v1/keys/" + key.toHex() + "/" + valueHash.toHex());
         });
+        // Kept only once stored: a put that failed leaves nothing to keep alive.
+        return !keep ? stored : stored.thenCompose(r -> r.status() != 201 ? CompletableFuture.completedFuture(r)
+                : permanent.keep(key, value, ttlSeconds, binding).handle((ok, e) -> e == null ? r : notKept(e)));
+    }
+
+    /**
+     * Refuses a {@code ?permanent=true} put this gateway cannot keep: an owned value (only its owner can sign a new
+     * expiry), one without a secret (nothing could ever end it), a TTL too short to re-put within, a full list.
+     */
+    private void checkPermanent(OwnerStamp stamp, int ttlSeconds, ApiRequest request) throws Rejected {
+        if (stamp != null) {
+            throw badRequest("an owned value's expiry is signed: only its owner can keep it alive (the Java client's "
+                    + "putPermanent, or 'rattan put --permanent'); send no ?permanent");
+        }
+        if (permanent == null) {
+            throw badRequest("this port keeps no permanent values; put through a node's HTTP gateway");
+        }
+        if (request.secrets().isEmpty()) {
+            throw badRequest("a permanent value is kept until it is removed with its secret: send "
+                    + SECRET_HEADER);
+        }
+        if (ttlSeconds < PermanentValues.TTL_SECONDS_MIN) {
+            throw badRequest("a permanent value is put again every half TTL: its ttl must be at least "
+                    + PermanentValues.TTL_SECONDS_MIN + " seconds, got " + ttlSeconds);
+        }
+        if (!permanent.hasRoom()) {
+            throw new Rejected(permanentListFull());
+        }
+    }
+
+    private static ApiResponse notKept(Throwable error) {
+        Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+                ? error.getCause() : error;
+        if (cause instanceof PermanentValues.ListFull) {
+            return permanentListFull();
+        }
+        return Problems.unavailable("the value is stored for its TTL, but this gateway could not keep it alive: "
+                + cause.getMessage());
+    }
+
+    private static ApiResponse permanentListFull() {
+        return Problems.problem(507, "permanent-list-full", "Insufficient storage", "this gateway keeps at most "
+                + PermanentValues.VALUES_MAX + " permanent values; remove one, or put through another gateway");
     }
 
     /**
@@ -226,7 +279,7 @@ final class KeysResource {
             throw new Rejected(Problems.forbidden("a secret is required: send the value's secret in the "
                     + SECRET_HEADER + " header"));
         }
-        return ask(new ClientRemove(key, valueHash, secret, ttlSeconds), reply -> {
+        CompletableFuture<ApiResponse> removed = ask(new ClientRemove(key, valueHash, secret, ttlSeconds), reply -> {
             if (!(reply instanceof RemoveReply)) {
                 return unexpected(reply);
             }
@@ -239,6 +292,10 @@ final class KeysResource {
             }
             return Problems.forStatus(remove.status(), remove.detail());
         });
+        // Removed, or held nowhere: either way this gateway stops keeping it alive, if it did and the secret opens it.
+        return permanent == null ? removed : removed.thenCompose(r -> r.status() != 204 && r.status() != 404
+                ? CompletableFuture.completedFuture(r)
+                : permanent.cancel(key, valueHash, secret).handle((dropped, e) -> r));
     }
 
     private CompletableFuture<ApiResponse> ask(Message request, Function<Message, ApiResponse> onReply) {

@@ -115,7 +115,7 @@ final class QueryParams {
     }
 
     /** {@code name=true|false}, any case; absent: {@code fallback}. */
-    private static boolean booleanParam(Map<String, List<String>> query, String name, boolean fallback)
+    static boolean booleanParam(Map<String, List<String>> query, String name, boolean fallback)
             throws Rejected {
         String text = singleParam(query, name);
         if (text == null) {

@@ -33,7 +33,7 @@ import java.util.concurrent.CompletableFuture;
  */
 class HttpRequestFuzzTest {
 
-    private static final ApiRouter ROUTER = new ApiRouter(new Synchronous(), ClientGuard.none(), HttpSurfaces.ALL);
+    private static final ApiRouter ROUTER = new ApiRouter(new Synchronous(), ClientGuard.none(), HttpSurfaces.ALL, null);
 
     @FuzzTest(maxExecutions = 1_000_000)
     void httpRequests(byte[] bytes) {

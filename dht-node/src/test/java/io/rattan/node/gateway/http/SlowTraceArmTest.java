@@ -55,7 +55,7 @@ class SlowTraceArmTest {
         if (channel != null) {
             channel.finishAndReleaseAll();
         }
-        ApiRouter router = new ApiRouter(backend, ClientGuard.none(), HttpSurfaces.ALL);
+        ApiRouter router = new ApiRouter(backend, ClientGuard.none(), HttpSurfaces.ALL, null);
         channel = new EmbeddedChannel(new HttpGatewayHandler(router, 1_000, ClientGuard.none(),
                 TransportListener.NONE)) {
             @Override

@@ -1,0 +1,190 @@
+package io.rattan.node.permanent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.rattan.client.GetResult;
+import io.rattan.client.OwnerKey;
+import io.rattan.client.PermanentValue;
+import io.rattan.client.RattanClient;
+import io.rattan.core.id.Id;
+import io.rattan.core.net.Address;
+import io.rattan.core.node.NodeConfig;
+import io.rattan.core.owned.OwnerStamp;
+import io.rattan.core.owned.SignedOp;
+import io.rattan.core.util.Bytes;
+import io.rattan.node.LocalCluster;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Permanent values on real nodes (Netty, RocksDB, one JVM), with a TTL of 10 s: a value a gateway keeps
+ * ({@code ?permanent=true}) and values a Java client keeps ({@code putPermanent}, unowned and owned) outlive three
+ * TTLs while a value put with the same TTL expires; a gateway halted past a TTL's end puts its value back when it
+ * restarts on its data directory; a client's value outlives the loss of the gateway it first used; a remove through
+ * another gateway ends a gateway's keeping at its next put, one through the same gateway at once.
+ */
+class PermanentValuesTest {
+
+    private static final int TTL = 10;
+    private static final Duration WAIT = Duration.ofSeconds(90);
+    private static final NodeConfig CONFIG = NodeConfig.defaults().withReplicas(3, 2).withLeafSetHalf(2);
+    private static final Pattern KEPT = Pattern.compile("^rattan_gateway_permanent_values(\\{[^}]*})? (\\S+)$",
+            Pattern.MULTILINE);
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    @TempDir
+    Path dir;
+    private LocalCluster cluster;
+    private RattanClient keeper;
+    private RattanClient reader;
+
+    @AfterEach
+    void stop() {
+        if (keeper != null) {
+            keeper.close();
+        }
+        if (reader != null) {
+            reader.close();
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void permanentValuesOutliveThreeTtlsAndTheLossOfAGateway() throws Exception {
+        cluster = LocalCluster.start(5, dir, CONFIG);
+        reader = client(0);
+        Id kept = Id.ofName("kept-by-gateway-1");
+        Id plain = Id.ofName("not-permanent");
+        Id restarted = Id.ofName("kept-by-gateway-3");
+        Id removedElsewhere = Id.ofName("removed-through-gateway-0");
+        Id byClient = Id.ofName("kept-by-the-client");
+        Id ownedByClient = Id.ofName("owned-kept-by-the-client");
+        refusals(kept);
+
+        long start = System.nanoTime();
+        assertThat(post(1, kept, "?permanent=true&ttl=" + TTL, "s1", "alpha").body()).contains("\"permanent\":true");
+        assertThat(post(1, plain, "?ttl=" + TTL, null, "beta").statusCode()).isEqualTo(201);
+        assertThat(post(1, removedElsewhere, "?permanent=true&ttl=" + TTL, "s2", "zeta").statusCode()).isEqualTo(201);
+        // Removed through another gateway: node 1 learns it only when its next put meets the tombstone.
+        HttpResponse<String> removed = delete(0, removedElsewhere, "zeta", "s2");
+        assertThat(removed.statusCode()).as(removed.body()).isEqualTo(204);
+        assertThat(post(3, restarted, "?permanent=true&ttl=" + TTL, "s3", "gamma").statusCode()).isEqualTo(201);
+        cluster.halt(3);
+
+        keeper = RattanClient.builder().gateway(binary(2)).gateway(binary(4)).build();
+        PermanentValue delta = keeper.putPermanent(byClient, utf8("delta"), Duration.ofSeconds(TTL), utf8("s4"))
+                .join();
+        PermanentValue epsilon = keeper.putPermanentOwned(ownedByClient, utf8("epsilon"), OwnerKey.generate(), 1, 1,
+                Duration.ofSeconds(TTL)).join();
+        cluster.halt(2);
+
+        // The value put without ?permanent and the one whose gateway is down expire: TTLs do end here.
+        await().atMost(WAIT).until(() -> values(plain).isEmpty() && values(restarted).isEmpty());
+        cluster.restart(3);
+        await().atMost(WAIT).until(() -> values(restarted).equals(List.of("gamma")));
+
+        long threeTtls = Duration.ofSeconds(3L * TTL + 2).toNanos() - (System.nanoTime() - start);
+        Thread.sleep(Math.max(0, threeTtls / 1_000_000));
+        assertThat(values(kept)).containsExactly("alpha");
+        assertThat(values(restarted)).containsExactly("gamma");
+        assertThat(values(byClient)).containsExactly("delta");
+        assertThat(values(ownedByClient)).containsExactly("epsilon");
+        assertThat(values(removedElsewhere)).isEmpty();
+        assertThat(delta.puts()).isGreaterThan(1);
+        assertThat(epsilon.puts()).isGreaterThan(1);
+        assertThat(delta.isKeptAlive()).isTrue();
+        // Node 1 still keeps "alpha" only: its put of "zeta" met the tombstone and dropped it.
+        await().atMost(WAIT).until(() -> keptBy(1) == 1);
+
+        // A remove through the gateway that keeps the value ends the keeping at once.
+        assertThat(keptBy(3)).isEqualTo(1);
+        HttpResponse<String> removedHere = delete(3, restarted, "gamma", "s3");
+        assertThat(removedHere.statusCode()).as(removedHere.body()).isEqualTo(204);
+        assertThat(keptBy(3)).isZero();
+        delta.close();
+        assertThat(delta.isKeptAlive()).isFalse();
+    }
+
+    /** What a permanent put may not be: without a secret, with a TTL too short, owned, or a flag not a boolean. */
+    private void refusals(Id key) throws Exception {
+        assertThat(post(1, key, "?permanent=true&ttl=60", null, "x").statusCode()).isEqualTo(400);
+        assertThat(post(1, key, "?permanent=true&ttl=5", "s", "x").statusCode()).isEqualTo(400);
+        assertThat(post(1, key, "?permanent=yes", "s", "x").statusCode()).isEqualTo(400);
+        OwnerKey owner = OwnerKey.generate();
+        long expires = System.currentTimeMillis() / 1000 + 600;
+        OwnerStamp s = owner.sign(SignedOp.PUT, key, 1, 1, expires, Bytes.utf8("x").sha256());
+        HttpRequest owned = HttpRequest.newBuilder(uri(1, key, "?permanent=true"))
+                .header("Rattan-Owner", b64(s.owner())).header("Rattan-Value-Id", "1").header("Rattan-Seq", "1")
+                .header("Rattan-Expires", Long.toString(expires)).header("Rattan-Signature", b64(s.signature()))
+                .POST(HttpRequest.BodyPublishers.ofString("x")).build();
+        HttpResponse<String> r = http.send(owned, HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(400);
+        assertThat(r.body()).contains("only its owner can keep it alive");
+        assertThat(values(key)).isEmpty();
+    }
+
+    private List<String> values(Id key) {
+        return reader.getSync(key).values().stream().map(GetResult.Value::utf8).toList();
+    }
+
+    /** The values node {@code i}'s gateway keeps alive, from its metrics. */
+    private int keptBy(int i) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + cluster.node(i).httpAddress().getPort() + "/metrics")).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        Matcher m = KEPT.matcher(r.body());
+        assertThat(m.find()).as("the metric is exported").isTrue();
+        return (int) Double.parseDouble(m.group(2));
+    }
+
+    private HttpResponse<String> post(int node, Id key, String query, String secret, String value) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri(node, key, query)).timeout(Duration.ofSeconds(30))
+                .POST(HttpRequest.BodyPublishers.ofString(value, StandardCharsets.UTF_8));
+        if (secret != null) {
+            b.header("Rattan-Secret", secret);
+        }
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> delete(int node, Id key, String value, String secret) throws Exception {
+        URI uri = URI.create(uri(node, key, "") + "/" + Bytes.utf8(value).sha256().toHex());
+        return http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).header("Rattan-Secret", secret)
+                .DELETE().build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private URI uri(int node, Id key, String query) {
+        return URI.create("http://127.0.0.1:" + cluster.node(node).httpAddress().getPort() + "/v1/keys/" + key.toHex()
+                + query);
+    }
+
+    private RattanClient client(int node) {
+        return RattanClient.builder().gateway(binary(node)).build();
+    }
+
+    private Address binary(int node) {
+        return new Address("127.0.0.1", cluster.node(node).gatewayAddress().getPort());
+    }
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String b64(Bytes b) {
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(b.toByteArray());
+    }
+}
