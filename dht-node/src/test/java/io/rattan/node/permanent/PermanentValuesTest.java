@@ -14,6 +14,9 @@ import io.rattan.core.owned.OwnerStamp;
 import io.rattan.core.owned.SignedOp;
 import io.rattan.core.util.Bytes;
 import io.rattan.node.LocalCluster;
+import io.rattan.node.cli.RattanCli;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -28,6 +31,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /**
  * Permanent values on real nodes (Netty, RocksDB, one JVM), with a TTL of 10 s: a value a gateway keeps
@@ -118,6 +122,19 @@ class PermanentValuesTest {
         assertThat(keptBy(3)).isZero();
         delta.close();
         assertThat(delta.isKeptAlive()).isFalse();
+    }
+
+    /** {@code rattan put --permanent} keeps a value from the process; one it could not keep is a usage error. */
+    @Test
+    void theCommandLineRefusesAPermanentPutItCouldNotKeep() {
+        CommandLine cl = RattanCli.commandLine();
+        StringWriter err = new StringWriter();
+        cl.setErr(new PrintWriter(err, true));
+        assertThat(cl.execute("put", "-g", "127.0.0.1:9", "name:x", "v", "--permanent", "--ttl", "5")).isEqualTo(2);
+        assertThat(err.toString()).contains("--permanent needs --ttl of at least 10 s");
+        assertThat(cl.execute("put", "-g", "127.0.0.1:9", "name:x", "v", "--permanent", "--owner-key", "k.pem",
+                "--value-id", "1", "--seq", "2", "--if-seq", "1")).isEqualTo(2);
+        assertThat(err.toString()).contains("no --if-seq or --if-absent");
     }
 
     /** What a permanent put may not be: without a secret, with a TTL too short, owned, or a flag not a boolean. */

@@ -120,7 +120,9 @@ final class KeysResource {
             body.put("valueHash", valueHash.toHex());
             body.put("ttlSeconds", ttlSeconds);
             body.put("replicas", put.replicas());
-            body.put("permanent", keep);
+            if (keep) {
+                body.put("permanent", true);
+            }
             return ApiResponse.json(201, Json.bytes(body))
                     .withHeader("Location", "/v1/keys/" + key.toHex() + "/" + valueHash.toHex());
         });
