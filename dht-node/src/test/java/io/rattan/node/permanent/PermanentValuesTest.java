@@ -31,6 +31,8 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import picocli.CommandLine;
 
 /**
@@ -39,7 +41,11 @@ import picocli.CommandLine;
  * TTLs while a value put with the same TTL expires; a gateway halted past a TTL's end puts its value back when it
  * restarts on its data directory; a client's value outlives the loss of the gateway it first used; a remove through
  * another gateway ends a gateway's keeping at its next put, one through the same gateway at once.
+ *
+ * <p>It mostly waits for TTLs to run out, so it runs beside the module's other test classes
+ * (junit-platform.properties).
  */
+@Execution(ExecutionMode.CONCURRENT)
 class PermanentValuesTest {
 
     private static final int TTL = 10;
