@@ -9,6 +9,7 @@ import io.rattan.core.msg.Consistency;
 import io.rattan.core.msg.PutCondition;
 import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Status;
+import io.rattan.core.msg.ValueFilter;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import io.rattan.core.owned.OwnerStamp;
@@ -180,6 +181,19 @@ final class FrameReader {
             throw new CodecException("a condition of kind " + kind + " names sequence " + seq);
         }
         return new PutCondition(kind, seq);
+    }
+
+    /** A get's value filter as {@link FrameWriter#filter} writes it. */
+    ValueFilter filter() {
+        int kind = u8("filter");
+        if (kind > 2) {
+            throw new CodecException("filter kind is " + kind + ", not 0, 1 or 2");
+        }
+        if (kind == 0) {
+            return ValueFilter.NONE;
+        }
+        Bytes owner = fixed(OwnerStamp.OWNER_BYTES, "filter.owner");
+        return kind == 1 ? ValueFilter.owner(owner) : ValueFilter.value(owner, i64("filter.valueId"));
     }
 
     /** An optional number as {@link FrameWriter#optionalLong} writes it. */

@@ -10,6 +10,7 @@ import io.rattan.core.msg.Consistency;
 import io.rattan.core.msg.PutCondition;
 import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Status;
+import io.rattan.core.msg.ValueFilter;
 import io.rattan.core.net.Contact;
 import io.rattan.core.owned.OwnerStamp;
 import io.rattan.core.util.Bytes;
@@ -155,6 +156,21 @@ final class FrameWriter {
     void condition(PutCondition c) {
         u8(nonNull(c, "condition").kind().code());
         i64(c.seq());
+    }
+
+    /**
+     * A get's value filter: u8 0, none; u8 1, then the owner (32 bytes); or u8 2, then the owner and the value id (8
+     * bytes). A get without a filter, the common one, costs one byte.
+     */
+    void filter(ValueFilter f) {
+        nonNull(f, "filter");
+        u8(f.isNone() ? 0 : f.valueId() == null ? 1 : 2);
+        if (!f.isNone()) {
+            fixed(f.owner());
+        }
+        if (f.valueId() != null) {
+            i64(f.valueId());
+        }
     }
 
     /** An optional unsigned number: u8 0; or u8 1 and the number. */

@@ -14,6 +14,7 @@ import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.msg.Messages.ClientRemove;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.RoutingMode;
+import io.rattan.core.msg.ValueFilter;
 import io.rattan.core.util.Bytes;
 
 /**
@@ -54,6 +55,7 @@ final class GatewayBodies implements BodyCodec {
                 w.bool(o.oneHop());
                 w.consistency(o.consistency());
                 w.nonNegativeI32(o.readReplicas(), "readReplicas");
+                w.filter(o.filter());
             }
             case CLIENT_REMOVE -> {
                 ClientRemove m = (ClientRemove) body;
@@ -96,10 +98,11 @@ final class GatewayBodies implements BodyCodec {
         boolean oneHop = r.bool("oneHop");
         Consistency consistency = r.consistency();
         int readReplicas = r.nonNegativeI32("readReplicas");
+        ValueFilter filter = r.filter();
         GetOptions options;
         try {
             options = GetOptions.builder().routing(routing).parallelism(parallelism).oneHop(oneHop)
-                    .consistency(consistency, readReplicas).build();
+                    .consistency(consistency, readReplicas).filter(filter).build();
         } catch (IllegalArgumentException e) {
             throw new CodecException("get options: " + e.getMessage());
         }

@@ -16,7 +16,7 @@ import java.util.Objects;
  * A frame body is what {@link #encode} returns. Transports send each body after a 4-byte big-endian length, which is
  * not part of the body; a receiver rejects a length above its {@link #frameBytesMax()} before reading the body.
  *
- * <h2>Frame body, version 8</h2>
+ * <h2>Frame body, version 9</h2>
  * All integers are big-endian and fixed width; there are no varints, so each value has exactly one encoding.
  * <pre>
  * u8    version      must be {@value #VERSION}
@@ -42,6 +42,8 @@ import java.util.Objects;
  *           gatewayPort (the node's binary client gateway on the same host; 0: none)
  * OwnerStamp u8 0 (none), or u8 1 then owner (32 bytes), valueId, seq (i64, read as unsigned), expiresAtSeconds
  *           (0..Long.MAX_VALUE / 1000) and signature (64 bytes); in ClientPut, PutRequest, ValueEntry, ReplicaRecord
+ * ValueFilter u8 0 (none); u8 1 then owner (32 bytes); or u8 2 then owner (32 bytes) and valueId (i64, unsigned);
+ *           at the end of ClientGet, GetRequest, IterativeGet and ReplicaRead
  * records   ValueEntry, ReplicaRecord, DigestEntry, RangeSum: their fields in declaration order
  * </pre>
  * Per-field bounds:
@@ -74,7 +76,7 @@ import java.util.Objects;
 public final class MessageCodec {
 
     /** The protocol version carried in the first byte of every frame. */
-    public static final int VERSION = 8;
+    public static final int VERSION = 9;
     /** Default largest frame body: 1 MiB. */
     public static final int DEFAULT_FRAME_BYTES_MAX = 1 << 20;
     /** Largest value, in bytes. */

@@ -49,6 +49,7 @@ final class ReplicaBodies implements BodyCodec {
                 w.id(m.key(), "key");
                 w.bytes(m.placemark(), HASH_BYTES_MAX, "placemark");
                 w.nonNegativeI32(m.maxRecords(), "maxRecords");
+                w.filter(m.filter());
             }
             case REPLICA_READ_REPLY -> {
                 ReplicaReadReply m = (ReplicaReadReply) body;
@@ -83,7 +84,7 @@ final class ReplicaBodies implements BodyCodec {
         return switch (type) {
             case STORE_REPLICAS -> new StoreReplicas(readReplicaRecords(r));
             case REPLICA_READ -> new ReplicaRead(r.id("key"), r.bytes(HASH_BYTES_MAX, "placemark"),
-                    r.nonNegativeI32("maxRecords"));
+                    r.nonNegativeI32("maxRecords"), r.filter());
             case REPLICA_READ_REPLY -> new ReplicaReadReply(readReplicaRecords(r), r.bool("more"));
             case STORE_ACK -> new StoreAck(r.nonNegativeI32("accepted"));
             case REMOVE_REPLICA -> new RemoveReplica(r.id("key"), r.bytes(HASH_BYTES_MAX, "valueHash"),

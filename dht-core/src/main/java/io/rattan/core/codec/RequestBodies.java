@@ -62,6 +62,7 @@ final class RequestBodies implements BodyCodec {
                 w.bool(m.wantHolders());
                 writeCost(w, m.cost());
                 w.nonNegativeI32(m.readQuorum(), "readQuorum");
+                w.filter(m.filter());
             }
             case REMOVE_REQUEST -> {
                 RemoveRequest m = (RemoveRequest) body;
@@ -97,6 +98,7 @@ final class RequestBodies implements BodyCodec {
                 w.nonNegativeI32(m.maxValues(), "maxValues");
                 w.bytes(m.placemark(), HASH_BYTES_MAX, "placemark");
                 w.bool(m.wantHolders());
+                w.filter(m.filter());
             }
             case ITERATIVE_GET_REPLY -> {
                 IterativeGetReply m = (IterativeGetReply) body;
@@ -124,7 +126,7 @@ final class RequestBodies implements BodyCodec {
                     r.stamp(), r.condition());
             case GET_REQUEST -> new GetRequest(r.id("key"), r.routing(), r.nonNegativeI32("maxValues"),
                     r.bytes(HASH_BYTES_MAX, "placemark"), r.contact("origin"), r.i64("originRequestId"), r.hops(),
-                    r.bool("wantHolders"), readCost(r), r.nonNegativeI32("readQuorum"));
+                    r.bool("wantHolders"), readCost(r), r.nonNegativeI32("readQuorum"), r.filter());
             case REMOVE_REQUEST -> new RemoveRequest(r.id("key"), r.bytes(HASH_BYTES_MAX, "valueHash"),
                     r.bytes(SECRET_BYTES_MAX, "secret"), r.nonNegativeI32("ttlSeconds"), r.contact("origin"),
                     r.i64("originRequestId"), r.hops());
@@ -134,7 +136,7 @@ final class RequestBodies implements BodyCodec {
                     r.hops(), r.string("detail"), readCost(r), r.contacts("holders"),
                     r.nonNegativeI32("replicasRead"));
             case ITERATIVE_GET -> new IterativeGet(r.id("key"), r.nonNegativeI32("maxValues"),
-                    r.bytes(HASH_BYTES_MAX, "placemark"), r.bool("wantHolders"));
+                    r.bytes(HASH_BYTES_MAX, "placemark"), r.bool("wantHolders"), r.filter());
             case ITERATIVE_GET_REPLY -> new IterativeGetReply(r.status(), r.bool("answered"), readValueEntries(r),
                     r.bytes(HASH_BYTES_MAX, "placemark"), r.contacts("contacts"));
             case REMOVE_REPLY -> new RemoveReply(r.status(), r.string("detail"));

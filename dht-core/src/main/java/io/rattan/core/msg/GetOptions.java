@@ -1,6 +1,7 @@
 package io.rattan.core.msg;
 
 import io.rattan.core.msg.Messages.ClientGet;
+import io.rattan.core.util.Bytes;
 import java.util.Objects;
 
 /**
@@ -21,9 +22,11 @@ import java.util.Objects;
  *                     iterative routing
  * @param readReplicas R of a quorum get, 1..k (a gateway refuses more); 0: the gateway's default, ⌊k/2⌋+1. Must be
  *                     0 with {@link Consistency#ONE}
+ * @param filter       which values the get wants ({@link ValueFilter}): all ({@link ValueFilter#NONE}), one owner's,
+ *                     or one owner's value; applied by the replica that reads its store, on every path and page
  */
 public record GetOptions(RoutingMode routing, int parallelism, int gateways, boolean hedge, boolean oneHop,
-                         Consistency consistency, int readReplicas) {
+                         Consistency consistency, int readReplicas, ValueFilter filter) {
 
     /** Most gateways one get may use. */
     public static final int GATEWAYS_MAX = 8;
@@ -41,6 +44,7 @@ public record GetOptions(RoutingMode routing, int parallelism, int gateways, boo
     public GetOptions {
         Objects.requireNonNull(routing, "routing");
         Objects.requireNonNull(consistency, "consistency");
+        Objects.requireNonNull(filter, "filter");
         require(parallelism >= 0 && parallelism <= PARALLELISM_MAX,
                 "p must be between 1 and " + PARALLELISM_MAX + " (0 for the default), got " + parallelism);
         require(gateways >= 1 && gateways <= GATEWAYS_MAX,
@@ -55,6 +59,12 @@ public record GetOptions(RoutingMode routing, int parallelism, int gateways, boo
         // reads the others.
         require(!(consistency == Consistency.QUORUM && routing == RoutingMode.ITERATIVE),
                 "a quorum get is routed to a replica that reads the others: it cannot be iterative");
+    }
+
+    /** Options without a filter. */
+    public GetOptions(RoutingMode routing, int parallelism, int gateways, boolean hedge, boolean oneHop,
+                      Consistency consistency, int readReplicas) {
+        this(routing, parallelism, gateways, hedge, oneHop, consistency, readReplicas, ValueFilter.NONE);
     }
 
     /**
@@ -78,7 +88,7 @@ public record GetOptions(RoutingMode routing, int parallelism, int gateways, boo
     /** A builder that starts from these options. */
     public Builder toBuilder() {
         return new Builder().routing(routing).parallelism(parallelism).gateways(gateways).hedge(hedge).oneHop(oneHop)
-                .consistency(consistency, readReplicas);
+                .consistency(consistency, readReplicas).filter(filter);
     }
 
     public GetOptions withRouting(RoutingMode r) {
@@ -110,6 +120,11 @@ public record GetOptions(RoutingMode routing, int parallelism, int gateways, boo
         return toBuilder().consistency(Consistency.QUORUM, r).build();
     }
 
+    /** The same options with another {@link ValueFilter}. */
+    public GetOptions withFilter(ValueFilter f) {
+        return toBuilder().filter(f).build();
+    }
+
     /** Read from one replica again (the default). */
     public GetOptions withConsistencyOne() {
         return toBuilder().consistency(Consistency.ONE, 0).build();
@@ -117,7 +132,7 @@ public record GetOptions(RoutingMode routing, int parallelism, int gateways, boo
 
     /**
      * What one copy of this get asks of its gateway when the sender races, hedges and routes one-hop itself (the Java
-     * client): the same routing, p, consistency and R, through that one gateway, unhedged, not one-hop.
+     * client): the same routing, p, consistency, R and filter, through that one gateway, unhedged, not one-hop.
      */
     public GetOptions oneCopy() {
         return toBuilder().gateways(1).hedge(false).oneHop(false).build();
@@ -159,6 +174,8 @@ public record GetOptions(RoutingMode routing, int parallelism, int gateways, boo
         private boolean oneHop;
         private Consistency consistency = Consistency.ONE;
         private int readReplicas;
+        private Bytes owner = Bytes.EMPTY;
+        private Long valueId;
 
         private Builder() {
         }
@@ -196,8 +213,32 @@ public record GetOptions(RoutingMode routing, int parallelism, int gateways, boo
             return this;
         }
 
+        /** Only the values of this owner (an Ed25519 public key, 32 bytes); {@link Bytes#EMPTY}: any. */
+        public Builder owner(Bytes o) {
+            owner = Objects.requireNonNull(o, "owner");
+            return this;
+        }
+
+        /** Only the owner's value of this id (unsigned); needs {@link #owner(Bytes)}. */
+        public Builder valueId(long id) {
+            valueId = id;
+            return this;
+        }
+
+        /** The owner and value id of {@code f}, replacing any set before. */
+        public Builder filter(ValueFilter f) {
+            owner = f.owner();
+            valueId = f.valueId();
+            return this;
+        }
+
+        /**
+         * @throws IllegalArgumentException as {@link GetOptions}' constructor, or for a value id without an owner or
+         *                                  an owner that is not 32 bytes ({@link ValueFilter})
+         */
         public GetOptions build() {
-            return new GetOptions(routing, parallelism, gateways, hedge, oneHop, consistency, readReplicas);
+            return new GetOptions(routing, parallelism, gateways, hedge, oneHop, consistency, readReplicas,
+                    new ValueFilter(owner, valueId));
         }
     }
 }

@@ -221,11 +221,18 @@ public final class Messages {
      * the get has cost so far, each forwarder adding its own messages before it sends. {@code readQuorum} 0: the
      * answering replica answers from its own store; R &gt; 0 ({@link Consistency#QUORUM}, R resolved by the gateway):
      * the first replica reached reads R replicas of the key, itself included, answers with their merge and repairs
-     * the replicas that lacked a record.
+     * the replicas that lacked a record. {@code filter}: the values the get wants (protocol version 9).
      */
     public record GetRequest(Id key, RoutingMode routing, int maxValues, Bytes placemark, Contact origin,
-                             long originRequestId, int hops, boolean wantHolders, Cost cost, int readQuorum)
-            implements Message, Routed {
+                             long originRequestId, int hops, boolean wantHolders, Cost cost, int readQuorum,
+                             ValueFilter filter) implements Message, Routed {
+        /** A get of every value of the key. */
+        public GetRequest(Id key, RoutingMode routing, int maxValues, Bytes placemark, Contact origin,
+                          long originRequestId, int hops, boolean wantHolders, Cost cost, int readQuorum) {
+            this(key, routing, maxValues, placemark, origin, originRequestId, hops, wantHolders, cost, readQuorum,
+                    ValueFilter.NONE);
+        }
+
         /** A get routed by {@link RoutingMode#DEFAULT}, not asking for holders, nothing spent yet. */
         public GetRequest(Id key, int maxValues, Bytes placemark, Contact origin, long originRequestId, int hops) {
             this(key, RoutingMode.DEFAULT, maxValues, placemark, origin, originRequestId, hops);
@@ -254,13 +261,13 @@ public final class Messages {
 
         public GetRequest nextHop() {
             return new GetRequest(key, routing, maxValues, placemark, origin, originRequestId, hops + 1,
-                    wantHolders, cost, readQuorum);
+                    wantHolders, cost, readQuorum, filter);
         }
 
         /** The same request with {@code more} added to its cost. */
         public GetRequest spent(Cost more) {
             return new GetRequest(key, routing, maxValues, placemark, origin, originRequestId, hops, wantHolders,
-                    cost.plus(more), readQuorum);
+                    cost.plus(more), readQuorum, filter);
         }
     }
 
@@ -471,9 +478,14 @@ public final class Messages {
      * {@code placemark} (empty: from the first), in value-hash order, at most {@code maxRecords} (0: the replica's page
      * limit) and the replica's page byte limit. Answered with {@link ReplicaReadReply}, or {@link ErrorReply}
      * ({@code FORBIDDEN} to a node that is no replica of the key in the asked node's view, {@code IO_ERROR} when its
-     * store failed).
+     * store failed). Only records that pass {@code filter} are read (protocol version 9).
      */
-    public record ReplicaRead(Id key, Bytes placemark, int maxRecords) implements Message {
+    public record ReplicaRead(Id key, Bytes placemark, int maxRecords, ValueFilter filter) implements Message {
+        /** A read of every record of the key. */
+        public ReplicaRead(Id key, Bytes placemark, int maxRecords) {
+            this(key, placemark, maxRecords, ValueFilter.NONE);
+        }
+
         public MessageType type() {
             return MessageType.REPLICA_READ;
         }
@@ -525,7 +537,7 @@ public final class Messages {
      * {@code wantHolders} asks for the key's replicas in the reply, which a one-hop client learns from.
      *
      * <p>The binary RPC carries what a gateway needs of the options to start one copy (routing, p, one-hop,
-     * consistency, R): a binary client races and hedges itself, so a get decoded from the wire has one gateway and no
+     * consistency, R, filter): a binary client races and hedges itself, so a get decoded from the wire has one gateway and no
      * hedge. A gateway that races and hedges for its client (HTTP) passes the whole options.
      */
     public record ClientGet(Id key, int maxValues, Bytes placemark, boolean wantHolders, GetOptions options)
@@ -562,9 +574,15 @@ public final class Messages {
     /**
      * Iterative lookup step: the gateway asks a node for the key's values; a node that would answer a routed get
      * answers with them, any other names the neighbours it knows closest to the key. Not routed, not acked: the
-     * reply is the acknowledgement.
+     * reply is the acknowledgement. {@code filter}: the values the get wants (protocol version 9).
      */
-    public record IterativeGet(Id key, int maxValues, Bytes placemark, boolean wantHolders) implements Message {
+    public record IterativeGet(Id key, int maxValues, Bytes placemark, boolean wantHolders, ValueFilter filter)
+            implements Message {
+        /** An iterative get of every value of the key. */
+        public IterativeGet(Id key, int maxValues, Bytes placemark, boolean wantHolders) {
+            this(key, maxValues, placemark, wantHolders, ValueFilter.NONE);
+        }
+
         public MessageType type() {
             return MessageType.ITERATIVE_GET;
         }

@@ -216,7 +216,7 @@ final class ClientRequests {
                 // A quorum get carries its R resolved here, so that the replica serving it needs no default of its own.
                 return new GetRequest(g.key(), g.routing(), g.maxValues(), g.placemark(), ctx.self(), id, 0,
                         g.wantHolders() || askHolders, Cost.ZERO,
-                        g.options().readQuorum(ctx.config().readQuorumDefault()));
+                        g.options().readQuorum(ctx.config().readQuorumDefault()), g.options().filter());
             }
             case CLIENT_REMOVE -> {
                 ClientRemove r = (ClientRemove) request;

@@ -296,7 +296,7 @@ final class GetAnswers {
             return;
         }
         ctx.listener().oneReplicaGetServed(false, false);
-        GetReply page = replica.readPage(g.key(), g.maxValues(), g.placemark(), g.hops());
+        GetReply page = replica.readPage(g.key(), g.maxValues(), g.placemark(), g.hops(), g.filter());
         GetReply reply = new GetReply(page.status(), page.values(), page.placemark(), page.hops(), "", g.cost(),
                 g.wantHolders() ? members.replicaSet(g.key()) : List.of());
         if (!g.origin().id().equals(ctx.self().id())) {
@@ -365,9 +365,9 @@ final class GetAnswers {
         if (!members.mayReplicate(r.key(), from)) {
             return new ErrorReply(Status.FORBIDDEN, "not a replica of " + r.key().shortHex() + " in this node's view");
         }
-        LocalReplica.RecordPage page;
+        RecordPage page;
         try {
-            page = replica.readRecords(r.key(), r.placemark(), r.maxRecords());
+            page = replica.readRecords(r.key(), r.placemark(), r.maxRecords(), r.filter());
         } catch (StoreException e) {
             return new ErrorReply(LocalReplica.statusOf(e), "replica store failed: " + e.getMessage());
         }
@@ -387,7 +387,7 @@ final class GetAnswers {
         List<Contact> closer = members.closerNeighbours(q.key(), ITERATIVE_CANDIDATES);
         boolean root = closer.isEmpty() && !closerSuspect(q.key());
         if ((root || answersGet(q.key())) && !lostNeighbours()) {
-            GetReply page = replica.readPage(q.key(), q.maxValues(), q.placemark(), 0);
+            GetReply page = replica.readPage(q.key(), q.maxValues(), q.placemark(), 0, q.filter());
             return new IterativeGetReply(Status.OK, true, page.values(), page.placemark(),
                     q.wantHolders() ? members.replicaSet(q.key()) : List.of());
         }

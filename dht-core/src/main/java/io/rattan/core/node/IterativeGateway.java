@@ -43,7 +43,8 @@ final class IterativeGateway {
         int p = g.options().parallelism() == 0 ? PARALLELISM_DEFAULT : g.options().parallelism();
         IterativeLookup lookup = new IterativeLookup(g.key(), ctx.self().id(), p);
         lookup.offer(members.closerNeighbours(g.key(), GetAnswers.ITERATIVE_CANDIDATES), 1);
-        pump(lookup, new IterativeGet(g.key(), g.maxValues(), g.placemark(), g.wantHolders()), id);
+        pump(lookup, new IterativeGet(g.key(), g.maxValues(), g.placemark(), g.wantHolders(), g.options().filter()),
+                id);
     }
 
     private void pump(IterativeLookup lookup, IterativeGet q, long id) {

@@ -9,6 +9,7 @@ import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.ValueEntry;
 import io.rattan.core.msg.PutCondition;
 import io.rattan.core.msg.Status;
+import io.rattan.core.msg.ValueFilter;
 import io.rattan.core.owned.SignedBytes;
 import io.rattan.core.store.Store;
 import io.rattan.core.store.StoreException;
@@ -59,10 +60,11 @@ final class LocalReplica {
     }
 
     /**
-     * One page of the live values under {@code key} after {@code placemark}: at most {@code maxValues} (0: the page
-     * limit) and the page's byte limit, but at least one value; the placemark of the last value when more remain.
+     * One page of the live values under {@code key} after {@code placemark} that pass {@code filter}: at most
+     * {@code maxValues} (0: the page limit) and the page's byte limit, but at least one value; the placemark of the
+     * last value when more matching ones remain.
      */
-    GetReply readPage(Id key, int maxValues, Bytes placemark, int hops) {
+    GetReply readPage(Id key, int maxValues, Bytes placemark, int hops, ValueFilter filter) {
         int max = Math.min(maxValues <= 0 ? config.pageValuesMax() : maxValues, config.pageValuesMax());
         List<ValueEntry> values = new ArrayList<>();
         long nowMillis = clock.epochMillis();
@@ -72,7 +74,7 @@ final class LocalReplica {
         boolean more = false;
         scan:
         while (true) {
-            List<StoredRecord> page = store.scanKey(cursor, Math.min(SCAN_PAGE, max + 1));
+            List<StoredRecord> page = store.scanKey(cursor, scanBatch(max, filter));
             if (page.isEmpty()) {
                 break;
             }
@@ -81,7 +83,7 @@ final class LocalReplica {
                     break scan;
                 }
                 cursor = new Store.Cursor(r.key(), r.valueHash());
-                if (r.tombstone()) {
+                if (r.tombstone() || !filter.matches(r.stamp())) {
                     continue;
                 }
                 if (values.size() >= max || (bytes + r.value().length() > config.pageBytesMax() && !values.isEmpty())) {
@@ -98,30 +100,28 @@ final class LocalReplica {
         return new GetReply(Status.OK, values, more ? last : Bytes.EMPTY, hops, "");
     }
 
-    /** One replica's records of a key, as a quorum get reads them; {@code more}: records of the key follow. */
-    record RecordPage(List<StoredRecord> records, boolean more) {
-        RecordPage {
-            records = List.copyOf(records);
-        }
-    }
-
     /**
-     * The records (values and tombstones) under {@code key} after {@code placemark}, for a quorum get: at most
-     * {@code maxRecords} (0: the page limit) and the page's byte limit, but at least one record; in value-hash order.
+     * The records (values and tombstones) under {@code key} after {@code placemark} that pass {@code filter}, for a
+     * quorum get: at most {@code maxRecords} (0: the page limit) and the page's byte limit, but at least one record;
+     * in value-hash order.
      */
-    RecordPage readRecords(Id key, Bytes placemark, int maxRecords) {
+    RecordPage readRecords(Id key, Bytes placemark, int maxRecords, ValueFilter filter) {
         int max = Math.min(maxRecords <= 0 ? config.pageValuesMax() : maxRecords, config.pageValuesMax());
         List<StoredRecord> records = new ArrayList<>();
         int bytes = 0;
         Store.Cursor cursor = new Store.Cursor(key, placemark);
         while (true) {
-            List<StoredRecord> page = store.scan(cursor, Math.min(SCAN_PAGE, max + 1));
+            List<StoredRecord> page = store.scan(cursor, scanBatch(max, filter));
             if (page.isEmpty()) {
                 return new RecordPage(records, false);
             }
             for (StoredRecord r : page) {
                 if (!r.key().equals(key)) {
                     return new RecordPage(records, false);
+                }
+                cursor = new Store.Cursor(r.key(), r.valueHash());
+                if (!filter.matches(r.stamp())) {
+                    continue;
                 }
                 if (records.size() >= max
                         || (bytes + r.value().length() > config.pageBytesMax() && !records.isEmpty())) {
@@ -130,9 +130,13 @@ final class LocalReplica {
                 }
                 records.add(r);
                 bytes += r.value().length();
-                cursor = new Store.Cursor(r.key(), r.valueHash());
             }
         }
+    }
+
+    /** Records a scan reads at a time: one past the page, or a whole scan page when a filter may pass many over. */
+    private static int scanBatch(int max, ValueFilter filter) {
+        return filter.isNone() ? Math.min(SCAN_PAGE, max + 1) : SCAN_PAGE;
     }
 
     /**
@@ -158,10 +162,8 @@ final class LocalReplica {
 
     /** Whether any record, value or tombstone, is held under {@code key}. */
     boolean holdsAny(Id key) {
-        for (StoredRecord r : store.scanKey(Store.Cursor.atKey(key), 1)) {
-            return r.key().equals(key);
-        }
-        return false;
+        List<StoredRecord> first = store.scanKey(Store.Cursor.atKey(key), 1);
+        return !first.isEmpty() && first.get(0).key().equals(key);
     }
 
     /**
@@ -312,7 +314,6 @@ final class LocalReplica {
     List<StoredRecord> scan(Store.Cursor from, int limit) {
         return store.scan(from, limit);
     }
-
 
     /** Deletes expired records from the store and its expiry index, a bounded batch per call. */
     void purgeExpired() {

@@ -133,7 +133,7 @@ final class QuorumRead {
     private void run() {
         asked.add(ctx.self().id());
         try {
-            LocalReplica.RecordPage own = replica.readRecords(get.key(), get.placemark(), maxValues);
+            RecordPage own = replica.readRecords(get.key(), get.placemark(), maxValues, get.filter());
             answers.add(new ReadMerge.Answer(ctx.self(), own.records(), own.more()));
             replicaAnswers++;
         } catch (StoreException e) {
@@ -174,7 +174,7 @@ final class QuorumRead {
 
     private void ask(Contact c) {
         outstanding++;
-        ReplicaRead read = new ReplicaRead(get.key(), get.placemark(), maxValues);
+        ReplicaRead read = new ReplicaRead(get.key(), get.placemark(), maxValues, get.filter());
         cost = cost.plus(ctx.outbox().sizeOf(ctx.self(), read));
         long sentAt = ctx.now();
         PatientRequest.send(ctx, members, c, read, giveUpNanos(),
@@ -260,11 +260,14 @@ final class QuorumRead {
         check();
     }
 
-    /** The records of a reply that belong to this read and pass the checks a pushed copy passes; others are dropped. */
+    /**
+     * The records of a reply that belong to this read (its key, after its placemark, passing its filter) and pass the
+     * checks a pushed copy passes; others are dropped.
+     */
     private List<StoredRecord> readable(ReplicaReadReply r) {
         List<StoredRecord> out = new ArrayList<>(r.records().size());
         for (ReplicaRecord w : r.records()) {
-            if (!w.key().equals(get.key())
+            if (!w.key().equals(get.key()) || !get.filter().matches(w.stamp())
                     || (!get.placemark().isEmpty() && w.valueHash().compareTo(get.placemark()) <= 0)) {
                 continue;
             }

@@ -32,7 +32,7 @@ class PackageRulesTest {
             "env.Transport",
             "id.Id",
             "msg.Consistency", "msg.Cost", "msg.Envelope", "msg.GetOptions", "msg.Message", "msg.MessageType",
-            "msg.Messages", "msg.PutCondition", "msg.RoutingMode", "msg.SecretBinding", "msg.Status",
+            "msg.Messages", "msg.PutCondition", "msg.RoutingMode", "msg.SecretBinding", "msg.Status", "msg.ValueFilter",
             "net.Address", "net.Contact",
             "owned.OwnerSignatures", "owned.OwnerStamp", "owned.SignedBytes", "owned.SignedOp",
             "node.ClientRequestValidator", "node.LeafSet", "node.NextHopPolicy", "node.Node", "node.NodeConfig",

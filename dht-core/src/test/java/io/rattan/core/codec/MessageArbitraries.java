@@ -41,6 +41,7 @@ import io.rattan.core.msg.Messages.StoreAck;
 import io.rattan.core.msg.Messages.StoreReplicas;
 import io.rattan.core.msg.Messages.ValueEntry;
 import io.rattan.core.msg.RoutingMode;
+import io.rattan.core.msg.ValueFilter;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
@@ -144,6 +145,13 @@ final class MessageArbitraries {
         return Arbitraries.frequencyOf(Tuple.of(1, Arbitraries.just(null)), Tuple.of(2, some));
     }
 
+    /** A get's value filter: none, an owner's values, or one value of an owner. */
+    static Arbitrary<ValueFilter> filters() {
+        return Arbitraries.oneOf(Arbitraries.just(ValueFilter.NONE),
+                fixedBytes(OwnerStamp.OWNER_BYTES).map(ValueFilter::owner),
+                Combinators.combine(fixedBytes(OwnerStamp.OWNER_BYTES), Arbitraries.longs()).as(ValueFilter::value));
+    }
+
     static Arbitrary<PutCondition> conditions() {
         return Arbitraries.oneOf(Arbitraries.just(PutCondition.NONE), Arbitraries.just(PutCondition.ABSENT),
                 Arbitraries.longs().map(PutCondition::ifSeq));
@@ -198,8 +206,9 @@ final class MessageArbitraries {
         m.put(MessageType.GET_REQUEST, Combinators.combine(ids(), Arbitraries.of(RoutingMode.class),
                 nonNegativeInts(), hashes(), contacts(), Arbitraries.longs(), hops(), Arbitraries.of(true, false))
                 .flatAs((key, routing, max, placemark, origin, id, hops, want) -> Combinators.combine(costs(),
-                        nonNegativeInts()).as((cost, readQuorum) ->
-                        new GetRequest(key, routing, max, placemark, origin, id, hops, want, cost, readQuorum))));
+                        nonNegativeInts(), filters()).as((cost, readQuorum, filter) ->
+                        new GetRequest(key, routing, max, placemark, origin, id, hops, want, cost, readQuorum,
+                                filter))));
         m.put(MessageType.REMOVE_REQUEST, Combinators.combine(ids(), hashes(), secrets(), nonNegativeInts(),
                 contacts(), Arbitraries.longs(), hops()).as(RemoveRequest::new));
         m.put(MessageType.PUT_REPLY, Combinators.combine(statuses(), nonNegativeInts(), details(),
@@ -208,7 +217,7 @@ final class MessageArbitraries {
         m.put(MessageType.GET_REPLY, Combinators.combine(statuses(), valueEntries().list().ofMaxSize(6), hashes(),
                 hops(), details(), costs(), contactLists(), nonNegativeInts()).as(GetReply::new));
         m.put(MessageType.ITERATIVE_GET, Combinators.combine(ids(), nonNegativeInts(), hashes(),
-                Arbitraries.of(true, false)).as(IterativeGet::new));
+                Arbitraries.of(true, false), filters()).as(IterativeGet::new));
         m.put(MessageType.ITERATIVE_GET_REPLY, Combinators.combine(statuses(), Arbitraries.of(true, false),
                 valueEntries().list().ofMaxSize(6), hashes(), contactLists()).as(IterativeGetReply::new));
         m.put(MessageType.REMOVE_REPLY, Combinators.combine(statuses(), details()).as(RemoveReply::new));
@@ -224,7 +233,8 @@ final class MessageArbitraries {
         m.put(MessageType.RANGE_DIGEST, Combinators.combine(ids(), ids(), Arbitraries.of(true, false), sums)
                 .as(RangeDigest::new));
         m.put(MessageType.RANGE_DIGEST_REPLY, sums.map(RangeDigestReply::new));
-        m.put(MessageType.REPLICA_READ, Combinators.combine(ids(), hashes(), nonNegativeInts()).as(ReplicaRead::new));
+        m.put(MessageType.REPLICA_READ, Combinators.combine(ids(), hashes(), nonNegativeInts(), filters())
+                .as(ReplicaRead::new));
         m.put(MessageType.REPLICA_READ_REPLY, Combinators.combine(replicaRecords().list().ofMaxSize(6),
                 Arbitraries.of(true, false)).as(ReplicaReadReply::new));
         m.put(MessageType.CLIENT_PUT, Combinators.combine(ids(), values(), nonNegativeInts(), hashes(), stamps(),
@@ -251,12 +261,13 @@ final class MessageArbitraries {
     static Arbitrary<GetOptions> wireGetOptions() {
         return Combinators.combine(Arbitraries.of(RoutingMode.class),
                 Arbitraries.integers().between(0, GetOptions.PARALLELISM_MAX), Arbitraries.of(true, false),
-                Arbitraries.of(true, false), Arbitraries.integers().between(0, GetOptions.READ_REPLICAS_MAX))
-                .as((routing, p, oneHop, quorum, r) -> {
+                Arbitraries.of(true, false), Arbitraries.integers().between(0, GetOptions.READ_REPLICAS_MAX),
+                filters())
+                .as((routing, p, oneHop, quorum, r, filter) -> {
                     boolean iterative = routing == RoutingMode.ITERATIVE;
                     boolean q = quorum && !iterative;
                     return GetOptions.builder().routing(routing).parallelism(p).oneHop(oneHop && !iterative)
-                            .consistency(q ? Consistency.QUORUM : Consistency.ONE, q ? r : 0).build();
+                            .consistency(q ? Consistency.QUORUM : Consistency.ONE, q ? r : 0).filter(filter).build();
                 });
     }
 }

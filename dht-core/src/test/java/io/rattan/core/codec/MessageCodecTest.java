@@ -46,6 +46,7 @@ import io.rattan.core.msg.Messages.StoreReplicas;
 import io.rattan.core.msg.Messages.ValueEntry;
 import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Status;
+import io.rattan.core.msg.ValueFilter;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import io.rattan.core.msg.PutCondition;
@@ -103,6 +104,7 @@ class MessageCodecTest {
                 new GetReply(Status.PARTIAL, List.of(new ValueEntry(Bytes.utf8("v"), 5)), Bytes.EMPTY, 2,
                         "2 of the 3 replicas asked for answered", new Cost(6, 900), List.of(), 2),
                 new IterativeGet(KEY, 5, Bytes.EMPTY, true),
+                new IterativeGet(KEY, 5, Bytes.EMPTY, true, ValueFilter.value(HASH, 7)),
                 new IterativeGetReply(Status.OK, false, List.of(), Bytes.EMPTY, List.of(BOB)),
                 new IterativeGetReply(Status.OK, true, List.of(new ValueEntry(Bytes.utf8("v"), 9)), HASH, List.of()),
                 new RemoveReply(Status.FORBIDDEN, "wrong secret"),
@@ -117,6 +119,7 @@ class MessageCodecTest {
                 new RangeDigestReply(List.of(new RangeSum(Integer.MAX_VALUE, Long.MIN_VALUE))),
                 new ReplicaRead(KEY, HASH, 256),
                 new ReplicaRead(KEY, Bytes.EMPTY, 0),
+                new ReplicaRead(KEY, HASH, 1, ValueFilter.owner(HASH)),
                 new ReplicaReadReply(List.of(new ReplicaRecord(KEY, HASH, Bytes.utf8("v"), 5000, HASH, Bytes.EMPTY,
                         false), new ReplicaRecord(KEY, HASH, Bytes.EMPTY, 7000, Bytes.EMPTY, Bytes.utf8("s"), true)),
                         true),
@@ -127,6 +130,7 @@ class MessageCodecTest {
                         .askingHolders(),
                 ClientGet.of(KEY, GetOptions.of(RoutingMode.DELAY_AWARE).withOneHop(true)).page(3, Bytes.EMPTY),
                 ClientGet.of(KEY, GetOptions.of(RoutingMode.GREEDY).withQuorum(3)),
+                ClientGet.of(KEY, GetOptions.of(RoutingMode.GREEDY).withQuorum(2).withFilter(ValueFilter.owner(HASH))),
                 new ClientRemove(KEY, HASH, Bytes.utf8("secret"), 120),
                 new ErrorReply(Status.TOO_LARGE, "naïve ☃ 𝄞"),
                 new ErrorReply(Status.RATE_LIMITED, "over the rate", 250),
@@ -163,7 +167,7 @@ class MessageCodecTest {
     void headerWithoutSender() {
         byte[] frame = codec.encode(new Envelope(null, 0x0102030405060708L, new StoreAck(5)));
 
-        assertThat(hex(frame)).isEqualTo("08" + "29" + "00" + "0102030405060708" + "00000005");
+        assertThat(hex(frame)).isEqualTo("09" + "29" + "00" + "0102030405060708" + "00000005");
     }
 
     @Test
@@ -171,7 +175,7 @@ class MessageCodecTest {
         Contact sender = new Contact(KEY, new Address("ab", 0x1234), 0x1235);
         byte[] frame = codec.encode(new Envelope(sender, -2, new Ping()));
 
-        assertThat(hex(frame)).isEqualTo("08" + "01" + "01" + KEY.toHex() + "02" + "6162" + "1234" + "1235"
+        assertThat(hex(frame)).isEqualTo("09" + "01" + "01" + KEY.toHex() + "02" + "6162" + "1234" + "1235"
                 + "fffffffffffffffe");
         assertThat(codec.decode(frame).sender().gatewayAddress()).isEqualTo(new Address("ab", 0x1235));
     }
@@ -182,24 +186,58 @@ class MessageCodecTest {
         ErrorReply error = new ErrorReply(Status.UNAVAILABLE, "é");
         JoinInfo info = new JoinInfo(List.of(new Contact(Id.ZERO, new Address("h", 1))), true);
 
-        assertThat(hex(codec.encode(new Envelope(null, 0, put)))).isEqualTo("083c00" + "0000000000000000"
+        assertThat(hex(codec.encode(new Envelope(null, 0, put)))).isEqualTo("093c00" + "0000000000000000"
                 + KEY.toHex() + "00000002aabb" + "0000012c" + "00000001cc" + "00" + "00" + "0000000000000000");
-        assertThat(hex(codec.encode(new Envelope(null, 0, error)))).isEqualTo("084600" + "0000000000000000"
+        assertThat(hex(codec.encode(new Envelope(null, 0, error)))).isEqualTo("094600" + "0000000000000000"
                 + "05" + "0002c3a9" + "00000000");
-        assertThat(hex(codec.encode(new Envelope(null, 0, info)))).isEqualTo("080b00" + "0000000000000000"
+        assertThat(hex(codec.encode(new Envelope(null, 0, info)))).isEqualTo("090b00" + "0000000000000000"
                 + "0001" + "00".repeat(20) + "01" + "68" + "0001" + "0000" + "01");
     }
 
     @Test
     void theClientGetOfTheProtocolExampleHasItsDocumentedBytes() {
         ClientGet get = ClientGet.of(Id.ofName("greeting"), GetOptions.of(RoutingMode.DELAY_AWARE));
-        String common = "083d00" + "0000000000000007" + "a0f7e779f9247566c84036f07f7bdf4a40a869bd" + "01" + "00000000"
+        String common = "093d00" + "0000000000000007" + "a0f7e779f9247566c84036f07f7bdf4a40a869bd" + "01" + "00000000"
                 + "00000000" + "00000000" + "00" + "00";
 
-        assertThat(hex(codec.encode(new Envelope(null, 7, get)))).isEqualTo(common + "00" + "00000000");
+        assertThat(hex(codec.encode(new Envelope(null, 7, get)))).isEqualTo(common + "00" + "00000000" + "00");
         ClientGet quorum = ClientGet.of(get.key(), GetOptions.of(RoutingMode.DELAY_AWARE).withQuorum(3));
-        assertThat(hex(codec.encode(new Envelope(null, 7, quorum)))).isEqualTo(common + "01" + "00000003");
-        assertThat(codec.encode(new Envelope(null, 7, get))).hasSize(51);
+        assertThat(hex(codec.encode(new Envelope(null, 7, quorum)))).isEqualTo(common + "01" + "00000003" + "00");
+        assertThat(codec.encode(new Envelope(null, 7, get))).hasSize(52);
+    }
+
+    /**
+     * Version 9: a get's value filter ends {@code CLIENT_GET}, {@code GET_REQUEST}, {@code ITERATIVE_GET} and
+     * {@code REPLICA_READ}: u8 0 (none), u8 1 and the owner, or u8 2, the owner and the value id.
+     */
+    @Test
+    void aValueFilterEndsTheGetsAndIsCheckedOnTheWayIn() {
+        Bytes owner = Bytes.wrap(filled(32, 0x33));
+        ValueFilter byOwner = ValueFilter.owner(owner);
+        ValueFilter one = ValueFilter.value(owner, -2L);
+        String ownerHex = "33".repeat(32);
+        List<Message> gets = List.of(
+                ClientGet.of(KEY, GetOptions.builder().owner(owner).valueId(-2L).build()).page(2, HASH),
+                new GetRequest(KEY, RoutingMode.GREEDY, 1, HASH, ALICE, 5, 2, true, new Cost(1, 2), 3, one),
+                new IterativeGet(KEY, 4, HASH, false, one),
+                new ReplicaRead(KEY, HASH, 6, one));
+        for (Message m : gets) {
+            Envelope e = new Envelope(BOB, 9, m);
+            byte[] frame = codec.encode(e);
+            assertThat(hex(frame)).endsWith("02" + ownerHex + "fffffffffffffffe");
+            assertThat(codec.decode(frame)).isEqualTo(e);
+            byte[] badKind = frame.clone();
+            badKind[frame.length - 41] = 3;
+            assertRejected(badKind, "filter kind is 3");
+            assertRejected(Arrays.copyOf(frame, frame.length - 1), "filter.valueId");
+        }
+        Envelope owned = new Envelope(null, 1, new ReplicaRead(KEY, Bytes.EMPTY, 0, byOwner));
+        assertThat(hex(codec.encode(owned))).endsWith("00000000" + "01" + ownerHex);
+        assertThat(codec.decode(codec.encode(owned))).isEqualTo(owned);
+        assertThat(codec.encodedSize(owned) - codec.encodedSize(new Envelope(null, 1,
+                new ReplicaRead(KEY, Bytes.EMPTY, 0)))).as("an owner filter costs 32 bytes").isEqualTo(32);
+        assertThatThrownBy(() -> GetOptions.builder().valueId(1).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("needs an owner");
     }
 
     /**
@@ -214,7 +252,7 @@ class MessageCodecTest {
         Envelope envelope = new Envelope(null, 0, new StoreReplicas(List.of(tombstone)));
         byte[] frame = codec.encode(envelope);
 
-        assertThat(hex(frame)).isEqualTo("082800" + "0000000000000000" + "0001" + KEY.toHex() + "00000001ab"
+        assertThat(hex(frame)).isEqualTo("092800" + "0000000000000000" + "0001" + KEY.toHex() + "00000001ab"
                 + "00000000" + "0000000000000102" + "00000000" + "00000002" + "7333" + "01" + "00");
         assertThat(codec.decode(frame)).isEqualTo(envelope);
         PutRequest put = new PutRequest(KEY, Bytes.utf8("v"), 60, 1_700_000_060_000L, HASH, ALICE, 3, 1);
@@ -229,11 +267,11 @@ class MessageCodecTest {
         byte[] frame = codec.encode(new Envelope(null, 1, new Ping()));
         frame[0] = (byte) (MessageCodec.VERSION - 1);
 
-        assertRejected(frame, "unsupported version 7: this node speaks version 8 (the sender runs an older Rattan");
+        assertRejected(frame, "unsupported version 8: this node speaks version 9 (the sender runs an older Rattan");
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {0, 1, 3, 4, 5, 6, 9, 255})
+    @ValueSource(ints = {0, 1, 3, 4, 5, 6, 7, 10, 255})
     void wrongVersionIsRejected(int version) {
         byte[] frame = codec.encode(new Envelope(null, 1, new Ping()));
         frame[0] = (byte) version;
@@ -317,14 +355,14 @@ class MessageCodecTest {
         "ff"})
     void malformedUtf8IsRejected(String utf8Hex) {
         byte[] bad = HexFormat.of().parseHex(utf8Hex);
-        byte[] frame = concat(hexBytes("084600" + "0000000000000001" + "00"), u16(bad.length), bad);
+        byte[] frame = concat(hexBytes("094600" + "0000000000000001" + "00"), u16(bad.length), bad);
 
         assertRejected(frame, "detail is not well-formed UTF-8");
     }
 
     @Test
     void malformedUtf8InAHostIsRejected() {
-        byte[] frame = concat(hexBytes("080101"), KEY.toBytes(), hexBytes("02" + "c328" + "0fa0" + "0fa1"),
+        byte[] frame = concat(hexBytes("090101"), KEY.toBytes(), hexBytes("02" + "c328" + "0fa0" + "0fa1"),
                 hexBytes("0000000000000001"));
 
         assertRejected(frame, "sender is not well-formed UTF-8");
@@ -333,14 +371,14 @@ class MessageCodecTest {
     @Test
     void aPongWithTwoSuggestionsIsRejected() {
         byte[] contact = concat(KEY.toBytes(), hexBytes("01" + "61" + "0fa0" + "0fa1"));
-        byte[] frame = concat(hexBytes("080200" + "0000000000000001"), u16(2), contact, contact, new byte[8]);
+        byte[] frame = concat(hexBytes("090200" + "0000000000000001"), u16(2), contact, contact, new byte[8]);
 
         assertRejected(frame, "at most one");
     }
 
     @Test
     void emptyHostIsRejected() {
-        byte[] frame = concat(hexBytes("080101"), KEY.toBytes(), hexBytes("00" + "0fa0" + "0fa1"),
+        byte[] frame = concat(hexBytes("090101"), KEY.toBytes(), hexBytes("00" + "0fa0" + "0fa1"),
                 hexBytes("0000000000000001"));
 
         assertRejected(frame, "empty host");
@@ -348,7 +386,7 @@ class MessageCodecTest {
 
     @Test
     void anUnknownConsistencyIsRejected() {
-        assertRejected(withLastBytes(ClientGet.of(KEY).page(1, Bytes.EMPTY), 5, "02" + "00000000"),
+        assertRejected(withLastBytes(ClientGet.of(KEY).page(1, Bytes.EMPTY), 6, "02" + "00000000" + "00"),
                 "unknown consistency 2");
     }
 
@@ -368,16 +406,18 @@ class MessageCodecTest {
         assertRejected(withLastBytes(new StoreAck(1), 4, "80000000"), "accepted is negative");
         assertRejected(withLastBytes(new PutReply(Status.OK, 1, ""), 7, "ffffffff" + "0000" + "00"),
                 "replicas is negative");
-        assertRejected(withLastBytes(ClientGet.of(KEY).page(1, Bytes.EMPTY), 19, "ffffffff" + "00000000" + "00000000"
-                + "00" + "00" + "00" + "00000000"), "maxValues is negative");
-        assertRejected(withLastBytes(ClientGet.of(KEY).page(1, Bytes.EMPTY), 11, "ffffffff" + "00" + "00" + "00"
-                + "00000000"), "parallelism is negative");
-        assertRejected(withLastBytes(ClientGet.of(KEY).page(1, Bytes.EMPTY), 4, "ffffffff"), "readReplicas is negative");
-        assertRejected(withLastBytes(new GetRequest(KEY, 1, Bytes.EMPTY, ALICE, 1, 0), 4, "80000000"),
+        assertRejected(withLastBytes(ClientGet.of(KEY).page(1, Bytes.EMPTY), 20, "ffffffff" + "00000000" + "00000000"
+                + "00" + "00" + "00" + "00000000" + "00"), "maxValues is negative");
+        assertRejected(withLastBytes(ClientGet.of(KEY).page(1, Bytes.EMPTY), 12, "ffffffff" + "00" + "00" + "00"
+                + "00000000" + "00"), "parallelism is negative");
+        assertRejected(withLastBytes(ClientGet.of(KEY).page(1, Bytes.EMPTY), 5, "ffffffff" + "00"),
+                "readReplicas is negative");
+        assertRejected(withLastBytes(new GetRequest(KEY, 1, Bytes.EMPTY, ALICE, 1, 0), 5, "80000000" + "00"),
                 "readQuorum is negative");
         assertRejected(withLastBytes(new GetReply(Status.OK, List.of(), Bytes.EMPTY, 0, ""), 4, "ffffffff"),
                 "replicasRead is negative");
-        assertRejected(withLastBytes(new ReplicaRead(KEY, Bytes.EMPTY, 1), 4, "ffffffff"), "maxRecords is negative");
+        assertRejected(withLastBytes(new ReplicaRead(KEY, Bytes.EMPTY, 1), 5, "ffffffff" + "00"),
+                "maxRecords is negative");
         ReplicaRecord record = new ReplicaRecord(KEY, Bytes.EMPTY, Bytes.EMPTY, 1, Bytes.EMPTY, Bytes.EMPTY, false);
         assertRejected(withLastBytes(new StoreReplicas(List.of(record)), 18, "8000000000000000" + "00000000"
                 + "00000000" + "00" + "00"),
@@ -391,16 +431,17 @@ class MessageCodecTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"010000000000", "000100000003"})
-    void getOptionsThatDoNotFitTogetherAreRejected(String oneHopConsistencyR) {
-        // The last bytes of a client get are one-hop (1), consistency (1) and R (4); the get is iterative.
+    @ValueSource(strings = {"01000000000000", "00010000000300"})
+    void getOptionsThatDoNotFitTogetherAreRejected(String oneHopConsistencyRFilter) {
+        // The last bytes of a client get are one-hop (1), consistency (1), R (4) and the filter (1: none); the get is
+        // iterative.
         ClientGet iterative = ClientGet.of(KEY, GetOptions.of(RoutingMode.ITERATIVE));
-        assertRejected(withLastBytes(iterative, 6, oneHopConsistencyR), "cannot be iterative");
+        assertRejected(withLastBytes(iterative, 7, oneHopConsistencyRFilter), "cannot be iterative");
     }
 
     @Test
     void rWithoutQuorumIsRejected() {
-        assertRejected(withLastBytes(ClientGet.of(KEY), 5, "0000000003"), "use it with consistency=quorum");
+        assertRejected(withLastBytes(ClientGet.of(KEY), 6, "000000000300"), "use it with consistency=quorum");
     }
 
     // ---- decode: lengths and counts that would allocate more than the frame holds ----
@@ -408,7 +449,7 @@ class MessageCodecTest {
     @ParameterizedTest
     @ValueSource(strings = {"80000000", "ffffffff", "7fffffff", "00010001"})
     void hugeValueLengthInASmallFrameIsRejectedQuickly(String length) {
-        byte[] frame = concat(hexBytes("083c00" + "0000000000000001"), KEY.toBytes(), hexBytes(length));
+        byte[] frame = concat(hexBytes("093c00" + "0000000000000001"), KEY.toBytes(), hexBytes(length));
 
         assertThatThrownBy(() -> codec.decode(frame)).isInstanceOf(CodecException.class)
                 .hasMessageContaining("value length");
@@ -418,7 +459,7 @@ class MessageCodecTest {
     @Test
     void valueLengthAboveTheBoundIsRejectedEvenWhenTheBytesArePresent() {
         int length = MessageCodec.VALUE_BYTES_MAX + 1;
-        byte[] frame = concat(hexBytes("083c00" + "0000000000000001"), KEY.toBytes(), i32(length),
+        byte[] frame = concat(hexBytes("093c00" + "0000000000000001"), KEY.toBytes(), i32(length),
                 new byte[length], hexBytes("00000000" + "00000000"));
 
         assertRejected(frame, "value length 65537 exceeds 65536");
@@ -427,7 +468,7 @@ class MessageCodecTest {
     @ParameterizedTest
     @ValueSource(ints = {0xFFFF, 4097, 4096, 1})
     void hugeListCountInTwentyBytesIsRejectedQuickly(int count) {
-        byte[] frame = Arrays.copyOf(concat(hexBytes("080c00" + "0000000000000001"), u16(count)), 20);
+        byte[] frame = Arrays.copyOf(concat(hexBytes("090c00" + "0000000000000001"), u16(count)), 20);
 
         assertThatThrownBy(() -> codec.decode(frame)).isInstanceOf(CodecException.class)
                 .hasMessageContaining("leafSet count " + count);
@@ -466,17 +507,17 @@ class MessageCodecTest {
 
     @Test
     void hugeStringLengthIsRejected() {
-        assertRejected(concat(hexBytes("084600" + "0000000000000001" + "00"), u16(0xFFFF)),
+        assertRejected(concat(hexBytes("094600" + "0000000000000001" + "00"), u16(0xFFFF)),
                 "detail of 65535 bytes exceeds 4096");
-        assertRejected(concat(hexBytes("084600" + "0000000000000001" + "00"), u16(100), new byte[10]),
+        assertRejected(concat(hexBytes("094600" + "0000000000000001" + "00"), u16(100), new byte[10]),
                 "truncated frame");
     }
 
     @Test
     void hashAndSecretBoundsAreEnforced() {
-        byte[] hashTooLong = concat(hexBytes("082a00" + "0000000000000001"), KEY.toBytes(), i32(65), new byte[65],
+        byte[] hashTooLong = concat(hexBytes("092a00" + "0000000000000001"), KEY.toBytes(), i32(65), new byte[65],
                 i32(0), i32(0));
-        byte[] secretTooLong = concat(hexBytes("082a00" + "0000000000000001"), KEY.toBytes(), i32(0), i32(1025),
+        byte[] secretTooLong = concat(hexBytes("092a00" + "0000000000000001"), KEY.toBytes(), i32(0), i32(1025),
                 new byte[1025], i32(0));
 
         assertRejected(hashTooLong, "valueHash length 65 exceeds 64");
@@ -530,7 +571,7 @@ class MessageCodecTest {
         Envelope put = new Envelope(null, 0, new ClientPut(KEY, Bytes.fromHex("aa"), 0, Bytes.EMPTY, stamp,
                 PutCondition.ifSeq(7)));
         byte[] frame = codec.encode(put);
-        assertThat(hex(frame)).isEqualTo("083c00" + "0000000000000000" + KEY.toHex() + "00000001aa" + "00000000"
+        assertThat(hex(frame)).isEqualTo("093c00" + "0000000000000000" + KEY.toHex() + "00000001aa" + "00000000"
                 + "00000000" + "01" + "11".repeat(32) + "0000000000000005" + "ffffffffffffffff" + "0000000000000102"
                 + "22".repeat(64) + "02" + "0000000000000007");
         assertThat(codec.decode(frame)).isEqualTo(put);

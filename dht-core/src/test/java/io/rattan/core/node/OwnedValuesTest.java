@@ -13,6 +13,7 @@ import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.ValueEntry;
 import io.rattan.core.msg.PutCondition;
 import io.rattan.core.msg.Status;
+import io.rattan.core.msg.ValueFilter;
 import io.rattan.core.owned.OwnerSignatures;
 import io.rattan.core.owned.OwnerStamp;
 import io.rattan.core.owned.SignedBytes;
@@ -326,7 +327,7 @@ class OwnedValuesTest {
         ReplicaRecord removed = new ReplicaRecord(KEY, SLOT, Bytes.EMPTY, EXPIRY * 1000, Bytes.EMPTY, Bytes.EMPTY,
                 true, stamp(OWNER, SignedOp.REMOVE, 3, EXPIRY, Bytes.EMPTY));
         assertThat(replica.acceptReplicas(List.of(removed))).isOne();
-        assertThat(replica.readPage(KEY, 0, Bytes.EMPTY, 0).values()).isEmpty();
+        assertThat(replica.readPage(KEY, 0, Bytes.EMPTY, 0, ValueFilter.NONE).values()).isEmpty();
         assertThat(replica.acceptReplicas(List.of(v2))).as("under its tombstone").isZero();
     }
 

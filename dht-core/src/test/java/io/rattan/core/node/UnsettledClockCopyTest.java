@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rattan.core.env.ExpiryClock;
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.ValueFilter;
 import io.rattan.core.store.ManualTestClock;
 import io.rattan.core.store.MemoryStore;
 import io.rattan.core.store.StoredRecord;
@@ -57,7 +58,7 @@ class UnsettledClockCopyTest {
 
         settleAt(T0);
         assertThat(clock.epochMillis()).as("its peers set it right").isLessThan(T0 + HOUR / 2);
-        assertThat(replica.readPage(KEY, 0, Bytes.EMPTY, 0).values()).extracting(v -> v.value())
+        assertThat(replica.readPage(KEY, 0, Bytes.EMPTY, 0, ValueFilter.NONE).values()).extracting(v -> v.value())
                 .containsExactly(live.value());
     }
 
@@ -69,7 +70,8 @@ class UnsettledClockCopyTest {
 
         replica.purgeExpired();
 
-        assertThat(replica.readPage(KEY, 0, Bytes.EMPTY, 0).values()).as("purged once the clock settled").isEmpty();
+        assertThat(replica.readPage(KEY, 0, Bytes.EMPTY, 0, ValueFilter.NONE).values())
+                .as("purged once the clock settled").isEmpty();
         assertThat(replica.acceptReplicas(List.of(replica.toWire(value("expired too", T0 - 1_000))))).isZero();
         assertThat(store.size()).isZero();
     }

@@ -7,6 +7,9 @@ import io.rattan.core.id.Id;
 import io.rattan.core.msg.Consistency;
 import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.RoutingMode;
+import io.rattan.core.msg.ValueFilter;
+import io.rattan.core.owned.OwnerStamp;
+import io.rattan.core.util.Bytes;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -33,7 +36,8 @@ import picocli.CommandLine;
                 + "in the overlay: hops, messages and bytes.",
             "Exits 1 when the key holds no live value."},
         footer = {"", "Example: rattan get name:greeting",
-            "         rattan get -g 10.0.0.1:4001,10.0.0.2:4001 --gateways 2 --no-hedge name:greeting"})
+            "         rattan get -g 10.0.0.1:4001,10.0.0.2:4001 --gateways 2 --no-hedge name:greeting",
+            "         rattan get --owner $(rattan keygen --show owner.pem) --value-id 5 name:greeting"})
 final class GetCommand implements Callable<Integer> {
 
     @Spec
@@ -87,6 +91,15 @@ final class GetCommand implements Callable<Integer> {
             description = "Replicas a --quorum get reads, 1..k. Default: the gateway's (k/2+1, 3 of k = 4).",
             showDefaultValue = CommandLine.Help.Visibility.NEVER)
     Integer readReplicas;
+
+    @Option(names = "--owner", paramLabel = "BASE64URL",
+            description = "Only the values of this owner: its Ed25519 public key, 32 bytes in base64url without "
+                    + "padding, as 'rattan keygen' prints it. The replicas filter, so no other value is paged through.")
+    String owner;
+
+    @Option(names = "--value-id", paramLabel = "N",
+            description = "Only the owner's value of this id (unsigned decimal); with --owner.")
+    String valueId;
 
     @Override
     public Integer call() {
@@ -144,7 +157,34 @@ final class GetCommand implements Callable<Integer> {
         return GetOptions.builder().routing(routing).parallelism(parallelism == null ? 0 : parallelism)
                 .gateways(gateways).hedge(hedge).oneHop(oneHop)
                 .consistency(quorum ? Consistency.QUORUM : Consistency.ONE, readReplicas == null ? 0 : readReplicas)
-                .build();
+                .filter(filter()).build();
+    }
+
+    /** {@code --owner} and {@code --value-id} as a filter; a usage error when one is malformed or the id is alone. */
+    private ValueFilter filter() {
+        if (owner == null) {
+            if (valueId != null) {
+                throw new ParameterException(spec.commandLine(),
+                        "--value-id names one of an owner's values: use it with --owner");
+            }
+            return ValueFilter.NONE;
+        }
+        byte[] ownerKey;
+        try {
+            ownerKey = Base64.getUrlDecoder().decode(owner);
+        } catch (IllegalArgumentException e) {
+            ownerKey = new byte[0];
+        }
+        if (ownerKey.length != OwnerStamp.OWNER_BYTES || owner.endsWith("=")) {
+            throw new ParameterException(spec.commandLine(), "--owner must be an Ed25519 public key, 32 bytes in "
+                    + "base64url without padding, got '" + owner + "'");
+        }
+        Long id = valueId == null ? null : OwnerOptions.unsigned(valueId);
+        if (valueId != null && id == null) {
+            throw new ParameterException(spec.commandLine(), "--value-id must be an unsigned decimal number below "
+                    + "2^64, got '" + valueId + "'");
+        }
+        return new ValueFilter(Bytes.wrap(ownerKey), id);
     }
 
     /** Hops, messages and bytes, as the answering copies of the pages counted them in the overlay. */

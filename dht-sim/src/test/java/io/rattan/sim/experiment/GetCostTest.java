@@ -18,6 +18,7 @@ import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.ValueEntry;
 import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Status;
+import io.rattan.core.msg.ValueFilter;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.util.Bytes;
@@ -106,13 +107,14 @@ class GetCostTest {
         long size = 1 + 1 + 1 + (e.sender() == null ? 0 : contact(e.sender())) + 8;
         Message m = e.body();
         if (m instanceof ClientGet c) {
-            // key, routing, maxValues, placemark, parallelism, wantHolders, oneHop, consistency, readReplicas
-            return size + 20 + 1 + 4 + bytes(c.placemark()) + 4 + 1 + 1 + 1 + 4;
+            // key, routing, maxValues, placemark, parallelism, wantHolders, oneHop, consistency, readReplicas, filter
+            return size + 20 + 1 + 4 + bytes(c.placemark()) + 4 + 1 + 1 + 1 + 4 + filter(c.options().filter());
         }
         if (m instanceof GetRequest r) {
             // key, routing, maxValues, placemark, origin, originRequestId, hops, wantHolders, cost (int, long),
-            // readQuorum
-            return size + 20 + 1 + 4 + bytes(r.placemark()) + contact(r.origin()) + 8 + 4 + 1 + 4 + 8 + 4;
+            // readQuorum, filter
+            return size + 20 + 1 + 4 + bytes(r.placemark()) + contact(r.origin()) + 8 + 4 + 1 + 4 + 8 + 4
+                    + filter(r.filter());
         }
         if (m instanceof HopAck) {
             return size;
@@ -136,6 +138,11 @@ class GetCostTest {
     /** Id, host as u8 length and bytes, u16 port, u16 gateway port. */
     private static long contact(Contact c) {
         return 20 + 1 + utf8(c.address().host()) + 2 + 2;
+    }
+
+    /** A value filter (protocol version 9): its kind, then the owner's 32 bytes and the value id's 8, when given. */
+    private static long filter(ValueFilter f) {
+        return 1 + (f.isNone() ? 0 : 32) + (f.valueId() == null ? 0 : 8);
     }
 
     private static long bytes(Bytes b) {

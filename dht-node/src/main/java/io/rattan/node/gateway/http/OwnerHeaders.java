@@ -141,7 +141,8 @@ final class OwnerHeaders {
         return values.get(0).strip();
     }
 
-    private static long unsigned(Map<String, List<String>> headers, String name) throws Rejected {
+    /** The one value of {@code name} (headers, or a query's parameters) as an unsigned decimal number. */
+    static long unsigned(Map<String, List<String>> headers, String name) throws Rejected {
         String text = single(headers, name);
         try {
             return OwnerStamp.parseUnsigned(text);
@@ -150,7 +151,8 @@ final class OwnerHeaders {
         }
     }
 
-    private static Bytes base64Url(Map<String, List<String>> headers, String name, int length) throws Rejected {
+    /** The one value of {@code name} (headers, or a query's parameters) as {@code length} bytes of base64url. */
+    static Bytes base64Url(Map<String, List<String>> headers, String name, int length) throws Rejected {
         String text = single(headers, name);
         byte[] bytes;
         try {

@@ -5,14 +5,16 @@ import static io.rattan.node.gateway.http.Rejected.badRequest;
 import io.rattan.core.msg.Consistency;
 import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.RoutingMode;
+import io.rattan.core.msg.ValueFilter;
+import io.rattan.core.owned.OwnerStamp;
 import io.rattan.core.util.Bytes;
 import java.util.List;
 import java.util.Map;
 
 /**
  * The query parameters of the key requests, checked against their bounds: {@code ttl}, {@code max},
- * {@code placemark} and a get's options. Each is given at most once; a value out of bounds is a {@link Rejected} 400
- * whose detail names the parameter. Stateless and thread-safe.
+ * {@code placemark} and a get's options and value filter. Each is given at most once; a value out of bounds is a
+ * {@link Rejected} 400 whose detail names the parameter. Stateless and thread-safe.
  */
 final class QueryParams {
 
@@ -53,9 +55,9 @@ final class QueryParams {
     /**
      * How a get runs: {@code routing=greedy|delay-aware|iterative}, {@code p=1..16} (iterative only),
      * {@code gateways=1..8}, {@code hedge=true|false}, {@code onehop=true|false}, {@code consistency=one|quorum},
-     * {@code r=1..k} (quorum only; {@code replicasMax} is k). Absent ones take {@link GetOptions#defaults()}, except
-     * that an iterative get is not hedged: it runs at this gateway alone (the node would route other copies
-     * recursively).
+     * {@code r=1..k} (quorum only; {@code replicasMax} is k), {@code owner=<base64url key>} and {@code valueId=N}
+     * ({@link #filter}). Absent ones take {@link GetOptions#defaults()}, except that an iterative get is not hedged:
+     * it runs at this gateway alone (the node would route other copies recursively).
      */
     static GetOptions getOptions(Map<String, List<String>> query, int replicasMax) throws Rejected {
         GetOptions defaults = GetOptions.defaults();
@@ -85,7 +87,25 @@ final class QueryParams {
             throw badRequest("a quorum get is routed to a replica that reads the others: it cannot be iterative");
         }
         return GetOptions.builder().routing(routing).parallelism(parallelism).gateways(gateways).hedge(hedge)
-                .oneHop(oneHop).consistency(consistency, readReplicas).build();
+                .oneHop(oneHop).consistency(consistency, readReplicas).filter(filter(query)).build();
+    }
+
+    /**
+     * {@code owner=<the owner's Ed25519 public key, 32 bytes in base64url without padding>}: only that owner's
+     * values; with {@code valueId=<unsigned decimal>}, only its value of that id. Absent: every value.
+     */
+    static ValueFilter filter(Map<String, List<String>> query) throws Rejected {
+        String owner = singleParam(query, "owner");
+        String valueId = singleParam(query, "valueId");
+        if (owner == null) {
+            if (valueId != null) {
+                throw badRequest("valueId names one of an owner's values: give owner too");
+            }
+            return ValueFilter.NONE;
+        }
+        Bytes key = OwnerHeaders.base64Url(query, "owner", OwnerStamp.OWNER_BYTES);
+        return valueId == null ? ValueFilter.owner(key)
+                : ValueFilter.value(key, OwnerHeaders.unsigned(query, "valueId"));
     }
 
     /** {@code placemark=<hex>}, as a previous page returned it; absent or empty: the first page. */
