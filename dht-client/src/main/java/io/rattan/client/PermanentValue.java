@@ -1,5 +1,6 @@
 package io.rattan.client;
 
+import io.rattan.core.client.KeepAlive;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Status;
 import io.rattan.core.util.Bytes;
@@ -18,8 +19,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A value this client keeps alive ({@link RattanClient#putPermanent}, {@link RattanClient#putPermanentOwned}): it is
  * put again half its TTL after each put that succeeded, and again after a tenth of it (1 to 30 s) after one that
- * failed, each put going through whichever of the client's gateways answers, as any call does; so the value outlives
- * the loss of a gateway. An owned value is signed anew for each put, with the same sequence and an expiry one TTL
+ * failed ({@link KeepAlive}), each put going through whichever of the client's gateways answers, as any call does; so
+ * the value outlives the loss of a gateway. An owned value is signed anew for each put, with the same sequence and an expiry one TTL
  * ahead, which only its owner's key can do.
  *
  * <p>{@link #close()} stops the puts; the value then lives out its last TTL (remove it to end it sooner). The puts
@@ -29,8 +30,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class PermanentValue implements AutoCloseable {
 
-    private static final long RETRY_MILLIS_MIN = 1_000;
-    private static final long RETRY_MILLIS_MAX = 30_000;
     private static final Logger log = LoggerFactory.getLogger(PermanentValue.class);
 
     private final Id key;
@@ -59,7 +58,7 @@ public final class PermanentValue implements AutoCloseable {
         PermanentValue p = new PermanentValue(key, valueHash, ttl, put, timers);
         return put.get().thenApply(first -> {
             p.puts.incrementAndGet();
-            p.schedule(p.ttlMillis / 2);
+            p.schedule(KeepAlive.afterSuccessMillis(p.ttlMillis));
             return p;
         });
     }
@@ -118,19 +117,18 @@ public final class PermanentValue implements AutoCloseable {
         put.get().whenComplete((ok, error) -> {
             if (error == null) {
                 puts.incrementAndGet();
-                schedule(ttlMillis / 2);
+                schedule(KeepAlive.afterSuccessMillis(ttlMillis));
                 return;
             }
             RattanException failure = Failures.asRattan(error, Op.PUT);
-            Status s = failure.status();
-            if (s == Status.FORBIDDEN || s == Status.CONFLICT || s == Status.BAD_REQUEST || s == Status.TOO_LARGE) {
+            if (KeepAlive.ends(failure.status())) {
                 stoppedBy = failure;
                 log.info("no longer keeping value {} under {} alive: {}", valueHash.toHex(), key.toHex(),
                         failure.getMessage());
             } else {
                 log.debug("a put of permanent value {} under {} failed; retrying", valueHash.toHex(), key.toHex(),
                         failure);
-                schedule(Math.max(RETRY_MILLIS_MIN, Math.min(RETRY_MILLIS_MAX, ttlMillis / 10)));
+                schedule(KeepAlive.afterFailureMillis(ttlMillis));
             }
         });
     }

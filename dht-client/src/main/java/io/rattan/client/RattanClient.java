@@ -79,7 +79,7 @@ public final class RattanClient implements AutoCloseable {
     /** The largest removal secret the wire protocol carries. */
     public static final int SECRET_BYTES_MAX = MessageCodec.SECRET_BYTES_MAX;
     /** The shortest TTL of a value kept alive by {@link #putPermanent}: it is put again every half TTL. */
-    public static final Duration PERMANENT_TTL_MIN = Duration.ofSeconds(10);
+    public static final Duration PERMANENT_TTL_MIN = Duration.ofSeconds(io.rattan.core.client.KeepAlive.TTL_SECONDS_MIN);
 
     private final ClientRuntime runtime;
     private final GetRacer racer;

@@ -26,7 +26,7 @@ class PackageRulesTest {
      * {@code RoutingTable}, {@code RttEstimator}); anything else stays package-private in the package that uses it.
      */
     private static final Set<String> PUBLIC_API = new TreeSet<>(Set.of(
-            "client.GetRace", "client.HedgeThreshold", "client.OneHopImage", "client.OneHopRouter",
+            "client.GetRace", "client.HedgeThreshold", "client.KeepAlive", "client.OneHopImage", "client.OneHopRouter",
             "codec.CodecException", "codec.MessageCodec",
             "env.Cancellable", "env.Clock", "env.ExpiryClock", "env.NodeEnv", "env.RequestIds", "env.Scheduler",
             "env.Transport",

@@ -11,6 +11,7 @@ import static io.rattan.node.gateway.http.Rejected.badRequest;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rattan.core.client.KeepAlive;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Message;
@@ -147,9 +148,9 @@ final class KeysResource {
             throw badRequest("a permanent value is kept until it is removed with its secret: send "
                     + SECRET_HEADER);
         }
-        if (ttlSeconds < PermanentValues.TTL_SECONDS_MIN) {
+        if (ttlSeconds < KeepAlive.TTL_SECONDS_MIN) {
             throw badRequest("a permanent value is put again every half TTL: its ttl must be at least "
-                    + PermanentValues.TTL_SECONDS_MIN + " seconds, got " + ttlSeconds);
+                    + KeepAlive.TTL_SECONDS_MIN + " seconds, got " + ttlSeconds);
         }
         if (!permanent.hasRoom()) {
             throw new Rejected(permanentListFull());

@@ -3,6 +3,7 @@ package io.rattan.node.gateway.permanent;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.rattan.core.client.KeepAlive;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientPut;
@@ -30,8 +31,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The values an HTTP gateway keeps alive ({@code POST /v1/keys/{key}?permanent=true}): each is put again through the
- * node, as a client's put, half its TTL after the last put that succeeded, and sooner again after one that failed,
- * until a remove opens it. A remove through this gateway drops it at once; one through another gateway leaves a
+ * node, as a client's put, when {@link KeepAlive} says, until a remove opens it. A remove through this gateway drops it at once; one through another gateway leaves a
  * tombstone at the replicas, which refuses the next put ({@code FORBIDDEN}), and the value is dropped then. The list
  * is kept on disk ({@link PermanentList}): a restarted gateway puts every value again at once and goes on. A gateway
  * gone for good leaves its values to expire at their TTL.
@@ -43,11 +43,7 @@ public final class PermanentValues implements AutoCloseable {
 
     /** The most values one gateway keeps alive. */
     public static final int VALUES_MAX = 10_000;
-    /** The shortest TTL of a permanent value: it is put again every half TTL. */
-    public static final int TTL_SECONDS_MIN = 10;
     static final int IN_FLIGHT_MAX = 32;
-    private static final long RETRY_MILLIS_MIN = 1_000;
-    private static final long RETRY_MILLIS_MAX = 30_000;
     private static final Logger log = LoggerFactory.getLogger(PermanentValues.class);
 
     private final GatewayBackend backend;
@@ -237,8 +233,7 @@ public final class PermanentValues implements AutoCloseable {
         if (status == Status.OK) {
             puts.increment();
             schedule(k, halfTtlMillis(k.value));
-        } else if (status == Status.FORBIDDEN || status == Status.BAD_REQUEST || status == Status.TOO_LARGE) {
-            // FORBIDDEN: a remove opened it (its tombstone refuses the put); the others: the node's limits changed.
+        } else if (KeepAlive.ends(status)) {
             drop(k, "a put of it was refused (" + status + ")");
         } else {
             failedPuts.increment();
@@ -274,10 +269,10 @@ public final class PermanentValues implements AutoCloseable {
     }
 
     private static long halfTtlMillis(PermanentValue v) {
-        return v.ttlSeconds() * 500L;
+        return KeepAlive.afterSuccessMillis(v.ttlSeconds() * 1000L);
     }
 
     private static long retryMillis(PermanentValue v) {
-        return Math.max(RETRY_MILLIS_MIN, Math.min(RETRY_MILLIS_MAX, v.ttlSeconds() * 100L));
+        return KeepAlive.afterFailureMillis(v.ttlSeconds() * 1000L);
     }
 }

@@ -1,0 +1,39 @@
+package io.rattan.core.client;
+
+import io.rattan.core.msg.Status;
+
+/**
+ * When a permanent value is put again, for whoever keeps it alive (an HTTP gateway's list, a Java client's handle):
+ * half its TTL after a put that succeeded, so one failed round still leaves half a TTL; a tenth of it (1 to 30 s)
+ * after one that failed; never again after a refusal for good.
+ */
+public final class KeepAlive {
+
+    /** The shortest TTL of a permanent value, in seconds: it is put again every half TTL. */
+    public static final int TTL_SECONDS_MIN = 10;
+    private static final long RETRY_MILLIS_MIN = 1_000;
+    private static final long RETRY_MILLIS_MAX = 30_000;
+
+    private KeepAlive() {
+    }
+
+    /** The wait after a put of a value with {@code ttlMillis} that succeeded. */
+    public static long afterSuccessMillis(long ttlMillis) {
+        return ttlMillis / 2;
+    }
+
+    /** The wait after a put of a value with {@code ttlMillis} that failed and may succeed later. */
+    public static long afterFailureMillis(long ttlMillis) {
+        return Math.max(RETRY_MILLIS_MIN, Math.min(RETRY_MILLIS_MAX, ttlMillis / 10));
+    }
+
+    /**
+     * Whether a put refused with {@code status} ends the keeping: the value was removed ({@link Status#FORBIDDEN}: its
+     * tombstone refuses it), its owner wrote a later sequence ({@link Status#CONFLICT}), or the nodes' limits no
+     * longer take it ({@link Status#BAD_REQUEST}, {@link Status#TOO_LARGE}).
+     */
+    public static boolean ends(Status status) {
+        return status == Status.FORBIDDEN || status == Status.CONFLICT || status == Status.BAD_REQUEST
+                || status == Status.TOO_LARGE;
+    }
+}
