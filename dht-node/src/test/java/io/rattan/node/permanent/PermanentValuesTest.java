@@ -121,6 +121,9 @@ class PermanentValuesTest {
         // Node 1 still keeps "alpha" only: its put of "zeta" met the tombstone and dropped it.
         await().atMost(WAIT).until(() -> keptBy(1) == 1);
 
+        // The same bytes kept again with another secret keep their first binding: that secret ends nothing.
+        assertThat(post(3, restarted, "?permanent=true&ttl=" + TTL, "other", "gamma").statusCode()).isEqualTo(201);
+        assertThat(delete(3, restarted, "gamma", "other").statusCode()).isEqualTo(403);
         // A remove through the gateway that keeps the value ends the keeping at once.
         assertThat(keptBy(3)).isEqualTo(1);
         HttpResponse<String> removedHere = delete(3, restarted, "gamma", "s3");

@@ -119,17 +119,20 @@ public final class PermanentValues implements AutoCloseable {
 
     /**
      * Keeps {@code value} alive from now on, written to the list first; the put that stored it just succeeded, so
-     * the next is due after half its TTL. The same value kept again replaces its entry.
+     * the next is due after half its TTL. The same value kept again takes the new TTL and keeps its first binding.
      *
      * @return completes once it is on disk; fails with {@link ListFull} when the list is full, or with the
      *         {@link IOException} (wrapped in an {@link UncheckedIOException}) of a write that failed
      */
     public CompletableFuture<Void> keep(Id key, Bytes value, int ttlSeconds, Bytes binding) {
-        Kept k = new Kept(new PermanentValue(key, value, ttlSeconds, binding));
         return onThread(() -> {
-            if (!kept.containsKey(k.file) && kept.size() >= VALUES_MAX) {
+            Kept old = kept.get(PermanentValue.fileName(key, value.sha256()));
+            if (old == null && kept.size() >= VALUES_MAX) {
                 throw new ListFull();
             }
+            // As at the replicas, the value keeps the binding it was first kept with: a put of the same bytes with
+            // another secret must not let that secret end it, nor keep it alive past its first owner's remove.
+            Kept k = new Kept(new PermanentValue(key, value, ttlSeconds, old == null ? binding : old.value.binding()));
             write(k.value);
             track(k, halfTtlMillis(k.value));
             return null;
