@@ -70,11 +70,15 @@ final class LoadProgress implements AutoCloseable {
             return;
         }
         long now = System.nanoTime();
-        long done = tally.storedCount() + tally.failedCount();
+        // One reading of each counter, read first, so the line adds up while puts complete.
+        long read = tally.readCount();
+        long stored = tally.storedCount();
+        long failed = tally.failedCount();
+        long done = stored + failed;
         double rate = (done - lastDone) * 1e9 / Math.max(1, now - lastNanos);
         lastDone = done;
         lastNanos = now;
-        String line = line(done, rate, now);
+        String line = line(read, stored, failed, rate, now);
         if (terminal) {
             // Spaces wipe what is left of a longer previous line.
             err.print("\r" + line + " ".repeat(Math.max(0, lastWidth - line.length())));
@@ -85,14 +89,13 @@ final class LoadProgress implements AutoCloseable {
         err.flush();
     }
 
-    private String line(long done, double rate, long now) {
-        long read = tally.readCount();
+    private String line(long read, long stored, long failed, double rate, long now) {
         long size = input.size();
         String share = size > 0 ? String.format(Locale.ROOT, " (%d %% of the file)",
                 Math.min(100, input.bytesRead() * 100 / size)) : "";
-        return String.format(Locale.ROOT, "%,d of %,d read%s done: %,d stored, %,d failed, %,d in flight, "
-                        + "%,.0f values/s, %s", done, read, share, tally.storedCount(), tally.failedCount(),
-                read - done, rate, LoadReport.clock(now - startNanos));
+        return String.format(Locale.ROOT, "%,d lines read%s: %,d stored, %,d failed, %,d in flight; %,.0f values/s; %s",
+                read, share, stored, failed, Math.max(0, read - stored - failed), rate,
+                LoadReport.clock(now - startNanos));
     }
 
     /** Stops printing; on a terminal, ends the line the progress was written on. */

@@ -19,9 +19,10 @@ final class LoadReport {
     static void print(PrintWriter out, LoadTally tally, long elapsedNanos, String note, Path errorsFile) {
         double seconds = Math.max(elapsedNanos, 1) / 1e9;
         long failed = tally.failedCount();
-        out.println(String.format(Locale.ROOT, "read        %,d lines", tally.readCount()));
-        out.println(String.format(Locale.ROOT, "stored      %,d values, %s", tally.storedCount(),
-                bytes(tally.storedBytes())));
+        out.println(String.format(Locale.ROOT, "read        %,d %s", tally.readCount(),
+                tally.readCount() == 1 ? "line" : "lines"));
+        out.println(String.format(Locale.ROOT, "stored      %,d %s, %s", tally.storedCount(),
+                tally.storedCount() == 1 ? "value" : "values", bytes(tally.storedBytes())));
         out.println(String.format(Locale.ROOT, "failed      %,d", failed) + (failed == 0 ? ""
                 : tally.reasons().entrySet().stream()
                         .map(e -> String.format(Locale.ROOT, "%s: %,d", e.getKey(), e.getValue()))

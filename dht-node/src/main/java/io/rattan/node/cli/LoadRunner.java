@@ -47,7 +47,6 @@ final class LoadRunner {
                     break;
                 }
                 if (!line.blank()) {
-                    tally.read();
                     submit(line);
                 }
             }
@@ -62,6 +61,7 @@ final class LoadRunner {
 
     private void submit(LoadInput.Line line) throws InterruptedException {
         if (line.overlong()) {
+            tally.read();
             fail(new LoadTally.Failure(line.number(), null, "line too long", "more than "
                     + LoadInput.LINE_BYTES_MAX + " bytes"), null);
             return;
@@ -70,10 +70,13 @@ final class LoadRunner {
         try {
             entry = parser.parse(line.number(), line.raw());
         } catch (LoadLines.Malformed m) {
+            tally.read();
             fail(new LoadTally.Failure(line.number(), null, m.reason(), m.getMessage()), line.raw());
             return;
         }
         slots.acquire();
+        // Counted once it has a slot, so that read - stored - failed is what is in flight.
+        tally.read();
         CompletableFuture<?> put;
         try {
             put = client.put(entry.key(), entry.value(), Duration.ofSeconds(entry.ttlSeconds()), entry.secret());
