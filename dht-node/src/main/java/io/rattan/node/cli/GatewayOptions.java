@@ -27,13 +27,17 @@ final class GatewayOptions {
 
     /** A client for these gateways; a usage error for a timeout below one second. */
     RattanClient client() {
+        return builder().build();
+    }
+
+    /** A client builder for these gateways, for a command that sets more; the same usage error. */
+    RattanClient.Builder builder() {
         if (timeoutSeconds < 1) {
             throw new ParameterException(mixee.commandLine(), "--timeout must be at least 1 second, got "
                     + timeoutSeconds);
         }
         return RattanClient.builder()
                 .gateways(gateways)
-                .totalTimeout(Duration.ofSeconds(timeoutSeconds))
-                .build();
+                .totalTimeout(Duration.ofSeconds(timeoutSeconds));
     }
 }

@@ -28,6 +28,7 @@ import picocli.CommandLine.Spec;
             PutCommand.class,
             GetCommand.class,
             RmCommand.class,
+            LoadCommand.class,
             KeygenCommand.class,
             DemoCommand.class,
         },
