@@ -1,6 +1,7 @@
 package io.rattan.client;
 
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.ValueFilter;
 import io.rattan.core.msg.Status;
 import java.util.Locale;
 import java.util.concurrent.CancellationException;
@@ -77,8 +78,14 @@ final class Delivery {
 
     /** The caller's future for a get of {@code key}: owned values whose signatures fail are dropped first. */
     CompletableFuture<GetResult> getToCaller(Id key, long startNanos, CompletableFuture<GetResult> inner) {
+        return getToCaller(key, ValueFilter.NONE, startNanos, inner);
+    }
+
+    /** As {@link #getToCaller(Id, long, CompletableFuture)}, for a get of the values that pass {@code filter}. */
+    CompletableFuture<GetResult> getToCaller(Id key, ValueFilter filter, long startNanos,
+                                             CompletableFuture<GetResult> inner) {
         return toCaller(Op.GET, startNanos, inner, r -> ClientMetrics.SUCCESS,
-                r -> OwnedReads.checked(key, r, runtime.metrics()));
+                r -> OwnedReads.checked(key, filter, r, runtime.metrics()));
     }
 
     /** The caller's future for a put of a value the wire cannot carry, failed before it is sent. */

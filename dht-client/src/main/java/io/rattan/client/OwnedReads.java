@@ -1,6 +1,7 @@
 package io.rattan.client;
 
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.ValueFilter;
 import io.rattan.core.owned.OwnerSignatures;
 import io.rattan.core.owned.SignedBytes;
 import io.rattan.core.owned.SignedOp;
@@ -21,18 +22,21 @@ final class OwnedReads {
     }
 
     /**
-     * {@code result} without the owned values whose signatures do not verify, each counted in {@code metrics}, and
-     * with one version of each owner's value, the highest sequence (pages read at different moments may hold two).
+     * {@code result} without the owned values whose signatures do not verify and the values outside the get's
+     * {@code filter} (a node answered with what was not asked for), each counted in {@code metrics}, and with one
+     * version of each owner's value, the highest sequence (pages read at different moments may hold two).
      */
-    static GetResult checked(Id key, GetResult result, ClientMetrics metrics) {
-        if (result.values().stream().noneMatch(GetResult.Value::isOwned)) {
+    static GetResult checked(Id key, ValueFilter filter, GetResult result, ClientMetrics metrics) {
+        if (filter.isNone() && result.values().stream().noneMatch(GetResult.Value::isOwned)) {
             return result;
         }
         List<GetResult.Value> kept = new ArrayList<>(result.values().size());
         Map<List<Object>, Integer> slots = new HashMap<>();
         int forged = 0;
         for (GetResult.Value v : result.values()) {
-            if (!v.isOwned()) {
+            if (!filter.matches(v.owner())) {
+                forged++;
+            } else if (!v.isOwned()) {
                 kept.add(v);
             } else if (!OwnerSignatures.verifies(v.owner(), SignedOp.PUT, SignedBytes.DEFAULT_NAMESPACE, key,
                     v.valueHash())) {

@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -24,9 +23,9 @@ import org.slf4j.LoggerFactory;
  * ahead, which only its owner's key can do.
  *
  * <p>{@link #close()} stops the puts; the value then lives out its last TTL (remove it to end it sooner). The puts
- * stop by themselves when one is refused for good: the value was removed ({@link Status#FORBIDDEN}), its owner wrote
- * a later sequence ({@link Status#CONFLICT}), or the gateways' limits changed ({@link Status#BAD_REQUEST},
- * {@link Status#TOO_LARGE}); {@link #stoppedBy()} then says why. Closing the client stops them too. Thread-safe.
+ * stop by themselves when one is refused for good: the value was removed ({@link Status#FORBIDDEN}) or its owner
+ * wrote a later sequence ({@link Status#CONFLICT}); {@link #stoppedBy()} and {@link #stopped()} then say why. Any
+ * other failure is tried again. Closing the client stops them too. Thread-safe.
  */
 public final class PermanentValue implements AutoCloseable {
 
@@ -36,29 +35,28 @@ public final class PermanentValue implements AutoCloseable {
     private final Bytes valueHash;
     private final long ttlMillis;
     private final Supplier<CompletableFuture<PutResult>> put;
-    private final ScheduledExecutorService timers;
+    private final ClientRuntime runtime;
     private final AtomicLong puts = new AtomicLong();
+    private final CompletableFuture<RattanException> stopped = new CompletableFuture<>();
     private volatile boolean closed;
-    private volatile RattanException stoppedBy;
     private volatile ScheduledFuture<?> timer;
 
     private PermanentValue(Id key, Bytes valueHash, Duration ttl, Supplier<CompletableFuture<PutResult>> put,
-                           ScheduledExecutorService timers) {
+                           ClientRuntime runtime) {
         this.key = key;
         this.valueHash = valueHash;
         this.ttlMillis = ttl.toMillis();
         this.put = put;
-        this.timers = timers;
+        this.runtime = runtime;
     }
 
     /** Makes the first put; the value is kept alive from the moment it succeeds. */
     static CompletableFuture<PermanentValue> start(Id key, Bytes valueHash, Duration ttl,
-                                                   Supplier<CompletableFuture<PutResult>> put,
-                                                   ScheduledExecutorService timers) {
-        PermanentValue p = new PermanentValue(key, valueHash, ttl, put, timers);
+                                                   Supplier<CompletableFuture<PutResult>> put, ClientRuntime runtime) {
+        PermanentValue p = new PermanentValue(key, valueHash, ttl, put, runtime);
+        long started = System.nanoTime();
         return put.get().thenApply(first -> {
-            p.puts.incrementAndGet();
-            p.schedule(KeepAlive.afterSuccessMillis(p.ttlMillis));
+            p.succeeded(started);
             return p;
         });
     }
@@ -78,14 +76,22 @@ public final class PermanentValue implements AutoCloseable {
         return puts.get();
     }
 
-    /** Whether it is still put again: not closed, and no put was refused for good. */
+    /** Whether it is still put again: neither it nor the client is closed, and no put was refused for good. */
     public boolean isKeptAlive() {
-        return !closed && stoppedBy == null;
+        return !closed && !stopped.isDone() && !runtime.isClosed();
     }
 
     /** The refusal that stopped the puts, if one did. */
     public Optional<RattanException> stoppedBy() {
-        return Optional.ofNullable(stoppedBy);
+        return Optional.ofNullable(stopped.getNow(null));
+    }
+
+    /**
+     * Completes with the refusal that stops the puts for good, when one comes; never when the handle or the client is
+     * closed. For whoever must know at once that the value is no longer kept.
+     */
+    public CompletableFuture<RattanException> stopped() {
+        return stopped.copy();
     }
 
     /** Stops putting the value again; it expires at the end of its last TTL. Idempotent. */
@@ -103,28 +109,37 @@ public final class PermanentValue implements AutoCloseable {
             return;
         }
         try {
-            timer = timers.schedule(this::putAgain, delayMillis, TimeUnit.MILLISECONDS);
+            // The timer fires on the client's loop; the put (a hash, for an owned value a signature) runs off it.
+            timer = runtime.raceLoop().schedule(() -> runtime.completeOff(this::putAgain), delayMillis,
+                    TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {
             // The client is closed: nothing can be put any more.
             closed = true;
         }
     }
 
+    /** A put that started at {@code startedNanos} succeeded: the next is due half a TTL after that start. */
+    private void succeeded(long startedNanos) {
+        puts.incrementAndGet();
+        long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedNanos);
+        schedule(Math.max(0, KeepAlive.afterSuccessMillis(ttlMillis) - tookMillis));
+    }
+
     private void putAgain() {
         if (!isKeptAlive()) {
             return;
         }
+        long started = System.nanoTime();
         put.get().whenComplete((ok, error) -> {
             if (error == null) {
-                puts.incrementAndGet();
-                schedule(KeepAlive.afterSuccessMillis(ttlMillis));
+                succeeded(started);
                 return;
             }
             RattanException failure = Failures.asRattan(error, Op.PUT);
             if (KeepAlive.ends(failure.status())) {
-                stoppedBy = failure;
                 log.info("no longer keeping value {} under {} alive: {}", valueHash.toHex(), key.toHex(),
                         failure.getMessage());
+                stopped.complete(failure);
             } else {
                 log.debug("a put of permanent value {} under {} failed; retrying", valueHash.toHex(), key.toHex(),
                         failure);

@@ -249,21 +249,21 @@ public final class RattanClient implements AutoCloseable {
     public CompletableFuture<PermanentValue> putPermanent(Id key, byte[] value, Duration ttl, byte[] secret) {
         Duration each = Arguments.permanentTtl(ttl);
         byte[] v = Objects.requireNonNull(value, "value").clone();
-        return PermanentValue.start(key, valueHash(v), each, () -> put(key, v, each, secret), runtime.raceLoop());
+        byte[] s = secret == null ? null : secret.clone();
+        return PermanentValue.start(key, valueHash(v), each, () -> put(key, v, each, s), runtime);
     }
 
     /**
      * As {@link #putPermanent}, for {@code owner}'s value ({@link #putOwned}): each put signs the same sequence with
      * an expiry {@code ttl} ahead; the puts stop once the owner removes the value or writes a later sequence.
-     *
      * @return completes with the handle once the first put succeeded, or with that put's failure
      */
     public CompletableFuture<PermanentValue> putPermanentOwned(Id key, byte[] value, OwnerKey owner, long valueId,
                                                                long seq, Duration ttl) {
         Duration each = Arguments.permanentTtl(ttl);
         byte[] v = Objects.requireNonNull(value, "value").clone();
-        return PermanentValue.start(key, valueHash(v), each,
-                () -> putOwned(key, v, owner, valueId, seq, Instant.now().plus(each)), runtime.raceLoop());
+        return PermanentValue.start(key, valueHash(v), each, () -> putOwned(key, v, owner, valueId, seq,
+                Instant.now().plus(each)), runtime);
     }
 
     // ---- get ----
@@ -313,7 +313,7 @@ public final class RattanClient implements AutoCloseable {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(options, "options");
         long start = System.nanoTime();
-        return delivery.getToCaller(key, start, new Pager(runtime, racer, key, options, runtime.deadline(start)).start());
+        return delivery.getToCaller(key, options.filter(), start, new Pager(runtime, racer, key, options, runtime.deadline(start)).start());
     }
 
     /**

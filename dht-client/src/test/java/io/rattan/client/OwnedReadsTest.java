@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.rattan.core.id.Id;
+import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.owned.OwnerStamp;
 import io.rattan.core.owned.SignedOp;
@@ -56,6 +57,11 @@ class OwnedReadsTest {
         GetResult page = client.getPage(KEY, 10, Bytes.EMPTY).get();
         assertThat(page.values()).extracting(GetResult.Value::utf8).containsExactlyInAnyOrder("signed", "anonymous");
         assertThat(registry.counter(ClientMetrics.FORGED).count()).isEqualTo(4.0);
+
+        // This gateway ignores a get's filter: the client drops what does not pass it, and counts it.
+        GetResult mine = client.getSync(KEY, GetOptions.builder().owner(owner.publicKey()).build());
+        assertThat(mine.values()).extracting(GetResult.Value::utf8).containsExactly("signed");
+        assertThat(registry.counter(ClientMetrics.FORGED).count()).isEqualTo(7.0);
     }
 
     private static FakeGateway.Store.Stored stored(String data, OwnerStamp stamp) {

@@ -4,8 +4,8 @@ import io.rattan.core.msg.Status;
 
 /**
  * When a permanent value is put again, for whoever keeps it alive (an HTTP gateway's list, a Java client's handle):
- * half its TTL after a put that succeeded, so one failed round still leaves half a TTL; a tenth of it (1 to 30 s)
- * after one that failed; never again after a refusal for good.
+ * half its TTL after the start of a put that succeeded, so a failed round still leaves half a TTL to try again in; a
+ * tenth of it (1 to 30 s) after one that failed; never again after a refusal for good.
  */
 public final class KeepAlive {
 
@@ -29,11 +29,10 @@ public final class KeepAlive {
 
     /**
      * Whether a put refused with {@code status} ends the keeping: the value was removed ({@link Status#FORBIDDEN}: its
-     * tombstone refuses it), its owner wrote a later sequence ({@link Status#CONFLICT}), or the nodes' limits no
-     * longer take it ({@link Status#BAD_REQUEST}, {@link Status#TOO_LARGE}).
+     * tombstone refuses it) or its owner wrote a later sequence ({@link Status#CONFLICT}). Any other refusal may come
+     * from one node on the way (its limits changed, its clock off) and is tried again.
      */
     public static boolean ends(Status status) {
-        return status == Status.FORBIDDEN || status == Status.CONFLICT || status == Status.BAD_REQUEST
-                || status == Status.TOO_LARGE;
+        return status == Status.FORBIDDEN || status == Status.CONFLICT;
     }
 }

@@ -163,6 +163,8 @@ final class PutCommand implements Callable<Integer> {
             kept.close();
             client.close();
             out.println("no longer kept alive after " + kept.puts() + " puts; it expires within " + ttlSeconds + " s");
-        });
+        }, kept.stopped().thenAccept(refusal -> spec.commandLine().getErr().println(
+                "the value is no longer kept alive: a put was refused for good (" + refusal.status() + "): "
+                        + refusal.getMessage())));
     }
 }

@@ -1,7 +1,8 @@
 package io.rattan.node.cli;
 
 import java.io.PrintWriter;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 
 /**
  * Keeps a long-running command alive until SIGINT or SIGTERM, then stops it gracefully and exits 0.
@@ -21,6 +22,14 @@ final class UntilStopped {
      * {@code stop} throws). Returns only if the calling thread is interrupted, after running {@code stop} itself.
      */
     static int await(PrintWriter out, Runnable stop) {
+        return await(out, stop, new CompletableFuture<>());
+    }
+
+    /**
+     * As {@link #await(PrintWriter, Runnable)}, but also ends when {@code ended} completes (the work stopped by
+     * itself): then runs {@code stop} and returns {@link RattanCli#EXIT_FAILED}.
+     */
+    static int await(PrintWriter out, Runnable stop, CompletableFuture<?> ended) {
         Thread hook = new Thread(() -> {
             int status = 0;
             try {
@@ -37,13 +46,17 @@ final class UntilStopped {
             Runtime.getRuntime().halt(status);
         }, "rattan-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
+        int status = 0;
         try {
-            new CountDownLatch(1).await();
+            ended.get();
+            status = RattanCli.EXIT_FAILED;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            status = RattanCli.EXIT_FAILED;
         }
         Runtime.getRuntime().removeShutdownHook(hook);
         stop.run();
-        return 0;
+        return status;
     }
 }

@@ -11,9 +11,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.slf4j.LoggerFactory;
 
 /** {@code --log-format}: text lines start with an ISO-8601 time; json writes one object per line. */
+// It swaps System.out and resets the logging of the whole JVM: nothing may run beside it.
+@Isolated
 class LogFormatTest {
 
     private static String logged(String... args) throws Exception {

@@ -37,6 +37,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -152,24 +153,29 @@ final class KeysResource {
             throw badRequest("a permanent value is put again every half TTL: its ttl must be at least "
                     + KeepAlive.TTL_SECONDS_MIN + " seconds, got " + ttlSeconds);
         }
-        if (!permanent.hasRoom()) {
+        if (!permanent.hasRoom(ttlSeconds)) {
             throw new Rejected(permanentListFull());
         }
     }
 
+    /** The answer to a put stored for its TTL that this gateway could not keep alive. */
     private static ApiResponse notKept(Throwable error) {
-        Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
-                ? error.getCause() : error;
+        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        String stored = "the value is stored for its TTL, but this gateway does not keep it alive: ";
         if (cause instanceof PermanentValues.ListFull) {
-            return permanentListFull();
+            return Problems.problem(507, "permanent-list-full", "Insufficient storage", stored + cause.getMessage());
         }
-        return Problems.unavailable("the value is stored for its TTL, but this gateway could not keep it alive: "
-                + cause.getMessage());
+        if (cause instanceof PermanentValues.KeptUnderAnotherSecret) {
+            return Problems.problem(409, "conflict", "Conflict", stored + cause.getMessage());
+        }
+        return Problems.unavailable(stored + cause.getMessage());
     }
 
     private static ApiResponse permanentListFull() {
         return Problems.problem(507, "permanent-list-full", "Insufficient storage", "this gateway keeps at most "
-                + PermanentValues.VALUES_MAX + " permanent values; remove one, or put through another gateway");
+                + PermanentValues.VALUES_MAX + " permanent values, costing at most "
+                + (int) PermanentValues.PUTS_PER_SECOND_MAX + " puts per second together (a value of TTL t costs 2/t)"
+                + "; remove one, give a longer ttl, or put through another gateway");
     }
 
     /**
@@ -295,10 +301,10 @@ final class KeysResource {
             }
             return Problems.forStatus(remove.status(), remove.detail());
         });
-        // Removed, or held nowhere: either way this gateway stops keeping it alive, if it did and the secret opens it.
-        return permanent == null ? removed : removed.thenCompose(r -> r.status() != 204 && r.status() != 404
-                ? CompletableFuture.completedFuture(r)
-                : permanent.cancel(key, valueHash, secret).handle((dropped, e) -> r));
+        // Whatever the replicas answered, a secret that opens this gateway's binding ends the keeping: the value held
+        // there may carry another binding (the same bytes put first by someone else), which no remove of ours opens.
+        return permanent == null ? removed
+                : removed.thenCompose(r -> permanent.cancel(key, valueHash, secret).handle((dropped, e) -> r));
     }
 
     private CompletableFuture<ApiResponse> ask(Message request, Function<Message, ApiResponse> onReply) {

@@ -1,5 +1,6 @@
 package io.rattan.node.gateway.permanent;
 
+import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.id.Id;
 import io.rattan.core.util.Bytes;
 import java.io.ByteArrayOutputStream;
@@ -23,13 +24,15 @@ import org.slf4j.LoggerFactory;
  * nothing else. A file is written whole to a temporary name, synced, and renamed into place, so a crash leaves
  * either the old state or the new one. File format 1: the magic {@code RPV1}, the key (20 bytes), the TTL in seconds
  * (i32), the binding's length (u8) and bytes, the value's length (i32) and bytes, and CRC32C of all that (i32). A
- * file that does not read back whole is skipped with a warning, never half-used.
+ * file that does not read back whole is set aside with a warning, never half-used.
  */
 final class PermanentList {
 
     static final String SUFFIX = ".pv";
+    private static final String TMP = ".tmp";
+    private static final String DAMAGED = ".bad";
     private static final byte[] MAGIC = {'R', 'P', 'V', '1'};
-    private static final int VALUE_BYTES_MAX = 1 << 20;
+    private static final int VALUE_BYTES_MAX = MessageCodec.VALUE_BYTES_MAX;
     private static final Logger log = LoggerFactory.getLogger(PermanentList.class);
 
     private final Path dir;
@@ -38,19 +41,25 @@ final class PermanentList {
         this.dir = dir;
     }
 
-    /** Every value the directory holds (none when it does not exist), skipping unreadable files. */
-    List<PermanentValue> load() throws IOException {
-        List<PermanentValue> values = new ArrayList<>();
+    /**
+     * Every value the directory holds (none when it does not exist), at most {@code max}. A damaged file is renamed
+     * {@code .bad} (kept for a look, never read again); one left half-written by a crash ({@code .tmp}) is deleted.
+     */
+    List<KeptValue> load(int max) throws IOException {
+        List<KeptValue> values = new ArrayList<>();
         if (!Files.isDirectory(dir)) {
             return values;
         }
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*" + SUFFIX)) {
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
             for (Path file : files) {
-                PermanentValue v = read(file);
-                if (v == null) {
-                    log.warn("permanent value file {} is damaged; it is skipped", file);
-                } else {
-                    values.add(v);
+                String name = file.getFileName().toString();
+                if (name.endsWith(SUFFIX + TMP)) {
+                    Files.deleteIfExists(file);
+                } else if (name.endsWith(SUFFIX) && values.size() < max) {
+                    KeptValue v = read(file);
+                    if (v != null) {
+                        values.add(v);
+                    }
                 }
             }
         }
@@ -58,10 +67,10 @@ final class PermanentList {
     }
 
     /** Writes {@code v}, replacing its earlier file if any, durably. */
-    void write(PermanentValue v) throws IOException {
+    void write(KeptValue v) throws IOException {
         Files.createDirectories(dir);
         Path target = dir.resolve(v.fileName());
-        Path tmp = dir.resolve(v.fileName() + ".tmp");
+        Path tmp = dir.resolve(v.fileName() + TMP);
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
             ByteBuffer buf = ByteBuffer.wrap(encode(v));
@@ -75,13 +84,13 @@ final class PermanentList {
     }
 
     /** Drops {@code v}'s file; nothing when it has none. */
-    void delete(PermanentValue v) throws IOException {
+    void delete(KeptValue v) throws IOException {
         if (Files.deleteIfExists(dir.resolve(v.fileName()))) {
             syncDirectory();
         }
     }
 
-    static byte[] encode(PermanentValue v) {
+    static byte[] encode(KeptValue v) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + v.value().length());
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.write(MAGIC);
@@ -101,7 +110,7 @@ final class PermanentList {
     }
 
     /** The value a file's bytes hold, or null when they are not a whole file of format 1. */
-    static PermanentValue decode(byte[] b) {
+    static KeptValue decode(byte[] b) {
         ByteBuffer in = ByteBuffer.wrap(b);
         try {
             byte[] magic = new byte[MAGIC.length];
@@ -127,14 +136,25 @@ final class PermanentList {
             if (stored != (int) crc.getValue() || in.hasRemaining()) {
                 return null;
             }
-            return new PermanentValue(Id.fromBytes(key), Bytes.wrap(value), ttl, Bytes.wrap(binding));
+            return new KeptValue(Id.fromBytes(key), Bytes.wrap(value), ttl, Bytes.wrap(binding));
         } catch (java.nio.BufferUnderflowException e) {
             return null;
         }
     }
 
-    private static PermanentValue read(Path file) throws IOException {
-        return decode(Files.readAllBytes(file));
+    /** The value a file holds, or null (with a warning, and the file set aside) when it cannot be read whole. */
+    private static KeptValue read(Path file) {
+        try {
+            KeptValue v = decode(Files.readAllBytes(file));
+            if (v != null) {
+                return v;
+            }
+            log.warn("permanent value file {} is damaged; it is set aside as {}{}", file, file.getFileName(), DAMAGED);
+            Files.move(file, file.resolveSibling(file.getFileName() + DAMAGED), StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            log.warn("cannot read permanent value file {}; it is skipped", file, e);
+        }
+        return null;
     }
 
     private void syncDirectory() throws IOException {

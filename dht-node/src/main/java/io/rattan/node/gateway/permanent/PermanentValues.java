@@ -20,10 +20,10 @@ import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -43,6 +43,11 @@ public final class PermanentValues implements AutoCloseable {
 
     /** The most values one gateway keeps alive. */
     public static final int VALUES_MAX = 10_000;
+    /**
+     * The most puts per second the kept values may cost the gateway together (a value of TTL t costs 2/t): a list of
+     * short TTLs is refused before it can turn one client's puts into a flood.
+     */
+    public static final double PUTS_PER_SECOND_MAX = 100;
     static final int IN_FLIGHT_MAX = 32;
     private static final Logger log = LoggerFactory.getLogger(PermanentValues.class);
 
@@ -55,17 +60,20 @@ public final class PermanentValues implements AutoCloseable {
     private final ArrayDeque<Kept> due = new ArrayDeque<>();
     private int inFlight;
     private volatile int count;
+    private volatile double putsPerSecond;
     private final Counter puts;
     private final Counter failedPuts;
+    private final Counter refusedPuts;
     private final Counter dropped;
 
     /** One kept value and its pending timer; replaced, not mutated, when the same value is kept again. */
     private static final class Kept {
-        final PermanentValue value;
+        final KeptValue value;
         final String file;
         ScheduledFuture<?> timer;
+        long sentAtNanos;
 
-        Kept(PermanentValue value) {
+        Kept(KeptValue value) {
             this.value = value;
             this.file = value.fileName();
         }
@@ -75,16 +83,22 @@ public final class PermanentValues implements AutoCloseable {
         this.backend = backend;
         this.list = new PermanentList(dir);
         this.name = name;
-        this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
+        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "rattan-permanent-" + name);
             t.setDaemon(true);
             return t;
         });
+        // On close, queued keeps and cancels still answer; the next puts, hours ahead maybe, are dropped.
+        executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        executor.setRemoveOnCancelPolicy(true);
+        this.thread = executor;
         Gauge.builder("rattan.gateway.permanent.values", this, p -> p.count)
                 .description("Values this gateway keeps alive (?permanent=true)").register(registry);
         this.puts = Counter.builder("rattan.gateway.permanent.puts").tag("outcome", "ok")
                 .description("Puts of permanent values made by this gateway").register(registry);
         this.failedPuts = Counter.builder("rattan.gateway.permanent.puts").tag("outcome", "failed")
+                .description("Puts of permanent values made by this gateway").register(registry);
+        this.refusedPuts = Counter.builder("rattan.gateway.permanent.puts").tag("outcome", "refused")
                 .description("Puts of permanent values made by this gateway").register(registry);
         this.dropped = Counter.builder("rattan.gateway.permanent.dropped")
                 .description("Permanent values no longer kept: removed, or a put of them refused").register(registry);
@@ -99,7 +113,7 @@ public final class PermanentValues implements AutoCloseable {
     public static PermanentValues open(GatewayBackend backend, Path dir, MeterRegistry registry, String name)
             throws IOException {
         PermanentValues p = new PermanentValues(backend, dir, registry, name);
-        var loaded = p.list.load();
+        var loaded = p.list.load(VALUES_MAX);
         if (!loaded.isEmpty()) {
             log.info("node {}: keeping {} permanent values from {}", name, loaded.size(), dir);
         }
@@ -112,27 +126,35 @@ public final class PermanentValues implements AutoCloseable {
         return count;
     }
 
-    /** Whether one more value may be kept; {@link #keep} checks again. */
-    public boolean hasRoom() {
-        return count < VALUES_MAX;
+    /**
+     * Whether one more value, of TTL {@code ttlSeconds}, may be kept: within {@link #VALUES_MAX} values and
+     * {@link #PUTS_PER_SECOND_MAX}. {@link #keep} checks again.
+     */
+    public boolean hasRoom(int ttlSeconds) {
+        return count < VALUES_MAX && putsPerSecond + cost(ttlSeconds) <= PUTS_PER_SECOND_MAX;
     }
 
     /**
      * Keeps {@code value} alive from now on, written to the list first; the put that stored it just succeeded, so
-     * the next is due after half its TTL. The same value kept again takes the new TTL and keeps its first binding.
+     * the next is due after half its TTL. The same value kept again (with the same secret) takes the new TTL.
      *
-     * @return completes once it is on disk; fails with {@link ListFull} when the list is full, or with the
+     * @return completes once it is on disk; fails with {@link ListFull} when the list is full, with
+     *         {@link KeptUnderAnotherSecret} when this gateway keeps the same bytes under another secret, or with the
      *         {@link IOException} (wrapped in an {@link UncheckedIOException}) of a write that failed
      */
     public CompletableFuture<Void> keep(Id key, Bytes value, int ttlSeconds, Bytes binding) {
         return onThread(() -> {
-            Kept old = kept.get(PermanentValue.fileName(key, value.sha256()));
-            if (old == null && kept.size() >= VALUES_MAX) {
+            Kept old = kept.get(KeptValue.fileName(key, value.sha256()));
+            if (old != null && !old.value.binding().equals(binding)) {
+                // As at the replicas, the value keeps the binding it was first kept with: another secret could
+                // neither end it nor keep it past its first owner's remove.
+                throw new KeptUnderAnotherSecret();
+            }
+            double more = cost(ttlSeconds) - (old == null ? 0 : cost(old.value.ttlSeconds()));
+            if (old == null && kept.size() >= VALUES_MAX || putsPerSecond + more > PUTS_PER_SECOND_MAX) {
                 throw new ListFull();
             }
-            // As at the replicas, the value keeps the binding it was first kept with: a put of the same bytes with
-            // another secret must not let that secret end it, nor keep it alive past its first owner's remove.
-            Kept k = new Kept(new PermanentValue(key, value, ttlSeconds, old == null ? binding : old.value.binding()));
+            Kept k = new Kept(new KeptValue(key, value, ttlSeconds, binding));
             write(k.value);
             track(k, halfTtlMillis(k.value));
             return null;
@@ -146,7 +168,7 @@ public final class PermanentValues implements AutoCloseable {
      */
     public CompletableFuture<Boolean> cancel(Id key, Bytes valueHash, Bytes secret) {
         return onThread(() -> {
-            Kept k = kept.get(PermanentValue.fileName(key, valueHash));
+            Kept k = kept.get(KeptValue.fileName(key, valueHash));
             if (k == null || !SecretBinding.opens(secret, key, valueHash, k.value.binding())) {
                 return false;
             }
@@ -158,13 +180,29 @@ public final class PermanentValues implements AutoCloseable {
     /** Stops putting; the list stays on disk for the next start. */
     @Override
     public void close() {
-        thread.shutdownNow();
+        thread.shutdown();
+        try {
+            if (!thread.awaitTermination(2, TimeUnit.SECONDS)) {
+                thread.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            thread.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
     }
 
-    /** Thrown by {@link #keep} when {@link #VALUES_MAX} values are kept already. */
+    /** Thrown by {@link #keep} when {@link #VALUES_MAX} values, or {@link #PUTS_PER_SECOND_MAX}, are reached. */
     public static final class ListFull extends RuntimeException {
         ListFull() {
-            super("this gateway keeps at most " + VALUES_MAX + " permanent values");
+            super("this gateway keeps at most " + VALUES_MAX + " permanent values, costing at most "
+                    + (int) PUTS_PER_SECOND_MAX + " puts per second together (a value of TTL t costs 2/t)");
+        }
+    }
+
+    /** Thrown by {@link #keep} when this gateway keeps the same bytes under the same key with another secret. */
+    public static final class KeptUnderAnotherSecret extends RuntimeException {
+        KeptUnderAnotherSecret() {
+            super("this gateway keeps these bytes under this key alive already, with another secret");
         }
     }
 
@@ -192,6 +230,7 @@ public final class PermanentValues implements AutoCloseable {
             old.timer.cancel(false);
         }
         count = kept.size();
+        putsPerSecond += cost(k.value.ttlSeconds()) - (old == null ? 0 : cost(old.value.ttlSeconds()));
         schedule(k, delayMillis);
     }
 
@@ -211,7 +250,8 @@ public final class PermanentValues implements AutoCloseable {
                 continue;
             }
             inFlight++;
-            PermanentValue v = k.value;
+            k.sentAtNanos = System.nanoTime();
+            KeptValue v = k.value;
             CompletableFuture<Message> reply;
             try {
                 reply = backend.request(new ClientPut(v.key(), v.value(), v.ttlSeconds(), v.binding()));
@@ -235,8 +275,11 @@ public final class PermanentValues implements AutoCloseable {
         }
         if (status == Status.OK) {
             puts.increment();
-            schedule(k, halfTtlMillis(k.value));
+            // Counted from when the put left, so that a slow answer does not eat into the half TTL left.
+            long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - k.sentAtNanos);
+            schedule(k, Math.max(0, halfTtlMillis(k.value) - tookMillis));
         } else if (KeepAlive.ends(status)) {
+            refusedPuts.increment();
             drop(k, "a put of it was refused (" + status + ")");
         } else {
             failedPuts.increment();
@@ -249,6 +292,7 @@ public final class PermanentValues implements AutoCloseable {
     private void drop(Kept k, String why) {
         kept.remove(k.file);
         count = kept.size();
+        putsPerSecond -= cost(k.value.ttlSeconds());
         if (k.timer != null) {
             k.timer.cancel(false);
         }
@@ -263,7 +307,7 @@ public final class PermanentValues implements AutoCloseable {
         }
     }
 
-    private void write(PermanentValue v) {
+    private void write(KeptValue v) {
         try {
             list.write(v);
         } catch (IOException e) {
@@ -271,11 +315,16 @@ public final class PermanentValues implements AutoCloseable {
         }
     }
 
-    private static long halfTtlMillis(PermanentValue v) {
+    /** Puts per second a value of this TTL costs its gateway. */
+    private static double cost(int ttlSeconds) {
+        return 2.0 / ttlSeconds;
+    }
+
+    private static long halfTtlMillis(KeptValue v) {
         return KeepAlive.afterSuccessMillis(v.ttlSeconds() * 1000L);
     }
 
-    private static long retryMillis(PermanentValue v) {
+    private static long retryMillis(KeptValue v) {
         return KeepAlive.afterFailureMillis(v.ttlSeconds() * 1000L);
     }
 }

@@ -12,7 +12,7 @@ import io.rattan.core.util.Bytes;
  * @param ttlSeconds the TTL each put gives it; it is put again after half of it
  * @param binding    SHA-256(secret ‖ key ‖ valueHash), see {@link io.rattan.core.msg.SecretBinding}
  */
-record PermanentValue(Id key, Bytes value, int ttlSeconds, Bytes binding) {
+record KeptValue(Id key, Bytes value, int ttlSeconds, Bytes binding) {
 
     /** The value's hash, its identity under the key. */
     Bytes valueHash() {
