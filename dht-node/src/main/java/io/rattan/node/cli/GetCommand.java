@@ -34,7 +34,7 @@ import picocli.CommandLine;
         description = {"Prints every live value under a key, one per line: its hash, the time it has left, and the "
                 + "value itself (as text when it is printable UTF-8, else as base64:...); then what the get cost "
                 + "in the overlay: hops, messages and bytes.",
-            "Exits 1 when the key holds no live value."},
+            "Exits 1 when the key holds no live value (with --owner: no matching one)."},
         footer = {"", "Example: rattan get name:greeting",
             "         rattan get -g 10.0.0.1:4001,10.0.0.2:4001 --gateways 2 --no-hedge name:greeting",
             "         rattan get --owner $(rattan keygen --show owner.pem) --value-id 5 name:greeting"})
