@@ -49,11 +49,16 @@ public final class RingFigure {
             }
             int zero = 0;
             int found = 0;
+            StringBuilder early = new StringBuilder();
             for (int i = 0; i < n; i++) {
                 GetResult r = client.getSync(Id.ofName("ring-figure-" + i), ONE_HOP);
                 zero += r.hops() == 0 ? 1 : 0;
                 found += r.values().isEmpty() ? 0 : 1;
+                if (i + 1 == 10 || i + 1 == 100) {
+                    early.append(String.format("first %d: %d; ", i + 1, zero));
+                }
             }
+            System.out.printf("ring=%s: 0-hop gets among the %s%n", ring, early);
             double nodes = ring ? meters.get("rattan.client.ring.nodes").gauge().value() : 0;
             System.out.printf("ring=%s (nodes loaded %.0f): %d of %d first one-hop gets answered with 0 hops "
                     + "(%.1f %%); %d found a value%n", ring, nodes, zero, n, 100.0 * zero / n, found);
