@@ -21,9 +21,10 @@ import io.rattan.core.util.Bytes;
 
 /**
  * The bodies a client sends a node's binary gateway (put, get, remove, with the client's options; the ring request
- * and its page of nodes), and the error reply any request may get when it cannot be served at all (a gateway's rate limit or quota, a node's overload).
- * These are the client protocol's own messages, which a node turns into the routed requests of {@link RequestBodies};
- * they change with the client API and its compatibility promises, not with the overlay, hence a class of their own.
+ * and its page of nodes), and the error reply any request may get when it cannot be served at all (a gateway's
+ * rate limit or quota, a node's overload). These are the client protocol's own messages, which a node turns into the
+ * routed requests of {@link RequestBodies}; they change with the client API and its compatibility promises, not with
+ * the overlay, hence a class of their own.
  */
 final class GatewayBodies implements BodyCodec {
 

@@ -29,8 +29,8 @@ public final class ClientRequestValidator {
     }
 
     /**
-     * The refusal of a client put, get, remove or ring request that the node with {@code config} cannot serve as it is, with a
-     * precise detail; empty when it may be served. The get's options were checked when they were made
+     * The refusal of a client put, get, remove or ring request that the node with {@code config} cannot serve as it
+     * is, with a precise detail; empty when it may be served. The get's options were checked when they were made
      * ({@link GetOptions}' constructor); here only how they combine with the request and the node.
      */
     public static Optional<ErrorReply> check(Message m, NodeConfig config) {

@@ -10,9 +10,9 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The HTTP API of DESIGN.md: hands each request to the resource its path names ({@link KeysResource},
- * {@link RingResource}, {@link AdminResource}, {@link NodeResource}) after checking its method, and answers a malformed request, an unknown
- * path or a wrong method itself. Knows nothing of Netty's channels, so it can be driven from any thread; the futures
- * it returns complete on whatever thread completed the backend's future.
+ * {@link RingResource}, {@link AdminResource}, {@link NodeResource}) after checking its method, and answers a
+ * malformed request, an unknown path or a wrong method itself. Knows nothing of Netty's channels, so it can be driven
+ * from any thread; the futures it returns complete on whatever thread completed the backend's future.
  */
 final class ApiRouter {
 
