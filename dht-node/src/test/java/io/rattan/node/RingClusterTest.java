@@ -49,6 +49,7 @@ class RingClusterTest {
     private static final int NODES = 8;
     private static final int REPLICAS = 3;
     private static final int KEYS = 100;
+    private static final int LEAF_SET_HALF = 2;
     /** One copy, not hedged: each get is served by exactly one gateway, so that the meters say which. */
     private static final GetOptions ONE_HOP = GetOptions.of(RoutingMode.DELAY_AWARE).withOneHop(true);
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -61,7 +62,8 @@ class RingClusterTest {
 
     @BeforeAll
     static void start() throws IOException {
-        cluster = LocalCluster.start(NODES, dir, NodeConfig.defaults().withReplicas(REPLICAS, 2).withLeafSetHalf(2));
+        cluster = LocalCluster.start(NODES, dir, NodeConfig.defaults().withReplicas(REPLICAS, 2)
+                .withLeafSetHalf(LEAF_SET_HALF));
         try (RattanClient writer = client(false, null)) {
             for (int i = 0; i < KEYS; i++) {
                 Id key = Id.ofName("ring-" + i);
@@ -74,8 +76,11 @@ class RingClusterTest {
         }
         // Acknowledged at W = 2: wait for every replica's copy, so that whichever replica answers has the value.
         await().atMost(WAIT).until(() -> keys.stream().allMatch(k -> holders(k).size() >= REPLICAS));
-        // The gateway's view of the ring is what a client loads: wait until it names every node.
-        await().atMost(WAIT).pollInterval(Duration.ofMillis(200)).until(() -> walk(2).size() == NODES);
+        // The gateway's view of the ring is what a client loads: wait until it names every node. And until every node
+        // is ready with a full leaf set: a node whose leaf set is still filling forwards gets it will answer later.
+        await().atMost(WAIT).pollInterval(Duration.ofMillis(200)).until(() -> walk(2).size() == NODES
+                && cluster.nodes().stream().map(RattanNode::status)
+                .allMatch(s -> s.ready() && s.leafSet().size() == 2 * LEAF_SET_HALF));
     }
 
     @AfterAll
