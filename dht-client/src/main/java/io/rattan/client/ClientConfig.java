@@ -21,6 +21,7 @@ import java.util.concurrent.Executor;
  * @param requestsInFlightMax calls (in flight or waiting to retry) admitted at once; more fail fast
  * @param meterRegistry       where timers go, or null for none
  * @param executor            where returned futures complete, or null for the client's own pool
+ * @param loadRing            whether the ring is loaded at start and refreshed, for one-hop gets
  */
 record ClientConfig(
         List<Address> gateways,
@@ -33,7 +34,8 @@ record ClientConfig(
         int eventLoopThreads,
         int requestsInFlightMax,
         MeterRegistry meterRegistry,
-        Executor executor) {
+        Executor executor,
+        boolean loadRing) {
 
     /** Longest duration accepted: beyond it, nanosecond arithmetic on deadlines could overflow. */
     static final Duration DURATION_MAX = Duration.ofDays(365);

@@ -1,17 +1,22 @@
 package io.rattan.client;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 
 /**
- * The client's meters, or nothing when no registry was given. Tags are bounded (three ops, a handful of outcomes):
+ * The client's meters, or nothing when no registry was given. Tags are bounded (four ops, a handful of outcomes):
  * never a tag per gateway or key. Thread-safe.
  */
 final class ClientMetrics {
@@ -22,6 +27,8 @@ final class ClientMetrics {
     static final String HEDGES = "rattan.client.get.hedges";
     static final String RATE_LIMITED = "rattan.client.rate.limited";
     static final String FORGED = "rattan.client.get.forged";
+    static final String RING_NODES = "rattan.client.ring.nodes";
+    static final String RING_LOADS = "rattan.client.ring.loads";
 
     /** The outcome tag of a call that succeeded. */
     static final String SUCCESS = "success";
@@ -36,6 +43,7 @@ final class ClientMetrics {
     private final Gauge inFlightGauge;
     private final Counter hedges;
     private final Counter forged;
+    private final List<Meter> ringGauges = new CopyOnWriteArrayList<>();
 
     ClientMetrics(MeterRegistry registry, IntSupplier inFlight) {
         this.registry = registry;
@@ -114,10 +122,29 @@ final class ClientMetrics {
         }
     }
 
-    /** Drops the in-flight gauge, which would otherwise keep reading a closed client. */
+    /**
+     * The ring loader's meters: the nodes its last load named and the loads completed, read from {@code nodes} and
+     * {@code loads}; registered once, by the loader, when the client loads the ring.
+     */
+    void ring(IntSupplier nodes, LongSupplier loads) {
+        if (registry == null) {
+            return;
+        }
+        ringGauges.add(Gauge.builder(RING_NODES, nodes::getAsInt)
+                .description("Nodes named by the client's last load of the ring (its one-hop image holds them)")
+                .register(registry));
+        ringGauges.add(FunctionCounter.builder(RING_LOADS, loads, LongSupplier::getAsLong)
+                .description("Loads of the ring completed, the first at start, then one about every minute")
+                .register(registry));
+    }
+
+    /** Drops the gauges, which would otherwise keep reading a closed client. */
     void close() {
         if (inFlightGauge != null) {
             registry.remove(inFlightGauge);
+        }
+        for (Meter m : ringGauges) {
+            registry.remove(m);
         }
     }
 }

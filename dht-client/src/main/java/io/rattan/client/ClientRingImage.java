@@ -17,10 +17,11 @@ import java.util.Set;
 
 /**
  * The client's own image of the ring, for {@link GetOptions#oneHop() one-hop} gets: core's {@link OneHopRouter}
- * (the image, and the round trip measured to each replica) plus the gateways of the replicas it names. It starts
- * empty and learns only from answers: every one-hop get asks the answering node to name the key's holders, each a
- * contact with its gateway port, and they add to and correct the image (LH*'s image adjustment, ZHT's lazy
- * membership). A replica whose gateway fails a copy is forgotten until an answer names it again.
+ * (the image, and the round trip measured to each replica) plus the gateways of the replicas it names. It is loaded
+ * from a gateway's view of the ring at start and refreshed about every minute ({@link RingLoader}), unless the client
+ * was built with {@code loadRing(false)}; and it learns from answers: every one-hop get asks the answering node to
+ * name the key's holders, each a contact with its gateway port, and they add to and correct the image (LH*'s image
+ * adjustment, ZHT's lazy membership). A replica whose gateway fails a copy is forgotten until an answer names it again.
  *
  * <p>Confined to the client's race loop, like the {@link HedgeThreshold}s.
  */
@@ -53,12 +54,35 @@ final class ClientRingImage {
     List<Contact> targets(Id key) {
         long now = System.nanoTime();
         List<Contact> targets = new ArrayList<>();
-        for (Contact c : router.replicas(key, replicas, id -> -1)) {
+        for (Contact c : edgeLast(key, router.replicas(key, replicas, id -> -1))) {
             if (c.hasGateway() && runtime.learnedGateway(c.gatewayAddress()).isAvailable(now)) {
                 targets.add(c);
             }
         }
         return targets;
+    }
+
+    /**
+     * {@code replicas} with the one farthest from {@code key} last. With a small leaf set the replica at the edge of
+     * a key's replica set may not see past the key and forwards the get (core's {@code AnswerArcs} learns that only
+     * from a forward per node and side); the nearer ones always answer. So the first copy goes to the fastest of
+     * those, and the edge replica serves only as a hedge or a fallback: with a loaded ring this is what keeps a new
+     * client's first gets at one hop.
+     */
+    private static List<Contact> edgeLast(Id key, List<Contact> replicas) {
+        if (replicas.size() < 2) {
+            return replicas;
+        }
+        Contact edge = replicas.get(0);
+        for (Contact c : replicas) {
+            if (c.id().distanceTo(key).compareTo(edge.id().distanceTo(key)) > 0) {
+                edge = c;
+            }
+        }
+        List<Contact> ordered = new ArrayList<>(replicas);
+        ordered.remove(edge);
+        ordered.add(edge);
+        return ordered;
     }
 
     /**
@@ -89,6 +113,24 @@ final class ClientRingImage {
         if (reply instanceof GetReply g && g.status() == Status.OK) {
             router.image().learn(g.holders());
             learned(reply);
+        }
+    }
+
+    /**
+     * A load of the ring named {@code nodes} (those with a gateway) and {@code replicas}, k: the image learns them all,
+     * so that the first one-hop get of any key goes straight to its replicas. Nodes the image knew but the load did
+     * not name stay until a miss or a failure corrects them.
+     */
+    void loaded(List<Contact> nodes, int replicas) {
+        List<Contact> withGateway = new ArrayList<>();
+        for (Contact c : nodes) {
+            if (c.hasGateway()) {
+                withGateway.add(c);
+            }
+        }
+        router.image().learn(withGateway);
+        if (replicas > 0) {
+            this.replicas = replicas;
         }
     }
 

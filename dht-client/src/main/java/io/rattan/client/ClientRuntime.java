@@ -60,6 +60,8 @@ final class ClientRuntime {
     private final AtomicLong requestIds = new AtomicLong();
     private final AtomicInteger cursor;
     private final Set<Call<?>> calls = ConcurrentHashMap.newKeySet();
+    // The client's own calls (ring loads): aborted at close, never counted against the caller's bound.
+    private final Set<Call<?>> background = ConcurrentHashMap.newKeySet();
     private final AtomicInteger callCount = new AtomicInteger();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final EventLoop raceLoop;
@@ -283,6 +285,28 @@ final class ClientRuntime {
         return start(new Call<>(this, op, request, mapper, group.next(), deadlineNanos, -1, gateway));
     }
 
+    /**
+     * As {@link #submit(Op, Message, long, Call.ReplyMapper, int)}, for the client's own background work (loading the
+     * ring): not counted in {@link #callsInFlight()} nor against {@code maxRequestsInFlight}, which bound the
+     * caller's calls; aborted by {@link #close()} all the same.
+     */
+    <T> CompletableFuture<T> submitBackground(Op op, Message request, long deadlineNanos, Call.ReplyMapper<T> mapper,
+                                              int firstGateway) {
+        if (closed.get()) {
+            return CompletableFuture.failedFuture(closedFailure());
+        }
+        Call<T> call = new Call<>(this, op, request, mapper, group.next(), deadlineNanos,
+                Math.floorMod(firstGateway, gateways.size()), null);
+        background.add(call);
+        if (closed.get()) {
+            call.abort(closedFailure());
+            release(call);
+            return call.result();
+        }
+        call.start();
+        return call.result();
+    }
+
     private <T> CompletableFuture<T> start(Call<T> call) {
         if (closed.get()) {
             return CompletableFuture.failedFuture(closedFailure());
@@ -309,6 +333,8 @@ final class ClientRuntime {
     void release(Call<?> call) {
         if (calls.remove(call)) {
             callCount.decrementAndGet();
+        } else {
+            background.remove(call);
         }
     }
 
@@ -327,6 +353,9 @@ final class ClientRuntime {
         }
         RattanException failure = closedFailure();
         for (Call<?> call : calls) {
+            call.abort(failure);
+        }
+        for (Call<?> call : background) {
             call.abort(failure);
         }
         for (Gateway g : gateways) {

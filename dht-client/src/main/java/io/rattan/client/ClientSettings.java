@@ -31,6 +31,7 @@ abstract class ClientSettings<B extends ClientSettings<B>> {
     private Executor executor;
     private int eventLoopThreads = 1;
     private int maxRequestsInFlight = 65_536;
+    private boolean loadRing = true;
 
     ClientSettings() {
     }
@@ -147,12 +148,23 @@ abstract class ClientSettings<B extends ClientSettings<B>> {
     }
 
     /**
+     * Whether the client loads the ring (the nodes its first answering gateway knows, with their gateways) when it is
+     * built, and refreshes it about every minute, in the background: its {@code oneHop} gets then go straight to a
+     * key's replicas from the first get. Off, the image of the ring is learned from the answers of one-hop gets
+     * alone, so the first get of each key is routed. Default true.
+     */
+    public B loadRing(boolean load) {
+        this.loadRing = load;
+        return self();
+    }
+
+    /**
      * The settings as they stand, checked as a whole.
      *
      * @throws IllegalStateException if no gateway was given
      */
     ClientConfig config() {
         return new ClientConfig(gateways, attemptTimeout, totalTimeout, maxRetries, backoffBase, backoffMax,
-                connectTimeout, eventLoopThreads, maxRequestsInFlight, meterRegistry, executor);
+                connectTimeout, eventLoopThreads, maxRequestsInFlight, meterRegistry, executor, loadRing);
     }
 }

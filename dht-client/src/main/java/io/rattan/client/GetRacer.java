@@ -49,6 +49,9 @@ final class GetRacer {
         this.runtime = runtime;
         this.loop = runtime.raceLoop();
         this.image = new ClientRingImage(runtime);
+        if (runtime.config().loadRing()) {
+            new RingLoader(runtime, image).start();
+        }
         this.scheduler = new Scheduler() {
             @Override
             public Cancellable schedule(long delayNanos, Runnable task) {

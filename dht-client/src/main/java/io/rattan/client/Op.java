@@ -4,7 +4,9 @@ package io.rattan.client;
 enum Op {
     PUT("put"),
     GET("get"),
-    REMOVE("remove");
+    REMOVE("remove"),
+    /** A page of the ring, loaded in the background for one-hop gets. */
+    RING("ring");
 
     private final String tag;
 

@@ -6,6 +6,7 @@ import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.RemoveReply;
+import io.rattan.core.msg.Messages.RingReply;
 import io.rattan.core.msg.Messages.ValueEntry;
 import io.rattan.core.msg.Status;
 import io.rattan.core.util.Bytes;
@@ -111,6 +112,14 @@ final class Replies {
             return Boolean.FALSE;
         }
         throw failure(Op.REMOVE, status, detail);
+    }
+
+    /** A ring page's reply: the page itself, else the failure it stands for. */
+    static RingReply ring(Message reply) {
+        if (reply instanceof RingReply r) {
+            return r;
+        }
+        throw notAnswer(Op.RING, reply);
     }
 
     /** The failure a reply other than the operation's own answer stands for: its error, or a broken gateway. */

@@ -66,6 +66,8 @@ class RattanClientBuilderTest {
             assertThat(c.eventLoopThreads()).isEqualTo(1);
             assertThat(c.requestsInFlightMax()).isEqualTo(65_536);
             assertThat(c.meterRegistry()).isNull();
+            assertThat(c.loadRing()).as("the ring is loaded at start by default").isTrue();
+            // The ring's load, in flight to a gateway that is not there, is not one of the caller's calls.
             assertThat(client.requestsInFlight()).isZero();
         }
     }

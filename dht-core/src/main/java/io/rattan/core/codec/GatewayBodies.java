@@ -12,16 +12,19 @@ import io.rattan.core.msg.MessageType;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.msg.Messages.ClientRemove;
+import io.rattan.core.msg.Messages.ClientRing;
 import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.Messages.RingReply;
 import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.ValueFilter;
 import io.rattan.core.util.Bytes;
 
 /**
- * The bodies a client sends a node's binary gateway (put, get, remove, with the client's options), and the error
- * reply any request may get when it cannot be served at all (a gateway's rate limit or quota, a node's overload).
- * These are the client protocol's own messages, which a node turns into the routed requests of {@link RequestBodies};
- * they change with the client API and its compatibility promises, not with the overlay, hence a class of their own.
+ * The bodies a client sends a node's binary gateway (put, get, remove, with the client's options; the ring request
+ * and its page of nodes), and the error reply any request may get when it cannot be served at all (a gateway's
+ * rate limit or quota, a node's overload). These are the client protocol's own messages, which a node turns into the
+ * routed requests of {@link RequestBodies}; they change with the client API and its compatibility promises, not with
+ * the overlay, hence a class of their own.
  */
 final class GatewayBodies implements BodyCodec {
 
@@ -64,6 +67,17 @@ final class GatewayBodies implements BodyCodec {
                 w.bytes(m.secret(), SECRET_BYTES_MAX, "secret");
                 w.nonNegativeI32(m.ttlSeconds(), "ttlSeconds");
             }
+            case CLIENT_RING -> {
+                ClientRing m = (ClientRing) body;
+                w.bytes(m.placemark(), HASH_BYTES_MAX, "placemark");
+                w.nonNegativeI32(m.maxNodes(), "maxNodes");
+            }
+            case RING_REPLY -> {
+                RingReply m = (RingReply) body;
+                w.contacts(m.nodes(), "nodes");
+                w.bytes(m.placemark(), HASH_BYTES_MAX, "placemark");
+                w.nonNegativeI32(m.replicas(), "replicas");
+            }
             case ERROR_REPLY -> {
                 ErrorReply m = (ErrorReply) body;
                 w.status(m.status());
@@ -82,6 +96,9 @@ final class GatewayBodies implements BodyCodec {
             case CLIENT_GET -> readClientGet(r);
             case CLIENT_REMOVE -> new ClientRemove(r.id("key"), r.bytes(HASH_BYTES_MAX, "valueHash"),
                     r.bytes(SECRET_BYTES_MAX, "secret"), r.nonNegativeI32("ttlSeconds"));
+            case CLIENT_RING -> new ClientRing(r.bytes(HASH_BYTES_MAX, "placemark"), r.nonNegativeI32("maxNodes"));
+            case RING_REPLY -> new RingReply(r.contacts("nodes"), r.bytes(HASH_BYTES_MAX, "placemark"),
+                    r.nonNegativeI32("replicas"));
             case ERROR_REPLY -> new ErrorReply(r.status(), r.string("detail"), r.nonNegativeI32("retryAfterMillis"));
             default -> throw BodyCodec.notInFamily(type, GatewayBodies.class);
         };

@@ -53,7 +53,7 @@ import java.util.Objects;
  * secret (removes, tombstones)    at most {@value #SECRET_BYTES_MAX} bytes
  * hops                            0..{@value #HOPS_MAX}
  * ttlSeconds, maxValues, replicas, accepted, expiresAtMillis, ttlRemainingMillis, senderMillis, RangeSum.count,
- * retryAfterMillis, readReplicas, readQuorum, replicasRead, maxRecords   at least 0
+ * retryAfterMillis, readReplicas, readQuorum, replicasRead, maxRecords, maxNodes   at least 0
  * </pre>
  * Every field of every record must be non-null; only the envelope's sender and owner stamps are optional.
  *
@@ -69,7 +69,7 @@ import java.util.Objects;
  * {@link FrameWriter} and {@link FrameReader}, and the bodies in one package-private class per family of messages:
  * {@link MembershipBodies} (liveness, handshake, join, leaf set), {@link RequestBodies} (routed put, get, remove,
  * iterative get, and their replies), {@link ReplicaBodies} (replica copies, digests, range sync) and
- * {@link GatewayBodies} (client gateway requests and the error reply).
+ * {@link GatewayBodies} (client gateway requests, the ring page and the error reply).
  *
  * <p>Immutable and thread-safe: any thread may call any method.
  */
@@ -258,7 +258,7 @@ public final class MessageCodec {
                     REMOVE_REPLY -> RequestBodies.INSTANCE;
             case STORE_REPLICAS, REPLICA_READ, REPLICA_READ_REPLY, STORE_ACK, REMOVE_REPLICA, REMOVE_REPLICA_REPLY,
                     DIGEST, DIGEST_WANT, RANGE_DIGEST, RANGE_DIGEST_REPLY -> ReplicaBodies.INSTANCE;
-            case CLIENT_PUT, CLIENT_GET, CLIENT_REMOVE, ERROR_REPLY -> GatewayBodies.INSTANCE;
+            case CLIENT_PUT, CLIENT_GET, CLIENT_REMOVE, CLIENT_RING, RING_REPLY, ERROR_REPLY -> GatewayBodies.INSTANCE;
         };
     }
 }

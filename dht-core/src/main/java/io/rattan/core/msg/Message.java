@@ -11,7 +11,7 @@ public sealed interface Message permits Messages.Ping, Messages.Pong, Messages.H
         Messages.StoreReplicas, Messages.StoreAck, Messages.RemoveReplica, Messages.RemoveReplicaReply,
         Messages.Digest, Messages.DigestWant, Messages.RangeDigest, Messages.RangeDigestReply, Messages.ReplicaRead,
         Messages.ReplicaReadReply, Messages.ClientPut,
-        Messages.ClientGet, Messages.ClientRemove,
+        Messages.ClientGet, Messages.ClientRemove, Messages.ClientRing, Messages.RingReply,
         Messages.ErrorReply, Messages.IterativeGet, Messages.IterativeGetReply {
 
     MessageType type();

@@ -22,6 +22,7 @@ public enum MessageType {
     GET_REPLY(31),
     REMOVE_REPLY(32),
     ITERATIVE_GET_REPLY(33),
+    RING_REPLY(34),
     STORE_REPLICAS(40),
     STORE_ACK(41),
     REMOVE_REPLICA(42),
@@ -35,6 +36,7 @@ public enum MessageType {
     CLIENT_PUT(60),
     CLIENT_GET(61),
     CLIENT_REMOVE(62),
+    CLIENT_RING(63),
     ERROR_REPLY(70);
 
     private static final MessageType[] BY_TAG = new MessageType[128];

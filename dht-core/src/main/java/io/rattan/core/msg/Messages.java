@@ -612,6 +612,31 @@ public final class Messages {
     }
 
     /**
+     * Client protocol: the nodes the gateway knows, for a client's one-hop image; answered with {@link RingReply}:
+     * at most {@code maxNodes} (0: the node's page bound) whose ids follow {@code placemark} (the last id of the
+     * previous page; empty: from the first). Protocol version 9.
+     */
+    public record ClientRing(Bytes placemark, int maxNodes) implements Message {
+        public MessageType type() {
+            return MessageType.CLIENT_RING;
+        }
+    }
+
+    /**
+     * A page of the ring in id order, each node with its gateway port; {@code placemark} is the last id of the page
+     * when more follow, empty on the last page; {@code replicas}: k, how many replicas each key has.
+     */
+    public record RingReply(List<Contact> nodes, Bytes placemark, int replicas) implements Message {
+        public RingReply {
+            nodes = List.copyOf(nodes);
+        }
+
+        public MessageType type() {
+            return MessageType.RING_REPLY;
+        }
+    }
+
+    /**
      * A request that could not be served at all.
      *
      * @param retryAfterMillis how long the client should wait before it asks again (0: no advice); set with

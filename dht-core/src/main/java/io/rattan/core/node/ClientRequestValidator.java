@@ -1,11 +1,13 @@
 package io.rattan.core.node;
 
 import io.rattan.core.env.ExpiryClock;
+import io.rattan.core.id.Id;
 import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.msg.Messages.ClientRemove;
+import io.rattan.core.msg.Messages.ClientRing;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.PutRequest;
 import io.rattan.core.msg.RoutingMode;
@@ -27,8 +29,8 @@ public final class ClientRequestValidator {
     }
 
     /**
-     * The refusal of a client put, get or remove that the node with {@code config} cannot serve as it is, with a
-     * precise detail; empty when it may be served. The get's options were checked when they were made
+     * The refusal of a client put, get, remove or ring request that the node with {@code config} cannot serve as it
+     * is, with a precise detail; empty when it may be served. The get's options were checked when they were made
      * ({@link GetOptions}' constructor); here only how they combine with the request and the node.
      */
     public static Optional<ErrorReply> check(Message m, NodeConfig config) {
@@ -44,6 +46,15 @@ public final class ClientRequestValidator {
                 return checkGet((ClientGet) m, config);
             case CLIENT_REMOVE:
                 return checkRemove((ClientRemove) m, config);
+            case CLIENT_RING: {
+                ClientRing r = (ClientRing) m;
+                // Larger pages are clamped to the node's bound, as a get's are.
+                if (r.maxNodes() < 0) {
+                    return bad("max nodes must be >= 0 (0 = the node's page bound)");
+                }
+                return r.placemark().isEmpty() || r.placemark().length() == Id.BYTES ? Optional.empty()
+                        : bad("placemark must be a 20-byte node id or empty");
+            }
             default:
                 return bad("not a client request: " + m.type());
         }

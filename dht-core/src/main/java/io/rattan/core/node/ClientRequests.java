@@ -14,6 +14,7 @@ import io.rattan.core.msg.MessageType;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.msg.Messages.ClientRemove;
+import io.rattan.core.msg.Messages.ClientRing;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.GetRequest;
@@ -64,6 +65,15 @@ final class ClientRequests {
 
     /** Serves a request on a running, joined node: see {@link Node#handleClient}. */
     void handle(Message request, Consumer<Message> reply) {
+        if (request instanceof ClientRing ring) {
+            // Answered from what this node knows, at once: nothing is routed (RingPage).
+            List<Contact> known = new ArrayList<>(members.leafMembers());
+            known.addAll(members.tableEntries());
+            known.add(ctx.self());
+            known.removeIf(c -> !c.equals(ctx.self()) && !members.usable(c));
+            reply.accept(RingPage.answer(ring, known, ctx.config().replicas()));
+            return;
+        }
         if (!(request instanceof ClientGet get)) {
             start(request, null, false, reply, new HashSet<>());
             return;

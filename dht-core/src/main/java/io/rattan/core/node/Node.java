@@ -324,14 +324,15 @@ public final class Node {
 
     // ---------------------------------------------------------------- gateway
     /**
-     * Serves a client request ({@code ClientPut}, {@code ClientGet} or {@code ClientRemove}) with this node as
-     * gateway: the one entry for every client request, binary or HTTP, which passed
+     * Serves a client request ({@code ClientPut}, {@code ClientGet}, {@code ClientRemove}, {@code ClientRing}) with
+     * this node as gateway: the one entry for every client request, binary or HTTP, which passed
      * {@link ClientRequestValidator#check} where it entered. A get runs as its {@link ClientGet#options()} say: started
      * here and at {@code gateways − 1} other nodes this node knows (chosen at random), each of which routes it on as
      * if it had started there; with {@code hedge}, one more copy goes to one more node if no good answer came within
      * this node's hedge threshold; with {@code oneHop}, the copies go instead straight to the nodes this gateway's
      * one-hop image believes hold the key. The first good answer is the reply. {@code reply} is called exactly once,
-     * on the event loop, with a {@code PutReply}, {@code GetReply}, {@code RemoveReply} or {@code ErrorReply}.
+     * on the event loop, with a {@code PutReply}, {@code GetReply}, {@code RemoveReply}, {@code RingReply} (the nodes
+     * this node knows, answered at once) or {@code ErrorReply}.
      */
     public void handleClient(Message request, Consumer<Message> reply) {
         if (ctx.stopped()) {

@@ -10,10 +10,12 @@ import io.rattan.core.msg.MessageType;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.msg.Messages.ClientRemove;
+import io.rattan.core.msg.Messages.ClientRing;
 import io.rattan.core.msg.Messages.Digest;
 import io.rattan.core.msg.Messages.DigestEntry;
 import io.rattan.core.msg.Messages.DigestWant;
 import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.Messages.RingReply;
 import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.GetRequest;
 import io.rattan.core.msg.Messages.HopAck;
@@ -243,6 +245,9 @@ final class MessageArbitraries {
                 wireGetOptions()).as(ClientGet::new));
         m.put(MessageType.CLIENT_REMOVE, Combinators.combine(ids(), hashes(), secrets(), nonNegativeInts())
                 .as(ClientRemove::new));
+        m.put(MessageType.CLIENT_RING, Combinators.combine(hashes(), nonNegativeInts()).as(ClientRing::new));
+        m.put(MessageType.RING_REPLY, Combinators.combine(contactLists(), hashes(), nonNegativeInts())
+                .as(RingReply::new));
         m.put(MessageType.ERROR_REPLY, Combinators.combine(statuses(), details(), nonNegativeInts())
                 .as(ErrorReply::new));
         return m;

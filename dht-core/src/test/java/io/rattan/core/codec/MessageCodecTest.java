@@ -14,10 +14,12 @@ import io.rattan.core.msg.MessageType;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.msg.Messages.ClientRemove;
+import io.rattan.core.msg.Messages.ClientRing;
 import io.rattan.core.msg.Messages.Digest;
 import io.rattan.core.msg.Messages.DigestEntry;
 import io.rattan.core.msg.Messages.DigestWant;
 import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.Messages.RingReply;
 import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.GetRequest;
 import io.rattan.core.msg.Messages.HopAck;
@@ -132,6 +134,11 @@ class MessageCodecTest {
                 ClientGet.of(KEY, GetOptions.of(RoutingMode.GREEDY).withQuorum(3)),
                 ClientGet.of(KEY, GetOptions.of(RoutingMode.GREEDY).withQuorum(2).withFilter(ValueFilter.owner(HASH))),
                 new ClientRemove(KEY, HASH, Bytes.utf8("secret"), 120),
+                new ClientRing(Bytes.EMPTY, 0),
+                new ClientRing(Bytes.wrap(KEY.toBytes()), 256),
+                new RingReply(List.of(ALICE, new Contact(BOB.id(), BOB.address(), 7000)),
+                        Bytes.wrap(BOB.id().toBytes()), 3),
+                new RingReply(List.of(), Bytes.EMPTY, 0),
                 new ErrorReply(Status.TOO_LARGE, "naïve ☃ 𝄞"),
                 new ErrorReply(Status.RATE_LIMITED, "over the rate", 250),
                 new ErrorReply(Status.QUOTA_EXCEEDED, "share full", 60_000));
@@ -621,6 +628,18 @@ class MessageCodecTest {
     }
 
     @Test
+    void theRingRequestAndItsPageHaveTheDocumentedBytes() {
+        byte[] request = codec.encode(new Envelope(null, 5, new ClientRing(Bytes.EMPTY, 2)));
+        assertThat(request).containsExactly(9, 63, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 2);
+        byte[] reply = codec.encode(new Envelope(null, 5, new RingReply(List.of(), Bytes.EMPTY, 3)));
+        assertThat(reply).containsExactly(9, 34, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3);
+        // A count of nodes the frame cannot hold is refused before anything is allocated.
+        byte[] lying = reply.clone();
+        lying[11] = 0x10;
+        assertThatThrownBy(() -> codec.decode(lying)).isInstanceOf(CodecException.class);
+    }
+
+    @Test
     void fieldBoundsAreRefused() {
         assertRefused(new ClientPut(KEY, Bytes.EMPTY, 1, Bytes.wrap(new byte[65])), "binding of 65 bytes");
         assertRefused(new PutRequest(KEY, Bytes.EMPTY, 1, 1, Bytes.wrap(new byte[65]), ALICE, 1, 0),
@@ -629,6 +648,10 @@ class MessageCodecTest {
                 Bytes.wrap(new byte[1025]), true))), "secret of 1025 bytes");
         assertRefused(ClientGet.of(KEY).page(1, Bytes.wrap(new byte[65])), "placemark of 65 bytes");
         assertRefused(new ClientRemove(KEY, Bytes.EMPTY, Bytes.wrap(new byte[1025]), 1), "secret of 1025 bytes");
+        assertRefused(new ClientRing(Bytes.wrap(new byte[65]), 1), "placemark of 65 bytes");
+        assertRefused(new ClientRing(Bytes.EMPTY, -1), "maxNodes is negative");
+        assertRefused(new RingReply(List.of(), Bytes.EMPTY, -1), "replicas is negative");
+        assertRefused(new RingReply(Collections.nCopies(4097, ALICE), Bytes.EMPTY, 3), "nodes has 4097 elements");
         assertRefused(new ErrorReply(Status.OK, "x".repeat(4097)), "detail of 4097 UTF-8 bytes exceeds 4096");
         assertRefused(new ErrorReply(Status.OK, "é".repeat(2049)), "detail of 4098 UTF-8 bytes");
         assertRefused(new LeafExchange(Collections.nCopies(4097, ALICE)), "leafSet has 4097 elements");

@@ -142,7 +142,7 @@ final class ClientGatewayHandler extends SimpleChannelInboundHandler<Envelope> {
 
     private static boolean isClientRequest(Message m) {
         return m.type() == MessageType.CLIENT_PUT || m.type() == MessageType.CLIENT_GET
-                || m.type() == MessageType.CLIENT_REMOVE;
+                || m.type() == MessageType.CLIENT_REMOVE || m.type() == MessageType.CLIENT_RING;
     }
 
     private static String truncate(String s) {

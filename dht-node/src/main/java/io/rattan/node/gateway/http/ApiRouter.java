@@ -10,9 +10,9 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The HTTP API of DESIGN.md: hands each request to the resource its path names ({@link KeysResource},
- * {@link AdminResource}, {@link NodeResource}) after checking its method, and answers a malformed request, an unknown
- * path or a wrong method itself. Knows nothing of Netty's channels, so it can be driven from any thread; the futures
- * it returns complete on whatever thread completed the backend's future.
+ * {@link RingResource}, {@link AdminResource}, {@link NodeResource}) after checking its method, and answers a
+ * malformed request, an unknown path or a wrong method itself. Knows nothing of Netty's channels, so it can be driven
+ * from any thread; the futures it returns complete on whatever thread completed the backend's future.
  */
 final class ApiRouter {
 
@@ -23,12 +23,14 @@ final class ApiRouter {
     private final KeysResource keys;
     private final AdminResource admin;
     private final NodeResource node;
+    private final RingResource ring;
     private final HttpSurfaces serves;
 
     ApiRouter(GatewayBackend backend, ClientGuard guard, HttpSurfaces serves, PermanentValues permanent) {
         this.keys = new KeysResource(backend, guard, permanent);
         this.admin = new AdminResource(backend);
         this.node = new NodeResource(backend);
+        this.ring = new RingResource(backend);
         this.serves = serves;
     }
 
@@ -71,6 +73,10 @@ final class ApiRouter {
         if (segments.length == 2 && segments[0].equals("admin") && segments[1].equals("slow-trace")) {
             requireMethod(method, POST);
             return admin.armSlowTrace(request, query);
+        }
+        if (segments.length == 2 && segments[0].equals("v1") && segments[1].equals("ring")) {
+            requireMethod(method, GET);
+            return ring.ring(query);
         }
         if (segments.length >= 3 && segments[0].equals("v1") && segments[1].equals("keys")) {
             if (segments.length == 3) {
