@@ -53,7 +53,7 @@ class GatewayChoiceTest {
             live.add(g);
             gateways.add(g.address());
         }
-        RattanClient client = closer.track(RattanClient.builder().gateways(gateways).maxRetries(3)
+        RattanClient client = closer.track(RattanClient.builder().loadRing(false).gateways(gateways).maxRetries(3)
                 .backoff(Duration.ofMillis(1), BACKOFF_MAX).build());
         Id key = RattanClient.key("k");
 
@@ -83,7 +83,7 @@ class GatewayChoiceTest {
         }
         // One retry: a call whose turn falls on the first killed gateway has one more attempt, which must not go to
         // the second.
-        RattanClient client = closer.track(RattanClient.builder().gateways(all.stream().map(FakeGateway::address).toList())
+        RattanClient client = closer.track(RattanClient.builder().loadRing(false).gateways(all.stream().map(FakeGateway::address).toList())
                 .maxRetries(1).backoff(Duration.ofMillis(1), BACKOFF_MAX).build());
         Id key = RattanClient.key("k");
         for (int i = 0; i < all.size(); i++) {
@@ -111,7 +111,7 @@ class GatewayChoiceTest {
         FakeGateway live = closer.track(FakeGateway.start());
         Address downThenUp = FakeGateway.deadAddress();
         int port = downThenUp.port();
-        RattanClient client = closer.track(RattanClient.builder().gateways(List.of(downThenUp, live.address()))
+        RattanClient client = closer.track(RattanClient.builder().loadRing(false).gateways(List.of(downThenUp, live.address()))
                 .maxRetries(1).backoff(Duration.ofMillis(1), BACKOFF_MAX).build());
         Id key = RattanClient.key("k");
         for (int i = 0; i < 2; i++) {
@@ -130,10 +130,11 @@ class GatewayChoiceTest {
 
     @Test
     void anAttemptTakenDownByAnotherAttemptsSilenceDoesNotSpendARetry() throws Exception {
-        // A stalled gateway (it reads requests and answers none) and a live one; no retries at all.
+        // A stalled gateway (it reads requests and answers none) and a live one; no retries at all. No ring load
+        // either: its answer on the stalled gateway's connection would make that connection not silent.
         FakeGateway stalled = closer.track(FakeGateway.start()).mode(FakeGateway.Mode.DROP);
         FakeGateway live = closer.track(FakeGateway.start());
-        RattanClient client = closer.track(RattanClient.builder().gateways(List.of(stalled.address(), live.address()))
+        RattanClient client = closer.track(RattanClient.builder().loadRing(false).gateways(List.of(stalled.address(), live.address()))
                 .maxRetries(0).attemptTimeout(Duration.ofSeconds(1)).totalTimeout(WAIT)
                 .backoff(Duration.ofMillis(1), BACKOFF_MAX).build());
         ClientRuntime runtime = client.runtime();

@@ -43,7 +43,7 @@ class RattanClientGetOptionsTest {
     }
 
     private RattanClient.Builder builder(List<FakeGateway> gateways) {
-        RattanClient.Builder b = RattanClient.builder().backoff(Duration.ofMillis(1), Duration.ofMillis(20));
+        RattanClient.Builder b = RattanClient.builder().loadRing(false).backoff(Duration.ofMillis(1), Duration.ofMillis(20));
         for (FakeGateway g : gateways) {
             b.gateway(g.address());
         }

@@ -48,7 +48,7 @@ class RattanClientTest {
     }
 
     private RattanClient.Builder builder(Address... gateways) {
-        return RattanClient.builder()
+        return RattanClient.builder().loadRing(false)
                 .gateways(List.of(gateways))
                 .backoff(Duration.ofMillis(1), Duration.ofMillis(20));
     }

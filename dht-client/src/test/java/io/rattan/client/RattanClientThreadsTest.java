@@ -35,7 +35,7 @@ class RattanClientThreadsTest {
     @Test
     void callbacksRunOnTheClientsOwnPoolNeverOnAnEventLoop() throws Exception {
         FakeGateway gw = closer.track(FakeGateway.start());
-        RattanClient client = closer.track(RattanClient.builder().gateway(gw.address()).eventLoopThreads(2).build());
+        RattanClient client = closer.track(RattanClient.builder().loadRing(false).gateway(gw.address()).eventLoopThreads(2).build());
 
         List<Thread> threads = callbackThreads(gw, client);
 
@@ -52,7 +52,7 @@ class RattanClientThreadsTest {
         ExecutorService executor = Executors.newSingleThreadExecutor(r -> new Thread(r, "test-executor"));
         closer.track(executor::shutdownNow);
         FakeGateway gw = closer.track(FakeGateway.start());
-        RattanClient client = closer.track(RattanClient.builder().gateway(gw.address()).executor(executor).build());
+        RattanClient client = closer.track(RattanClient.builder().loadRing(false).gateway(gw.address()).executor(executor).build());
 
         List<Thread> threads = callbackThreads(gw, client);
 
@@ -64,7 +64,7 @@ class RattanClientThreadsTest {
     @Test
     void callsFailedByCloseCompleteOffTheLoopsBeforeCloseReturns() throws Exception {
         FakeGateway gw = closer.track(FakeGateway.start()).mode(FakeGateway.Mode.DROP);
-        RattanClient client = closer.track(RattanClient.builder().gateway(gw.address()).attemptTimeout(WAIT)
+        RattanClient client = closer.track(RattanClient.builder().loadRing(false).gateway(gw.address()).attemptTimeout(WAIT)
                 .totalTimeout(WAIT).build());
         AtomicReference<Thread> thread = new AtomicReference<>();
         CompletableFuture<GetResult> pending = client.get(RattanClient.key("k"), GetOptions.defaults());
