@@ -17,6 +17,7 @@ import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -297,14 +298,7 @@ final class ClientRuntime {
         }
         Call<T> call = new Call<>(this, op, request, mapper, group.next(), deadlineNanos,
                 Math.floorMod(firstGateway, gateways.size()), null);
-        background.add(call);
-        if (closed.get()) {
-            call.abort(closedFailure());
-            release(call);
-            return call.result();
-        }
-        call.start();
-        return call.result();
+        return enlist(call, background);
     }
 
     private <T> CompletableFuture<T> start(Call<T> call) {
@@ -318,7 +312,12 @@ final class ClientRuntime {
                     + "flight: the client admits " + max + " at once (maxRequestsInFlight); wait for some to "
                     + "complete"));
         }
-        calls.add(call);
+        return enlist(call, calls);
+    }
+
+    /** Adds {@code call} to {@code table} and starts it, or aborts it if the client closed meanwhile. */
+    private <T> CompletableFuture<T> enlist(Call<T> call, Collection<Call<?>> table) {
+        table.add(call);
         if (closed.get()) {
             // close() may have swept the table before the add above.
             call.abort(closedFailure());

@@ -15,8 +15,6 @@ import io.rattan.node.LocalCluster;
 import io.rattan.node.RattanNode;
 import io.rattan.node.gateway.http.KeyParser;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,7 +31,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * {@code rattan load} against real nodes (4 in this JVM: Netty, binary RPC, RocksDB): a file of 5,000 values is
@@ -97,7 +94,7 @@ class LoadCommandTest {
         Path file = dir.resolve("values.ndjson");
         Files.write(file, lines.stream().map(Line::json).collect(Collectors.toList()));
 
-        Cli load = cli("load", file.toString(), "-g", gateways(), "--ttl", "1800");
+        CliRun load = cli("load", file.toString(), "-g", gateways(), "--ttl", "1800");
         assertThat(load.exit()).as(load.out() + load.err()).isZero();
         assertThat(load.out()).contains("read        5,000 lines", "stored      5,000 values", "failed      0",
                 "throughput");
@@ -139,7 +136,7 @@ class LoadCommandTest {
         Files.write(file, lines);
         Path errors = dir.resolve("failed.ndjson");
 
-        Cli load = cli("load", file.toString(), "-g", gateways(), "--errors", errors.toString(), "-q");
+        CliRun load = cli("load", file.toString(), "-g", gateways(), "--errors", errors.toString(), "-q");
         assertThat(load.exit()).as(load.out() + load.err()).isEqualTo(1);
         assertThat(load.out()).contains("read        13 lines", "stored      3 values", "failed      10 (",
                 "line 2: bad JSON: ", "line 3: no value: ", "line 4: bad base64: ", "line 5: bad key: ",
@@ -153,7 +150,7 @@ class LoadCommandTest {
         assertThat(utf8Values("bad-file/9")).containsExactly("nine");
         assertThat(utf8Values("bad-file/14")).containsExactly("fourteen");
 
-        Cli stopped = cli("load", file.toString(), "-g", gateways(), "-c", "1", "--stop-on-error", "-q");
+        CliRun stopped = cli("load", file.toString(), "-g", gateways(), "-c", "1", "--stop-on-error", "-q");
         assertThat(stopped.exit()).isEqualTo(1);
         assertThat(stopped.out()).contains("read        2 lines", "failed      1 (bad JSON: 1)",
                 "stopped after line 2 at the first failure");
@@ -163,7 +160,7 @@ class LoadCommandTest {
     void usageErrorsExitTwo() throws IOException {
         Path file = Files.writeString(dir.resolve("one.ndjson"), "{\"key\":\"name:u\",\"value\":\"dQ==\"}\n");
         assertThat(cli("load").exit()).isEqualTo(2);
-        Cli missing = cli("load", dir.resolve("absent.ndjson").toString());
+        CliRun missing = cli("load", dir.resolve("absent.ndjson").toString());
         assertThat(missing.exit()).isEqualTo(2);
         assertThat(missing.err()).contains("no such file");
         assertThat(cli("load", file.toString(), "--concurrency", "0").err()).contains("--concurrency must be");
@@ -185,16 +182,7 @@ class LoadCommandTest {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
-    private record Cli(int exit, String out, String err) {
-    }
-
-    private static Cli cli(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cl = RattanCli.commandLine();
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
-        int exit = cl.execute(args);
-        return new Cli(exit, out.toString(), err.toString());
+    private static CliRun cli(String... args) {
+        return CliRun.of(args);
     }
 }

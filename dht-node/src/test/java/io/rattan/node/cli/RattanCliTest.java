@@ -15,8 +15,6 @@ import io.rattan.node.NodeOptions;
 import io.rattan.node.transport.PeerDelays;
 import io.rattan.node.transport.WanDelays;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -35,18 +33,8 @@ class RattanCliTest {
     private static final String HEX = "0123456789abcdef0123456789abcdef01234567";
     private static final String HASH = Bytes.utf8("v").sha256().toHex();
 
-    /** One run of the command line, with what it printed. */
-    private record Run(int exit, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cl = RattanCli.commandLine();
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
-        int exit = cl.execute(args);
-        return new Run(exit, out.toString(), err.toString());
+    private static CliRun run(String... args) {
+        return CliRun.of(args);
     }
 
     private static <T> T parse(Class<T> type, String... args) {
@@ -59,18 +47,18 @@ class RattanCliTest {
 
     @Test
     void noSubcommandPrintsUsageListingEveryCommand() {
-        Run r = run();
-        assertThat(r.exit).isZero();
-        assertThat(r.out).contains("Usage: rattan", "node", "local", "put", "get", "rm", "keygen", "demo",
+        CliRun r = run();
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).contains("Usage: rattan", "node", "local", "put", "get", "rm", "keygen", "demo",
                 "Exit codes");
     }
 
     @Test
     void versionComesFromTheConstant() {
-        Run r = run("--version");
-        assertThat(r.exit).isZero();
-        assertThat(r.out.trim()).isEqualTo("rattan " + RattanCli.VERSION);
-        assertThat(run("put", "--version").out.trim()).isEqualTo("rattan " + RattanCli.VERSION);
+        CliRun r = run("--version");
+        assertThat(r.exit()).isZero();
+        assertThat(r.out().trim()).isEqualTo("rattan " + RattanCli.VERSION);
+        assertThat(run("put", "--version").out().trim()).isEqualTo("rattan " + RattanCli.VERSION);
     }
 
     @Test
@@ -85,20 +73,20 @@ class RattanCliTest {
             {"demo", "Starts a local cluster", "--seed", "Default: 1000", "Default: 3"},
         };
         for (String[] c : cases) {
-            Run r = run(c[0], "--help");
-            assertThat(r.exit).as(c[0]).isZero();
+            CliRun r = run(c[0], "--help");
+            assertThat(r.exit()).as(c[0]).isZero();
             for (int i = 1; i < c.length; i++) {
-                assertThat(r.out).as(c[0]).contains(c[i]);
+                assertThat(r.out()).as(c[0]).contains(c[i]);
             }
-            assertThat(r.out).as(c[0]).doesNotContain("Default: []").doesNotContain("Default: null");
+            assertThat(r.out()).as(c[0]).doesNotContain("Default: []").doesNotContain("Default: null");
         }
     }
 
     @Test
     void anUnknownSubcommandIsAUsageError() {
-        Run r = run("frobnicate");
-        assertThat(r.exit).isEqualTo(2);
-        assertThat(r.err).contains("Unmatched argument");
+        CliRun r = run("frobnicate");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("Unmatched argument");
     }
 
     // ---- node
@@ -197,9 +185,9 @@ class RattanCliTest {
                 "127.0.0.1:4000"}, "cannot read --wan matrix /nonexistent/m.tsv: no such file"},
         };
         for (Object[] c : cases) {
-            Run r = run((String[]) c[0]);
-            assertThat(r.exit).as(String.join(" ", (String[]) c[0])).isEqualTo(2);
-            assertThat(r.err).as(String.join(" ", (String[]) c[0])).contains((String) c[1]).contains("Usage:");
+            CliRun r = run((String[]) c[0]);
+            assertThat(r.exit()).as(String.join(" ", (String[]) c[0])).isEqualTo(2);
+            assertThat(r.err()).as(String.join(" ", (String[]) c[0])).contains((String) c[1]).contains("Usage:");
         }
     }
 
@@ -222,9 +210,9 @@ class RattanCliTest {
     void aMalformedWanMatrixIsAUsageErrorNamingItsLine(@TempDir Path dir) throws IOException {
         Path matrix = dir.resolve("m.tsv");
         Files.writeString(matrix, "0\t80\n80\n");
-        Run r = run("node", "--wan", matrix.toString(), "--wan-node", "0", "--wan-peers", "127.0.0.1:4000");
-        assertThat(r.exit).isEqualTo(2);
-        assertThat(r.err).contains("--wan matrix m.tsv line 2: expected 2 values");
+        CliRun r = run("node", "--wan", matrix.toString(), "--wan-node", "0", "--wan-peers", "127.0.0.1:4000");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("--wan matrix m.tsv line 2: expected 2 values");
         Files.writeString(matrix, "0\t80\n80\t0\n");
         assertThat(parse(NodeCommand.class, "node", "--wan", matrix.toString(), "--wan-node", "1", "--wan-peers",
                 "127.0.0.1:4003,127.0.0.1:4000").options().peerDelays().delayNanos(new Address("127.0.0.1", 4003)))
@@ -236,28 +224,28 @@ class RattanCliTest {
     @Test
     void keygenWritesAKeyShowsItsPublicHalfAndNeverOverwrites(@TempDir Path dir) throws IOException {
         Path file = dir.resolve("owner.pem");
-        Run made = run("keygen", "--out", file.toString());
-        assertThat(made.exit).as(made.err).isZero();
-        assertThat(made.err).contains("wrote a new owner key to " + file);
-        String publicKey = made.out.strip();
+        CliRun made = run("keygen", "--out", file.toString());
+        assertThat(made.exit()).as(made.err()).isZero();
+        assertThat(made.err()).contains("wrote a new owner key to " + file);
+        String publicKey = made.out().strip();
         assertThat(publicKey).isEqualTo(OwnerKey.load(file).publicKeyBase64Url()).hasSize(43);
 
-        Run shown = run("keygen", "--show", file.toString());
-        assertThat(shown.exit).isZero();
-        assertThat(shown.out.strip()).isEqualTo(publicKey);
+        CliRun shown = run("keygen", "--show", file.toString());
+        assertThat(shown.exit()).isZero();
+        assertThat(shown.out().strip()).isEqualTo(publicKey);
 
         String before = Files.readString(file);
-        Run again = run("keygen", "--out", file.toString());
-        assertThat(again.exit).isEqualTo(1);
-        assertThat(again.err).contains("exists; a key is never overwritten");
+        CliRun again = run("keygen", "--out", file.toString());
+        assertThat(again.exit()).isEqualTo(1);
+        assertThat(again.err()).contains("exists; a key is never overwritten");
         assertThat(Files.readString(file)).isEqualTo(before);
 
         Files.writeString(dir.resolve("junk"), "junk");
-        Run junk = run("keygen", "--show", dir.resolve("junk").toString());
-        assertThat(junk.exit).isEqualTo(1);
-        assertThat(junk.err).contains("holds no Ed25519 private key");
-        assertThat(run("keygen").exit).isEqualTo(2);
-        assertThat(run("keygen", "--out", file.toString(), "--show", file.toString()).err)
+        CliRun junk = run("keygen", "--show", dir.resolve("junk").toString());
+        assertThat(junk.exit()).isEqualTo(1);
+        assertThat(junk.err()).contains("holds no Ed25519 private key");
+        assertThat(run("keygen").exit()).isEqualTo(2);
+        assertThat(run("keygen", "--out", file.toString(), "--show", file.toString()).err())
                 .contains("mutually exclusive");
     }
 
@@ -315,9 +303,9 @@ class RattanCliTest {
             {new String[] {"rm", HEX, HASH, "--secret", "s", "--ttl", "-1"}, "--ttl must be at least 1 second"},
         };
         for (Object[] c : cases) {
-            Run r = run((String[]) c[0]);
-            assertThat(r.exit).as(String.join(" ", (String[]) c[0])).isEqualTo(2);
-            assertThat(r.err).as(String.join(" ", (String[]) c[0])).contains((String) c[1]);
+            CliRun r = run((String[]) c[0]);
+            assertThat(r.exit()).as(String.join(" ", (String[]) c[0])).isEqualTo(2);
+            assertThat(r.err()).as(String.join(" ", (String[]) c[0])).contains((String) c[1]);
         }
     }
 
@@ -329,10 +317,10 @@ class RattanCliTest {
         }
         // Refused connections end the call after its retries, well within the timeout; a short timeout would let a
         // loaded machine end it first, as TIMEOUT.
-        Run r = run("get", "--gateway", "127.0.0.1:" + port, "--timeout", "30", "name:x");
-        assertThat(r.exit).isEqualTo(1);
-        assertThat(r.err).startsWith("error: ").contains("UNAVAILABLE").doesNotContain("\tat ");
-        assertThat(r.out).isEmpty();
+        CliRun r = run("get", "--gateway", "127.0.0.1:" + port, "--timeout", "30", "name:x");
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.err()).startsWith("error: ").contains("UNAVAILABLE").doesNotContain("\tat ");
+        assertThat(r.out()).isEmpty();
     }
 
     @Test
@@ -344,18 +332,18 @@ class RattanCliTest {
                 .options()).isEqualTo(GetOptions.of(RoutingMode.GREEDY).withGateways(3).withHedge(true));
         assertThat(parse(GetCommand.class, "get", "--onehop", "--no-hedge", HEX).options())
                 .isEqualTo(GetOptions.of(RoutingMode.DELAY_AWARE).withOneHop(true));
-        assertThat(run("get", "--help").out).contains("--gateways", "--[no-]hedge", "--p", "iterative", "--onehop",
+        assertThat(run("get", "--help").out()).contains("--gateways", "--[no-]hedge", "--p", "iterative", "--onehop",
                 "--quorum");
         assertThat(parse(GetCommand.class, "get", "--quorum", HEX).options())
                 .isEqualTo(GetOptions.defaults().withQuorum(0));
         assertThat(parse(GetCommand.class, "get", "--quorum", "--r", "4", "--no-hedge", HEX).options())
                 .isEqualTo(GetOptions.defaults().withHedge(false).withQuorum(4));
-        Run quorumIterative = run("get", "--routing", "iterative", "--quorum", "--no-hedge", HEX);
-        assertThat(quorumIterative.exit).isEqualTo(2);
-        assertThat(quorumIterative.err).contains("--quorum is read by a replica");
-        Run rAlone = run("get", "--r", "2", HEX);
-        assertThat(rAlone.exit).isEqualTo(2);
-        assertThat(rAlone.err).contains("use it with --quorum");
+        CliRun quorumIterative = run("get", "--routing", "iterative", "--quorum", "--no-hedge", HEX);
+        assertThat(quorumIterative.exit()).isEqualTo(2);
+        assertThat(quorumIterative.err()).contains("--quorum is read by a replica");
+        CliRun rAlone = run("get", "--r", "2", HEX);
+        assertThat(rAlone.exit()).isEqualTo(2);
+        assertThat(rAlone.err()).contains("use it with --quorum");
     }
 
     @Test
@@ -367,16 +355,16 @@ class RattanCliTest {
             {"--routing", "fastest", "routing must be greedy, delay-aware or iterative"},
         };
         for (String[] c : cases) {
-            Run r = run("get", c[0], c[1], HEX);
-            assertThat(r.exit).as(c[0] + " " + c[1]).isEqualTo(2);
-            assertThat(r.err).contains(c[2]);
+            CliRun r = run("get", c[0], c[1], HEX);
+            assertThat(r.exit()).as(c[0] + " " + c[1]).isEqualTo(2);
+            assertThat(r.err()).contains(c[2]);
         }
-        Run r = run("get", "--routing", "iterative", "--p", "17", HEX);
-        assertThat(r.exit).isEqualTo(2);
-        assertThat(r.err).contains("--p must be 1..16, got 17");
-        Run oneHopIterative = run("get", "--routing", "iterative", "--onehop", HEX);
-        assertThat(oneHopIterative.exit).isEqualTo(2);
-        assertThat(oneHopIterative.err).contains("--onehop goes straight to a replica");
+        CliRun r = run("get", "--routing", "iterative", "--p", "17", HEX);
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("--p must be 1..16, got 17");
+        CliRun oneHopIterative = run("get", "--routing", "iterative", "--onehop", HEX);
+        assertThat(oneHopIterative.exit()).isEqualTo(2);
+        assertThat(oneHopIterative.err()).contains("--onehop goes straight to a replica");
     }
 
     @Test
@@ -401,9 +389,9 @@ class RattanCliTest {
             {new String[] {"demo", "--seed", "abc"}, "'abc' is not a long"},
         };
         for (Object[] c : cases) {
-            Run r = run((String[]) c[0]);
-            assertThat(r.exit).as(String.join(" ", (String[]) c[0])).isEqualTo(2);
-            assertThat(r.err).as(String.join(" ", (String[]) c[0])).contains((String) c[1]);
+            CliRun r = run((String[]) c[0]);
+            assertThat(r.exit()).as(String.join(" ", (String[]) c[0])).isEqualTo(2);
+            assertThat(r.err()).as(String.join(" ", (String[]) c[0])).contains((String) c[1]);
         }
     }
 
