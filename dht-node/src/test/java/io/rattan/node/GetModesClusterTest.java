@@ -278,9 +278,12 @@ class GetModesClusterTest {
             int exit = cl.execute(args.toArray(String[]::new));
 
             assertThat(exit).as(err.toString()).isZero();
+            // A one-hop get goes straight to a replica (0 hops) once the CLI's client has loaded the ring, which it
+            // starts doing when built; before that it is routed. The others start at a node that is no replica.
+            String hops = flags[0].equals("--onehop") ? "\\d+" : "[1-9]\\d*";
             assertThat(out.toString()).contains(VALUE.sha256().toHex() + "  ttl ")
                     .contains("  " + new String(VALUE.toByteArray(), java.nio.charset.StandardCharsets.UTF_8))
-                    .containsPattern("\\(1 value, [1-9]\\d* hops, [1-9]\\d* messages, [1-9]\\d* bytes\\)");
+                    .containsPattern("\\(1 value, " + hops + " hops, [1-9]\\d* messages, [1-9]\\d* bytes\\)");
         }
     }
 
