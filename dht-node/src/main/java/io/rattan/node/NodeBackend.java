@@ -2,7 +2,9 @@ package io.rattan.node;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ClientWatch;
 import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.Messages.WatchEvent;
 import io.rattan.core.node.ClientRequestValidator;
 import io.rattan.core.node.Node;
 import io.rattan.core.node.NodeConfig;
@@ -10,10 +12,12 @@ import io.rattan.core.node.NodeStatus;
 import io.rattan.core.store.StoreException;
 import io.rattan.core.store.StoredRecord;
 import io.rattan.node.gateway.GatewayBackend;
+import io.rattan.node.gateway.WatchHandle;
 import io.rattan.node.store.RocksDbStore;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /**
  * The gateways' view of a running node: what the binary RPC and the HTTP gateway may ask of it. It exists so that the
@@ -44,6 +48,11 @@ final class NodeBackend implements GatewayBackend {
             return CompletableFuture.completedFuture(refused.get());
         }
         return nodeOnLoop.serve(clientRequest, (n, reply) -> n.handleClient(clientRequest, reply));
+    }
+
+    @Override
+    public WatchHandle watch(ClientWatch watch, Consumer<WatchEvent> sink) {
+        return nodeOnLoop.watch(watch, sink);
     }
 
     @Override

@@ -4,18 +4,22 @@ import io.netty.channel.EventLoop;
 import io.rattan.core.env.NodeEnv;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ClientWatch;
 import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.Messages.WatchEvent;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.Node;
 import io.rattan.core.node.NodeConfig;
+import io.rattan.node.gateway.WatchHandle;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -146,6 +150,36 @@ final class NodeOnLoop {
             reply.complete(notRunning());
         }
         return reply;
+    }
+
+    /**
+     * Starts a client's watch on the loop, as an input (through the slow-node hook); the handle ends it. A node not
+     * running ends it at once.
+     */
+    WatchHandle watch(ClientWatch w, Consumer<WatchEvent> sink) {
+        AtomicLong id = new AtomicLong(-1);
+        Runnable unwatch = () -> {
+            long was = id.getAndSet(0);
+            if (was > 0 && node != null && !stopped) {
+                node.unwatch(was);
+            }
+        };
+        boolean posted = gate.post(() -> handle(() -> {
+            if (node == null || stopped) {
+                sink.accept(WatchEvent.ended(Status.UNAVAILABLE, notRunning().detail()));
+            } else {
+                long started = node.watch(w, sink);
+                if (!id.compareAndSet(-1, started)) {
+                    // Closed before it started: end it now.
+                    node.unwatch(started);
+                }
+            }
+        }));
+        if (!posted) {
+            sink.accept(WatchEvent.ended(Status.UNAVAILABLE, notRunning().detail()));
+            return () -> { };
+        }
+        return () -> gate.post(unwatch);
     }
 
     /** A frame from a peer, on the loop. Frames that arrive before the node exists or after it stopped are dropped. */

@@ -16,7 +16,7 @@ import java.util.Objects;
  * A frame body is what {@link #encode} returns. Transports send each body after a 4-byte big-endian length, which is
  * not part of the body; a receiver rejects a length above its {@link #frameBytesMax()} before reading the body.
  *
- * <h2>Frame body, version 9</h2>
+ * <h2>Frame body, version 10</h2>
  * All integers are big-endian and fixed width; there are no varints, so each value has exactly one encoding.
  * <pre>
  * u8    version      must be {@value #VERSION}
@@ -45,6 +45,8 @@ import java.util.Objects;
  * ValueFilter u8 0 (none); u8 1 then owner (32 bytes); or u8 2 then owner (32 bytes) and valueId (i64, unsigned);
  *           at the end of ClientGet, GetRequest, IterativeGet and ReplicaRead
  * records   ValueEntry, ReplicaRecord, DigestEntry, RangeSum: their fields in declaration order
+ * WatchKind u8 {@link io.rattan.core.msg.WatchKind#code()}, in WatchEvent, whose ValueEntry is written as its
+ *           fields in place
  * </pre>
  * Per-field bounds:
  * <pre>
@@ -53,7 +55,8 @@ import java.util.Objects;
  * secret (removes, tombstones)    at most {@value #SECRET_BYTES_MAX} bytes
  * hops                            0..{@value #HOPS_MAX}
  * ttlSeconds, maxValues, replicas, accepted, expiresAtMillis, ttlRemainingMillis, senderMillis, RangeSum.count,
- * retryAfterMillis, readReplicas, readQuorum, replicasRead, maxRecords, maxNodes   at least 0
+ * retryAfterMillis, readReplicas, readQuorum, replicasRead, maxRecords, maxNodes, leaseMillis, changesSent,
+ * number, resumeSeq, seq   at least 0
  * </pre>
  * Every field of every record must be non-null; only the envelope's sender and owner stamps are optional.
  *
@@ -69,14 +72,15 @@ import java.util.Objects;
  * {@link FrameWriter} and {@link FrameReader}, and the bodies in one package-private class per family of messages:
  * {@link MembershipBodies} (liveness, handshake, join, leaf set), {@link RequestBodies} (routed put, get, remove,
  * iterative get, and their replies), {@link ReplicaBodies} (replica copies, digests, range sync) and
- * {@link GatewayBodies} (client gateway requests, the ring page and the error reply).
+ * {@link GatewayBodies} (client gateway requests, the ring page and the error reply) and {@link WatchBodies} (watches,
+ * at the replicas and at the gateway).
  *
  * <p>Immutable and thread-safe: any thread may call any method.
  */
 public final class MessageCodec {
 
     /** The protocol version carried in the first byte of every frame. */
-    public static final int VERSION = 9;
+    public static final int VERSION = 10;
     /** Default largest frame body: 1 MiB. */
     public static final int DEFAULT_FRAME_BYTES_MAX = 1 << 20;
     /** Largest value, in bytes. */
@@ -259,6 +263,7 @@ public final class MessageCodec {
             case STORE_REPLICAS, REPLICA_READ, REPLICA_READ_REPLY, STORE_ACK, REMOVE_REPLICA, REMOVE_REPLICA_REPLY,
                     DIGEST, DIGEST_WANT, RANGE_DIGEST, RANGE_DIGEST_REPLY -> ReplicaBodies.INSTANCE;
             case CLIENT_PUT, CLIENT_GET, CLIENT_REMOVE, CLIENT_RING, RING_REPLY, ERROR_REPLY -> GatewayBodies.INSTANCE;
+            case WATCH, WATCH_ACK, WATCH_CHANGE, CLIENT_WATCH, CLIENT_UNWATCH, WATCH_EVENT -> WatchBodies.INSTANCE;
         };
     }
 }

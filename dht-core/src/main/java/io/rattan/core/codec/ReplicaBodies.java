@@ -98,7 +98,7 @@ final class ReplicaBodies implements BodyCodec {
         };
     }
 
-    private static void writeReplicaRecords(FrameWriter w, List<ReplicaRecord> records) {
+    static void writeReplicaRecords(FrameWriter w, List<ReplicaRecord> records) {
         w.list(records, "records", (lw, r) -> {
             lw.id(r.key(), "key");
             lw.bytes(r.valueHash(), HASH_BYTES_MAX, "valueHash");
@@ -111,7 +111,7 @@ final class ReplicaBodies implements BodyCodec {
         });
     }
 
-    private static List<ReplicaRecord> readReplicaRecords(FrameReader r) {
+    static List<ReplicaRecord> readReplicaRecords(FrameReader r) {
         return r.list(REPLICA_RECORD_BYTES_MIN, "records", lr -> new ReplicaRecord(lr.id("key"),
                 lr.bytes(HASH_BYTES_MAX, "valueHash"), lr.bytes(VALUE_BYTES_MAX, "value"),
                 lr.nonNegativeI64("expiresAtMillis"), lr.bytes(HASH_BYTES_MAX, "binding"),

@@ -12,7 +12,8 @@ public sealed interface Message permits Messages.Ping, Messages.Pong, Messages.H
         Messages.Digest, Messages.DigestWant, Messages.RangeDigest, Messages.RangeDigestReply, Messages.ReplicaRead,
         Messages.ReplicaReadReply, Messages.ClientPut,
         Messages.ClientGet, Messages.ClientRemove, Messages.ClientRing, Messages.RingReply,
-        Messages.ErrorReply, Messages.IterativeGet, Messages.IterativeGetReply {
+        Messages.ErrorReply, Messages.IterativeGet, Messages.IterativeGetReply, Messages.Watch, Messages.WatchAck,
+        Messages.WatchChange, Messages.ClientWatch, Messages.ClientUnwatch, Messages.WatchEvent {
 
     MessageType type();
 }

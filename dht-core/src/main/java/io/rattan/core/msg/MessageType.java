@@ -23,6 +23,7 @@ public enum MessageType {
     REMOVE_REPLY(32),
     ITERATIVE_GET_REPLY(33),
     RING_REPLY(34),
+    WATCH_EVENT(35),
     STORE_REPLICAS(40),
     STORE_ACK(41),
     REMOVE_REPLICA(42),
@@ -33,10 +34,15 @@ public enum MessageType {
     RANGE_DIGEST_REPLY(47),
     REPLICA_READ(48),
     REPLICA_READ_REPLY(49),
+    WATCH(50),
+    WATCH_ACK(51),
+    WATCH_CHANGE(52),
     CLIENT_PUT(60),
     CLIENT_GET(61),
     CLIENT_REMOVE(62),
     CLIENT_RING(63),
+    CLIENT_WATCH(64),
+    CLIENT_UNWATCH(65),
     ERROR_REPLY(70);
 
     private static final MessageType[] BY_TAG = new MessageType[128];

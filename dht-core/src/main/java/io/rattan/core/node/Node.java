@@ -24,6 +24,10 @@ import io.rattan.core.msg.Messages.RemoveReplica;
 import io.rattan.core.msg.Messages.ReplicaRead;
 import io.rattan.core.msg.Messages.Routed;
 import io.rattan.core.msg.Messages.StoreReplicas;
+import io.rattan.core.msg.Messages.ClientWatch;
+import io.rattan.core.msg.Messages.Watch;
+import io.rattan.core.msg.Messages.WatchChange;
+import io.rattan.core.msg.Messages.WatchEvent;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
@@ -61,6 +65,9 @@ public final class Node {
     private final Router router;
     private final ClientRequests clients;
     private final PeerWrites writes;
+    private final Watchers watchers;
+    private final ClientWatches watches;
+    private long watchersSweptAtNanos;
     private final List<Cancellable> timers = new ArrayList<>();
     private boolean started;
     // For replicaView (diagnostics): when this node started, and when its leaf set last changed.
@@ -85,9 +92,12 @@ public final class Node {
         this.join = new Join(ctx, members);
         this.repair = new Repair(ctx, members, replica, bugs);
         this.gets = new GetAnswers(ctx, members, replica);
-        this.router = new Router(ctx, members, gets, new ReplicaCoordinator(ctx, members, replica, bugs, repair::owed));
+        this.watchers = new Watchers(ctx, members, replica);
+        this.router = new Router(ctx, members, gets, new ReplicaCoordinator(ctx, members, replica, bugs, repair::owed,
+                watchers));
         this.clients = new ClientRequests(ctx, members, router, new IterativeGateway(ctx, members));
-        this.writes = new PeerWrites(ctx, members, replica, repair);
+        this.writes = new PeerWrites(ctx, members, replica, repair, watchers);
+        this.watches = new ClientWatches(ctx, this::handleClient);
     }
 
     public Contact self() {
@@ -120,6 +130,7 @@ public final class Node {
         periodic(ctx.config().leafExchangeIntervalMillis(), this::maintainNeighbours);
         periodic(ctx.config().antiEntropyIntervalMillis(), this::antiEntropy);
         periodic(ctx.config().purgeIntervalMillis(), this::purgeExpired);
+        periodic(Math.min(1_000, ctx.config().watch().renewMillis()), this::maintainWatches);
         join.start(bootstrap, moreToCome);
     }
 
@@ -231,6 +242,7 @@ public final class Node {
             }
         }
         outbox.failAll();
+        watches.stop();
     }
 
     /** Graceful leave: hands this node's values to the neighbours that become their replicas, then runs {@code done}. */
@@ -284,7 +296,7 @@ public final class Node {
     private void dispatch(Envelope e, Contact from, Message m) {
         switch (m.type()) {
             case PING -> reply(from, e, tables.answerPing(from));
-            case PONG, HOP_ACK, STORE_ACK, LEAF_EXCHANGE_REPLY, REMOVE_REPLICA_REPLY, DIGEST_WANT, RANGE_DIGEST_REPLY,
+            case PONG, HOP_ACK, STORE_ACK, WATCH_ACK, LEAF_EXCHANGE_REPLY, REMOVE_REPLICA_REPLY, DIGEST_WANT, RANGE_DIGEST_REPLY,
                  PUT_REPLY, GET_REPLY, REMOVE_REPLY, ITERATIVE_GET_REPLY, REPLICA_READ_REPLY, ERROR_REPLY ->
                     outbox.onReply(e);
             case ITERATIVE_GET -> {
@@ -312,6 +324,12 @@ public final class Node {
             case STORE_REPLICAS -> writes.storeReplicas(from, e, (StoreReplicas) m);
             case REMOVE_REPLICA -> writes.removeReplica(from, e, (RemoveReplica) m);
             case REPLICA_READ -> reply(from, e, gets.answerReplicaRead(from, (ReplicaRead) m));
+            case WATCH -> {
+                if (join.isJoined()) {
+                    reply(from, e, watchers.register(from, (Watch) m));
+                }
+            }
+            case WATCH_CHANGE -> watches.onChange(from, (WatchChange) m);
             case DIGEST -> repair.answers().answerDigest(e, from, (Digest) m);
             case RANGE_DIGEST -> repair.answers().answerRangeDigest(e, from, (RangeDigest) m);
             default -> log.debug("{} ignores a {} on the peer port from {}", ctx.tag(), m.type(), from);
@@ -347,6 +365,34 @@ public final class Node {
                 log.warn("{} store failure serving a client {}: {}", ctx.tag(), request.type(), ex.toString());
                 reply.accept(new ErrorReply(LocalReplica.statusOf(ex), "store failed: " + ex.getMessage()));
             }
+        }
+    }
+
+    /**
+     * Starts a client's watch of {@code w.key()} with this node as gateway ({@link ClientWatches}): {@code sink} hears,
+     * on the event loop, a VALUE event per live value, READY, then every change, until an ENDED event (the node stops,
+     * or no replica took the watch) or {@link #unwatch}. Returns the watch's id, or 0 when it was refused (the sink has
+     * heard ENDED: this node has not joined, or serves its most watches).
+     */
+    public long watch(ClientWatch w, Consumer<WatchEvent> sink) {
+        if (ctx.stopped() || !join.isJoined()) {
+            sink.accept(WatchEvent.ended(Status.UNAVAILABLE, ctx.stopped() ? "node is stopping"
+                    : "node has not joined the overlay yet"));
+            return 0;
+        }
+        return watches.watch(w, sink);
+    }
+
+    /** Ends the client watch {@code watchId}; its sink hears nothing more. */
+    public void unwatch(long watchId) {
+        watches.unwatch(watchId);
+    }
+
+    private void maintainWatches() {
+        watches.tick();
+        if (ctx.now() - watchersSweptAtNanos >= nanos(ctx.config().watch().renewMillis())) {
+            watchersSweptAtNanos = ctx.now();
+            watchers.sweep();
         }
     }
 }

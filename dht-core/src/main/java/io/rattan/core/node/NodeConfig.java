@@ -26,6 +26,7 @@ import io.rattan.core.codec.MessageCodec;
  *                                   routing-table slot, so that one host cannot surround a key or a node; ids at
  *                                   this node's own host are not counted (a local cluster shares one address);
  *                                   -1: no bound. See docs/security.md.
+ * @param watch                      the bounds of watches: leases, and how many a gateway and a replica hold
  */
 public record NodeConfig(
         int leafSetHalf,
@@ -44,7 +45,8 @@ public record NodeConfig(
         long rtoMinMillis,
         long rtoMaxMillis,
         int digestEntriesMax,
-        int idsPerIp) {
+        int idsPerIp,
+        WatchLimits watch) {
 
     /** The default of {@link #idsPerIp}: two nodes per host, as an operator may run, and no more. */
     public static final int IDS_PER_IP_DEFAULT = 2;
@@ -68,6 +70,7 @@ public record NodeConfig(
                 "need 0 < rtoMin <= rtoInitial <= rtoMax");
         require(digestEntriesMax >= 1 && digestEntriesMax <= 4096, "digestEntriesMax must be 1..4096");
         require(idsPerIp == -1 || idsPerIp >= 1, "idsPerIp must be -1 (no bound) or at least 1");
+        require(watch != null, "watch limits must be given");
     }
 
     /**
@@ -156,6 +159,7 @@ public record NodeConfig(
         private long rtoMaxMillis = 5_000;
         private int digestEntriesMax = 512;
         private int idsPerIp = IDS_PER_IP_DEFAULT;
+        private WatchLimits watch = WatchLimits.DEFAULTS;
 
         private Builder() {
         }
@@ -178,6 +182,7 @@ public record NodeConfig(
             rtoMaxMillis = c.rtoMaxMillis;
             digestEntriesMax = c.digestEntriesMax;
             idsPerIp = c.idsPerIp;
+            watch = c.watch;
         }
 
         public Builder leafSetHalf(int v) {
@@ -234,12 +239,18 @@ public record NodeConfig(
             return this;
         }
 
+        /** The bounds of watches. */
+        public Builder watch(WatchLimits v) {
+            watch = v;
+            return this;
+        }
+
         /** @throws IllegalArgumentException when the settings do not fit together (see {@link NodeConfig}) */
         public NodeConfig build() {
             return new NodeConfig(leafSetHalf, replicas, writeQuorum, candidatesPerSlot, valueBytesMax, ttlSecondsMax,
                     pageValuesMax, pageBytesMax, leafExchangeIntervalMillis, antiEntropyIntervalMillis,
                     purgeIntervalMillis, requestTimeoutMillis, rtoInitialMillis, rtoMinMillis, rtoMaxMillis,
-                    digestEntriesMax, idsPerIp);
+                    digestEntriesMax, idsPerIp, watch);
         }
     }
 }

@@ -33,9 +33,11 @@ final class PeerWrites {
     private final Membership members;
     private final LocalReplica replica;
     private final Repair repair;
+    private final Watchers watchers;
 
-    PeerWrites(NodeContext ctx, Membership members, LocalReplica replica, Repair repair) {
+    PeerWrites(NodeContext ctx, Membership members, LocalReplica replica, Repair repair, Watchers watchers) {
         this.ctx = ctx;
+        this.watchers = watchers;
         this.members = members;
         this.replica = replica;
         this.repair = repair;
@@ -54,6 +56,7 @@ final class PeerWrites {
                 reply(from, e, new ErrorReply(LocalReplica.statusOf(ex), "replica store failed: " + ex.getMessage()));
             } else {
                 repair.passOn(from, accepted.fresh());
+                watchers.stored(accepted.fresh());
                 // A sync that never returns (a hung disk) is answered as an I/O fault after a bound: DurableWait.
                 DurableWait.await(ctx, replica, false, () -> reply(from, e, new StoreAck(accepted.count())),
                         () -> reply(from, e, new ErrorReply(Status.IO_ERROR, "replica store: the copies were not "
@@ -68,9 +71,13 @@ final class PeerWrites {
             reply(from, e, new RemoveReplicaReply(Status.FORBIDDEN));
             return;
         }
-        replica.offLoop(() -> replica.remove(r.key(), r.valueHash(), r.secret(), r.ttlSeconds()),
-                (status, failure) -> reply(from, e, new RemoveReplicaReply(failure == null ? status
-                        : LocalReplica.statusOf(LocalReplica.storeFault(failure)))));
+        replica.offLoop(() -> replica.remove(r.key(), r.valueHash(), r.secret(), r.ttlSeconds()), (status, failure) -> {
+            if (failure == null && status == Status.OK) {
+                watchers.removed(r.key(), r.valueHash(), ctx.clock().epochMillis() + r.ttlSeconds() * 1000L);
+            }
+            reply(from, e, new RemoveReplicaReply(failure == null ? status
+                    : LocalReplica.statusOf(LocalReplica.storeFault(failure))));
+        });
     }
 
     /**

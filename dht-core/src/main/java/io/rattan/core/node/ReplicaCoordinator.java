@@ -42,14 +42,17 @@ final class ReplicaCoordinator {
     private final PlantedBugs bugs;
     /** Told of a replica a put's copy may not have reached (a storage fault, no answer): repair owes it a session. */
     private final Consumer<Contact> missedCopy;
+    /** The gateways that watch keys here, told of what this node writes as root. */
+    private final Watchers watchers;
 
     ReplicaCoordinator(NodeContext ctx, Membership members, LocalReplica replica) {
-        this(ctx, members, replica, PlantedBugs.NONE, c -> { });
+        this(ctx, members, replica, PlantedBugs.NONE, c -> { }, new Watchers(ctx, members, replica));
     }
 
     ReplicaCoordinator(NodeContext ctx, Membership members, LocalReplica replica, PlantedBugs bugs,
-                       Consumer<Contact> missedCopy) {
+                       Consumer<Contact> missedCopy, Watchers watchers) {
         this.ctx = ctx;
+        this.watchers = watchers;
         this.members = members;
         this.replica = replica;
         this.bugs = bugs;
@@ -116,6 +119,7 @@ final class ReplicaCoordinator {
                 ctx.outbox().replyToOrigin(p, new PutReply(verdict.refused(), 0, verdict.detail(),
                         verdict.currentSeq()));
             } else {
+                watchers.stored(List.of(record));
                 askReplicas(p, record, replicas, quorum, null, true);
             }
         });
@@ -233,8 +237,13 @@ final class ReplicaCoordinator {
             int slot = i;
             if (c.equals(ctx.self())) {
                 // Off the loop; a store too busy to take it answers as a storage fault.
-                replica.offLoop(() -> removeHere(r), (status, failure) -> tally.answered(slot,
-                        failure == null ? status : LocalReplica.statusOf(LocalReplica.storeFault(failure))));
+                replica.offLoop(() -> removeHere(r), (status, failure) -> {
+                    if (failure == null && status == Status.OK) {
+                        watchers.removed(r.key(), r.valueHash(), ctx.clock().epochMillis() + r.ttlSeconds() * 1000L);
+                    }
+                    tally.answered(slot, failure == null ? status
+                            : LocalReplica.statusOf(LocalReplica.storeFault(failure)));
+                });
                 continue;
             }
             Message ask = new RemoveReplica(r.key(), r.valueHash(), r.secret(), r.ttlSeconds());

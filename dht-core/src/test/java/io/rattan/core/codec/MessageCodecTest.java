@@ -274,7 +274,7 @@ class MessageCodecTest {
         byte[] frame = codec.encode(new Envelope(null, 1, new Ping()));
         frame[0] = (byte) (MessageCodec.VERSION - 1);
 
-        assertRejected(frame, "unsupported version 8: this node speaks version 9 (the sender runs an older Rattan");
+        assertRejected(frame, "unsupported version 9: this node speaks version 10 (the sender runs an older Rattan");
     }
 
     @ParameterizedTest

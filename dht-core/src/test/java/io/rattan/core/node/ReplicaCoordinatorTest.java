@@ -66,7 +66,8 @@ class ReplicaCoordinatorTest {
         members = node.members();
         outbox = node.outbox();
         LocalReplica replica = new LocalReplica(config, store, scheduler, node.ctx().tag());
-        coordinator = new ReplicaCoordinator(node.ctx(), members, replica, PlantedBugs.NONE, owed::add);
+        coordinator = new ReplicaCoordinator(node.ctx(), members, replica, PlantedBugs.NONE, owed::add,
+                new Watchers(node.ctx(), members, replica));
         for (String hex : List.of("8000000000000000000000000000000000000002", "7fffffffffffffffffffffffffffffffffffffff",
                 "8000000000000000000000000000000000000003")) {
             Contact c = contact(hex, 2 + others.size());

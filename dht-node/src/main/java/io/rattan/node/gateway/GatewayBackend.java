@@ -2,7 +2,10 @@ package io.rattan.node.gateway;
 
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
+import io.rattan.core.msg.Messages.ClientWatch;
 import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.Messages.WatchEvent;
+import io.rattan.core.msg.Status;
 import io.rattan.core.node.ClientRequestValidator;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.node.NodeStatus;
@@ -10,6 +13,7 @@ import io.rattan.core.store.StoredRecord;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /** What the client-facing gateways (binary RPC and HTTP) need from the node they front. Thread-safe. */
 public interface GatewayBackend {
@@ -21,6 +25,17 @@ public interface GatewayBackend {
      * answered with its refusal at once, before it reaches the loop.
      */
     CompletableFuture<Message> request(Message clientRequest);
+
+    /**
+     * Starts a client's watch of a key ({@code Node.watch}): {@code sink} hears its events on the node's event loop,
+     * where the gateways' sockets live, in order: a VALUE per live value, READY, then every change, and last an ENDED
+     * (the node stops, no replica took the watch, or the node serves its most watches) unless the handle is closed
+     * first. Never throws: a watch the node cannot take ends at once, on the caller's thread if the loop is gone.
+     */
+    default WatchHandle watch(ClientWatch watch, Consumer<WatchEvent> sink) {
+        sink.accept(WatchEvent.ended(Status.UNAVAILABLE, "this gateway serves no watches"));
+        return () -> { };
+    }
 
     /** A snapshot of the node, taken on its event loop. */
     CompletableFuture<NodeStatus> status();

@@ -1,0 +1,119 @@
+package io.rattan.core.node;
+
+import io.rattan.core.msg.Messages.ReplicaRecord;
+import io.rattan.core.msg.Messages.ValueEntry;
+import io.rattan.core.msg.WatchKind;
+import io.rattan.core.owned.OwnerStamp;
+import io.rattan.core.util.Bytes;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a gateway's watch of one key knows of the key's values, and the changes each batch of records makes to it
+ * (pure; no time of its own). Copies of one value arrive from every replica, and late copies after a remove, so a
+ * value is news once: a new hash, or a newer sequence of an owned slot; a removed hash is remembered until its
+ * tombstone expires, so that a stale copy does not bring it back.
+ */
+final class WatchedValues {
+
+    /** One change a watch's clients hear of. {@code stamp} is the owner's (null: unowned), for their filters. */
+    record Change(WatchKind kind, Bytes valueHash, ValueEntry value, OwnerStamp stamp) {
+    }
+
+    private record Known(Bytes value, long expiresAtMillis, OwnerStamp stamp, boolean removed) {
+        long seq() {
+            return stamp == null ? 0 : stamp.seq();
+        }
+    }
+
+    private final Map<Bytes, Known> known = new HashMap<>();
+
+    /** The changes {@code records} (values and tombstones, as replicas hold them) make, in their order. */
+    List<Change> apply(List<ReplicaRecord> records, long nowMillis) {
+        List<Change> changes = new ArrayList<>();
+        for (ReplicaRecord r : records) {
+            Change c = r.tombstone() ? remove(r) : add(r, nowMillis);
+            if (c != null) {
+                changes.add(c);
+            }
+        }
+        return changes;
+    }
+
+    private Change add(ReplicaRecord r, long nowMillis) {
+        if (r.expiresAtMillis() <= nowMillis) {
+            return null;
+        }
+        Known cur = known.get(r.valueHash());
+        Known next = new Known(r.value(), r.expiresAtMillis(), r.stamp(), false);
+        if (cur == null || (r.stamp() != null && Long.compareUnsigned(r.stamp().seq(), cur.seq()) > 0)) {
+            known.put(r.valueHash(), next);
+            return new Change(WatchKind.VALUE, r.valueHash(), entry(next, nowMillis), r.stamp());
+        }
+        if (!cur.removed() && r.expiresAtMillis() > cur.expiresAtMillis()
+                && Long.compareUnsigned(r.stamp() == null ? 0 : r.stamp().seq(), cur.seq()) == 0) {
+            // The same value put again with a longer life (a permanent value's re-put): no news, a later expiry.
+            known.put(r.valueHash(), next);
+        }
+        return null;
+    }
+
+    private Change remove(ReplicaRecord r) {
+        Known cur = known.get(r.valueHash());
+        long seq = r.stamp() == null ? 0 : r.stamp().seq();
+        Known gone = new Known(Bytes.EMPTY, r.expiresAtMillis(), r.stamp(), true);
+        if (cur == null) {
+            known.put(r.valueHash(), gone);
+            return null;
+        }
+        if (Long.compareUnsigned(seq, cur.seq()) < 0) {
+            return null;
+        }
+        if (cur.removed()) {
+            if (r.expiresAtMillis() > cur.expiresAtMillis()) {
+                known.put(r.valueHash(), gone);
+            }
+            return null;
+        }
+        known.put(r.valueHash(), gone);
+        return new Change(WatchKind.REMOVED, r.valueHash(), null, cur.stamp());
+    }
+
+    /** The live values whose TTL has ended by {@code nowMillis}, forgotten; and expired tombstones, silently. */
+    List<Change> expire(long nowMillis) {
+        List<Change> changes = new ArrayList<>();
+        for (Iterator<Map.Entry<Bytes, Known>> it = known.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<Bytes, Known> e = it.next();
+            Known k = e.getValue();
+            if (k.expiresAtMillis() <= nowMillis) {
+                it.remove();
+                if (!k.removed()) {
+                    changes.add(new Change(WatchKind.EXPIRED, e.getKey(), null, k.stamp()));
+                }
+            }
+        }
+        return changes;
+    }
+
+    /** Every live value, as {@code VALUE} changes: what a client that starts watching hears first. */
+    List<Change> live(long nowMillis) {
+        List<Change> values = new ArrayList<>();
+        known.forEach((hash, k) -> {
+            if (!k.removed() && k.expiresAtMillis() > nowMillis) {
+                values.add(new Change(WatchKind.VALUE, hash, entry(k, nowMillis), k.stamp()));
+            }
+        });
+        return values;
+    }
+
+    int size() {
+        return known.size();
+    }
+
+    private static ValueEntry entry(Known k, long nowMillis) {
+        return new ValueEntry(k.value(), Math.max(0, k.expiresAtMillis() - nowMillis), k.stamp());
+    }
+}
