@@ -16,6 +16,7 @@ import io.rattan.core.msg.Messages.WatchChange;
 import io.rattan.core.msg.Messages.WatchEvent;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Contact;
+import io.rattan.core.testing.PlantedBugs;
 import io.rattan.core.util.Bytes;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -47,9 +48,12 @@ final class ClientWatches {
     private final Map<Long, KeyWatch> byWatch = new HashMap<>();
     private long nextWatchId = 1;
 
-    ClientWatches(NodeContext ctx, BiConsumer<Message, Consumer<Message>> requests) {
+    private final boolean neverReadAgain;
+
+    ClientWatches(NodeContext ctx, BiConsumer<Message, Consumer<Message>> requests, PlantedBugs bugs) {
         this.ctx = ctx;
         this.requests = requests;
+        this.neverReadAgain = bugs.has(PlantedBugs.Bug.WATCH_NEVER_READS_AGAIN);
     }
 
     /** Starts a client's watch; its id, or 0 when refused ({@code sink} has heard ENDED). */
@@ -88,6 +92,11 @@ final class ClientWatches {
         }
     }
 
+    /** Whether this node holds a watch of some key (its clients may all have left: it lingers). */
+    boolean active() {
+        return !byKey.isEmpty();
+    }
+
     /** How many client watches this node serves. */
     int count() {
         return byWatch.size();
@@ -100,7 +109,7 @@ final class ClientWatches {
         if (h == null) {
             return;
         }
-        if (c.number() > h.lastNumber + 1 && !h.needsRead) {
+        if (c.number() > h.lastNumber + 1 && !h.needsRead && !neverReadAgain) {
             h.needsRead = true;
             ask(kw, h, Bytes.EMPTY);
         }
@@ -209,7 +218,7 @@ final class ClientWatches {
             if (!a.renewed()) {
                 h.lastNumber = 0;
             } else if (!read && a.changesSent() != h.lastNumber) {
-                h.needsRead = true;
+                h.needsRead = !neverReadAgain;
                 h.lastNumber = a.changesSent();
             }
             if (read) {
@@ -217,7 +226,7 @@ final class ClientWatches {
                 h.needsRead = a.more();
             } else if (!a.renewed()) {
                 // The replica had lost the registration (restarted, or the lease ran out): read it again.
-                h.needsRead = true;
+                h.needsRead = !neverReadAgain;
             }
             if (h.needsRead) {
                 ask(kw, h, read && a.more() ? lastHash(a.records()) : Bytes.EMPTY);

@@ -67,7 +67,7 @@ public final class Node {
     private final PeerWrites writes;
     private final Watchers watchers;
     private final ClientWatches watches;
-    private long watchersSweptAtNanos;
+    private final WatchTicks watchTicks;
     private final List<Cancellable> timers = new ArrayList<>();
     private boolean started;
     // For replicaView (diagnostics): when this node started, and when its leaf set last changed.
@@ -97,7 +97,8 @@ public final class Node {
                 watchers));
         this.clients = new ClientRequests(ctx, members, router, new IterativeGateway(ctx, members));
         this.writes = new PeerWrites(ctx, members, replica, repair, watchers);
-        this.watches = new ClientWatches(ctx, this::handleClient);
+        this.watches = new ClientWatches(ctx, this::handleClient, bugs);
+        this.watchTicks = new WatchTicks(ctx, this::maintainWatches, () -> watches.active() || watchers.count() > 0);
     }
 
     public Contact self() {
@@ -130,7 +131,6 @@ public final class Node {
         periodic(ctx.config().leafExchangeIntervalMillis(), this::maintainNeighbours);
         periodic(ctx.config().antiEntropyIntervalMillis(), this::antiEntropy);
         periodic(ctx.config().purgeIntervalMillis(), this::purgeExpired);
-        periodic(Math.min(1_000, ctx.config().watch().renewMillis()), this::maintainWatches);
         join.start(bootstrap, moreToCome);
     }
 
@@ -242,6 +242,7 @@ public final class Node {
             }
         }
         outbox.failAll();
+        watchTicks.cancel();
         watches.stop();
     }
 
@@ -327,6 +328,7 @@ public final class Node {
             case WATCH -> {
                 if (join.isJoined()) {
                     reply(from, e, watchers.register(from, (Watch) m));
+                    watchTicks.ensure();
                 }
             }
             case WATCH_CHANGE -> watches.onChange(from, (WatchChange) m);
@@ -380,6 +382,7 @@ public final class Node {
                     : "node has not joined the overlay yet"));
             return 0;
         }
+        watchTicks.ensure();
         return watches.watch(w, sink);
     }
 
@@ -390,9 +393,6 @@ public final class Node {
 
     private void maintainWatches() {
         watches.tick();
-        if (ctx.now() - watchersSweptAtNanos >= nanos(ctx.config().watch().renewMillis())) {
-            watchersSweptAtNanos = ctx.now();
-            watchers.sweep();
-        }
+        watchers.sweepIfDue();
     }
 }

@@ -40,6 +40,7 @@ final class Watchers {
     private final Map<Id, Map<Id, Registration>> byKey = new HashMap<>();
     private final Map<Id, Integer> perGateway = new HashMap<>();
     private int count;
+    private long sweptAtNanos;
 
     Watchers(NodeContext ctx, Membership members, LocalReplica replica) {
         this.ctx = ctx;
@@ -121,9 +122,13 @@ final class Watchers {
         }
     }
 
-    /** Forgets the registrations whose lease ended. */
-    void sweep() {
+    /** Every third of a lease: forgets the registrations whose lease ended. */
+    void sweepIfDue() {
         long now = ctx.now();
+        if (now - sweptAtNanos < nanos(ctx.config().watch().renewMillis())) {
+            return;
+        }
+        sweptAtNanos = now;
         for (Iterator<Map.Entry<Id, Map<Id, Registration>>> keys = byKey.entrySet().iterator(); keys.hasNext(); ) {
             Map<Id, Registration> regs = keys.next().getValue();
             for (Iterator<Registration> it = regs.values().iterator(); it.hasNext(); ) {

@@ -33,7 +33,12 @@ public final class PlantedBugs {
         /** A replica read for a quorum get never says that more records follow a full page. */
         QUORUM_PAGE_NEVER_MORE,
         /** The root writes an owned put without checking its condition: a compare-and-swap decided by sequence alone. */
-        OWNED_CONDITION_IGNORED
+        OWNED_CONDITION_IGNORED,
+        /**
+         * A watch's gateway reads a replica's records only when it first registers there: a gap in the replica's
+         * numbered news, or a registration the replica lost, goes unrepaired.
+         */
+        WATCH_NEVER_READS_AGAIN
     }
 
     /** No bug: how every node runs. */

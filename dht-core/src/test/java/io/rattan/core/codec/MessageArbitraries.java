@@ -16,6 +16,13 @@ import io.rattan.core.msg.Messages.DigestEntry;
 import io.rattan.core.msg.Messages.DigestWant;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.RingReply;
+import io.rattan.core.msg.Messages.ClientUnwatch;
+import io.rattan.core.msg.Messages.ClientWatch;
+import io.rattan.core.msg.Messages.Watch;
+import io.rattan.core.msg.Messages.WatchAck;
+import io.rattan.core.msg.Messages.WatchChange;
+import io.rattan.core.msg.Messages.WatchEvent;
+import io.rattan.core.msg.WatchKind;
 import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.GetRequest;
 import io.rattan.core.msg.Messages.HopAck;
@@ -250,7 +257,23 @@ final class MessageArbitraries {
                 .as(RingReply::new));
         m.put(MessageType.ERROR_REPLY, Combinators.combine(statuses(), details(), nonNegativeInts())
                 .as(ErrorReply::new));
+        putWatchMessages(m);
         return m;
+    }
+
+    private static void putWatchMessages(Map<MessageType, Arbitrary<Message>> m) {
+        Arbitrary<Boolean> bools = Arbitraries.of(true, false);
+        m.put(MessageType.WATCH, Combinators.combine(ids(), Arbitraries.longs(), nonNegativeInts(), bools, hashes())
+                .as(Watch::new));
+        m.put(MessageType.WATCH_ACK, Combinators.combine(statuses(), bools, nonNegativeLongs(), contactLists(),
+                replicaRecords().list().ofMaxSize(4), bools).as(WatchAck::new));
+        m.put(MessageType.WATCH_CHANGE, Combinators.combine(ids(), Arbitraries.longs(), nonNegativeLongs(),
+                replicaRecords().list().ofMaxSize(4)).as(WatchChange::new));
+        m.put(MessageType.CLIENT_WATCH, Combinators.combine(ids(), filters(), Arbitraries.longs(), nonNegativeLongs())
+                .as(ClientWatch::new));
+        m.put(MessageType.CLIENT_UNWATCH, Arbitraries.longs().map(ClientUnwatch::new));
+        m.put(MessageType.WATCH_EVENT, Combinators.combine(Arbitraries.of(WatchKind.class), Arbitraries.longs(),
+                nonNegativeLongs(), hashes(), valueEntries(), statuses(), details()).as(WatchEvent::new));
     }
 
     static Arbitrary<Message> messages() {

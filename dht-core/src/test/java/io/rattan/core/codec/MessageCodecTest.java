@@ -20,6 +20,13 @@ import io.rattan.core.msg.Messages.DigestEntry;
 import io.rattan.core.msg.Messages.DigestWant;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.RingReply;
+import io.rattan.core.msg.Messages.ClientUnwatch;
+import io.rattan.core.msg.Messages.ClientWatch;
+import io.rattan.core.msg.Messages.Watch;
+import io.rattan.core.msg.Messages.WatchAck;
+import io.rattan.core.msg.Messages.WatchChange;
+import io.rattan.core.msg.Messages.WatchEvent;
+import io.rattan.core.msg.WatchKind;
 import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.GetRequest;
 import io.rattan.core.msg.Messages.HopAck;
@@ -141,7 +148,20 @@ class MessageCodecTest {
                 new RingReply(List.of(), Bytes.EMPTY, 0),
                 new ErrorReply(Status.TOO_LARGE, "naïve ☃ 𝄞"),
                 new ErrorReply(Status.RATE_LIMITED, "over the rate", 250),
-                new ErrorReply(Status.QUOTA_EXCEEDED, "share full", 60_000));
+                new ErrorReply(Status.QUOTA_EXCEEDED, "share full", 60_000),
+                new Watch(KEY, -3, 90_000, true, HASH),
+                new Watch(KEY, 1, 0, false, Bytes.EMPTY),
+                new WatchAck(Status.OK, true, 7, List.of(ALICE, BOB), List.of(new ReplicaRecord(KEY, HASH,
+                        Bytes.utf8("v"), 5000, HASH, Bytes.EMPTY, false)), true),
+                new WatchAck(Status.NOT_FOUND, false, 0, List.of(), List.of(), false),
+                new WatchChange(KEY, Long.MIN_VALUE, 1, List.of(new ReplicaRecord(KEY, HASH, Bytes.EMPTY, 7000,
+                        Bytes.EMPTY, Bytes.EMPTY, true))),
+                new ClientWatch(KEY, ValueFilter.NONE, 0, 0),
+                new ClientWatch(KEY, ValueFilter.value(HASH, 9), -1, 12),
+                new ClientUnwatch(42),
+                WatchEvent.of(WatchKind.VALUE, 5, 6, HASH, new ValueEntry(Bytes.utf8("v"), 1000)),
+                WatchEvent.of(WatchKind.READY, 5, 6, Bytes.EMPTY, WatchEvent.NO_VALUE),
+                WatchEvent.ended(Status.RATE_LIMITED, "too many watches"));
     }
 
     static List<Envelope> sampleEnvelopes() {
@@ -174,7 +194,7 @@ class MessageCodecTest {
     void headerWithoutSender() {
         byte[] frame = codec.encode(new Envelope(null, 0x0102030405060708L, new StoreAck(5)));
 
-        assertThat(hex(frame)).isEqualTo("09" + "29" + "00" + "0102030405060708" + "00000005");
+        assertThat(hex(frame)).isEqualTo("0a" + "29" + "00" + "0102030405060708" + "00000005");
     }
 
     @Test
@@ -182,7 +202,7 @@ class MessageCodecTest {
         Contact sender = new Contact(KEY, new Address("ab", 0x1234), 0x1235);
         byte[] frame = codec.encode(new Envelope(sender, -2, new Ping()));
 
-        assertThat(hex(frame)).isEqualTo("09" + "01" + "01" + KEY.toHex() + "02" + "6162" + "1234" + "1235"
+        assertThat(hex(frame)).isEqualTo("0a" + "01" + "01" + KEY.toHex() + "02" + "6162" + "1234" + "1235"
                 + "fffffffffffffffe");
         assertThat(codec.decode(frame).sender().gatewayAddress()).isEqualTo(new Address("ab", 0x1235));
     }
@@ -193,18 +213,18 @@ class MessageCodecTest {
         ErrorReply error = new ErrorReply(Status.UNAVAILABLE, "é");
         JoinInfo info = new JoinInfo(List.of(new Contact(Id.ZERO, new Address("h", 1))), true);
 
-        assertThat(hex(codec.encode(new Envelope(null, 0, put)))).isEqualTo("093c00" + "0000000000000000"
+        assertThat(hex(codec.encode(new Envelope(null, 0, put)))).isEqualTo("0a3c00" + "0000000000000000"
                 + KEY.toHex() + "00000002aabb" + "0000012c" + "00000001cc" + "00" + "00" + "0000000000000000");
-        assertThat(hex(codec.encode(new Envelope(null, 0, error)))).isEqualTo("094600" + "0000000000000000"
+        assertThat(hex(codec.encode(new Envelope(null, 0, error)))).isEqualTo("0a4600" + "0000000000000000"
                 + "05" + "0002c3a9" + "00000000");
-        assertThat(hex(codec.encode(new Envelope(null, 0, info)))).isEqualTo("090b00" + "0000000000000000"
+        assertThat(hex(codec.encode(new Envelope(null, 0, info)))).isEqualTo("0a0b00" + "0000000000000000"
                 + "0001" + "00".repeat(20) + "01" + "68" + "0001" + "0000" + "01");
     }
 
     @Test
     void theClientGetOfTheProtocolExampleHasItsDocumentedBytes() {
         ClientGet get = ClientGet.of(Id.ofName("greeting"), GetOptions.of(RoutingMode.DELAY_AWARE));
-        String common = "093d00" + "0000000000000007" + "a0f7e779f9247566c84036f07f7bdf4a40a869bd" + "01" + "00000000"
+        String common = "0a3d00" + "0000000000000007" + "a0f7e779f9247566c84036f07f7bdf4a40a869bd" + "01" + "00000000"
                 + "00000000" + "00000000" + "00" + "00";
 
         assertThat(hex(codec.encode(new Envelope(null, 7, get)))).isEqualTo(common + "00" + "00000000" + "00");
@@ -259,7 +279,7 @@ class MessageCodecTest {
         Envelope envelope = new Envelope(null, 0, new StoreReplicas(List.of(tombstone)));
         byte[] frame = codec.encode(envelope);
 
-        assertThat(hex(frame)).isEqualTo("092800" + "0000000000000000" + "0001" + KEY.toHex() + "00000001ab"
+        assertThat(hex(frame)).isEqualTo("0a2800" + "0000000000000000" + "0001" + KEY.toHex() + "00000001ab"
                 + "00000000" + "0000000000000102" + "00000000" + "00000002" + "7333" + "01" + "00");
         assertThat(codec.decode(frame)).isEqualTo(envelope);
         PutRequest put = new PutRequest(KEY, Bytes.utf8("v"), 60, 1_700_000_060_000L, HASH, ALICE, 3, 1);
@@ -278,7 +298,7 @@ class MessageCodecTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {0, 1, 3, 4, 5, 6, 7, 10, 255})
+    @ValueSource(ints = {0, 1, 3, 4, 5, 6, 7, 9, 11, 255})
     void wrongVersionIsRejected(int version) {
         byte[] frame = codec.encode(new Envelope(null, 1, new Ping()));
         frame[0] = (byte) version;
@@ -362,14 +382,14 @@ class MessageCodecTest {
         "ff"})
     void malformedUtf8IsRejected(String utf8Hex) {
         byte[] bad = HexFormat.of().parseHex(utf8Hex);
-        byte[] frame = concat(hexBytes("094600" + "0000000000000001" + "00"), u16(bad.length), bad);
+        byte[] frame = concat(hexBytes("0a4600" + "0000000000000001" + "00"), u16(bad.length), bad);
 
         assertRejected(frame, "detail is not well-formed UTF-8");
     }
 
     @Test
     void malformedUtf8InAHostIsRejected() {
-        byte[] frame = concat(hexBytes("090101"), KEY.toBytes(), hexBytes("02" + "c328" + "0fa0" + "0fa1"),
+        byte[] frame = concat(hexBytes("0a0101"), KEY.toBytes(), hexBytes("02" + "c328" + "0fa0" + "0fa1"),
                 hexBytes("0000000000000001"));
 
         assertRejected(frame, "sender is not well-formed UTF-8");
@@ -378,14 +398,14 @@ class MessageCodecTest {
     @Test
     void aPongWithTwoSuggestionsIsRejected() {
         byte[] contact = concat(KEY.toBytes(), hexBytes("01" + "61" + "0fa0" + "0fa1"));
-        byte[] frame = concat(hexBytes("090200" + "0000000000000001"), u16(2), contact, contact, new byte[8]);
+        byte[] frame = concat(hexBytes("0a0200" + "0000000000000001"), u16(2), contact, contact, new byte[8]);
 
         assertRejected(frame, "at most one");
     }
 
     @Test
     void emptyHostIsRejected() {
-        byte[] frame = concat(hexBytes("090101"), KEY.toBytes(), hexBytes("00" + "0fa0" + "0fa1"),
+        byte[] frame = concat(hexBytes("0a0101"), KEY.toBytes(), hexBytes("00" + "0fa0" + "0fa1"),
                 hexBytes("0000000000000001"));
 
         assertRejected(frame, "empty host");
@@ -456,7 +476,7 @@ class MessageCodecTest {
     @ParameterizedTest
     @ValueSource(strings = {"80000000", "ffffffff", "7fffffff", "00010001"})
     void hugeValueLengthInASmallFrameIsRejectedQuickly(String length) {
-        byte[] frame = concat(hexBytes("093c00" + "0000000000000001"), KEY.toBytes(), hexBytes(length));
+        byte[] frame = concat(hexBytes("0a3c00" + "0000000000000001"), KEY.toBytes(), hexBytes(length));
 
         assertThatThrownBy(() -> codec.decode(frame)).isInstanceOf(CodecException.class)
                 .hasMessageContaining("value length");
@@ -466,7 +486,7 @@ class MessageCodecTest {
     @Test
     void valueLengthAboveTheBoundIsRejectedEvenWhenTheBytesArePresent() {
         int length = MessageCodec.VALUE_BYTES_MAX + 1;
-        byte[] frame = concat(hexBytes("093c00" + "0000000000000001"), KEY.toBytes(), i32(length),
+        byte[] frame = concat(hexBytes("0a3c00" + "0000000000000001"), KEY.toBytes(), i32(length),
                 new byte[length], hexBytes("00000000" + "00000000"));
 
         assertRejected(frame, "value length 65537 exceeds 65536");
@@ -475,7 +495,7 @@ class MessageCodecTest {
     @ParameterizedTest
     @ValueSource(ints = {0xFFFF, 4097, 4096, 1})
     void hugeListCountInTwentyBytesIsRejectedQuickly(int count) {
-        byte[] frame = Arrays.copyOf(concat(hexBytes("090c00" + "0000000000000001"), u16(count)), 20);
+        byte[] frame = Arrays.copyOf(concat(hexBytes("0a0c00" + "0000000000000001"), u16(count)), 20);
 
         assertThatThrownBy(() -> codec.decode(frame)).isInstanceOf(CodecException.class)
                 .hasMessageContaining("leafSet count " + count);
@@ -514,17 +534,17 @@ class MessageCodecTest {
 
     @Test
     void hugeStringLengthIsRejected() {
-        assertRejected(concat(hexBytes("094600" + "0000000000000001" + "00"), u16(0xFFFF)),
+        assertRejected(concat(hexBytes("0a4600" + "0000000000000001" + "00"), u16(0xFFFF)),
                 "detail of 65535 bytes exceeds 4096");
-        assertRejected(concat(hexBytes("094600" + "0000000000000001" + "00"), u16(100), new byte[10]),
+        assertRejected(concat(hexBytes("0a4600" + "0000000000000001" + "00"), u16(100), new byte[10]),
                 "truncated frame");
     }
 
     @Test
     void hashAndSecretBoundsAreEnforced() {
-        byte[] hashTooLong = concat(hexBytes("092a00" + "0000000000000001"), KEY.toBytes(), i32(65), new byte[65],
+        byte[] hashTooLong = concat(hexBytes("0a2a00" + "0000000000000001"), KEY.toBytes(), i32(65), new byte[65],
                 i32(0), i32(0));
-        byte[] secretTooLong = concat(hexBytes("092a00" + "0000000000000001"), KEY.toBytes(), i32(0), i32(1025),
+        byte[] secretTooLong = concat(hexBytes("0a2a00" + "0000000000000001"), KEY.toBytes(), i32(0), i32(1025),
                 new byte[1025], i32(0));
 
         assertRejected(hashTooLong, "valueHash length 65 exceeds 64");
@@ -578,7 +598,7 @@ class MessageCodecTest {
         Envelope put = new Envelope(null, 0, new ClientPut(KEY, Bytes.fromHex("aa"), 0, Bytes.EMPTY, stamp,
                 PutCondition.ifSeq(7)));
         byte[] frame = codec.encode(put);
-        assertThat(hex(frame)).isEqualTo("093c00" + "0000000000000000" + KEY.toHex() + "00000001aa" + "00000000"
+        assertThat(hex(frame)).isEqualTo("0a3c00" + "0000000000000000" + KEY.toHex() + "00000001aa" + "00000000"
                 + "00000000" + "01" + "11".repeat(32) + "0000000000000005" + "ffffffffffffffff" + "0000000000000102"
                 + "22".repeat(64) + "02" + "0000000000000007");
         assertThat(codec.decode(frame)).isEqualTo(put);
@@ -630,9 +650,9 @@ class MessageCodecTest {
     @Test
     void theRingRequestAndItsPageHaveTheDocumentedBytes() {
         byte[] request = codec.encode(new Envelope(null, 5, new ClientRing(Bytes.EMPTY, 2)));
-        assertThat(request).containsExactly(9, 63, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 2);
+        assertThat(request).containsExactly(10, 63, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 2);
         byte[] reply = codec.encode(new Envelope(null, 5, new RingReply(List.of(), Bytes.EMPTY, 3)));
-        assertThat(reply).containsExactly(9, 34, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3);
+        assertThat(reply).containsExactly(10, 34, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3);
         // A count of nodes the frame cannot hold is refused before anything is allocated.
         byte[] lying = reply.clone();
         lying[11] = 0x10;
@@ -640,7 +660,22 @@ class MessageCodecTest {
     }
 
     @Test
+    void aWatchEventHasTheDocumentedBytes() {
+        byte[] frame = codec.encode(new Envelope(null, 5, WatchEvent.ended(Status.RATE_LIMITED, "x")));
+        // version, tag, flags, request id; kind ENDED; epoch 0; seq 0; empty hash; empty value; ttl 0; no stamp;
+        // status; detail "x".
+        assertThat(frame).containsExactly(10, 35, 0, 0, 0, 0, 0, 0, 0, 0, 5, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 10, 0, 1, 'x');
+        byte[] unknownKind = frame.clone();
+        unknownKind[11] = 9;
+        assertThatThrownBy(() -> codec.decode(unknownKind)).isInstanceOf(CodecException.class)
+                .hasMessageContaining("unknown watch event kind 9");
+    }
+
+    @Test
     void fieldBoundsAreRefused() {
+        assertRefused(new Watch(KEY, 1, -1, false, Bytes.EMPTY), "leaseMillis is negative");
+        assertRefused(new WatchChange(KEY, 1, -1, List.of()), "number is negative");
         assertRefused(new ClientPut(KEY, Bytes.EMPTY, 1, Bytes.wrap(new byte[65])), "binding of 65 bytes");
         assertRefused(new PutRequest(KEY, Bytes.EMPTY, 1, 1, Bytes.wrap(new byte[65]), ALICE, 1, 0),
                 "binding of 65 bytes");

@@ -60,6 +60,19 @@ public final class FaultRun {
         return histories;
     }
 
+    private static void startIfWanted(HealMonitor heal) {
+        if (heal != null) {
+            heal.start();
+        }
+    }
+
+    /** Starts the watches on their own random stream (split from another source, so the other draws stay put). */
+    private static WatchSessions watches(FaultRunConfig c, VirtualWorld world, Workload workload) {
+        WatchSessions watches = new WatchSessions(world, new SplittableRandom(c.seed() ^ 0x3C6EF372FE94F82BL));
+        watches.start(workload.firstKeys(WatchSessions.WATCHED_KEYS));
+        return watches;
+    }
+
     public static FaultRunResult run(FaultRunConfig c) {
         LatencyModel latency = (from, to, r) -> 1_000_000L + r.nextLong(19_000_000L);
         long[] reads = new long[3];
@@ -95,6 +108,7 @@ public final class FaultRun {
         workload.start(end - DRAIN_NANOS);
         RegisterHistories registers = c.registers() ? registers(c, world, workload, diagnosis, injector.partitions(),
                 start, end - DRAIN_NANOS) : null;
+        WatchSessions watches = c.watches() ? watches(c, world, workload) : null;
         if (c.profile() != Profile.NONE) {
             injector.start(start + FAULTS_AFTER_NANOS);
         }
@@ -104,9 +118,7 @@ public final class FaultRun {
         boolean timeline = "timeline".equals(System.getProperty("rattan.sim.heal"));
         HealMonitor heal = budget && c.profile() != Profile.NONE && HealMonitor.wanted()
                 ? new HealMonitor(world, links::isPartitioned, timeline ? start + SECOND : stop, stop, end) : null;
-        if (heal != null) {
-            heal.start();
-        }
+        startIfWanted(heal);
         world.scheduler().runUntil(end);
         if (heal != null) {
             System.out.println(heal.summary(c.seed()) + (timeline ? "\n  timeline (s from the stop, wrong/rings):"
@@ -116,10 +128,12 @@ public final class FaultRun {
         // Judged before the checker's counts are read: rule 7 is among them.
         RegisterHistories.Summary judged = registers != null ? registers.judge(checker.tally())
                 : RegisterHistories.Summary.NONE;
+        FaultRunResult.Watches watched = watches == null ? FaultRunResult.Watches.NONE
+                : new FaultRunResult.Watches(watches.judge(checker, end), watches.replaced());
         return new FaultRunResult(c, world.network().traceHash(), world.scheduler().executed(), injector.fired(),
                 checker.counts(), checker.kept(), checker.counted(), new FaultRunResult.Ends(checker.finalKeys(),
                 checker.finalValues(), copies.checked(), copies.lastShortMillis()), workload.ops(), world.escapedExceptions() + workload.gatewayExceptions(), world.writesRefused(),
                 diagnosis.causes(), new FaultRunResult.SecondReads(reads[0], reads[1], reads[2]),
-                judged);
+                judged, watched);
     }
 }

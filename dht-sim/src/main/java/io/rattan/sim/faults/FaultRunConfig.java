@@ -10,9 +10,16 @@ package io.rattan.sim.faults;
  * @param bug     a planted bug, or {@link PlantedBug#NONE}
  * @param fsync     the nodes run with {@code --fsync}: a write is acknowledged once its sync returned
  * @param registers owned values used as registers too, and their histories checked for linearizability (rule 7)
+ * @param watches   clients watch some keys, and every put acknowledged after a watch's READY must reach it (rule 8)
  */
 public record FaultRunConfig(long seed, int nodes, int minutes, Profile profile, PlantedBug bug, boolean fsync,
-                             boolean registers) {
+                             boolean registers, boolean watches) {
+
+    /** Without watches. */
+    public FaultRunConfig(long seed, int nodes, int minutes, Profile profile, PlantedBug bug, boolean fsync,
+                          boolean registers) {
+        this(seed, nodes, minutes, profile, bug, fsync, registers, false);
+    }
 
     /** Without {@code --fsync}. */
     public FaultRunConfig(long seed, int nodes, int minutes, Profile profile, PlantedBug bug) {
@@ -38,6 +45,9 @@ public record FaultRunConfig(long seed, int nodes, int minutes, Profile profile,
             throw new IllegalArgumentException("the planted bug " + bug.flag() + " shows in registers only: "
                     + "add --registers");
         }
+        if (bug.caughtBy() == Rule.WATCH_MISSED && !watches) {
+            throw new IllegalArgumentException("the planted bug " + bug.flag() + " shows in watches only: add --watches");
+        }
     }
 
     /**
@@ -51,14 +61,20 @@ public record FaultRunConfig(long seed, int nodes, int minutes, Profile profile,
     /** As {@link #ci(long, int, int, PlantedBug, boolean)}, with registers or not. */
     public static FaultRunConfig ci(long seed, int nodes, int minutes, PlantedBug bug, boolean fsync,
                                     boolean registers) {
+        return ci(seed, nodes, minutes, bug, fsync, registers, false);
+    }
+
+    /** As {@link #ci(long, int, int, PlantedBug, boolean)}, with registers and watches or not. */
+    public static FaultRunConfig ci(long seed, int nodes, int minutes, PlantedBug bug, boolean fsync,
+                                    boolean registers, boolean watches) {
         return new FaultRunConfig(seed, nodes, minutes, seed % 2 == 0 ? Profile.BUDGET : Profile.NOBUDGET, bug,
-                fsync || (seed / 2) % 2 == 1, registers);
+                fsync || (seed / 2) % 2 == 1, registers, watches);
     }
 
     /** The command that replays exactly this run. */
     public String replayCommand() {
         return "./rattan sim faults --seed " + seed + " --nodes " + nodes + " --minutes " + minutes + " --profile "
-                + profile.flag() + (fsync ? " --fsync" : "") + (registers ? " --registers" : "") + (bug == PlantedBug.NONE ? "" : " --planted-bug "
+                + profile.flag() + (fsync ? " --fsync" : "") + (registers ? " --registers" : "") + (watches ? " --watches" : "") + (bug == PlantedBug.NONE ? "" : " --planted-bug "
                 + bug.flag());
     }
 }

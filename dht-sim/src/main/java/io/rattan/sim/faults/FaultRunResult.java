@@ -22,12 +22,22 @@ import java.util.Locale;
  * @param oneReads              gets of consistency one served by a replica, and how many of them read a second replica
  *                              because the view was unsettled or the store in a fault
  * @param registers             what the register check saw ({@link RegisterHistories.Summary#NONE} without registers)
+ * @param watches               what the watch check saw ({@link Watches#NONE} without watches)
  */
 public record FaultRunResult(FaultRunConfig config, long traceHash, long events, EnumMap<FaultKind, Integer> fired,
                              EnumMap<Rule, Integer> violations, List<Violation> firstViolations,
                              Counted counted, Ends ends, long ops, long escapedExceptions, long writesRefused,
                              java.util.Map<String, Integer> rule1Causes, SecondReads oneReads,
-                             RegisterHistories.Summary registers) {
+                             RegisterHistories.Summary registers, Watches watches) {
+
+    /** Rule 8: the watches judged at the end (they lived to it) and those replaced when their gateway went away. */
+    public record Watches(int judged, long replaced) {
+        public static final Watches NONE = new Watches(0, 0);
+
+        String line() {
+            return this.equals(NONE) ? "" : ", watches judged " + judged + " (replaced " + replaced + ")";
+        }
+    }
 
     /**
      * What the checker counted and did not assert: misses excused, by reason; acknowledged puts lost to disk faults
@@ -88,6 +98,6 @@ public record FaultRunResult(FaultRunConfig config, long traceHash, long events,
                 + ", ops " + ops + ", excused: " + counted.excusedLine() + "; lost " + counted.lostToPowerLoss()
                 + " + " + counted.lostToDiskLoss() + ", final read " + ends.keysRead() + " keys/" + ends.valuesChecked()
                 + " values, copies at k " + ends.copiesChecked() + (ends.lastShortMillis() < 0 ? ""
-                : " (short until +" + ends.lastShortMillis() / 1000.0 + " s)") + registers.line() + ")";
+                : " (short until +" + ends.lastShortMillis() / 1000.0 + " s)") + registers.line() + watches.line() + ")";
     }
 }

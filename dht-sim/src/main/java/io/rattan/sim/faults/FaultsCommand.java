@@ -49,7 +49,7 @@ public final class FaultsCommand implements Callable<Integer> {
     @Option(names = "--planted-bug", paramLabel = "BUG", description = "Plant a bug the checker must catch: "
             + "ack-below-w, tombstone-rule-off, extra-second-on-copy, durable-before-sync (with --fsync), "
             + "repair-drops-last-wanted, repair-streams-no-tombstones, page-skips-boundary, quorum-page-never-more "
-            + "or cas-condition-ignored (with --registers) (default: none).")
+            + "cas-condition-ignored (with --registers) or watch-never-reads-again (with --watches) (default: none).")
     String bug = "none";
 
     @Option(names = "--fsync", description = "Run every seed's nodes with --fsync: a write is acknowledged only "
@@ -64,6 +64,12 @@ public final class FaultsCommand implements Callable<Integer> {
             + "compare-and-swaps and quorum reads on 4 keys of their own, each key's history checked for "
             + "linearizability (rule 7; keys whose root changed are reported apart).")
     boolean registers;
+
+    @Option(names = "--watches", description = "Also watch " + WatchSessions.WATCHED_KEYS + " of the workload's "
+            + "keys, each through a random gateway (a new one when it goes away): every put acknowledged after a "
+            + "watch's READY, not removed and live at the end, must have reached each watch that lived to the end "
+            + "(rule 8).")
+    boolean watches;
 
     @Option(names = "--verbose", description = "Print every failing seed's first violations.")
     boolean verbose;
@@ -90,8 +96,8 @@ public final class FaultsCommand implements Callable<Integer> {
             List<Future<FaultRunResult>> runs = new ArrayList<>();
             for (int i = 0; i < seeds; i++) {
                 long s = seed + i;
-                FaultRunConfig c = ci ? FaultRunConfig.ci(s, nodes, minutes, b, fsync, registers)
-                        : new FaultRunConfig(s, nodes, minutes, p, b, fsync, registers);
+                FaultRunConfig c = ci ? FaultRunConfig.ci(s, nodes, minutes, b, fsync, registers, watches)
+                        : new FaultRunConfig(s, nodes, minutes, p, b, fsync, registers, watches);
                 runs.add(pool.submit(() -> FaultRun.run(c)));
             }
             for (int i = 0; i < runs.size(); i++) {

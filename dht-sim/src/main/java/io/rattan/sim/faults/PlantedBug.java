@@ -3,7 +3,7 @@ package io.rattan.sim.faults;
 import io.rattan.core.testing.PlantedBugs;
 import io.rattan.core.testing.PlantedBugs.Bug;
 
-/** The bugs the checker must catch (issues 16, 34 and 36), each a test-only switch of {@link PlantedBugs}. */
+/** The bugs the checker must catch (issues 16, 34, 36 and 37), each a test-only switch of {@link PlantedBugs}. */
 public enum PlantedBug {
     NONE(PlantedBugs.NONE, null),
     ACK_BELOW_W(PlantedBugs.of(Bug.PUT_ACK_BELOW_QUORUM), Rule.W_COPIES_AT_ACK),
@@ -16,7 +16,9 @@ public enum PlantedBug {
     PAGE_SKIPS_BOUNDARY(PlantedBugs.of(Bug.PAGE_SKIPS_BOUNDARY), Rule.ACKED_PUT_READABLE),
     QUORUM_PAGE_NEVER_MORE(PlantedBugs.of(Bug.QUORUM_PAGE_NEVER_MORE), Rule.FINAL_READ),
     /** Issue 36's, with registers only: the root ignores a compare-and-swap's condition. */
-    CAS_CONDITION_IGNORED(PlantedBugs.of(Bug.OWNED_CONDITION_IGNORED), Rule.REGISTER_NOT_LINEARIZABLE);
+    CAS_CONDITION_IGNORED(PlantedBugs.of(Bug.OWNED_CONDITION_IGNORED), Rule.REGISTER_NOT_LINEARIZABLE),
+    /** Issue 37's, with watches only: a gateway never reads a replica again after its first read. */
+    WATCH_NEVER_READS_AGAIN(PlantedBugs.of(Bug.WATCH_NEVER_READS_AGAIN), Rule.WATCH_MISSED);
 
     private final PlantedBugs switches;
     private final Rule caughtBy;

@@ -42,7 +42,12 @@ public enum Rule {
      * Rule 7, for a key whose root changed or that had a partition in force while its history ran: the guarantee does
      * not cover it (docs/http-api.md, "Owned values"); kept apart so that it does not hide the others.
      */
-    REGISTER_NOT_LINEARIZABLE_ROOT_CHANGED("7", "register history not linearizable (root changed or partition)");
+    REGISTER_NOT_LINEARIZABLE_ROOT_CHANGED("7", "register history not linearizable (root changed or partition)"),
+    /**
+     * Rule 8 (with watches): every put acknowledged after a watch's READY, not removed and live at the end, reached
+     * every watch that lived to the end (its gateway never crashed or restarted).
+     */
+    WATCH_MISSED("8", "put acknowledged after READY never reached a watch");
 
     /** Whether a violation fails the run; the rest are reported only, outside any guarantee. */
     public boolean asserted() {

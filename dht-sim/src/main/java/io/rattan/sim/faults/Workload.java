@@ -164,6 +164,11 @@ final class Workload {
         }
     }
 
+    /** The first {@code n} of the workload's keys. */
+    List<Id> firstKeys(int n) {
+        return List.copyOf(keys.subList(0, Math.min(n, keys.size())));
+    }
+
     /** Keys the final read reads. */
     int keys() {
         return keys.size();

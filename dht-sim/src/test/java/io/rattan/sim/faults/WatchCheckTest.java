@@ -1,0 +1,75 @@
+package io.rattan.sim.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Rule 8 in CI (issue 37): clients watch six keys through random gateways while the CI profile's faults run (crashes
+ * and restarts of replicas and gateways, partitions, drops); every put acknowledged after a watch's READY must reach
+ * each watch that lived to the end. A gateway that never reads a replica again after its first read (a planted bug)
+ * must be caught: a push lost to a drop or a partition is then lost for good. The same runs at length:
+ * {@code ./rattan sim faults --watches --profile ci --seeds N} (docs/testing.md, "Rule 8").
+ */
+class WatchCheckTest {
+
+    private static final int NODES = 20;
+    private static final int MINUTES = 5;
+    private static ExecutorService pool;
+
+    @BeforeAll
+    static void start() {
+        FaultsCommand.quietNodeLogs();
+        pool = Executors.newFixedThreadPool(2);
+    }
+
+    @AfterAll
+    static void stop() {
+        pool.shutdownNow();
+    }
+
+    private static List<FaultRunResult> run(int from, int to, PlantedBug bug) throws Exception {
+        List<Future<FaultRunResult>> futures = new ArrayList<>();
+        for (long seed = from; seed <= to; seed++) {
+            FaultRunConfig c = FaultRunConfig.ci(seed, NODES, MINUTES, bug, false, false, true);
+            futures.add(pool.submit(() -> FaultRun.run(c)));
+        }
+        List<FaultRunResult> out = new ArrayList<>();
+        for (Future<FaultRunResult> f : futures) {
+            FaultRunResult r = f.get();
+            System.out.println("watches: " + r.summaryLine());
+            if (r.failed()) {
+                System.out.println("  replay: " + r.config().replayCommand());
+                r.firstViolations().forEach(v -> System.out.println("    " + v));
+            }
+            out.add(r);
+        }
+        return out;
+    }
+
+    @Test
+    void underFaultsEveryPutAcknowledgedAfterReadyReachesEveryWatchThatLived() throws Exception {
+        int judged = 0;
+        for (FaultRunResult r : run(1, 4, PlantedBug.NONE)) {
+            assertThat(r.count(Rule.WATCH_MISSED)).as(r.summaryLine()).isZero();
+            judged += r.watches().judged();
+        }
+        assertThat(judged).as("watches judged over the four seeds").isGreaterThanOrEqualTo(12);
+    }
+
+    @Test
+    void aGatewayThatNeverReadsAgainIsCaught() throws Exception {
+        long missed = 0;
+        for (FaultRunResult r : run(1, 4, PlantedBug.WATCH_NEVER_READS_AGAIN)) {
+            missed += r.count(Rule.WATCH_MISSED);
+        }
+        assertThat(missed).as("puts that never reached a watch, over the four seeds").isPositive();
+    }
+}
