@@ -62,6 +62,8 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
     private final AtomicLong leafSuspects = new AtomicLong();
     private final AtomicLong routingEntries = new AtomicLong();
     private final AtomicLong joined = new AtomicLong();
+    private final AtomicLong clientWatches = new AtomicLong();
+    private final AtomicLong watchRegistrations = new AtomicLong();
     private final AtomicLong startToReadyMillis = new AtomicLong(-1);
     private final AtomicLong processStartToReadyMillis = new AtomicLong(-1);
     private final Counter requestsShed;
@@ -90,6 +92,9 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
                 + "of every replica set until they answer again", leafSuspects);
         gauge("rattan.routing.entries", "Contacts in the routing table", routingEntries);
         gauge("rattan.node.joined", "1 once the node has joined the overlay", joined);
+        gauge("rattan.watches", "Clients' watches this node serves as gateway", clientWatches);
+        gauge("rattan.watch.registrations", "Gateways' watch registrations this node holds as a key's replica",
+                watchRegistrations);
         gauge("rattan.node.start.to.ready.millis", "From the node's start to its first ready; -1 until then",
                 startToReadyMillis);
         gauge("rattan.node.process.start.to.ready.millis",
@@ -194,6 +199,8 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
         routingEntries.set(status.routingEntries());
         joined.set(status.joined() ? 1 : 0);
         leafSuspects.set(status.leafSuspects());
+        clientWatches.set(status.clientWatches());
+        watchRegistrations.set(status.watchRegistrations());
         repair.update(status.repair());
     }
 

@@ -218,7 +218,8 @@ public final class Node {
     public NodeStatus status() {
         int suspects = (int) members.leafMembers().stream().filter(c -> !members.usable(c)).count();
         return new NodeStatus(ctx.self(), join.isJoined(), isReady(), members.leafSetForStatus(),
-                members.tableRowFill(), members.tableSize(), replica.size(), suspects, repair.totals());
+                members.tableRowFill(), members.tableSize(), replica.size(), suspects, repair.totals(), watches.count(),
+                watchers.count());
     }
 
     /**

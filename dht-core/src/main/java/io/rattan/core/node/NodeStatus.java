@@ -15,10 +15,12 @@ import java.util.List;
  * @param storedRecords   records in the local store, tombstones included
  * @param leafSuspects    leaf-set members suspected now (their requests unanswered; out of every replica set)
  * @param repair          what repair has done over the node's life
+ * @param clientWatches   clients' watches this node serves as gateway
+ * @param watchRegistrations gateways' watch registrations this node holds as replica
  */
 public record NodeStatus(Contact self, boolean joined, boolean ready, List<Contact> leafSet,
                          List<Integer> routingRowFill, int routingEntries, long storedRecords, int leafSuspects,
-                         RepairTotals repair) {
+                         RepairTotals repair, int clientWatches, int watchRegistrations) {
 
     public NodeStatus {
         leafSet = List.copyOf(leafSet);
@@ -28,6 +30,6 @@ public record NodeStatus(Contact self, boolean joined, boolean ready, List<Conta
     /** A snapshot that is ready exactly when joined, with no suspect and no repair done. */
     public NodeStatus(Contact self, boolean joined, List<Contact> leafSet, List<Integer> routingRowFill,
                       int routingEntries, long storedRecords) {
-        this(self, joined, joined, leafSet, routingRowFill, routingEntries, storedRecords, 0, RepairTotals.NONE);
+        this(self, joined, joined, leafSet, routingRowFill, routingEntries, storedRecords, 0, RepairTotals.NONE, 0, 0);
     }
 }
