@@ -30,6 +30,8 @@ final class FaultTotals {
     private long lastShortSeed;
     private long servedLateBeyondS;
     private RegisterHistories.Summary registers = RegisterHistories.Summary.NONE;
+    private long watchesJudged;
+    private long watchesReplaced;
 
     FaultTotals() {
         for (Excuse e : Excuse.values()) {
@@ -53,6 +55,8 @@ final class FaultTotals {
         finalMissesAfterClockFault += c.finalMissesAfterClockFault();
         servedLateBeyondS += c.servedLateBeyondS();
         registers = registers.plus(r.registers());
+        watchesJudged += r.watches().judged();
+        watchesReplaced += r.watches().replaced();
         finalKeys += r.ends().keysRead();
         finalValues += r.ends().valuesChecked();
         copiesChecked += r.ends().copiesChecked();
@@ -88,6 +92,10 @@ final class FaultTotals {
                         lastShortMillis / 1000.0, lastShortSeed));
         out.printf(Locale.ROOT, "values served past expiry + S by nodes whose clocks were off by more than S: %d%n",
                 servedLateBeyondS);
+        if (watchesJudged + watchesReplaced > 0) {
+            out.printf(Locale.ROOT, "rule 8: %d watches judged at the end (they lived to it), %d replaced when their "
+                    + "gateway went away%n", watchesJudged, watchesReplaced);
+        }
         if (registers.keys() > 0) {
             out.println("rule 7 over all seeds" + registers.line());
         }
