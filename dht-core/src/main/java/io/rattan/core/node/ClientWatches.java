@@ -123,7 +123,8 @@ final class ClientWatches {
         long nowMillis = ctx.clock().epochMillis();
         for (KeyWatch kw : List.copyOf(byKey.values())) {
             kw.expire(nowMillis);
-            if (!kw.hasClients() && kw.lingerUntilNanos >= 0 && now - kw.lingerUntilNanos >= 0) {
+            // A watch without clients had its last one leave (unwatch), which set when its lingering ends.
+            if (!kw.hasClients() && now - kw.lingerUntilNanos >= 0) {
                 close(kw);
             } else if (kw.isReady() && now - kw.nextRenewNanos >= 0) {
                 renew(kw);

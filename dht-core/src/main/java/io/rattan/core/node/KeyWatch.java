@@ -53,7 +53,7 @@ final class KeyWatch {
     /** Whether some replica took the registration this round. */
     boolean roundTaken;
     long nextRenewNanos;
-    long lingerUntilNanos = -1;
+    long lingerUntilNanos;
     int findFailures;
     /** Why the last replica refused the watch: what clients hear if none takes it. */
     Status lastRefusal = Status.UNAVAILABLE;
@@ -71,7 +71,6 @@ final class KeyWatch {
              long nowMillis) {
         Client c = new Client(filter, sink);
         clients.put(id, c);
-        lingerUntilNanos = -1;
         if (resumeEpoch == epoch && resumeSeq <= seq && (resumeSeq == seq || firstLogged() <= resumeSeq + 1)) {
             for (WatchEvent e : log) {
                 if (e.seq() > resumeSeq && passes(c, e)) {
