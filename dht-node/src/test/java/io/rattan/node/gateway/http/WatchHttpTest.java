@@ -258,6 +258,35 @@ class WatchHttpTest {
         }
     }
 
+    @Test
+    void aNodeThatStopsEndsItsStreamsWithEnded(@TempDir Path own) throws Exception {
+        // Two nodes of their own (a node alone serves nothing: a put needs two in view), so that the other tests'
+        // cluster keeps its five.
+        try (LocalCluster two = LocalCluster.start(2, own, CONFIG)) {
+            String base = "http://127.0.0.1:" + two.node(1).httpAddress().getPort();
+            URI uri = URI.create(base + "/v1/keys/name:watch-stop/watch");
+            try (SseTestClient watch = SseTestClient.open(HTTP, uri, null)) {
+                assertThat(watch.status()).as(() -> watch.status() == 200 ? "" : problemText(watch)).isEqualTo(200);
+                watch.until(e -> e.name().equals("ready"));
+                two.node(1).close();
+                Event ended = watch.next();
+                assertThat(ended.name()).isEqualTo("ended");
+                assertThat(ended.id()).isNull();
+                assertThat(ended.data().get("status").asInt()).isEqualTo(503);
+                assertThat(ended.data().get("detail").asText()).contains("stopping");
+                await().atMost(WAIT).until(watch::finished);
+            }
+        }
+    }
+
+    private static String problemText(SseTestClient watch) {
+        try {
+            return watch.problem().toString();
+        } catch (Exception e) {
+            return e.toString();
+        }
+    }
+
     private static void readUntil(InputStream in, String marker) throws Exception {
         StringBuilder seen = new StringBuilder();
         while (seen.indexOf(marker) < 0) {
