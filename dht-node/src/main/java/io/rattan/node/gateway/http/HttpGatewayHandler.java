@@ -228,6 +228,11 @@ final class HttpGatewayHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+        if (stream != null) {
+            // A stream keeps reading, to see its client leave; it bounds a client that does not read itself.
+            super.channelWritabilityChanged(ctx);
+            return;
+        }
         if (ctx.channel().isWritable()) {
             resume(ctx);
         } else {
