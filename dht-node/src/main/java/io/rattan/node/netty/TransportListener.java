@@ -65,7 +65,12 @@ public interface TransportListener {
         /**
          * An outbound peer connection closed, the least recently used, to open another within the outbound bound.
          */
-        OUTBOUND_CONNECTIONS
+        OUTBOUND_CONNECTIONS,
+        /**
+         * A watch's event stream closed because its client did not read it: its unsent events passed their bound, or
+         * stayed above the connection's high-water mark for a whole keep-alive period.
+         */
+        SLOW_WATCHER
     }
 
     /** A server refused something to keep within its limits. */

@@ -17,13 +17,15 @@ import java.util.Map;
  * @param malformed why the bytes could not be decoded as HTTP, or null for a well-formed request
  * @param client    the source IP of the connection, or null when unknown; its storage share pays for a put
  * @param owner     every value of each owned put's header ({@link OwnerHeaders#ALL}) present, by name
+ * @param lastEventIds every value of the {@code Last-Event-ID} header, with which a watch resumes; usually none
  */
 record ApiRequest(String method, String uri, List<String> secrets, Bytes body, boolean keepAlive, String malformed,
-                  InetAddress client, Map<String, List<String>> owner) {
+                  InetAddress client, Map<String, List<String>> owner, List<String> lastEventIds) {
 
     ApiRequest {
         secrets = List.copyOf(secrets);
         owner = Map.copyOf(owner);
+        lastEventIds = List.copyOf(lastEventIds);
     }
 
     static ApiRequest of(String method, String uri, List<String> secrets, Bytes body, boolean keepAlive) {
@@ -32,17 +34,22 @@ record ApiRequest(String method, String uri, List<String> secrets, Bytes body, b
 
     static ApiRequest of(String method, String uri, List<String> secrets, Bytes body, boolean keepAlive,
                          Map<String, List<String>> owner) {
-        return new ApiRequest(method, uri, secrets, body, keepAlive, null, null, owner);
+        return new ApiRequest(method, uri, secrets, body, keepAlive, null, null, owner, List.of());
+    }
+
+    /** This request, with the {@code Last-Event-ID} header's values. */
+    ApiRequest withLastEventIds(List<String> ids) {
+        return new ApiRequest(method, uri, secrets, body, keepAlive, malformed, client, owner, ids);
     }
 
     /** A request the HTTP decoder rejected; it is answered with 400 and the connection is closed. */
     static ApiRequest malformed(String why) {
-        return new ApiRequest("", "", List.of(), Bytes.EMPTY, false, why, null, Map.of());
+        return new ApiRequest("", "", List.of(), Bytes.EMPTY, false, why, null, Map.of(), List.of());
     }
 
     /** This request, sent from {@code ip}. */
     ApiRequest from(InetAddress ip) {
-        return new ApiRequest(method, uri, secrets, body, keepAlive, malformed, ip, owner);
+        return new ApiRequest(method, uri, secrets, body, keepAlive, malformed, ip, owner, lastEventIds);
     }
 
     boolean isMalformed() {

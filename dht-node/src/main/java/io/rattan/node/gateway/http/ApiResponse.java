@@ -1,5 +1,6 @@
 package io.rattan.node.gateway.http;
 
+import io.rattan.core.msg.Messages.ClientWatch;
 import io.rattan.core.util.Bytes;
 import java.util.Collections;
 import java.util.Map;
@@ -13,8 +14,11 @@ import java.util.TreeMap;
  * @param body        the body bytes
  * @param headers     extra headers such as {@code Allow}, {@code Retry-After} or {@code Location}
  * @param close       true when the connection must be closed after this response, whatever the client asked
+ * @param watch       for a watch's event stream ({@link #stream}), the watch the handler starts on the connection;
+ *                    null for every other response
  */
-record ApiResponse(int status, String contentType, Bytes body, Map<String, String> headers, boolean close) {
+record ApiResponse(int status, String contentType, Bytes body, Map<String, String> headers, boolean close,
+                   ClientWatch watch) {
 
     static final String JSON = "application/json";
     static final String PROBLEM_JSON = "application/problem+json";
@@ -23,6 +27,18 @@ record ApiResponse(int status, String contentType, Bytes body, Map<String, Strin
     ApiResponse {
         // Sorted, so that responses are byte-for-byte the same from run to run.
         headers = Collections.unmodifiableMap(new TreeMap<>(headers));
+    }
+
+    ApiResponse(int status, String contentType, Bytes body, Map<String, String> headers, boolean close) {
+        this(status, contentType, body, headers, close, null);
+    }
+
+    /**
+     * The answer to a watch: not a body but a stream of its events, which the handler runs on the connection
+     * ({@link SseStream}) once the watch's first event tells whether the node took it.
+     */
+    static ApiResponse stream(ClientWatch watch) {
+        return new ApiResponse(200, SseStream.EVENT_STREAM, Bytes.EMPTY, Map.of(), false, watch);
     }
 
     static ApiResponse json(int status, Bytes body) {
@@ -36,10 +52,10 @@ record ApiResponse(int status, String contentType, Bytes body, Map<String, Strin
     ApiResponse withHeader(String name, String value) {
         Map<String, String> more = new TreeMap<>(headers);
         more.put(name, value);
-        return new ApiResponse(status, contentType, body, more, close);
+        return new ApiResponse(status, contentType, body, more, close, watch);
     }
 
     ApiResponse closing() {
-        return new ApiResponse(status, contentType, body, headers, true);
+        return new ApiResponse(status, contentType, body, headers, true, watch);
     }
 }

@@ -10,7 +10,7 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The HTTP API of DESIGN.md: hands each request to the resource its path names ({@link KeysResource},
- * {@link RingResource}, {@link AdminResource}, {@link NodeResource}) after checking its method, and answers a
+ * {@link RingResource}, {@link AdminResource}, {@link NodeResource}, {@link WatchResource}) after checking its method, and answers a
  * malformed request, an unknown path or a wrong method itself. Knows nothing of Netty's channels, so it can be driven
  * from any thread; the futures it returns complete on whatever thread completed the backend's future.
  */
@@ -19,14 +19,19 @@ final class ApiRouter {
     private static final String GET = "GET";
     private static final String POST = "POST";
     private static final String DELETE = "DELETE";
+    private static final String OPTIONS = "OPTIONS";
+    /** The last segment that makes a key's path its watch; a value hash is never this word, so it goes first. */
+    private static final String WATCH = "watch";
 
     private final KeysResource keys;
     private final AdminResource admin;
     private final NodeResource node;
     private final RingResource ring;
     private final HttpSurfaces serves;
+    private final GatewayBackend backend;
 
     ApiRouter(GatewayBackend backend, ClientGuard guard, HttpSurfaces serves, PermanentValues permanent) {
+        this.backend = backend;
         this.keys = new KeysResource(backend, guard, permanent);
         this.admin = new AdminResource(backend);
         this.node = new NodeResource(backend);
@@ -85,6 +90,12 @@ final class ApiRouter {
                         ? keys.get(segments[2], query)
                         : keys.put(segments[2], query, request);
             }
+            if (segments.length == 4 && segments[3].equals(WATCH)) {
+                requireMethod(method, GET, OPTIONS);
+                return method.equals(GET)
+                        ? WatchResource.watch(segments[2], query, request)
+                        : WatchResource.preflight();
+            }
             if (segments.length == 4) {
                 requireMethod(method, DELETE);
                 return keys.remove(segments[2], segments[3], query, request);
@@ -95,6 +106,11 @@ final class ApiRouter {
             }
         }
         return done(Problems.unknownPath(path));
+    }
+
+    /** The node a watch's stream is started at ({@link SseStream}): the handler runs streams, not the router. */
+    GatewayBackend backend() {
+        return backend;
     }
 
     /** The one-segment paths: {@code /health}, {@code /ready}, {@code /node}, {@code /metrics}. */

@@ -67,6 +67,8 @@ final class HttpGatewayHandler extends ChannelInboundHandlerAdapter {
     private final ArrayDeque<ApiRequest> queue = new ArrayDeque<>();
     private InetAddress client;
     private boolean busy;
+    /** The watch this connection streams, if any: it holds the connection until it ends. */
+    private SseStream stream;
 
     HttpGatewayHandler(ApiRouter router, long answerTimeoutMillis, ClientGuard guard, TransportListener listener) {
         this.router = router;
@@ -88,6 +90,13 @@ final class HttpGatewayHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         FullHttpRequest request = (FullHttpRequest) msg;
+        if (stream != null) {
+            // A stream answers its request for as long as the connection lives: no later request can be answered.
+            request.release();
+            LOG.debug("closing {}: a request on a connection that streams a watch", ctx.channel());
+            ctx.close();
+            return;
+        }
         RequestDeadline deadline = ctx.pipeline().get(RequestDeadline.class);
         if (deadline != null) {
             deadline.requestComplete();
@@ -123,7 +132,7 @@ final class HttpGatewayHandler extends ChannelInboundHandlerAdapter {
         }
         return ApiRequest.of(request.method().name(), request.uri(),
                 request.headers().getAll(KeysResource.SECRET_HEADER), Bytes.wrap(body), HttpUtil.isKeepAlive(request),
-                owner);
+                owner).withLastEventIds(request.headers().getAll(WatchResource.LAST_EVENT_ID));
     }
 
     private void serveNext(ChannelHandlerContext ctx) {
@@ -175,6 +184,10 @@ final class HttpGatewayHandler extends ChannelInboundHandlerAdapter {
             queue.clear();
             return;
         }
+        if (response.watch() != null) {
+            startStream(ctx, request, response);
+            return;
+        }
         boolean keepAlive = request.keepAlive() && !response.close();
         ChannelFutureListener after = keepAlive ? ChannelFutureListener.CLOSE_ON_FAILURE : ChannelFutureListener.CLOSE;
         ctx.writeAndFlush(toNetty(response, keepAlive)).addListener(after);
@@ -183,6 +196,22 @@ final class HttpGatewayHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         resume(ctx);
+    }
+
+    /**
+     * Streams the watch the response names: the connection stays busy (nothing queued behind it is served) but is
+     * read, so that a client that leaves is seen at once and its watch closed. A watch the node refuses is answered
+     * as any request.
+     */
+    private void startStream(ChannelHandlerContext ctx, ApiRequest request, ApiResponse response) {
+        busy = true;
+        queue.clear();
+        stream = new SseStream(ctx, response, listener, refusal -> {
+            stream = null;
+            respond(ctx, request, refusal);
+        });
+        ctx.channel().config().setAutoRead(true);
+        stream.start(router.backend(), response.watch(), answerTimeoutMillis);
     }
 
     /** Serves the next queued request, or reads again, unless the client is not reading what it was sent. */
@@ -199,6 +228,11 @@ final class HttpGatewayHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+        if (stream != null) {
+            // A stream keeps reading, to see its client leave; it bounds a client that does not read itself.
+            super.channelWritabilityChanged(ctx);
+            return;
+        }
         if (ctx.channel().isWritable()) {
             resume(ctx);
         } else {
@@ -229,6 +263,10 @@ final class HttpGatewayHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
         if (evt instanceof IdleStateEvent) {
+            if (stream != null) {
+                // A stream is never idle: its keep-alive comments, and its own bound on a client that does not read.
+                return;
+            }
             // Idle between requests, or stalled: a client that has not read its answers for the whole idle time
             // holds up to the high-water mark of them, and is cut off rather than kept.
             if (!busy && (queue.isEmpty() || !ctx.channel().isWritable())) {
@@ -243,6 +281,9 @@ final class HttpGatewayHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         queue.clear();
+        if (stream != null) {
+            stream.closed();
+        }
         super.channelInactive(ctx);
     }
 

@@ -26,4 +26,13 @@ final class Json {
             throw new IllegalStateException("cannot write JSON", e);
         }
     }
+
+    /** The node as one line of JSON text. */
+    static String text(JsonNode node) {
+        try {
+            return MAPPER.writeValueAsString(node);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write JSON", e);
+        }
+    }
 }

@@ -245,13 +245,7 @@ final class KeysResource {
             body.put("key", key.toHex());
             ArrayNode values = body.putArray("values");
             for (ValueEntry entry : get.values()) {
-                ObjectNode v = values.addObject();
-                v.put("value", Base64.getEncoder().encodeToString(entry.value().toByteArray()));
-                v.put("valueHash", entry.value().sha256().toHex());
-                v.put("ttlRemainingSeconds", ceilSeconds(entry.ttlRemainingMillis()));
-                if (entry.stamp() != null) {
-                    OwnerHeaders.describe(v, entry.stamp());
-                }
+                describeValue(values.addObject(), entry, entry.value().sha256());
             }
             if (get.placemark() == null || get.placemark().isEmpty()) {
                 body.putNull("placemark");
@@ -331,7 +325,7 @@ final class KeysResource {
         });
     }
 
-    private static Id key(String segment) throws Rejected {
+    static Id key(String segment) throws Rejected {
         try {
             return KeyParser.parseKey(PathSegments.decode(segment));
         } catch (IllegalArgumentException e) {
@@ -357,6 +351,19 @@ final class KeysResource {
             throw badRequest(SECRET_HEADER + " is at most " + SECRET_BYTES_MAX + " bytes, got " + bytes.length);
         }
         return Bytes.wrap(bytes);
+    }
+
+    /**
+     * One value as a get lists it, and a watch's {@code value} event carries it ({@link SseEvents}): its bytes in
+     * base64, {@code valueHash}, the whole seconds it has left, and its owner's fields when it is owned.
+     */
+    static void describeValue(ObjectNode v, ValueEntry entry, Bytes valueHash) {
+        v.put("value", Base64.getEncoder().encodeToString(entry.value().toByteArray()));
+        v.put("valueHash", valueHash.toHex());
+        v.put("ttlRemainingSeconds", ceilSeconds(entry.ttlRemainingMillis()));
+        if (entry.stamp() != null) {
+            OwnerHeaders.describe(v, entry.stamp());
+        }
     }
 
     private static long ceilSeconds(long millis) {

@@ -41,7 +41,7 @@ final class Problems {
 
     static ApiResponse unknownPath(String path) {
         return problem(404, "unknown-path", "Unknown path", "no resource at " + KeyParser.quote(path)
-                + "; the API serves /v1/keys/{key}, /v1/keys/{key}/{valueHash}, /health, /ready, /node and /metrics");
+                + "; the API serves /v1/keys/{key}, /v1/keys/{key}/{valueHash}, /v1/keys/{key}/watch, /health, /ready, /node and /metrics");
     }
 
     static ApiResponse methodNotAllowed(String method, String allow) {
