@@ -17,17 +17,22 @@ final class ClientGatewayInitializer extends EnvelopeInitializer {
     private final GatewayBackend backend;
     private final ClientGuard guard;
     private final int inFlightMax;
+    private final int watchesMax;
+    private final long watchPendingBytesMax;
 
     ClientGatewayInitializer(MessageCodec codec, GatewayBackend backend, ClientGuard guard, int inFlightMax,
-                             TransportListener listener, ConnectionLimits limits) {
+                             int watchesMax, long watchPendingBytesMax, TransportListener listener,
+                             ConnectionLimits limits) {
         super(codec, listener, "client connection", limits);
         this.backend = backend;
         this.guard = guard;
         this.inFlightMax = inFlightMax;
+        this.watchesMax = watchesMax;
+        this.watchPendingBytesMax = watchPendingBytesMax;
     }
 
     @Override
     protected ChannelHandler newHandler() {
-        return new ClientGatewayHandler(backend, guard, inFlightMax);
+        return new ClientGatewayHandler(backend, guard, inFlightMax, watchesMax, watchPendingBytesMax);
     }
 }
