@@ -24,7 +24,9 @@ import org.slf4j.LoggerFactory;
  * through the pending table, so any number can be in flight at once and replies may come in any order. When the
  * connection closes (or never opens), every attempt still pending on it fails as retryable. Requests are written as
  * they come and flushed once per event-loop task: requests sent in one burst (from the loop, or queued to it from
- * callers' threads) share one flush, so one system call, instead of one each. Thread-safe.
+ * callers' threads) share one flush, so one system call, instead of one each. A stream ({@link #openStream}, a
+ * watch) stays registered under its request id for every frame that carries it, until it is ended or the connection
+ * closes. Thread-safe.
  */
 final class Connection {
 
@@ -34,6 +36,7 @@ final class Connection {
     private final Gateway gateway;
     private final ChannelFuture connectFuture;
     private final ConcurrentMap<Long, Attempt> pending;
+    private final ConcurrentMap<Long, StreamSink> streams;
     /** When the last reply arrived; a System.nanoTime value. */
     private final AtomicLong lastReadNanos;
     // Set while a flush is queued on the channel's loop; requests written meanwhile ride on it.
@@ -42,10 +45,11 @@ final class Connection {
     private volatile boolean closedForSilence;
 
     private Connection(Gateway gateway, ChannelFuture connectFuture, ConcurrentMap<Long, Attempt> pending,
-                       AtomicLong lastReadNanos) {
+                       ConcurrentMap<Long, StreamSink> streams, AtomicLong lastReadNanos) {
         this.gateway = gateway;
         this.connectFuture = connectFuture;
         this.pending = pending;
+        this.streams = streams;
         this.lastReadNanos = lastReadNanos;
     }
 
@@ -53,6 +57,7 @@ final class Connection {
     static Connection open(Gateway gateway, Bootstrap template, MessageCodec codec) {
         int frameBytesMax = codec.frameBytesMax();
         ConcurrentMap<Long, Attempt> pending = new ConcurrentHashMap<>();
+        ConcurrentMap<Long, StreamSink> streams = new ConcurrentHashMap<>();
         // Starts in the past, so that a connection that never delivers anything counts as silent.
         AtomicLong lastReadNanos = new AtomicLong(System.nanoTime() - Long.MAX_VALUE / 4);
         ChannelFuture connect = template.clone()
@@ -64,11 +69,11 @@ final class Connection {
                         p.addLast(new LengthFieldBasedFrameDecoder(frameBytesMax + LENGTH_FIELD_BYTES,
                                 0, LENGTH_FIELD_BYTES, 0, LENGTH_FIELD_BYTES));
                         p.addLast(EnvelopeCodec.withScratch(codec));
-                        p.addLast(new ClientHandler(pending, lastReadNanos));
+                        p.addLast(new ClientHandler(pending, streams, lastReadNanos));
                     }
                 })
                 .connect(gateway.address().host(), gateway.address().port());
-        Connection c = new Connection(gateway, connect, pending, lastReadNanos);
+        Connection c = new Connection(gateway, connect, pending, streams, lastReadNanos);
         connect.addListener(f -> {
             if (f.isSuccess()) {
                 gateway.connected();
@@ -117,15 +122,53 @@ final class Connection {
             fail(attempt, closedFailure());
             return;
         }
+        write(request, failure -> fail(attempt, failure));
+    }
+
+    /**
+     * Registers {@code sink} for every frame with {@code requestId} and sends {@code request} once the connection is
+     * up. A failure to connect or write, or the connection's close, removes it and reaches
+     * {@link StreamSink#onClosed}, possibly on this thread.
+     */
+    void openStream(long requestId, Envelope request, StreamSink sink) {
+        streams.put(requestId, sink);
+        if (connectFuture.channel().closeFuture().isDone()) {
+            closeStream(requestId, sink, closedFailure());
+            return;
+        }
+        write(request, failure -> closeStream(requestId, sink, failure));
+    }
+
+    /** Forgets the stream of {@code requestId}, and sends {@code farewell} (an unwatch) if not null and still open. */
+    void endStream(long requestId, Envelope farewell) {
+        streams.remove(requestId);
+        if (farewell != null && isConnected()) {
+            write(farewell, failure -> { });
+        }
+    }
+
+    /** Streams registered here; for tests. */
+    int streamCount() {
+        return streams.size();
+    }
+
+    private void closeStream(long requestId, StreamSink sink, RattanException failure) {
+        if (streams.remove(requestId, sink)) {
+            sink.onClosed(failure);
+        }
+    }
+
+    /** Writes {@code frame} once connected, sharing the loop task's flush; a failure reaches {@code onFailure}. */
+    private void write(Envelope frame, java.util.function.Consumer<RattanException> onFailure) {
         connectFuture.addListener(f -> {
             if (!f.isSuccess()) {
-                fail(attempt, connectFailure(f.cause()));
+                onFailure.accept(connectFailure(f.cause()));
                 return;
             }
             Channel channel = connectFuture.channel();
-            channel.write(request).addListener(w -> {
+            channel.write(frame).addListener(w -> {
                 if (!w.isSuccess()) {
-                    fail(attempt, writeFailure(w.cause()));
+                    onFailure.accept(writeFailure(w.cause()));
                 }
             });
             if (flushQueued.compareAndSet(false, true)) {
@@ -183,6 +226,9 @@ final class Connection {
                 attempt.takenDown();
             }
             fail(attempt, failure);
+        }
+        for (var e : streams.entrySet()) {
+            closeStream(e.getKey(), e.getValue(), failure);
         }
     }
 

@@ -11,14 +11,12 @@ import io.rattan.core.msg.PutCondition;
 import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.SecretBinding;
 import io.rattan.core.msg.Status;
+import io.rattan.core.msg.ValueFilter;
 import io.rattan.core.util.Bytes;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executor;
 
 /**
  * A client of a Rattan DHT: puts, gets and removes values through one or more gateways over the binary RPC.
@@ -51,22 +49,8 @@ import java.util.concurrent.Executor;
  * {@link Status#TOO_LARGE}, {@link Status#FORBIDDEN}) are never retried. Retrying a put is safe: a value's identity
  * is its hash, so storing it twice stores it once.
  *
- * <p>A failed future completes exceptionally with a {@link RattanException} (so {@code join()} throws it wrapped in
- * a {@link CompletionException}, {@code get()} in an {@link ExecutionException}); the blocking {@code *Sync}
- * methods throw it directly. Cancelling a returned future stops the call's retries.
- *
- * <h2>Threads</h2>
- * The client is thread-safe: any thread may call any method, concurrently. Its sockets, timers and retries run on
- * its Netty event-loop threads ({@code rattan-client-*}), but returned futures never complete there: they complete
- * on the client's completion executor, so the callbacks attached to them ({@code thenApply}, {@code thenRun}, ...)
- * run off the I/O threads and cannot stall the client's network work. The executor is the builder's
- * {@link Builder#executor(Executor) executor}, by default a pool of the client's own of max(2, available
- * processors) daemon threads named {@code rattan-callback-*}, which {@link #close()} drains and stops. A callback
- * may block (a {@code *Sync} call included), but it holds one of those threads while it does: if every one is
- * blocked, no future completes until one returns. A future completed before it is returned (a call refused at once)
- * runs callbacks on the thread that attaches them, as any completed {@link CompletableFuture} does.
- *
- * <p>The package documentation tells of one-hop and quorum gets, and of the client's metrics.
+ * <p>The package documentation tells how a call fails, of the client's threads (callbacks never run on its event
+ * loops), of watches, of one-hop and quorum gets, and of the client's metrics.
  */
 public final class RattanClient implements AutoCloseable {
 
@@ -353,6 +337,21 @@ public final class RattanClient implements AutoCloseable {
     /** Blocking {@link #get(Id, GetOptions)}; throws {@link RattanException} on failure. */
     public GetResult getSync(Id key, GetOptions options) {
         return Failures.await(get(key, options));
+    }
+
+    /** As {@link #watch(Id, ValueFilter, WatchListener)}, of every value. */
+    public Watch watch(Id key, WatchListener listener) {
+        return watch(key, ValueFilter.NONE, listener);
+    }
+
+    /**
+     * Watches the values of {@code key} that pass {@code filter} (as a get's, {@link GetOptions#filter()}): the
+     * listener hears each live value, then READY, then every change, across gateway failures, until the handle or
+     * the client closes (the package documentation tells of the guarantees and the listener's thread).
+     */
+    public Watch watch(Id key, ValueFilter filter, WatchListener listener) {
+        return new WatchStream(runtime, Objects.requireNonNull(key, "key"), Objects.requireNonNull(filter, "filter"),
+                Objects.requireNonNull(listener, "listener")).start();
     }
 
     // ---- remove ----

@@ -3,6 +3,48 @@
  * gateways over the binary RPC; {@link io.rattan.client.OwnerKey} signs owned values;
  * {@link io.rattan.client.PermanentValue} keeps a value alive.
  *
+ * <h2>Threads and failures</h2>
+ * The client is thread-safe: any thread may call any method, concurrently. Its sockets, timers and retries run on its
+ * Netty event-loop threads ({@code rattan-client-*}), but returned futures never complete there: they complete on the
+ * client's completion executor, so the callbacks attached to them ({@code thenApply}, {@code thenRun}, ...) run off the
+ * I/O threads and cannot stall the client's network work. The executor is the builder's {@link
+ * io.rattan.client.RattanClient.Builder#executor executor}, by default a pool of the client's own of max(2, available
+ * processors) daemon threads named {@code rattan-callback-*}, which {@link io.rattan.client.RattanClient#close()}
+ * drains and stops. A callback may block (a {@code *Sync} call included), but it holds one of those threads while it
+ * does: if every one is blocked, no future completes until one returns. A future completed before it is returned (a
+ * call refused at once) runs callbacks on the thread that attaches them, as any completed {@link
+ * java.util.concurrent.CompletableFuture} does.
+ *
+ * <p>A failed future completes exceptionally with a {@link io.rattan.client.RattanException} (so {@code join()} throws
+ * it wrapped in a {@link java.util.concurrent.CompletionException}, {@code get()} in an {@link
+ * java.util.concurrent.ExecutionException}); the blocking {@code *Sync} methods throw it directly. Cancelling a
+ * returned future stops the call's retries.
+ *
+
+ *
+ * <h2>Watches</h2>
+ * {@link io.rattan.client.RattanClient#watch(io.rattan.core.id.Id, io.rattan.client.WatchListener)} watches a key
+ * (with a {@link io.rattan.core.msg.ValueFilter}, only one owner's values, or one owned value): the
+ * {@link io.rattan.client.WatchListener} hears {@code onValue} for each value live when the watch began, then
+ * {@code onReady} once, then {@code onValue} for each value put since (and each newer sequence of an owned value),
+ * {@code onRemoved} and {@code onExpired} for values it heard that were removed or reached their TTL's end. The
+ * watch is registered at one gateway at a time over the binary RPC ({@code CLIENT_WATCH}, whose events come back as
+ * {@code WATCH_EVENT}s on the gateway's shared connection, many watches to a connection).
+ *
+ * <p>Guarantees: every put acknowledged after {@code onReady} reaches the listener, even when the watch's gateway
+ * fails; each value reaches it once. When the gateway's connection fails, or the gateway ends the watch with a
+ * transient status (its node stops), the watch registers again through the next gateway that is up, passing the
+ * position of the last event it heard: the same gateway (when it comes back within a third of the watch lease) sends
+ * exactly the events since; any other sends every live value again, of which the client hands over only those it
+ * had not (or a newer sequence), and then tells as removed (or expired, when its TTL has run out) each value it had
+ * handed over that the gateway no longer holds. A gateway or connection that serves its most watches ends a new one
+ * at once ({@code onEnded} with {@link io.rattan.core.msg.Status#RATE_LIMITED}); that and other final statuses end
+ * the watch for good. {@link io.rattan.client.Watch#close()} ends it without an {@code onEnded}.
+ *
+ * <p>The listener is called on the client's completion executor, never on an event loop, one call at a time per
+ * watch, in the watch's order; a listener that blocks delays only its own watch's events (and holds a thread of the
+ * executor). Owned values are verified against their owners' signatures first, as a get's are.
+ *
  * <h2>One-hop gets</h2>
  * With {@link io.rattan.core.msg.GetOptions#oneHop()} the client routes the get itself, by its own image of the
  * ring: it sends each copy straight to the binary gateway of one of the key's replicas, so that the replica answers

@@ -130,7 +130,7 @@ final class NodeParts {
             this.clientGateway = new ClientGatewayServer(group,
                     new InetSocketAddress(options.bind(), options.gatewayPort()), backend, codec,
                     ClientGatewayServer.IN_FLIGHT_MAX, metrics.clientTransport(), clientGuard,
-                    options.limits().connections());
+                    options.limits().connections(), options.limits().watchesPerConnectionMax());
             opened.push(clientGateway);
             // The contact names the bound gateway port, so that one-hop clients can reach this node's gateway.
             this.contact = new Contact(id, new Address(options.host(), peerServer.localAddress().getPort()),

@@ -712,6 +712,11 @@ public final class Messages {
                              String detail) implements Message {
         /** The value of an event that carries none. */
         public static final ValueEntry NO_VALUE = new ValueEntry(Bytes.EMPTY, 0);
+        /**
+         * The detail of the READY that follows the events since a resume position ({@link ClientWatch}), when the
+         * gateway still held them; any other READY follows a snapshot of the live values.
+         */
+        public static final String RESUMED = "resumed";
 
         public MessageType type() {
             return MessageType.WATCH_EVENT;

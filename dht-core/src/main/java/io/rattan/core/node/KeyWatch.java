@@ -65,13 +65,16 @@ final class KeyWatch {
 
     /**
      * A client starts watching: the events after {@code resumeSeq} of this epoch if the log still holds them all,
-     * else every live value; then READY if the first round is over.
+     * else every live value; then READY if the first round is over (its detail {@link WatchEvent#RESUMED} after the
+     * events since).
      */
     void add(long id, ValueFilter filter, Consumer<WatchEvent> sink, long resumeEpoch, long resumeSeq,
              long nowMillis) {
         Client c = new Client(filter, sink);
         clients.put(id, c);
-        if (resumeEpoch == epoch && resumeSeq <= seq && (resumeSeq == seq || firstLogged() <= resumeSeq + 1)) {
+        boolean resumed = resumeEpoch == epoch && resumeSeq <= seq
+                && (resumeSeq == seq || firstLogged() <= resumeSeq + 1);
+        if (resumed) {
             for (WatchEvent e : log) {
                 if (e.seq() > resumeSeq && passes(c, e)) {
                     sink.accept(e);
@@ -85,8 +88,9 @@ final class KeyWatch {
             }
         }
         if (ready) {
-            sink.accept(WatchEvent.of(WatchKind.READY, epoch, seq, Bytes.EMPTY,
-                    WatchEvent.NO_VALUE));
+            // A resumed client must tell the events since from a new snapshot, which it diffs against what it has.
+            sink.accept(new WatchEvent(WatchKind.READY, epoch, seq, Bytes.EMPTY, WatchEvent.NO_VALUE, Status.OK,
+                    resumed ? WatchEvent.RESUMED : ""));
         }
     }
 

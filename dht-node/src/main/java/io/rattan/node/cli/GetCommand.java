@@ -162,10 +162,14 @@ final class GetCommand implements Callable<Integer> {
 
     /** {@code --owner} and {@code --value-id} as a filter; a usage error when one is malformed or the id is alone. */
     private ValueFilter filter() {
+        return filterOf(spec.commandLine(), owner, valueId);
+    }
+
+    /** {@code --owner} and {@code --value-id} of {@code cl} as a filter (also {@code rattan watch}'s). */
+    static ValueFilter filterOf(CommandLine cl, String owner, String valueId) {
         if (owner == null) {
             if (valueId != null) {
-                throw new ParameterException(spec.commandLine(),
-                        "--value-id names one of an owner's values: use it with --owner");
+                throw new ParameterException(cl, "--value-id names one of an owner's values: use it with --owner");
             }
             return ValueFilter.NONE;
         }
@@ -176,12 +180,12 @@ final class GetCommand implements Callable<Integer> {
             ownerKey = new byte[0];
         }
         if (ownerKey.length != OwnerStamp.OWNER_BYTES || owner.endsWith("=")) {
-            throw new ParameterException(spec.commandLine(), "--owner must be an Ed25519 public key, 32 bytes in "
+            throw new ParameterException(cl, "--owner must be an Ed25519 public key, 32 bytes in "
                     + "base64url without padding, got '" + owner + "'");
         }
         Long id = valueId == null ? null : OwnerOptions.unsigned(valueId);
         if (valueId != null && id == null) {
-            throw new ParameterException(spec.commandLine(), "--value-id must be an unsigned decimal number below "
+            throw new ParameterException(cl, "--value-id must be an unsigned decimal number below "
                     + "2^64, got '" + valueId + "'");
         }
         return new ValueFilter(Bytes.wrap(ownerKey), id);

@@ -51,8 +51,13 @@ final class LimitOptions {
                     + "byte.")
     long frameDeadlineMillis = Limits.FRAME_DEADLINE_MILLIS;
 
+    @Option(names = "--watches-per-connection", paramLabel = "N",
+            description = "Watches one binary client connection may hold at once; one more ends at once "
+                    + "(RATE_LIMITED).")
+    int watchesPerConnection = Limits.WATCHES_PER_CONNECTION_MAX;
+
     Limits limits() {
         return new Limits(clientRate, peerRate, clientStorageBytes, connectionsMax, connectionsPerIp, idleMillis,
-                frameDeadlineMillis, peerIpRate, outboundConnectionsMax);
+                frameDeadlineMillis, peerIpRate, outboundConnectionsMax, watchesPerConnection);
     }
 }

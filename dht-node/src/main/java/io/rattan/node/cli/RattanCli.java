@@ -27,6 +27,7 @@ import picocli.CommandLine.Spec;
             LocalCommand.class,
             PutCommand.class,
             GetCommand.class,
+            WatchCommand.class,
             RmCommand.class,
             LoadCommand.class,
             KeygenCommand.class,

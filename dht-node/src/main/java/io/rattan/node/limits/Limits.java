@@ -25,10 +25,13 @@ import java.time.Duration;
  * @param outboundConnectionsMax   peer connections this node keeps open to others at once; opening one more first
  *                                 closes the least recently used (a stranger who names many addresses as request
  *                                 origins cannot make the node hold a connection, and its queue, for each)
+ * @param watchesPerConnectionMax  watches one binary client connection may hold at once ({@code CLIENT_WATCH});
+ *                                 beyond it a new watch ends at once, {@code RATE_LIMITED}
  */
 public record Limits(int clientRequestsPerSecond, int peerRequestsPerSecond, long clientStorageBytes,
                      int connectionsMax, int connectionsPerIpMax, long idleMillis, long frameDeadlineMillis,
-                     int peerIpRequestsPerSecond, int outboundConnectionsMax) {
+                     int peerIpRequestsPerSecond, int outboundConnectionsMax,
+                     int watchesPerConnectionMax) {
 
     /** Turns a rate or share off. */
     public static final int OFF = -1;
@@ -43,6 +46,8 @@ public record Limits(int clientRequestsPerSecond, int peerRequestsPerSecond, lon
     public static final int OUTBOUND_CONNECTIONS_MAX = 1024;
     /** Live value bytes per client IP at one gateway: 64 MiB, 65,536 values of the default 1 KiB. */
     public static final long CLIENT_STORAGE_BYTES = 64L << 20;
+    /** Watches per binary client connection: as many as a gateway serves by default (WatchLimits). */
+    public static final int WATCHES_PER_CONNECTION_MAX = 10_000;
     /** Connections per port. */
     public static final int CONNECTIONS_MAX = 4096;
     /** Connections per IP per port: room for a local cluster of 256 processes on one address. */
@@ -68,6 +73,10 @@ public record Limits(int clientRequestsPerSecond, int peerRequestsPerSecond, lon
             throw new IllegalArgumentException("need 1 <= connectionsPerIpMax <= connectionsMax, got "
                     + connectionsPerIpMax + " and " + connectionsMax);
         }
+        if (watchesPerConnectionMax < 1) {
+            throw new IllegalArgumentException("watchesPerConnectionMax must be positive, got "
+                    + watchesPerConnectionMax);
+        }
         if (idleMillis < 1 || frameDeadlineMillis < 1) {
             throw new IllegalArgumentException("idleMillis and frameDeadlineMillis must be positive");
         }
@@ -77,42 +86,55 @@ public record Limits(int clientRequestsPerSecond, int peerRequestsPerSecond, lon
     public static Limits defaults() {
         return new Limits(CLIENT_REQUESTS_PER_SECOND, PEER_REQUESTS_PER_SECOND, CLIENT_STORAGE_BYTES,
                 CONNECTIONS_MAX, CONNECTIONS_PER_IP_MAX, IDLE_MILLIS, FRAME_DEADLINE_MILLIS,
-                PEER_IP_REQUESTS_PER_SECOND, OUTBOUND_CONNECTIONS_MAX);
+                PEER_IP_REQUESTS_PER_SECOND, OUTBOUND_CONNECTIONS_MAX, WATCHES_PER_CONNECTION_MAX);
     }
 
     public Limits withClientRequestsPerSecond(int v) {
         return new Limits(v, peerRequestsPerSecond, clientStorageBytes, connectionsMax, connectionsPerIpMax,
-                idleMillis, frameDeadlineMillis, peerIpRequestsPerSecond, outboundConnectionsMax);
+                idleMillis, frameDeadlineMillis, peerIpRequestsPerSecond, outboundConnectionsMax,
+                watchesPerConnectionMax);
     }
 
     public Limits withPeerRequestsPerSecond(int v) {
         return new Limits(clientRequestsPerSecond, v, clientStorageBytes, connectionsMax, connectionsPerIpMax,
-                idleMillis, frameDeadlineMillis, peerIpRequestsPerSecond, outboundConnectionsMax);
+                idleMillis, frameDeadlineMillis, peerIpRequestsPerSecond, outboundConnectionsMax,
+                watchesPerConnectionMax);
     }
 
     public Limits withClientStorageBytes(long v) {
         return new Limits(clientRequestsPerSecond, peerRequestsPerSecond, v, connectionsMax, connectionsPerIpMax,
-                idleMillis, frameDeadlineMillis, peerIpRequestsPerSecond, outboundConnectionsMax);
+                idleMillis, frameDeadlineMillis, peerIpRequestsPerSecond, outboundConnectionsMax,
+                watchesPerConnectionMax);
     }
 
     public Limits withConnections(int total, int perIp) {
         return new Limits(clientRequestsPerSecond, peerRequestsPerSecond, clientStorageBytes, total, perIp,
-                idleMillis, frameDeadlineMillis, peerIpRequestsPerSecond, outboundConnectionsMax);
+                idleMillis, frameDeadlineMillis, peerIpRequestsPerSecond, outboundConnectionsMax,
+                watchesPerConnectionMax);
     }
 
     public Limits withTimeouts(long idle, long frameDeadline) {
         return new Limits(clientRequestsPerSecond, peerRequestsPerSecond, clientStorageBytes, connectionsMax,
-                connectionsPerIpMax, idle, frameDeadline, peerIpRequestsPerSecond, outboundConnectionsMax);
+                connectionsPerIpMax, idle, frameDeadline, peerIpRequestsPerSecond, outboundConnectionsMax,
+                watchesPerConnectionMax);
     }
 
     public Limits withPeerIpRequestsPerSecond(int v) {
         return new Limits(clientRequestsPerSecond, peerRequestsPerSecond, clientStorageBytes, connectionsMax,
-                connectionsPerIpMax, idleMillis, frameDeadlineMillis, v, outboundConnectionsMax);
+                connectionsPerIpMax, idleMillis, frameDeadlineMillis, v, outboundConnectionsMax,
+                watchesPerConnectionMax);
     }
 
     public Limits withOutboundConnectionsMax(int v) {
         return new Limits(clientRequestsPerSecond, peerRequestsPerSecond, clientStorageBytes, connectionsMax,
-                connectionsPerIpMax, idleMillis, frameDeadlineMillis, peerIpRequestsPerSecond, v);
+                connectionsPerIpMax, idleMillis, frameDeadlineMillis, peerIpRequestsPerSecond, v,
+                watchesPerConnectionMax);
+    }
+
+    public Limits withWatchesPerConnectionMax(int v) {
+        return new Limits(clientRequestsPerSecond, peerRequestsPerSecond, clientStorageBytes, connectionsMax,
+                connectionsPerIpMax, idleMillis, frameDeadlineMillis, peerIpRequestsPerSecond, outboundConnectionsMax,
+                v);
     }
 
     /** The connection bounds and timeouts every port applies. */

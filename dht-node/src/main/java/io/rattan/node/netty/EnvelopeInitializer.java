@@ -4,6 +4,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.AttributeKey;
 import io.rattan.client.netty.EnvelopeCodec;
 import io.rattan.core.codec.MessageCodec;
 import io.rattan.node.limits.ConnectionLimits;
@@ -18,6 +19,12 @@ import java.util.concurrent.TimeUnit;
  */
 @ChannelHandler.Sharable
 public abstract class EnvelopeInitializer extends ChannelInitializer<Channel> {
+
+    /**
+     * Set true on a connection that must not be closed for being idle: one that holds a client's watches, whose key
+     * may stay quiet for longer than the idle timeout.
+     */
+    public static final AttributeKey<Boolean> KEEP_WHILE_IDLE = AttributeKey.valueOf("rattan.keepWhileIdle");
 
     private final MessageCodec codec;
     private final TransportListener listener;

@@ -8,6 +8,8 @@ import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.MessageType;
 import io.rattan.core.msg.Messages.ClientPut;
+import io.rattan.core.msg.Messages.ClientUnwatch;
+import io.rattan.core.msg.Messages.ClientWatch;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Status;
 import io.rattan.node.gateway.ClientGuard;
@@ -23,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * goes back as an envelope with its request's id, in completion order, so a client may keep many requests in flight.
  * Decoding, encoding and malformed input are the codec's business. The {@link ClientGuard} refuses requests above the
  * client's rate ({@code RATE_LIMITED}) and puts beyond its storage share ({@code QUOTA_EXCEEDED}), the client being
- * the connection's source IP. One instance per connection; all its state is confined to the connection's loop.
+ * the connection's source IP. A {@code CLIENT_WATCH} starts a stream of {@code WATCH_EVENT}s with its request id
+ * instead ({@link ConnectionWatches}). One instance per connection; all its state is confined to the connection's loop.
  */
 final class ClientGatewayHandler extends SimpleChannelInboundHandler<Envelope> {
 
@@ -33,14 +36,29 @@ final class ClientGatewayHandler extends SimpleChannelInboundHandler<Envelope> {
     private final GatewayBackend backend;
     private final ClientGuard guard;
     private final int inFlightMax;
+    private final ConnectionWatches watches;
+    private ChannelHandlerContext context;
     private InetAddress client;
     private int inFlight;
     private boolean flushPending;
 
-    ClientGatewayHandler(GatewayBackend backend, ClientGuard guard, int inFlightMax) {
+    ClientGatewayHandler(GatewayBackend backend, ClientGuard guard, int inFlightMax, int watchesMax,
+                         long watchPendingBytesMax) {
         this.backend = backend;
         this.guard = guard;
         this.inFlightMax = inFlightMax;
+        this.watches = new ConnectionWatches(backend, watchesMax, watchPendingBytesMax, this::event);
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        context = ctx;
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        watches.closeAll();
+        super.channelInactive(ctx);
     }
 
     @Override
@@ -62,6 +80,14 @@ final class ClientGatewayHandler extends SimpleChannelInboundHandler<Envelope> {
             return;
         }
         Message body = request.body();
+        if (body instanceof ClientWatch w) {
+            watches.watch(ctx.channel(), requestId, w);
+            return;
+        }
+        if (body instanceof ClientUnwatch u) {
+            watches.unwatch(u.watchRequestId());
+            return;
+        }
         if (!isClientRequest(body)) {
             reply(ctx, requestId, new ErrorReply(Status.BAD_REQUEST, "not a client request: " + body.type()));
             return;
@@ -125,6 +151,11 @@ final class ClientGatewayHandler extends SimpleChannelInboundHandler<Envelope> {
                 ctx.flush();
             }
         }
+    }
+
+    /** One watch event out, with its watch's request id; flushed with the loop task's other writes. */
+    private void event(long requestId, Message event) {
+        reply(context, requestId, event);
     }
 
     @Override

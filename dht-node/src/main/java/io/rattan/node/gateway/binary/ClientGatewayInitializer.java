@@ -5,6 +5,7 @@ import io.rattan.core.codec.MessageCodec;
 import io.rattan.node.gateway.ClientGuard;
 import io.rattan.node.gateway.GatewayBackend;
 import io.rattan.node.limits.ConnectionLimits;
+import io.rattan.node.limits.Limits;
 import io.rattan.node.netty.EnvelopeInitializer;
 import io.rattan.node.netty.TransportListener;
 
@@ -17,17 +18,29 @@ final class ClientGatewayInitializer extends EnvelopeInitializer {
     private final GatewayBackend backend;
     private final ClientGuard guard;
     private final int inFlightMax;
+    private final int watchesMax;
+    private final long watchPendingBytesMax;
 
+    /** With the default bounds of watches. */
     ClientGatewayInitializer(MessageCodec codec, GatewayBackend backend, ClientGuard guard, int inFlightMax,
                              TransportListener listener, ConnectionLimits limits) {
+        this(codec, backend, guard, inFlightMax, Limits.WATCHES_PER_CONNECTION_MAX,
+                ClientGatewayServer.WATCH_PENDING_BYTES_MAX, listener, limits);
+    }
+
+    ClientGatewayInitializer(MessageCodec codec, GatewayBackend backend, ClientGuard guard, int inFlightMax,
+                             int watchesMax, long watchPendingBytesMax, TransportListener listener,
+                             ConnectionLimits limits) {
         super(codec, listener, "client connection", limits);
         this.backend = backend;
         this.guard = guard;
         this.inFlightMax = inFlightMax;
+        this.watchesMax = watchesMax;
+        this.watchPendingBytesMax = watchPendingBytesMax;
     }
 
     @Override
     protected ChannelHandler newHandler() {
-        return new ClientGatewayHandler(backend, guard, inFlightMax);
+        return new ClientGatewayHandler(backend, guard, inFlightMax, watchesMax, watchPendingBytesMax);
     }
 }

@@ -7,6 +7,7 @@ import io.rattan.core.codec.MessageCodec;
 import io.rattan.node.gateway.ClientGuard;
 import io.rattan.node.gateway.GatewayBackend;
 import io.rattan.node.limits.ConnectionLimits;
+import io.rattan.node.limits.Limits;
 import io.rattan.node.netty.CountingListener;
 import io.rattan.node.netty.TcpServer;
 import io.rattan.node.netty.TransportListener;
@@ -25,6 +26,11 @@ import java.net.InetSocketAddress;
  * puts beyond its storage share; {@link ConnectionLimits} bound the connections in total and per IP and close idle
  * connections and those whose frame is not whole by its deadline.
  *
+ * <p>A {@code CLIENT_WATCH} is answered by a stream of {@code WATCH_EVENT}s with its request id until one of kind
+ * ENDED or the client's {@code CLIENT_UNWATCH} (not answered); a connection multiplexes at most
+ * {@link Limits#watchesPerConnectionMax()} watches (one more ends at once, RATE_LIMITED), and is closed, ending its
+ * watches, when more than {@link #WATCH_PENDING_BYTES_MAX} bytes of events wait to be written to it.
+ *
  * <p>The constructor binds synchronously. {@link #close} may be called from any thread; it waits (bounded) only when
  * not called on one of the group's loops.
  */
@@ -34,6 +40,12 @@ public final class ClientGatewayServer implements AutoCloseable {
     public static final int IN_FLIGHT_MAX = 1024;
     private static final int WRITE_BUFFER_HIGH_BYTES = 4 << 20;
     private static final int WRITE_BUFFER_LOW_BYTES = 1 << 20;
+    /**
+     * Watch events waiting to be written to one connection beyond which it is closed: twice the mark at which it
+     * stops being writable, so a client that reads slowly is not closed for one burst, and one that stops reading
+     * costs a bounded buffer.
+     */
+    public static final long WATCH_PENDING_BYTES_MAX = 2L * WRITE_BUFFER_HIGH_BYTES;
 
     private final TcpServer server;
     private final CountingListener counting;
@@ -50,6 +62,13 @@ public final class ClientGatewayServer implements AutoCloseable {
         this(group, bind, backend, codec, inFlightMax, listener, ClientGuard.none(), ConnectionLimits.defaults());
     }
 
+    /** A gateway with the default bound of watches per connection. */
+    public ClientGatewayServer(EventLoopGroup group, InetSocketAddress bind, GatewayBackend backend,
+                               MessageCodec codec, int inFlightMax, TransportListener listener, ClientGuard guard,
+                               ConnectionLimits limits) throws IOException {
+        this(group, bind, backend, codec, inFlightMax, listener, guard, limits, Limits.WATCHES_PER_CONNECTION_MAX);
+    }
+
     /**
      * @param group       runs the server and its connections; give it the node's own group so that replies, which
      *                    complete on the node's loop, are written without a hop
@@ -60,17 +79,19 @@ public final class ClientGatewayServer implements AutoCloseable {
      * @param listener    receives byte, rejection and refusal counts
      * @param guard       the client limits (rate and storage share per source IP)
      * @param limits      the connection bounds and timeouts
+     * @param watchesMax  watches per connection before new ones end at once (RATE_LIMITED)
      * @throws IOException when the address cannot be bound
      */
     public ClientGatewayServer(EventLoopGroup group, InetSocketAddress bind, GatewayBackend backend,
                                MessageCodec codec, int inFlightMax, TransportListener listener, ClientGuard guard,
-                               ConnectionLimits limits) throws IOException {
+                               ConnectionLimits limits, int watchesMax) throws IOException {
         if (group == null || bind == null || backend == null || codec == null || listener == null || guard == null
                 || limits == null) {
             throw new IllegalArgumentException("every argument is required");
         }
-        if (inFlightMax < 1) {
-            throw new IllegalArgumentException("inFlightMax must be positive: " + inFlightMax);
+        if (inFlightMax < 1 || watchesMax < 1) {
+            throw new IllegalArgumentException("inFlightMax and watchesMax must be positive: " + inFlightMax + ", "
+                    + watchesMax);
         }
         this.counting = new CountingListener(listener);
         this.server = new TcpServer(group, bind, "the binary gateway", limits, counting,
@@ -78,7 +99,8 @@ public final class ClientGatewayServer implements AutoCloseable {
                         .option(ChannelOption.SO_REUSEADDR, true)
                         .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
                                 new WriteBufferWaterMark(WRITE_BUFFER_LOW_BYTES, WRITE_BUFFER_HIGH_BYTES)),
-                new ClientGatewayInitializer(codec, backend, guard, inFlightMax, counting, limits));
+                new ClientGatewayInitializer(codec, backend, guard, inFlightMax, watchesMax,
+                        WATCH_PENDING_BYTES_MAX, counting, limits));
     }
 
     /** The address actually bound (the real port when 0 was asked). */
