@@ -8,7 +8,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "bench",
         mixinStandardHelpOptions = true,
         description = "Measures get and put latency against a live deployment, every get mode interleaved.",
-        subcommands = {RunCommand.class, ReportCommand.class, TableCommand.class, OwnedCommand.class})
+        subcommands = {RunCommand.class, ReportCommand.class, TableCommand.class, OwnedCommand.class,
+            WatchCommand.class})
 public final class BenchCommand implements Runnable {
 
     @Spec

@@ -41,6 +41,28 @@ final class NodeCpu {
         return new NodeCpu(out);
     }
 
+    /**
+     * Each node's resident memory now, in bytes ({@code VmRSS} of {@code /proc/PID/status}; 0 where the system has
+     * no such file).
+     */
+    List<Long> rssBytes() {
+        List<Long> out = new ArrayList<>();
+        for (ProcessHandle p : processes) {
+            long rss = 0;
+            try {
+                for (String line : Files.readAllLines(Path.of("/proc", Long.toString(p.pid()), "status"))) {
+                    if (line.startsWith("VmRSS:")) {
+                        rss = Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+                    }
+                }
+            } catch (IOException | NumberFormatException e) {
+                rss = 0;
+            }
+            out.add(rss);
+        }
+        return out;
+    }
+
     /** The nodes' CPU time so far, summed. */
     long totalNanos() {
         long sum = 0;

@@ -4,6 +4,7 @@ import ch.qos.logback.classic.Level;
 import com.google.common.net.InetAddresses;
 import io.rattan.core.net.Address;
 import io.rattan.core.node.NodeConfig;
+import io.rattan.core.node.WatchLimits;
 import io.rattan.core.slow.SlowTrace;
 import io.rattan.node.InboundSlowness;
 import io.rattan.node.NodeOptions;
@@ -152,6 +153,22 @@ final class NodeCommand implements Callable<Integer> {
                     + "not counted (a local cluster shares one). -1: no bound (docs/security.md).")
     int idsPerIp = NodeConfig.IDS_PER_IP_DEFAULT;
 
+    @Option(names = "--watch-lease-ms", paramLabel = "MS",
+            description = "How long this node, as a key's replica, keeps a gateway's watch registration unless it is "
+                    + "renewed; as a gateway it renews at a third of it, and reads a replica again then if a push "
+                    + "was lost (docs/node.md, Watches).")
+    long watchLeaseMillis = WatchLimits.DEFAULTS.leaseMillis();
+
+    @Option(names = "--watches-max", paramLabel = "N",
+            description = "Most clients' watches this node serves as gateway, HTTP and binary together; past it a "
+                    + "watch is refused (HTTP 429, RATE_LIMITED).")
+    int watchesMax = WatchLimits.DEFAULTS.watchesMax();
+
+    @Option(names = "--watch-registrations-max", paramLabel = "N",
+            description = "Most gateways' watch registrations this node holds as a replica; a quarter of them from "
+                    + "one gateway at most.")
+    int watchRegistrationsMax = WatchLimits.DEFAULTS.registrationsMax();
+
     @Option(names = "--fsync",
             description = "Acknowledge a write only after the store's write-ahead log is synced to disk (group commit: "
                     + "concurrent puts share syncs). Off: writes survive a killed process, not a power loss "
@@ -204,7 +221,9 @@ final class NodeCommand implements Callable<Integer> {
                     : NodeConfigs.of(leafSetHalf, replicas, writeQuorum);
             config = NodeConfigs.withTimeouts(
                     NodeConfigs.withClientLimits(config.withIdsPerIp(idsPerIp), valueBytesMax, ttlSecondsMax),
-                    requestTimeoutMillis, rtoInitialMillis, rtoMinMillis, rtoMaxMillis);
+                    requestTimeoutMillis, rtoInitialMillis, rtoMinMillis, rtoMaxMillis).toBuilder()
+                    .watch(new WatchLimits(watchLeaseMillis, watchesMax, watchRegistrationsMax,
+                            Math.max(1, watchRegistrationsMax / 4))).build();
             Path dir = dataDir != null ? dataDir : Path.of("rattan-data", "node-" + peerPort);
             String advertised = advertise != null ? advertise : host;
             if (bind != null && advertise == null && !given("--host") && InetAddresses.isInetAddress(bind)
