@@ -65,7 +65,13 @@ final class OpenDhtListens implements WatchTarget {
                 throw new IllegalStateException("listen at " + p + ": HTTP " + r.statusCode());
             }
             open.add(r.body());
-            readers.execute(() -> r.body().forEach(line -> heard.accept(data(line))));
+            readers.execute(() -> {
+                try {
+                    r.body().forEach(line -> heard.accept(data(line)));
+                } catch (UncheckedIOException e) {
+                    // The listen was closed (the run ended) or the proxy went away: its events end here.
+                }
+            });
             return CompletableFuture.runAsync(() -> { }, CompletableFuture.delayedExecutor(SETTLE.toMillis(),
                     java.util.concurrent.TimeUnit.MILLISECONDS));
         });

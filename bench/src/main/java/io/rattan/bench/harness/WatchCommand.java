@@ -57,6 +57,11 @@ public final class WatchCommand implements Callable<Integer> {
     @Option(names = "--target", paramLabel = "rattan|opendht", description = "What to measure.")
     String target = "rattan";
 
+    @Option(names = "--api", paramLabel = "binary|http",
+            description = "With --target rattan: watch over the binary RPC, or over HTTP as server-sent events (a "
+                    + "connection each). Puts go over the binary RPC either way.")
+    String api = "binary";
+
     @Option(names = "--gateways", split = ",", paramLabel = "HOST:PORT",
             description = "With --target opendht: the proxies ('dhtnode --proxyserver PORT').")
     List<String> gateways = List.of();
@@ -69,6 +74,10 @@ public final class WatchCommand implements Callable<Integer> {
 
     @Option(names = "--watchers-per-key", paramLabel = "W", description = "Watches of each key (at most G).")
     int perKey = 4;
+
+    @Option(names = "--watch-gateways", paramLabel = "G",
+            description = "Spread the timed watches over the first G gateways only (0: all), e.g. 1 to load one.")
+    int watchGateways;
 
     @Option(names = "--puts", paramLabel = "P", description = "Timed puts, after --warmup-puts untimed ones.")
     int puts = 2000;
@@ -104,6 +113,7 @@ public final class WatchCommand implements Callable<Integer> {
         boolean opendht = target.equals("opendht");
         check(opendht);
         List<Address> endpoints;
+        List<Address> httpEndpoints = List.of();
         NodeCpu cpu = null;
         try {
             if (opendht) {
@@ -111,6 +121,7 @@ public final class WatchCommand implements Callable<Integer> {
             } else {
                 List<ClusterFiles.NodeAddresses> nodes = ClusterFiles.nodes(cluster);
                 endpoints = nodes.stream().map(ClusterFiles.NodeAddresses::rpc).toList();
+                httpEndpoints = nodes.stream().map(ClusterFiles.NodeAddresses::http).toList();
                 cpu = NodeCpu.of(cluster, nodes.size());
             }
         } catch (IOException | IllegalArgumentException e) {
@@ -120,10 +131,12 @@ public final class WatchCommand implements Callable<Integer> {
         Files.createDirectories(out);
         ObjectNode report = new ObjectMapper().createObjectNode();
         StringBuilder text = new StringBuilder();
-        try (WatchTarget t = opendht ? new OpenDhtListens(endpoints, timeout) : new RattanWatches(endpoints, timeout)) {
+        try (WatchTarget t = opendht ? new OpenDhtListens(endpoints, timeout) : api.equals("http")
+                ? new SseWatches(httpEndpoints, endpoints, timeout) : new RattanWatches(endpoints, timeout)) {
             report.put("target", target);
+            report.put("api", opendht ? "http" : api);
             report.put("gateways", t.gateways());
-            if (watchers > 0 && !latency(t, log, report, text)) {
+            if (watchers > 0 && !latency(t, cpu, log, report, text)) {
                 return ExitCodes.FAILED;
             }
             if (idleWatches > 0 && !IdleWatches.measure(t, cpu, idleWatches, idle, timeout.multipliedBy(10), log,
@@ -144,9 +157,11 @@ public final class WatchCommand implements Callable<Integer> {
             problem = "--target must be rattan or opendht, got " + target;
         } else if (opendht == gateways.isEmpty() || opendht == (cluster != null)) {
             problem = "give --cluster for rattan, --gateways (the proxies) for opendht";
+        } else if (!api.equals("binary") && !api.equals("http")) {
+            problem = "--api must be binary or http, got " + api;
         } else if (opendht && idleWatches > 0) {
             problem = "--idle-watches measures Rattan's nodes only";
-        } else if (watchers < 0 || perKey < 1 || puts < 1 || rate < 1 || warmupPuts < 0 || idleWatches < 0
+        } else if (watchers < 0 || watchGateways < 0 || perKey < 1 || puts < 1 || rate < 1 || warmupPuts < 0 || idleWatches < 0
                 || valueBytes < 16 || valueBytes > 64 * 1024) {
             problem = "--watchers and --idle-watches at least 0, --watchers-per-key, --puts and --rate at least 1, "
                     + "--value-bytes 16..65536";
@@ -157,9 +172,10 @@ public final class WatchCommand implements Callable<Integer> {
     }
 
     /** The timed watches and puts; false when the watches never became ready. */
-    private boolean latency(WatchTarget t, PrintWriter log, ObjectNode report, StringBuilder text)
+    private boolean latency(WatchTarget t, NodeCpu cpu, PrintWriter log, ObjectNode report, StringBuilder text)
             throws InterruptedException {
-        int perKeyHere = Math.min(perKey, t.gateways());
+        int spread = watchGateways > 0 ? Math.min(watchGateways, t.gateways()) : t.gateways();
+        int perKeyHere = Math.min(perKey, spread);
         int keys = Math.max(1, watchers / perKeyHere);
         WatchLatency latency = new WatchLatency();
         List<CompletableFuture<Void>> ready = new ArrayList<>();
@@ -170,7 +186,7 @@ public final class WatchCommand implements Callable<Integer> {
             keyIds.add(key);
             for (int w = 0; w < perKeyHere; w++) {
                 int watcher = w;
-                ready.add(t.watch((k + w) % t.gateways(), key, v -> latency.heard(watcher, v)));
+                ready.add(t.watch((k + w) % spread, key, v -> latency.heard(watcher, v)));
             }
         }
         log.println("opening " + ready.size() + " watches on " + keys + " keys ...");
@@ -187,7 +203,13 @@ public final class WatchCommand implements Callable<Integer> {
         log.flush();
         loop.run(warmupPuts, rate, false);
         long heardBefore = latency.heard();
+        long nodeCpu0 = cpu == null ? 0 : cpu.totalNanos();
+        long ownCpu0 = ownCpuNanos();
+        long t0 = System.nanoTime();
         loop.run(puts, rate, true);
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        double nodeCores = cpu == null ? Double.NaN : (cpu.totalNanos() - nodeCpu0) / 1e9 / seconds;
+        double ownCores = (ownCpuNanos() - ownCpu0) / 1e9 / seconds;
         // The last events come after the last acknowledgements; wait for them a while.
         long deadline = System.nanoTime() + timeout.toNanos();
         while (latency.heard() - heardBefore < (long) puts * perKeyHere && System.nanoTime() < deadline) {
@@ -195,7 +217,16 @@ public final class WatchCommand implements Callable<Integer> {
         }
         WatchLatency.Figures f = latency.figures(perKeyHere);
         describe(f, ready.size(), keys, perKeyHere, report, text);
+        report.with("latency").put("nodeCores", nodeCores).put("benchCores", ownCores)
+                .put("putsFailed", loop.failed());
+        text.append(String.format(Locale.ROOT, "during the timed puts: the nodes used %.2f cores, this process %.2f "
+                + "(the machine has %d); %d puts failed%n", nodeCores, ownCores,
+                Runtime.getRuntime().availableProcessors(), loop.failed()));
         return true;
+    }
+
+    private static long ownCpuNanos() {
+        return ProcessHandle.current().info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
     }
 
     private void describe(WatchLatency.Figures f, int watches, int keys, int perKeyHere, ObjectNode report,
@@ -218,8 +249,8 @@ public final class WatchCommand implements Callable<Integer> {
             m.put("p99.9", f.millis(h, 99.9));
             m.put("max", h.getMaxValue() / 1000.0);
         }
-        text.append(String.format(Locale.ROOT, "%s, %d gateways: %d watches on %d keys (%d each), %d puts/s of %d "
-                        + "bytes%n", target, report.get("gateways").asInt(), watches, keys, perKeyHere, rate,
+        text.append(String.format(Locale.ROOT, "%s over %s, %d gateways: %d watches on %d keys (%d each), %d puts/s of %d "
+                        + "bytes%n", target, report.get("api").asText(), report.get("gateways").asInt(), watches, keys, perKeyHere, rate,
                 valueBytes));
         text.append(String.format(Locale.ROOT, "events: %d of %d heard (%d before the put's acknowledgement, %d "
                 + "duplicates)%n", f.eventsHeard(), f.eventsOwed(), f.heardBeforeAck(), f.duplicates()));
