@@ -7,9 +7,6 @@ import io.rattan.core.id.Id;
 import io.rattan.core.msg.Consistency;
 import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.RoutingMode;
-import io.rattan.core.msg.ValueFilter;
-import io.rattan.core.owned.OwnerStamp;
-import io.rattan.core.util.Bytes;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -17,6 +14,7 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -24,7 +22,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine;
 
 /** {@code rattan get}: prints every live value under a key. */
 @Command(name = "get",
@@ -92,14 +89,8 @@ final class GetCommand implements Callable<Integer> {
             showDefaultValue = CommandLine.Help.Visibility.NEVER)
     Integer readReplicas;
 
-    @Option(names = "--owner", paramLabel = "BASE64URL",
-            description = "Only the values of this owner: its Ed25519 public key, 32 bytes in base64url without "
-                    + "padding, as 'rattan keygen' prints it. The replicas filter, so no other value is paged through.")
-    String owner;
-
-    @Option(names = "--value-id", paramLabel = "N",
-            description = "Only the owner's value of this id (unsigned decimal); with --owner.")
-    String valueId;
+    @Mixin
+    ValueFilterOptions filterOptions;
 
     @Override
     public Integer call() {
@@ -157,39 +148,9 @@ final class GetCommand implements Callable<Integer> {
         return GetOptions.builder().routing(routing).parallelism(parallelism == null ? 0 : parallelism)
                 .gateways(gateways).hedge(hedge).oneHop(oneHop)
                 .consistency(quorum ? Consistency.QUORUM : Consistency.ONE, readReplicas == null ? 0 : readReplicas)
-                .filter(filter()).build();
+                .filter(filterOptions.filter(spec.commandLine())).build();
     }
 
-    /** {@code --owner} and {@code --value-id} as a filter; a usage error when one is malformed or the id is alone. */
-    private ValueFilter filter() {
-        return filterOf(spec.commandLine(), owner, valueId);
-    }
-
-    /** {@code --owner} and {@code --value-id} of {@code cl} as a filter (also {@code rattan watch}'s). */
-    static ValueFilter filterOf(CommandLine cl, String owner, String valueId) {
-        if (owner == null) {
-            if (valueId != null) {
-                throw new ParameterException(cl, "--value-id names one of an owner's values: use it with --owner");
-            }
-            return ValueFilter.NONE;
-        }
-        byte[] ownerKey;
-        try {
-            ownerKey = Base64.getUrlDecoder().decode(owner);
-        } catch (IllegalArgumentException e) {
-            ownerKey = new byte[0];
-        }
-        if (ownerKey.length != OwnerStamp.OWNER_BYTES || owner.endsWith("=")) {
-            throw new ParameterException(cl, "--owner must be an Ed25519 public key, 32 bytes in "
-                    + "base64url without padding, got '" + owner + "'");
-        }
-        Long id = valueId == null ? null : OwnerOptions.unsigned(valueId);
-        if (valueId != null && id == null) {
-            throw new ParameterException(cl, "--value-id must be an unsigned decimal number below "
-                    + "2^64, got '" + valueId + "'");
-        }
-        return new ValueFilter(Bytes.wrap(ownerKey), id);
-    }
 
     /** Hops, messages and bytes, as the answering copies of the pages counted them in the overlay. */
     private static String cost(GetResult r) {

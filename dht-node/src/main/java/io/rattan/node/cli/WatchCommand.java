@@ -49,14 +49,8 @@ final class WatchCommand implements Callable<Integer> {
             description = "40 hex digits, or name:<text> for the SHA-1 of the text.")
     Id key;
 
-    @Option(names = "--owner", paramLabel = "BASE64URL",
-            description = "Only the values of this owner: its Ed25519 public key, 32 bytes in base64url without "
-                    + "padding, as 'rattan keygen' prints it.")
-    String owner;
-
-    @Option(names = "--value-id", paramLabel = "N",
-            description = "Only the owner's value of this id (unsigned decimal); with --owner.")
-    String valueId;
+    @Mixin
+    ValueFilterOptions filterOptions;
 
     @Option(names = "--json",
             description = "One JSON object per line instead: {\"event\":\"value\",\"hash\":HEX,\"ttlSeconds\":N,"
@@ -67,7 +61,7 @@ final class WatchCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         logging.apply(Level.WARN);
-        var filter = GetCommand.filterOf(spec.commandLine(), owner, valueId);
+        var filter = filterOptions.filter(spec.commandLine());
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         CompletableFuture<RattanException> ended = new CompletableFuture<>();
