@@ -2,7 +2,6 @@ package io.rattan.bench.harness;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -43,7 +42,7 @@ final class ClosedLoop {
         // Completions hop to a pool of their own: a call failed at once must not recurse on its caller's stack.
         ExecutorService next = Executors.newFixedThreadPool(2);
         long nodeCpu0 = nodes.totalNanos();
-        long clientCpu0 = clientCpuNanos();
+        long clientCpu0 = NodeCpu.ownNanos();
         long t0 = System.nanoTime();
         long end = t0 + length.toNanos();
         try {
@@ -56,7 +55,7 @@ final class ClosedLoop {
         }
         double seconds = (System.nanoTime() - t0) / 1e9;
         return new Phase(op, owned, round, ok.get(), failed.get(), seconds, (nodes.totalNanos() - nodeCpu0) / 1e9,
-                (clientCpuNanos() - clientCpu0) / 1e9);
+                (NodeCpu.ownNanos() - clientCpu0) / 1e9);
     }
 
     private static void loop(int w, long n, long end, Call call, AtomicLong ok, AtomicLong failed,
@@ -77,10 +76,6 @@ final class ClosedLoop {
         }, next);
     }
 
-    private static long clientCpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-                .getProcessCpuTime();
-    }
 
     /** One phase: operations that succeeded and failed, its length, and the CPU seconds the nodes and this process used. */
     record Phase(String op, boolean owned, int round, long ok, long failed, double seconds, double nodeCpuSeconds,

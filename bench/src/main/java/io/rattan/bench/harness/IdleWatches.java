@@ -27,7 +27,7 @@ final class IdleWatches {
                            PrintWriter log, ObjectNode report, StringBuilder text) throws InterruptedException {
         log.println("measuring the nodes idle for " + idle.toSeconds() + " s, without the idle watches ...");
         log.flush();
-        double before = cpuPerSecond(cpu, idle);
+        double before = cpu.coresOver(idle);
         List<Long> rssBefore = cpu.rssBytes();
         String run = Long.toHexString(System.nanoTime());
         long opened = System.nanoTime();
@@ -49,7 +49,7 @@ final class IdleWatches {
         log.printf(Locale.ROOT, "%d watches ready after %.1f s; measuring for %d s ...%n", count, openSeconds,
                 idle.toSeconds());
         log.flush();
-        double with = cpuPerSecond(cpu, idle);
+        double with = cpu.coresOver(idle);
         List<Long> rssWith = cpu.rssBytes();
         int nodes = rssWith.size();
         long rssDeltaMax = 0;
@@ -73,13 +73,5 @@ final class IdleWatches {
                 100 * before / nodes, 100 * (with - before) / nodes, rssDeltaSum / (double) nodes / (1 << 20),
                 rssDeltaMax / (double) (1 << 20)));
         return true;
-    }
-
-    /** The nodes' CPU seconds per second over {@code length}, all nodes together. */
-    private static double cpuPerSecond(NodeCpu cpu, Duration length) throws InterruptedException {
-        long before = cpu.totalNanos();
-        long t0 = System.nanoTime();
-        Thread.sleep(Math.max(1, length.toMillis()));
-        return (cpu.totalNanos() - before) / (double) (System.nanoTime() - t0);
     }
 }

@@ -63,6 +63,23 @@ final class NodeCpu {
         return out;
     }
 
+    /**
+     * The nodes' CPU seconds per second over {@code length} from now, all nodes together: what they spend on
+     * themselves when nothing else loads them.
+     */
+    double coresOver(Duration length) throws InterruptedException {
+        long before = totalNanos();
+        long t0 = System.nanoTime();
+        Thread.sleep(Math.max(1, length.toMillis()));
+        return (totalNanos() - before) / (double) (System.nanoTime() - t0);
+    }
+
+    /** This process's own CPU time so far (the bench's, which shares the machine with the nodes). */
+    static long ownNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean()).getProcessCpuTime();
+    }
+
     /** The nodes' CPU time so far, summed. */
     long totalNanos() {
         long sum = 0;

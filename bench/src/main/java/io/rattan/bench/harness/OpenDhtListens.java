@@ -10,7 +10,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
@@ -19,7 +18,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
@@ -36,18 +34,17 @@ final class OpenDhtListens implements WatchTarget {
 
     private final List<Address> proxies;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-    private final RoundRobinHttp puts;
+    private final OpenDhtTarget puts;
     private final ExecutorService readers = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "opendht-listen");
         t.setDaemon(true);
         return t;
     });
     private final Queue<Stream<String>> open = new ConcurrentLinkedQueue<>();
-    private final AtomicLong ids = new AtomicLong(1);
 
     OpenDhtListens(List<Address> proxies, Duration timeout) {
         this.proxies = List.copyOf(proxies);
-        this.puts = new RoundRobinHttp(proxies, timeout);
+        this.puts = new OpenDhtTarget(proxies, timeout);
     }
 
     @Override
@@ -88,10 +85,7 @@ final class OpenDhtListens implements WatchTarget {
 
     @Override
     public CompletableFuture<Void> put(Id key, byte[] value, int ttlSeconds) {
-        String body = "{\"data\":\"" + Base64.getEncoder().encodeToString(value) + "\",\"id\":" + ids.getAndIncrement()
-                + "}";
-        return puts.post("/key/" + key.toHex(), "application/json", body.getBytes(StandardCharsets.UTF_8), 200,
-                b -> null);
+        return puts.put(key, value, Duration.ofSeconds(ttlSeconds));
     }
 
     @Override

@@ -115,7 +115,7 @@ public final class OwnedCommand implements Callable<Integer> {
             log.flush();
             calls.populate();
             warmUp(log, calls, cpu);
-            double idleRate = idleCpu(cpu, idle);
+            double idleRate = cpu.coresOver(idle);
             log.printf(Locale.ROOT, "the nodes idle use %.2f CPU seconds per second%n", idleRate);
             ClosedLoop loop = new ClosedLoop(workers, phase, cpu);
             List<ClosedLoop.Phase> phases = new ArrayList<>();
@@ -150,17 +150,6 @@ public final class OwnedCommand implements Callable<Integer> {
                 warm.run(op, owned, 0, calls.of(op, owned));
             }
         }
-    }
-
-    /**
-     * The nodes' CPU seconds per second over {@code length} with no load: what they spend on themselves
-     * (maintenance, repair of what was stored), which every phase's node CPU includes.
-     */
-    private static double idleCpu(NodeCpu cpu, Duration length) throws InterruptedException {
-        long before = cpu.totalNanos();
-        long t0 = System.nanoTime();
-        Thread.sleep(Math.max(1, length.toMillis()));
-        return (cpu.totalNanos() - before) / (double) (System.nanoTime() - t0);
     }
 
     /** Writes owned.json and owned.txt; the text. */

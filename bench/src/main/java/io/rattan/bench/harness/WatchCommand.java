@@ -204,12 +204,12 @@ public final class WatchCommand implements Callable<Integer> {
         loop.run(warmupPuts, rate, false);
         long heardBefore = latency.heard();
         long nodeCpu0 = cpu == null ? 0 : cpu.totalNanos();
-        long ownCpu0 = ownCpuNanos();
+        long ownCpu0 = NodeCpu.ownNanos();
         long t0 = System.nanoTime();
         loop.run(puts, rate, true);
         double seconds = (System.nanoTime() - t0) / 1e9;
         double nodeCores = cpu == null ? Double.NaN : (cpu.totalNanos() - nodeCpu0) / 1e9 / seconds;
-        double ownCores = (ownCpuNanos() - ownCpu0) / 1e9 / seconds;
+        double ownCores = (NodeCpu.ownNanos() - ownCpu0) / 1e9 / seconds;
         // The last events come after the last acknowledgements; wait for them a while.
         long deadline = System.nanoTime() + timeout.toNanos();
         while (latency.heard() - heardBefore < (long) puts * perKeyHere && System.nanoTime() < deadline) {
@@ -223,10 +223,6 @@ public final class WatchCommand implements Callable<Integer> {
                 + "(the machine has %d); %d puts failed%n", nodeCores, ownCores,
                 Runtime.getRuntime().availableProcessors(), loop.failed()));
         return true;
-    }
-
-    private static long ownCpuNanos() {
-        return ProcessHandle.current().info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
     }
 
     private void describe(WatchLatency.Figures f, int watches, int keys, int perKeyHere, ObjectNode report,

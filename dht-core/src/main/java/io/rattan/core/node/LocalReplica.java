@@ -286,14 +286,18 @@ final class LocalReplica {
      * its own copy, so a copy that arrives later from a replica that missed the remove is dropped.
      */
     Status remove(Id key, Bytes valueHash, Bytes secret, int ttlSeconds) {
-        long tombstoneUntil = clock.epochMillis()
-                + Math.min(Math.max(ttlSeconds, 1), config.ttlSecondsMax()) * 1000L;
+        return removal(key, valueHash, secret, ttlSeconds).status();
+    }
+
+    /** As {@link #remove}, with the tombstone it wrote (null: none): what the key's watching gateways hear. */
+    TombstoneRule.Removal removal(Id key, Bytes valueHash, Bytes secret, int ttlSeconds) {
+        long tombstoneUntil = clock.epochMillis() + Math.min(Math.max(ttlSeconds, 1), config.ttlSecondsMax()) * 1000L;
         TombstoneRule.Removal removal = TombstoneRule.remove(store.read(key, valueHash).orElse(null),
                 secret, tombstoneUntil, TOMBSTONE_MARGIN_MILLIS);
         if (removal.tombstone() != null) {
             store.write(removal.tombstone());
         }
-        return removal.status();
+        return removal;
     }
 
     /** A record as it travels to another replica: with its absolute expiry (ReplicaRecord says why). */
@@ -341,10 +345,7 @@ final class LocalReplica {
         return store.healthy();
     }
 
-    /**
-     * Whether this node's expiry clock has been confirmed by its peers since boot ({@link Clock#settled}). Until then
-     * it may be far ahead: its store hides every record that clock judges expired, and it judges no copy expired.
-     */
+    /** Whether its peers confirmed this node's expiry clock since boot ({@link Clock#settled}); else it may be ahead. */
     boolean clockSettled() {
         return clock.settled();
     }

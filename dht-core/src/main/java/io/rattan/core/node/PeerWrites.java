@@ -71,11 +71,11 @@ final class PeerWrites {
             reply(from, e, new RemoveReplicaReply(Status.FORBIDDEN));
             return;
         }
-        replica.offLoop(() -> replica.remove(r.key(), r.valueHash(), r.secret(), r.ttlSeconds()), (status, failure) -> {
-            if (failure == null && status == Status.OK) {
-                watchers.removed(r.key(), r.valueHash(), ctx.clock().epochMillis() + r.ttlSeconds() * 1000L);
+        replica.offLoop(() -> replica.removal(r.key(), r.valueHash(), r.secret(), r.ttlSeconds()), (done, failure) -> {
+            if (failure == null && done.tombstone() != null) {
+                watchers.stored(List.of(done.tombstone()));
             }
-            reply(from, e, new RemoveReplicaReply(failure == null ? status
+            reply(from, e, new RemoveReplicaReply(failure == null ? done.status()
                     : LocalReplica.statusOf(LocalReplica.storeFault(failure))));
         });
     }

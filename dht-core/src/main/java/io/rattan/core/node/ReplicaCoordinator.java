@@ -237,11 +237,11 @@ final class ReplicaCoordinator {
             int slot = i;
             if (c.equals(ctx.self())) {
                 // Off the loop; a store too busy to take it answers as a storage fault.
-                replica.offLoop(() -> removeHere(r), (status, failure) -> {
-                    if (failure == null && status == Status.OK) {
-                        watchers.removed(r.key(), r.valueHash(), ctx.clock().epochMillis() + r.ttlSeconds() * 1000L);
+                replica.offLoop(() -> removeHere(r), (done, failure) -> {
+                    if (failure == null && done.tombstone() != null) {
+                        watchers.stored(List.of(done.tombstone()));
                     }
-                    tally.answered(slot, failure == null ? status
+                    tally.answered(slot, failure == null ? done.status()
                             : LocalReplica.statusOf(LocalReplica.storeFault(failure)));
                 });
                 continue;
@@ -258,12 +258,12 @@ final class ReplicaCoordinator {
     }
 
     /** Removes at this replica (off the loop: touches only the store); a storage fault is this replica's answer. */
-    private Status removeHere(RemoveRequest r) {
+    private TombstoneRule.Removal removeHere(RemoveRequest r) {
         try {
-            return replica.remove(r.key(), r.valueHash(), r.secret(), r.ttlSeconds());
+            return replica.removal(r.key(), r.valueHash(), r.secret(), r.ttlSeconds());
         } catch (StoreException e) {
             log.warn("{} cannot store a remove of {} here: {}", ctx.tag(), r.key().shortHex(), e.toString());
-            return LocalReplica.statusOf(e);
+            return new TombstoneRule.Removal(LocalReplica.statusOf(e), null);
         }
     }
 }

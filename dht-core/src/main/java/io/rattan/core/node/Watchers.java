@@ -23,7 +23,7 @@ import java.util.Map;
 /**
  * A replica's side of watches: the gateways that watch each key, as soft state with a lease, and the news it owes
  * them. Every record this node stores for a watched key (a put, a copy, a repair, a remove) goes to each watching
- * gateway at once, numbered per watch so that a gateway sees a gap. Owned by the node's event loop.
+ * gateway at once (tombstones as the remove wrote them), numbered per watch so that a gateway sees a gap. Owned by the node's event loop.
  */
 final class Watchers {
 
@@ -112,14 +112,6 @@ final class Watchers {
                 }
             }
         });
-    }
-
-    /** This node removed the value {@code valueHash} of {@code key}, its tombstone kept until {@code untilMillis}. */
-    void removed(Id key, Bytes valueHash, long untilMillis) {
-        if (byKey.containsKey(key)) {
-            stored(List.of(new StoredRecord(key, valueHash, Bytes.EMPTY, untilMillis, Bytes.EMPTY, Bytes.EMPTY,
-                    true)));
-        }
     }
 
     /** Every third of a lease: forgets the registrations whose lease ended. */

@@ -4,11 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,35 +17,9 @@ class RegisterCheckTest {
 
     private static final int NODES = 20;
     private static final int MINUTES = 5;
-    private static ExecutorService pool;
-
-    @BeforeAll
-    static void start() {
-        FaultsCommand.quietNodeLogs();
-        pool = Executors.newFixedThreadPool(2);
-    }
-
-    @AfterAll
-    static void stop() {
-        pool.shutdownNow();
-    }
 
     private static List<FaultRunResult> run(List<FaultRunConfig> configs) throws Exception {
-        List<Future<FaultRunResult>> futures = new ArrayList<>();
-        for (FaultRunConfig c : configs) {
-            futures.add(pool.submit(() -> FaultRun.run(c)));
-        }
-        List<FaultRunResult> out = new ArrayList<>();
-        for (Future<FaultRunResult> f : futures) {
-            FaultRunResult r = f.get();
-            System.out.println("registers: " + r.summaryLine());
-            if (r.failed()) {
-                System.out.println("  replay: " + r.config().replayCommand());
-                r.firstViolations().forEach(v -> System.out.println("    " + v));
-            }
-            out.add(r);
-        }
-        return out;
+        return TwoAtATime.run("registers", configs);
     }
 
     private static List<FaultRunConfig> seeds(int from, int to, Profile profile, PlantedBug bug) {

@@ -4,11 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,36 +17,13 @@ class WatchCheckTest {
 
     private static final int NODES = 20;
     private static final int MINUTES = 5;
-    private static ExecutorService pool;
-
-    @BeforeAll
-    static void start() {
-        FaultsCommand.quietNodeLogs();
-        pool = Executors.newFixedThreadPool(2);
-    }
-
-    @AfterAll
-    static void stop() {
-        pool.shutdownNow();
-    }
 
     private static List<FaultRunResult> run(int from, int to, PlantedBug bug) throws Exception {
-        List<Future<FaultRunResult>> futures = new ArrayList<>();
+        List<FaultRunConfig> configs = new ArrayList<>();
         for (long seed = from; seed <= to; seed++) {
-            FaultRunConfig c = FaultRunConfig.ci(seed, NODES, MINUTES, bug, false, false, true);
-            futures.add(pool.submit(() -> FaultRun.run(c)));
+            configs.add(FaultRunConfig.ci(seed, NODES, MINUTES, bug, false, false, true));
         }
-        List<FaultRunResult> out = new ArrayList<>();
-        for (Future<FaultRunResult> f : futures) {
-            FaultRunResult r = f.get();
-            System.out.println("watches: " + r.summaryLine());
-            if (r.failed()) {
-                System.out.println("  replay: " + r.config().replayCommand());
-                r.firstViolations().forEach(v -> System.out.println("    " + v));
-            }
-            out.add(r);
-        }
-        return out;
+        return TwoAtATime.run("watches", configs);
     }
 
     @Test
