@@ -72,15 +72,15 @@ import java.util.Objects;
  * {@link FrameWriter} and {@link FrameReader}, and the bodies in one package-private class per family of messages:
  * {@link MembershipBodies} (liveness, handshake, join, leaf set), {@link RequestBodies} (routed put, get, remove,
  * iterative get, and their replies), {@link ReplicaBodies} (replica copies, digests, range sync) and
- * {@link GatewayBodies} (client gateway requests, the ring page and the error reply) and {@link WatchBodies} (watches,
- * at the replicas and at the gateway).
+ * {@link GatewayBodies} (client gateway requests, the ring page and the error reply), {@link WatchBodies} (watches,
+ * at the replicas and at the gateway) and {@link NamespaceBodies} (a namespace's messages, its definitions).
  *
  * <p>Immutable and thread-safe: any thread may call any method.
  */
 public final class MessageCodec {
 
     /** The protocol version carried in the first byte of every frame. */
-    public static final int VERSION = 10;
+    public static final int VERSION = 11;
     /** Default largest frame body: 1 MiB. */
     public static final int DEFAULT_FRAME_BYTES_MAX = 1 << 20;
     /** Largest value, in bytes. */
@@ -254,7 +254,7 @@ public final class MessageCodec {
 
     // ---- the per-type dispatch: exhaustive, so a new MessageType without a family does not compile ----
 
-    private static BodyCodec family(MessageType type) {
+    static BodyCodec family(MessageType type) {
         return switch (type) {
             case PING, PONG, HOP_ACK, HELLO, CHALLENGE, CHALLENGE_ANSWER, WELCOME, LEAVE, JOIN_REQUEST, JOIN_INFO,
                     LEAF_EXCHANGE, LEAF_EXCHANGE_REPLY -> MembershipBodies.INSTANCE;
@@ -264,6 +264,7 @@ public final class MessageCodec {
                     DIGEST, DIGEST_WANT, RANGE_DIGEST, RANGE_DIGEST_REPLY -> ReplicaBodies.INSTANCE;
             case CLIENT_PUT, CLIENT_GET, CLIENT_REMOVE, CLIENT_RING, RING_REPLY, ERROR_REPLY -> GatewayBodies.INSTANCE;
             case WATCH, WATCH_ACK, WATCH_CHANGE, CLIENT_WATCH, CLIENT_UNWATCH, WATCH_EVENT -> WatchBodies.INSTANCE;
+            case IN_NAMESPACE, NAMESPACE_DEFS, NAMESPACE_QUERY -> NamespaceBodies.INSTANCE;
         };
     }
 }

@@ -13,7 +13,8 @@ public sealed interface Message permits Messages.Ping, Messages.Pong, Messages.H
         Messages.ReplicaReadReply, Messages.ClientPut,
         Messages.ClientGet, Messages.ClientRemove, Messages.ClientRing, Messages.RingReply,
         Messages.ErrorReply, Messages.IterativeGet, Messages.IterativeGetReply, Messages.Watch, Messages.WatchAck,
-        Messages.WatchChange, Messages.ClientWatch, Messages.ClientUnwatch, Messages.WatchEvent {
+        Messages.WatchChange, Messages.ClientWatch, Messages.ClientUnwatch, Messages.WatchEvent, Messages.InNamespace,
+        Messages.NamespaceDefs, Messages.NamespaceQuery {
 
     MessageType type();
 }

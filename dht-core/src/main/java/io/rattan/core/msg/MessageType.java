@@ -43,7 +43,10 @@ public enum MessageType {
     CLIENT_RING(63),
     CLIENT_WATCH(64),
     CLIENT_UNWATCH(65),
-    ERROR_REPLY(70);
+    ERROR_REPLY(70),
+    IN_NAMESPACE(80),
+    NAMESPACE_DEFS(81),
+    NAMESPACE_QUERY(82);
 
     private static final MessageType[] BY_TAG = new MessageType[128];
 

@@ -4,6 +4,8 @@ import io.rattan.core.env.ExpiryClock;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Message;
+import io.rattan.core.msg.MessageType;
+import io.rattan.core.msg.Messages.InNamespace;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.msg.Messages.ClientRemove;
@@ -54,6 +56,14 @@ public final class ClientRequestValidator {
                 }
                 return r.placemark().isEmpty() || r.placemark().length() == Id.BYTES ? Optional.empty()
                         : bad("placemark must be a 20-byte node id or empty");
+            }
+            case IN_NAMESPACE: {
+                // The namespace's own limits apply where it is known: at the node, when it serves the request.
+                Message inner = ((InNamespace) m).body();
+                return inner.type() == MessageType.CLIENT_RING ? bad("the ring is asked for outside namespaces")
+                        : check(inner, config.withReplicas(config.leafSetHalf() + 1, 1)
+                        .withLimits(NodeConfig.WIRE_VALUE_BYTES_MAX, Integer.MAX_VALUE, config.pageValuesMax(),
+                                Math.max(config.pageBytesMax(), NodeConfig.WIRE_VALUE_BYTES_MAX)));
             }
             default:
                 return bad("not a client request: " + m.type());

@@ -29,9 +29,7 @@ final class Membership {
 
     /**
      * The least wait before a leaf-set member's probe is sent again (3 times, at doubling intervals from this or its
-     * backed-off RTO). Nothing else goes to a suspect, so a probe sent once and lost to a partition would keep it out
-     * of replica sets after the heal; sent more often, or to every suspect, probes queue behind slow nodes' work
-     * (docs/history.md, "A suspect's probe is sent again").
+     * backed-off RTO): docs/history.md, "A suspect's probe is sent again".
      */
     static final long PROBE_RESEND_MIN_NANOS = 500_000_000L;
 
@@ -44,6 +42,8 @@ final class Membership {
     private final LeafExchanges exchanges;
     private final Runnable leafSetChanged;
     private final Consumer<Id> answersResumed;
+    // k: the node's own, or a namespace's in a view of this membership (withReplicas) that shares everything else.
+    private final int replicas;
     /** What {@link Peers#forgetIdle} must keep: the peers routing relies on, measured by maintenance. */
     private final Predicate<Id> isNeighbour = this::isNeighbour;
 
@@ -66,13 +66,30 @@ final class Membership {
         this.exchanges = new LeafExchanges(ctx, leafSet, peers, this::learn, this::peerTimedOut);
         this.leafSetChanged = leafSetChanged;
         this.answersResumed = answersResumed;
+        this.replicas = config.replicas();
+    }
+
+    private Membership(Membership base, int replicas) {
+        this.ctx = base.ctx;
+        this.leafSet = base.leafSet;
+        this.peers = base.peers;
+        this.table = base.table;
+        this.probes = base.probes;
+        this.lost = base.lost;
+        this.exchanges = base.exchanges;
+        this.leafSetChanged = base.leafSetChanged;
+        this.answersResumed = base.answersResumed;
+        this.replicas = replicas;
+    }
+
+    /** This membership as a namespace with {@code k} replicas sees it: the same nodes, replica sets of k. */
+    Membership withReplicas(int k) {
+        return k == replicas ? this : new Membership(this, k);
     }
 
     /** A peer became a suspect or stopped being one: it leaves or rejoins the usable members. */
     private void suspicionChanged(Id id) {
-        if (log.isDebugEnabled()) {
-            log.debug("{} {} {}", ctx.tag(), peers.isSuspect(id) ? "suspects" : "no longer suspects", id.shortHex());
-        }
+        log.debug("{} {} {}", ctx.tag(), peers.isSuspect(id) ? "suspects" : "no longer suspects", id.shortHex());
         leafSetChanged.run();
     }
 
@@ -165,45 +182,29 @@ final class Membership {
 
     /** The k replicas of {@code key} as this node sees them: the usable leaf-set members (or itself) closest to it. */
     List<Contact> replicaSet(Id key) {
-        return leafSet.closest(key, ctx.config().replicas(), this::usable);
+        return leafSet.closest(key, replicas, this::usable);
     }
 
-    /**
-     * The k nodes closest to {@code key} among this node and its whole leaf set, suspects included: a suspect answered
-     * late and is being probed, not found dead, and its copy counts if it takes one.
-     */
+    /** The k closest to {@code key} of this node and its leaf set, suspects included (a suspect's copy counts). */
     List<Contact> replicaSetWithSuspects(Id key) {
-        return leafSet.closest(key, ctx.config().replicas(), c -> true);
+        return leafSet.closest(key, replicas, c -> true);
     }
 
     /** The replicas of {@code key} and the next node beyond them: where a leaving replica's copies must go. */
     List<Contact> replicaSetAndNext(Id key) {
-        return leafSet.closest(key, ctx.config().replicas() + 1, this::usable);
+        return leafSet.closest(key, replicas + 1, this::usable);
     }
 
     /**
-     * Whether {@code sender} may hand this node copies or removals of {@code key}: it is one of the key's replicas in
-     * this node's view, or the next node beyond them (a replica that is leaving hands its copies on from there), or a
-     * member of this node's leaf set (where every replica set of a key this node holds lies; while two neighbours'
-     * views of a changing ring differ, repair between them must still pass). A stranger, or a node that claims a
-     * member's id from another address, may not.
+     * Whether {@code sender} may hand this node copies or removals of {@code key}: a member of its leaf set (where
+     * every replica set of a key it holds lies, as views of a changing ring differ), or one of the key's replicas or
+     * the next beyond (a leaving replica hands on from there). Not a stranger, nor a member's id at another address.
      */
     boolean mayReplicate(Id key, Contact sender) {
-        if (leafSet.holds(sender)) {
-            return true;
-        }
-        for (Contact c : replicaSetAndNext(key)) {
-            if (c.equals(sender)) {
-                return true;
-            }
-        }
-        return false;
+        return leafSet.holds(sender) || replicaSetAndNext(key).contains(sender);
     }
 
-    /**
-     * A node said it leaves: forgets it, unless the id is bound to a contact at another address (the goodbye then
-     * names a node that lives elsewhere, and is ignored).
-     */
+    /** A node said it leaves: forgets it, unless its id is bound to a contact at another address (then ignored). */
     void left(Contact c) {
         Contact bound = boundTo(c.id());
         if (bound != null && !bound.address().equals(c.address())) {

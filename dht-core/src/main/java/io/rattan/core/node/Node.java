@@ -6,27 +6,20 @@ import io.rattan.core.env.Cancellable;
 import io.rattan.core.env.NodeEnv;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.RoutingMode;
+import io.rattan.core.msg.NamespaceDefinition;
+import io.rattan.core.msg.Messages.NamespaceQuery;
+import io.rattan.core.msg.Messages.NamespaceDefs;
+import io.rattan.core.msg.Messages.InNamespace;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
-import io.rattan.core.msg.Messages.Digest;
 import io.rattan.core.msg.Messages.ErrorReply;
-import io.rattan.core.msg.Messages.GetRequest;
-import io.rattan.core.msg.Messages.HopAck;
-import io.rattan.core.msg.Messages.IterativeGet;
 import io.rattan.core.msg.Messages.JoinInfo;
 import io.rattan.core.msg.Messages.JoinRequest;
 import io.rattan.core.msg.Messages.LeafExchange;
 import io.rattan.core.msg.Messages.Leave;
-import io.rattan.core.msg.Messages.PutReply;
-import io.rattan.core.msg.Messages.PutRequest;
-import io.rattan.core.msg.Messages.RangeDigest;
-import io.rattan.core.msg.Messages.RemoveReplica;
-import io.rattan.core.msg.Messages.ReplicaRead;
 import io.rattan.core.msg.Messages.Routed;
-import io.rattan.core.msg.Messages.StoreReplicas;
 import io.rattan.core.msg.Messages.ClientWatch;
-import io.rattan.core.msg.Messages.Watch;
-import io.rattan.core.msg.Messages.WatchChange;
 import io.rattan.core.msg.Messages.WatchEvent;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
@@ -59,15 +52,9 @@ public final class Node {
     private final Membership members;
     private final TableMaintenance tables;
     private final Join join;
-    private final LocalReplica replica;
-    private final Repair repair;
-    private final GetAnswers gets;
-    private final Router router;
-    private final ClientRequests clients;
-    private final PeerWrites writes;
-    private final Watchers watchers;
-    private final ClientWatches watches;
-    private final WatchTicks watchTicks;
+    // The default namespace's jobs (what every node had before namespaces), and the namespaces'.
+    private final DataPlane plane;
+    private final Namespaces namespaces;
     private final List<Cancellable> timers = new ArrayList<>();
     private boolean started;
     // For replicaView (diagnostics): when this node started, and when its leaf set last changed.
@@ -84,21 +71,13 @@ public final class Node {
      */
     public Node(NodeConfig config, Contact self, NodeEnv env, NodeListener listener, PlantedBugs bugs) {
         this.ctx = new NodeContext(self, config, env.clock(), env.scheduler(), env.random(), listener);
-        this.replica = new LocalReplica(config, env.store(), env.clock(), ctx.tag(), bugs);
         this.members = new Membership(ctx, this::leafSetChanged, this::answersResumed);
         this.outbox = new Outbox(ctx, env.transport(), env.requestIds(), members::sampleRtt);
         ctx.attach(outbox);
         this.tables = new TableMaintenance(ctx, members);
         this.join = new Join(ctx, members);
-        this.repair = new Repair(ctx, members, replica, bugs);
-        this.gets = new GetAnswers(ctx, members, replica);
-        this.watchers = new Watchers(ctx, members, replica);
-        this.router = new Router(ctx, members, gets, new ReplicaCoordinator(ctx, members, replica, bugs, repair::owed,
-                watchers));
-        this.clients = new ClientRequests(ctx, members, router, new IterativeGateway(ctx, members));
-        this.writes = new PeerWrites(ctx, members, replica, repair, watchers);
-        this.watches = new ClientWatches(ctx, this::handleClient, bugs);
-        this.watchTicks = new WatchTicks(ctx, this::maintainWatches, () -> watches.active() || watchers.count() > 0);
+        this.plane = new DataPlane(ctx, members, join::isJoined, env.store(), env.clock(), RoutingMode.DEFAULT, bugs);
+        this.namespaces = new Namespaces(ctx, members, join::isJoined, env.namespaces(), env.clock(), bugs, plane);
     }
 
     public Contact self() {
@@ -125,7 +104,7 @@ public final class Node {
         started = true;
         startedAtNanos = ctx.now();
         // Whatever its disk holds, a node that starts holds none of the puts since it stopped.
-        gets.allChanged();
+        namespaces.allChanged();
         List<Address> bootstrap = List.copyOf(bootstrapNodes);
         tables.start();
         periodic(ctx.config().leafExchangeIntervalMillis(), this::maintainNeighbours);
@@ -146,39 +125,27 @@ public final class Node {
         }
         members.exchangeRound();
         tables.probeRound();
-        if (!replica.healthy()) {
-            // The copies refused meanwhile are missing here until repair brings them: unsettled until a while after.
-            gets.storeFaulted();
-        }
+        namespaces.storeFaultsNoted();
     }
 
     private void antiEntropy() {
         if (join.isJoined()) {
-            repair.antiEntropyRound();
+            namespaces.antiEntropyRound();
         }
     }
 
     /** A bounded batch of deletions, off the loop. */
     private void purgeExpired() {
-        replica.offLoop(() -> {
-            replica.purgeExpired();
-            return null;
-        }, (none, failure) -> {
-            if (failure != null) {
-                log.warn("{} purge failed: {}", ctx.tag(), failure.toString());
-            }
-        });
+        namespaces.all().forEach(p -> p.purgeExpired(log));
     }
 
     private void leafSetChanged() {
         leafSetChangedAtNanos = ctx.now();
-        gets.leafSetChanged();
-        repair.leafSetChanged();
+        namespaces.leafSetChanged();
     }
 
     private void answersResumed(Id member) {
-        gets.answersResumed(member);
-        repair.answersResumed(member);
+        namespaces.answersResumed(member);
     }
 
     private void periodic(long periodMillis, Runnable task) {
@@ -218,8 +185,8 @@ public final class Node {
     public NodeStatus status() {
         int suspects = (int) members.leafMembers().stream().filter(c -> !members.usable(c)).count();
         return new NodeStatus(ctx.self(), join.isJoined(), isReady(), members.leafSetForStatus(),
-                members.tableRowFill(), members.tableSize(), replica.size(), suspects, repair.totals(), watches.count(),
-                watchers.count());
+                members.tableRowFill(), members.tableSize(), plane.replica.size(), suspects, plane.repair.totals(),
+                plane.watches.count(), plane.watchers.count(), namespaces.records());
     }
 
     /**
@@ -228,7 +195,7 @@ public final class Node {
      * on contacts it was told of.
      */
     public boolean isReady() {
-        return join.isJoined() && !ctx.stopped() && members.heardFromNearestNeighbours() && replica.healthy();
+        return join.isJoined() && !ctx.stopped() && members.heardFromNearestNeighbours() && plane.replica.healthy();
     }
 
     /** Stops all timers; sends nothing. After this the node ignores every input. */
@@ -243,8 +210,7 @@ public final class Node {
             }
         }
         outbox.failAll();
-        watchTicks.cancel();
-        watches.stop();
+        namespaces.stop();
     }
 
     /** Graceful leave: hands this node's values to the neighbours that become their replicas, then runs {@code done}. */
@@ -254,7 +220,7 @@ public final class Node {
             done.run();
             return;
         }
-        repair.handOff(() -> {
+        namespaces.handOff(() -> {
             stop();
             done.run();
         });
@@ -296,46 +262,37 @@ public final class Node {
     }
 
     private void dispatch(Envelope e, Contact from, Message m) {
+        if (Outbox.isReply(m.type())) {
+            outbox.onReply(e);
+            return;
+        }
         switch (m.type()) {
             case PING -> reply(from, e, tables.answerPing(from));
-            case PONG, HOP_ACK, STORE_ACK, WATCH_ACK, LEAF_EXCHANGE_REPLY, REMOVE_REPLICA_REPLY, DIGEST_WANT, RANGE_DIGEST_REPLY,
-                 PUT_REPLY, GET_REPLY, REMOVE_REPLY, ITERATIVE_GET_REPLY, REPLICA_READ_REPLY, ERROR_REPLY ->
-                    outbox.onReply(e);
-            case ITERATIVE_GET -> {
-                // Like a routed get, a node that has not joined stays silent and the gateway asks another.
-                if (join.isJoined()) {
-                    reply(from, e, gets.answerIterative((IterativeGet) m));
-                }
-            }
             case JOIN_INFO -> join.onJoinInfo(e, (JoinInfo) m);
-            case JOIN_REQUEST, PUT_REQUEST, GET_REQUEST, REMOVE_REQUEST -> {
-                // A node that has not (re)joined stays silent, so the previous hop times out and routes around it.
-                if (join.isJoined()) {
-                    reply(from, e, new HopAck());
-                    if (m instanceof PutRequest p && writes.refusedPut(p)) {
-                        return;
-                    }
-                    if (m instanceof GetRequest g) {
-                        ctx.listener().getReceived(g.routing());
-                    }
-                    router.onRouted((Routed) m);
-                }
-            }
+            case JOIN_REQUEST -> plane.routed(from, e, (Routed) m);
             case LEAF_EXCHANGE -> reply(from, e, members.answerExchange((LeafExchange) m));
             case LEAVE -> members.left(from);
-            case STORE_REPLICAS -> writes.storeReplicas(from, e, (StoreReplicas) m);
-            case REMOVE_REPLICA -> writes.removeReplica(from, e, (RemoveReplica) m);
-            case REPLICA_READ -> reply(from, e, gets.answerReplicaRead(from, (ReplicaRead) m));
-            case WATCH -> {
-                if (join.isJoined()) {
-                    reply(from, e, watchers.register(from, (Watch) m));
-                    watchTicks.ensure();
+            case IN_NAMESPACE -> inNamespace(e, from, (InNamespace) m);
+            case NAMESPACE_DEFS -> namespaces.onDefinitions(from, (NamespaceDefs) m);
+            case NAMESPACE_QUERY -> reply(from, e, namespaces.answer((NamespaceQuery) m));
+            default -> {
+                if (!plane.dispatch(e, from, m)) {
+                    log.debug("{} ignores a {} on the peer port from {}", ctx.tag(), m.type(), from);
                 }
             }
-            case WATCH_CHANGE -> watches.onChange(from, (WatchChange) m);
-            case DIGEST -> repair.answers().answerDigest(e, from, (Digest) m);
-            case RANGE_DIGEST -> repair.answers().answerRangeDigest(e, from, (RangeDigest) m);
-            default -> log.debug("{} ignores a {} on the peer port from {}", ctx.tag(), m.type(), from);
+        }
+    }
+
+    private void inNamespace(Envelope e, Contact from, InNamespace n) {
+        Message inner = n.body();
+        Envelope unwrapped = new Envelope(e.sender(), e.requestId(), inner);
+        DataPlane p = namespaces.plane(n.namespace());
+        if (Outbox.isReply(inner.type())) {
+            outbox.onReply(unwrapped);
+        } else if (p == null) {
+            namespaces.unknown(n.namespace(), from);
+        } else if (!p.dispatch(unwrapped, from, inner)) {
+            log.debug("{} ignores a {} of namespace {} from {}", ctx.tag(), inner.type(), n.namespace(), from);
         }
     }
 
@@ -345,15 +302,12 @@ public final class Node {
 
     // ---------------------------------------------------------------- gateway
     /**
-     * Serves a client request ({@code ClientPut}, {@code ClientGet}, {@code ClientRemove}, {@code ClientRing}) with
-     * this node as gateway: the one entry for every client request, binary or HTTP, which passed
-     * {@link ClientRequestValidator#check} where it entered. A get runs as its {@link ClientGet#options()} say: started
-     * here and at {@code gateways − 1} other nodes this node knows (chosen at random), each of which routes it on as
-     * if it had started there; with {@code hedge}, one more copy goes to one more node if no good answer came within
-     * this node's hedge threshold; with {@code oneHop}, the copies go instead straight to the nodes this gateway's
-     * one-hop image believes hold the key. The first good answer is the reply. {@code reply} is called exactly once,
-     * on the event loop, with a {@code PutReply}, {@code GetReply}, {@code RemoveReply}, {@code RingReply} (the nodes
-     * this node knows, answered at once) or {@code ErrorReply}.
+     * Serves a client request ({@code ClientPut}, {@code ClientGet}, {@code ClientRemove}, {@code ClientRing}; in a
+     * namespace, wrapped in an {@code InNamespace}, which its limits check here) with this node as gateway: the one
+     * entry for every client request, which passed {@link ClientRequestValidator#check} where it entered. A get runs
+     * as its {@link ClientGet#options()} say (gateways, hedge, one hop; docs/architecture.md). {@code reply} is called
+     * exactly once, on the event loop, with a {@code PutReply}, {@code GetReply}, {@code RemoveReply},
+     * {@code RingReply} or {@code ErrorReply}.
      */
     public void handleClient(Message request, Consumer<Message> reply) {
         if (ctx.stopped()) {
@@ -361,39 +315,86 @@ public final class Node {
         } else if (!join.isJoined()) {
             reply.accept(new ErrorReply(Status.UNAVAILABLE, "node has not joined the overlay yet"));
         } else {
+            DataPlane p = request instanceof InNamespace n ? planeAtGateway(n.namespace()) : plane;
+            if (p == null) {
+                reply.accept(new ErrorReply(Status.NOT_FOUND, "no namespace '" + ((InNamespace) request).namespace()
+                        + "' is known here (it was never made, or was retired)"));
+                return;
+            }
+            Message asked = request instanceof InNamespace n ? n.body() : request;
             try {
-                clients.handle(request, reply);
+                p.handleClient(asked, reply);
             } catch (StoreException ex) {
                 // A read of this node's own store failed before anything was routed on: the client hears it now.
-                log.warn("{} store failure serving a client {}: {}", ctx.tag(), request.type(), ex.toString());
+                log.warn("{} store failure serving a client {}: {}", ctx.tag(), asked.type(), ex.toString());
                 reply.accept(new ErrorReply(LocalReplica.statusOf(ex), "store failed: " + ex.getMessage()));
             }
         }
     }
 
+    private DataPlane planeAtGateway(String namespace) {
+        DataPlane p = namespaces.plane(namespace);
+        if (p == null) {
+            // Perhaps made while this node was away: asked for, so that the client's next try finds it.
+            namespaces.unknownAtGateway(namespace);
+        }
+        return p;
+    }
+
     /**
-     * Starts a client's watch of {@code w.key()} with this node as gateway ({@link ClientWatches}): {@code sink} hears,
-     * on the event loop, a VALUE event per live value, READY, then every change, until an ENDED event (the node stops,
-     * or no replica took the watch) or {@link #unwatch}. Returns the watch's id, or 0 when it was refused (the sink has
-     * heard ENDED: this node has not joined, or serves its most watches).
+     * Starts a client's watch of {@code w.key()} in {@code namespace} with this node as gateway
+     * ({@link ClientWatches}): {@code sink} hears, on the event loop, a VALUE event per live value, READY, then every
+     * change, until an ENDED event (the node stops, or no replica took the watch) or {@link #unwatch}. Returns the
+     * watch's id, or 0 when it was refused (the sink has heard ENDED: this node has not joined, knows no such
+     * namespace, or serves its most watches).
      */
-    public long watch(ClientWatch w, Consumer<WatchEvent> sink) {
-        if (ctx.stopped() || !join.isJoined()) {
-            sink.accept(WatchEvent.ended(Status.UNAVAILABLE, ctx.stopped() ? "node is stopping"
-                    : "node has not joined the overlay yet"));
+    public long watch(String namespace, ClientWatch w, Consumer<WatchEvent> sink) {
+        DataPlane p = ctx.stopped() || !join.isJoined() ? null : planeAtGateway(namespace);
+        if (p == null) {
+            sink.accept(WatchEvent.ended(ctx.stopped() || !join.isJoined() ? Status.UNAVAILABLE : Status.NOT_FOUND,
+                    ctx.stopped() ? "node is stopping" : !join.isJoined() ? "node has not joined the overlay yet"
+                            : "no namespace '" + namespace + "' is known here"));
             return 0;
         }
-        watchTicks.ensure();
-        return watches.watch(w, sink);
+        return p.watch(w, sink);
     }
 
-    /** Ends the client watch {@code watchId}; its sink hears nothing more. */
+    /** {@link #watch(String, ClientWatch, Consumer)} in the default namespace. */
+    public long watch(ClientWatch w, Consumer<WatchEvent> sink) {
+        return watch(NamespaceDefinition.DEFAULT, w, sink);
+    }
+
+    /** Ends the client watch {@code watchId} of {@code namespace}; its sink hears nothing more. */
+    public void unwatch(String namespace, long watchId) {
+        DataPlane p = namespaces.plane(namespace);
+        if (p != null) {
+            p.watches.unwatch(watchId);
+        }
+    }
+
+    /** Ends the client watch {@code watchId} of the default namespace. */
     public void unwatch(long watchId) {
-        watches.unwatch(watchId);
+        plane.watches.unwatch(watchId);
     }
 
-    private void maintainWatches() {
-        watches.tick();
-        watchers.sweepIfDue();
+    // ---------------------------------------------------------------- namespaces
+    /**
+     * Makes namespace {@code d} here and passes it on to every node: {@code CREATED}; the same definition again:
+     * {@code UNCHANGED}; another for the name: {@code CONFLICT}; a retired name: {@code RETIRED}; {@code FULL}.
+     *
+     * @throws IllegalArgumentException when this node cannot hold it (its k above the leaf set's half + 1)
+     */
+    public NamespaceChange defineNamespace(NamespaceDefinition d) {
+        return namespaces.define(d);
+    }
+
+    /** Retires namespace {@code name} and passes it on: every node drops its values ({@link NamespaceChange}). */
+    public NamespaceChange retireNamespace(String name) {
+        return namespaces.retire(name);
+    }
+
+    /** The namespaces this node knows, retired ones included, by name. */
+    public List<NamespaceDefinition> namespaces() {
+        return namespaces.definitions();
     }
 }

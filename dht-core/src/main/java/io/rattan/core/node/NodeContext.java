@@ -24,6 +24,8 @@ final class NodeContext {
     private final String tag;
     private Outbox outbox;
     private boolean stopped;
+    // A namespace's context shares its node's lifecycle: stopped when the node is.
+    private final NodeContext node;
 
     NodeContext(Contact self, NodeConfig config, Clock clock, Scheduler scheduler, RandomGenerator random,
                 NodeListener listener) {
@@ -34,6 +36,29 @@ final class NodeContext {
         this.random = random;
         this.listener = listener;
         this.tag = "node " + self.id().shortHex();
+        this.node = null;
+    }
+
+    private NodeContext(NodeContext node, String namespace, NodeConfig config) {
+        this.self = node.self;
+        this.config = config;
+        this.clock = node.clock;
+        this.scheduler = node.scheduler;
+        this.random = node.random;
+        this.listener = node.listener;
+        this.tag = node.tag + " [" + namespace + "]";
+        this.node = node;
+        this.outbox = node.outbox.inNamespace(namespace);
+    }
+
+    /** True for the context of a namespace's jobs, false for the node's (and its default namespace's). */
+    boolean isNamespace() {
+        return node != null;
+    }
+
+    /** The context of {@code namespace}'s jobs: its own settings ({@code config}) and outbox, the node's all else. */
+    NodeContext inNamespace(String namespace, NodeConfig config) {
+        return new NodeContext(this, namespace, config);
     }
 
     /** Set once, right after construction: the outbox itself needs the context. */
@@ -82,7 +107,7 @@ final class NodeContext {
     }
 
     boolean stopped() {
-        return stopped;
+        return node != null ? node.stopped() : stopped;
     }
 
     void markStopped() {

@@ -1,7 +1,10 @@
 package io.rattan.core.node;
 
 import io.rattan.core.net.Contact;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * A snapshot of a node's state, for {@code GET /node} and tests.
@@ -17,19 +20,24 @@ import java.util.List;
  * @param repair          what repair has done over the node's life
  * @param clientWatches   clients' watches this node serves as gateway
  * @param watchRegistrations gateways' watch registrations this node holds as replica
+ * @param namespaceRecords records held in each live namespace other than the default, by name (the default's are
+ *                         {@code storedRecords})
  */
 public record NodeStatus(Contact self, boolean joined, boolean ready, List<Contact> leafSet,
                          List<Integer> routingRowFill, int routingEntries, long storedRecords, int leafSuspects,
-                         RepairTotals repair, int clientWatches, int watchRegistrations) {
+                         RepairTotals repair, int clientWatches, int watchRegistrations,
+                         Map<String, Long> namespaceRecords) {
 
     public NodeStatus {
         leafSet = List.copyOf(leafSet);
         routingRowFill = List.copyOf(routingRowFill);
+        namespaceRecords = Collections.unmodifiableMap(new TreeMap<>(namespaceRecords));
     }
 
     /** A snapshot that is ready exactly when joined, with no suspect and no repair done. */
     public NodeStatus(Contact self, boolean joined, List<Contact> leafSet, List<Integer> routingRowFill,
                       int routingEntries, long storedRecords) {
-        this(self, joined, joined, leafSet, routingRowFill, routingEntries, storedRecords, 0, RepairTotals.NONE, 0, 0);
+        this(self, joined, joined, leafSet, routingRowFill, routingEntries, storedRecords, 0, RepairTotals.NONE, 0, 0,
+                Map.of());
     }
 }

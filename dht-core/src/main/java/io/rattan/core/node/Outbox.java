@@ -7,6 +7,8 @@ import io.rattan.core.id.Id;
 import io.rattan.core.msg.Cost;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
+import io.rattan.core.msg.MessageType;
+import io.rattan.core.msg.Messages.InNamespace;
 import io.rattan.core.msg.Messages.Routed;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
@@ -33,6 +35,8 @@ final class Outbox {
     // Only measures messages, for the cost a get reports.
     private final MessageCodec codec = new MessageCodec();
     private final RandomGenerator ids;
+    // Null for the default namespace; else what a request or a one-way message sent through this outbox is wrapped in.
+    private final String namespace;
 
     Outbox(NodeContext ctx, Transport transport, RequestIds requestIds, RttSampler rtt) {
         this.ctx = ctx;
@@ -40,6 +44,24 @@ final class Outbox {
         this.rtt = rtt;
         this.pending = new PendingRequests(ctx.scheduler(), PENDING_MAX, () -> ctx.listener().requestShed());
         this.ids = requestIds.stream(ctx.random());
+        this.namespace = null;
+    }
+
+    private Outbox(Outbox base, String namespace) {
+        this.ctx = base.ctx;
+        this.transport = base.transport;
+        this.rtt = base.rtt;
+        this.pending = base.pending;
+        this.ids = base.ids;
+        this.namespace = namespace;
+    }
+
+    /**
+     * This outbox for the jobs of {@code namespace}: the same requests and ids, but what they send (replies aside,
+     * which are matched by id) goes as an {@link InNamespace}, to the same namespace's jobs at the peer.
+     */
+    Outbox inNamespace(String namespace) {
+        return new Outbox(this, namespace);
     }
 
     /**
@@ -58,7 +80,8 @@ final class Outbox {
 
     void send(Address to, long requestId, Message body) {
         ctx.listener().messageSent(body.type());
-        transport.send(to, new Envelope(ctx.self(), requestId, body));
+        Message out = namespace == null || isReply(body.type()) ? body : new InNamespace(namespace, body);
+        transport.send(to, new Envelope(ctx.self(), requestId, out));
     }
 
     /**
@@ -108,6 +131,16 @@ final class Outbox {
         } else {
             send(m.origin().address(), m.originRequestId(), reply);
         }
+    }
+
+    /** Whether {@code type} answers a request (matched by its id, in any namespace) rather than asks or tells. */
+    static boolean isReply(MessageType type) {
+        return switch (type) {
+            case PONG, HOP_ACK, STORE_ACK, WATCH_ACK, LEAF_EXCHANGE_REPLY, REMOVE_REPLICA_REPLY, DIGEST_WANT,
+                 RANGE_DIGEST_REPLY, PUT_REPLY, GET_REPLY, REMOVE_REPLY, ITERATIVE_GET_REPLY, REPLICA_READ_REPLY,
+                 ERROR_REPLY -> true;
+            default -> false;
+        };
     }
 
     /** True when our own request table is full: a timeout then is our failure, not the peer's. */

@@ -1,0 +1,314 @@
+package io.rattan.core.node;
+
+import static io.rattan.core.node.NodeContext.nanos;
+
+import io.rattan.core.env.Clock;
+import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.Messages.NamespaceDefs;
+import io.rattan.core.msg.Messages.NamespaceQuery;
+import io.rattan.core.msg.NamespaceDefinition;
+import io.rattan.core.net.Contact;
+import io.rattan.core.store.NamespaceStores;
+import io.rattan.core.testing.PlantedBugs;
+import io.rattan.core.id.Id;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The namespaces this node knows, and each one's {@link DataPlane}. A definition is immutable: the first heard for a
+ * name is kept, a retired one stays retired. A node that learns something new passes it on once to every node it
+ * knows (so a definition floods the overlay), tells a new leaf-set member all it knows, and tells one leaf-set member
+ * a round ({@link #antiEntropyRound}); a node asked for a namespace it does not know asks the asker. A node that knows
+ * no namespace sends nothing of this: an overlay without namespaces behaves as before they existed.
+ */
+final class Namespaces {
+
+    private static final Logger log = LoggerFactory.getLogger(Namespaces.class);
+
+    private final NodeContext ctx;
+    private final Membership members;
+    private final BooleanSupplier joined;
+    private final NamespaceStores stores;
+    private final Clock clock;
+    private final PlantedBugs bugs;
+    private final DataPlane defaultPlane;
+    private final Map<String, NamespaceDefinition> known = new TreeMap<>();
+    private final Map<String, DataPlane> planes = new TreeMap<>();
+    // Names asked for and not yet answered: one question at a time per name.
+    private final Set<String> asking = new LinkedHashSet<>();
+    // The leaf-set members told every definition since they joined the leaf set.
+    private Set<Id> told = new HashSet<>();
+
+    Namespaces(NodeContext ctx, Membership members, BooleanSupplier joined, NamespaceStores stores, Clock clock,
+               PlantedBugs bugs, DataPlane defaultPlane) {
+        this.ctx = ctx;
+        this.members = members;
+        this.joined = joined;
+        this.stores = stores;
+        this.clock = clock;
+        this.bugs = bugs;
+        this.defaultPlane = defaultPlane;
+        for (NamespaceDefinition d : stores.saved()) {
+            known.put(d.name(), d);
+            if (!d.retired()) {
+                open(d);
+            }
+        }
+    }
+
+    /** The jobs of {@code name}, or null when this node knows no live namespace of that name. */
+    DataPlane plane(String name) {
+        return NamespaceDefinition.DEFAULT.equals(name) ? defaultPlane : planes.get(name);
+    }
+
+    /** Every live namespace's jobs, the default's first. */
+    List<DataPlane> all() {
+        List<DataPlane> all = new ArrayList<>(planes.size() + 1);
+        all.add(defaultPlane);
+        all.addAll(planes.values());
+        return all;
+    }
+
+    /** The definitions this node knows, retired ones included, by name. */
+    List<NamespaceDefinition> definitions() {
+        return List.copyOf(known.values());
+    }
+
+    /** What a definition asked for by an operator did: see {@link NamespaceChange}. */
+    NamespaceChange define(NamespaceDefinition d) {
+        if (d.retired()) {
+            throw new IllegalArgumentException("define a namespace, then retire it");
+        }
+        String problem = problemHere(d);
+        if (problem != null) {
+            throw new IllegalArgumentException(problem);
+        }
+        NamespaceDefinition held = known.get(d.name());
+        if (held != null) {
+            return held.retired() ? NamespaceChange.RETIRED : held.sameSettings(d) ? NamespaceChange.UNCHANGED
+                    : NamespaceChange.CONFLICT;
+        }
+        if (known.size() >= NamespaceDefinition.COUNT_MAX) {
+            return NamespaceChange.FULL;
+        }
+        learnAndPassOn(List.of(d), null);
+        return NamespaceChange.CREATED;
+    }
+
+    /** Retires {@code name} here and passes it on: {@code RETIRED}, {@code UNCHANGED} if it was, or {@code UNKNOWN}. */
+    NamespaceChange retire(String name) {
+        NamespaceDefinition held = known.get(name);
+        if (held == null) {
+            return NamespaceChange.UNKNOWN;
+        }
+        if (held.retired()) {
+            return NamespaceChange.UNCHANGED;
+        }
+        learnAndPassOn(List.of(held.retire()), null);
+        return NamespaceChange.RETIRED;
+    }
+
+    /** Why this node cannot hold {@code d} as a namespace (its k against the leaf set), or null. */
+    private String problemHere(NamespaceDefinition d) {
+        if (d.replicas() > ctx.config().leafSetHalf() + 1) {
+            return "replicas must be at most the leaf set's half + 1 (" + (ctx.config().leafSetHalf() + 1) + "), got "
+                    + d.replicas();
+        }
+        return d.valueBytesMax() > NodeConfig.WIRE_VALUE_BYTES_MAX ? "valueBytesMax must be at most "
+                + NodeConfig.WIRE_VALUE_BYTES_MAX + ", got " + d.valueBytesMax() : null;
+    }
+
+    /** Definitions a peer passed on: what is new here is passed on in turn. */
+    void onDefinitions(Contact from, NamespaceDefs m) {
+        learnAndPassOn(m.definitions(), from);
+    }
+
+    /** The answer to a peer's question: the definition asked for, or all. */
+    NamespaceDefs answer(NamespaceQuery q) {
+        if (q.name().isEmpty()) {
+            return new NamespaceDefs(definitions());
+        }
+        NamespaceDefinition d = known.get(q.name());
+        return new NamespaceDefs(d == null ? List.of() : List.of(d));
+    }
+
+    /**
+     * A peer (or a client) named namespace {@code name}, unknown here: asks {@code peer} for it (one question at a
+     * time per name), so that the next message of it is served.
+     */
+    void unknown(String name, Contact peer) {
+        if (known.containsKey(name) || !NamespaceDefinition.validName(name) || peer == null || !asking.add(name)) {
+            return;
+        }
+        ctx.outbox().request(peer, new NamespaceQuery(name), nanos(ctx.config().requestTimeoutMillis()),
+                ReplyHandler.of(reply -> {
+                    asking.remove(name);
+                    answered(reply);
+                }, () -> asking.remove(name)));
+    }
+
+    /** A client asked for {@code name}, unknown here: asks this node's nearest neighbours for it. */
+    void unknownAtGateway(String name) {
+        List<Contact> leaf = members.leafMembers();
+        if (!leaf.isEmpty()) {
+            unknown(name, leaf.get(ctx.random().nextInt(leaf.size())));
+        }
+    }
+
+    private void answered(Envelope reply) {
+        if (reply.body() instanceof NamespaceDefs defs) {
+            learnAndPassOn(defs.definitions(), reply.sender());
+        }
+    }
+
+    /** The node (re)started: whatever its disk holds, it holds none of the puts since it stopped. */
+    void allChanged() {
+        all().forEach(p -> p.gets.allChanged());
+    }
+
+    /** Where a store is in a fault, the copies refused meanwhile are missing until repair brings them: unsettled. */
+    void storeFaultsNoted() {
+        for (DataPlane p : all()) {
+            if (!p.replica.healthy()) {
+                p.gets.storeFaulted();
+            }
+        }
+    }
+
+    void answersResumed(Id member) {
+        for (DataPlane p : all()) {
+            p.gets.answersResumed(member);
+            p.repair.answersResumed(member);
+        }
+    }
+
+    /** The node stopped: every namespace's watches end. */
+    void stop() {
+        all().forEach(DataPlane::stop);
+    }
+
+    /**
+     * The leaf set changed: every namespace's gets and repair hear it, and each new member hears every definition
+     * this node knows.
+     */
+    void leafSetChanged() {
+        all().forEach(DataPlane::leafSetChanged);
+        if (known.isEmpty() || !joined.getAsBoolean()) {
+            return;
+        }
+        Set<Id> now = new HashSet<>();
+        for (Contact c : members.leafMembers()) {
+            now.add(c.id());
+            if (!told.contains(c.id())) {
+                ctx.outbox().send(c.address(), 0, new NamespaceDefs(definitions()));
+            }
+        }
+        told = now;
+    }
+
+    /**
+     * Every namespace's repair round; and one leaf-set member, at random, hears every definition this node knows (the
+     * flood's anti-entropy).
+     */
+    void antiEntropyRound() {
+        all().forEach(p -> p.repair.antiEntropyRound());
+        List<Contact> leaf = members.leafMembers();
+        if (!known.isEmpty() && !leaf.isEmpty()) {
+            ctx.outbox().send(leaf.get(ctx.random().nextInt(leaf.size())).address(), 0,
+                    new NamespaceDefs(definitions()));
+        }
+    }
+
+    private void learnAndPassOn(List<NamespaceDefinition> heard, Contact from) {
+        List<NamespaceDefinition> news = new ArrayList<>();
+        for (NamespaceDefinition d : heard) {
+            if (learn(d)) {
+                news.add(d);
+            }
+        }
+        if (news.isEmpty()) {
+            return;
+        }
+        stores.save(definitions());
+        Set<Contact> to = new LinkedHashSet<>(members.leafMembers());
+        for (int i = 0; i < members.tableSize(); i++) {
+            to.add(members.tableEntry(i));
+        }
+        NamespaceDefs m = new NamespaceDefs(news);
+        for (Contact c : to) {
+            if (from == null || !c.id().equals(from.id())) {
+                ctx.outbox().send(c.address(), 0, m);
+            }
+        }
+    }
+
+    private boolean learn(NamespaceDefinition d) {
+        NamespaceDefinition held = known.get(d.name());
+        if (held == null) {
+            if (known.size() >= NamespaceDefinition.COUNT_MAX || problemHere(d) != null) {
+                log.warn("{} ignores namespace {}: {}", ctx.tag(), d.name(), known.size()
+                        >= NamespaceDefinition.COUNT_MAX ? "it holds its most namespaces" : problemHere(d));
+                return false;
+            }
+            known.put(d.name(), d);
+            if (!d.retired()) {
+                open(d);
+            }
+            log.info("{} learned namespace {}", ctx.tag(), d);
+            return true;
+        }
+        if (held.retired() || !d.retired() || !held.sameSettings(d)) {
+            // First definition wins; a conflicting one (made on two nodes at once) is ignored where it arrives second.
+            return false;
+        }
+        known.put(d.name(), d);
+        DataPlane plane = planes.remove(d.name());
+        if (plane != null) {
+            plane.stop();
+        }
+        stores.drop(d.name());
+        log.info("{} retired namespace {}: its values here are dropped", ctx.tag(), d.name());
+        return true;
+    }
+
+    private void open(NamespaceDefinition d) {
+        NodeConfig config = ctx.config().withReplicas(d.replicas(), d.writeQuorum()).withLimits(d.valueBytesMax(),
+                d.ttlSecondsMax(), ctx.config().pageValuesMax(), Math.max(ctx.config().pageBytesMax(),
+                        d.valueBytesMax()));
+        DataPlane plane = new DataPlane(ctx.inNamespace(d.name(), config), members, joined, stores.open(d), clock,
+                d.routing(), bugs);
+        planes.put(d.name(), plane);
+        if (joined.getAsBoolean()) {
+            // A node that joins a namespace late holds none of its puts so far: its gets read the other replicas.
+            plane.gets.allChanged();
+        }
+    }
+
+    /** Records held in each live namespace but the default, by name. */
+    Map<String, Long> records() {
+        Map<String, Long> counts = new TreeMap<>();
+        planes.forEach((name, p) -> counts.put(name, p.replica.size()));
+        return counts;
+    }
+
+    /** Hands every namespace's values on, one namespace after the other ({@link Repair#handOff}), then {@code done}. */
+    void handOff(Runnable done) {
+        handOff(all(), 0, done);
+    }
+
+    private static void handOff(List<DataPlane> planes, int i, Runnable done) {
+        if (i == planes.size()) {
+            done.run();
+        } else {
+            planes.get(i).repair.handOff(() -> handOff(planes, i + 1, done));
+        }
+    }
+}
