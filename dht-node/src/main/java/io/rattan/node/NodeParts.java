@@ -7,6 +7,7 @@ import io.netty.channel.EventLoopGroup;
 import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.env.ExpiryClock;
 import io.rattan.core.env.NodeEnv;
+import io.rattan.core.env.RequestIds;
 import io.rattan.core.env.Scheduler;
 import io.rattan.core.env.Transport;
 import io.rattan.core.id.Id;
@@ -22,6 +23,7 @@ import io.rattan.node.gateway.permanent.PermanentValues;
 import io.rattan.node.gateway.http.HttpSurfaces;
 import io.rattan.node.netty.EventLoops;
 import io.rattan.node.netty.TransportListener;
+import io.rattan.node.store.NamespaceDirs;
 import io.rattan.node.store.OffLoopStore;
 import io.rattan.node.store.RocksDbStore;
 import io.rattan.node.transport.DelayedTransport;
@@ -72,6 +74,7 @@ final class NodeParts {
     final LoopGate gate;
     // The store as the node sees it: its writes, scans and batch reads run on a thread of their own.
     final OffLoopStore offLoopStore;
+    final NamespaceDirs namespaceDirs;
     final NodeOnLoop nodeOnLoop;
     final OwnStore ownStore;
     final GatewayBackend backend;
@@ -112,6 +115,9 @@ final class NodeParts {
             this.offLoopStore = new OffLoopStore(store, scheduler::execute, OffLoopStore.QUEUE_MAX, name);
             opened.push(offLoopStore);
             metrics.bindStoreThread(offLoopStore);
+            this.namespaceDirs = new NamespaceDirs(options.dataDir().resolve(RattanNode.NAMESPACES_DIR),
+                    clock::epochMillis, options.storage(), scheduler::execute, name);
+            opened.push(namespaceDirs);
             this.stall = stallFor(options.inboundSlowness(), loop, id);
             this.nodeOnLoop = new NodeOnLoop(loop, gate, stall, this::contact);
             this.ownStore = new OwnStore(gate, () -> !nodeOnLoop.stopped(), store, offLoopStore, clock);
@@ -162,7 +168,8 @@ final class NodeParts {
             Transport peers = transportHook.apply(delayed(options.peerDelays()));
             // A CSPRNG: request ids are drawn from it, and a stranger who could predict them could forge replies.
             Scheduler timers = stall == null ? scheduler : new StalledTimers(scheduler, stall);
-            NodeEnv env = new NodeEnv(clock, timers, peers, storeHook.apply(offLoopStore), newSecureRandom());
+            NodeEnv env = new NodeEnv(clock, timers, peers, storeHook.apply(offLoopStore), newSecureRandom(),
+                    RequestIds.FROM_NODE_RANDOM, namespaceDirs);
             List<Address> bootstrap = options.bootstrap();
             boolean named = BootstrapResolver.namesAHost(bootstrap);
             nodeOnLoop.start(options.config(), env, metrics, named ? BootstrapResolver.literals(bootstrap) : bootstrap,
@@ -203,6 +210,7 @@ final class NodeParts {
      */
     void releaseAfterLoop() {
         shutDown(group);
+        closeQuietly(namespaceDirs);
         if (offLoopStore.closeAndWait()) {
             closeQuietly(store);
         }

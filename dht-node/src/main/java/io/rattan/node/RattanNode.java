@@ -63,6 +63,8 @@ public final class RattanNode implements AutoCloseable {
     static final String STORE_DIR = "store";
     /** Where the HTTP gateway lists the values it keeps alive ({@code ?permanent=true}). */
     static final String PERMANENT_DIR = "permanent";
+    /** The data directory's namespaces: their definitions and their stores ({@code NamespaceDirs}). */
+    static final String NAMESPACES_DIR = "namespaces";
 
     private enum State { RUNNING, CLOSING, CLOSED, HALTED }
 

@@ -112,7 +112,7 @@ final class NodeProcesses {
         return samples;
     }
 
-    private static URI uri(NodeProcess node, String pathAndQuery) {
+    static URI uri(NodeProcess node, String pathAndQuery) {
         return URI.create("http://" + node.ports().httpAddress() + pathAndQuery);
     }
 

@@ -10,7 +10,6 @@ import io.rattan.core.msg.Messages.ValueEntry;
 import io.rattan.core.msg.PutCondition;
 import io.rattan.core.msg.Status;
 import io.rattan.core.msg.ValueFilter;
-import io.rattan.core.owned.SignedBytes;
 import io.rattan.core.store.Store;
 import io.rattan.core.store.StoreException;
 import io.rattan.core.store.StoredRecord;
@@ -181,7 +180,7 @@ final class LocalReplica {
         long latest = Math.min(own + ExpiryClock.SPREAD_BOUND_MILLIS, cap);
         long expiresAt = p.expiresAtMillis() > latest ? own : p.expiresAtMillis();
         if (p.stamp() != null) {
-            Bytes slot = OwnedSlot.of(SignedBytes.DEFAULT_NAMESPACE, p.stamp().owner(), p.stamp().valueId());
+            Bytes slot = OwnedSlot.of(config.namespace(), p.stamp().owner(), p.stamp().valueId());
             return StoredRecord.owned(p.key(), slot, p.value(), p.stamp(), p.value().isEmpty());
         }
         return StoredRecord.value(p.key(), p.value(), expiresAt, p.binding());
@@ -250,7 +249,7 @@ final class LocalReplica {
             // An owner's signature is checked where it would be written: a version held already, or an older one
             // (a resend, repair), costs no check (the check is 0.1 ms; a put's copy may come several times).
             if (rec == null || rec.isOwned() && outcome.toWrite() != null
-                    && OwnedRecords.formProblem(rec, config.valueBytesMax(), true) != null) {
+                    && OwnedRecords.formProblem(rec, config.namespace(), config.valueBytesMax(), true) != null) {
                 continue;
             }
             if (write(outcome)) {

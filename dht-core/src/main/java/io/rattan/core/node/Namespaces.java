@@ -9,6 +9,8 @@ import io.rattan.core.msg.Messages.NamespaceQuery;
 import io.rattan.core.msg.NamespaceDefinition;
 import io.rattan.core.net.Contact;
 import io.rattan.core.store.NamespaceStores;
+import io.rattan.core.store.Store;
+import io.rattan.core.store.StoreException;
 import io.rattan.core.testing.PlantedBugs;
 import io.rattan.core.id.Id;
 import java.util.ArrayList;
@@ -280,10 +282,19 @@ final class Namespaces {
     }
 
     private void open(NamespaceDefinition d) {
-        NodeConfig config = ctx.config().withReplicas(d.replicas(), d.writeQuorum()).withLimits(d.valueBytesMax(),
-                d.ttlSecondsMax(), ctx.config().pageValuesMax(), Math.max(ctx.config().pageBytesMax(),
-                        d.valueBytesMax()));
-        DataPlane plane = new DataPlane(ctx.inNamespace(d.name(), config), members, joined, stores.open(d), clock,
+        NodeConfig node = ctx.config();
+        NodeConfig config = node.toBuilder().namespace(d.name()).replicas(d.replicas(), d.writeQuorum())
+                .limits(d.valueBytesMax(), d.ttlSecondsMax(), node.pageValuesMax(),
+                        Math.max(node.pageBytesMax(), d.valueBytesMax())).build();
+        Store store;
+        try {
+            store = stores.open(d);
+        } catch (StoreException e) {
+            // Known but not served here: its requests are refused (NOT_FOUND) and its copies go to other replicas.
+            log.error("{} cannot open the store of namespace {}: {}", ctx.tag(), d.name(), e.toString());
+            return;
+        }
+        DataPlane plane = new DataPlane(ctx.inNamespace(d.name(), config), members, joined, store, clock,
                 d.routing(), bugs);
         planes.put(d.name(), plane);
         if (joined.getAsBoolean()) {

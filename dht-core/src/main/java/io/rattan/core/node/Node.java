@@ -253,7 +253,7 @@ public final class Node {
             dispatch(e, from, m);
         } catch (StoreException ex) {
             log.warn("{} store failure handling {}: {}", ctx.tag(), m.type(), ex.toString());
-            if (m instanceof Routed routed) {
+            if ((m instanceof InNamespace n ? n.body() : m) instanceof Routed routed) {
                 // The origin hears the typed fault now rather than timing out.
                 outbox.replyToOrigin(routed, new ErrorReply(LocalReplica.statusOf(ex), "store failed: "
                         + ex.getMessage()));

@@ -1,6 +1,7 @@
 package io.rattan.core.node;
 
 import io.rattan.core.codec.MessageCodec;
+import io.rattan.core.msg.NamespaceDefinition;
 
 /**
  * A node's tunables, validated here. The real node and the simulator build nodes from the same record; build one with
@@ -27,6 +28,8 @@ import io.rattan.core.codec.MessageCodec;
  *                                   this node's own host are not counted (a local cluster shares one address);
  *                                   -1: no bound. See docs/security.md.
  * @param watch                      the bounds of watches: leases, and how many a gateway and a replica hold
+ * @param namespace                  the namespace these settings serve: {@code default} for the node's own; a
+ *                                   namespace's replicas, W and limits are its definition's (owned values sign it)
  */
 public record NodeConfig(
         int leafSetHalf,
@@ -46,7 +49,8 @@ public record NodeConfig(
         long rtoMaxMillis,
         int digestEntriesMax,
         int idsPerIp,
-        WatchLimits watch) {
+        WatchLimits watch,
+        String namespace) {
 
     /** The default of {@link #idsPerIp}: two nodes per host, as an operator may run, and no more. */
     public static final int IDS_PER_IP_DEFAULT = 2;
@@ -71,6 +75,7 @@ public record NodeConfig(
         require(digestEntriesMax >= 1 && digestEntriesMax <= 4096, "digestEntriesMax must be 1..4096");
         require(idsPerIp == -1 || idsPerIp >= 1, "idsPerIp must be -1 (no bound) or at least 1");
         require(watch != null, "watch limits must be given");
+        require(NamespaceDefinition.validName(namespace), "namespace must be a namespace's name");
     }
 
     /**
@@ -160,6 +165,7 @@ public record NodeConfig(
         private int digestEntriesMax = 512;
         private int idsPerIp = IDS_PER_IP_DEFAULT;
         private WatchLimits watch = WatchLimits.DEFAULTS;
+        private String namespace = NamespaceDefinition.DEFAULT;
 
         private Builder() {
         }
@@ -183,6 +189,7 @@ public record NodeConfig(
             digestEntriesMax = c.digestEntriesMax;
             idsPerIp = c.idsPerIp;
             watch = c.watch;
+            namespace = c.namespace;
         }
 
         public Builder leafSetHalf(int v) {
@@ -239,6 +246,12 @@ public record NodeConfig(
             return this;
         }
 
+        /** The namespace these settings serve. */
+        public Builder namespace(String v) {
+            namespace = v;
+            return this;
+        }
+
         /** The bounds of watches. */
         public Builder watch(WatchLimits v) {
             watch = v;
@@ -250,7 +263,7 @@ public record NodeConfig(
             return new NodeConfig(leafSetHalf, replicas, writeQuorum, candidatesPerSlot, valueBytesMax, ttlSecondsMax,
                     pageValuesMax, pageBytesMax, leafExchangeIntervalMillis, antiEntropyIntervalMillis,
                     purgeIntervalMillis, requestTimeoutMillis, rtoInitialMillis, rtoMinMillis, rtoMaxMillis,
-                    digestEntriesMax, idsPerIp, watch);
+                    digestEntriesMax, idsPerIp, watch, namespace);
         }
     }
 }

@@ -55,9 +55,9 @@ final class OwnedRecords {
      * misplaced or too large, or (with {@code checkSignature}) its owner did not sign it. The expiry is judged apart
      * ({@link #expiryProblem}).
      */
-    static String formProblem(StoredRecord r, int valueBytesMax, boolean checkSignature) {
+    static String formProblem(StoredRecord r, String namespace, int valueBytesMax, boolean checkSignature) {
         OwnerStamp s = r.stamp();
-        if (!r.valueHash().equals(OwnedSlot.of(SignedBytes.DEFAULT_NAMESPACE, s.owner(), s.valueId()))) {
+        if (!r.valueHash().equals(OwnedSlot.of(namespace, s.owner(), s.valueId()))) {
             return "its name is not its owner's slot";
         }
         if (r.tombstone() ? !r.value().isEmpty() : r.value().isEmpty() || r.value().length() > valueBytesMax) {
@@ -67,7 +67,7 @@ final class OwnedRecords {
             return "an owned record holds no binding and no secret";
         }
         if (checkSignature && !OwnerSignatures.verifies(s, r.tombstone() ? SignedOp.REMOVE : SignedOp.PUT,
-                SignedBytes.DEFAULT_NAMESPACE, r.key(), version(r).dataHash())) {
+                namespace, r.key(), version(r).dataHash())) {
             return "its owner's signature does not verify";
         }
         return null;
@@ -107,7 +107,7 @@ final class OwnedRecords {
         }
         StoredRecord owned = new StoredRecord(r.key(), r.valueHash(), r.value(), r.stamp().expiresAtMillis(),
                 r.binding(), r.secret(), r.tombstone(), r.stamp());
-        return formProblem(owned, config.valueBytesMax(), false) == null ? owned : null;
+        return formProblem(owned, config.namespace(), config.valueBytesMax(), false) == null ? owned : null;
     }
 
     /**
@@ -117,7 +117,7 @@ final class OwnedRecords {
      */
     static Written rootWrite(StoredRecord held, StoredRecord incoming, PutCondition condition, NodeConfig config,
                              long nowMillis) {
-        String problem = formProblem(incoming, config.valueBytesMax(), true);
+        String problem = formProblem(incoming, config.namespace(), config.valueBytesMax(), true);
         problem = problem != null ? problem
                 : expiryProblem(incoming.stamp(), nowMillis, config.ttlSecondsMax(), ExpiryClock.SPREAD_BOUND_MILLIS);
         if (problem != null) {
@@ -169,10 +169,10 @@ final class OwnedRecords {
     }
 
     /** The records of {@code records} that are unowned or whose owner signed them (a pure check: off the loop). */
-    static List<StoredRecord> signed(List<StoredRecord> records, int valueBytesMax) {
+    static List<StoredRecord> signed(List<StoredRecord> records, String namespace, int valueBytesMax) {
         List<StoredRecord> out = new ArrayList<>(records.size());
         for (StoredRecord r : records) {
-            if (!r.isOwned() || formProblem(r, valueBytesMax, true) == null) {
+            if (!r.isOwned() || formProblem(r, namespace, valueBytesMax, true) == null) {
                 out.add(r);
             }
         }

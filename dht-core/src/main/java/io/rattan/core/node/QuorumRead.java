@@ -233,8 +233,9 @@ final class QuorumRead {
             return;
         }
         // Owners' signatures are checked off the loop, as where a replica writes; the answer counts once they are.
-        int valueBytesMax = ctx.config().valueBytesMax();
-        replica.offLoop(() -> OwnedRecords.signed(records, valueBytesMax), (signed, failure) -> {
+        NodeConfig config = ctx.config();
+        replica.offLoop(() -> OwnedRecords.signed(records, config.namespace(), config.valueBytesMax()),
+                (signed, failure) -> {
             LocalReplica.storeFault(failure);
             counted(c, failure == null ? signed : List.of(), r.more());
         });

@@ -17,6 +17,10 @@ import io.rattan.core.msg.Messages.DigestWant;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.RingReply;
 import io.rattan.core.msg.Messages.ClientUnwatch;
+import io.rattan.core.msg.Messages.InNamespace;
+import io.rattan.core.msg.Messages.NamespaceDefs;
+import io.rattan.core.msg.Messages.NamespaceQuery;
+import io.rattan.core.msg.NamespaceDefinition;
 import io.rattan.core.msg.Messages.ClientWatch;
 import io.rattan.core.msg.Messages.Watch;
 import io.rattan.core.msg.Messages.WatchAck;
@@ -258,6 +262,7 @@ final class MessageArbitraries {
         m.put(MessageType.ERROR_REPLY, Combinators.combine(statuses(), details(), nonNegativeInts())
                 .as(ErrorReply::new));
         putWatchMessages(m);
+        putNamespaceMessages(m);
         return m;
     }
 
@@ -274,6 +279,21 @@ final class MessageArbitraries {
         m.put(MessageType.CLIENT_UNWATCH, Arbitraries.longs().map(ClientUnwatch::new));
         m.put(MessageType.WATCH_EVENT, Combinators.combine(Arbitraries.of(WatchKind.class), Arbitraries.longs(),
                 nonNegativeLongs(), hashes(), valueEntries(), statuses(), details()).as(WatchEvent::new));
+    }
+
+    private static void putNamespaceMessages(Map<MessageType, Arbitrary<Message>> m) {
+        Arbitrary<String> names = Arbitraries.strings().withChars("abcxyz019._-").ofMinLength(1).ofMaxLength(64)
+                .filter(NamespaceDefinition::validName).filter(n -> !n.equals(NamespaceDefinition.DEFAULT));
+        Arbitrary<NamespaceDefinition> definitions = Combinators.combine(names, Arbitraries.integers().between(1, 33),
+                Arbitraries.integers().between(1, 33), Arbitraries.of(true, false), Arbitraries.integers().between(1,
+                        Integer.MAX_VALUE), Arbitraries.integers().between(1, 65_536), Arbitraries.of(RoutingMode.class),
+                Arbitraries.of(true, false)).as((n, k, w, mem, ttl, bytes, routing, retired) ->
+                new NamespaceDefinition(n, k, Math.min(w, k), mem, ttl, bytes, routing, retired));
+        m.put(MessageType.NAMESPACE_DEFS, definitions.list().ofMaxSize(4).map(NamespaceDefs::new));
+        m.put(MessageType.NAMESPACE_QUERY, Arbitraries.oneOf(Arbitraries.just(""), names).map(NamespaceQuery::new));
+        // Any message but a wrapper, wrapped: what a namespace's jobs send.
+        m.put(MessageType.IN_NAMESPACE, Combinators.combine(names, Arbitraries.of(MessageType.class)
+                .filter(t -> t != MessageType.IN_NAMESPACE).flatMap(t -> m.get(t))).as(InNamespace::new));
     }
 
     static Arbitrary<Message> messages() {

@@ -68,6 +68,8 @@ final class NodeResource {
             }
             body.put("routingEntries", status.routingEntries());
             body.put("storedRecords", status.storedRecords());
+            ObjectNode namespaces = body.putObject("namespaceRecords");
+            status.namespaceRecords().forEach(namespaces::put);
             return ApiResponse.json(200, Json.bytes(body));
         });
     }

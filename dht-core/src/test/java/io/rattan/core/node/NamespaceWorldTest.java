@@ -1,0 +1,135 @@
+package io.rattan.core.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.rattan.core.id.Id;
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ClientGet;
+import io.rattan.core.msg.Messages.ClientPut;
+import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.Messages.InNamespace;
+import io.rattan.core.msg.Messages.PutReply;
+import io.rattan.core.msg.NamespaceDefinition;
+import io.rattan.core.msg.RoutingMode;
+import io.rattan.core.msg.Status;
+import io.rattan.core.util.Bytes;
+import io.rattan.core.virtual.LatencyModel;
+import io.rattan.core.virtual.VirtualWorld;
+import java.util.List;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Namespaces in a virtual world: a definition made at one node reaches every node (and one that joins later); values
+ * of two namespaces and the default never mix, even under the same key; each namespace's k holds, counted from every
+ * node's store once repair has run; a retired namespace is dropped everywhere.
+ */
+class NamespaceWorldTest {
+
+    private static final long SECOND = 1_000_000_000L;
+    private static final NamespaceDefinition ONE = new NamespaceDefinition("one", 1, 1, false, 3600, 4096,
+            RoutingMode.GREEDY, false);
+    private static final NamespaceDefinition THREE = new NamespaceDefinition("three", 3, 2, true, 3600, 512,
+            RoutingMode.DELAY_AWARE, false);
+    private static final int KEYS = 30;
+
+    private VirtualWorld world;
+
+    @BeforeEach
+    void world() {
+        world = new VirtualWorld(7, NodeConfig.defaults().withLeafSetHalf(4), LatencyModel.constant(5_000_000L));
+        world.addNodes(20);
+        world.runFor(5 * SECOND);
+    }
+
+    private <T> T onLoop(Supplier<T> call) {
+        Object[] out = new Object[1];
+        world.scheduler().execute(() -> out[0] = call.get());
+        world.runFor(1_000_000L);
+        @SuppressWarnings("unchecked")
+        T t = (T) out[0];
+        return t;
+    }
+
+    private boolean everyNodeKnows(NamespaceDefinition d) {
+        return world.liveIndexes().stream().allMatch(i -> world.node(i).namespaces().contains(d));
+    }
+
+    private Message put(int via, String namespace, Id key, String value) {
+        ClientPut p = new ClientPut(key, Bytes.utf8(value), 600, Bytes.EMPTY);
+        return world.request(via, namespace.equals(NamespaceDefinition.DEFAULT) ? p : new InNamespace(namespace, p));
+    }
+
+    private List<String> get(int via, String namespace, Id key) {
+        Message g = world.request(via, new InNamespace(namespace, ClientGet.of(key)));
+        assertThat(g).as(String.valueOf(g)).isInstanceOf(GetReply.class);
+        return ((GetReply) g).values().stream().map(v -> utf8(v.value())).toList();
+    }
+
+    private static String utf8(Bytes b) {
+        return new String(b.toByteArray(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    private long copies(String namespace) {
+        return world.liveIndexes().stream()
+                .mapToLong(i -> world.node(i).status().namespaceRecords().getOrDefault(namespace, 0L)).sum();
+    }
+
+    @Test
+    void definitionsReachEveryNodeAndEachNamespaceKeepsItsOwnValuesAndItsOwnK() {
+        assertThat(onLoop(() -> world.node(0).defineNamespace(ONE))).isEqualTo(NamespaceChange.CREATED);
+        assertThat(onLoop(() -> world.node(5).defineNamespace(THREE))).isEqualTo(NamespaceChange.CREATED);
+        assertThat(world.runUntil(() -> everyNodeKnows(ONE) && everyNodeKnows(THREE), 30 * SECOND)).isTrue();
+        assertThat(onLoop(() -> world.node(9).defineNamespace(ONE))).isEqualTo(NamespaceChange.UNCHANGED);
+        NamespaceDefinition other = new NamespaceDefinition("one", 2, 1, false, 3600, 4096, RoutingMode.GREEDY, false);
+        assertThat(onLoop(() -> world.node(9).defineNamespace(other))).isEqualTo(NamespaceChange.CONFLICT);
+        NamespaceDefinition tooWide = new NamespaceDefinition("wide", 6, 1, false, 60, 64, RoutingMode.GREEDY, false);
+        assertThatThrownBy(() -> world.node(9).defineNamespace(tooWide)).hasMessageContaining("leaf set");
+
+        for (int k = 0; k < KEYS; k++) {
+            Id key = Id.ofName("shared-" + k);
+            for (String ns : List.of(NamespaceDefinition.DEFAULT, "one", "three")) {
+                Message reply = put(k % 20, ns, key, ns + " " + k);
+                assertThat(reply).as(ns + " " + k + ": " + reply).isInstanceOf(PutReply.class);
+                assertThat(((PutReply) reply).status()).isEqualTo(Status.OK);
+            }
+        }
+        world.runFor(30 * SECOND);
+        assertThat(copies("one")).as("k = 1").isEqualTo(KEYS);
+        assertThat(copies("three")).as("k = 3").isEqualTo(3L * KEYS);
+        for (int k = 0; k < KEYS; k += 7) {
+            Id key = Id.ofName("shared-" + k);
+            assertThat(get((k + 3) % 20, "one", key)).containsExactly("one " + k);
+            assertThat(get((k + 5) % 20, "three", key)).containsExactly("three " + k);
+            Message g = world.request(k % 20, ClientGet.of(key));
+            assertThat(((GetReply) g).values()).extracting(v -> utf8(v.value())).containsExactly("default " + k);
+        }
+        // A namespace's own limits: "three" takes values of at most 512 bytes.
+        Message big = world.request(2, new InNamespace("three", new ClientPut(Id.ofName("big"),
+                Bytes.wrap(new byte[600]), 60, Bytes.EMPTY)));
+        assertThat(big).isInstanceOf(ErrorReply.class);
+        assertThat(((ErrorReply) big).status()).isEqualTo(Status.TOO_LARGE);
+
+        int late = world.addNode();
+        assertThat(world.runUntil(() -> world.node(late).namespaces().contains(THREE), 30 * SECOND))
+                .as("a node that joins later learns the definitions").isTrue();
+    }
+
+    @Test
+    void aRetiredNamespaceIsDroppedEverywhereAndItsNameIsNotReused() {
+        assertThat(onLoop(() -> world.node(3).defineNamespace(ONE))).isEqualTo(NamespaceChange.CREATED);
+        assertThat(world.runUntil(() -> everyNodeKnows(ONE), 30 * SECOND)).isTrue();
+        Id key = Id.ofName("soon gone");
+        assertThat(((PutReply) put(4, "one", key, "v")).status()).isEqualTo(Status.OK);
+        assertThat(onLoop(() -> world.node(11).retireNamespace("one"))).isEqualTo(NamespaceChange.RETIRED);
+        assertThat(world.runUntil(() -> everyNodeKnows(ONE.retire()), 30 * SECOND)).isTrue();
+        assertThat(copies("one")).isZero();
+        Message g = world.request(6, new InNamespace("one", ClientGet.of(key)));
+        assertThat(g).isInstanceOf(ErrorReply.class);
+        assertThat(((ErrorReply) g).status()).isEqualTo(Status.NOT_FOUND);
+        assertThat(onLoop(() -> world.node(0).defineNamespace(ONE))).isEqualTo(NamespaceChange.RETIRED);
+    }
+}
