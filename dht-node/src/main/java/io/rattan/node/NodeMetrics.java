@@ -19,6 +19,8 @@ import io.rattan.node.gateway.ClientGuard;
 import io.rattan.node.netty.TransportListener;
 import io.rattan.node.store.OffLoopStore;
 import io.rattan.node.store.RocksDbStore;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -64,6 +66,8 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
     private final AtomicLong joined = new AtomicLong();
     private final AtomicLong clientWatches = new AtomicLong();
     private final AtomicLong watchRegistrations = new AtomicLong();
+    // One gauge per namespace other than the default (at most 64: NamespaceDefinition.COUNT_MAX).
+    private final Map<String, AtomicLong> namespaceRecords = new ConcurrentHashMap<>();
     private final AtomicLong startToReadyMillis = new AtomicLong(-1);
     private final AtomicLong processStartToReadyMillis = new AtomicLong(-1);
     private final Counter requestsShed;
@@ -201,6 +205,16 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
         leafSuspects.set(status.leafSuspects());
         clientWatches.set(status.clientWatches());
         watchRegistrations.set(status.watchRegistrations());
+        // A retired namespace's gauge reads 0 from then on.
+        namespaceRecords.forEach((name, count) -> count.set(status.namespaceRecords().getOrDefault(name, 0L)));
+        status.namespaceRecords().forEach((name, count) -> namespaceRecords.computeIfAbsent(name, n -> {
+            AtomicLong held = new AtomicLong();
+            Gauge.builder("rattan.namespace.records", held, AtomicLong::get)
+                    .description("Records in a namespace's local store, tombstones included (the default "
+                            + "namespace's: rattan.store.records)")
+                    .tag("namespace", n).register(registry);
+            return held;
+        }).set(count));
         repair.update(status.repair());
     }
 

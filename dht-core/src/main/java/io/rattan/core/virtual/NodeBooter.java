@@ -83,12 +83,15 @@ final class NodeBooter {
         int index = slots.size();
         Contact contact = new Contact(Id.random(random), VirtualAddresses.of("node", index));
         if (!faultsOn) {
-            slots.add(new NodeSlot(contact, new MemoryStore(scheduler::epochMillis)));
+            NodeSlot slot = new NodeSlot(contact, new MemoryStore(scheduler::epochMillis));
+            slot.namespaces = new VirtualNamespaceStores(scheduler::epochMillis);
+            slots.add(slot);
             return index;
         }
         NodeClock clock = new NodeClock(scheduler);
         NodeSlot slot = new NodeSlot(contact, null);
         slot.store = new MemoryStore(slot::expiryMillis);
+        slot.namespaces = new VirtualNamespaceStores(slot::expiryMillis);
         slot.clock = clock;
         slot.faulty = new FaultyStore(slot.store, scheduler, syncIntervalNanos);
         slots.add(slot);
@@ -131,7 +134,7 @@ final class NodeBooter {
             clock = slot.expiry;
         }
         NodeEnv env = new NodeEnv(clock, loop, network.transportFor(slot.contact.address()), store, random.split(),
-                RequestIds.OWN_STREAM);
+                RequestIds.OWN_STREAM, slot.namespaces);
         Node node = new Node(config, slot.contact, env, listener, bugs);
         slot.node = node;
         slot.alive = true;
@@ -147,6 +150,9 @@ final class NodeBooter {
     void loseDisk(NodeSlot slot, VirtualWorld.Disk disk) {
         boolean full = slot.faulty.isFull();
         refusedOnLostDisks += slot.faulty.refused();
+        if (disk == VirtualWorld.Disk.LOST) {
+            slot.namespaces.lose();
+        }
         slot.store = disk == VirtualWorld.Disk.LOST ? new MemoryStore(slot::expiryMillis)
                 : slot.faulty.afterPowerLoss(slot::expiryMillis);
         slot.faulty = new FaultyStore(slot.store, scheduler, syncIntervalNanos);

@@ -20,6 +20,8 @@ final class NodeSlot {
     FaultyStore faulty;
     // With --fsync only: this boot's syncer over the disk, stopped when the node dies.
     SyncingStore syncing;
+    // Its namespaces' definitions and disk stores, kept across restarts.
+    VirtualNamespaceStores namespaces;
     Node node;
     boolean alive;
     // Handing off before going dark: alive, but no longer a node to join through or send clients to.

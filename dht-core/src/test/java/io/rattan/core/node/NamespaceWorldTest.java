@@ -132,4 +132,46 @@ class NamespaceWorldTest {
         assertThat(((ErrorReply) g).status()).isEqualTo(Status.NOT_FOUND);
         assertThat(onLoop(() -> world.node(0).defineNamespace(ONE))).isEqualTo(NamespaceChange.RETIRED);
     }
+
+    @Test
+    void repairKeepsEachNamespacesKAndAMemoryNamespaceIsRefilledAfterARestart() {
+        NamespaceDefinition two = new NamespaceDefinition("two", 2, 2, false, 3600, 1024, RoutingMode.DELAY_AWARE,
+                false);
+        assertThat(onLoop(() -> world.node(1).defineNamespace(two))).isEqualTo(NamespaceChange.CREATED);
+        assertThat(onLoop(() -> world.node(2).defineNamespace(THREE))).isEqualTo(NamespaceChange.CREATED);
+        assertThat(world.runUntil(() -> everyNodeKnows(two) && everyNodeKnows(THREE), 30 * SECOND)).isTrue();
+        for (int k = 0; k < KEYS; k++) {
+            for (String ns : List.of("two", "three")) {
+                Message reply = put(k % 20, ns, Id.ofName("kept-" + k), ns + " " + k);
+                assertThat(((PutReply) reply).replicas()).as("W of " + ns).isGreaterThanOrEqualTo(2);
+            }
+        }
+        world.runFor(30 * SECOND);
+        assertThat(copies("two")).isEqualTo(2L * KEYS);
+        assertThat(copies("three")).isEqualTo(3L * KEYS);
+
+        // A crash: the survivors copy what the dead node held to the next nodes, k of each namespace again.
+        int dead = busiest("three");
+        world.kill(dead);
+        world.runFor(90 * SECOND);
+        assertThat(copies("two")).as("k = 2 after a crash").isEqualTo(2L * KEYS);
+        assertThat(copies("three")).as("k = 3 after a crash").isEqualTo(3L * KEYS);
+
+        // A restart: a disk namespace's store is still there, a memory namespace's is empty until repair refills it.
+        int restarted = busiest("three");
+        long diskBefore = world.node(restarted).status().namespaceRecords().get("two");
+        world.kill(restarted);
+        world.restart(restarted);
+        world.runFor(1_000_000L);
+        assertThat(world.node(restarted).status().namespaceRecords()).containsEntry("two", diskBefore)
+                .containsEntry("three", 0L);
+        world.runFor(90 * SECOND);
+        assertThat(world.node(restarted).status().namespaceRecords().get("three")).isPositive();
+        assertThat(copies("three")).isEqualTo(3L * KEYS);
+    }
+
+    private int busiest(String namespace) {
+        return world.liveIndexes().stream().max(java.util.Comparator.comparingLong(
+                i -> world.node(i).status().namespaceRecords().getOrDefault(namespace, 0L))).orElseThrow();
+    }
 }
