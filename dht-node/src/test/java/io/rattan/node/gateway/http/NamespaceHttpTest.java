@@ -11,6 +11,8 @@ import io.rattan.client.GetResult;
 import io.rattan.client.OwnerKey;
 import io.rattan.client.RattanClient;
 import io.rattan.client.RattanException;
+import io.rattan.client.Watch;
+import io.rattan.client.WatchListener;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Status;
 import io.rattan.core.node.NodeConfig;
@@ -27,6 +29,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -199,9 +204,34 @@ class NamespaceHttpTest {
                 assertThat(texts(scoped.getSync(RattanClient.key("owned-key")))).containsExactly("owned");
                 assertThat(client.getSync(RattanClient.key("owned-key")).values()).isEmpty();
             });
-            assertThat(scoped.removeSync(key, RattanClient.valueHash(utf8("scoped-value")), utf8("secret"),
-                    Duration.ofMinutes(10))).isTrue();
-            assertThat(texts(client.getSync(key))).containsExactly("default-value");
+            // A watch in the namespace (CLIENT_WATCH in IN_NAMESPACE) hears its values, not the default's.
+            BlockingQueue<String> heard = new LinkedBlockingQueue<>();
+            try (Watch watch = scoped.watch(key, new WatchListener() {
+                @Override
+                public void onValue(GetResult.Value v) {
+                    heard.add("value " + v.utf8());
+                }
+
+                @Override
+                public void onReady() {
+                    heard.add("ready");
+                }
+
+                @Override
+                public void onRemoved(GetResult.Value v) {
+                    heard.add("removed " + v.utf8());
+                }
+            })) {
+                assertThat(heard.poll(30, TimeUnit.SECONDS)).isEqualTo("value scoped-value");
+                assertThat(heard.poll(30, TimeUnit.SECONDS)).isEqualTo("ready");
+                assertThat(scoped.removeSync(key, RattanClient.valueHash(utf8("scoped-value")), utf8("secret"),
+                        Duration.ofMinutes(10))).isTrue();
+                assertThat(heard.poll(30, TimeUnit.SECONDS)).isEqualTo("removed scoped-value");
+                client.putSync(key, utf8("default-again"), Duration.ofMinutes(10));
+                scoped.putSync(key, utf8("scoped-again"), Duration.ofMinutes(10));
+                assertThat(heard.poll(30, TimeUnit.SECONDS)).isEqualTo("value scoped-again");
+            }
+            assertThat(texts(client.getSync(key))).containsExactlyInAnyOrder("default-value", "default-again");
             RattanException unknown = catchThrowableOfType(
                     () -> client.namespace("not-made").getSync(key), RattanException.class);
             assertThat(unknown.status()).isEqualTo(Status.NOT_FOUND);
