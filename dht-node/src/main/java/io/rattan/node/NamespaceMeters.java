@@ -17,6 +17,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * {@code rattan.gateway.namespace.requests} (timer; tags {@code namespace}, {@code op}, {@code status}): every client
@@ -39,11 +40,12 @@ final class NamespaceMeters {
     }
 
     /** The namespace tag of {@code request}, given the definitions the node holds; call on the node's loop. */
-    static String tagOf(Message request, List<NamespaceDefinition> known) {
+    static String tagOf(Message request, Supplier<List<NamespaceDefinition>> known) {
         if (!(request instanceof InNamespace n)) {
+            // The default namespace's requests, most of them, cost no look-up.
             return NamespaceDefinition.DEFAULT;
         }
-        for (NamespaceDefinition d : known) {
+        for (NamespaceDefinition d : known.get()) {
             if (d.name().equals(n.namespace())) {
                 return d.retired() ? UNKNOWN : d.name();
             }
@@ -59,14 +61,14 @@ final class NamespaceMeters {
         if (op == null || status == null) {
             return;
         }
-        String status1 = status.name().toLowerCase(Locale.ROOT);
-        Timer timer = timers.computeIfAbsent(namespace + '\0' + op + '\0' + status1, k -> Timer
+        String statusTag = status.name().toLowerCase(Locale.ROOT);
+        Timer timer = timers.computeIfAbsent(namespace + '\0' + op + '\0' + statusTag, k -> Timer
                 .builder("rattan.gateway.namespace.requests")
                 .description("Client requests handed to this node by its gateways, by namespace, from the gateway's "
                         + "edge to the reply")
                 .tag("namespace", namespace)
                 .tag("op", op)
-                .tag("status", status1)
+                .tag("status", statusTag)
                 .minimumExpectedValue(Duration.ofNanos(100_000))
                 .maximumExpectedValue(Duration.ofSeconds(60))
                 .register(registry));

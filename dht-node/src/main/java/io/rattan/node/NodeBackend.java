@@ -55,7 +55,7 @@ final class NodeBackend implements GatewayBackend {
         return nodeOnLoop.serve(clientRequest, (n, reply) -> {
             // Tagged on the loop, where the node says whether the namespace exists: a name nobody defined never
             // becomes a series, so the tags stay bounded by the namespaces a cluster may hold.
-            String tag = NamespaceMeters.tagOf(clientRequest, n.namespaces());
+            String tag = NamespaceMeters.tagOf(clientRequest, n::namespaces);
             n.handleClient(clientRequest, answer -> {
                 meters.requestDone(tag, clientRequest, answer, System.nanoTime() - arrived);
                 reply.accept(answer);
