@@ -84,11 +84,11 @@ final class GetRacer {
     };
 
     /**
-     * Races {@code request} as {@code options} say. Completes with the winning {@link GetReply} (status OK or
+     * Races {@code request}, in namespace {@code scope}, as {@code options} say. Completes with the winning {@link GetReply} (status OK or
      * NOT_FOUND), or with the {@link RattanException} of the copy that failed last; cancelling it cancels every copy.
      */
-    CompletableFuture<GetReply> race(ClientGet request, GetOptions options, long deadlineNanos) {
-        Race race = new Race(request, options, deadlineNanos);
+    CompletableFuture<GetReply> race(ClientGet request, Scope scope, GetOptions options, long deadlineNanos) {
+        Race race = new Race(request, scope.wrap(request), options, deadlineNanos);
         try {
             loop.execute(race::start);
         } catch (RejectedExecutionException e) {
@@ -100,6 +100,8 @@ final class GetRacer {
     /** One race; its fields are confined to the race loop, except the result. */
     private final class Race {
         private final ClientGet request;
+        // What goes on the wire: the request, in its namespace.
+        private final Message asked;
         private final GetOptions options;
         private final long deadlineNanos;
         private final CompletableFuture<GetReply> result = new CompletableFuture<>();
@@ -109,8 +111,9 @@ final class GetRacer {
         // A one-hop get's replicas, its first copies' targets.
         private List<Contact> targets = List.of();
 
-        Race(ClientGet request, GetOptions options, long deadlineNanos) {
+        Race(ClientGet request, Message asked, GetOptions options, long deadlineNanos) {
             this.request = request;
+            this.asked = asked;
             this.options = options;
             this.deadlineNanos = deadlineNanos;
             // A caller's cancel stops every copy; hop to the loop, which owns the list.
@@ -147,7 +150,7 @@ final class GetRacer {
             }
             Contact target = targets.get(copy);
             long sentNanos = System.nanoTime();
-            CompletableFuture<Message> call = runtime.submitDirect(Op.GET, request, deadlineNanos, GetRacer::checked,
+            CompletableFuture<Message> call = runtime.submitDirect(Op.GET, asked, deadlineNanos, GetRacer::checked,
                     runtime.learnedGateway(target.gatewayAddress()));
             copies.add(call);
             call.whenComplete((reply, error) -> onLoop(() -> {
@@ -173,7 +176,7 @@ final class GetRacer {
                 return;
             }
             // The mapper throws for a failed reply, so the call retries a transient one like any other call.
-            CompletableFuture<Message> call = runtime.submit(Op.GET, request, deadlineNanos, GetRacer::checked,
+            CompletableFuture<Message> call = runtime.submit(Op.GET, asked, deadlineNanos, GetRacer::checked,
                     startGateway + copy);
             copies.add(call);
             call.whenComplete((reply, error) -> onLoop(() -> {

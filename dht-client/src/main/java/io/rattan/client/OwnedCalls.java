@@ -19,9 +19,11 @@ final class OwnedCalls {
 
     private final ClientRuntime runtime;
     private final Delivery delivery;
+    private final Scope scope;
 
-    OwnedCalls(ClientRuntime runtime, Delivery delivery) {
+    OwnedCalls(ClientRuntime runtime, Delivery delivery, Scope scope) {
         this.runtime = runtime;
+        this.scope = scope;
         this.delivery = delivery;
     }
 
@@ -46,6 +48,6 @@ final class OwnedCalls {
         SignedOp signed = op == Op.REMOVE ? SignedOp.REMOVE : SignedOp.PUT;
         OwnerStamp stamp = owner.sign(signed, key, valueId, seq, expiresAtSeconds, value.sha256());
         ClientPut request = new ClientPut(key, value, 0, Bytes.EMPTY, stamp, condition);
-        return delivery.toCaller(op, start, runtime.submit(op, request, runtime.deadline(start), answer));
+        return delivery.toCaller(op, start, runtime.submit(op, scope.wrap(request), runtime.deadline(start), answer));
     }
 }

@@ -26,6 +26,7 @@ final class Pager {
     private final GetRacer racer;
     private final Id key;
     private final GetOptions options;
+    private final Scope scope;
     private final long deadlineNanos;
     private final CompletableFuture<GetResult> result = new CompletableFuture<>();
     // Pages complete one after another, each on the loop after the previous; the chain publishes these fields.
@@ -36,8 +37,14 @@ final class Pager {
     private boolean partial;
     private volatile CompletableFuture<GetResult> page;
 
-    Pager(ClientRuntime runtime, GetRacer racer, Id key, GetOptions options, long deadlineNanos) {
+    Pager(ClientRuntime runtime, GetRacer racer, Id key, GetOptions options, Scope scope, long deadlineNanos) {
+        if (options.oneHop() && !scope.isDefault()) {
+            // The client's ring image names the default namespace's replicas, not another's.
+            throw new IllegalArgumentException("one-hop gets read the default namespace's replicas; namespace '"
+                    + scope.name() + "' is read through gateways");
+        }
         this.runtime = runtime;
+        this.scope = scope;
         this.racer = racer;
         this.key = key;
         this.options = options;
@@ -64,9 +71,9 @@ final class Pager {
         CompletableFuture<GetResult> p;
         if (options.maxCopies() == 1 && !options.oneHop()) {
             // One copy needs no race: a plain call.
-            p = runtime.submit(Op.GET, request, deadlineNanos, Replies::getPage);
+            p = runtime.submit(Op.GET, scope.wrap(request), deadlineNanos, Replies::getPage);
         } else {
-            CompletableFuture<GetReply> raced = racer.race(request, options, deadlineNanos);
+            CompletableFuture<GetReply> raced = racer.race(request, scope, options, deadlineNanos);
             p = raced.thenApply(Replies::getPage);
             p.whenComplete((r, e) -> {
                 if (e instanceof CancellationException) {

@@ -31,26 +31,10 @@ import java.util.concurrent.CompletableFuture;
  * }
  * }</pre>
  *
- * <h2>Calls, attempts and failures</h2>
- * Every call is sent to one gateway at a time over a long-lived TCP connection (one per gateway, opened on first
- * use, reopened after it closes, shared by all calls: requests are multiplexed by request id). Calls take turns
- * round-robin over the gateways, from a random start. When an attempt fails with a transient status
- * ({@link Status#UNAVAILABLE}, {@link Status#TIMEOUT}, {@link Status#INTERNAL}), cannot connect, loses its
- * connection, or gets no reply within the attempt timeout, the call waits a random backoff and retries on the next
- * gateway (one the call has not tried yet, if any is available), up to {@link Builder#maxRetries(int) maxRetries}
- * times and never beyond the {@link Builder#totalTimeout(Duration) total timeout}. A gateway that refused a
- * connection, or whose connection was lost, is suspended: calls avoid it as long as another is available, until a
- * connection to it opens again. The client probes it in the background, by opening a connection, at once after a
- * lost connection and after the backoff cap after a refusal, doubling the wait after each refusal up to 32 times the
- * cap (jittered), so that a killed gateway costs one probe now and then, not a retry of every call. A connection on
- * which nothing at all arrived during an attempt that timed out is closed, to be reopened on next use; the other
- * attempts pending on it fail with it, and go on to another gateway without spending a retry (once per gateway). When a call
- * fails, its message names each attempt's gateway and status. Final answers ({@link Status#BAD_REQUEST},
- * {@link Status#TOO_LARGE}, {@link Status#FORBIDDEN}) are never retried. Retrying a put is safe: a value's identity
- * is its hash, so storing it twice stores it once.
- *
- * <p>The package documentation tells how a call fails, of the client's threads (callbacks never run on its event
- * loops), of watches, of one-hop and quorum gets, and of the client's metrics.
+ * <p>A client starts in the default namespace; {@link #namespace(String)} gives one of another namespace, over the
+ * same connections. The package documentation tells how calls are attempted and retried across gateways, how a call
+ * fails, of the client's threads (callbacks never run on its event loops), of watches, of one-hop and quorum gets, and
+ * of the client's metrics.
  */
 public final class RattanClient implements AutoCloseable {
 
@@ -69,12 +53,14 @@ public final class RattanClient implements AutoCloseable {
     private final GetRacer racer;
     private final Delivery delivery;
     private final OwnedCalls owned;
+    private final Scope scope;
 
-    private RattanClient(ClientConfig config) {
-        this.runtime = new ClientRuntime(config);
-        this.racer = new GetRacer(runtime);
-        this.delivery = new Delivery(runtime);
-        this.owned = new OwnedCalls(runtime, delivery);
+    private RattanClient(ClientRuntime runtime, GetRacer racer, Delivery delivery, Scope scope) {
+        this.runtime = runtime;
+        this.racer = racer;
+        this.delivery = delivery;
+        this.scope = scope;
+        this.owned = new OwnedCalls(runtime, delivery, scope);
     }
 
     /** A builder with every setting at its default; only the gateways must be given. */
@@ -90,6 +76,17 @@ public final class RattanClient implements AutoCloseable {
     /** SHA-256 of a value: the hash {@link #remove} names a value by. */
     public static Bytes valueHash(byte[] value) {
         return Bytes.wrap(Bytes.sha256(Objects.requireNonNull(value, "value")));
+    }
+
+    /**
+     * A client of namespace {@code name}, over this client's connections (the package documentation, "Namespaces").
+     *
+     * @param name 1..64 of {@code a-z 0-9 . _ -}, starting with a letter or digit; {@code "default"}: the node's own
+     * @throws IllegalArgumentException for a malformed name
+     */
+    public RattanClient namespace(String name) {
+        Scope to = new Scope(Objects.requireNonNull(name, "name"));
+        return to.equals(scope) ? this : new RattanClient(runtime, racer, delivery, to);
     }
 
     // ---- put ----
@@ -137,7 +134,7 @@ public final class RattanClient implements AutoCloseable {
         Bytes binding = secret == null ? Bytes.EMPTY : SecretBinding.of(Bytes.of(secret), key, hash);
         ClientPut request = new ClientPut(key, v, ttlSeconds, binding);
         return delivery.toCaller(Op.PUT, start,
-                runtime.submit(Op.PUT, request, runtime.deadline(start), reply -> Replies.put(reply, hash)));
+                runtime.submit(Op.PUT, scope.wrap(request), runtime.deadline(start), reply -> Replies.put(reply, hash)));
     }
 
     /** Blocking {@link #put(Id, byte[], Duration)}; throws {@link RattanException} on failure. */
@@ -297,7 +294,8 @@ public final class RattanClient implements AutoCloseable {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(options, "options");
         long start = System.nanoTime();
-        return delivery.getToCaller(key, options.filter(), start, new Pager(runtime, racer, key, options, runtime.deadline(start)).start());
+        return delivery.getToCaller(key, options.filter(), start,
+                new Pager(runtime, racer, key, options, scope, runtime.deadline(start)).start());
     }
 
     /**
@@ -321,7 +319,8 @@ public final class RattanClient implements AutoCloseable {
         Bytes mark = Arguments.placemark(placemark);
         long start = System.nanoTime();
         return delivery.getToCaller(key, start, runtime.submit(Op.GET,
-                ClientGet.of(key, GetOptions.of(routing)).page(maxValues, mark), runtime.deadline(start), Replies::getPage));
+                scope.wrap(ClientGet.of(key, GetOptions.of(routing)).page(maxValues, mark)), runtime.deadline(start),
+                Replies::getPage));
     }
 
     /** Blocking {@link #get(Id)}; throws {@link RattanException} on failure. */
@@ -350,7 +349,7 @@ public final class RattanClient implements AutoCloseable {
      * the client closes (the package documentation tells of the guarantees and the listener's thread).
      */
     public Watch watch(Id key, ValueFilter filter, WatchListener listener) {
-        return new WatchStream(runtime, Objects.requireNonNull(key, "key"), Objects.requireNonNull(filter, "filter"),
+        return new WatchStream(runtime, scope, Objects.requireNonNull(key, "key"), Objects.requireNonNull(filter, "filter"),
                 Objects.requireNonNull(listener, "listener")).start();
     }
 
@@ -380,7 +379,7 @@ public final class RattanClient implements AutoCloseable {
         long start = System.nanoTime();
         ClientRemove request = new ClientRemove(key, valueHash, Bytes.of(secret), ttlSeconds);
         return delivery.toCaller(Op.REMOVE, start,
-                runtime.submit(Op.REMOVE, request, runtime.deadline(start), Replies::remove),
+                runtime.submit(Op.REMOVE, scope.wrap(request), runtime.deadline(start), Replies::remove),
                 removed -> removed ? ClientMetrics.SUCCESS : "not_found");
     }
 
@@ -443,7 +442,8 @@ public final class RattanClient implements AutoCloseable {
          * @throws IllegalStateException if no gateway was given
          */
         public RattanClient build() {
-            return new RattanClient(config());
+            ClientRuntime runtime = new ClientRuntime(config());
+            return new RattanClient(runtime, new GetRacer(runtime), new Delivery(runtime), Scope.DEFAULT);
         }
     }
 }

@@ -31,6 +31,7 @@ final class WatchStream {
     private static final Logger log = LoggerFactory.getLogger(WatchStream.class);
 
     private final ClientRuntime runtime;
+    private final Scope scope;
     private final Id key;
     private final ValueFilter filter;
     private final WatchListener listener;
@@ -67,8 +68,9 @@ final class WatchStream {
         }
     }
 
-    WatchStream(ClientRuntime runtime, Id key, ValueFilter filter, WatchListener listener) {
+    WatchStream(ClientRuntime runtime, Scope scope, Id key, ValueFilter filter, WatchListener listener) {
         this.runtime = runtime;
+        this.scope = scope;
         this.key = key;
         this.filter = filter;
         this.listener = listener;
@@ -133,7 +135,7 @@ final class WatchStream {
             return;
         }
         r.connection.openStream(r.requestId, new Envelope(null, r.requestId,
-                new ClientWatch(key, filter, resumeEpoch, resumeSeq)), r);
+                scope.wrap(new ClientWatch(key, filter, resumeEpoch, resumeSeq))), r);
     }
 
     private void frame(Registration r, Message frame) {

@@ -22,6 +22,36 @@
  *
 
  *
+ * <h2>Calls, attempts and failures</h2>
+ * Every call of a {@link io.rattan.client.RattanClient} is sent to one gateway at a time over a long-lived TCP
+ * connection (one per gateway, opened on first use, reopened after it closes, shared by all calls: requests are
+ * multiplexed by request id). Calls take turns round-robin over the gateways, from a random start. When an attempt
+ * fails with a transient status ({@link io.rattan.core.msg.Status#UNAVAILABLE}, {@link
+ * io.rattan.core.msg.Status#TIMEOUT}, {@link io.rattan.core.msg.Status#INTERNAL}), cannot connect, loses its
+ * connection, or gets no reply within the attempt timeout, the call waits a random backoff and retries on the next
+ * gateway (one the call has not tried yet, if any is available), up to {@link
+ * io.rattan.client.RattanClient.Builder#maxRetries(int) maxRetries} times and never beyond the {@link
+ * io.rattan.client.RattanClient.Builder#totalTimeout(java.time.Duration) total timeout}. A gateway that refused a
+ * connection, or whose connection was lost, is suspended: calls avoid it as long as another is available, until a
+ * connection to it opens again. The client probes it in the background, by opening a connection, at once after a lost
+ * connection and after the backoff cap after a refusal, doubling the wait after each refusal up to 32 times the cap
+ * (jittered), so that a killed gateway costs one probe now and then, not a retry of every call. A connection on which
+ * nothing at all arrived during an attempt that timed out is closed, to be reopened on next use; the other attempts
+ * pending on it fail with it, and go on to another gateway without spending a retry (once per gateway). When a call
+ * fails, its message names each attempt's gateway and status. Final answers ({@link
+ * io.rattan.core.msg.Status#BAD_REQUEST}, {@link io.rattan.core.msg.Status#TOO_LARGE}, {@link
+ * io.rattan.core.msg.Status#FORBIDDEN}) are never retried. Retrying a put is safe: a value's identity is its hash, so
+ * storing it twice stores it once.
+ *
+ * <h2>Namespaces</h2>
+ * A cluster may hold namespaces beside its default one: DHTs of their own, each with its own replication, storage and
+ * limits, made by an operator ({@code PUT /admin/namespaces/{ns}}, docs/http-api.md). {@link
+ * io.rattan.client.RattanClient#namespace(String) client.namespace("ns")} is a client of one: its puts, gets, removes,
+ * owned values and watches are those of the client it came from, in the namespace, so a key there never sees the
+ * values of the same key elsewhere. It shares the connections, threads, settings and metrics of the client it came
+ * from, costs nothing to make, and closing either closes both. A namespace the gateway does not know fails each call
+ * with {@code NOT_FOUND}. One-hop gets are the default namespace's only (the client's ring image names its replicas).
+ *
  * <h2>Watches</h2>
  * {@link io.rattan.client.RattanClient#watch(io.rattan.core.id.Id, io.rattan.client.WatchListener)} watches a key
  * (with a {@link io.rattan.core.msg.ValueFilter}, only one owner's values, or one owned value): the

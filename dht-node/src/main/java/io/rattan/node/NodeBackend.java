@@ -5,7 +5,9 @@ import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientWatch;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.WatchEvent;
+import io.rattan.core.msg.NamespaceDefinition;
 import io.rattan.core.node.ClientRequestValidator;
+import io.rattan.core.node.NamespaceChange;
 import io.rattan.core.node.Node;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.node.NodeStatus;
@@ -31,6 +33,7 @@ final class NodeBackend implements GatewayBackend {
     private final RocksDbStore store;
     private final PrometheusMeterRegistry registry;
     private final NodeConfig config;
+    private final NamespaceMeters meters;
 
     NodeBackend(NodeOnLoop nodeOnLoop, OwnStore ownStore, RocksDbStore store, PrometheusMeterRegistry registry,
                 NodeConfig config) {
@@ -39,6 +42,7 @@ final class NodeBackend implements GatewayBackend {
         this.store = store;
         this.registry = registry;
         this.config = config;
+        this.meters = new NamespaceMeters(registry);
     }
 
     @Override
@@ -47,12 +51,41 @@ final class NodeBackend implements GatewayBackend {
         if (refused.isPresent()) {
             return CompletableFuture.completedFuture(refused.get());
         }
-        return nodeOnLoop.serve(clientRequest, (n, reply) -> n.handleClient(clientRequest, reply));
+        long arrived = System.nanoTime();
+        return nodeOnLoop.serve(clientRequest, (n, reply) -> {
+            // Tagged on the loop, where the node says whether the namespace exists: a name nobody defined never
+            // becomes a series, so the tags stay bounded by the namespaces a cluster may hold.
+            String tag = NamespaceMeters.tagOf(clientRequest, n::namespaces);
+            n.handleClient(clientRequest, answer -> {
+                meters.requestDone(tag, clientRequest, answer, System.nanoTime() - arrived);
+                reply.accept(answer);
+            });
+        });
     }
 
     @Override
     public WatchHandle watch(ClientWatch watch, Consumer<WatchEvent> sink) {
-        return nodeOnLoop.watch(watch, sink);
+        return nodeOnLoop.watch(NamespaceDefinition.DEFAULT, watch, sink);
+    }
+
+    @Override
+    public WatchHandle watch(String namespace, ClientWatch watch, Consumer<WatchEvent> sink) {
+        return nodeOnLoop.watch(namespace, watch, sink);
+    }
+
+    @Override
+    public CompletableFuture<List<NamespaceDefinition>> namespaces() {
+        return nodeOnLoop.call(Node::namespaces);
+    }
+
+    @Override
+    public CompletableFuture<NamespaceChange> defineNamespace(NamespaceDefinition definition) {
+        return nodeOnLoop.call(n -> n.defineNamespace(definition));
+    }
+
+    @Override
+    public CompletableFuture<NamespaceChange> retireNamespace(String name) {
+        return nodeOnLoop.call(n -> n.retireNamespace(name));
     }
 
     @Override

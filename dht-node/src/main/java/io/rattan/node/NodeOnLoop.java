@@ -153,25 +153,25 @@ final class NodeOnLoop {
     }
 
     /**
-     * Starts a client's watch on the loop, as an input (through the slow-node hook); the handle ends it. A node not
+     * Starts a client's watch of a key in {@code namespace} on the loop, as an input (through the slow-node hook); the handle ends it. A node not
      * running ends it at once.
      */
-    WatchHandle watch(ClientWatch w, Consumer<WatchEvent> sink) {
+    WatchHandle watch(String namespace, ClientWatch w, Consumer<WatchEvent> sink) {
         AtomicLong id = new AtomicLong(-1);
         Runnable unwatch = () -> {
             long was = id.getAndSet(0);
             if (was > 0 && node != null && !stopped) {
-                node.unwatch(was);
+                node.unwatch(namespace, was);
             }
         };
         boolean posted = gate.post(() -> handle(() -> {
             if (node == null || stopped) {
                 sink.accept(WatchEvent.ended(Status.UNAVAILABLE, notRunning().detail()));
             } else {
-                long started = node.watch(w, sink);
+                long started = node.watch(namespace, w, sink);
                 if (!id.compareAndSet(-1, started)) {
                     // Closed before it started: end it now.
-                    node.unwatch(started);
+                    node.unwatch(namespace, started);
                 }
             }
         }));

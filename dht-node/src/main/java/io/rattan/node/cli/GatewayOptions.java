@@ -1,6 +1,7 @@
 package io.rattan.node.cli;
 
 import io.rattan.client.RattanClient;
+import io.rattan.core.msg.NamespaceDefinition;
 import io.rattan.core.net.Address;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,16 +23,28 @@ final class GatewayOptions {
             description = "Give up after this long, retries included.")
     int timeoutSeconds;
 
+    @Option(names = "--ns", paramLabel = "NAME", defaultValue = NamespaceDefinition.DEFAULT,
+            description = "The namespace of the keys (made with 'rattan namespaces create'); default: the node's own.")
+    String namespace;
+
     @Spec(Spec.Target.MIXEE)
     private CommandSpec mixee;
 
-    /** A client for these gateways; a usage error for a timeout below one second. */
+    /** A client for these gateways in the namespace; a usage error for a timeout below one second. */
     RattanClient client() {
-        return builder().build();
+        return inNamespace(builder().build());
     }
 
-    /** A client builder for these gateways, for a command that sets more; the same usage error. */
+    /**
+     * A client builder for these gateways, for a command that sets more (and makes its client with
+     * {@link #inNamespace}); the same usage error, and one for a malformed namespace name.
+     */
     RattanClient.Builder builder() {
+        if (!NamespaceDefinition.validName(namespace)) {
+            throw new ParameterException(mixee.commandLine(), "--ns: a namespace's name is 1.."
+                    + NamespaceDefinition.NAME_CHARS_MAX + " of a-z 0-9 . _ -, starting with a letter or digit, got '"
+                    + namespace + "'");
+        }
         if (timeoutSeconds < 1) {
             throw new ParameterException(mixee.commandLine(), "--timeout must be at least 1 second, got "
                     + timeoutSeconds);
@@ -39,5 +52,10 @@ final class GatewayOptions {
         return RattanClient.builder()
                 .gateways(gateways)
                 .totalTimeout(Duration.ofSeconds(timeoutSeconds));
+    }
+
+    /** {@code client} in the namespace {@code --ns} names (checked by {@link #builder()}). */
+    RattanClient inNamespace(RattanClient client) {
+        return client.namespace(namespace);
     }
 }

@@ -97,7 +97,7 @@ final class LoadCommand implements Callable<Integer> {
         String note;
         LoadTally tally;
         try (LoadInput input = open(); LoadTally t = tallyOrUsageError();
-             RattanClient client = builder.build();
+             RattanClient client = gateway.inNamespace(builder.build());
              LoadProgress progress = LoadProgress.start(spec.commandLine().getErr(), quiet, t, input, start)) {
             tally = t;
             note = new LoadRunner(client, parser, t, concurrency, stopOnError).run(input);

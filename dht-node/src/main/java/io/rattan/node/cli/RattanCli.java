@@ -30,6 +30,7 @@ import picocli.CommandLine.Spec;
             WatchCommand.class,
             RmCommand.class,
             LoadCommand.class,
+            NamespacesCommand.class,
             KeygenCommand.class,
             DemoCommand.class,
         },

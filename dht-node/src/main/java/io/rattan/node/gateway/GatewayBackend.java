@@ -4,9 +4,12 @@ import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientWatch;
 import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.Messages.InNamespace;
 import io.rattan.core.msg.Messages.WatchEvent;
+import io.rattan.core.msg.NamespaceDefinition;
 import io.rattan.core.msg.Status;
 import io.rattan.core.node.ClientRequestValidator;
+import io.rattan.core.node.NamespaceChange;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.node.NodeStatus;
 import io.rattan.core.store.StoredRecord;
@@ -35,6 +38,50 @@ public interface GatewayBackend {
     default WatchHandle watch(ClientWatch watch, Consumer<WatchEvent> sink) {
         sink.accept(WatchEvent.ended(Status.UNAVAILABLE, "this gateway serves no watches"));
         return () -> { };
+    }
+
+    /**
+     * As {@link #watch(ClientWatch, Consumer)}, of the key in {@code namespace} ({@value NamespaceDefinition#DEFAULT}:
+     * the node's own); a namespace the node does not know ends the watch at once, NOT_FOUND.
+     */
+    default WatchHandle watch(String namespace, ClientWatch watch, Consumer<WatchEvent> sink) {
+        if (NamespaceDefinition.DEFAULT.equals(namespace)) {
+            return watch(watch, sink);
+        }
+        sink.accept(WatchEvent.ended(Status.NOT_FOUND, "this gateway serves no namespaces"));
+        return () -> { };
+    }
+
+    /**
+     * The namespaces the node knows, retired ones included, by name, read on its loop; the default namespace is not
+     * among them (its settings are the node's own, {@link #config()}).
+     */
+    default CompletableFuture<List<NamespaceDefinition>> namespaces() {
+        return CompletableFuture.completedFuture(List.of());
+    }
+
+    /**
+     * Defines a namespace at the node ({@code Node.defineNamespace}), which passes it on to every node; fails with
+     * {@link IllegalArgumentException} when the node cannot hold it (its k above the leaf set's half + 1).
+     */
+    default CompletableFuture<NamespaceChange> defineNamespace(NamespaceDefinition definition) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException("this gateway defines no namespaces"));
+    }
+
+    /** Retires a namespace at the node ({@code Node.retireNamespace}): every node drops its values. */
+    default CompletableFuture<NamespaceChange> retireNamespace(String name) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException("this gateway retires no namespaces"));
+    }
+
+    /**
+     * A client request as the node takes it in {@code namespace}: bare in the default namespace (whose requests have
+     * always been bare on the wire), else wrapped in {@link InNamespace}.
+     *
+     * @throws IllegalArgumentException for a malformed namespace name
+     */
+    static Message inNamespace(String namespace, Message clientRequest) {
+        return NamespaceDefinition.DEFAULT.equals(namespace) ? clientRequest
+                : new InNamespace(namespace, clientRequest);
     }
 
     /** A snapshot of the node, taken on its event loop. */

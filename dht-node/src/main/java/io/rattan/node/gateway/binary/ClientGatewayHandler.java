@@ -11,6 +11,8 @@ import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.msg.Messages.ClientUnwatch;
 import io.rattan.core.msg.Messages.ClientWatch;
 import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.Messages.InNamespace;
+import io.rattan.core.msg.NamespaceDefinition;
 import io.rattan.core.msg.Status;
 import io.rattan.node.gateway.ClientGuard;
 import io.rattan.node.gateway.GatewayBackend;
@@ -80,23 +82,27 @@ final class ClientGatewayHandler extends SimpleChannelInboundHandler<Envelope> {
             return;
         }
         Message body = request.body();
-        if (body instanceof ClientWatch w) {
-            watches.watch(ctx.channel(), requestId, w);
+        // A request in a namespace is the bare one wrapped: what it asks is the inner message's.
+        Message inner = body instanceof InNamespace n ? n.body() : body;
+        String namespace = body instanceof InNamespace n ? n.namespace() : NamespaceDefinition.DEFAULT;
+        if (inner instanceof ClientWatch w) {
+            watches.watch(ctx.channel(), requestId, namespace, w);
             return;
         }
-        if (body instanceof ClientUnwatch u) {
+        if (inner instanceof ClientUnwatch u) {
             watches.unwatch(u.watchRequestId());
             return;
         }
-        if (!isClientRequest(body)) {
-            reply(ctx, requestId, new ErrorReply(Status.BAD_REQUEST, "not a client request: " + body.type()));
+        if (!isClientRequest(inner)) {
+            reply(ctx, requestId, new ErrorReply(Status.BAD_REQUEST, "not a client request: " + inner.type()));
             return;
         }
         inFlight++;
         CompletableFuture<Message> served;
         try {
-            served = body instanceof ClientPut put && client != null
-                    ? guard.put(client, put, () -> backend.request(put))
+            // The storage share counts the put itself (its bytes and TTL), in whatever namespace it is stored.
+            served = inner instanceof ClientPut put && client != null
+                    ? guard.put(client, put, () -> backend.request(body))
                     : backend.request(body);
         } catch (RuntimeException e) {
             served = CompletableFuture.failedFuture(e);

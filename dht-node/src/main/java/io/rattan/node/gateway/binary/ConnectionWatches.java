@@ -48,8 +48,8 @@ final class ConnectionWatches {
         this.out = out;
     }
 
-    /** Starts the watch of request {@code requestId} on {@code ch}. */
-    void watch(Channel ch, long requestId, ClientWatch w) {
+    /** Starts the watch of request {@code requestId} on {@code ch}, of a key in {@code namespace}. */
+    void watch(Channel ch, long requestId, String namespace, ClientWatch w) {
         this.channel = ch;
         if (byRequest.containsKey(requestId)) {
             out.accept(requestId, WatchEvent.ended(Status.BAD_REQUEST, "request id " + requestId
@@ -65,7 +65,7 @@ final class ConnectionWatches {
         keepOpen();
         WatchHandle handle;
         try {
-            handle = backend.watch(w, e -> onEvent(requestId, e));
+            handle = backend.watch(namespace, w, e -> onEvent(requestId, e));
         } catch (RuntimeException e) {
             log.warn("gateway backend failed to start watch {}", requestId, e);
             byRequest.remove(requestId);

@@ -69,7 +69,7 @@ final class AdminResource {
         });
     }
 
-    private static boolean local(ApiRequest request) {
+    static boolean local(ApiRequest request) {
         return request.client() != null && request.client().isLoopbackAddress();
     }
 }

@@ -1,6 +1,6 @@
 package io.rattan.node.gateway.http;
 
-import io.rattan.core.msg.Messages.ClientWatch;
+import io.rattan.core.msg.Message;
 import io.rattan.core.util.Bytes;
 import java.util.Collections;
 import java.util.Map;
@@ -14,11 +14,12 @@ import java.util.TreeMap;
  * @param body        the body bytes
  * @param headers     extra headers such as {@code Allow}, {@code Retry-After} or {@code Location}
  * @param close       true when the connection must be closed after this response, whatever the client asked
- * @param watch       for a watch's event stream ({@link #stream}), the watch the handler starts on the connection;
+ * @param watch       for a watch's event stream ({@link #stream}), the watch the handler starts on the connection
+ *                    (a {@code ClientWatch}, wrapped in an {@code InNamespace} outside the default namespace);
  *                    null for every other response
  */
 record ApiResponse(int status, String contentType, Bytes body, Map<String, String> headers, boolean close,
-                   ClientWatch watch) {
+                   Message watch) {
 
     static final String JSON = "application/json";
     static final String PROBLEM_JSON = "application/problem+json";
@@ -37,7 +38,7 @@ record ApiResponse(int status, String contentType, Bytes body, Map<String, Strin
      * The answer to a watch: not a body but a stream of its events, which the handler runs on the connection
      * ({@link SseStream}) once the watch's first event tells whether the node took it.
      */
-    static ApiResponse stream(ClientWatch watch) {
+    static ApiResponse stream(Message watch) {
         return new ApiResponse(200, SseStream.EVENT_STREAM, Bytes.EMPTY, Map.of(), false, watch);
     }
 

@@ -23,6 +23,7 @@ import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.RemoveReply;
 import io.rattan.core.msg.Messages.ValueEntry;
+import io.rattan.core.msg.NamespaceDefinition;
 import io.rattan.core.msg.PutCondition;
 import io.rattan.core.msg.SecretBinding;
 import io.rattan.core.msg.Status;
@@ -44,8 +45,9 @@ import java.util.function.Supplier;
 
 /**
  * {@code /v1/keys/{key}} (GET a page of values, POST a value), {@code /v1/keys/{key}/{valueHash}} (DELETE) and
- * {@code /v1/keys/{key}/owned/{owner}/{valueId}} (DELETE, the owner's remove):
- * checks the request against the node's limits ({@link NodeConfig}), turns it into a client message for the
+ * {@code /v1/keys/{key}/owned/{owner}/{valueId}} (DELETE, the owner's remove), and the same under
+ * {@code /v1/namespaces/{ns}/keys}: checks the request against the limits of its namespace ({@link Scope}: the
+ * node's own {@link NodeConfig} for the default one), turns it into a client message for the
  * {@link GatewayBackend}, and the reply into JSON or a problem. A malformed key, TTL, page size or placemark is a
  * 400, a value over {@code valueBytesMax} a 413. Any thread; the futures complete on the thread that completed the
  * backend's future.
@@ -64,19 +66,18 @@ final class KeysResource {
 
     private final GatewayBackend backend;
     private final ClientGuard guard;
-    private final NodeConfig config;
     /** The values this gateway keeps alive; null when it keeps none. */
     private final PermanentValues permanent;
 
     KeysResource(GatewayBackend backend, ClientGuard guard, PermanentValues permanent) {
         this.backend = backend;
         this.guard = guard;
-        this.config = backend.config();
         this.permanent = permanent;
     }
 
-    CompletableFuture<ApiResponse> put(String keySegment, Map<String, List<String>> query,
+    CompletableFuture<ApiResponse> put(Scope scope, String keySegment, Map<String, List<String>> query,
                                        ApiRequest request) throws Rejected {
+        NodeConfig config = scope.config();
         Id key = key(keySegment);
         OwnerStamp stamp = OwnerHeaders.stamp(request.owner());
         PutCondition condition = OwnerHeaders.condition(request.owner());
@@ -91,7 +92,7 @@ final class KeysResource {
                 : ttl(query, Math.min(TTL_SECONDS_DEFAULT, config.ttlSecondsMax()), config.ttlSecondsMax());
         boolean keep = booleanParam(query, "permanent", false);
         if (keep) {
-            checkPermanent(stamp, ttlSeconds, request);
+            checkPermanent(scope, stamp, ttlSeconds, request);
         }
         Bytes value = request.body();
         if (value.isEmpty()) {
@@ -99,7 +100,7 @@ final class KeysResource {
         }
         if (value.length() > config.valueBytesMax()) {
             throw new Rejected(Problems.tooLarge("the value has " + value.length()
-                    + " bytes; this node accepts at most " + config.valueBytesMax()));
+                    + " bytes; " + scope.holder() + " accepts at most " + config.valueBytesMax()));
         }
         Bytes secret = secret(request);
         if (secret != null && secret.isEmpty()) {
@@ -109,7 +110,7 @@ final class KeysResource {
         // The secret stops here: the put carries only its binding to this value, which opens nothing.
         Bytes binding = secret == null ? Bytes.EMPTY : SecretBinding.of(secret, key, valueHash);
         ClientPut message = new ClientPut(key, value, ttlSeconds, binding, stamp, condition);
-        CompletableFuture<ApiResponse> stored = ask(guarded(request, message), reply -> {
+        CompletableFuture<ApiResponse> stored = ask(guarded(request, scope, message), reply -> {
             if (!(reply instanceof PutReply)) {
                 return unexpected(reply);
             }
@@ -126,7 +127,7 @@ final class KeysResource {
                 body.put("permanent", true);
             }
             return ApiResponse.json(201, Json.bytes(body))
-                    .withHeader("Location", "/v1/keys/" + key.toHex() + "/" + valueHash.toHex());
+                    .withHeader("Location", scope.keysPath() + key.toHex() + "/" + valueHash.toHex());
         });
         // Kept only once stored: a put that failed leaves nothing to keep alive.
         return !keep ? stored : stored.thenCompose(r -> r.status() != 201 ? CompletableFuture.completedFuture(r)
@@ -137,13 +138,19 @@ final class KeysResource {
      * Refuses a {@code ?permanent=true} put this gateway cannot keep: an owned value (only its owner can sign a new
      * expiry), one without a secret (nothing could ever end it), a TTL too short to re-put within, a full list.
      */
-    private void checkPermanent(OwnerStamp stamp, int ttlSeconds, ApiRequest request) throws Rejected {
+    private void checkPermanent(Scope scope, OwnerStamp stamp, int ttlSeconds, ApiRequest request)
+            throws Rejected {
         if (stamp != null) {
             throw badRequest("an owned value's expiry is signed: only its owner can keep it alive (the Java client's "
                     + "putPermanent, or 'rattan put --permanent'); send no ?permanent");
         }
         if (permanent == null) {
             throw badRequest("this port keeps no permanent values; put through a node's HTTP gateway");
+        }
+        if (!isDefault(scope)) {
+            // The gateway's list re-puts under /v1/keys: a value of another namespace would be kept in the wrong one.
+            throw badRequest("a gateway keeps permanent values of the default namespace only (/v1/keys); in "
+                    + scope.holder() + " keep it alive from the client (the Java client's putPermanent)");
         }
         if (request.secrets().isEmpty()) {
             throw badRequest("a permanent value is kept until it is removed with its secret: send "
@@ -182,8 +189,9 @@ final class KeysResource {
      * The owner's remove of its value {@code valueIdSegment} under a key: a signed op 2 (sequence, expiry and
      * signature in the headers, owner and value id in the path) that the root writes as a tombstone.
      */
-    CompletableFuture<ApiResponse> removeOwned(String keySegment, String ownerSegment, String valueIdSegment,
-                                               Map<String, List<String>> query, ApiRequest request) throws Rejected {
+    CompletableFuture<ApiResponse> removeOwned(Scope scope, String keySegment, String ownerSegment,
+                                               String valueIdSegment, Map<String, List<String>> query,
+                                               ApiRequest request) throws Rejected {
         Id key = key(keySegment);
         OwnerStamp stamp = OwnerHeaders.removeStamp(PathSegments.decode(ownerSegment),
                 PathSegments.decode(valueIdSegment), request.owner());
@@ -193,15 +201,23 @@ final class KeysResource {
         }
         ClientPut message = new ClientPut(key, Bytes.EMPTY, 0, Bytes.EMPTY, stamp,
                 OwnerHeaders.condition(request.owner()));
-        return ask(guarded(request, message), reply -> reply instanceof PutReply put
+        return ask(guarded(request, scope, message), reply -> reply instanceof PutReply put
                 ? ownedAnswer(put, 200, key, stamp, body -> body.put("removed", true)) : unexpected(reply));
     }
 
-    /** How a request reaches the node: through the client guard's limits when the client's address is known. */
-    private Supplier<CompletableFuture<Message>> guarded(ApiRequest request, ClientPut message) {
+    /**
+     * How a put reaches the node in its namespace: through the client guard's limits when the client's address is
+     * known, which count the bare put (its bytes and TTL), whatever namespace it is stored in.
+     */
+    private Supplier<CompletableFuture<Message>> guarded(ApiRequest request, Scope scope, ClientPut message) {
+        Message wrapped = scope.wrap(message);
         return request.client() == null
-                ? () -> backend.request(message)
-                : () -> guard.put(request.client(), message, () -> backend.request(message));
+                ? () -> backend.request(wrapped)
+                : () -> guard.put(request.client(), message, () -> backend.request(wrapped));
+    }
+
+    private static boolean isDefault(Scope scope) {
+        return NamespaceDefinition.DEFAULT.equals(scope.namespace());
     }
 
     /**
@@ -225,13 +241,15 @@ final class KeysResource {
                 .withHeader("ETag", "\"" + Long.toUnsignedString(stamp.seq()) + "\"");
     }
 
-    CompletableFuture<ApiResponse> get(String keySegment, Map<String, List<String>> query) throws Rejected {
+    CompletableFuture<ApiResponse> get(Scope scope, String keySegment, Map<String, List<String>> query)
+            throws Rejected {
+        NodeConfig config = scope.config();
         Id key = key(keySegment);
         int max = intParam(query, "max", config.pageValuesMax(), 1, config.pageValuesMax(), "values");
         Bytes placemark = placemark(query);
         GetOptions options = getOptions(query, config.replicas());
         ClientGet request = ClientGet.of(key, options).page(max, placemark);
-        return ask(() -> backend.request(request), reply -> {
+        return ask(scope.wrap(request), reply -> {
             if (!(reply instanceof GetReply)) {
                 return unexpected(reply);
             }
@@ -267,8 +285,9 @@ final class KeysResource {
         });
     }
 
-    CompletableFuture<ApiResponse> remove(String keySegment, String hashSegment, Map<String, List<String>> query,
-                                          ApiRequest request) throws Rejected {
+    CompletableFuture<ApiResponse> remove(Scope scope, String keySegment, String hashSegment,
+                                          Map<String, List<String>> query, ApiRequest request) throws Rejected {
+        NodeConfig config = scope.config();
         Id key = key(keySegment);
         Bytes valueHash;
         try {
@@ -282,7 +301,8 @@ final class KeysResource {
             throw new Rejected(Problems.forbidden("a secret is required: send the value's secret in the "
                     + SECRET_HEADER + " header"));
         }
-        CompletableFuture<ApiResponse> removed = ask(new ClientRemove(key, valueHash, secret, ttlSeconds), reply -> {
+        Message asked = scope.wrap(new ClientRemove(key, valueHash, secret, ttlSeconds));
+        CompletableFuture<ApiResponse> removed = ask(asked, reply -> {
             if (!(reply instanceof RemoveReply)) {
                 return unexpected(reply);
             }
@@ -297,7 +317,7 @@ final class KeysResource {
         });
         // Whatever the replicas answered, a secret that opens this gateway's binding ends the keeping: the value held
         // there may carry another binding (the same bytes put first by someone else), which no remove of ours opens.
-        return permanent == null ? removed
+        return permanent == null || !isDefault(scope) ? removed
                 : removed.thenCompose(r -> permanent.cancel(key, valueHash, secret).handle((dropped, e) -> r));
     }
 

@@ -15,7 +15,9 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.concurrent.ScheduledFuture;
+import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientWatch;
+import io.rattan.core.msg.Messages.InNamespace;
 import io.rattan.core.msg.Messages.WatchEvent;
 import io.rattan.core.msg.WatchKind;
 import io.rattan.node.gateway.GatewayBackend;
@@ -82,9 +84,11 @@ final class SseStream {
     }
 
     /** Starts the watch at the node; the head goes with its first event, or after {@code headWaitMillis}. */
-    void start(GatewayBackend backend, ClientWatch watch, long headWaitMillis) {
+    void start(GatewayBackend backend, Message watch, long headWaitMillis) {
         headTimer = ctx.executor().schedule(this::sendHead, headWaitMillis, TimeUnit.MILLISECONDS);
-        WatchHandle h = backend.watch(watch, this::fromNode);
+        WatchHandle h = watch instanceof InNamespace n
+                ? backend.watch(n.namespace(), (ClientWatch) n.body(), this::fromNode)
+                : backend.watch((ClientWatch) watch, this::fromNode);
         handle = h;
         if (done) {
             // Ended, or dropped, before the node handed the handle back.

@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * {@code /v1/keys/{key}/watch}: GET starts a watch of the key, answered as server-sent events ({@link SseStream});
+ * {@code /v1/keys/{key}/watch} (and {@code /v1/namespaces/{ns}/keys/{key}/watch}): GET starts a watch of the key, answered as server-sent events ({@link SseStream});
  * OPTIONS answers a browser's CORS preflight. The watch takes a get's value filter ({@code ?owner=&valueId=}) and
  * resumes from the {@code Last-Event-ID} header (or {@code ?lastEventId=}, for clients that cannot set headers).
  * Stateless and thread-safe.
@@ -27,14 +27,14 @@ final class WatchResource {
     }
 
     /** The watch a GET asks for, as the response that makes the handler stream it. */
-    static CompletableFuture<ApiResponse> watch(String keySegment, Map<String, List<String>> query,
+    static CompletableFuture<ApiResponse> watch(Scope scope, String keySegment, Map<String, List<String>> query,
                                                 ApiRequest request) {
         try {
             Id key = KeysResource.key(keySegment);
             ValueFilter filter = QueryParams.filter(query);
             long[] resume = resumeFrom(query, request);
             return CompletableFuture.completedFuture(
-                    cors(ApiResponse.stream(new ClientWatch(key, filter, resume[0], resume[1]))));
+                    cors(ApiResponse.stream(scope.wrap(new ClientWatch(key, filter, resume[0], resume[1])))));
         } catch (Rejected r) {
             return CompletableFuture.completedFuture(cors(r.response()));
         }
