@@ -77,15 +77,16 @@ final class Delivery {
     }
 
     /** The caller's future for a get of {@code key}: owned values whose signatures fail are dropped first. */
-    CompletableFuture<GetResult> getToCaller(Id key, long startNanos, CompletableFuture<GetResult> inner) {
-        return getToCaller(key, ValueFilter.NONE, startNanos, inner);
+    CompletableFuture<GetResult> getToCaller(String namespace, Id key, long startNanos,
+                                             CompletableFuture<GetResult> inner) {
+        return getToCaller(namespace, key, ValueFilter.NONE, startNanos, inner);
     }
 
-    /** As {@link #getToCaller(Id, long, CompletableFuture)}, for a get of the values that pass {@code filter}. */
-    CompletableFuture<GetResult> getToCaller(Id key, ValueFilter filter, long startNanos,
+    /** As {@link #getToCaller(String, Id, long, CompletableFuture)}, for a get of the values that pass {@code filter}. */
+    CompletableFuture<GetResult> getToCaller(String namespace, Id key, ValueFilter filter, long startNanos,
                                              CompletableFuture<GetResult> inner) {
         return toCaller(Op.GET, startNanos, inner, r -> ClientMetrics.SUCCESS,
-                r -> OwnedReads.checked(key, filter, r, runtime.metrics()));
+                r -> OwnedReads.checked(namespace, key, filter, r, runtime.metrics()));
     }
 
     /** The caller's future for a put of a value the wire cannot carry, failed before it is sent. */

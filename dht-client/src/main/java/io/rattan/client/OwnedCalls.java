@@ -46,7 +46,7 @@ final class OwnedCalls {
             return delivery.tooLarge(op, start, value.length());
         }
         SignedOp signed = op == Op.REMOVE ? SignedOp.REMOVE : SignedOp.PUT;
-        OwnerStamp stamp = owner.sign(signed, key, valueId, seq, expiresAtSeconds, value.sha256());
+        OwnerStamp stamp = owner.sign(scope.name(), signed, key, valueId, seq, expiresAtSeconds, value.sha256());
         ClientPut request = new ClientPut(key, value, 0, Bytes.EMPTY, stamp, condition);
         return delivery.toCaller(op, start, runtime.submit(op, scope.wrap(request), runtime.deadline(start), answer));
     }

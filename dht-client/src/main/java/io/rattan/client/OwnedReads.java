@@ -3,7 +3,6 @@ package io.rattan.client;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.ValueFilter;
 import io.rattan.core.owned.OwnerSignatures;
-import io.rattan.core.owned.SignedBytes;
 import io.rattan.core.owned.SignedOp;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -26,7 +25,7 @@ final class OwnedReads {
      * {@code filter} (a node answered with what was not asked for), each counted in {@code metrics}, and with one
      * version of each owner's value, the highest sequence (pages read at different moments may hold two).
      */
-    static GetResult checked(Id key, ValueFilter filter, GetResult result, ClientMetrics metrics) {
+    static GetResult checked(String namespace, Id key, ValueFilter filter, GetResult result, ClientMetrics metrics) {
         if (filter.isNone() && result.values().stream().noneMatch(GetResult.Value::isOwned)) {
             return result;
         }
@@ -38,7 +37,7 @@ final class OwnedReads {
                 forged++;
             } else if (!v.isOwned()) {
                 kept.add(v);
-            } else if (!OwnerSignatures.verifies(v.owner(), SignedOp.PUT, SignedBytes.DEFAULT_NAMESPACE, key,
+            } else if (!OwnerSignatures.verifies(v.owner(), SignedOp.PUT, namespace, key,
                     v.valueHash())) {
                 forged++;
             } else {

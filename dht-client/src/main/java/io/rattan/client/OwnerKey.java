@@ -129,8 +129,17 @@ public final class OwnerKey {
      * @param dataHash SHA-256 of the data; {@link SignedBytes#EMPTY_DATA_HASH} for a remove
      */
     public OwnerStamp sign(SignedOp op, Id key, long valueId, long seq, long expiresAtSeconds, Bytes dataHash) {
-        return OwnerSignatures.sign(privateKey, op, SignedBytes.DEFAULT_NAMESPACE, key, valueId, seq,
-                expiresAtSeconds, dataHash);
+        return sign(SignedBytes.DEFAULT_NAMESPACE, op, key, valueId, seq, expiresAtSeconds, dataHash);
+    }
+
+    /**
+     * Signs one op on a value of {@code namespace}: the signature verifies in that namespace only.
+     *
+     * @param dataHash SHA-256 of the data; {@link SignedBytes#EMPTY_DATA_HASH} for a remove
+     */
+    public OwnerStamp sign(String namespace, SignedOp op, Id key, long valueId, long seq, long expiresAtSeconds,
+                           Bytes dataHash) {
+        return OwnerSignatures.sign(privateKey, op, namespace, key, valueId, seq, expiresAtSeconds, dataHash);
     }
 
     /** Names the public key only. */

@@ -294,7 +294,7 @@ public final class RattanClient implements AutoCloseable {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(options, "options");
         long start = System.nanoTime();
-        return delivery.getToCaller(key, options.filter(), start,
+        return delivery.getToCaller(scope.name(), key, options.filter(), start,
                 new Pager(runtime, racer, key, options, scope, runtime.deadline(start)).start());
     }
 
@@ -318,7 +318,7 @@ public final class RattanClient implements AutoCloseable {
         Arguments.checkPageValues(maxValues);
         Bytes mark = Arguments.placemark(placemark);
         long start = System.nanoTime();
-        return delivery.getToCaller(key, start, runtime.submit(Op.GET,
+        return delivery.getToCaller(scope.name(), key, start, runtime.submit(Op.GET,
                 scope.wrap(ClientGet.of(key, GetOptions.of(routing)).page(maxValues, mark)), runtime.deadline(start),
                 Replies::getPage));
     }

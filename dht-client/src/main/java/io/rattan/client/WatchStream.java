@@ -75,7 +75,7 @@ final class WatchStream {
         this.filter = filter;
         this.listener = listener;
         this.serial = new SerialRunner(runtime);
-        this.view = new WatchView(key, filter, new Guarded(), System::currentTimeMillis);
+        this.view = new WatchView(scope.name(), key, filter, new Guarded(), System::currentTimeMillis);
     }
 
     /** Starts the watch; its first registration is made on the serial runner. */

@@ -5,7 +5,6 @@ import io.rattan.core.msg.Messages.WatchEvent;
 import io.rattan.core.msg.ValueFilter;
 import io.rattan.core.owned.OwnerSignatures;
 import io.rattan.core.owned.OwnerStamp;
-import io.rattan.core.owned.SignedBytes;
 import io.rattan.core.owned.SignedOp;
 import io.rattan.core.util.Bytes;
 import java.time.Duration;
@@ -37,13 +36,16 @@ final class WatchView {
     private final ValueFilter filter;
     private final WatchListener listener;
     private final LongSupplier clockMillis;
+    // Owned values' signatures verify in the watch's namespace only.
+    private final String namespace;
     private final Map<Bytes, Told> told = new HashMap<>();
     /** The values a snapshot named so far; null outside one (after READY). */
     private Set<Bytes> snapshot;
     private boolean ready;
     private int forged;
 
-    WatchView(Id key, ValueFilter filter, WatchListener listener, LongSupplier clockMillis) {
+    WatchView(String namespace, Id key, ValueFilter filter, WatchListener listener, LongSupplier clockMillis) {
+        this.namespace = namespace;
         this.key = key;
         this.filter = filter;
         this.listener = listener;
@@ -101,7 +103,7 @@ final class WatchView {
         Bytes bytes = e.value().value();
         Bytes valueHash = bytes.sha256();
         if (!filter.matches(stamp) || (stamp != null && !OwnerSignatures.verifies(stamp, SignedOp.PUT,
-                SignedBytes.DEFAULT_NAMESPACE, key, valueHash))) {
+                namespace, key, valueHash))) {
             forged++;
             return;
         }

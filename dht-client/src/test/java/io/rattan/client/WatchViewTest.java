@@ -24,7 +24,7 @@ class WatchViewTest {
 
     private final List<String> heard = new ArrayList<>();
     private final AtomicLong clock = new AtomicLong(1_000_000);
-    private final WatchView view = new WatchView(KEY, ValueFilter.NONE, new WatchListener() {
+    private final WatchView view = new WatchView("default", KEY, ValueFilter.NONE, new WatchListener() {
         @Override
         public void onValue(GetResult.Value value) {
             heard.add("value " + value.utf8() + (value.isOwned() ? "@" + value.owner().seq() : ""));

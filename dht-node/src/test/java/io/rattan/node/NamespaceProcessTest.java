@@ -78,8 +78,8 @@ class NamespaceProcessTest {
         assertThat(get.statusCode()).isEqualTo(200);
         assertThat(NodeProcesses.JSON.readTree(get.body()).get("values")).hasSize(1);
         assertThat(send(nodes.get(3), "GET", "/v1/keys/name:key-7", null).body()).contains("\"values\":[]");
-        for (NodeProcess n : nodes) {
-            Path data = n.dataDir().resolve("namespaces");
+        for (int i = 0; i < NODES; i++) {
+            Path data = dir.resolve("node-" + i).resolve("namespaces");
             assertThat(data.resolve("triple")).as("a memory namespace keeps nothing on disk").doesNotExist();
             assertThat(Files.isDirectory(data.resolve("single"))).as("a disk namespace's store").isTrue();
         }
