@@ -297,10 +297,8 @@ final class Namespaces {
         DataPlane plane = new DataPlane(ctx.inNamespace(d.name(), config), members, joined, store, clock,
                 d.routing(), bugs);
         planes.put(d.name(), plane);
-        if (joined.getAsBoolean()) {
-            // A node that joins a namespace late holds none of its puts so far: its gets read the other replicas.
-            plane.gets.allChanged();
-        }
+        // A node that learns a namespace (or joins the overlay) late holds none of its puts so far: unsettled.
+        plane.gets.allChanged();
     }
 
     /** Records held in each live namespace but the default, by name. */

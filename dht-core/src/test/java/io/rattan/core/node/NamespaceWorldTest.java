@@ -14,6 +14,8 @@ import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.NamespaceDefinition;
 import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.Status;
+import io.rattan.core.owned.OwnerSignatures;
+import io.rattan.core.owned.SignedOp;
 import io.rattan.core.util.Bytes;
 import io.rattan.core.virtual.LatencyModel;
 import io.rattan.core.virtual.VirtualWorld;
@@ -168,6 +170,27 @@ class NamespaceWorldTest {
         world.runFor(90 * SECOND);
         assertThat(world.node(restarted).status().namespaceRecords().get("three")).isPositive();
         assertThat(copies("three")).isEqualTo(3L * KEYS);
+    }
+
+    @Test
+    void anOwnersSignatureHoldsInTheNamespaceItWasMadeForOnly() {
+        assertThat(onLoop(() -> world.node(0).defineNamespace(ONE))).isEqualTo(NamespaceChange.CREATED);
+        assertThat(onLoop(() -> world.node(0).defineNamespace(THREE))).isEqualTo(NamespaceChange.CREATED);
+        assertThat(world.runUntil(() -> everyNodeKnows(ONE) && everyNodeKnows(THREE), 30 * SECOND)).isTrue();
+        Bytes owner = Bytes.fromHex("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60");
+        Id key = Id.ofName("owned");
+        Bytes data = Bytes.utf8("mine");
+        long expiry = world.scheduler().epochMillis() / 1000 + 600;
+        ClientPut signedForOne = new ClientPut(key, data, 0, Bytes.EMPTY, OwnerSignatures.sign(owner, SignedOp.PUT,
+                "one", key, 1, 1, expiry, data.sha256()));
+        Message inThree = world.request(4, new InNamespace("three", signedForOne));
+        assertThat(inThree instanceof PutReply p && p.status() == Status.OK).as("signed for another namespace: "
+                + inThree).isFalse();
+        Message inOne = world.request(4, new InNamespace("one", signedForOne));
+        assertThat(inOne).as(String.valueOf(inOne)).isInstanceOf(PutReply.class);
+        assertThat(((PutReply) inOne).status()).isEqualTo(Status.OK);
+        assertThat(get(9, "one", key)).containsExactly("mine");
+        assertThat(get(9, "three", key)).isEmpty();
     }
 
     private int busiest(String namespace) {
