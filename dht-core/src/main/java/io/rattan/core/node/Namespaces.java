@@ -3,7 +3,6 @@ package io.rattan.core.node;
 import static io.rattan.core.node.NodeContext.nanos;
 
 import io.rattan.core.env.Clock;
-import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Messages.NamespaceDefs;
 import io.rattan.core.msg.Messages.NamespaceQuery;
 import io.rattan.core.msg.NamespaceDefinition;
@@ -151,10 +150,7 @@ final class Namespaces {
             return;
         }
         ctx.outbox().request(peer, new NamespaceQuery(name), nanos(ctx.config().requestTimeoutMillis()),
-                ReplyHandler.of(reply -> {
-                    asking.remove(name);
-                    answered(reply);
-                }, () -> asking.remove(name)));
+                ReplyHandler.of(reply -> asking.remove(name), () -> asking.remove(name)));
     }
 
     /** A client asked for {@code name}, unknown here: asks this node's nearest neighbours for it. */
@@ -162,12 +158,6 @@ final class Namespaces {
         List<Contact> leaf = members.leafMembers();
         if (!leaf.isEmpty()) {
             unknown(name, leaf.get(ctx.random().nextInt(leaf.size())));
-        }
-    }
-
-    private void answered(Envelope reply) {
-        if (reply.body() instanceof NamespaceDefs defs) {
-            learnAndPassOn(defs.definitions(), reply.sender());
         }
     }
 

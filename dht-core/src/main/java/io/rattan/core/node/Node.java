@@ -273,7 +273,12 @@ public final class Node {
             case LEAF_EXCHANGE -> reply(from, e, members.answerExchange((LeafExchange) m));
             case LEAVE -> members.left(from);
             case IN_NAMESPACE -> inNamespace(e, from, (InNamespace) m);
-            case NAMESPACE_DEFS -> namespaces.onDefinitions(from, (NamespaceDefs) m);
+            case NAMESPACE_DEFS -> { // learned whether it answers a question (then ends it) or was passed on
+                namespaces.onDefinitions(from, (NamespaceDefs) m);
+                if (e.requestId() != 0) {
+                    outbox.onReply(e);
+                }
+            }
             case NAMESPACE_QUERY -> reply(from, e, namespaces.answer((NamespaceQuery) m));
             default -> {
                 if (!plane.dispatch(e, from, m)) {
@@ -370,11 +375,6 @@ public final class Node {
         if (p != null) {
             p.watches.unwatch(watchId);
         }
-    }
-
-    /** Ends the client watch {@code watchId} of the default namespace. */
-    public void unwatch(long watchId) {
-        plane.watches.unwatch(watchId);
     }
 
     // ---------------------------------------------------------------- namespaces

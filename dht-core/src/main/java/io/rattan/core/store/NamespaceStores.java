@@ -1,7 +1,6 @@
 package io.rattan.core.store;
 
 import io.rattan.core.msg.NamespaceDefinition;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongSupplier;
 
@@ -23,30 +22,8 @@ public interface NamespaceStores {
     /** Closes the store of the retired namespace {@code name}, if open, and deletes what it held. */
     void drop(String name);
 
-    /** Stores in memory for every namespace, definitions kept in memory: the virtual world's, and tests'. */
+    /** Every namespace in memory, definitions too ({@link MemoryNamespaceStores}): tests' and the virtual world's. */
     static NamespaceStores inMemory(LongSupplier epochMillis) {
-        List<NamespaceDefinition> saved = new ArrayList<>();
-        return new NamespaceStores() {
-            @Override
-            public List<NamespaceDefinition> saved() {
-                return List.copyOf(saved);
-            }
-
-            @Override
-            public void save(List<NamespaceDefinition> definitions) {
-                saved.clear();
-                saved.addAll(definitions);
-            }
-
-            @Override
-            public Store open(NamespaceDefinition definition) {
-                return new MemoryStore(epochMillis);
-            }
-
-            @Override
-            public void drop(String name) {
-                // A memory store holds nothing once the node forgets it.
-            }
-        };
+        return new MemoryNamespaceStores(epochMillis);
     }
 }

@@ -10,6 +10,7 @@ import io.rattan.core.net.Contact;
 import io.rattan.core.node.Node;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.node.NodeListener;
+import io.rattan.core.store.NamespaceStores;
 import io.rattan.core.store.MemoryStore;
 import io.rattan.core.store.Store;
 import io.rattan.core.testing.PlantedBugs;
@@ -84,14 +85,14 @@ final class NodeBooter {
         Contact contact = new Contact(Id.random(random), VirtualAddresses.of("node", index));
         if (!faultsOn) {
             NodeSlot slot = new NodeSlot(contact, new MemoryStore(scheduler::epochMillis));
-            slot.namespaces = new VirtualNamespaceStores(scheduler::epochMillis);
+            slot.namespaces = NamespaceStores.inMemory(scheduler::epochMillis);
             slots.add(slot);
             return index;
         }
         NodeClock clock = new NodeClock(scheduler);
         NodeSlot slot = new NodeSlot(contact, null);
         slot.store = new MemoryStore(slot::expiryMillis);
-        slot.namespaces = new VirtualNamespaceStores(slot::expiryMillis);
+        slot.namespaces = NamespaceStores.inMemory(slot::expiryMillis);
         slot.clock = clock;
         slot.faulty = new FaultyStore(slot.store, scheduler, syncIntervalNanos);
         slots.add(slot);
@@ -151,7 +152,7 @@ final class NodeBooter {
         boolean full = slot.faulty.isFull();
         refusedOnLostDisks += slot.faulty.refused();
         if (disk == VirtualWorld.Disk.LOST) {
-            slot.namespaces.lose();
+            slot.namespaces = NamespaceStores.inMemory(slot::expiryMillis);
         }
         slot.store = disk == VirtualWorld.Disk.LOST ? new MemoryStore(slot::expiryMillis)
                 : slot.faulty.afterPowerLoss(slot::expiryMillis);

@@ -3,6 +3,7 @@ package io.rattan.core.virtual;
 import io.rattan.core.env.ExpiryClock;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.Node;
+import io.rattan.core.store.NamespaceStores;
 import io.rattan.core.store.MemoryStore;
 
 /**
@@ -21,7 +22,7 @@ final class NodeSlot {
     // With --fsync only: this boot's syncer over the disk, stopped when the node dies.
     SyncingStore syncing;
     // Its namespaces' definitions and disk stores, kept across restarts.
-    VirtualNamespaceStores namespaces;
+    NamespaceStores namespaces;
     Node node;
     boolean alive;
     // Handing off before going dark: alive, but no longer a node to join through or send clients to.

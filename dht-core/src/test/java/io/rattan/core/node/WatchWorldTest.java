@@ -157,7 +157,7 @@ class WatchWorldTest {
         assertThat(put(3, "one", 600)).isTrue();
         world.runFor(SECOND);
         WatchEvent last = events.get(events.size() - 1);
-        world.scheduler().execute(() -> world.node(gateway).unwatch(id));
+        world.scheduler().execute(() -> world.node(gateway).unwatch(io.rattan.core.msg.NamespaceDefinition.DEFAULT, id));
         world.runFor(SECOND);
         assertThat(put(4, "two", 600)).isTrue();
         assertThat(put(5, "three", 600)).isTrue();

@@ -1,9 +1,6 @@
-package io.rattan.core.virtual;
+package io.rattan.core.store;
 
 import io.rattan.core.msg.NamespaceDefinition;
-import io.rattan.core.store.MemoryStore;
-import io.rattan.core.store.NamespaceStores;
-import io.rattan.core.store.Store;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -11,16 +8,17 @@ import java.util.TreeMap;
 import java.util.function.LongSupplier;
 
 /**
- * A virtual node's namespaces, kept in its {@link NodeSlot} across restarts as the real node keeps them in its data
- * directory: the definitions, and each disk namespace's store; a memory namespace's store is new at every boot.
+ * Namespaces in memory: the definitions, and each disk namespace's store, kept for as long as this object is (a
+ * virtual node keeps it across restarts, as a real node keeps its data directory); a memory namespace's store is new
+ * at each {@link #open}. Single-threaded, like the node that uses it.
  */
-final class VirtualNamespaceStores implements NamespaceStores {
+final class MemoryNamespaceStores implements NamespaceStores {
 
     private final LongSupplier epochMillis;
     private final List<NamespaceDefinition> saved = new ArrayList<>();
     private final Map<String, MemoryStore> disks = new TreeMap<>();
 
-    VirtualNamespaceStores(LongSupplier epochMillis) {
+    MemoryNamespaceStores(LongSupplier epochMillis) {
         this.epochMillis = epochMillis;
     }
 
@@ -44,11 +42,5 @@ final class VirtualNamespaceStores implements NamespaceStores {
     @Override
     public void drop(String name) {
         disks.remove(name);
-    }
-
-    /** A crash that lost the disk: nothing of the namespaces is left. */
-    void lose() {
-        saved.clear();
-        disks.clear();
     }
 }
