@@ -379,7 +379,8 @@ public final class RattanClient implements AutoCloseable {
         long start = System.nanoTime();
         ClientRemove request = new ClientRemove(key, valueHash, Bytes.of(secret), ttlSeconds);
         return delivery.toCaller(Op.REMOVE, start,
-                runtime.submit(Op.REMOVE, scope.wrap(request), runtime.deadline(start), Replies::remove),
+                runtime.submit(Op.REMOVE, scope.wrap(request), runtime.deadline(start),
+                        reply -> Replies.remove(reply, !scope.isDefault())),
                 removed -> removed ? ClientMetrics.SUCCESS : "not_found");
     }
 

@@ -87,8 +87,11 @@ final class Replies {
         throw failure(Op.GET, r.status(), r.detail());
     }
 
-    /** A remove's reply: true when the value was removed, false when no replica held it. */
-    static Boolean remove(Message reply) {
+    /**
+     * A remove's reply: true when the value was removed, false when no replica held it. In a namespace
+     * ({@code inNamespace}) a gateway's {@code NOT_FOUND} error names the namespace, not the value: it fails.
+     */
+    static Boolean remove(Message reply, boolean inNamespace) {
         Status status;
         String detail;
         switch (reply.type()) {
@@ -98,7 +101,7 @@ final class Replies {
                 break;
             case ERROR_REPLY:
                 ErrorReply error = (ErrorReply) reply;
-                if (error.status() == Status.NOT_FOUND) {
+                if (error.status() == Status.NOT_FOUND && !inNamespace) {
                     return Boolean.FALSE;
                 }
                 throw failure(Op.REMOVE, error);

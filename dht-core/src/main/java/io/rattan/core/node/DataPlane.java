@@ -2,9 +2,7 @@ package io.rattan.core.node;
 
 import io.rattan.core.env.Clock;
 import io.rattan.core.msg.Envelope;
-import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Message;
-import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientWatch;
 import io.rattan.core.msg.Messages.Digest;
 import io.rattan.core.msg.Messages.ErrorReply;
@@ -20,7 +18,6 @@ import io.rattan.core.msg.Messages.StoreReplicas;
 import io.rattan.core.msg.Messages.Watch;
 import io.rattan.core.msg.Messages.WatchChange;
 import io.rattan.core.msg.Messages.WatchEvent;
-import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.net.Contact;
 import io.rattan.core.store.Store;
 import io.rattan.core.testing.PlantedBugs;
@@ -40,7 +37,6 @@ final class DataPlane {
 
     private final NodeContext ctx;
     private final BooleanSupplier joined;
-    private final RoutingMode routing;
     // The default namespace's requests were checked where they entered, with the node's limits, which are its own.
     private final boolean checkRequests;
     final LocalReplica replica;
@@ -55,13 +51,12 @@ final class DataPlane {
 
     /**
      * The jobs of the namespace whose context is {@code ctx} (its config holds the namespace's k, W and limits), over
-     * {@code store}; {@code routing} is how its gets route when the client does not say.
+     * {@code store}. (A namespace's default routing is the HTTP gateway's to apply: a binary client names its own.)
      */
     DataPlane(NodeContext ctx, Membership nodeMembers, BooleanSupplier joined, Store store, Clock clock,
-              RoutingMode routing, PlantedBugs bugs) {
+              PlantedBugs bugs) {
         this.ctx = ctx;
         this.joined = joined;
-        this.routing = routing;
         this.checkRequests = ctx.isNamespace();
         Membership members = nodeMembers.withReplicas(ctx.config().replicas());
         this.replica = new LocalReplica(ctx.config(), store, clock, ctx.tag(), bugs);
@@ -133,13 +128,7 @@ final class DataPlane {
             reply.accept(refused.get());
             return;
         }
-        Message asked = request;
-        if (request instanceof ClientGet g && g.options().equals(GetOptions.defaults())
-                && routing != RoutingMode.DEFAULT) {
-            // The client did not say how to route: the namespace's own default applies.
-            asked = new ClientGet(g.key(), g.maxValues(), g.placemark(), g.wantHolders(), GetOptions.of(routing));
-        }
-        clients.handle(asked, reply);
+        clients.handle(request, reply);
     }
 
     long watch(ClientWatch w, Consumer<WatchEvent> sink) {
@@ -173,5 +162,14 @@ final class DataPlane {
     void stop() {
         watchTicks.cancel();
         watches.stop();
+    }
+
+    /**
+     * The namespace was retired (or replaced): its jobs stop as a stopped node's do, ignoring every answer and timer
+     * still due them, and its watches end.
+     */
+    void retire() {
+        ctx.markStopped();
+        stop();
     }
 }

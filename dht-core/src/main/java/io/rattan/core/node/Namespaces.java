@@ -3,9 +3,16 @@ package io.rattan.core.node;
 import static io.rattan.core.node.NodeContext.nanos;
 
 import io.rattan.core.env.Clock;
+import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.Messages.HopAck;
 import io.rattan.core.msg.Messages.NamespaceDefs;
 import io.rattan.core.msg.Messages.NamespaceQuery;
+import io.rattan.core.msg.Messages.RemoveReplica;
+import io.rattan.core.msg.Messages.Routed;
+import io.rattan.core.msg.Messages.StoreReplicas;
 import io.rattan.core.msg.NamespaceDefinition;
+import io.rattan.core.msg.Status;
 import io.rattan.core.net.Contact;
 import io.rattan.core.store.NamespaceStores;
 import io.rattan.core.store.Store;
@@ -13,6 +20,7 @@ import io.rattan.core.store.StoreException;
 import io.rattan.core.testing.PlantedBugs;
 import io.rattan.core.id.Id;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -33,6 +41,12 @@ import org.slf4j.LoggerFactory;
 final class Namespaces {
 
     private static final Logger log = LoggerFactory.getLogger(Namespaces.class);
+    private static final int ASKING_MAX = 8;
+    /** Which of two definitions of one name every node keeps: the one with the fewer replicas, and so on. */
+    private static final Comparator<NamespaceDefinition> WINNER = Comparator
+            .comparingInt(NamespaceDefinition::replicas).thenComparingInt(NamespaceDefinition::writeQuorum)
+            .thenComparing(NamespaceDefinition::inMemory).thenComparingInt(NamespaceDefinition::ttlSecondsMax)
+            .thenComparingInt(NamespaceDefinition::valueBytesMax).thenComparing(NamespaceDefinition::routing);
 
     private final NodeContext ctx;
     private final Membership members;
@@ -43,7 +57,9 @@ final class Namespaces {
     private final DataPlane defaultPlane;
     private final Map<String, NamespaceDefinition> known = new TreeMap<>();
     private final Map<String, DataPlane> planes = new TreeMap<>();
-    // Names asked for and not yet answered: one question at a time per name.
+    // Each live namespace's store, which a definition that replaces another of the same kind keeps.
+    private final Map<String, Store> openStores = new TreeMap<>();
+    // Names asked for and not yet answered: one question at a time per name, a few at a time in all.
     private final Set<String> asking = new LinkedHashSet<>();
     // The leaf-set members told every definition since they joined the leaf set.
     private Set<Id> told = new HashSet<>();
@@ -59,8 +75,11 @@ final class Namespaces {
         this.defaultPlane = defaultPlane;
         for (NamespaceDefinition d : stores.saved()) {
             known.put(d.name(), d);
-            if (!d.retired()) {
-                open(d);
+            if (!d.retired() && problemHere(d) != null) {
+                // Known, so that it is not learned otherwise, but not served: its copies go to other replicas.
+                log.warn("{} does not serve namespace {}: {}", ctx.tag(), d.name(), problemHere(d));
+            } else if (!d.retired()) {
+                open(d, null);
             }
         }
     }
@@ -146,11 +165,30 @@ final class Namespaces {
      * time per name), so that the next message of it is served.
      */
     void unknown(String name, Contact peer) {
-        if (known.containsKey(name) || !NamespaceDefinition.validName(name) || peer == null || !asking.add(name)) {
+        if (known.containsKey(name) || known.size() >= NamespaceDefinition.COUNT_MAX || peer == null
+                || !NamespaceDefinition.validName(name) || asking.size() >= ASKING_MAX || !asking.add(name)) {
             return;
         }
         ctx.outbox().request(peer, new NamespaceQuery(name), nanos(ctx.config().requestTimeoutMillis()),
                 ReplyHandler.of(reply -> asking.remove(name), () -> asking.remove(name)));
+    }
+
+    /**
+     * A peer's message {@code e} of namespace {@code name}, which this node does not serve (not heard of yet, retired,
+     * or its store would not open): a routed request is acknowledged and its origin told, a copy or removal refused,
+     * so that the sender neither waits out its timeout nor takes this node for dead; and the definition is asked for.
+     * (A repair, read or watch request goes unanswered: its sender times out, as with a node that is down.)
+     */
+    void unserved(String name, Contact from, Envelope e) {
+        ErrorReply refused = new ErrorReply(Status.UNAVAILABLE, "namespace '" + name + "' is not served at "
+                + ctx.self().id().shortHex() + " (not heard of yet, or retired)");
+        if (e.body() instanceof Routed routed) {
+            ctx.outbox().send(from.address(), e.requestId(), new HopAck());
+            ctx.outbox().replyToOrigin(routed, refused);
+        } else if (e.requestId() != 0 && (e.body() instanceof StoreReplicas || e.body() instanceof RemoveReplica)) {
+            ctx.outbox().send(from.address(), e.requestId(), refused);
+        }
+        unknown(name, from);
     }
 
     /** A client asked for {@code name}, unknown here: asks this node's nearest neighbours for it. */
@@ -221,10 +259,19 @@ final class Namespaces {
 
     private void learnAndPassOn(List<NamespaceDefinition> heard, Contact from) {
         List<NamespaceDefinition> news = new ArrayList<>();
+        int refused = 0;
         for (NamespaceDefinition d : heard) {
-            if (learn(d)) {
+            Boolean learned = learn(d);
+            if (learned == null) {
+                refused++;
+            } else if (learned) {
                 news.add(d);
             }
+        }
+        if (refused > 0) {
+            // Once per message: a frame may hold thousands of definitions.
+            log.warn("{} ignores {} namespace definitions from {}: it holds its most namespaces ({}), or they do not "
+                    + "fit its leaf set", ctx.tag(), refused, from, NamespaceDefinition.COUNT_MAX);
         }
         if (news.isEmpty()) {
             return;
@@ -242,50 +289,69 @@ final class Namespaces {
         }
     }
 
-    private boolean learn(NamespaceDefinition d) {
+    /** True when {@code d} changed what this node holds, false when it did not, null when it was refused. */
+    private Boolean learn(NamespaceDefinition d) {
         NamespaceDefinition held = known.get(d.name());
         if (held == null) {
             if (known.size() >= NamespaceDefinition.COUNT_MAX || problemHere(d) != null) {
-                log.warn("{} ignores namespace {}: {}", ctx.tag(), d.name(), known.size()
-                        >= NamespaceDefinition.COUNT_MAX ? "it holds its most namespaces" : problemHere(d));
-                return false;
+                return null;
             }
             known.put(d.name(), d);
             if (!d.retired()) {
-                open(d);
+                open(d, null);
             }
             log.info("{} learned namespace {}", ctx.tag(), d);
             return true;
         }
-        if (held.retired() || !d.retired() || !held.sameSettings(d)) {
-            // First definition wins; a conflicting one (made on two nodes at once) is ignored where it arrives second.
+        if (held.retired() || !d.retired() && (held.sameSettings(d) || WINNER.compare(d, held) > 0)) {
             return false;
         }
         known.put(d.name(), d);
         DataPlane plane = planes.remove(d.name());
         if (plane != null) {
-            plane.stop();
+            plane.retire();
         }
-        stores.drop(d.name());
-        log.info("{} retired namespace {}: its values here are dropped", ctx.tag(), d.name());
+        Store kept = d.retired() || d.inMemory() != held.inMemory() ? null : openStores.get(d.name());
+        if (kept == null) {
+            dropLater(held);
+        }
+        if (d.retired()) {
+            log.info("{} retired namespace {}: its values here are dropped", ctx.tag(), d.name());
+        } else {
+            // Two definitions made at once on two nodes: every node keeps the same one, the first by WINNER.
+            log.warn("{} replaces namespace {} by the definition made beside it: {}", ctx.tag(), held, d);
+            open(d, kept);
+        }
         return true;
     }
 
-    private void open(NamespaceDefinition d) {
+    /**
+     * Closes and deletes a retired (or replaced) namespace's store once what its jobs had in flight is over: they
+     * ignore it (their context is stopped), and the store outlives the last task that may still touch it. A store
+     * of a namespace retired just before the node stopped is deleted at its next start ({@code NamespaceStores}).
+     */
+    private void dropLater(NamespaceDefinition held) {
+        // A memory store goes with its jobs; only a disk one (which a memory successor never reopens) is dropped.
+        if (openStores.remove(held.name()) != null && !held.inMemory()) {
+            ctx.scheduler().schedule(nanos(2 * ctx.config().requestTimeoutMillis()), () -> stores.drop(held.name()));
+        }
+    }
+
+    private void open(NamespaceDefinition d, Store kept) {
         NodeConfig node = ctx.config();
         NodeConfig config = node.toBuilder().namespace(d.name()).replicas(d.replicas(), d.writeQuorum())
                 .limits(d.valueBytesMax(), d.ttlSecondsMax(), node.pageValuesMax(),
                         Math.max(node.pageBytesMax(), d.valueBytesMax())).build();
-        Store store;
+        Store store = kept;
         try {
-            store = stores.open(d);
+            store = store != null ? store : stores.open(d);
         } catch (StoreException e) {
             // Known but not served here: its requests are refused (NOT_FOUND) and its copies go to other replicas.
             log.error("{} cannot open the store of namespace {}: {}", ctx.tag(), d.name(), e.toString());
             return;
         }
-        DataPlane plane = new DataPlane(ctx.inNamespace(d.name(), config), members, joined, store, clock,
-                d.routing(), bugs);
+        openStores.put(d.name(), store);
+        DataPlane plane = new DataPlane(ctx.inNamespace(d.name(), config), members, joined, store, clock, bugs);
         planes.put(d.name(), plane);
         // A node that learns a namespace (or joins the overlay) late holds none of its puts so far: unsettled.
         plane.gets.allChanged();
@@ -298,9 +364,14 @@ final class Namespaces {
         return counts;
     }
 
-    /** Hands every namespace's values on, one namespace after the other ({@link Repair#handOff}), then {@code done}. */
+    /**
+     * Hands every namespace's values on, one namespace after the other ({@link Repair#handOff}), the default's last
+     * (its hand-off ends with the goodbye), then {@code done}.
+     */
     void handOff(Runnable done) {
-        handOff(all(), 0, done);
+        List<DataPlane> order = new ArrayList<>(planes.values());
+        order.add(defaultPlane);
+        handOff(order, 0, done);
     }
 
     private static void handOff(List<DataPlane> planes, int i, Runnable done) {

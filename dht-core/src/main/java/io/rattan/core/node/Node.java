@@ -6,7 +6,6 @@ import io.rattan.core.env.Cancellable;
 import io.rattan.core.env.NodeEnv;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Envelope;
-import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.NamespaceDefinition;
 import io.rattan.core.msg.Messages.NamespaceQuery;
 import io.rattan.core.msg.Messages.NamespaceDefs;
@@ -76,7 +75,7 @@ public final class Node {
         ctx.attach(outbox);
         this.tables = new TableMaintenance(ctx, members);
         this.join = new Join(ctx, members);
-        this.plane = new DataPlane(ctx, members, join::isJoined, env.store(), env.clock(), RoutingMode.DEFAULT, bugs);
+        this.plane = new DataPlane(ctx, members, join::isJoined, env.store(), env.clock(), bugs);
         this.namespaces = new Namespaces(ctx, members, join::isJoined, env.namespaces(), env.clock(), bugs, plane);
     }
 
@@ -295,7 +294,7 @@ public final class Node {
         if (Outbox.isReply(inner.type())) {
             outbox.onReply(unwrapped);
         } else if (p == null) {
-            namespaces.unknown(n.namespace(), from);
+            namespaces.unserved(n.namespace(), from, unwrapped);
         } else if (!p.dispatch(unwrapped, from, inner)) {
             log.debug("{} ignores a {} of namespace {} from {}", ctx.tag(), inner.type(), n.namespace(), from);
         }

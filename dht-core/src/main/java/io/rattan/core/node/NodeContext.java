@@ -107,7 +107,7 @@ final class NodeContext {
     }
 
     boolean stopped() {
-        return node != null ? node.stopped() : stopped;
+        return stopped || node != null && node.stopped();
     }
 
     void markStopped() {

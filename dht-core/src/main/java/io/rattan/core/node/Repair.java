@@ -319,7 +319,9 @@ final class Repair {
             if (--left[0] == 0) {
                 // The neighbours now drop this node and repair around it at once (a new replica may lie beyond this
                 // node's leaf set, where only they can see it).
-                for (Contact c : members.leafMembers()) {
+                // Once, bare, last: a namespace's hand-off runs before the default's (Namespaces.handOff), and any
+                // message after the goodbye would make the neighbours take this node back.
+                for (Contact c : ctx.isNamespace() ? List.<Contact>of() : members.leafMembers()) {
                     ctx.outbox().send(c.address(), 0, new Leave());
                 }
                 done.run();

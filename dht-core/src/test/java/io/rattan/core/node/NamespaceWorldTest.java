@@ -193,6 +193,36 @@ class NamespaceWorldTest {
         assertThat(get(9, "three", key)).isEmpty();
     }
 
+    @Test
+    void twoDefinitionsMadeAtOnceEndAsOneEverywhere() {
+        NamespaceDefinition wide = new NamespaceDefinition("one", 3, 2, true, 60, 64, RoutingMode.GREEDY, false);
+        world.scheduler().execute(() -> world.node(0).defineNamespace(wide));
+        world.scheduler().execute(() -> world.node(10).defineNamespace(ONE));
+        assertThat(world.runUntil(() -> everyNodeKnows(ONE), 30 * SECOND)).as("the fewer replicas win").isTrue();
+        Message put = put(4, "one", Id.ofName("after"), "v");
+        assertThat(((PutReply) put).status()).isEqualTo(Status.OK);
+        world.runFor(20 * SECOND);
+        assertThat(copies("one")).isEqualTo(1);
+    }
+
+    @Test
+    void aNodeThatLeavesHandsOnEachNamespaceAndIsGone() {
+        assertThat(onLoop(() -> world.node(0).defineNamespace(THREE))).isEqualTo(NamespaceChange.CREATED);
+        assertThat(world.runUntil(() -> everyNodeKnows(THREE), 30 * SECOND)).isTrue();
+        for (int k = 0; k < KEYS; k++) {
+            assertThat(((PutReply) put(k % 20, "three", Id.ofName("handed-" + k), "v" + k)).status())
+                    .isEqualTo(Status.OK);
+        }
+        world.runFor(30 * SECOND);
+        int leaving = busiest("three");
+        Id gone = world.contact(leaving).id();
+        world.leave(leaving);
+        world.runFor(5 * SECOND);
+        assertThat(world.liveIndexes()).noneMatch(i -> world.node(i).status().leafSet().stream()
+                .anyMatch(c -> c.id().equals(gone)));
+        assertThat(copies("three")).isEqualTo(3L * KEYS);
+    }
+
     private int busiest(String namespace) {
         return world.liveIndexes().stream().max(java.util.Comparator.comparingLong(
                 i -> world.node(i).status().namespaceRecords().getOrDefault(namespace, 0L))).orElseThrow();

@@ -7,11 +7,14 @@ import io.rattan.core.store.NamespaceStores;
 import io.rattan.core.store.Store;
 import io.rattan.core.store.StoreException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -44,10 +47,13 @@ public final class NamespaceDirs implements NamespaceStores, AutoCloseable {
     private final Map<String, Opened> opened = new ConcurrentHashMap<>();
 
     private record Opened(RocksDbStore rocks, OffLoopStore offLoop) {
-        void close() {
+        /** False when the store thread did not stop: the store is then left open (and on disk), not freed under it. */
+        boolean close() {
             if (offLoop.closeAndWait()) {
                 rocks.close();
+                return true;
             }
+            return false;
         }
     }
 
@@ -67,12 +73,23 @@ public final class NamespaceDirs implements NamespaceStores, AutoCloseable {
         this.name = name;
     }
 
+    /**
+     * The saved definitions. A file that cannot be read is set aside ({@code definitions.damaged}) and the node starts
+     * knowing none: its peers tell it every definition again when it joins. The stores of namespaces retired before
+     * the last stop (whose deletion the stop cut short) are deleted here.
+     */
     @Override
     public List<NamespaceDefinition> saved() {
         Path file = dir.resolve(DEFINITIONS);
         if (!Files.exists(file)) {
             return List.of();
         }
+        List<NamespaceDefinition> all = read(file);
+        all.stream().filter(NamespaceDefinition::retired).forEach(d -> deleteTree(dir.resolve(d.name())));
+        return all;
+    }
+
+    private static List<NamespaceDefinition> read(Path file) {
         try {
             List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
             if (lines.isEmpty() || !lines.get(0).equals(FORMAT)) {
@@ -87,7 +104,14 @@ public final class NamespaceDirs implements NamespaceStores, AutoCloseable {
             }
             return all;
         } catch (IOException | RuntimeException e) {
-            throw new StoreException("cannot read the namespaces' definitions in " + file + ": " + e.getMessage(), e);
+            log.error("cannot read the namespaces' definitions in {} ({}): set aside, the node's peers tell them again",
+                    file, e.toString());
+            try {
+                Files.move(file, file.resolveSibling(DEFINITIONS + ".damaged"), StandardCopyOption.REPLACE_EXISTING);
+            } catch (IOException moved) {
+                throw new StoreException("cannot set aside " + file + ": " + moved.getMessage(), moved);
+            }
+            return new ArrayList<>();
         }
     }
 
@@ -102,7 +126,12 @@ public final class NamespaceDirs implements NamespaceStores, AutoCloseable {
         }
         try {
             Path tmp = dir.resolve(DEFINITIONS + ".tmp");
-            Files.writeString(tmp, text, StandardCharsets.UTF_8);
+            try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING)) {
+                out.write(ByteBuffer.wrap(text.toString().getBytes(StandardCharsets.UTF_8)));
+                // On disk before it replaces the old file: a crash leaves the old one or the new one, whole.
+                out.force(true);
+            }
             Files.move(tmp, dir.resolve(DEFINITIONS), StandardCopyOption.ATOMIC_MOVE,
                     StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {
@@ -126,10 +155,9 @@ public final class NamespaceDirs implements NamespaceStores, AutoCloseable {
         Opened o = opened.remove(namespace);
         // Off the loop: the store thread may still finish a task, whose completion the loop must be free to run.
         Thread t = new Thread(() -> {
-            if (o != null) {
-                o.close();
+            if (o == null || o.close()) {
+                deleteTree(dir.resolve(namespace));
             }
-            deleteTree(dir.resolve(namespace));
         }, "rattan-drop-" + name + "-" + namespace);
         t.setDaemon(true);
         t.start();

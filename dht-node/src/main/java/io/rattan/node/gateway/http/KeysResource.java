@@ -247,7 +247,7 @@ final class KeysResource {
         Id key = key(keySegment);
         int max = intParam(query, "max", config.pageValuesMax(), 1, config.pageValuesMax(), "values");
         Bytes placemark = placemark(query);
-        GetOptions options = getOptions(query, config.replicas());
+        GetOptions options = getOptions(query, config.replicas(), scope.routing());
         ClientGet request = ClientGet.of(key, options).page(max, placemark);
         return ask(scope.wrap(request), reply -> {
             if (!(reply instanceof GetReply)) {

@@ -56,12 +56,14 @@ final class QueryParams {
      * How a get runs: {@code routing=greedy|delay-aware|iterative}, {@code p=1..16} (iterative only),
      * {@code gateways=1..8}, {@code hedge=true|false}, {@code onehop=true|false}, {@code consistency=one|quorum},
      * {@code r=1..k} (quorum only; {@code replicasMax} is k), {@code owner=<base64url key>} and {@code valueId=N}
-     * ({@link #filter}). Absent ones take {@link GetOptions#defaults()}, except that an iterative get is not hedged:
+     * ({@link #filter}). Absent ones take {@link GetOptions#defaults()}, the routing {@code routingDefault} (the
+     * namespace's), except that an iterative get is not hedged:
      * it runs at this gateway alone (the node would route other copies recursively).
      */
-    static GetOptions getOptions(Map<String, List<String>> query, int replicasMax) throws Rejected {
+    static GetOptions getOptions(Map<String, List<String>> query, int replicasMax, RoutingMode routingDefault)
+            throws Rejected {
         GetOptions defaults = GetOptions.defaults();
-        RoutingMode routing = routing(query, defaults.routing());
+        RoutingMode routing = routing(query, routingDefault);
         boolean iterative = routing == RoutingMode.ITERATIVE;
         String p = singleParam(query, "p");
         int parallelism = intParam(query, "p", 0, 1, GetOptions.PARALLELISM_MAX, "requests in flight");
