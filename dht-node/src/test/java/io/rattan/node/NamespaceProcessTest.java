@@ -49,14 +49,8 @@ class NamespaceProcessTest {
     @Test
     void eachNamespaceKeepsItsOwnKOnEveryNodesStore() throws Exception {
         Path nativeDir = RocksDbNativeLibrary.extractedFromClassPath(dir.resolve("native"));
-        for (int i = 0; i < NODES; i++) {
-            List<String> args = new ArrayList<>(List.of("--leaf-set-half", "3", "--client-rate", "1000000"));
-            if (i > 0) {
-                args.addAll(List.of("--bootstrap", "127.0.0.1:" + nodes.get(0).ports().peer()));
-            }
-            nodes.add(NodeProcesses.start(http, dir.resolve("node-" + i), dir.resolve("node-" + i + ".log"),
-                    nativeDir, "160m", args));
-        }
+        NodeProcesses.startCluster(http, dir, nativeDir, "160m", NODES,
+                List.of("--leaf-set-half", "3", "--client-rate", "1000000"), nodes);
         assertThat(send(nodes.get(0), "PUT", "/admin/namespaces/single", """
                 {"replicas": 1, "writeQuorum": 1, "storage": "disk"}""").statusCode()).isEqualTo(201);
         assertThat(send(nodes.get(1), "PUT", "/admin/namespaces/triple", """

@@ -59,14 +59,42 @@ final class NodeProcesses {
     /** As {@link #start(HttpClient, Path, Path, Path, String, List)}, with further {@code jvmArgs}. */
     static NodeProcess start(HttpClient http, Path dataDir, Path log, Path nativeDir, String maxHeap,
                              List<String> jvmArgs, List<String> nodeArgs) throws IOException {
+        NodeProcess node = NodeProcess.start(launch(dataDir, nativeDir, maxHeap, jvmArgs, nodeArgs), log, null, false);
+        node.awaitReady(http, START_WAIT);
+        return node;
+    }
+
+    /**
+     * {@code count} nodes on {@code dir/node-i} (output in {@code dir/node-i.log}), each with {@code nodeArgs}: the
+     * first founds the overlay, the others join through it, started together (their JVMs boot side by side) and
+     * awaited. Each is added to {@code into} as soon as it runs, so that the caller's clean-up stops it even when a
+     * later one fails to start.
+     */
+    static void startCluster(HttpClient http, Path dir, Path nativeDir, String maxHeap, int count,
+                             List<String> nodeArgs, List<NodeProcess> into) throws IOException {
+        NodeProcess first = start(http, dir.resolve("node-0"), dir.resolve("node-0.log"), nativeDir, maxHeap, nodeArgs);
+        into.add(first);
+        List<String> joining = new ArrayList<>(nodeArgs);
+        joining.addAll(List.of("--bootstrap", "127.0.0.1:" + first.ports().peer()));
+        List<NodeProcess> others = new ArrayList<>();
+        for (int i = 1; i < count; i++) {
+            NodeLaunch launch = launch(dir.resolve("node-" + i), nativeDir, maxHeap, List.of(), joining);
+            NodeProcess node = NodeProcess.start(launch, dir.resolve("node-" + i + ".log"), null, false);
+            others.add(node);
+            into.add(node);
+        }
+        for (NodeProcess node : others) {
+            node.awaitReady(http, START_WAIT);
+        }
+    }
+
+    private static NodeLaunch launch(Path dataDir, Path nativeDir, String maxHeap, List<String> jvmArgs,
+                                     List<String> nodeArgs) throws IOException {
         List<String> jvm = new ArrayList<>(List.of("-Xmx" + maxHeap, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
                 "-Djava.library.path=" + nativeDir.toAbsolutePath()));
         jvm.addAll(jvmArgs);
-        NodeLaunch launch = new NodeLaunch(Path.of(System.getProperty("java.home"), "bin", "java").toString(), jvm,
+        return new NodeLaunch(Path.of(System.getProperty("java.home"), "bin", "java").toString(), jvm,
                 System.getProperty("java.class.path"), freePorts(), dataDir, nodeArgs);
-        NodeProcess node = NodeProcess.start(launch, log, null, false);
-        node.awaitReady(http, START_WAIT);
-        return node;
     }
 
     /** Its node id, from {@code GET /node}. */

@@ -59,14 +59,8 @@ class WatchProcessTest {
     @Test
     void everyPutAcknowledgedAfterReadyArrivesOnceAcrossAReplicaKillAndAGatewayKill() throws Exception {
         Path nativeDir = RocksDbNativeLibrary.extractedFromClassPath(dir.resolve("native"));
-        for (int i = 0; i < NODES; i++) {
-            List<String> args = new ArrayList<>(List.of("--watch-lease-ms", "6000", "--client-rate", "1000000"));
-            if (i > 0) {
-                args.addAll(List.of("--bootstrap", "127.0.0.1:" + nodes.get(0).ports().peer()));
-            }
-            nodes.add(NodeProcesses.start(http, dir.resolve("node-" + i), dir.resolve("node-" + i + ".log"),
-                    nativeDir, "160m", args));
-        }
+        NodeProcesses.startCluster(http, dir, nativeDir, "160m", NODES,
+                List.of("--watch-lease-ms", "6000", "--client-rate", "1000000"), nodes);
         Map<String, NodeProcess> byGateway = new HashMap<>();
         Map<NodeProcess, Id> ids = new HashMap<>();
         List<Address> gateways = new ArrayList<>();
