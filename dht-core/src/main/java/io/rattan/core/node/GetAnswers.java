@@ -216,10 +216,11 @@ final class GetAnswers {
 
     /**
      * {@code past} with {@code key}'s suspected replicas added ({@link Membership#replicaSetWithSuspects}), so that a
-     * read asks them and R grows by their number. A suspect is in no replica set, yet holds what it held; a root whose
-     * store is in a fault has no records of its own to count on, and drops may leave both of a put's holders suspected
-     * at once (seed 541 of issue 34's long run: a faulted root's paged read of every replica of its view, neither
-     * holder among them, answered OK without the put).
+     * read asks them (after the others) and R grows by their number. A suspect is in no replica set, yet holds what it
+     * held, and a put is sent to it too. Drops may leave both of a put's holders suspected at once (seed 541 of issue
+     * 34's long run: a faulted root's read of every replica of its view, neither holder among them, answered OK
+     * without the put); so may a one-way cut's end, when the first member to answer again unsettles the key while
+     * the others are suspected still (OneWayCutNodeTest under load: a read of itself and that member alone).
      */
     private QuorumRead.Past withSuspects(Id key, QuorumRead.Past past) {
         List<Contact> current = members.replicaSet(key);
@@ -287,11 +288,11 @@ final class GetAnswers {
             // two next replicas' (PARTIAL if fewer answer). An unsettled view (settled) reads the two next replicas too
             // and answers OK with what answered; after a heal every current replica (readQuorum).
             ctx.listener().oneReplicaGetServed(true, !healthy);
+            QuorumRead.Past past = withSuspects(g.key(), pastReplicas(g.key()));
             if (healthy) {
-                QuorumRead.startWidened(ctx, members, replica, g, readQuorum(true), pastReplicas(g.key()));
+                QuorumRead.startWidened(ctx, members, replica, g, readQuorum(true), past);
             } else {
-                QuorumRead.start(ctx, members, replica, g, readQuorum(false),
-                        withSuspects(g.key(), pastReplicas(g.key())));
+                QuorumRead.start(ctx, members, replica, g, readQuorum(false), past);
             }
             return;
         }

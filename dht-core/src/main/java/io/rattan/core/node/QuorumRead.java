@@ -56,9 +56,10 @@ final class QuorumRead {
     private final Set<Id> late = new HashSet<>();
     /**
      * Nodes that were replicas of the key in a view of the settling window and are not now ({@link GetAnswers}), and
-     * for a root whose store is in a fault, the key's suspected replicas ({@code GetAnswers.withSuspects}):
-     * {@code reachable}, those of them that are usable members, asked first and counted among the read's replicas;
-     * R grows by {@code count}, all of them, so that a current replica is read in place of each one not reachable.
+     * for a get read wider than one replica, the key's suspected replicas ({@code GetAnswers.withSuspects}):
+     * {@code reachable}, those of them that are usable members (asked first) or suspects (last), counted among the
+     * read's replicas; R grows by {@code count}, all of them, so that a current replica is read in place of each one
+     * not reachable.
      */
     record Past(List<Contact> reachable, int count) {
         static final Past NONE = new Past(List.of(), 0);
@@ -160,8 +161,9 @@ final class QuorumRead {
     private void askMore() {
         List<Contact> order = new ArrayList<>(past.reachable());
         order.addAll(members.replicaSet(get.key()));
-        // Replicas whose answers to this node have stopped (Peers.answersStopped) last: one would hold the read up.
-        order.sort(Comparator.comparing(c -> members.answersStopped(c.id())));
+        // Suspects, and replicas whose answers to this node have stopped (Peers.answersStopped), last: one would hold
+        // the read up.
+        order.sort(Comparator.comparing(c -> !members.usable(c) || members.answersStopped(c.id())));
         for (Contact c : order) {
             if (done || answers.size() + outstanding - late.size() >= needed) {
                 return;

@@ -316,6 +316,43 @@ class GetAnswersSettlingTest extends ReplicaRig {
     }
 
     @Test
+    void theReplicasStillSuspectedWhenACutEndsAreReadToo() {
+        // OneWayCutNodeTest under load: while this node was cut off one way, each request of its timed out and
+        // suspected its neighbours, their own messages cleared them, and the last timeouts left them suspected until
+        // they answer again. 0x80…05, the fifth closest to KEY, answered first: its cut ended and KEY is unsettled,
+        // while A, 0x7f…fd and 0x80…04, which took a put without this node, were still suspected. A read of the usable
+        // replicas alone (this node and 0x80…05) answered OK without the put.
+        List<Contact> cut = List.of(a, b, c, FIFTH);
+        cut.forEach(this::leaveRequestUnanswered);
+        scheduler.runFor(200_000_000L);
+        cut.forEach(members::heard);
+        scheduler.runFor(Peers.CUT_OFF_NANOS);
+        List.of(a, b, c).forEach(this::leaveRequestUnanswered);
+        scheduler.runFor(200_000_000L);
+        assertThat(List.of(a, b, c)).noneMatch(members::usable);
+
+        answerNextRequestTo(FIFTH);
+
+        assertThat(gets.settled(KEY)).isFalse();
+        gets.serve(get());
+        List<Sent> reads = sent(ReplicaRead.class);
+        assertThat(reads).as("the suspected replicas too, after the one that answers").extracting(Sent::to)
+                .containsExactlyInAnyOrder(FIFTH.address(), a.address(), b.address(), c.address());
+        assertThat(reads.get(0).to()).isEqualTo(FIFTH.address());
+        StoredRecord missed = value("acknowledged by A and 0x7f…fd while this node was cut off");
+        answerReads(reads.subList(0, 2), a, List.of(wire(missed)));
+        assertThat(sent(GetReply.class)).as("R grows by the suspects: waiting for the others").isEmpty();
+        answerReads(reads.subList(2, 4), a, List.of(wire(missed)));
+        GetReply reply = (GetReply) sent(GetReply.class).get(0).envelope().body();
+        assertThat(reply.values()).extracting(v -> v.value()).containsExactly(missed.value());
+    }
+
+    /** Sends {@code peer} a ping that goes unanswered: its timeout suspects the peer, as any request's does. */
+    private void leaveRequestUnanswered(Contact peer) {
+        outbox.request(peer, new Ping(), 100_000_000L, ReplyHandler.of(r -> { }, () -> members.peerTimedOut(peer)));
+    }
+
+    @Test
     void aSlowMembersLateAnswersLeaveTheKeySettled() {
         // A slow node: requests to it time out, and it answers them, in the order sent, seconds late.
         outbox.request(a, new Ping(), 100_000_000L, ReplyHandler.of(r -> { }, () -> members.peerTimedOut(a)));
