@@ -25,14 +25,17 @@ import java.util.TreeMap;
 
 /**
  * Real nodes in JVMs of their own for the process tests (the crash and repair-at-volume proofs of
- * docs/durability.md): each a {@link NodeProcess} started from this JVM's class path on free loopback ports, awaited
- * until {@code /ready}, and read through its HTTP port ({@link #records}, {@link #id}, {@link #metricSamples}).
+ * docs/durability.md): each a {@link NodeProcess} started from this JVM's class path (or another build's, for a
+ * rolling upgrade) on free loopback ports, or again on a stopped node's ({@link #restart}), awaited until
+ * {@code /ready}, and read through its HTTP port ({@link #records}, {@link #id}, {@link #metricSamples}).
  */
 final class NodeProcesses {
 
     static final ObjectMapper JSON = new ObjectMapper();
     /** How long a node may take to become ready on a loaded 2-core machine. */
     static final Duration START_WAIT = Duration.ofMinutes(3);
+    /** This JVM's class path: the build under test, which every helper launches unless told another. */
+    static final String THIS_BUILD = System.getProperty("java.class.path");
 
     private NodeProcesses() {
     }
@@ -59,7 +62,27 @@ final class NodeProcesses {
     /** As {@link #start(HttpClient, Path, Path, Path, String, List)}, with further {@code jvmArgs}. */
     static NodeProcess start(HttpClient http, Path dataDir, Path log, Path nativeDir, String maxHeap,
                              List<String> jvmArgs, List<String> nodeArgs) throws IOException {
-        NodeProcess node = NodeProcess.start(launch(dataDir, nativeDir, maxHeap, jvmArgs, nodeArgs), log, null, false);
+        NodeProcess node = NodeProcess.start(launch(THIS_BUILD, freePorts(), dataDir, nativeDir, maxHeap, jvmArgs,
+                nodeArgs), log, null, false);
+        node.awaitReady(http, START_WAIT);
+        return node;
+    }
+
+    /**
+     * Starts this build again where {@code stopped} ran, which must have exited: on its ports, and on
+     * {@code dataDir}, which must be the data dir it ran on (so the node keeps its id and its store), but with
+     * {@code nodeArgs} of its own (an upgrade, a flag changed). The new process takes {@code stopped}'s place in
+     * {@code into} as soon as it runs, so that the caller's clean-up stops it even when it never gets ready; then it
+     * is awaited until ready.
+     */
+    static NodeProcess restart(HttpClient http, NodeProcess stopped, Path dataDir, Path log, Path nativeDir,
+                               String maxHeap, List<String> nodeArgs, List<NodeProcess> into) throws IOException {
+        if (stopped.isAlive()) {
+            throw new IllegalStateException("node on " + stopped.ports() + " still runs");
+        }
+        NodeLaunch launch = launch(THIS_BUILD, stopped.ports(), dataDir, nativeDir, maxHeap, List.of(), nodeArgs);
+        NodeProcess node = NodeProcess.start(launch, log, null, false);
+        into.set(into.indexOf(stopped), node);
         node.awaitReady(http, START_WAIT);
         return node;
     }
@@ -72,13 +95,25 @@ final class NodeProcesses {
      */
     static void startCluster(HttpClient http, Path dir, Path nativeDir, String maxHeap, int count,
                              List<String> nodeArgs, List<NodeProcess> into) throws IOException {
-        NodeProcess first = start(http, dir.resolve("node-0"), dir.resolve("node-0.log"), nativeDir, maxHeap, nodeArgs);
+        startCluster(http, dir, THIS_BUILD, nativeDir, maxHeap, count, nodeArgs, into);
+    }
+
+    /**
+     * As {@link #startCluster(HttpClient, Path, Path, String, int, List, List)}, each node run from
+     * {@code classPath} (another build's runnable jar, say), whose RocksDB JNI library is in {@code nativeDir}.
+     */
+    static void startCluster(HttpClient http, Path dir, String classPath, Path nativeDir, String maxHeap, int count,
+                             List<String> nodeArgs, List<NodeProcess> into) throws IOException {
+        NodeProcess first = NodeProcess.start(launch(classPath, freePorts(), dir.resolve("node-0"), nativeDir, maxHeap,
+                List.of(), nodeArgs), dir.resolve("node-0.log"), null, false);
         into.add(first);
+        first.awaitReady(http, START_WAIT);
         List<String> joining = new ArrayList<>(nodeArgs);
         joining.addAll(List.of("--bootstrap", "127.0.0.1:" + first.ports().peer()));
         List<NodeProcess> others = new ArrayList<>();
         for (int i = 1; i < count; i++) {
-            NodeLaunch launch = launch(dir.resolve("node-" + i), nativeDir, maxHeap, List.of(), joining);
+            NodeLaunch launch = launch(classPath, freePorts(), dir.resolve("node-" + i), nativeDir, maxHeap, List.of(),
+                    joining);
             NodeProcess node = NodeProcess.start(launch, dir.resolve("node-" + i + ".log"), null, false);
             others.add(node);
             into.add(node);
@@ -88,13 +123,13 @@ final class NodeProcesses {
         }
     }
 
-    private static NodeLaunch launch(Path dataDir, Path nativeDir, String maxHeap, List<String> jvmArgs,
-                                     List<String> nodeArgs) throws IOException {
+    private static NodeLaunch launch(String classPath, NodePorts ports, Path dataDir, Path nativeDir, String maxHeap,
+                                     List<String> jvmArgs, List<String> nodeArgs) {
         List<String> jvm = new ArrayList<>(List.of("-Xmx" + maxHeap, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
                 "-Djava.library.path=" + nativeDir.toAbsolutePath()));
         jvm.addAll(jvmArgs);
         return new NodeLaunch(Path.of(System.getProperty("java.home"), "bin", "java").toString(), jvm,
-                System.getProperty("java.class.path"), freePorts(), dataDir, nodeArgs);
+                classPath, ports, dataDir, nodeArgs);
     }
 
     /** Its node id, from {@code GET /node}. */
