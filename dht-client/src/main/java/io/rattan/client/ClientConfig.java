@@ -22,6 +22,7 @@ import java.util.concurrent.Executor;
  * @param meterRegistry       where timers go, or null for none
  * @param executor            where returned futures complete, or null for the client's own pool
  * @param loadRing            whether the ring is loaded at start and refreshed, for one-hop gets
+ * @param protocolVersion     the protocol version the client speaks (MessageCodec.VERSION, or the one before)
  */
 record ClientConfig(
         List<Address> gateways,
@@ -35,7 +36,8 @@ record ClientConfig(
         int requestsInFlightMax,
         MeterRegistry meterRegistry,
         Executor executor,
-        boolean loadRing) {
+        boolean loadRing,
+        int protocolVersion) {
 
     /** Longest duration accepted: beyond it, nanosecond arithmetic on deadlines could overflow. */
     static final Duration DURATION_MAX = Duration.ofDays(365);

@@ -1,6 +1,7 @@
 package io.rattan.client;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
@@ -32,6 +33,7 @@ abstract class ClientSettings<B extends ClientSettings<B>> {
     private int eventLoopThreads = 1;
     private int maxRequestsInFlight = 65_536;
     private boolean loadRing = true;
+    private int protocolVersion = MessageCodec.VERSION;
 
     ClientSettings() {
     }
@@ -159,12 +161,29 @@ abstract class ClientSettings<B extends ClientSettings<B>> {
     }
 
     /**
+     * The protocol version the client speaks: {@link MessageCodec#VERSION}, the default, or the one before it, to
+     * use gateways of the previous release (a rolling upgrade upgrades the nodes first, then the clients: a node
+     * answers each client in the version it spoke).
+     *
+     * @throws IllegalArgumentException if this build does not speak {@code version}
+     */
+    public B protocolVersion(int version) {
+        if (!MessageCodec.isSpoken(version)) {
+            throw new IllegalArgumentException("protocol version " + version + " is not spoken by this client: "
+                    + MessageCodec.VERSION_OLDEST + " to " + MessageCodec.VERSION);
+        }
+        this.protocolVersion = version;
+        return self();
+    }
+
+    /**
      * The settings as they stand, checked as a whole.
      *
      * @throws IllegalStateException if no gateway was given
      */
     ClientConfig config() {
         return new ClientConfig(gateways, attemptTimeout, totalTimeout, maxRetries, backoffBase, backoffMax,
-                connectTimeout, eventLoopThreads, maxRequestsInFlight, meterRegistry, executor, loadRing);
+                connectTimeout, eventLoopThreads, maxRequestsInFlight, meterRegistry, executor, loadRing,
+                protocolVersion);
     }
 }

@@ -22,6 +22,7 @@ import io.rattan.node.store.RocksDbStore;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntSupplier;
 
 /**
  * A node's metrics, in Micrometer, named {@code rattan.*} in base units:
@@ -120,6 +121,21 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
     /** Counts the client limits' refusals: requests over a client's rate, puts beyond its storage share. */
     public void bindClientGuard(ClientGuard guard) {
         gateway.bindClientGuard(guard);
+    }
+
+    /**
+     * Exports the protocol version this node speaks and how many peers it speaks an older one to: above 0, a rolling
+     * upgrade is under way (docs/deploy.md).
+     */
+    public void bindProtocol(int spoken, IntSupplier peersSpeakingOlder) {
+        Gauge.builder("rattan.protocol.spoken", () -> spoken)
+                .description("The protocol version this node speaks (--protocol-version); it accepts that one and the "
+                        + "one before")
+                .register(registry);
+        Gauge.builder("rattan.peers.older.protocol", peersSpeakingOlder::getAsInt)
+                .description("Peer addresses this node speaks an older protocol version to, as they spoke to it or "
+                        + "refused its own: above 0, a rolling upgrade is under way")
+                .register(registry);
     }
 
     /** Also exports JVM memory, GC, thread, class-loading, CPU and uptime metrics; released by {@link #close}. */

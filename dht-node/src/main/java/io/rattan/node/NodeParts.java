@@ -121,11 +121,12 @@ final class NodeParts {
             this.stall = stallFor(options.inboundSlowness(), loop, id);
             this.nodeOnLoop = new NodeOnLoop(loop, gate, stall, this::contact);
             this.ownStore = new OwnStore(gate, () -> !nodeOnLoop.stopped(), store, offLoopStore, clock);
-            this.backend = new NodeBackend(nodeOnLoop, ownStore, store, registry, options.config());
-            MessageCodec codec = new MessageCodec();
+            var codec = new MessageCodec(MessageCodec.DEFAULT_FRAME_BYTES_MAX, options.config().protocolVersion());
             this.transport = new NettyTransport(loop, codec, name, metrics.peerTransport(),
                     options.limits().outboundConnectionsMax());
             opened.push(transport::halt);
+            this.backend = new NodeBackend(nodeOnLoop, ownStore, store, registry, options.config());
+            metrics.bindProtocol(codec.version(), transport::peersSpeakingOlder);
             this.peerServer = new PeerServer(loop, new InetSocketAddress(options.bind(), options.peerPort()), codec,
                     nodeOnLoop::receive, name, transport, metrics.peerTransport(), options.limits());
             opened.push(peerServer);
@@ -148,9 +149,6 @@ final class NodeParts {
             this.httpGateway = bindHttp(group, options, backend, clientGuard, metrics, permanent);
             opened.push(httpGateway);
             this.adminGateway = bindAdmin(group, options, backend);
-            if (adminGateway != null) {
-                opened.push(adminGateway);
-            }
         } catch (IOException | RuntimeException | Error e) {
             closeOpened();
             throw e;
@@ -269,17 +267,20 @@ final class NodeParts {
     /**
      * The admin port, bound, or null when the node has none: the operator endpoints, unmetered (whoever reaches it is
      * trusted; it listens on loopback unless told otherwise) and uncounted in the client port's transport metrics.
+     * Pushed on what is opened, so that a failure later closes it.
      */
-    private static HttpGateway bindAdmin(EventLoopGroup group, NodeOptions options, GatewayBackend backend)
+    private HttpGateway bindAdmin(EventLoopGroup group, NodeOptions options, GatewayBackend backend)
             throws IOException {
         OperatorEndpoints o = options.operator();
         if (!o.hasAdminPort()) {
             return null;
         }
         try {
-            return new HttpGateway(group, new InetSocketAddress(o.adminBind(), o.adminPort()), backend,
+            HttpGateway admin = new HttpGateway(group, new InetSocketAddress(o.adminBind(), o.adminPort()), backend,
                     ClientGuard.none(), options.limits().connections(), TransportListener.NONE, HttpSurfaces.ADMIN,
                     null);
+            opened.push(admin);
+            return admin;
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }

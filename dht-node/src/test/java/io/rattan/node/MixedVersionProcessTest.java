@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.id.Id;
 import io.rattan.node.process.NodeProcess;
 import io.rattan.node.store.RocksDbNativeLibrary;
@@ -24,21 +25,21 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A rolling upgrade (issue 38) on real node processes. Five nodes speaking protocol 10, the previous release, are
+ * A rolling upgrade (issue 38) on real node processes. Five nodes speaking protocol 11, the previous release, are
  * upgraded one at a time: each is stopped gracefully (SIGTERM: it hands its values off and says goodbye) and started
- * again on its data directory and ports without {@code --protocol-version}, so at 11, this build's newest. It proves
+ * again on its data directory and ports without {@code --protocol-version}, so at 12, this build's newest. It proves
  * that
  * <ul>
- * <li>a node at 10 refuses to define a namespace (namespaces exist only in protocol 11);
- * <li>a cluster of mixed versions keeps serving: puts through nodes at 10 and at 11 are acknowledged while a node is
- * away, an upgraded node joins through a node at 10 (the first four steps) and through one at 11 (the last), and
+ * <li>a cluster of mixed versions keeps serving: puts through nodes at 11 and at 12 are acknowledged while a node is
+ * away, an upgraded node joins through a node at 11 (the first four steps) and through one at 12 (the last), and
  * after every step each value acknowledged so far reads back exactly through the node just upgraded and through a
- * node still at 10: nothing acknowledged is lost;
- * <li>once every node runs 11 they speak 11 among themselves: a namespace defined at one node reaches every node, and
- * its values put through one node are read through another.
+ * node still at 11: nothing acknowledged is lost;
+ * <li>an upgraded node knows it speaks the older version to the old nodes ({@code rattan_peers_older_protocol}), and
+ * once every node runs 12 none does: they speak 12 among themselves, and a namespace defined at one node reaches
+ * every node and serves its values.
  * </ul>
  *
- * <p>The old nodes are this build held at {@code --protocol-version 10}; when the environment variable
+ * <p>The old nodes are this build held at {@code --protocol-version 11}; when the environment variable
  * {@value #PREVIOUS_JAR_ENV} names a runnable jar of the previous release ({@code dht-node-…-all.jar}), they run that
  * jar instead, without the flag (it does not know it), with RocksDB's JNI library extracted from that jar (beside it,
  * as {@code rattan local} does). {@link OldBuild} is the one place where the two differ. The upgraded nodes always run
@@ -46,7 +47,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class MixedVersionProcessTest {
 
-    /** Names a runnable jar of the previous release to run the old nodes from; unset: this build at 10. */
+    /** Names a runnable jar of the previous release to run the old nodes from; unset: this build at 11. */
     static final String PREVIOUS_JAR_ENV = "RATTAN_PREVIOUS_NODE_JAR";
 
     private static final int NODES = 5;
@@ -81,7 +82,7 @@ class MixedVersionProcessTest {
     }
 
     @Test
-    void aClusterUpgradedNodeByNodeFrom10To11LosesNothingAndEndsSpeaking11() throws Exception {
+    void aClusterUpgradedNodeByNodeFrom11To12LosesNothingAndEndsSpeaking12() throws Exception {
         Path nativeDir = RocksDbNativeLibrary.extractedFromClassPath(dir.resolve("native"));
         OldBuild old = OldBuild.fromEnvironment(nativeDir);
         List<String> oldArgs = new ArrayList<>(NODE_ARGS);
@@ -91,17 +92,21 @@ class MixedVersionProcessTest {
         for (int n = 0; n < FIRST_VALUES; n++) {
             put(nodes.get(n % NODES), "before-" + n);
         }
-        HttpResponse<String> refused = send(nodes.get(2), "PUT", "/admin/namespaces/x", NAMESPACE_BODY);
-        assertThat(refused.statusCode()).as("a node at 10 defines no namespace: %s", refused.body())
-                .isBetween(400, 499);
-
         for (int i = 0; i < NODES; i++) {
             upgrade(i, nativeDir);
+            if (i == 0) {
+                assertThat(olderPeers(nodes.get(0))).as("old nodes the upgraded node 0 speaks 11 to").isPositive();
+            }
         }
 
+        await().atMost(WAIT).pollInterval(POLL).untilAsserted(() -> {
+            for (int i = 0; i < NODES; i++) {
+                assertThat(olderPeers(nodes.get(i))).as("peers node %d speaks an older version to", i).isZero();
+            }
+        });
         for (int i = 0; i < NODES; i++) {
-            assertThat(NodeProcesses.metricSamples(http, nodes.get(i), "rattan_build_info").keySet())
-                    .as("node %d runs this build", i).anyMatch(labels -> labels.contains("protocol=\"11\""));
+            assertThat(NodeProcesses.metricSamples(http, nodes.get(i), "rattan_protocol_spoken").values())
+                    .as("node %d speaks", i).containsExactly((double) MessageCodec.VERSION);
         }
         HttpResponse<String> defined = send(nodes.get(0), "PUT", "/admin/namespaces/after", NAMESPACE_BODY);
         assertThat(defined.statusCode()).as(defined.body()).isEqualTo(201);
@@ -124,8 +129,8 @@ class MixedVersionProcessTest {
 
     /**
      * Step {@code i}: node i leaves gracefully, puts go on through the others, and node i comes back on its data
-     * directory and ports at 11, joining through node i+1 (at 10 until the last step); then everything acknowledged
-     * so far must read back through it and through node i+1 while that one is still at 10.
+     * directory and ports at 12, joining through node i+1 (at 11 until the last step); then everything acknowledged
+     * so far must read back through it and through node i+1 while that one is still at 11.
      */
     private void upgrade(int i, Path nativeDir) throws Exception {
         NodeProcess leaving = nodes.get(i);
@@ -164,14 +169,20 @@ class MixedVersionProcessTest {
         });
     }
 
-    /** How the old nodes run: the previous release's jar, or this build held at protocol 10. */
+    /** Peers {@code n} speaks an older protocol version to, from {@code rattan_peers_older_protocol}. */
+    private double olderPeers(NodeProcess n) throws IOException, InterruptedException {
+        return NodeProcesses.metricSamples(http, n, "rattan_peers_older_protocol").values().stream()
+                .mapToDouble(Double::doubleValue).sum();
+    }
+
+    /** How the old nodes run: the previous release's jar, or this build held at the older protocol version. */
     private record OldBuild(String classPath, Path nativeDir, List<String> args) {
 
         static OldBuild fromEnvironment(Path thisBuildNativeDir) throws IOException {
             String jar = System.getenv(PREVIOUS_JAR_ENV);
             if (jar == null || jar.isBlank()) {
                 return new OldBuild(NodeProcesses.THIS_BUILD, thisBuildNativeDir,
-                        List.of("--protocol-version", "10"));
+                        List.of("--protocol-version", Integer.toString(MessageCodec.VERSION_OLDEST)));
             }
             Path path = Path.of(jar).toAbsolutePath();
             return new OldBuild(path.toString(), RocksDbNativeLibrary.extracted(path), List.of());

@@ -18,7 +18,10 @@ import java.util.List;
  * <p>Either {@link #withScratch} or {@link #withoutScratch}: the frame bytes are the same, only what is allocated on
  * the way differs.
  *
- * <p>One instance per connection: the scratch array is confined to the connection's event loop.
+ * <p>Frames are written in the version of the last frame read on the connection, the codec's own until one is read:
+ * a gateway answers each client in the version it spoke (a rolling upgrade), and a client hears its own.
+ *
+ * <p>One instance per connection: the scratch array and the version are confined to the connection's event loop.
  */
 public final class EnvelopeCodec extends MessageToMessageCodec<ByteBuf, Envelope> {
 
@@ -28,9 +31,12 @@ public final class EnvelopeCodec extends MessageToMessageCodec<ByteBuf, Envelope
     private final MessageCodec codec;
     private final boolean reuseScratch;
     private byte[] scratch;
+    // The codec of the version the peer last spoke; the reading codec accepts it, so it can write it.
+    private MessageCodec speaking;
 
     private EnvelopeCodec(MessageCodec codec, boolean reuseScratch) {
         this.codec = codec;
+        this.speaking = codec;
         this.reuseScratch = reuseScratch;
         this.scratch = reuseScratch ? new byte[SCRATCH_BYTES_MIN] : null;
     }
@@ -57,11 +63,11 @@ public final class EnvelopeCodec extends MessageToMessageCodec<ByteBuf, Envelope
         byte[] body;
         int size;
         if (reuseScratch) {
-            size = codec.encodedSize(envelope);
+            size = speaking.encodedSize(envelope);
             body = scratch(size);
-            codec.encode(envelope, body, 0);
+            speaking.encode(envelope, body, 0);
         } else {
-            body = codec.encode(envelope);
+            body = speaking.encode(envelope);
             size = body.length;
         }
         ByteBuf frame = ctx.alloc().ioBuffer(LENGTH_FIELD_BYTES + size);
@@ -75,11 +81,21 @@ public final class EnvelopeCodec extends MessageToMessageCodec<ByteBuf, Envelope
         int length = frame.readableBytes();
         if (frame.hasArray()) {
             out.add(codec.decode(frame.array(), frame.arrayOffset() + frame.readerIndex(), length));
-            return;
+        } else {
+            byte[] body = reuseScratch ? scratch(length) : new byte[length];
+            frame.getBytes(frame.readerIndex(), body, 0, length);
+            out.add(codec.decode(body, 0, length));
         }
-        byte[] body = reuseScratch ? scratch(length) : new byte[length];
-        frame.getBytes(frame.readerIndex(), body, 0, length);
-        out.add(codec.decode(body, 0, length));
+        // Decoded, so the first byte is a version the codec accepts.
+        int version = frame.getUnsignedByte(frame.readerIndex());
+        if (version != speaking.version()) {
+            speaking = codec.at(version);
+        }
+    }
+
+    /** The protocol version of the last frame read on this connection, or the codec's own before the first. */
+    public int peerVersion() {
+        return speaking.version();
     }
 
     /** The scratch array, grown to hold {@code size} bytes; frames are bounded by the codec, so it is too. */

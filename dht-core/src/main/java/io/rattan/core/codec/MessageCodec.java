@@ -16,10 +16,10 @@ import java.util.Objects;
  * A frame body is what {@link #encode} returns. Transports send each body after a 4-byte big-endian length, which is
  * not part of the body; a receiver rejects a length above its {@link #frameBytesMax()} before reading the body.
  *
- * <h2>Frame body, version 10</h2>
+ * <h2>Frame body, version 12</h2>
  * All integers are big-endian and fixed width; there are no varints, so each value has exactly one encoding.
  * <pre>
- * u8    version      must be {@value #VERSION}
+ * u8    version      the codec's {@link #version()}; a decoder accepts its own and the one before (a rolling upgrade)
  * u8    type tag     {@link MessageType#tag()}
  * u8    flags        bit 0: a sender is present; all other bits must be 0
  * [contact sender]   only when flags bit 0 is set
@@ -79,8 +79,13 @@ import java.util.Objects;
  */
 public final class MessageCodec {
 
-    /** The protocol version carried in the first byte of every frame. */
-    public static final int VERSION = 11;
+    /** The newest protocol version, carried in the first byte of every frame this build writes by default. */
+    public static final int VERSION = 12;
+    /**
+     * The oldest protocol version this build can still speak: a node or client may be told to speak it (during a
+     * rolling upgrade), and one speaking {@link #VERSION} accepts it.
+     */
+    public static final int VERSION_OLDEST = 11;
     /** Default largest frame body: 1 MiB. */
     public static final int DEFAULT_FRAME_BYTES_MAX = 1 << 20;
     /** Largest value, in bytes. */
@@ -101,23 +106,71 @@ public final class MessageCodec {
     private static final int FLAG_SENDER = 1;
 
     private final int frameBytesMax;
+    private final int version;
 
-    /** A codec that accepts frames up to {@link #DEFAULT_FRAME_BYTES_MAX}. */
+    /** A codec of {@link #VERSION} that accepts frames up to {@link #DEFAULT_FRAME_BYTES_MAX}. */
     public MessageCodec() {
         this(DEFAULT_FRAME_BYTES_MAX);
     }
 
     /**
-     * A codec that refuses to encode or decode frame bodies above {@code frameBytesMax} bytes.
+     * A codec of {@link #VERSION} that refuses to encode or decode frame bodies above {@code frameBytesMax} bytes.
      *
      * @throws IllegalArgumentException if {@code frameBytesMax} is not positive
      */
     public MessageCodec(int frameBytesMax) {
+        this(frameBytesMax, VERSION);
+    }
+
+    /**
+     * A codec that writes {@code version} and accepts it and the version before it, down to {@link #VERSION_OLDEST}:
+     * so a node told to speak the older version accepts only that one, as a build of that version does.
+     *
+     * @throws IllegalArgumentException if {@code frameBytesMax} is not positive or {@code version} is not spoken here
+     */
+    public MessageCodec(int frameBytesMax, int version) {
         if (frameBytesMax <= 0) {
             throw new IllegalArgumentException("frameBytesMax must be positive: " + frameBytesMax);
         }
+        if (!isSpoken(version)) {
+            throw new IllegalArgumentException("protocol version " + version + " is not spoken by this build: "
+                    + VERSION_OLDEST + " to " + VERSION);
+        }
         this.frameBytesMax = frameBytesMax;
+        this.version = version;
     }
+
+    /** Whether this build can speak {@code version}: {@link #VERSION_OLDEST} to {@link #VERSION}. */
+    public static boolean isSpoken(int version) {
+        return version >= VERSION_OLDEST && version <= VERSION;
+    }
+
+    /** The protocol version this codec writes. */
+    public int version() {
+        return version;
+    }
+
+    /** This codec's version and the one before it, as far back as this build speaks. */
+    public boolean accepts(int frameVersion) {
+        return frameVersion <= version && frameVersion >= oldestAccepted();
+    }
+
+    /** The oldest version this codec accepts: the one before its own, or its own when this build speaks no older. */
+    public int oldestAccepted() {
+        return Math.max(VERSION_OLDEST, version - 1);
+    }
+
+    /** A codec with this one's frame limit that writes {@code frameVersion}, one this codec accepts. */
+    public MessageCodec at(int frameVersion) {
+        if (frameVersion == version) {
+            return this;
+        }
+        if (!accepts(frameVersion)) {
+            throw new IllegalArgumentException("version " + frameVersion + " is not accepted by a codec of " + version);
+        }
+        return new MessageCodec(frameBytesMax, frameVersion);
+    }
+
 
     /** The largest frame body, in bytes, this codec encodes or decodes. */
     public int frameBytesMax() {
@@ -216,10 +269,10 @@ public final class MessageCodec {
 
     // ---- encoding: one walk serves both sizing (no buffer) and writing ----
 
-    private static void writeEnvelope(FrameWriter w, Envelope envelope) {
+    private void writeEnvelope(FrameWriter w, Envelope envelope) {
         Message body = envelope.body();
         Contact sender = envelope.sender();
-        w.u8(VERSION);
+        w.u8(version);
         w.u8(body.type().tag());
         w.u8(sender != null ? FLAG_SENDER : 0);
         if (sender != null) {
@@ -231,11 +284,12 @@ public final class MessageCodec {
 
     // ---- decoding ----
 
-    private static Envelope readEnvelope(FrameReader r) {
-        int version = r.u8("version");
-        if (version != VERSION) {
-            throw new CodecException("unsupported version " + version + ": this node speaks version " + VERSION
-                    + (version < VERSION ? " (the sender runs an older Rattan: upgrade it)" : "")
+    private Envelope readEnvelope(FrameReader r) {
+        int frameVersion = r.u8("version");
+        if (!accepts(frameVersion)) {
+            throw new CodecException("unsupported version " + frameVersion + ": this node speaks version " + version
+                    + (oldestAccepted() < version ? " and accepts " + oldestAccepted() : "")
+                    + (frameVersion < version ? " (the sender runs an older Rattan: upgrade it)" : "")
                     + "; see docs/protocol.md#versioning");
         }
         int tag = r.u8("type tag");

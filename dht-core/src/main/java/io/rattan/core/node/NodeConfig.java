@@ -30,6 +30,8 @@ import io.rattan.core.msg.NamespaceDefinition;
  * @param watch                      the bounds of watches: leases, and how many a gateway and a replica hold
  * @param namespace                  the namespace these settings serve: {@code default} for the node's own; a
  *                                   namespace's replicas, W and limits are its definition's (owned values sign it)
+ * @param protocolVersion            the protocol version the node speaks ({@link MessageCodec#VERSION} unless told
+ *                                   to speak the one before, during a rolling upgrade): an older one lacks namespaces
  */
 public record NodeConfig(
         int leafSetHalf,
@@ -50,7 +52,8 @@ public record NodeConfig(
         int digestEntriesMax,
         int idsPerIp,
         WatchLimits watch,
-        String namespace) {
+        String namespace,
+        int protocolVersion) {
 
     /** The default of {@link #idsPerIp}: two nodes per host, as an operator may run, and no more. */
     public static final int IDS_PER_IP_DEFAULT = 2;
@@ -76,6 +79,8 @@ public record NodeConfig(
         require(idsPerIp == -1 || idsPerIp >= 1, "idsPerIp must be -1 (no bound) or at least 1");
         require(watch != null, "watch limits must be given");
         require(NamespaceDefinition.validName(namespace), "namespace must be a namespace's name");
+        require(MessageCodec.isSpoken(protocolVersion), "protocolVersion must be " + MessageCodec.VERSION_OLDEST
+                + ".." + MessageCodec.VERSION);
     }
 
     /**
@@ -166,6 +171,7 @@ public record NodeConfig(
         private int idsPerIp = IDS_PER_IP_DEFAULT;
         private WatchLimits watch = WatchLimits.DEFAULTS;
         private String namespace = NamespaceDefinition.DEFAULT;
+        private int protocolVersion = MessageCodec.VERSION;
 
         private Builder() {
         }
@@ -190,6 +196,7 @@ public record NodeConfig(
             idsPerIp = c.idsPerIp;
             watch = c.watch;
             namespace = c.namespace;
+            protocolVersion = c.protocolVersion;
         }
 
         public Builder leafSetHalf(int v) {
@@ -252,6 +259,12 @@ public record NodeConfig(
             return this;
         }
 
+        /** The protocol version the node speaks: {@link MessageCodec#VERSION}, or the one before it. */
+        public Builder protocolVersion(int v) {
+            protocolVersion = v;
+            return this;
+        }
+
         /** The bounds of watches. */
         public Builder watch(WatchLimits v) {
             watch = v;
@@ -263,7 +276,7 @@ public record NodeConfig(
             return new NodeConfig(leafSetHalf, replicas, writeQuorum, candidatesPerSlot, valueBytesMax, ttlSecondsMax,
                     pageValuesMax, pageBytesMax, leafExchangeIntervalMillis, antiEntropyIntervalMillis,
                     purgeIntervalMillis, requestTimeoutMillis, rtoInitialMillis, rtoMinMillis, rtoMaxMillis,
-                    digestEntriesMax, idsPerIp, watch, namespace);
+                    digestEntriesMax, idsPerIp, watch, namespace, protocolVersion);
         }
     }
 }

@@ -199,8 +199,8 @@ class MessageCodecTest {
         byte[] frame = codec.encode(new Envelope(null, 0, new io.rattan.core.msg.Messages.InNamespace("ab",
                 new StoreAck(5))));
 
-        assertThat(hex(frame)).isEqualTo("0b" + "50" + "00" + "0000000000000000" + "0002" + "6162" + "29" + "00000005");
-        byte[] wrapsAWrapper = concat(hexBytes("0b5000" + "0000000000000000" + "0002" + "6162" + "50" + "0002" + "6162"),
+        assertThat(hex(frame)).isEqualTo("0c" + "50" + "00" + "0000000000000000" + "0002" + "6162" + "29" + "00000005");
+        byte[] wrapsAWrapper = concat(hexBytes("0c5000" + "0000000000000000" + "0002" + "6162" + "50" + "0002" + "6162"),
                 hexBytes("29" + "00000005"));
         assertRejected(wrapsAWrapper, "a namespace cannot wrap type tag 80");
     }
@@ -209,7 +209,7 @@ class MessageCodecTest {
     void headerWithoutSender() {
         byte[] frame = codec.encode(new Envelope(null, 0x0102030405060708L, new StoreAck(5)));
 
-        assertThat(hex(frame)).isEqualTo("0b" + "29" + "00" + "0102030405060708" + "00000005");
+        assertThat(hex(frame)).isEqualTo("0c" + "29" + "00" + "0102030405060708" + "00000005");
     }
 
     @Test
@@ -217,7 +217,7 @@ class MessageCodecTest {
         Contact sender = new Contact(KEY, new Address("ab", 0x1234), 0x1235);
         byte[] frame = codec.encode(new Envelope(sender, -2, new Ping()));
 
-        assertThat(hex(frame)).isEqualTo("0b" + "01" + "01" + KEY.toHex() + "02" + "6162" + "1234" + "1235"
+        assertThat(hex(frame)).isEqualTo("0c" + "01" + "01" + KEY.toHex() + "02" + "6162" + "1234" + "1235"
                 + "fffffffffffffffe");
         assertThat(codec.decode(frame).sender().gatewayAddress()).isEqualTo(new Address("ab", 0x1235));
     }
@@ -228,18 +228,18 @@ class MessageCodecTest {
         ErrorReply error = new ErrorReply(Status.UNAVAILABLE, "é");
         JoinInfo info = new JoinInfo(List.of(new Contact(Id.ZERO, new Address("h", 1))), true);
 
-        assertThat(hex(codec.encode(new Envelope(null, 0, put)))).isEqualTo("0b3c00" + "0000000000000000"
+        assertThat(hex(codec.encode(new Envelope(null, 0, put)))).isEqualTo("0c3c00" + "0000000000000000"
                 + KEY.toHex() + "00000002aabb" + "0000012c" + "00000001cc" + "00" + "00" + "0000000000000000");
-        assertThat(hex(codec.encode(new Envelope(null, 0, error)))).isEqualTo("0b4600" + "0000000000000000"
+        assertThat(hex(codec.encode(new Envelope(null, 0, error)))).isEqualTo("0c4600" + "0000000000000000"
                 + "05" + "0002c3a9" + "00000000");
-        assertThat(hex(codec.encode(new Envelope(null, 0, info)))).isEqualTo("0b0b00" + "0000000000000000"
+        assertThat(hex(codec.encode(new Envelope(null, 0, info)))).isEqualTo("0c0b00" + "0000000000000000"
                 + "0001" + "00".repeat(20) + "01" + "68" + "0001" + "0000" + "01");
     }
 
     @Test
     void theClientGetOfTheProtocolExampleHasItsDocumentedBytes() {
         ClientGet get = ClientGet.of(Id.ofName("greeting"), GetOptions.of(RoutingMode.DELAY_AWARE));
-        String common = "0b3d00" + "0000000000000007" + "a0f7e779f9247566c84036f07f7bdf4a40a869bd" + "01" + "00000000"
+        String common = "0c3d00" + "0000000000000007" + "a0f7e779f9247566c84036f07f7bdf4a40a869bd" + "01" + "00000000"
                 + "00000000" + "00000000" + "00" + "00";
 
         assertThat(hex(codec.encode(new Envelope(null, 7, get)))).isEqualTo(common + "00" + "00000000" + "00");
@@ -294,7 +294,7 @@ class MessageCodecTest {
         Envelope envelope = new Envelope(null, 0, new StoreReplicas(List.of(tombstone)));
         byte[] frame = codec.encode(envelope);
 
-        assertThat(hex(frame)).isEqualTo("0b2800" + "0000000000000000" + "0001" + KEY.toHex() + "00000001ab"
+        assertThat(hex(frame)).isEqualTo("0c2800" + "0000000000000000" + "0001" + KEY.toHex() + "00000001ab"
                 + "00000000" + "0000000000000102" + "00000000" + "00000002" + "7333" + "01" + "00");
         assertThat(codec.decode(frame)).isEqualTo(envelope);
         PutRequest put = new PutRequest(KEY, Bytes.utf8("v"), 60, 1_700_000_060_000L, HASH, ALICE, 3, 1);
@@ -305,15 +305,36 @@ class MessageCodecTest {
     // ---- decode: malformed frames ----
 
     @Test
-    void theLastVersionIsRefusedWithAClearError() {
-        byte[] frame = codec.encode(new Envelope(null, 1, new Ping()));
-        frame[0] = (byte) (MessageCodec.VERSION - 1);
+    void theVersionBeforeIsReadAndDiffersOnlyInItsFirstByte() {
+        MessageCodec older = codec.at(MessageCodec.VERSION_OLDEST);
+        Envelope ping = new Envelope(null, 1, new Ping());
+        byte[] newest = codec.encode(ping);
+        byte[] previous = older.encode(ping);
 
-        assertRejected(frame, "unsupported version 10: this node speaks version 11 (the sender runs an older Rattan");
+        assertThat(previous[0]).isEqualTo((byte) 11);
+        assertThat(Arrays.copyOfRange(previous, 1, previous.length))
+                .isEqualTo(Arrays.copyOfRange(newest, 1, newest.length));
+        assertThat(codec.decode(previous)).isEqualTo(ping);
+        assertThat(codec.accepts(11)).isTrue();
+        assertThat(older.accepts(12)).isFalse();
+        assertThat(older.oldestAccepted()).isEqualTo(11);
+        assertThatThrownBy(() -> older.decode(newest)).isInstanceOf(CodecException.class)
+                .hasMessageContaining("unsupported version 12: this node speaks version 11;");
+        assertThatThrownBy(() -> new MessageCodec(1024, 10)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("protocol version 10 is not spoken by this build: 11 to 12");
+    }
+
+    @Test
+    void theVersionBeforeTheOldestIsRefusedWithAClearError() {
+        byte[] frame = codec.encode(new Envelope(null, 1, new Ping()));
+        frame[0] = (byte) (MessageCodec.VERSION_OLDEST - 1);
+
+        assertRejected(frame, "unsupported version 10: this node speaks version 12 and accepts 11 (the sender runs an "
+                + "older Rattan");
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {0, 1, 3, 4, 5, 6, 7, 9, 10, 12, 255})
+    @ValueSource(ints = {0, 1, 3, 4, 5, 6, 7, 9, 10, 13, 255})
     void wrongVersionIsRejected(int version) {
         byte[] frame = codec.encode(new Envelope(null, 1, new Ping()));
         frame[0] = (byte) version;
@@ -397,14 +418,14 @@ class MessageCodecTest {
         "ff"})
     void malformedUtf8IsRejected(String utf8Hex) {
         byte[] bad = HexFormat.of().parseHex(utf8Hex);
-        byte[] frame = concat(hexBytes("0b4600" + "0000000000000001" + "00"), u16(bad.length), bad);
+        byte[] frame = concat(hexBytes("0c4600" + "0000000000000001" + "00"), u16(bad.length), bad);
 
         assertRejected(frame, "detail is not well-formed UTF-8");
     }
 
     @Test
     void malformedUtf8InAHostIsRejected() {
-        byte[] frame = concat(hexBytes("0b0101"), KEY.toBytes(), hexBytes("02" + "c328" + "0fa0" + "0fa1"),
+        byte[] frame = concat(hexBytes("0c0101"), KEY.toBytes(), hexBytes("02" + "c328" + "0fa0" + "0fa1"),
                 hexBytes("0000000000000001"));
 
         assertRejected(frame, "sender is not well-formed UTF-8");
@@ -413,14 +434,14 @@ class MessageCodecTest {
     @Test
     void aPongWithTwoSuggestionsIsRejected() {
         byte[] contact = concat(KEY.toBytes(), hexBytes("01" + "61" + "0fa0" + "0fa1"));
-        byte[] frame = concat(hexBytes("0b0200" + "0000000000000001"), u16(2), contact, contact, new byte[8]);
+        byte[] frame = concat(hexBytes("0c0200" + "0000000000000001"), u16(2), contact, contact, new byte[8]);
 
         assertRejected(frame, "at most one");
     }
 
     @Test
     void emptyHostIsRejected() {
-        byte[] frame = concat(hexBytes("0b0101"), KEY.toBytes(), hexBytes("00" + "0fa0" + "0fa1"),
+        byte[] frame = concat(hexBytes("0c0101"), KEY.toBytes(), hexBytes("00" + "0fa0" + "0fa1"),
                 hexBytes("0000000000000001"));
 
         assertRejected(frame, "empty host");
@@ -491,7 +512,7 @@ class MessageCodecTest {
     @ParameterizedTest
     @ValueSource(strings = {"80000000", "ffffffff", "7fffffff", "00010001"})
     void hugeValueLengthInASmallFrameIsRejectedQuickly(String length) {
-        byte[] frame = concat(hexBytes("0b3c00" + "0000000000000001"), KEY.toBytes(), hexBytes(length));
+        byte[] frame = concat(hexBytes("0c3c00" + "0000000000000001"), KEY.toBytes(), hexBytes(length));
 
         assertThatThrownBy(() -> codec.decode(frame)).isInstanceOf(CodecException.class)
                 .hasMessageContaining("value length");
@@ -501,7 +522,7 @@ class MessageCodecTest {
     @Test
     void valueLengthAboveTheBoundIsRejectedEvenWhenTheBytesArePresent() {
         int length = MessageCodec.VALUE_BYTES_MAX + 1;
-        byte[] frame = concat(hexBytes("0b3c00" + "0000000000000001"), KEY.toBytes(), i32(length),
+        byte[] frame = concat(hexBytes("0c3c00" + "0000000000000001"), KEY.toBytes(), i32(length),
                 new byte[length], hexBytes("00000000" + "00000000"));
 
         assertRejected(frame, "value length 65537 exceeds 65536");
@@ -510,7 +531,7 @@ class MessageCodecTest {
     @ParameterizedTest
     @ValueSource(ints = {0xFFFF, 4097, 4096, 1})
     void hugeListCountInTwentyBytesIsRejectedQuickly(int count) {
-        byte[] frame = Arrays.copyOf(concat(hexBytes("0b0c00" + "0000000000000001"), u16(count)), 20);
+        byte[] frame = Arrays.copyOf(concat(hexBytes("0c0c00" + "0000000000000001"), u16(count)), 20);
 
         assertThatThrownBy(() -> codec.decode(frame)).isInstanceOf(CodecException.class)
                 .hasMessageContaining("leafSet count " + count);
@@ -549,17 +570,17 @@ class MessageCodecTest {
 
     @Test
     void hugeStringLengthIsRejected() {
-        assertRejected(concat(hexBytes("0b4600" + "0000000000000001" + "00"), u16(0xFFFF)),
+        assertRejected(concat(hexBytes("0c4600" + "0000000000000001" + "00"), u16(0xFFFF)),
                 "detail of 65535 bytes exceeds 4096");
-        assertRejected(concat(hexBytes("0b4600" + "0000000000000001" + "00"), u16(100), new byte[10]),
+        assertRejected(concat(hexBytes("0c4600" + "0000000000000001" + "00"), u16(100), new byte[10]),
                 "truncated frame");
     }
 
     @Test
     void hashAndSecretBoundsAreEnforced() {
-        byte[] hashTooLong = concat(hexBytes("0b2a00" + "0000000000000001"), KEY.toBytes(), i32(65), new byte[65],
+        byte[] hashTooLong = concat(hexBytes("0c2a00" + "0000000000000001"), KEY.toBytes(), i32(65), new byte[65],
                 i32(0), i32(0));
-        byte[] secretTooLong = concat(hexBytes("0b2a00" + "0000000000000001"), KEY.toBytes(), i32(0), i32(1025),
+        byte[] secretTooLong = concat(hexBytes("0c2a00" + "0000000000000001"), KEY.toBytes(), i32(0), i32(1025),
                 new byte[1025], i32(0));
 
         assertRejected(hashTooLong, "valueHash length 65 exceeds 64");
@@ -613,7 +634,7 @@ class MessageCodecTest {
         Envelope put = new Envelope(null, 0, new ClientPut(KEY, Bytes.fromHex("aa"), 0, Bytes.EMPTY, stamp,
                 PutCondition.ifSeq(7)));
         byte[] frame = codec.encode(put);
-        assertThat(hex(frame)).isEqualTo("0b3c00" + "0000000000000000" + KEY.toHex() + "00000001aa" + "00000000"
+        assertThat(hex(frame)).isEqualTo("0c3c00" + "0000000000000000" + KEY.toHex() + "00000001aa" + "00000000"
                 + "00000000" + "01" + "11".repeat(32) + "0000000000000005" + "ffffffffffffffff" + "0000000000000102"
                 + "22".repeat(64) + "02" + "0000000000000007");
         assertThat(codec.decode(frame)).isEqualTo(put);
@@ -665,9 +686,9 @@ class MessageCodecTest {
     @Test
     void theRingRequestAndItsPageHaveTheDocumentedBytes() {
         byte[] request = codec.encode(new Envelope(null, 5, new ClientRing(Bytes.EMPTY, 2)));
-        assertThat(request).containsExactly(11, 63, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 2);
+        assertThat(request).containsExactly(12, 63, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 2);
         byte[] reply = codec.encode(new Envelope(null, 5, new RingReply(List.of(), Bytes.EMPTY, 3)));
-        assertThat(reply).containsExactly(11, 34, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3);
+        assertThat(reply).containsExactly(12, 34, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3);
         // A count of nodes the frame cannot hold is refused before anything is allocated.
         byte[] lying = reply.clone();
         lying[11] = 0x10;
@@ -679,7 +700,7 @@ class MessageCodecTest {
         byte[] frame = codec.encode(new Envelope(null, 5, WatchEvent.ended(Status.RATE_LIMITED, "x")));
         // version, tag, flags, request id; kind ENDED; epoch 0; seq 0; empty hash; empty value; ttl 0; no stamp;
         // status; detail "x".
-        assertThat(frame).containsExactly(11, 35, 0, 0, 0, 0, 0, 0, 0, 0, 5, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        assertThat(frame).containsExactly(12, 35, 0, 0, 0, 0, 0, 0, 0, 0, 5, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
                 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 10, 0, 1, 'x');
         byte[] unknownKind = frame.clone();
         unknownKind[11] = 9;

@@ -3,6 +3,7 @@ package io.rattan.node.cli;
 import ch.qos.logback.classic.Level;
 import com.google.common.net.InetAddresses;
 import io.rattan.core.net.Address;
+import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.node.WatchLimits;
 import io.rattan.core.slow.SlowTrace;
@@ -153,6 +154,13 @@ final class NodeCommand implements Callable<Integer> {
                     + "not counted (a local cluster shares one). -1: no bound (docs/security.md).")
     int idsPerIp = NodeConfig.IDS_PER_IP_DEFAULT;
 
+    @Option(names = "--protocol-version", paramLabel = "V",
+            description = "The peer and client protocol version this node speaks: " + MessageCodec.VERSION
+                    + " (the default, the newest; it also accepts peers and clients of " + MessageCodec.VERSION_OLDEST
+                    + " and answers each in the version it spoke) or " + MessageCodec.VERSION_OLDEST + " (as the "
+                    + "previous release does: that one only). For a rolling upgrade (docs/deploy.md).")
+    int protocolVersion = MessageCodec.VERSION;
+
     @Option(names = "--watch-lease-ms", paramLabel = "MS",
             description = "How long this node, as a key's replica, keeps a gateway's watch registration unless it is "
                     + "renewed; as a gateway it renews at a third of it, and reads a replica again then if a push "
@@ -223,7 +231,7 @@ final class NodeCommand implements Callable<Integer> {
                     NodeConfigs.withClientLimits(config.withIdsPerIp(idsPerIp), valueBytesMax, ttlSecondsMax),
                     requestTimeoutMillis, rtoInitialMillis, rtoMinMillis, rtoMaxMillis).toBuilder()
                     .watch(new WatchLimits(watchLeaseMillis, watchesMax, watchRegistrationsMax,
-                            Math.max(1, watchRegistrationsMax / 4))).build();
+                            Math.max(1, watchRegistrationsMax / 4))).protocolVersion(protocolVersion).build();
             Path dir = dataDir != null ? dataDir : Path.of("rattan-data", "node-" + peerPort);
             String advertised = advertise != null ? advertise : host;
             if (bind != null && advertise == null && !given("--host") && InetAddresses.isInetAddress(bind)

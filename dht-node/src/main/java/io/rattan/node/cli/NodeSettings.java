@@ -35,7 +35,8 @@ final class NodeSettings implements CommandLine.IDefaultValueProvider {
     static final String CONFIG_FLAG = "--config";
 
     /** What the launcher reads itself: no node setting, and no warning. */
-    private static final Set<String> LAUNCHER_ENV = Set.of("RATTAN_BUILD_SUFFIX", "RATTAN_CDS_DIR", CONFIG_ENV);
+    private static final Set<String> LAUNCHER_ENV = Set.of("RATTAN_BUILD_SUFFIX", "RATTAN_CDS_DIR", CONFIG_ENV,
+            "RATTAN_PREVIOUS_NODE_JAR");
 
     /** Never read from the environment or a file: fault injection, and switches of this one run. */
     private static final Set<String> FLAGS_ONLY = Set.of("--slow-trace", "--slow-trace-node", "--slow-trace-start",

@@ -1,6 +1,10 @@
 package io.rattan.node.transport;
 
+import io.rattan.core.codec.MessageCodec;
+import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.Messages.Hello;
 import io.rattan.core.net.Address;
+import io.rattan.core.net.Contact;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -25,12 +29,16 @@ final class HelloThrottle {
         }
     };
 
-    /** Sets the encoded {@code Hello} frame body that names this node. */
-    void frame(byte[] helloFrame) {
-        this.frame = helloFrame;
+    /**
+     * Sets the {@code Hello} that names this node: in the oldest version {@code codec} accepts, so that a listener of
+     * that version reads it too, with the newest this node speaks as its request id ({@link PeerVersions}).
+     */
+    void frame(Contact self, MessageCodec codec) {
+        int oldest = codec.oldestAccepted();
+        this.frame = codec.at(oldest).encode(new Envelope(self, codec.version(), new Hello(oldest)));
     }
 
-    /** The encoded {@code Hello} frame body, or null before {@link NettyTransport#identity(io.rattan.core.net.Contact)}. */
+    /** The encoded {@code Hello} frame body, or null before {@link NettyTransport#identity(Contact)}. */
     byte[] frame() {
         return frame;
     }

@@ -8,7 +8,6 @@ import io.rattan.core.env.Transport;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Messages.Challenge;
 import io.rattan.core.msg.Messages.ChallengeAnswer;
-import io.rattan.core.msg.Messages.Hello;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import io.rattan.node.limits.Limits;
@@ -93,6 +92,7 @@ public final class NettyTransport implements Transport, AutoCloseable {
     private final String localName;
     private final HelloThrottle hellos = new HelloThrottle();
     private final OutboundConnections connections;
+    private final PeerVersions versions;
     private volatile Contact self;
 
     /** A transport with the default bound on outbound connections ({@link Limits#OUTBOUND_CONNECTIONS_MAX}). */
@@ -118,6 +118,7 @@ public final class NettyTransport implements Transport, AutoCloseable {
         this.loop = loop;
         this.codec = codec;
         this.localName = localName;
+        this.versions = new PeerVersions(codec);
         this.connections = new OutboundConnections(loop, codec, localName, listener, outboundMax, hellos);
     }
 
@@ -129,7 +130,7 @@ public final class NettyTransport implements Transport, AutoCloseable {
         if (contact == null) {
             throw new IllegalArgumentException("contact is required");
         }
-        hellos.frame(codec.encode(new Envelope(contact, 0, new Hello(MessageCodec.VERSION))));
+        hellos.frame(contact, codec);
         InetAddress advertised = InetAddresses.forString(contact.address().host());
         // 127.0.0.1 and ::1 are the kernel's own pick toward loopback peers: no source to bind.
         String literal = InetAddresses.toAddrString(advertised);
@@ -181,7 +182,7 @@ public final class NettyTransport implements Transport, AutoCloseable {
         }
         byte[] body;
         try {
-            body = codec.encode(envelope);
+            body = versions.codecFor(to).encode(envelope);
         } catch (RuntimeException e) {
             log.warn("{}: cannot encode {} for {}: {}", localName, envelope.body().type(), to, e.toString());
             connections.drop(DropReason.UNENCODABLE);
@@ -223,7 +224,7 @@ public final class NettyTransport implements Transport, AutoCloseable {
             // The claim's host is the IP literal the claimant connected from (PeerFrameHandler checked it).
             c = connections.connect(claimed);
         }
-        c.challenge(codec.encode(new Envelope(self, nonce, new Challenge())));
+        c.challenge(versions.codecFor(claimed).encode(new Envelope(self, nonce, new Challenge())));
     }
 
     /**
@@ -236,7 +237,20 @@ public final class NettyTransport implements Transport, AutoCloseable {
         if (c == null || connections.halted()) {
             return;
         }
-        c.sendHandshake(codec.encode(new Envelope(self, nonce, new ChallengeAnswer())));
+        c.sendHandshake(versions.codecFor(challenger).encode(new Envelope(self, nonce, new ChallengeAnswer())));
+    }
+
+    /**
+     * A {@code Hello} from {@code from} says it speaks versions up to {@code newest}: this node speaks the newer one they
+     * share to it from now on, which it returns; -1 when they share none. Any thread.
+     */
+    int learnVersion(Address from, int newest) {
+        return versions.learn(from, newest);
+    }
+
+    /** Peer addresses this node speaks an older protocol version to than its own: a rolling upgrade under way. */
+    public int peersSpeakingOlder() {
+        return versions.olderCount();
     }
 
     /** Handshakes completed: connections a listener welcomed. */

@@ -4,7 +4,7 @@ import com.google.common.net.InetAddresses;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.util.concurrent.ScheduledFuture;
-import io.rattan.core.codec.MessageCodec;
+import io.rattan.client.netty.EnvelopeCodec;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Messages.Hello;
 import io.rattan.core.msg.Messages.Welcome;
@@ -102,10 +102,16 @@ final class PeerFrameHandler extends SimpleChannelInboundHandler<Envelope> {
 
     private void onHello(ChannelHandlerContext ctx, Envelope hello) {
         Contact sender = hello.sender();
+        int version = frameVersion(ctx);
         // Until this node knows its own contact it cannot sign a challenge: the dialer retries after closing.
-        if (transport.identity() == null || claimed != null || sender == null || ((Hello) hello.body()).version() != MessageCodec.VERSION
-                || !isSourceIp(ctx, sender.address().host())) {
+        if (transport.identity() == null || claimed != null || sender == null
+                || ((Hello) hello.body()).version() != version || !isSourceIp(ctx, sender.address().host())) {
             refuse(ctx, RefusalReason.BAD_HELLO, "a hello that cannot hold: " + sender);
+            return;
+        }
+        // From the challenge on, this node speaks to the dialer the newest version they share.
+        if (transport.learnVersion(sender.address(), PeerVersions.newestOf(hello.requestId(), version)) < 0) {
+            refuse(ctx, RefusalReason.BAD_HELLO, "a hello of versions this node does not speak: " + sender);
             return;
         }
         claimed = sender;
@@ -149,6 +155,11 @@ final class PeerFrameHandler extends SimpleChannelInboundHandler<Envelope> {
         listener.peerFrameRefused(reason);
         log.debug("{}: closing peer connection from {}: {}", localName, ctx.channel().remoteAddress(), what);
         ctx.close();
+    }
+
+    /** The protocol version of the frame just decoded on this connection. */
+    private static int frameVersion(ChannelHandlerContext ctx) {
+        return ctx.pipeline().get(EnvelopeCodec.class).peerVersion();
     }
 
     /** Whether {@code host} is an IP literal naming the address this connection comes from. */

@@ -269,7 +269,9 @@ class NettyTransportTest {
             try (Socket accepted = sink.accept()) {
                 accepted.setSoTimeout(20_000);
                 Envelope hello = TestMessages.readFrame(accepted);
-                assertThat(hello.body()).isEqualTo(new Hello(MessageCodec.VERSION));
+                // In the oldest version a listener may speak, naming the newest this node speaks (a rolling upgrade).
+                assertThat(hello.body()).isEqualTo(new Hello(MessageCodec.VERSION_OLDEST));
+                assertThat(hello.requestId()).isEqualTo(MessageCodec.VERSION);
                 assertThat(hello.sender()).isEqualTo(client);
                 // No welcome: nothing more comes, and the connection is given up after the handshake timeout.
                 assertThat(closedByPeer(accepted)).isTrue();
@@ -336,14 +338,14 @@ class NettyTransportTest {
                 try (Socket fromC = c.accept()) {
                     fromB.setSoTimeout((int) WAIT.toMillis());
                     assertThat(closedByPeer(fromB)).isTrue();
-                    assertThat(TestMessages.readFrame(fromC).body()).isEqualTo(new Hello(MessageCodec.VERSION));
+                    assertThat(TestMessages.readFrame(fromC).body()).isEqualTo(new Hello(MessageCodec.VERSION_OLDEST));
                     assertThat(bounded.connectionsEvicted()).isEqualTo(1);
                     assertThat(events.refusals.get(Refusal.OUTBOUND_CONNECTIONS)).hasValue(1);
                     // A is still open: sending to it again opens nothing and closes nothing.
                     onClientLoop(() -> bounded.send(toA, ping(5)));
                     assertThat(bounded.connectionCount()).isEqualTo(2);
                     assertThat(bounded.connectionsEvicted()).isEqualTo(1);
-                    assertThat(TestMessages.readFrame(fromA).body()).isEqualTo(new Hello(MessageCodec.VERSION));
+                    assertThat(TestMessages.readFrame(fromA).body()).isEqualTo(new Hello(MessageCodec.VERSION_OLDEST));
                 }
             }
         } finally {
@@ -363,7 +365,7 @@ class NettyTransportTest {
             });
             try (Socket accepted = sink.accept()) {
                 accepted.setSoTimeout((int) WAIT.toMillis());
-                assertThat(TestMessages.readFrame(accepted).body()).isEqualTo(new Hello(MessageCodec.VERSION));
+                assertThat(TestMessages.readFrame(accepted).body()).isEqualTo(new Hello(MessageCodec.VERSION_OLDEST));
                 Envelope challenge = TestMessages.readFrame(accepted);
                 assertThat(challenge.body()).isEqualTo(new Challenge());
                 assertThat(challenge.requestId()).isEqualTo(1000);
