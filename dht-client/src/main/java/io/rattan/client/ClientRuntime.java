@@ -84,7 +84,7 @@ final class ClientRuntime {
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.SO_KEEPALIVE, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) config.connectTimeout().toMillis());
-        this.codec = new MessageCodec(MessageCodec.DEFAULT_FRAME_BYTES_MAX, config.protocolVersion());
+        this.codec = MessageCodec.speaking(config.protocolVersion());
         List<Gateway> gs = new ArrayList<>();
         for (Address a : config.gateways()) {
             gs.add(new Gateway(a, bootstrap, codec, config.backoffMax().toNanos()));

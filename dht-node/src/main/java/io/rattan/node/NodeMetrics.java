@@ -129,12 +129,12 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
      */
     public void bindProtocol(int spoken, IntSupplier peersSpeakingOlder) {
         Gauge.builder("rattan.protocol.spoken", () -> spoken)
-                .description("The protocol version this node speaks (--protocol-version); it accepts that one and the "
-                        + "one before")
+                .description("The protocol version this node speaks (--protocol-version); speaking the newest, it "
+                        + "reads the one before too")
                 .register(registry);
         Gauge.builder("rattan.peers.older.protocol", peersSpeakingOlder::getAsInt)
-                .description("Peer addresses this node speaks an older protocol version to, as they spoke to it or "
-                        + "refused its own: above 0, a rolling upgrade is under way")
+                .description("Peers this node speaks an older protocol version to, as the hello of their open "
+                        + "connection to it said: above 0, a rolling upgrade is under way")
                 .register(registry);
     }
 

@@ -121,11 +121,11 @@ final class NodeParts {
             this.stall = stallFor(options.inboundSlowness(), loop, id);
             this.nodeOnLoop = new NodeOnLoop(loop, gate, stall, this::contact);
             this.ownStore = new OwnStore(gate, () -> !nodeOnLoop.stopped(), store, offLoopStore, clock);
-            var codec = new MessageCodec(MessageCodec.DEFAULT_FRAME_BYTES_MAX, options.config().protocolVersion());
+            this.backend = new NodeBackend(nodeOnLoop, ownStore, store, registry, options.config());
+            MessageCodec codec = MessageCodec.speaking(options.config().protocolVersion());
             this.transport = new NettyTransport(loop, codec, name, metrics.peerTransport(),
                     options.limits().outboundConnectionsMax());
             opened.push(transport::halt);
-            this.backend = new NodeBackend(nodeOnLoop, ownStore, store, registry, options.config());
             metrics.bindProtocol(codec.version(), transport::peersSpeakingOlder);
             this.peerServer = new PeerServer(loop, new InetSocketAddress(options.bind(), options.peerPort()), codec,
                     nodeOnLoop::receive, name, transport, metrics.peerTransport(), options.limits());

@@ -65,7 +65,8 @@ import java.util.Objects;
  * allocates anything, and a list count times the smallest encoding of one element against the bytes left, so a
  * short frame cannot make it allocate much. A frame must be consumed exactly: trailing bytes are an error. Any
  * malformed frame yields a {@link CodecException} and nothing else. The encoder refuses exactly what the decoder
- * would reject, and the encoding is canonical: {@code encode(decode(frame))} equals {@code frame}.
+ * would reject, and the encoding is canonical within a version: {@code at(v).encode(decode(frame))} equals
+ * {@code frame} for a frame of version {@code v}.
  *
  * <h2>Where the code is</h2>
  * This class writes and reads the header and picks each body's family by type; the field encodings are in
@@ -140,6 +141,11 @@ public final class MessageCodec {
         this.version = version;
     }
 
+    /** A codec of {@code version} with the default frame limit: what a node or client told to speak it uses. */
+    public static MessageCodec speaking(int version) {
+        return new MessageCodec(DEFAULT_FRAME_BYTES_MAX, version);
+    }
+
     /** Whether this build can speak {@code version}: {@link #VERSION_OLDEST} to {@link #VERSION}. */
     public static boolean isSpoken(int version) {
         return version >= VERSION_OLDEST && version <= VERSION;
@@ -170,7 +176,6 @@ public final class MessageCodec {
         }
         return new MessageCodec(frameBytesMax, frameVersion);
     }
-
 
     /** The largest frame body, in bytes, this codec encodes or decodes. */
     public int frameBytesMax() {

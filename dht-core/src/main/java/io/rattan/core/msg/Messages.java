@@ -85,10 +85,11 @@ public final class Messages {
     /**
      * The first frame on every peer connection: the dialer claims the contact in the envelope's sender (its id, its
      * listening address, which must be an IP literal equal to the connection's source address, and its gateway port)
-     * and the protocol version it speaks. The listener proves the claimed port with a {@link Challenge} sent over a
-     * connection it dials to the claimed address; until the claim is proven, nothing else is taken on the connection.
+     * and, in the envelope's request id, the newest protocol version it speaks (since 12; 0 from a node of 11). The
+     * listener proves the claimed port with a {@link Challenge} sent over a connection it dials to the claimed address;
+     * until the claim is proven, nothing else is taken on the connection.
      *
-     * @param version the protocol version of the dialer, {@link io.rattan.core.codec.MessageCodec#VERSION}
+     * @param version the frame's version: the oldest the dialer reads ({@code MessageCodec#oldestAccepted})
      */
     public record Hello(int version) implements Message {
         public MessageType type() {

@@ -31,7 +31,7 @@ import io.rattan.core.msg.NamespaceDefinition;
  * @param namespace                  the namespace these settings serve: {@code default} for the node's own; a
  *                                   namespace's replicas, W and limits are its definition's (owned values sign it)
  * @param protocolVersion            the protocol version the node speaks ({@link MessageCodec#VERSION} unless told
- *                                   to speak the one before, during a rolling upgrade): an older one lacks namespaces
+ *                                   to speak the one before, during a rolling upgrade)
  */
 public record NodeConfig(
         int leafSetHalf,

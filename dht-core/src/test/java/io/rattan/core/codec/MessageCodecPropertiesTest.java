@@ -100,7 +100,8 @@ class MessageCodecPropertiesTest {
             return;
         }
         Statistics.collect(true);
-        assertThat(codec.encode(decoded)).isEqualTo(frame);
+        // Canonical within a version: a frame of the version before is written again in that version.
+        assertThat(codec.at(frame[0] & 0xFF).encode(decoded)).isEqualTo(frame);
     }
 
     private static byte[] mutate(byte[] frame, Random random) {

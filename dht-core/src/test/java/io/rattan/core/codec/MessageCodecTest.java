@@ -393,7 +393,7 @@ class MessageCodecTest {
                 } catch (CodecException expected) {
                     continue;
                 }
-                assertThat(codec.encode(decoded)).isEqualTo(corrupt);
+                assertThat(codec.at(corrupt[0] & 0xFF).encode(decoded)).isEqualTo(corrupt);
             }
         }
     }

@@ -34,7 +34,7 @@ final class NodeSettings implements CommandLine.IDefaultValueProvider {
     static final String CONFIG_ENV = "RATTAN_CONFIG";
     static final String CONFIG_FLAG = "--config";
 
-    /** What the launcher reads itself: no node setting, and no warning. */
+    /** What the launcher (and the mixed-version test, its old build) reads itself: no node setting, no warning. */
     private static final Set<String> LAUNCHER_ENV = Set.of("RATTAN_BUILD_SUFFIX", "RATTAN_CDS_DIR", CONFIG_ENV,
             "RATTAN_PREVIOUS_NODE_JAR");
 

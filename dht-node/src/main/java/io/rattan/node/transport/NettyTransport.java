@@ -224,7 +224,7 @@ public final class NettyTransport implements Transport, AutoCloseable {
             // The claim's host is the IP literal the claimant connected from (PeerFrameHandler checked it).
             c = connections.connect(claimed);
         }
-        c.challenge(versions.codecFor(claimed).encode(new Envelope(self, nonce, new Challenge())));
+        c.challenge(versions.handshake().encode(new Envelope(self, nonce, new Challenge())));
     }
 
     /**
@@ -237,15 +237,12 @@ public final class NettyTransport implements Transport, AutoCloseable {
         if (c == null || connections.halted()) {
             return;
         }
-        c.sendHandshake(versions.codecFor(challenger).encode(new Envelope(self, nonce, new ChallengeAnswer())));
+        c.sendHandshake(versions.handshake().encode(new Envelope(self, nonce, new ChallengeAnswer())));
     }
 
-    /**
-     * A {@code Hello} from {@code from} says it speaks versions up to {@code newest}: this node speaks the newer one they
-     * share to it from now on, which it returns; -1 when they share none. Any thread.
-     */
-    int learnVersion(Address from, int newest) {
-        return versions.learn(from, newest);
+    /** The peer versions this node keeps: the peer server's handlers learn and forget them. On the loop. */
+    PeerVersions versions() {
+        return versions;
     }
 
     /** Peer addresses this node speaks an older protocol version to than its own: a rolling upgrade under way. */

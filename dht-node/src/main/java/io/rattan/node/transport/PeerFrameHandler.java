@@ -5,6 +5,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.rattan.client.netty.EnvelopeCodec;
+import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Messages.Hello;
 import io.rattan.core.msg.Messages.Welcome;
@@ -26,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * before it closes the connection. One instance per connection, confined to the node's loop.
  *
  * <p>The handshake (docs/protocol.md): the dialer's first frame is a {@code Hello} claiming a contact. The claim holds
- * only if its host is an IP literal equal to the connection's source IP and its version is ours; then a
+ * only if its host is an IP literal equal to the connection's source IP and it shares a protocol version with this
+ * node (the newest it speaks is its request id; {@link PeerVersions}); then a
  * {@code Challenge} with an unpredictable nonce goes to the claimed address over a connection this node dials
  * ({@link NettyTransport#challenge}), and the claim is proven when the nonce comes back as a {@code ChallengeAnswer}
  * on this connection: whoever holds this connection also listens at the claimed address. Only then is a
@@ -52,6 +54,9 @@ final class PeerFrameHandler extends SimpleChannelInboundHandler<Envelope> {
     private Contact claimed;
     private long nonce;
     private boolean verified;
+    // The version to speak to the dialer, from its Hello; taken by the transport once the claim is proven.
+    private int version;
+    private MessageCodec taught;
     private ScheduledFuture<?> timeout;
 
     PeerFrameHandler(Consumer<Envelope> consumer, String localName, NettyTransport transport, RandomGenerator nonces,
@@ -80,6 +85,9 @@ final class PeerFrameHandler extends SimpleChannelInboundHandler<Envelope> {
         if (timeout != null) {
             timeout.cancel(false);
         }
+        if (taught != null) {
+            transport.versions().forget(claimed.address(), taught);
+        }
         ctx.fireChannelInactive();
     }
 
@@ -102,15 +110,15 @@ final class PeerFrameHandler extends SimpleChannelInboundHandler<Envelope> {
 
     private void onHello(ChannelHandlerContext ctx, Envelope hello) {
         Contact sender = hello.sender();
-        int version = frameVersion(ctx);
+        int frameVersion = frameVersion(ctx);
         // Until this node knows its own contact it cannot sign a challenge: the dialer retries after closing.
         if (transport.identity() == null || claimed != null || sender == null
-                || ((Hello) hello.body()).version() != version || !isSourceIp(ctx, sender.address().host())) {
+                || ((Hello) hello.body()).version() != frameVersion || !isSourceIp(ctx, sender.address().host())) {
             refuse(ctx, RefusalReason.BAD_HELLO, "a hello that cannot hold: " + sender);
             return;
         }
-        // From the challenge on, this node speaks to the dialer the newest version they share.
-        if (transport.learnVersion(sender.address(), PeerVersions.newestOf(hello.requestId(), version)) < 0) {
+        version = transport.versions().shared(PeerVersions.newestOf(hello.requestId(), frameVersion));
+        if (version < 0) {
             refuse(ctx, RefusalReason.BAD_HELLO, "a hello of versions this node does not speak: " + sender);
             return;
         }
@@ -126,6 +134,8 @@ final class PeerFrameHandler extends SimpleChannelInboundHandler<Envelope> {
         }
         verified = true;
         timeout.cancel(false);
+        // Only a proven claim sets what this node writes to that address: a stranger on the peer's IP cannot.
+        taught = transport.versions().learn(claimed.address(), version);
         // From here on this connection's frames count against the proven node id's rate, not its IP's.
         RateGate.verified(ctx.channel(), claimed.id());
         log.debug("{}: peer {} proved its address", localName, claimed);

@@ -6,25 +6,29 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The protocol version this node speaks to each peer, for a rolling upgrade: the newer of the peer's and this node's
- * own, as the peer's {@code Hello} tells it (its request id names the newest version the dialer speaks; a build of
- * version 11 sends 0 there, and speaks only its frame's version). A node's {@code Hello} goes in the oldest version
- * it accepts, which a listener of that version or newer reads, and so does every frame to a peer whose {@code Hello}
- * has not come yet.
+ * The protocol version this node writes to each peer, for a rolling upgrade: the older of the peer's newest and this
+ * node's own, as the peer's {@code Hello} said (its request id names the newest version the dialer speaks; the previous
+ * release, protocol 11, sends 0 there, and speaks only its frame's version). A peer's version is taken only once it
+ * has proven the address its {@code Hello} claimed, and forgotten when that connection closes (its next connection
+ * brings a new {@code Hello}: after an upgrade, or a rollback). A node's {@code Hello} and its handshake frames go in
+ * the oldest version it reads, and so does every frame to a peer whose version it does not know.
  *
- * <p>At most {@link NettyTransport#UNANSWERED_MAX} peers are kept, all forgotten past that (they are learnt again at
- * their next connection, and spoken to as unknown meanwhile). Written by the inbound connections' threads and read on
- * the node's loop, hence concurrent.
+ * <p>At most {@link #PEERS_MAX} peers are kept, all forgotten past that (they are learnt again at their next
+ * connection, and written to in the oldest version meanwhile). Written on the node's loop and read by the metrics
+ * thread too, hence concurrent.
  */
 final class PeerVersions {
 
+    /** Most peers whose version is kept. */
+    static final int PEERS_MAX = 4096;
+
     private final MessageCodec own;
-    private final MessageCodec unknown;
+    private final MessageCodec oldest;
     private final Map<Address, MessageCodec> learnt = new ConcurrentHashMap<>();
 
     PeerVersions(MessageCodec own) {
         this.own = own;
-        this.unknown = own.at(own.oldestAccepted());
+        this.oldest = own.at(own.oldestAccepted());
     }
 
     /** The newest version a {@code Hello} says its sender speaks: its request id, or its frame's when that is 0. */
@@ -32,29 +36,39 @@ final class PeerVersions {
         return helloRequestId > 0 && helloRequestId <= 255 ? (int) helloRequestId : frameVersion;
     }
 
-    /**
-     * The peer at {@code from} speaks versions up to {@code newest}: speak the newer it shares with this node from now
-     * on. Returns that version, or -1 when there is none (the caller refuses the peer).
-     */
-    int learn(Address from, int newest) {
+    /** The version this node would speak to a peer whose newest is {@code newest}, or -1 when they share none. */
+    int shared(int newest) {
         int v = Math.min(own.version(), newest);
-        if (!own.accepts(v)) {
-            return -1;
-        }
-        if (learnt.size() >= NettyTransport.UNANSWERED_MAX) {
+        return own.accepts(v) ? v : -1;
+    }
+
+    /** The proven peer at {@code from} is written to in {@code version} (a {@link #shared} one) from now on. */
+    MessageCodec learn(Address from, int version) {
+        if (learnt.size() >= PEERS_MAX) {
             learnt.clear();
         }
-        learnt.put(from, own.at(v));
-        return v;
+        MessageCodec c = own.at(version);
+        learnt.put(from, c);
+        return c;
+    }
+
+    /** The connection that taught {@code learnt} for {@code from} closed: unless a later one taught another, forget it. */
+    void forget(Address from, MessageCodec taught) {
+        learnt.remove(from, taught);
     }
 
     /** The codec of the frames to {@code to}: see the class comment. */
     MessageCodec codecFor(Address to) {
         MessageCodec c = learnt.get(to);
-        return c != null ? c : unknown;
+        return c != null ? c : oldest;
     }
 
-    /** Peers known to speak an older version than this node's own. */
+    /** The codec of handshake frames: the oldest version this node reads, which any peer it can speak to reads. */
+    MessageCodec handshake() {
+        return oldest;
+    }
+
+    /** Proven peers that speak an older version than this node's own. */
     int olderCount() {
         int n = 0;
         for (MessageCodec c : learnt.values()) {

@@ -45,6 +45,33 @@ class EnvelopePipelineTest {
     }
 
     @Test
+    void writesInTheVersionTheOtherSideLastSpoke() {
+        Envelope reply = new Envelope(null, 7, new ErrorReply(Status.NOT_FOUND, "none"));
+        channel.writeOutbound(reply);
+        assertThat(firstByteOut()).as("before anything is read: the codec's own").isEqualTo(MessageCodec.VERSION);
+
+        channel.writeInbound(frame(codec.at(MessageCodec.VERSION_OLDEST).encode(ping(7))));
+        assertThat((Envelope) channel.readInbound()).isEqualTo(ping(7));
+        channel.writeOutbound(reply);
+        assertThat(firstByteOut()).as("after a frame of the version before").isEqualTo(MessageCodec.VERSION_OLDEST);
+
+        channel.writeInbound(frame(codec.encode(ping(8))));
+        assertThat((Envelope) channel.readInbound()).isEqualTo(ping(8));
+        channel.writeOutbound(reply);
+        assertThat(firstByteOut()).as("after a frame of the newest again").isEqualTo(MessageCodec.VERSION);
+    }
+
+    /** The version byte of the next frame written out (after its 4-byte length). */
+    private int firstByteOut() {
+        ByteBuf out = channel.readOutbound();
+        try {
+            return out.getUnsignedByte(out.readerIndex() + 4);
+        } finally {
+            out.release();
+        }
+    }
+
+    @Test
     void framesSplitAcrossReadsAndSharingOneReadAllDecode() {
         byte[] first = codec.encode(ping(1));
         byte[] second = codec.encode(put(2, 40));

@@ -188,13 +188,16 @@ class PeerServerTest {
     void aHelloNamingAHostNameOrAnotherVersionIsRefused() throws IOException {
         Contact named = new Contact(Id.ofName("named"), new Address("localhost", 4000));
         Contact old = new Contact(Id.ofName("old"), new Address("127.0.0.1", 4000));
-        try (Socket a = connect(); Socket b = connect()) {
+        try (Socket a = connect(); Socket b = connect(); Socket c = connect()) {
             writeFrame(a, new Envelope(named, 0, new Hello(MessageCodec.VERSION)));
+            // A Hello whose version is not its frame's, and one naming as its newest a version this node does not read.
             writeFrame(b, new Envelope(old, 0, new Hello(MessageCodec.VERSION - 1)));
+            writeFrame(c, new Envelope(old, MessageCodec.VERSION_OLDEST - 1, new Hello(MessageCodec.VERSION)));
             assertThat(closedByPeer(a)).isTrue();
             assertThat(closedByPeer(b)).isTrue();
+            assertThat(closedByPeer(c)).isTrue();
         }
-        assertThat(refusedCount(RefusalReason.BAD_HELLO)).isEqualTo(2);
+        assertThat(refusedCount(RefusalReason.BAD_HELLO)).isEqualTo(3);
     }
 
     @Test

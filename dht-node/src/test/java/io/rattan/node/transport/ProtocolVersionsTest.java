@@ -8,13 +8,16 @@ import io.netty.channel.EventLoopGroup;
 import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.Messages.Hello;
 import io.rattan.core.msg.Messages.Ping;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import io.rattan.node.netty.EventLoops;
+import io.rattan.node.netty.TestMessages;
 import io.rattan.node.netty.TransportListener;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -84,9 +87,28 @@ class ProtocolVersionsTest {
         b.send(a, 1);
         await().atMost(WAIT).until(() -> a.received.size() == 1);
         assertThat(a.transport.peersSpeakingOlder()).isZero();
-        assertThat(b.transport.peersSpeakingOlder()).isZero();
+        assertThat(a.transport.versions().codecFor(b.contact.address()).version()).isEqualTo(MessageCodec.VERSION);
+        assertThat(b.transport.versions().codecFor(a.contact.address()).version()).isEqualTo(MessageCodec.VERSION);
         assertThat(PeerVersions.newestOf(0, MessageCodec.VERSION_OLDEST)).as("a hello of the previous release")
                 .isEqualTo(MessageCodec.VERSION_OLDEST);
+    }
+
+    @Test
+    void aHelloThatNeverProvesItsClaimDoesNotChooseWhatIsWrittenToThePeer() throws Exception {
+        Peer newer = peer("new", NEW);
+        Peer older = peer("old", OLD);
+        newer.send(older, 1);
+        await().atMost(WAIT).until(() -> older.received.size() == 1 && newer.transport.peersSpeakingOlder() == 1);
+
+        // A stranger on the old peer's IP claims its address and the newest version, and never answers the challenge.
+        try (Socket stranger = new Socket("127.0.0.1", newer.server.localAddress().getPort())) {
+            TestMessages.writeFrame(stranger, new Envelope(older.contact, MessageCodec.VERSION,
+                    new Hello(MessageCodec.VERSION)));
+            newer.send(older, 1);
+            await().atMost(WAIT).until(() -> older.received.size() == 2);
+            assertThat(newer.transport.versions().codecFor(older.contact.address()).version())
+                    .isEqualTo(MessageCodec.VERSION_OLDEST);
+        }
     }
 
     private Peer peer(String name, MessageCodec codec) throws IOException {
