@@ -75,10 +75,7 @@ class MixedVersionProcessTest {
 
     @AfterEach
     void stop() throws InterruptedException {
-        for (NodeProcess n : nodes) {
-            n.sigkill();
-            n.awaitExit(Duration.ofSeconds(30));
-        }
+        NodeProcesses.killAll(nodes);
     }
 
     @Test

@@ -40,10 +40,7 @@ class NamespaceProcessTest {
 
     @AfterEach
     void stop() throws InterruptedException {
-        for (NodeProcess n : nodes) {
-            n.sigkill();
-            n.awaitExit(Duration.ofSeconds(30));
-        }
+        NodeProcesses.killAll(nodes);
     }
 
     @Test

@@ -132,6 +132,16 @@ final class NodeProcesses {
                 classPath, ports, dataDir, nodeArgs);
     }
 
+    /** Kills every node of {@code nodes} and waits for each to exit: a process test's clean-up. */
+    static void killAll(List<NodeProcess> nodes) throws InterruptedException {
+        for (NodeProcess n : nodes) {
+            n.sigkill();
+        }
+        for (NodeProcess n : nodes) {
+            n.awaitExit(Duration.ofSeconds(30));
+        }
+    }
+
     /** Its node id, from {@code GET /node}. */
     static Id id(HttpClient http, NodeProcess node) throws IOException, InterruptedException {
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri(node, "/node")).timeout(Duration.ofSeconds(30))

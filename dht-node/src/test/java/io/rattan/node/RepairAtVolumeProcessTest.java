@@ -95,12 +95,7 @@ class RepairAtVolumeProcessTest {
 
     @AfterEach
     void killAll() throws Exception {
-        for (NodeProcess n : nodes) {
-            n.sigkill();
-        }
-        for (NodeProcess n : nodes) {
-            n.awaitExit(Duration.ofSeconds(30));
-        }
+        NodeProcesses.killAll(nodes);
         // The node logs go with the temporary directory unless asked for (-Drattan.repair.keepLogs=DIR).
         String keep = System.getProperty("rattan.repair.keepLogs");
         if (keep != null) {

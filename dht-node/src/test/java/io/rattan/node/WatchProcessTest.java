@@ -50,10 +50,7 @@ class WatchProcessTest {
 
     @AfterEach
     void stop() throws InterruptedException {
-        for (NodeProcess n : nodes) {
-            n.sigkill();
-            n.awaitExit(Duration.ofSeconds(30));
-        }
+        NodeProcesses.killAll(nodes);
     }
 
     @Test
