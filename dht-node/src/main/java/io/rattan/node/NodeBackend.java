@@ -16,6 +16,7 @@ import io.rattan.core.store.StoredRecord;
 import io.rattan.node.gateway.GatewayBackend;
 import io.rattan.node.gateway.WatchHandle;
 import io.rattan.node.store.RocksDbStore;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -96,6 +97,11 @@ final class NodeBackend implements GatewayBackend {
     @Override
     public CompletableFuture<List<StoredRecord>> localRecords() {
         return ownStore.records();
+    }
+
+    @Override
+    public CompletableFuture<Path> backup(Path target) {
+        return ownStore.backup(target);
     }
 
     @Override

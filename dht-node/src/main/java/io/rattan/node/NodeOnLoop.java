@@ -104,9 +104,9 @@ final class NodeOnLoop {
         return stopped ? null : node;
     }
 
-    /** On the loop: true once the node has stopped (or failed to start). */
-    boolean stopped() {
-        return stopped;
+    /** On the loop: false once the node has stopped (or failed to start). */
+    boolean running() {
+        return !stopped;
     }
 
     /** On the loop: the node; fails when it is not running. */

@@ -120,7 +120,7 @@ final class NodeParts {
             opened.push(namespaceDirs);
             this.stall = stallFor(options.inboundSlowness(), loop, id);
             this.nodeOnLoop = new NodeOnLoop(loop, gate, stall, this::contact);
-            this.ownStore = new OwnStore(gate, () -> !nodeOnLoop.stopped(), store, offLoopStore, clock);
+            this.ownStore = new OwnStore(gate, nodeOnLoop::running, store, offLoopStore, clock, options.dataDir());
             this.backend = new NodeBackend(nodeOnLoop, ownStore, store, registry, options.config());
             MessageCodec codec = MessageCodec.speaking(options.config().protocolVersion());
             this.transport = new NettyTransport(loop, codec, name, metrics.peerTransport(),

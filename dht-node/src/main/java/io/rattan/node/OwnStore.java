@@ -7,6 +7,9 @@ import io.rattan.core.store.StoredRecord;
 import io.rattan.core.util.Bytes;
 import io.rattan.node.store.OffLoopStore;
 import io.rattan.node.store.RocksDbStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -31,9 +34,11 @@ final class OwnStore {
     private final OffLoopStore offLoopStore;
     // The clock the store judges expiry by; losing a record means expiring it by that clock.
     private final ExpiryClock expiryClock;
+    private final Path dataDir;
 
     OwnStore(LoopGate gate, BooleanSupplier running, RocksDbStore store, OffLoopStore offLoopStore,
-             ExpiryClock expiryClock) {
+             ExpiryClock expiryClock, Path dataDir) {
+        this.dataDir = dataDir;
         this.gate = gate;
         this.running = running;
         this.store = store;
@@ -48,6 +53,27 @@ final class OwnStore {
                 result.completeExceptionally(failure);
             } else {
                 result.complete(all);
+            }
+        }));
+    }
+
+    /**
+     * Writes a backup of the node's data directory to {@code target} ({@link NodeBackup}) on the store's thread, so
+     * that it runs between the store's other work and never after the store has closed.
+     */
+    CompletableFuture<Path> backup(Path target) {
+        return gate.onLoop(running, result -> offLoopStore.submit(() -> {
+            try {
+                NodeBackup.take(dataDir, store, target);
+                return target;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }, (taken, failure) -> {
+            if (failure != null) {
+                result.completeExceptionally(failure instanceof UncheckedIOException u ? u.getCause() : failure);
+            } else {
+                result.complete(taken);
             }
         }));
     }

@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
@@ -59,6 +60,8 @@ public final class RattanNode implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(RattanNode.class);
 
     static final long STATUS_TIMEOUT_MILLIS = 5_000;
+    // How often a node not joined yet looks whether the cluster refused it.
+    private static final long JOIN_POLL_MILLIS = 200;
     static final long LEAVE_TIMEOUT_MILLIS = 10_000;
     static final String STORE_DIR = "store";
     /** Where the HTTP gateway lists the values it keeps alive ({@code ?permanent=true}). */
@@ -173,6 +176,27 @@ public final class RattanNode implements AutoCloseable {
             return n != null && n.isJoined();
         }
         return parts.gate.await(call(Node::isJoined), STATUS_TIMEOUT_MILLIS, "isJoined");
+    }
+
+    /**
+     * Completes with the reason when the cluster refused this node's join, its k, W or value limits differing from
+     * the cluster's (docs/deploy.md, "Forming a cluster"); never for a node that joined or founded the overlay. The
+     * node keeps running, unready: its command ends it.
+     */
+    public CompletableFuture<String> joinRefused() {
+        CompletableFuture<String> refused = new CompletableFuture<>();
+        AtomicReference<ScheduledFuture<?>> poll = new AtomicReference<>();
+        poll.set(parts.loop.scheduleAtFixedRate(() -> {
+            Node n = parts.nodeOnLoop.live();
+            String why = n == null || n.isJoined() ? null : n.status().joinRefusal();
+            if (why != null) {
+                refused.complete(why);
+            }
+            if (n == null || n.isJoined() || why != null) {
+                poll.get().cancel(false);
+            }
+        }, JOIN_POLL_MILLIS, JOIN_POLL_MILLIS, TimeUnit.MILLISECONDS));
+        return refused;
     }
 
     /**

@@ -68,6 +68,13 @@ final class NodeProcesses {
         return node;
     }
 
+    /** Starts a node as {@link #start} does, but returns at once: for a node that is not to become ready. */
+    static NodeProcess startUnawaited(Path dataDir, Path log, Path nativeDir, String maxHeap, List<String> nodeArgs)
+            throws IOException {
+        return NodeProcess.start(launch(THIS_BUILD, freePorts(), dataDir, nativeDir, maxHeap, List.of(), nodeArgs), log,
+                null, false);
+    }
+
     /**
      * Starts this build again where {@code stopped} ran, which must have exited: on its ports, and on
      * {@code dataDir}, which must be the data dir it ran on (so the node keeps its id and its store), but with

@@ -31,11 +31,21 @@ final class FrameReader {
     private final byte[] buf;
     private final int end;
     private int pos;
+    private int version = MessageCodec.VERSION;
 
     FrameReader(byte[] buf, int pos, int end) {
         this.buf = buf;
         this.pos = pos;
         this.end = end;
+    }
+
+    /** The protocol version of the frame, once its first byte is read: a body whose fields differ reads its own. */
+    int version() {
+        return version;
+    }
+
+    void version(int v) {
+        this.version = v;
     }
 
     int remaining() {

@@ -24,6 +24,7 @@ import java.util.function.BiConsumer;
 final class FrameWriter {
     private final byte[] buf;
     private int pos;
+    private int version = MessageCodec.VERSION;
 
     FrameWriter(byte[] buf) {
         this(buf, 0);
@@ -32,6 +33,16 @@ final class FrameWriter {
     FrameWriter(byte[] buf, int pos) {
         this.buf = buf;
         this.pos = pos;
+    }
+
+    /** The protocol version of the frame: a body whose fields differ by version writes this one's. */
+    int version() {
+        return version;
+    }
+
+    FrameWriter version(int v) {
+        this.version = v;
+        return this;
     }
 
     /** The cursor: where the next field goes, or with no buffer how many bytes were counted. */

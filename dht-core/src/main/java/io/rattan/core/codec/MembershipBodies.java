@@ -4,6 +4,7 @@ import io.rattan.core.msg.Message;
 import io.rattan.core.msg.MessageType;
 import io.rattan.core.msg.Messages.Challenge;
 import io.rattan.core.msg.Messages.ChallengeAnswer;
+import io.rattan.core.msg.Messages.ClusterTerms;
 import io.rattan.core.msg.Messages.Hello;
 import io.rattan.core.msg.Messages.HopAck;
 import io.rattan.core.msg.Messages.JoinInfo;
@@ -23,6 +24,8 @@ import io.rattan.core.msg.Messages.Welcome;
 final class MembershipBodies implements BodyCodec {
 
     static final MembershipBodies INSTANCE = new MembershipBodies();
+    // The first version whose JOIN_REQUEST names the joiner's terms.
+    private static final int TERMS_SINCE = 12;
 
     private MembershipBodies() {
     }
@@ -42,6 +45,10 @@ final class MembershipBodies implements BodyCodec {
                 w.contact(m.joiner(), "joiner");
                 w.i64(m.originRequestId());
                 w.hops(m.hops());
+                // Since 12: the joiner's terms, none when it is of 11; a frame of 11 carries none.
+                if (w.version() >= TERMS_SINCE) {
+                    writeTerms(w, m.terms());
+                }
             }
             case JOIN_INFO -> {
                 JoinInfo m = (JoinInfo) body;
@@ -65,11 +72,31 @@ final class MembershipBodies implements BodyCodec {
             case CHALLENGE_ANSWER -> new ChallengeAnswer();
             case WELCOME -> new Welcome();
             case LEAVE -> new Leave();
-            case JOIN_REQUEST -> new JoinRequest(r.contact("joiner"), r.i64("originRequestId"), r.hops());
+            case JOIN_REQUEST -> new JoinRequest(r.contact("joiner"), r.i64("originRequestId"), r.hops(),
+                    r.version() >= TERMS_SINCE ? readTerms(r) : null);
             case JOIN_INFO -> new JoinInfo(r.contacts("contacts"), r.bool("fromRoot"));
             case LEAF_EXCHANGE -> new LeafExchange(r.contacts("leafSet"));
             case LEAF_EXCHANGE_REPLY -> new LeafExchangeReply(r.contacts("leafSet"));
             default -> throw BodyCodec.notInFamily(type, MembershipBodies.class);
         };
+    }
+
+    /** A presence byte, then k, W, the largest value and the longest TTL. */
+    private static void writeTerms(FrameWriter w, ClusterTerms t) {
+        w.bool(t != null);
+        if (t != null) {
+            w.nonNegativeI32(t.replicas(), "replicas");
+            w.nonNegativeI32(t.writeQuorum(), "writeQuorum");
+            w.nonNegativeI32(t.valueBytesMax(), "valueBytesMax");
+            w.nonNegativeI32(t.ttlSecondsMax(), "ttlSecondsMax");
+        }
+    }
+
+    private static ClusterTerms readTerms(FrameReader r) {
+        if (!r.bool("terms")) {
+            return null;
+        }
+        return new ClusterTerms(r.nonNegativeI32("replicas"), r.nonNegativeI32("writeQuorum"),
+                r.nonNegativeI32("valueBytesMax"), r.nonNegativeI32("ttlSecondsMax"));
     }
 }

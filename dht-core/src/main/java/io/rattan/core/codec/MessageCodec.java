@@ -189,7 +189,7 @@ public final class MessageCodec {
      */
     public byte[] encode(Envelope envelope) {
         int size = encodedSize(envelope);
-        FrameWriter w = new FrameWriter(new byte[size]);
+        FrameWriter w = new FrameWriter(new byte[size]).version(version);
         writeEnvelope(w, envelope);
         if (w.position() != size) {
             throw new IllegalStateException("encoder wrote " + w.position() + " bytes, sized " + size);
@@ -208,7 +208,7 @@ public final class MessageCodec {
         Objects.requireNonNull(dst, "dst");
         int size = encodedSize(envelope);
         Objects.checkFromIndexSize(offset, size, dst.length);
-        FrameWriter w = new FrameWriter(dst, offset);
+        FrameWriter w = new FrameWriter(dst, offset).version(version);
         writeEnvelope(w, envelope);
         if (w.position() != offset + size) {
             throw new IllegalStateException("encoder wrote " + (w.position() - offset) + " bytes, sized " + size);
@@ -223,7 +223,7 @@ public final class MessageCodec {
      * @throws CodecException if a field is null or breaks a bound, or the frame would exceed {@link #frameBytesMax()}
      */
     public int encodedSize(Envelope envelope) {
-        FrameWriter counter = new FrameWriter(null);
+        FrameWriter counter = new FrameWriter(null).version(version);
         writeEnvelope(counter, envelope);
         if (counter.position() > frameBytesMax) {
             throw new CodecException("frame of " + counter.position() + " bytes exceeds frameBytesMax " + frameBytesMax);
@@ -297,6 +297,7 @@ public final class MessageCodec {
                     + (frameVersion < version ? " (the sender runs an older Rattan: upgrade it)" : "")
                     + "; see docs/protocol.md#versioning");
         }
+        r.version(frameVersion);
         int tag = r.u8("type tag");
         MessageType type = MessageType.fromTag(tag);
         if (type == null) {

@@ -122,8 +122,35 @@ public final class Messages {
         }
     }
 
-    /** Routed toward the joiner's own id; every node on the path sends the joiner a {@link JoinInfo}. */
-    public record JoinRequest(Contact joiner, long originRequestId, int hops) implements Message, Routed {
+    /**
+     * What every node of a cluster must share (docs/deploy.md): k, W and the value limits. A joiner names its own
+     * (protocol 12), and a node with others refuses its join.
+     */
+    public record ClusterTerms(int replicas, int writeQuorum, int valueBytesMax, int ttlSecondsMax) {
+        /** How {@code joiner}'s terms differ from these, as flags to change; empty when they do not. */
+        public String differences(ClusterTerms joiner) {
+            StringBuilder out = new StringBuilder();
+            differ(out, "--replicas", replicas, joiner.replicas);
+            differ(out, "--write-quorum", writeQuorum, joiner.writeQuorum);
+            differ(out, "--value-bytes-max", valueBytesMax, joiner.valueBytesMax);
+            differ(out, "--ttl-seconds-max", ttlSecondsMax, joiner.ttlSecondsMax);
+            return out.toString();
+        }
+
+        private static void differ(StringBuilder out, String flag, int cluster, int joiner) {
+            if (cluster != joiner) {
+                out.append(out.isEmpty() ? "" : ", ").append(flag).append(' ').append(cluster).append(" (this node: ")
+                        .append(joiner).append(')');
+            }
+        }
+    }
+
+    /**
+     * Routed toward the joiner's own id; every node on the path sends the joiner a {@link JoinInfo}. {@code terms}:
+     * the joiner's {@link ClusterTerms}; null from a node of protocol 11, which sends none.
+     */
+    public record JoinRequest(Contact joiner, long originRequestId, int hops, ClusterTerms terms)
+            implements Message, Routed {
         public MessageType type() {
             return MessageType.JOIN_REQUEST;
         }
@@ -137,7 +164,7 @@ public final class Messages {
         }
 
         public JoinRequest nextHop() {
-            return new JoinRequest(joiner, originRequestId, hops + 1);
+            return new JoinRequest(joiner, originRequestId, hops + 1, terms);
         }
     }
 

@@ -3,8 +3,10 @@ package io.rattan.core.node;
 import static io.rattan.core.node.NodeContext.nanos;
 
 import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.JoinInfo;
 import io.rattan.core.msg.Messages.JoinRequest;
+import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import java.util.ArrayList;
@@ -37,10 +39,15 @@ final class Join {
     private boolean joined;
     // The request ids of this node's join attempts, until it has joined (one per attempt: a few).
     private final Set<Long> joinIds = new HashSet<>();
+    // Why the cluster refused this node (its terms differ), or null; a refused node stops.
+    private String refusal;
+    private final Runnable stopNode;
 
-    Join(NodeContext ctx, Membership members) {
+    /** {@code stopNode} stops the node once the cluster refused it: it takes no part in a cluster it differs from. */
+    Join(NodeContext ctx, Membership members, Runnable stopNode) {
         this.ctx = ctx;
         this.members = members;
+        this.stopNode = stopNode;
     }
 
     /**
@@ -62,6 +69,27 @@ final class Join {
         return joined;
     }
 
+    /** Why the cluster refused this node's join (its k, W or value limits differ from the cluster's), or null. */
+    String refusal() {
+        return refusal;
+    }
+
+    /**
+     * Refuses {@code j} when its joiner names other terms than this node's: the joiner is told why
+     * ({@code ERROR_REPLY(CONFLICT)}), and the request goes no further. A joiner of protocol 11 names none.
+     */
+    static boolean refused(NodeContext ctx, JoinRequest j) {
+        String differences = j.terms() == null ? "" : ctx.config().terms().differences(j.terms());
+        if (differences.isEmpty()) {
+            return false;
+        }
+        log.warn("{} refuses the join of {}: its settings differ from this cluster's: {}", ctx.tag(), j.joiner(),
+                differences);
+        ctx.outbox().send(j.joiner().address(), j.originRequestId(), new ErrorReply(Status.CONFLICT,
+                "the cluster's nodes run with other settings, which every node must share: " + differences));
+        return true;
+    }
+
     /**
      * The bootstrap addresses as resolved now (a name's addresses change as the peers behind it come and go): the
      * next attempt goes through them; an empty list waits for the next.
@@ -77,7 +105,7 @@ final class Join {
     }
 
     private void attempt() {
-        if (ctx.stopped() || joined || rootAnswered) {
+        if (ctx.stopped() || joined || rootAnswered || refusal != null) {
             return;
         }
         if (bootstrap.isEmpty()) {
@@ -91,14 +119,27 @@ final class Join {
         joinIds.add(joinId);
         long timeout = nanos(ctx.config().requestTimeoutMillis());
         outbox.expect(joinId, ctx.now(), timeout, false, ReplyHandler.of(
-                reply -> rootAnswered(),
+                this::answered,
                 () -> {
                     log.info("{} got no join answer through {}; trying again", ctx.tag(), to);
                     attemptOut = false;
                     attempt();
                 }));
         // The first hop's ack is not awaited: the join's own timeout covers a dead bootstrap.
-        outbox.send(to, outbox.nextRequestId(), new JoinRequest(ctx.self(), joinId, 0));
+        outbox.send(to, outbox.nextRequestId(), new JoinRequest(ctx.self(), joinId, 0, ctx.config().terms()));
+    }
+
+    /** An answer to one of this node's attempts: the root's, or a refusal of its terms. */
+    private void answered(Envelope reply) {
+        if (reply.body() instanceof ErrorReply err && err.status() == Status.CONFLICT) {
+            if (refusal == null && !joined) {
+                refusal = err.detail();
+                log.error("{} cannot join: {}", ctx.tag(), refusal);
+                stopNode.run();
+            }
+            return;
+        }
+        rootAnswered();
     }
 
     /** Contacts from a node on the join path, or the root's answer. */

@@ -74,7 +74,7 @@ public final class Node {
         this.outbox = new Outbox(ctx, env.transport(), env.requestIds(), members::sampleRtt);
         ctx.attach(outbox);
         this.tables = new TableMaintenance(ctx, members);
-        this.join = new Join(ctx, members);
+        this.join = new Join(ctx, members, this::stop);
         this.plane = new DataPlane(ctx, members, join::isJoined, env.store(), env.clock(), bugs);
         this.namespaces = new Namespaces(ctx, members, join::isJoined, env.namespaces(), env.clock(), bugs, plane);
     }
@@ -185,7 +185,7 @@ public final class Node {
         int suspects = (int) members.leafMembers().stream().filter(c -> !members.usable(c)).count();
         return new NodeStatus(ctx.self(), join.isJoined(), isReady(), members.leafSetForStatus(),
                 members.tableRowFill(), members.tableSize(), plane.replica.size(), suspects, plane.repair.totals(),
-                plane.watches.count(), plane.watchers.count(), namespaces.records());
+                plane.watches.count(), plane.watchers.count(), namespaces.records(), join.refusal());
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.rattan.core.node;
 
 import io.rattan.core.codec.MessageCodec;
+import io.rattan.core.msg.Messages.ClusterTerms;
 import io.rattan.core.msg.NamespaceDefinition;
 
 /**
@@ -89,6 +90,11 @@ public record NodeConfig(
      */
     public static NodeConfig defaults() {
         return builder().build();
+    }
+
+    /** What every node of a cluster must share with this one: k, W and the value limits (a joiner names them). */
+    public ClusterTerms terms() {
+        return new ClusterTerms(replicas, writeQuorum, valueBytesMax, ttlSecondsMax);
     }
 
     /** A builder that starts from {@link #defaults()}. */

@@ -22,11 +22,12 @@ import java.util.TreeMap;
  * @param watchRegistrations gateways' watch registrations this node holds as replica
  * @param namespaceRecords records held in each live namespace other than the default, by name (the default's are
  *                         {@code storedRecords})
+ * @param joinRefusal     why the cluster refused this node's join (its k, W or value limits differ), or null
  */
 public record NodeStatus(Contact self, boolean joined, boolean ready, List<Contact> leafSet,
                          List<Integer> routingRowFill, int routingEntries, long storedRecords, int leafSuspects,
                          RepairTotals repair, int clientWatches, int watchRegistrations,
-                         Map<String, Long> namespaceRecords) {
+                         Map<String, Long> namespaceRecords, String joinRefusal) {
 
     public NodeStatus {
         leafSet = List.copyOf(leafSet);
@@ -38,6 +39,6 @@ public record NodeStatus(Contact self, boolean joined, boolean ready, List<Conta
     public NodeStatus(Contact self, boolean joined, List<Contact> leafSet, List<Integer> routingRowFill,
                       int routingEntries, long storedRecords) {
         this(self, joined, joined, leafSet, routingRowFill, routingEntries, storedRecords, 0, RepairTotals.NONE, 0, 0,
-                Map.of());
+                Map.of(), null);
     }
 }

@@ -62,6 +62,9 @@ final class Router {
         }
         Set<Id> tried = new HashSet<>();
         if (m instanceof JoinRequest j) {
+            if (Join.refused(ctx, j)) {
+                return;
+            }
             // A restarting node may still sit in our tables under its own id: never route its join to itself.
             tried.add(j.joiner().id());
         }

@@ -205,7 +205,11 @@ final class MessageArbitraries {
         m.put(MessageType.CHALLENGE, Arbitraries.just(new io.rattan.core.msg.Messages.Challenge()));
         m.put(MessageType.CHALLENGE_ANSWER, Arbitraries.just(new io.rattan.core.msg.Messages.ChallengeAnswer()));
         m.put(MessageType.WELCOME, Arbitraries.just(new io.rattan.core.msg.Messages.Welcome()));
-        m.put(MessageType.JOIN_REQUEST, Combinators.combine(contacts(), Arbitraries.longs(), hops())
+        Arbitrary<io.rattan.core.msg.Messages.ClusterTerms> terms = Combinators.combine(
+                Arbitraries.integers().greaterOrEqual(0), Arbitraries.integers().greaterOrEqual(0),
+                Arbitraries.integers().greaterOrEqual(0), Arbitraries.integers().greaterOrEqual(0))
+                .as(io.rattan.core.msg.Messages.ClusterTerms::new).injectNull(0.3);
+        m.put(MessageType.JOIN_REQUEST, Combinators.combine(contacts(), Arbitraries.longs(), hops(), terms)
                 .as(JoinRequest::new));
         m.put(MessageType.JOIN_INFO, Combinators.combine(contactLists(), Arbitraries.of(true, false))
                 .as(JoinInfo::new));

@@ -33,6 +33,7 @@ import io.rattan.core.msg.Messages.HopAck;
 import io.rattan.core.msg.Messages.IterativeGet;
 import io.rattan.core.msg.Messages.IterativeGetReply;
 import io.rattan.core.msg.Messages.JoinInfo;
+import io.rattan.core.msg.Messages.ClusterTerms;
 import io.rattan.core.msg.Messages.JoinRequest;
 import io.rattan.core.msg.Messages.LeafExchange;
 import io.rattan.core.msg.Messages.LeafExchangeReply;
@@ -101,7 +102,7 @@ class MessageCodecTest {
                 new io.rattan.core.msg.Messages.ChallengeAnswer(),
                 new io.rattan.core.msg.Messages.Welcome(),
                 new io.rattan.core.msg.Messages.Leave(),
-                new JoinRequest(ALICE, 77, 3),
+                new JoinRequest(ALICE, 77, 3, new ClusterTerms(4, 2, 1024, 604_800)),
                 new JoinInfo(List.of(ALICE, BOB), true),
                 new LeafExchange(List.of(BOB)),
                 new LeafExchangeReply(List.of()),
@@ -325,6 +326,23 @@ class MessageCodecTest {
     }
 
     @Test
+    void aJoinNamesItsTermsSince12AndAFrameOf11CarriesNone() {
+        ClusterTerms terms = new ClusterTerms(4, 2, 1024, 604_800);
+        Envelope join = new Envelope(ALICE, 9, new JoinRequest(ALICE, 77, 3, terms));
+        byte[] newest = codec.encode(join);
+        byte[] previous = codec.at(11).encode(join);
+
+        assertThat(codec.decode(newest)).isEqualTo(join);
+        assertThat(newest.length - previous.length).as("a presence byte and four ints").isEqualTo(17);
+        assertThat(hex(newest)).endsWith("01" + "00000004" + "00000002" + "00000400" + "00093a80");
+        assertThat(((JoinRequest) codec.decode(previous).body()).terms()).isNull();
+        assertThat(codec.decode(codec.encode(new Envelope(ALICE, 9, new JoinRequest(ALICE, 77, 3, null)))).body())
+                .isEqualTo(new JoinRequest(ALICE, 77, 3, null));
+        assertThat(terms.differences(new ClusterTerms(3, 2, 1024, 3600)))
+                .isEqualTo("--replicas 4 (this node: 3), --ttl-seconds-max 604800 (this node: 3600)");
+    }
+
+    @Test
     void theVersionBeforeTheOldestIsRefusedWithAClearError() {
         byte[] frame = codec.encode(new Envelope(null, 1, new Ping()));
         frame[0] = (byte) (MessageCodec.VERSION_OLDEST - 1);
@@ -490,7 +508,7 @@ class MessageCodecTest {
     @ParameterizedTest
     @ValueSource(strings = {"00000100", "ffffffff", "80000000"})
     void hopsOutOfRangeAreRejected(String hops) {
-        assertRejected(withLastBytes(new JoinRequest(ALICE, 1, 0), 4, hops), "hops out of range");
+        assertRejected(withLastBytes(new JoinRequest(ALICE, 1, 0, null), 5, hops + "00"), "hops out of range");
     }
 
     @ParameterizedTest
@@ -730,7 +748,7 @@ class MessageCodecTest {
         assertRefused(new GetRequest(KEY, -1, Bytes.EMPTY, ALICE, 1, 0), "maxValues is negative");
         assertRefused(new PutReply(Status.OK, -1, ""), "replicas is negative");
         assertRefused(new StoreAck(-1), "accepted is negative");
-        assertRefused(new JoinRequest(ALICE, 1, 256), "hops out of range");
+        assertRefused(new JoinRequest(ALICE, 1, 256, null), "hops out of range");
         assertRefused(new GetReply(Status.OK, List.of(), Bytes.EMPTY, -1, ""), "hops out of range");
         assertRefused(new GetReply(Status.OK, List.of(new ValueEntry(Bytes.EMPTY, -1)), Bytes.EMPTY, 0, ""),
                 "ttlRemainingMillis is negative");
@@ -745,7 +763,7 @@ class MessageCodecTest {
                         Bytes.wrap(new byte[1024]), true))),
                 new ErrorReply(Status.OK, "x".repeat(4096)),
                 new LeafExchange(Collections.nCopies(4096, ALICE)),
-                new JoinRequest(ALICE, Long.MIN_VALUE, 255));
+                new JoinRequest(ALICE, Long.MIN_VALUE, 255, null));
         for (Message m : atBounds) {
             Envelope envelope = new Envelope(null, Long.MAX_VALUE, m);
             assertThat(codec.decode(codec.encode(envelope))).isEqualTo(envelope);
@@ -759,7 +777,7 @@ class MessageCodecTest {
         assertRefused(new ErrorReply(Status.OK, "end\uD800"), "unpaired surrogate");
         // 128 two-byte characters: within Address's 255 characters, beyond the wire's 255 bytes.
         Contact wide = new Contact(KEY, new Address("é".repeat(128), 1));
-        assertRefused(new JoinRequest(wide, 1, 0), "joiner host of 256 UTF-8 bytes exceeds 255");
+        assertRefused(new JoinRequest(wide, 1, 0, null), "joiner host of 256 UTF-8 bytes exceeds 255");
         Contact widest = new Contact(KEY, new Address("é".repeat(127) + "a", 1));
         assertThat(codec.decode(codec.encode(new Envelope(widest, 1, new Ping()))).sender()).isEqualTo(widest);
     }

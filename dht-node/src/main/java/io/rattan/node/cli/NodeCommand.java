@@ -297,6 +297,10 @@ final class NodeCommand implements Callable<Integer> {
                 + " http http://" + Addresses.of(node.httpAddress())
                 + " data " + options.dataDir());
         out.flush();
-        return UntilStopped.await(out, node::close);
+        PrintWriter err = spec.commandLine().getErr();
+        return UntilStopped.await(out, node::close, node.joinRefused().thenAccept(why -> {
+            err.println("rattan node: the cluster refused this node: " + why);
+            err.flush();
+        }));
     }
 }

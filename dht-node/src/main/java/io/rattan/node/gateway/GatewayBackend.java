@@ -104,6 +104,16 @@ public interface GatewayBackend {
     }
 
     /**
+     * Writes a backup of the node's data directory to {@code target}, a new directory a node can start on, and
+     * completes with it; fails with {@link IllegalArgumentException} for an unfit target, with
+     * {@link java.nio.file.FileAlreadyExistsException} when it exists, with another {@link java.io.IOException} when
+     * the backup cannot be written.
+     */
+    default CompletableFuture<java.nio.file.Path> backup(java.nio.file.Path target) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException("no local store"));
+    }
+
+    /**
      * Makes the node's slow-trace periods ({@code --slow-trace}) count from {@code epochMillis}; completes with false
      * when the node replays none (no trace, or none of its periods).
      */

@@ -29,8 +29,10 @@ import org.slf4j.LoggerFactory;
  * first send and reopened on the first send after it fails or closes.
  *
  * <p>Every outbound channel is registered on the node's own loop, the loop {@link #send} is called on, so connection
- * state is confined to that thread and needs no locks. A frame is encoded on the caller's thread and written at once;
- * one flush per connection runs after the current loop task, so a burst of sends costs one system call per peer.
+ * state is confined to that thread and needs no locks. A frame is encoded on the loop, in the protocol version spoken
+ * to its peer ({@link PeerVersions}), and written at once, or, while the connection waits for its {@code Welcome},
+ * when that comes and names the peer's version; one flush per connection runs after the current loop task, so a burst
+ * of sends costs one system call per peer.
  *
  * <p>Nothing here retries or times out a message: a frame that cannot be delivered is dropped and counted, and core's
  * request timeouts see the loss. While a connection is being set up its frames queue, at most
@@ -119,7 +121,7 @@ public final class NettyTransport implements Transport, AutoCloseable {
         this.codec = codec;
         this.localName = localName;
         this.versions = new PeerVersions(codec);
-        this.connections = new OutboundConnections(loop, codec, localName, listener, outboundMax, hellos);
+        this.connections = new OutboundConnections(loop, codec, localName, listener, outboundMax, hellos, versions);
     }
 
     /**
@@ -180,14 +182,6 @@ public final class NettyTransport implements Transport, AutoCloseable {
         if (self == null) {
             throw new IllegalStateException("identity must be set before the first send");
         }
-        byte[] body;
-        try {
-            body = versions.codecFor(to).encode(envelope);
-        } catch (RuntimeException e) {
-            log.warn("{}: cannot encode {} for {}: {}", localName, envelope.body().type(), to, e.toString());
-            connections.drop(DropReason.UNENCODABLE);
-            return;
-        }
         OutboundConnections.Connection c = connections.get(to);
         if (c == null) {
             if (!InetAddresses.isInetAddress(to.host())) {
@@ -201,7 +195,7 @@ public final class NettyTransport implements Transport, AutoCloseable {
             }
             c = connections.connect(to);
         }
-        c.send(body);
+        c.send(envelope);
     }
 
     /**

@@ -8,6 +8,7 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.EventLoop;
 import io.rattan.core.codec.MessageCodec;
+import io.rattan.core.msg.Envelope;
 import io.rattan.core.net.Address;
 import io.rattan.node.netty.Frames;
 import io.rattan.node.netty.TransportListener;
@@ -46,6 +47,7 @@ final class OutboundConnections {
     private final String localName;
     private final TransportListener listener;
     private final HelloThrottle hellos;
+    private final PeerVersions versions;
     private final Bootstrap bootstrap;
 
     // Confined to the loop. In access order: the first entry is the least recently used connection.
@@ -69,12 +71,13 @@ final class OutboundConnections {
     private final LongAdder evicted = new LongAdder();
 
     OutboundConnections(EventLoop loop, MessageCodec codec, String localName, TransportListener listener,
-                        int outboundMax, HelloThrottle hellos) {
+                        int outboundMax, HelloThrottle hellos, PeerVersions versions) {
         this.loop = loop;
         this.outboundMax = outboundMax;
         this.localName = localName;
         this.listener = listener;
         this.hellos = hellos;
+        this.versions = versions;
         this.bootstrap = OutboundPipeline.bootstrap(loop, this, codec, listener, localName);
     }
 
@@ -160,6 +163,12 @@ final class OutboundConnections {
         }
     }
 
+    /** A bug in the sender: a field of {@code envelope} breaks a wire bound. */
+    private void unencodable(Envelope envelope, Address to, RuntimeException e) {
+        log.warn("{}: cannot encode {} for {}: {}", localName, envelope.body().type(), to, e.toString());
+        drop(DropReason.UNENCODABLE);
+    }
+
     /** Counts a frame dropped without being written. */
     void drop(DropReason reason) {
         framesDropped.increment();
@@ -226,8 +235,10 @@ final class OutboundConnections {
     final class Connection {
         final Address to;
         final Channel channel;
-        ArrayDeque<byte[]> pending = new ArrayDeque<>();
+        ArrayDeque<QueuedEnvelope> pending = new ArrayDeque<>();
         long pendingBytes;
+        // The version the Welcome taught, forgotten with this connection.
+        MessageCodec taught;
         // Handshake frames (challenges, answers) waiting for the TCP connection; they go right after our Hello.
         List<byte[]> handshake = new ArrayList<>(2);
         // Challenges sent (or waiting) on this connection before its Welcome.
@@ -269,15 +280,24 @@ final class OutboundConnections {
             sendHandshake(body);
         }
 
-        void send(byte[] body) {
+        void send(Envelope envelope) {
             if (dead) {
                 drop(DropReason.CONNECTION_LOST);
             } else if (!active) {
-                queue(body);
+                queue(envelope);
             } else if (!channel.isWritable()) {
                 drop(DropReason.UNWRITABLE);
             } else {
-                writeEnvelope(body);
+                write(envelope);
+            }
+        }
+
+        /** Encodes {@code envelope} in the version spoken to this peer now and writes it; drops what cannot be. */
+        private void write(Envelope envelope) {
+            try {
+                writeEnvelope(versions.codecFor(to).encode(envelope));
+            } catch (RuntimeException e) {
+                unencodable(envelope, to, e);
             }
         }
 
@@ -285,23 +305,30 @@ final class OutboundConnections {
          * Queues a frame until the welcome; past a bound (this peer's frames or bytes, or all peers' bytes) the oldest
          * frames queued here are shed first, and the new frame is dropped only when it alone is over the bound.
          */
-        void queue(byte[] body) {
+        void queue(Envelope envelope) {
+            int size;
+            try {
+                size = versions.codecFor(to).encodedSize(envelope);
+            } catch (RuntimeException e) {
+                unencodable(envelope, to, e);
+                return;
+            }
             while (!pending.isEmpty() && (pending.size() >= NettyTransport.PENDING_FRAMES_MAX
-                    || pendingBytes + body.length > NettyTransport.PENDING_BYTES_MAX
-                    || pendingBytesTotal + body.length > NettyTransport.PENDING_BYTES_TOTAL_MAX)) {
-                byte[] oldest = pending.poll();
-                pendingBytes -= oldest.length;
-                pendingBytesTotal -= oldest.length;
+                    || pendingBytes + size > NettyTransport.PENDING_BYTES_MAX
+                    || pendingBytesTotal + size > NettyTransport.PENDING_BYTES_TOTAL_MAX)) {
+                QueuedEnvelope oldest = pending.poll();
+                pendingBytes -= oldest.size();
+                pendingBytesTotal -= oldest.size();
                 drop(DropReason.SHED);
             }
-            if (pendingBytes + body.length > NettyTransport.PENDING_BYTES_MAX
-                    || pendingBytesTotal + body.length > NettyTransport.PENDING_BYTES_TOTAL_MAX) {
+            if (pendingBytes + size > NettyTransport.PENDING_BYTES_MAX
+                    || pendingBytesTotal + size > NettyTransport.PENDING_BYTES_TOTAL_MAX) {
                 drop(DropReason.QUEUE_FULL);
                 return;
             }
-            pending.add(body);
-            pendingBytes += body.length;
-            pendingBytesTotal += body.length;
+            pending.add(new QueuedEnvelope(envelope, size));
+            pendingBytes += size;
+            pendingBytesTotal += size;
         }
 
         void writeEnvelope(byte[] body) {
@@ -327,17 +354,24 @@ final class OutboundConnections {
             handshake = List.of();
         }
 
-        /** The listener proved willing: what waited goes, in order, and later frames go at once. */
-        void welcomed() {
+        /**
+         * The listener proved willing, and speaks versions up to {@code peerNewest}: what waited goes, in order, in
+         * the newest version both speak, and later frames go at once.
+         */
+        void welcomed(int peerNewest) {
             if (dead || active) {
                 return;
             }
             active = true;
+            int shared = versions.shared(peerNewest);
+            if (shared > 0) {
+                taught = versions.learn(to, shared);
+            }
             hellos.answered(to);
             welcomes.increment();
             log.debug("{}: welcomed by {}", localName, to);
-            for (byte[] body : pending) {
-                writeEnvelope(body);
+            for (QueuedEnvelope q : pending) {
+                write(q.envelope());
             }
             pending = null;
             pendingBytesTotal -= pendingBytes;
@@ -396,6 +430,9 @@ final class OutboundConnections {
 
         private void forget(DropReason reason) {
             dead = true;
+            if (taught != null) {
+                versions.forget(to, taught);
+            }
             if (pending != null) {
                 for (int i = pending.size(); i > 0; i--) {
                     drop(reason);

@@ -134,9 +134,11 @@ final class OutboundPipeline extends ChannelInitializer<Channel> {
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             try {
                 OutboundConnections.Connection c = ctx.channel().attr(CONNECTION).get();
-                Envelope e = codec.decode(ByteBufUtil.getBytes((ByteBuf) msg));
+                byte[] frame = ByteBufUtil.getBytes((ByteBuf) msg);
+                Envelope e = codec.decode(frame);
                 if (c != null && e.body().type() == MessageType.WELCOME) {
-                    c.welcomed();
+                    // Its request id names the newest version the listener speaks (0 from a node of 11).
+                    c.welcomed(PeerVersions.newestOf(e.requestId(), frame[0] & 0xFF));
                 } else {
                     log.debug("{}: {} sent a {} on our connection; closing it", localName,
                             ctx.channel().remoteAddress(), e.body().type());

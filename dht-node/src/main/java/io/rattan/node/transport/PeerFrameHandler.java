@@ -139,7 +139,8 @@ final class PeerFrameHandler extends SimpleChannelInboundHandler<Envelope> {
         // From here on this connection's frames count against the proven node id's rate, not its IP's.
         RateGate.verified(ctx.channel(), claimed.id());
         log.debug("{}: peer {} proved its address", localName, claimed);
-        ctx.writeAndFlush(new Envelope(null, 0, new Welcome()));
+        // Its request id names the newest version this node speaks, as a Hello's does: the dialer learns it here.
+        ctx.writeAndFlush(new Envelope(null, transport.versions().own().version(), new Welcome()));
     }
 
     private void deliver(Envelope envelope) {

@@ -9,9 +9,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * The protocol version this node writes to each peer, for a rolling upgrade: the older of the peer's newest and this
  * node's own, as the peer's {@code Hello} said (its request id names the newest version the dialer speaks; the previous
  * release, protocol 11, sends 0 there, and speaks only its frame's version). A peer's version is taken only once it
- * has proven the address its {@code Hello} claimed, and forgotten when that connection closes (its next connection
- * brings a new {@code Hello}: after an upgrade, or a rollback). A node's {@code Hello} and its handshake frames go in
- * the oldest version it reads, and so does every frame to a peer whose version it does not know.
+ * has proven the address its {@code Hello} claimed, or from the {@code Welcome} of this node's own connection to the
+ * peer (whose request id names it the same way), and forgotten when that connection closes (its next connection
+ * brings a new one: after an upgrade, or a rollback). A node's {@code Hello} and its handshake frames go in the oldest
+ * version it reads; frames waiting for a connection's {@code Welcome} are encoded once it comes, in the version it
+ * named.
  *
  * <p>At most {@link #PEERS_MAX} peers are kept, all forgotten past that (they are learnt again at their next
  * connection, and written to in the oldest version meanwhile). Written on the node's loop and read by the metrics
@@ -29,6 +31,11 @@ final class PeerVersions {
     PeerVersions(MessageCodec own) {
         this.own = own;
         this.oldest = own.at(own.oldestAccepted());
+    }
+
+    /** This node's own codec. */
+    MessageCodec own() {
+        return own;
     }
 
     /** The newest version a {@code Hello} says its sender speaks: its request id, or its frame's when that is 0. */

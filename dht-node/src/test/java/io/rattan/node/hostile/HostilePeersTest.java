@@ -273,7 +273,7 @@ class HostilePeersTest {
                         inAMinute(), Bytes.EMPTY, victim, 2000 + i, 0)));
                 attacker.send(new Envelope(attacker.contact, 300 + i, new RemoveRequest(key,
                         Bytes.utf8("x").sha256(), Bytes.utf8("s"), 60, victim, 3000 + i, 0)));
-                attacker.send(new Envelope(attacker.contact, 400 + i, new JoinRequest(victim, 4000 + i, 0)));
+                attacker.send(new Envelope(attacker.contact, 400 + i, new JoinRequest(victim, 4000 + i, 0, null)));
             }
             // The requests were routed: someone dialed the sink (with a hello, and nothing else).
             await().atMost(WAIT).until(() -> sink.connections() > 0);
@@ -398,7 +398,7 @@ class HostilePeersTest {
                         named, firstId * 10 + 1, 0)),
                 new Envelope(named, firstId + 2, new RemoveRequest(key, value.sha256(), Bytes.utf8("wrong"), 60, named,
                         firstId * 10 + 2, 0)),
-                new Envelope(named, firstId + 3, new JoinRequest(named, firstId * 10 + 3, 0)),
+                new Envelope(named, firstId + 3, new JoinRequest(named, firstId * 10 + 3, 0, null)),
                 new Envelope(named, firstId + 4, new IterativeGet(key, 0, Bytes.EMPTY, true)));
     }
 

@@ -79,6 +79,10 @@ final class ApiRouter {
             requireMethod(method, GET);
             return admin.records(request);
         }
+        if (segments.length == 2 && segments[0].equals("admin") && segments[1].equals("backup")) {
+            requireMethod(method, POST);
+            return admin.backup(request, query);
+        }
         if (segments.length == 2 && segments[0].equals("admin") && segments[1].equals("slow-trace")) {
             requireMethod(method, POST);
             return admin.armSlowTrace(request, query);

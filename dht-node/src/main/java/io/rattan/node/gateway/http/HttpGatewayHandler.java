@@ -52,7 +52,8 @@ final class HttpGatewayHandler extends ChannelInboundHandlerAdapter {
     /**
      * How long the admin listing ({@code GET /admin/records}, loopback callers only) may take: it reads the whole
      * store, which at 85,000 records of 1 KiB on a loaded node took longer than a request's timeout; answering 504
-     * then only made the caller ask again, while the abandoned read went on.
+     * then only made the caller ask again, while the abandoned read went on. A backup ({@code POST /admin/backup})
+     * gets as long.
      */
     static final long LISTING_ANSWER_MILLIS = 120_000;
     /** Most requests waiting on one connection; beyond this a client is pipelining abusively and is cut off. */
@@ -149,8 +150,8 @@ final class HttpGatewayHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         CompletableFuture<ApiResponse> answer = new CompletableFuture<>();
-        long wait = request.uri().startsWith("/admin/records") ? Math.max(answerTimeoutMillis, LISTING_ANSWER_MILLIS)
-                : answerTimeoutMillis;
+        long wait = request.uri().startsWith("/admin/records") || request.uri().startsWith("/admin/backup")
+                ? Math.max(answerTimeoutMillis, LISTING_ANSWER_MILLIS) : answerTimeoutMillis;
         ScheduledFuture<?> timer = ctx.executor().schedule(
                 () -> answer.complete(Problems.timeout("the node did not answer within " + wait + " ms")),
                 wait, TimeUnit.MILLISECONDS);
