@@ -187,16 +187,28 @@ public final class RattanNode implements AutoCloseable {
         CompletableFuture<String> refused = new CompletableFuture<>();
         AtomicReference<ScheduledFuture<?>> poll = new AtomicReference<>();
         poll.set(parts.loop.scheduleAtFixedRate(() -> {
-            Node n = parts.nodeOnLoop.live();
-            String why = n == null || n.isJoined() ? null : n.status().joinRefusal();
-            if (why != null) {
-                refused.complete(why);
-            }
-            if (n == null || n.isJoined() || why != null) {
-                poll.get().cancel(false);
+            try {
+                Node n = parts.nodeOnLoop.live();
+                String why = n == null || n.isJoined() ? null : n.status().joinRefusal();
+                if (why != null) {
+                    refused.complete(why);
+                }
+                if (n == null || n.isJoined() || why != null) {
+                    cancel(poll.get());
+                }
+            } catch (RuntimeException e) {
+                // A failed look ends the polling: say so, rather than leave the caller waiting for ever.
+                refused.completeExceptionally(e);
+                cancel(poll.get());
             }
         }, JOIN_POLL_MILLIS, JOIN_POLL_MILLIS, TimeUnit.MILLISECONDS));
         return refused;
+    }
+
+    private static void cancel(ScheduledFuture<?> task) {
+        if (task != null) {
+            task.cancel(false);
+        }
     }
 
     /**

@@ -62,7 +62,7 @@ class JoinTermsNodeTest {
                 List.of("--replicas", "3", "--bootstrap", "127.0.0.1:" + first.contact().address().port()));
         try {
             assertThat(refused.awaitExit(Duration.ofMinutes(3))).isTrue();
-            assertThat(refused.exitStatus()).hasValue(1);
+            assertThat(refused.exitStatus()).as("EX_CONFIG").hasValue(78);
             assertThat(Files.readString(dir.resolve("b.log"))).contains("rattan node: the cluster refused this node")
                     .contains("--replicas 4 (this node: 3)");
         } finally {

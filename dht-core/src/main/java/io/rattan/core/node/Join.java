@@ -75,16 +75,18 @@ final class Join {
     }
 
     /**
-     * Refuses {@code j} when its joiner names other terms than this node's: the joiner is told why
-     * ({@code ERROR_REPLY(CONFLICT)}), and the request goes no further. A joiner of protocol 11 names none.
+     * Refuses {@code j} when this node is its first hop (the bootstrap the joiner chose) and the joiner names other
+     * terms than this node's: the joiner is told why ({@code ERROR_REPLY(CONFLICT)}), and the request goes no
+     * further. Only the first hop judges, and the joiner believes only it: one odd node deeper on the path cannot
+     * stop every joiner routed through it. A joiner of protocol 11 names no terms.
      */
     static boolean refused(NodeContext ctx, JoinRequest j) {
-        String differences = j.terms() == null ? "" : ctx.config().terms().differences(j.terms());
+        String differences = j.hops() != 0 || j.terms() == null ? "" : ctx.config().terms().differences(j.terms());
         if (differences.isEmpty()) {
             return false;
         }
-        log.warn("{} refuses the join of {}: its settings differ from this cluster's: {}", ctx.tag(), j.joiner(),
-                differences);
+        log.info("{} refuses the join of {}, whose settings differ from this node's (as the joiner is to change them): "
+                + "{}", ctx.tag(), j.joiner(), differences);
         ctx.outbox().send(j.joiner().address(), j.originRequestId(), new ErrorReply(Status.CONFLICT,
                 "the cluster's nodes run with other settings, which every node must share: " + differences));
         return true;
@@ -119,7 +121,7 @@ final class Join {
         joinIds.add(joinId);
         long timeout = nanos(ctx.config().requestTimeoutMillis());
         outbox.expect(joinId, ctx.now(), timeout, false, ReplyHandler.of(
-                this::answered,
+                reply -> answered(reply, to),
                 () -> {
                     log.info("{} got no join answer through {}; trying again", ctx.tag(), to);
                     attemptOut = false;
@@ -129,17 +131,25 @@ final class Join {
         outbox.send(to, outbox.nextRequestId(), new JoinRequest(ctx.self(), joinId, 0, ctx.config().terms()));
     }
 
-    /** An answer to one of this node's attempts: the root's, or a refusal of its terms. */
-    private void answered(Envelope reply) {
-        if (reply.body() instanceof ErrorReply err && err.status() == Status.CONFLICT) {
+    /**
+     * An answer to the attempt through bootstrap {@code to}: the root's, or a refusal of this node's terms, believed
+     * only from {@code to} itself (any node on the path sees the request's id); another's ends the attempt.
+     */
+    private void answered(Envelope reply, Address to) {
+        if (!(reply.body() instanceof ErrorReply err)) {
+            rootAnswered();
+        } else if (err.status() == Status.CONFLICT && reply.sender() != null && reply.sender().address().equals(to)) {
             if (refusal == null && !joined) {
                 refusal = err.detail();
                 log.error("{} cannot join: {}", ctx.tag(), refusal);
                 stopNode.run();
             }
-            return;
+        } else {
+            log.info("{} got {} for its join through {} from {}; trying again", ctx.tag(), err.status(), to,
+                    reply.sender());
+            attemptOut = false;
+            attempt();
         }
-        rootAnswered();
     }
 
     /** Contacts from a node on the join path, or the root's answer. */

@@ -298,9 +298,10 @@ final class NodeCommand implements Callable<Integer> {
                 + " data " + options.dataDir());
         out.flush();
         PrintWriter err = spec.commandLine().getErr();
-        return UntilStopped.await(out, node::close, node.joinRefused().thenAccept(why -> {
+        return UntilStopped.await(out, node::close, node.joinRefused().thenApply(why -> {
             err.println("rattan node: the cluster refused this node: " + why);
             err.flush();
+            return RattanCli.EXIT_CONFIG;
         }));
     }
 }

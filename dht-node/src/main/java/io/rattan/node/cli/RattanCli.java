@@ -43,6 +43,11 @@ public final class RattanCli implements Runnable {
 
     /** Exit code of an operation that ran but failed, was refused, or found nothing. */
     static final int EXIT_FAILED = 1;
+    /**
+     * Exit code of a node whose settings do not fit its cluster's (sysexits' EX_CONFIG): starting it again will not
+     * help, and the systemd unit says so ({@code RestartPreventExitStatus}).
+     */
+    static final int EXIT_CONFIG = 78;
 
     @Spec
     private CommandSpec spec;

@@ -27,7 +27,8 @@ final class UntilStopped {
 
     /**
      * As {@link #await(PrintWriter, Runnable)}, but also ends when {@code ended} completes (the work stopped by
-     * itself): then runs {@code stop} and returns {@link RattanCli#EXIT_FAILED}.
+     * itself): then runs {@code stop} and returns the status {@code ended} completed with, if an {@code Integer}, else
+     * {@link RattanCli#EXIT_FAILED}.
      */
     static int await(PrintWriter out, Runnable stop, CompletableFuture<?> ended) {
         Thread hook = new Thread(() -> {
@@ -48,8 +49,7 @@ final class UntilStopped {
         Runtime.getRuntime().addShutdownHook(hook);
         int status = 0;
         try {
-            ended.get();
-            status = RattanCli.EXIT_FAILED;
+            status = ended.get() instanceof Integer given ? given : RattanCli.EXIT_FAILED;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException e) {

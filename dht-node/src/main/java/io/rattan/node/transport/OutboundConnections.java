@@ -237,8 +237,8 @@ final class OutboundConnections {
         final Channel channel;
         ArrayDeque<QueuedEnvelope> pending = new ArrayDeque<>();
         long pendingBytes;
-        // The version the Welcome taught, forgotten with this connection.
-        MessageCodec taught;
+        // The version the Welcome taught, written in while this connection lasts, forgotten with it.
+        PeerVersions.Taught taught;
         // Handshake frames (challenges, answers) waiting for the TCP connection; they go right after our Hello.
         List<byte[]> handshake = new ArrayList<>(2);
         // Challenges sent (or waiting) on this connection before its Welcome.
@@ -288,14 +288,14 @@ final class OutboundConnections {
             } else if (!channel.isWritable()) {
                 drop(DropReason.UNWRITABLE);
             } else {
-                write(envelope);
+                encodeAndWrite(envelope);
             }
         }
 
-        /** Encodes {@code envelope} in the version spoken to this peer now and writes it; drops what cannot be. */
-        private void write(Envelope envelope) {
+        /** Encodes {@code envelope} in this connection's version and writes it; drops what cannot be. */
+        private void encodeAndWrite(Envelope envelope) {
             try {
-                writeEnvelope(versions.codecFor(to).encode(envelope));
+                writeEnvelope((taught != null ? taught.codec : versions.codecFor(to)).encode(envelope));
             } catch (RuntimeException e) {
                 unencodable(envelope, to, e);
             }
@@ -371,7 +371,7 @@ final class OutboundConnections {
             welcomes.increment();
             log.debug("{}: welcomed by {}", localName, to);
             for (QueuedEnvelope q : pending) {
-                write(q.envelope());
+                encodeAndWrite(q.envelope());
             }
             pending = null;
             pendingBytesTotal -= pendingBytes;

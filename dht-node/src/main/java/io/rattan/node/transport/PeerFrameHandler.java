@@ -5,7 +5,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.rattan.client.netty.EnvelopeCodec;
-import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Messages.Hello;
 import io.rattan.core.msg.Messages.Welcome;
@@ -56,7 +55,7 @@ final class PeerFrameHandler extends SimpleChannelInboundHandler<Envelope> {
     private boolean verified;
     // The version to speak to the dialer, from its Hello; taken by the transport once the claim is proven.
     private int version;
-    private MessageCodec taught;
+    private PeerVersions.Taught taught;
     private ScheduledFuture<?> timeout;
 
     PeerFrameHandler(Consumer<Envelope> consumer, String localName, NettyTransport transport, RandomGenerator nonces,

@@ -26,7 +26,19 @@ final class PeerVersions {
 
     private final MessageCodec own;
     private final MessageCodec oldest;
-    private final Map<Address, MessageCodec> learnt = new ConcurrentHashMap<>();
+    private final Map<Address, Taught> learnt = new ConcurrentHashMap<>();
+
+    /**
+     * What one connection taught: the codec to write to its peer. Compared by identity, so that a connection that
+     * closes forgets only its own lesson, never one a later or parallel connection taught.
+     */
+    static final class Taught {
+        final MessageCodec codec;
+
+        private Taught(MessageCodec codec) {
+            this.codec = codec;
+        }
+    }
 
     PeerVersions(MessageCodec own) {
         this.own = own;
@@ -50,24 +62,24 @@ final class PeerVersions {
     }
 
     /** The proven peer at {@code from} is written to in {@code version} (a {@link #shared} one) from now on. */
-    MessageCodec learn(Address from, int version) {
+    Taught learn(Address from, int version) {
         if (learnt.size() >= PEERS_MAX) {
             learnt.clear();
         }
-        MessageCodec c = own.at(version);
-        learnt.put(from, c);
-        return c;
+        Taught t = new Taught(own.at(version));
+        learnt.put(from, t);
+        return t;
     }
 
-    /** The connection that taught {@code learnt} for {@code from} closed: unless a later one taught another, forget it. */
-    void forget(Address from, MessageCodec taught) {
+    /** The connection that taught {@code taught} for {@code from} closed: unless another taught since, forget it. */
+    void forget(Address from, Taught taught) {
         learnt.remove(from, taught);
     }
 
     /** The codec of the frames to {@code to}: see the class comment. */
     MessageCodec codecFor(Address to) {
-        MessageCodec c = learnt.get(to);
-        return c != null ? c : oldest;
+        Taught t = learnt.get(to);
+        return t != null ? t.codec : oldest;
     }
 
     /** The codec of handshake frames: the oldest version this node reads, which any peer it can speak to reads. */
@@ -78,8 +90,8 @@ final class PeerVersions {
     /** Proven peers that speak an older version than this node's own. */
     int olderCount() {
         int n = 0;
-        for (MessageCodec c : learnt.values()) {
-            if (c.version() < own.version()) {
+        for (Taught t : learnt.values()) {
+            if (t.codec.version() < own.version()) {
                 n++;
             }
         }
