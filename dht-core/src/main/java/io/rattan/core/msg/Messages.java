@@ -127,22 +127,6 @@ public final class Messages {
      * (protocol 12), and a node with others refuses its join.
      */
     public record ClusterTerms(int replicas, int writeQuorum, int valueBytesMax, int ttlSecondsMax) {
-        /** How {@code joiner}'s terms differ from these, as flags to change; empty when they do not. */
-        public String differences(ClusterTerms joiner) {
-            StringBuilder out = new StringBuilder();
-            differ(out, "--replicas", replicas, joiner.replicas);
-            differ(out, "--write-quorum", writeQuorum, joiner.writeQuorum);
-            differ(out, "--value-bytes-max", valueBytesMax, joiner.valueBytesMax);
-            differ(out, "--ttl-seconds-max", ttlSecondsMax, joiner.ttlSecondsMax);
-            return out.toString();
-        }
-
-        private static void differ(StringBuilder out, String flag, int cluster, int joiner) {
-            if (cluster != joiner) {
-                out.append(out.isEmpty() ? "" : ", ").append(flag).append(' ').append(cluster).append(" (this node: ")
-                        .append(joiner).append(')');
-            }
-        }
     }
 
     /**

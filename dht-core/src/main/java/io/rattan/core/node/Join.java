@@ -3,6 +3,7 @@ package io.rattan.core.node;
 import static io.rattan.core.node.NodeContext.nanos;
 
 import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.Messages.ClusterTerms;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.JoinInfo;
 import io.rattan.core.msg.Messages.JoinRequest;
@@ -81,7 +82,7 @@ final class Join {
      * stop every joiner routed through it. A joiner of protocol 11 names no terms.
      */
     static boolean refused(NodeContext ctx, JoinRequest j) {
-        String differences = j.hops() != 0 || j.terms() == null ? "" : ctx.config().terms().differences(j.terms());
+        String differences = j.hops() != 0 || j.terms() == null ? "" : differences(ctx.config().terms(), j.terms());
         if (differences.isEmpty()) {
             return false;
         }
@@ -90,6 +91,23 @@ final class Join {
         ctx.outbox().send(j.joiner().address(), j.originRequestId(), new ErrorReply(Status.CONFLICT,
                 "the cluster's nodes run with other settings, which every node must share: " + differences));
         return true;
+    }
+
+    /** How {@code joiner}'s terms differ from {@code own}, as the joiner's flags to change; empty when they do not. */
+    static String differences(ClusterTerms own, ClusterTerms joiner) {
+        StringBuilder out = new StringBuilder();
+        differ(out, "--replicas", own.replicas(), joiner.replicas());
+        differ(out, "--write-quorum", own.writeQuorum(), joiner.writeQuorum());
+        differ(out, "--value-bytes-max", own.valueBytesMax(), joiner.valueBytesMax());
+        differ(out, "--ttl-seconds-max", own.ttlSecondsMax(), joiner.ttlSecondsMax());
+        return out.toString();
+    }
+
+    private static void differ(StringBuilder out, String flag, int own, int joiner) {
+        if (own != joiner) {
+            out.append(out.isEmpty() ? "" : ", ").append(flag).append(' ').append(own).append(" (this node: ")
+                    .append(joiner).append(')');
+        }
     }
 
     /**
@@ -107,7 +125,7 @@ final class Join {
     }
 
     private void attempt() {
-        if (ctx.stopped() || joined || rootAnswered || refusal != null) {
+        if (ctx.stopped() || joined || rootAnswered) {
             return;
         }
         if (bootstrap.isEmpty()) {
