@@ -6,20 +6,15 @@ import io.rattan.core.owned.OwnerStamp;
 import io.rattan.core.owned.SignedBytes;
 import io.rattan.core.owned.SignedOp;
 import io.rattan.core.util.Bytes;
+import io.rattan.core.util.Ed25519Pem;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.GeneralSecurityException;
-import java.security.KeyFactory;
 import java.security.SecureRandom;
-import java.security.interfaces.EdECPrivateKey;
-import java.security.spec.PKCS8EncodedKeySpec;
-import java.util.Arrays;
 import java.util.Base64;
-import java.util.HexFormat;
 
 /**
  * An owner's Ed25519 key pair: what signs owned values. Its public key is the owner every replica checks a value's
@@ -30,11 +25,6 @@ import java.util.HexFormat;
  * immutable.
  */
 public final class OwnerKey {
-
-    private static final String PEM_BEGIN = "-----BEGIN PRIVATE KEY-----";
-    private static final String PEM_END = "-----END PRIVATE KEY-----";
-    // The DER of an Ed25519 PKCS#8 v1 private key is this prefix and the 32-byte seed (RFC 8410).
-    private static final byte[] PKCS8_PREFIX = HexFormat.of().parseHex("302e020100300506032b657004220420");
 
     private final Bytes privateKey;
     private final Bytes publicKey;
@@ -65,32 +55,7 @@ public final class OwnerKey {
      * @throws IOException when the file cannot be read or holds no Ed25519 private key; the message says which
      */
     public static OwnerKey load(Path file) throws IOException {
-        byte[] content = Files.readAllBytes(file);
-        if (content.length == OwnerSignatures.PRIVATE_KEY_BYTES) {
-            return new OwnerKey(Bytes.wrap(content));
-        }
-        String text = new String(content, StandardCharsets.US_ASCII).strip();
-        byte[] der = content;
-        if (text.startsWith(PEM_BEGIN)) {
-            int end = text.indexOf(PEM_END);
-            if (end < 0) {
-                throw new IOException(file + ": no '" + PEM_END + "' line");
-            }
-            try {
-                der = Base64.getMimeDecoder().decode(text.substring(PEM_BEGIN.length(), end));
-            } catch (IllegalArgumentException e) {
-                throw new IOException(file + ": the PEM body is not base64", e);
-            }
-        }
-        try {
-            EdECPrivateKey key = (EdECPrivateKey) KeyFactory.getInstance("Ed25519")
-                    .generatePrivate(new PKCS8EncodedKeySpec(der));
-            byte[] seed = key.getBytes().orElseThrow(() -> new IOException(file + ": the key has no private bytes"));
-            return new OwnerKey(Bytes.wrap(seed));
-        } catch (GeneralSecurityException | ClassCastException e) {
-            throw new IOException(file + " holds no Ed25519 private key (PKCS#8 PEM or DER, or 32 raw bytes): "
-                    + e.getMessage(), e);
-        }
+        return new OwnerKey(Ed25519Pem.decode(Files.readAllBytes(file), file.toString()));
     }
 
     /**
@@ -100,10 +65,7 @@ public final class OwnerKey {
      * @throws FileAlreadyExistsException when {@code file} exists: a key is never overwritten
      */
     public void write(Path file) throws IOException {
-        byte[] der = Arrays.copyOf(PKCS8_PREFIX, PKCS8_PREFIX.length + privateKey.length());
-        privateKey.copyTo(der, PKCS8_PREFIX.length);
-        String pem = PEM_BEGIN + "\n" + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(der) + "\n"
-                + PEM_END + "\n";
+        String pem = Ed25519Pem.encode(privateKey);
         try {
             Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         } catch (UnsupportedOperationException e) {

@@ -7,6 +7,7 @@ import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
@@ -55,6 +56,9 @@ final class NodeBackup {
         Files.createDirectory(to);
         try {
             Files.copy(data.resolve(NodeIdFile.FILE_NAME), to.resolve(NodeIdFile.FILE_NAME));
+            // The key keeps its owner-only permissions: a copy with the default ones would not be read back.
+            Files.copy(data.resolve(NodeKeyFile.FILE_NAME), to.resolve(NodeKeyFile.FILE_NAME),
+                    StandardCopyOption.COPY_ATTRIBUTES);
             store.checkpoint(to.resolve(RattanNode.STORE_DIR));
             copyFiles(data.resolve(RattanNode.NAMESPACES_DIR), to.resolve(RattanNode.NAMESPACES_DIR));
             copyFiles(data.resolve(RattanNode.PERMANENT_DIR), to.resolve(RattanNode.PERMANENT_DIR));

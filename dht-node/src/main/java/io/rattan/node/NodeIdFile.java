@@ -2,21 +2,14 @@ package io.rattan.node;
 
 import io.rattan.core.id.Id;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.Optional;
-import java.util.random.RandomGenerator;
 
 /**
- * A node's identity on disk: 40 hex digits in {@code dataDir/node-id}. A node keeps its id across restarts, so that
- * the values it stores are still its to serve when it comes back. Public so that a harness can give a node its id
- * before its first start, in exactly the form the node reads.
+ * A node's id on disk, for tools: 40 hex digits in {@code dataDir/node-id}, kept in step with the node's key
+ * ({@link NodeKeyFile}), whose hash the id is. Public so that a harness can read a node's id.
  */
 public final class NodeIdFile {
 
@@ -24,21 +17,6 @@ public final class NodeIdFile {
     public static final String FILE_NAME = "node-id";
 
     private NodeIdFile() {
-    }
-
-    /**
-     * Reads the id in {@code file}, or draws one from {@code random} and writes it atomically (a crash while writing
-     * leaves no half-written file). A file that exists but does not hold an id is an error, never silently replaced:
-     * a new id would orphan the node's data.
-     */
-    static Id loadOrCreate(Path file, RandomGenerator random) throws IOException {
-        Optional<Id> had = read(file);
-        if (had.isPresent()) {
-            return had.get();
-        }
-        Id id = Id.random(random);
-        write(file, id);
-        return id;
     }
 
     /**
@@ -63,19 +41,6 @@ public final class NodeIdFile {
      * replacing what was there.
      */
     public static void write(Path file, Id id) throws IOException {
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            ByteBuffer bytes = ByteBuffer.wrap((id.toHex() + "\n").getBytes(StandardCharsets.US_ASCII));
-            while (bytes.hasRemaining()) {
-                out.write(bytes);
-            }
-            out.force(true);
-        }
-        try {
-            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-        }
+        AtomicFiles.write(file, (id.toHex() + "\n").getBytes(StandardCharsets.US_ASCII), null);
     }
 }

@@ -11,6 +11,7 @@ import io.rattan.core.env.RequestIds;
 import io.rattan.core.env.Scheduler;
 import io.rattan.core.env.Transport;
 import io.rattan.core.id.Id;
+import io.rattan.core.id.NodeKey;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import io.rattan.core.store.Store;
@@ -94,7 +95,8 @@ final class NodeParts {
     private volatile BootstrapResolver resolver;
 
     /** Opens everything and binds the three ports; on failure releases what it opened and throws. */
-    NodeParts(NodeOptions options, Id id) throws IOException {
+    NodeParts(NodeOptions options, NodeKey key) throws IOException {
+        Id id = key.id();
         String name = id.shortHex();
         try {
             this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -142,7 +144,7 @@ final class NodeParts {
             // The contact names the bound gateway port, so that one-hop clients can reach this node's gateway.
             this.contact = new Contact(id, new Address(options.host(), peerServer.localAddress().getPort()),
                     clientGateway.localAddress().getPort());
-            transport.identity(contact);
+            transport.identity(contact, key);
             this.permanent = PermanentValues.open(backend, options.dataDir().resolve(RattanNode.PERMANENT_DIR),
                     registry, name);
             opened.push(permanent);

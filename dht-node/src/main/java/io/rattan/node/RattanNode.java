@@ -3,6 +3,7 @@ package io.rattan.node;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.rattan.core.env.Transport;
 import io.rattan.core.id.Id;
+import io.rattan.core.id.NodeKey;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
@@ -77,19 +78,19 @@ public final class RattanNode implements AutoCloseable {
     private final AtomicReference<State> state = new AtomicReference<>(State.RUNNING);
     private final long startNanos = System.nanoTime();
 
-    private RattanNode(NodeOptions options, Id id, UnaryOperator<Store> storeHook,
+    private RattanNode(NodeOptions options, NodeKey key, UnaryOperator<Store> storeHook,
                        UnaryOperator<Transport> transportHook) throws IOException {
         this.options = options;
-        this.parts = new NodeParts(options, id);
+        this.parts = new NodeParts(options, key);
         this.contact = parts.contact;
         parts.startNode(options, storeHook, transportHook, startNanos);
     }
 
     /**
-     * Starts a node: creates {@code dataDir} when missing, loads the node id from {@code dataDir/node-id} (or draws
-     * a new one and writes it), opens the store in {@code dataDir/store}, binds the three ports, and starts the
-     * node, which joins through the bootstrap peers. Returns once the node has started; it may not have joined yet
-     * (see {@link #isJoined}).
+     * Starts a node: creates {@code dataDir} when missing, loads the node's key from {@code dataDir/node.key} (or
+     * draws a new one and writes it; the node id is its public key's SHA-1), opens the store in
+     * {@code dataDir/store}, binds the three ports, and starts the node, which joins through the bootstrap peers.
+     * Returns once the node has started; it may not have joined yet (see {@link #isJoined}).
      *
      * @throws IOException when the data directory, the id or the store cannot be used, or a port cannot be bound;
      *                     everything opened so far is released
@@ -114,8 +115,8 @@ public final class RattanNode implements AutoCloseable {
     static RattanNode start(NodeOptions options, UnaryOperator<Store> storeHook,
                             UnaryOperator<Transport> transportHook) throws IOException {
         Files.createDirectories(options.dataDir());
-        Id id = NodeIdFile.loadOrCreate(options.dataDir().resolve(NodeIdFile.FILE_NAME), new SecureRandom());
-        RattanNode node = new RattanNode(options, id, storeHook, transportHook);
+        NodeKey key = NodeKeyFile.loadOrCreate(options.dataDir(), new SecureRandom());
+        RattanNode node = new RattanNode(options, key, storeHook, transportHook);
         log.info("node {} started: peers on {}, clients on {}, http on {} (serving {}), admin on {}, data in {}",
                 node.contact, node.contact.address(), node.gatewayAddress(), node.httpAddress(),
                 options.operator().httpServes().operatorList(),

@@ -13,6 +13,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,21 +26,21 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A rolling upgrade (issue 38) on real node processes. Five nodes speaking protocol 11, the previous release, are
+ * A rolling upgrade (issue 38) on real node processes. Five nodes speaking protocol 12, the previous release, are
  * upgraded one at a time: each is stopped gracefully (SIGTERM: it hands its values off and says goodbye) and started
- * again on its data directory and ports without {@code --protocol-version}, so at 12, this build's newest. It proves
+ * again on its data directory and ports without {@code --protocol-version}, so at 13, this build's newest. It proves
  * that
  * <ul>
- * <li>a cluster of mixed versions keeps serving: puts through nodes at 11 and at 12 are acknowledged while a node is
- * away, an upgraded node joins through a node at 11 (the first four steps) and through one at 12 (the last), and
+ * <li>a cluster of mixed versions keeps serving: puts through nodes at 12 and at 13 are acknowledged while a node is
+ * away, an upgraded node joins through a node at 12 (the first four steps) and through one at 13 (the last), and
  * after every step each value acknowledged so far reads back exactly through the node just upgraded and through a
- * node still at 11: nothing acknowledged is lost;
+ * node still at 12: nothing acknowledged is lost;
  * <li>an upgraded node knows it speaks the older version to the old nodes ({@code rattan_peers_older_protocol}), and
- * once every node runs 12 none does: they speak 12 among themselves, and a namespace defined at one node reaches
+ * once every node runs 13 none does: they speak 13 among themselves, and a namespace defined at one node reaches
  * every node and serves its values.
  * </ul>
  *
- * <p>The old nodes are this build held at {@code --protocol-version 11}; when the environment variable
+ * <p>The old nodes are this build held at {@code --protocol-version 12}; when the environment variable
  * {@value #PREVIOUS_JAR_ENV} names a runnable jar of the previous release ({@code dht-node-…-all.jar}), they run that
  * jar instead, without the flag (it does not know it), with RocksDB's JNI library extracted from that jar (beside it,
  * as {@code rattan local} does). {@link OldBuild} is the one place where the two differ. The upgraded nodes always run
@@ -47,7 +48,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class MixedVersionProcessTest {
 
-    /** Names a runnable jar of the previous release to run the old nodes from; unset: this build at 11. */
+    /** Names a runnable jar of the previous release to run the old nodes from; unset: this build at 12. */
     static final String PREVIOUS_JAR_ENV = "RATTAN_PREVIOUS_NODE_JAR";
 
     private static final int NODES = 5;
@@ -79,7 +80,7 @@ class MixedVersionProcessTest {
     }
 
     @Test
-    void aClusterUpgradedNodeByNodeFrom11To12LosesNothingAndEndsSpeaking12() throws Exception {
+    void aClusterUpgradedNodeByNodeFrom12To13LosesNothingAndEndsSpeaking13() throws Exception {
         Path nativeDir = RocksDbNativeLibrary.extractedFromClassPath(dir.resolve("native"));
         OldBuild old = OldBuild.fromEnvironment(nativeDir);
         List<String> oldArgs = new ArrayList<>(NODE_ARGS);
@@ -92,7 +93,7 @@ class MixedVersionProcessTest {
         for (int i = 0; i < NODES; i++) {
             upgrade(i, nativeDir);
             if (i == 0) {
-                assertThat(olderPeers(nodes.get(0))).as("old nodes the upgraded node 0 speaks 11 to").isPositive();
+                assertThat(olderPeers(nodes.get(0))).as("old nodes the upgraded node 0 speaks 12 to").isPositive();
             }
         }
 
@@ -126,8 +127,8 @@ class MixedVersionProcessTest {
 
     /**
      * Step {@code i}: node i leaves gracefully, puts go on through the others, and node i comes back on its data
-     * directory and ports at 12, joining through node i+1 (at 11 until the last step); then everything acknowledged
-     * so far must read back through it and through node i+1 while that one is still at 11.
+     * directory and ports at 13, joining through node i+1 (at 12 until the last step); then everything acknowledged
+     * so far must read back through it and through node i+1 while that one is still at 12.
      */
     private void upgrade(int i, Path nativeDir) throws Exception {
         NodeProcess leaving = nodes.get(i);
@@ -152,9 +153,16 @@ class MixedVersionProcessTest {
         NodeProcess bootstrap = nodes.get((i + 1) % NODES);
         List<String> newArgs = new ArrayList<>(NODE_ARGS);
         newArgs.addAll(List.of("--bootstrap", "127.0.0.1:" + bootstrap.ports().peer()));
+        Path keyFile = dir.resolve("node-" + i).resolve(NodeKeyFile.FILE_NAME);
+        // A node of this build at 12 has a key already; one of the previous release has none and draws one now.
+        boolean hadKey = Files.exists(keyFile);
         NodeProcess upgraded = NodeProcesses.restart(http, leaving, dir.resolve("node-" + i),
                 dir.resolve("node-" + i + ".log"), nativeDir, HEAP, newArgs, nodes);
-        assertThat(NodeProcesses.id(http, upgraded)).as("node %d's id, kept in its data directory", i).isEqualTo(id);
+        Id keys = NodeKeyFile.read(keyFile).orElseThrow().id();
+        assertThat(NodeProcesses.id(http, upgraded)).as("node %d's id, its key's", i).isEqualTo(keys);
+        if (hadKey) {
+            assertThat(keys).as("node %d's id, kept in its data directory", i).isEqualTo(id);
+        }
 
         List<NodeProcess> readers = i + 1 < NODES ? List.of(upgraded, nodes.get(i + 1)) : List.of(upgraded);
         await().atMost(WAIT).pollInterval(POLL).untilAsserted(() -> {

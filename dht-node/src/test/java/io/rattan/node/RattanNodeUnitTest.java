@@ -8,6 +8,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.id.Id;
+import io.rattan.core.id.NodeKey;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.MessageType;
@@ -32,7 +33,9 @@ import java.io.IOException;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
@@ -111,24 +114,46 @@ class RattanNodeUnitTest {
     class Identity {
 
         @Test
-        void createsAnIdOnceAndReadsItBack() throws IOException {
-            Path file = dir.resolve("node-id");
-            Id created = NodeIdFile.loadOrCreate(file, new SplittableRandom(1));
+        void createsAKeyOnceReadsItBackAndRecordsItsId() throws IOException {
+            NodeKey created = NodeKeyFile.loadOrCreate(dir, new SplittableRandom(1));
+            Path keyFile = dir.resolve(NodeKeyFile.FILE_NAME);
 
-            assertThat(Files.readString(file, StandardCharsets.US_ASCII)).isEqualTo(created.toHex() + "\n");
-            assertThat(NodeIdFile.loadOrCreate(file, new SplittableRandom(2))).isEqualTo(created);
+            assertThat(Files.readString(dir.resolve(NodeIdFile.FILE_NAME))).isEqualTo(created.id().toHex() + "\n");
+            assertThat(Files.readString(keyFile)).startsWith("-----BEGIN PRIVATE KEY-----");
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(keyFile))).isEqualTo("rw-------");
+            assertThat(NodeKeyFile.loadOrCreate(dir, new SplittableRandom(2)).id()).isEqualTo(created.id());
             try (var files = Files.list(dir)) {
-                assertThat(files).containsExactly(file);
+                assertThat(files).containsExactlyInAnyOrder(keyFile, dir.resolve(NodeIdFile.FILE_NAME));
             }
+            assertThatThrownBy(() -> NodeKeyFile.write(keyFile, NodeKey.draw(new SplittableRandom(3))))
+                    .isInstanceOf(FileAlreadyExistsException.class);
         }
 
         @Test
-        void refusesToReplaceACorruptId() throws IOException {
-            Path file = dir.resolve("node-id");
-            Files.writeString(file, "not an id\n");
-            assertThatThrownBy(() -> NodeIdFile.loadOrCreate(file, new SplittableRandom(1)))
-                    .isInstanceOf(IOException.class).hasMessageContaining("40 hex digits");
-            assertThat(Files.readString(file)).isEqualTo("not an id\n");
+        void refusesACorruptKeyAndOneOthersCanRead() throws IOException {
+            Path keyFile = dir.resolve(NodeKeyFile.FILE_NAME);
+            Files.writeString(keyFile, "not a key\n");
+            Files.setPosixFilePermissions(keyFile, PosixFilePermissions.fromString("rw-------"));
+            assertThatThrownBy(() -> NodeKeyFile.loadOrCreate(dir, new SplittableRandom(1)))
+                    .isInstanceOf(IOException.class).hasMessageContaining("holds no Ed25519 private key");
+            assertThat(Files.readString(keyFile)).isEqualTo("not a key\n");
+
+            Files.delete(keyFile);
+            NodeKeyFile.write(keyFile, NodeKey.draw(new SplittableRandom(1)));
+            Files.setPosixFilePermissions(keyFile, PosixFilePermissions.fromString("rw-r--r--"));
+            assertThatThrownBy(() -> NodeKeyFile.loadOrCreate(dir, new SplittableRandom(1)))
+                    .isInstanceOf(IOException.class).hasMessageContaining("is open to others (rw-r--r--): chmod 600");
+        }
+
+        @Test
+        void aDataDirectoryOfTheVersionBeforeGetsAKeyAndTheKeysId() throws IOException {
+            Id old = Id.fromHex("00000000000000000000000000000000000000aa");
+            NodeIdFile.write(dir.resolve(NodeIdFile.FILE_NAME), old);
+
+            NodeKey key = NodeKeyFile.loadOrCreate(dir, new SplittableRandom(1));
+
+            assertThat(key.id()).isNotEqualTo(old);
+            assertThat(NodeIdFile.read(dir.resolve(NodeIdFile.FILE_NAME))).contains(key.id());
         }
 
         @Test

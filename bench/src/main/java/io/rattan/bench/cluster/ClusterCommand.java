@@ -129,8 +129,9 @@ public final class ClusterCommand implements Runnable {
                     + "their hosts plus the simulator's jitter (the tool gives node i --wan-node i and every node's "
                     + "address in --wan-peers). Clients are not delayed: they sit on their gateway's host. It emulates "
                     + "delay only, not bandwidth or loss (docs/measuring.md).",
-                "With --ids FILE (the simulator's ids.txt) node i starts with the id on line i, so that keys have "
-                    + "the simulated world's roots and replicas."})
+                "With --keys FILE (the simulator's keys.txt) node i starts with the key on line i, and so with the "
+                    + "simulated node's id (its public key's hash), so that keys have the simulated world's roots and "
+                    + "replicas."})
     static class Start extends DirCommand {
         @Option(names = "--nodes", required = true, paramLabel = "N", description = "How many node processes.")
         int nodes;
@@ -175,10 +176,11 @@ public final class ClusterCommand implements Runnable {
                         + "Default: 1.")
         Long wanSeed;
 
-        @Option(names = "--ids", paramLabel = "FILE",
-                description = "Node i's id is line i of FILE (40 hex digits; '#' lines skipped), e.g. the ids.txt "
-                        + "of 'rattan sim opendht-table'. Default: each node draws its own.")
-        Path ids;
+        @Option(names = "--keys", paramLabel = "FILE",
+                description = "Node i's key is line i of FILE (an Ed25519 seed, 64 hex digits; '#' lines skipped), "
+                        + "e.g. the keys.txt of 'rattan sim opendht-table'; its id follows (SHA-1 of the public key). "
+                        + "For trials only: such keys are not secret. Default: each node draws its own.")
+        Path keys;
 
         @Unmatched
         List<String> nodeOptions = new ArrayList<>();
@@ -187,8 +189,8 @@ public final class ClusterCommand implements Runnable {
         public Integer call() throws IOException {
             ProcessCluster cluster = ProcessCluster.create(dir, clusterSpec(), out());
             return report(() -> {
-                if (ids != null) {
-                    cluster.giveIds(ids);
+                if (keys != null) {
+                    cluster.giveKeys(keys);
                 }
                 cluster.start(readyTimeout);
                 out().println(nodes + " nodes ready; gateways in " + dir.toAbsolutePath().resolve(

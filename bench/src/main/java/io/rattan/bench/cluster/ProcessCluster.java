@@ -1,8 +1,8 @@
 package io.rattan.bench.cluster;
 
-import io.rattan.core.id.Id;
+import io.rattan.core.id.NodeKey;
 import io.rattan.core.net.Address;
-import io.rattan.node.NodeIdFile;
+import io.rattan.node.NodeKeyFile;
 import io.rattan.node.process.NodeProcess;
 import io.rattan.sim.experiment.TableFiles;
 import java.io.IOException;
@@ -236,32 +236,33 @@ final class ProcessCluster {
     }
 
     /**
-     * Gives node i the id on line i of {@code idsFile} (the simulator's {@code ids.txt}) before its first start, in
-     * the file the node keeps its id in ({@code NodeIdFile}); a node that already has another id is an error, since
-     * a new id would orphan its data.
+     * Gives node i the key on line i of {@code keysFile} (the simulator's {@code keys.txt}), and so its id, before its
+     * first start, in the file the node keeps its key in ({@code NodeKeyFile}); a node that already has another key is
+     * an error, since a new id would orphan its data.
      */
-    void giveIds(Path idsFile) throws ClusterException, IOException {
-        List<Id> ids;
+    void giveKeys(Path keysFile) throws ClusterException, IOException {
+        List<NodeKey> keys;
         try {
-            ids = TableFiles.readIds(idsFile);
+            keys = TableFiles.readKeys(keysFile);
         } catch (IOException e) {
-            throw new ClusterException("cannot read --ids " + idsFile + ": " + e.getMessage());
+            throw new ClusterException("cannot read --keys " + keysFile + ": " + e.getMessage());
         }
-        if (ids.size() < spec.nodes()) {
-            throw new ClusterException("--ids " + idsFile + " holds " + ids.size() + " ids; the cluster has "
+        if (keys.size() < spec.nodes()) {
+            throw new ClusterException("--keys " + keysFile + " holds " + keys.size() + " keys; the cluster has "
                     + spec.nodes() + " nodes");
         }
         for (int node = 0; node < spec.nodes(); node++) {
-            Path file = dataDir(node).resolve(NodeIdFile.FILE_NAME);
-            Id want = ids.get(node);
-            Optional<Id> had = NodeIdFile.read(file);
-            if (had.isPresent() && !had.get().equals(want)) {
-                throw new ClusterException("node " + node + " of " + dir + " already has the id " + had.get().toHex()
-                        + ", not " + want.toHex() + " of --ids: start the cluster in a new directory");
+            Path file = dataDir(node).resolve(NodeKeyFile.FILE_NAME);
+            NodeKey want = keys.get(node);
+            Optional<NodeKey> had = NodeKeyFile.read(file);
+            if (had.isPresent() && !had.get().id().equals(want.id())) {
+                throw new ClusterException("node " + node + " of " + dir + " already has the key of id "
+                        + had.get().id().toHex() + ", not " + want.id().toHex() + " of --keys: start the cluster in "
+                        + "a new directory");
             }
             if (had.isEmpty()) {
                 Files.createDirectories(dataDir(node));
-                NodeIdFile.write(file, want);
+                NodeKeyFile.write(file, want);
             }
         }
     }

@@ -3,9 +3,11 @@ package io.rattan.bench.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.rattan.core.id.Id;
+import io.rattan.core.id.NodeKey;
 import io.rattan.node.NodeIdFile;
+import io.rattan.node.NodeKeyFile;
 import io.rattan.node.store.RocksDbNativeLibrary;
+import io.rattan.sim.experiment.TableFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -58,26 +61,26 @@ class ClusterProcessTest {
     }
 
     @Test
-    void idsAreGivenBeforeTheFirstStartAndANodeWithAnotherIdIsAnError(@TempDir Path work) throws Exception {
-        Id first = Id.fromHex("00000000000000000000000000000000000000aa");
-        Id second = Id.fromHex("00000000000000000000000000000000000000bb");
-        Path ids = Files.writeString(work.resolve("ids.txt"), "# two ids\n" + first.toHex() + "\n" + second.toHex()
-                + "\n");
-        // Node 1 already has an id of its own: its data would be orphaned, so nothing starts.
+    void keysAreGivenBeforeTheFirstStartAndANodeWithAnotherKeyIsAnError(@TempDir Path work) throws Exception {
+        NodeKey first = NodeKey.draw(new SplittableRandom(1));
+        NodeKey second = NodeKey.draw(new SplittableRandom(2));
+        Path keys = work.resolve("keys.txt");
+        TableFiles.writeKeys(List.of(first, second), keys);
+        // Node 1 already has a key of its own: its data would be orphaned, so nothing starts.
         Path node1 = dir.resolve("node-1").resolve("data");
         Files.createDirectories(node1);
-        NodeIdFile.write(node1.resolve(NodeIdFile.FILE_NAME), Id.fromHex("00000000000000000000000000000000000000cc"));
+        NodeKeyFile.write(node1.resolve(NodeKeyFile.FILE_NAME), NodeKey.draw(new SplittableRandom(3)));
         TestClusters.Result refused = TestClusters.run("cluster", "start", "--nodes", "2", "--dir", dir.toString(),
-                "--ids", ids.toString(), "--node-jar", TestClusters.nodeJar().toString());
+                "--keys", keys.toString(), "--node-jar", TestClusters.nodeJar().toString());
         assertThat(refused.exitCode()).as(refused.output()).isNotZero();
-        assertThat(refused.output()).contains("node 1 of", "already has the id");
+        assertThat(refused.output()).contains("node 1 of", "already has the key of id");
         assertThat(TestClusters.pidsNaming(dir)).isEmpty();
 
-        Files.delete(node1.resolve(NodeIdFile.FILE_NAME));
-        TestClusters.start(dir, 2, "--ids", ids.toString());
+        Files.delete(node1.resolve(NodeKeyFile.FILE_NAME));
+        TestClusters.start(dir, 2, "--keys", keys.toString());
         assertThat(NodeIdFile.read(dir.resolve("node-0").resolve("data").resolve(NodeIdFile.FILE_NAME)))
-                .contains(first);
-        assertThat(NodeIdFile.read(node1.resolve(NodeIdFile.FILE_NAME))).contains(second);
+                .contains(first.id());
+        assertThat(NodeIdFile.read(node1.resolve(NodeIdFile.FILE_NAME))).contains(second.id());
     }
 
     @Test

@@ -41,16 +41,16 @@ class TableFidelityTest extends ClusterTestBase {
         assertThat(simGreedy.gets()).isEqualTo(GETS);
         assertThat(simGreedy.failed()).isZero();
         double simulated = simGreedy.p50Ms();
-        // The simulated world's ids, so that each key has the same root and replicas on both sides.
-        Path ids = work.resolve("ids.txt");
-        TableFiles.writeIds(sim.nodeIds(), ids);
+        // The simulated world's keys, and so its ids, so that each key has the same root and replicas on both sides.
+        Path keys = work.resolve("keys.txt");
+        TableFiles.writeKeys(sim.nodeKeys(), keys);
 
-        TestClusters.start(clusterDir, NODES, "--ids", ids.toString(), "--leaf-set-half", "2", "--replicas", "3",
+        TestClusters.start(clusterDir, NODES, "--keys", keys.toString(), "--leaf-set-half", "2", "--replicas", "3",
                 "--request-timeout-ms", "10000", "--rto-initial-ms", "5000", "--rto-min-ms", "20",
                 "--wan", "planetlab", "--wan-seed", Long.toString(SEED));
         for (int i = 0; i < NODES; i++) {
             assertThat(idOf(ClusterFiles.nodes(clusterDir).get(i).http())).as("node %d's id", i)
-                    .isEqualTo(sim.nodeIds().get(i).toHex());
+                    .isEqualTo(sim.nodeKeys().get(i).id().toHex());
         }
         Path out = work.resolve("real");
         TestClusters.Result r = TestClusters.run("bench", "table", "--cluster", clusterDir.toString(),

@@ -33,10 +33,12 @@ public final class EnvelopeCodec extends MessageToMessageCodec<ByteBuf, Envelope
     private byte[] scratch;
     // The codec of the version the peer last spoke; the reading codec accepts it, so it can write it.
     private MessageCodec speaking;
+    private int lastRead;
 
     private EnvelopeCodec(MessageCodec codec, boolean reuseScratch) {
         this.codec = codec;
         this.speaking = codec;
+        this.lastRead = codec.version();
         this.reuseScratch = reuseScratch;
         this.scratch = reuseScratch ? new byte[SCRATCH_BYTES_MIN] : null;
     }
@@ -86,16 +88,18 @@ public final class EnvelopeCodec extends MessageToMessageCodec<ByteBuf, Envelope
             frame.getBytes(frame.readerIndex(), body, 0, length);
             out.add(codec.decode(body, 0, length));
         }
-        // Decoded, so the first byte is a version the codec accepts.
-        int version = frame.getUnsignedByte(frame.readerIndex());
-        if (version != speaking.version()) {
-            speaking = codec.at(version);
+        // Decoded, so the first byte is a version the codec accepts, or that of a handshake frame of a peer of the
+        // version before ours (which writes its handshake in the version before its own): we answer it in ours - 1.
+        lastRead = frame.getUnsignedByte(frame.readerIndex());
+        int answerIn = codec.accepts(lastRead) ? lastRead : codec.oldestAccepted();
+        if (answerIn != speaking.version()) {
+            speaking = codec.at(answerIn);
         }
     }
 
     /** The protocol version of the last frame read on this connection, or the codec's own before the first. */
     public int peerVersion() {
-        return speaking.version();
+        return lastRead;
     }
 
     /** The scratch array, grown to hold {@code size} bytes; frames are bounded by the codec, so it is too. */

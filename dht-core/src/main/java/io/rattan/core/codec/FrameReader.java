@@ -215,7 +215,8 @@ final class FrameReader {
         return present == 1 ? i64(field) : null;
     }
 
-    private Bytes fixed(int length, String field) {
+    /** Bytes of a length the field fixes, so no length travels. */
+    Bytes fixed(int length, String field) {
         need(length, field);
         Bytes b = Bytes.of(buf, pos, length);
         pos += length;

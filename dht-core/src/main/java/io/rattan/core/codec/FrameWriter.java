@@ -193,7 +193,7 @@ final class FrameWriter {
     }
 
     /** Bytes of a length the field fixes, so no length travels. */
-    private void fixed(Bytes b) {
+    void fixed(Bytes b) {
         if (buf != null) {
             b.copyTo(buf, pos);
         }

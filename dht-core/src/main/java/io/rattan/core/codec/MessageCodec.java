@@ -81,12 +81,12 @@ import java.util.Objects;
 public final class MessageCodec {
 
     /** The newest protocol version, carried in the first byte of every frame this build writes by default. */
-    public static final int VERSION = 12;
+    public static final int VERSION = 13;
     /**
      * The oldest protocol version this build can still speak: a node or client may be told to speak it (during a
      * rolling upgrade), and one speaking {@link #VERSION} accepts it.
      */
-    public static final int VERSION_OLDEST = 11;
+    public static final int VERSION_OLDEST = 12;
     /** Default largest frame body: 1 MiB. */
     public static final int DEFAULT_FRAME_BYTES_MAX = 1 << 20;
     /** Largest value, in bytes. */
@@ -291,17 +291,20 @@ public final class MessageCodec {
 
     private Envelope readEnvelope(FrameReader r) {
         int frameVersion = r.u8("version");
-        if (!accepts(frameVersion)) {
-            throw new CodecException("unsupported version " + frameVersion + ": this node speaks version " + version
-                    + (oldestAccepted() < version ? " and accepts " + oldestAccepted() : "")
-                    + (frameVersion < version ? " (the sender runs an older Rattan: upgrade it)" : "")
-                    + "; see docs/protocol.md#versioning");
+        // A node of V-1 writes its handshake in V-2, the oldest it reads: so that V can roll over V-1, V reads
+        // handshake frames of V-2 too (their layout has not changed since).
+        boolean handshakeOnly = !accepts(frameVersion);
+        if (handshakeOnly && frameVersion != oldestAccepted() - 1) {
+            throw unsupported(frameVersion);
         }
         r.version(frameVersion);
         int tag = r.u8("type tag");
         MessageType type = MessageType.fromTag(tag);
         if (type == null) {
             throw new CodecException("unknown message type tag " + tag);
+        }
+        if (handshakeOnly && !isHandshake(type)) {
+            throw unsupported(frameVersion);
         }
         int flags = r.u8("flags");
         if ((flags & ~FLAG_SENDER) != 0) {
@@ -310,6 +313,21 @@ public final class MessageCodec {
         Contact sender = (flags & FLAG_SENDER) != 0 ? r.contact("sender") : null;
         long requestId = r.i64("requestId");
         return new Envelope(sender, requestId, family(type).read(r, type));
+    }
+
+    private CodecException unsupported(int frameVersion) {
+        return new CodecException("unsupported version " + frameVersion + ": this node speaks version " + version
+                + (oldestAccepted() < version ? " and accepts " + oldestAccepted() : "")
+                + (frameVersion < version ? " (the sender runs an older Rattan: upgrade it)" : "")
+                + "; see docs/protocol.md#versioning");
+    }
+
+    /** The peer handshake's frames, read in one version more than the rest (see {@link #readEnvelope}). */
+    private static boolean isHandshake(MessageType type) {
+        return switch (type) {
+            case HELLO, CHALLENGE, CHALLENGE_ANSWER, WELCOME -> true;
+            default -> false;
+        };
     }
 
     // ---- the per-type dispatch: exhaustive, so a new MessageType without a family does not compile ----

@@ -108,11 +108,19 @@ public final class Messages {
         }
     }
 
-    /** Echoes a {@link Challenge}'s nonce (the envelope's request id) on the connection whose claim it proves. */
-    public record ChallengeAnswer() implements Message {
+    /**
+     * Echoes a {@link Challenge}'s nonce (the envelope's request id) on the connection whose claim it proves. Since
+     * 13 it proves the claimed id too: {@code proof} is the answerer's public key, whose SHA-1 is the id, and its
+     * signature over the nonce and the challenger's contact (docs/protocol.md); null from a node of 12.
+     */
+    public record ChallengeAnswer(IdProof proof) implements Message {
         public MessageType type() {
             return MessageType.CHALLENGE_ANSWER;
         }
+    }
+
+    /** A node's proof that it holds the key its id is the hash of: the public key and a signature by it. */
+    public record IdProof(Bytes publicKey, Bytes signature) {
     }
 
     /** Written back on a proven connection by its listener: the dialer may now send anything on it. */

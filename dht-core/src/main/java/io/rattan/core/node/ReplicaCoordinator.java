@@ -113,6 +113,13 @@ final class ReplicaCoordinator {
             StoreException e = LocalReplica.storeFault(failure);
             if (e != null) {
                 log.warn("{} cannot store a put of {} here: {}", ctx.tag(), p.key().shortHex(), e.toString());
+                if (p.stamp() != null && !p.condition().isNone()) {
+                    // A swap is decided by the root's own write: copies sent to the peers without it would let every
+                    // racing swap from one version win (docs/history.md).
+                    ctx.outbox().replyToOrigin(p, new PutReply(LocalReplica.statusOf(e), 0, "swap not decided: "
+                            + e.getMessage()));
+                    return;
+                }
                 // Counted once the peers are asked: decided now, the put would fail before they could make W.
                 askReplicas(p, record, replicas, quorum, LocalReplica.statusOf(e), false);
             } else if (!verdict.stored()) {

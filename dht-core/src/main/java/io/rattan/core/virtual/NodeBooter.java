@@ -4,7 +4,7 @@ import io.rattan.core.env.Clock;
 import io.rattan.core.env.ExpiryClock;
 import io.rattan.core.env.NodeEnv;
 import io.rattan.core.env.RequestIds;
-import io.rattan.core.id.Id;
+import io.rattan.core.id.NodeKey;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.Node;
@@ -82,15 +82,16 @@ final class NodeBooter {
     /** Makes the next slot, with a new id and, with faults on, its own clock and a disk that can fail. */
     int newSlot() {
         int index = slots.size();
-        Contact contact = new Contact(Id.random(random), VirtualAddresses.of("node", index));
+        NodeKey key = NodeKey.draw(random);
+        Contact contact = new Contact(key.id(), VirtualAddresses.of("node", index));
         if (!faultsOn) {
-            NodeSlot slot = new NodeSlot(contact, new MemoryStore(scheduler::epochMillis));
+            NodeSlot slot = new NodeSlot(key, contact, new MemoryStore(scheduler::epochMillis));
             slot.namespaces = NamespaceStores.inMemory(scheduler::epochMillis);
             slots.add(slot);
             return index;
         }
         NodeClock clock = new NodeClock(scheduler);
-        NodeSlot slot = new NodeSlot(contact, null);
+        NodeSlot slot = new NodeSlot(key, contact, null);
         slot.store = new MemoryStore(slot::expiryMillis);
         slot.namespaces = NamespaceStores.inMemory(slot::expiryMillis);
         slot.clock = clock;

@@ -1,6 +1,7 @@
 package io.rattan.core.virtual;
 
 import io.rattan.core.env.ExpiryClock;
+import io.rattan.core.id.NodeKey;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.Node;
 import io.rattan.core.store.NamespaceStores;
@@ -28,7 +29,11 @@ final class NodeSlot {
     // Handing off before going dark: alive, but no longer a node to join through or send clients to.
     boolean leaving;
 
-    NodeSlot(Contact contact, MemoryStore store) {
+    // The key its id is the hash of, drawn from the world's seed as a real node draws its own.
+    final NodeKey key;
+
+    NodeSlot(NodeKey key, Contact contact, MemoryStore store) {
+        this.key = key;
         this.contact = contact;
         this.store = store;
     }

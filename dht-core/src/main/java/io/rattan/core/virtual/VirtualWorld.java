@@ -2,6 +2,7 @@ package io.rattan.core.virtual;
 
 import io.rattan.core.env.Cancellable;
 import io.rattan.core.id.Id;
+import io.rattan.core.id.NodeKey;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.net.Address;
@@ -392,6 +393,11 @@ public final class VirtualWorld {
 
     public Contact contact(int index) {
         return slots.get(index).contact;
+    }
+
+    /** Node {@code index}'s key, whose hash its id is: drawn from the world's seed, so the same in every run. */
+    public NodeKey key(int index) {
+        return slots.get(index).key;
     }
 
     public boolean isAlive(int index) {

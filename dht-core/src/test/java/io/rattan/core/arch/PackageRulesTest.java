@@ -30,7 +30,7 @@ class PackageRulesTest {
             "codec.CodecException", "codec.MessageCodec",
             "env.Cancellable", "env.Clock", "env.ExpiryClock", "env.NodeEnv", "env.RequestIds", "env.Scheduler",
             "env.Transport",
-            "id.Id",
+            "id.Id", "id.NodeKey",
             "msg.Consistency", "msg.Cost", "msg.Envelope", "msg.GetOptions", "msg.Message", "msg.MessageType",
             "msg.Messages", "msg.PutCondition", "msg.RoutingMode", "msg.SecretBinding", "msg.Status", "msg.ValueFilter",
             "msg.WatchKind", "msg.NamespaceDefinition",
@@ -45,7 +45,7 @@ class PackageRulesTest {
             "store.ForwardingStore", "store.StoreException",
             "store.StoredRecord",
             "testing.PlantedBugs",
-            "util.Bytes",
+            "util.Bytes", "util.Ed25519Pem",
             "virtual.LatencyModel", "virtual.VirtualAddresses", "virtual.VirtualNetwork", "virtual.VirtualScheduler",
             "virtual.VirtualWorld",
             "wan.HostAssignment", "wan.LatencyMatrix", "wan.OneWayDelay"));

@@ -203,7 +203,9 @@ final class MessageArbitraries {
         m.put(MessageType.HELLO, Arbitraries.integers().greaterOrEqual(0)
                 .map(v -> (Message) new io.rattan.core.msg.Messages.Hello(v)));
         m.put(MessageType.CHALLENGE, Arbitraries.just(new io.rattan.core.msg.Messages.Challenge()));
-        m.put(MessageType.CHALLENGE_ANSWER, Arbitraries.just(new io.rattan.core.msg.Messages.ChallengeAnswer()));
+        m.put(MessageType.CHALLENGE_ANSWER, Combinators.combine(fixedBytes(32), fixedBytes(64))
+                .as(io.rattan.core.msg.Messages.IdProof::new).injectNull(0.3)
+                .map(p -> (Message) new io.rattan.core.msg.Messages.ChallengeAnswer(p)));
         m.put(MessageType.WELCOME, Arbitraries.just(new io.rattan.core.msg.Messages.Welcome()));
         Arbitrary<io.rattan.core.msg.Messages.ClusterTerms> terms = Combinators.combine(
                 Arbitraries.integers().greaterOrEqual(0), Arbitraries.integers().greaterOrEqual(0),

@@ -33,7 +33,9 @@ import io.rattan.core.msg.Messages.HopAck;
 import io.rattan.core.msg.Messages.IterativeGet;
 import io.rattan.core.msg.Messages.IterativeGetReply;
 import io.rattan.core.msg.Messages.JoinInfo;
+import io.rattan.core.msg.Messages.ChallengeAnswer;
 import io.rattan.core.msg.Messages.ClusterTerms;
+import io.rattan.core.msg.Messages.IdProof;
 import io.rattan.core.msg.Messages.JoinRequest;
 import io.rattan.core.msg.Messages.LeafExchange;
 import io.rattan.core.msg.Messages.LeafExchangeReply;
@@ -99,7 +101,9 @@ class MessageCodecTest {
                 new HopAck(),
                 new io.rattan.core.msg.Messages.Hello(MessageCodec.VERSION),
                 new io.rattan.core.msg.Messages.Challenge(),
-                new io.rattan.core.msg.Messages.ChallengeAnswer(),
+                new io.rattan.core.msg.Messages.ChallengeAnswer(null),
+                new io.rattan.core.msg.Messages.ChallengeAnswer(new io.rattan.core.msg.Messages.IdProof(
+                        Bytes.wrap(new byte[32]), Bytes.wrap(new byte[64]))),
                 new io.rattan.core.msg.Messages.Welcome(),
                 new io.rattan.core.msg.Messages.Leave(),
                 new JoinRequest(ALICE, 77, 3, new ClusterTerms(4, 2, 1024, 604_800)),
@@ -200,8 +204,8 @@ class MessageCodecTest {
         byte[] frame = codec.encode(new Envelope(null, 0, new io.rattan.core.msg.Messages.InNamespace("ab",
                 new StoreAck(5))));
 
-        assertThat(hex(frame)).isEqualTo("0c" + "50" + "00" + "0000000000000000" + "0002" + "6162" + "29" + "00000005");
-        byte[] wrapsAWrapper = concat(hexBytes("0c5000" + "0000000000000000" + "0002" + "6162" + "50" + "0002" + "6162"),
+        assertThat(hex(frame)).isEqualTo("0d" + "50" + "00" + "0000000000000000" + "0002" + "6162" + "29" + "00000005");
+        byte[] wrapsAWrapper = concat(hexBytes("0d5000" + "0000000000000000" + "0002" + "6162" + "50" + "0002" + "6162"),
                 hexBytes("29" + "00000005"));
         assertRejected(wrapsAWrapper, "a namespace cannot wrap type tag 80");
     }
@@ -210,7 +214,7 @@ class MessageCodecTest {
     void headerWithoutSender() {
         byte[] frame = codec.encode(new Envelope(null, 0x0102030405060708L, new StoreAck(5)));
 
-        assertThat(hex(frame)).isEqualTo("0c" + "29" + "00" + "0102030405060708" + "00000005");
+        assertThat(hex(frame)).isEqualTo("0d" + "29" + "00" + "0102030405060708" + "00000005");
     }
 
     @Test
@@ -218,7 +222,7 @@ class MessageCodecTest {
         Contact sender = new Contact(KEY, new Address("ab", 0x1234), 0x1235);
         byte[] frame = codec.encode(new Envelope(sender, -2, new Ping()));
 
-        assertThat(hex(frame)).isEqualTo("0c" + "01" + "01" + KEY.toHex() + "02" + "6162" + "1234" + "1235"
+        assertThat(hex(frame)).isEqualTo("0d" + "01" + "01" + KEY.toHex() + "02" + "6162" + "1234" + "1235"
                 + "fffffffffffffffe");
         assertThat(codec.decode(frame).sender().gatewayAddress()).isEqualTo(new Address("ab", 0x1235));
     }
@@ -229,18 +233,18 @@ class MessageCodecTest {
         ErrorReply error = new ErrorReply(Status.UNAVAILABLE, "é");
         JoinInfo info = new JoinInfo(List.of(new Contact(Id.ZERO, new Address("h", 1))), true);
 
-        assertThat(hex(codec.encode(new Envelope(null, 0, put)))).isEqualTo("0c3c00" + "0000000000000000"
+        assertThat(hex(codec.encode(new Envelope(null, 0, put)))).isEqualTo("0d3c00" + "0000000000000000"
                 + KEY.toHex() + "00000002aabb" + "0000012c" + "00000001cc" + "00" + "00" + "0000000000000000");
-        assertThat(hex(codec.encode(new Envelope(null, 0, error)))).isEqualTo("0c4600" + "0000000000000000"
+        assertThat(hex(codec.encode(new Envelope(null, 0, error)))).isEqualTo("0d4600" + "0000000000000000"
                 + "05" + "0002c3a9" + "00000000");
-        assertThat(hex(codec.encode(new Envelope(null, 0, info)))).isEqualTo("0c0b00" + "0000000000000000"
+        assertThat(hex(codec.encode(new Envelope(null, 0, info)))).isEqualTo("0d0b00" + "0000000000000000"
                 + "0001" + "00".repeat(20) + "01" + "68" + "0001" + "0000" + "01");
     }
 
     @Test
     void theClientGetOfTheProtocolExampleHasItsDocumentedBytes() {
         ClientGet get = ClientGet.of(Id.ofName("greeting"), GetOptions.of(RoutingMode.DELAY_AWARE));
-        String common = "0c3d00" + "0000000000000007" + "a0f7e779f9247566c84036f07f7bdf4a40a869bd" + "01" + "00000000"
+        String common = "0d3d00" + "0000000000000007" + "a0f7e779f9247566c84036f07f7bdf4a40a869bd" + "01" + "00000000"
                 + "00000000" + "00000000" + "00" + "00";
 
         assertThat(hex(codec.encode(new Envelope(null, 7, get)))).isEqualTo(common + "00" + "00000000" + "00");
@@ -295,7 +299,7 @@ class MessageCodecTest {
         Envelope envelope = new Envelope(null, 0, new StoreReplicas(List.of(tombstone)));
         byte[] frame = codec.encode(envelope);
 
-        assertThat(hex(frame)).isEqualTo("0c2800" + "0000000000000000" + "0001" + KEY.toHex() + "00000001ab"
+        assertThat(hex(frame)).isEqualTo("0d2800" + "0000000000000000" + "0001" + KEY.toHex() + "00000001ab"
                 + "00000000" + "0000000000000102" + "00000000" + "00000002" + "7333" + "01" + "00");
         assertThat(codec.decode(frame)).isEqualTo(envelope);
         PutRequest put = new PutRequest(KEY, Bytes.utf8("v"), 60, 1_700_000_060_000L, HASH, ALICE, 3, 1);
@@ -312,32 +316,65 @@ class MessageCodecTest {
         byte[] newest = codec.encode(ping);
         byte[] previous = older.encode(ping);
 
-        assertThat(previous[0]).isEqualTo((byte) 11);
+        assertThat(previous[0]).isEqualTo((byte) 12);
         assertThat(Arrays.copyOfRange(previous, 1, previous.length))
                 .isEqualTo(Arrays.copyOfRange(newest, 1, newest.length));
         assertThat(codec.decode(previous)).isEqualTo(ping);
-        assertThat(codec.accepts(11)).isTrue();
-        assertThat(older.accepts(12)).isFalse();
-        assertThat(older.oldestAccepted()).isEqualTo(11);
+        assertThat(codec.accepts(12)).isTrue();
+        assertThat(older.accepts(13)).isFalse();
+        assertThat(older.oldestAccepted()).isEqualTo(12);
         assertThatThrownBy(() -> older.decode(newest)).isInstanceOf(CodecException.class)
-                .hasMessageContaining("unsupported version 12: this node speaks version 11;");
-        assertThatThrownBy(() -> new MessageCodec(1024, 10)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("protocol version 10 is not spoken by this build: 11 to 12");
+                .hasMessageContaining("unsupported version 13: this node speaks version 12;");
+        assertThatThrownBy(() -> new MessageCodec(1024, 11)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("protocol version 11 is not spoken by this build: 12 to 13");
+    }
+
+    /** A node of 12 writes its handshake in 11, the oldest it reads: 13 reads those four frames of 11, nothing else. */
+    @Test
+    void theHandshakeOfTheVersionBeforeTheOldestIsReadAndNothingElseOfIt() {
+        MessageCodec twelve = codec.at(12);
+        List<Message> handshake = List.of(new io.rattan.core.msg.Messages.Hello(11),
+                new io.rattan.core.msg.Messages.Challenge(), new ChallengeAnswer(null),
+                new io.rattan.core.msg.Messages.Welcome());
+        for (Message m : handshake) {
+            byte[] frame = twelve.encode(new Envelope(ALICE, 12, m));
+            frame[0] = 11;
+            assertThat(codec.decode(frame).body()).as("%s of 11", m.type()).isEqualTo(m);
+        }
+        byte[] ping = twelve.encode(new Envelope(ALICE, 1, new Ping()));
+        ping[0] = 11;
+        assertRejected(ping, "unsupported version 11");
+        byte[] hello = twelve.encode(new Envelope(ALICE, 12, new io.rattan.core.msg.Messages.Hello(10)));
+        hello[0] = 10;
+        assertRejected(hello, "unsupported version 10");
     }
 
     @Test
-    void aJoinNamesItsTermsSince12AndAFrameOf11CarriesNone() {
+    void aJoinNamesItsTerms() {
         ClusterTerms terms = new ClusterTerms(4, 2, 1024, 604_800);
         Envelope join = new Envelope(ALICE, 9, new JoinRequest(ALICE, 77, 3, terms));
         byte[] newest = codec.encode(join);
-        byte[] previous = codec.at(11).encode(join);
 
         assertThat(codec.decode(newest)).isEqualTo(join);
-        assertThat(newest.length - previous.length).as("a presence byte and four ints").isEqualTo(17);
         assertThat(hex(newest)).endsWith("01" + "00000004" + "00000002" + "00000400" + "00093a80");
-        assertThat(((JoinRequest) codec.decode(previous).body()).terms()).isNull();
         assertThat(codec.decode(codec.encode(new Envelope(ALICE, 9, new JoinRequest(ALICE, 77, 3, null)))).body())
                 .isEqualTo(new JoinRequest(ALICE, 77, 3, null));
+    }
+
+    @Test
+    void anAnswerProvesItsIdSince13AndAFrameOf12CarriesNoProof() {
+        IdProof proof = new IdProof(Bytes.wrap(new byte[32]), Bytes.fromHex("ab".repeat(64)));
+        Envelope answer = new Envelope(ALICE, 9, new ChallengeAnswer(proof));
+        byte[] newest = codec.encode(answer);
+        byte[] previous = codec.at(12).encode(answer);
+
+        assertThat(codec.decode(newest)).isEqualTo(answer);
+        assertThat(newest.length - previous.length).as("a presence byte, a key and a signature").isEqualTo(97);
+        assertThat(hex(newest)).endsWith("01" + "00".repeat(32) + "ab".repeat(64));
+        assertThat(((ChallengeAnswer) codec.decode(previous).body()).proof()).isNull();
+        assertThatThrownBy(() -> codec.encode(new Envelope(ALICE, 9, new ChallengeAnswer(
+                new IdProof(Bytes.wrap(new byte[31]), Bytes.wrap(new byte[64]))))))
+                .isInstanceOf(CodecException.class).hasMessageContaining("32-byte public key");
     }
 
     @Test
@@ -345,12 +382,12 @@ class MessageCodecTest {
         byte[] frame = codec.encode(new Envelope(null, 1, new Ping()));
         frame[0] = (byte) (MessageCodec.VERSION_OLDEST - 1);
 
-        assertRejected(frame, "unsupported version 10: this node speaks version 12 and accepts 11 (the sender runs an "
+        assertRejected(frame, "unsupported version 11: this node speaks version 13 and accepts 12 (the sender runs an "
                 + "older Rattan");
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {0, 1, 3, 4, 5, 6, 7, 9, 10, 13, 255})
+    @ValueSource(ints = {0, 1, 3, 4, 5, 6, 7, 9, 10, 11, 14, 255})
     void wrongVersionIsRejected(int version) {
         byte[] frame = codec.encode(new Envelope(null, 1, new Ping()));
         frame[0] = (byte) version;
@@ -434,14 +471,14 @@ class MessageCodecTest {
         "ff"})
     void malformedUtf8IsRejected(String utf8Hex) {
         byte[] bad = HexFormat.of().parseHex(utf8Hex);
-        byte[] frame = concat(hexBytes("0c4600" + "0000000000000001" + "00"), u16(bad.length), bad);
+        byte[] frame = concat(hexBytes("0d4600" + "0000000000000001" + "00"), u16(bad.length), bad);
 
         assertRejected(frame, "detail is not well-formed UTF-8");
     }
 
     @Test
     void malformedUtf8InAHostIsRejected() {
-        byte[] frame = concat(hexBytes("0c0101"), KEY.toBytes(), hexBytes("02" + "c328" + "0fa0" + "0fa1"),
+        byte[] frame = concat(hexBytes("0d0101"), KEY.toBytes(), hexBytes("02" + "c328" + "0fa0" + "0fa1"),
                 hexBytes("0000000000000001"));
 
         assertRejected(frame, "sender is not well-formed UTF-8");
@@ -450,14 +487,14 @@ class MessageCodecTest {
     @Test
     void aPongWithTwoSuggestionsIsRejected() {
         byte[] contact = concat(KEY.toBytes(), hexBytes("01" + "61" + "0fa0" + "0fa1"));
-        byte[] frame = concat(hexBytes("0c0200" + "0000000000000001"), u16(2), contact, contact, new byte[8]);
+        byte[] frame = concat(hexBytes("0d0200" + "0000000000000001"), u16(2), contact, contact, new byte[8]);
 
         assertRejected(frame, "at most one");
     }
 
     @Test
     void emptyHostIsRejected() {
-        byte[] frame = concat(hexBytes("0c0101"), KEY.toBytes(), hexBytes("00" + "0fa0" + "0fa1"),
+        byte[] frame = concat(hexBytes("0d0101"), KEY.toBytes(), hexBytes("00" + "0fa0" + "0fa1"),
                 hexBytes("0000000000000001"));
 
         assertRejected(frame, "empty host");
@@ -528,7 +565,7 @@ class MessageCodecTest {
     @ParameterizedTest
     @ValueSource(strings = {"80000000", "ffffffff", "7fffffff", "00010001"})
     void hugeValueLengthInASmallFrameIsRejectedQuickly(String length) {
-        byte[] frame = concat(hexBytes("0c3c00" + "0000000000000001"), KEY.toBytes(), hexBytes(length));
+        byte[] frame = concat(hexBytes("0d3c00" + "0000000000000001"), KEY.toBytes(), hexBytes(length));
 
         assertThatThrownBy(() -> codec.decode(frame)).isInstanceOf(CodecException.class)
                 .hasMessageContaining("value length");
@@ -538,7 +575,7 @@ class MessageCodecTest {
     @Test
     void valueLengthAboveTheBoundIsRejectedEvenWhenTheBytesArePresent() {
         int length = MessageCodec.VALUE_BYTES_MAX + 1;
-        byte[] frame = concat(hexBytes("0c3c00" + "0000000000000001"), KEY.toBytes(), i32(length),
+        byte[] frame = concat(hexBytes("0d3c00" + "0000000000000001"), KEY.toBytes(), i32(length),
                 new byte[length], hexBytes("00000000" + "00000000"));
 
         assertRejected(frame, "value length 65537 exceeds 65536");
@@ -547,7 +584,7 @@ class MessageCodecTest {
     @ParameterizedTest
     @ValueSource(ints = {0xFFFF, 4097, 4096, 1})
     void hugeListCountInTwentyBytesIsRejectedQuickly(int count) {
-        byte[] frame = Arrays.copyOf(concat(hexBytes("0c0c00" + "0000000000000001"), u16(count)), 20);
+        byte[] frame = Arrays.copyOf(concat(hexBytes("0d0c00" + "0000000000000001"), u16(count)), 20);
 
         assertThatThrownBy(() -> codec.decode(frame)).isInstanceOf(CodecException.class)
                 .hasMessageContaining("leafSet count " + count);
@@ -586,17 +623,17 @@ class MessageCodecTest {
 
     @Test
     void hugeStringLengthIsRejected() {
-        assertRejected(concat(hexBytes("0c4600" + "0000000000000001" + "00"), u16(0xFFFF)),
+        assertRejected(concat(hexBytes("0d4600" + "0000000000000001" + "00"), u16(0xFFFF)),
                 "detail of 65535 bytes exceeds 4096");
-        assertRejected(concat(hexBytes("0c4600" + "0000000000000001" + "00"), u16(100), new byte[10]),
+        assertRejected(concat(hexBytes("0d4600" + "0000000000000001" + "00"), u16(100), new byte[10]),
                 "truncated frame");
     }
 
     @Test
     void hashAndSecretBoundsAreEnforced() {
-        byte[] hashTooLong = concat(hexBytes("0c2a00" + "0000000000000001"), KEY.toBytes(), i32(65), new byte[65],
+        byte[] hashTooLong = concat(hexBytes("0d2a00" + "0000000000000001"), KEY.toBytes(), i32(65), new byte[65],
                 i32(0), i32(0));
-        byte[] secretTooLong = concat(hexBytes("0c2a00" + "0000000000000001"), KEY.toBytes(), i32(0), i32(1025),
+        byte[] secretTooLong = concat(hexBytes("0d2a00" + "0000000000000001"), KEY.toBytes(), i32(0), i32(1025),
                 new byte[1025], i32(0));
 
         assertRejected(hashTooLong, "valueHash length 65 exceeds 64");
@@ -650,7 +687,7 @@ class MessageCodecTest {
         Envelope put = new Envelope(null, 0, new ClientPut(KEY, Bytes.fromHex("aa"), 0, Bytes.EMPTY, stamp,
                 PutCondition.ifSeq(7)));
         byte[] frame = codec.encode(put);
-        assertThat(hex(frame)).isEqualTo("0c3c00" + "0000000000000000" + KEY.toHex() + "00000001aa" + "00000000"
+        assertThat(hex(frame)).isEqualTo("0d3c00" + "0000000000000000" + KEY.toHex() + "00000001aa" + "00000000"
                 + "00000000" + "01" + "11".repeat(32) + "0000000000000005" + "ffffffffffffffff" + "0000000000000102"
                 + "22".repeat(64) + "02" + "0000000000000007");
         assertThat(codec.decode(frame)).isEqualTo(put);
@@ -702,9 +739,9 @@ class MessageCodecTest {
     @Test
     void theRingRequestAndItsPageHaveTheDocumentedBytes() {
         byte[] request = codec.encode(new Envelope(null, 5, new ClientRing(Bytes.EMPTY, 2)));
-        assertThat(request).containsExactly(12, 63, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 2);
+        assertThat(request).containsExactly(13, 63, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 2);
         byte[] reply = codec.encode(new Envelope(null, 5, new RingReply(List.of(), Bytes.EMPTY, 3)));
-        assertThat(reply).containsExactly(12, 34, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3);
+        assertThat(reply).containsExactly(13, 34, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3);
         // A count of nodes the frame cannot hold is refused before anything is allocated.
         byte[] lying = reply.clone();
         lying[11] = 0x10;
@@ -716,7 +753,7 @@ class MessageCodecTest {
         byte[] frame = codec.encode(new Envelope(null, 5, WatchEvent.ended(Status.RATE_LIMITED, "x")));
         // version, tag, flags, request id; kind ENDED; epoch 0; seq 0; empty hash; empty value; ttl 0; no stamp;
         // status; detail "x".
-        assertThat(frame).containsExactly(12, 35, 0, 0, 0, 0, 0, 0, 0, 0, 5, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        assertThat(frame).containsExactly(13, 35, 0, 0, 0, 0, 0, 0, 0, 0, 5, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
                 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 10, 0, 1, 'x');
         byte[] unknownKind = frame.clone();
         unknownKind[11] = 9;

@@ -88,7 +88,7 @@ class IdlePeersTest {
 
     @Test
     void aGatewayForgetsTheLookupHopsItNoLongerHearsFromInAVirtualWorld() {
-        VirtualWorld world = new VirtualWorld(21, NodeConfig.defaults(), LatencyModel.constant(10_000_000L));
+        VirtualWorld world = new VirtualWorld(23, NodeConfig.defaults(), LatencyModel.constant(10_000_000L));
         assertThat(world.addNodesInWaves(400, 64)).isZero();
         int gateway = 0;
         Node node = world.node(gateway);

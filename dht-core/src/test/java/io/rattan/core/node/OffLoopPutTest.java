@@ -7,12 +7,19 @@ import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.PutRequest;
+import io.rattan.core.msg.Messages.ReplicaRead;
+import io.rattan.core.msg.Messages.ReplicaReadReply;
 import io.rattan.core.msg.Messages.StoreAck;
 import io.rattan.core.msg.Messages.StoreReplicas;
+import io.rattan.core.msg.PutCondition;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.SentLog.Sent;
+import io.rattan.core.owned.OwnerSignatures;
+import io.rattan.core.owned.OwnerStamp;
+import io.rattan.core.owned.SignedBytes;
+import io.rattan.core.owned.SignedOp;
 import io.rattan.core.store.ForwardingStore;
 import io.rattan.core.store.MemoryStore;
 import io.rattan.core.store.Store;
@@ -147,5 +154,32 @@ class OffLoopPutTest {
         answer(others.get(2), new StoreAck(0));
         assertThat(reply().status()).as("a 503 with Retry-After at the gateway").isEqualTo(Status.IO_ERROR);
         assertThat(reply().replicas()).isEqualTo(1);
+    }
+
+    /**
+     * A swap is decided by the root's own write: when that fails (here a store too busy to take it; in the fault
+     * simulator a full disk), the swap is refused and no peer is asked, or every swap racing from one version would
+     * win at the peers alone.
+     */
+    @Test
+    void aSwapTheRootCannotWriteIsRefusedAndNoPeerIsAsked() {
+        Bytes value = Bytes.utf8("v");
+        long expiresAtSeconds = scheduler.epochMillis() / 1000 + 600;
+        OwnerStamp stamp = OwnerSignatures.sign(Bytes.utf8("owner").sha256(), SignedOp.PUT,
+                SignedBytes.DEFAULT_NAMESPACE, KEY, 1, 1, expiresAtSeconds, value.sha256());
+        store.busy = true;
+        coordinator.put(new PutRequest(KEY, value, 600, expiresAtSeconds * 1000, Bytes.EMPTY, gateway, 77, 3, stamp,
+                PutCondition.ABSENT));
+        for (Contact c : others) {
+            for (Sent read : log.sentTo(c, ReplicaRead.class)) {
+                outbox.onReply(new Envelope(c, read.envelope().requestId(), new ReplicaReadReply(List.of(), false)));
+            }
+        }
+
+        assertThat(reply().status()).isEqualTo(Status.IO_ERROR);
+        assertThat(reply().detail()).startsWith("swap not decided");
+        for (Contact c : others) {
+            assertThat(log.sentTo(c, StoreReplicas.class)).as("copies sent to %s", c).isEmpty();
+        }
     }
 }

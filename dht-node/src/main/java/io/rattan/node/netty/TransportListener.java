@@ -44,6 +44,11 @@ public interface TransportListener {
         BAD_HELLO,
         /** A {@code ChallengeAnswer} with the wrong nonce, or a handshake frame out of turn. */
         BAD_ANSWER,
+        /**
+         * A {@code ChallengeAnswer}, of a peer speaking 13 or later, that does not prove the claimed id: no key, a key
+         * whose SHA-1 is another id, or a signature that is not the key's over this challenge.
+         */
+        UNPROVEN_ID,
         /** An envelope before the sender's handshake completed. */
         UNVERIFIED,
         /** An envelope whose sender is not the contact its connection proved. */

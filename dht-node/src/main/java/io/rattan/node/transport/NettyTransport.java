@@ -5,9 +5,11 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.EventLoop;
 import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.env.Transport;
+import io.rattan.core.id.NodeKey;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Messages.Challenge;
 import io.rattan.core.msg.Messages.ChallengeAnswer;
+import io.rattan.core.msg.Messages.IdProof;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import io.rattan.node.limits.Limits;
@@ -96,6 +98,7 @@ public final class NettyTransport implements Transport, AutoCloseable {
     private final OutboundConnections connections;
     private final PeerVersions versions;
     private volatile Contact self;
+    private volatile NodeKey key;
 
     /** A transport with the default bound on outbound connections ({@link Limits#OUTBOUND_CONNECTIONS_MAX}). */
     public NettyTransport(EventLoop loop, MessageCodec codec, String localName, TransportListener listener) {
@@ -126,12 +129,17 @@ public final class NettyTransport implements Transport, AutoCloseable {
 
     /**
      * Names this node in the {@code Hello} that opens each connection: its id, its listening address (an IP literal)
-     * and its gateway port, as the envelopes it sends name it. Must be called, on any thread, before the first send.
+     * and its gateway port, as the envelopes it sends name it; {@code key} proves the id to peers (its SHA-1 must be
+     * the contact's id). Must be called, on any thread, before the first send.
      */
-    public void identity(Contact contact) {
-        if (contact == null) {
-            throw new IllegalArgumentException("contact is required");
+    public void identity(Contact contact, NodeKey key) {
+        if (contact == null || key == null) {
+            throw new IllegalArgumentException("contact and key are required");
         }
+        if (!key.id().equals(contact.id())) {
+            throw new IllegalArgumentException("the contact's id " + contact.id() + " is not the key's, " + key.id());
+        }
+        this.key = key;
         hellos.frame(contact, codec);
         InetAddress advertised = InetAddresses.forString(contact.address().host());
         // 127.0.0.1 and ::1 are the kernel's own pick toward loopback peers: no source to bind.
@@ -223,15 +231,20 @@ public final class NettyTransport implements Transport, AutoCloseable {
 
     /**
      * Answers a {@code Challenge} with its {@code nonce} on this node's own connection to {@code challenger}, the
-     * connection whose claim it tests. Nothing is sent when there is no such connection: an answer never opens one.
+     * connection whose claim it tests, in {@code version}, the one this node shares with the challenger: from 13 on,
+     * with the proof of this node's id ({@link IdProofs}). Nothing is sent when there is no such connection: an
+     * answer never opens one.
      */
-    void answerChallenge(Address challenger, long nonce) {
-        OutboundConnections.Connection c = connections.get(challenger);
+    void answerChallenge(Contact challenger, long nonce, int version) {
+        OutboundConnections.Connection c = connections.get(challenger.address());
         // Even while closing: a connection being closed gracefully drains once its handshake completes.
         if (c == null || connections.halted()) {
             return;
         }
-        c.sendHandshake(versions.handshake().encode(new Envelope(self, nonce, new ChallengeAnswer())));
+        boolean proves = version >= IdProofs.SINCE;
+        IdProof proof = proves ? IdProofs.prove(key, nonce, challenger) : null;
+        MessageCodec in = proves ? codec.at(version) : versions.handshake();
+        c.sendHandshake(in.encode(new Envelope(self, nonce, new ChallengeAnswer(proof))));
     }
 
     /** The peer versions this node keeps: the peer server's handlers learn and forget them. On the loop. */

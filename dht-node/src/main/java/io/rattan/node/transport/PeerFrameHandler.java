@@ -6,6 +6,7 @@ import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.rattan.client.netty.EnvelopeCodec;
 import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.Messages.ChallengeAnswer;
 import io.rattan.core.msg.Messages.Hello;
 import io.rattan.core.msg.Messages.Welcome;
 import io.rattan.core.net.Contact;
@@ -30,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * node (the newest it speaks is its request id; {@link PeerVersions}); then a
  * {@code Challenge} with an unpredictable nonce goes to the claimed address over a connection this node dials
  * ({@link NettyTransport#challenge}), and the claim is proven when the nonce comes back as a {@code ChallengeAnswer}
- * on this connection: whoever holds this connection also listens at the claimed address. Only then is a
+ * on this connection: whoever holds this connection also listens at the claimed address; from a peer that shares
+ * protocol 13 with this node, the answer must also prove the claimed id ({@link IdProofs}). Only then is a
  * {@code Welcome} written back, and envelopes taken, each only when its sender equals the proven contact. Envelopes
  * before that, or naming another sender, are dropped and counted; a bad hello or answer, or no answer within
  * {@link NettyTransport#HANDSHAKE_TIMEOUT_MILLIS}, closes the connection.
@@ -96,7 +98,7 @@ final class PeerFrameHandler extends SimpleChannelInboundHandler<Envelope> {
             case HELLO -> onHello(ctx, envelope);
             case CHALLENGE -> {
                 if (claimed != null) {
-                    transport.answerChallenge(claimed.address(), envelope.requestId());
+                    transport.answerChallenge(claimed, envelope.requestId(), version);
                 } else {
                     refuse(ctx, RefusalReason.BAD_ANSWER, "a challenge before its hello");
                 }
@@ -129,6 +131,12 @@ final class PeerFrameHandler extends SimpleChannelInboundHandler<Envelope> {
     private void onAnswer(ChannelHandlerContext ctx, Envelope answer) {
         if (claimed == null || verified || answer.requestId() != nonce) {
             refuse(ctx, RefusalReason.BAD_ANSWER, "a wrong challenge answer");
+            return;
+        }
+        // A peer that speaks 13 proves its id too; one of 12 cannot, and is taken on its address alone.
+        if (version >= IdProofs.SINCE && !IdProofs.holds(((ChallengeAnswer) answer.body()).proof(), claimed.id(),
+                nonce, transport.identity())) {
+            refuse(ctx, RefusalReason.UNPROVEN_ID, "an answer that does not prove the id " + claimed.id());
             return;
         }
         verified = true;

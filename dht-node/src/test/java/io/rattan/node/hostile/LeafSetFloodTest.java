@@ -1,6 +1,7 @@
 package io.rattan.node.hostile;
 
 import static io.rattan.node.netty.Handshakes.expect;
+import static io.rattan.node.netty.TestMessages.PREVIOUS;
 import static io.rattan.node.netty.TestMessages.readFrame;
 import static io.rattan.node.netty.TestMessages.writeFrame;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -236,10 +237,11 @@ class LeafSetFloodTest {
                 s.bind(new InetSocketAddress(ATTACKER_IP, 0));
                 s.connect(new InetSocketAddress("127.0.0.1", node.contact().address().port()), 20_000);
                 s.setSoTimeout(20_000);
-                writeFrame(s, new Envelope(contact, 0, new Hello(MessageCodec.VERSION)));
+                // In the version before, whose ids are taken without a proof: these ids are chosen, not drawn.
+                writeFrame(s, new Envelope(contact, 0, new Hello(MessageCodec.VERSION_OLDEST)), PREVIOUS);
                 Long nonce = challengesFrom(node.contact().id()).poll(20, TimeUnit.SECONDS);
                 assertThat(nonce).as("%s's challenge of %s", node.contact(), contact).isNotNull();
-                writeFrame(s, new Envelope(contact, nonce, new ChallengeAnswer()));
+                writeFrame(s, new Envelope(contact, nonce, new ChallengeAnswer(null)));
                 expect(s, MessageType.WELCOME);
                 toNode.put(node.contact().id(), s);
             }

@@ -1,5 +1,6 @@
 package io.rattan.node.netty;
 
+import static io.rattan.node.netty.TestMessages.PREVIOUS;
 import static io.rattan.node.netty.TestMessages.readFrame;
 import static io.rattan.node.netty.TestMessages.writeFrame;
 
@@ -9,6 +10,7 @@ import io.rattan.core.msg.MessageType;
 import io.rattan.core.msg.Messages.Challenge;
 import io.rattan.core.msg.Messages.ChallengeAnswer;
 import io.rattan.core.msg.Messages.Hello;
+import io.rattan.core.msg.Messages.IdProof;
 import io.rattan.core.msg.Messages.Welcome;
 import io.rattan.core.net.Contact;
 import java.io.IOException;
@@ -17,6 +19,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.Collection;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 
 /**
@@ -41,10 +44,21 @@ public final class Handshakes {
         /** What the node's own hello claimed. */
         public Contact node;
 
+        // Makes the proof of our claimed id for a nonce and the node's contact; null: we speak the version before,
+        // whose ids are taken without one (a chosen id must, as it cannot be a key's hash).
+        private final BiFunction<Long, Contact, IdProof> prover;
+
+        /** A peer of the version before (no proof): it may claim any id. */
         public RawPeer(io.rattan.core.id.Id id) throws IOException {
+            this(id, null);
+        }
+
+        /** A peer of this version claiming {@code id}, whose answers carry {@code prover}'s proof. */
+        public RawPeer(io.rattan.core.id.Id id, BiFunction<Long, Contact, IdProof> prover) throws IOException {
             this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
             listener.setSoTimeout(TIMEOUT_MILLIS);
             this.contact = new Contact(id, new io.rattan.core.net.Address("127.0.0.1", listener.getLocalPort()));
+            this.prover = prover;
         }
 
         /**
@@ -56,7 +70,11 @@ public final class Handshakes {
             toNode = new Socket();
             toNode.connect(new InetSocketAddress("127.0.0.1", nodePeerPort), TIMEOUT_MILLIS);
             toNode.setSoTimeout(TIMEOUT_MILLIS);
-            writeFrame(toNode, new Envelope(contact, 0, new Hello(MessageCodec.VERSION)));
+            if (prover == null) {
+                writeFrame(toNode, new Envelope(contact, 0, new Hello(MessageCodec.VERSION_OLDEST)), PREVIOUS);
+            } else {
+                writeFrame(toNode, new Envelope(contact, 0, new Hello(MessageCodec.VERSION)));
+            }
             fromNode = listener.accept();
             fromNode.setSoTimeout(TIMEOUT_MILLIS);
             Envelope hello = expect(fromNode, MessageType.HELLO);
@@ -66,7 +84,8 @@ public final class Handshakes {
                 writeFrame(toNode, new Envelope(contact, ourNonce, new Challenge()));
             }
             Envelope challenge = expect(fromNode, MessageType.CHALLENGE);
-            writeFrame(toNode, new Envelope(contact, challenge.requestId(), new ChallengeAnswer()));
+            IdProof proof = prover == null ? null : prover.apply(challenge.requestId(), node);
+            writeFrame(toNode, new Envelope(contact, challenge.requestId(), new ChallengeAnswer(proof)));
             if (welcomeBack) {
                 Envelope answer = expect(fromNode, MessageType.CHALLENGE_ANSWER);
                 if (answer.requestId() != ourNonce) {

@@ -10,13 +10,17 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.rattan.core.id.Id;
 import io.rattan.core.codec.MessageCodec;
+import io.rattan.core.id.NodeKey;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Messages.Challenge;
+import io.rattan.core.msg.Messages.ChallengeAnswer;
 import io.rattan.core.msg.Messages.Hello;
 import io.rattan.core.msg.Messages.Ping;
 import io.rattan.core.msg.Messages.Pong;
+import io.rattan.core.msg.Messages.IdProof;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
+import io.rattan.core.util.Bytes;
 import io.rattan.node.netty.EventLoops;
 import io.rattan.node.netty.Handshakes;
 import io.rattan.node.netty.TestMessages;
@@ -75,12 +79,13 @@ class NettyTransportTest {
             receivedOnServerLoop.add(serverLoop.inEventLoop());
             received.add(envelope);
         }, "server", serverTransport, TransportListener.NONE);
-        serverTransport.identity(new Contact(Id.ofName("server"), server()));
+        serverTransport.identity(new Contact(TestMessages.key("server").id(), server()), TestMessages.key("server"));
         transport = new NettyTransport(clientLoop, CODEC, "client", clientEvents);
         clientServer = new PeerServer(clientLoop, new InetSocketAddress("127.0.0.1", 0), CODEC, e -> { }, "client",
                 transport, TransportListener.NONE);
-        client = new Contact(Id.ofName("client"), new Address("127.0.0.1", clientServer.localAddress().getPort()));
-        transport.identity(client);
+        client = new Contact(TestMessages.key("client").id(), new Address("127.0.0.1",
+                clientServer.localAddress().getPort()));
+        transport.identity(client, TestMessages.key("client"));
     }
 
     @AfterEach
@@ -115,9 +120,13 @@ class NettyTransportTest {
         assertThat(transport.framesSent()).isEqualTo(sent.size());
         assertThat(transport.framesDropped()).isZero();
         long frameBytes = sent.stream().mapToLong(e -> 4 + CODEC.encode(e).length).sum();
-        // The client's handshake: its hello, its challenge to the server (proving the server to it) and its answer.
+        // The client's handshake: its hello, its challenge to the server (proving the server to it) and its answer,
+        // which proves its id with a key and a signature.
+        IdProof proof = new IdProof(Bytes.wrap(new byte[NodeKey.PUBLIC_KEY_BYTES]),
+                Bytes.wrap(new byte[NodeKey.SIGNATURE_BYTES]));
         long handshakeBytes = 4 + CODEC.encode(new Envelope(client, 0, new Hello(MessageCodec.VERSION))).length
-                + 2L * (4 + CODEC.encode(new Envelope(client, 0, new Challenge())).length);
+                + 4 + CODEC.encode(new Envelope(client, 0, new Challenge())).length
+                + 4 + CODEC.encode(new Envelope(client, 0, new ChallengeAnswer(proof))).length;
         assertThat(clientEvents.bytesSent.get()).isEqualTo(frameBytes + handshakeBytes);
     }
 
@@ -319,7 +328,7 @@ class NettyTransportTest {
     void atTheOutboundBoundTheLeastRecentlyUsedConnectionCloses() throws IOException {
         RecordingListener events = new RecordingListener();
         NettyTransport bounded = new NettyTransport(clientLoop, CODEC, "bounded", events, 2);
-        bounded.identity(client);
+        bounded.identity(client, TestMessages.key("client"));
         // No welcome ever comes from these sinks: only the bound can close a connection within this test.
         bounded.handshakeTimeoutMillis(120_000);
         java.net.InetAddress loopback = java.net.InetAddress.getLoopbackAddress();

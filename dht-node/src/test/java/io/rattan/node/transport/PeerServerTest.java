@@ -4,6 +4,7 @@ import static io.rattan.node.netty.TestMessages.CODEC;
 import static io.rattan.node.netty.TestMessages.closedByPeer;
 import static io.rattan.node.netty.TestMessages.writeFrame;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.netty.buffer.ByteBuf;
@@ -12,13 +13,18 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.id.Id;
+import io.rattan.core.id.NodeKey;
 import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.MessageType;
 import io.rattan.core.msg.Messages.ChallengeAnswer;
 import io.rattan.core.msg.Messages.Hello;
+import io.rattan.core.msg.Messages.IdProof;
 import io.rattan.core.msg.Messages.Ping;
+import io.rattan.core.msg.Messages.Welcome;
 import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import io.rattan.node.netty.EventLoops;
+import io.rattan.node.netty.Handshakes;
 import io.rattan.node.netty.Handshakes.RawPeer;
 import io.rattan.node.netty.TestMessages;
 import io.rattan.node.netty.TransportListener;
@@ -35,6 +41,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -72,8 +79,8 @@ class PeerServerTest {
         transport = new NettyTransport(loop, CODEC, "test", listener);
         server = new PeerServer(loop, new InetSocketAddress("127.0.0.1", 0), CODEC, received::add, "test",
                 transport, listener);
-        transport.identity(new Contact(Id.ofName("server"), new Address("127.0.0.1",
-                server.localAddress().getPort())));
+        transport.identity(new Contact(TestMessages.key("server").id(), new Address("127.0.0.1",
+                server.localAddress().getPort())), TestMessages.key("server"));
     }
 
     @AfterEach
@@ -206,11 +213,68 @@ class PeerServerTest {
             peer.toNode = connect();
             writeFrame(peer.toNode, new Envelope(peer.contact, 0, new Hello(MessageCodec.VERSION)));
             peer.fromNode = peer.listener.accept();
-            writeFrame(peer.toNode, new Envelope(peer.contact, 12345, new ChallengeAnswer()));
+            writeFrame(peer.toNode, new Envelope(peer.contact, 12345, new ChallengeAnswer(null)));
             assertThat(closedByPeer(peer.toNode)).isTrue();
         }
         assertThat(refusedCount(RefusalReason.BAD_ANSWER)).isEqualTo(1);
         assertThat(received).isEmpty();
+    }
+
+    /**
+     * A peer of this version is taken only when its answer proves its id: signed by the key whose SHA-1 the id is,
+     * over this challenge and this node. A member's id cannot be claimed by another: not with the claimant's own key,
+     * not with the member's public key and another's signature, not with a proof the member made for someone else.
+     */
+    @Test
+    void anIdIsTakenOnlyWithItsKeysProofOfThisChallenge() throws IOException {
+        NodeKey member = TestMessages.key("member");
+        NodeKey thief = TestMessages.key("thief");
+        Contact someoneElse = new Contact(TestMessages.key("else").id(), new Address("127.0.0.1", 4000));
+        List<BiFunction<Long, Contact, IdProof>> forgeries = List.of(
+                (nonce, node) -> IdProofs.prove(thief, nonce, node),
+                (nonce, node) -> new IdProof(member.publicKey(), IdProofs.prove(thief, nonce, node).signature()),
+                (nonce, node) -> IdProofs.prove(member, nonce, someoneElse),
+                (nonce, node) -> null);
+        for (BiFunction<Long, Contact, IdProof> forgery : forgeries) {
+            try (RawPeer impostor = new RawPeer(member.id(), forgery)) {
+                assertThatThrownBy(() -> impostor.dialAndProve(server.localAddress().getPort(), false))
+                        .isInstanceOf(IOException.class);
+            }
+        }
+        assertThat(refusedCount(RefusalReason.UNPROVEN_ID)).isEqualTo(forgeries.size());
+
+        try (RawPeer owner = new RawPeer(member.id(), (nonce, node) -> IdProofs.prove(member, nonce, node))
+                .dialAndProve(server.localAddress().getPort(), false)) {
+            owner.send(ping(owner, 7));
+            await().atMost(WAIT).until(() -> received.size() == 1);
+        }
+        assertThat(received).extracting(Envelope::sender).extracting(Contact::id).containsExactly(member.id());
+    }
+
+    /**
+     * A node of the previous release (12) writes its handshake in 11, the oldest version it reads, and names 12 in its
+     * hello's request id: it is challenged, taken without a proof, and welcomed in 12, which it reads.
+     */
+    @Test
+    void aNodeOfThePreviousReleaseIsWelcomedInAVersionItReads() throws IOException {
+        int previous = MessageCodec.VERSION_OLDEST;
+        try (RawPeer old = new RawPeer(Id.ofName("previous-release"))) {
+            old.toNode = connect();
+            TestMessages.writeFrameOf(old.toNode, new Envelope(old.contact, previous, new Hello(previous - 1)),
+                    previous - 1);
+            old.fromNode = old.listener.accept();
+            old.fromNode.setSoTimeout((int) WAIT.toMillis());
+            Envelope challenge = Handshakes.expect(old.fromNode, MessageType.CHALLENGE);
+            TestMessages.writeFrameOf(old.toNode, new Envelope(old.contact, challenge.requestId(),
+                    new ChallengeAnswer(null)), previous - 1);
+            byte[] welcome = TestMessages.readRaw(old.toNode);
+
+            assertThat(welcome[0]).as("the welcome's version").isEqualTo((byte) previous);
+            assertThat(CODEC.decode(welcome).body()).isEqualTo(new Welcome());
+            old.send(ping(old, 5));
+            await().atMost(WAIT).until(() -> received.size() == 1);
+        }
+        assertThat(refused).isEmpty();
     }
 
     @Test
@@ -226,8 +290,8 @@ class PeerServerTest {
                     }
                 }, "test", otherTransport, TransportListener.NONE);
              RawPeer peer = new RawPeer(Id.ofName("peer"))) {
-            otherTransport.identity(new Contact(Id.ofName("failing"), new Address("127.0.0.1",
-                    failing.localAddress().getPort())));
+            otherTransport.identity(new Contact(TestMessages.key("failing").id(), new Address("127.0.0.1",
+                    failing.localAddress().getPort())), TestMessages.key("failing"));
             peer.dialAndProve(failing.localAddress().getPort(), false);
             peer.send(ping(peer, 1));
             peer.send(ping(peer, 2));

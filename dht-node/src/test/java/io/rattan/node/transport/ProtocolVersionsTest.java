@@ -132,8 +132,9 @@ class ProtocolVersionsTest {
             transport = new NettyTransport(loop, codec, name, TransportListener.NONE);
             server = new PeerServer(loop, new InetSocketAddress("127.0.0.1", 0), codec, received::add, name,
                     transport, TransportListener.NONE);
-            contact = new Contact(Id.ofName(name), new Address("127.0.0.1", server.localAddress().getPort()));
-            transport.identity(contact);
+            contact = new Contact(TestMessages.key(name).id(), new Address("127.0.0.1",
+                    server.localAddress().getPort()));
+            transport.identity(contact, TestMessages.key(name));
         }
 
         /** Sends {@code count} pings to {@code to}, on this side's loop. */

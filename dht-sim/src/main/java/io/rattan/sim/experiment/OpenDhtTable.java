@@ -1,6 +1,6 @@
 package io.rattan.sim.experiment;
 
-import io.rattan.core.id.Id;
+import io.rattan.core.id.NodeKey;
 import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.MessageType;
@@ -92,14 +92,15 @@ public final class OpenDhtTable {
      * {@code messagesByType} counts the messages sent during the get phase; maintenance is per live node-second.
      * {@code healthyGateway} is each mode's p99 over only the rounds whose own node (the client's gateway) was not
      * in a slow period when the round started, and how many rounds those were: what routing can change, where the
-     * full p99 also holds the gets that queue behind a slow gateway in every mode alike. {@code nodeIds} are the
-     * first nodes' ids, node i's at i: a real cluster given them ({@code cluster start --ids}) routes as this world.
+     * full p99 also holds the gets that queue behind a slow gateway in every mode alike. {@code nodeKeys} are the
+     * first nodes' keys, node i's at i: a real cluster given them ({@code cluster start --keys}) has this world's ids,
+     * and routes as it.
      * {@code getPhaseStartNanos} is when the rounds began, in the world's time, which the slow trace counts in.
      */
     public record Result(List<Row> rows, List<Histogram> latencies, double maintenanceMsgsPerNodeSecond,
                          double maintenanceBytesPerNodeSecond, long events, Map<MessageType, Long> messagesByType,
                          Churn.Counts churn, List<Double> healthyGatewayP99Ms, long healthyGatewayRounds,
-                         List<Id> nodeIds, GetLog gets, long getPhaseStartNanos) {
+                         List<NodeKey> nodeKeys, GetLog gets, long getPhaseStartNanos) {
     }
 
     private static final long SECOND = 1_000_000_000L;
@@ -290,7 +291,7 @@ public final class OpenDhtTable {
         return new Result(rows, tally.histograms(), meter.maintenanceMessages() / nodeSeconds,
                 meter.maintenanceBytes() / nodeSeconds, w.world().scheduler().executed(), meter.sentByType(),
                 churner.counts(), tally.healthyGatewayP99Ms(), tally.healthyRounds(),
-                IntStream.range(0, params.nodes()).mapToObj(i -> w.world().contact(i).id()).toList(), tally.gets(),
+                IntStream.range(0, params.nodes()).mapToObj(i -> w.world().key(i)).toList(), tally.gets(),
                 tally.getPhaseStartNanos());
     }
 

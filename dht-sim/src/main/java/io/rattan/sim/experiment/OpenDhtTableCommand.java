@@ -29,9 +29,9 @@ import picocli.CommandLine;
                 + "serving when they start, the oracle only live replicas, and values live on by the nodes' own "
                 + "repair.",
             "Writes DIR/table.json, table.csv, gets.csv (every get: round, gateway, key, mode, latency, ok), "
-                + "cdf.png (latency CDF, log x), trace.txt (the slow periods, replayable with --trace), ids.txt (the "
-                + "nodes' ids, for 'rattan cluster start --ids'), get-phase.txt (where in the trace's time the rounds "
-                + "started, for 'rattan bench table --get-phase-from') and run.txt (wall time, events, heap, churn "
+                + "cdf.png (latency CDF, log x), trace.txt (the slow periods, replayable with --trace), keys.txt (the "
+                + "nodes' keys, whose hashes are their ids, for 'rattan cluster start --keys'), get-phase.txt (where "
+                + "in the trace's time the rounds started, for 'rattan bench table --get-phase-from') and run.txt (wall time, events, heap, churn "
                 + "counts). The same seed and flags give the same table.json and gets.csv byte for byte."})
 public final class OpenDhtTableCommand implements Callable<Integer> {
 
@@ -160,7 +160,7 @@ public final class OpenDhtTableCommand implements Callable<Integer> {
         print(result, config);
         TableFiles.writeJson(result.rows(), out.resolve("table.json"));
         TableFiles.writeCsv(result.rows(), out.resolve("table.csv"));
-        TableFiles.writeIds(result.nodeIds(), out.resolve("ids.txt"));
+        TableFiles.writeKeys(result.nodeKeys(), out.resolve("keys.txt"));
         TableFiles.writeGetPhase(result.getPhaseStartNanos(), out.resolve(TableFiles.GET_PHASE_FILE));
         result.gets().write(out.resolve("gets.csv"));
         CdfPlot.write(result.rows(), result.latencies(), out.resolve("cdf.png"));

