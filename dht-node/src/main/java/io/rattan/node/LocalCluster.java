@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,13 +32,15 @@ public final class LocalCluster implements AutoCloseable {
 
     private final Path baseDir;
     private final NodeConfig config;
+    private final UnaryOperator<NodeOptions> options;
     private final RattanNode[] nodes;
     private final SplittableRandom random = new SplittableRandom();
     private boolean closed;
 
-    private LocalCluster(Path baseDir, NodeConfig config, int n) {
+    private LocalCluster(Path baseDir, NodeConfig config, UnaryOperator<NodeOptions> options, int n) {
         this.baseDir = baseDir;
         this.config = config;
+        this.options = options;
         this.nodes = new RattanNode[n];
     }
 
@@ -49,13 +52,19 @@ public final class LocalCluster implements AutoCloseable {
      * @throws IllegalStateException when a node does not join in time (everything started is closed)
      */
     public static LocalCluster start(int n, Path baseDir, NodeConfig config) throws IOException {
+        return start(n, baseDir, config, UnaryOperator.identity());
+    }
+
+    /** As {@link #start(int, Path, NodeConfig)}, each node's options passed through {@code options} first. */
+    public static LocalCluster start(int n, Path baseDir, NodeConfig config, UnaryOperator<NodeOptions> options)
+            throws IOException {
         if (n < 1) {
             throw new IllegalArgumentException("a cluster needs at least one node, got " + n);
         }
         if (baseDir == null || config == null) {
             throw new IllegalArgumentException("baseDir and config are required");
         }
-        LocalCluster cluster = new LocalCluster(baseDir, config, n);
+        LocalCluster cluster = new LocalCluster(baseDir, config, options, n);
         try {
             for (int i = 0; i < n; i++) {
                 List<Address> bootstrap = i == 0 ? List.of() : List.of(cluster.nodes[0].contact().address());
@@ -183,8 +192,8 @@ public final class LocalCluster implements AutoCloseable {
     }
 
     private RattanNode startSlot(int i, List<Address> bootstrap, boolean awaitJoin) throws IOException {
-        NodeOptions options = NodeOptions.local(dataDir(i)).withConfig(config).withBootstrap(bootstrap);
-        RattanNode node = RattanNode.start(options);
+        RattanNode node = RattanNode.start(options.apply(NodeOptions.local(dataDir(i)).withConfig(config)
+                .withBootstrap(bootstrap)));
         nodes[i] = node;
         if (awaitJoin) {
             awaitJoined(i, node);

@@ -41,6 +41,6 @@ public final class NodeIdFile {
      * replacing what was there.
      */
     public static void write(Path file, Id id) throws IOException {
-        AtomicFiles.write(file, (id.toHex() + "\n").getBytes(StandardCharsets.US_ASCII), null);
+        AtomicFiles.write(file, (id.toHex() + "\n").getBytes(StandardCharsets.US_ASCII), null, true);
     }
 }

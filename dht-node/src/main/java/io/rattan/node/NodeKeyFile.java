@@ -83,10 +83,7 @@ public final class NodeKeyFile {
      * @throws FileAlreadyExistsException when {@code file} exists: a node's key is never replaced
      */
     public static void write(Path file, NodeKey key) throws IOException {
-        if (Files.exists(file)) {
-            throw new FileAlreadyExistsException(file.toString(), null, "a node's key is never replaced");
-        }
         AtomicFiles.write(file, Ed25519Pem.encode(key.seed()).getBytes(StandardCharsets.US_ASCII),
-                PosixFilePermissions.fromString("rw-------"));
+                PosixFilePermissions.fromString("rw-------"), false);
     }
 }

@@ -125,9 +125,7 @@ final class NodeParts {
             this.ownStore = new OwnStore(gate, nodeOnLoop::running, store, offLoopStore, clock, options.dataDir());
             this.backend = new NodeBackend(nodeOnLoop, ownStore, store, registry, options.config());
             MessageCodec codec = MessageCodec.speaking(options.config().protocolVersion());
-            this.transport = new NettyTransport(loop, codec, name, metrics.peerTransport(),
-                    options.limits().outboundConnectionsMax());
-            opened.push(transport::halt);
+            this.transport = openTransport(options, codec, name);
             metrics.bindProtocol(codec.version(), transport::peersSpeakingOlder);
             this.peerServer = new PeerServer(loop, new InetSocketAddress(options.bind(), options.peerPort()), codec,
                     nodeOnLoop::receive, name, transport, metrics.peerTransport(), options.limits());
@@ -155,6 +153,17 @@ final class NodeParts {
             closeOpened();
             throw e;
         }
+    }
+
+    /** The peer transport, which refuses peers that cannot prove their ids unless told not to. */
+    private NettyTransport openTransport(NodeOptions options, MessageCodec codec, String name) {
+        NettyTransport t = new NettyTransport(loop, codec, name, metrics.peerTransport(),
+                options.limits().outboundConnectionsMax());
+        opened.push(t::halt);
+        if (options.limits().idProofRequired()) {
+            t.requireIdProofs();
+        }
+        return t;
     }
 
     /**

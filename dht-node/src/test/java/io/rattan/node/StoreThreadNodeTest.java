@@ -4,11 +4,13 @@ import static io.rattan.node.netty.Handshakes.expect;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.rattan.core.id.Id;
+import io.rattan.core.id.NodeKey;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.MessageType;
 import io.rattan.core.msg.Messages.Ping;
 import io.rattan.node.netty.Handshakes.RawPeer;
+import io.rattan.node.netty.TestMessages;
+import io.rattan.node.transport.TestProofs;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -16,7 +18,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -54,7 +55,8 @@ class StoreThreadNodeTest extends HookedSingleNode {
             assertThat(get(node, "/ready").statusCode()).as("/ready while the store is latched").isEqualTo(200);
             assertThat(get(node, "/health").statusCode()).isEqualTo(200);
             // A peer's ping over the peer port, after the handshake, is answered by the node's loop.
-            try (RawPeer peer = new RawPeer(Id.random(new SplittableRandom(17)))
+            NodeKey peerKey = TestMessages.key("store-thread-peer");
+            try (RawPeer peer = new RawPeer(peerKey.id(), TestProofs.prover(peerKey))
                     .dialAndProve(node.contact().address().port(), true)) {
                 for (long id = 1; id <= 3; id++) {
                     peer.send(new Envelope(peer.contact, id, new Ping()));

@@ -82,6 +82,12 @@ final class ReplicaCoordinator {
         }
         PutQuorum quorum = new PutQuorum(needed, reply -> ctx.outbox().replyToOrigin(p, reply));
         if (!replicas.contains(ctx.self())) {
+            if (p.stamp() != null && !p.condition().isNone()) {
+                // Only a replica decides a swap, on its own copy: copies sent from outside them carry no condition.
+                ctx.outbox().replyToOrigin(p, new PutReply(Status.UNAVAILABLE, 0, "swap not decided: this node is "
+                        + "not among the key's replicas"));
+                return;
+            }
             askReplicas(p, record, replicas, quorum, null, false);
             return;
         }

@@ -156,6 +156,37 @@ class OffLoopPutTest {
         assertThat(reply().replicas()).isEqualTo(1);
     }
 
+    /** A swap that reaches a node outside the key's replicas (by its view) is refused there, not sent on as copies. */
+    @Test
+    void aSwapAtANodeOutsideTheReplicasIsRefused() {
+        SentLog farLog = new SentLog();
+        Contact far = contact("0000000000000000000000000000000000000005", 20);
+        HandBuiltNode node = HandBuiltNode.of(far, NodeConfig.defaults().withReplicas(4, 2), scheduler,
+                NodeListener.NONE, farLog);
+        for (int i = 0; i < 5; i++) {
+            node.members().heard(contact("800000000000000000000000000000000000001" + i, 30 + i));
+        }
+        ReplicaCoordinator outside = new ReplicaCoordinator(node.ctx(), node.members(), new LocalReplica(
+                NodeConfig.defaults(), store, scheduler, node.ctx().tag()));
+
+        outside.put(swap());
+
+        List<Sent> replies = farLog.sentTo(gateway, PutReply.class);
+        assertThat(replies).hasSize(1);
+        assertThat(((PutReply) replies.get(0).envelope().body()).status()).isEqualTo(Status.UNAVAILABLE);
+        assertThat(farLog.all()).as("nothing but the refusal").hasSize(1);
+        assertThat(store.held).as("no own write").isEmpty();
+    }
+
+    private PutRequest swap() {
+        Bytes value = Bytes.utf8("v");
+        long expiresAtSeconds = scheduler.epochMillis() / 1000 + 600;
+        OwnerStamp stamp = OwnerSignatures.sign(Bytes.utf8("owner").sha256(), SignedOp.PUT,
+                SignedBytes.DEFAULT_NAMESPACE, KEY, 1, 1, expiresAtSeconds, value.sha256());
+        return new PutRequest(KEY, value, 600, expiresAtSeconds * 1000, Bytes.EMPTY, gateway, 77, 3, stamp,
+                PutCondition.ABSENT);
+    }
+
     /**
      * A swap is decided by the root's own write: when that fails (here a store too busy to take it; in the fault
      * simulator a full disk), the swap is refused and no peer is asked, or every swap racing from one version would
@@ -163,13 +194,8 @@ class OffLoopPutTest {
      */
     @Test
     void aSwapTheRootCannotWriteIsRefusedAndNoPeerIsAsked() {
-        Bytes value = Bytes.utf8("v");
-        long expiresAtSeconds = scheduler.epochMillis() / 1000 + 600;
-        OwnerStamp stamp = OwnerSignatures.sign(Bytes.utf8("owner").sha256(), SignedOp.PUT,
-                SignedBytes.DEFAULT_NAMESPACE, KEY, 1, 1, expiresAtSeconds, value.sha256());
         store.busy = true;
-        coordinator.put(new PutRequest(KEY, value, 600, expiresAtSeconds * 1000, Bytes.EMPTY, gateway, 77, 3, stamp,
-                PutCondition.ABSENT));
+        coordinator.put(swap());
         for (Contact c : others) {
             for (Sent read : log.sentTo(c, ReplicaRead.class)) {
                 outbox.onReply(new Envelope(c, read.envelope().requestId(), new ReplicaReadReply(List.of(), false)));

@@ -56,8 +56,14 @@ final class LimitOptions {
                     + "(RATE_LIMITED).")
     int watchesPerConnection = Limits.WATCHES_PER_CONNECTION_MAX;
 
+    @Option(names = "--require-id-proof", arity = "1", paramLabel = "true|false",
+            description = "Take only peers that prove their id with their key (protocol 13). false only while a "
+                    + "cluster is upgraded from 12, whose nodes cannot; set it back once rattan_peers_older_protocol "
+                    + "is 0 on every node (docs/deploy.md).")
+    boolean requireIdProof = true;
+
     Limits limits() {
         return new Limits(clientRate, peerRate, clientStorageBytes, connectionsMax, connectionsPerIp, idleMillis,
-                frameDeadlineMillis, peerIpRate, outboundConnectionsMax, watchesPerConnection);
+                frameDeadlineMillis, peerIpRate, outboundConnectionsMax, watchesPerConnection, requireIdProof);
     }
 }

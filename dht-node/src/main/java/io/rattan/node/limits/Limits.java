@@ -27,11 +27,13 @@ import java.time.Duration;
  *                                 origins cannot make the node hold a connection, and its queue, for each)
  * @param watchesPerConnectionMax  watches one binary client connection may hold at once ({@code CLIENT_WATCH});
  *                                 beyond it a new watch ends at once, {@code RATE_LIMITED}
+ * @param idProofRequired          a peer must prove its id with its key (protocol 13): one that speaks only 12,
+ *                                 which cannot, is refused; off only while a cluster is upgraded from 12
  */
 public record Limits(int clientRequestsPerSecond, int peerRequestsPerSecond, long clientStorageBytes,
                      int connectionsMax, int connectionsPerIpMax, long idleMillis, long frameDeadlineMillis,
                      int peerIpRequestsPerSecond, int outboundConnectionsMax,
-                     int watchesPerConnectionMax) {
+                     int watchesPerConnectionMax, boolean idProofRequired) {
 
     /** Turns a rate or share off. */
     public static final int OFF = -1;
@@ -86,55 +88,62 @@ public record Limits(int clientRequestsPerSecond, int peerRequestsPerSecond, lon
     public static Limits defaults() {
         return new Limits(CLIENT_REQUESTS_PER_SECOND, PEER_REQUESTS_PER_SECOND, CLIENT_STORAGE_BYTES,
                 CONNECTIONS_MAX, CONNECTIONS_PER_IP_MAX, IDLE_MILLIS, FRAME_DEADLINE_MILLIS,
-                PEER_IP_REQUESTS_PER_SECOND, OUTBOUND_CONNECTIONS_MAX, WATCHES_PER_CONNECTION_MAX);
+                PEER_IP_REQUESTS_PER_SECOND, OUTBOUND_CONNECTIONS_MAX, WATCHES_PER_CONNECTION_MAX, true);
     }
 
     public Limits withClientRequestsPerSecond(int v) {
         return new Limits(v, peerRequestsPerSecond, clientStorageBytes, connectionsMax, connectionsPerIpMax,
                 idleMillis, frameDeadlineMillis, peerIpRequestsPerSecond, outboundConnectionsMax,
-                watchesPerConnectionMax);
+                watchesPerConnectionMax, idProofRequired);
     }
 
     public Limits withPeerRequestsPerSecond(int v) {
         return new Limits(clientRequestsPerSecond, v, clientStorageBytes, connectionsMax, connectionsPerIpMax,
                 idleMillis, frameDeadlineMillis, peerIpRequestsPerSecond, outboundConnectionsMax,
-                watchesPerConnectionMax);
+                watchesPerConnectionMax, idProofRequired);
     }
 
     public Limits withClientStorageBytes(long v) {
         return new Limits(clientRequestsPerSecond, peerRequestsPerSecond, v, connectionsMax, connectionsPerIpMax,
                 idleMillis, frameDeadlineMillis, peerIpRequestsPerSecond, outboundConnectionsMax,
-                watchesPerConnectionMax);
+                watchesPerConnectionMax, idProofRequired);
     }
 
     public Limits withConnections(int total, int perIp) {
         return new Limits(clientRequestsPerSecond, peerRequestsPerSecond, clientStorageBytes, total, perIp,
                 idleMillis, frameDeadlineMillis, peerIpRequestsPerSecond, outboundConnectionsMax,
-                watchesPerConnectionMax);
+                watchesPerConnectionMax, idProofRequired);
     }
 
     public Limits withTimeouts(long idle, long frameDeadline) {
         return new Limits(clientRequestsPerSecond, peerRequestsPerSecond, clientStorageBytes, connectionsMax,
                 connectionsPerIpMax, idle, frameDeadline, peerIpRequestsPerSecond, outboundConnectionsMax,
-                watchesPerConnectionMax);
+                watchesPerConnectionMax, idProofRequired);
     }
 
     public Limits withPeerIpRequestsPerSecond(int v) {
         return new Limits(clientRequestsPerSecond, peerRequestsPerSecond, clientStorageBytes, connectionsMax,
                 connectionsPerIpMax, idleMillis, frameDeadlineMillis, v, outboundConnectionsMax,
-                watchesPerConnectionMax);
+                watchesPerConnectionMax, idProofRequired);
     }
 
     public Limits withOutboundConnectionsMax(int v) {
         return new Limits(clientRequestsPerSecond, peerRequestsPerSecond, clientStorageBytes, connectionsMax,
                 connectionsPerIpMax, idleMillis, frameDeadlineMillis, peerIpRequestsPerSecond, v,
-                watchesPerConnectionMax);
+                watchesPerConnectionMax, idProofRequired);
     }
 
     public Limits withWatchesPerConnectionMax(int v) {
         return new Limits(clientRequestsPerSecond, peerRequestsPerSecond, clientStorageBytes, connectionsMax,
                 connectionsPerIpMax, idleMillis, frameDeadlineMillis, peerIpRequestsPerSecond, outboundConnectionsMax,
-                v);
+                v, idProofRequired);
+    }
+
+    /** Whether a peer must prove its id (off only while a cluster is upgraded from protocol 12). */
+    public Limits withIdProofRequired(boolean v) {
+        return new Limits(clientRequestsPerSecond, peerRequestsPerSecond, clientStorageBytes, connectionsMax,
+                connectionsPerIpMax, idleMillis, frameDeadlineMillis, peerIpRequestsPerSecond, outboundConnectionsMax,
+                watchesPerConnectionMax, v);
     }
 
     /** The connection bounds and timeouts every port applies. */

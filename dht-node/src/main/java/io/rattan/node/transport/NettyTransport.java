@@ -247,6 +247,14 @@ public final class NettyTransport implements Transport, AutoCloseable {
         c.sendHandshake(in.encode(new Envelope(self, nonce, new ChallengeAnswer(proof))));
     }
 
+    /**
+     * Refuses peers that cannot prove their ids (those that speak only 12), as {@code --require-id-proof} says: to be
+     * called before the peer server starts.
+     */
+    public void requireIdProofs() {
+        versions.requireProofs();
+    }
+
     /** The peer versions this node keeps: the peer server's handlers learn and forget them. On the loop. */
     PeerVersions versions() {
         return versions;

@@ -123,6 +123,11 @@ final class PeerFrameHandler extends SimpleChannelInboundHandler<Envelope> {
             refuse(ctx, RefusalReason.BAD_HELLO, "a hello of versions this node does not speak: " + sender);
             return;
         }
+        if (transport.versions().unprovable(version)) {
+            refuse(ctx, RefusalReason.UNPROVEN_ID, "a hello of protocol " + version + ", which cannot prove the id "
+                    + sender.id() + " (--require-id-proof)");
+            return;
+        }
         claimed = sender;
         nonce = nonces.nextLong();
         transport.challenge(sender.address(), nonce);

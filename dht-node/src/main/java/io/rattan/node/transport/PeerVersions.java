@@ -27,6 +27,8 @@ final class PeerVersions {
     private final MessageCodec own;
     private final MessageCodec oldest;
     private final Map<Address, Taught> learnt = new ConcurrentHashMap<>();
+    // The oldest version taken from a dialer: with proofs required, the first whose answers prove an id.
+    private volatile int floor;
 
     /**
      * What one connection taught: the codec to write to its peer. Compared by identity, so that a connection that
@@ -53,6 +55,19 @@ final class PeerVersions {
     /** The newest version a {@code Hello} says its sender speaks: its request id, or its frame's when that is 0. */
     static int newestOf(long helloRequestId, int frameVersion) {
         return helloRequestId > 0 && helloRequestId <= 255 ? (int) helloRequestId : frameVersion;
+    }
+
+    /**
+     * Takes from now on only peers that share a version with proofs of their ids ({@link IdProofs#SINCE}), when this
+     * node speaks one: a node told to speak 12 cannot require them.
+     */
+    void requireProofs() {
+        floor = own.version() >= IdProofs.SINCE ? IdProofs.SINCE : 0;
+    }
+
+    /** Whether a peer of {@code version} (a {@link #shared} one) is refused as unable to prove its id. */
+    boolean unprovable(int version) {
+        return version < floor;
     }
 
     /** The version this node would speak to a peer whose newest is {@code newest}, or -1 when they share none. */

@@ -234,6 +234,7 @@ class PeerServerTest {
                 (nonce, node) -> IdProofs.prove(thief, nonce, node),
                 (nonce, node) -> new IdProof(member.publicKey(), IdProofs.prove(thief, nonce, node).signature()),
                 (nonce, node) -> IdProofs.prove(member, nonce, someoneElse),
+                (nonce, node) -> IdProofs.prove(member, nonce + 1, node),
                 (nonce, node) -> null);
         for (BiFunction<Long, Contact, IdProof> forgery : forgeries) {
             try (RawPeer impostor = new RawPeer(member.id(), forgery)) {
@@ -249,6 +250,24 @@ class PeerServerTest {
             await().atMost(WAIT).until(() -> received.size() == 1);
         }
         assertThat(received).extracting(Envelope::sender).extracting(Contact::id).containsExactly(member.id());
+    }
+
+    /** With proofs required (a node's default), a peer that speaks only 12, which cannot prove its id, is refused. */
+    @Test
+    void withProofsRequiredAPeerOfTwelveIsRefused() throws IOException {
+        transport.requireIdProofs();
+        Contact twelve = new Contact(Id.ofName("twelve"), new Address("127.0.0.1", 4000));
+        try (Socket old = connect()) {
+            writeFrame(old, new Envelope(twelve, 0, new Hello(MessageCodec.VERSION_OLDEST)), TestMessages.PREVIOUS);
+            assertThat(closedByPeer(old)).isTrue();
+        }
+        assertThat(refusedCount(RefusalReason.UNPROVEN_ID)).isEqualTo(1);
+        NodeKey key = TestMessages.key("thirteen");
+        try (RawPeer proven = new RawPeer(key.id(), TestProofs.prover(key))
+                .dialAndProve(server.localAddress().getPort(), false)) {
+            proven.send(ping(proven, 3));
+            await().atMost(WAIT).until(() -> received.size() == 1);
+        }
     }
 
     /**
