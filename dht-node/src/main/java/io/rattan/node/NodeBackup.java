@@ -59,6 +59,7 @@ final class NodeBackup {
             // The key keeps its owner-only permissions: a copy with the default ones would not be read back.
             Files.copy(data.resolve(NodeKeyFile.FILE_NAME), to.resolve(NodeKeyFile.FILE_NAME),
                     StandardCopyOption.COPY_ATTRIBUTES);
+            Files.copy(data.resolve(NodeKeyFile.REQUIRED_MARK), to.resolve(NodeKeyFile.REQUIRED_MARK));
             store.checkpoint(to.resolve(RattanNode.STORE_DIR));
             copyFiles(data.resolve(RattanNode.NAMESPACES_DIR), to.resolve(RattanNode.NAMESPACES_DIR));
             copyFiles(data.resolve(RattanNode.PERMANENT_DIR), to.resolve(RattanNode.PERMANENT_DIR));

@@ -28,6 +28,11 @@ public final class NodeKeyFile {
 
     /** The file's name in a node's data directory. */
     public static final String FILE_NAME = "node.key";
+    /**
+     * Marks a data directory whose id is its key's (protocol 13 on): there a missing key is an error, never a reason to
+     * draw a new one, as it is in a directory of the release before.
+     */
+    public static final String REQUIRED_MARK = "node.key.required";
     private static final Logger log = LoggerFactory.getLogger(NodeKeyFile.class);
     private static final Set<PosixFilePermission> OTHERS = EnumSet.of(PosixFilePermission.GROUP_READ,
             PosixFilePermission.GROUP_WRITE, PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_WRITE);
@@ -38,11 +43,18 @@ public final class NodeKeyFile {
     /**
      * Reads the key in {@code dataDir}, or draws one from {@code random} and writes it; then records its id in
      * {@code node-id}. A data directory of a release before protocol 13 has an id but no key: it gets a key, and so
-     * a new id (logged), and the values it holds reach their new owners by repair.
+     * a new id (logged), and the values it holds reach their new owners by repair. One marked {@link #REQUIRED_MARK}
+     * without its key (a restore that left the key out, say) is an error: the node does not start as another.
      */
     static NodeKey loadOrCreate(Path dataDir, RandomGenerator random) throws IOException {
         Path keyFile = dataDir.resolve(FILE_NAME);
+        Path mark = dataDir.resolve(REQUIRED_MARK);
         Optional<NodeKey> had = read(keyFile);
+        if (had.isEmpty() && Files.exists(mark)) {
+            throw new IOException("the node key " + keyFile + " is missing, and this data directory's id is that "
+                    + "key's: restore node.key from a backup of this node; or, to start it as a new node with a new "
+                    + "id, delete " + mark);
+        }
         NodeKey key = had.isPresent() ? had.get() : NodeKey.draw(random);
         if (had.isEmpty()) {
             write(keyFile, key);
@@ -54,6 +66,10 @@ public final class NodeKeyFile {
                     + "was {}: the values this node holds move to their owners by repair", key.id().shortHex(),
                     key.id(), keyFile, old));
             NodeIdFile.write(idFile, key.id());
+        }
+        if (!Files.exists(mark)) {
+            AtomicFiles.write(mark, ("this data directory's node id is the hash of " + FILE_NAME
+                    + ", which it needs\n").getBytes(StandardCharsets.US_ASCII), null, true);
         }
         return key;
     }

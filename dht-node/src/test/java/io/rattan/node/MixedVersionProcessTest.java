@@ -159,6 +159,7 @@ class MixedVersionProcessTest {
             // This build at 12 made a key, which the previous release does not: node 0 comes back without it, as a
             // data directory of the previous release would, so that CI sees a node draw its key and a new id.
             Files.delete(keyFile);
+            Files.delete(keyFile.resolveSibling(NodeKeyFile.REQUIRED_MARK));
         }
         // A node with a key keeps its id; one of the previous release has none and draws one now.
         boolean hadKey = Files.exists(keyFile);

@@ -123,7 +123,8 @@ class RattanNodeUnitTest {
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(keyFile))).isEqualTo("rw-------");
             assertThat(NodeKeyFile.loadOrCreate(dir, new SplittableRandom(2)).id()).isEqualTo(created.id());
             try (var files = Files.list(dir)) {
-                assertThat(files).containsExactlyInAnyOrder(keyFile, dir.resolve(NodeIdFile.FILE_NAME));
+                assertThat(files).containsExactlyInAnyOrder(keyFile, dir.resolve(NodeIdFile.FILE_NAME),
+                        dir.resolve(NodeKeyFile.REQUIRED_MARK));
             }
             assertThatThrownBy(() -> NodeKeyFile.write(keyFile, NodeKey.draw(new SplittableRandom(3))))
                     .isInstanceOf(FileAlreadyExistsException.class);
@@ -143,6 +144,20 @@ class RattanNodeUnitTest {
             Files.setPosixFilePermissions(keyFile, PosixFilePermissions.fromString("rw-r--r--"));
             assertThatThrownBy(() -> NodeKeyFile.loadOrCreate(dir, new SplittableRandom(1)))
                     .isInstanceOf(IOException.class).hasMessageContaining("is open to others (rw-r--r--): chmod 600");
+        }
+
+        @Test
+        void aKeyLostFromADirectoryOfThisVersionStopsTheNodeUntilTheMarkIsDeleted() throws IOException {
+            NodeKey created = NodeKeyFile.loadOrCreate(dir, new SplittableRandom(1));
+            Files.delete(dir.resolve(NodeKeyFile.FILE_NAME));
+
+            assertThatThrownBy(() -> NodeKeyFile.loadOrCreate(dir, new SplittableRandom(2)))
+                    .isInstanceOf(IOException.class).hasMessageContaining("is missing")
+                    .hasMessageContaining("restore node.key from a backup");
+            assertThat(NodeIdFile.read(dir.resolve(NodeIdFile.FILE_NAME))).contains(created.id());
+
+            Files.delete(dir.resolve(NodeKeyFile.REQUIRED_MARK));
+            assertThat(NodeKeyFile.loadOrCreate(dir, new SplittableRandom(2)).id()).isNotEqualTo(created.id());
         }
 
         @Test
