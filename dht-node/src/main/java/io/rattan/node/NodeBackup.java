@@ -1,15 +1,14 @@
 package io.rattan.node;
 
+import com.google.common.io.MoreFiles;
+import com.google.common.io.RecursiveDeleteOption;
 import io.rattan.node.store.RocksDbStore;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -65,7 +64,7 @@ final class NodeBackup {
             copyFiles(data.resolve(RattanNode.PERMANENT_DIR), to.resolve(RattanNode.PERMANENT_DIR));
         } catch (IOException | RuntimeException e) {
             try {
-                deleteTree(to);
+                MoreFiles.deleteRecursively(to, RecursiveDeleteOption.ALLOW_INSECURE);
             } catch (IOException cleanup) {
                 e.addSuppressed(cleanup);
             }
@@ -93,21 +92,5 @@ final class NodeBackup {
                 // Renamed into another name (which a later backup takes) or removed: either way not to keep.
             }
         }
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        Files.walkFileTree(root, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                Files.delete(file);
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult postVisitDirectory(Path dir, IOException failure) throws IOException {
-                Files.delete(dir);
-                return FileVisitResult.CONTINUE;
-            }
-        });
     }
 }

@@ -82,7 +82,7 @@ final class ReplicaCoordinator {
         }
         PutQuorum quorum = new PutQuorum(needed, reply -> ctx.outbox().replyToOrigin(p, reply));
         if (!replicas.contains(ctx.self())) {
-            if (p.stamp() != null && !p.condition().isNone()) {
+            if (isSwap(p)) {
                 // Only a replica decides a swap, on its own copy: copies sent from outside them carry no condition.
                 ctx.outbox().replyToOrigin(p, new PutReply(Status.UNAVAILABLE, 0, "swap not decided: this node is "
                         + "not among the key's replicas"));
@@ -91,7 +91,7 @@ final class ReplicaCoordinator {
             askReplicas(p, record, replicas, quorum, null, false);
             return;
         }
-        if (p.stamp() != null && !p.condition().isNone()) {
+        if (isSwap(p)) {
             // Only the k closest of this node's view: an answer from beyond them does not meet the W that stored.
             SwapRead.read(ctx, members, p.key(), record.valueHash(), members.replicaSet(p.key()),
                     read -> writeOwn(p, record, replicas, quorum, read),
@@ -119,7 +119,7 @@ final class ReplicaCoordinator {
             StoreException e = LocalReplica.storeFault(failure);
             if (e != null) {
                 log.warn("{} cannot store a put of {} here: {}", ctx.tag(), p.key().shortHex(), e.toString());
-                if (p.stamp() != null && !p.condition().isNone()) {
+                if (isSwap(p)) {
                     // A swap is decided by the root's own write: copies sent to the peers without it would let every
                     // racing swap from one version win (docs/history.md).
                     ctx.outbox().replyToOrigin(p, new PutReply(LocalReplica.statusOf(e), 0, "swap not decided: "
@@ -136,6 +136,11 @@ final class ReplicaCoordinator {
                 askReplicas(p, record, replicas, quorum, null, true);
             }
         });
+    }
+
+    /** An owned put with a condition: decided only by a replica's own write, after it read the others. */
+    private static boolean isSwap(PutRequest p) {
+        return p.stamp() != null && !p.condition().isNone();
     }
 
     /** Asks every other replica for a copy, then counts this node's own: failed, durable (later), or none. */

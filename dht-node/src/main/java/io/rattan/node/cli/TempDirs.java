@@ -1,12 +1,11 @@
 package io.rattan.node.cli;
 
+import com.google.common.io.MoreFiles;
+import com.google.common.io.RecursiveDeleteOption;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 
 /** Scratch directories for local clusters, deleted with everything in them. */
 final class TempDirs {
@@ -28,19 +27,7 @@ final class TempDirs {
             return;
         }
         try {
-            Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                    Files.delete(file);
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-                    Files.delete(d);
-                    return FileVisitResult.CONTINUE;
-                }
-            });
+            MoreFiles.deleteRecursively(dir, RecursiveDeleteOption.ALLOW_INSECURE);
         } catch (IOException e) {
             System.err.println("warning: could not delete " + dir + ": " + e);
         }
