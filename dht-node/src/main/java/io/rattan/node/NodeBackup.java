@@ -3,6 +3,8 @@ package io.rattan.node;
 import com.google.common.io.MoreFiles;
 import com.google.common.io.RecursiveDeleteOption;
 import io.rattan.node.store.RocksDbStore;
+import io.rattan.node.identity.NodeKeyFile;
+import io.rattan.node.identity.NodeIdFile;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;

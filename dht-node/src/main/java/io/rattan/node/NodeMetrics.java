@@ -1,6 +1,7 @@
 package io.rattan.node;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
@@ -19,6 +20,7 @@ import io.rattan.node.gateway.ClientGuard;
 import io.rattan.node.netty.TransportListener;
 import io.rattan.node.store.OffLoopStore;
 import io.rattan.node.store.RocksDbStore;
+import io.rattan.node.tls.PeerTls;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -121,6 +123,20 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
     /** Counts the client limits' refusals: requests over a client's rate, puts beyond its storage share. */
     public void bindClientGuard(ClientGuard guard) {
         gateway.bindClientGuard(guard);
+    }
+
+    /** Exports what TLS between nodes refused: failed handshakes, connections of revoked nodes closed. */
+    public void bindPeerTls(PeerTls tls) {
+        FunctionCounter.builder("rattan.peer.tls.handshakes.failed", tls, PeerTls::handshakesFailed)
+                .description("TLS handshakes on peer connections that failed, either end: a peer without the "
+                        + "cluster's certificate, a revoked one, a timeout")
+                .register(registry);
+        FunctionCounter.builder("rattan.peer.tls.revoked.closed", tls, PeerTls::connectionsCutOff)
+                .description("Peer connections closed because their node was revoked while they were open")
+                .register(registry);
+        Gauge.builder("rattan.peer.tls.revoked", tls, PeerTls::revokedCount)
+                .description("Node ids in the TLS revocation list (--tls-revoked)")
+                .register(registry);
     }
 
     /**

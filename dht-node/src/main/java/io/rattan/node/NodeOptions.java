@@ -4,6 +4,7 @@ import com.google.common.net.InetAddresses;
 import io.rattan.core.net.Address;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.node.store.RocksDbStore;
+import io.rattan.node.tls.TlsFiles;
 import io.rattan.node.limits.Limits;
 import io.rattan.node.transport.PeerDelays;
 import java.net.Inet4Address;
@@ -37,11 +38,13 @@ import java.util.List;
  *                    connection comes from the address it claims
  * @param operator    where the operator endpoints are served: an admin port, and what the HTTP gateway serves
  *                    (null: {@link OperatorEndpoints#DEFAULT})
+ * @param tls         mutual TLS between nodes: the cluster CA, this node's certificate, the revocation list; null
+ *                    for none (peer connections in plaintext, a peer's id proven by its key and its address)
  */
 public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPort, Path dataDir,
                           List<Address> bootstrap, NodeConfig config, PeerDelays peerDelays,
                           InboundSlowness inboundSlowness, RocksDbStore.Settings storage, Limits limits,
-                          String bind, OperatorEndpoints operator) {
+                          String bind, OperatorEndpoints operator, TlsFiles tls) {
 
     public static final String LOOPBACK = "127.0.0.1";
     public static final int BOOTSTRAP_MAX = 64;
@@ -110,19 +113,19 @@ public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPo
                        List<Address> bootstrap, NodeConfig config, PeerDelays peerDelays,
                        InboundSlowness inboundSlowness) {
         this(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerDelays, inboundSlowness,
-                RocksDbStore.Settings.DEFAULT, Limits.defaults(), null, null);
+                RocksDbStore.Settings.DEFAULT, Limits.defaults(), null, null, null);
     }
 
     /** The same node with the store run as {@code settings} say ({@code --fsync}, a space limit). */
     public NodeOptions withStorage(RocksDbStore.Settings settings) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerDelays,
-                inboundSlowness, settings, limits, bind, operator);
+                inboundSlowness, settings, limits, bind, operator, tls);
     }
 
     /** These options with other limits. */
     public NodeOptions withLimits(Limits l) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerDelays,
-                inboundSlowness, storage, l, bind, operator);
+                inboundSlowness, storage, l, bind, operator, tls);
     }
 
     /** Options without fault injection: peer messages leave at once. */
@@ -146,13 +149,13 @@ public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPo
      */
     public NodeOptions withPeerDelays(PeerDelays delays) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, delays,
-                inboundSlowness, storage, limits, bind, operator);
+                inboundSlowness, storage, limits, bind, operator, tls);
     }
 
     /** Fault injection for experiments: the node handles its input late during {@code slowness}'s periods. */
     public NodeOptions withInboundSlowness(InboundSlowness slowness) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerDelays,
-                slowness, storage, limits, bind, operator);
+                slowness, storage, limits, bind, operator, tls);
     }
 
     /** A node on 127.0.0.1 with free ports, no bootstrap (a new overlay) and default tunables. */
@@ -171,40 +174,46 @@ public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPo
 
     public NodeOptions withBootstrap(List<Address> peers) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, peers, config, peerDelays,
-                inboundSlowness, storage, limits, bind, operator);
+                inboundSlowness, storage, limits, bind, operator, tls);
     }
 
     public NodeOptions withConfig(NodeConfig c) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, c, peerDelays,
-                inboundSlowness, storage, limits, bind, operator);
+                inboundSlowness, storage, limits, bind, operator, tls);
     }
 
     public NodeOptions withPorts(int peer, int gateway, int http) {
         return new NodeOptions(host, peer, gateway, http, dataDir, bootstrap, config, peerDelays, inboundSlowness,
-                storage, limits, bind, operator);
+                storage, limits, bind, operator, tls);
     }
 
     public NodeOptions withHost(String h) {
         // A bind that only followed the old host follows the new one.
         return new NodeOptions(h, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerDelays,
-                inboundSlowness, storage, limits, bind.equals(host) ? null : bind, operator);
+                inboundSlowness, storage, limits, bind.equals(host) ? null : bind, operator, tls);
     }
 
     /** These options listening on {@code address} (a wildcard allowed) while still advertising {@link #host}. */
     public NodeOptions withBind(String address) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerDelays,
-                inboundSlowness, storage, limits, address, operator);
+                inboundSlowness, storage, limits, address, operator, tls);
+    }
+
+    /** These options with mutual TLS between nodes as {@code files} say (null: none). */
+    public NodeOptions withTls(TlsFiles files) {
+        return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerDelays,
+                inboundSlowness, storage, limits, bind, operator, files);
     }
 
     /** These options with the operator endpoints served as {@code o} says. */
     public NodeOptions withOperatorEndpoints(OperatorEndpoints o) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerDelays,
-                inboundSlowness, storage, limits, bind, o);
+                inboundSlowness, storage, limits, bind, o, tls);
     }
 
     public NodeOptions withDataDir(Path dir) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dir, bootstrap, config, peerDelays,
-                inboundSlowness, storage, limits, bind, operator);
+                inboundSlowness, storage, limits, bind, operator, tls);
     }
 
     private static void requirePorts(int peerPort, int gatewayPort, int httpPort, OperatorEndpoints operator) {

@@ -27,6 +27,7 @@ import io.rattan.node.netty.TransportListener;
 import io.rattan.node.store.NamespaceDirs;
 import io.rattan.node.store.OffLoopStore;
 import io.rattan.node.store.RocksDbStore;
+import io.rattan.node.tls.PeerTls;
 import io.rattan.node.transport.DelayedTransport;
 import io.rattan.node.transport.NettyTransport;
 import io.rattan.node.transport.PeerDelays;
@@ -41,6 +42,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
@@ -125,7 +127,7 @@ final class NodeParts {
             this.ownStore = new OwnStore(gate, nodeOnLoop::running, store, offLoopStore, clock, options.dataDir());
             this.backend = new NodeBackend(nodeOnLoop, ownStore, store, registry, options.config());
             MessageCodec codec = MessageCodec.speaking(options.config().protocolVersion());
-            this.transport = openTransport(options, codec, name);
+            this.transport = openTransport(options, codec, key, name);
             metrics.bindProtocol(codec.version(), transport::peersSpeakingOlder);
             this.peerServer = new PeerServer(loop, new InetSocketAddress(options.bind(), options.peerPort()), codec,
                     nodeOnLoop::receive, name, transport, metrics.peerTransport(), options.limits());
@@ -155,13 +157,25 @@ final class NodeParts {
         }
     }
 
-    /** The peer transport, which refuses peers that cannot prove their ids unless told not to. */
-    private NettyTransport openTransport(NodeOptions options, MessageCodec codec, String name) {
+    /**
+     * The peer transport, which refuses peers that cannot prove their ids unless told not to, and runs TLS on its
+     * connections when the options name the files, checked for changes every {@link PeerTls#RELOAD_SECONDS} s.
+     */
+    private NettyTransport openTransport(NodeOptions options, MessageCodec codec, NodeKey key, String name)
+            throws IOException {
         NettyTransport t = new NettyTransport(loop, codec, name, metrics.peerTransport(),
                 options.limits().outboundConnectionsMax());
         opened.push(t::halt);
         if (options.limits().idProofRequired()) {
             t.requireIdProofs();
+        }
+        if (options.tls() != null) {
+            PeerTls tls = PeerTls.open(options.tls(), key, loop, name);
+            t.tls(tls);
+            metrics.bindPeerTls(tls);
+            ScheduledFuture<?> reload = loop.scheduleAtFixedRate(tls::reloadIfChanged, PeerTls.RELOAD_SECONDS,
+                    PeerTls.RELOAD_SECONDS, TimeUnit.SECONDS);
+            opened.push(() -> reload.cancel(false));
         }
         return t;
     }

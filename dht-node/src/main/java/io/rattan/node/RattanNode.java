@@ -19,6 +19,7 @@ import io.rattan.node.gateway.ClientGuard;
 import io.rattan.node.gateway.GatewayBackend;
 import io.rattan.node.store.OffLoopStore;
 import io.rattan.node.store.RocksDbStore;
+import io.rattan.node.identity.NodeKeyFile;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;

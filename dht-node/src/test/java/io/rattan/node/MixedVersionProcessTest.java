@@ -8,6 +8,7 @@ import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.id.Id;
 import io.rattan.node.process.NodeProcess;
 import io.rattan.node.store.RocksDbNativeLibrary;
+import io.rattan.node.identity.NodeKeyFile;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

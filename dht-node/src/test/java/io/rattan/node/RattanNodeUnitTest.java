@@ -27,6 +27,8 @@ import io.rattan.core.node.NodeStatus;
 import io.rattan.core.store.StoredRecord;
 import io.rattan.core.util.Bytes;
 import io.rattan.node.netty.TransportListener.DropReason;
+import io.rattan.node.identity.NodeKeyFile;
+import io.rattan.node.identity.NodeIdFile;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;

@@ -2,7 +2,7 @@ package io.rattan.bench.cluster;
 
 import io.rattan.core.id.NodeKey;
 import io.rattan.core.net.Address;
-import io.rattan.node.NodeKeyFile;
+import io.rattan.node.identity.NodeKeyFile;
 import io.rattan.node.process.NodeProcess;
 import io.rattan.sim.experiment.TableFiles;
 import java.io.IOException;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.rattan.core.id.NodeKey;
-import io.rattan.node.NodeIdFile;
-import io.rattan.node.NodeKeyFile;
+import io.rattan.node.identity.NodeIdFile;
+import io.rattan.node.identity.NodeKeyFile;
 import io.rattan.node.store.RocksDbNativeLibrary;
 import io.rattan.sim.experiment.TableFiles;
 import java.io.IOException;

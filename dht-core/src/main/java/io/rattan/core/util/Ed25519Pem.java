@@ -29,10 +29,16 @@ public final class Ed25519Pem {
 
     /** The PEM text of {@code seed}. */
     public static String encode(Bytes seed) {
-        byte[] der = Arrays.copyOf(PKCS8_PREFIX, PKCS8_PREFIX.length + seed.length());
-        seed.copyTo(der, PKCS8_PREFIX.length);
+        byte[] der = pkcs8(seed);
         return PEM_BEGIN + "\n" + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(der) + "\n"
                 + PEM_END + "\n";
+    }
+
+    /** The PKCS#8 DER of {@code seed}, as {@link java.security.spec.PKCS8EncodedKeySpec} takes it. */
+    public static byte[] pkcs8(Bytes seed) {
+        byte[] der = Arrays.copyOf(PKCS8_PREFIX, PKCS8_PREFIX.length + seed.length());
+        seed.copyTo(der, PKCS8_PREFIX.length);
+        return der;
     }
 
     /**

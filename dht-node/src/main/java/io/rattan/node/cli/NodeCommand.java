@@ -13,6 +13,8 @@ import io.rattan.node.OperatorEndpoints;
 import io.rattan.node.RattanNode;
 import io.rattan.node.gateway.http.HttpSurfaces;
 import io.rattan.node.store.RocksDbStore;
+import io.rattan.node.tls.PeerTls;
+import io.rattan.node.tls.TlsFiles;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -209,6 +211,22 @@ final class NodeCommand implements Callable<Integer> {
                     + "share one clock. Default: when this node starts.")
     Long slowTraceStart;
 
+    @Option(names = "--tls-ca", paramLabel = "FILE",
+            description = "Mutual TLS between nodes: the cluster CA's certificate, PEM (`rattan certs ca` makes a CA). "
+                    + "Every peer connection then needs a certificate of this CA for the node's own key, on both ends "
+                    + "(see --tls-cert); a peer's id is its certificate's. Default: no TLS.")
+    Path tlsCa;
+
+    @Option(names = "--tls-cert", paramLabel = "FILE",
+            description = "With --tls-ca: this node's certificate, PEM, issued by the CA for this node's key "
+                    + "(`rattan certs node --data-dir DIR` writes it). Default: node.crt in --data-dir.")
+    Path tlsCert;
+
+    @Option(names = "--tls-revoked", paramLabel = "FILE",
+            description = "With --tls-ca: node ids to cut off and refuse, one per line (40 hex digits; # comments). "
+                    + "The TLS files are re-read within " + PeerTls.RELOAD_SECONDS + " s of a change, no restart.")
+    Path tlsRevoked;
+
     @Option(names = NodeSettings.CONFIG_FLAG, paramLabel = "FILE", showDefaultValue = Help.Visibility.NEVER,
             description = "A properties file of settings, one per line as NAME = VALUE, NAME a flag's name without "
                     + "the dashes (http-port = 4080, fsync = true, bootstrap = a:4000,b:4000). Every setting may also "
@@ -250,7 +268,8 @@ final class NodeCommand implements Callable<Integer> {
                     .withInboundSlowness(inboundSlowness())
                     .withPeerDelays(wan.peerDelays(new Address(advertised, peerPort)))
                     .withStorage(new RocksDbStore.Settings(fsync, storeMaxBytes))
-                    .withLimits(limits.limits());
+                    .withLimits(limits.limits())
+                    .withTls(tls(dir));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
@@ -260,6 +279,16 @@ final class NodeCommand implements Callable<Integer> {
     private boolean given(String option) {
         return spec.commandLine().getParseResult().hasMatchedOption(option)
                 || spec.defaultValueProvider() instanceof NodeSettings s && s.sourceOf(option).isPresent();
+    }
+
+    private TlsFiles tls(Path dir) {
+        if (tlsCa == null) {
+            if (tlsCert != null || tlsRevoked != null) {
+                throw new IllegalArgumentException("--tls-cert and --tls-revoked need --tls-ca");
+            }
+            return null;
+        }
+        return new TlsFiles(tlsCa, tlsCert != null ? tlsCert : dir.resolve(TlsFiles.NODE_CERT), tlsRevoked);
     }
 
     private InboundSlowness inboundSlowness() {

@@ -32,6 +32,7 @@ import picocli.CommandLine.Spec;
             LoadCommand.class,
             NamespacesCommand.class,
             KeygenCommand.class,
+            CertsCommand.class,
             DemoCommand.class,
         },
         footer = {"", "Exit codes: 0 success, 1 failed or not found, 2 bad usage.",

@@ -11,7 +11,7 @@ import io.rattan.node.limits.ConnectionLimits;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The pipeline of a binary protocol's connection, peer or client: idle reaping → byte counting → framing with a
+ * The pipeline of a binary protocol's connection, peer or client: TLS where it is on → idle reaping → byte counting → framing with a
  * per-frame deadline ({@link Frames#newFrameDecoder}) → {@link EnvelopeCodec} (without a scratch array: thousands of
  * connections keep none) → {@link MalformedFrameCloser} → an optional gate (the peer port's rate limit) → the
  * protocol's thin handler, which sees only decoded envelopes. A protocol names its handler; everything below it is
@@ -52,6 +52,11 @@ public abstract class EnvelopeInitializer extends ChannelInitializer<Channel> {
     /** The thin handler of one new connection; called on the connection's loop. */
     protected abstract ChannelHandler newHandler();
 
+    /** The TLS handler of the new connection {@code ch}, first in its pipeline, or null (the default) for none. */
+    protected ChannelHandler tls(Channel ch) {
+        return null;
+    }
+
     /** A sharable handler between the codec and the thin handler, or null (the default) for none. */
     protected ChannelHandler gate() {
         return null;
@@ -59,6 +64,10 @@ public abstract class EnvelopeInitializer extends ChannelInitializer<Channel> {
 
     @Override
     protected final void initChannel(Channel ch) {
+        ChannelHandler tls = tls(ch);
+        if (tls != null) {
+            ch.pipeline().addLast("tls", tls);
+        }
         ch.pipeline()
                 .addLast("idle", new IdleStateHandler(0, 0, limits.idleMillis(), TimeUnit.MILLISECONDS))
                 .addLast("idle-closer", idleCloser)

@@ -47,7 +47,8 @@ public interface TransportListener {
         /**
          * A {@code ChallengeAnswer}, of a peer speaking 13 or later, that does not prove the claimed id: no key, a key
          * whose SHA-1 is another id, or a signature that is not the key's over this challenge; or, with proofs
-         * required, a {@code Hello} of a peer that speaks only 12, which cannot prove one.
+         * required, a {@code Hello} of a peer that speaks only 12, which cannot prove one; or, under TLS, a
+         * {@code Hello} claiming another id than its connection's certificate names.
          */
         UNPROVEN_ID,
         /** An envelope before the sender's handshake completed. */

@@ -14,6 +14,7 @@ import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import io.rattan.node.limits.Limits;
 import io.rattan.node.netty.TransportListener;
+import io.rattan.node.tls.PeerTls;
 import io.rattan.node.netty.TransportListener.DropReason;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -99,6 +100,7 @@ public final class NettyTransport implements Transport, AutoCloseable {
     private final PeerVersions versions;
     private volatile Contact self;
     private volatile NodeKey key;
+    private volatile PeerTls tls;
 
     /** A transport with the default bound on outbound connections ({@link Limits#OUTBOUND_CONNECTIONS_MAX}). */
     public NettyTransport(EventLoop loop, MessageCodec codec, String localName, TransportListener listener) {
@@ -124,7 +126,8 @@ public final class NettyTransport implements Transport, AutoCloseable {
         this.codec = codec;
         this.localName = localName;
         this.versions = new PeerVersions(codec);
-        this.connections = new OutboundConnections(loop, codec, localName, listener, outboundMax, hellos, versions);
+        this.connections = new OutboundConnections(loop, codec, localName, listener, outboundMax, hellos, versions,
+                () -> tls);
     }
 
     /**
@@ -149,10 +152,10 @@ public final class NettyTransport implements Transport, AutoCloseable {
             log.debug("{}: outbound connections leave from the kernel's pick, {}", localName, advertised);
         } else if (isOwnAddress(advertised)) {
             connections.source(advertised);
-        } else {
+        } else if (tls() == null) {
             log.warn("{}: the advertised address {} is not one of this machine's (NAT or port mapping?); peers check "
-                    + "that a connection comes from the address it claims, so they may refuse this node's",
-                    localName, advertised.getHostAddress());
+                    + "that a connection comes from the address it claims, so they may refuse this node's (under "
+                    + "TLS its certificate replaces that check)", localName, advertised.getHostAddress());
         }
         this.self = contact;
     }
@@ -165,6 +168,20 @@ public final class NettyTransport implements Transport, AutoCloseable {
         } catch (IOException e) {
             return false;
         }
+    }
+
+    /**
+     * Runs mutual TLS on every peer connection, accepted and dialed ({@link PeerTls}); then a peer's hello must
+     * claim the id of its certificate, and may come from another address than it claims. To be called before
+     * {@link #identity}, the peer server's start and the first send.
+     */
+    public void tls(PeerTls peerTls) {
+        this.tls = peerTls;
+    }
+
+    /** The peer connections' TLS, or null when they run without. */
+    public PeerTls tls() {
+        return tls;
     }
 
     /** Shortens the handshake timeout, for tests that wait for it. */

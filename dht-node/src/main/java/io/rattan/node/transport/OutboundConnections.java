@@ -13,6 +13,7 @@ import io.rattan.core.net.Address;
 import io.rattan.node.netty.Frames;
 import io.rattan.node.netty.TransportListener;
 import io.rattan.node.netty.TransportListener.DropReason;
+import io.rattan.node.tls.PeerTls;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
@@ -23,6 +24,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,14 +73,14 @@ final class OutboundConnections {
     private final LongAdder evicted = new LongAdder();
 
     OutboundConnections(EventLoop loop, MessageCodec codec, String localName, TransportListener listener,
-                        int outboundMax, HelloThrottle hellos, PeerVersions versions) {
+                        int outboundMax, HelloThrottle hellos, PeerVersions versions, Supplier<PeerTls> tls) {
         this.loop = loop;
         this.outboundMax = outboundMax;
         this.localName = localName;
         this.listener = listener;
         this.hellos = hellos;
         this.versions = versions;
-        this.bootstrap = OutboundPipeline.bootstrap(loop, this, codec, listener, localName);
+        this.bootstrap = OutboundPipeline.bootstrap(loop, this, codec, listener, localName, tls);
     }
 
     /** Outbound connections leave from {@code ip} (port any) when they go to an address of its family. */
@@ -396,13 +398,11 @@ final class OutboundConnections {
 
         /** The connection failed or closed: forget it, so that the next send reconnects. */
         void lost(String why) {
-            if (dead) {
-                return;
+            if (!dead) {
+                log.debug("{}: connection to {} lost ({}), {} queued frames dropped", localName, to, why,
+                        pending == null ? 0 : pending.size());
             }
-            log.debug("{}: connection to {} lost ({}), {} queued frames dropped", localName, to, why,
-                    pending == null ? 0 : pending.size());
-            forget(DropReason.CONNECTION_LOST);
-            channel.close();
+            abort(DropReason.CONNECTION_LOST);
         }
 
         void abort(DropReason reason) {

@@ -22,7 +22,9 @@ import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.MessageType;
 import io.rattan.node.netty.EventLoops;
 import io.rattan.node.netty.TransportListener;
+import io.rattan.node.tls.PeerTls;
 import java.nio.channels.ClosedChannelException;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,18 +52,23 @@ final class OutboundPipeline extends ChannelInitializer<Channel> {
     private final TransportListener listener;
     private final String localName;
     private final ChannelHandler guard = new OutboundGuard();
+    private final Supplier<PeerTls> tls;
 
     private OutboundPipeline(OutboundConnections table, MessageCodec codec, TransportListener listener,
-                             String localName) {
+                             String localName, Supplier<PeerTls> tls) {
         this.table = table;
+        this.tls = tls;
         this.codec = codec;
         this.listener = listener;
         this.localName = localName;
     }
 
-    /** The bootstrap that dials every outbound connection of {@code table}, registered on {@code loop}. */
+    /**
+     * The bootstrap that dials every outbound connection of {@code table}, registered on {@code loop}, with TLS when
+     * {@code tls} gives one as the connection is made.
+     */
     static Bootstrap bootstrap(EventLoop loop, OutboundConnections table, MessageCodec codec,
-                               TransportListener listener, String localName) {
+                               TransportListener listener, String localName, Supplier<PeerTls> tls) {
         Bootstrap b = new Bootstrap();
         if (EventLoops.isEpoll(loop)) {
             // A connection bound to a source address takes its port at connect, as an unbound one does, so that
@@ -76,13 +83,18 @@ final class OutboundPipeline extends ChannelInitializer<Channel> {
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, NettyTransport.CONNECT_TIMEOUT_MILLIS)
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(
                         NettyTransport.WRITE_BUFFER_LOW_BYTES, NettyTransport.WRITE_BUFFER_HIGH_BYTES))
-                .handler(new OutboundPipeline(table, codec, listener, localName));
+                .handler(new OutboundPipeline(table, codec, listener, localName, tls));
     }
 
     @Override
     protected void initChannel(Channel ch) {
+        ch.pipeline().addLast("guard", guard);
+        PeerTls peerTls = tls.get();
+        if (peerTls != null) {
+            // After the guard: it counts and halts what reaches the socket, the encrypted bytes.
+            ch.pipeline().addLast("tls", peerTls.clientHandler(ch));
+        }
         ch.pipeline()
-                .addLast("guard", guard)
                 .addLast("framing", new LengthFieldBasedFrameDecoder(INBOUND_FRAME_BYTES_MAX + 4, 0, 4, 0, 4))
                 .addLast("welcome", new WelcomeHandler());
     }

@@ -13,6 +13,7 @@ import io.rattan.core.net.Contact;
 import io.rattan.node.netty.RateGate;
 import io.rattan.node.netty.TransportListener;
 import io.rattan.node.netty.TransportListener.RefusalReason;
+import io.rattan.node.tls.PeerTls;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
@@ -27,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * before it closes the connection. One instance per connection, confined to the node's loop.
  *
  * <p>The handshake (docs/protocol.md): the dialer's first frame is a {@code Hello} claiming a contact. The claim holds
- * only if its host is an IP literal equal to the connection's source IP and it shares a protocol version with this
+ * only if its host is an IP literal equal to the connection's source IP (under TLS instead: its id is the one the
+ * peer's certificate carries, {@link PeerTls}) and it shares a protocol version with this
  * node (the newest it speaks is its request id; {@link PeerVersions}); then a
  * {@code Challenge} with an unpredictable nonce goes to the claimed address over a connection this node dials
  * ({@link NettyTransport#challenge}), and the claim is proven when the nonce comes back as a {@code ChallengeAnswer}
@@ -113,9 +115,16 @@ final class PeerFrameHandler extends SimpleChannelInboundHandler<Envelope> {
         Contact sender = hello.sender();
         int frameVersion = frameVersion(ctx);
         // Until this node knows its own contact it cannot sign a challenge: the dialer retries after closing.
+        PeerTls tls = transport.tls();
         if (transport.identity() == null || claimed != null || sender == null
-                || ((Hello) hello.body()).version() != frameVersion || !isSourceIp(ctx, sender.address().host())) {
+                || ((Hello) hello.body()).version() != frameVersion
+                || (tls == null && !isSourceIp(ctx, sender.address().host()))) {
             refuse(ctx, RefusalReason.BAD_HELLO, "a hello that cannot hold: " + sender);
+            return;
+        }
+        // Under TLS the certificate proves the id, wherever the connection comes from (NAT); the dial-back stays.
+        if (tls != null && !tls.certifies(ctx.channel(), sender.id())) {
+            refuse(ctx, RefusalReason.UNPROVEN_ID, "a hello claiming " + sender.id() + " over another's certificate");
             return;
         }
         version = transport.versions().shared(PeerVersions.newestOf(hello.requestId(), frameVersion));

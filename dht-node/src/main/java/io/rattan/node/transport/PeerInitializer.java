@@ -1,16 +1,18 @@
 package io.rattan.node.transport;
 
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.msg.Envelope;
 import io.rattan.node.limits.ConnectionLimits;
 import io.rattan.node.netty.EnvelopeInitializer;
 import io.rattan.node.netty.TransportListener;
+import io.rattan.node.tls.PeerTls;
 import java.util.function.Consumer;
 import java.util.random.RandomGenerator;
 
 /**
- * An inbound peer connection's pipeline: framing → codec → rate gate → {@link PeerFrameHandler}. A peer's replies
+ * An inbound peer connection's pipeline: TLS where it is on → framing → codec → rate gate → {@link PeerFrameHandler}. A peer's replies
  * come back on the peer's own outbound connection; only the handshake's {@code Welcome} is written back on this one.
  */
 final class PeerInitializer extends EnvelopeInitializer {
@@ -32,6 +34,12 @@ final class PeerInitializer extends EnvelopeInitializer {
         this.nonces = nonces;
         this.listener = listener;
         this.rateGate = rateGate;
+    }
+
+    @Override
+    protected ChannelHandler tls(Channel ch) {
+        PeerTls tls = transport.tls();
+        return tls == null ? null : tls.serverHandler(ch);
     }
 
     @Override

@@ -1,4 +1,4 @@
-package io.rattan.node;
+package io.rattan.node.identity;
 
 import io.rattan.core.id.Id;
 import io.rattan.core.id.NodeKey;
@@ -46,7 +46,7 @@ public final class NodeKeyFile {
      * a new id (logged), and the values it holds reach their new owners by repair. One marked {@link #REQUIRED_MARK}
      * without its key (a restore that left the key out, say) is an error: the node does not start as another.
      */
-    static NodeKey loadOrCreate(Path dataDir, RandomGenerator random) throws IOException {
+    public static NodeKey loadOrCreate(Path dataDir, RandomGenerator random) throws IOException {
         Path keyFile = dataDir.resolve(FILE_NAME);
         Path mark = dataDir.resolve(REQUIRED_MARK);
         Optional<NodeKey> had = read(keyFile);

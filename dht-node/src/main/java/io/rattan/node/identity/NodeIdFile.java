@@ -1,4 +1,4 @@
-package io.rattan.node;
+package io.rattan.node.identity;
 
 import io.rattan.core.id.Id;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package io.rattan.node;
+package io.rattan.node.identity;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
