@@ -20,6 +20,7 @@ import io.rattan.node.gateway.ClientGuard;
 import io.rattan.node.netty.TransportListener;
 import io.rattan.node.store.OffLoopStore;
 import io.rattan.node.store.RocksDbStore;
+import io.rattan.node.tls.BearerTokens;
 import io.rattan.node.tls.PeerTls;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -136,6 +137,13 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
                 .register(registry);
         Gauge.builder("rattan.peer.tls.revoked", tls, PeerTls::revokedCount)
                 .description("Node ids in the TLS revocation list (--tls-revoked)")
+                .register(registry);
+    }
+
+    /** Exports the HTTP requests refused for a missing or unknown bearer token (answered 401). */
+    public void bindTokens(BearerTokens tokens) {
+        FunctionCounter.builder("rattan.http.unauthorized", tokens, BearerTokens::refused)
+                .description("HTTP requests refused (401) for a missing or unknown bearer token (--http-tokens)")
                 .register(registry);
     }
 

@@ -4,6 +4,7 @@ import com.google.common.net.InetAddresses;
 import io.rattan.core.net.Address;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.node.store.RocksDbStore;
+import io.rattan.node.tls.HttpAccessFiles;
 import io.rattan.node.tls.TlsFiles;
 import io.rattan.node.limits.Limits;
 import io.rattan.node.transport.PeerDelays;
@@ -40,11 +41,12 @@ import java.util.List;
  *                    (null: {@link OperatorEndpoints#DEFAULT})
  * @param tls         mutual TLS between nodes: the cluster CA, this node's certificate, the revocation list; null
  *                    for none (peer connections in plaintext, a peer's id proven by its key and its address)
+ * @param http        TLS and bearer tokens on the HTTP gateway (null: {@link HttpAccessFiles#OPEN})
  */
 public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPort, Path dataDir,
                           List<Address> bootstrap, NodeConfig config, PeerDelays peerDelays,
                           InboundSlowness inboundSlowness, RocksDbStore.Settings storage, Limits limits,
-                          String bind, OperatorEndpoints operator, TlsFiles tls) {
+                          String bind, OperatorEndpoints operator, TlsFiles tls, HttpAccessFiles http) {
 
     public static final String LOOPBACK = "127.0.0.1";
     public static final int BOOTSTRAP_MAX = 64;
@@ -64,9 +66,8 @@ public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPo
             throw new IllegalArgumentException("host '" + host + "' is not an IP literal; peers prove their address by "
                     + "it (the handshake compares it with the connection's source), so give e.g. 127.0.0.1 or ::1");
         }
-        if (operator == null) {
-            operator = OperatorEndpoints.DEFAULT;
-        }
+        operator = operator == null ? OperatorEndpoints.DEFAULT : operator;
+        http = http == null ? HttpAccessFiles.OPEN : http;
         if (bind == null) {
             bind = host;
         } else if (!InetAddresses.isInetAddress(bind)) {
@@ -113,19 +114,19 @@ public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPo
                        List<Address> bootstrap, NodeConfig config, PeerDelays peerDelays,
                        InboundSlowness inboundSlowness) {
         this(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerDelays, inboundSlowness,
-                RocksDbStore.Settings.DEFAULT, Limits.defaults(), null, null, null);
+                RocksDbStore.Settings.DEFAULT, Limits.defaults(), null, null, null, null);
     }
 
     /** The same node with the store run as {@code settings} say ({@code --fsync}, a space limit). */
     public NodeOptions withStorage(RocksDbStore.Settings settings) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerDelays,
-                inboundSlowness, settings, limits, bind, operator, tls);
+                inboundSlowness, settings, limits, bind, operator, tls, http);
     }
 
     /** These options with other limits. */
     public NodeOptions withLimits(Limits l) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerDelays,
-                inboundSlowness, storage, l, bind, operator, tls);
+                inboundSlowness, storage, l, bind, operator, tls, http);
     }
 
     /** Options without fault injection: peer messages leave at once. */
@@ -149,13 +150,13 @@ public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPo
      */
     public NodeOptions withPeerDelays(PeerDelays delays) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, delays,
-                inboundSlowness, storage, limits, bind, operator, tls);
+                inboundSlowness, storage, limits, bind, operator, tls, http);
     }
 
     /** Fault injection for experiments: the node handles its input late during {@code slowness}'s periods. */
     public NodeOptions withInboundSlowness(InboundSlowness slowness) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerDelays,
-                slowness, storage, limits, bind, operator, tls);
+                slowness, storage, limits, bind, operator, tls, http);
     }
 
     /** A node on 127.0.0.1 with free ports, no bootstrap (a new overlay) and default tunables. */
@@ -174,46 +175,52 @@ public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPo
 
     public NodeOptions withBootstrap(List<Address> peers) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, peers, config, peerDelays,
-                inboundSlowness, storage, limits, bind, operator, tls);
+                inboundSlowness, storage, limits, bind, operator, tls, http);
     }
 
     public NodeOptions withConfig(NodeConfig c) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, c, peerDelays,
-                inboundSlowness, storage, limits, bind, operator, tls);
+                inboundSlowness, storage, limits, bind, operator, tls, http);
     }
 
-    public NodeOptions withPorts(int peer, int gateway, int http) {
-        return new NodeOptions(host, peer, gateway, http, dataDir, bootstrap, config, peerDelays, inboundSlowness,
-                storage, limits, bind, operator, tls);
+    public NodeOptions withPorts(int peer, int gateway, int httpGateway) {
+        return new NodeOptions(host, peer, gateway, httpGateway, dataDir, bootstrap, config, peerDelays,
+                inboundSlowness, storage, limits, bind, operator, tls, http);
     }
 
     public NodeOptions withHost(String h) {
         // A bind that only followed the old host follows the new one.
         return new NodeOptions(h, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerDelays,
-                inboundSlowness, storage, limits, bind.equals(host) ? null : bind, operator, tls);
+                inboundSlowness, storage, limits, bind.equals(host) ? null : bind, operator, tls, http);
     }
 
     /** These options listening on {@code address} (a wildcard allowed) while still advertising {@link #host}. */
     public NodeOptions withBind(String address) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerDelays,
-                inboundSlowness, storage, limits, address, operator, tls);
+                inboundSlowness, storage, limits, address, operator, tls, http);
     }
 
     /** These options with mutual TLS between nodes as {@code files} say (null: none). */
     public NodeOptions withTls(TlsFiles files) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerDelays,
-                inboundSlowness, storage, limits, bind, operator, files);
+                inboundSlowness, storage, limits, bind, operator, files, http);
+    }
+
+    /** These options with the HTTP gateway reached as {@code files} say: TLS, tokens. */
+    public NodeOptions withHttpAccess(HttpAccessFiles files) {
+        return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerDelays,
+                inboundSlowness, storage, limits, bind, operator, tls, files);
     }
 
     /** These options with the operator endpoints served as {@code o} says. */
     public NodeOptions withOperatorEndpoints(OperatorEndpoints o) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerDelays,
-                inboundSlowness, storage, limits, bind, o, tls);
+                inboundSlowness, storage, limits, bind, o, tls, http);
     }
 
     public NodeOptions withDataDir(Path dir) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dir, bootstrap, config, peerDelays,
-                inboundSlowness, storage, limits, bind, operator, tls);
+                inboundSlowness, storage, limits, bind, operator, tls, http);
     }
 
     private static void requirePorts(int peerPort, int gatewayPort, int httpPort, OperatorEndpoints operator) {

@@ -1,5 +1,6 @@
 package io.rattan.node;
 
+import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.channel.EventLoop;
@@ -19,6 +20,7 @@ import io.rattan.core.store.StoreException;
 import io.rattan.node.gateway.ClientGuard;
 import io.rattan.node.gateway.GatewayBackend;
 import io.rattan.node.gateway.binary.ClientGatewayServer;
+import io.rattan.node.gateway.http.HttpAccess;
 import io.rattan.node.gateway.http.HttpGateway;
 import io.rattan.node.gateway.permanent.PermanentValues;
 import io.rattan.node.gateway.http.HttpSurfaces;
@@ -27,7 +29,10 @@ import io.rattan.node.netty.TransportListener;
 import io.rattan.node.store.NamespaceDirs;
 import io.rattan.node.store.OffLoopStore;
 import io.rattan.node.store.RocksDbStore;
+import io.rattan.node.tls.BearerTokens;
+import io.rattan.node.tls.HttpAccessFiles;
 import io.rattan.node.tls.PeerTls;
+import io.rattan.node.tls.ServerTls;
 import io.rattan.node.transport.DelayedTransport;
 import io.rattan.node.transport.NettyTransport;
 import io.rattan.node.transport.PeerDelays;
@@ -42,7 +47,8 @@ import java.util.Deque;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
@@ -93,6 +99,8 @@ final class NodeParts {
     final HttpGateway adminGateway;
     // What is open so far, last opened first; all of it is closed if the node fails to start.
     private final Deque<AutoCloseable> opened = new ArrayDeque<>();
+    // Re-reads TLS and token files; null until one needs it.
+    private ScheduledExecutorService reloads;
     /** Resolves the bootstrap names until the node has joined; null when none was given. */
     private volatile BootstrapResolver resolver;
 
@@ -148,7 +156,7 @@ final class NodeParts {
             this.permanent = PermanentValues.open(backend, options.dataDir().resolve(RattanNode.PERMANENT_DIR),
                     registry, name);
             opened.push(permanent);
-            this.httpGateway = bindHttp(group, options, backend, clientGuard, metrics, permanent);
+            this.httpGateway = bindHttp(group, options, backend, clientGuard, metrics, permanent, name);
             opened.push(httpGateway);
             this.adminGateway = bindAdmin(group, options, backend);
         } catch (IOException | RuntimeException | Error e) {
@@ -173,11 +181,29 @@ final class NodeParts {
             PeerTls tls = PeerTls.open(options.tls(), key, loop, name);
             t.tls(tls);
             metrics.bindPeerTls(tls);
-            ScheduledFuture<?> reload = loop.scheduleAtFixedRate(tls::reloadIfChanged, PeerTls.RELOAD_SECONDS,
-                    PeerTls.RELOAD_SECONDS, TimeUnit.SECONDS);
-            opened.push(() -> reload.cancel(false));
+            reloadEvery(tls::reloadIfChanged, name);
         }
         return t;
+    }
+
+    /**
+     * Runs {@code reload} every {@link PeerTls#RELOAD_SECONDS} s until the node closes, on a thread of its own: it
+     * reads files, and a new certificate's contexts take milliseconds the loop must not wait for.
+     */
+    private void reloadEvery(Runnable reload, String name) {
+        if (reloads == null) {
+            reloads = Executors.newSingleThreadScheduledExecutor(new ThreadFactoryBuilder().setDaemon(true)
+                    .setNameFormat("rattan-reload-" + name).build());
+            ScheduledExecutorService started = reloads;
+            opened.push(started::shutdownNow);
+        }
+        reloads.scheduleWithFixedDelay(() -> {
+            try {
+                reload.run();
+            } catch (RuntimeException e) {
+                log.warn("reloading TLS or token files failed", e);
+            }
+        }, PeerTls.RELOAD_SECONDS, PeerTls.RELOAD_SECONDS, TimeUnit.SECONDS);
     }
 
     /**
@@ -277,13 +303,24 @@ final class NodeParts {
     }
 
     /** The HTTP gateway, bound; a port it cannot bind is the {@link IOException} inside its unchecked one. */
-    private static HttpGateway bindHttp(EventLoopGroup group, NodeOptions options, GatewayBackend backend,
-                                        ClientGuard guard, NodeMetrics metrics, PermanentValues permanent)
+    private HttpGateway bindHttp(EventLoopGroup group, NodeOptions options, GatewayBackend backend,
+                                 ClientGuard guard, NodeMetrics metrics, PermanentValues permanent, String name)
             throws IOException {
+        HttpAccessFiles files = options.http();
+        ServerTls tls = files.cert() == null ? null : ServerTls.open(files.cert(), files.key(), name);
+        BearerTokens tokens = files.tokens() == null ? null : BearerTokens.open(files.tokens(), name);
+        HttpAccess access = new HttpAccess(tls, tokens);
+        if (tls != null) {
+            reloadEvery(tls::reloadIfChanged, name);
+        }
+        if (tokens != null) {
+            metrics.bindTokens(tokens);
+            reloadEvery(tokens::reloadIfChanged, name);
+        }
         try {
             return new HttpGateway(group, new InetSocketAddress(options.bind(), options.httpPort()), backend, guard,
                     options.limits().connections(), metrics.httpTransport(), options.operator().httpServes(),
-                    permanent);
+                    permanent, access);
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
@@ -303,7 +340,7 @@ final class NodeParts {
         try {
             HttpGateway admin = new HttpGateway(group, new InetSocketAddress(o.adminBind(), o.adminPort()), backend,
                     ClientGuard.none(), options.limits().connections(), TransportListener.NONE, HttpSurfaces.ADMIN,
-                    null);
+                    null, HttpAccess.OPEN);
             opened.push(admin);
             return admin;
         } catch (UncheckedIOException e) {

@@ -1,12 +1,18 @@
 package io.rattan.node.cli;
 
 import io.rattan.core.id.NodeKey;
+import io.rattan.node.tls.BearerTokens;
 import io.rattan.node.tls.ClusterCa;
 import io.rattan.node.tls.TlsFiles;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -18,14 +24,17 @@ import picocli.CommandLine.Model.CommandSpec;
         mixinStandardHelpOptions = true,
         versionProvider = RattanCli.Version.class,
         description = {"Makes the certificates of mutual TLS between nodes (rattan node --tls-ca): a cluster CA, and "
-                + "for each node a certificate of its own key, which names its id. Keys are Ed25519; the CA's key "
+                + "for each node a certificate of its own key, which names its id; and bearer tokens for the HTTP "
+                + "gateway (--http-tokens). Keys are Ed25519; the CA's key "
                 + "stays where you made it, owner-only, off the nodes.",
             "Revoke a node by adding its id (printed by `certs node`) to the file every node's --tls-revoked names."},
-        subcommands = {CertsCommand.Ca.class, CertsCommand.Node.class},
+        subcommands = {CertsCommand.Ca.class, CertsCommand.Node.class, CertsCommand.Token.class},
         footer = {"", "A trial of three nodes:",
             "  rattan certs ca --dir ca",
             "  rattan certs node --ca ca --data-dir n1     (and n2, n3)",
             "  rattan node --data-dir n1 --tls-ca ca/ca.crt --port 4000 ...",
+            "HTTPS with tokens: certs node ... --san 10.0.0.5; certs token --name app --tokens tokens.txt;",
+            "  rattan node ... --http-tls-cert n1/node.crt --http-tls-key n1/node.key --http-tokens tokens.txt",
             "docs/operations.md, 'Mutual TLS between nodes'."})
 final class CertsCommand implements Runnable {
 
@@ -88,14 +97,58 @@ final class CertsCommand implements Runnable {
         @Option(names = "--days", paramLabel = "N", description = "How long the certificate lasts.")
         int days = (int) ClusterCa.VALIDITY_DEFAULT.toDays();
 
+        @Option(names = "--san", paramLabel = "NAME", split = ",",
+                description = "IP addresses and DNS names the certificate also names, so that it can serve the node's "
+                        + "HTTPS port (--http-tls-cert) to clients that check the host name. Default: none.")
+        List<String> names = new ArrayList<>();
+
         @Override
         public Integer call() {
             try {
                 SecureRandom random = new SecureRandom();
-                NodeKey key = ClusterCa.read(ca, random).certifyNode(dataDir, validity(days), random);
+                NodeKey key = ClusterCa.read(ca, random).certifyNode(dataDir, validity(days), names, random);
                 spec.commandLine().getOut().println(key.id().toHex());
                 spec.commandLine().getErr().println("wrote " + dataDir.resolve(TlsFiles.NODE_CERT) + " for node "
                         + key.id().toHex());
+                return 0;
+            } catch (IOException | IllegalArgumentException e) {
+                spec.commandLine().getErr().println("error: " + e.getMessage());
+                return RattanCli.EXIT_FAILED;
+            }
+        }
+    }
+
+    /** {@code rattan certs token}: a bearer token for the HTTP gateway. */
+    @Command(name = "token", mixinStandardHelpOptions = true, versionProvider = RattanCli.Version.class,
+            description = {"Makes a bearer token for the HTTP gateway (--http-tokens): prints the token, and adds its "
+                    + "name and its SHA-256 (never the token) to --tokens, which is created owner-only if missing. "
+                    + "Nodes re-read the file within seconds.",
+                "A client sends it as 'Authorization: Bearer TOKEN'; its rate and storage share are the token's. "
+                    + "To revoke it, delete its line."})
+    static final class Token implements Callable<Integer> {
+        @Spec
+        private CommandSpec spec;
+
+        @Option(names = "--name", paramLabel = "NAME", required = true,
+                description = "The client's name: how refusals and logs name it (1..64 of A-Z a-z 0-9 . _ -).")
+        String name;
+
+        @Option(names = "--tokens", paramLabel = "FILE", required = true,
+                description = "The token file to add the token's line to.")
+        Path tokens;
+
+        @Override
+        public Integer call() {
+            try {
+                String token = BearerTokens.newToken(new SecureRandom());
+                String line = BearerTokens.line(name, token) + System.lineSeparator();
+                if (!Files.exists(tokens)) {
+                    Files.createFile(tokens, PosixFilePermissions.asFileAttribute(
+                            PosixFilePermissions.fromString("rw-------")));
+                }
+                Files.writeString(tokens, line, StandardOpenOption.APPEND);
+                spec.commandLine().getOut().println(token);
+                spec.commandLine().getErr().println("added the token '" + name + "' to " + tokens);
                 return 0;
             } catch (IOException | IllegalArgumentException e) {
                 spec.commandLine().getErr().println("error: " + e.getMessage());

@@ -13,6 +13,7 @@ import io.rattan.node.OperatorEndpoints;
 import io.rattan.node.RattanNode;
 import io.rattan.node.gateway.http.HttpSurfaces;
 import io.rattan.node.store.RocksDbStore;
+import io.rattan.node.tls.HttpAccessFiles;
 import io.rattan.node.tls.PeerTls;
 import io.rattan.node.tls.TlsFiles;
 import java.io.IOException;
@@ -227,6 +228,21 @@ final class NodeCommand implements Callable<Integer> {
                     + "The TLS files are re-read within " + PeerTls.RELOAD_SECONDS + " s of a change, no restart.")
     Path tlsRevoked;
 
+    @Option(names = "--http-tls-cert", paramLabel = "FILE",
+            description = "Serve the HTTP gateway over TLS (HTTPS) with this certificate chain, PEM: any CA's, or the "
+                    + "node's own (`rattan certs node --san HOST`). Needs --http-tls-key. Re-read when it changes.")
+    Path httpTlsCert;
+
+    @Option(names = "--http-tls-key", paramLabel = "FILE",
+            description = "The private key of --http-tls-cert: PKCS#8 PEM (Ed25519, EC or RSA), owner-only.")
+    Path httpTlsKey;
+
+    @Option(names = "--http-tokens", paramLabel = "FILE",
+            description = "Take HTTP requests only with a bearer token of this file ('Authorization: Bearer TOKEN'; "
+                    + "else 401), and count rates and storage shares per token: lines 'NAME SHA256HEX' "
+                    + "(`rattan certs token` adds them). /health and /ready need none. Re-read when it changes.")
+    Path httpTokens;
+
     @Option(names = NodeSettings.CONFIG_FLAG, paramLabel = "FILE", showDefaultValue = Help.Visibility.NEVER,
             description = "A properties file of settings, one per line as NAME = VALUE, NAME a flag's name without "
                     + "the dashes (http-port = 4080, fsync = true, bootstrap = a:4000,b:4000). Every setting may also "
@@ -269,7 +285,8 @@ final class NodeCommand implements Callable<Integer> {
                     .withPeerDelays(wan.peerDelays(new Address(advertised, peerPort)))
                     .withStorage(new RocksDbStore.Settings(fsync, storeMaxBytes))
                     .withLimits(limits.limits())
-                    .withTls(tls(dir));
+                    .withTls(tls(dir))
+                    .withHttpAccess(new HttpAccessFiles(httpTlsCert, httpTlsKey, httpTokens));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }

@@ -5,6 +5,7 @@ import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Status;
+import io.rattan.node.limits.ClientId;
 import io.rattan.node.limits.KeyedRateLimiter;
 import io.rattan.node.limits.Limits;
 import io.rattan.node.limits.StorageShares;
@@ -16,14 +17,15 @@ import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
- * The client limits both gateways of a node share, keyed by the client's source IP: one request rate over the binary
+ * The client limits both gateways of a node share, keyed by the client ({@link ClientId}: its bearer token where the
+ * HTTP gateway requires one, else its source IP): one request rate over the binary
  * RPC and HTTP together, and one storage share ({@link StorageShares}). Refusals are typed
  * ({@link Status#RATE_LIMITED}, {@link Status#QUOTA_EXCEEDED}) and carry how long to wait. Thread-safe.
  */
 public final class ClientGuard {
 
     private final int ratePerSecond;
-    private final KeyedRateLimiter<InetAddress> rates;
+    private final KeyedRateLimiter<ClientId> rates;
     private final StorageShares shares;
     private final LongSupplier clockMillis;
     private final LongAdder rateLimited = new LongAdder();
@@ -53,13 +55,13 @@ public final class ClientGuard {
     }
 
     /** Null when {@code client} may make one more request now, else the refusal to answer with. */
-    public ErrorReply admit(InetAddress client) {
+    public ErrorReply admit(ClientId client) {
         if (rates.tryAcquire(client)) {
             return null;
         }
         rateLimited.increment();
         return new ErrorReply(Status.RATE_LIMITED, "over " + ratePerSecond + " requests per second from "
-                + client.getHostAddress() + "; retry later",
+                + client + "; retry later",
                 rates.retryAfterMillis());
     }
 
@@ -67,7 +69,7 @@ public final class ClientGuard {
      * Sends {@code put} through {@code send} if its value fits in {@code client}'s share; otherwise answers
      * {@code QUOTA_EXCEEDED} at once. The value's bytes are held until its expiry unless the put fails.
      */
-    public CompletableFuture<Message> put(InetAddress client, ClientPut put,
+    public CompletableFuture<Message> put(ClientId client, ClientPut put,
                                           Supplier<CompletableFuture<Message>> send) {
         // An owned value has no TTL: it lives until its signed expiry.
         int ttlSeconds = put.stamp() == null ? put.ttlSeconds() : (int) Math.min(Integer.MAX_VALUE,
@@ -76,7 +78,7 @@ public final class ClientGuard {
         if (!decision.admitted()) {
             quotaExceeded.increment();
             return CompletableFuture.completedFuture(new ErrorReply(Status.QUOTA_EXCEEDED,
-                    client.getHostAddress() + " holds its whole storage share at this gateway ("
+                    client + " holds its whole storage share at this gateway ("
                             + shares.used(client) + " bytes of live values); retry when some expire",
                     (int) Math.min(Integer.MAX_VALUE, decision.retryAfterMillis())));
         }

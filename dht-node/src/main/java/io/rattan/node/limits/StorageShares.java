@@ -2,7 +2,6 @@ package io.rattan.node.limits;
 
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
-import java.net.InetAddress;
 import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
@@ -10,7 +9,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.function.LongSupplier;
 
 /**
- * Bamboo's fair share, simply: each client (a source IP) may keep at most {@code shareBytes} of value bytes alive
+ * Bamboo's fair share, simply: each client (a source IP, or a bearer token: {@link ClientId}) may keep at most {@code shareBytes} of value bytes alive
  * through this gateway. A put reserves its value's bytes until its expiry; a put that fails gives them back. The
  * bytes are held in expiry buckets (a minute wide for TTLs up to an hour, an hour wide beyond), so a client's state is
  * at most a few hundred numbers whatever it puts, and a value counts until the end of its bucket: never less than
@@ -27,7 +26,7 @@ public final class StorageShares {
 
     private final long shareBytes;
     private final LongSupplier clockMillis;
-    private final Cache<InetAddress, Share> shares;
+    private final Cache<ClientId, Share> shares;
 
     /**
      * @param shareBytes  live value bytes per client, or {@link Limits#OFF}
@@ -44,7 +43,7 @@ public final class StorageShares {
     }
 
     /** A put's claim on its client's share; give it back with {@link #release} if the put fails. */
-    public record Reservation(InetAddress client, long bucketEndMillis, long bytes) {
+    public record Reservation(ClientId client, long bucketEndMillis, long bytes) {
     }
 
     /** What {@link #reserve} decided: a reservation, or the wait until some of the client's bytes expire. */
@@ -55,7 +54,7 @@ public final class StorageShares {
     }
 
     /** Reserves {@code bytes} of {@code client}'s share until {@code ttlSeconds} from now, if they fit. */
-    public Decision reserve(InetAddress client, long bytes, int ttlSeconds) {
+    public Decision reserve(ClientId client, long bytes, int ttlSeconds) {
         long now = clockMillis.getAsLong();
         long expiry = now + Math.max(1, ttlSeconds) * 1000L;
         long width = ttlSeconds <= 3600 ? MINUTE : HOUR;
@@ -106,7 +105,7 @@ public final class StorageShares {
     }
 
     /** Bytes {@code client} holds now. */
-    public long used(InetAddress client) {
+    public long used(ClientId client) {
         Share share = shares.getIfPresent(client);
         if (share == null) {
             return 0;

@@ -1,5 +1,6 @@
 package io.rattan.node.tls;
 
+import com.google.common.net.InetAddresses;
 import io.rattan.core.id.NodeKey;
 import io.rattan.core.util.Bytes;
 import io.rattan.core.util.Ed25519Pem;
@@ -11,19 +12,26 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
+import java.security.KeyStore;
+import java.security.SecureRandom;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
+import java.util.List;
 import java.util.random.RandomGenerator;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 import org.bouncycastle.asn1.edec.EdECObjectIdentifiers;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x509.AlgorithmIdentifier;
 import org.bouncycastle.asn1.x509.BasicConstraints;
 import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
 import org.bouncycastle.asn1.x509.Extension;
+import org.bouncycastle.asn1.x509.GeneralName;
+import org.bouncycastle.asn1.x509.GeneralNames;
 import org.bouncycastle.asn1.x509.KeyPurposeId;
 import org.bouncycastle.asn1.x509.KeyUsage;
 import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
@@ -64,7 +72,7 @@ public final class ClusterCa {
     public static ClusterCa create(String name, Duration validity, RandomGenerator random) {
         NodeKey key = NodeKey.draw(random);
         X500Name subject = new X500Name("CN=" + name);
-        X509Certificate self = sign(key, subject, subject, key.publicKey(), validity, random, true);
+        X509Certificate self = sign(key, subject, subject, key.publicKey(), validity, random, null);
         return new ClusterCa(key, self, random);
     }
 
@@ -103,12 +111,17 @@ public final class ClusterCa {
 
     /**
      * A certificate for the node whose public key is {@code nodeKey}: its CN names the node id, and it serves both
-     * ends of a peer connection (server and client authentication).
+     * ends of a peer connection (server and client authentication), and, naming the node's addresses and DNS names
+     * in {@code names} (subject alternative names), its HTTPS port ({@code --http-tls-cert}).
      */
-    public X509Certificate issueNode(Bytes nodeKey, Duration validity) {
+    public X509Certificate issueNode(Bytes nodeKey, Duration validity, List<String> names) {
         X500Name subject = new X500Name("CN=rattan node " + NodeKey.idOf(nodeKey).toHex());
+        GeneralName[] alternatives = names.stream()
+                .map(n -> new GeneralName(InetAddresses.isInetAddress(n) ? GeneralName.iPAddress : GeneralName.dNSName,
+                        n))
+                .toArray(GeneralName[]::new);
         return sign(key, X500Name.getInstance(certificate.getSubjectX500Principal().getEncoded()), subject, nodeKey,
-                validity, serials, false);
+                validity, serials, alternatives);
     }
 
     /**
@@ -118,13 +131,14 @@ public final class ClusterCa {
      *
      * @return the node's key, whose id the certificate names
      */
-    public NodeKey certifyNode(Path dataDir, Duration validity, RandomGenerator random) throws IOException {
+    public NodeKey certifyNode(Path dataDir, Duration validity, List<String> names, RandomGenerator random)
+            throws IOException {
         Files.createDirectories(dataDir);
         NodeKey node = NodeKeyFile.loadOrCreate(dataDir, random);
         Path file = dataDir.resolve(TlsFiles.NODE_CERT);
         Path temp = Files.createTempFile(dataDir, TlsFiles.NODE_CERT, ".tmp");
         try {
-            CertificatePem.write(temp, issueNode(node.publicKey(), validity));
+            CertificatePem.write(temp, issueNode(node.publicKey(), validity, names));
             Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } finally {
             Files.deleteIfExists(temp);
@@ -133,7 +147,9 @@ public final class ClusterCa {
     }
 
     private static X509Certificate sign(NodeKey signer, X500Name issuer, X500Name subject, Bytes publicKey,
-                                        Duration validity, RandomGenerator random, boolean authority) {
+                                        Duration validity, RandomGenerator random, GeneralName[] names) {
+        // A CA's certificate names no host; a node's names those it serves HTTPS at, if any.
+        boolean authority = names == null;
         if (validity.isNegative() || validity.isZero()) {
             throw new IllegalArgumentException("a certificate's validity must be positive, got " + validity);
         }
@@ -152,11 +168,30 @@ public final class ClusterCa {
                 builder.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature));
                 builder.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(
                         new KeyPurposeId[] {KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth}));
+                if (names.length > 0) {
+                    builder.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(names));
+                }
             }
             return new JcaX509CertificateConverter().getCertificate(
                     builder.build(new JcaContentSignerBuilder("Ed25519").build(privateKey(signer))));
         } catch (CertIOException | OperatorCreationException | GeneralSecurityException e) {
             throw new IllegalStateException("cannot sign a certificate: " + e.getMessage(), e);
+        }
+    }
+
+    /** A client's TLS context that trusts what this CA issued: HTTPS to a node whose certificate it signed. */
+    public SSLContext trustingContext() {
+        try {
+            KeyStore trusted = KeyStore.getInstance("PKCS12");
+            trusted.load(null, null);
+            trusted.setCertificateEntry("ca", certificate);
+            TrustManagerFactory factory = TrustManagerFactory.getInstance("PKIX");
+            factory.init(trusted);
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(null, factory.getTrustManagers(), new SecureRandom());
+            return context;
+        } catch (GeneralSecurityException | IOException e) {
+            throw new IllegalStateException("cannot make a TLS context trusting the CA: " + e.getMessage(), e);
         }
     }
 

@@ -4,6 +4,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.handler.codec.DecoderException;
 import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
@@ -14,17 +15,16 @@ import io.rattan.core.id.Id;
 import io.rattan.core.id.NodeKey;
 import io.rattan.core.util.Bytes;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.security.PrivateKey;
+import java.security.cert.Certificate;
 import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLPeerUnverifiedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,10 +33,12 @@ import org.slf4j.LoggerFactory;
  * certificate of the cluster CA that carries its node key, so only the cluster's nodes connect at all, and the id a
  * peer's hello claims must be its certificate's ({@link #certifies}; it replaces the check of the connection's
  * source address, so that nodes behind NAT can join). The files are re-read when they change
- * ({@link #reloadIfChanged}, every {@link #RELOAD_SECONDS} s on the node's loop): new connections use the new
- * certificates, and the connections of a newly revoked node are closed at once; its new ones fail their handshake.
+ * ({@link #reloadIfChanged}, every {@link #RELOAD_SECONDS} s, off the node's loop). The revocation list applies on
+ * its own, whatever the other files hold: a revoked node's open connections are closed at once and its new ones fail
+ * their handshake. A new CA file or certificate applies to new connections, and open ones whose peer it no longer
+ * trusts are closed.
  *
- * <p>Thread-safe: handlers are made on I/O threads while the reload swaps an immutable state.
+ * <p>Thread-safe: handlers are made on I/O threads while the reload swaps immutable parts.
  */
 public final class PeerTls {
 
@@ -52,9 +54,11 @@ public final class PeerTls {
     private final ChannelGroup channels;
     private final LongAdder handshakesFailed = new LongAdder();
     private final LongAdder cutOff = new LongAdder();
-    private volatile State state;
+    private volatile Set<Id> revoked;
+    private volatile List<String> revokedStamps;
+    private volatile Contexts contexts;
 
-    private record State(SslContext server, SslContext client, Set<Id> revoked, List<String> stamps) {
+    private record Contexts(SslContext server, SslContext client, RevokingTrustManager trust, List<String> stamps) {
     }
 
     private PeerTls(TlsFiles files, NodeKey key, EventExecutor executor, String localName) {
@@ -74,18 +78,20 @@ public final class PeerTls {
     public static PeerTls open(TlsFiles files, NodeKey key, EventExecutor executor, String localName)
             throws IOException {
         PeerTls tls = new PeerTls(files, key, executor, localName);
-        tls.state = tls.load();
+        tls.revokedStamps = FileStamps.of(files.revoked());
+        tls.revoked = RevokedIds.read(files.revoked());
+        tls.contexts = tls.load();
         return tls;
     }
 
     /** A handler that runs the listener's end of TLS on an accepted peer connection {@code channel}. */
     public ChannelHandler serverHandler(Channel channel) {
-        return handler(channel, state.server());
+        return handler(channel, contexts.server());
     }
 
     /** A handler that runs the dialer's end of TLS on an outbound peer connection {@code channel}. */
     public ChannelHandler clientHandler(Channel channel) {
-        return handler(channel, state.client());
+        return handler(channel, contexts.client());
     }
 
     /** Whether {@code channel}'s peer proved {@code id} by its certificate. */
@@ -93,76 +99,117 @@ public final class PeerTls {
         return PeerCertificates.peerId(channel).map(id::equals).orElse(false);
     }
 
-    /** Re-reads the files if any changed, and closes the connections of nodes revoked since. */
+    /** Re-reads the files that changed, then closes the connections of peers no longer trusted. Any thread. */
     public void reloadIfChanged() {
-        State old = state;
-        List<String> stamps = stamps();
-        if (stamps.equals(old.stamps())) {
-            return;
+        boolean changed = reloadRevoked();
+        Contexts old = contexts;
+        List<String> stamps = FileStamps.of(files.ca(), files.cert());
+        if (!stamps.equals(old.stamps())) {
+            changed = true;
+            try {
+                contexts = load();
+                log.info("{}: reloaded the TLS files {} and {}", localName, files.ca(), files.cert());
+            } catch (IOException | RuntimeException e) {
+                // Keep serving with what was loaded; warn once per change, not at every check.
+                contexts = new Contexts(old.server(), old.client(), old.trust(), stamps);
+                log.warn("{}: the TLS files changed but cannot be used, so the ones loaded before stay: {}",
+                        localName, e.getMessage());
+            }
         }
-        try {
-            State loaded = load();
-            state = loaded;
-            log.info("{}: TLS files reloaded ({} node(s) revoked)", localName, loaded.revoked().size());
-            cutOff(loaded.revoked());
-        } catch (IOException | RuntimeException e) {
-            // Keep serving with what was loaded; warn once per change, not at every check.
-            state = new State(old.server(), old.client(), old.revoked(), stamps);
-            log.warn("{}: the TLS files changed but cannot be used, so the ones loaded before stay: {}", localName,
-                    e.getMessage());
+        if (changed) {
+            cutOffUntrusted();
         }
     }
 
-    /** TLS handshakes that failed, either end: a peer without the cluster's certificate, a revoked one, a timeout. */
+    /** TLS handshakes on peer connections that this node failed or refused, in either role. */
     public long handshakesFailed() {
         return handshakesFailed.sum();
     }
 
-    /** Connections closed because their peer was revoked while they were open. */
+    /** Connections closed because their peer was no longer trusted (revoked, or its CA dropped) while open. */
     public long connectionsCutOff() {
         return cutOff.sum();
     }
 
     /** Node ids in the revocation list now. */
     public int revokedCount() {
-        return state.revoked().size();
+        return revoked.size();
+    }
+
+    private Set<Id> revoked() {
+        return revoked;
+    }
+
+    /** Applies a changed revocation list, skipping (and logging) lines that are not ids; true if it changed. */
+    private boolean reloadRevoked() {
+        List<String> stamps = FileStamps.of(files.revoked());
+        if (stamps.equals(revokedStamps)) {
+            return false;
+        }
+        revokedStamps = stamps;
+        try {
+            revoked = RevokedIds.read(files.revoked(), why -> log.warn("{}: skipping {}", localName, why));
+            log.info("{}: {} node(s) revoked ({})", localName, revoked.size(), files.revoked());
+            if (revoked.contains(key.id())) {
+                log.error("{}: this node's own id is in the revocation list {}: its peers refuse it", localName,
+                        files.revoked());
+            }
+        } catch (IOException e) {
+            log.warn("{}: cannot read the revocation list, so the one loaded before stays: {}", localName,
+                    e.getMessage());
+        }
+        return true;
     }
 
     private ChannelHandler handler(Channel channel, SslContext context) {
         SslHandler ssl = context.newHandler(channel.alloc());
         ssl.handshakeFuture().addListener(f -> {
             if (!f.isSuccess()) {
-                handshakesFailed.increment();
-                log.debug("{}: TLS handshake with {} failed: {}", localName, channel.remoteAddress(),
-                        f.cause().toString());
+                // A refused certificate, or no TLS at all; not a connection that closed or failed to connect.
+                if (f.cause() instanceof SSLException || f.cause() instanceof DecoderException) {
+                    handshakesFailed.increment();
+                    log.debug("{}: TLS handshake with {} failed: {}", localName, channel.remoteAddress(),
+                            f.cause().toString());
+                }
                 return;
             }
             channels.add(channel);
-            // A handshake that began before a reload ran with the old list.
-            PeerCertificates.peerId(channel).filter(state.revoked()::contains).ifPresent(id -> cut(channel, id));
+            // A handshake that began before a reload ran with what was trusted then.
+            checkOrCut(channel, contexts.trust());
         });
         return ssl;
     }
 
-    private void cutOff(Set<Id> revoked) {
+    private void cutOffUntrusted() {
+        RevokingTrustManager trust = contexts.trust();
         for (Channel channel : channels) {
-            PeerCertificates.peerId(channel).filter(revoked::contains).ifPresent(id -> cut(channel, id));
+            checkOrCut(channel, trust);
         }
     }
 
-    private void cut(Channel channel, Id id) {
-        cutOff.increment();
-        log.info("{}: closing the connection of revoked node {} ({})", localName, id.shortHex(),
-                channel.remoteAddress());
-        channel.close();
+    private void checkOrCut(Channel channel, RevokingTrustManager trust) {
+        X509Certificate[] chain;
+        try {
+            Certificate[] peer = channel.pipeline().get(SslHandler.class).engine().getSession().getPeerCertificates();
+            chain = Arrays.copyOf(peer, peer.length, X509Certificate[].class);
+        } catch (SSLPeerUnverifiedException | NullPointerException | ArrayStoreException e) {
+            return;
+        }
+        try {
+            trust.check(chain);
+        } catch (CertificateException e) {
+            cutOff.increment();
+            log.info("{}: closing the peer connection of {} ({}): {}", localName,
+                    PeerCertificates.idOf(chain[0]).shortHex(), channel.remoteAddress(), e.getMessage());
+            channel.close();
+        }
     }
 
-    private State load() throws IOException {
+    private Contexts load() throws IOException {
         // Stamps first: a change made while reading is seen at the next check.
-        List<String> stamps = stamps();
+        List<String> stamps = FileStamps.of(files.ca(), files.cert());
         List<X509Certificate> cas = CertificatePem.read(files.ca());
         List<X509Certificate> chain = CertificatePem.read(files.cert());
-        Set<Id> revoked = RevokedIds.read(files.revoked());
         Bytes certified;
         try {
             certified = PeerCertificates.publicKey(chain.get(0));
@@ -173,10 +220,10 @@ public final class PeerTls {
             throw new IOException(files.cert() + " certifies the node " + NodeKey.idOf(certified) + ", not this node "
                     + key.id() + ": issue this node's with `rattan certs node --data-dir DIR`");
         }
-        RevokingTrustManager trust = RevokingTrustManager.of(cas, revoked);
+        RevokingTrustManager trust = RevokingTrustManager.of(cas, this::revoked);
         X509Certificate[] certs = chain.toArray(X509Certificate[]::new);
         try {
-            trust.checkOwn(certs);
+            trust.check(certs);
         } catch (CertificateException e) {
             throw new IOException(files.cert() + " is not a valid certificate of the CA " + files.ca()
                     + " for a node that is not revoked: " + e.getMessage(), e);
@@ -184,27 +231,9 @@ public final class PeerTls {
         PrivateKey privateKey = ClusterCa.privateKey(key);
         SslContext server = SslContextBuilder.forServer(privateKey, certs).sslProvider(SslProvider.JDK)
                 .protocols(PROTOCOLS).clientAuth(ClientAuth.REQUIRE).trustManager(trust).build();
+        // No host-name check: a peer is known by the key its certificate carries, not by a name.
         SslContext client = SslContextBuilder.forClient().sslProvider(SslProvider.JDK).protocols(PROTOCOLS)
-                .keyManager(privateKey, certs).trustManager(trust).build();
-        return new State(server, client, revoked, stamps);
-    }
-
-    /** Each file's modification time and size, or that it is missing: what says a file changed. */
-    private List<String> stamps() {
-        List<String> out = new ArrayList<>();
-        for (Path file : new Path[] {files.ca(), files.cert(), files.revoked()}) {
-            if (file == null) {
-                continue;
-            }
-            try {
-                BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
-                out.add(a.lastModifiedTime() + "/" + a.size() + "/" + a.fileKey());
-            } catch (NoSuchFileException e) {
-                out.add("missing");
-            } catch (IOException e) {
-                out.add("unreadable: " + e.getMessage());
-            }
-        }
-        return out;
+                .endpointIdentificationAlgorithm(null).keyManager(privateKey, certs).trustManager(trust).build();
+        return new Contexts(server, client, trust, stamps);
     }
 }

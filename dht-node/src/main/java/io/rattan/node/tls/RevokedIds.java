@@ -20,6 +20,18 @@ final class RevokedIds {
      * @throws IOException when it cannot be read, or a line is not an id (the message names the line)
      */
     static Set<Id> read(Path file) throws IOException {
+        return read(file, why -> {
+            throw new IOException(why);
+        });
+    }
+
+    /** What to do with a line that is not an id: throw (at start), or warn and skip it (at a reload). */
+    interface BadLines {
+        void found(String why) throws IOException;
+    }
+
+    /** The ids in {@code file}, each line that is not an id reported to {@code bad}. */
+    static Set<Id> read(Path file, BadLines bad) throws IOException {
         if (file == null) {
             return Set.of();
         }
@@ -35,7 +47,7 @@ final class RevokedIds {
             try {
                 ids.add(Id.fromHex(id));
             } catch (IllegalArgumentException e) {
-                throw new IOException(file + " line " + (i + 1) + ": '" + id + "' is not a node id (40 hex digits)", e);
+                bad.found(file + " line " + (i + 1) + ": '" + id + "' is not a node id (40 hex digits)");
             }
         }
         return Set.copyOf(ids);

@@ -9,6 +9,7 @@ import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Supplier;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
@@ -17,20 +18,20 @@ import javax.net.ssl.X509ExtendedTrustManager;
 /**
  * Trusts a peer's certificate when the cluster CA issued it (the JDK's PKIX checks: signature, validity, key usage)
  * and it carries a node key whose id is not revoked. Both ends of a peer connection use it, so a revoked node can
- * neither dial nor be dialed. Immutable: a changed revocation list makes a new one.
+ * neither dial nor be dialed. The revoked ids are read at each check, so that a new list applies at once.
  */
 final class RevokingTrustManager extends X509ExtendedTrustManager {
 
     private final X509ExtendedTrustManager pkix;
-    private final Set<Id> revoked;
+    private final Supplier<Set<Id>> revoked;
 
-    private RevokingTrustManager(X509ExtendedTrustManager pkix, Set<Id> revoked) {
+    private RevokingTrustManager(X509ExtendedTrustManager pkix, Supplier<Set<Id>> revoked) {
         this.pkix = pkix;
         this.revoked = revoked;
     }
 
-    /** Trusts what the CA certificates {@code cas} issued, but for the ids in {@code revoked}. */
-    static RevokingTrustManager of(List<X509Certificate> cas, Set<Id> revoked) throws IOException {
+    /** Trusts what the CA certificates {@code cas} issued, but for the ids {@code revoked} gives at each check. */
+    static RevokingTrustManager of(List<X509Certificate> cas, Supplier<Set<Id>> revoked) throws IOException {
         try {
             KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
             store.load(null, null);
@@ -50,15 +51,19 @@ final class RevokingTrustManager extends X509ExtendedTrustManager {
         }
     }
 
-    /** Checks a node's own chain as its peers will, so that a node with a certificate they refuse does not start. */
-    void checkOwn(X509Certificate[] chain) throws CertificateException {
+    /**
+     * Checks a chain as a peer connection's handshake would: a node's own, so that a node with a certificate its
+     * peers refuse does not start, and an open connection's after a reload, so that it is closed when the peer is
+     * no longer trusted.
+     */
+    void check(X509Certificate[] chain) throws CertificateException {
         pkix.checkClientTrusted(chain, "UNKNOWN");
         checkNotRevoked(chain);
     }
 
     private void checkNotRevoked(X509Certificate[] chain) throws CertificateException {
         Id id = PeerCertificates.idOrRefuse(chain[0]);
-        if (revoked.contains(id)) {
+        if (revoked.get().contains(id)) {
             throw new CertificateException("the node " + id + " is revoked");
         }
     }

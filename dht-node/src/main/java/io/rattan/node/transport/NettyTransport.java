@@ -240,7 +240,8 @@ public final class NettyTransport implements Transport, AutoCloseable {
                 connections.drop(DropReason.UNVERIFIED);
                 return;
             }
-            // The claim's host is the IP literal the claimant connected from (PeerFrameHandler checked it).
+            // The claim's host is an IP literal (PeerFrameHandler checked it): the claimant's source IP, or under TLS
+            // any a member claims; the hello interval bounds how often it is dialed.
             c = connections.connect(claimed);
         }
         c.challenge(versions.handshake().encode(new Envelope(self, nonce, new Challenge())));

@@ -118,7 +118,8 @@ final class PeerFrameHandler extends SimpleChannelInboundHandler<Envelope> {
         PeerTls tls = transport.tls();
         if (transport.identity() == null || claimed != null || sender == null
                 || ((Hello) hello.body()).version() != frameVersion
-                || (tls == null && !isSourceIp(ctx, sender.address().host()))) {
+                || (tls == null ? !isSourceIp(ctx, sender.address().host())
+                        : !InetAddresses.isInetAddress(sender.address().host()))) {
             refuse(ctx, RefusalReason.BAD_HELLO, "a hello that cannot hold: " + sender);
             return;
         }
@@ -143,7 +144,13 @@ final class PeerFrameHandler extends SimpleChannelInboundHandler<Envelope> {
     }
 
     private void onAnswer(ChannelHandlerContext ctx, Envelope answer) {
-        if (claimed == null || verified || answer.requestId() != nonce) {
+        if (verified) {
+            // Another's challenge answered on a proven connection (under TLS a member may claim a peer's address to
+            // draw it): dropped, not a reason to cut the proven peer off.
+            listener.peerFrameRefused(RefusalReason.BAD_ANSWER);
+            return;
+        }
+        if (claimed == null || answer.requestId() != nonce) {
             refuse(ctx, RefusalReason.BAD_ANSWER, "a wrong challenge answer");
             return;
         }

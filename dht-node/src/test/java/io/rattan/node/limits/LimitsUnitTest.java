@@ -64,8 +64,8 @@ class LimitsUnitTest {
     void aShareRefusesBeyondItsBytesUntilTheyExpireAndAFailedPutGivesItsBytesBack() throws Exception {
         AtomicLong clock = new AtomicLong(1_700_000_000_000L);
         StorageShares shares = new StorageShares(3000, Duration.ofDays(7), clock::get);
-        InetAddress a = InetAddress.getByName("127.0.0.2");
-        InetAddress b = InetAddress.getByName("127.0.0.3");
+        ClientId a = ClientId.of(InetAddress.getByName("127.0.0.2"));
+        ClientId b = ClientId.token("b");
         assertThat(shares.reserve(a, 1000, 60).admitted()).isTrue();
         StorageShares.Decision second = shares.reserve(a, 1000, 3600);
         assertThat(second.admitted()).isTrue();

@@ -16,6 +16,7 @@ import io.rattan.core.msg.NamespaceDefinition;
 import io.rattan.core.msg.Status;
 import io.rattan.node.gateway.ClientGuard;
 import io.rattan.node.gateway.GatewayBackend;
+import io.rattan.node.limits.ClientId;
 import java.net.InetAddress;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
@@ -40,7 +41,7 @@ final class ClientGatewayHandler extends SimpleChannelInboundHandler<Envelope> {
     private final int inFlightMax;
     private final ConnectionWatches watches;
     private ChannelHandlerContext context;
-    private InetAddress client;
+    private ClientId client;
     private int inFlight;
     private boolean flushPending;
 
@@ -65,7 +66,8 @@ final class ClientGatewayHandler extends SimpleChannelInboundHandler<Envelope> {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
-        client = ClientGuard.clientOf(ctx.channel().remoteAddress());
+        InetAddress ip = ClientGuard.clientOf(ctx.channel().remoteAddress());
+        client = ip == null ? null : ClientId.of(ip);
         super.channelActive(ctx);
     }
 

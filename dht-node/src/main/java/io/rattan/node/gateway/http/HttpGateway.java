@@ -55,24 +55,25 @@ public final class HttpGateway implements AutoCloseable {
      */
     public HttpGateway(EventLoopGroup group, InetSocketAddress bind, GatewayBackend backend) {
         this(group, bind, backend, ClientGuard.none(), ConnectionLimits.defaults(), TransportListener.NONE,
-                HttpSurfaces.ALL, null);
+                HttpSurfaces.ALL, null, HttpAccess.OPEN);
     }
 
     /**
      * Binds and starts serving {@code serves}, within the given limits, keeping the values put with
-     * {@code ?permanent=true} alive through {@code permanent} (null: this port keeps none, and refuses them).
+     * {@code ?permanent=true} alive through {@code permanent} (null: this port keeps none, and refuses them), reached
+     * as {@code access} says (TLS, tokens).
      *
      * @throws UncheckedIOException when the address cannot be bound (in use, not local, no permission); its cause is
      *                              the bind failure
      */
     public HttpGateway(EventLoopGroup group, InetSocketAddress bind, GatewayBackend backend, ClientGuard guard,
                        ConnectionLimits limits, TransportListener listener, HttpSurfaces serves,
-                       PermanentValues permanent) {
+                       PermanentValues permanent, HttpAccess access) {
         NodeConfig config = backend.config();
         this.counting = new CountingListener(listener);
         HttpGatewayInitializer initializer = new HttpGatewayInitializer(new ApiRouter(backend, guard, serves, permanent),
                 config.valueBytesMax() + BODY_SLACK_BYTES, config.valueBytesMax(),
-                config.requestTimeoutMillis() + HttpGatewayHandler.ANSWER_SLACK_MILLIS, guard, limits, counting);
+                config.requestTimeoutMillis() + HttpGatewayHandler.ANSWER_SLACK_MILLIS, guard, limits, counting, access);
         try {
             this.server = new TcpServer(group, bind, "the HTTP gateway", limits, counting,
                     bootstrap -> bootstrap

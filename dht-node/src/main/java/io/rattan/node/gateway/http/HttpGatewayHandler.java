@@ -19,7 +19,9 @@ import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.util.Bytes;
 import io.rattan.node.gateway.ClientGuard;
 import io.rattan.node.netty.TransportListener.Refusal;
+import io.rattan.node.limits.ClientId;
 import io.rattan.node.netty.TransportListener;
+import io.rattan.node.tls.BearerTokens;
 import java.net.InetAddress;
 import java.util.ArrayDeque;
 import java.util.HashMap;
@@ -65,14 +67,18 @@ final class HttpGatewayHandler extends ChannelInboundHandlerAdapter {
     private final long answerTimeoutMillis;
     private final ClientGuard guard;
     private final TransportListener listener;
+    // The tokens a request must carry one of, or null when none is needed.
+    private final BearerTokens tokens;
     private final ArrayDeque<ApiRequest> queue = new ArrayDeque<>();
     private InetAddress client;
     private boolean busy;
     /** The watch this connection streams, if any: it holds the connection until it ends. */
     private SseStream stream;
 
-    HttpGatewayHandler(ApiRouter router, long answerTimeoutMillis, ClientGuard guard, TransportListener listener) {
+    HttpGatewayHandler(ApiRouter router, long answerTimeoutMillis, ClientGuard guard, TransportListener listener,
+                       BearerTokens tokens) {
         this.router = router;
+        this.tokens = tokens;
         this.answerTimeoutMillis = answerTimeoutMillis;
         this.guard = guard;
         this.listener = listener;
@@ -103,7 +109,7 @@ final class HttpGatewayHandler extends ChannelInboundHandlerAdapter {
             deadline.requestComplete();
         }
         try {
-            queue.add(copy(request).from(client));
+            queue.add(copy(request).from(client, principal(request)));
         } finally {
             request.release();
         }
@@ -114,6 +120,15 @@ final class HttpGatewayHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         serveNext(ctx);
+    }
+
+    /** Whom {@code request} counts against: its token's client (null for none valid) where tokens are needed. */
+    private ClientId principal(FullHttpRequest request) {
+        if (tokens != null) {
+            return HttpAccess.isProbe(request.uri()) ? null
+                    : tokens.clientOf(request.headers().get(HttpHeaderNames.AUTHORIZATION)).orElse(null);
+        }
+        return client == null ? null : ClientId.of(client);
     }
 
     private static ApiRequest copy(FullHttpRequest request) {
@@ -143,10 +158,18 @@ final class HttpGatewayHandler extends ChannelInboundHandlerAdapter {
         ApiRequest request = queue.poll();
         busy = true;
         ctx.channel().config().setAutoRead(false);
-        ErrorReply refused = client == null || request.isMalformed() ? null : guard.admit(client);
+        // Without a valid token a request counts against its IP, so that guessing tokens is rate limited too.
+        boolean unauthorized = tokens != null && request.principal() == null && !request.isMalformed()
+                && !HttpAccess.isProbe(request.uri());
+        ClientId counted = unauthorized && client != null ? ClientId.of(client) : request.principal();
+        ErrorReply refused = counted == null || request.isMalformed() ? null : guard.admit(counted);
         if (refused != null) {
             listener.refused(Refusal.RATE);
             respond(ctx, request, Problems.forError(refused));
+            return;
+        }
+        if (unauthorized) {
+            respond(ctx, request, Problems.unauthorized());
             return;
         }
         CompletableFuture<ApiResponse> answer = new CompletableFuture<>();

@@ -11,7 +11,7 @@ import io.rattan.node.netty.TransportListener;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The gateway's pipeline: the request deadline → idle reaping → HTTP codec → bounded aggregation → the thin
+ * The gateway's pipeline: TLS where it is on → the request deadline → idle reaping → HTTP codec → bounded aggregation → the thin
  * handler.
  */
 @ChannelHandler.Sharable
@@ -24,9 +24,10 @@ final class HttpGatewayInitializer extends ChannelInitializer<SocketChannel> {
     private final ClientGuard guard;
     private final ConnectionLimits limits;
     private final TransportListener listener;
+    private final HttpAccess access;
 
     HttpGatewayInitializer(ApiRouter router, int maxContentBytes, int valueBytesMax, long answerTimeoutMillis,
-                           ClientGuard guard, ConnectionLimits limits, TransportListener listener) {
+                           ClientGuard guard, ConnectionLimits limits, TransportListener listener, HttpAccess access) {
         this.router = router;
         this.maxContentBytes = maxContentBytes;
         this.valueBytesMax = valueBytesMax;
@@ -34,15 +35,20 @@ final class HttpGatewayInitializer extends ChannelInitializer<SocketChannel> {
         this.guard = guard;
         this.limits = limits;
         this.listener = listener;
+        this.access = access;
     }
 
     @Override
     protected void initChannel(SocketChannel ch) {
+        if (access.tls() != null) {
+            ch.pipeline().addLast("tls", access.tls().handler(ch));
+        }
         ch.pipeline()
                 .addLast("deadline", new RequestDeadline(limits.frameDeadlineMillis(), listener))
                 .addLast("idle", new IdleStateHandler(0, 0, limits.idleMillis(), TimeUnit.MILLISECONDS))
                 .addLast("codec", new HttpServerCodec())
                 .addLast("aggregator", new BoundedAggregator(maxContentBytes, valueBytesMax))
-                .addLast("handler", new HttpGatewayHandler(router, answerTimeoutMillis, guard, listener));
+                .addLast("handler", new HttpGatewayHandler(router, answerTimeoutMillis, guard, listener,
+                        access.tokens()));
     }
 }

@@ -206,14 +206,14 @@ final class KeysResource {
     }
 
     /**
-     * How a put reaches the node in its namespace: through the client guard's limits when the client's address is
-     * known, which count the bare put (its bytes and TTL), whatever namespace it is stored in.
+     * How a put reaches the node in its namespace: through the client guard's limits when the client is known
+     * (its token, or its address), which count the bare put (its bytes and TTL), whatever namespace it is stored in.
      */
     private Supplier<CompletableFuture<Message>> guarded(ApiRequest request, Scope scope, ClientPut message) {
         Message wrapped = scope.wrap(message);
-        return request.client() == null
+        return request.principal() == null
                 ? () -> backend.request(wrapped)
-                : () -> guard.put(request.client(), message, () -> backend.request(wrapped));
+                : () -> guard.put(request.principal(), message, () -> backend.request(wrapped));
     }
 
     private static boolean isDefault(Scope scope) {

@@ -31,6 +31,12 @@ final class Problems {
         return problem(400, "bad-request", "Bad request", detail);
     }
 
+    /** No valid bearer token: what a gateway that takes tokens answers a request without one. */
+    static ApiResponse unauthorized() {
+        return problem(401, "unauthorized", "Unauthorized", "this gateway takes requests with a bearer token only: "
+                + "send 'Authorization: Bearer TOKEN'").withHeader("WWW-Authenticate", "Bearer realm=\"rattan\"");
+    }
+
     static ApiResponse forbidden(String detail) {
         return problem(403, "forbidden", "Forbidden", detail);
     }

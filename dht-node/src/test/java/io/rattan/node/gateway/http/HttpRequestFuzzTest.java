@@ -38,7 +38,7 @@ class HttpRequestFuzzTest {
     @FuzzTest(maxExecutions = 1_000_000)
     void httpRequests(byte[] bytes) {
         EmbeddedChannel channel = new EmbeddedChannel(new HttpServerCodec(), new BoundedAggregator(2048, 1024),
-                new HttpGatewayHandler(ROUTER, 6_000, ClientGuard.none(), TransportListener.NONE));
+                new HttpGatewayHandler(ROUTER, 6_000, ClientGuard.none(), TransportListener.NONE, null));
         try {
             channel.writeInbound(Unpooled.wrappedBuffer(bytes));
             channel.runPendingTasks();

@@ -81,7 +81,7 @@ class ListingDeadlineTest {
     private void open(long answerMillis) {
         ApiRouter router = new ApiRouter(backend, ClientGuard.none(), HttpSurfaces.ALL, null);
         HttpGatewayHandler handler = new HttpGatewayHandler(router, answerMillis, ClientGuard.none(),
-                TransportListener.NONE);
+                TransportListener.NONE, null);
         // The listing answers callers on the node's own host only: the channel's peer is loopback.
         channel = new EmbeddedChannel(handler) {
             @Override

@@ -57,7 +57,7 @@ class SlowTraceArmTest {
         }
         ApiRouter router = new ApiRouter(backend, ClientGuard.none(), HttpSurfaces.ALL, null);
         channel = new EmbeddedChannel(new HttpGatewayHandler(router, 1_000, ClientGuard.none(),
-                TransportListener.NONE)) {
+                TransportListener.NONE, null)) {
             @Override
             protected SocketAddress remoteAddress0() {
                 return new InetSocketAddress(ip, 40_000);

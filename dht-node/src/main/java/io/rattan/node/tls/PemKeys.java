@@ -1,0 +1,69 @@
+package io.rattan.node.tls;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
+import java.security.PrivateKey;
+import java.security.spec.PKCS8EncodedKeySpec;
+import java.util.Base64;
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * A TLS server's private key as a PEM file holds it: PKCS#8 ({@code -----BEGIN PRIVATE KEY-----}), of an Ed25519,
+ * EC or RSA key, in a file only its owner may read. Stateless.
+ */
+final class PemKeys {
+
+    private static final String BEGIN = "-----BEGIN PRIVATE KEY-----";
+    private static final String END = "-----END PRIVATE KEY-----";
+    private static final String[] ALGORITHMS = {"Ed25519", "EC", "RSA"};
+    private static final Set<PosixFilePermission> OTHERS = EnumSet.of(PosixFilePermission.GROUP_READ,
+            PosixFilePermission.GROUP_WRITE, PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_WRITE);
+
+    private PemKeys() {
+    }
+
+    /**
+     * The key in {@code file}.
+     *
+     * @throws IOException when it cannot be read, others may read or write it, or it holds no PKCS#8 key of a kind
+     *                     above; the message says which
+     */
+    static PrivateKey read(Path file) throws IOException {
+        if (Files.getFileAttributeView(file, PosixFileAttributeView.class) != null) {
+            Set<PosixFilePermission> perms = Files.getPosixFilePermissions(file);
+            if (perms.stream().anyMatch(OTHERS::contains)) {
+                throw new IOException("the key file " + file + " is open to others ("
+                        + PosixFilePermissions.toString(perms) + "): chmod 600 it");
+            }
+        }
+        String text = Files.readString(file, StandardCharsets.US_ASCII);
+        int begin = text.indexOf(BEGIN);
+        int end = text.indexOf(END);
+        if (begin < 0 || end < begin) {
+            throw new IOException(file + " holds no PKCS#8 PEM private key ('" + BEGIN + "'); convert one with "
+                    + "`openssl pkcs8 -topk8 -nocrypt -in KEY -out KEY.pk8`");
+        }
+        byte[] der;
+        try {
+            der = Base64.getMimeDecoder().decode(text.substring(begin + BEGIN.length(), end));
+        } catch (IllegalArgumentException e) {
+            throw new IOException(file + ": the PEM body is not base64", e);
+        }
+        for (String algorithm : ALGORITHMS) {
+            try {
+                return KeyFactory.getInstance(algorithm).generatePrivate(new PKCS8EncodedKeySpec(der));
+            } catch (GeneralSecurityException e) {
+                // Not this kind: try the next.
+            }
+        }
+        throw new IOException(file + " holds a private key that is not Ed25519, EC or RSA");
+    }
+}
