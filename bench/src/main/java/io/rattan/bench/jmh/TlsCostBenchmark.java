@@ -12,6 +12,7 @@ import io.rattan.core.node.NodeConfig;
 import io.rattan.node.NodeOptions;
 import io.rattan.node.RattanNode;
 import io.rattan.node.identity.NodeKeyFile;
+import io.rattan.node.limits.Limits;
 import io.rattan.node.tls.BearerTokens;
 import io.rattan.node.tls.CertificatePem;
 import io.rattan.node.tls.ClusterCa;
@@ -104,7 +105,9 @@ public class TlsCostBenchmark {
 
     private static NodeOptions options(Path data, ClusterCa ca, Path caFile, Path tokens, boolean tls)
             throws IOException {
-        NodeOptions plain = NodeOptions.local(data).withConfig(NodeConfig.defaults().withReplicas(1, 1));
+        // No client rate: one client here asks faster than the default per-client rate, which would measure its back-off.
+        NodeOptions plain = NodeOptions.local(data).withConfig(NodeConfig.defaults().withReplicas(1, 1))
+                .withLimits(Limits.defaults().withClientRequestsPerSecond(Limits.OFF));
         if (!tls) {
             return plain;
         }
