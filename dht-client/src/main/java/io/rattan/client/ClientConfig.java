@@ -5,6 +5,7 @@ import io.rattan.core.net.Address;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import javax.net.ssl.SSLContext;
 import java.util.concurrent.Executor;
 
 /**
@@ -23,6 +24,7 @@ import java.util.concurrent.Executor;
  * @param executor            where returned futures complete, or null for the client's own pool
  * @param loadRing            whether the ring is loaded at start and refreshed, for one-hop gets
  * @param protocolVersion     the protocol version the client speaks (MessageCodec.VERSION, or the one before)
+ * @param tls                 TLS to every gateway, or null for none
  */
 record ClientConfig(
         List<Address> gateways,
@@ -37,7 +39,8 @@ record ClientConfig(
         MeterRegistry meterRegistry,
         Executor executor,
         boolean loadRing,
-        int protocolVersion) {
+        int protocolVersion,
+        SSLContext tls) {
 
     /** Longest duration accepted: beyond it, nanosecond arithmetic on deadlines could overflow. */
     static final Duration DURATION_MAX = Duration.ofDays(365);

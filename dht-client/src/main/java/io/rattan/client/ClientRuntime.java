@@ -1,6 +1,9 @@
 package io.rattan.client;
 
 import io.netty.bootstrap.Bootstrap;
+import io.netty.handler.ssl.ClientAuth;
+import io.netty.handler.ssl.JdkSslContext;
+import io.netty.handler.ssl.SslContext;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
@@ -55,6 +58,8 @@ final class ClientRuntime {
     // Gateways learned from the holders of one-hop answers, by address; opened on first use like the others.
     private final ConcurrentMap<Address, Gateway> learned = new ConcurrentHashMap<>();
     private final Bootstrap bootstrap;
+    // TLS to every gateway, or null for none.
+    private final SslContext tls;
     private final MessageCodec codec;
     private final Backoff backoff;
     private final ClientMetrics metrics;
@@ -85,9 +90,10 @@ final class ClientRuntime {
                 .option(ChannelOption.SO_KEEPALIVE, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) config.connectTimeout().toMillis());
         this.codec = MessageCodec.speaking(config.protocolVersion());
+        this.tls = config.tls() == null ? null : new JdkSslContext(config.tls(), true, ClientAuth.NONE);
         List<Gateway> gs = new ArrayList<>();
         for (Address a : config.gateways()) {
-            gs.add(new Gateway(a, bootstrap, codec, config.backoffMax().toNanos()));
+            gs.add(new Gateway(a, bootstrap, codec, config.backoffMax().toNanos(), tls));
         }
         this.gateways = List.copyOf(gs);
         // A random start spreads many clients over the gateways from their first request.
@@ -240,7 +246,7 @@ final class ClientRuntime {
                 return g;
             }
         }
-        return learned.computeIfAbsent(address, a -> new Gateway(a, bootstrap, codec, config.backoffMax().toNanos()));
+        return learned.computeIfAbsent(address, a -> new Gateway(a, bootstrap, codec, config.backoffMax().toNanos(), tls));
     }
 
     /** Closes and forgets the learned gateways whose address {@code keep} rejects: nodes the image no longer holds. */

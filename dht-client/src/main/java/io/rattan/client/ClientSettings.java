@@ -5,11 +5,21 @@ import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 
 /**
  * The settings and setters of {@link RattanClient.Builder}: every default, and the checks that reject a nonsensical
@@ -34,6 +44,7 @@ abstract class ClientSettings<B extends ClientSettings<B>> {
     private int maxRequestsInFlight = 65_536;
     private boolean loadRing = true;
     private int protocolVersion = MessageCodec.VERSION;
+    private SSLContext tls;
 
     ClientSettings() {
     }
@@ -177,6 +188,43 @@ abstract class ClientSettings<B extends ClientSettings<B>> {
     }
 
     /**
+     * Speaks TLS to every gateway (nodes started with {@code --client-tls-cert}), trusting what {@code context}
+     * trusts; a gateway's certificate must name the host it is dialed at (an IP address or a DNS name), as HTTPS
+     * checks. Default: no TLS.
+     */
+    public B tls(SSLContext context) {
+        this.tls = Objects.requireNonNull(context, "context");
+        return self();
+    }
+
+    /**
+     * Speaks TLS to every gateway, trusting the CA certificates in {@code caFile} (PEM: a cluster CA's
+     * {@code ca.crt}, say) and no others.
+     *
+     * @throws IOException if the file cannot be read or holds no certificate
+     */
+    public B tlsTrusting(Path caFile) throws IOException {
+        try (InputStream in = Files.newInputStream(caFile)) {
+            KeyStore trusted = KeyStore.getInstance(KeyStore.getDefaultType());
+            trusted.load(null, null);
+            int i = 0;
+            for (Certificate c : CertificateFactory.getInstance("X.509").generateCertificates(in)) {
+                trusted.setCertificateEntry("ca-" + i++, c);
+            }
+            if (i == 0) {
+                throw new IOException(caFile + " holds no PEM certificate");
+            }
+            TrustManagerFactory factory = TrustManagerFactory.getInstance("PKIX");
+            factory.init(trusted);
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(null, factory.getTrustManagers(), null);
+            return tls(context);
+        } catch (GeneralSecurityException e) {
+            throw new IOException("cannot trust the certificates in " + caFile + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
      * The settings as they stand, checked as a whole.
      *
      * @throws IllegalStateException if no gateway was given
@@ -184,6 +232,6 @@ abstract class ClientSettings<B extends ClientSettings<B>> {
     ClientConfig config() {
         return new ClientConfig(gateways, attemptTimeout, totalTimeout, maxRetries, backoffBase, backoffMax,
                 connectTimeout, eventLoopThreads, maxRequestsInFlight, meterRegistry, executor, loadRing,
-                protocolVersion);
+                protocolVersion, tls);
     }
 }

@@ -5,17 +5,22 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.rattan.client.netty.EnvelopeCodec;
 import io.rattan.core.codec.CodecException;
 import io.rattan.core.codec.MessageCodec;
+import io.rattan.core.net.Address;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Status;
 import java.util.concurrent.ConcurrentHashMap;
+import javax.net.ssl.SSLParameters;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.SSLParameters;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,7 +59,7 @@ final class Connection {
     }
 
     /** Starts connecting to {@code gateway}; requests may be sent at once and go out when the connection is up. */
-    static Connection open(Gateway gateway, Bootstrap template, MessageCodec codec) {
+    static Connection open(Gateway gateway, Bootstrap template, MessageCodec codec, SslContext tls) {
         int frameBytesMax = codec.frameBytesMax();
         ConcurrentMap<Long, Attempt> pending = new ConcurrentHashMap<>();
         ConcurrentMap<Long, StreamSink> streams = new ConcurrentHashMap<>();
@@ -65,6 +70,9 @@ final class Connection {
                     @Override
                     protected void initChannel(Channel ch) {
                         ChannelPipeline p = ch.pipeline();
+                        if (tls != null) {
+                            p.addLast(tlsHandler(tls, ch, gateway.address()));
+                        }
                         // The frame bound includes the length field, so it matches the codec's body bound exactly.
                         p.addLast(new LengthFieldBasedFrameDecoder(frameBytesMax + LENGTH_FIELD_BYTES,
                                 0, LENGTH_FIELD_BYTES, 0, LENGTH_FIELD_BYTES));
@@ -89,6 +97,15 @@ final class Connection {
             }
         });
         return c;
+    }
+
+    /** TLS to {@code to}, checking that the gateway's certificate names the host dialed, as HTTPS does. */
+    private static SslHandler tlsHandler(SslContext tls, Channel ch, Address to) {
+        SslHandler handler = tls.newHandler(ch.alloc(), to.host(), to.port());
+        SSLParameters parameters = handler.engine().getSSLParameters();
+        parameters.setEndpointIdentificationAlgorithm("HTTPS");
+        handler.engine().setSSLParameters(parameters);
+        return handler;
     }
 
     /**

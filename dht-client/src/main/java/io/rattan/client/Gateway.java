@@ -1,6 +1,7 @@
 package io.rattan.client;
 
 import io.netty.bootstrap.Bootstrap;
+import io.netty.handler.ssl.SslContext;
 import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.net.Address;
 import java.util.concurrent.ThreadLocalRandom;
@@ -28,6 +29,8 @@ final class Gateway {
     private final Bootstrap bootstrap;
     private final MessageCodec codec;
     private final long suspensionNanos;
+    // TLS on every connection, or null for none.
+    private final SslContext tls;
 
     private Connection connection; // guarded by this
     private boolean closed; // guarded by this
@@ -36,8 +39,9 @@ final class Gateway {
     private boolean probing; // guarded by this: a probe's connection is opening
     private volatile boolean suspended;
 
-    Gateway(Address address, Bootstrap bootstrap, MessageCodec codec, long suspensionNanos) {
+    Gateway(Address address, Bootstrap bootstrap, MessageCodec codec, long suspensionNanos, SslContext tls) {
         this.address = address;
+        this.tls = tls;
         this.bootstrap = bootstrap;
         this.codec = codec;
         this.suspensionNanos = suspensionNanos;
@@ -53,7 +57,7 @@ final class Gateway {
             throw new IllegalStateException("gateway " + address + " is closed");
         }
         if (connection == null || connection.isClosed()) {
-            connection = Connection.open(this, bootstrap, codec);
+            connection = Connection.open(this, bootstrap, codec, tls);
         }
         return connection;
     }

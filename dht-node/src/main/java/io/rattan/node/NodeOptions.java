@@ -4,7 +4,7 @@ import com.google.common.net.InetAddresses;
 import io.rattan.core.net.Address;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.node.store.RocksDbStore;
-import io.rattan.node.tls.HttpAccessFiles;
+import io.rattan.node.tls.ClientAccessFiles;
 import io.rattan.node.tls.TlsFiles;
 import io.rattan.node.limits.Limits;
 import io.rattan.node.transport.PeerDelays;
@@ -41,12 +41,13 @@ import java.util.List;
  *                    (null: {@link OperatorEndpoints#DEFAULT})
  * @param tls         mutual TLS between nodes: the cluster CA, this node's certificate, the revocation list; null
  *                    for none (peer connections in plaintext, a peer's id proven by its key and its address)
- * @param http        TLS and bearer tokens on the HTTP gateway (null: {@link HttpAccessFiles#OPEN})
+ * @param clientAccess TLS on the client ports (binary gateway and HTTP) and bearer tokens on HTTP (null:
+ *                    {@link ClientAccessFiles#OPEN})
  */
 public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPort, Path dataDir,
                           List<Address> bootstrap, NodeConfig config, PeerDelays peerDelays,
                           InboundSlowness inboundSlowness, RocksDbStore.Settings storage, Limits limits,
-                          String bind, OperatorEndpoints operator, TlsFiles tls, HttpAccessFiles http) {
+                          String bind, OperatorEndpoints operator, TlsFiles tls, ClientAccessFiles clientAccess) {
 
     public static final String LOOPBACK = "127.0.0.1";
     public static final int BOOTSTRAP_MAX = 64;
@@ -67,7 +68,7 @@ public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPo
                     + "it (the handshake compares it with the connection's source), so give e.g. 127.0.0.1 or ::1");
         }
         operator = operator == null ? OperatorEndpoints.DEFAULT : operator;
-        http = http == null ? HttpAccessFiles.OPEN : http;
+        clientAccess = clientAccess == null ? ClientAccessFiles.OPEN : clientAccess;
         if (bind == null) {
             bind = host;
         } else if (!InetAddresses.isInetAddress(bind)) {
@@ -120,13 +121,13 @@ public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPo
     /** The same node with the store run as {@code settings} say ({@code --fsync}, a space limit). */
     public NodeOptions withStorage(RocksDbStore.Settings settings) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerDelays,
-                inboundSlowness, settings, limits, bind, operator, tls, http);
+                inboundSlowness, settings, limits, bind, operator, tls, clientAccess);
     }
 
     /** These options with other limits. */
     public NodeOptions withLimits(Limits l) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerDelays,
-                inboundSlowness, storage, l, bind, operator, tls, http);
+                inboundSlowness, storage, l, bind, operator, tls, clientAccess);
     }
 
     /** Options without fault injection: peer messages leave at once. */
@@ -150,13 +151,13 @@ public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPo
      */
     public NodeOptions withPeerDelays(PeerDelays delays) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, delays,
-                inboundSlowness, storage, limits, bind, operator, tls, http);
+                inboundSlowness, storage, limits, bind, operator, tls, clientAccess);
     }
 
     /** Fault injection for experiments: the node handles its input late during {@code slowness}'s periods. */
     public NodeOptions withInboundSlowness(InboundSlowness slowness) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerDelays,
-                slowness, storage, limits, bind, operator, tls, http);
+                slowness, storage, limits, bind, operator, tls, clientAccess);
     }
 
     /** A node on 127.0.0.1 with free ports, no bootstrap (a new overlay) and default tunables. */
@@ -175,39 +176,39 @@ public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPo
 
     public NodeOptions withBootstrap(List<Address> peers) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, peers, config, peerDelays,
-                inboundSlowness, storage, limits, bind, operator, tls, http);
+                inboundSlowness, storage, limits, bind, operator, tls, clientAccess);
     }
 
     public NodeOptions withConfig(NodeConfig c) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, c, peerDelays,
-                inboundSlowness, storage, limits, bind, operator, tls, http);
+                inboundSlowness, storage, limits, bind, operator, tls, clientAccess);
     }
 
     public NodeOptions withPorts(int peer, int gateway, int httpGateway) {
         return new NodeOptions(host, peer, gateway, httpGateway, dataDir, bootstrap, config, peerDelays,
-                inboundSlowness, storage, limits, bind, operator, tls, http);
+                inboundSlowness, storage, limits, bind, operator, tls, clientAccess);
     }
 
     public NodeOptions withHost(String h) {
         // A bind that only followed the old host follows the new one.
         return new NodeOptions(h, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerDelays,
-                inboundSlowness, storage, limits, bind.equals(host) ? null : bind, operator, tls, http);
+                inboundSlowness, storage, limits, bind.equals(host) ? null : bind, operator, tls, clientAccess);
     }
 
     /** These options listening on {@code address} (a wildcard allowed) while still advertising {@link #host}. */
     public NodeOptions withBind(String address) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerDelays,
-                inboundSlowness, storage, limits, address, operator, tls, http);
+                inboundSlowness, storage, limits, address, operator, tls, clientAccess);
     }
 
     /** These options with mutual TLS between nodes as {@code files} say (null: none). */
     public NodeOptions withTls(TlsFiles files) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerDelays,
-                inboundSlowness, storage, limits, bind, operator, files, http);
+                inboundSlowness, storage, limits, bind, operator, files, clientAccess);
     }
 
     /** These options with the HTTP gateway reached as {@code files} say: TLS, tokens. */
-    public NodeOptions withHttpAccess(HttpAccessFiles files) {
+    public NodeOptions withClientAccess(ClientAccessFiles files) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerDelays,
                 inboundSlowness, storage, limits, bind, operator, tls, files);
     }
@@ -215,12 +216,12 @@ public record NodeOptions(String host, int peerPort, int gatewayPort, int httpPo
     /** These options with the operator endpoints served as {@code o} says. */
     public NodeOptions withOperatorEndpoints(OperatorEndpoints o) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dataDir, bootstrap, config, peerDelays,
-                inboundSlowness, storage, limits, bind, o, tls, http);
+                inboundSlowness, storage, limits, bind, o, tls, clientAccess);
     }
 
     public NodeOptions withDataDir(Path dir) {
         return new NodeOptions(host, peerPort, gatewayPort, httpPort, dir, bootstrap, config, peerDelays,
-                inboundSlowness, storage, limits, bind, operator, tls, http);
+                inboundSlowness, storage, limits, bind, operator, tls, clientAccess);
     }
 
     private static void requirePorts(int peerPort, int gatewayPort, int httpPort, OperatorEndpoints operator) {

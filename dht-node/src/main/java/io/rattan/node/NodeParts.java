@@ -1,5 +1,6 @@
 package io.rattan.node;
 
+import com.google.common.net.InetAddresses;
 import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -30,7 +31,7 @@ import io.rattan.node.store.NamespaceDirs;
 import io.rattan.node.store.OffLoopStore;
 import io.rattan.node.store.RocksDbStore;
 import io.rattan.node.tls.BearerTokens;
-import io.rattan.node.tls.HttpAccessFiles;
+import io.rattan.node.tls.ClientAccessFiles;
 import io.rattan.node.tls.PeerTls;
 import io.rattan.node.tls.ServerTls;
 import io.rattan.node.transport.DelayedTransport;
@@ -144,10 +145,11 @@ final class NodeParts {
             this.clientGuard = new ClientGuard(options.limits(),
                     java.time.Duration.ofSeconds(options.config().ttlSecondsMax()), clock::epochMillis);
             metrics.bindClientGuard(clientGuard);
+            HttpAccess access = openClientAccess(options, name);
             this.clientGateway = new ClientGatewayServer(group,
                     new InetSocketAddress(options.bind(), options.gatewayPort()), backend, codec,
                     ClientGatewayServer.IN_FLIGHT_MAX, metrics.clientTransport(), clientGuard,
-                    options.limits().connections(), options.limits().watchesPerConnectionMax());
+                    options.limits().connections(), options.limits().watchesPerConnectionMax(), access.tls());
             opened.push(clientGateway);
             // The contact names the bound gateway port, so that one-hop clients can reach this node's gateway.
             this.contact = new Contact(id, new Address(options.host(), peerServer.localAddress().getPort()),
@@ -156,7 +158,7 @@ final class NodeParts {
             this.permanent = PermanentValues.open(backend, options.dataDir().resolve(RattanNode.PERMANENT_DIR),
                     registry, name);
             opened.push(permanent);
-            this.httpGateway = bindHttp(group, options, backend, clientGuard, metrics, permanent, name);
+            this.httpGateway = bindHttp(group, options, backend, clientGuard, metrics, permanent, access);
             opened.push(httpGateway);
             this.adminGateway = bindAdmin(group, options, backend);
         } catch (IOException | RuntimeException | Error e) {
@@ -237,11 +239,14 @@ final class NodeParts {
 
     /**
      * Closes the servers: the HTTP gateway, the admin port, the client gateway, the peer server; and stops resolving
-     * bootstrap names.
+     * bootstrap names and re-reading TLS and token files.
      */
     void closeServers() {
         if (resolver != null) {
             resolver.stop();
+        }
+        if (reloads != null) {
+            reloads.shutdownNow();
         }
         closeQuietly(httpGateway);
         closeQuietly(permanent);
@@ -302,21 +307,32 @@ final class NodeParts {
         }
     }
 
-    /** The HTTP gateway, bound; a port it cannot bind is the {@link IOException} inside its unchecked one. */
-    private HttpGateway bindHttp(EventLoopGroup group, NodeOptions options, GatewayBackend backend,
-                                 ClientGuard guard, NodeMetrics metrics, PermanentValues permanent, String name)
-            throws IOException {
-        HttpAccessFiles files = options.http();
+    /** TLS on the client ports and tokens on HTTP, as the options say, their files checked for changes. */
+    private HttpAccess openClientAccess(NodeOptions options, String name) throws IOException {
+        ClientAccessFiles files = options.clientAccess();
         ServerTls tls = files.cert() == null ? null : ServerTls.open(files.cert(), files.key(), name);
         BearerTokens tokens = files.tokens() == null ? null : BearerTokens.open(files.tokens(), name);
-        HttpAccess access = new HttpAccess(tls, tokens);
         if (tls != null) {
             reloadEvery(tls::reloadIfChanged, name);
         }
         if (tokens != null) {
             metrics.bindTokens(tokens);
             reloadEvery(tokens::reloadIfChanged, name);
+            if (tls == null) {
+                log.warn("{}: --http-tokens without --client-tls-cert: tokens cross the network in clear", name);
+            }
+            if (!InetAddresses.forString(options.bind()).isLoopbackAddress()) {
+                log.warn("{}: the binary gateway takes no tokens: whoever reaches port {} on {} uses the key API "
+                        + "without one", name, options.gatewayPort(), options.bind());
+            }
         }
+        return new HttpAccess(tls, tokens);
+    }
+
+    /** The HTTP gateway, bound; a port it cannot bind is the {@link IOException} inside its unchecked one. */
+    private static HttpGateway bindHttp(EventLoopGroup group, NodeOptions options, GatewayBackend backend,
+                                        ClientGuard guard, NodeMetrics metrics, PermanentValues permanent,
+                                        HttpAccess access) throws IOException {
         try {
             return new HttpGateway(group, new InetSocketAddress(options.bind(), options.httpPort()), backend, guard,
                     options.limits().connections(), metrics.httpTransport(), options.operator().httpServes(),

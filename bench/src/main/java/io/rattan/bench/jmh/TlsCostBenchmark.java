@@ -16,7 +16,7 @@ import io.rattan.node.limits.Limits;
 import io.rattan.node.tls.BearerTokens;
 import io.rattan.node.tls.CertificatePem;
 import io.rattan.node.tls.ClusterCa;
-import io.rattan.node.tls.HttpAccessFiles;
+import io.rattan.node.tls.ClientAccessFiles;
 import io.rattan.node.tls.TlsFiles;
 import java.io.IOException;
 import java.net.URI;
@@ -112,7 +112,7 @@ public class TlsCostBenchmark {
             return plain;
         }
         ca.certifyNode(data, Duration.ofDays(1), List.of("127.0.0.1"), new SecureRandom());
-        return plain.withTls(TlsFiles.inDataDir(caFile, data)).withHttpAccess(new HttpAccessFiles(
+        return plain.withTls(TlsFiles.inDataDir(caFile, data)).withClientAccess(new ClientAccessFiles(
                 data.resolve(TlsFiles.NODE_CERT), data.resolve(NodeKeyFile.FILE_NAME), tokens));
     }
 

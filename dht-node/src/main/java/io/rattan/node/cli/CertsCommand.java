@@ -34,7 +34,7 @@ import picocli.CommandLine.Model.CommandSpec;
             "  rattan certs node --ca ca --data-dir n1     (and n2, n3)",
             "  rattan node --data-dir n1 --tls-ca ca/ca.crt --port 4000 ...",
             "HTTPS with tokens: certs node ... --san 10.0.0.5; certs token --name app --tokens tokens.txt;",
-            "  rattan node ... --http-tls-cert n1/node.crt --http-tls-key n1/node.key --http-tokens tokens.txt",
+            "  rattan node ... --client-tls-cert n1/node.crt --client-tls-key n1/node.key --http-tokens tokens.txt",
             "docs/operations.md, 'Mutual TLS between nodes'."})
 final class CertsCommand implements Runnable {
 
@@ -99,7 +99,7 @@ final class CertsCommand implements Runnable {
 
         @Option(names = "--san", paramLabel = "NAME", split = ",",
                 description = "IP addresses and DNS names the certificate also names, so that it can serve the node's "
-                        + "HTTPS port (--http-tls-cert) to clients that check the host name. Default: none.")
+                        + "HTTPS port (--client-tls-cert) to clients that check the host name. Default: none.")
         List<String> names = new ArrayList<>();
 
         @Override

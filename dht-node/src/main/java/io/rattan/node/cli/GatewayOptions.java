@@ -3,6 +3,8 @@ package io.rattan.node.cli;
 import io.rattan.client.RattanClient;
 import io.rattan.core.msg.NamespaceDefinition;
 import io.rattan.core.net.Address;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,6 +29,12 @@ final class GatewayOptions {
             description = "The namespace of the keys (made with 'rattan namespaces create'); default: the node's own.")
     String namespace;
 
+    @Option(names = "--tls-ca", paramLabel = "FILE",
+            description = "Speak TLS to the gateways (nodes run with --client-tls-cert), trusting the CA "
+                    + "certificate(s) in FILE (PEM; a cluster's ca.crt). The gateway's certificate must name the host "
+                    + "given in --gateway.")
+    Path tlsCa;
+
     @Spec(Spec.Target.MIXEE)
     private CommandSpec mixee;
 
@@ -49,9 +57,17 @@ final class GatewayOptions {
             throw new ParameterException(mixee.commandLine(), "--timeout must be at least 1 second, got "
                     + timeoutSeconds);
         }
-        return RattanClient.builder()
+        RattanClient.Builder builder = RattanClient.builder()
                 .gateways(gateways)
                 .totalTimeout(Duration.ofSeconds(timeoutSeconds));
+        if (tlsCa != null) {
+            try {
+                builder.tlsTrusting(tlsCa);
+            } catch (IOException e) {
+                throw new ParameterException(mixee.commandLine(), "--tls-ca: " + e.getMessage(), e);
+            }
+        }
+        return builder;
     }
 
     /** {@code client} in the namespace {@code --ns} names (checked by {@link #builder()}). */

@@ -13,7 +13,7 @@ import io.rattan.node.OperatorEndpoints;
 import io.rattan.node.RattanNode;
 import io.rattan.node.gateway.http.HttpSurfaces;
 import io.rattan.node.store.RocksDbStore;
-import io.rattan.node.tls.HttpAccessFiles;
+import io.rattan.node.tls.ClientAccessFiles;
 import io.rattan.node.tls.PeerTls;
 import io.rattan.node.tls.TlsFiles;
 import java.io.IOException;
@@ -228,14 +228,15 @@ final class NodeCommand implements Callable<Integer> {
                     + "The TLS files are re-read within " + PeerTls.RELOAD_SECONDS + " s of a change, no restart.")
     Path tlsRevoked;
 
-    @Option(names = "--http-tls-cert", paramLabel = "FILE",
-            description = "Serve the HTTP gateway over TLS (HTTPS) with this certificate chain, PEM: any CA's, or the "
-                    + "node's own (`rattan certs node --san HOST`). Needs --http-tls-key. Re-read when it changes.")
-    Path httpTlsCert;
+    @Option(names = "--client-tls-cert", paramLabel = "FILE",
+            description = "Serve both client ports, the binary gateway and HTTP (HTTPS), over TLS only, with this "
+                    + "certificate chain, PEM: any CA's, or the node's own (`rattan certs node --san HOST`); clients "
+                    + "check that it names the host they dial. Needs --client-tls-key. Re-read when it changes.")
+    Path clientTlsCert;
 
-    @Option(names = "--http-tls-key", paramLabel = "FILE",
-            description = "The private key of --http-tls-cert: PKCS#8 PEM (Ed25519, EC or RSA), owner-only.")
-    Path httpTlsKey;
+    @Option(names = "--client-tls-key", paramLabel = "FILE",
+            description = "The private key of --client-tls-cert: PKCS#8 PEM (Ed25519, EC or RSA), owner-only.")
+    Path clientTlsKey;
 
     @Option(names = "--http-tokens", paramLabel = "FILE",
             description = "Take HTTP requests only with a bearer token of this file ('Authorization: Bearer TOKEN'; "
@@ -286,7 +287,7 @@ final class NodeCommand implements Callable<Integer> {
                     .withStorage(new RocksDbStore.Settings(fsync, storeMaxBytes))
                     .withLimits(limits.limits())
                     .withTls(tls(dir))
-                    .withHttpAccess(new HttpAccessFiles(httpTlsCert, httpTlsKey, httpTokens));
+                    .withClientAccess(new ClientAccessFiles(clientTlsCert, clientTlsKey, httpTokens));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }

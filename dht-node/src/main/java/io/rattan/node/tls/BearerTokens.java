@@ -50,7 +50,9 @@ public final class BearerTokens {
     public static BearerTokens open(Path file, String localName) throws IOException {
         BearerTokens tokens = new BearerTokens(file, localName);
         tokens.stamps = FileStamps.of(file);
-        tokens.byHash = read(file);
+        tokens.byHash = read(file, why -> {
+            throw new IOException(why);
+        });
         return tokens;
     }
 
@@ -69,25 +71,27 @@ public final class BearerTokens {
         return name + " " + hash(token);
     }
 
-    /**
-     * The client whose token an {@code Authorization} header value carries, or empty when it carries none the file
-     * holds (counted).
-     */
+    /** The client whose token an {@code Authorization} header value carries, or empty when it carries none the file holds. */
     public Optional<ClientId> clientOf(String authorization) {
-        ClientId client = authorization != null && authorization.regionMatches(true, 0, SCHEME, 0, SCHEME.length())
-                ? byHash.get(hash(authorization.substring(SCHEME.length()).strip())) : null;
-        if (client == null) {
-            refused.increment();
-        }
-        return Optional.ofNullable(client);
+        return Optional.ofNullable(authorization != null
+                && authorization.regionMatches(true, 0, SCHEME, 0, SCHEME.length())
+                ? byHash.get(hash(authorization.substring(SCHEME.length()).strip())) : null);
     }
 
-    /** Requests refused for a missing or unknown token so far. */
+    /** Counts one request answered 401. */
+    public void refusedOne() {
+        refused.increment();
+    }
+
+    /** Requests answered 401 for a missing or unknown token so far. */
     public long refused() {
         return refused.sum();
     }
 
-    /** Re-reads the file if it changed; keeps the tokens loaded when the new file cannot be used. */
+    /**
+     * Re-reads the file if it changed. It errs towards refusing: a malformed line is skipped (logged), and a file
+     * that is gone or unreadable takes every token away, so that a token removed is never kept by a mistake nearby.
+     */
     public void reloadIfChanged() {
         List<String> now = FileStamps.of(file);
         if (now.equals(stamps)) {
@@ -95,11 +99,12 @@ public final class BearerTokens {
         }
         stamps = now;
         try {
-            byHash = read(file);
+            byHash = read(file, why -> log.warn("{}: skipping {}", localName, why));
             log.info("{}: reloaded {} gateway token(s) from {}", localName, byHash.size(), file);
         } catch (IOException e) {
-            log.warn("{}: the token file {} changed but cannot be used, so the tokens loaded before stay: {}",
-                    localName, file, e.getMessage());
+            byHash = Map.of();
+            log.error("{}: cannot read the token file {}, so no token is taken until it can be: {}", localName, file,
+                    e.toString());
         }
     }
 
@@ -107,7 +112,12 @@ public final class BearerTokens {
         return Hashing.sha256().hashString(token, StandardCharsets.UTF_8).toString();
     }
 
-    private static Map<String, ClientId> read(Path file) throws IOException {
+    /** What to do with a line that is not a token's: throw (at start), or warn and skip it (at a reload). */
+    private interface BadLines {
+        void found(String why) throws IOException;
+    }
+
+    private static Map<String, ClientId> read(Path file, BadLines bad) throws IOException {
         List<String> lines = Files.readAllLines(file);
         Map<String, ClientId> out = new HashMap<>();
         for (int i = 0; i < lines.size(); i++) {
@@ -118,10 +128,11 @@ public final class BearerTokens {
                 continue;
             }
             if (parts.length != 2 || !NAME.matcher(parts[0]).matches() || !HASH.matcher(parts[1]).matches()) {
-                throw new IOException(file + " line " + (i + 1) + " is not 'NAME SHA256HEX' (rattan certs token "
-                        + "writes such lines)");
+                bad.found(file + " line " + (i + 1) + " is not 'NAME SHA256HEX' (rattan certs token writes such "
+                        + "lines)");
+            } else {
+                out.put(parts[1], ClientId.token(parts[0]));
             }
-            out.put(parts[1], ClientId.token(parts[0]));
         }
         return Map.copyOf(out);
     }

@@ -112,7 +112,7 @@ public final class ClusterCa {
     /**
      * A certificate for the node whose public key is {@code nodeKey}: its CN names the node id, and it serves both
      * ends of a peer connection (server and client authentication), and, naming the node's addresses and DNS names
-     * in {@code names} (subject alternative names), its HTTPS port ({@code --http-tls-cert}).
+     * in {@code names} (subject alternative names), its HTTPS port ({@code --client-tls-cert}).
      */
     public X509Certificate issueNode(Bytes nodeKey, Duration validity, List<String> names) {
         X500Name subject = new X500Name("CN=rattan node " + NodeKey.idOf(nodeKey).toHex());

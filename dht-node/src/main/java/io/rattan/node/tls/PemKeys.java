@@ -10,6 +10,8 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.PrivateKey;
+import java.security.PublicKey;
+import java.security.Signature;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.Base64;
 import java.util.EnumSet;
@@ -28,6 +30,28 @@ final class PemKeys {
             PosixFilePermission.GROUP_WRITE, PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_WRITE);
 
     private PemKeys() {
+    }
+
+    /** Whether {@code privateKey} is {@code publicKey}'s other half: a signature of one verifies with the other. */
+    static boolean matches(PrivateKey privateKey, PublicKey publicKey) {
+        String algorithm = switch (privateKey.getAlgorithm()) {
+            case "EC" -> "SHA256withECDSA";
+            case "RSA" -> "SHA256withRSA";
+            default -> "Ed25519";
+        };
+        byte[] probe = "rattan/key-matches-certificate".getBytes(StandardCharsets.US_ASCII);
+        try {
+            Signature signer = Signature.getInstance(algorithm);
+            signer.initSign(privateKey);
+            signer.update(probe);
+            byte[] signature = signer.sign();
+            Signature verifier = Signature.getInstance(algorithm);
+            verifier.initVerify(publicKey);
+            verifier.update(probe);
+            return verifier.verify(signature);
+        } catch (GeneralSecurityException e) {
+            return false;
+        }
     }
 
     /**

@@ -14,9 +14,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * TLS on a client port (the HTTP gateway): a certificate chain and its key, any CA's (a public one, the cluster's
+ * TLS on the client ports (the binary gateway and HTTP): a certificate chain and its key, any CA's (a public one, the cluster's
  * with {@code rattan certs node --san}), re-read when they change ({@link #reloadIfChanged}), so that a renewed
- * certificate is served without a restart. Clients are not asked for certificates; they authenticate by token
+ * certificate is served without a restart. Clients are not asked for certificates; HTTP clients authenticate by token
  * ({@link BearerTokens}). TLS 1.2 and 1.3, the JDK's provider. Thread-safe.
  */
 public final class ServerTls {
@@ -73,6 +73,10 @@ public final class ServerTls {
     private SslContext load() throws IOException {
         List<X509Certificate> chain = CertificatePem.read(cert);
         PrivateKey privateKey = PemKeys.read(key);
+        // A certificate and a key renewed one after the other may not match for a moment: keep the pair before.
+        if (!PemKeys.matches(privateKey, chain.get(0).getPublicKey())) {
+            throw new IOException(key + " is not the key of the certificate in " + cert);
+        }
         try {
             return SslContextBuilder.forServer(privateKey, chain.toArray(X509Certificate[]::new))
                     .sslProvider(SslProvider.JDK).protocols(PROTOCOLS).build();

@@ -11,6 +11,7 @@ import io.rattan.node.limits.Limits;
 import io.rattan.node.netty.CountingListener;
 import io.rattan.node.netty.TcpServer;
 import io.rattan.node.netty.TransportListener;
+import io.rattan.node.tls.ServerTls;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 
@@ -66,7 +67,8 @@ public final class ClientGatewayServer implements AutoCloseable {
     public ClientGatewayServer(EventLoopGroup group, InetSocketAddress bind, GatewayBackend backend,
                                MessageCodec codec, int inFlightMax, TransportListener listener, ClientGuard guard,
                                ConnectionLimits limits) throws IOException {
-        this(group, bind, backend, codec, inFlightMax, listener, guard, limits, Limits.WATCHES_PER_CONNECTION_MAX);
+        this(group, bind, backend, codec, inFlightMax, listener, guard, limits, Limits.WATCHES_PER_CONNECTION_MAX,
+                null);
     }
 
     /**
@@ -80,11 +82,12 @@ public final class ClientGatewayServer implements AutoCloseable {
      * @param guard       the client limits (rate and storage share per source IP)
      * @param limits      the connection bounds and timeouts
      * @param watchesMax  watches per connection before new ones end at once (RATE_LIMITED)
+     * @param tls         TLS on every connection (the node's --client-tls-cert), or null for none
      * @throws IOException when the address cannot be bound
      */
     public ClientGatewayServer(EventLoopGroup group, InetSocketAddress bind, GatewayBackend backend,
                                MessageCodec codec, int inFlightMax, TransportListener listener, ClientGuard guard,
-                               ConnectionLimits limits, int watchesMax) throws IOException {
+                               ConnectionLimits limits, int watchesMax, ServerTls tls) throws IOException {
         if (group == null || bind == null || backend == null || codec == null || listener == null || guard == null
                 || limits == null) {
             throw new IllegalArgumentException("every argument is required");
@@ -100,7 +103,7 @@ public final class ClientGatewayServer implements AutoCloseable {
                         .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
                                 new WriteBufferWaterMark(WRITE_BUFFER_LOW_BYTES, WRITE_BUFFER_HIGH_BYTES)),
                 new ClientGatewayInitializer(codec, backend, guard, inFlightMax, watchesMax,
-                        WATCH_PENDING_BYTES_MAX, counting, limits));
+                        WATCH_PENDING_BYTES_MAX, counting, limits, tls));
     }
 
     /** The address actually bound (the real port when 0 was asked). */

@@ -122,13 +122,16 @@ final class HttpGatewayHandler extends ChannelInboundHandlerAdapter {
         serveNext(ctx);
     }
 
-    /** Whom {@code request} counts against: its token's client (null for none valid) where tokens are needed. */
+    /**
+     * Whom {@code request} counts against: where tokens are needed, its token's client (null for none valid), but a
+     * probe's source IP; else the source IP.
+     */
     private ClientId principal(FullHttpRequest request) {
-        if (tokens != null) {
-            return HttpAccess.isProbe(request.uri()) ? null
-                    : tokens.clientOf(request.headers().get(HttpHeaderNames.AUTHORIZATION)).orElse(null);
+        ClientId ip = client == null ? null : ClientId.of(client);
+        if (tokens == null || HttpAccess.isProbe(request.uri())) {
+            return ip;
         }
-        return client == null ? null : ClientId.of(client);
+        return tokens.clientOf(request.headers().get(HttpHeaderNames.AUTHORIZATION)).orElse(null);
     }
 
     private static ApiRequest copy(FullHttpRequest request) {
@@ -169,6 +172,7 @@ final class HttpGatewayHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         if (unauthorized) {
+            tokens.refusedOne();
             respond(ctx, request, Problems.unauthorized());
             return;
         }

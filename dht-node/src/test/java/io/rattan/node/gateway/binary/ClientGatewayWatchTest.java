@@ -144,7 +144,7 @@ class ClientGatewayWatchTest {
         };
         server = new ClientGatewayServer(group, new InetSocketAddress("127.0.0.1", 0), backend, CODEC,
                 ClientGatewayServer.IN_FLIGHT_MAX, TransportListener.NONE, ClientGuard.none(),
-                ConnectionLimits.defaults(), watchesMax);
+                ConnectionLimits.defaults(), watchesMax, null);
     }
 
     private Socket connect() throws IOException {

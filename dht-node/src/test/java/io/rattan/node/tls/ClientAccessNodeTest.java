@@ -3,6 +3,10 @@ package io.rattan.node.tls;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rattan.client.RattanClient;
+import io.rattan.client.RattanException;
+import io.rattan.core.id.Id;
+import io.rattan.core.net.Address;
 import io.rattan.node.NodeOptions;
 import io.rattan.node.RattanNode;
 import io.rattan.node.identity.NodeKeyFile;
@@ -25,12 +29,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The HTTP gateway over TLS with bearer tokens, on a real node over real sockets: requests without a token, or with
- * one the file does not hold, get 401 (probes need none); a token's requests are served and count against the
- * token's storage share, not the source address's; a token added to the file is taken without a restart; plain
- * HTTP is not answered.
+ * The client ports over TLS, with bearer tokens on HTTP, on a real node over real sockets: HTTP requests without a
+ * token, or with one the file does not hold, get 401 (probes need none); a token's requests are served and count
+ * against the token's storage share, not the source address's; a token added to the file is taken without a
+ * restart; plain HTTP is not answered. The Java client speaks TLS to the binary gateway, trusting the CA; a client
+ * in plaintext, or trusting another CA, gets nothing through.
  */
-class HttpAccessNodeTest {
+class ClientAccessNodeTest {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final int SHARE_BYTES = 1500;
@@ -38,6 +43,8 @@ class HttpAccessNodeTest {
     @TempDir
     Path dir;
     private RattanNode node;
+    private ClusterCa ca;
+    private Path caFile;
     private HttpClient https;
     private Path tokens;
     private String alice;
@@ -45,7 +52,9 @@ class HttpAccessNodeTest {
 
     @BeforeEach
     void start() throws Exception {
-        ClusterCa ca = ClusterCa.create("ca", Duration.ofDays(1), new SplittableRandom(39));
+        ca = ClusterCa.create("ca", Duration.ofDays(1), new SplittableRandom(39));
+        caFile = dir.resolve("ca.crt");
+        Files.writeString(caFile, CertificatePem.encode(ca.certificate()));
         Path data = dir.resolve("n");
         ca.certifyNode(data, Duration.ofDays(1), List.of("127.0.0.1"), new SecureRandom());
         tokens = dir.resolve("tokens.txt");
@@ -55,7 +64,7 @@ class HttpAccessNodeTest {
                 + BearerTokens.line("bob", bob) + "\n");
         NodeOptions options = NodeOptions.singleNode(data)
                 .withLimits(io.rattan.node.limits.Limits.defaults().withClientStorageBytes(SHARE_BYTES))
-                .withHttpAccess(new HttpAccessFiles(data.resolve(TlsFiles.NODE_CERT),
+                .withClientAccess(new ClientAccessFiles(data.resolve(TlsFiles.NODE_CERT),
                         data.resolve(NodeKeyFile.FILE_NAME), tokens));
         node = RattanNode.start(options);
         https = HttpClient.newBuilder().sslContext(ca.trustingContext()).connectTimeout(Duration.ofSeconds(10)).build();
@@ -103,6 +112,28 @@ class HttpAccessNodeTest {
         // A line removed takes its token away.
         Files.writeString(tokens, BearerTokens.line("carol", carol) + "\n");
         Awaitility.await().atMost(WAIT).until(() -> send(put("name:a", 10), alice).statusCode() == 401);
+    }
+
+    @Test
+    void theJavaClientSpeaksTlsToTheBinaryGateway() throws Exception {
+        Address gateway = new Address("127.0.0.1", node.gatewayAddress().getPort());
+        try (RattanClient client = RattanClient.builder().gateway(gateway).tlsTrusting(caFile).build()) {
+            Id key = Id.ofName("over-tls");
+            assertThat(client.putSync(key, new byte[100], Duration.ofMinutes(5)).replicas()).isEqualTo(1);
+            assertThat(client.getSync(key).values()).hasSize(1);
+        }
+        Path otherCa = dir.resolve("other.crt");
+        Files.writeString(otherCa, CertificatePem.encode(
+                ClusterCa.create("other", Duration.ofDays(1), new SplittableRandom(40)).certificate()));
+        try (RattanClient plain = RattanClient.builder().gateway(gateway).loadRing(false)
+                .totalTimeout(Duration.ofSeconds(3)).build();
+             RattanClient stranger = RattanClient.builder().gateway(gateway).loadRing(false).tlsTrusting(otherCa)
+                     .totalTimeout(Duration.ofSeconds(3)).build()) {
+            assertThatThrownBy(() -> plain.putSync(Id.ofName("plain"), new byte[10], Duration.ofMinutes(5)))
+                    .isInstanceOf(RattanException.class);
+            assertThatThrownBy(() -> stranger.putSync(Id.ofName("stranger"), new byte[10], Duration.ofMinutes(5)))
+                    .isInstanceOf(RattanException.class);
+        }
     }
 
     @Test
