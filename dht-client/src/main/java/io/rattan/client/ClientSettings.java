@@ -5,19 +5,25 @@ import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Status;
 import io.rattan.core.net.Address;
+import io.rattan.core.util.Ed25519Pem;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
 import java.security.KeyStore;
+import java.security.PrivateKey;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
+import java.security.spec.PKCS8EncodedKeySpec;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
@@ -204,23 +210,57 @@ abstract class ClientSettings<B extends ClientSettings<B>> {
      * @throws IOException if the file cannot be read or holds no certificate
      */
     public B tlsTrusting(Path caFile) throws IOException {
-        try (InputStream in = Files.newInputStream(caFile)) {
+        return tlsTrusting(caFile, null, null);
+    }
+
+    /**
+     * As {@link #tlsTrusting(Path)}, presenting the client certificate in {@code certFile} (PEM) with its Ed25519
+     * key in {@code keyFile} (PKCS#8 PEM), as gateways run with {@code --client-ca} require ({@code rattan certs
+     * client} makes both); null for both presents none.
+     *
+     * @throws IOException if a file cannot be read or holds no certificate or key
+     */
+    public B tlsTrusting(Path caFile, Path certFile, Path keyFile) throws IOException {
+        if ((certFile == null) != (keyFile == null)) {
+            throw new IllegalArgumentException("a client certificate needs its key, and a key its certificate");
+        }
+        try {
             KeyStore trusted = KeyStore.getInstance(KeyStore.getDefaultType());
             trusted.load(null, null);
-            int i = 0;
-            for (Certificate c : CertificateFactory.getInstance("X.509").generateCertificates(in)) {
-                trusted.setCertificateEntry("ca-" + i++, c);
+            List<Certificate> cas = certificates(caFile);
+            for (int i = 0; i < cas.size(); i++) {
+                trusted.setCertificateEntry("ca-" + i, cas.get(i));
             }
-            if (i == 0) {
-                throw new IOException(caFile + " holds no PEM certificate");
+            TrustManagerFactory trust = TrustManagerFactory.getInstance("PKIX");
+            trust.init(trusted);
+            KeyManager[] keys = null;
+            if (certFile != null) {
+                char[] password = "rattan".toCharArray();
+                KeyStore own = KeyStore.getInstance("PKCS12");
+                own.load(null, null);
+                PrivateKey key = KeyFactory.getInstance("Ed25519").generatePrivate(new PKCS8EncodedKeySpec(
+                        Ed25519Pem.pkcs8(Ed25519Pem.decode(Files.readAllBytes(keyFile), keyFile.toString()))));
+                own.setKeyEntry("client", key, password, certificates(certFile).toArray(Certificate[]::new));
+                KeyManagerFactory factory = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+                factory.init(own, password);
+                keys = factory.getKeyManagers();
             }
-            TrustManagerFactory factory = TrustManagerFactory.getInstance("PKIX");
-            factory.init(trusted);
             SSLContext context = SSLContext.getInstance("TLS");
-            context.init(null, factory.getTrustManagers(), null);
+            context.init(keys, trust.getTrustManagers(), null);
             return tls(context);
         } catch (GeneralSecurityException e) {
-            throw new IOException("cannot trust the certificates in " + caFile + ": " + e.getMessage(), e);
+            throw new IOException("cannot make a TLS context of " + caFile
+                    + (certFile == null ? "" : ", " + certFile + " and " + keyFile) + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static List<Certificate> certificates(Path file) throws IOException, GeneralSecurityException {
+        try (InputStream in = Files.newInputStream(file)) {
+            List<Certificate> out = new ArrayList<>(CertificateFactory.getInstance("X.509").generateCertificates(in));
+            if (out.isEmpty()) {
+                throw new IOException(file + " holds no PEM certificate");
+            }
+            return out;
         }
     }
 

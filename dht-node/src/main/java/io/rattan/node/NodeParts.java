@@ -310,7 +310,7 @@ final class NodeParts {
     /** TLS on the client ports and tokens on HTTP, as the options say, their files checked for changes. */
     private HttpAccess openClientAccess(NodeOptions options, String name) throws IOException {
         ClientAccessFiles files = options.clientAccess();
-        ServerTls tls = files.cert() == null ? null : ServerTls.open(files.cert(), files.key(), name);
+        ServerTls tls = files.cert() == null ? null : ServerTls.open(files.cert(), files.key(), files.clientCa(), name);
         BearerTokens tokens = files.tokens() == null ? null : BearerTokens.open(files.tokens(), name);
         if (tls != null) {
             reloadEvery(tls::reloadIfChanged, name);

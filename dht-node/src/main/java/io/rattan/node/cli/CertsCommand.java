@@ -5,6 +5,7 @@ import io.rattan.node.tls.BearerTokens;
 import io.rattan.node.tls.ClusterCa;
 import io.rattan.node.tls.TlsFiles;
 import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -28,7 +29,8 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "gateway (--http-tokens). Keys are Ed25519; the CA's key "
                 + "stays where you made it, owner-only, off the nodes.",
             "Revoke a node by adding its id (printed by `certs node`) to the file every node's --tls-revoked names."},
-        subcommands = {CertsCommand.Ca.class, CertsCommand.Node.class, CertsCommand.Token.class},
+        subcommands = {CertsCommand.Ca.class, CertsCommand.Node.class, CertsCommand.Client.class,
+            CertsCommand.Token.class},
         footer = {"", "A trial of three nodes:",
             "  rattan certs ca --dir ca",
             "  rattan certs node --ca ca --data-dir n1     (and n2, n3)",
@@ -115,6 +117,46 @@ final class CertsCommand implements Runnable {
                 spec.commandLine().getErr().println("error: " + e.getMessage());
                 return RattanCli.EXIT_FAILED;
             }
+        }
+    }
+
+    /** {@code rattan certs client}: a client's key and certificate. */
+    @Command(name = "client", mixinStandardHelpOptions = true, versionProvider = RattanCli.Version.class,
+            description = {"Makes a client's key and certificate, signed by the CA in --ca, for nodes run with "
+                    + "--client-ca: writes NAME.key (owner-only) and NAME.crt to --out.",
+                "Its rate and storage share at the client ports are counted by NAME."})
+    static final class Client implements Callable<Integer> {
+        @Spec
+        private CommandSpec spec;
+
+        @Option(names = "--ca", paramLabel = "DIR", required = true,
+                description = "The CA's directory (`rattan certs ca`; a CA of its own for clients, or the cluster's).")
+        Path ca;
+
+        @Option(names = "--name", paramLabel = "NAME", required = true,
+                description = "The client's name (1..64 of A-Z a-z 0-9 . _ -): the certificate's CN.")
+        String name;
+
+        @Option(names = "--out", paramLabel = "DIR", required = true, description = "Where to write the two files.")
+        Path out;
+
+        @Option(names = "--days", paramLabel = "N", description = "How long the certificate lasts.")
+        int days = (int) ClusterCa.VALIDITY_DEFAULT.toDays();
+
+        @Override
+        public Integer call() {
+            try {
+                SecureRandom random = new SecureRandom();
+                ClusterCa.read(ca, random).certifyClient(out, name, validity(days), random);
+                spec.commandLine().getOut().println("wrote " + out.resolve(name + ".key") + " and "
+                        + out.resolve(name + ".crt"));
+                return 0;
+            } catch (FileAlreadyExistsException e) {
+                spec.commandLine().getErr().println("error: " + e.getFile() + " exists; a key is never overwritten");
+            } catch (IOException | IllegalArgumentException e) {
+                spec.commandLine().getErr().println("error: " + e.getMessage());
+            }
+            return RattanCli.EXIT_FAILED;
         }
     }
 

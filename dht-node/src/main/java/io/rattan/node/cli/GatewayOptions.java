@@ -35,6 +35,14 @@ final class GatewayOptions {
                     + "given in --gateway.")
     Path tlsCa;
 
+    @Option(names = "--tls-cert", paramLabel = "FILE",
+            description = "With --tls-ca: present this client certificate (PEM; `rattan certs client`), as gateways "
+                    + "run with --client-ca require. Needs --tls-key.")
+    Path tlsCert;
+
+    @Option(names = "--tls-key", paramLabel = "FILE", description = "The Ed25519 key of --tls-cert (PKCS#8 PEM).")
+    Path tlsKey;
+
     @Spec(Spec.Target.MIXEE)
     private CommandSpec mixee;
 
@@ -60,11 +68,14 @@ final class GatewayOptions {
         RattanClient.Builder builder = RattanClient.builder()
                 .gateways(gateways)
                 .totalTimeout(Duration.ofSeconds(timeoutSeconds));
+        if (tlsCa == null && (tlsCert != null || tlsKey != null)) {
+            throw new ParameterException(mixee.commandLine(), "--tls-cert and --tls-key need --tls-ca");
+        }
         if (tlsCa != null) {
             try {
-                builder.tlsTrusting(tlsCa);
-            } catch (IOException e) {
-                throw new ParameterException(mixee.commandLine(), "--tls-ca: " + e.getMessage(), e);
+                builder.tlsTrusting(tlsCa, tlsCert, tlsKey);
+            } catch (IOException | IllegalArgumentException e) {
+                throw new ParameterException(mixee.commandLine(), "TLS: " + e.getMessage(), e);
             }
         }
         return builder;

@@ -238,6 +238,12 @@ final class NodeCommand implements Callable<Integer> {
             description = "The private key of --client-tls-cert: PKCS#8 PEM (Ed25519, EC or RSA), owner-only.")
     Path clientTlsKey;
 
+    @Option(names = "--client-ca", paramLabel = "FILE",
+            description = "With --client-tls-cert: require of every client of both client ports a TLS certificate "
+                    + "issued by a CA in FILE (PEM; `rattan certs client` makes them), and count its rate and storage "
+                    + "share by the certificate's name. Re-read when it changes.")
+    Path clientCa;
+
     @Option(names = "--http-tokens", paramLabel = "FILE",
             description = "Take HTTP requests only with a bearer token of this file ('Authorization: Bearer TOKEN'; "
                     + "else 401), and count rates and storage shares per token: lines 'NAME SHA256HEX' "
@@ -287,7 +293,7 @@ final class NodeCommand implements Callable<Integer> {
                     .withStorage(new RocksDbStore.Settings(fsync, storeMaxBytes))
                     .withLimits(limits.limits())
                     .withTls(tls(dir))
-                    .withClientAccess(new ClientAccessFiles(clientTlsCert, clientTlsKey, httpTokens));
+                    .withClientAccess(new ClientAccessFiles(clientTlsCert, clientTlsKey, httpTokens, clientCa));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }

@@ -72,7 +72,7 @@ public final class ClusterCa {
     public static ClusterCa create(String name, Duration validity, RandomGenerator random) {
         NodeKey key = NodeKey.draw(random);
         X500Name subject = new X500Name("CN=" + name);
-        X509Certificate self = sign(key, subject, subject, key.publicKey(), validity, random, null);
+        X509Certificate self = sign(key, subject, subject, key.publicKey(), validity, random, null, null);
         return new ClusterCa(key, self, random);
     }
 
@@ -121,7 +121,24 @@ public final class ClusterCa {
                         n))
                 .toArray(GeneralName[]::new);
         return sign(key, X500Name.getInstance(certificate.getSubjectX500Principal().getEncoded()), subject, nodeKey,
-                validity, serials, alternatives);
+                validity, serials, alternatives, null);
+    }
+
+    /**
+     * A new client key and its certificate, named {@code name} (the certificate's CN, by which the client ports count
+     * its rate and storage share), written to {@code dir} as {@code NAME.key} (owner-only, never replaced) and
+     * {@code NAME.crt}; for TLS client authentication only.
+     */
+    public void certifyClient(Path dir, String name, Duration validity, RandomGenerator random) throws IOException {
+        if (!name.matches("[A-Za-z0-9._-]{1,64}")) {
+            throw new IllegalArgumentException("a client's name is 1..64 of A-Z a-z 0-9 . _ -, got '" + name + "'");
+        }
+        Files.createDirectories(dir);
+        NodeKey client = NodeKey.draw(random);
+        NodeKeyFile.write(dir.resolve(name + ".key"), client);
+        CertificatePem.write(dir.resolve(name + ".crt"), sign(key,
+                X500Name.getInstance(certificate.getSubjectX500Principal().getEncoded()), new X500Name("CN=" + name),
+                client.publicKey(), validity, serials, null, KeyPurposeId.id_kp_clientAuth));
     }
 
     /**
@@ -147,9 +164,10 @@ public final class ClusterCa {
     }
 
     private static X509Certificate sign(NodeKey signer, X500Name issuer, X500Name subject, Bytes publicKey,
-                                        Duration validity, RandomGenerator random, GeneralName[] names) {
-        // A CA's certificate names no host; a node's names those it serves HTTPS at, if any.
-        boolean authority = names == null;
+                                        Duration validity, RandomGenerator random, GeneralName[] names,
+                                        KeyPurposeId only) {
+        // A CA's certificate names no host and serves no purpose but signing; a client's only authenticates.
+        boolean authority = names == null && only == null;
         if (validity.isNegative() || validity.isZero()) {
             throw new IllegalArgumentException("a certificate's validity must be positive, got " + validity);
         }
@@ -166,9 +184,10 @@ public final class ClusterCa {
                 builder.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign));
             } else {
                 builder.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature));
-                builder.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(
-                        new KeyPurposeId[] {KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth}));
-                if (names.length > 0) {
+                builder.addExtension(Extension.extendedKeyUsage, false, only != null ? new ExtendedKeyUsage(only)
+                        : new ExtendedKeyUsage(new KeyPurposeId[] {KeyPurposeId.id_kp_serverAuth,
+                            KeyPurposeId.id_kp_clientAuth}));
+                if (names != null && names.length > 0) {
                     builder.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(names));
                 }
             }

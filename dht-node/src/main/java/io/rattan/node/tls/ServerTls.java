@@ -2,22 +2,33 @@ package io.rattan.node.tls;
 
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
+import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslProvider;
+import io.rattan.node.limits.ClientId;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.security.PrivateKey;
+import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.util.List;
+import java.util.Optional;
+import javax.net.ssl.SSLPeerUnverifiedException;
+import org.bouncycastle.asn1.x500.RDN;
+import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.asn1.x500.style.BCStyle;
+import org.bouncycastle.asn1.x500.style.IETFUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * TLS on the client ports (the binary gateway and HTTP): a certificate chain and its key, any CA's (a public one, the cluster's
  * with {@code rattan certs node --san}), re-read when they change ({@link #reloadIfChanged}), so that a renewed
- * certificate is served without a restart. Clients are not asked for certificates; HTTP clients authenticate by token
- * ({@link BearerTokens}). TLS 1.2 and 1.3, the JDK's provider. Thread-safe.
+ * certificate is served without a restart. Clients may be required to present a certificate of a CA of their own
+ * ({@code --client-ca}); HTTP clients may authenticate by token instead ({@link BearerTokens}). TLS 1.2 and 1.3, the
+ * JDK's provider. Thread-safe.
  */
 public final class ServerTls {
 
@@ -26,13 +37,16 @@ public final class ServerTls {
 
     private final Path cert;
     private final Path key;
+    // The CA whose client certificates are required, or null to ask for none.
+    private final Path clientCa;
     private final String localName;
     private volatile SslContext context;
     private volatile List<String> stamps;
 
-    private ServerTls(Path cert, Path key, String localName) {
+    private ServerTls(Path cert, Path key, Path clientCa, String localName) {
         this.cert = cert;
         this.key = key;
+        this.clientCa = clientCa;
         this.localName = localName;
     }
 
@@ -43,8 +57,17 @@ public final class ServerTls {
      * @throws IOException when a file cannot be read or used, or the key is not the certificate's
      */
     public static ServerTls open(Path cert, Path key, String localName) throws IOException {
-        ServerTls tls = new ServerTls(cert, key, localName);
-        tls.stamps = FileStamps.of(cert, key);
+        return open(cert, key, null, localName);
+    }
+
+    /**
+     * As {@link #open(Path, Path, String)}, requiring of every client a certificate that a CA in {@code clientCa}
+     * (PEM; null: none asked) issued; the client is then known by its certificate's common name
+     * ({@link #clientOf}).
+     */
+    public static ServerTls open(Path cert, Path key, Path clientCa, String localName) throws IOException {
+        ServerTls tls = new ServerTls(cert, key, clientCa, localName);
+        tls.stamps = FileStamps.of(cert, key, clientCa);
         tls.context = tls.load();
         return tls;
     }
@@ -54,9 +77,33 @@ public final class ServerTls {
         return context.newHandler(channel.alloc());
     }
 
+    /**
+     * The client {@code channel}'s TLS client certificate names (its subject's common name), or empty when it
+     * presented none (or the channel has no TLS).
+     */
+    public static Optional<ClientId> clientOf(Channel channel) {
+        SslHandler ssl = channel.pipeline().get(SslHandler.class);
+        if (ssl == null) {
+            return Optional.empty();
+        }
+        try {
+            Certificate[] chain = ssl.engine().getSession().getPeerCertificates();
+            if (chain.length == 0 || !(chain[0] instanceof X509Certificate x)) {
+                return Optional.empty();
+            }
+            X500Name subject = X500Name.getInstance(x.getSubjectX500Principal().getEncoded());
+            RDN[] names = subject.getRDNs(BCStyle.CN);
+            String name = names.length > 0 ? IETFUtils.valueToString(names[0].getFirst().getValue())
+                    : x.getSubjectX500Principal().getName();
+            return Optional.of(ClientId.certificate(name));
+        } catch (SSLPeerUnverifiedException e) {
+            return Optional.empty();
+        }
+    }
+
     /** Re-reads the files if either changed; keeps the ones loaded when the new ones cannot be used. */
     public void reloadIfChanged() {
-        List<String> now = FileStamps.of(cert, key);
+        List<String> now = FileStamps.of(cert, key, clientCa);
         if (now.equals(stamps)) {
             return;
         }
@@ -78,8 +125,13 @@ public final class ServerTls {
             throw new IOException(key + " is not the key of the certificate in " + cert);
         }
         try {
-            return SslContextBuilder.forServer(privateKey, chain.toArray(X509Certificate[]::new))
-                    .sslProvider(SslProvider.JDK).protocols(PROTOCOLS).build();
+            SslContextBuilder builder = SslContextBuilder.forServer(privateKey, chain.toArray(X509Certificate[]::new))
+                    .sslProvider(SslProvider.JDK).protocols(PROTOCOLS);
+            if (clientCa != null) {
+                builder.clientAuth(ClientAuth.REQUIRE)
+                        .trustManager(CertificatePem.read(clientCa).toArray(X509Certificate[]::new));
+            }
+            return builder.build();
         } catch (IOException | IllegalArgumentException e) {
             throw new IOException("cannot serve TLS with " + cert + " and " + key + ": " + e.getMessage(), e);
         }

@@ -137,6 +137,42 @@ class ClientAccessNodeTest {
     }
 
     @Test
+    void withClientCertificatesRequiredEachClientIsKnownByItsCertificate() throws Exception {
+        node.halt();
+        Path clients = dir.resolve("clients");
+        ca.certifyClient(clients, "alice", Duration.ofDays(1), new SecureRandom());
+        ca.certifyClient(clients, "bob", Duration.ofDays(1), new SecureRandom());
+        ClusterCa other = ClusterCa.create("other", Duration.ofDays(1), new SplittableRandom(42));
+        other.certifyClient(dir.resolve("strangers"), "mallory", Duration.ofDays(1), new SecureRandom());
+        Path data = dir.resolve("n");
+        node = RattanNode.start(NodeOptions.singleNode(data)
+                .withLimits(io.rattan.node.limits.Limits.defaults().withClientStorageBytes(SHARE_BYTES))
+                .withClientAccess(new ClientAccessFiles(data.resolve(TlsFiles.NODE_CERT),
+                        data.resolve(NodeKeyFile.FILE_NAME), null, caFile)));
+        Address gateway = new Address("127.0.0.1", node.gatewayAddress().getPort());
+        try (RattanClient alice = client(gateway, clients, "alice");
+             RattanClient bob = client(gateway, clients, "bob");
+             RattanClient mallory = client(gateway, dir.resolve("strangers"), "mallory");
+             RattanClient anonymous = RattanClient.builder().gateway(gateway).loadRing(false).tlsTrusting(caFile)
+                     .totalTimeout(Duration.ofSeconds(3)).build()) {
+            assertThat(alice.putSync(Id.ofName("a1"), new byte[1000], Duration.ofMinutes(5)).replicas()).isEqualTo(1);
+            // alice's share is full; bob, from the same address, has his own.
+            assertThatThrownBy(() -> alice.putSync(Id.ofName("a2"), new byte[1000], Duration.ofMinutes(5)))
+                    .isInstanceOf(RattanException.class).hasMessageContaining("cert alice");
+            assertThat(bob.putSync(Id.ofName("b1"), new byte[1000], Duration.ofMinutes(5)).replicas()).isEqualTo(1);
+            assertThatThrownBy(() -> mallory.putSync(Id.ofName("m"), new byte[10], Duration.ofMinutes(5)))
+                    .isInstanceOf(RattanException.class);
+            assertThatThrownBy(() -> anonymous.putSync(Id.ofName("x"), new byte[10], Duration.ofMinutes(5)))
+                    .isInstanceOf(RattanException.class);
+        }
+    }
+
+    private RattanClient client(Address gateway, Path dir, String name) throws IOException {
+        return RattanClient.builder().gateway(gateway).loadRing(false).totalTimeout(Duration.ofSeconds(3))
+                .tlsTrusting(caFile, dir.resolve(name + ".crt"), dir.resolve(name + ".key")).build();
+    }
+
+    @Test
     void plainHttpIsNotAnswered() {
         HttpClient plain = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + node.httpAddress().getPort()

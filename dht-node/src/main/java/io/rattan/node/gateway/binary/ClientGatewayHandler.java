@@ -17,6 +17,7 @@ import io.rattan.core.msg.Status;
 import io.rattan.node.gateway.ClientGuard;
 import io.rattan.node.gateway.GatewayBackend;
 import io.rattan.node.limits.ClientId;
+import io.rattan.node.tls.ServerTls;
 import java.net.InetAddress;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
@@ -64,17 +65,23 @@ final class ClientGatewayHandler extends SimpleChannelInboundHandler<Envelope> {
         super.channelInactive(ctx);
     }
 
-    @Override
-    public void channelActive(ChannelHandlerContext ctx) throws Exception {
-        InetAddress ip = ClientGuard.clientOf(ctx.channel().remoteAddress());
-        client = ip == null ? null : ClientId.of(ip);
-        super.channelActive(ctx);
+    /**
+     * Whom this connection's requests count against: its TLS client certificate's name where it presented one, else
+     * its source IP; null in process. Read at the first request, when TLS has completed.
+     */
+    private ClientId client(ChannelHandlerContext ctx) {
+        if (client == null) {
+            InetAddress ip = ClientGuard.clientOf(ctx.channel().remoteAddress());
+            client = ServerTls.clientOf(ctx.channel()).orElse(ip == null ? null : ClientId.of(ip));
+        }
+        return client;
     }
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, Envelope request) {
         long requestId = request.requestId();
-        ErrorReply refused = client == null ? null : guard.admit(client);
+        ClientId counted = client(ctx);
+        ErrorReply refused = counted == null ? null : guard.admit(counted);
         if (refused != null) {
             reply(ctx, requestId, refused);
             return;

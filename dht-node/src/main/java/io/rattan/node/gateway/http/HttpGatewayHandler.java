@@ -22,6 +22,7 @@ import io.rattan.node.netty.TransportListener.Refusal;
 import io.rattan.node.limits.ClientId;
 import io.rattan.node.netty.TransportListener;
 import io.rattan.node.tls.BearerTokens;
+import io.rattan.node.tls.ServerTls;
 import java.net.InetAddress;
 import java.util.ArrayDeque;
 import java.util.HashMap;
@@ -90,6 +91,11 @@ final class HttpGatewayHandler extends ChannelInboundHandlerAdapter {
         super.channelActive(ctx);
     }
 
+    /** Whom a request without a token counts against: the TLS client certificate's name, else the source IP. */
+    private ClientId connectionClient(ChannelHandlerContext ctx) {
+        return ServerTls.clientOf(ctx.channel()).orElse(client == null ? null : ClientId.of(client));
+    }
+
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         if (!(msg instanceof FullHttpRequest)) {
@@ -109,7 +115,7 @@ final class HttpGatewayHandler extends ChannelInboundHandlerAdapter {
             deadline.requestComplete();
         }
         try {
-            queue.add(copy(request).from(client, principal(request)));
+            queue.add(copy(request).from(client, principal(ctx, request)));
         } finally {
             request.release();
         }
@@ -124,12 +130,11 @@ final class HttpGatewayHandler extends ChannelInboundHandlerAdapter {
 
     /**
      * Whom {@code request} counts against: where tokens are needed, its token's client (null for none valid), but a
-     * probe's source IP; else the source IP.
+     * probe's connection's; else its connection's ({@link #connectionClient}).
      */
-    private ClientId principal(FullHttpRequest request) {
-        ClientId ip = client == null ? null : ClientId.of(client);
+    private ClientId principal(ChannelHandlerContext ctx, FullHttpRequest request) {
         if (tokens == null || HttpAccess.isProbe(request.uri())) {
-            return ip;
+            return connectionClient(ctx);
         }
         return tokens.clientOf(request.headers().get(HttpHeaderNames.AUTHORIZATION)).orElse(null);
     }
