@@ -83,14 +83,23 @@ public final class NodeKeyFile {
         if (!Files.exists(file)) {
             return Optional.empty();
         }
+        requireOwnerOnly(file, "the node key");
+        return Optional.of(NodeKey.ofSeed(Ed25519Pem.decode(Files.readAllBytes(file), file.toString())));
+    }
+
+    /**
+     * Refuses a secret's file ({@code what}, e.g. "the node key") that others than its owner may read or write.
+     *
+     * @throws IOException saying to {@code chmod 600} it
+     */
+    public static void requireOwnerOnly(Path file, String what) throws IOException {
         if (Files.getFileAttributeView(file, PosixFileAttributeView.class) != null) {
             Set<PosixFilePermission> perms = Files.getPosixFilePermissions(file);
             if (perms.stream().anyMatch(OTHERS::contains)) {
-                throw new IOException("the node key " + file + " is open to others ("
-                        + PosixFilePermissions.toString(perms) + "): chmod 600 it");
+                throw new IOException(what + " " + file + " is open to others (" + PosixFilePermissions.toString(perms)
+                        + "): chmod 600 it");
             }
         }
-        return Optional.of(NodeKey.ofSeed(Ed25519Pem.decode(Files.readAllBytes(file), file.toString())));
     }
 
     /**

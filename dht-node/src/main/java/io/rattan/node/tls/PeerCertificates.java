@@ -57,16 +57,28 @@ public final class PeerCertificates {
      * channel has no TLS, or its handshake has not completed.
      */
     public static Optional<Id> peerId(Channel channel) {
+        X509Certificate[] chain = peerChain(channel);
+        try {
+            return chain.length > 0 ? Optional.of(idOf(chain[0])) : Optional.empty();
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * The certificate chain {@code channel}'s peer presented in its TLS handshake, its own first; empty when the
+     * channel has no TLS, its handshake has not completed, or the peer presented none.
+     */
+    static X509Certificate[] peerChain(Channel channel) {
         SslHandler ssl = channel.pipeline().get(SslHandler.class);
         if (ssl == null) {
-            return Optional.empty();
+            return new X509Certificate[0];
         }
         try {
             Certificate[] chain = ssl.engine().getSession().getPeerCertificates();
-            return chain.length > 0 && chain[0] instanceof X509Certificate x ? Optional.of(idOf(x))
-                    : Optional.empty();
-        } catch (SSLPeerUnverifiedException | IllegalArgumentException e) {
-            return Optional.empty();
+            return Arrays.copyOf(chain, chain.length, X509Certificate[].class);
+        } catch (SSLPeerUnverifiedException | ArrayStoreException e) {
+            return new X509Certificate[0];
         }
     }
 }

@@ -16,15 +16,12 @@ import io.rattan.core.id.NodeKey;
 import io.rattan.core.util.Bytes;
 import java.io.IOException;
 import java.security.PrivateKey;
-import java.security.cert.Certificate;
 import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
 import javax.net.ssl.SSLException;
-import javax.net.ssl.SSLPeerUnverifiedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -188,11 +185,8 @@ public final class PeerTls {
     }
 
     private void checkOrCut(Channel channel, RevokingTrustManager trust) {
-        X509Certificate[] chain;
-        try {
-            Certificate[] peer = channel.pipeline().get(SslHandler.class).engine().getSession().getPeerCertificates();
-            chain = Arrays.copyOf(peer, peer.length, X509Certificate[].class);
-        } catch (SSLPeerUnverifiedException | NullPointerException | ArrayStoreException e) {
+        X509Certificate[] chain = PeerCertificates.peerChain(channel);
+        if (chain.length == 0) {
             return;
         }
         try {

@@ -1,12 +1,10 @@
 package io.rattan.node.tls;
 
+import io.rattan.node.identity.NodeKeyFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFileAttributeView;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.PrivateKey;
@@ -14,8 +12,6 @@ import java.security.PublicKey;
 import java.security.Signature;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.Base64;
-import java.util.EnumSet;
-import java.util.Set;
 
 /**
  * A TLS server's private key as a PEM file holds it: PKCS#8 ({@code -----BEGIN PRIVATE KEY-----}), of an Ed25519,
@@ -26,8 +22,6 @@ final class PemKeys {
     private static final String BEGIN = "-----BEGIN PRIVATE KEY-----";
     private static final String END = "-----END PRIVATE KEY-----";
     private static final String[] ALGORITHMS = {"Ed25519", "EC", "RSA"};
-    private static final Set<PosixFilePermission> OTHERS = EnumSet.of(PosixFilePermission.GROUP_READ,
-            PosixFilePermission.GROUP_WRITE, PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_WRITE);
 
     private PemKeys() {
     }
@@ -61,13 +55,7 @@ final class PemKeys {
      *                     above; the message says which
      */
     static PrivateKey read(Path file) throws IOException {
-        if (Files.getFileAttributeView(file, PosixFileAttributeView.class) != null) {
-            Set<PosixFilePermission> perms = Files.getPosixFilePermissions(file);
-            if (perms.stream().anyMatch(OTHERS::contains)) {
-                throw new IOException("the key file " + file + " is open to others ("
-                        + PosixFilePermissions.toString(perms) + "): chmod 600 it");
-            }
-        }
+        NodeKeyFile.requireOwnerOnly(file, "the key file");
         String text = Files.readString(file, StandardCharsets.US_ASCII);
         int begin = text.indexOf(BEGIN);
         int end = text.indexOf(END);

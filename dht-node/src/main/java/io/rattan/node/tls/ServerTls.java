@@ -5,17 +5,14 @@ import io.netty.channel.ChannelHandler;
 import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
-import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslProvider;
 import io.rattan.node.limits.ClientId;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.security.PrivateKey;
-import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.Optional;
-import javax.net.ssl.SSLPeerUnverifiedException;
 import org.bouncycastle.asn1.x500.RDN;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x500.style.BCStyle;
@@ -82,23 +79,15 @@ public final class ServerTls {
      * presented none (or the channel has no TLS).
      */
     public static Optional<ClientId> clientOf(Channel channel) {
-        SslHandler ssl = channel.pipeline().get(SslHandler.class);
-        if (ssl == null) {
+        X509Certificate[] chain = PeerCertificates.peerChain(channel);
+        if (chain.length == 0) {
             return Optional.empty();
         }
-        try {
-            Certificate[] chain = ssl.engine().getSession().getPeerCertificates();
-            if (chain.length == 0 || !(chain[0] instanceof X509Certificate x)) {
-                return Optional.empty();
-            }
-            X500Name subject = X500Name.getInstance(x.getSubjectX500Principal().getEncoded());
-            RDN[] names = subject.getRDNs(BCStyle.CN);
-            String name = names.length > 0 ? IETFUtils.valueToString(names[0].getFirst().getValue())
-                    : x.getSubjectX500Principal().getName();
-            return Optional.of(ClientId.certificate(name));
-        } catch (SSLPeerUnverifiedException e) {
-            return Optional.empty();
-        }
+        X500Name subject = X500Name.getInstance(chain[0].getSubjectX500Principal().getEncoded());
+        RDN[] names = subject.getRDNs(BCStyle.CN);
+        String name = names.length > 0 ? IETFUtils.valueToString(names[0].getFirst().getValue())
+                : chain[0].getSubjectX500Principal().getName();
+        return Optional.of(ClientId.certificate(name));
     }
 
     /** Re-reads the files if either changed; keeps the ones loaded when the new ones cannot be used. */
