@@ -82,16 +82,29 @@ final class Connection {
                 })
                 .connect(gateway.address().host(), gateway.address().port());
         Connection c = new Connection(gateway, connect, pending, streams, lastReadNanos);
+        AtomicBoolean established = new AtomicBoolean();
         connect.addListener(f -> {
-            if (f.isSuccess()) {
+            if (!f.isSuccess()) {
+                gateway.connectFailed();
+            } else if (tls == null) {
+                established.set(true);
                 gateway.connected();
             } else {
-                gateway.connectFailed();
+                // Over TLS a gateway is reached once the handshake is done: one that fails it (a certificate for
+                // another host or of another CA) counts as unreachable, and is suspended as one.
+                connect.channel().pipeline().get(SslHandler.class).handshakeFuture().addListener(h -> {
+                    if (h.isSuccess()) {
+                        established.set(true);
+                        gateway.connected();
+                    } else {
+                        gateway.connectFailed();
+                    }
+                });
             }
         });
         connect.channel().closeFuture().addListener(f -> {
             c.failAll();
-            if (connect.isSuccess()) {
+            if (established.get()) {
                 // An open connection closed: the gateway may have died (a refused reconnect will say so).
                 gateway.connectionLost(c);
             }

@@ -321,10 +321,11 @@ final class NodeParts {
             if (tls == null) {
                 log.warn("{}: --http-tokens without --client-tls-cert: tokens cross the network in clear", name);
             }
-            if (!InetAddresses.forString(options.bind()).isLoopbackAddress()) {
-                log.warn("{}: the binary gateway takes no tokens: whoever reaches port {} on {} uses the key API "
-                        + "without one", name, options.gatewayPort(), options.bind());
-            }
+        }
+        if (files.clientCa() == null && !InetAddresses.forString(options.bind()).isLoopbackAddress()
+                && (tokens != null || tls != null)) {
+            log.warn("{}: the binary gateway takes no tokens and, without --client-ca, no client certificates: "
+                    + "whoever reaches port {} on {} uses the key API", name, options.gatewayPort(), options.bind());
         }
         return new HttpAccess(tls, tokens);
     }

@@ -52,7 +52,8 @@ public class LoopbackGetBenchmark {
     @Setup(Level.Trial)
     public void setUp() throws IOException {
         dir = Files.createTempDirectory("rattan-jmh-get");
-        // No client rate: one client here asks faster than the default per-client rate, which would measure its back-off.
+        // No client rate: one client here asks faster than the default per-client rate, which would measure its
+        // back-off.
         node = RattanNode.start(NodeOptions.singleNode(dir)
                 .withLimits(Limits.defaults().withClientRequestsPerSecond(Limits.OFF)));
         client = RattanClient.builder()

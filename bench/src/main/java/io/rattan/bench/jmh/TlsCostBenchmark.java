@@ -105,7 +105,8 @@ public class TlsCostBenchmark {
 
     private static NodeOptions options(Path data, ClusterCa ca, Path caFile, Path tokens, boolean tls)
             throws IOException {
-        // No client rate: one client here asks faster than the default per-client rate, which would measure its back-off.
+        // No client rate: one client here asks faster than the default per-client rate, which would measure its
+        // back-off.
         NodeOptions plain = NodeOptions.local(data).withConfig(NodeConfig.defaults().withReplicas(1, 1))
                 .withLimits(Limits.defaults().withClientRequestsPerSecond(Limits.OFF));
         if (!tls) {

@@ -71,7 +71,10 @@ public final class BearerTokens {
         return name + " " + hash(token);
     }
 
-    /** The client whose token an {@code Authorization} header value carries, or empty when it carries none the file holds. */
+    /**
+     * The client whose token an {@code Authorization} header value carries, or empty when it carries none the file
+     * holds.
+     */
     public Optional<ClientId> clientOf(String authorization) {
         return Optional.ofNullable(authorization != null
                 && authorization.regionMatches(true, 0, SCHEME, 0, SCHEME.length())

@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
-import java.security.KeyStore;
 import java.security.SecureRandom;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
@@ -23,7 +22,7 @@ import java.util.Date;
 import java.util.List;
 import java.util.random.RandomGenerator;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.TrustManager;
 import org.bouncycastle.asn1.edec.EdECObjectIdentifiers;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x509.AlgorithmIdentifier;
@@ -201,13 +200,9 @@ public final class ClusterCa {
     /** A client's TLS context that trusts what this CA issued: HTTPS to a node whose certificate it signed. */
     public SSLContext trustingContext() {
         try {
-            KeyStore trusted = KeyStore.getInstance("PKCS12");
-            trusted.load(null, null);
-            trusted.setCertificateEntry("ca", certificate);
-            TrustManagerFactory factory = TrustManagerFactory.getInstance("PKIX");
-            factory.init(trusted);
             SSLContext context = SSLContext.getInstance("TLS");
-            context.init(null, factory.getTrustManagers(), new SecureRandom());
+            context.init(null, new TrustManager[] {RevokingTrustManager.pkix(List.of(certificate))},
+                    new SecureRandom());
             return context;
         } catch (GeneralSecurityException | IOException e) {
             throw new IllegalStateException("cannot make a TLS context trusting the CA: " + e.getMessage(), e);

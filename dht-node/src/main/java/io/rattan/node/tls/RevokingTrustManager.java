@@ -16,11 +16,16 @@ import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509ExtendedTrustManager;
 
 /**
- * Trusts a peer's certificate when the cluster CA issued it (the JDK's PKIX checks: signature, validity, key usage)
- * and it carries a node key whose id is not revoked. Both ends of a peer connection use it, so a revoked node can
- * neither dial nor be dialed. The revoked ids are read at each check, so that a new list applies at once.
+ * Trusts a peer's certificate when the cluster CA issued it (the JDK's PKIX checks: signature, validity, key usage),
+ * it is a node's (for both TLS server and client authentication, as {@code rattan certs node} makes them; a
+ * client's is not) and it carries a node key whose id is not revoked. Both ends of a peer connection use it, so a
+ * revoked node can neither dial nor be dialed. The revoked ids are read at each check, so that a new list applies
+ * at once.
  */
 final class RevokingTrustManager extends X509ExtendedTrustManager {
+
+    private static final String SERVER_AUTH = "1.3.6.1.5.5.7.3.1";
+    private static final String CLIENT_AUTH = "1.3.6.1.5.5.7.3.2";
 
     private final X509ExtendedTrustManager pkix;
     private final Supplier<Set<Id>> revoked;
@@ -32,6 +37,11 @@ final class RevokingTrustManager extends X509ExtendedTrustManager {
 
     /** Trusts what the CA certificates {@code cas} issued, but for the ids {@code revoked} gives at each check. */
     static RevokingTrustManager of(List<X509Certificate> cas, Supplier<Set<Id>> revoked) throws IOException {
+        return new RevokingTrustManager(pkix(cas), revoked);
+    }
+
+    /** The JDK's PKIX trust manager of the CA certificates {@code cas}: what they issued, unexpired. */
+    static X509ExtendedTrustManager pkix(List<X509Certificate> cas) throws IOException {
         try {
             KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
             store.load(null, null);
@@ -42,7 +52,7 @@ final class RevokingTrustManager extends X509ExtendedTrustManager {
             factory.init(store);
             for (TrustManager m : factory.getTrustManagers()) {
                 if (m instanceof X509ExtendedTrustManager x) {
-                    return new RevokingTrustManager(x, revoked);
+                    return x;
                 }
             }
             throw new IOException("this JDK's PKIX trust manager factory made no X.509 trust manager");
@@ -62,6 +72,13 @@ final class RevokingTrustManager extends X509ExtendedTrustManager {
     }
 
     private void checkNotRevoked(X509Certificate[] chain) throws CertificateException {
+        // A node's certificate serves both ends of a connection; a client's (rattan certs client) only authenticates
+        // a client, and must not pass for a node's, even when one CA signs both.
+        List<String> purposes = chain[0].getExtendedKeyUsage();
+        if (purposes == null || !purposes.contains(SERVER_AUTH) || !purposes.contains(CLIENT_AUTH)) {
+            throw new CertificateException("'" + chain[0].getSubjectX500Principal() + "' is not a node's certificate "
+                    + "(a node's serves both TLS server and client authentication)");
+        }
         Id id = PeerCertificates.idOrRefuse(chain[0]);
         if (revoked.get().contains(id)) {
             throw new CertificateException("the node " + id + " is revoked");

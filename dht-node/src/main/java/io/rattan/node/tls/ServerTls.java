@@ -2,17 +2,23 @@ package io.rattan.node.tls;
 
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslProvider;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import io.rattan.node.limits.ClientId;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.security.PrivateKey;
+import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.Optional;
+import javax.net.ssl.X509TrustManager;
 import org.bouncycastle.asn1.x500.RDN;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x500.style.BCStyle;
@@ -21,11 +27,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * TLS on the client ports (the binary gateway and HTTP): a certificate chain and its key, any CA's (a public one, the cluster's
- * with {@code rattan certs node --san}), re-read when they change ({@link #reloadIfChanged}), so that a renewed
- * certificate is served without a restart. Clients may be required to present a certificate of a CA of their own
- * ({@code --client-ca}); HTTP clients may authenticate by token instead ({@link BearerTokens}). TLS 1.2 and 1.3, the
- * JDK's provider. Thread-safe.
+ * TLS on the client ports (the binary gateway and HTTP): a certificate chain and its key, any CA's (a public one,
+ * the cluster's with {@code rattan certs node --san}), re-read when they change ({@link #reloadIfChanged}), so that
+ * a renewed certificate is served without a restart. Clients may be required to present a certificate of a CA of
+ * their own ({@code --client-ca}), checked at their handshake and again, on open connections, whenever the files
+ * change; HTTP clients may authenticate by token instead ({@link BearerTokens}). TLS 1.2 and 1.3, the JDK's provider.
+ * Thread-safe.
  */
 public final class ServerTls {
 
@@ -37,7 +44,11 @@ public final class ServerTls {
     // The CA whose client certificates are required, or null to ask for none.
     private final Path clientCa;
     private final String localName;
+    // Connections whose client presented a certificate: re-checked when the client CA changes.
+    private final ChannelGroup clients = new DefaultChannelGroup("rattan-client-tls", GlobalEventExecutor.INSTANCE);
     private volatile SslContext context;
+    // Checks client certificates against the client CA; null when none are asked.
+    private volatile X509TrustManager clientTrust;
     private volatile List<String> stamps;
 
     private ServerTls(Path cert, Path key, Path clientCa, String localName) {
@@ -71,7 +82,15 @@ public final class ServerTls {
 
     /** A handler that runs the server's end of TLS on the accepted connection {@code channel}. */
     public ChannelHandler handler(Channel channel) {
-        return context.newHandler(channel.alloc());
+        SslHandler ssl = context.newHandler(channel.alloc());
+        if (clientCa != null) {
+            ssl.handshakeFuture().addListener(f -> {
+                if (f.isSuccess()) {
+                    clients.add(channel);
+                }
+            });
+        }
+        return ssl;
     }
 
     /**
@@ -100,9 +119,28 @@ public final class ServerTls {
         try {
             context = load();
             log.info("{}: reloaded the TLS certificate {}", localName, cert);
+            closeUntrustedClients();
         } catch (IOException | RuntimeException e) {
             log.warn("{}: the TLS certificate {} or its key changed but cannot be used, so the one loaded before "
                     + "stays: {}", localName, cert, e.getMessage());
+        }
+    }
+
+    /** Closes the connections whose client certificate the client CA, as now loaded, no longer trusts. */
+    private void closeUntrustedClients() {
+        X509TrustManager trust = clientTrust;
+        if (trust == null) {
+            return;
+        }
+        for (Channel channel : clients) {
+            X509Certificate[] chain = PeerCertificates.peerChain(channel);
+            try {
+                trust.checkClientTrusted(chain, "UNKNOWN");
+            } catch (CertificateException | IllegalArgumentException e) {
+                log.info("{}: closing the client connection of {} ({}): {}", localName,
+                        clientOf(channel).map(ClientId::name).orElse("?"), channel.remoteAddress(), e.getMessage());
+                channel.close();
+            }
         }
     }
 
@@ -116,11 +154,13 @@ public final class ServerTls {
         try {
             SslContextBuilder builder = SslContextBuilder.forServer(privateKey, chain.toArray(X509Certificate[]::new))
                     .sslProvider(SslProvider.JDK).protocols(PROTOCOLS);
-            if (clientCa != null) {
-                builder.clientAuth(ClientAuth.REQUIRE)
-                        .trustManager(CertificatePem.read(clientCa).toArray(X509Certificate[]::new));
+            X509TrustManager trust = clientCa == null ? null : RevokingTrustManager.pkix(CertificatePem.read(clientCa));
+            if (trust != null) {
+                builder.clientAuth(ClientAuth.REQUIRE).trustManager(trust);
             }
-            return builder.build();
+            SslContext built = builder.build();
+            clientTrust = trust;
+            return built;
         } catch (IOException | IllegalArgumentException e) {
             throw new IOException("cannot serve TLS with " + cert + " and " + key + ": " + e.getMessage(), e);
         }

@@ -12,8 +12,10 @@ import java.util.function.Consumer;
 import java.util.random.RandomGenerator;
 
 /**
- * An inbound peer connection's pipeline: TLS where it is on → framing → codec → rate gate → {@link PeerFrameHandler}. A peer's replies
- * come back on the peer's own outbound connection; only the handshake's {@code Welcome} is written back on this one.
+ * An inbound peer connection's pipeline: TLS where it is on → framing → codec → rate gate →
+ * {@link PeerFrameHandler}.
+ * A peer's replies come back on the peer's own outbound connection; only the handshake's {@code Welcome} is written
+ * back on this one.
  */
 final class PeerInitializer extends EnvelopeInitializer {
 

@@ -125,14 +125,21 @@ class ClientAccessNodeTest {
         Path otherCa = dir.resolve("other.crt");
         Files.writeString(otherCa, CertificatePem.encode(
                 ClusterCa.create("other", Duration.ofDays(1), new SplittableRandom(40)).certificate()));
+        // A client in plaintext, one trusting another CA, and one dialing a name the certificate does not carry
+        // (it names 127.0.0.1 only) get nothing through; nothing of theirs is stored.
         try (RattanClient plain = RattanClient.builder().gateway(gateway).loadRing(false)
                 .totalTimeout(Duration.ofSeconds(3)).build();
              RattanClient stranger = RattanClient.builder().gateway(gateway).loadRing(false).tlsTrusting(otherCa)
-                     .totalTimeout(Duration.ofSeconds(3)).build()) {
-            assertThatThrownBy(() -> plain.putSync(Id.ofName("plain"), new byte[10], Duration.ofMinutes(5)))
-                    .isInstanceOf(RattanException.class);
-            assertThatThrownBy(() -> stranger.putSync(Id.ofName("stranger"), new byte[10], Duration.ofMinutes(5)))
-                    .isInstanceOf(RattanException.class);
+                     .totalTimeout(Duration.ofSeconds(3)).build();
+             RattanClient misnamed = RattanClient.builder().gateway(new Address("localhost", gateway.port()))
+                     .loadRing(false).tlsTrusting(caFile).totalTimeout(Duration.ofSeconds(3)).build();
+             RattanClient reader = RattanClient.builder().gateway(gateway).tlsTrusting(caFile).build()) {
+            for (RattanClient refused : List.of(plain, stranger, misnamed)) {
+                Id key = Id.ofName("refused-" + refused.hashCode());
+                assertThatThrownBy(() -> refused.putSync(key, new byte[10], Duration.ofMinutes(5)))
+                        .isInstanceOf(RattanException.class);
+                assertThat(reader.getSync(key).values()).isEmpty();
+            }
         }
     }
 
@@ -150,11 +157,13 @@ class ClientAccessNodeTest {
                 .withClientAccess(new ClientAccessFiles(data.resolve(TlsFiles.NODE_CERT),
                         data.resolve(NodeKeyFile.FILE_NAME), null, caFile)));
         Address gateway = new Address("127.0.0.1", node.gatewayAddress().getPort());
-        try (RattanClient alice = client(gateway, clients, "alice");
-             RattanClient bob = client(gateway, clients, "bob");
-             RattanClient mallory = client(gateway, dir.resolve("strangers"), "mallory");
+        try (RattanClient alice = client(gateway, clients, "alice", Duration.ofSeconds(10));
+             RattanClient bob = client(gateway, clients, "bob", Duration.ofSeconds(10));
+             RattanClient mallory = client(gateway, dir.resolve("strangers"), "mallory", Duration.ofSeconds(3));
              RattanClient anonymous = RattanClient.builder().gateway(gateway).loadRing(false).tlsTrusting(caFile)
                      .totalTimeout(Duration.ofSeconds(3)).build()) {
+            // An HTTPS request without a client certificate is refused at the handshake, probes included.
+            assertThatThrownBy(() -> send(get("/health"), null)).isInstanceOf(IOException.class);
             assertThat(alice.putSync(Id.ofName("a1"), new byte[1000], Duration.ofMinutes(5)).replicas()).isEqualTo(1);
             // alice's share is full; bob, from the same address, has his own.
             assertThatThrownBy(() -> alice.putSync(Id.ofName("a2"), new byte[1000], Duration.ofMinutes(5)))
@@ -164,11 +173,13 @@ class ClientAccessNodeTest {
                     .isInstanceOf(RattanException.class);
             assertThatThrownBy(() -> anonymous.putSync(Id.ofName("x"), new byte[10], Duration.ofMinutes(5)))
                     .isInstanceOf(RattanException.class);
+            assertThat(bob.getSync(Id.ofName("m")).values()).isEmpty();
+            assertThat(bob.getSync(Id.ofName("x")).values()).isEmpty();
         }
     }
 
-    private RattanClient client(Address gateway, Path dir, String name) throws IOException {
-        return RattanClient.builder().gateway(gateway).loadRing(false).totalTimeout(Duration.ofSeconds(3))
+    private RattanClient client(Address gateway, Path dir, String name, Duration total) throws IOException {
+        return RattanClient.builder().gateway(gateway).loadRing(false).totalTimeout(total)
                 .tlsTrusting(caFile, dir.resolve(name + ".crt"), dir.resolve(name + ".key")).build();
     }
 

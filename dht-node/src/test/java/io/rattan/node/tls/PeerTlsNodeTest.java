@@ -15,6 +15,7 @@ import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import io.rattan.node.NodeOptions;
 import io.rattan.node.RattanNode;
+import io.rattan.node.identity.NodeKeyFile;
 import io.rattan.node.netty.TestMessages;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -120,6 +121,19 @@ class PeerTlsNodeTest {
         }
         assertThat(unprovenIdRefusals(a)).isEqualTo(refusedBefore + 1);
         assertThat(a.status().leafSet()).containsExactly(b.contact());
+
+        // A client's certificate of the same CA does not pass for a node's: the handshake itself is refused.
+        Path clients = dir.resolve("clients");
+        ca.certifyClient(clients, "app", Duration.ofDays(1), new SecureRandom());
+        NodeKey app = NodeKeyFile.read(clients.resolve("app.key")).orElseThrow();
+        X509Certificate appCert = CertificatePem.read(clients.resolve("app.crt")).get(0);
+        double failedBefore = handshakesFailed(a);
+        try (SSLSocket tls = (SSLSocket) sslContext(app, appCert).getSocketFactory().createSocket()) {
+            tls.connect(new InetSocketAddress("127.0.0.1", a.contact().address().port()), 10_000);
+            tls.setSoTimeout(30_000);
+            assertThat(refused(tls, new Contact(app.id(), new Address("127.0.0.1", 1), 1))).isTrue();
+        }
+        Awaitility.await().atMost(WAIT).until(() -> handshakesFailed(a) > failedBefore);
     }
 
     @Test
@@ -204,6 +218,17 @@ class PeerTlsNodeTest {
     private static double unprovenIdRefusals(RattanNode n) {
         Counter c = n.meterRegistry().find("rattan.peer.frames.refused").tag("reason", "unproven_id").counter();
         return c == null ? 0 : c.count();
+    }
+
+    /** Whether a hello claiming {@code claimed} on {@code tls} goes unanswered: the connection closes, or fails. */
+    private static boolean refused(SSLSocket tls, Contact claimed) {
+        try {
+            tls.startHandshake();
+            TestMessages.writeFrame(tls, new Envelope(claimed, MessageCodec.VERSION, new Hello(MessageCodec.VERSION)));
+            return TestMessages.closedByPeer(tls);
+        } catch (IOException e) {
+            return true;
+        }
     }
 
     private SSLContext sslContext(NodeKey key, X509Certificate cert) throws Exception {

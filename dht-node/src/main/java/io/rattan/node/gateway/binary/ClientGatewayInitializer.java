@@ -12,8 +12,8 @@ import io.rattan.node.netty.TransportListener;
 import io.rattan.node.tls.ServerTls;
 
 /**
- * A binary client connection's pipeline: TLS where it is on → framing → codec → {@link ClientGatewayHandler}. The codec encodes the
- * replies on their way out too.
+ * A binary client connection's pipeline: TLS where it is on → framing → codec → {@link ClientGatewayHandler}. The
+ * codec encodes the replies on their way out too.
  */
 final class ClientGatewayInitializer extends EnvelopeInitializer {
 

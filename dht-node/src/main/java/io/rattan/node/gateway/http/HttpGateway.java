@@ -73,7 +73,8 @@ public final class HttpGateway implements AutoCloseable {
         this.counting = new CountingListener(listener);
         HttpGatewayInitializer initializer = new HttpGatewayInitializer(new ApiRouter(backend, guard, serves, permanent),
                 config.valueBytesMax() + BODY_SLACK_BYTES, config.valueBytesMax(),
-                config.requestTimeoutMillis() + HttpGatewayHandler.ANSWER_SLACK_MILLIS, guard, limits, counting, access);
+                config.requestTimeoutMillis() + HttpGatewayHandler.ANSWER_SLACK_MILLIS, guard, limits, counting,
+                access);
         try {
             this.server = new TcpServer(group, bind, "the HTTP gateway", limits, counting,
                     bootstrap -> bootstrap
