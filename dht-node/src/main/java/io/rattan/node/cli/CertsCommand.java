@@ -73,8 +73,7 @@ final class CertsCommand implements Runnable {
                         + "every node: --tls-ca) and " + dir.resolve(ClusterCa.KEY_FILE) + " (keep it off the nodes)");
                 return 0;
             } catch (IOException | IllegalArgumentException e) {
-                spec.commandLine().getErr().println("error: " + e.getMessage());
-                return RattanCli.EXIT_FAILED;
+                return failed(spec, e);
             }
         }
     }
@@ -114,8 +113,7 @@ final class CertsCommand implements Runnable {
                         + key.id().toHex());
                 return 0;
             } catch (IOException | IllegalArgumentException e) {
-                spec.commandLine().getErr().println("error: " + e.getMessage());
-                return RattanCli.EXIT_FAILED;
+                return failed(spec, e);
             }
         }
     }
@@ -154,7 +152,7 @@ final class CertsCommand implements Runnable {
             } catch (FileAlreadyExistsException e) {
                 spec.commandLine().getErr().println("error: " + e.getFile() + " exists; a key is never overwritten");
             } catch (IOException | IllegalArgumentException e) {
-                spec.commandLine().getErr().println("error: " + e.getMessage());
+                return failed(spec, e);
             }
             return RattanCli.EXIT_FAILED;
         }
@@ -193,10 +191,15 @@ final class CertsCommand implements Runnable {
                 spec.commandLine().getErr().println("added the token '" + name + "' to " + tokens);
                 return 0;
             } catch (IOException | IllegalArgumentException e) {
-                spec.commandLine().getErr().println("error: " + e.getMessage());
-                return RattanCli.EXIT_FAILED;
+                return failed(spec, e);
             }
         }
+    }
+
+    /** Says why a subcommand failed, on standard error, and gives its exit code. */
+    private static int failed(CommandSpec spec, Exception e) {
+        spec.commandLine().getErr().println("error: " + e.getMessage());
+        return RattanCli.EXIT_FAILED;
     }
 
     private static Duration validity(int days) {

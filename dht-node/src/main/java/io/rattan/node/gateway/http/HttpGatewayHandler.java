@@ -72,6 +72,8 @@ final class HttpGatewayHandler extends ChannelInboundHandlerAdapter {
     private final BearerTokens tokens;
     private final ArrayDeque<ApiRequest> queue = new ArrayDeque<>();
     private InetAddress client;
+    // The connection's client for rates and shares, once known; see connectionClient.
+    private ClientId connectionClient;
     private boolean busy;
     /** The watch this connection streams, if any: it holds the connection until it ends. */
     private SseStream stream;
@@ -91,9 +93,15 @@ final class HttpGatewayHandler extends ChannelInboundHandlerAdapter {
         super.channelActive(ctx);
     }
 
-    /** Whom a request without a token counts against: the TLS client certificate's name, else the source IP. */
+    /**
+     * Whom a request without a token counts against: the TLS client certificate's name, else the source IP. Read
+     * once per connection, at its first request (TLS has completed by then), not parsed again for each request.
+     */
     private ClientId connectionClient(ChannelHandlerContext ctx) {
-        return ServerTls.clientOf(ctx.channel()).orElse(client == null ? null : ClientId.of(client));
+        if (connectionClient == null) {
+            connectionClient = ServerTls.clientOf(ctx.channel()).orElse(client == null ? null : ClientId.of(client));
+        }
+        return connectionClient;
     }
 
     @Override
