@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -95,6 +96,21 @@ final class BootstrapResolver {
 
     /** Every address the bootstrap list stands for now, in its order, without duplicates or this node. */
     List<Address> resolve() {
+        return resolve(bootstrap, self, lookup, host -> {
+            if (reported.add(host)) {
+                log.info("node {}: bootstrap name {} does not resolve yet; trying again every {} ms", self, host,
+                        PERIOD_MILLIS);
+            } else {
+                log.debug("node {}: bootstrap name {} does not resolve yet", self, host);
+            }
+        });
+    }
+
+    /**
+     * Every address {@code bootstrap} stands for now, in its order, without duplicates or {@code self}; each name
+     * that does not resolve goes to {@code unresolved}.
+     */
+    static List<Address> resolve(List<Address> bootstrap, Address self, Lookup lookup, Consumer<String> unresolved) {
         Set<Address> out = new LinkedHashSet<>();
         for (Address a : bootstrap) {
             if (InetAddresses.isInetAddress(a.host())) {
@@ -106,12 +122,7 @@ final class BootstrapResolver {
                     out.add(new Address(InetAddresses.toAddrString(ip), a.port()));
                 }
             } catch (UnknownHostException e) {
-                if (reported.add(a.host())) {
-                    log.info("node {}: bootstrap name {} does not resolve yet ({}); trying again every {} ms", self,
-                            a.host(), e.getMessage(), PERIOD_MILLIS);
-                } else {
-                    log.debug("node {}: bootstrap name {} does not resolve yet", self, a.host());
-                }
+                unresolved.accept(a.host());
             }
         }
         out.remove(self);

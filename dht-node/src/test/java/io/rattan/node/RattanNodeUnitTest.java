@@ -43,6 +43,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.SplittableRandom;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -146,6 +147,21 @@ class RattanNodeUnitTest {
             Files.setPosixFilePermissions(keyFile, PosixFilePermissions.fromString("rw-r--r--"));
             assertThatThrownBy(() -> NodeKeyFile.loadOrCreate(dir, new SplittableRandom(1)))
                     .isInstanceOf(IOException.class).hasMessageContaining("is open to others (rw-r--r--): chmod 600");
+        }
+
+        @Test
+        void aKeyOwnedByRootMayBeReadByItsGroupAsAKubernetesSecretIs() throws IOException {
+            Path keyFile = dir.resolve("ca.key");
+            NodeKeyFile.write(keyFile, NodeKey.draw(new SplittableRandom(2)));
+            Assumptions.assumeTrue(Integer.valueOf(0).equals(Files.getAttribute(keyFile, "unix:uid")),
+                    "only root makes files owned by root");
+            Files.setPosixFilePermissions(keyFile, PosixFilePermissions.fromString("r--r-----"));
+            assertThat(NodeKeyFile.read(keyFile, "the CA key")).isPresent();
+            Files.setPosixFilePermissions(keyFile, PosixFilePermissions.fromString("r--rw----"));
+            assertThatThrownBy(() -> NodeKeyFile.read(keyFile, "the CA key")).hasMessageContaining(
+                    "the CA key " + keyFile + " is open to others (r--rw----)");
+            Files.setPosixFilePermissions(keyFile, PosixFilePermissions.fromString("r--r--r--"));
+            assertThatThrownBy(() -> NodeKeyFile.read(keyFile, "the CA key")).hasMessageContaining("open to others");
         }
 
         @Test

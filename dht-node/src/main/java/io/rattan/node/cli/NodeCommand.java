@@ -7,6 +7,7 @@ import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.node.WatchLimits;
 import io.rattan.core.slow.SlowTrace;
+import io.rattan.node.Founder;
 import io.rattan.node.InboundSlowness;
 import io.rattan.node.NodeOptions;
 import io.rattan.node.OperatorEndpoints;
@@ -112,6 +113,12 @@ final class NodeCommand implements Callable<Integer> {
                     + "(a Kubernetes headless Service's, say), resolved again every 2 s until the node has joined; "
                     + "the node waits, not founding an overlay, while none resolves. None: found a new overlay.")
     List<Address> bootstrap = new ArrayList<>();
+
+    @Option(names = "--founder-host", paramLabel = "NAME",
+            description = "With a --bootstrap name shared by every node (a StatefulSet's headless Service): the node "
+                    + "on the host named NAME (its HOSTNAME, e.g. pod rattan-0) founds the overlay when the name "
+                    + "lists no other node, and joins the others when it does. Every other node joins as usual.")
+    String founderHost;
 
     @Option(names = "--leaf-set-half", paramLabel = "N", description = "Leaf-set members on each side (1..32).")
     int leafSetHalf = NodeConfig.defaults().leafSetHalf();
@@ -280,6 +287,10 @@ final class NodeCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--bind " + bind + " listens on every interface: say --advertise "
                         + "ADDR, the address peers reach this node at");
             }
+            if (founderHost != null && (bootstrap.isEmpty() || singleNode)) {
+                throw new IllegalArgumentException("--founder-host picks the founder among nodes that share a "
+                        + "--bootstrap name: give --bootstrap, and no --single-node");
+            }
             if (adminPort != null && (adminPort < 0 || adminPort > 65535)) {
                 throw new IllegalArgumentException("--admin-port must be 0..65535, got " + adminPort);
             }
@@ -343,6 +354,10 @@ final class NodeCommand implements Callable<Integer> {
             return 0;
         }
         logging.apply(Level.INFO);
+        if (Founder.founds(founderHost, Founder.hostName(System.getenv()), options.bootstrap(),
+                new Address(options.host(), options.peerPort()))) {
+            options = options.withBootstrap(List.of());
+        }
         RattanNode node = RattanNode.start(options);
         out.println("node " + node.contact().id().toHex()
                 + " peer " + node.contact().address()

@@ -80,22 +80,32 @@ public final class NodeKeyFile {
      * @throws IOException if the file cannot be read, holds no Ed25519 private key, or others may read or write it
      */
     public static Optional<NodeKey> read(Path file) throws IOException {
+        return read(file, "the node key");
+    }
+
+    /** As {@link #read(Path)}, for a key file that {@code what} names in errors (e.g. "the CA key"). */
+    public static Optional<NodeKey> read(Path file, String what) throws IOException {
         if (!Files.exists(file)) {
             return Optional.empty();
         }
-        requireOwnerOnly(file, "the node key");
+        requireOwnerOnly(file, what);
         return Optional.of(NodeKey.ofSeed(Ed25519Pem.decode(Files.readAllBytes(file), file.toString())));
     }
 
     /**
-     * Refuses a secret's file ({@code what}, e.g. "the node key") that others than its owner may read or write.
+     * Refuses a secret's file ({@code what}, e.g. "the node key") that others than its owner may read or write. As
+     * PostgreSQL does for its key, a file owned by root may also be read by its group (never written): that is how
+     * Kubernetes mounts a Secret for a pod with an {@code fsGroup} (root, the pod's group, 0440).
      *
      * @throws IOException saying to {@code chmod 600} it
      */
     public static void requireOwnerOnly(Path file, String what) throws IOException {
         if (Files.getFileAttributeView(file, PosixFileAttributeView.class) != null) {
             Set<PosixFilePermission> perms = Files.getPosixFilePermissions(file);
-            if (perms.stream().anyMatch(OTHERS::contains)) {
+            boolean rootsGroupMayRead = perms.contains(PosixFilePermission.GROUP_READ)
+                    && Integer.valueOf(0).equals(Files.getAttribute(file, "unix:uid"));
+            if (perms.stream().anyMatch(p -> OTHERS.contains(p)
+                    && !(p == PosixFilePermission.GROUP_READ && rootsGroupMayRead))) {
                 throw new IOException(what + " " + file + " is open to others (" + PosixFilePermissions.toString(perms)
                         + "): chmod 600 it");
             }

@@ -83,7 +83,7 @@ public final class ClusterCa {
      */
     public static ClusterCa read(Path dir, RandomGenerator serials) throws IOException {
         Path keyFile = dir.resolve(KEY_FILE);
-        NodeKey key = NodeKeyFile.read(keyFile)
+        NodeKey key = NodeKeyFile.read(keyFile, "the CA key")
                 .orElseThrow(() -> new IOException("no CA key " + keyFile + " (rattan certs ca makes one)"));
         X509Certificate cert = CertificatePem.read(dir.resolve(CERT_FILE)).get(0);
         if (!PeerCertificates.publicKey(cert).equals(key.publicKey())) {

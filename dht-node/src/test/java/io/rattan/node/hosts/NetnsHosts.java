@@ -105,7 +105,24 @@ final class NetnsHosts implements AutoCloseable {
         return run(in(i, command));
     }
 
+    /** curl in host {@code i}'s namespace; the output ends with a line holding the HTTP status. */
+    Result curl(int i, String... args) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of("curl", "-s", "--max-time", "30", "-w", "\n%{http_code}"));
+        cmd.addAll(List.of(args));
+        return run(i, cmd);
+    }
+
     record Result(int exit, String output) {
+
+        /** The HTTP status that {@link #curl} put on the output's last line. */
+        int status() {
+            return Integer.parseInt(output.substring(output.lastIndexOf('\n') + 1).trim());
+        }
+
+        /** The output without {@link #curl}'s status line. */
+        String body() {
+            return output.substring(0, Math.max(0, output.lastIndexOf('\n')));
+        }
     }
 
     static Result run(List<String> command) throws IOException {

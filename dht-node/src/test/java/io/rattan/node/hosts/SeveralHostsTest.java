@@ -133,9 +133,7 @@ class SeveralHostsTest {
 
     /** curl in host {@code i}'s namespace; the output ends with a line holding the HTTP status. */
     private NetnsHosts.Result curl(int i, List<String> args) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of("curl", "-s", "--max-time", "30", "-w", "\n%{http_code}"));
-        cmd.addAll(args);
-        return hosts.run(i, cmd);
+        return hosts.curl(i, args.toArray(String[]::new));
     }
 
     private static String b64(String s) {

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Builds the image's root filesystem besides the application (Jib adds the jars): a jlinked JRE in /opt/jre, and the
+# shared libraries it and RocksDB's JNI library load, taken from Debian's packages (apt-get download, dpkg-deb), so
+# that the image can start FROM scratch. Usage: rootfs.sh OUT_DIR WORK_DIR JAVA_HOME
+set -euo pipefail
+
+out="$1"
+work="$2"
+java_home="$3"
+# What jdeps finds the node needs, less java.desktop (only Jackson's optional java.beans support reaches for it).
+modules=java.base,java.logging,java.management,java.naming,java.net.http,java.sql,java.xml,jdk.management,jdk.unsupported
+# Debian 12's: the C and C++ runtimes (RocksDB is C++), zlib (the JDK's zip support links it).
+packages=(libc6 libgcc-s1 libstdc++6 zlib1g)
+
+for tool in apt-get dpkg-deb; do
+    if ! command -v "$tool" >/dev/null 2>&1; then
+        echo "rootfs.sh: the image takes its shared libraries from Debian's packages and needs $tool;" \
+             "on another system build with -Drattan.image.skip=true" >&2
+        exit 1
+    fi
+done
+
+rm -rf "$out" "$work/jre"
+mkdir -p "$out/opt" "$work/debs" "$work/unpacked"
+
+# EdDSA and EC keys live in jdk.crypto.ec until JDK 22 folded it into java.base.
+if "$java_home/bin/java" --list-modules | grep -q '^jdk.crypto.ec@'; then
+    modules="$modules,jdk.crypto.ec"
+fi
+"$java_home/bin/jlink" --add-modules "$modules" --strip-debug --no-man-pages --no-header-files \
+    --output "$work/jre" >/dev/null 2>&1 || "$java_home/bin/jlink" --add-modules "$modules" --strip-debug \
+    --no-man-pages --no-header-files --output "$work/jre"
+cp -a "$work/jre" "$out/opt/jre"
+
+# apt-get download keeps what it fetched: a rebuild in the same target directory does not fetch again.
+(cd "$work/debs" && for p in "${packages[@]}"; do
+    ls "${p}"_*.deb >/dev/null 2>&1 || apt-get download -q -o APT::Sandbox::User=root "$p" >/dev/null
+done)
+for deb in "$work"/debs/*.deb; do
+    dpkg-deb -x "$deb" "$work/unpacked"
+done
+
+# Only the libraries and the dynamic loader, with symlinks resolved (Jib copies files, not links); no locales,
+# gconv modules, docs or tools.
+libdir=lib/x86_64-linux-gnu
+mkdir -p "$out/$libdir" "$out/lib64"
+for dir in "$work/unpacked/lib/x86_64-linux-gnu" "$work/unpacked/usr/lib/x86_64-linux-gnu"; do
+    [[ -d "$dir" ]] || continue
+    find "$dir" -maxdepth 1 \( -type f -o -type l \) \( -name '*.so' -o -name '*.so.*' \) -print0 |
+        while IFS= read -r -d '' lib; do
+            cp -L "$lib" "$out/$libdir/"
+        done
+done
+cp -L "$work/unpacked/lib64/ld-linux-x86-64.so.2" "$out/lib64/"
+
+# The user the node runs as (uid 10001), name resolution that reads /etc/hosts first, and the mount points.
+mkdir -p "$out/etc/rattan" "$out/data" "$out/tmp"
+printf 'root:x:0:0:root:/root:/sbin/nologin\nrattan:x:10001:10001:rattan:/data:/sbin/nologin\n' >"$out/etc/passwd"
+printf 'root:x:0:\nrattan:x:10001:\n' >"$out/etc/group"
+printf 'hosts: files dns\n' >"$out/etc/nsswitch.conf"
