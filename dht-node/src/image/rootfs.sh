@@ -9,7 +9,7 @@ work="$2"
 java_home="$3"
 # What jdeps finds the node needs, less java.desktop (only Jackson's optional java.beans support reaches for it).
 modules=java.base,java.logging,java.management,java.naming,java.net.http,java.sql,java.xml,jdk.management,jdk.unsupported
-# Debian 12's: the C and C++ runtimes (RocksDB is C++), zlib (the JDK's zip support links it).
+# The C and C++ runtimes (RocksDB is C++), zlib (the JDK's zip support links it): the build host's Debian release's.
 packages=(libc6 libgcc-s1 libstdc++6 zlib1g)
 
 for tool in apt-get dpkg-deb; do
@@ -20,22 +20,27 @@ for tool in apt-get dpkg-deb; do
     fi
 done
 
-rm -rf "$out" "$work/jre"
+if [[ "$(dpkg --print-architecture)" != amd64 ]]; then
+    echo "rootfs.sh: the image is built for amd64 (x86_64) only, not $(dpkg --print-architecture);" \
+         "build with -Drattan.image.skip=true" >&2
+    exit 1
+fi
+
+# Fetched anew each build, so that the image takes the release's security updates; never a half-written .deb.
+rm -rf "$out" "$work/jre" "$work/debs" "$work/unpacked"
 mkdir -p "$out/opt" "$work/debs" "$work/unpacked"
 
 # EdDSA and EC keys live in jdk.crypto.ec until JDK 22 folded it into java.base.
 if "$java_home/bin/java" --list-modules | grep -q '^jdk.crypto.ec@'; then
     modules="$modules,jdk.crypto.ec"
 fi
-"$java_home/bin/jlink" --add-modules "$modules" --strip-debug --no-man-pages --no-header-files \
-    --output "$work/jre" >/dev/null 2>&1 || "$java_home/bin/jlink" --add-modules "$modules" --strip-debug \
-    --no-man-pages --no-header-files --output "$work/jre"
+"$java_home/bin/jlink" --add-modules "$modules" --strip-debug --no-man-pages --no-header-files --output "$work/jre"
 cp -a "$work/jre" "$out/opt/jre"
 
-# apt-get download keeps what it fetched: a rebuild in the same target directory does not fetch again.
-(cd "$work/debs" && for p in "${packages[@]}"; do
-    ls "${p}"_*.deb >/dev/null 2>&1 || apt-get download -q -o APT::Sandbox::User=root "$p" >/dev/null
-done)
+if ! (cd "$work/debs" && apt-get download -q -o APT::Sandbox::User=root "${packages[@]}" >/dev/null); then
+    echo "rootfs.sh: apt-get download ${packages[*]} failed (no package lists? run apt-get update)" >&2
+    exit 1
+fi
 for deb in "$work"/debs/*.deb; do
     dpkg-deb -x "$deb" "$work/unpacked"
 done
@@ -51,7 +56,8 @@ for dir in "$work/unpacked/lib/x86_64-linux-gnu" "$work/unpacked/usr/lib/x86_64-
             cp -L "$lib" "$out/$libdir/"
         done
 done
-cp -L "$work/unpacked/lib64/ld-linux-x86-64.so.2" "$out/lib64/"
+# The package's /lib64 entry is a link to an absolute path, which would resolve on the build host: take the file.
+cp "$work/unpacked/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2" "$out/lib64/"
 
 # The user the node runs as (uid 10001), name resolution that reads /etc/hosts first, and the mount points.
 mkdir -p "$out/etc/rattan" "$out/data" "$out/tmp"

@@ -107,8 +107,8 @@ final class BootstrapResolver {
     }
 
     /**
-     * Every address {@code bootstrap} stands for now, in its order, without duplicates or {@code self}; each name
-     * that does not resolve goes to {@code unresolved}.
+     * Every address {@code bootstrap} stands for now, in its order, without duplicates or {@code self} (null: none
+     * left out); each name that does not resolve goes to {@code unresolved}.
      */
     static List<Address> resolve(List<Address> bootstrap, Address self, Lookup lookup, Consumer<String> unresolved) {
         Set<Address> out = new LinkedHashSet<>();

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -12,55 +13,88 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code --founder-host}: which one node of a set started alike (a Kubernetes StatefulSet's pods, all told the same
- * bootstrap name) founds the overlay. The node on the named host founds it when its bootstrap names no other node,
- * as on the first start of a StatefulSet's pod 0, when the headless Service lists only itself; when others are
- * listed (pod 0 restarted beside running pods) it joins them as every other node does.
+ * bootstrap name) founds the overlay. The node on the named host founds it at once when the name lists this node and
+ * no other, as at the first start of a StatefulSet's pod 0; when others are listed it joins them, and founds the
+ * overlay only if {@value #ROUNDS} rounds of join attempts through all of them go unanswered (nodes that have not
+ * joined answer no join: every pod restarted at once). A name that does not resolve is looked up again, never taken
+ * for "no other node", so that a DNS failure cannot split the overlay.
  */
 public final class Founder {
 
-    /** Resolutions of the bootstrap list that must all name no other node before the founder founds. */
+    /** What the node on the founder host does. */
+    public enum Decision {
+        /** Not the founder host: join as any node does. */
+        JOIN,
+        /** The bootstrap lists only this node: found the overlay now. */
+        FOUND,
+        /** Others are listed: join them, found if they do not answer ({@link #ROUNDS} rounds). */
+        JOIN_OR_FOUND
+    }
+
+    /** Resolutions in a row that must list this node and no other before it founds at once. */
     static final int CHECKS = 3;
+    /** Rounds of unanswered join attempts through every listed node after which the founder founds. */
+    public static final int ROUNDS = 3;
 
     private static final Logger log = LoggerFactory.getLogger(Founder.class);
+    // A failed lookup is logged at INFO the first time and then every this many attempts.
+    private static final int LOG_EVERY = 15;
 
     private Founder() {
     }
 
     /**
-     * Whether the node that advertises {@code self} founds the overlay rather than join through {@code bootstrap}:
-     * {@code founderHost} is this host's name ({@link #hostName}) and none of {@value #CHECKS} resolutions of the
-     * list, {@link BootstrapResolver#PERIOD_MILLIS} apart (a name's record may lag its first pods), names another
-     * node. Blocks for those resolutions; call it before the node starts.
+     * What the node advertising {@code self} does: {@link Decision#JOIN} unless {@code founderHost} is
+     * {@code hostName}; else resolves {@code bootstrap} every {@link BootstrapResolver#PERIOD_MILLIS} until the
+     * answer is clear (blocks: call it before the node starts). The JVM's DNS cache must be short for the looks to
+     * be looks ({@code networkaddress.cache.ttl}, as {@code rattan} sets it).
      */
-    public static boolean founds(String founderHost, String hostName, List<Address> bootstrap, Address self)
+    public static Decision decide(String founderHost, String hostName, List<Address> bootstrap, Address self)
             throws InterruptedException {
-        return founds(founderHost, hostName, bootstrap, self, BootstrapResolver.SYSTEM, BootstrapResolver.PERIOD_MILLIS);
+        return decide(founderHost, hostName, bootstrap, self, BootstrapResolver.SYSTEM,
+                BootstrapResolver.PERIOD_MILLIS);
     }
 
-    static boolean founds(String founderHost, String hostName, List<Address> bootstrap, Address self,
-                          BootstrapResolver.Lookup lookup, long periodMillis) throws InterruptedException {
-        if (founderHost == null || !founderHost.equals(hostName)) {
-            return false;
+    static Decision decide(String founderHost, String hostName, List<Address> bootstrap, Address self,
+                           BootstrapResolver.Lookup lookup, long periodMillis) throws InterruptedException {
+        if (!founderHost.equals(hostName)) {
+            log.info("node {}: this host ({}) is not the founder host {}: joining through {}", self, hostName,
+                    founderHost, bootstrap);
+            return Decision.JOIN;
         }
-        for (int i = 0; i < CHECKS; i++) {
-            if (i > 0) {
+        int alone = 0;
+        for (int look = 0; ; look++) {
+            if (look > 0) {
                 Thread.sleep(periodMillis);
             }
-            List<Address> others = BootstrapResolver.resolve(bootstrap, self, lookup, host -> { });
+            List<String> failed = new ArrayList<>();
+            // Nothing left out: whether this node itself is listed matters too.
+            List<Address> listed = BootstrapResolver.resolve(bootstrap, null, lookup, failed::add);
+            List<Address> others = listed.stream().filter(a -> !a.equals(self)).toList();
             if (!others.isEmpty()) {
-                log.info("node {}: this host is the founder host {}, but its bootstrap lists {}: joining them", self,
-                        founderHost, others);
-                return false;
+                log.info("node {}: the founder host {}, but {} lists {}: joining them (founding if {} rounds of "
+                        + "attempts go unanswered)", self, founderHost, bootstrap, others, ROUNDS);
+                return Decision.JOIN_OR_FOUND;
+            }
+            if (failed.isEmpty() && listed.contains(self)) {
+                if (++alone == CHECKS) {
+                    log.info("node {}: the founder host {}, and {} lists this node alone: founding a new overlay",
+                            self, founderHost, bootstrap);
+                    return Decision.FOUND;
+                }
+            } else {
+                alone = 0;
+                if (look % LOG_EVERY == 0) {
+                    log.info("node {}: the founder host {}, waiting for {} to list this node ({} does not resolve "
+                            + "yet); looking again every {} ms", self, founderHost, bootstrap, failed, periodMillis);
+                }
             }
         }
-        log.info("node {}: this host is the founder host {} and its bootstrap {} lists no other node: founding a new "
-                + "overlay", self, founderHost, bootstrap);
-        return true;
     }
 
     /**
      * This host's name as a pod or container has it: {@code HOSTNAME} from {@code env} (set by Docker and
-     * Kubernetes), else the kernel's (no lookup needed), else the resolver's.
+     * Kubernetes), else the kernel's (no lookup needed), else the resolver's; empty when none is known.
      */
     public static String hostName(Map<String, String> env) {
         String fromEnv = env.get("HOSTNAME");

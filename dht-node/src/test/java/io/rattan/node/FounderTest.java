@@ -3,6 +3,7 @@ package io.rattan.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rattan.core.net.Address;
+import io.rattan.node.Founder.Decision;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
@@ -18,34 +19,39 @@ class FounderTest {
     private final List<String> lookedUp = new ArrayList<>();
 
     @Test
-    void onlyTheNamedHostFounds() throws Exception {
-        assertThat(Founder.founds("rattan-0", "rattan-1", PEERS, SELF, answers(), 0)).isFalse();
-        assertThat(Founder.founds(null, "rattan-0", PEERS, SELF, answers(), 0)).isFalse();
+    void onlyTheNamedHostDecides() throws Exception {
+        assertThat(Founder.decide("rattan-0", "rattan-1", PEERS, SELF, answers(), 0)).isEqualTo(Decision.JOIN);
         assertThat(lookedUp).isEmpty();
     }
 
     @Test
-    void theFounderFoundsWhenTheNameListsNobodyOrOnlyItself() throws Exception {
-        assertThat(Founder.founds("rattan-0", "rattan-0", PEERS, SELF, answers(), 0)).isTrue();
-        assertThat(lookedUp).hasSize(Founder.CHECKS);
-        lookedUp.clear();
-        assertThat(Founder.founds("rattan-0", "rattan-0", PEERS, SELF, answers("10.0.0.1"), 0)).isTrue();
+    void theFounderFoundsOnlyWhenTheNameListsItselfAloneEveryTime() throws Exception {
+        assertThat(Founder.decide("rattan-0", "rattan-0", PEERS, SELF, answers("10.0.0.1"), 0))
+                .isEqualTo(Decision.FOUND);
         assertThat(lookedUp).hasSize(Founder.CHECKS);
     }
 
     @Test
-    void theFounderJoinsWhenAnyCheckListsAnotherNode() throws Exception {
-        assertThat(Founder.founds("rattan-0", "rattan-0", PEERS, SELF, answers("10.0.0.1", "10.0.0.2"), 0)).isFalse();
-        assertThat(lookedUp).hasSize(1);
-        lookedUp.clear();
-        BootstrapResolver.Lookup late = host -> {
+    void aNameThatDoesNotResolveOrListsNobodyIsLookedUpAgainNotTakenForAlone() throws Exception {
+        List<List<String>> script = List.of(List.of(), List.of("10.0.0.1"), List.of(), List.of("10.0.0.1"),
+                List.of("10.0.0.1"), List.of("10.0.0.1"));
+        BootstrapResolver.Lookup lookup = host -> {
+            List<String> ips = script.get(lookedUp.size());
             lookedUp.add(host);
-            if (lookedUp.size() < Founder.CHECKS) {
+            if (ips.isEmpty()) {
                 throw new UnknownHostException(host);
             }
-            return List.of(InetAddress.getByName("10.0.0.3"));
+            return List.of(InetAddress.getByName(ips.get(0)));
         };
-        assertThat(Founder.founds("rattan-0", "rattan-0", PEERS, SELF, late, 0)).isFalse();
+        assertThat(Founder.decide("rattan-0", "rattan-0", PEERS, SELF, lookup, 0)).isEqualTo(Decision.FOUND);
+        assertThat(lookedUp).as("three looks in a row listing this node alone").hasSize(script.size());
+    }
+
+    @Test
+    void theFounderJoinsWhenTheNameListsAnotherNode() throws Exception {
+        assertThat(Founder.decide("rattan-0", "rattan-0", PEERS, SELF, answers("10.0.0.1", "10.0.0.2"), 0))
+                .isEqualTo(Decision.JOIN_OR_FOUND);
+        assertThat(lookedUp).hasSize(1);
     }
 
     @Test
@@ -57,9 +63,6 @@ class FounderTest {
     private BootstrapResolver.Lookup answers(String... ips) {
         return host -> {
             lookedUp.add(host);
-            if (ips.length == 0) {
-                throw new UnknownHostException(host);
-            }
             List<InetAddress> out = new ArrayList<>();
             for (String ip : ips) {
                 out.add(InetAddress.getByName(ip));

@@ -150,7 +150,7 @@ class RattanNodeUnitTest {
         }
 
         @Test
-        void aKeyOwnedByRootMayBeReadByItsGroupAsAKubernetesSecretIs() throws IOException {
+        void aKeyOwnedByRootMayBeReadByAGroupOfThisProcessAsAKubernetesSecretIs() throws IOException {
             Path keyFile = dir.resolve("ca.key");
             NodeKeyFile.write(keyFile, NodeKey.draw(new SplittableRandom(2)));
             Assumptions.assumeTrue(Integer.valueOf(0).equals(Files.getAttribute(keyFile, "unix:uid")),
@@ -161,6 +161,10 @@ class RattanNodeUnitTest {
             assertThatThrownBy(() -> NodeKeyFile.read(keyFile, "the CA key")).hasMessageContaining(
                     "the CA key " + keyFile + " is open to others (r--rw----)");
             Files.setPosixFilePermissions(keyFile, PosixFilePermissions.fromString("r--r--r--"));
+            assertThatThrownBy(() -> NodeKeyFile.read(keyFile, "the CA key")).hasMessageContaining("open to others");
+            // A group this process is not in (root's test JVM is not in 10001's) may not read it.
+            Files.setAttribute(keyFile, "unix:gid", 10_001);
+            Files.setPosixFilePermissions(keyFile, PosixFilePermissions.fromString("r--r-----"));
             assertThatThrownBy(() -> NodeKeyFile.read(keyFile, "the CA key")).hasMessageContaining("open to others");
         }
 

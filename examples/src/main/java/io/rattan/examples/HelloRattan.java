@@ -15,7 +15,7 @@ import java.util.List;
  *
  * <pre>
  * ./rattan local --nodes 4       # prints the gateways
- * mvn -q -f examples exec:java -Dexec.mainClass=io.rattan.examples.HelloRattan -Dexec.args="127.0.0.1:PORT"
+ * mvn -q -f examples compile exec:java -Dexec.mainClass=io.rattan.examples.HelloRattan -Dexec.args="127.0.0.1:PORT"
  * </pre>
  */
 public final class HelloRattan {
@@ -23,6 +23,7 @@ public final class HelloRattan {
     private HelloRattan() {
     }
 
+    /** Runs the example through the gateways in {@code args}; exits 0 when it worked, else 1. */
     public static void main(String[] args) {
         List<String> gateways = args.length == 0 ? List.of("127.0.0.1:4001") : List.of(args);
         System.exit(run(gateways, System.out) ? 0 : 1);

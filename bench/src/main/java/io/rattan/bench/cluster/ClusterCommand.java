@@ -182,6 +182,12 @@ public final class ClusterCommand implements Runnable {
                         + "For trials only: such keys are not secret. Default: each node draws its own.")
         Path keys;
 
+        @Option(names = "--tls",
+                description = "Mutual TLS between the nodes: a CA in DIR/ca (made once) and a certificate of each "
+                        + "node's key, renewed at each start; the nodes get --tls-ca DIR/ca/ca.crt. For trials and "
+                        + "measurements: the CA's key lies beside the nodes. Clients are unchanged.")
+        boolean tls;
+
         @Unmatched
         List<String> nodeOptions = new ArrayList<>();
 
@@ -191,6 +197,9 @@ public final class ClusterCommand implements Runnable {
             return report(() -> {
                 if (keys != null) {
                     cluster.giveKeys(keys);
+                }
+                if (tls) {
+                    cluster.certify();
                 }
                 cluster.start(readyTimeout);
                 out().println(nodes + " nodes ready; gateways in " + dir.toAbsolutePath().resolve(
@@ -218,6 +227,9 @@ public final class ClusterCommand implements Runnable {
                             Long.toString(wanSeed == null ? 1 : wanSeed)));
                 } else if (wanSeed != null) {
                     throw new IllegalArgumentException("--wan-seed needs --wan");
+                }
+                if (tls) {
+                    nodeOptions.addAll(List.of("--tls-ca", ProcessCluster.caCertificate(dir).toString()));
                 }
                 return new ClusterSpec(nodes, host, basePort, heap, jar(), javaPath(), jvmOpts, nodeOptions);
             } catch (IllegalArgumentException e) {

@@ -4,6 +4,7 @@ import io.rattan.core.id.NodeKey;
 import io.rattan.core.net.Address;
 import io.rattan.node.identity.NodeKeyFile;
 import io.rattan.node.process.NodeProcess;
+import io.rattan.node.tls.ClusterCa;
 import io.rattan.sim.experiment.TableFiles;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -12,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -44,6 +46,8 @@ final class ProcessCluster {
 
     /** The copy of the node jar the nodes run from. */
     static final String NODE_JAR = "node.jar";
+    /** With {@code --tls}: the cluster's CA, under the cluster's directory. */
+    static final String CA_DIR = "ca";
 
     private final Path dir;
     private ClusterSpec spec;
@@ -233,6 +237,32 @@ final class ProcessCluster {
             return "not running" + logTail(node);
         }
         return p.readiness(http);
+    }
+
+    /**
+     * Mutual TLS between the nodes ({@code --tls}): a CA in {@link #CA_DIR} (made at the first start, kept after), and
+     * a certificate of each node's key in its data directory (the key made first where it has none), anew at each
+     * {@code cluster start}. For trials: the CA's key lies beside the nodes.
+     */
+    void certify() throws IOException {
+        Path caDir = dir.resolve(CA_DIR);
+        ClusterCa ca;
+        if (Files.exists(caDir.resolve(ClusterCa.CERT_FILE))) {
+            ca = ClusterCa.read(caDir, new SecureRandom());
+        } else {
+            ca = ClusterCa.create("rattan cluster " + dir.toAbsolutePath(), ClusterCa.VALIDITY_DEFAULT,
+                    new SecureRandom());
+            ca.write(caDir);
+        }
+        for (int node = 0; node < spec.nodes(); node++) {
+            Files.createDirectories(dataDir(node));
+            ca.certifyNode(dataDir(node), ClusterCa.VALIDITY_DEFAULT, List.of(spec.host()), new SecureRandom());
+        }
+    }
+
+    /** The CA certificate {@link #certify} makes for a cluster in {@code dir}. */
+    static Path caCertificate(Path dir) {
+        return dir.toAbsolutePath().resolve(CA_DIR).resolve(ClusterCa.CERT_FILE);
     }
 
     /**

@@ -7,11 +7,15 @@ import io.rattan.core.id.NodeKey;
 import io.rattan.node.identity.NodeIdFile;
 import io.rattan.node.identity.NodeKeyFile;
 import io.rattan.node.store.RocksDbNativeLibrary;
+import io.rattan.node.tls.CertificatePem;
+import io.rattan.node.tls.ClusterCa;
+import io.rattan.node.tls.TlsFiles;
 import io.rattan.sim.experiment.TableFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -61,7 +65,7 @@ class ClusterProcessTest {
     }
 
     @Test
-    void keysAreGivenBeforeTheFirstStartAndANodeWithAnotherKeyIsAnError(@TempDir Path work) throws Exception {
+    void keysAreGivenBeforeTheFirstStartAndCertifiedUnderTlsAndANodeWithAnotherKeyIsAnError(@TempDir Path work) throws Exception {
         NodeKey first = NodeKey.draw(new SplittableRandom(1));
         NodeKey second = NodeKey.draw(new SplittableRandom(2));
         Path keys = work.resolve("keys.txt");
@@ -77,10 +81,17 @@ class ClusterProcessTest {
         assertThat(TestClusters.pidsNaming(dir)).isEmpty();
 
         Files.delete(node1.resolve(NodeKeyFile.FILE_NAME));
-        TestClusters.start(dir, 2, "--keys", keys.toString());
-        assertThat(NodeIdFile.read(dir.resolve("node-0").resolve("data").resolve(NodeIdFile.FILE_NAME)))
-                .contains(first.id());
+        // Under mutual TLS (each node's certificate is of its given key): start waits until node 1 has joined.
+        TestClusters.start(dir, 2, "--keys", keys.toString(), "--tls");
+        Path node0 = dir.resolve("node-0").resolve("data");
+        assertThat(NodeIdFile.read(node0.resolve(NodeIdFile.FILE_NAME))).contains(first.id());
         assertThat(NodeIdFile.read(node1.resolve(NodeIdFile.FILE_NAME))).contains(second.id());
+        for (Path data : List.of(node0, node1)) {
+            X509Certificate cert = CertificatePem.read(data.resolve(TlsFiles.NODE_CERT)).get(0);
+            cert.verify(CertificatePem.read(dir.resolve(ProcessCluster.CA_DIR).resolve(ClusterCa.CERT_FILE)).get(0)
+                    .getPublicKey());
+        }
+        assertThat(Files.readString(dir.resolve(ProcessCluster.SPEC_FILE))).contains("--tls-ca");
     }
 
     @Test

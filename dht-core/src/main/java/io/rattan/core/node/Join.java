@@ -42,6 +42,10 @@ final class Join {
     private final Set<Long> joinIds = new HashSet<>();
     // Why the cluster refused this node (its terms differ), or null; a refused node stops.
     private String refusal;
+    // Join attempts that went unanswered in a row, and the rounds of them through every address listed that make
+    // this node found the overlay (0: never).
+    private int unanswered;
+    private int foundAfterRounds;
     private final Runnable stopNode;
 
     /** {@code stopNode} stops the node once the cluster refused it: it takes no part in a cluster it differs from. */
@@ -68,6 +72,25 @@ final class Join {
 
     boolean isJoined() {
         return joined;
+    }
+
+    /**
+     * The node designated to found the overlay ({@code --founder-host}) found its bootstrap listing other nodes:
+     * it joins them, unless {@code rounds} rounds of attempts through every address listed go unanswered. Nodes
+     * that have not joined do not answer joins, so when every node of a set restarts at once the listed nodes wait
+     * for one another, and this one founds the overlay they join.
+     */
+    void foundIfUnanswered(int rounds) {
+        foundAfterRounds = rounds;
+    }
+
+    private void found(String why) {
+        if (ctx.stopped() || joined || rootAnswered) {
+            return;
+        }
+        log.warn("{} founds a new overlay at {}: {}", ctx.tag(), ctx.self().address(), why);
+        rootAnswered = true;
+        members.probes().releaseHeld(this::finish);
     }
 
     /** Why the cluster refused this node's join (its k, W or value limits differ from the cluster's), or null. */
@@ -141,8 +164,12 @@ final class Join {
         outbox.expect(joinId, ctx.now(), timeout, false, ReplyHandler.of(
                 reply -> answered(reply, to),
                 () -> {
-                    log.info("{} got no join answer through {}; trying again", ctx.tag(), to);
                     attemptOut = false;
+                    if (foundAfterRounds > 0 && ++unanswered >= foundAfterRounds * Math.max(1, bootstrap.size())) {
+                        found("none of " + bootstrap + " answered " + unanswered + " join attempts in a row");
+                        return;
+                    }
+                    log.info("{} got no join answer through {}; trying again", ctx.tag(), to);
                     attempt();
                 }));
         // The first hop's ack is not awaited: the join's own timeout covers a dead bootstrap.
@@ -165,6 +192,7 @@ final class Join {
         } else {
             log.info("{} got {} for its join through {} from {}; trying again", ctx.tag(), err.status(), to,
                     reply.sender());
+            unanswered = 0;
             attemptOut = false;
             attempt();
         }

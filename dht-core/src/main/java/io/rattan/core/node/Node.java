@@ -104,12 +104,16 @@ public final class Node {
         startedAtNanos = ctx.now();
         // Whatever its disk holds, a node that starts holds none of the puts since it stopped.
         namespaces.allChanged();
-        List<Address> bootstrap = List.copyOf(bootstrapNodes);
         tables.start();
         periodic(ctx.config().leafExchangeIntervalMillis(), this::maintainNeighbours);
         periodic(ctx.config().antiEntropyIntervalMillis(), this::antiEntropy);
         periodic(ctx.config().purgeIntervalMillis(), this::purgeExpired);
-        join.start(bootstrap, moreToCome);
+        join.start(bootstrapNodes, moreToCome);
+    }
+
+    /** Founds the overlay if {@code rounds} rounds of join attempts go unanswered ({@link Join#foundIfUnanswered}). */
+    public void foundIfUnanswered(int rounds) {
+        join.foundIfUnanswered(rounds);
     }
 
     /** Until this node has joined: its bootstrap addresses as resolved now, which replace those it had. */
@@ -189,9 +193,8 @@ public final class Node {
     }
 
     /**
-     * Ready to take puts: joined, heard from directly by its nearest neighbour on each side (a node alone in its
-     * overlay is ready at once), and its store not in a storage fault. Until then its view of the replica sets rests
-     * on contacts it was told of.
+     * Ready to take puts: joined, heard from directly by its nearest neighbour on each side (a node alone is ready at
+     * once), and its store not in a storage fault. Until then its replica sets rest on contacts it was told of.
      */
     public boolean isReady() {
         return join.isJoined() && !ctx.stopped() && members.heardFromNearestNeighbours() && plane.replica.healthy();
@@ -309,9 +312,8 @@ public final class Node {
      * Serves a client request ({@code ClientPut}, {@code ClientGet}, {@code ClientRemove}, {@code ClientRing}; in a
      * namespace, wrapped in an {@code InNamespace}, which its limits check here) with this node as gateway: the one
      * entry for every client request, which passed {@link ClientRequestValidator#check} where it entered. A get runs
-     * as its {@link ClientGet#options()} say (gateways, hedge, one hop; docs/architecture.md). {@code reply} is called
-     * exactly once, on the event loop, with a {@code PutReply}, {@code GetReply}, {@code RemoveReply},
-     * {@code RingReply} or {@code ErrorReply}.
+     * as its {@link ClientGet#options()} say (docs/architecture.md). {@code reply} is called exactly once, on the event
+     * loop, with a {@code PutReply}, {@code GetReply}, {@code RemoveReply}, {@code RingReply} or {@code ErrorReply}.
      */
     public void handleClient(Message request, Consumer<Message> reply) {
         if (ctx.stopped()) {
@@ -349,8 +351,7 @@ public final class Node {
      * Starts a client's watch of {@code w.key()} in {@code namespace} with this node as gateway
      * ({@link ClientWatches}): {@code sink} hears, on the event loop, a VALUE event per live value, READY, then every
      * change, until an ENDED event (the node stops, or no replica took the watch) or {@link #unwatch}. Returns the
-     * watch's id, or 0 when it was refused (the sink has heard ENDED: this node has not joined, knows no such
-     * namespace, or serves its most watches).
+     * watch's id, or 0 when refused (the sink heard ENDED: not joined, no such namespace, or its most watches).
      */
     public long watch(String namespace, ClientWatch w, Consumer<WatchEvent> sink) {
         DataPlane p = ctx.stopped() || !join.isJoined() ? null : planeAtGateway(namespace);

@@ -287,9 +287,9 @@ final class NodeCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--bind " + bind + " listens on every interface: say --advertise "
                         + "ADDR, the address peers reach this node at");
             }
-            if (founderHost != null && (bootstrap.isEmpty() || singleNode)) {
-                throw new IllegalArgumentException("--founder-host picks the founder among nodes that share a "
-                        + "--bootstrap name: give --bootstrap, and no --single-node");
+            if (founderHost != null && (founderHost.isBlank() || bootstrap.isEmpty() || singleNode || peerPort == 0)) {
+                throw new IllegalArgumentException("--founder-host NAME picks the founder among nodes that share a "
+                        + "--bootstrap name: give a NAME and --bootstrap, a --port other than 0, and no --single-node");
             }
             if (adminPort != null && (adminPort < 0 || adminPort > 65535)) {
                 throw new IllegalArgumentException("--admin-port must be 0..65535, got " + adminPort);
@@ -354,11 +354,19 @@ final class NodeCommand implements Callable<Integer> {
             return 0;
         }
         logging.apply(Level.INFO);
-        if (Founder.founds(founderHost, Founder.hostName(System.getenv()), options.bootstrap(),
-                new Address(options.host(), options.peerPort()))) {
+        Address self = new Address(options.host(), options.peerPort());
+        Founder.Decision founding = founderHost == null ? Founder.Decision.JOIN
+                : Founder.decide(founderHost, Founder.hostName(System.getenv()), options.bootstrap(), self);
+        if (founding == Founder.Decision.FOUND) {
             options = options.withBootstrap(List.of());
         }
         RattanNode node = RattanNode.start(options);
+        if (founding == Founder.Decision.JOIN_OR_FOUND) {
+            node.call(n -> {
+                n.foundIfUnanswered(Founder.ROUNDS);
+                return null;
+            });
+        }
         out.println("node " + node.contact().id().toHex()
                 + " peer " + node.contact().address()
                 + " gateway " + Addresses.of(node.gatewayAddress())

@@ -2,6 +2,7 @@ package io.rattan.node.cli;
 
 import io.rattan.client.RattanException;
 import java.io.PrintWriter;
+import java.security.Security;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -54,6 +55,12 @@ public final class RattanCli implements Runnable {
     private CommandSpec spec;
 
     public static void main(String[] args) {
+        // A node looks its bootstrap names up every 2 s until it has joined (--founder-host decides by them): the
+        // JVM would keep an answer for 30 s and a failure for 10.
+        if (Security.getProperty("networkaddress.cache.ttl") == null) {
+            Security.setProperty("networkaddress.cache.ttl", "1");
+            Security.setProperty("networkaddress.cache.negative.ttl", "0");
+        }
         System.exit(run(args, System.getenv(), new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
     }
 

@@ -12,6 +12,7 @@ import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
 import java.util.random.RandomGenerator;
@@ -94,22 +95,42 @@ public final class NodeKeyFile {
 
     /**
      * Refuses a secret's file ({@code what}, e.g. "the node key") that others than its owner may read or write. As
-     * PostgreSQL does for its key, a file owned by root may also be read by its group (never written): that is how
-     * Kubernetes mounts a Secret for a pod with an {@code fsGroup} (root, the pod's group, 0440).
+     * PostgreSQL does for its key, a file owned by root may also be read (never written) by a group this process is
+     * in: that is how Kubernetes mounts a Secret for a pod with an {@code fsGroup} (root, the pod's group, 0440).
      *
      * @throws IOException saying to {@code chmod 600} it
      */
     public static void requireOwnerOnly(Path file, String what) throws IOException {
         if (Files.getFileAttributeView(file, PosixFileAttributeView.class) != null) {
             Set<PosixFilePermission> perms = Files.getPosixFilePermissions(file);
-            boolean rootsGroupMayRead = perms.contains(PosixFilePermission.GROUP_READ)
-                    && Integer.valueOf(0).equals(Files.getAttribute(file, "unix:uid"));
+            boolean groupMayRead = perms.contains(PosixFilePermission.GROUP_READ)
+                    && Integer.valueOf(0).equals(Files.getAttribute(file, "unix:uid"))
+                    && ownGroups().contains(Files.getAttribute(file, "unix:gid"));
             if (perms.stream().anyMatch(p -> OTHERS.contains(p)
-                    && !(p == PosixFilePermission.GROUP_READ && rootsGroupMayRead))) {
+                    && !(p == PosixFilePermission.GROUP_READ && groupMayRead))) {
                 throw new IOException(what + " " + file + " is open to others (" + PosixFilePermissions.toString(perms)
-                        + "): chmod 600 it");
+                        + "): chmod 600 it (or, owned by root, 640 with a group of this process's)");
             }
         }
+    }
+
+    /** This process's group ids, real and supplementary, from /proc (none where there is no /proc). */
+    private static Set<Integer> ownGroups() {
+        Set<Integer> out = new HashSet<>();
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"), StandardCharsets.US_ASCII)) {
+                if (line.startsWith("Gid:") || line.startsWith("Groups:")) {
+                    for (String g : line.substring(line.indexOf(':') + 1).trim().split("\\s+")) {
+                        if (!g.isEmpty()) {
+                            out.add(Integer.parseInt(g));
+                        }
+                    }
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            return Set.of();
+        }
+        return out;
     }
 
     /**

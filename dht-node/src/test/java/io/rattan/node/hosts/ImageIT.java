@@ -25,8 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
  * filesystem, its entrypoint run as its non-root user in a mount and PID namespace of its own (a container, short of
  * cgroups) inside a network namespace per host ({@link NetnsHosts}), as docs/deploy.md's private cluster: a CA and a
  * certificate per node made by the image's own {@code rattan certs}, mutual TLS between the nodes, and the
- * Kubernetes manifests' settings (a bootstrap name that lists the nodes started so far, as a headless Service's
- * does, and {@code --founder-host}). Puts and gets cross hosts; SIGTERM makes a node leave and exit 0.
+ * Kubernetes manifests' way of forming the cluster (a bootstrap name that lists the nodes started so far, as a
+ * headless Service's does, and {@code --founder-host}). Puts and gets cross hosts; SIGTERM makes a node leave and
+ * exit 0.
  */
 @Timeout(value = 6, unit = TimeUnit.MINUTES)
 class ImageIT {
@@ -46,9 +47,7 @@ class ImageIT {
     void tearDown() throws Exception {
         for (Process p : nodes) {
             if (p != null) {
-                // The node first: it runs as another user, so unshare's death does not take it along.
-                p.toHandle().descendants().forEach(ProcessHandle::destroyForcibly);
-                p.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+                stop(p);
             }
         }
         if (hosts != null) {
@@ -58,7 +57,7 @@ class ImageIT {
 
     @Test
     void theImageRunsAPrivateClusterOfThreeHostsAsItsNonRootUser() throws Exception {
-        Path tarball = Path.of("target", "jib-image.tar");
+        Path tarball = Path.of(System.getProperty("rattan.image.tarball", "target/jib-image.tar"));
         assertThat(tarball).as("package builds the image tarball").exists();
         Assumptions.assumeTrue(NetnsHosts.available(), "namespaces cannot be made here (needs root)");
         image = OciImage.unpack(tarball, dir.resolve("image"));
@@ -107,8 +106,18 @@ class ImageIT {
     /** Runs the image with {@code args} (a command of {@code rattan}) to its end, on host {@code i}. */
     private int once(int i, Path certs, Path data, String... args) throws Exception {
         Process p = container(i, certs, data, Map.of(), "once-" + i, List.of(args));
-        assertThat(p.waitFor(2, TimeUnit.MINUTES)).isTrue();
-        return p.exitValue();
+        try {
+            assertThat(p.waitFor(2, TimeUnit.MINUTES)).as("rattan %s ended; see once-%d.log", args[0], i).isTrue();
+            return p.exitValue();
+        } finally {
+            stop(p);
+        }
+    }
+
+    /** Kills a container: its command first, which runs as another user, so unshare's death does not end it. */
+    private static void stop(Process p) throws InterruptedException {
+        p.toHandle().descendants().forEach(ProcessHandle::destroyForcibly);
+        p.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
     }
 
     /** Node {@code i}: settings as the Kubernetes manifests give them, and mutual TLS. */
@@ -124,8 +133,7 @@ class ImageIT {
         env.put("RATTAN_BOOTSTRAP", PEERS_NAME + ":4000");
         env.put("RATTAN_FOUNDER_HOST", "rattan-0");
         env.put("RATTAN_TLS_CA", "/certs/ca/ca.crt");
-        env.put("RATTAN_REPLICAS", "3");
-        env.put("RATTAN_WRITE_QUORUM", "2");
+        env.put("RATTAN_FSYNC", "true");
         return container(i, certs, dir.resolve("data-" + i), env, "node-" + i, image.args());
     }
 

@@ -84,7 +84,8 @@ class NatTest {
         behindMapping.addAll(List.of("--advertise", mapped, "--bootstrap", hosts.address(B) + ":4000"));
         node(A, behindMapping);
         awaitReady(A);
-        await().atMost(WAIT).pollInterval(Duration.ofSeconds(1)).until(() -> leafAddresses(B).contains(mapped + ":4000"));
+        await().atMost(WAIT).pollInterval(Duration.ofSeconds(1))
+                .until(() -> leafAddresses(B).contains(mapped + ":4000"));
 
         String key = "c1".repeat(20);
         assertThat(hosts.curl(B, "-X", "POST", "--data-binary", "across the mapping",

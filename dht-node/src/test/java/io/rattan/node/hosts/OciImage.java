@@ -19,7 +19,7 @@ record OciImage(Path rootfs, List<String> entrypoint, List<String> args, Map<Str
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** Unpacks {@code tarball} under {@code work}: the layout in {@code work/layout}, the layers in {@code work/rootfs}. */
+    /** Unpacks {@code tarball} under {@code work}: its layout in {@code layout/}, its layers in {@code rootfs/}. */
     static OciImage unpack(Path tarball, Path work) throws IOException {
         Path layout = Files.createDirectories(work.resolve("layout"));
         Path rootfs = Files.createDirectories(work.resolve("rootfs"));
