@@ -36,6 +36,7 @@ class ImageIT {
     private static final Duration WAIT = Duration.ofMinutes(2);
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String PEERS_NAME = "rattan-peers";
+    private static final int ADMIN_PORT = 4090;
 
     @TempDir
     Path dir;
@@ -70,14 +71,17 @@ class ImageIT {
         Files.writeString(image.rootfs().resolve("etc/hosts"), "");
         hosts = NetnsHosts.create(HOSTS);
 
+        // As the manifests split the CA: its key for the commands that certify, its certificate alone for the nodes.
         Path certs = ownedDir("certs");
         assertThat(once(0, certs, ownedDir("data-0"), "certs", "ca", "--dir", "/certs/ca")).isZero();
         for (int i = 0; i < HOSTS; i++) {
             Path data = i == 0 ? dir.resolve("data-0") : ownedDir("data-" + i);
             assertThat(once(i, certs, data, "certs", "node", "--ca", "/certs/ca", "--data-dir", "/data")).isZero();
         }
+        Path caCert = Files.createDirectories(dir.resolve("ca-cert"));
+        Files.copy(certs.resolve("ca").resolve("ca.crt"), caCert.resolve("ca.crt"));
         for (int i = 0; i < HOSTS; i++) {
-            nodes[i] = node(i, certs);
+            nodes[i] = node(i, caCert);
             awaitReady(i);
         }
         await().atMost(WAIT).pollInterval(Duration.ofSeconds(1))
@@ -86,7 +90,9 @@ class ImageIT {
         String key = "b1".repeat(20);
         assertThat(put(0, key, "from the image")).isEqualTo(201);
         assertThat(get(2, key)).contains(Base64.getEncoder().encodeToString("from the image".getBytes()));
-        assertThat(curl(1, "http://" + hosts.address(1) + ":4080/health").output()).endsWith("200");
+        assertThat(curl(1, "http://" + hosts.address(1) + ":4080/health").status()).isEqualTo(200);
+        assertThat(curl(1, "http://" + hosts.address(1) + ":4080/node").status()).as("on the admin port only")
+                .isEqualTo(404);
         assertThat(Files.getAttribute(dir.resolve("data-1").resolve("node.key"), "unix:uid"))
                 .as("the node runs as the image's user").isEqualTo(10001);
 
@@ -132,15 +138,19 @@ class ImageIT {
         env.put("RATTAN_ADVERTISE", hosts.address(i));
         env.put("RATTAN_BOOTSTRAP", PEERS_NAME + ":4000");
         env.put("RATTAN_FOUNDER_HOST", "rattan-0");
-        env.put("RATTAN_TLS_CA", "/certs/ca/ca.crt");
+        env.put("RATTAN_TLS_CA", "/certs/ca.crt");
         env.put("RATTAN_FSYNC", "true");
+        env.put("RATTAN_HTTP_SERVES", "metrics");
+        env.put("RATTAN_ADMIN_PORT", Integer.toString(ADMIN_PORT));
+        env.put("ROCKSDB_SHAREDLIB_DIR", "/tmp");
         return container(i, certs, dir.resolve("data-" + i), env, "node-" + i, image.args());
     }
 
     /**
      * The image's entrypoint with {@code args} in host {@code i}'s network namespace, in new mount and PID
-     * namespaces where /proc, /dev, a /tmp of its own, {@code data} at /data, {@code certs} at /certs and this host's
-     * hosts file are mounted, chrooted into the image's root as its user; output to {@code log}.log.
+     * namespaces where the image's root is read-only (as the manifests have it) and /proc, /dev, a /tmp of its own,
+     * {@code data} at /data, {@code certs} at /certs and this host's hosts file are mounted, chrooted into the root as
+     * the image's user; output to {@code log}.log.
      */
     private Process container(int i, Path certs, Path data, Map<String, String> env, String log, List<String> args)
             throws IOException {
@@ -149,7 +159,8 @@ class ImageIT {
         if (!Files.exists(hostsFile)) {
             Files.writeString(hostsFile, "");
         }
-        String mounts = "mount -t proc proc " + root + "/proc && mount --rbind /dev " + root + "/dev"
+        String mounts = "mount --bind " + root + " " + root + " && mount -o remount,bind,ro " + root
+                + " && mount -t proc proc " + root + "/proc && mount --rbind /dev " + root + "/dev"
                 + " && mount -t tmpfs -o mode=1777 tmpfs " + root + "/tmp"
                 + " && mount --bind " + data.toAbsolutePath() + " " + root + "/data"
                 + " && mount --bind " + certs.toAbsolutePath() + " " + root + "/certs"
@@ -176,8 +187,9 @@ class ImageIT {
         });
     }
 
+    /** Host {@code i}'s leaf set's size, from {@code /node} on its admin port, which listens on its loopback. */
     private int leafCount(int i) throws IOException {
-        String out = curl(i, "http://" + hosts.address(i) + ":4080/node").output();
+        String out = curl(i, "http://127.0.0.1:" + ADMIN_PORT + "/node").output();
         return JSON.readTree(out.substring(0, out.lastIndexOf('\n'))).get("leafSet").size();
     }
 
