@@ -13,6 +13,7 @@ import io.rattan.node.NodeOptions;
 import io.rattan.node.OperatorEndpoints;
 import io.rattan.node.RattanNode;
 import io.rattan.node.gateway.http.HttpSurfaces;
+import io.rattan.node.identity.NodeKeyFile;
 import io.rattan.node.store.RocksDbStore;
 import io.rattan.node.tls.ClientAccessFiles;
 import io.rattan.node.tls.PeerTls;
@@ -219,6 +220,15 @@ final class NodeCommand implements Callable<Integer> {
                     + "share one clock. Default: when this node starts.")
     Long slowTraceStart;
 
+    @Option(names = "--tls-dir", paramLabel = "DIR",
+            description = "One setting for a private cluster, TLS everywhere: DIR/ca.crt is the cluster CA (as "
+                    + "--tls-ca); the node's certificate and key (node.crt, node.key in --data-dir; `rattan certs node "
+                    + "--san HOST` for the names clients dial) serve peers and both client ports (as --client-tls-cert "
+                    + "and --client-tls-key); and where DIR holds them, " + TlsDirFiles.REVOKED + " (--tls-revoked), "
+                    + TlsDirFiles.CLIENT_CA + " (--client-ca) and " + TlsDirFiles.TOKENS + " (--http-tokens). A flag "
+                    + "given as well wins over its file here.")
+    Path tlsDir;
+
     @Option(names = "--tls-ca", paramLabel = "FILE",
             description = "Mutual TLS between nodes: the cluster CA's certificate, PEM (`rattan certs ca` makes a CA). "
                     + "Every peer connection then needs a certificate of this CA for the node's own key, on both ends "
@@ -281,6 +291,9 @@ final class NodeCommand implements Callable<Integer> {
                     .watch(new WatchLimits(watchLeaseMillis, watchesMax, watchRegistrationsMax,
                             Math.max(1, watchRegistrationsMax / 4))).protocolVersion(protocolVersion).build();
             Path dir = dataDir != null ? dataDir : Path.of("rattan-data", "node-" + peerPort);
+            if (tlsDir != null) {
+                applyTlsDir(dir);
+            }
             String advertised = advertise != null ? advertise : host;
             if (bind != null && advertise == null && !given("--host") && InetAddresses.isInetAddress(bind)
                     && InetAddresses.forString(bind).isAnyLocalAddress()) {
@@ -314,6 +327,18 @@ final class NodeCommand implements Callable<Integer> {
     private boolean given(String option) {
         return spec.commandLine().getParseResult().hasMatchedOption(option)
                 || spec.defaultValueProvider() instanceof NodeSettings s && s.sourceOf(option).isPresent();
+    }
+
+    /** {@code --tls-dir}: the files of DIR and the node's own certificate and key, where no flag names others. */
+    private void applyTlsDir(Path dir) {
+        TlsDirFiles files = TlsDirFiles.in(tlsDir);
+        tlsCa = tlsCa != null ? tlsCa : files.ca();
+        tlsRevoked = tlsRevoked != null ? tlsRevoked : files.revoked();
+        Path nodeCert = tlsCert != null ? tlsCert : dir.resolve(TlsFiles.NODE_CERT);
+        clientTlsCert = clientTlsCert != null ? clientTlsCert : nodeCert;
+        clientTlsKey = clientTlsKey != null ? clientTlsKey : dir.resolve(NodeKeyFile.FILE_NAME);
+        clientCa = clientCa != null ? clientCa : files.clientCa();
+        httpTokens = httpTokens != null ? httpTokens : files.tokens();
     }
 
     private TlsFiles tls(Path dir) {
