@@ -56,8 +56,15 @@ for dir in "$work/unpacked/lib/x86_64-linux-gnu" "$work/unpacked/usr/lib/x86_64-
             cp -L "$lib" "$out/$libdir/"
         done
 done
-# The package's /lib64 entry is a link to an absolute path, which would resolve on the build host: take the file.
-cp "$work/unpacked/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2" "$out/lib64/"
+# The package's /lib64 entry is a link to an absolute path, which would resolve on the build host: take the file,
+# from wherever the release puts it (/lib, or /usr/lib after the /usr merge).
+loader="$(find "$work/unpacked/lib/x86_64-linux-gnu" "$work/unpacked/usr/lib/x86_64-linux-gnu" -maxdepth 1 -type f \
+    -name 'ld-linux-x86-64.so.2' 2>/dev/null | head -n 1)"
+if [[ -z "$loader" ]]; then
+    echo "rootfs.sh: no ld-linux-x86-64.so.2 in the libc6 package" >&2
+    exit 1
+fi
+cp "$loader" "$out/lib64/"
 
 # The user the node runs as (uid 10001), name resolution that reads /etc/hosts first, and the mount points.
 mkdir -p "$out/etc/rattan" "$out/data" "$out/tmp"

@@ -1,5 +1,6 @@
 package io.rattan.node;
 
+import com.google.common.net.InetAddresses;
 import io.rattan.core.net.Address;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -8,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,29 +69,78 @@ public final class Founder {
             if (look > 0) {
                 Thread.sleep(periodMillis);
             }
-            List<String> failed = new ArrayList<>();
-            // Nothing left out: whether this node itself is listed matters too.
-            List<Address> listed = BootstrapResolver.resolve(bootstrap, null, lookup, failed::add);
-            List<Address> others = listed.stream().filter(a -> !a.equals(self)).toList();
-            if (!others.isEmpty()) {
+            Look l = look(bootstrap, self, lookup);
+            if (!l.others().isEmpty()) {
                 log.info("node {}: the founder host {}, but {} lists {}: joining them (founding if {} rounds of "
-                        + "attempts go unanswered)", self, founderHost, bootstrap, others, ROUNDS);
+                        + "attempts go unanswered, or the name comes to list this node alone)", self, founderHost,
+                        bootstrap, l.others(), ROUNDS);
                 return Decision.JOIN_OR_FOUND;
             }
-            if (failed.isEmpty() && listed.contains(self)) {
-                if (++alone == CHECKS) {
-                    log.info("node {}: the founder host {}, and {} lists this node alone: founding a new overlay",
-                            self, founderHost, bootstrap);
-                    return Decision.FOUND;
-                }
-            } else {
-                alone = 0;
-                if (look % LOG_EVERY == 0) {
-                    log.info("node {}: the founder host {}, waiting for {} to list this node ({} does not resolve "
-                            + "yet); looking again every {} ms", self, founderHost, bootstrap, failed, periodMillis);
-                }
+            alone = l.alone() ? alone + 1 : 0;
+            if (alone == CHECKS) {
+                log.info("node {}: the founder host {}, and {} lists this node alone: founding a new overlay", self,
+                        founderHost, bootstrap);
+                return Decision.FOUND;
+            }
+            if (!l.alone() && look % LOG_EVERY == 0) {
+                log.info("node {}: the founder host {}, waiting for {} to list this node (unresolved: {}); looking "
+                        + "again every {} ms", self, founderHost, bootstrap, l.failed(), periodMillis);
             }
         }
+    }
+
+    /**
+     * For {@link Decision#JOIN_OR_FOUND}, on a daemon thread of its own: until {@code settled} (joined, or stopped),
+     * looks at the bootstrap every {@link BootstrapResolver#PERIOD_MILLIS}; once {@value #CHECKS} looks in a row list
+     * this node alone (the others left the name before any answered), runs {@code foundNow}.
+     */
+    public static void foundWhenAloneInBackground(List<Address> bootstrap, Address self, BooleanSupplier settled,
+                                                  Runnable foundNow) {
+        Thread t = new Thread(() -> {
+            try {
+                foundWhenAlone(bootstrap, self, settled, foundNow, BootstrapResolver.SYSTEM,
+                        BootstrapResolver.PERIOD_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "rattan-founder-" + self.port());
+        t.setDaemon(true);
+        t.start();
+    }
+
+    static void foundWhenAlone(List<Address> bootstrap, Address self, BooleanSupplier settled, Runnable foundNow,
+                               BootstrapResolver.Lookup lookup, long periodMillis) throws InterruptedException {
+        int alone = 0;
+        while (!settled.getAsBoolean()) {
+            Thread.sleep(periodMillis);
+            alone = look(bootstrap, self, lookup).alone() ? alone + 1 : 0;
+            if (alone == CHECKS && !settled.getAsBoolean()) {
+                log.info("node {}: {} now lists this node alone, before any other answered: founding a new overlay",
+                        self, bootstrap);
+                foundNow.run();
+                return;
+            }
+        }
+    }
+
+    /** One resolution of the bootstrap: the other nodes it lists, whether it lists this node alone, what failed. */
+    private record Look(List<Address> others, boolean alone, List<String> failed) {
+    }
+
+    private static Look look(List<Address> bootstrap, Address self, BootstrapResolver.Lookup lookup) {
+        Address me = canonical(self);
+        List<String> failed = new ArrayList<>();
+        // Nothing left out: whether this node itself is listed matters too.
+        List<Address> listed = BootstrapResolver.resolve(bootstrap, null, lookup, failed::add).stream()
+                .map(Founder::canonical).toList();
+        List<Address> others = listed.stream().filter(a -> !a.equals(me)).toList();
+        return new Look(others, others.isEmpty() && failed.isEmpty() && listed.contains(me), failed);
+    }
+
+    /** IP literals in one form ({@code FD00::1} is {@code fd00::1}), as the resolver writes them. */
+    private static Address canonical(Address a) {
+        return InetAddresses.isInetAddress(a.host())
+                ? new Address(InetAddresses.toAddrString(InetAddresses.forString(a.host())), a.port()) : a;
     }
 
     /**

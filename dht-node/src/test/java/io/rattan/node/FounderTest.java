@@ -9,6 +9,7 @@ import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 class FounderTest {
@@ -52,6 +53,25 @@ class FounderTest {
         assertThat(Founder.decide("rattan-0", "rattan-0", PEERS, SELF, answers("10.0.0.1", "10.0.0.2"), 0))
                 .isEqualTo(Decision.JOIN_OR_FOUND);
         assertThat(lookedUp).hasSize(1);
+    }
+
+    @Test
+    void aFounderThatJoinedOthersFoundsOnceTheNameListsItAloneUnlessItJoinedFirst() throws Exception {
+        AtomicInteger founded = new AtomicInteger();
+        Founder.foundWhenAlone(PEERS, SELF, () -> false, founded::incrementAndGet, answers("10.0.0.1"), 0);
+        assertThat(founded.get()).isEqualTo(1);
+        assertThat(lookedUp).hasSize(Founder.CHECKS);
+
+        lookedUp.clear();
+        Founder.foundWhenAlone(PEERS, SELF, () -> lookedUp.size() >= 2, founded::incrementAndGet, answers("10.0.0.1"),
+                0);
+        assertThat(founded.get()).as("joined before the third look").isEqualTo(1);
+    }
+
+    @Test
+    void anAdvertisedAddressInAnotherFormIsStillThisNode() throws Exception {
+        Address v6 = new Address("FD00:0::1", 4000);
+        assertThat(Founder.decide("rattan-0", "rattan-0", PEERS, v6, answers("fd00::1"), 0)).isEqualTo(Decision.FOUND);
     }
 
     @Test

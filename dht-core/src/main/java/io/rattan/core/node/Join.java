@@ -78,9 +78,13 @@ final class Join {
      * The node designated to found the overlay ({@code --founder-host}) found its bootstrap listing other nodes:
      * it joins them, unless {@code rounds} rounds of attempts through every address listed go unanswered. Nodes
      * that have not joined do not answer joins, so when every node of a set restarts at once the listed nodes wait
-     * for one another, and this one founds the overlay they join.
+     * for one another, and this one founds the overlay they join. 0 founds it now (the list came to name this node
+     * alone). A new list starts the count again.
      */
     void foundIfUnanswered(int rounds) {
+        if (rounds == 0) {
+            found("its bootstrap now lists no node but itself");
+        }
         foundAfterRounds = rounds;
     }
 
@@ -140,6 +144,9 @@ final class Join {
     void bootstrapResolved(List<Address> addresses) {
         if (ctx.stopped() || joined || rootAnswered) {
             return;
+        }
+        if (!bootstrap.equals(addresses)) {
+            unanswered = 0;
         }
         bootstrap = List.copyOf(addresses);
         if (!attemptOut) {

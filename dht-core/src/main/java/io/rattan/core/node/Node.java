@@ -111,7 +111,7 @@ public final class Node {
         join.start(bootstrapNodes, moreToCome);
     }
 
-    /** Founds the overlay if {@code rounds} rounds of join attempts go unanswered ({@link Join#foundIfUnanswered}). */
+    /** Founds the overlay if {@code rounds} rounds of joins go unanswered; 0: now ({@link Join#foundIfUnanswered}). */
     public void foundIfUnanswered(int rounds) {
         join.foundIfUnanswered(rounds);
     }

@@ -391,6 +391,11 @@ final class NodeCommand implements Callable<Integer> {
                 n.foundIfUnanswered(Founder.ROUNDS);
                 return null;
             });
+            Founder.foundWhenAloneInBackground(options.bootstrap(), self, () -> node.isJoined() || !node.isRunning(),
+                    () -> node.call(n -> {
+                        n.foundIfUnanswered(0);
+                        return null;
+                    }));
         }
         out.println("node " + node.contact().id().toHex()
                 + " peer " + node.contact().address()

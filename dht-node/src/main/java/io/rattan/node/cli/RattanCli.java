@@ -57,7 +57,8 @@ public final class RattanCli implements Runnable {
     public static void main(String[] args) {
         // A node looks its bootstrap names up every 2 s until it has joined (--founder-host decides by them): the
         // JVM would keep an answer for 30 s and a failure for 10.
-        if (Security.getProperty("networkaddress.cache.ttl") == null) {
+        if (Security.getProperty("networkaddress.cache.ttl") == null
+                && System.getProperty("sun.net.inetaddr.ttl") == null) {
             Security.setProperty("networkaddress.cache.ttl", "1");
             Security.setProperty("networkaddress.cache.negative.ttl", "0");
         }
