@@ -118,7 +118,8 @@ final class NodeCommand implements Callable<Integer> {
     @Option(names = "--founder-host", paramLabel = "NAME",
             description = "With a --bootstrap name shared by every node (a StatefulSet's headless Service): the node "
                     + "on the host named NAME (its HOSTNAME, e.g. pod rattan-0) founds the overlay when the name "
-                    + "lists no other node, and joins the others when it does. Every other node joins as usual.")
+                    + "lists it alone three looks in a row; when it lists others it joins them, founding after all if "
+                    + "three rounds of joins go unanswered or the name comes to list it alone. Others join as usual.")
     String founderHost;
 
     @Option(names = "--leaf-set-half", paramLabel = "N", description = "Leaf-set members on each side (1..32).")
