@@ -197,7 +197,9 @@ class WatchClientTest {
             int victim = indexOf(first);
             int[] others = java.util.stream.IntStream.range(0, 5).filter(i -> i != victim).toArray();
             List<String> acked = Collections.synchronizedList(new ArrayList<>());
-            try (RattanClient writer = client(others)) {
+            // Each put must land: an attempt outlasts a gateway's wait on the halted node while it is only suspected
+            // (docs/durability.md), where the default 2 s attempts could all end before it is declared dead.
+            try (RattanClient writer = builder(others).attemptTimeout(Duration.ofSeconds(8)).build()) {
                 for (int i = 0; i < 10; i++) {
                     put(writer, key, "pre-" + i, acked);
                 }
@@ -231,11 +233,15 @@ class WatchClientTest {
     }
 
     private static RattanClient client(int... nodes) {
+        return builder(nodes).build();
+    }
+
+    private static RattanClient.Builder builder(int... nodes) {
         RattanClient.Builder b = RattanClient.builder().totalTimeout(Duration.ofSeconds(30));
         for (int i : nodes) {
             b.gateway("127.0.0.1:" + cluster.node(i).gatewayAddress().getPort());
         }
-        return b.build();
+        return b;
     }
 
     private static byte[] utf8(String s) {
