@@ -75,6 +75,8 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
     private final AtomicLong startToReadyMillis = new AtomicLong(-1);
     private final AtomicLong processStartToReadyMillis = new AtomicLong(-1);
     private final Counter requestsShed;
+    private final Counter deadByProbe;
+    private final Counter deadByRefusal;
     private final TransportListener peerTransport;
     private final TransportListener clientTransport;
     private final TransportListener httpTransport;
@@ -113,6 +115,8 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
                         + "(a shed client request is answered UNAVAILABLE)")
                 .tag("queue", "requests_in_flight")
                 .register(registry);
+        this.deadByProbe = declaredDead(registry, "probe_unanswered");
+        this.deadByRefusal = declaredDead(registry, "refused");
         this.store = new StoreMeters(registry);
         this.repair = new RepairMeters(registry);
         this.transport = new TransportMeters(registry);
@@ -234,6 +238,20 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
     @Override
     public void requestShed() {
         requestsShed.increment();
+    }
+
+    @Override
+    public void peerDeclaredDead(boolean refused) {
+        (refused ? deadByRefusal : deadByProbe).increment();
+    }
+
+    private static Counter declaredDead(MeterRegistry registry, String cause) {
+        return Counter.builder("rattan.peers.declared.dead")
+                .description("Neighbours (leaf-set members, routing-table entries) this node declared dead: their "
+                        + "probe went unanswered for the RTO's cap, or their address refused a connection while they "
+                        + "were suspected")
+                .tag("cause", cause)
+                .register(registry);
     }
 
     /** Refreshes the gauges from a snapshot taken on the node's loop. Any thread. */

@@ -182,6 +182,23 @@ final class NodeOnLoop {
         return () -> gate.post(unwatch);
     }
 
+    /**
+     * The transport's connection to {@code to} was refused ({@link Node#peerRefused}); on the loop. A slow node hears
+     * it behind its queue, as its timers fire, not as a message that its slowness may drop.
+     */
+    void peerRefused(Address to) {
+        Runnable tell = () -> {
+            if (node != null && !stopped) {
+                node.peerRefused(to);
+            }
+        };
+        if (stall == null) {
+            tell.run();
+        } else {
+            stall.afterQueue(tell);
+        }
+    }
+
     /** A frame from a peer, on the loop. Frames that arrive before the node exists or after it stopped are dropped. */
     void receive(Envelope envelope) {
         handle(() -> {

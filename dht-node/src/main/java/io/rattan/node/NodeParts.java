@@ -137,6 +137,7 @@ final class NodeParts {
             this.backend = new NodeBackend(nodeOnLoop, ownStore, store, registry, options.config());
             MessageCodec codec = MessageCodec.speaking(options.config().protocolVersion());
             this.transport = openTransport(options, codec, key, name);
+            transport.onRefused(nodeOnLoop::peerRefused);
             metrics.bindProtocol(codec.version(), transport::peersSpeakingOlder);
             this.peerServer = new PeerServer(loop, new InetSocketAddress(options.bind(), options.peerPort()), codec,
                     nodeOnLoop::receive, name, transport, metrics.peerTransport(), options.limits());

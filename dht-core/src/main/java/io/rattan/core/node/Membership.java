@@ -5,7 +5,7 @@ import static io.rattan.core.node.NodeContext.nanos;
 import io.rattan.core.id.Id;
 import io.rattan.core.msg.Messages.LeafExchange;
 import io.rattan.core.msg.Messages.LeafExchangeReply;
-import io.rattan.core.msg.Messages.Ping;
+import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -18,10 +18,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Who this node knows and how they are: the leaf set, the routing table and each peer's health, kept up by
- * leaf-set exchange and by failure detection (a peer whose request timed out is suspected and probed, and declared
- * dead when the probe fails too). Only contacts heard from directly enter the tables ({@link SecondHandProbes});
- * neighbours declared dead are pinged again for a while ({@link LostContacts}), so a healed partition's sides meet.
- * Owned by the node's event loop.
+ * leaf-set exchange and by failure detection ({@link FailureDetector}). Only contacts heard from directly enter the
+ * tables ({@link SecondHandProbes}); neighbours declared dead are pinged again for a while ({@link LostContacts}), so a
+ * healed partition's sides meet. Owned by the node's event loop.
  */
 final class Membership {
 
@@ -40,6 +39,7 @@ final class Membership {
     private final SecondHandProbes probes;
     private final LostContacts lost;
     private final LeafExchanges exchanges;
+    private final FailureDetector detector;
     private final Runnable leafSetChanged;
     private final Consumer<Id> answersResumed;
     // k: the node's own, or a namespace's in a view of this membership (withReplicas) that shares everything else.
@@ -63,6 +63,7 @@ final class Membership {
                 config.idsPerIp(), selfHost);
         this.probes = new SecondHandProbes(ctx, leafSet, table, peers, this::add);
         this.lost = new LostContacts(ctx, peers);
+        this.detector = new FailureDetector(ctx, leafSet, table, peers, lost, this::forget);
         this.exchanges = new LeafExchanges(ctx, leafSet, peers, this::learn, this::peerTimedOut);
         this.leafSetChanged = leafSetChanged;
         this.answersResumed = answersResumed;
@@ -77,6 +78,7 @@ final class Membership {
         this.probes = base.probes;
         this.lost = base.lost;
         this.exchanges = base.exchanges;
+        this.detector = base.detector;
         this.leafSetChanged = base.leafSetChanged;
         this.answersResumed = base.answersResumed;
         this.replicas = replicas;
@@ -333,29 +335,12 @@ final class Membership {
 
     /** A request to {@code c} timed out: suspect it and probe it; a failed probe declares it dead. */
     void peerTimedOut(Contact c) {
-        if (ctx.outbox().isFull()) {
-            // Our own request table is full: the failure is ours, not the peer's, so blame nobody.
-            return;
-        }
-        peers.unanswered(c.id(), ctx.now());
-        if (!peers.suspect(c.id(), !ctx.stopped())) {
-            return;
-        }
-        long probeStarted = ctx.now();
-        long wait = nanos(ctx.config().rtoMaxMillis());
-        ResentRequest.send(ctx, c, new Ping(), wait,
-                leafSet.holds(c) ? Math.max(PROBE_RESEND_MIN_NANOS, peers.rtoNanos(c.id())) : wait,
-                (reply, took) -> peers.probeAnswered(c.id()),
-                () -> {
-                    if (peers.probeLost(c.id(), probeStarted)) {
-                        log.debug("{} declares {} dead", ctx.tag(), c);
-                        if (leafSet.holds(c) || c.equals(table.find(c.id()))) {
-                            // A neighbour it verified itself: pinged again for a while, in case it is only cut off.
-                            lost.lost(c);
-                        }
-                        forget(c);
-                    }
-                });
+        detector.peerTimedOut(c);
+    }
+
+    /** A connection to {@code a} was refused ({@link FailureDetector#refused}). */
+    void refused(Address a) {
+        detector.refused(a);
     }
 
     private Contact boundTo(Id id) {

@@ -106,8 +106,13 @@ public final class Node {
         namespaces.allChanged();
         tables.start();
         periodic(ctx.config().leafExchangeIntervalMillis(), this::maintainNeighbours);
-        periodic(ctx.config().antiEntropyIntervalMillis(), this::antiEntropy);
-        periodic(ctx.config().purgeIntervalMillis(), this::purgeExpired);
+        periodic(ctx.config().antiEntropyIntervalMillis(), () -> {
+            if (join.isJoined()) {
+                namespaces.antiEntropyRound();
+            }
+        });
+        // A bounded batch of deletions, off the loop.
+        periodic(ctx.config().purgeIntervalMillis(), () -> namespaces.all().forEach(p -> p.purgeExpired(log)));
         join.start(bootstrapNodes, moreToCome);
     }
 
@@ -129,17 +134,6 @@ public final class Node {
         members.exchangeRound();
         tables.probeRound();
         namespaces.storeFaultsNoted();
-    }
-
-    private void antiEntropy() {
-        if (join.isJoined()) {
-            namespaces.antiEntropyRound();
-        }
-    }
-
-    /** A bounded batch of deletions, off the loop. */
-    private void purgeExpired() {
-        namespaces.all().forEach(p -> p.purgeExpired(log));
     }
 
     private void leafSetChanged() {
@@ -239,6 +233,11 @@ public final class Node {
     }
 
     // ---------------------------------------------------------------- inbound
+    /** The transport's connection to {@code a} was refused: nothing listens there ({@link FailureDetector#refused}). */
+    public void peerRefused(Address a) {
+        members.refused(a);
+    }
+
     /** A frame arrived from a peer. */
     public void receive(Envelope e) {
         if (ctx.stopped() || e.sender() == null) {

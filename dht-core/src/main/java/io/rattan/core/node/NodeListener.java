@@ -77,6 +77,13 @@ public interface NodeListener {
     default void durableWaitGaveUp(boolean ownCopy) {
     }
 
+    /**
+     * This node declared a peer dead: its address refused connections while it was suspected ({@code refused}), or
+     * its probe went unanswered.
+     */
+    default void peerDeclaredDead(boolean refused) {
+    }
+
     /** A message left this node. */
     default void messageSent(MessageType type) {
     }

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -101,6 +102,7 @@ public final class NettyTransport implements Transport, AutoCloseable {
     private volatile Contact self;
     private volatile NodeKey key;
     private volatile PeerTls tls;
+    private volatile Consumer<Address> refused = to -> { };
 
     /** A transport with the default bound on outbound connections ({@link Limits#OUTBOUND_CONNECTIONS_MAX}). */
     public NettyTransport(EventLoop loop, MessageCodec codec, String localName, TransportListener listener) {
@@ -127,7 +129,7 @@ public final class NettyTransport implements Transport, AutoCloseable {
         this.localName = localName;
         this.versions = new PeerVersions(codec);
         this.connections = new OutboundConnections(loop, codec, localName, listener, outboundMax, hellos, versions,
-                () -> tls);
+                () -> tls, to -> refused.accept(to));
     }
 
     /**
@@ -182,6 +184,14 @@ public final class NettyTransport implements Transport, AutoCloseable {
     /** The peer connections' TLS, or null when they run without. */
     public PeerTls tls() {
         return tls;
+    }
+
+    /**
+     * Tells {@code refused}, on the loop, of each peer address whose listener refused a connection (nothing listens
+     * there now: the node's failure detection acts on it at once). Any thread, before the first send.
+     */
+    public void onRefused(Consumer<Address> refused) {
+        this.refused = refused;
     }
 
     /** Shortens the handshake timeout, for tests that wait for it. */
@@ -285,12 +295,12 @@ public final class NettyTransport implements Transport, AutoCloseable {
 
     /** Handshakes completed: connections a listener welcomed. */
     public long welcomes() {
-        return connections.welcomes();
+        return connections.welcomes.sum();
     }
 
     /** Connections closed to keep within the outbound bound, the least recently used first. */
     public long connectionsEvicted() {
-        return connections.evicted();
+        return connections.evicted.sum();
     }
 
     /**
@@ -334,22 +344,22 @@ public final class NettyTransport implements Transport, AutoCloseable {
 
     /** Open or opening connections. */
     public int connectionCount() {
-        return connections.connectionCount();
+        return connections.connectionCount.get();
     }
 
     /** Envelope frames written to a connection (handed to Netty on their way to the socket); handshakes apart. */
     public long framesSent() {
-        return connections.framesSent();
+        return connections.framesSent.sum();
     }
 
     /** Frames dropped without being written, for any {@link DropReason}. */
     public long framesDropped() {
-        return connections.framesDropped();
+        return connections.framesDropped.sum();
     }
 
     /** Frames that reached a connection after {@link #halt} began (and were discarded there). Must stay 0. */
     public long framesSentAfterHalt() {
-        return connections.framesSentAfterHalt();
+        return connections.framesSentAfterHalt.sum();
     }
 
     private void onLoopAndWait(Runnable task) {

@@ -24,20 +24,19 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The transport's outbound connection table: one {@link Connection} per peer address, each with the frames that wait
- * for its handshake, and what bounds them all.
- *
- * <p>It exists so that {@link NettyTransport} only decides <em>whether</em> a frame may go and to which connection,
- * while the bookkeeping of where frames wait lives here: the per-peer and total queue bounds (shedding the oldest,
+ * for its handshake, and what bounds them all, so that {@link NettyTransport} only decides <em>whether</em> a frame
+ * may go and to which connection. Here: the per-peer and total queue bounds (shedding the oldest,
  * {@link DropReason#SHED}, or refusing one frame alone over a bound, {@link DropReason#QUEUE_FULL}), writability
- * ({@link DropReason#UNWRITABLE}), least-recently-used eviction past {@code outboundMax}, the one flush per
- * connection after the current loop task, the closed and halted states every write checks, and the counters the
- * transport reports. Everything but those flags and counters is confined to the node's loop and needs no locks.
+ * ({@link DropReason#UNWRITABLE}), least-recently-used eviction past {@code outboundMax}, one flush per connection
+ * after the current loop task, the closed and halted states every write checks, the refused connects, and the counters
+ * the transport reports. Everything but those flags and counters is confined to the node's loop and needs no locks.
  */
 final class OutboundConnections {
 
@@ -51,6 +50,8 @@ final class OutboundConnections {
     private final HelloThrottle hellos;
     private final PeerVersions versions;
     private final Bootstrap bootstrap;
+    // Told, on the loop, of each address whose listener refused a connection: nothing listens there now.
+    private final Consumer<Address> refused;
 
     // Confined to the loop. In access order: the first entry is the least recently used connection.
     private final LinkedHashMap<Address, Connection> connections = new LinkedHashMap<>(16, 0.75f, true);
@@ -65,16 +66,19 @@ final class OutboundConnections {
     private volatile boolean halted;
     /** The address connections leave from; null: whichever the kernel picks. */
     private volatile InetAddress source;
-    private final AtomicInteger connectionCount = new AtomicInteger();
-    private final LongAdder framesSent = new LongAdder();
-    private final LongAdder framesDropped = new LongAdder();
-    private final LongAdder framesSentAfterHalt = new LongAdder();
-    private final LongAdder welcomes = new LongAdder();
-    private final LongAdder evicted = new LongAdder();
+    // The counters the transport reports, read from any thread.
+    final AtomicInteger connectionCount = new AtomicInteger();
+    final LongAdder framesSent = new LongAdder();
+    final LongAdder framesDropped = new LongAdder();
+    final LongAdder framesSentAfterHalt = new LongAdder();
+    final LongAdder welcomes = new LongAdder();
+    final LongAdder evicted = new LongAdder();
 
     OutboundConnections(EventLoop loop, MessageCodec codec, String localName, TransportListener listener,
-                        int outboundMax, HelloThrottle hellos, PeerVersions versions, Supplier<PeerTls> tls) {
+                        int outboundMax, HelloThrottle hellos, PeerVersions versions, Supplier<PeerTls> tls,
+                        Consumer<Address> refused) {
         this.loop = loop;
+        this.refused = refused;
         this.outboundMax = outboundMax;
         this.localName = localName;
         this.listener = listener;
@@ -145,6 +149,14 @@ final class OutboundConnections {
             } else {
                 log.debug("{}: cannot connect to {}: {}", localName, to, f.cause().toString());
                 c.lost("connect failed");
+                if (ConnectRefusal.is(f.cause())) {
+                    // A task of its own: the node may send at once, and a send must not run inside this listener.
+                    try {
+                        loop.execute(() -> refused.accept(to));
+                    } catch (RejectedExecutionException e) {
+                        log.debug("{}: the loop is shutting down; the refusal at {} is not told", localName, to);
+                    }
+                }
             }
         });
         return c;
@@ -180,30 +192,6 @@ final class OutboundConnections {
     /** Counts a write the halt stopped at the socket. */
     void sentAfterHalt() {
         framesSentAfterHalt.increment();
-    }
-
-    int connectionCount() {
-        return connectionCount.get();
-    }
-
-    long framesSent() {
-        return framesSent.sum();
-    }
-
-    long framesDropped() {
-        return framesDropped.sum();
-    }
-
-    long framesSentAfterHalt() {
-        return framesSentAfterHalt.sum();
-    }
-
-    long welcomes() {
-        return welcomes.sum();
-    }
-
-    long evicted() {
-        return evicted.sum();
     }
 
     private void needsFlush(Connection c) {
