@@ -16,12 +16,15 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Real nodes in JVMs of their own for the process tests (the crash and repair-at-volume proofs of
@@ -196,22 +199,50 @@ final class NodeProcesses {
         return URI.create("http://" + node.ports().httpAddress() + pathAndQuery);
     }
 
-    /** Three free ports on loopback: peer, gateway, HTTP. */
+    /**
+     * Three free ports on loopback: peer, gateway, HTTP. Drawn below the kernel's ephemeral range: a port the kernel
+     * handed out for bind(0) and that was closed again can be handed to any socket before the node binds it (another
+     * test's server, any outbound connection's local end), which failed a node's start with "Address already in use".
+     */
     private static NodePorts freePorts() throws IOException {
-        ServerSocket[] sockets = new ServerSocket[3];
         int[] ports = new int[3];
-        try {
-            for (int i = 0; i < 3; i++) {
-                sockets[i] = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-                ports[i] = sockets[i].getLocalPort();
-            }
-        } finally {
-            for (ServerSocket s : sockets) {
-                if (s != null) {
-                    s.close();
-                }
-            }
+        int below = ephemeralLow();
+        for (int i = 0; i < 3; i++) {
+            ports[i] = freePortBelow(below, ports);
         }
         return new NodePorts("127.0.0.1", ports[0], ports[1], ports[2]);
+    }
+
+    private static int freePortBelow(int below, int[] taken) throws IOException {
+        int low = Math.max(1024, below - 12_000);
+        for (int attempt = 0; attempt < 200; attempt++) {
+            int port = ThreadLocalRandom.current().nextInt(low, below);
+            if (Arrays.stream(taken).noneMatch(p -> p == port) && bindable(port)) {
+                return port;
+            }
+        }
+        throw new IOException("no free loopback port found in " + low + ".." + (below - 1));
+    }
+
+    private static boolean bindable(int port) {
+        try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+            return true;
+        } catch (IOException inUse) {
+            return false;
+        }
+    }
+
+    /**
+     * The first port of the kernel's ephemeral range, or Linux's default when it cannot be read or leaves too little
+     * below it. Read line by line: /proc reports a size of 0, and {@code Files.readString} read one character of it.
+     */
+    private static int ephemeralLow() {
+        try {
+            String range = Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).get(0).trim();
+            int low = Integer.parseInt(range.split("\\s+")[0]);
+            return low >= 10_000 ? low : 32_768;
+        } catch (IOException | RuntimeException unreadable) {
+            return 32_768;
+        }
     }
 }
