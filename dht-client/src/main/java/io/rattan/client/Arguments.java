@@ -1,7 +1,7 @@
 package io.rattan.client;
 
+import io.rattan.api.Bytes;
 import io.rattan.core.codec.MessageCodec;
-import io.rattan.core.util.Bytes;
 import java.time.Duration;
 import java.util.Objects;
 

@@ -1,9 +1,9 @@
 package io.rattan.client;
 
 import io.netty.channel.EventLoop;
+import io.rattan.api.Status;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
-import io.rattan.core.msg.Status;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;

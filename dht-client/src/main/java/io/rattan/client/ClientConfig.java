@@ -1,12 +1,12 @@
 package io.rattan.client;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.rattan.core.net.Address;
+import io.rattan.api.Address;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import javax.net.ssl.SSLContext;
 import java.util.concurrent.Executor;
+import javax.net.ssl.SSLContext;
 
 /**
  * A client's settings, validated here so that a built client never holds a nonsensical value.

@@ -1,13 +1,13 @@
 package io.rattan.client;
 
+import io.rattan.api.Address;
+import io.rattan.api.GetOptions;
+import io.rattan.api.Id;
+import io.rattan.api.Status;
 import io.rattan.core.client.HedgeThreshold;
 import io.rattan.core.client.OneHopRouter;
-import io.rattan.core.id.Id;
-import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.GetReply;
-import io.rattan.core.msg.Status;
-import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.NodeConfig;
 import java.util.ArrayList;

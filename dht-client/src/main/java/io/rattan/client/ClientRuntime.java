@@ -1,9 +1,6 @@
 package io.rattan.client;
 
 import io.netty.bootstrap.Bootstrap;
-import io.netty.handler.ssl.ClientAuth;
-import io.netty.handler.ssl.JdkSslContext;
-import io.netty.handler.ssl.SslContext;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
@@ -12,12 +9,15 @@ import io.netty.channel.epoll.EpollEventLoopGroup;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.ssl.ClientAuth;
+import io.netty.handler.ssl.JdkSslContext;
+import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutor;
+import io.rattan.api.Address;
+import io.rattan.api.Status;
 import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.msg.Message;
-import io.rattan.core.msg.Status;
-import io.rattan.core.net.Address;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Collection;

@@ -1,10 +1,10 @@
 package io.rattan.client;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.rattan.api.Address;
+import io.rattan.api.Id;
+import io.rattan.api.Status;
 import io.rattan.core.codec.MessageCodec;
-import io.rattan.core.id.Id;
-import io.rattan.core.msg.Status;
-import io.rattan.core.net.Address;
 import io.rattan.core.util.Ed25519Pem;
 import java.io.IOException;
 import java.io.InputStream;

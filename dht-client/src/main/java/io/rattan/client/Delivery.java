@@ -1,8 +1,8 @@
 package io.rattan.client;
 
-import io.rattan.core.id.Id;
-import io.rattan.core.msg.ValueFilter;
-import io.rattan.core.msg.Status;
+import io.rattan.api.Id;
+import io.rattan.api.Status;
+import io.rattan.api.ValueFilter;
 import java.util.Locale;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;

@@ -2,8 +2,8 @@ package io.rattan.client;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.handler.ssl.SslContext;
+import io.rattan.api.Address;
 import io.rattan.core.codec.MessageCodec;
-import io.rattan.core.net.Address;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**

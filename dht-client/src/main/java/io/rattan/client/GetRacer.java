@@ -1,17 +1,17 @@
 package io.rattan.client;
 
 import io.netty.channel.EventLoop;
+import io.rattan.api.GetOptions;
+import io.rattan.api.Status;
 import io.rattan.core.client.GetRace;
 import io.rattan.core.client.HedgeThreshold;
 import io.rattan.core.env.Cancellable;
 import io.rattan.core.env.Clock;
 import io.rattan.core.env.Scheduler;
-import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.GetReply;
-import io.rattan.core.msg.Status;
 import io.rattan.core.net.Contact;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,9 +1,9 @@
 package io.rattan.client;
 
-import io.rattan.core.msg.Cost;
-import io.rattan.core.msg.GetOptions;
-import io.rattan.core.owned.OwnerStamp;
-import io.rattan.core.util.Bytes;
+import io.rattan.api.Bytes;
+import io.rattan.api.Cost;
+import io.rattan.api.GetOptions;
+import io.rattan.api.OwnerStamp;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -22,7 +22,7 @@ import java.util.Objects;
  *                  copy of each page counted them in band: forwards, hop acks, timed-out forwards, iterative queries
  *                  and replies, the final reply; not the client's own request and reply, nor copies that lost a race
  *                  (see {@link Cost})
- * @param partial   true when a quorum get ({@link io.rattan.core.msg.GetOptions#withQuorum}) reached fewer than
+ * @param partial   true when a quorum get ({@link io.rattan.api.GetOptions#withQuorum}) reached fewer than
  *                  the R replicas it asked for, for some page: the values are the merge of the replicas it did reach,
  *                  and may lack a value only the others hold. Always false for a get of one replica (the default)
  */

@@ -1,11 +1,11 @@
 package io.rattan.client;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
+import io.rattan.api.OwnerStamp;
+import io.rattan.api.SignedOp;
 import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.msg.PutCondition;
-import io.rattan.core.owned.OwnerStamp;
-import io.rattan.core.owned.SignedOp;
-import io.rattan.core.util.Bytes;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;

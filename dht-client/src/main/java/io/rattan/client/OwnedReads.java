@@ -1,9 +1,9 @@
 package io.rattan.client;
 
-import io.rattan.core.id.Id;
-import io.rattan.core.msg.ValueFilter;
+import io.rattan.api.Id;
+import io.rattan.api.SignedOp;
+import io.rattan.api.ValueFilter;
 import io.rattan.core.owned.OwnerSignatures;
-import io.rattan.core.owned.SignedOp;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

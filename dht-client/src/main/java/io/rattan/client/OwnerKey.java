@@ -1,11 +1,11 @@
 package io.rattan.client;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
+import io.rattan.api.OwnerStamp;
+import io.rattan.api.SignedOp;
 import io.rattan.core.owned.OwnerSignatures;
-import io.rattan.core.owned.OwnerStamp;
 import io.rattan.core.owned.SignedBytes;
-import io.rattan.core.owned.SignedOp;
-import io.rattan.core.util.Bytes;
 import io.rattan.core.util.Ed25519Pem;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,12 +1,12 @@
 package io.rattan.client;
 
-import io.rattan.core.id.Id;
-import io.rattan.core.msg.Cost;
-import io.rattan.core.msg.GetOptions;
+import io.rattan.api.Bytes;
+import io.rattan.api.Cost;
+import io.rattan.api.GetOptions;
+import io.rattan.api.Id;
+import io.rattan.api.Status;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.GetReply;
-import io.rattan.core.msg.Status;
-import io.rattan.core.util.Bytes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,9 +1,9 @@
 package io.rattan.client;
 
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
+import io.rattan.api.Status;
 import io.rattan.core.client.KeepAlive;
-import io.rattan.core.id.Id;
-import io.rattan.core.msg.Status;
-import io.rattan.core.util.Bytes;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;

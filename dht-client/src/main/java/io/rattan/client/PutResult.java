@@ -1,6 +1,6 @@
 package io.rattan.client;
 
-import io.rattan.core.util.Bytes;
+import io.rattan.api.Bytes;
 import java.util.Objects;
 
 /**

@@ -1,18 +1,18 @@
 package io.rattan.client;
 
+import io.rattan.api.Bytes;
+import io.rattan.api.GetOptions;
+import io.rattan.api.Id;
+import io.rattan.api.RoutingMode;
+import io.rattan.api.Status;
+import io.rattan.api.ValueFilter;
 import io.rattan.core.client.HedgeThreshold;
 import io.rattan.core.codec.MessageCodec;
-import io.rattan.core.id.Id;
-import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.msg.Messages.ClientRemove;
 import io.rattan.core.msg.PutCondition;
-import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.SecretBinding;
-import io.rattan.core.msg.Status;
-import io.rattan.core.msg.ValueFilter;
-import io.rattan.core.util.Bytes;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;

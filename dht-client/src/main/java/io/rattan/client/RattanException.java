@@ -1,6 +1,6 @@
 package io.rattan.client;
 
-import io.rattan.core.msg.Status;
+import io.rattan.api.Status;
 import java.util.Objects;
 
 /**

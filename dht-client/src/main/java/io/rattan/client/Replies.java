@@ -1,5 +1,7 @@
 package io.rattan.client;
 
+import io.rattan.api.Bytes;
+import io.rattan.api.Status;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.MessageType;
 import io.rattan.core.msg.Messages.ErrorReply;
@@ -8,8 +10,6 @@ import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.RemoveReply;
 import io.rattan.core.msg.Messages.RingReply;
 import io.rattan.core.msg.Messages.ValueEntry;
-import io.rattan.core.msg.Status;
-import io.rattan.core.util.Bytes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,10 +1,10 @@
 package io.rattan.client;
 
 import io.netty.channel.EventLoop;
+import io.rattan.api.Bytes;
 import io.rattan.core.msg.Messages.ClientRing;
 import io.rattan.core.msg.Messages.RingReply;
 import io.rattan.core.net.Contact;
-import io.rattan.core.util.Bytes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;

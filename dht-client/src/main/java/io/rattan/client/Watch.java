@@ -1,6 +1,6 @@
 package io.rattan.client;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Id;
 
 /**
  * A watch of a key ({@link RattanClient#watch}): its listener hears the key's values, then every change, until

@@ -31,9 +31,9 @@ public interface WatchListener {
     }
 
     /**
-     * The watch ended for good, not by its {@link Watch#close()}: with {@link io.rattan.core.msg.Status#RATE_LIMITED}
+     * The watch ended for good, not by its {@link Watch#close()}: with {@link io.rattan.api.Status#RATE_LIMITED}
      * when a gateway or its connection serves its most watches, a final status such as
-     * {@link io.rattan.core.msg.Status#BAD_REQUEST}, or {@link io.rattan.core.msg.Status#UNAVAILABLE} when the
+     * {@link io.rattan.api.Status#BAD_REQUEST}, or {@link io.rattan.api.Status#UNAVAILABLE} when the
      * client closed. Nothing follows. (A gateway that fails is not an end: the watch moves to another.)
      */
     default void onEnded(RattanException cause) {

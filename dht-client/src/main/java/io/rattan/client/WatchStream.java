@@ -1,14 +1,14 @@
 package io.rattan.client;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Id;
+import io.rattan.api.Status;
+import io.rattan.api.ValueFilter;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientUnwatch;
 import io.rattan.core.msg.Messages.ClientWatch;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.WatchEvent;
-import io.rattan.core.msg.Status;
-import io.rattan.core.msg.ValueFilter;
 import io.rattan.core.msg.WatchKind;
 import java.util.BitSet;
 import java.util.concurrent.RejectedExecutionException;

@@ -1,12 +1,12 @@
 package io.rattan.client;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
+import io.rattan.api.OwnerStamp;
+import io.rattan.api.SignedOp;
+import io.rattan.api.ValueFilter;
 import io.rattan.core.msg.Messages.WatchEvent;
-import io.rattan.core.msg.ValueFilter;
 import io.rattan.core.owned.OwnerSignatures;
-import io.rattan.core.owned.OwnerStamp;
-import io.rattan.core.owned.SignedOp;
-import io.rattan.core.util.Bytes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

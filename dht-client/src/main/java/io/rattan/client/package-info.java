@@ -26,8 +26,8 @@
  * Every call of a {@link io.rattan.client.RattanClient} is sent to one gateway at a time over a long-lived TCP
  * connection (one per gateway, opened on first use, reopened after it closes, shared by all calls: requests are
  * multiplexed by request id). Calls take turns round-robin over the gateways, from a random start. When an attempt
- * fails with a transient status ({@link io.rattan.core.msg.Status#UNAVAILABLE}, {@link
- * io.rattan.core.msg.Status#TIMEOUT}, {@link io.rattan.core.msg.Status#INTERNAL}), cannot connect, loses its
+ * fails with a transient status ({@link io.rattan.api.Status#UNAVAILABLE}, {@link
+ * io.rattan.api.Status#TIMEOUT}, {@link io.rattan.api.Status#INTERNAL}), cannot connect, loses its
  * connection, or gets no reply within the attempt timeout, the call waits a random backoff and retries on the next
  * gateway (one the call has not tried yet, if any is available), up to {@link
  * io.rattan.client.RattanClient.Builder#maxRetries(int) maxRetries} times and never beyond the {@link
@@ -39,8 +39,8 @@
  * nothing at all arrived during an attempt that timed out is closed, to be reopened on next use; the other attempts
  * pending on it fail with it, and go on to another gateway without spending a retry (once per gateway). When a call
  * fails, its message names each attempt's gateway and status. Final answers ({@link
- * io.rattan.core.msg.Status#BAD_REQUEST}, {@link io.rattan.core.msg.Status#TOO_LARGE}, {@link
- * io.rattan.core.msg.Status#FORBIDDEN}) are never retried. Retrying a put is safe: a value's identity is its hash, so
+ * io.rattan.api.Status#BAD_REQUEST}, {@link io.rattan.api.Status#TOO_LARGE}, {@link
+ * io.rattan.api.Status#FORBIDDEN}) are never retried. Retrying a put is safe: a value's identity is its hash, so
  * storing it twice stores it once.
  *
  * <h2>Namespaces</h2>
@@ -53,8 +53,8 @@
  * with {@code NOT_FOUND}. One-hop gets are the default namespace's only (the client's ring image names its replicas).
  *
  * <h2>Watches</h2>
- * {@link io.rattan.client.RattanClient#watch(io.rattan.core.id.Id, io.rattan.client.WatchListener)} watches a key
- * (with a {@link io.rattan.core.msg.ValueFilter}, only one owner's values, or one owned value): the
+ * {@link io.rattan.client.RattanClient#watch(io.rattan.api.Id, io.rattan.client.WatchListener)} watches a key
+ * (with a {@link io.rattan.api.ValueFilter}, only one owner's values, or one owned value): the
  * {@link io.rattan.client.WatchListener} hears {@code onValue} for each value live when the watch began, then
  * {@code onReady} once, then {@code onValue} for each value put since (and each newer sequence of an owned value),
  * {@code onRemoved} and {@code onExpired} for values it heard that were removed or reached their TTL's end. The
@@ -68,7 +68,7 @@
  * exactly the events since; any other sends every live value again, of which the client hands over only those it
  * had not (or a newer sequence), and then tells as removed (or expired, when its TTL has run out) each value it had
  * handed over that the gateway no longer holds. A gateway or connection that serves its most watches ends a new one
- * at once ({@code onEnded} with {@link io.rattan.core.msg.Status#RATE_LIMITED}); that and other final statuses end
+ * at once ({@code onEnded} with {@link io.rattan.api.Status#RATE_LIMITED}); that and other final statuses end
  * the watch for good. {@link io.rattan.client.Watch#close()} ends it without an {@code onEnded}.
  *
  * <p>The listener is called on the client's completion executor, never on an event loop, one call at a time per
@@ -76,24 +76,24 @@
  * executor). Owned values are verified against their owners' signatures first, as a get's are.
  *
  * <h2>One-hop gets</h2>
- * With {@link io.rattan.core.msg.GetOptions#oneHop()} the client routes the get itself, by its own image of the
+ * With {@link io.rattan.api.GetOptions#oneHop()} the client routes the get itself, by its own image of the
  * ring: it sends each copy straight to the binary gateway of one of the key's replicas, so that the replica answers
  * at once (0 hops), the replica measured fastest first, the next copies and the hedges to the next replicas (a hedge
  * goes after 1.2 times the round trip measured to the replica before it, plus 5 ms). The image starts empty and
  * learns only from answers: every one-hop get asks the answering node to name the key's replicas and their gateways
  * ({@code wantHolders}), which add to and correct the image. Until it knows a key's replicas, and for a copy whose
  * replica fails (it is then forgotten), the get goes through the configured gateways as usual, so a one-hop get
- * never fails where a routed one would succeed. {@link io.rattan.core.msg.GetOptions#gateways()} copies go to that
+ * never fails where a routed one would succeed. {@link io.rattan.api.GetOptions#gateways()} copies go to that
  * many replicas at once. The image is bounded (1,024 nodes, one connection each at most). This client never sets the
  * wire's {@code oneHop} flag, which asks a gateway to use <em>its</em> image (HTTP's {@code onehop=true}).
  *
  * <h2>Quorum gets</h2>
- * With {@link io.rattan.core.msg.GetOptions#withQuorum(int)} each page is a quorum get: the first replica of the key
+ * With {@link io.rattan.api.GetOptions#withQuorum(int)} each page is a quorum get: the first replica of the key
  * it reaches reads R replicas (itself included; R = ⌊k/2⌋+1 of the gateway's k when 0 is given), answers with their
  * merge (a removed value stays removed, an expired one is left out) and sends each replica that lacked a record the
  * merged one (read repair). A page that reached fewer than R replicas is still answered, with the merge of those it
  * reached, and {@link io.rattan.client.GetResult#partial()} is then true: check it when the read must have seen R
- * replicas. A quorum get cannot be iterative ({@link io.rattan.core.msg.GetOptions} refuses it).
+ * replicas. A quorum get cannot be iterative ({@link io.rattan.api.GetOptions} refuses it).
  *
  * <h2>Metrics</h2>
  * With a {@link io.rattan.client.RattanClient.Builder#meterRegistry registry}, every call is timed, all attempts

@@ -4,12 +4,12 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.rattan.core.id.Id;
-import io.rattan.core.msg.GetOptions;
+import io.rattan.api.Address;
+import io.rattan.api.Bytes;
+import io.rattan.api.GetOptions;
+import io.rattan.api.Id;
+import io.rattan.api.RoutingMode;
 import io.rattan.core.msg.Messages.ClientGet;
-import io.rattan.core.msg.RoutingMode;
-import io.rattan.core.net.Address;
-import io.rattan.core.util.Bytes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

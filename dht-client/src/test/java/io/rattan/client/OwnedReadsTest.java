@@ -4,12 +4,12 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.rattan.core.id.Id;
-import io.rattan.core.msg.GetOptions;
+import io.rattan.api.Bytes;
+import io.rattan.api.GetOptions;
+import io.rattan.api.Id;
+import io.rattan.api.OwnerStamp;
+import io.rattan.api.SignedOp;
 import io.rattan.core.msg.Messages.ClientPut;
-import io.rattan.core.owned.OwnerStamp;
-import io.rattan.core.owned.SignedOp;
-import io.rattan.core.util.Bytes;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

@@ -3,11 +3,11 @@ package io.rattan.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
+import io.rattan.api.OwnerStamp;
+import io.rattan.api.SignedOp;
 import io.rattan.core.owned.OwnerSignatures;
-import io.rattan.core.owned.OwnerStamp;
-import io.rattan.core.owned.SignedOp;
-import io.rattan.core.util.Bytes;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;

@@ -3,7 +3,7 @@ package io.rattan.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rattan.core.net.Address;
+import io.rattan.api.Address;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.netty.util.concurrent.FastThreadLocalThread;
-import io.rattan.core.id.Id;
-import io.rattan.core.msg.GetOptions;
-import io.rattan.core.msg.RoutingMode;
+import io.rattan.api.GetOptions;
+import io.rattan.api.Id;
+import io.rattan.api.RoutingMode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

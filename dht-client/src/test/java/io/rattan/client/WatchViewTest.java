@@ -2,15 +2,15 @@ package io.rattan.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
+import io.rattan.api.OwnerStamp;
+import io.rattan.api.SignedOp;
+import io.rattan.api.Status;
+import io.rattan.api.ValueFilter;
 import io.rattan.core.msg.Messages.ValueEntry;
 import io.rattan.core.msg.Messages.WatchEvent;
-import io.rattan.core.msg.Status;
-import io.rattan.core.msg.ValueFilter;
 import io.rattan.core.msg.WatchKind;
-import io.rattan.core.owned.OwnerStamp;
-import io.rattan.core.owned.SignedOp;
-import io.rattan.core.util.Bytes;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.rattan.node;
 
 import com.google.common.net.InetAddresses;
-import io.rattan.core.net.Address;
+import io.rattan.api.Address;
 import io.rattan.core.node.Node;
 import java.net.InetAddress;
 import java.net.UnknownHostException;

@@ -2,6 +2,7 @@ package io.rattan.node;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.rattan.api.Status;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.MessageType;
 import io.rattan.core.msg.Messages.ErrorReply;
@@ -10,7 +11,6 @@ import io.rattan.core.msg.Messages.InNamespace;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.RemoveReply;
 import io.rattan.core.msg.NamespaceDefinition;
-import io.rattan.core.msg.Status;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;

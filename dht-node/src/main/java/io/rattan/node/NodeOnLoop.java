@@ -1,14 +1,14 @@
 package io.rattan.node;
 
 import io.netty.channel.EventLoop;
+import io.rattan.api.Address;
+import io.rattan.api.Status;
 import io.rattan.core.env.NodeEnv;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientWatch;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.WatchEvent;
-import io.rattan.core.msg.Status;
-import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.Node;
 import io.rattan.core.node.NodeConfig;

@@ -1,12 +1,12 @@
 package io.rattan.node;
 
 import com.google.common.net.InetAddresses;
-import io.rattan.core.net.Address;
+import io.rattan.api.Address;
 import io.rattan.core.node.NodeConfig;
+import io.rattan.node.limits.Limits;
 import io.rattan.node.store.RocksDbStore;
 import io.rattan.node.tls.ClientAccessFiles;
 import io.rattan.node.tls.TlsFiles;
-import io.rattan.node.limits.Limits;
 import io.rattan.node.transport.PeerDelays;
 import java.net.Inet4Address;
 import java.net.Inet6Address;

@@ -1,10 +1,10 @@
 package io.rattan.node;
 
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
 import io.rattan.core.env.ExpiryClock;
-import io.rattan.core.id.Id;
 import io.rattan.core.store.Store;
 import io.rattan.core.store.StoredRecord;
-import io.rattan.core.util.Bytes;
 import io.rattan.node.store.OffLoopStore;
 import io.rattan.node.store.RocksDbStore;
 import java.io.IOException;

@@ -2,7 +2,7 @@ package io.rattan.node;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.rattan.core.msg.RoutingMode;
+import io.rattan.api.RoutingMode;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**

@@ -3,7 +3,7 @@ package io.rattan.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.rattan.core.net.Address;
+import io.rattan.api.Address;
 import io.rattan.core.node.NodeConfig;
 import java.io.IOException;
 import java.net.InetSocketAddress;

@@ -2,7 +2,7 @@ package io.rattan.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rattan.core.net.Address;
+import io.rattan.api.Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;

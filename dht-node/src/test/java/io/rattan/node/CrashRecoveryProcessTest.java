@@ -3,8 +3,8 @@ package io.rattan.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.rattan.core.id.Id;
-import io.rattan.core.util.Bytes;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
 import io.rattan.node.process.NodeProcess;
 import io.rattan.node.store.RocksDbNativeLibrary;
 import java.io.IOException;

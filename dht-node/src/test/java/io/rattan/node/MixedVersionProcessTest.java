@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.rattan.api.Id;
 import io.rattan.core.codec.MessageCodec;
-import io.rattan.core.id.Id;
+import io.rattan.node.identity.NodeKeyFile;
 import io.rattan.node.process.NodeProcess;
 import io.rattan.node.store.RocksDbNativeLibrary;
-import io.rattan.node.identity.NodeKeyFile;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

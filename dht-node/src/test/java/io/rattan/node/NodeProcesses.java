@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.rattan.core.id.Id;
+import io.rattan.api.Id;
 import io.rattan.node.process.NodeLaunch;
 import io.rattan.node.process.NodePorts;
 import io.rattan.node.process.NodeProcess;

@@ -1,9 +1,9 @@
 package io.rattan.node;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Address;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
 import io.rattan.core.msg.Message;
-import io.rattan.core.net.Address;
-import io.rattan.core.util.Bytes;
 import java.util.concurrent.CompletableFuture;
 
 /**

@@ -1,6 +1,6 @@
 package io.rattan.node;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Id;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.ReplicaView;
 import java.util.List;

@@ -2,11 +2,11 @@ package io.rattan.node;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.rattan.api.GetOptions;
+import io.rattan.api.Id;
+import io.rattan.api.RoutingMode;
 import io.rattan.client.GetResult;
 import io.rattan.client.RattanClient;
-import io.rattan.core.id.Id;
-import io.rattan.core.msg.GetOptions;
-import io.rattan.core.msg.RoutingMode;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 

@@ -3,8 +3,8 @@ package io.rattan.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.rattan.api.Status;
 import io.rattan.client.RattanException;
-import io.rattan.core.msg.Status;
 import io.rattan.node.store.RocksDbStore;
 import java.io.IOException;
 import java.net.URI;

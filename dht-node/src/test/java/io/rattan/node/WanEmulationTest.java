@@ -2,12 +2,12 @@ package io.rattan.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rattan.api.Address;
+import io.rattan.api.GetOptions;
+import io.rattan.api.Id;
+import io.rattan.api.RoutingMode;
 import io.rattan.client.GetResult;
 import io.rattan.client.RattanClient;
-import io.rattan.core.id.Id;
-import io.rattan.core.msg.GetOptions;
-import io.rattan.core.msg.RoutingMode;
-import io.rattan.core.net.Address;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.wan.HostAssignment;
 import io.rattan.core.wan.LatencyMatrix;

@@ -3,13 +3,13 @@ package io.rattan.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.rattan.api.Address;
+import io.rattan.api.Id;
 import io.rattan.client.GetResult;
 import io.rattan.client.RattanClient;
 import io.rattan.client.RattanException;
 import io.rattan.client.Watch;
 import io.rattan.client.WatchListener;
-import io.rattan.core.id.Id;
-import io.rattan.core.net.Address;
 import io.rattan.node.process.NodeProcess;
 import io.rattan.node.store.RocksDbNativeLibrary;
 import java.net.http.HttpClient;

@@ -1,6 +1,6 @@
 package io.rattan.bench.cluster;
 
-import io.rattan.core.net.Address;
+import io.rattan.api.Address;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package io.rattan.bench.cluster;
 
-import io.rattan.core.net.Address;
+import io.rattan.api.Address;
 import io.rattan.core.wan.LatencyMatrix;
 import io.rattan.node.process.NodeLaunch;
 import io.rattan.node.process.NodePorts;

@@ -1,7 +1,7 @@
 package io.rattan.bench.cluster;
 
+import io.rattan.api.Address;
 import io.rattan.core.id.NodeKey;
-import io.rattan.core.net.Address;
 import io.rattan.node.identity.NodeKeyFile;
 import io.rattan.node.process.NodeProcess;
 import io.rattan.node.tls.ClusterCa;

@@ -1,11 +1,11 @@
 package io.rattan.bench.cluster;
 
+import io.rattan.api.Address;
+import io.rattan.api.Id;
 import io.rattan.bench.cli.DurationConverter;
 import io.rattan.bench.cli.ExitCodes;
 import io.rattan.client.RattanClient;
 import io.rattan.client.RattanException;
-import io.rattan.core.id.Id;
-import io.rattan.core.net.Address;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;

@@ -1,11 +1,11 @@
 package io.rattan.bench.harness;
 
+import io.rattan.api.Address;
+import io.rattan.api.Id;
+import io.rattan.api.Status;
 import io.rattan.client.GetResult;
 import io.rattan.client.RattanClient;
 import io.rattan.client.RattanException;
-import io.rattan.core.id.Id;
-import io.rattan.core.msg.Status;
-import io.rattan.core.net.Address;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.rattan.bench.harness;
 
-import io.rattan.core.msg.GetOptions;
-import io.rattan.core.msg.RoutingMode;
+import io.rattan.api.GetOptions;
+import io.rattan.api.RoutingMode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;

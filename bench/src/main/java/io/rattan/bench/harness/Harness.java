@@ -1,9 +1,9 @@
 package io.rattan.bench.harness;
 
+import io.rattan.api.Id;
 import io.rattan.bench.harness.OpStats.Outcome;
 import io.rattan.bench.harness.Target.GetAnswer;
 import io.rattan.bench.harness.Target.TargetFailure;
-import io.rattan.core.id.Id;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;

@@ -2,9 +2,9 @@ package io.rattan.bench.harness;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.rattan.core.id.Id;
-import io.rattan.core.msg.RoutingMode;
-import io.rattan.core.net.Address;
+import io.rattan.api.Address;
+import io.rattan.api.Id;
+import io.rattan.api.RoutingMode;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;

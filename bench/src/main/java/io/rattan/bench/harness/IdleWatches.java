@@ -1,7 +1,7 @@
 package io.rattan.bench.harness;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.rattan.core.id.Id;
+import io.rattan.api.Id;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -21,7 +21,7 @@ import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.util.concurrent.ScheduledFuture;
-import io.rattan.core.net.Address;
+import io.rattan.api.Address;
 import io.rattan.node.netty.EventLoops;
 import java.io.IOException;
 import java.time.Duration;

@@ -2,8 +2,8 @@ package io.rattan.bench.harness;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.rattan.core.id.Id;
-import io.rattan.core.net.Address;
+import io.rattan.api.Address;
+import io.rattan.api.Id;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

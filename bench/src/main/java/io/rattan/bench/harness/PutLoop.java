@@ -1,6 +1,6 @@
 package io.rattan.bench.harness;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Id;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.Semaphore;

@@ -1,12 +1,12 @@
 package io.rattan.bench.harness;
 
+import io.rattan.api.Address;
+import io.rattan.api.Id;
 import io.rattan.client.GetResult;
 import io.rattan.client.RattanClient;
 import io.rattan.client.RattanException;
 import io.rattan.client.Watch;
 import io.rattan.client.WatchListener;
-import io.rattan.core.id.Id;
-import io.rattan.core.net.Address;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.rattan.bench.harness;
 
 import io.netty.handler.codec.http.HttpMethod;
+import io.rattan.api.Address;
 import io.rattan.bench.harness.Target.TargetFailure;
-import io.rattan.core.net.Address;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.rattan.bench.harness;
 
-import io.rattan.core.net.Address;
+import io.rattan.api.Address;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -2,9 +2,9 @@ package io.rattan.bench.harness;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rattan.api.Address;
+import io.rattan.api.Id;
 import io.rattan.client.RattanClient;
-import io.rattan.core.id.Id;
-import io.rattan.core.net.Address;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -2,9 +2,9 @@ package io.rattan.bench.harness;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rattan.api.Address;
+import io.rattan.api.Id;
 import io.rattan.bench.cluster.ClusterFiles;
-import io.rattan.core.id.Id;
-import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.NodeConfig;
 import java.io.IOException;

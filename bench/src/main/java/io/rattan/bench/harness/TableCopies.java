@@ -1,6 +1,6 @@
 package io.rattan.bench.harness;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Id;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.GetReply;
@@ -21,7 +21,7 @@ import java.util.function.LongConsumer;
  * one-hop copy straight to a replica's gateway, passed on along the client's targets while they fail, as the
  * simulator's {@code DirectCopies} does. Every message a copy causes that the client can know of is charged to the
  * get's mode: the request and the reply on the client connection (encoded, plus headers), and the cost the nodes
- * counted in band on the copy's path ({@link io.rattan.core.msg.Cost}), for every copy that answers, winner or
+ * counted in band on the copy's path ({@link io.rattan.api.Cost}), for every copy that answers, winner or
  * not, and the probes a one-hop answer sets off. Confined to the table's loop.
  */
 final class TableCopies {

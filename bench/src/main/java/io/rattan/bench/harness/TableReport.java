@@ -1,6 +1,6 @@
 package io.rattan.bench.harness;
 
-import io.rattan.core.msg.Cost;
+import io.rattan.api.Cost;
 import io.rattan.sim.experiment.OpenDhtTable;
 import io.rattan.sim.experiment.TableFiles;
 import java.util.List;

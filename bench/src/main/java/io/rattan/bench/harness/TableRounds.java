@@ -1,17 +1,17 @@
 package io.rattan.bench.harness;
 
+import io.rattan.api.Bytes;
+import io.rattan.api.GetOptions;
+import io.rattan.api.Id;
 import io.rattan.core.client.GetRace;
 import io.rattan.core.client.HedgeThreshold;
-import io.rattan.core.id.Id;
-import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.net.Contact;
-import io.rattan.core.util.Bytes;
 import io.rattan.sim.experiment.GetLog;
 import io.rattan.sim.experiment.OneHopClient;
-import io.rattan.sim.experiment.RoundTally;
 import io.rattan.sim.experiment.OpenDhtTable;
+import io.rattan.sim.experiment.RoundTally;
 import io.rattan.sim.experiment.TableDraws;
 import java.util.Comparator;
 import java.util.List;

@@ -1,16 +1,16 @@
 package io.rattan.bench.harness;
 
-import io.rattan.core.id.Id;
-import io.rattan.core.msg.GetOptions;
+import io.rattan.api.GetOptions;
+import io.rattan.api.Id;
+import io.rattan.api.RoutingMode;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
-import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.net.Contact;
 import io.rattan.core.slow.SlowPeriod;
 import io.rattan.sim.experiment.GetLog;
 import io.rattan.sim.experiment.OneHopClient;
-import io.rattan.sim.experiment.RoundTally;
 import io.rattan.sim.experiment.OpenDhtTable;
+import io.rattan.sim.experiment.RoundTally;
 import io.rattan.sim.experiment.StoredValues;
 import io.rattan.sim.experiment.TableDraws;
 import java.io.IOException;

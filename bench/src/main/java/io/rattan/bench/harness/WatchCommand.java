@@ -2,11 +2,11 @@ package io.rattan.bench.harness;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rattan.api.Address;
+import io.rattan.api.Id;
 import io.rattan.bench.cli.DurationConverter;
 import io.rattan.bench.cli.ExitCodes;
 import io.rattan.bench.cluster.ClusterFiles;
-import io.rattan.core.id.Id;
-import io.rattan.core.net.Address;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;

@@ -1,8 +1,12 @@
 package io.rattan.bench.jmh;
 
+import io.rattan.api.Address;
+import io.rattan.api.Bytes;
+import io.rattan.api.Cost;
+import io.rattan.api.Id;
+import io.rattan.api.RoutingMode;
+import io.rattan.api.Status;
 import io.rattan.core.codec.MessageCodec;
-import io.rattan.core.id.Id;
-import io.rattan.core.msg.Cost;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
@@ -15,11 +19,7 @@ import io.rattan.core.msg.Messages.PutRequest;
 import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.StoreReplicas;
 import io.rattan.core.msg.Messages.ValueEntry;
-import io.rattan.core.msg.RoutingMode;
-import io.rattan.core.msg.Status;
-import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
-import io.rattan.core.util.Bytes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;

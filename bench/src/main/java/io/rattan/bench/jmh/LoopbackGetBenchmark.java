@@ -1,11 +1,11 @@
 package io.rattan.bench.jmh;
 
+import io.rattan.api.Address;
+import io.rattan.api.GetOptions;
+import io.rattan.api.Id;
+import io.rattan.api.RoutingMode;
 import io.rattan.client.GetResult;
 import io.rattan.client.RattanClient;
-import io.rattan.core.id.Id;
-import io.rattan.core.msg.GetOptions;
-import io.rattan.core.msg.RoutingMode;
-import io.rattan.core.net.Address;
 import io.rattan.node.NodeOptions;
 import io.rattan.node.RattanNode;
 import io.rattan.node.limits.Limits;

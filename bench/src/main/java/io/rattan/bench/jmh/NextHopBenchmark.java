@@ -1,7 +1,7 @@
 package io.rattan.bench.jmh;
 
-import io.rattan.core.id.Id;
-import io.rattan.core.net.Address;
+import io.rattan.api.Address;
+import io.rattan.api.Id;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.LeafSet;
 import io.rattan.core.node.NextHopPolicy;

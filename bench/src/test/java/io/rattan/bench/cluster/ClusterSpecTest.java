@@ -3,8 +3,8 @@ package io.rattan.bench.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rattan.api.Address;
 import io.rattan.bench.BenchCli;
-import io.rattan.core.net.Address;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

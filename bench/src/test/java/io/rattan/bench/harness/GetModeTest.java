@@ -3,8 +3,8 @@ package io.rattan.bench.harness;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rattan.core.msg.GetOptions;
-import io.rattan.core.msg.RoutingMode;
+import io.rattan.api.GetOptions;
+import io.rattan.api.RoutingMode;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -23,7 +23,7 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
-import io.rattan.core.net.Address;
+import io.rattan.api.Address;
 import io.rattan.node.netty.EventLoops;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;

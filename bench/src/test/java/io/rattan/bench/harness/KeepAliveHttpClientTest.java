@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.netty.handler.codec.http.HttpMethod;
+import io.rattan.api.Address;
 import io.rattan.bench.harness.KeepAliveHttpClient.Answer;
-import io.rattan.core.net.Address;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;

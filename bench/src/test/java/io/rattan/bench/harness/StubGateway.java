@@ -2,7 +2,7 @@ package io.rattan.bench.harness;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import io.rattan.core.net.Address;
+import io.rattan.api.Address;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,6 +1,6 @@
 package io.rattan.core.client;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Id;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Predicate;

@@ -1,13 +1,13 @@
 package io.rattan.core.client;
 
+import io.rattan.api.GetOptions;
+import io.rattan.api.Status;
 import io.rattan.core.env.Cancellable;
 import io.rattan.core.env.Clock;
 import io.rattan.core.env.Scheduler;
-import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.GetReply;
-import io.rattan.core.msg.Status;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Predicate;

@@ -1,6 +1,6 @@
 package io.rattan.core.client;
 
-import io.rattan.core.msg.Status;
+import io.rattan.api.Status;
 
 /**
  * When a permanent value is put again, for whoever keeps it alive (an HTTP gateway's list, a Java client's handle):

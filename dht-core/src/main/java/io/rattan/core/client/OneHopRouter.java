@@ -1,10 +1,10 @@
 package io.rattan.core.client;
 
-import io.rattan.core.id.Id;
-import io.rattan.core.msg.GetOptions;
+import io.rattan.api.GetOptions;
+import io.rattan.api.Id;
+import io.rattan.api.Status;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.GetReply;
-import io.rattan.core.msg.Status;
 import io.rattan.core.net.Contact;
 import java.util.ArrayList;
 import java.util.HashMap;

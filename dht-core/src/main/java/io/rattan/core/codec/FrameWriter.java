@@ -5,15 +5,15 @@ import static io.rattan.core.codec.MessageCodec.HOST_BYTES_MAX;
 import static io.rattan.core.codec.MessageCodec.LIST_COUNT_MAX;
 import static io.rattan.core.codec.MessageCodec.STRING_BYTES_MAX;
 
-import io.rattan.core.id.Id;
-import io.rattan.core.msg.Consistency;
+import io.rattan.api.Bytes;
+import io.rattan.api.Consistency;
+import io.rattan.api.Id;
+import io.rattan.api.OwnerStamp;
+import io.rattan.api.RoutingMode;
+import io.rattan.api.Status;
+import io.rattan.api.ValueFilter;
 import io.rattan.core.msg.PutCondition;
-import io.rattan.core.msg.RoutingMode;
-import io.rattan.core.msg.Status;
-import io.rattan.core.msg.ValueFilter;
 import io.rattan.core.net.Contact;
-import io.rattan.core.owned.OwnerStamp;
-import io.rattan.core.util.Bytes;
 import java.util.List;
 import java.util.function.BiConsumer;
 

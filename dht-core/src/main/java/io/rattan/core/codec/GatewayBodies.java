@@ -4,9 +4,12 @@ import static io.rattan.core.codec.MessageCodec.HASH_BYTES_MAX;
 import static io.rattan.core.codec.MessageCodec.SECRET_BYTES_MAX;
 import static io.rattan.core.codec.MessageCodec.VALUE_BYTES_MAX;
 
-import io.rattan.core.id.Id;
-import io.rattan.core.msg.Consistency;
-import io.rattan.core.msg.GetOptions;
+import io.rattan.api.Bytes;
+import io.rattan.api.Consistency;
+import io.rattan.api.GetOptions;
+import io.rattan.api.Id;
+import io.rattan.api.RoutingMode;
+import io.rattan.api.ValueFilter;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.MessageType;
 import io.rattan.core.msg.Messages.ClientGet;
@@ -15,9 +18,6 @@ import io.rattan.core.msg.Messages.ClientRemove;
 import io.rattan.core.msg.Messages.ClientRing;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.RingReply;
-import io.rattan.core.msg.RoutingMode;
-import io.rattan.core.msg.ValueFilter;
-import io.rattan.core.util.Bytes;
 
 /**
  * The bodies a client sends a node's binary gateway (put, get, remove, with the client's options; the ring request

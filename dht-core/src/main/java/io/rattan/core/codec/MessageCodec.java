@@ -1,10 +1,10 @@
 package io.rattan.core.codec;
 
-import io.rattan.core.msg.Consistency;
+import io.rattan.api.Consistency;
+import io.rattan.api.Status;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.MessageType;
-import io.rattan.core.msg.Status;
 import io.rattan.core.net.Contact;
 import java.util.Objects;
 
@@ -34,7 +34,7 @@ import java.util.Objects;
  * boolean   1 byte, 0 or 1 (any other value is an error)
  * String    u16 length, then that many bytes of well-formed UTF-8; at most {@value #STRING_BYTES_MAX} bytes
  * Status    u8 {@link Status#code()}
- * RoutingMode u8 {@link io.rattan.core.msg.RoutingMode#code()} (0 greedy, 1 delay-aware), right after the key of
+ * RoutingMode u8 {@link io.rattan.api.RoutingMode#code()} (0 greedy, 1 delay-aware), right after the key of
  *           GetRequest and ClientGet
  * Consistency u8 {@link Consistency#code()} (0 one, 1 quorum), in ClientGet
  * List      u16 count, then the elements; at most {@value #LIST_COUNT_MAX} elements

@@ -4,7 +4,7 @@ import static io.rattan.core.codec.MessageCodec.HASH_BYTES_MAX;
 import static io.rattan.core.codec.MessageCodec.SECRET_BYTES_MAX;
 import static io.rattan.core.codec.MessageCodec.VALUE_BYTES_MAX;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Id;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.MessageType;
 import io.rattan.core.msg.Messages.Digest;

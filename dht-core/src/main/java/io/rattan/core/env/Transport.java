@@ -1,7 +1,7 @@
 package io.rattan.core.env;
 
+import io.rattan.api.Address;
 import io.rattan.core.msg.Envelope;
-import io.rattan.core.net.Address;
 
 /**
  * Moves frames between nodes, fire-and-forget. Replies are messages too, matched by request id in core;

@@ -1,6 +1,7 @@
 package io.rattan.core.id;
 
-import io.rattan.core.util.Bytes;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
 import java.util.random.RandomGenerator;
 import org.bouncycastle.math.ec.rfc8032.Ed25519;
 

@@ -1,11 +1,17 @@
 package io.rattan.core.msg;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Bytes;
+import io.rattan.api.Consistency;
+import io.rattan.api.Cost;
+import io.rattan.api.GetOptions;
+import io.rattan.api.Id;
+import io.rattan.api.OwnerStamp;
+import io.rattan.api.RoutingMode;
+import io.rattan.api.Status;
+import io.rattan.api.ValueFilter;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.net.Contact;
-import io.rattan.core.owned.OwnerStamp;
-import io.rattan.core.util.Bytes;
 import java.util.List;
 
 /**

@@ -1,5 +1,6 @@
 package io.rattan.core.msg;
 
+import io.rattan.api.RoutingMode;
 import java.util.regex.Pattern;
 
 /**

@@ -1,7 +1,7 @@
 package io.rattan.core.msg;
 
-import io.rattan.core.id.Id;
-import io.rattan.core.util.Bytes;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 

@@ -1,6 +1,7 @@
 package io.rattan.core.net;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Address;
+import io.rattan.api.Id;
 
 /**
  * A node as others reach it: its id, the address it listens on for peers, and the port of its binary client gateway

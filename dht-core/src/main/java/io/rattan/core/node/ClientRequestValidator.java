@@ -1,21 +1,21 @@
 package io.rattan.core.node;
 
+import io.rattan.api.Bytes;
+import io.rattan.api.GetOptions;
+import io.rattan.api.Id;
+import io.rattan.api.RoutingMode;
+import io.rattan.api.Status;
 import io.rattan.core.env.ExpiryClock;
-import io.rattan.core.id.Id;
-import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.MessageType;
-import io.rattan.core.msg.Messages.InNamespace;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.msg.Messages.ClientRemove;
 import io.rattan.core.msg.Messages.ClientRing;
 import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.Messages.InNamespace;
 import io.rattan.core.msg.Messages.PutRequest;
-import io.rattan.core.msg.RoutingMode;
-import io.rattan.core.msg.Status;
 import io.rattan.core.store.StoredRecord;
-import io.rattan.core.util.Bytes;
 import java.util.Optional;
 
 /**

@@ -2,13 +2,15 @@ package io.rattan.core.node;
 
 import static io.rattan.core.node.NodeContext.nanos;
 
+import io.rattan.api.Cost;
+import io.rattan.api.GetOptions;
+import io.rattan.api.Id;
+import io.rattan.api.RoutingMode;
+import io.rattan.api.Status;
 import io.rattan.core.client.GetRace;
 import io.rattan.core.client.HedgeThreshold;
 import io.rattan.core.client.OneHopRouter;
-import io.rattan.core.id.Id;
-import io.rattan.core.msg.Cost;
 import io.rattan.core.msg.Envelope;
-import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.MessageType;
 import io.rattan.core.msg.Messages.ClientGet;
@@ -23,8 +25,6 @@ import io.rattan.core.msg.Messages.PutRequest;
 import io.rattan.core.msg.Messages.RemoveReply;
 import io.rattan.core.msg.Messages.RemoveRequest;
 import io.rattan.core.msg.Messages.Routed;
-import io.rattan.core.msg.RoutingMode;
-import io.rattan.core.msg.Status;
 import io.rattan.core.net.Contact;
 import java.util.ArrayList;
 import java.util.HashSet;

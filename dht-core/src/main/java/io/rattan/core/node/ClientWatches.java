@@ -2,8 +2,10 @@ package io.rattan.core.node;
 
 import static io.rattan.core.node.NodeContext.nanos;
 
-import io.rattan.core.id.Id;
-import io.rattan.core.msg.GetOptions;
+import io.rattan.api.Bytes;
+import io.rattan.api.GetOptions;
+import io.rattan.api.Id;
+import io.rattan.api.Status;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientWatch;
@@ -14,10 +16,8 @@ import io.rattan.core.msg.Messages.Watch;
 import io.rattan.core.msg.Messages.WatchAck;
 import io.rattan.core.msg.Messages.WatchChange;
 import io.rattan.core.msg.Messages.WatchEvent;
-import io.rattan.core.msg.Status;
 import io.rattan.core.net.Contact;
 import io.rattan.core.testing.PlantedBugs;
-import io.rattan.core.util.Bytes;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

@@ -2,9 +2,9 @@ package io.rattan.core.node;
 
 import static io.rattan.core.node.NodeContext.nanos;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Address;
+import io.rattan.api.Id;
 import io.rattan.core.msg.Messages.Ping;
-import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,6 +1,6 @@
 package io.rattan.core.node;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Id;
 import java.util.Arrays;
 import java.util.function.BiPredicate;
 import java.util.function.Consumer;

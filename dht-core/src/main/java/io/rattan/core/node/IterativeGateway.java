@@ -1,5 +1,6 @@
 package io.rattan.core.node;
 
+import io.rattan.api.Status;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
@@ -7,7 +8,6 @@ import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.IterativeGet;
 import io.rattan.core.msg.Messages.IterativeGetReply;
-import io.rattan.core.msg.Status;
 import io.rattan.core.net.Contact;
 import java.util.List;
 

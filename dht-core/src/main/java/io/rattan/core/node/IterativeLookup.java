@@ -1,7 +1,7 @@
 package io.rattan.core.node;
 
-import io.rattan.core.id.Id;
-import io.rattan.core.msg.Cost;
+import io.rattan.api.Cost;
+import io.rattan.api.Id;
 import io.rattan.core.net.Contact;
 import java.util.ArrayList;
 import java.util.Collection;

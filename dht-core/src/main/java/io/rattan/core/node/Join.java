@@ -2,13 +2,13 @@ package io.rattan.core.node;
 
 import static io.rattan.core.node.NodeContext.nanos;
 
+import io.rattan.api.Address;
+import io.rattan.api.Status;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Messages.ClusterTerms;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.JoinInfo;
 import io.rattan.core.msg.Messages.JoinRequest;
-import io.rattan.core.msg.Status;
-import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -1,14 +1,14 @@
 package io.rattan.core.node;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
+import io.rattan.api.Status;
+import io.rattan.api.ValueFilter;
 import io.rattan.core.msg.Messages.ReplicaRecord;
-import io.rattan.core.msg.Messages.WatchEvent;
-import io.rattan.core.msg.Status;
-import io.rattan.core.msg.ValueFilter;
-import io.rattan.core.msg.WatchKind;
 import io.rattan.core.msg.Messages.ValueEntry;
+import io.rattan.core.msg.Messages.WatchEvent;
+import io.rattan.core.msg.WatchKind;
 import io.rattan.core.net.Contact;
-import io.rattan.core.util.Bytes;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

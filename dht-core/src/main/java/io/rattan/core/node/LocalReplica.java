@@ -1,20 +1,20 @@
 package io.rattan.core.node;
 
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
+import io.rattan.api.Status;
+import io.rattan.api.ValueFilter;
 import io.rattan.core.env.Clock;
 import io.rattan.core.env.ExpiryClock;
-import io.rattan.core.id.Id;
 import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.PutRequest;
 import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.ValueEntry;
 import io.rattan.core.msg.PutCondition;
-import io.rattan.core.msg.Status;
-import io.rattan.core.msg.ValueFilter;
 import io.rattan.core.store.Store;
 import io.rattan.core.store.StoreException;
 import io.rattan.core.store.StoredRecord;
 import io.rattan.core.testing.PlantedBugs;
-import io.rattan.core.util.Bytes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

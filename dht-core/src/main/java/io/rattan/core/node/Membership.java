@@ -2,10 +2,10 @@ package io.rattan.core.node;
 
 import static io.rattan.core.node.NodeContext.nanos;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Address;
+import io.rattan.api.Id;
 import io.rattan.core.msg.Messages.LeafExchange;
 import io.rattan.core.msg.Messages.LeafExchangeReply;
-import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -2,6 +2,8 @@ package io.rattan.core.node;
 
 import static io.rattan.core.node.NodeContext.nanos;
 
+import io.rattan.api.Id;
+import io.rattan.api.Status;
 import io.rattan.core.env.Clock;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Messages.ErrorReply;
@@ -12,13 +14,11 @@ import io.rattan.core.msg.Messages.RemoveReplica;
 import io.rattan.core.msg.Messages.Routed;
 import io.rattan.core.msg.Messages.StoreReplicas;
 import io.rattan.core.msg.NamespaceDefinition;
-import io.rattan.core.msg.Status;
 import io.rattan.core.net.Contact;
 import io.rattan.core.store.NamespaceStores;
 import io.rattan.core.store.Store;
 import io.rattan.core.store.StoreException;
 import io.rattan.core.testing.PlantedBugs;
-import io.rattan.core.id.Id;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;

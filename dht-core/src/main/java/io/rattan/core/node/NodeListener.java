@@ -1,9 +1,9 @@
 package io.rattan.core.node;
 
-import io.rattan.core.msg.Cost;
+import io.rattan.api.Cost;
+import io.rattan.api.RoutingMode;
+import io.rattan.api.Status;
 import io.rattan.core.msg.MessageType;
-import io.rattan.core.msg.RoutingMode;
-import io.rattan.core.msg.Status;
 import io.rattan.core.net.Contact;
 
 /**

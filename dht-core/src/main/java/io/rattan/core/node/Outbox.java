@@ -1,16 +1,16 @@
 package io.rattan.core.node;
 
+import io.rattan.api.Address;
+import io.rattan.api.Cost;
+import io.rattan.api.Id;
 import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.env.RequestIds;
 import io.rattan.core.env.Transport;
-import io.rattan.core.id.Id;
-import io.rattan.core.msg.Cost;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.MessageType;
 import io.rattan.core.msg.Messages.InNamespace;
 import io.rattan.core.msg.Messages.Routed;
-import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import java.util.random.RandomGenerator;
 

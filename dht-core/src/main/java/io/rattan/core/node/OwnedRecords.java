@@ -1,16 +1,16 @@
 package io.rattan.core.node;
 
+import io.rattan.api.Bytes;
+import io.rattan.api.OwnerStamp;
+import io.rattan.api.SignedOp;
+import io.rattan.api.Status;
 import io.rattan.core.env.ExpiryClock;
 import io.rattan.core.msg.Messages.DigestEntry;
 import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.PutCondition;
-import io.rattan.core.msg.Status;
 import io.rattan.core.owned.OwnerSignatures;
-import io.rattan.core.owned.OwnerStamp;
 import io.rattan.core.owned.SignedBytes;
-import io.rattan.core.owned.SignedOp;
 import io.rattan.core.store.StoredRecord;
-import io.rattan.core.util.Bytes;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,7 +1,7 @@
 package io.rattan.core.node;
 
+import io.rattan.api.Bytes;
 import io.rattan.core.owned.SignedBytes;
-import io.rattan.core.util.Bytes;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 

@@ -1,8 +1,8 @@
 package io.rattan.core.node;
 
-import io.rattan.core.owned.OwnerStamp;
+import io.rattan.api.Bytes;
+import io.rattan.api.OwnerStamp;
 import io.rattan.core.owned.SignedBytes;
-import io.rattan.core.util.Bytes;
 
 /**
  * One version of an owned slot, as the replacement rule sees it.

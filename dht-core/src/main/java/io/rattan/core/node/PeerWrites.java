@@ -1,5 +1,6 @@
 package io.rattan.core.node;
 
+import io.rattan.api.Status;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ErrorReply;
@@ -10,7 +11,6 @@ import io.rattan.core.msg.Messages.RemoveReplicaReply;
 import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.StoreAck;
 import io.rattan.core.msg.Messages.StoreReplicas;
-import io.rattan.core.msg.Status;
 import io.rattan.core.net.Contact;
 import io.rattan.core.store.StoreException;
 import java.util.ArrayList;

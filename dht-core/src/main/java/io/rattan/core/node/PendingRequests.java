@@ -1,8 +1,8 @@
 package io.rattan.core.node;
 
+import io.rattan.api.Id;
 import io.rattan.core.env.Cancellable;
 import io.rattan.core.env.Scheduler;
-import io.rattan.core.id.Id;
 import io.rattan.core.msg.Envelope;
 import java.util.ArrayList;
 import java.util.Iterator;

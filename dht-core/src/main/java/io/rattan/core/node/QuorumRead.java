@@ -2,9 +2,10 @@ package io.rattan.core.node;
 
 import static io.rattan.core.node.NodeContext.nanos;
 
+import io.rattan.api.Cost;
+import io.rattan.api.Id;
+import io.rattan.api.Status;
 import io.rattan.core.env.Cancellable;
-import io.rattan.core.id.Id;
-import io.rattan.core.msg.Cost;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ErrorReply;
@@ -14,7 +15,6 @@ import io.rattan.core.msg.Messages.ReplicaRead;
 import io.rattan.core.msg.Messages.ReplicaReadReply;
 import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.StoreReplicas;
-import io.rattan.core.msg.Status;
 import io.rattan.core.net.Contact;
 import io.rattan.core.store.StoreException;
 import io.rattan.core.store.StoredRecord;

@@ -1,11 +1,11 @@
 package io.rattan.core.node;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
 import io.rattan.core.msg.Messages.DigestEntry;
 import io.rattan.core.msg.Messages.RangeSum;
 import io.rattan.core.store.Store;
 import io.rattan.core.store.StoredRecord;
-import io.rattan.core.util.Bytes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;

@@ -1,6 +1,6 @@
 package io.rattan.core.node;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Id;
 import io.rattan.core.msg.Messages.Digest;
 import io.rattan.core.msg.Messages.DigestEntry;
 import io.rattan.core.msg.Messages.DigestWant;

@@ -1,9 +1,9 @@
 package io.rattan.core.node;
 
+import io.rattan.api.Bytes;
 import io.rattan.core.msg.Messages.ValueEntry;
 import io.rattan.core.net.Contact;
 import io.rattan.core.store.StoredRecord;
-import io.rattan.core.util.Bytes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.rattan.core.node;
 
-import io.rattan.core.msg.Status;
+import io.rattan.api.Status;
 import java.util.function.Consumer;
 
 /**

@@ -2,7 +2,8 @@ package io.rattan.core.node;
 
 import static io.rattan.core.node.NodeContext.nanos;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
 import io.rattan.core.msg.Messages.DigestEntry;
 import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.StoreAck;
@@ -10,7 +11,6 @@ import io.rattan.core.msg.Messages.StoreReplicas;
 import io.rattan.core.net.Contact;
 import io.rattan.core.store.StoredRecord;
 import io.rattan.core.testing.PlantedBugs;
-import io.rattan.core.util.Bytes;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -1,10 +1,10 @@
 package io.rattan.core.node;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
 import io.rattan.core.msg.Messages.ClientRing;
 import io.rattan.core.msg.Messages.RingReply;
 import io.rattan.core.net.Contact;
-import io.rattan.core.util.Bytes;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;

@@ -2,8 +2,10 @@ package io.rattan.core.node;
 
 import static io.rattan.core.node.NodeContext.nanos;
 
-import io.rattan.core.id.Id;
-import io.rattan.core.msg.Cost;
+import io.rattan.api.Cost;
+import io.rattan.api.Id;
+import io.rattan.api.RoutingMode;
+import io.rattan.api.Status;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.GetRequest;
@@ -13,8 +15,6 @@ import io.rattan.core.msg.Messages.JoinRequest;
 import io.rattan.core.msg.Messages.PutRequest;
 import io.rattan.core.msg.Messages.RemoveRequest;
 import io.rattan.core.msg.Messages.Routed;
-import io.rattan.core.msg.RoutingMode;
-import io.rattan.core.msg.Status;
 import io.rattan.core.net.Contact;
 import java.util.HashSet;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.rattan.core.node;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Id;
 import io.rattan.core.net.Contact;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.rattan.core.node;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Id;
 
 /**
  * What a next-hop policy may know of delays: each neighbour's smoothed RTT and the typical one. The node's view is

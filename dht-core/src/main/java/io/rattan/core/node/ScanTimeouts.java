@@ -2,7 +2,7 @@ package io.rattan.core.node;
 
 import static io.rattan.core.node.NodeContext.nanos;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Id;
 import java.util.HashMap;
 import java.util.Map;
 

@@ -1,9 +1,9 @@
 package io.rattan.core.node;
 
+import io.rattan.api.Bytes;
+import io.rattan.api.Status;
 import io.rattan.core.msg.SecretBinding;
-import io.rattan.core.msg.Status;
 import io.rattan.core.store.StoredRecord;
-import io.rattan.core.util.Bytes;
 
 /**
  * The rule for what a replica holds when a write meets the record it already holds under the same

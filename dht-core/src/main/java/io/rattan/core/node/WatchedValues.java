@@ -1,10 +1,10 @@
 package io.rattan.core.node;
 
+import io.rattan.api.Bytes;
+import io.rattan.api.OwnerStamp;
 import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.ValueEntry;
 import io.rattan.core.msg.WatchKind;
-import io.rattan.core.owned.OwnerStamp;
-import io.rattan.core.util.Bytes;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;

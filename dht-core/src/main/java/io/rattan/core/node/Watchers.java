@@ -2,17 +2,17 @@ package io.rattan.core.node;
 
 import static io.rattan.core.node.NodeContext.nanos;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
+import io.rattan.api.Status;
+import io.rattan.api.ValueFilter;
 import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.Watch;
 import io.rattan.core.msg.Messages.WatchAck;
 import io.rattan.core.msg.Messages.WatchChange;
-import io.rattan.core.msg.Status;
-import io.rattan.core.msg.ValueFilter;
 import io.rattan.core.net.Contact;
 import io.rattan.core.store.StoreException;
 import io.rattan.core.store.StoredRecord;
-import io.rattan.core.util.Bytes;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;

@@ -1,6 +1,6 @@
 package io.rattan.core.node;
 
-import io.rattan.core.msg.Status;
+import io.rattan.api.Status;
 
 /**
  * What a root's own write of a put came to: stored (or held already), or refused with a status and why; for an

@@ -1,7 +1,9 @@
 package io.rattan.core.owned;
 
-import io.rattan.core.id.Id;
-import io.rattan.core.util.Bytes;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
+import io.rattan.api.OwnerStamp;
+import io.rattan.api.SignedOp;
 import org.bouncycastle.math.ec.rfc8032.Ed25519;
 
 /**

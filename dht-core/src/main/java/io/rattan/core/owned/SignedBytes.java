@@ -1,7 +1,8 @@
 package io.rattan.core.owned;
 
-import io.rattan.core.id.Id;
-import io.rattan.core.util.Bytes;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
+import io.rattan.api.SignedOp;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 

@@ -1,7 +1,7 @@
 package io.rattan.core.store;
 
-import io.rattan.core.id.Id;
-import io.rattan.core.util.Bytes;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.BiConsumer;

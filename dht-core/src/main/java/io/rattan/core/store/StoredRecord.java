@@ -1,8 +1,8 @@
 package io.rattan.core.store;
 
-import io.rattan.core.id.Id;
-import io.rattan.core.owned.OwnerStamp;
-import io.rattan.core.util.Bytes;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
+import io.rattan.api.OwnerStamp;
 
 /**
  * One entry of the multi-value store, identified by {@code (key, valueHash)}: a live value, or a tombstone left by

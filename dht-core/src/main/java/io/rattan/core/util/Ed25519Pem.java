@@ -1,5 +1,6 @@
 package io.rattan.core.util;
 
+import io.rattan.api.Bytes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;

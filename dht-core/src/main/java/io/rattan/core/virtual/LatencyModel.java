@@ -1,6 +1,6 @@
 package io.rattan.core.virtual;
 
-import io.rattan.core.net.Address;
+import io.rattan.api.Address;
 import java.util.random.RandomGenerator;
 
 /** One-way delay of a message between two virtual addresses; may draw jitter from the world's random source. */

@@ -1,17 +1,17 @@
 package io.rattan.core.virtual;
 
+import io.rattan.api.Address;
 import io.rattan.core.env.Clock;
 import io.rattan.core.env.ExpiryClock;
 import io.rattan.core.env.NodeEnv;
 import io.rattan.core.env.RequestIds;
 import io.rattan.core.id.NodeKey;
-import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.Node;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.node.NodeListener;
-import io.rattan.core.store.NamespaceStores;
 import io.rattan.core.store.MemoryStore;
+import io.rattan.core.store.NamespaceStores;
 import io.rattan.core.store.Store;
 import io.rattan.core.testing.PlantedBugs;
 import java.util.ArrayList;

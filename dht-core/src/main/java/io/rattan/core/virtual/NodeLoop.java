@@ -1,8 +1,8 @@
 package io.rattan.core.virtual;
 
+import io.rattan.api.Address;
 import io.rattan.core.env.Cancellable;
 import io.rattan.core.env.Scheduler;
-import io.rattan.core.net.Address;
 import java.util.function.Consumer;
 
 /**

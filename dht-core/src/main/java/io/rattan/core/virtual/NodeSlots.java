@@ -1,6 +1,6 @@
 package io.rattan.core.virtual;
 
-import io.rattan.core.net.Address;
+import io.rattan.api.Address;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;

@@ -1,6 +1,6 @@
 package io.rattan.core.virtual;
 
-import io.rattan.core.net.Address;
+import io.rattan.api.Address;
 
 /**
  * How virtual-world processes are addressed: process {@code i} of a kind listens at host {@code <kind><i>}, port

@@ -1,8 +1,8 @@
 package io.rattan.core.virtual;
 
+import io.rattan.api.Address;
 import io.rattan.core.env.Transport;
 import io.rattan.core.msg.Envelope;
-import io.rattan.core.net.Address;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Consumer;

@@ -1,11 +1,12 @@
 package io.rattan.core.virtual;
 
+import io.rattan.api.Address;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
 import io.rattan.core.env.Cancellable;
-import io.rattan.core.id.Id;
 import io.rattan.core.id.NodeKey;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ErrorReply;
-import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.ClientRequestValidator;
 import io.rattan.core.node.Node;
@@ -15,7 +16,6 @@ import io.rattan.core.store.MemoryStore;
 import io.rattan.core.store.Store;
 import io.rattan.core.store.StoredRecord;
 import io.rattan.core.testing.PlantedBugs;
-import io.rattan.core.util.Bytes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

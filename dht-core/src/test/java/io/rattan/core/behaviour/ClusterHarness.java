@@ -1,10 +1,10 @@
 package io.rattan.core.behaviour;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
 import io.rattan.core.msg.Message;
 import io.rattan.core.node.NodeStatus;
 import io.rattan.core.store.StoredRecord;
-import io.rattan.core.util.Bytes;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;

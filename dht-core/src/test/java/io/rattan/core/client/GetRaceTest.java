@@ -2,13 +2,13 @@ package io.rattan.core.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rattan.core.msg.GetOptions;
+import io.rattan.api.Bytes;
+import io.rattan.api.GetOptions;
+import io.rattan.api.RoutingMode;
+import io.rattan.api.Status;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.GetReply;
-import io.rattan.core.msg.RoutingMode;
-import io.rattan.core.msg.Status;
-import io.rattan.core.util.Bytes;
 import io.rattan.core.virtual.VirtualScheduler;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,8 +2,8 @@ package io.rattan.core.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rattan.core.id.Id;
-import io.rattan.core.net.Address;
+import io.rattan.api.Address;
+import io.rattan.api.Id;
 import io.rattan.core.net.Contact;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,14 +2,14 @@ package io.rattan.core.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Address;
+import io.rattan.api.Bytes;
+import io.rattan.api.Cost;
+import io.rattan.api.Id;
+import io.rattan.api.Status;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.GetReply;
-import io.rattan.core.msg.Status;
-import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
-import io.rattan.core.util.Bytes;
-import io.rattan.core.msg.Cost;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -1,9 +1,10 @@
 package io.rattan.core.id;
 
+import io.rattan.api.Id;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rattan.core.util.Bytes;
+import io.rattan.api.Bytes;
 import java.nio.charset.StandardCharsets;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;

@@ -2,7 +2,7 @@ package io.rattan.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rattan.core.net.Address;
+import io.rattan.api.Address;
 import io.rattan.core.virtual.VirtualWorld;
 import java.util.List;
 import org.junit.jupiter.api.Test;

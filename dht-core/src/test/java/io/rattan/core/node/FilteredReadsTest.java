@@ -2,15 +2,15 @@ package io.rattan.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
+import io.rattan.api.OwnerStamp;
+import io.rattan.api.ValueFilter;
 import io.rattan.core.msg.Messages.GetReply;
-import io.rattan.core.msg.ValueFilter;
-import io.rattan.core.owned.OwnerStamp;
 import io.rattan.core.owned.SignedBytes;
 import io.rattan.core.store.ManualTestClock;
 import io.rattan.core.store.MemoryStore;
 import io.rattan.core.store.StoredRecord;
-import io.rattan.core.util.Bytes;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;

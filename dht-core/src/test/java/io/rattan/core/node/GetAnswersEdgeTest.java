@@ -2,15 +2,15 @@ package io.rattan.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Address;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
 import io.rattan.core.msg.Messages.IterativeGet;
 import io.rattan.core.msg.Messages.IterativeGetReply;
 import io.rattan.core.msg.SecretBinding;
-import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import io.rattan.core.store.MemoryStore;
 import io.rattan.core.store.StoredRecord;
-import io.rattan.core.util.Bytes;
 import io.rattan.core.virtual.VirtualScheduler;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;

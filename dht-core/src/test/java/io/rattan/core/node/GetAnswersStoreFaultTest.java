@@ -2,17 +2,17 @@ package io.rattan.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
+import io.rattan.api.Status;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.ReplicaRead;
 import io.rattan.core.msg.Messages.ReplicaReadReply;
 import io.rattan.core.msg.Messages.ReplicaRecord;
-import io.rattan.core.msg.Status;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.SentLog.Sent;
 import io.rattan.core.store.StoredRecord;
-import io.rattan.core.util.Bytes;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

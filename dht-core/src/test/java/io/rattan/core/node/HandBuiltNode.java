@@ -1,8 +1,8 @@
 package io.rattan.core.node;
 
+import io.rattan.api.Id;
 import io.rattan.core.env.RequestIds;
 import io.rattan.core.env.Transport;
-import io.rattan.core.id.Id;
 import io.rattan.core.net.Contact;
 import io.rattan.core.virtual.VirtualScheduler;
 import java.util.SplittableRandom;

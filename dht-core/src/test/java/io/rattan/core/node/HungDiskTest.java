@@ -2,9 +2,12 @@ package io.rattan.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rattan.api.Address;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
+import io.rattan.api.Status;
 import io.rattan.core.env.NodeEnv;
 import io.rattan.core.env.RequestIds;
-import io.rattan.core.id.Id;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.PutReply;
@@ -12,13 +15,10 @@ import io.rattan.core.msg.Messages.PutRequest;
 import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.StoreAck;
 import io.rattan.core.msg.Messages.StoreReplicas;
-import io.rattan.core.msg.Status;
-import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.SentLog.Sent;
 import io.rattan.core.store.ForwardingStore;
 import io.rattan.core.store.MemoryStore;
-import io.rattan.core.util.Bytes;
 import io.rattan.core.virtual.VirtualScheduler;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,7 +2,7 @@ package io.rattan.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Id;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.rattan.core.node;
 
-import io.rattan.core.net.Address;
+import io.rattan.api.Address;
 import io.rattan.core.virtual.VirtualNetwork;
 
 /**

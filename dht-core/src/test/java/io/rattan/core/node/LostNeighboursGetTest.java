@@ -2,12 +2,12 @@ package io.rattan.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rattan.api.Bytes;
+import io.rattan.api.Status;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.IterativeGet;
-import io.rattan.core.msg.Status;
 import io.rattan.core.net.Contact;
-import io.rattan.core.util.Bytes;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,8 +1,8 @@
 package io.rattan.core.node;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Address;
+import io.rattan.api.Id;
 import io.rattan.core.msg.Messages.Ping;
-import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.SentLog.Sent;
 import io.rattan.core.virtual.VirtualScheduler;

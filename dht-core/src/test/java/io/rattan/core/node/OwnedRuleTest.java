@@ -2,9 +2,9 @@ package io.rattan.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rattan.api.Bytes;
 import io.rattan.core.node.OwnedRule.Outcome;
 import io.rattan.core.owned.SignedBytes;
-import io.rattan.core.util.Bytes;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -2,7 +2,7 @@ package io.rattan.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rattan.core.util.Bytes;
+import io.rattan.api.Bytes;
 import org.junit.jupiter.api.Test;
 
 class OwnedSlotTest {

@@ -2,7 +2,7 @@ package io.rattan.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Id;
 import io.rattan.core.net.Contact;
 import io.rattan.core.virtual.LatencyModel;
 import io.rattan.core.virtual.VirtualAddresses;

@@ -2,10 +2,10 @@ package io.rattan.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Address;
+import io.rattan.api.Id;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Messages.Pong;
-import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import io.rattan.core.virtual.VirtualScheduler;
 import java.util.ArrayList;

@@ -2,14 +2,14 @@ package io.rattan.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rattan.api.Address;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
 import io.rattan.core.codec.MessageCodec;
-import io.rattan.core.id.Id;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.MessageType;
-import io.rattan.core.net.Address;
 import io.rattan.core.store.StoredRecord;
 import io.rattan.core.testing.PlantedBugs;
-import io.rattan.core.util.Bytes;
 import io.rattan.core.virtual.LatencyModel;
 import io.rattan.core.virtual.VirtualNetwork;
 import io.rattan.core.virtual.VirtualWorld;

@@ -2,7 +2,10 @@ package io.rattan.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Address;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
+import io.rattan.api.Status;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ErrorReply;
@@ -15,14 +18,11 @@ import io.rattan.core.msg.Messages.RemoveRequest;
 import io.rattan.core.msg.Messages.StoreAck;
 import io.rattan.core.msg.Messages.StoreReplicas;
 import io.rattan.core.msg.SecretBinding;
-import io.rattan.core.msg.Status;
-import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.SentLog.Sent;
 import io.rattan.core.store.MemoryStore;
 import io.rattan.core.store.StoredRecord;
 import io.rattan.core.testing.PlantedBugs;
-import io.rattan.core.util.Bytes;
 import io.rattan.core.virtual.VirtualScheduler;
 import java.util.ArrayList;
 import java.util.List;

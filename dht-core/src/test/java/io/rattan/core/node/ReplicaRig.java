@@ -1,19 +1,19 @@
 package io.rattan.core.node;
 
+import io.rattan.api.Address;
+import io.rattan.api.Bytes;
+import io.rattan.api.Cost;
+import io.rattan.api.Id;
+import io.rattan.api.RoutingMode;
 import io.rattan.core.env.Clock;
-import io.rattan.core.id.Id;
-import io.rattan.core.msg.Cost;
 import io.rattan.core.msg.Messages.GetRequest;
 import io.rattan.core.msg.Messages.ReplicaRecord;
-import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.SecretBinding;
-import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.SentLog.Sent;
 import io.rattan.core.store.ForwardingStore;
 import io.rattan.core.store.MemoryStore;
 import io.rattan.core.store.StoredRecord;
-import io.rattan.core.util.Bytes;
 import io.rattan.core.virtual.VirtualScheduler;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;

@@ -2,12 +2,12 @@ package io.rattan.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Address;
+import io.rattan.api.Id;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Messages.LeafExchange;
 import io.rattan.core.msg.Messages.LeafExchangeReply;
 import io.rattan.core.msg.Messages.Pong;
-import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.rattan.core.node;
 
+import io.rattan.api.Address;
 import io.rattan.core.env.Transport;
 import io.rattan.core.msg.Envelope;
-import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.SentLog.Sent;
 import java.util.ArrayList;

@@ -2,14 +2,14 @@ package io.rattan.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
+import io.rattan.api.Status;
 import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.SecretBinding;
-import io.rattan.core.msg.Status;
 import io.rattan.core.store.ManualTestClock;
 import io.rattan.core.store.MemoryStore;
 import io.rattan.core.store.StoredRecord;
-import io.rattan.core.util.Bytes;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

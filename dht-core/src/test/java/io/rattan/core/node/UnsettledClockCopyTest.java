@@ -2,13 +2,13 @@ package io.rattan.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
+import io.rattan.api.ValueFilter;
 import io.rattan.core.env.ExpiryClock;
-import io.rattan.core.id.Id;
-import io.rattan.core.msg.ValueFilter;
 import io.rattan.core.store.ManualTestClock;
 import io.rattan.core.store.MemoryStore;
 import io.rattan.core.store.StoredRecord;
-import io.rattan.core.util.Bytes;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -1,9 +1,11 @@
 package io.rattan.core.owned;
 
+import io.rattan.api.OwnerStamp;
+import io.rattan.api.SignedOp;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rattan.core.id.Id;
-import io.rattan.core.util.Bytes;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.PrivateKey;

@@ -1,10 +1,11 @@
 package io.rattan.core.owned;
 
+import io.rattan.api.SignedOp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rattan.core.id.Id;
-import io.rattan.core.util.Bytes;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
 import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
 

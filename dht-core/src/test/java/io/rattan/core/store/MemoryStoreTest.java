@@ -2,8 +2,8 @@ package io.rattan.core.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rattan.core.id.Id;
-import io.rattan.core.util.Bytes;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
 import org.junit.jupiter.api.Test;
 
 class MemoryStoreTest extends StoreContractTest {

@@ -2,10 +2,10 @@ package io.rattan.core.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rattan.core.id.Id;
-import io.rattan.core.owned.OwnerStamp;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
+import io.rattan.api.OwnerStamp;
 import io.rattan.core.store.Store.Cursor;
-import io.rattan.core.util.Bytes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -3,15 +3,15 @@ package io.rattan.core.virtual;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
+import io.rattan.api.Status;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.PutReply;
-import io.rattan.core.msg.Status;
 import io.rattan.core.node.NodeConfig;
-import io.rattan.core.util.Bytes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

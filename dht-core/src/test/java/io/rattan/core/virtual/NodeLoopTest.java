@@ -2,8 +2,8 @@ package io.rattan.core.virtual;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rattan.api.Address;
 import io.rattan.core.env.Cancellable;
-import io.rattan.core.net.Address;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.random.RandomGenerator;

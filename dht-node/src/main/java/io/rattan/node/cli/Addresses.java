@@ -1,7 +1,7 @@
 package io.rattan.node.cli;
 
 import com.google.common.net.HostAndPort;
-import io.rattan.core.net.Address;
+import io.rattan.api.Address;
 import java.net.InetSocketAddress;
 
 /** Socket addresses as the user typed them ({@code host:port}), not as {@link InetSocketAddress#toString} has it. */

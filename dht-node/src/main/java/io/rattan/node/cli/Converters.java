@@ -1,10 +1,10 @@
 package io.rattan.node.cli;
 
 import com.google.common.net.InetAddresses;
-import io.rattan.core.id.Id;
-import io.rattan.core.msg.RoutingMode;
-import io.rattan.core.net.Address;
-import io.rattan.core.util.Bytes;
+import io.rattan.api.Address;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
+import io.rattan.api.RoutingMode;
 import io.rattan.node.gateway.http.KeyParser;
 import java.net.InetAddress;
 import java.net.UnknownHostException;

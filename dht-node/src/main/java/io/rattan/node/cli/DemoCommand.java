@@ -1,11 +1,11 @@
 package io.rattan.node.cli;
 
 import ch.qos.logback.classic.Level;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
 import io.rattan.client.GetResult;
 import io.rattan.client.RattanClient;
-import io.rattan.core.id.Id;
 import io.rattan.core.node.NodeConfig;
-import io.rattan.core.util.Bytes;
 import io.rattan.node.LocalCluster;
 import io.rattan.node.RattanNode;
 import java.io.PrintWriter;
@@ -15,8 +15,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;

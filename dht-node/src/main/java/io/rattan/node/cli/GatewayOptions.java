@@ -1,8 +1,8 @@
 package io.rattan.node.cli;
 
+import io.rattan.api.Address;
 import io.rattan.client.RattanClient;
 import io.rattan.core.msg.NamespaceDefinition;
-import io.rattan.core.net.Address;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

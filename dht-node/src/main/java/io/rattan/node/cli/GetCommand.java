@@ -1,12 +1,12 @@
 package io.rattan.node.cli;
 
 import ch.qos.logback.classic.Level;
+import io.rattan.api.Consistency;
+import io.rattan.api.GetOptions;
+import io.rattan.api.Id;
+import io.rattan.api.RoutingMode;
 import io.rattan.client.GetResult;
 import io.rattan.client.RattanClient;
-import io.rattan.core.id.Id;
-import io.rattan.core.msg.Consistency;
-import io.rattan.core.msg.GetOptions;
-import io.rattan.core.msg.RoutingMode;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -14,7 +14,6 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -22,6 +21,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** {@code rattan get}: prints every live value under a key. */
 @Command(name = "get",

@@ -2,7 +2,7 @@ package io.rattan.node.cli;
 
 import ch.qos.logback.classic.Level;
 import com.google.common.net.InetAddresses;
-import io.rattan.core.net.Address;
+import io.rattan.api.Address;
 import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.node.WatchLimits;

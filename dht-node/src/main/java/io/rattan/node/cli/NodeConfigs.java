@@ -1,6 +1,6 @@
 package io.rattan.node.cli;
 
-import io.rattan.core.net.Address;
+import io.rattan.api.Address;
 import io.rattan.core.node.NodeConfig;
 import java.util.List;
 

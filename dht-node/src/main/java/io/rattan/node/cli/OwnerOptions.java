@@ -1,7 +1,7 @@
 package io.rattan.node.cli;
 
+import io.rattan.api.OwnerStamp;
 import io.rattan.client.OwnerKey;
-import io.rattan.core.owned.OwnerStamp;
 import java.io.IOException;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;

@@ -1,12 +1,12 @@
 package io.rattan.node.cli;
 
 import ch.qos.logback.classic.Level;
+import io.rattan.api.Id;
 import io.rattan.client.OwnerKey;
 import io.rattan.client.PermanentValue;
 import io.rattan.client.PutResult;
 import io.rattan.client.RattanClient;
 import io.rattan.client.SwapResult;
-import io.rattan.core.id.Id;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -18,8 +18,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code rattan put}: stores a value under a key. */

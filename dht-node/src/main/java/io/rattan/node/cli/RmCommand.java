@@ -1,13 +1,13 @@
 package io.rattan.node.cli;
 
 import ch.qos.logback.classic.Level;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
+import io.rattan.api.Status;
 import io.rattan.client.OwnerKey;
 import io.rattan.client.RattanClient;
 import io.rattan.client.RattanException;
-import io.rattan.core.id.Id;
-import io.rattan.core.msg.Status;
 import io.rattan.core.node.NodeConfig;
-import io.rattan.core.util.Bytes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -17,8 +17,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code rattan rm}: removes one value, presenting its secret, or an owner's value, signed with the owner's key. */

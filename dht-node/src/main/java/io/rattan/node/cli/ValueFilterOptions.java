@@ -1,12 +1,12 @@
 package io.rattan.node.cli;
 
-import io.rattan.core.msg.ValueFilter;
-import io.rattan.core.owned.OwnerStamp;
-import io.rattan.core.util.Bytes;
+import io.rattan.api.Bytes;
+import io.rattan.api.OwnerStamp;
+import io.rattan.api.ValueFilter;
 import java.util.Base64;
-import picocli.CommandLine;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine;
 
 /** {@code --owner} and {@code --value-id}: the owner filter of {@code rattan get} and {@code rattan watch}. */
 final class ValueFilterOptions {

@@ -1,12 +1,12 @@
 package io.rattan.node.cli;
 
 import ch.qos.logback.classic.Level;
+import io.rattan.api.Id;
 import io.rattan.client.GetResult;
 import io.rattan.client.RattanClient;
 import io.rattan.client.RattanException;
 import io.rattan.client.Watch;
 import io.rattan.client.WatchListener;
-import io.rattan.core.id.Id;
 import java.io.PrintWriter;
 import java.util.Base64;
 import java.util.concurrent.Callable;

@@ -1,5 +1,6 @@
 package io.rattan.node.gateway;
 
+import io.rattan.api.Status;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientWatch;
@@ -7,7 +8,6 @@ import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.InNamespace;
 import io.rattan.core.msg.Messages.WatchEvent;
 import io.rattan.core.msg.NamespaceDefinition;
-import io.rattan.core.msg.Status;
 import io.rattan.core.node.ClientRequestValidator;
 import io.rattan.core.node.NamespaceChange;
 import io.rattan.core.node.NodeConfig;

@@ -1,6 +1,6 @@
 package io.rattan.node.identity;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Id;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package io.rattan.node.identity;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Id;
 import io.rattan.core.id.NodeKey;
 import io.rattan.core.util.Ed25519Pem;
 import java.io.IOException;

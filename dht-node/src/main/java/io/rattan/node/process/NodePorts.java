@@ -1,6 +1,6 @@
 package io.rattan.node.process;
 
-import io.rattan.core.net.Address;
+import io.rattan.api.Address;
 import java.util.Objects;
 
 /**

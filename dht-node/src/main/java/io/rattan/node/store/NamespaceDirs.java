@@ -1,15 +1,15 @@
 package io.rattan.node.store;
 
+import io.rattan.api.RoutingMode;
 import io.rattan.core.msg.NamespaceDefinition;
-import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.store.MemoryStore;
 import io.rattan.core.store.NamespaceStores;
 import io.rattan.core.store.Store;
 import io.rattan.core.store.StoreException;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,9 +1,9 @@
 package io.rattan.node.store;
 
-import io.rattan.core.id.Id;
-import io.rattan.core.owned.OwnerStamp;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
+import io.rattan.api.OwnerStamp;
 import io.rattan.core.store.StoredRecord;
-import io.rattan.core.util.Bytes;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 

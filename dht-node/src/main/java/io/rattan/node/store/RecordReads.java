@@ -1,9 +1,9 @@
 package io.rattan.node.store;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
 import io.rattan.core.store.Store.Cursor;
 import io.rattan.core.store.StoredRecord;
-import io.rattan.core.util.Bytes;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

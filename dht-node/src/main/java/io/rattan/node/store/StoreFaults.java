@@ -1,8 +1,8 @@
 package io.rattan.node.store;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
 import io.rattan.core.store.StoreException;
-import io.rattan.core.util.Bytes;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Set;

@@ -1,8 +1,8 @@
 package io.rattan.node.tls;
 
 import com.google.common.net.InetAddresses;
+import io.rattan.api.Bytes;
 import io.rattan.core.id.NodeKey;
-import io.rattan.core.util.Bytes;
 import io.rattan.core.util.Ed25519Pem;
 import io.rattan.node.identity.NodeKeyFile;
 import java.io.IOException;
@@ -12,8 +12,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
-import java.security.SecureRandom;
 import java.security.PrivateKey;
+import java.security.SecureRandom;
 import java.security.cert.X509Certificate;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.time.Duration;

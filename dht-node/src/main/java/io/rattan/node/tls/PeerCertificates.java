@@ -2,9 +2,9 @@ package io.rattan.node.tls;
 
 import io.netty.channel.Channel;
 import io.netty.handler.ssl.SslHandler;
-import io.rattan.core.id.Id;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
 import io.rattan.core.id.NodeKey;
-import io.rattan.core.util.Bytes;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;

@@ -1,6 +1,6 @@
 package io.rattan.node.tls;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Id;
 import java.io.IOException;
 import java.net.Socket;
 import java.security.GeneralSecurityException;

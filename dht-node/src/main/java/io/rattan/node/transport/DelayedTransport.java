@@ -1,10 +1,10 @@
 package io.rattan.node.transport;
 
+import io.rattan.api.Address;
 import io.rattan.core.env.Clock;
 import io.rattan.core.env.Scheduler;
 import io.rattan.core.env.Transport;
 import io.rattan.core.msg.Envelope;
-import io.rattan.core.net.Address;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;

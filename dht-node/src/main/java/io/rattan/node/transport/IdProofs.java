@@ -1,6 +1,6 @@
 package io.rattan.node.transport;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Id;
 import io.rattan.core.id.NodeKey;
 import io.rattan.core.msg.Messages.IdProof;
 import io.rattan.core.net.Contact;

@@ -1,7 +1,7 @@
 package io.rattan.node.transport;
 
+import io.rattan.api.Address;
 import io.rattan.core.codec.MessageCodec;
-import io.rattan.core.net.Address;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 

@@ -1,6 +1,6 @@
 package io.rattan.node.transport;
 
-import io.rattan.core.net.Address;
+import io.rattan.api.Address;
 import io.rattan.core.wan.HostAssignment;
 import io.rattan.core.wan.LatencyMatrix;
 import io.rattan.core.wan.OneWayDelay;

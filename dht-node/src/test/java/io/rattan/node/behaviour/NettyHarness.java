@@ -2,13 +2,13 @@ package io.rattan.node.behaviour;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
 import io.rattan.core.behaviour.ClusterHarness;
-import io.rattan.core.id.Id;
 import io.rattan.core.msg.Message;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.node.NodeStatus;
 import io.rattan.core.store.StoredRecord;
-import io.rattan.core.util.Bytes;
 import io.rattan.node.LocalCluster;
 import io.rattan.node.NodeTestHooks;
 import io.rattan.node.RattanNode;

@@ -5,12 +5,12 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rattan.api.Address;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
 import io.rattan.client.GetResult;
 import io.rattan.client.RattanClient;
-import io.rattan.core.id.Id;
-import io.rattan.core.net.Address;
 import io.rattan.core.node.NodeConfig;
-import io.rattan.core.util.Bytes;
 import io.rattan.node.LocalCluster;
 import io.rattan.node.RattanNode;
 import io.rattan.node.gateway.http.KeyParser;

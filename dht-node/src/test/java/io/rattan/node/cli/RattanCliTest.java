@@ -3,13 +3,13 @@ package io.rattan.node.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rattan.api.Address;
+import io.rattan.api.Bytes;
+import io.rattan.api.GetOptions;
+import io.rattan.api.Id;
+import io.rattan.api.RoutingMode;
 import io.rattan.client.OwnerKey;
-import io.rattan.core.id.Id;
-import io.rattan.core.msg.GetOptions;
-import io.rattan.core.msg.RoutingMode;
-import io.rattan.core.net.Address;
 import io.rattan.core.node.NodeConfig;
-import io.rattan.core.util.Bytes;
 import io.rattan.core.wan.HostAssignment;
 import io.rattan.node.NodeOptions;
 import io.rattan.node.transport.PeerDelays;

@@ -1,11 +1,11 @@
 package io.rattan.node.hostile;
 
+import io.rattan.api.Address;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
 import io.rattan.client.RattanClient;
-import io.rattan.core.id.Id;
-import io.rattan.core.net.Address;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.store.StoredRecord;
-import io.rattan.core.util.Bytes;
 import io.rattan.node.LocalCluster;
 import io.rattan.node.RattanNode;
 import java.io.IOException;

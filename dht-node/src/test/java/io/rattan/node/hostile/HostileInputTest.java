@@ -2,10 +2,10 @@ package io.rattan.node.hostile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rattan.api.Address;
+import io.rattan.api.Id;
 import io.rattan.client.GetResult;
 import io.rattan.client.RattanClient;
-import io.rattan.core.id.Id;
-import io.rattan.core.net.Address;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.node.LocalCluster;
 import io.rattan.node.RattanNode;

@@ -2,16 +2,16 @@ package io.rattan.node.limits;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rattan.api.Address;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
+import io.rattan.api.Status;
 import io.rattan.client.RattanClient;
-import io.rattan.core.id.Id;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.PutReply;
-import io.rattan.core.msg.Status;
-import io.rattan.core.net.Address;
-import io.rattan.core.util.Bytes;
 import io.rattan.node.NodeOptions;
 import io.rattan.node.RattanNode;
 import java.io.IOException;

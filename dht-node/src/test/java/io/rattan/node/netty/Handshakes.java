@@ -49,15 +49,15 @@ public final class Handshakes {
         private final BiFunction<Long, Contact, IdProof> prover;
 
         /** A peer of the version before (no proof): it may claim any id. */
-        public RawPeer(io.rattan.core.id.Id id) throws IOException {
+        public RawPeer(io.rattan.api.Id id) throws IOException {
             this(id, null);
         }
 
         /** A peer of this version claiming {@code id}, whose answers carry {@code prover}'s proof. */
-        public RawPeer(io.rattan.core.id.Id id, BiFunction<Long, Contact, IdProof> prover) throws IOException {
+        public RawPeer(io.rattan.api.Id id, BiFunction<Long, Contact, IdProof> prover) throws IOException {
             this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
             listener.setSoTimeout(TIMEOUT_MILLIS);
-            this.contact = new Contact(id, new io.rattan.core.net.Address("127.0.0.1", listener.getLocalPort()));
+            this.contact = new Contact(id, new io.rattan.api.Address("127.0.0.1", listener.getLocalPort()));
             this.prover = prover;
         }
 

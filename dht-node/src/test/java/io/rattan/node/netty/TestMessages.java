@@ -1,14 +1,14 @@
 package io.rattan.node.netty;
 
+import io.rattan.api.Address;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
 import io.rattan.core.codec.MessageCodec;
-import io.rattan.core.id.Id;
 import io.rattan.core.id.NodeKey;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Messages.Ping;
 import io.rattan.core.msg.Messages.PutRequest;
-import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
-import io.rattan.core.util.Bytes;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;

@@ -4,15 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.rattan.api.Address;
+import io.rattan.api.Id;
+import io.rattan.api.Status;
 import io.rattan.client.GetResult;
 import io.rattan.client.OwnerKey;
 import io.rattan.client.PutResult;
 import io.rattan.client.RattanClient;
 import io.rattan.client.RattanException;
 import io.rattan.client.SwapResult;
-import io.rattan.core.id.Id;
-import io.rattan.core.msg.Status;
-import io.rattan.core.net.Address;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.node.LocalCluster;
 import io.rattan.node.cli.RattanCli;

@@ -2,11 +2,11 @@ package io.rattan.node.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
 import io.rattan.core.store.Store;
 import io.rattan.core.store.StoreException;
 import io.rattan.core.store.StoredRecord;
-import io.rattan.core.util.Bytes;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -3,14 +3,14 @@ package io.rattan.node.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
 import io.rattan.core.store.ManualTestClock;
-import io.rattan.core.store.Store;
 import io.rattan.core.store.Store.Cursor;
+import io.rattan.core.store.Store;
 import io.rattan.core.store.StoreContractTest;
 import io.rattan.core.store.StoreException;
 import io.rattan.core.store.StoredRecord;
-import io.rattan.core.util.Bytes;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -3,10 +3,10 @@ package io.rattan.node.tls;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rattan.api.Address;
+import io.rattan.api.Id;
 import io.rattan.client.RattanClient;
 import io.rattan.client.RattanException;
-import io.rattan.core.id.Id;
-import io.rattan.core.net.Address;
 import io.rattan.node.NodeOptions;
 import io.rattan.node.RattanNode;
 import io.rattan.node.identity.NodeKeyFile;

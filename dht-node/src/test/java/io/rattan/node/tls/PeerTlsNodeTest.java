@@ -4,14 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.Counter;
+import io.rattan.api.Address;
+import io.rattan.api.Id;
 import io.rattan.client.GetResult;
 import io.rattan.client.RattanClient;
 import io.rattan.core.codec.MessageCodec;
-import io.rattan.core.id.Id;
 import io.rattan.core.id.NodeKey;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Messages.Hello;
-import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import io.rattan.node.NodeOptions;
 import io.rattan.node.RattanNode;

@@ -3,9 +3,9 @@ package io.rattan.node.transport;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rattan.api.Address;
 import io.rattan.core.env.Transport;
 import io.rattan.core.msg.Envelope;
-import io.rattan.core.net.Address;
 import io.rattan.core.virtual.VirtualScheduler;
 import io.rattan.node.netty.TestMessages;
 import java.time.Duration;

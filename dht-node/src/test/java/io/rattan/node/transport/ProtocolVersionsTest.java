@@ -5,12 +5,12 @@ import static org.awaitility.Awaitility.await;
 
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
+import io.rattan.api.Address;
+import io.rattan.api.Id;
 import io.rattan.core.codec.MessageCodec;
-import io.rattan.core.id.Id;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Messages.Hello;
 import io.rattan.core.msg.Messages.Ping;
-import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import io.rattan.node.netty.EventLoops;
 import io.rattan.node.netty.TestMessages;

@@ -3,7 +3,7 @@ package io.rattan.node.transport;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rattan.core.net.Address;
+import io.rattan.api.Address;
 import io.rattan.core.wan.HostAssignment;
 import io.rattan.core.wan.LatencyMatrix;
 import io.rattan.core.wan.OneWayDelay;

@@ -1,13 +1,13 @@
 package io.rattan.sim.experiment;
 
+import io.rattan.api.Bytes;
+import io.rattan.api.GetOptions;
+import io.rattan.api.Id;
 import io.rattan.core.client.GetRace;
 import io.rattan.core.client.HedgeThreshold;
-import io.rattan.core.id.Id;
-import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.net.Contact;
-import io.rattan.core.util.Bytes;
 import io.rattan.core.virtual.VirtualWorld;
 import java.util.List;
 import java.util.function.Consumer;

@@ -1,7 +1,7 @@
 package io.rattan.sim.experiment;
 
-import io.rattan.core.id.Id;
-import io.rattan.core.util.Bytes;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
 import io.rattan.core.virtual.VirtualWorld;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,10 +1,10 @@
 package io.rattan.sim.experiment;
 
+import io.rattan.api.Address;
+import io.rattan.api.Cost;
 import io.rattan.core.codec.MessageCodec;
-import io.rattan.core.msg.Cost;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.MessageType;
-import io.rattan.core.net.Address;
 import io.rattan.core.virtual.VirtualNetwork;
 import io.rattan.core.virtual.VirtualScheduler;
 import java.util.EnumMap;

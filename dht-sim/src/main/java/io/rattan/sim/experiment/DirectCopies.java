@@ -1,6 +1,6 @@
 package io.rattan.sim.experiment;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Id;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.Ping;

@@ -1,8 +1,8 @@
 package io.rattan.sim.experiment;
 
+import io.rattan.api.Id;
 import io.rattan.core.client.OneHopImage;
 import io.rattan.core.client.OneHopRouter;
-import io.rattan.core.id.Id;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.net.Contact;

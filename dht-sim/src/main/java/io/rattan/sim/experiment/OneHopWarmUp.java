@@ -1,9 +1,9 @@
 package io.rattan.sim.experiment;
 
-import io.rattan.core.id.Id;
-import io.rattan.core.msg.GetOptions;
+import io.rattan.api.GetOptions;
+import io.rattan.api.Id;
+import io.rattan.api.RoutingMode;
 import io.rattan.core.msg.Messages.ClientGet;
-import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.net.Contact;
 import io.rattan.core.virtual.VirtualWorld;
 import java.util.List;

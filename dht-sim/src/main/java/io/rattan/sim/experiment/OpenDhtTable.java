@@ -1,12 +1,12 @@
 package io.rattan.sim.experiment;
 
+import io.rattan.api.GetOptions;
+import io.rattan.api.RoutingMode;
+import io.rattan.api.Status;
 import io.rattan.core.id.NodeKey;
-import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.MessageType;
 import io.rattan.core.msg.Messages.GetReply;
-import io.rattan.core.msg.RoutingMode;
-import io.rattan.core.msg.Status;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.slow.SlowPeriod;
 import io.rattan.core.virtual.VirtualWorld;

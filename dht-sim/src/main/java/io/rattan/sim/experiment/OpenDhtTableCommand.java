@@ -243,7 +243,7 @@ public final class OpenDhtTableCommand implements Callable<Integer> {
         System.out.printf(Locale.ROOT, "(ms; k = %d replicas, leaf set %d per side, request timeout %d ms; msgs and "
                 + "bytes count everything each get caused, client-gateway legs included, bytes as encoded + %d B "
                 + "of headers per message)%n", config.replicas(), config.leafSetHalf(),
-                config.requestTimeoutMillis(), io.rattan.core.msg.Cost.HEADER_BYTES);
+                config.requestTimeoutMillis(), io.rattan.api.Cost.HEADER_BYTES);
         System.out.printf(Locale.ROOT, "maintenance: %.2f msgs and %.0f B per node-second%n",
                 result.maintenanceMsgsPerNodeSecond(), result.maintenanceBytesPerNodeSecond());
         System.out.print(TableFiles.healthyGatewayLine(rows, result.healthyGatewayP99Ms(),

@@ -1,7 +1,7 @@
 package io.rattan.sim.experiment;
 
+import io.rattan.api.Id;
 import io.rattan.core.client.HedgeThreshold;
-import io.rattan.core.id.Id;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.virtual.VirtualWorld;
 import io.rattan.sim.net.WideAreaLatencyModel;

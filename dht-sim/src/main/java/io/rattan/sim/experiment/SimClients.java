@@ -1,15 +1,15 @@
 package io.rattan.sim.experiment;
 
+import io.rattan.api.Address;
+import io.rattan.api.Id;
+import io.rattan.api.Status;
 import io.rattan.core.env.Cancellable;
 import io.rattan.core.env.Transport;
-import io.rattan.core.id.Id;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.Ping;
 import io.rattan.core.msg.Messages.Pong;
-import io.rattan.core.msg.Status;
-import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import io.rattan.core.virtual.VirtualWorld;
 import io.rattan.sim.net.WideAreaLatencyModel;

@@ -1,11 +1,11 @@
 package io.rattan.sim.experiment;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
+import io.rattan.api.Status;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.msg.Messages.PutReply;
-import io.rattan.core.msg.Status;
-import io.rattan.core.util.Bytes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;

@@ -1,7 +1,7 @@
 package io.rattan.sim.experiment;
 
+import io.rattan.api.Bytes;
 import io.rattan.core.id.NodeKey;
-import io.rattan.core.util.Bytes;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;

@@ -1,13 +1,13 @@
 package io.rattan.sim.faults;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
+import io.rattan.api.Status;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.RemoveReply;
 import io.rattan.core.msg.Messages.ValueEntry;
-import io.rattan.core.msg.Status;
-import io.rattan.core.util.Bytes;
 import io.rattan.core.virtual.VirtualWorld;
 import java.util.ArrayList;
 import java.util.EnumMap;

@@ -1,6 +1,6 @@
 package io.rattan.sim.faults;
 
-import io.rattan.core.util.Bytes;
+import io.rattan.api.Bytes;
 import io.rattan.core.virtual.VirtualWorld;
 import java.util.ArrayList;
 import java.util.EnumMap;

@@ -1,6 +1,6 @@
 package io.rattan.sim.faults;
 
-import io.rattan.core.net.Address;
+import io.rattan.api.Address;
 import io.rattan.core.virtual.VirtualAddresses;
 import io.rattan.core.virtual.VirtualNetwork;
 import java.util.Arrays;

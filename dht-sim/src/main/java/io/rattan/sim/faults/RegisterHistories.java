@@ -1,6 +1,6 @@
 package io.rattan.sim.faults;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Id;
 import io.rattan.core.virtual.VirtualWorld;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,7 +1,12 @@
 package io.rattan.sim.faults;
 
-import io.rattan.core.id.Id;
-import io.rattan.core.msg.GetOptions;
+import io.rattan.api.Bytes;
+import io.rattan.api.GetOptions;
+import io.rattan.api.Id;
+import io.rattan.api.OwnerStamp;
+import io.rattan.api.RoutingMode;
+import io.rattan.api.SignedOp;
+import io.rattan.api.Status;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
@@ -9,13 +14,8 @@ import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.ValueEntry;
 import io.rattan.core.msg.PutCondition;
-import io.rattan.core.msg.RoutingMode;
-import io.rattan.core.msg.Status;
 import io.rattan.core.owned.OwnerSignatures;
-import io.rattan.core.owned.OwnerStamp;
 import io.rattan.core.owned.SignedBytes;
-import io.rattan.core.owned.SignedOp;
-import io.rattan.core.util.Bytes;
 import io.rattan.core.virtual.VirtualWorld;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package io.rattan.sim.faults;
 
+import io.rattan.api.Bytes;
 import io.rattan.core.store.Store;
 import io.rattan.core.store.StoredRecord;
-import io.rattan.core.util.Bytes;
 import io.rattan.core.virtual.VirtualWorld;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -1,12 +1,12 @@
 package io.rattan.sim.faults;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
+import io.rattan.api.ValueFilter;
 import io.rattan.core.msg.Messages.ClientWatch;
 import io.rattan.core.msg.Messages.WatchEvent;
-import io.rattan.core.msg.ValueFilter;
 import io.rattan.core.msg.WatchKind;
 import io.rattan.core.node.Node;
-import io.rattan.core.util.Bytes;
 import io.rattan.core.virtual.VirtualWorld;
 import java.util.ArrayList;
 import java.util.HashSet;

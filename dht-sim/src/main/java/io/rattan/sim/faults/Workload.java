@@ -1,19 +1,19 @@
 package io.rattan.sim.faults;
 
+import io.rattan.api.Bytes;
+import io.rattan.api.GetOptions;
+import io.rattan.api.Id;
+import io.rattan.api.RoutingMode;
+import io.rattan.api.Status;
 import io.rattan.core.env.Cancellable;
-import io.rattan.core.id.Id;
-import io.rattan.core.msg.GetOptions;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.msg.Messages.ClientRemove;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.GetReply;
-import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.msg.SecretBinding;
-import io.rattan.core.msg.Status;
 import io.rattan.core.node.Node;
-import io.rattan.core.util.Bytes;
 import io.rattan.core.virtual.VirtualWorld;
 import java.util.ArrayList;
 import java.util.List;

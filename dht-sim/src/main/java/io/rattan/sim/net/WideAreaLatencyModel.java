@@ -1,7 +1,7 @@
 package io.rattan.sim.net;
 
+import io.rattan.api.Address;
 import io.rattan.core.env.Clock;
-import io.rattan.core.net.Address;
 import io.rattan.core.slow.SlowPeriod;
 import io.rattan.core.slow.SlowTrace;
 import io.rattan.core.virtual.LatencyModel;

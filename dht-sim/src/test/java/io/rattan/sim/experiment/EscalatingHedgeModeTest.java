@@ -3,8 +3,8 @@ package io.rattan.sim.experiment;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rattan.core.msg.GetOptions;
-import io.rattan.core.msg.RoutingMode;
+import io.rattan.api.GetOptions;
+import io.rattan.api.RoutingMode;
 import io.rattan.core.slow.Distribution;
 import io.rattan.core.wan.LatencyMatrix;
 import io.rattan.sim.net.SlowNodeModel;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import io.rattan.core.net.Address;
+import io.rattan.api.Address;
 import io.rattan.core.slow.Distribution;
 import io.rattan.core.slow.SlowPeriod;
 import io.rattan.core.slow.SlowTrace;

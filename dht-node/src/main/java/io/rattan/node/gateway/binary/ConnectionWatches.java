@@ -2,9 +2,9 @@ package io.rattan.node.gateway.binary;
 
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOutboundBuffer;
+import io.rattan.api.Status;
 import io.rattan.core.msg.Messages.ClientWatch;
 import io.rattan.core.msg.Messages.WatchEvent;
-import io.rattan.core.msg.Status;
 import io.rattan.core.msg.WatchKind;
 import io.rattan.node.gateway.GatewayBackend;
 import io.rattan.node.gateway.WatchHandle;

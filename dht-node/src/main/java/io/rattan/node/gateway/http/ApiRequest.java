@@ -1,6 +1,6 @@
 package io.rattan.node.gateway.http;
 
-import io.rattan.core.util.Bytes;
+import io.rattan.api.Bytes;
 import io.rattan.node.limits.ClientId;
 import java.net.InetAddress;
 import java.util.List;

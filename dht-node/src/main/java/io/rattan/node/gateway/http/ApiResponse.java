@@ -1,7 +1,7 @@
 package io.rattan.node.gateway.http;
 
+import io.rattan.api.Bytes;
 import io.rattan.core.msg.Message;
-import io.rattan.core.util.Bytes;
 import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;

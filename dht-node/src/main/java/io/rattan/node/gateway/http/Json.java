@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.rattan.core.util.Bytes;
+import io.rattan.api.Bytes;
 
 /** The gateway's one JSON writer. ObjectMapper is thread-safe once configured, so one instance serves all loops. */
 final class Json {

@@ -2,9 +2,9 @@ package io.rattan.node.gateway.http;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rattan.api.Bytes;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.NodeStatus;
-import io.rattan.core.util.Bytes;
 import io.rattan.node.gateway.GatewayBackend;
 import java.util.Map;
 import java.util.Optional;

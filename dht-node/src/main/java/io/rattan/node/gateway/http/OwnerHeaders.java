@@ -3,9 +3,9 @@ package io.rattan.node.gateway.http;
 import static io.rattan.node.gateway.http.Rejected.badRequest;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rattan.api.Bytes;
+import io.rattan.api.OwnerStamp;
 import io.rattan.core.msg.PutCondition;
-import io.rattan.core.owned.OwnerStamp;
-import io.rattan.core.util.Bytes;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;

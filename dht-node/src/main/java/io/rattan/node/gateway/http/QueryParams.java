@@ -2,12 +2,12 @@ package io.rattan.node.gateway.http;
 
 import static io.rattan.node.gateway.http.Rejected.badRequest;
 
-import io.rattan.core.msg.Consistency;
-import io.rattan.core.msg.GetOptions;
-import io.rattan.core.msg.RoutingMode;
-import io.rattan.core.msg.ValueFilter;
-import io.rattan.core.owned.OwnerStamp;
-import io.rattan.core.util.Bytes;
+import io.rattan.api.Bytes;
+import io.rattan.api.Consistency;
+import io.rattan.api.GetOptions;
+import io.rattan.api.OwnerStamp;
+import io.rattan.api.RoutingMode;
+import io.rattan.api.ValueFilter;
 import java.util.List;
 import java.util.Map;
 

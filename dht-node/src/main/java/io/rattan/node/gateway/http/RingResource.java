@@ -4,13 +4,13 @@ import static io.rattan.node.gateway.http.QueryParams.intParam;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.rattan.core.id.Id;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientRing;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.RingReply;
 import io.rattan.core.net.Contact;
-import io.rattan.core.util.Bytes;
 import io.rattan.node.gateway.GatewayBackend;
 import java.util.List;
 import java.util.Map;

@@ -1,8 +1,8 @@
 package io.rattan.node.gateway.http;
 
+import io.rattan.api.RoutingMode;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.NamespaceDefinition;
-import io.rattan.core.msg.RoutingMode;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.node.gateway.GatewayBackend;
 

@@ -2,10 +2,10 @@ package io.rattan.node.gateway.http;
 
 import static io.rattan.node.gateway.http.Rejected.badRequest;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
+import io.rattan.api.ValueFilter;
 import io.rattan.core.msg.Messages.ClientWatch;
-import io.rattan.core.msg.ValueFilter;
-import io.rattan.core.util.Bytes;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;

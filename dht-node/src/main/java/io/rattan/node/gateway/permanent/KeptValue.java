@@ -1,7 +1,7 @@
 package io.rattan.node.gateway.permanent;
 
-import io.rattan.core.id.Id;
-import io.rattan.core.util.Bytes;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
 
 /**
  * One value a gateway keeps alive: the put it repeats. The secret never reaches the gateway's list, only its

@@ -1,8 +1,8 @@
 package io.rattan.node.gateway.permanent;
 
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
 import io.rattan.core.codec.MessageCodec;
-import io.rattan.core.id.Id;
-import io.rattan.core.util.Bytes;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;

@@ -3,10 +3,10 @@ package io.rattan.node.gateway.binary;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
 import io.rattan.client.RattanClient;
 import io.rattan.core.codec.MessageCodec;
-import io.rattan.core.id.Id;
-import io.rattan.core.util.Bytes;
 import io.rattan.node.NodeOptions;
 import io.rattan.node.RattanNode;
 import java.nio.charset.StandardCharsets;

@@ -1,8 +1,11 @@
 package io.rattan.node.gateway.http;
 
-import io.rattan.core.id.Id;
-import io.rattan.core.msg.Cost;
-import io.rattan.core.msg.GetOptions;
+import io.rattan.api.Address;
+import io.rattan.api.Bytes;
+import io.rattan.api.Cost;
+import io.rattan.api.GetOptions;
+import io.rattan.api.Id;
+import io.rattan.api.Status;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
@@ -13,13 +16,10 @@ import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.RemoveReply;
 import io.rattan.core.msg.Messages.ValueEntry;
 import io.rattan.core.msg.SecretBinding;
-import io.rattan.core.msg.Status;
-import io.rattan.core.net.Address;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.node.NodeStatus;
 import io.rattan.core.store.StoredRecord;
-import io.rattan.core.util.Bytes;
 import io.rattan.node.gateway.GatewayBackend;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -3,8 +3,8 @@ package io.rattan.node.gateway.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rattan.core.id.Id;
-import io.rattan.core.util.Bytes;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
 import org.junit.jupiter.api.Test;
 
 class KeyParserTest {

@@ -3,11 +3,11 @@ package io.rattan.node.gateway.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rattan.api.Bytes;
+import io.rattan.api.Status;
 import io.rattan.core.msg.Messages.ValueEntry;
 import io.rattan.core.msg.Messages.WatchEvent;
-import io.rattan.core.msg.Status;
 import io.rattan.core.msg.WatchKind;
-import io.rattan.core.util.Bytes;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 

@@ -5,13 +5,13 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
+import io.rattan.api.OwnerStamp;
+import io.rattan.api.SignedOp;
 import io.rattan.client.OwnerKey;
-import io.rattan.core.id.Id;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.node.WatchLimits;
-import io.rattan.core.owned.OwnerStamp;
-import io.rattan.core.owned.SignedOp;
-import io.rattan.core.util.Bytes;
 import io.rattan.node.LocalCluster;
 import io.rattan.node.RattanNode;
 import io.rattan.node.gateway.http.SseTestClient.Event;

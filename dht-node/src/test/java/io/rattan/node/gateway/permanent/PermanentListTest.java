@@ -2,9 +2,9 @@ package io.rattan.node.gateway.permanent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rattan.core.id.Id;
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
 import io.rattan.core.msg.SecretBinding;
-import io.rattan.core.util.Bytes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

@@ -1,10 +1,8 @@
-package io.rattan.core.owned;
-
-import io.rattan.core.util.Bytes;
+package io.rattan.api;
 
 /**
  * What makes a value owned: the owner's Ed25519 public key, the value id the owner chose, the sequence, the absolute
- * expiry and the owner's signature over {@link SignedBytes}. The value id and the sequence are unsigned 64-bit
+ * expiry and the owner's signature over {@code SignedBytes}. The value id and the sequence are unsigned 64-bit
  * numbers held in a {@code long}: compare them with {@link Long#compareUnsigned}.
  *
  * @param owner            the owner's public key, 32 bytes

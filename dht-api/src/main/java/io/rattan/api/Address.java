@@ -1,4 +1,4 @@
-package io.rattan.core.net;
+package io.rattan.api;
 
 /** A host and TCP port where a node listens for peers, or a virtual address in the simulated world. */
 public record Address(String host, int port) {

@@ -1,4 +1,4 @@
-package io.rattan.core.msg;
+package io.rattan.api;
 
 /** Outcome codes carried by replies, with fixed wire codes. */
 public enum Status {
@@ -32,7 +32,7 @@ public enum Status {
      */
     CONFLICT(13),
     /**
-     * An owned put's condition ({@link PutCondition}) did not hold at the root: the value held is not the one named,
+     * An owned put's condition ({@code PutCondition}) did not hold at the root: the value held is not the one named,
      * or one is held where none was required (HTTP 412).
      */
     PRECONDITION_FAILED(14);

@@ -1,4 +1,4 @@
-package io.rattan.core.id;
+package io.rattan.api;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -1,4 +1,4 @@
-package io.rattan.core.msg;
+package io.rattan.api;
 
 import java.util.Locale;
 import java.util.function.Function;

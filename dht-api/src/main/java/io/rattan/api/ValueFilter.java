@@ -1,7 +1,4 @@
-package io.rattan.core.msg;
-
-import io.rattan.core.owned.OwnerStamp;
-import io.rattan.core.util.Bytes;
+package io.rattan.api;
 
 /**
  * Which values of a key a get wants: all of them ({@link #NONE}), those of one owner, or one owner's value of one id

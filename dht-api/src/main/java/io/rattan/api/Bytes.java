@@ -1,4 +1,4 @@
-package io.rattan.core.util;
+package io.rattan.api;
 
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

@@ -1,6 +1,6 @@
-package io.rattan.core.owned;
+package io.rattan.api;
 
-/** What an owner's signature allows: the op byte of {@link SignedBytes}. */
+/** What an owner's signature allows: the op byte of {@code SignedBytes}. */
 public enum SignedOp {
     /** Store this data as the slot's value. */
     PUT(1),

@@ -1,4 +1,4 @@
-package io.rattan.core.id;
+package io.rattan.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

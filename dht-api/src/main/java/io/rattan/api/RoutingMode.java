@@ -1,4 +1,4 @@
-package io.rattan.core.msg;
+package io.rattan.api;
 
 /** How a get chooses each next hop; carried by the request so that every hop on the path applies the same rule. */
 public enum RoutingMode {

@@ -1,4 +1,4 @@
-package io.rattan.core.net;
+package io.rattan.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.rattan.core.msg;
+package io.rattan.api;
 
 /** How many replicas a get reads before it answers; carried by a client's get. */
 public enum Consistency {
