@@ -50,6 +50,13 @@ class RingClusterTest {
     private static final int REPLICAS = 3;
     private static final int KEYS = 100;
     private static final int LEAF_SET_HALF = 2;
+    /**
+     * The first gets that may take a hop by design: a replica at the edge of a key's replica set does not see past the
+     * key with two leaf-set members a side and forwards it, and the client learns that node's arc from such forwards
+     * ({@code AnswerArcs}), a few per node. How many depends on the node ids drawn and on which replica measured
+     * fastest: 0 to 7 seen; a client that ignored its ring would forward most of the 100.
+     */
+    private static final int EDGE_FORWARDS = 15;
     /** One copy, not hedged: each get is served by exactly one gateway, so that the meters say which. */
     private static final GetOptions ONE_HOP = GetOptions.of(RoutingMode.DELAY_AWARE).withOneHop(true);
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -114,9 +121,10 @@ class RingClusterTest {
             }
             System.out.printf("with the ring: %d of %d first gets answered with 0 hops, %d served by a replica "
                     + "without a forward (nodes' meters)%n", zeroHops, KEYS, servedWithoutForward);
-            assertThat(zeroHops).as("first gets answered at the replica they were sent to").isGreaterThanOrEqualTo(95);
+            assertThat(zeroHops).as("first gets answered at the replica they were sent to")
+                    .isGreaterThanOrEqualTo(KEYS - EDGE_FORWARDS);
             assertThat(servedWithoutForward).as("first gets served by a replica, no forward, by the nodes' meters")
-                    .isGreaterThanOrEqualTo(95);
+                    .isGreaterThanOrEqualTo(KEYS - EDGE_FORWARDS);
         }
     }
 
