@@ -245,6 +245,16 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
         (refused ? deadByRefusal : deadByProbe).increment();
     }
 
+    @Override
+    public void repairRequestRefused(boolean busy) {
+        repair.refused(busy);
+    }
+
+    @Override
+    public void repairRecordsWithheld(int n) {
+        repair.withheld(n);
+    }
+
     private static Counter declaredDead(MeterRegistry registry, String cause) {
         return Counter.builder("rattan.peers.declared.dead")
                 .description("Neighbours (leaf-set members, routing-table entries) this node declared dead: their "

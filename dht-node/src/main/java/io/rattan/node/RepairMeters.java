@@ -1,5 +1,6 @@
 package io.rattan.node;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -11,11 +12,16 @@ import java.util.function.ToDoubleFunction;
  * Repair's progress as meters, from the totals each {@link NodeMetrics#update} brings: copies sent to peers in
  * pages ({@code rattan.repair.pages}, tag {@code send} = first|again), acknowledged
  * ({@code rattan.repair.records.acked}), bytes ({@code rattan.repair.bytes}), dropped with a peer that left
- * ({@code rattan.repair.records.abandoned}), and the sessions running now.
+ * ({@code rattan.repair.records.abandoned}), and the sessions running now; and what others' repair requests were
+ * refused: range digests ({@code rattan.repair.requests.refused}, tag {@code reason} = not_member|busy) and records a
+ * digest's answer withheld ({@code rattan.repair.records.withheld}).
  */
 final class RepairMeters {
 
     private final AtomicReference<RepairTotals> totals = new AtomicReference<>(RepairTotals.NONE);
+    private final Counter refusedNotMember;
+    private final Counter refusedBusy;
+    private final Counter withheld;
 
     RepairMeters(MeterRegistry registry) {
         counter(registry, "rattan.repair.pages", "Pages of copies repair sent to peers (again: a page resent)",
@@ -31,6 +37,30 @@ final class RepairMeters {
                 RepairTotals::recordsAbandoned, null, null);
         Gauge.builder("rattan.repair.sessions", totals, r -> r.get().sessionsRunning())
                 .description("Repair sessions running now, with leaf-set members").register(registry);
+        this.refusedNotMember = refused(registry, "not_member");
+        this.refusedBusy = refused(registry, "busy");
+        this.withheld = Counter.builder("rattan.repair.records.withheld")
+                .description("Records (tombstones, owned values' greater versions) the answer to a peer's digest did "
+                        + "not send back: the peer is no replica of their keys in this node's view")
+                .register(registry);
+    }
+
+    private static Counter refused(MeterRegistry registry, String reason) {
+        return Counter.builder("rattan.repair.requests.refused")
+                .description("Range digests refused: the sender is no leaf-set member (answered with empty sums, "
+                        + "nothing read), or has as many range scans running here as it may (not answered)")
+                .tag("reason", reason)
+                .register(registry);
+    }
+
+    /** A repair request was left unanswered ({@code NodeListener#repairRequestRefused}). */
+    void refused(boolean busy) {
+        (busy ? refusedBusy : refusedNotMember).increment();
+    }
+
+    /** Records a digest's answer withheld ({@code NodeListener#repairRecordsWithheld}). */
+    void withheld(int n) {
+        withheld.increment(n);
     }
 
     void update(RepairTotals t) {

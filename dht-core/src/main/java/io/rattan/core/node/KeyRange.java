@@ -31,6 +31,27 @@ record KeyRange(Id lo, Id hi) {
     }
 
     /**
+     * An arc within one of the two that holds every key they share (their intersection, or, where it has two pieces,
+     * the one of them that spans both); null when they share none.
+     */
+    KeyRange overlap(KeyRange other) {
+        if (isWhole()) {
+            return other;
+        }
+        if (other.isWhole()) {
+            return this;
+        }
+        boolean startsInside = contains(other.lo);
+        if (!startsInside && !other.contains(lo)) {
+            return null;
+        }
+        Id from = startsInside ? other.lo : lo;
+        Id last = other.hi.minus(new Id(0, 0, 1));
+        Id to = contains(last) ? other.hi : hi;
+        return new KeyRange(from, to);
+    }
+
+    /**
      * The arc cut into {@code n} parts of (nearly) equal width, in clockwise order; parts of an arc narrower than
      * {@code n} keys may be empty.
      */

@@ -203,7 +203,12 @@ final class Membership {
      * the next beyond (a leaving replica hands on from there). Not a stranger, nor a member's id at another address.
      */
     boolean mayReplicate(Id key, Contact sender) {
-        return leafSet.holds(sender) || replicaSetAndNext(key).contains(sender);
+        return isLeafMember(sender) || replicaSetAndNext(key).contains(sender);
+    }
+
+    /** A member of this node's leaf set, at the address it holds for it. */
+    boolean isLeafMember(Contact c) {
+        return leafSet.holds(c);
     }
 
     /** A node said it leaves: forgets it, unless its id is bound to a contact at another address (then ignored). */

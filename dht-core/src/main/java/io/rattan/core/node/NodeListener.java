@@ -84,6 +84,20 @@ public interface NodeListener {
     default void peerDeclaredDead(boolean refused) {
     }
 
+    /**
+     * A range digest was refused: its sender is no leaf-set member (answered with empty sums, nothing read), or
+     * ({@code busy}) already has as many range scans running here as it may (not answered).
+     */
+    default void repairRequestRefused(boolean busy) {
+    }
+
+    /**
+     * The answer to a digest did not send back {@code n} records (tombstones, greater versions of owned values) the
+     * asker lacks: it is no replica of their keys in this node's view.
+     */
+    default void repairRecordsWithheld(int n) {
+    }
+
     /** A message left this node. */
     default void messageSent(MessageType type) {
     }

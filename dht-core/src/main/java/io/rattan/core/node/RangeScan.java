@@ -53,12 +53,20 @@ final class RangeScan {
      */
     static void sums(NodeContext ctx, LocalReplica replica, List<KeyRange> parts, Predicate<Id> filter,
                      Consumer<List<RangeSum>> done) {
+        sums(ctx, replica, parts, new KeyRange(parts.get(0).lo(), parts.get(parts.size() - 1).hi()), filter, done);
+    }
+
+    /**
+     * As {@link #sums(NodeContext, LocalReplica, List, Predicate, Consumer)}, reading only the arc {@code read}: the
+     * caller knows {@code filter} accepts no key outside it.
+     */
+    static void sums(NodeContext ctx, LocalReplica replica, List<KeyRange> parts, KeyRange read, Predicate<Id> filter,
+                     Consumer<List<RangeSum>> done) {
         int n = parts.size();
         int[] counts = new int[n];
         long[] hashes = new long[n];
         Id[] ends = KeyRange.partEnds(parts);
-        KeyRange whole = new KeyRange(parts.get(0).lo(), parts.get(n - 1).hi());
-        new RangeScan(ctx, replica, whole, filter, r -> {
+        new RangeScan(ctx, replica, read, filter, r -> {
             int i = KeyRange.partOf(parts, r.key(), ends);
             if (i >= 0) {
                 counts[i]++;

@@ -12,6 +12,7 @@ import io.rattan.core.net.Contact;
 import io.rattan.core.store.StoredRecord;
 import io.rattan.core.testing.PlantedBugs;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +32,11 @@ final class RepairAnswers {
     private static final Logger log = LoggerFactory.getLogger(RepairAnswers.class);
     /** Peers remembered in {@link #owedAtNanos} before the stale ones are dropped: a leaf set's worth, and more. */
     private static final int OWED_REMEMBERED = 64;
+    /**
+     * Range scans one peer may have running here at once: a session asks one range at a time, and may ask it again
+     * while a slow scan is still running ({@link ResentRequest}), and the first answer serves them all.
+     */
+    static final int SCANS_PER_PEER = 2;
 
     private final NodeContext ctx;
     private final LocalReplica replica;
@@ -41,6 +47,8 @@ final class RepairAnswers {
     private final long owedGapNanos;
     /** When each peer was last owed a session for a digest it sent ({@link #answerRangeDigest}). */
     private final Map<Id, Long> owedAtNanos = new HashMap<>();
+    /** Range scans running for each peer ({@link #SCANS_PER_PEER}). */
+    private final Map<Id, Integer> scans = new HashMap<>();
 
     /**
      * {@code streams} gives the stream of copies to a peer; {@code owed} makes a peer due for a session, and says
@@ -66,6 +74,12 @@ final class RepairAnswers {
      * members' views of the ring differ each counts keys the other leaves out, and sessions would ping-pong. At most
      * once per peer per settling window, so that a sender that cannot store (a full disk) is not owed a session each
      * time it asks (docs/history.md, "A nearly empty replica is owed a session back").
+     *
+     * <p>Only the arc the two share is read, whatever arc it names, and nothing for a peer that is no leaf-set member
+     * (it shares no key with this node, so its sums are empty, as reading would find): a range costs this node a scan
+     * of its store, and a stranger, or a member naming the whole ring, would otherwise make it read every record it
+     * holds for a few bytes. A member with {@link #SCANS_PER_PEER} scans running here is not answered (its first
+     * request's answer serves its resends).
      */
     void answerRangeDigest(Envelope e, Contact from, RangeDigest d) {
         int n = d.parts().size();
@@ -73,8 +87,20 @@ final class RepairAnswers {
             log.debug("{} ignores a range digest of {} parts from {}", ctx.tag(), n, from);
             return;
         }
-        List<KeyRange> parts = new KeyRange(d.lo(), d.hi()).split(n);
-        RangeScan.sums(ctx, replica, parts, pairs.filter(from, d.handoff()), sums -> {
+        if (scans.getOrDefault(from.id(), 0) >= SCANS_PER_PEER && busy(from)) {
+            return;
+        }
+        KeyRange asked = new KeyRange(d.lo(), d.hi());
+        List<KeyRange> parts = asked.split(n);
+        KeyRange read = stranger(from) ? null : asked.overlap(pairs.range(from, d.handoff()));
+        if (read == null) {
+            ctx.outbox().send(from.address(), e.requestId(), new RangeDigestReply(Collections.nCopies(n,
+                    new RangeSum(0, 0))));
+            return;
+        }
+        scans.merge(from.id(), 1, Integer::sum);
+        RangeScan.sums(ctx, replica, parts, read, pairs.filter(from, d.handoff()), sums -> {
+            scans.computeIfPresent(from.id(), (id, running) -> running > 1 ? running - 1 : null);
             if (sums != null && !ctx.stopped()) {
                 ctx.outbox().send(from.address(), e.requestId(), new RangeDigestReply(sums));
                 if (!d.handoff() && 2 * count(d.parts()) < count(sums) && !owedLately(from)
@@ -83,6 +109,25 @@ final class RepairAnswers {
                 }
             }
         });
+    }
+
+    /**
+     * True, and counted, when {@code from} is no leaf-set member. (An honest node whose view still differs from this
+     * one's asks too: it gets the empty sums it always got, so nothing changes for it but that nothing is read.)
+     */
+    private boolean stranger(Contact from) {
+        if (pairs.isPartner(from)) {
+            return false;
+        }
+        log.debug("{} reads nothing for a range digest from {}, no member of its leaf set", ctx.tag(), from);
+        ctx.listener().repairRequestRefused(false);
+        return true;
+    }
+
+    private boolean busy(Contact from) {
+        log.debug("{} ignores a range digest from {}: {} of its scans are running", ctx.tag(), from, SCANS_PER_PEER);
+        ctx.listener().repairRequestRefused(true);
+        return true;
     }
 
     private boolean owedLately(Contact peer) {
@@ -107,9 +152,11 @@ final class RepairAnswers {
 
     /**
      * Answers a digest with the entries this node lacks (or holds an older version of), and sends back its tombstone
-     * for every entry the sender still holds as a live value, and its greater version of an owned one. Digests only flow toward the nodes a sender sees as replicas, so without the second part
-     * a node holding a removed value it was pushed while it was no replica (by a replica that missed the remove and
-     * came back) would learn of the remove only if a tombstone holder happened to see it as a replica.
+     * for every entry the sender still holds as a live value, and its greater version of an owned one. Digests only
+     * flow toward the nodes a sender sees as replicas, so without the second part a node holding a removed value it
+     * was pushed while it was no replica (by a replica that missed the remove and came back) would learn of the remove
+     * only if a tombstone holder started a session with it. A record goes back only to a replica of its key (or the
+     * next beyond) in this node's view: a tombstone carries the remove's secret.
      */
     void answerDigest(Envelope e, Contact from, Digest d) {
         List<DigestEntry> entries = d.entries();
@@ -143,6 +190,14 @@ final class RepairAnswers {
             }
         }
         ctx.outbox().send(from.address(), e.requestId(), new DigestWant(want));
+        // A tombstone carries the secret that removed its value: only a replica of the key may have it.
+        int found = sendBack.size();
+        sendBack.removeIf(r -> !pairs.replicates(r.key(), from));
+        if (sendBack.size() < found) {
+            log.debug("{} withholds {} records from {}, no replica of their keys", ctx.tag(), found - sendBack.size(),
+                    from);
+            ctx.listener().repairRecordsWithheld(found - sendBack.size());
+        }
         if (!sendBack.isEmpty()) {
             ReplicaStream s = streams.apply(from);
             sendBack.forEach(s::add);

@@ -44,6 +44,19 @@ final class ReplicaPairs {
     }
 
     /**
+     * Whether {@code peer} may ask this node to compare or send copies: a member of its leaf set, where every replica
+     * set of a key it holds lies. A stranger shares no key with it ({@link #filter} accepts none).
+     */
+    boolean isPartner(Contact peer) {
+        return members.isLeafMember(peer);
+    }
+
+    /** Whether {@code peer} is one of {@code key}'s replicas, or the next beyond them, in this node's view. */
+    boolean replicates(Id key, Contact peer) {
+        return members.replicaSetAndNext(key).contains(peer);
+    }
+
+    /**
      * The arc holding every key {@link #filter} can accept: from the n-th node counter-clockwise of the two to
      * the n-th clockwise of them (n = k, or k + 1 for a hand-off), where the nodes in between are closer to any key
      * beyond. The whole ring when the leaf set is not full or does not reach that far.

@@ -19,6 +19,8 @@ import io.rattan.core.env.ExpiryClock;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.MessageType;
 import io.rattan.core.msg.Messages.Challenge;
+import io.rattan.core.msg.Messages.Digest;
+import io.rattan.core.msg.Messages.DigestEntry;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.GetRequest;
@@ -30,6 +32,9 @@ import io.rattan.core.msg.Messages.Leave;
 import io.rattan.core.msg.Messages.Ping;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.PutRequest;
+import io.rattan.core.msg.Messages.RangeDigest;
+import io.rattan.core.msg.Messages.RangeDigestReply;
+import io.rattan.core.msg.Messages.RangeSum;
 import io.rattan.core.msg.Messages.RemoveRequest;
 import io.rattan.core.msg.Messages.ReplicaRead;
 import io.rattan.core.msg.Messages.ReplicaRecord;
@@ -54,6 +59,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -243,6 +249,48 @@ class HostilePeersTest {
             stranger.send(new Envelope(stranger.contact, 30, new ReplicaRead(key, Bytes.EMPTY, 0)));
             assertThat(((ErrorReply) awaitReply(stranger, MessageType.ERROR_REPLY, 30).body()).status())
                     .isEqualTo(Status.FORBIDDEN);
+        }
+    }
+
+    /**
+     * Repair requests from a stranger: a range digest of the whole ring made a node read every record it holds (a few
+     * thousand filled its store's queue), and a digest that names a removed value as live was answered with the
+     * tombstone, the remove's secret included. Now the range digest is answered with the empty sums a stranger always
+     * got, without reading, and the tombstone is withheld; each is counted.
+     */
+    @Test
+    void aStrangersRepairRequestsReadNothingAndTellItNoTombstone() throws Exception {
+        Id key = Id.ofName("stranger-digest");
+        byte[] secret = "the remove's secret".getBytes(StandardCharsets.UTF_8);
+        PutResult put = client.putSync(key, "removed".getBytes(StandardCharsets.UTF_8), Duration.ofMinutes(10),
+                secret);
+        assertThat(client.removeSync(key, put.valueHash(), secret, Duration.ofMinutes(10))).isTrue();
+        await().atMost(WAIT).until(() -> !nodes.tombstones(key, put.valueHash()).isEmpty());
+        RattanNode replica = nodes.tombstones(key, put.valueHash()).get(0);
+        Counter readNothing = replica.meterRegistry().get("rattan.repair.requests.refused").tag("reason", "not_member")
+                .counter();
+        Counter withheld = replica.meterRegistry().get("rattan.repair.records.withheld").counter();
+        double readNothingBefore = readNothing.count();
+        double withheldBefore = withheld.count();
+        try (RawPeer stranger = prove("digest", replica)) {
+            stranger.send(new Envelope(stranger.contact, 40, new RangeDigest(Id.ZERO, Id.ZERO, false,
+                    Collections.nCopies(16, new RangeSum(0, 0)))));
+            RangeDigestReply sums = (RangeDigestReply) awaitReply(stranger, MessageType.RANGE_DIGEST_REPLY, 40).body();
+            assertThat(sums.parts()).containsOnly(new RangeSum(0, 0));
+            assertThat(readNothing.count() - readNothingBefore).isEqualTo(1);
+
+            stranger.send(new Envelope(stranger.contact, 41, new Digest(List.of(
+                    new DigestEntry(key, put.valueHash(), false)))));
+            awaitReply(stranger, MessageType.DIGEST_WANT, 41);
+            await().atMost(WAIT).until(() -> withheld.count() - withheldBefore == 1);
+            // The stream of copies would have been started where the tombstone was withheld, before this ping.
+            stranger.send(new Envelope(stranger.contact, 42, new Ping()));
+            List<MessageType> before42 = new ArrayList<>();
+            for (Envelope e = TestMessages.readFrame(stranger.fromNode); !(e.requestId() == 42
+                    && e.body().type() == MessageType.PONG); e = TestMessages.readFrame(stranger.fromNode)) {
+                before42.add(e.body().type());
+            }
+            assertThat(before42).doesNotContain(MessageType.STORE_REPLICAS);
         }
     }
 
