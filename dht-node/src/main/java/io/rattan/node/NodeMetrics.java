@@ -251,7 +251,7 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
     }
 
     @Override
-    public void repairRecordsWithheld(int n) {
+    public void repairTombstonesWithheld(int n) {
         repair.withheld(n);
     }
 

@@ -13,8 +13,8 @@ import java.util.function.ToDoubleFunction;
  * pages ({@code rattan.repair.pages}, tag {@code send} = first|again), acknowledged
  * ({@code rattan.repair.records.acked}), bytes ({@code rattan.repair.bytes}), dropped with a peer that left
  * ({@code rattan.repair.records.abandoned}), and the sessions running now; and what others' repair requests were
- * refused: range digests ({@code rattan.repair.requests.refused}, tag {@code reason} = not_member|busy) and records a
- * digest's answer withheld ({@code rattan.repair.records.withheld}).
+ * refused: range digests ({@code rattan.repair.requests.refused}, tag {@code reason} = not_member|busy) and the
+ * tombstones a digest's answer withheld ({@code rattan.repair.tombstones.withheld}).
  */
 final class RepairMeters {
 
@@ -39,9 +39,9 @@ final class RepairMeters {
                 .description("Repair sessions running now, with leaf-set members").register(registry);
         this.refusedNotMember = refused(registry, "not_member");
         this.refusedBusy = refused(registry, "busy");
-        this.withheld = Counter.builder("rattan.repair.records.withheld")
-                .description("Records (tombstones, owned values' greater versions) the answer to a peer's digest did "
-                        + "not send back: the peer is no replica of their keys in this node's view")
+        this.withheld = Counter.builder("rattan.repair.tombstones.withheld")
+                .description("Tombstones (they carry the remove's secret) the answer to a peer's digest did not send "
+                        + "back: the peer is no replica of their keys in this node's view")
                 .register(registry);
     }
 
@@ -58,7 +58,7 @@ final class RepairMeters {
         (busy ? refusedBusy : refusedNotMember).increment();
     }
 
-    /** Records a digest's answer withheld ({@code NodeListener#repairRecordsWithheld}). */
+    /** Tombstones a digest's answer withheld ({@code NodeListener#repairTombstonesWithheld}). */
     void withheld(int n) {
         withheld.increment(n);
     }

@@ -31,8 +31,8 @@ record KeyRange(Id lo, Id hi) {
     }
 
     /**
-     * An arc within one of the two that holds every key they share (their intersection, or, where it has two pieces,
-     * the one of them that spans both); null when they share none.
+     * An arc within {@code other} that holds every key the two share: their intersection, or, where it has two pieces,
+     * {@code other} itself; null when they share none.
      */
     KeyRange overlap(KeyRange other) {
         if (isWhole()) {

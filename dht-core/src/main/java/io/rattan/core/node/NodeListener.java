@@ -92,10 +92,10 @@ public interface NodeListener {
     }
 
     /**
-     * The answer to a digest did not send back {@code n} records (tombstones, greater versions of owned values) the
-     * asker lacks: it is no replica of their keys in this node's view.
+     * The answer to a digest did not send back {@code n} tombstones (which carry the remove's secret) the asker lacks:
+     * it is no replica of their keys in this node's view.
      */
-    default void repairRecordsWithheld(int n) {
+    default void repairTombstonesWithheld(int n) {
     }
 
     /** A message left this node. */

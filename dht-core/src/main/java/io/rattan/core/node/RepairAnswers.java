@@ -155,8 +155,10 @@ final class RepairAnswers {
      * for every entry the sender still holds as a live value, and its greater version of an owned one. Digests only
      * flow toward the nodes a sender sees as replicas, so without the second part a node holding a removed value it
      * was pushed while it was no replica (by a replica that missed the remove and came back) would learn of the remove
-     * only if a tombstone holder started a session with it. A record goes back only to a replica of its key (or the
-     * next beyond) in this node's view: a tombstone carries the remove's secret.
+     * only if a tombstone holder started a session with it. A tombstone goes back only to a replica of its key (or the
+     * next beyond) in this node's view, as it carries the remove's secret: a node further out that holds the removed
+     * value keeps it until it expires or until a replica's view takes it in (it answers no get for the key meanwhile,
+     * being no replica).
      */
     void answerDigest(Envelope e, Contact from, Digest d) {
         List<DigestEntry> entries = d.entries();
@@ -190,13 +192,14 @@ final class RepairAnswers {
             }
         }
         ctx.outbox().send(from.address(), e.requestId(), new DigestWant(want));
-        // A tombstone carries the secret that removed its value: only a replica of the key may have it.
+        // A tombstone carries the secret that removed its value: only a replica of the key may have it. (An owned
+        // value's versions carry no secret, only the owner's signature, and go to anyone who holds an older one.)
         int found = sendBack.size();
-        sendBack.removeIf(r -> !pairs.replicates(r.key(), from));
+        sendBack.removeIf(r -> r.tombstone() && !r.isOwned() && !pairs.replicates(r.key(), from));
         if (sendBack.size() < found) {
-            log.debug("{} withholds {} records from {}, no replica of their keys", ctx.tag(), found - sendBack.size(),
+            log.debug("{} withholds {} tombstones from {}, no replica of their keys", ctx.tag(), found - sendBack.size(),
                     from);
-            ctx.listener().repairRecordsWithheld(found - sendBack.size());
+            ctx.listener().repairTombstonesWithheld(found - sendBack.size());
         }
         if (!sendBack.isEmpty()) {
             ReplicaStream s = streams.apply(from);

@@ -55,7 +55,7 @@ class RepairRequestGuardTest {
         int withheld;
 
         @Override
-        public void repairRecordsWithheld(int n) {
+        public void repairTombstonesWithheld(int n) {
             withheld += n;
         }
 

@@ -7,7 +7,7 @@ import io.rattan.core.msg.Message;
 import java.util.List;
 
 /** A public type whose signatures name dht-core types: {@code PublicApiTest}'s rule must find each. */
-public abstract class LeakyApi implements Clock {
+public abstract class LeakyApi extends LeakyBase implements Clock {
 
     /** A core type as a parameter. */
     public void envelope(Envelope e) {
