@@ -92,7 +92,8 @@ final class RepairAnswers {
         }
         KeyRange asked = new KeyRange(d.lo(), d.hi());
         List<KeyRange> parts = asked.split(n);
-        KeyRange read = stranger(from) ? null : asked.overlap(pairs.range(from, d.handoff()));
+        KeyRange shared = stranger(from) ? null : pairs.sharedArc(from, d.handoff());
+        KeyRange read = shared == null ? null : asked.overlap(shared);
         if (read == null) {
             ctx.outbox().send(from.address(), e.requestId(), new RangeDigestReply(Collections.nCopies(n,
                     new RangeSum(0, 0))));

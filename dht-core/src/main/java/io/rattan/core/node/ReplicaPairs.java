@@ -62,6 +62,19 @@ final class ReplicaPairs {
      * beyond. The whole ring when the leaf set is not full or does not reach that far.
      */
     KeyRange range(Contact peer, boolean handoff) {
+        return arc(peer, handoff, false);
+    }
+
+    /**
+     * As {@link #range}, but null when the two lie so far apart in the leaf set that no key has both among its n
+     * closest (more than 2n positions: possible where k is small against the leaf set's half), where {@link #range}
+     * wraps round most of the ring. What a range digest from {@code peer} may make this node read.
+     */
+    KeyRange sharedArc(Contact peer, boolean handoff) {
+        return arc(peer, handoff, true);
+    }
+
+    private KeyRange arc(Contact peer, boolean handoff, boolean noneWhenApart) {
         int n = ctx.config().replicas() + (handoff ? 1 : 0);
         List<Contact> cw = members.clockwise();
         List<Contact> ccw = members.counterClockwise();
@@ -103,6 +116,9 @@ final class ReplicaPairs {
         }
         if (a < 0 || b >= ring.size()) {
             return KeyRange.whole();
+        }
+        if (noneWhenApart && a > b) {
+            return null;
         }
         return new KeyRange(ring.get(a), ring.get(b).plus(new Id(0, 0, 1)));
     }

@@ -39,11 +39,11 @@ class RepairRequestGuardTest {
     private static final long SECOND = 1_000_000_000L;
     /** Every store task takes this long: a scan's length shows how many pages it read. */
     private static final long TASK_NANOS = 20_000_000L;
-    private static final int NODES = 16;
     private static final int PARTS = 16;
 
     private final Refusals refusals = new Refusals();
-    private final VirtualWorld world = formed();
+    private int nodes = 16;
+    private VirtualWorld world = formed(2);
     /** The target's range-digest replies to the addresses watched, by request id, and when the first came. */
     private final Map<Long, List<Envelope>> seen = new HashMap<>();
     private final Map<Long, Long> seenAtNanos = new HashMap<>();
@@ -69,13 +69,13 @@ class RepairRequestGuardTest {
         }
     }
 
-    private VirtualWorld formed() {
+    private VirtualWorld formed(int leafSetHalf) {
         // Anti-entropy every hour: no session of the nodes' own runs while the test asks.
-        NodeConfig config = NodeConfig.defaults().withReplicas(2, 1).withLeafSetHalf(2)
+        NodeConfig config = NodeConfig.defaults().withReplicas(2, 1).withLeafSetHalf(leafSetHalf)
                 .withPeriods(1_000, 3_600_000, 3_600_000);
         VirtualWorld w = new VirtualWorld(5, config, LatencyModel.constant(1_000_000L), refusals);
         w.deferStoreWork(TASK_NANOS);
-        w.addNodes(NODES);
+        w.addNodes(nodes);
         w.runFor(30 * SECOND);
         return w;
     }
@@ -99,19 +99,19 @@ class RepairRequestGuardTest {
 
     /** Node indexes in ring order, from the target's clockwise neighbour on. */
     private List<Integer> ringFromTarget() {
-        List<Integer> byId = new ArrayList<>(IntStream.range(0, NODES).boxed().toList());
+        List<Integer> byId = new ArrayList<>(IntStream.range(0, nodes).boxed().toList());
         byId.sort(Comparator.comparing(i -> world.contact(i).id()));
         int at = byId.indexOf(target());
         List<Integer> ring = new ArrayList<>();
-        for (int s = 1; s < NODES; s++) {
-            ring.add(byId.get((at + s) % NODES));
+        for (int s = 1; s < nodes; s++) {
+            ring.add(byId.get((at + s) % nodes));
         }
         return ring;
     }
 
     /** The {@code n} nodes closest to {@code key}, closest first. */
     private List<Integer> closest(Id key, int n) {
-        return IntStream.range(0, NODES).boxed()
+        return IntStream.range(0, nodes).boxed()
                 .sorted(Comparator.comparing(i -> world.contact(i).id().distanceTo(key))).limit(n).toList();
     }
 
@@ -178,6 +178,33 @@ class RepairRequestGuardTest {
         assertThat(seenAtNanos.get(11L) - sent).as("the scan's length").isLessThan(12 * TASK_NANOS);
     }
 
+    /**
+     * Six places apart in a leaf set of six a side, with k = 2, the two share no key, and the arc between their
+     * replica sets' ends wraps round most of the ring: such a member's whole-ring range read nearly every record.
+     */
+    @Test
+    void aMemberTooFarToShareAKeyMakesItReadNothing() {
+        nodes = 32;
+        world = formed(6);
+        long expires = world.scheduler().epochMillis() + 86_400_000L;
+        SplittableRandom random = new SplittableRandom(11);
+        for (int i = 0; i < 32 * LocalReplica.SCAN_PAGE; i++) {
+            world.store(target()).write(StoredRecord.value(Id.random(random), Bytes.utf8("v" + i), expires,
+                    Bytes.EMPTY));
+        }
+        Contact far = world.contact(ringFromTarget().get(5));
+        watch(far.address());
+        long sent = world.scheduler().nanoTime();
+
+        send(far, 12, wholeRing());
+        world.runFor(10 * SECOND);
+
+        RangeDigestReply reply = (RangeDigestReply) seen.get(12L).get(0).body();
+        assertThat(reply.parts()).containsOnly(new RangeSum(0, 0));
+        assertThat(seenAtNanos.get(12L) - sent).as("answered without a store task").isLessThan(TASK_NANOS);
+        assertThat(refusals.notMember).as("a member, not a stranger").isZero();
+    }
+
     @Test
     void aMemberHasAtMostTwoScansRunning() {
         Contact member = world.contact(ringFromTarget().get(0));
@@ -201,7 +228,7 @@ class RepairRequestGuardTest {
         assertThat(replicasAndNext.get(0)).isEqualTo(target());
         int replica = replicasAndNext.get(1);
         List<Integer> leaf = new ArrayList<>(ringFromTarget().subList(0, 2));
-        leaf.addAll(ringFromTarget().subList(NODES - 3, NODES - 1));
+        leaf.addAll(ringFromTarget().subList(nodes - 3, nodes - 1));
         int member = leaf.stream().filter(i -> !replicasAndNext.contains(i)).findFirst().orElseThrow();
         Bytes valueHash = Bytes.utf8("removed").sha256();
         long expires = world.scheduler().epochMillis() + 86_400_000L;
