@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.tngtech.archunit.core.domain.JavaClass;
 import io.rattan.client.arch.leak.LeakyApi;
 import io.rattan.core.arch.ModuleRules;
-import java.lang.reflect.Constructor;
 import java.lang.reflect.Executable;
 import java.lang.reflect.Field;
 import java.lang.reflect.GenericArrayType;
@@ -97,7 +96,7 @@ class PublicApiTest {
                 && !(m instanceof Method method && method.isBridge());
     }
 
-    private static Type[] typesOf(Object member) {
+    private static Type[] typesOf(Member member) {
         if (member instanceof Field f) {
             return new Type[] {f.getGenericType()};
         }
@@ -107,8 +106,6 @@ class PublicApiTest {
         types.addAll(List.of(e.getTypeParameters()));
         if (e instanceof Method m) {
             types.add(m.getGenericReturnType());
-        } else if (!(e instanceof Constructor<?>)) {
-            throw new IllegalArgumentException(e.toString());
         }
         return types.toArray(Type[]::new);
     }
@@ -128,7 +125,11 @@ class PublicApiTest {
             return;
         }
         if (t instanceof Class<?> c) {
-            raw.add(c.isArray() ? c.componentType() : c);
+            Class<?> element = c;
+            while (element.isArray()) {
+                element = element.componentType();
+            }
+            raw.add(element);
         } else if (t instanceof ParameterizedType p) {
             collect(p.getRawType(), raw, seen);
             Stream.of(p.getActualTypeArguments()).forEach(a -> collect(a, raw, seen));

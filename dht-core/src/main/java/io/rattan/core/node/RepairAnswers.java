@@ -87,7 +87,10 @@ final class RepairAnswers {
             log.debug("{} ignores a range digest of {} parts from {}", ctx.tag(), n, from);
             return;
         }
-        if (scans.getOrDefault(from.id(), 0) >= SCANS_PER_PEER && busy(from)) {
+        if (scans.getOrDefault(from.id(), 0) >= SCANS_PER_PEER) {
+            log.debug("{} ignores a range digest from {}: {} of its scans are running", ctx.tag(), from,
+                    SCANS_PER_PEER);
+            ctx.listener().repairRequestRefused(true);
             return;
         }
         KeyRange asked = new KeyRange(d.lo(), d.hi());
@@ -122,12 +125,6 @@ final class RepairAnswers {
         }
         log.debug("{} reads nothing for a range digest from {}, no member of its leaf set", ctx.tag(), from);
         ctx.listener().repairRequestRefused(false);
-        return true;
-    }
-
-    private boolean busy(Contact from) {
-        log.debug("{} ignores a range digest from {}: {} of its scans are running", ctx.tag(), from, SCANS_PER_PEER);
-        ctx.listener().repairRequestRefused(true);
         return true;
     }
 
