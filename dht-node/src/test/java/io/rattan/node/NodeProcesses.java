@@ -23,7 +23,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -203,6 +205,8 @@ final class NodeProcesses {
      * Three free ports on loopback: peer, gateway, HTTP. Drawn below the kernel's ephemeral range: a port the kernel
      * handed out for bind(0) and that was closed again can be handed to any socket before the node binds it (another
      * test's server, any outbound connection's local end), which failed a node's start with "Address already in use".
+     * Each port is claimed for this JVM ({@link #CLAIMED}): a port found bindable stays free only until its node binds
+     * it, a second later, and a cluster started node after node, or two tests at once, drew the same port twice.
      */
     private static NodePorts freePorts() throws IOException {
         int[] ports = new int[3];
@@ -217,12 +221,18 @@ final class NodeProcesses {
         int low = Math.max(1024, below - 12_000);
         for (int attempt = 0; attempt < 200; attempt++) {
             int port = ThreadLocalRandom.current().nextInt(low, below);
-            if (Arrays.stream(taken).noneMatch(p -> p == port) && bindable(port)) {
+            if (Arrays.stream(taken).noneMatch(p -> p == port) && bindable(port) && CLAIMED.add(port)) {
                 return port;
             }
         }
         throw new IOException("no free loopback port found in " + low + ".." + (below - 1));
     }
+
+    /**
+     * Every port {@link #freePorts} has handed out in this JVM: test state, shared by the process tests that run
+     * side by side, never handed out twice (a restart passes its node's own ports on explicitly).
+     */
+    private static final Set<Integer> CLAIMED = ConcurrentHashMap.newKeySet();
 
     private static boolean bindable(int port) {
         try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
