@@ -18,9 +18,11 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Never backwards.</b> A reading is never below the previous one, nor below the persisted mark: the mark
  *       is written ahead of the readings (by S/2), so after a restart the clock starts at least where it was.</li>
  *   <li><b>Peers correct it.</b> Pongs carry the answering node's expiry time; the median offset of the last few
- *       samples, when beyond S, moves this clock: forward at once until peers have confirmed it once since boot,
- *       afterwards by at most 2 S at once and 2 S a minute in all (below); backward only until the clock has settled
- *       (below), afterwards it holds still until true time catches up.</li>
+ *       samples, one per host (the caller names each sample by its host), when beyond S, moves this clock: until
+ *       peers have confirmed it once since boot, by up to {@link #FIRST_CORRECTION_MAX_MILLIS} either way at once (a
+ *       larger offset is refused and the clock stays unsettled: its machine's clock needs setting), afterwards
+ *       forward by at most 2 S at once and 2 S a minute in all (below), and backward only until the clock has
+ *       settled (below), after which it holds still until true time catches up.</li>
  *   <li><b>Forward is capped once confirmed.</b> A monotonic clock drifts milliseconds a minute, so once peers have
  *       confirmed this clock, honest peers never need to move it far forward; a majority of wrong or lying peers
  *       could, and a clock pushed an hour ahead purges live values and drops tombstones an hour early (a removed
@@ -42,6 +44,12 @@ public final class ExpiryClock implements Clock {
     public static final long SKEW_BOUND_MILLIS = 500;
     /** The most two expiry clocks, each within S of the true time, differ by: 2 S. */
     public static final long SPREAD_BOUND_MILLIS = 2 * SKEW_BOUND_MILLIS;
+    /**
+     * The most peers may move a clock they have not confirmed since its boot, either way: twice the hour the fault
+     * simulator steps clocks by. Unbounded, the first hosts a node hears could push it a year ahead, and the error
+     * would be persisted (the mark) and purge everything it holds.
+     */
+    public static final long FIRST_CORRECTION_MAX_MILLIS = 2 * 3_600_000L;
     private static final Logger log = LoggerFactory.getLogger(ExpiryClock.class);
     private static final int SAMPLES = 5;
     private static final int SAMPLES_TO_SETTLE = 3;
@@ -53,7 +61,8 @@ public final class ExpiryClock implements Clock {
     private final Clock raw;
     private final long skewMillis;
     private final long bootNanos;
-    // The latest offset from each of the last few peers heard: one wrong peer answering often counts once.
+    // The latest offset from each of the last few hosts heard: one wrong host answering often, or under many ids,
+    // counts once.
     private final LinkedHashMap<Object, Long> samples = new LinkedHashMap<>();
     private long anchorMillis;
     private long anchorNanos;
@@ -64,6 +73,8 @@ public final class ExpiryClock implements Clock {
     private boolean confirmed;
     private long forwardAllowanceMillis;
     private long allowanceNanos;
+    // When a source not among the samples was last heard: while new ones keep coming, a few samples are no median.
+    private long newSourceNanos;
     private boolean jumpSeen;
     private Store store;
 
@@ -79,6 +90,7 @@ public final class ExpiryClock implements Clock {
         this.anchorMillis = raw.epochMillis();
         this.forwardAllowanceMillis = forwardAllowanceMax();
         this.allowanceNanos = bootNanos;
+        this.newSourceNanos = bootNanos;
     }
 
     private long forwardAllowanceMax() {
@@ -152,8 +164,10 @@ public final class ExpiryClock implements Clock {
 
     /**
      * A peer's expiry time, {@code peerEpochMillis}, read from a reply that took {@code rttNanos} to come back:
-     * the peer's time now is about its time plus half the round trip. {@code peer} names the peer: the median is
-     * over distinct peers.
+     * the peer's time now is about its time plus half the round trip. {@code peer} names the sample's source: the
+     * median is over distinct sources, and the caller names each host once (docs/node.md, "Clock-safe TTLs").
+     * When just two sources have been heard and no new one for 30 s (a cluster of three hosts), the two count as the
+     * median if they agree within 2 S of each other.
      */
     @Override
     public synchronized void peerTime(Object peer, long peerEpochMillis, long rttNanos) {
@@ -161,23 +175,50 @@ public final class ExpiryClock implements Clock {
             return;
         }
         long offset = peerEpochMillis + rttNanos / 2_000_000L - predicted();
-        samples.remove(peer);
+        if (samples.remove(peer) == null) {
+            newSourceNanos = raw.nanoTime();
+        }
         samples.put(peer, offset);
         if (samples.size() > SAMPLES) {
             samples.remove(samples.keySet().iterator().next());
         }
-        if (samples.size() < SAMPLES_TO_SETTLE) {
+        if (samples.size() < SAMPLES_TO_SETTLE && !fewHostsAgree()) {
             return;
         }
         long median = median();
-        if (Math.abs(median) > skewMillis) {
-            correct(median);
+        if (Math.abs(median) > skewMillis && !correct(median)) {
+            return;
         }
         settled = true;
         confirmed = true;
     }
 
-    private void correct(long offsetMillis) {
+    /**
+     * Whether two sources heard are all there are (no new one for 30 s) and agree within 2 S. One alone is never
+     * enough: it could be the only liar a new node has heard.
+     */
+    private boolean fewHostsAgree() {
+        if (samples.size() < 2 || raw.nanoTime() - newSourceNanos < SETTLE_ALONE_NANOS) {
+            return false;
+        }
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        for (long offset : samples.values()) {
+            min = Math.min(min, offset);
+            max = Math.max(max, offset);
+        }
+        return max - min <= SPREAD_BOUND_MILLIS;
+    }
+
+    /** Moves the clock by {@code offsetMillis}, within the bounds; false when the move is refused altogether. */
+    private boolean correct(long offsetMillis) {
+        if (!confirmed && Math.abs(offsetMillis) > FIRST_CORRECTION_MAX_MILLIS) {
+            log.error("expiry clock is {} ms off its peers' median, more than the {} ms a first correction may move"
+                    + " it: not corrected, and nothing is purged by it until this machine's clock is set right",
+                    -offsetMillis, FIRST_CORRECTION_MAX_MILLIS);
+            samples.clear();
+            return false;
+        }
         long step = offsetMillis;
         if (offsetMillis > 0 && confirmed) {
             step = Math.min(offsetMillis, forwardAllowance());
@@ -198,6 +239,7 @@ public final class ExpiryClock implements Clock {
         }
         // The samples were taken against the old time: start afresh.
         samples.clear();
+        return true;
     }
 
     /** What forward corrections may still add now: the allowance, refilled by the monotonic time since. */

@@ -101,7 +101,7 @@ final class SecondHandProbes {
         ctx.outbox().request(c, new Ping(), peers.rtoNanos(c.id()), ReplyHandler.of(
                 reply -> {
                     if (reply.body() instanceof Pong p) {
-                        ctx.clock().peerTime(c.id(), p.senderMillis(), ctx.now() - sent);
+                        ClockSamples.record(ctx, c, p, sent);
                     }
                     done.run();
                 },

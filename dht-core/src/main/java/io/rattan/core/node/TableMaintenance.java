@@ -60,7 +60,7 @@ final class TableMaintenance {
         ctx.outbox().request(c, new Ping(), members.rtoNanos(c.id()), ReplyHandler.of(
                 reply -> {
                     if (reply.body() instanceof Pong p) {
-                        ctx.clock().peerTime(c.id(), p.senderMillis(), ctx.now() - sent);
+                        ClockSamples.record(ctx, c, p, sent);
                     }
                     considerSuggestions(reply.body());
                 },

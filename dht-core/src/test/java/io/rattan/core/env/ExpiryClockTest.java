@@ -191,4 +191,73 @@ class ExpiryClockTest {
         c.epochMillis();
         assertThat(c.settled()).isTrue();
     }
+
+    @Test
+    void aFirstCorrectionOfMoreThanTwoHoursIsRefusedAndNothingIsPurgedOrPersistedByIt() {
+        ExpiryClock c = boot();
+        // Three hosts that say it is a year later: lying, or this machine's clock needs setting.
+        confirmByPeers(c, T0 + 365 * 24 * HOUR);
+        assertThat(c.epochMillis()).as("not moved").isEqualTo(T0);
+        assertThat(c.settled()).as("unconfirmed: nothing purged, no mark persisted").isFalse();
+        assertThat(store.clockMark()).isZero();
+        confirmByPeers(c, T0 + ExpiryClock.FIRST_CORRECTION_MAX_MILLIS + 2 * S);
+        assertThat(c.epochMillis()).as("just beyond the bound: refused too").isEqualTo(T0);
+        confirmByPeers(c, T0 - 365 * 24 * HOUR);
+        assertThat(c.epochMillis()).as("backward alike").isEqualTo(T0);
+        assertThat(c.settled()).isFalse();
+        confirmByPeers(c, T0 + ExpiryClock.FIRST_CORRECTION_MAX_MILLIS - 2 * S);
+        assertThat(c.epochMillis()).as("within the bound: made whole")
+                .isEqualTo(T0 + ExpiryClock.FIRST_CORRECTION_MAX_MILLIS - 2 * S);
+        assertThat(c.settled()).isTrue();
+    }
+
+    @Test
+    void twoHostsThatAgreeSettleTheClockOnceNoThirdHasBeenHeardForThirtySeconds() {
+        wall.setEpochMillis(T0 - 10 * S);
+        ExpiryClock c = boot();
+        for (int second = 0; second < 29; second++) {
+            c.peerTime("hostA", wall.epochMillis() + 10 * S, 0);
+            c.peerTime("hostB", wall.epochMillis() + 10 * S + S, 0);
+            wall.advanceMillis(1000);
+        }
+        assertThat(c.settled()).as("29 s: a third host may still answer").isFalse();
+        wall.advanceMillis(1000);
+        c.peerTime("hostA", wall.epochMillis() + 10 * S, 0);
+        assertThat(c.settled()).isTrue();
+        assertThat(c.epochMillis()).as("corrected by the two, which agree within 2 S")
+                .isBetween(wall.epochMillis() + 10 * S, wall.epochMillis() + 11 * S);
+    }
+
+    @Test
+    void oneHostAloneNeverSettlesTheClock() {
+        ExpiryClock c = boot();
+        for (int second = 0; second < 120; second++) {
+            wall.advanceMillis(1000);
+            c.peerTime("onlyHost", wall.epochMillis() + HOUR, 0);
+        }
+        assertThat(c.settled()).isFalse();
+        assertThat(c.epochMillis()).as("not moved by it").isEqualTo(wall.epochMillis());
+    }
+
+    @Test
+    void twoHostsThatDisagreeSettleNothingAndANewHostRestartsTheWait() {
+        ExpiryClock c = boot();
+        wall.advanceMillis(20_000);
+        c.peerTime("hostA", wall.epochMillis(), 0);
+        c.peerTime("hostB", wall.epochMillis() + HOUR, 0);
+        wall.advanceMillis(40_000);
+        c.peerTime("hostA", wall.epochMillis(), 0);
+        assertThat(c.settled()).as("one says an hour later: no agreement").isFalse();
+        assertThat(c.inDoubt()).isTrue();
+        ExpiryClock d = boot();
+        d.peerTime("hostA", wall.epochMillis(), 0);
+        wall.advanceMillis(25_000);
+        d.peerTime("hostB", wall.epochMillis(), 0);
+        wall.advanceMillis(25_000);
+        d.peerTime("hostA", wall.epochMillis(), 0);
+        assertThat(d.settled()).as("hostB is 25 s new: the wait starts again").isFalse();
+        wall.advanceMillis(5_000);
+        d.peerTime("hostB", wall.epochMillis(), 0);
+        assertThat(d.settled()).isTrue();
+    }
 }

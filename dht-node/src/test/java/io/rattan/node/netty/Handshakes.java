@@ -24,7 +24,7 @@ import java.util.function.Consumer;
 
 /**
  * The peer handshake (docs/protocol.md) spoken from raw blocking sockets, as a test peer or a hostile one would: a
- * {@link RawPeer} listens on 127.0.0.1 and proves its claim to a node, or welcomes a node that dialed it.
+ * {@link RawPeer} listens on 127.0.0.1 (or another loopback address) and proves its claim to a node, or welcomes a node that dialed it.
  */
 public final class Handshakes {
 
@@ -33,7 +33,7 @@ public final class Handshakes {
     private Handshakes() {
     }
 
-    /** A peer made of sockets: it listens on 127.0.0.1 and claims {@code contact}'s id with its own port. */
+    /** A peer made of sockets: it listens on a loopback address and claims {@code contact}'s id with its own port. */
     public static final class RawPeer implements AutoCloseable {
         public final ServerSocket listener;
         public final Contact contact;
@@ -55,9 +55,18 @@ public final class Handshakes {
 
         /** A peer of this version claiming {@code id}, whose answers carry {@code prover}'s proof. */
         public RawPeer(io.rattan.api.Id id, BiFunction<Long, Contact, IdProof> prover) throws IOException {
-            this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+            this(id, "127.0.0.1", prover);
+        }
+
+        /**
+         * A peer listening on {@code host}, an address of this machine's loopback (127.0.0.x: another host, as far as
+         * a node's per-host bounds can tell), claiming {@code id}; {@code prover} as above.
+         */
+        public RawPeer(io.rattan.api.Id id, String host, BiFunction<Long, Contact, IdProof> prover)
+                throws IOException {
+            this.listener = new ServerSocket(0, 50, InetAddress.getByName(host));
             listener.setSoTimeout(TIMEOUT_MILLIS);
-            this.contact = new Contact(id, new io.rattan.api.Address("127.0.0.1", listener.getLocalPort()));
+            this.contact = new Contact(id, new io.rattan.api.Address(host, listener.getLocalPort()));
             this.prover = prover;
         }
 
@@ -68,6 +77,8 @@ public final class Handshakes {
          */
         public RawPeer dialAndProve(int nodePeerPort, boolean welcomeBack) throws IOException {
             toNode = new Socket();
+            // From the host we claim: a node takes a claim only for the address a connection comes from.
+            toNode.bind(new InetSocketAddress(contact.address().host(), 0));
             toNode.connect(new InetSocketAddress("127.0.0.1", nodePeerPort), TIMEOUT_MILLIS);
             toNode.setSoTimeout(TIMEOUT_MILLIS);
             if (prover == null) {
