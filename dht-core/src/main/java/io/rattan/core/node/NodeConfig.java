@@ -24,8 +24,8 @@ import io.rattan.core.msg.NamespaceDefinition;
  * @param rtoMinMillis               floor of the per-peer timeout (absorbs GC pauses and loaded CI machines)
  * @param rtoMaxMillis               cap of the per-peer timeout
  * @param digestEntriesMax           most entries in one anti-entropy digest or replica push
- * @param idsPerIp                   most ids from one host (an IPv4 address, an IPv6 /64) in the leaf set and in each
- *                                   routing-table slot, so that one host cannot surround a key or a node; ids at
+ * @param idsPerIp                   most ids from one host (an IPv4 address, an IPv6 /64) in the leaf set and in the
+ *                                   routing table, so that one host cannot surround a key or a node; ids at
  *                                   this node's own host are not counted (a local cluster shares one address);
  *                                   -1: no bound. See docs/security.md.
  * @param watch                      the bounds of watches: leases, and how many a gateway and a replica hold

@@ -12,9 +12,12 @@ import java.util.function.ToLongFunction;
  * next digit is d; each slot keeps a few candidates, the lowest measured RTT preferred (proximity neighbour
  * selection). Not thread-safe: owned by the node's event loop.
  *
- * <p>With a per-host bound N ({@link NodeConfig#idsPerIp}), at most N candidates of a slot share a host
- * ({@link HostKeys}); a further id of that host may only replace the slowest of them, measured faster, as a full
- * slot's rule is. Ids at this node's own host are not counted (a local cluster shares one address).
+ * <p>With a per-host bound N ({@link NodeConfig#idsPerIp}), at most N candidates of the whole table share a host
+ * ({@link HostKeys}), so that one host, however fast it answers, is the first hop of at most N slots (issue 39, item
+ * 5: per slot, one host could hold most candidates of every slot and win each by its RTT). A further id of a host at
+ * its bound may only replace the slowest of that host's candidates in the same slot, measured faster; in a slot where
+ * the host holds none it is refused. Ids at this node's own host are not counted (a local cluster shares one
+ * address).
  *
  * <p>Public (building a table, offering contacts, reading it) only for bench's microbenchmark of a hop's choice.
  */
@@ -25,7 +28,7 @@ public final class RoutingTable {
     private final Id self;
     private final int perSlot;
     private final ToLongFunction<Id> rttNanos;
-    /** Most candidates per host in one slot, or -1 for no bound. */
+    /** Most candidates per host in the whole table, or -1 for no bound. */
     private final int idsPerIp;
     private final String selfHost;
     private final Contact[][][] rows = new Contact[Id.DIGITS][][];
@@ -40,7 +43,7 @@ public final class RoutingTable {
 
     /**
      * @param rttNanos the smoothed RTT of a peer, or a negative number when unmeasured
-     * @param idsPerIp most candidates per host in one slot (-1: no bound)
+     * @param idsPerIp most candidates per host in the whole table (-1: no bound)
      * @param selfHost this node's host, whose ids are not counted (may be null with no bound)
      */
     RoutingTable(Id self, int perSlot, ToLongFunction<Id> rttNanos, int idsPerIp, String selfHost) {
@@ -63,13 +66,12 @@ public final class RoutingTable {
         }
         Contact[] slot = rows[row][col];
         if (slot == null) {
-            rows[row][col] = new Contact[] {c};
-            entries++;
-            return true;
+            slot = NO_CANDIDATES;
         }
         for (int i = 0; i < slot.length; i++) {
             if (slot[i].id().equals(c.id())) {
-                if (slot[i].equals(c)) {
+                if (slot[i].equals(c)
+                        || idsPerIp > 0 && !sameHost(slot[i], c) && boundedByHost(NO_CANDIDATES, c) == 0) {
                     return false;
                 }
                 slot[i] = c;
@@ -112,25 +114,28 @@ public final class RoutingTable {
     }
 
     private static final int NOT_BOUNDED = -1;
+    private static final Contact[] NO_CANDIDATES = new Contact[0];
+
+    private static boolean sameHost(Contact a, Contact b) {
+        return HostKeys.of(a.address().host()).equals(HostKeys.of(b.address().host()));
+    }
 
     /**
      * Applies the per-host bound to a new candidate {@code c} of {@code slot}: {@link #NOT_BOUNDED} when its host
-     * holds fewer than its share of the slot (the slot's own rule decides), else 1 when {@code c} replaced the slowest
-     * of its host (it is measured and faster) and 0 when it was refused.
+     * holds fewer than its share of the table (the slot's own rule decides), else 1 when {@code c} replaced the
+     * slowest of its host in this slot (it is measured and faster) and 0 when it was refused.
      */
     private int boundedByHost(Contact[] slot, Contact c) {
         String host = HostKeys.of(c.address().host());
-        if (host.equals(selfHost)) {
+        if (host.equals(selfHost) || heldBy(host) < idsPerIp) {
             return NOT_BOUNDED;
         }
-        int sameHost = 0;
         int slowest = -1;
         long slowestRtt = -1;
         for (int i = 0; i < slot.length; i++) {
             if (!HostKeys.of(slot[i].address().host()).equals(host)) {
                 continue;
             }
-            sameHost++;
             long r = rttNanos.applyAsLong(slot[i].id());
             long key = r < 0 ? Long.MAX_VALUE : r;
             if (key > slowestRtt) {
@@ -138,43 +143,59 @@ public final class RoutingTable {
                 slowest = i;
             }
         }
-        if (sameHost < idsPerIp) {
-            return NOT_BOUNDED;
-        }
         long newRtt = rttNanos.applyAsLong(c.id());
-        if (newRtt < 0 || slowestRtt <= newRtt) {
+        if (slowest < 0 || newRtt < 0 || slowestRtt <= newRtt) {
             return 0;
         }
         slot[slowest] = c;
         return 1;
     }
 
+    /** How many candidates of the whole table are at {@code host} (a {@link HostKeys} key). */
+    private int heldBy(String host) {
+        int n = 0;
+        for (Contact[][] row : rows) {
+            if (row == null) {
+                continue;
+            }
+            for (Contact[] slot : row) {
+                if (slot == null) {
+                    continue;
+                }
+                for (Contact c : slot) {
+                    if (HostKeys.of(c.address().host()).equals(host)) {
+                        n++;
+                    }
+                }
+            }
+        }
+        return n;
+    }
+
     /**
-     * Whether {@link #add} would take {@code c} in as a new, unmeasured candidate: its slot has room, for its host
-     * too. Changes nothing.
+     * Whether {@link #add} would take {@code c} in as a new, unmeasured candidate: its slot has room, and its host
+     * is below its bound. Changes nothing.
      */
     boolean wouldTake(Contact c) {
         if (c.id().equals(self)) {
             return false;
         }
         Contact[] slot = slotArray(c.id());
-        if (slot == null) {
-            return true;
-        }
-        if (slot.length >= perSlot) {
-            return false;
-        }
-        String host = idsPerIp > 0 ? HostKeys.of(c.address().host()) : null;
-        int sameHost = 0;
-        for (Contact s : slot) {
-            if (s.id().equals(c.id())) {
+        if (slot != null) {
+            if (slot.length >= perSlot) {
                 return false;
             }
-            if (host != null && HostKeys.of(s.address().host()).equals(host)) {
-                sameHost++;
+            for (Contact s : slot) {
+                if (s.id().equals(c.id())) {
+                    return false;
+                }
             }
         }
-        return host == null || host.equals(selfHost) || sameHost < idsPerIp;
+        if (idsPerIp <= 0) {
+            return true;
+        }
+        String host = HostKeys.of(c.address().host());
+        return host.equals(selfHost) || heldBy(host) < idsPerIp;
     }
 
     boolean remove(Id id) {

@@ -11,7 +11,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The per-IP bound of the leaf set and of a routing-table slot: one host that offers thousands of ids next to this
+ * The per-IP bound of the leaf set and of the routing table: one host that offers thousands of ids next to this
  * node (or next to a key it covers) holds N places, the nearest N of its ids; honest nodes keep the rest; ids at this
  * node's own host and hosts that are not IP literals (the virtual world's) are counted per host as well, except
  * this node's own, which is not bounded.
@@ -144,5 +144,43 @@ class IdsPerIpBoundTest {
             table.add(at(Id.fromHex("0" + i + "00000000000000000000000000000000000000"), "127.0.0.1", i));
         }
         assertThat(table.size()).isEqualTo(3);
+    }
+
+    @Test
+    void oneHostHoldsNCandidatesOfTheWholeTableHoweverFastSoItIsTheFirstHopOfAtMostNSlots() {
+        Map<Id, Long> rtt = new HashMap<>();
+        RoutingTable table = new RoutingTable(SELF, 3, id -> rtt.getOrDefault(id, -1L), 2, "10.0.0.1");
+        List<Contact> honest = new java.util.ArrayList<>();
+        // One id of the attacker's host in each of the 15 slots of row 0 (every first digit but this node's 8), the
+        // fastest of each slot, and one honest id in each, slower.
+        for (int digit = 0; digit < 16; digit++) {
+            if (digit == 8) {
+                continue;
+            }
+            String hex = Integer.toHexString(digit);
+            Id fast = Id.fromHex(hex + "100000000000000000000000000000000000000");
+            Id slow = Id.fromHex(hex + "200000000000000000000000000000000000000");
+            rtt.put(fast, 1L);
+            rtt.put(slow, 100L);
+            table.add(at(fast, "10.0.0.9", 100 + digit));
+            Contact h = at(slow, "10.0.1." + digit, 4000);
+            table.add(h);
+            honest.add(h);
+        }
+        assertThat(fromHost(table.all(), "10.0.0.9")).as("the attacker's candidates in the whole table").isEqualTo(2);
+        assertThat(table.all()).containsAll(honest);
+        long firstHops = 0;
+        for (Contact h : honest) {
+            Contact best = table.best(table.slotFor(h.id()), c -> true);
+            if (HostKeys.of(best.address().host()).equals("10.0.0.9")) {
+                firstHops++;
+            }
+        }
+        assertThat(firstHops).as("slots whose first hop is the attacker's").isEqualTo(2);
+        assertThat(table.wouldTake(at(Id.fromHex("0300000000000000000000000000000000000000"), "10.0.0.9", 99)))
+                .isFalse();
+        Id moved = Id.fromHex("1200000000000000000000000000000000000000");
+        assertThat(table.add(at(moved, "10.0.0.9", 98))).as("an honest id moving to the host at its bound")
+                .isFalse();
     }
 }

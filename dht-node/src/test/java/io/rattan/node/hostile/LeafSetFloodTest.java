@@ -108,7 +108,7 @@ class LeafSetFloodTest {
         byte[] before = "before the flood".getBytes(StandardCharsets.UTF_8);
         client.putSync(VICTIM, before, Duration.ofMinutes(10));
 
-        try (FakeHost attacker = new FakeHost()) {
+        try (FakeHost attacker = new FakeHost(ATTACKER_IP)) {
             List<FakeHost.Fake> proven = new ArrayList<>();
             for (int i = 0; i < PROVEN; i++) {
                 proven.add(attacker.fake(fake(i)));
@@ -183,13 +183,19 @@ class LeafSetFloodTest {
 
     /**
      * One host claiming many ids, as an attacker would from raw sockets. Each fake id listens on a port of its own
-     * at {@link #ATTACKER_IP} (where a node's challenge of the claim arrives) and dials each node from that address;
+     * at the host's address (where a node's challenge of the claim arrives) and dials each node from that address;
      * it never welcomes a node's own connection, so nothing a node sends it is delivered, and it answers nothing.
      */
     static final class FakeHost implements AutoCloseable {
 
         private final List<AutoCloseable> sockets = new CopyOnWriteArrayList<>();
         private final AtomicLong requestIds = new AtomicLong(1);
+        private final String ip;
+
+        /** A host at {@code ip}, an address of this machine's loopback (127.0.0.x). */
+        FakeHost(String ip) {
+            this.ip = ip;
+        }
 
         Fake fake(Id id) throws IOException {
             return new Fake(id);
@@ -203,9 +209,9 @@ class LeafSetFloodTest {
             private final Map<Id, Socket> toNode = new ConcurrentHashMap<>();
 
             Fake(Id id) throws IOException {
-                listener = new ServerSocket(0, 50, InetAddress.getByName(ATTACKER_IP));
+                listener = new ServerSocket(0, 50, InetAddress.getByName(ip));
                 sockets.add(listener);
-                contact = new Contact(id, new Address(ATTACKER_IP, listener.getLocalPort()));
+                contact = new Contact(id, new Address(ip, listener.getLocalPort()));
                 Handshakes.acceptEach(listener, "fake-" + id.shortHex(), sockets, this::read);
             }
 
@@ -234,7 +240,7 @@ class LeafSetFloodTest {
             void prove(RattanNode node) throws IOException, InterruptedException {
                 Socket s = new Socket();
                 sockets.add(s);
-                s.bind(new InetSocketAddress(ATTACKER_IP, 0));
+                s.bind(new InetSocketAddress(ip, 0));
                 s.connect(new InetSocketAddress("127.0.0.1", node.contact().address().port()), 20_000);
                 s.setSoTimeout(20_000);
                 // In the version before, whose ids are taken without a proof: these ids are chosen, not drawn.
