@@ -15,7 +15,10 @@ import io.rattan.core.store.StoredRecord;
  * a path node saw (the binding) opens anything, so no node can make a tombstone that removes a value it only carried.
  *
  * <ul>
- *   <li>A tombstone replaces a value only if it opens it; one that does not is refused. A tombstone without a
+ *   <li>A tombstone replaces a value only if it opens it, stretched to outlive that copy by the margin (before, a
+ *       tombstone made where the value's copy was shorter-lived replaced a longer-lived copy elsewhere as it was,
+ *       and that copy's bytes came back from any node that still held one once the tombstone expired); one that
+ *       does not open it is refused. A tombstone without a
  *       secret (which no remove creates; only a migrated store of format 1 holds one) is refused from anyone.</li>
  *   <li>A tombstone that meets nothing is kept, secret and all: it cannot be checked yet, but it only ever removes a
  *       value it opens, so it is checked when the value arrives.</li>
@@ -73,7 +76,7 @@ final class TombstoneRule {
                 return incoming.expiresAtMillis() > held.expiresAtMillis() ? Outcome.write(incoming)
                         : Outcome.UNCHANGED;
             }
-            return opens(incoming.secret(), held) ? Outcome.write(incoming) : Outcome.REFUSED;
+            return opens(incoming.secret(), held) ? Outcome.write(outliving(incoming, held)) : Outcome.REFUSED;
         }
         if (held.tombstone()) {
             if (!blocks(held, incoming)) {
@@ -119,6 +122,13 @@ final class TombstoneRule {
     /** Whether {@code secret} opens the binding of {@code value}. */
     static boolean opens(Bytes secret, StoredRecord value) {
         return SecretBinding.opens(secret, value.key(), value.valueHash(), value.binding());
+    }
+
+    /** {@code tombstone}, lasting at least the margin beyond {@code value}, the copy it replaces. */
+    private static StoredRecord outliving(StoredRecord tombstone, StoredRecord value) {
+        long outlive = value.expiresAtMillis() + LocalReplica.TOMBSTONE_MARGIN_MILLIS;
+        return outlive <= tombstone.expiresAtMillis() ? tombstone
+                : StoredRecord.tombstone(tombstone.key(), tombstone.valueHash(), outlive, tombstone.secret());
     }
 
     /** Whether the held tombstone keeps {@code value} out: it opens it, or it is a migrated one, the value unbound. */

@@ -11,6 +11,7 @@ import io.rattan.api.Status;
 import io.rattan.client.PutResult;
 import io.rattan.client.RattanClient;
 import io.rattan.client.RattanException;
+import io.rattan.core.env.ExpiryClock;
 import io.rattan.core.msg.Messages.RemoveReplica;
 import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.StoreReplicas;
@@ -121,6 +122,35 @@ class ForgedRemoveTest {
                     .isEqualTo(Bytes.of(secret));
         }
         assertThat(client.getSync(key).values()).extracting(v -> v.utf8()).containsExactly("sentinel");
+    }
+
+    /**
+     * Issue 39, item 6: a tombstone made where the value's copy lived shorter, sent to a replica whose copy lives
+     * longer, replaces that copy stretched to outlive it; before, it kept its own expiry, and once it expired any
+     * node still holding a copy (one that was down meanwhile) brought the removed bytes back.
+     */
+    @Test
+    void aTombstoneThatReplacesALongerLivedCopyIsStretchedToOutliveIt() throws Exception {
+        Id key = Id.ofName("outlived-remove");
+        byte[] secret = "the owner's secret".getBytes(StandardCharsets.UTF_8);
+        PutResult put = client.putSync(key, "long-lived".getBytes(StandardCharsets.UTF_8), Duration.ofMinutes(30),
+                secret);
+        Bytes valueHash = put.valueHash();
+        await().atMost(WAIT).until(() -> holders(key, valueHash).size() == CONFIG.replicas());
+        List<RattanNode> replicas = holders(key, valueHash);
+        RattanNode sender = replicas.get(0);
+        RattanNode holder = replicas.get(1);
+        long copyExpires = holder.readStore(key, valueHash).get().orElseThrow().expiresAtMillis();
+
+        // The owner's tombstone, as a replica whose copy had a minute left would have made it.
+        long shortLived = System.currentTimeMillis() + Duration.ofMinutes(1).toMillis();
+        NodeTestHooks.sendAsThisNode(sender, holder.contact().address(), 2_000, new StoreReplicas(List.of(
+                new ReplicaRecord(key, valueHash, Bytes.EMPTY, shortLived, Bytes.EMPTY, Bytes.of(secret), true))))
+                .get();
+        await().atMost(WAIT).until(() -> tombstones(key, valueHash).contains(holder));
+        assertThat(holder.readStore(key, valueHash).get().orElseThrow().expiresAtMillis())
+                .as("the tombstone's expiry against the copy's, %d", copyExpires)
+                .isGreaterThanOrEqualTo(copyExpires + 4 * ExpiryClock.SKEW_BOUND_MILLIS);
     }
 
     /** No store holds the secret, nor SHA-256 of it, after the put: only bindings crossed the network. */
