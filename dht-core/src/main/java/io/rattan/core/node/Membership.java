@@ -206,15 +206,6 @@ final class Membership {
         return isLeafMember(sender) || replicaSetAndNext(key).contains(sender);
     }
 
-    /**
-     * Whether this node may hold a pushed copy of {@code key}: it is among the key's 2k closest in its own view,
-     * suspects counted. Views differ, so a replica in a pusher's view may sit a little beyond k here; no honest push
-     * goes further, and a member pushing far keys would have this node store them and pass them on (issue 39).
-     */
-    boolean mayHold(Id key) {
-        return leafSet.closest(key, 2 * replicas, c -> true).contains(ctx.self());
-    }
-
     /** A member of this node's leaf set, at the address it holds for it. */
     boolean isLeafMember(Contact c) {
         return leafSet.holds(c);

@@ -82,19 +82,18 @@ final class PeerWrites {
 
     /**
      * The copies (values and tombstones) {@code from} may hand this node: those of keys whose replica set, as this
-     * node sees it, holds it, or any from a leaf-set member ({@link Membership#mayReplicate}), and only of keys this
-     * node may hold itself ({@link Membership#mayHold}).
+     * node sees it, holds it, or any from a leaf-set member ({@link Membership#mayReplicate}).
      */
     private List<ReplicaRecord> fromReplicaSet(Contact from, List<ReplicaRecord> records) {
         List<ReplicaRecord> allowed = new ArrayList<>(records.size());
         for (ReplicaRecord r : records) {
-            if (members.mayReplicate(r.key(), from) && members.mayHold(r.key())) {
+            if (members.mayReplicate(r.key(), from)) {
                 allowed.add(r);
             }
         }
         if (allowed.size() < records.size()) {
-            log.debug("{} refuses {} of {} copies from {}: no replica of their keys, or keys far from this node",
-                    ctx.tag(), records.size() - allowed.size(), records.size(), from);
+            log.debug("{} refuses {} of {} copies from {}, which is no replica of their keys", ctx.tag(),
+                    records.size() - allowed.size(), records.size(), from);
         }
         return allowed;
     }
