@@ -80,9 +80,11 @@ final class GetAnswers {
             return false;
         }
         // A store in a fault refused every copy since: only the root, which has nowhere closer to send the get, takes
-        // it, and reads another replica too (serve).
+        // it, and reads another replica too (serve). A replica only while a closer member is suspected is no replica
+        // to a root that still counts the suspect: puts went there, not here; the get goes on to a closer replica.
         return (members.closerNeighbours(key, 1).isEmpty() && !closerSuspect(key))
-                || (replica.healthy() && replica.holdsAny(key));
+                || (replica.healthy() && replica.holdsAny(key)
+                        && members.replicaSetWithSuspects(key).contains(ctx.self()));
     }
 
     /**

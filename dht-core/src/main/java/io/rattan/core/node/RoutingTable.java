@@ -153,23 +153,13 @@ public final class RoutingTable {
 
     /** How many candidates of the whole table are at {@code host} (a {@link HostKeys} key). */
     private int heldBy(String host) {
-        int n = 0;
-        for (Contact[][] row : rows) {
-            if (row == null) {
-                continue;
+        int[] n = {0};
+        forEach(c -> {
+            if (HostKeys.of(c.address().host()).equals(host)) {
+                n[0]++;
             }
-            for (Contact[] slot : row) {
-                if (slot == null) {
-                    continue;
-                }
-                for (Contact c : slot) {
-                    if (HostKeys.of(c.address().host()).equals(host)) {
-                        n++;
-                    }
-                }
-            }
-        }
-        return n;
+        });
+        return n[0];
     }
 
     /**

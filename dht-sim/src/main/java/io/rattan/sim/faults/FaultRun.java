@@ -29,9 +29,9 @@ public final class FaultRun {
     private FaultRun() {
     }
 
-    /** The node configuration of every fault run: production defaults, a leaf set of 3 per side (k = 4, W = 2). */
-    static NodeConfig nodeConfig() {
-        return NodeConfig.defaults().withLeafSetHalf(3);
+    /** The node configuration of a fault run: production defaults (k = 4, W = 2) with the run's leaf set. */
+    static NodeConfig nodeConfig(FaultRunConfig c) {
+        return NodeConfig.defaults().withLeafSetHalf(c.leafSetHalf());
     }
 
     /**
@@ -85,7 +85,7 @@ public final class FaultRun {
                 }
             }
         };
-        VirtualWorld world = new VirtualWorld(c.seed(), nodeConfig(), latency, counting);
+        VirtualWorld world = new VirtualWorld(c.seed(), nodeConfig(c), latency, counting);
         world.enableFaults(SYNC_INTERVAL_MILLIS, c.fsync(), c.bug().switches());
         world.addNodes(c.nodes());
         SplittableRandom plan = new SplittableRandom(c.seed() ^ 0x6A09E667F3BCC909L);

@@ -11,9 +11,19 @@ package io.rattan.sim.faults;
  * @param fsync     the nodes run with {@code --fsync}: a write is acknowledged once its sync returned
  * @param registers owned values used as registers too, and their histories checked for linearizability (rule 7)
  * @param watches   clients watch some keys, and every put acknowledged after a watch's READY must reach it (rule 8)
+ * @param leafSetHalf the nodes' leaf set, per side ({@link #LEAF_SET_HALF} by default; production's is 8)
  */
 public record FaultRunConfig(long seed, int nodes, int minutes, Profile profile, PlantedBug bug, boolean fsync,
-                             boolean registers, boolean watches) {
+                             boolean registers, boolean watches, int leafSetHalf) {
+
+    /** The leaf set, per side, of every run unless told otherwise (with k = 4: replica sets near its edge). */
+    public static final int LEAF_SET_HALF = 3;
+
+    /** With the default leaf set. */
+    public FaultRunConfig(long seed, int nodes, int minutes, Profile profile, PlantedBug bug, boolean fsync,
+                          boolean registers, boolean watches) {
+        this(seed, nodes, minutes, profile, bug, fsync, registers, watches, LEAF_SET_HALF);
+    }
 
     /** Without watches. */
     public FaultRunConfig(long seed, int nodes, int minutes, Profile profile, PlantedBug bug, boolean fsync,
@@ -37,6 +47,9 @@ public record FaultRunConfig(long seed, int nodes, int minutes, Profile profile,
         }
         if (minutes < 2 || minutes > 600) {
             throw new IllegalArgumentException("minutes must be 2..600, got " + minutes);
+        }
+        if (leafSetHalf < 3 || leafSetHalf > 16) {
+            throw new IllegalArgumentException("the leaf set's half must be 3..16 (k = 4 needs 3), got " + leafSetHalf);
         }
         if (profile == null || bug == null) {
             throw new IllegalArgumentException("profile and bug must be given");
@@ -71,10 +84,16 @@ public record FaultRunConfig(long seed, int nodes, int minutes, Profile profile,
                 fsync || (seed / 2) % 2 == 1, registers, watches);
     }
 
+    /** This run with a leaf set of {@code half} per side. */
+    public FaultRunConfig withLeafSetHalf(int half) {
+        return new FaultRunConfig(seed, nodes, minutes, profile, bug, fsync, registers, watches, half);
+    }
+
     /** The command that replays exactly this run. */
     public String replayCommand() {
         return "./rattan sim faults --seed " + seed + " --nodes " + nodes + " --minutes " + minutes + " --profile "
-                + profile.flag() + (fsync ? " --fsync" : "") + (registers ? " --registers" : "") + (watches ? " --watches" : "") + (bug == PlantedBug.NONE ? "" : " --planted-bug "
-                + bug.flag());
+                + profile.flag() + (fsync ? " --fsync" : "") + (registers ? " --registers" : "")
+                + (watches ? " --watches" : "") + (leafSetHalf == LEAF_SET_HALF ? "" : " --leaf-set-half " + leafSetHalf)
+                + (bug == PlantedBug.NONE ? "" : " --planted-bug " + bug.flag());
     }
 }

@@ -65,6 +65,10 @@ public final class FaultsCommand implements Callable<Integer> {
             + "linearizability (rule 7; keys whose root changed are reported apart).")
     boolean registers;
 
+    @Option(names = "--leaf-set-half", paramLabel = "H", description = "The nodes' leaf set per side: 3..16 "
+            + "(default: ${DEFAULT-VALUE}, which puts k = 4 replica sets near its edge; production's is 8).")
+    int leafSetHalf = FaultRunConfig.LEAF_SET_HALF;
+
     @Option(names = "--watches", description = "Also watch " + WatchSessions.WATCHED_KEYS + " of the workload's "
             + "keys, each through a random gateway (a new one when it goes away): every put acknowledged after a "
             + "watch's READY, not removed and live at the end, must have reached each watch that lived to the end "
@@ -96,8 +100,9 @@ public final class FaultsCommand implements Callable<Integer> {
             List<Future<FaultRunResult>> runs = new ArrayList<>();
             for (int i = 0; i < seeds; i++) {
                 long s = seed + i;
-                FaultRunConfig c = ci ? FaultRunConfig.ci(s, nodes, minutes, b, fsync, registers, watches)
-                        : new FaultRunConfig(s, nodes, minutes, p, b, fsync, registers, watches);
+                FaultRunConfig c = (ci ? FaultRunConfig.ci(s, nodes, minutes, b, fsync, registers, watches)
+                        : new FaultRunConfig(s, nodes, minutes, p, b, fsync, registers, watches))
+                        .withLeafSetHalf(leafSetHalf);
                 runs.add(pool.submit(() -> FaultRun.run(c)));
             }
             for (int i = 0; i < runs.size(); i++) {
