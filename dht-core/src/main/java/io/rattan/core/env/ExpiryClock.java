@@ -30,13 +30,16 @@ import org.slf4j.LoggerFactory;
  *       minute of monotonic time in all (an allowance that refills at that rate, up to {@code 2 S}): wrong peers
  *       drag it forward by at most {@code 2 S} plus {@code 2 S} a minute for as long as they outnumber the right
  *       ones.</li>
- *   <li><b>Settled.</b> After a boot the wall clock is not trusted until peers have confirmed it (3 samples) or 30 s
- *       passed with no peer answering (a node alone): until then the mark is not moved and nothing is purged
- *       ({@link #settled}), so a clock that booted an hour ahead neither purges young records nor persists its
- *       error.</li>
+ *   <li><b>Settled.</b> After a boot the wall clock is not trusted until peers have confirmed it (3 hosts, or 2 that
+ *       agree when no third has been heard for 30 s) or 30 s passed with no peer answering (a node alone): until then
+ *       the mark is not moved and nothing is purged ({@link #settled}), so a clock that booted an hour ahead neither
+ *       purges young records nor persists its error. A clock whose first correction was refused (more than
+ *       {@link #FIRST_CORRECTION_MAX_MILLIS}) does not settle alone, and one that had is unsettled again: it is known
+ *       to be far off.</li>
  * </ul>
  *
- * <p>A node whose own clock is not settled sends 0 in its pongs (nothing to learn from it). Thread-safe (synchronized): the store may read it from another thread than the node's loop.
+ * <p>A node whose own clock is not settled sends 0 in its pongs (nothing to learn from it). Thread-safe
+ * (synchronized): the store may read it from another thread than the node's loop.
  */
 public final class ExpiryClock implements Clock {
 
@@ -76,6 +79,8 @@ public final class ExpiryClock implements Clock {
     // When a source not among the samples was last heard: while new ones keep coming, a few samples are no median.
     private long newSourceNanos;
     private boolean jumpSeen;
+    // Peers said, before confirming this clock, that it is off by more than a first correction may move it.
+    private boolean refused;
     private Store store;
 
     /** A clock over {@code raw} with skew bound {@code skewMillis}; {@link #attach} gives it its store. */
@@ -143,7 +148,7 @@ public final class ExpiryClock implements Clock {
             jumpSeen = true;
             log.warn("wall clock is {} ms off the expiry clock: a jump, ignored for expiry", wall - predicted);
         }
-        if (!settled && samples.isEmpty() && nanos - bootNanos >= SETTLE_ALONE_NANOS) {
+        if (!settled && !refused && samples.isEmpty() && nanos - bootNanos >= SETTLE_ALONE_NANOS) {
             settled = true;
         }
         return predicted;
@@ -191,6 +196,7 @@ public final class ExpiryClock implements Clock {
         }
         settled = true;
         confirmed = true;
+        refused = false;
     }
 
     /**
@@ -213,9 +219,13 @@ public final class ExpiryClock implements Clock {
     /** Moves the clock by {@code offsetMillis}, within the bounds; false when the move is refused altogether. */
     private boolean correct(long offsetMillis) {
         if (!confirmed && Math.abs(offsetMillis) > FIRST_CORRECTION_MAX_MILLIS) {
-            log.error("expiry clock is {} ms off its peers' median, more than the {} ms a first correction may move"
-                    + " it: not corrected, and nothing is purged by it until this machine's clock is set right",
-                    -offsetMillis, FIRST_CORRECTION_MAX_MILLIS);
+            if (!refused) {
+                log.error("expiry clock is {} ms off its peers' median, more than the {} ms a first correction may"
+                        + " move it: not corrected, and nothing purged by it (set this machine's clock and restart)",
+                        -offsetMillis, FIRST_CORRECTION_MAX_MILLIS);
+            }
+            refused = true;
+            settled = false;
             samples.clear();
             return false;
         }
@@ -257,9 +267,10 @@ public final class ExpiryClock implements Clock {
         return forwardAllowanceMillis;
     }
 
+    /** The middle offset; of two, the lower: forward is the direction that purges early. */
     private long median() {
         long[] sorted = samples.values().stream().mapToLong(Long::longValue).sorted().toArray();
-        return sorted[sorted.length / 2];
+        return sorted.length == 2 ? sorted[0] : sorted[sorted.length / 2];
     }
 
     /** Whether the clock has been confirmed since boot: until then nothing may be purged by it. */
@@ -275,6 +286,9 @@ public final class ExpiryClock implements Clock {
      */
     @Override
     public synchronized boolean inDoubt() {
+        if (refused) {
+            return true;
+        }
         if (settled) {
             return false;
         }

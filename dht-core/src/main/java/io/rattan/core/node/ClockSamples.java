@@ -5,8 +5,8 @@ import io.rattan.core.net.Contact;
 
 /**
  * Where a pong's clock reading goes: to the expiry clock, named by the answering host ({@link HostKeys}), so that
- * one host answering under many ids counts once in the median that corrects it. Ids on this node's own host count
- * one each: a cluster on one machine would otherwise never hear three sources.
+ * one host answering under many ids counts once in the median that corrects it. Ids on this node's own host are
+ * named by their address, so that each counts once: a cluster on one machine would otherwise never hear three.
  */
 final class ClockSamples {
 

@@ -13,11 +13,10 @@ import java.util.function.ToLongFunction;
  * selection). Not thread-safe: owned by the node's event loop.
  *
  * <p>With a per-host bound N ({@link NodeConfig#idsPerIp}), at most N candidates of the whole table share a host
- * ({@link HostKeys}), so that one host, however fast it answers, is the first hop of at most N slots (issue 39, item
- * 5: per slot, one host could hold most candidates of every slot and win each by its RTT). A further id of a host at
- * its bound may only replace the slowest of that host's candidates in the same slot, measured faster; in a slot where
- * the host holds none it is refused. Ids at this node's own host are not counted (a local cluster shares one
- * address).
+ * ({@link HostKeys}), so that one host, however fast it answers, is the first hop of at most N slots. A further id
+ * of a host at its bound may only replace the slowest of that host's candidates in the same slot, measured faster; in
+ * a slot where the host holds none it is refused. Ids at this node's own host are not counted (a local cluster shares
+ * one address).
  *
  * <p>Public (building a table, offering contacts, reading it) only for bench's microbenchmark of a hop's choice.
  */
@@ -70,8 +69,7 @@ public final class RoutingTable {
         }
         for (int i = 0; i < slot.length; i++) {
             if (slot[i].id().equals(c.id())) {
-                if (slot[i].equals(c)
-                        || idsPerIp > 0 && !sameHost(slot[i], c) && boundedByHost(NO_CANDIDATES, c) == 0) {
+                if (slot[i].equals(c) || !sameHost(slot[i], c) && atBound(HostKeys.of(c.address().host()))) {
                     return false;
                 }
                 slot[i] = c;
@@ -92,29 +90,37 @@ public final class RoutingTable {
             return true;
         }
         // Full: replace the slowest candidate, but only with a measured, faster one.
+        return replaceSlowest(slot, c, x -> true);
+    }
+
+    /**
+     * Puts {@code c} in place of the slowest candidate of {@code slot} that {@code among} accepts (an unmeasured one
+     * counts as slowest), if {@code c} is measured and faster; whether it did.
+     */
+    private boolean replaceSlowest(Contact[] slot, Contact c, Predicate<Contact> among) {
         long newRtt = rttNanos.applyAsLong(c.id());
-        if (newRtt < 0) {
-            return false;
-        }
-        int worst = -1;
-        long worstRtt = -1;
+        int slowest = -1;
+        long slowestRtt = -1;
         for (int i = 0; i < slot.length; i++) {
+            if (!among.test(slot[i])) {
+                continue;
+            }
             long r = rttNanos.applyAsLong(slot[i].id());
             long key = r < 0 ? Long.MAX_VALUE : r;
-            if (key > worstRtt) {
-                worstRtt = key;
-                worst = i;
+            if (key > slowestRtt) {
+                slowestRtt = key;
+                slowest = i;
             }
         }
-        if (worstRtt > newRtt) {
-            slot[worst] = c;
-            return true;
+        if (slowest < 0 || newRtt < 0 || slowestRtt <= newRtt) {
+            return false;
         }
-        return false;
+        slot[slowest] = c;
+        return true;
     }
 
     private static final int NOT_BOUNDED = -1;
-    private static final Contact[] NO_CANDIDATES = new Contact[0];
+    private static final Contact[] NO_CANDIDATES = {};
 
     private static boolean sameHost(Contact a, Contact b) {
         return HostKeys.of(a.address().host()).equals(HostKeys.of(b.address().host()));
@@ -127,28 +133,15 @@ public final class RoutingTable {
      */
     private int boundedByHost(Contact[] slot, Contact c) {
         String host = HostKeys.of(c.address().host());
-        if (host.equals(selfHost) || heldBy(host) < idsPerIp) {
+        if (!atBound(host)) {
             return NOT_BOUNDED;
         }
-        int slowest = -1;
-        long slowestRtt = -1;
-        for (int i = 0; i < slot.length; i++) {
-            if (!HostKeys.of(slot[i].address().host()).equals(host)) {
-                continue;
-            }
-            long r = rttNanos.applyAsLong(slot[i].id());
-            long key = r < 0 ? Long.MAX_VALUE : r;
-            if (key > slowestRtt) {
-                slowestRtt = key;
-                slowest = i;
-            }
-        }
-        long newRtt = rttNanos.applyAsLong(c.id());
-        if (slowest < 0 || newRtt < 0 || slowestRtt <= newRtt) {
-            return 0;
-        }
-        slot[slowest] = c;
-        return 1;
+        return replaceSlowest(slot, c, s -> HostKeys.of(s.address().host()).equals(host)) ? 1 : 0;
+    }
+
+    /** Whether {@code host} (a {@link HostKeys} key) holds its bound of the table: never this node's own. */
+    private boolean atBound(String host) {
+        return idsPerIp > 0 && !host.equals(selfHost) && heldBy(host) >= idsPerIp;
     }
 
     /** How many candidates of the whole table are at {@code host} (a {@link HostKeys} key). */
@@ -181,11 +174,7 @@ public final class RoutingTable {
                 }
             }
         }
-        if (idsPerIp <= 0) {
-            return true;
-        }
-        String host = HostKeys.of(c.address().host());
-        return host.equals(selfHost) || heldBy(host) < idsPerIp;
+        return !atBound(HostKeys.of(c.address().host()));
     }
 
     boolean remove(Id id) {

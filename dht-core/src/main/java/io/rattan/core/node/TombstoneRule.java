@@ -15,11 +15,10 @@ import io.rattan.core.store.StoredRecord;
  * a path node saw (the binding) opens anything, so no node can make a tombstone that removes a value it only carried.
  *
  * <ul>
- *   <li>A tombstone replaces a value only if it opens it, stretched to outlive that copy by the margin (before, a
- *       tombstone made where the value's copy was shorter-lived replaced a longer-lived copy elsewhere as it was,
- *       and that copy's bytes came back from any node that still held one once the tombstone expired); one that
- *       does not open it is refused. A tombstone without a
- *       secret (which no remove creates; only a migrated store of format 1 holds one) is refused from anyone.</li>
+ *   <li>A tombstone replaces a value only if it opens it, stretched to outlive that copy by the margin: one made
+ *       where the copy had less time left must not expire before a longer-lived copy that another node may hold. One
+ *       that does not open it is refused. A tombstone without a secret (which no remove creates; only a migrated
+ *       store of format 1 holds one) is refused from anyone.</li>
  *   <li>A tombstone that meets nothing is kept, secret and all: it cannot be checked yet, but it only ever removes a
  *       value it opens, so it is checked when the value arrives.</li>
  *   <li>A value never overrides a tombstone that opens it: a put that meets its own remove stays removed, and the
@@ -84,9 +83,8 @@ final class TombstoneRule {
             }
             // A copy that lives longer than the tombstone (the same bytes put again later set a later expiry) would
             // come back once the tombstone expired: the tombstone is stretched to outlive it.
-            long outlive = incoming.expiresAtMillis() + LocalReplica.TOMBSTONE_MARGIN_MILLIS;
-            return outlive <= held.expiresAtMillis() ? Outcome.REFUSED : new Outcome(false,
-                    StoredRecord.tombstone(held.key(), held.valueHash(), outlive, held.secret()));
+            StoredRecord stretched = outliving(held, incoming);
+            return stretched == held ? Outcome.REFUSED : new Outcome(false, stretched);
         }
         if (incoming.expiresAtMillis() <= held.expiresAtMillis()) {
             return Outcome.UNCHANGED;

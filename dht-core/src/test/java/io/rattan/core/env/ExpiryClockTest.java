@@ -212,20 +212,42 @@ class ExpiryClockTest {
     }
 
     @Test
+    void aClockWhoseFirstCorrectionWasRefusedNeverSettlesAloneAndStaysInDoubt() {
+        wall.setEpochMillis(T0 + 3 * HOUR);
+        ExpiryClock c = boot();
+        confirmByPeers(c, T0);
+        wall.advanceMillis(31_000);
+        c.epochMillis();
+        assertThat(c.settled()).as("known to be 3 h off: 30 s without samples settles nothing").isFalse();
+        assertThat(c.inDoubt()).isTrue();
+        assertThat(store.clockMark()).isZero();
+
+        ExpiryClock alone = boot();
+        wall.advanceMillis(31_000);
+        alone.epochMillis();
+        assertThat(alone.settled()).as("settled alone, 3 h ahead").isTrue();
+        confirmByPeers(alone, T0 + 62_000);
+        assertThat(alone.settled()).as("unsettled again once peers say it is 3 h off").isFalse();
+        assertThat(alone.inDoubt()).isTrue();
+    }
+
+    @Test
     void twoHostsThatAgreeSettleTheClockOnceNoThirdHasBeenHeardForThirtySeconds() {
         wall.setEpochMillis(T0 - 10 * S);
         ExpiryClock c = boot();
-        for (int second = 0; second < 29; second++) {
+        for (int second = 0; second <= 29; second++) {
             c.peerTime("hostA", wall.epochMillis() + 10 * S, 0);
             c.peerTime("hostB", wall.epochMillis() + 10 * S + S, 0);
-            wall.advanceMillis(1000);
+            if (second < 29) {
+                wall.advanceMillis(1000);
+            }
         }
         assertThat(c.settled()).as("29 s: a third host may still answer").isFalse();
         wall.advanceMillis(1000);
         c.peerTime("hostA", wall.epochMillis() + 10 * S, 0);
         assertThat(c.settled()).isTrue();
-        assertThat(c.epochMillis()).as("corrected by the two, which agree within 2 S")
-                .isBetween(wall.epochMillis() + 10 * S, wall.epochMillis() + 11 * S);
+        assertThat(c.epochMillis()).as("corrected by the lower of the two, which agree within 2 S")
+                .isEqualTo(wall.epochMillis() + 10 * S);
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rattan.api.Address;
 import io.rattan.api.Id;
 import io.rattan.core.net.Contact;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,7 +38,7 @@ class IdsPerIpBoundTest {
     @Test
     void oneHostFloodingAdjacentIdsHoldsNPlacesInTheLeafSet() {
         LeafSet leaves = new LeafSet(ME, 4, 2);
-        List<Contact> honest = new java.util.ArrayList<>();
+        List<Contact> honest = new ArrayList<>();
         for (int i = 1; i <= 4; i++) {
             honest.add(at(near(100L * i), "10.0.1." + i, 4000));
             honest.add(at(near(-100L * i), "10.0.2." + i, 4000));
@@ -150,7 +151,7 @@ class IdsPerIpBoundTest {
     void oneHostHoldsNCandidatesOfTheWholeTableHoweverFastSoItIsTheFirstHopOfAtMostNSlots() {
         Map<Id, Long> rtt = new HashMap<>();
         RoutingTable table = new RoutingTable(SELF, 3, id -> rtt.getOrDefault(id, -1L), 2, "10.0.0.1");
-        List<Contact> honest = new java.util.ArrayList<>();
+        List<Contact> honest = new ArrayList<>();
         // One id of the attacker's host in each of the 15 slots of row 0 (every first digit but this node's 8), the
         // fastest of each slot, and one honest id in each, slower.
         for (int digit = 0; digit < 16; digit++) {

@@ -162,8 +162,9 @@ final class NodeCommand implements Callable<Integer> {
 
     @Option(names = "--ids-per-ip", paramLabel = "N",
             description = "Most node ids of one host (an IPv4 address, an IPv6 /64) in the leaf set and in the "
-                    + "routing table, so that one host can neither surround a key nor be most first hops; ids at this node's own address are "
-                    + "not counted (a local cluster shares one). -1: no bound (docs/security.md).")
+                    + "routing table, so that one host can neither surround a key nor be most first hops; ids at "
+                    + "this node's own address are not counted (a local cluster shares one). -1: no bound "
+                    + "(docs/security.md).")
     int idsPerIp = NodeConfig.IDS_PER_IP_DEFAULT;
 
     @Option(names = "--protocol-version", paramLabel = "V",

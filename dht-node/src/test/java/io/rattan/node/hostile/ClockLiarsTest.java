@@ -1,5 +1,6 @@
 package io.rattan.node.hostile;
 
+import static io.rattan.node.netty.Handshakes.awaitReply;
 import static io.rattan.node.netty.Handshakes.expect;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -54,7 +55,7 @@ class ClockLiarsTest {
     /**
      * Boots two nodes (their clocks unsettled: neither tells the other its time for 30 s) and lets liars on
      * {@code hosts}, named to node 0 by a messenger, answer its pings with the time {@code aheadMillis} ahead;
-     * node 0's pong must then carry no time (unsettled) or the true one.
+     * node 0's pong must then carry no time (unsettled) or the true one: moved, it settles and tells the liars' time.
      */
     private void assertLiarsMoveNothing(NodeConfig config, List<String> hosts, long aheadMillis) throws Exception {
         try (LocalCluster cluster = LocalCluster.start(2, dir, config,
@@ -76,10 +77,12 @@ class ClockLiarsTest {
                     return answered.stream().allMatch(n -> n.get() > 0);
                 });
                 messenger.send(new Envelope(messenger.contact, 77, new Ping()));
-                Envelope pong = awaitReply(messenger, 77);
+                Envelope pong = awaitReply(messenger, MessageType.PONG, 77);
+                // 0 while unsettled; a node that settled alone before the liars were heard (30 s after its start,
+                // on a slow machine) tells its time, which must be the true one.
                 long nodeMillis = ((Pong) pong.body()).senderMillis();
                 if (nodeMillis != 0) {
-                    assertThat(nodeMillis).as("node 0's expiry clock, when settled")
+                    assertThat(nodeMillis).as("node 0's expiry clock, as its pong tells it")
                             .isBetween(System.currentTimeMillis() - 10_000, System.currentTimeMillis() + 10_000);
                 }
             } finally {
@@ -111,12 +114,4 @@ class ClockLiarsTest {
         return answered;
     }
 
-    private static Envelope awaitReply(RawPeer peer, long id) throws IOException {
-        while (true) {
-            Envelope e = expect(peer.fromNode, MessageType.PONG);
-            if (e.requestId() == id) {
-                return e;
-            }
-        }
-    }
 }

@@ -1,6 +1,6 @@
 package io.rattan.node.hostile;
 
-import static io.rattan.node.netty.Handshakes.expect;
+import static io.rattan.node.netty.Handshakes.awaitReply;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -486,16 +486,6 @@ class HostilePeersTest {
 
     private static int port(RattanNode node) {
         return node.contact().address().port();
-    }
-
-    /** Reads the node's frames to {@code peer} until the answer to request {@code id} of {@code type}. */
-    private static Envelope awaitReply(RawPeer peer, MessageType type, long id) throws IOException {
-        while (true) {
-            Envelope e = expect(peer.fromNode, type);
-            if (e.requestId() == id) {
-                return e;
-            }
-        }
     }
 
     private static void awaitAnswer(RawPeer peer, long pingId) throws IOException {

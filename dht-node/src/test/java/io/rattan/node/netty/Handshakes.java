@@ -24,7 +24,8 @@ import java.util.function.Consumer;
 
 /**
  * The peer handshake (docs/protocol.md) spoken from raw blocking sockets, as a test peer or a hostile one would: a
- * {@link RawPeer} listens on 127.0.0.1 (or another loopback address) and proves its claim to a node, or welcomes a node that dialed it.
+ * {@link RawPeer} listens on 127.0.0.1 (or another loopback address) and proves its claim to a node, or welcomes a
+ * node that dialed it.
  */
 public final class Handshakes {
 
@@ -33,7 +34,7 @@ public final class Handshakes {
     private Handshakes() {
     }
 
-    /** A peer made of sockets: it listens on a loopback address and claims {@code contact}'s id with its own port. */
+    /** A peer made of sockets: it listens on a loopback address and claims {@code contact}'s id, with its port. */
     public static final class RawPeer implements AutoCloseable {
         public final ServerSocket listener;
         public final Contact contact;
@@ -174,6 +175,16 @@ public final class Handshakes {
         }, name);
         acceptor.setDaemon(true);
         acceptor.start();
+    }
+
+    /** Reads the node's frames to {@code peer} until the answer of {@code type} to request {@code id}. */
+    public static Envelope awaitReply(RawPeer peer, MessageType type, long id) throws IOException {
+        while (true) {
+            Envelope e = expect(peer.fromNode, type);
+            if (e.requestId() == id) {
+                return e;
+            }
+        }
     }
 
     /** Reads frames until one of {@code type}; fails on end of stream or the read timeout. */

@@ -49,7 +49,8 @@ public record FaultRunConfig(long seed, int nodes, int minutes, Profile profile,
             throw new IllegalArgumentException("minutes must be 2..600, got " + minutes);
         }
         if (leafSetHalf < 3 || leafSetHalf > 16) {
-            throw new IllegalArgumentException("the leaf set's half must be 3..16 (k = 4 needs 3), got " + leafSetHalf);
+            throw new IllegalArgumentException("the leaf set's half must be 3..16 (k = 4 needs 3), got "
+                    + leafSetHalf);
         }
         if (profile == null || bug == null) {
             throw new IllegalArgumentException("profile and bug must be given");
@@ -93,7 +94,8 @@ public record FaultRunConfig(long seed, int nodes, int minutes, Profile profile,
     public String replayCommand() {
         return "./rattan sim faults --seed " + seed + " --nodes " + nodes + " --minutes " + minutes + " --profile "
                 + profile.flag() + (fsync ? " --fsync" : "") + (registers ? " --registers" : "")
-                + (watches ? " --watches" : "") + (leafSetHalf == LEAF_SET_HALF ? "" : " --leaf-set-half " + leafSetHalf)
+                + (watches ? " --watches" : "")
+                + (leafSetHalf == LEAF_SET_HALF ? "" : " --leaf-set-half " + leafSetHalf)
                 + (bug == PlantedBug.NONE ? "" : " --planted-bug " + bug.flag());
     }
 }

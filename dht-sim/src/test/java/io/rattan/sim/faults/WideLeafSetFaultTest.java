@@ -2,9 +2,9 @@ package io.rattan.sim.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import java.util.List;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
 
 /**
  * The fault simulator with a leaf set of 6 a side (k = 4), where replica sets lie inside the leaf set rather than at
@@ -15,16 +15,13 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class WideLeafSetFaultTest {
 
-    @BeforeAll
-    static void quiet() {
-        FaultsCommand.quietNodeLogs();
-    }
-
-    @ParameterizedTest
-    @ValueSource(longs = {32, 79, 83})
-    void seedsWhereAReplicaOnlyByASuspicionAnsweredAlonePass(long seed) {
-        FaultRunResult r = FaultRun.run(new FaultRunConfig(seed, 20, 10, Profile.BUDGET, PlantedBug.NONE)
-                .withLeafSetHalf(6));
-        assertThat(r.failed()).as("%s; replay: %s", r.summaryLine(), r.config().replayCommand()).isFalse();
+    @Test
+    void seedsWhereAReplicaOnlyByASuspicionAnsweredAlonePass() throws Exception {
+        List<FaultRunConfig> seeds = LongStream.of(32, 79, 83)
+                .mapToObj(s -> new FaultRunConfig(s, 20, 10, Profile.BUDGET, PlantedBug.NONE).withLeafSetHalf(6))
+                .toList();
+        for (FaultRunResult r : TwoAtATime.run("leaf set 6 a side", seeds)) {
+            assertThat(r.failed()).as("%s; replay: %s", r.summaryLine(), r.config().replayCommand()).isFalse();
+        }
     }
 }
