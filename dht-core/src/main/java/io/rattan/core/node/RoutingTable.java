@@ -31,6 +31,9 @@ public final class RoutingTable {
     private final int idsPerIp;
     private final String selfHost;
     private final Contact[][][] rows = new Contact[Id.DIGITS][][];
+    // Candidates (not at this node's host) whose host key hashes to each bucket: no fewer than any one host holds, so
+    // a host whose bucket is below the bound is below it without a scan of the table. Null with no bound.
+    private final short[] hostBuckets;
     private int entries;
 
     /**
@@ -51,6 +54,7 @@ public final class RoutingTable {
         this.rttNanos = rttNanos;
         this.idsPerIp = idsPerIp;
         this.selfHost = selfHost == null ? null : HostKeys.of(selfHost);
+        this.hostBuckets = idsPerIp > 0 ? new short[HOST_BUCKETS] : null;
     }
 
     /** Offers a contact; returns true when the table changed. */
@@ -72,6 +76,8 @@ public final class RoutingTable {
                 if (slot[i].equals(c) || !sameHost(slot[i], c) && atBound(HostKeys.of(c.address().host()))) {
                     return false;
                 }
+                counted(slot[i], -1);
+                counted(c, 1);
                 slot[i] = c;
                 return true;
             }
@@ -87,17 +93,23 @@ public final class RoutingTable {
             grown[slot.length] = c;
             rows[row][col] = grown;
             entries++;
+            counted(c, 1);
             return true;
         }
         // Full: replace the slowest candidate, but only with a measured, faster one.
-        return replaceSlowest(slot, c, x -> true);
+        Contact replaced = replaceSlowest(slot, c, x -> true);
+        if (replaced != null) {
+            counted(replaced, -1);
+            counted(c, 1);
+        }
+        return replaced != null;
     }
 
     /**
      * Puts {@code c} in place of the slowest candidate of {@code slot} that {@code among} accepts (an unmeasured one
-     * counts as slowest), if {@code c} is measured and faster; whether it did.
+     * counts as slowest), if {@code c} is measured and faster; the candidate it replaced, or null.
      */
-    private boolean replaceSlowest(Contact[] slot, Contact c, Predicate<Contact> among) {
+    private Contact replaceSlowest(Contact[] slot, Contact c, Predicate<Contact> among) {
         long newRtt = rttNanos.applyAsLong(c.id());
         int slowest = -1;
         long slowestRtt = -1;
@@ -113,13 +125,15 @@ public final class RoutingTable {
             }
         }
         if (slowest < 0 || newRtt < 0 || slowestRtt <= newRtt) {
-            return false;
+            return null;
         }
+        Contact replaced = slot[slowest];
         slot[slowest] = c;
-        return true;
+        return replaced;
     }
 
     private static final int NOT_BOUNDED = -1;
+    private static final int HOST_BUCKETS = 256;
     private static final Contact[] NO_CANDIDATES = {};
 
     private static boolean sameHost(Contact a, Contact b) {
@@ -136,12 +150,29 @@ public final class RoutingTable {
         if (!atBound(host)) {
             return NOT_BOUNDED;
         }
-        return replaceSlowest(slot, c, s -> HostKeys.of(s.address().host()).equals(host)) ? 1 : 0;
+        // One of the host's own candidates gives way: its count stays as it was.
+        return replaceSlowest(slot, c, s -> HostKeys.of(s.address().host()).equals(host)) != null ? 1 : 0;
     }
 
     /** Whether {@code host} (a {@link HostKeys} key) holds its bound of the table: never this node's own. */
     private boolean atBound(String host) {
-        return idsPerIp > 0 && !host.equals(selfHost) && heldBy(host) >= idsPerIp;
+        return idsPerIp > 0 && !host.equals(selfHost) && hostBuckets[bucketOf(host)] >= idsPerIp
+                && heldBy(host) >= idsPerIp;
+    }
+
+    /** Counts {@code c} into its host's bucket ({@code delta} 1) or out of it (-1); not at this node's host. */
+    private void counted(Contact c, int delta) {
+        if (hostBuckets == null) {
+            return;
+        }
+        String host = HostKeys.of(c.address().host());
+        if (!host.equals(selfHost)) {
+            hostBuckets[bucketOf(host)] += (short) delta;
+        }
+    }
+
+    private static int bucketOf(String hostKey) {
+        return hostKey.hashCode() & (HOST_BUCKETS - 1);
     }
 
     /** How many candidates of the whole table are at {@code host} (a {@link HostKeys} key). */
@@ -189,6 +220,7 @@ public final class RoutingTable {
         }
         for (int i = 0; i < slot.length; i++) {
             if (slot[i].id().equals(id)) {
+                counted(slot[i], -1);
                 if (slot.length == 1) {
                     rows[row][col] = null;
                 } else {

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -183,5 +184,43 @@ class IdsPerIpBoundTest {
         Id moved = Id.fromHex("1200000000000000000000000000000000000000");
         assertThat(table.add(at(moved, "10.0.0.9", 98))).as("an honest id moving to the host at its bound")
                 .isFalse();
+    }
+
+    /** The table counts hosts in buckets to spare itself a scan: through any mix of changes, it decides as a scan. */
+    @Test
+    void theWholeTableBoundHoldsThroughAnyMixOfAddsMovesReplacementsAndRemoves() {
+        SplittableRandom random = new SplittableRandom(5);
+        Map<Id, Long> rtt = new HashMap<>();
+        RoutingTable table = new RoutingTable(SELF, 3, id -> rtt.getOrDefault(id, -1L), 2, "10.0.0.1");
+        List<Id> ids = new ArrayList<>();
+        for (int i = 0; i < 400; i++) {
+            ids.add(Id.random(random));
+        }
+        for (int step = 0; step < 20_000; step++) {
+            Id id = ids.get(random.nextInt(ids.size()));
+            if (random.nextInt(4) == 0) {
+                table.remove(id);
+                continue;
+            }
+            if (random.nextBoolean()) {
+                rtt.put(id, (long) random.nextInt(100));
+            }
+            // 24 hosts, this node's own among them (not bounded).
+            Contact c = at(id, "10.0." + random.nextInt(3) + "." + random.nextInt(8), 4000 + random.nextInt(2));
+            Contact probe = at(ids.get(random.nextInt(ids.size())), "10.0." + random.nextInt(3) + "."
+                    + random.nextInt(8), 5000);
+            List<Contact> slot = table.slotFor(probe.id());
+            boolean room = slot.size() < 3 && slot.stream().noneMatch(s -> s.id().equals(probe.id()));
+            String host = probe.address().host();
+            assertThat(table.wouldTake(probe)).as("step %d: %s", step, probe)
+                    .isEqualTo(room && (host.equals("10.0.0.1") || fromHost(table.all(), host) < 2));
+            table.add(c);
+            for (int h = 0; h < 24; h++) {
+                String other = "10.0." + h / 8 + "." + h % 8;
+                if (!other.equals("10.0.0.1")) {
+                    assertThat(fromHost(table.all(), other)).as("step %d: %s", step, other).isLessThanOrEqualTo(2);
+                }
+            }
+        }
     }
 }
