@@ -421,7 +421,8 @@ public final class Messages {
 
     /**
      * OK: removed (or removed already with this secret); FORBIDDEN: the secret does not open the value's binding, or
-     * the value has none; NOT_FOUND: not held here (nothing written: the tombstone arrives by anti-entropy).
+     * the value has none; NOT_FOUND: not held here (nothing written: the tombstone arrives by anti-entropy);
+     * UNAVAILABLE: the asker is no replica of the key in this replica's view (nothing written).
      */
     public record RemoveReplicaReply(Status status) implements Message {
         public MessageType type() {

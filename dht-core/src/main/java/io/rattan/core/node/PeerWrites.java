@@ -65,10 +65,14 @@ final class PeerWrites {
         });
     }
 
-    /** A root's remove at this replica, written off the loop; a storage fault is the answer's status. */
+    /**
+     * A root's remove at this replica, written off the loop; a storage fault is the answer's status. A root this node
+     * does not see as a replica of the key is told UNAVAILABLE: its view and this one differ for now, which says
+     * nothing of the secret (FORBIDDEN here made the client's remove a 403, "wrong secret", where the secret was right).
+     */
     void removeReplica(Contact from, Envelope e, RemoveReplica r) {
         if (!members.mayReplicate(r.key(), from)) {
-            reply(from, e, new RemoveReplicaReply(Status.FORBIDDEN));
+            reply(from, e, new RemoveReplicaReply(Status.UNAVAILABLE));
             return;
         }
         replica.offLoop(() -> replica.removal(r.key(), r.valueHash(), r.secret(), r.ttlSeconds()), (done, failure) -> {

@@ -5,8 +5,10 @@ import java.util.function.Consumer;
 
 /**
  * Collects each replica's answer to a remove and, once all are in, the one status the client gets: OK if any
- * replica removed the value; else FORBIDDEN if any refused the secret; else NOT_FOUND if any answered; else a
- * storage fault (STORAGE_FULL, IO_ERROR) if a replica answered one; else UNAVAILABLE.
+ * replica removed the value; else FORBIDDEN if any refused the secret; else UNAVAILABLE if any declined to look (it
+ * did not count the root among the key's replicas, or was not serving: it may hold the value, so the client should
+ * retry rather than hear that nothing is there); else NOT_FOUND if any answered; else a storage fault (STORAGE_FULL,
+ * IO_ERROR) if a replica answered one; else UNAVAILABLE.
  */
 final class RemoveTally {
 
@@ -30,6 +32,7 @@ final class RemoveTally {
 
     static Status combine(Status[] results) {
         boolean forbidden = false;
+        boolean declined = false;
         boolean answered = false;
         Status fault = null;
         for (Status s : results) {
@@ -40,8 +43,10 @@ final class RemoveTally {
                 return Status.OK;
             }
             forbidden |= s == Status.FORBIDDEN;
+            declined |= s == Status.UNAVAILABLE;
             answered |= s == Status.NOT_FOUND || s == Status.FORBIDDEN;
         }
-        return forbidden ? Status.FORBIDDEN : answered ? Status.NOT_FOUND : fault != null ? fault : Status.UNAVAILABLE;
+        return forbidden ? Status.FORBIDDEN : declined ? Status.UNAVAILABLE : answered ? Status.NOT_FOUND
+                : fault != null ? fault : Status.UNAVAILABLE;
     }
 }

@@ -263,6 +263,11 @@ class ReplicaCoordinatorTest {
         assertThat(RemoveTally.combine(new Status[] {Status.TIMEOUT, Status.NOT_FOUND, Status.FORBIDDEN}))
                 .isEqualTo(Status.FORBIDDEN);
         assertThat(RemoveTally.combine(new Status[] {Status.TIMEOUT, Status.NOT_FOUND})).isEqualTo(Status.NOT_FOUND);
+        // A replica that declined to look (views differ) may hold the value: retry, not "nothing there".
+        assertThat(RemoveTally.combine(new Status[] {Status.UNAVAILABLE, Status.NOT_FOUND}))
+                .isEqualTo(Status.UNAVAILABLE);
+        assertThat(RemoveTally.combine(new Status[] {Status.UNAVAILABLE, Status.FORBIDDEN}))
+                .isEqualTo(Status.FORBIDDEN);
         assertThat(RemoveTally.combine(new Status[] {Status.TIMEOUT, Status.INTERNAL})).isEqualTo(Status.UNAVAILABLE);
         assertThat(RemoveTally.combine(new Status[] {Status.FORBIDDEN, Status.OK})).isEqualTo(Status.OK);
     }

@@ -35,6 +35,8 @@ import io.rattan.core.msg.Messages.PutRequest;
 import io.rattan.core.msg.Messages.RangeDigest;
 import io.rattan.core.msg.Messages.RangeDigestReply;
 import io.rattan.core.msg.Messages.RangeSum;
+import io.rattan.core.msg.Messages.RemoveReplica;
+import io.rattan.core.msg.Messages.RemoveReplicaReply;
 import io.rattan.core.msg.Messages.RemoveRequest;
 import io.rattan.core.msg.Messages.ReplicaRead;
 import io.rattan.core.msg.Messages.ReplicaRecord;
@@ -234,6 +236,27 @@ class HostilePeersTest {
         assertThat(client.getSync(key).values()).extracting(v -> new String(v.bytes(), StandardCharsets.UTF_8))
                 .containsExactly("honest");
         assertThat(copies(key, put.valueHash())).isEqualTo(config.replicas());
+    }
+
+    /**
+     * A replica asked to remove by a node it does not see as a replica of the key answers UNAVAILABLE (views differ, for
+     * now) and removes nothing. It answered FORBIDDEN, which the root passes on when no other replica removed: the
+     * putter's own remove then came back 403, "wrong secret" (found by the fault simulator's rule 2b under faults).
+     */
+    @Test
+    void aRemoveFromANodeThatIsNoReplicaIsRefusedAsUnavailableNotForbidden() throws Exception {
+        Id key = Id.ofName("stranger-remove");
+        byte[] secret = "the putter's".getBytes(StandardCharsets.UTF_8);
+        PutResult put = client.putSync(key, "kept".getBytes(StandardCharsets.UTF_8), Duration.ofMinutes(10), secret);
+        await().atMost(WAIT).until(() -> copies(key, put.valueHash()) >= 1);
+        RattanNode replica = holders(key, put.valueHash()).get(0);
+        try (RawPeer stranger = prove("remover", replica)) {
+            stranger.send(new Envelope(stranger.contact, 40, new RemoveReplica(key, put.valueHash(),
+                    Bytes.of(secret), 600)));
+            assertThat(((RemoveReplicaReply) awaitReply(stranger, MessageType.REMOVE_REPLICA_REPLY, 40).body())
+                    .status()).isEqualTo(Status.UNAVAILABLE);
+        }
+        assertThat(replica.readStore(key, put.valueHash()).get().orElseThrow().tombstone()).isFalse();
     }
 
     @Test
