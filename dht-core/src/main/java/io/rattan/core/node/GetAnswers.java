@@ -44,6 +44,7 @@ final class GetAnswers {
     private final Membership members;
     private final LocalReplica replica;
     private final RecentViews recent;
+    private final ViewReach reach;
     private final long settlingNanos;
     private final long storeFaultSettlingNanos;
     /** When each leaf-set member last answered again after a cut ({@link #answersResumed}). */
@@ -57,6 +58,7 @@ final class GetAnswers {
         // exchange or a probe and start their sessions with it 200 ms later; settlingMillis leaves time for that.
         this.settlingNanos = NodeContext.nanos(ctx.config().settlingMillis());
         this.recent = new RecentViews(ctx, members, settlingNanos);
+        this.reach = new ViewReach(ctx, members, settlingNanos);
         // A store that refused copies is not repaired by a view change: the roots that owed it a copy start a
         // session once it takes writes again, but a root may have died since, and the other holders reach it only
         // in their anti-entropy turn over the leaf set, one member per round. Two such turns.
@@ -68,7 +70,7 @@ final class GetAnswers {
     /**
      * A get is answered by the first replica on the path, unless that replica holds nothing for the key and is not
      * the root: a replica that joined moments ago may not have been repaired yet, so the root is asked instead. A
-     * replica whose leaf set does not reach past the key ({@link #seesPastKey}) does not answer either.
+     * replica whose leaf set does not reach past the key ({@link ViewReach#seesPastKey}) does not answer either.
      *
      * <p>Root here means that no usable node this node knows, in its routing table as well as its leaf set, is
      * closer to the key. The leaf set alone is not enough: when the nodes on one side of it die together, that side
@@ -76,78 +78,20 @@ final class GetAnswers {
      * ones may hold the key. Such a node routes the get on to the closer node instead.
      */
     boolean answersGet(Id key) {
-        if (!isSureReplica(key)) {
+        if (!reach.isSureReplica(key)) {
             return false;
         }
         // A store in a fault refused every copy since: only the root, which has nowhere closer to send the get, takes
         // it, and reads another replica too (serve). A replica only while a closer member is suspected is no replica
         // to a root that still counts the suspect: puts went there, not here; the get goes on to a closer replica.
-        return (members.closerNeighbours(key, 1).isEmpty() && !closerSuspect(key))
+        return (members.closerNeighbours(key, 1).isEmpty() && !reach.closerSuspect(key))
                 || (replica.healthy() && replica.holdsAny(key)
                         && members.replicaSetWithSuspects(key).contains(ctx.self()));
     }
 
-    /**
-     * Whether a leaf-set member closer to {@code key} than this node is suspected (not declared dead). A busy node is
-     * suspected for a moment when a request to it outlasts its RTO; if it holds the key, this node is no root of it.
-     * Such a get goes to the suspect instead (the router tries a closer suspect once, and fails the get rather than
-     * answer for it).
-     */
-    private boolean closerSuspect(Id key) {
-        Id self = ctx.self().id();
-        for (Contact c : members.leafMembers()) {
-            if (!members.usable(c) && c.id().isCloserTo(key, self)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** One of the key's k replicas in this node's view, and a view that holds every node closer to the key. */
-    private boolean isSureReplica(Id key) {
-        return members.isReplica(key) && seesPastKey(key);
-    }
-
-    /**
-     * Whether this node knows every node closer to {@code key} than itself: the last member of its leaf set on the
-     * key's side lies at least as far from the key as this node does (or the leaf set holds the whole overlay). A
-     * node near the edge of its leaf set counts itself among the k closest while a node beyond that edge, which it
-     * cannot see, is closer: the root stored the value there and not here. Such a node routes the get on to a closer
-     * node instead: one hop more, only near the edge.
-     *
-     * <p>A side that is not full does not by itself mean the overlay is small: right after a member is declared dead
-     * its side is one short until an exchange refills it, and its edge is nearer than before. Only a leaf set whose
-     * sides overlap both ways holds the whole overlay ({@link LeafSet#seesPast}; docs/history.md, "A short side is not
-     * a small overlay").
-     */
-    boolean seesPastKey(Id key) {
-        // In the leaf set, which walks its sides in place: a get asks this, and copying both sides cost two lists each.
-        return members.leafSetSeesPast(key, this::knowsOutsideLeafSet) && !knowsCloserOutsideLeafSet(key);
-    }
-
-    /**
-     * Whether this node knows of nodes outside its leaf set, so that sides overlapping both ways are not the whole
-     * overlay ({@link LeafSet#seesPast}): a usable routing-table entry that is no member, or, after W lost neighbours
-     * spoke again together ({@link #partitionMayHaveHealed}), a lost neighbour that has not yet: a node back from
-     * isolation refills its leaf set from the first few that answer, and those alone look like a small overlay.
-     */
-    private boolean knowsOutsideLeafSet() {
-        if (members.lost().size() > 0 && partitionMayHaveHealed()) {
-            return true;
-        }
-        List<Contact> leaf = members.leafMembers();
-        return !members.usableNeighbours(c -> !leaf.contains(c)).isEmpty();
-    }
-
-    /**
-     * Whether a usable routing-table entry that is not in the leaf set is closer to {@code key} than this node: the
-     * leaf set then lacks a node it should hold, whatever its sides say. A side refilled after deaths may hold nodes
-     * from the far end of the ring, and look like a whole small overlay, while the table knows nearer ones.
-     */
-    private boolean knowsCloserOutsideLeafSet(Id key) {
-        Id self = ctx.self().id();
-        List<Contact> leaf = members.leafMembers();
-        return !members.usableNeighbours(c -> c.id().isCloserTo(key, self) && !leaf.contains(c)).isEmpty();
+    /** What this node's view reaches around a key: the edge tests {@link #answersGet} applies. */
+    ViewReach reach() {
+        return reach;
     }
 
     /** This node's leaf set changed: a member joined or left, or was suspected or cleared. */
@@ -189,7 +133,7 @@ final class GetAnswers {
      * settled view, the rule just after a change. Unsettled (docs/node.md, "Settled and unsettled keys"): for
      * {@link NodeConfig#settlingMillis} after the key's replica set changed in this node's view ({@link RecentViews};
      * a suspicion alone is no change), while a replica of the key has stopped answering ({@link #replicaCutOff}),
-     * after W lost neighbours spoke again together ({@link #partitionMayHaveHealed}), while the expiry clock is in
+     * after W lost neighbours spoke again together ({@link ViewReach#partitionMayHaveHealed}), while the expiry clock is in
      * doubt, after a start, and during and after a store fault. An unsettled node reads more replicas
      * ({@link #readQuorum}, {@link #pastReplicas}), merges as a quorum get does, and repairs what differed.
      */
@@ -198,22 +142,12 @@ final class GetAnswers {
             storeFaulted();
             return false;
         }
-        return !replica.clockInDoubt() && recent.settled(key) && !replicaCutOff(key) && !partitionMayHaveHealed();
-    }
-
-    /**
-     * Whether W neighbours this node had declared dead (or more) spoke again together within the settling window
-     * ({@link LostContacts#returnedWithin}): a partition may have healed whose other side was large enough to
-     * acknowledge puts without this node. One alone is as often a slow node declared dead and heard again, and
-     * counting it would unsettle every key around slow nodes.
-     */
-    private boolean partitionMayHaveHealed() {
-        return members.lost().returnedWithin(settlingNanos, ctx.config().writeQuorum());
+        return !replica.clockInDoubt() && recent.settled(key) && !replicaCutOff(key) && !reach.partitionMayHaveHealed();
     }
 
     /** The nodes a read asks besides the current replicas ({@link RecentViews#extraReplicas}). */
     private QuorumRead.Past pastReplicas(Id key) {
-        return recent.extraReplicas(key, partitionMayHaveHealed());
+        return recent.extraReplicas(key, reach.partitionMayHaveHealed());
     }
 
     /**
@@ -263,7 +197,7 @@ final class GetAnswers {
      * replica of the key, holding records or not, since it reads the others anyway.
      */
     boolean answers(GetRequest g) {
-        return g.quorum() ? isSureReplica(g.key()) : answersGet(g.key());
+        return g.quorum() ? reach.isSureReplica(g.key()) : answersGet(g.key());
     }
 
     /**
@@ -318,7 +252,7 @@ final class GetAnswers {
      * hold none of them (seed 541 of the fault simulator's long run).
      */
     private int readQuorum(boolean healthy) {
-        return !healthy || partitionMayHaveHealed() ? ctx.config().replicas() : UNSETTLED_READ_QUORUM;
+        return !healthy || reach.partitionMayHaveHealed() ? ctx.config().replicas() : UNSETTLED_READ_QUORUM;
     }
 
     /**
@@ -388,7 +322,7 @@ final class GetAnswers {
      */
     IterativeGetReply answerIterative(IterativeGet q) {
         List<Contact> closer = members.closerNeighbours(q.key(), ITERATIVE_CANDIDATES);
-        boolean root = closer.isEmpty() && !closerSuspect(q.key());
+        boolean root = closer.isEmpty() && !reach.closerSuspect(q.key());
         if ((root || answersGet(q.key())) && !lostNeighbours()) {
             GetReply page = replica.readPage(q.key(), q.maxValues(), q.placemark(), 0, q.filter());
             return new IterativeGetReply(Status.OK, true, page.values(), page.placemark(),

@@ -269,7 +269,7 @@ public final class LeafSet {
      * Whether every node closer to {@code key} than this node is a member: the last member on the key's side, and on
      * the key's half of the ring, is no closer to the key than this node, or the sides hold the whole overlay
      * ({@link #holdsTheWholeOverlay}). A side that is only short ends at its nearer
-     * member: right after a member is declared dead, a node may lie unseen beyond it ({@link GetAnswers#seesPastKey}).
+     * member: right after a member is declared dead, a node may lie unseen beyond it ({@link ViewReach#seesPastKey}).
      */
     boolean seesPast(Id key, BooleanSupplier knowsOthers) {
         if (cw.isEmpty() && ccw.isEmpty()) {

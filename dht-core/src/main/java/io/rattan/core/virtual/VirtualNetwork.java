@@ -41,6 +41,16 @@ public final class VirtualNetwork {
     }
 
     /**
+     * Liars, for the fault simulator: asked for every message delivered to a listening address, after it counted in
+     * the trace hash. A liar that answers a message itself (and sends what it likes through {@link #transportFor})
+     * consumes it: the node at that address never sees it. Without interception installed the network asks nothing.
+     */
+    public interface Interception {
+        /** Whether the message was taken before the node at {@code to} saw it. */
+        boolean consumes(Address to, Envelope envelope);
+    }
+
+    /**
      * One address: its link number and its receiver (null while nobody listens). A transport holds its own
      * endpoint and a message the endpoint it goes to, so sending and delivering look up no map.
      */
@@ -65,6 +75,7 @@ public final class VirtualNetwork {
     private final LongLongMap lastDelivery = new LongLongMap();
     private Observer observer = (from, to, e) -> { };
     private LinkFaults faults;
+    private Interception interception;
     private long sent;
     private long delivered;
     private long dropped;
@@ -83,6 +94,11 @@ public final class VirtualNetwork {
     /** Installs faults on every link from now on; null removes them. */
     public void faults(LinkFaults linkFaults) {
         this.faults = linkFaults;
+    }
+
+    /** Installs liars on every delivery from now on; null removes them. */
+    public void interception(Interception liars) {
+        this.interception = liars;
     }
 
     /** Starts delivering messages for {@code address} to {@code receiver}. */
@@ -179,6 +195,9 @@ public final class VirtualNetwork {
         h = 31 * h + envelope.body().type().tag();
         h = 31 * h + envelope.requestId();
         traceHash = h;
+        if (interception != null && interception.consumes(to.address, envelope)) {
+            return;
+        }
         receiver.accept(envelope);
     }
 

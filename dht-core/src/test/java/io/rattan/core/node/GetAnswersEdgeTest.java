@@ -74,7 +74,7 @@ class GetAnswersEdgeTest {
         hold(nearTheEdge);
         assertThat(members.isReplica(nearTheEdge)).as("a replica in its own view").isTrue();
 
-        assertThat(gets.seesPastKey(nearTheEdge)).isFalse();
+        assertThat(gets.reach().seesPastKey(nearTheEdge)).isFalse();
         assertThat(gets.answersGet(nearTheEdge)).as("it answers gets of a key it cannot see all around").isFalse();
         IterativeGetReply iterative = gets.answerIterative(new IterativeGet(nearTheEdge, 0, Bytes.EMPTY, false));
         assertThat(iterative.answered()).isFalse();
@@ -88,7 +88,7 @@ class GetAnswersEdgeTest {
         Id inside = key("62");
         hold(inside);
 
-        assertThat(gets.seesPastKey(inside)).isTrue();
+        assertThat(gets.reach().seesPastKey(inside)).isTrue();
         assertThat(gets.answersGet(inside)).isTrue();
     }
 
@@ -115,11 +115,11 @@ class GetAnswersEdgeTest {
         // 0x3a…: this node is 0x16… away, 0x30… 0x0a…, 0x20… 0x1a…. With 0x20… a member, every node closer than this
         // one lies between 0x20… and this node, where the leaf set holds all: it sees past the key.
         Id key = key("3a");
-        assertThat(gets.seesPastKey(key)).isTrue();
+        assertThat(gets.reach().seesPastKey(key)).isTrue();
         // 0x20… is declared dead: until an exchange refills the side, a node between 0x24… and 0x30… (say 0x28…, the
         // one that would take its place) may be closer to the key than this node, unseen.
         members.forget(contact("20", 4));
-        assertThat(gets.seesPastKey(key)).as("a short side is no small overlay").isFalse();
+        assertThat(gets.reach().seesPastKey(key)).as("a short side is no small overlay").isFalse();
     }
 
     @Test
@@ -129,7 +129,7 @@ class GetAnswersEdgeTest {
         hold(nearTheEdge);
         members.forget(contact("20", 4));
         assertThat(members.isReplica(nearTheEdge)).as("a replica in its own view").isTrue();
-        assertThat(gets.seesPastKey(nearTheEdge)).isFalse();
+        assertThat(gets.reach().seesPastKey(nearTheEdge)).isFalse();
         assertThat(gets.answersGet(nearTheEdge)).as("it passes the get on, as with both sides full").isFalse();
     }
 
@@ -145,9 +145,9 @@ class GetAnswersEdgeTest {
         hold(key);
         assertThat(members.isReplica(key)).as("a replica in its own view").isTrue();
 
-        assertThat(gets.seesPastKey(key)).isFalse();
+        assertThat(gets.reach().seesPastKey(key)).isFalse();
         assertThat(gets.answersGet(key)).as("it passes the get on").isFalse();
-        assertThat(gets.seesPastKey(key("58"))).as("a key well inside the side's true edge").isTrue();
+        assertThat(gets.reach().seesPastKey(key("58"))).as("a key well inside the side's true edge").isTrue();
     }
 
     @Test
@@ -165,7 +165,7 @@ class GetAnswersEdgeTest {
         hold(key);
         assertThat(members.isReplica(key)).as("a replica in its own view").isTrue();
 
-        assertThat(gets.seesPastKey(key)).isFalse();
+        assertThat(gets.reach().seesPastKey(key)).isFalse();
         assertThat(gets.answersGet(key)).as("it passes the get on").isFalse();
     }
 
@@ -188,7 +188,7 @@ class GetAnswersEdgeTest {
         hold(key);
         assertThat(members.isReplica(key)).as("a replica in its own view").isTrue();
 
-        assertThat(gets.seesPastKey(key)).isFalse();
+        assertThat(gets.reach().seesPastKey(key)).isFalse();
         assertThat(gets.answersGet(key)).as("it passes the get on").isFalse();
     }
 
@@ -208,7 +208,7 @@ class GetAnswersEdgeTest {
         hold(key);
         assertThat(members.isReplica(key)).as("a replica in its own view").isTrue();
 
-        assertThat(gets.seesPastKey(key)).isFalse();
+        assertThat(gets.reach().seesPastKey(key)).isFalse();
         assertThat(gets.answersGet(key)).as("it passes the get on").isFalse();
     }
 
@@ -217,14 +217,14 @@ class GetAnswersEdgeTest {
         // Two other nodes: each side holds both, and every node closer to any key is known.
         buildNode(List.of("40", "60"));
         for (String hex : List.of("00", "3f", "78", "c0")) {
-            assertThat(gets.seesPastKey(key(hex))).as(hex).isTrue();
+            assertThat(gets.reach().seesPastKey(key(hex))).as(hex).isTrue();
         }
     }
 
     @Test
     void aNodeAloneSeesPastEveryKey() {
         buildNode(List.of());
-        assertThat(gets.seesPastKey(key("c0"))).isTrue();
+        assertThat(gets.reach().seesPastKey(key("c0"))).isTrue();
         assertThat(gets.answersGet(key("c0"))).isTrue();
     }
 
@@ -232,7 +232,7 @@ class GetAnswersEdgeTest {
     void theRootAlwaysSeesPastItsKey() {
         Id own = key("51");
         assertThat(members.isRoot(own)).isTrue();
-        assertThat(gets.seesPastKey(own)).isTrue();
+        assertThat(gets.reach().seesPastKey(own)).isTrue();
         assertThat(gets.answersGet(own)).as("the root answers, holding records or not").isTrue();
     }
 }

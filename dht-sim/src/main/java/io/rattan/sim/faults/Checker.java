@@ -197,6 +197,17 @@ final class Checker {
         if (reply instanceof RemoveReply r && r.status() == Status.OK) {
             p.removeAckNanos = Math.min(p.removeAckNanos, now());
             stores.noteTombstones(p);
+            if (p.tombstoneAt.isEmpty() && p.faultDuringRemove) {
+                // Its only tombstones may have been unsynced writes a power loss took before the OK arrived.
+                p.removeUndone = true;
+                tally.countRemoveUndone();
+            } else if (p.tombstoneAt.isEmpty()) {
+                tally.violation(Rule.REMOVE_ACK_NO_TOMBSTONE, "remove of " + p.name() + " acknowledged with no "
+                        + "node holding its tombstone");
+            }
+        } else if (reply instanceof RemoveReply r && r.status() == Status.FORBIDDEN) {
+            tally.violation(Rule.REMOVE_REFUSED_TO_PUTTER, "remove of " + p.name() + " with its own secret refused: "
+                    + r.detail());
         } else {
             liveness(startNanos, "remove of " + p.name() + ": " + reply);
         }

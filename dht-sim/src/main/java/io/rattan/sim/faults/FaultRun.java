@@ -73,10 +73,19 @@ public final class FaultRun {
         return watches;
     }
 
-    public static FaultRunResult run(FaultRunConfig c) {
-        LatencyModel latency = (from, to, r) -> 1_000_000L + r.nextLong(19_000_000L);
-        long[] reads = new long[3];
-        NodeListener counting = new NodeListener() {
+    /** Installs the run's liars, on their own random stream (the other draws stay put); null without any. */
+    private static LiarNodes liars(FaultRunConfig c, VirtualWorld world) {
+        if (!c.liars().any()) {
+            return null;
+        }
+        LiarNodes liars = new LiarNodes(world, c.liars(), new SplittableRandom(c.seed() ^ 0xA54FF53A5F1D36F1L));
+        world.network().interception(liars);
+        return liars;
+    }
+
+    /** Counts gets of consistency one served by a replica into {@code reads}: all, unsettled, store fault. */
+    private static NodeListener readsInto(long[] reads) {
+        return new NodeListener() {
             @Override
             public void oneReplicaGetServed(boolean secondReplica, boolean storeFault) {
                 reads[0]++;
@@ -85,6 +94,12 @@ public final class FaultRun {
                 }
             }
         };
+    }
+
+    public static FaultRunResult run(FaultRunConfig c) {
+        LatencyModel latency = (from, to, r) -> 1_000_000L + r.nextLong(19_000_000L);
+        long[] reads = new long[3];
+        NodeListener counting = readsInto(reads);
         VirtualWorld world = new VirtualWorld(c.seed(), nodeConfig(c), latency, counting);
         world.enableFaults(SYNC_INTERVAL_MILLIS, c.fsync(), c.bug().switches());
         world.addNodes(c.nodes());
@@ -98,6 +113,7 @@ public final class FaultRun {
         long stop = stopNanos(c.profile(), start, end);
         long livenessFrom = budget ? stop + SETTLE_NANOS : Long.MAX_VALUE;
 
+        LiarNodes liars = liars(c, world);
         FaultInjector injector = new FaultInjector(world, links, plan.split(), stop);
         GetDiagnosis diagnosis = new GetDiagnosis(world);
         Checker checker = new Checker(world, injector::inForce, injector.partitions(), injector::restartedAt,
@@ -132,8 +148,9 @@ public final class FaultRun {
                 : new FaultRunResult.Watches(watches.judge(checker, end), watches.replaced());
         return new FaultRunResult(c, world.network().traceHash(), world.scheduler().executed(), injector.fired(),
                 checker.counts(), checker.kept(), checker.counted(), new FaultRunResult.Ends(checker.finalKeys(),
-                checker.finalValues(), copies.checked(), copies.lastShortMillis()), workload.ops(), world.escapedExceptions() + workload.gatewayExceptions(), world.writesRefused(),
+                checker.finalValues(), copies.checked(), copies.lastShortMillis()), workload.ops(), world.escapedExceptions() + workload.gatewayExceptions()
+                + (liars == null ? 0 : liars.failures()), world.writesRefused(),
                 diagnosis.causes(), new FaultRunResult.SecondReads(reads[0], reads[1], reads[2]),
-                judged, watched);
+                judged, watched, LiarNodes.told(liars));
     }
 }

@@ -12,17 +12,18 @@ package io.rattan.sim.faults;
  * @param registers owned values used as registers too, and their histories checked for linearizability (rule 7)
  * @param watches   clients watch some keys, and every put acknowledged after a watch's READY must reach it (rule 8)
  * @param leafSetHalf the nodes' leaf set, per side ({@link #LEAF_SET_HALF} by default; production's is 8)
+ * @param liars     the nodes that lie, and how ({@link Liars#NONE} by default)
  */
 public record FaultRunConfig(long seed, int nodes, int minutes, Profile profile, PlantedBug bug, boolean fsync,
-                             boolean registers, boolean watches, int leafSetHalf) {
+                             boolean registers, boolean watches, int leafSetHalf, Liars liars) {
 
     /** The leaf set, per side, of every run unless told otherwise (with k = 4: replica sets near its edge). */
     public static final int LEAF_SET_HALF = 3;
 
-    /** With the default leaf set. */
+    /** With the default leaf set, and no liar. */
     public FaultRunConfig(long seed, int nodes, int minutes, Profile profile, PlantedBug bug, boolean fsync,
                           boolean registers, boolean watches) {
-        this(seed, nodes, minutes, profile, bug, fsync, registers, watches, LEAF_SET_HALF);
+        this(seed, nodes, minutes, profile, bug, fsync, registers, watches, LEAF_SET_HALF, Liars.NONE);
     }
 
     /** Without watches. */
@@ -52,8 +53,8 @@ public record FaultRunConfig(long seed, int nodes, int minutes, Profile profile,
             throw new IllegalArgumentException("the leaf set's half must be 3..16 (k = 4 needs 3), got "
                     + leafSetHalf);
         }
-        if (profile == null || bug == null) {
-            throw new IllegalArgumentException("profile and bug must be given");
+        if (profile == null || bug == null || liars == null) {
+            throw new IllegalArgumentException("profile, bug and liars must be given");
         }
         if (bug.caughtBy() == Rule.REGISTER_NOT_LINEARIZABLE && !registers) {
             throw new IllegalArgumentException("the planted bug " + bug.flag() + " shows in registers only: "
@@ -87,7 +88,12 @@ public record FaultRunConfig(long seed, int nodes, int minutes, Profile profile,
 
     /** This run with a leaf set of {@code half} per side. */
     public FaultRunConfig withLeafSetHalf(int half) {
-        return new FaultRunConfig(seed, nodes, minutes, profile, bug, fsync, registers, watches, half);
+        return new FaultRunConfig(seed, nodes, minutes, profile, bug, fsync, registers, watches, half, liars);
+    }
+
+    /** This run with {@code liars} among its nodes. */
+    public FaultRunConfig withLiars(Liars liars) {
+        return new FaultRunConfig(seed, nodes, minutes, profile, bug, fsync, registers, watches, leafSetHalf, liars);
     }
 
     /** The command that replays exactly this run. */
@@ -95,7 +101,7 @@ public record FaultRunConfig(long seed, int nodes, int minutes, Profile profile,
         return "./rattan sim faults --seed " + seed + " --nodes " + nodes + " --minutes " + minutes + " --profile "
                 + profile.flag() + (fsync ? " --fsync" : "") + (registers ? " --registers" : "")
                 + (watches ? " --watches" : "")
-                + (leafSetHalf == LEAF_SET_HALF ? "" : " --leaf-set-half " + leafSetHalf)
+                + (leafSetHalf == LEAF_SET_HALF ? "" : " --leaf-set-half " + leafSetHalf) + liars.flags()
                 + (bug == PlantedBug.NONE ? "" : " --planted-bug " + bug.flag());
     }
 }

@@ -1,8 +1,10 @@
 package io.rattan.sim.faults;
 
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * What one fault run did and found.
@@ -23,12 +25,34 @@ import java.util.Locale;
  *                              because the view was unsettled or the store in a fault
  * @param registers             what the register check saw ({@link RegisterHistories.Summary#NONE} without registers)
  * @param watches               what the watch check saw ({@link Watches#NONE} without watches)
+ * @param lies                  the liars and the lies they told ({@link Lies#NONE} without liars)
  */
 public record FaultRunResult(FaultRunConfig config, long traceHash, long events, EnumMap<FaultKind, Integer> fired,
                              EnumMap<Rule, Integer> violations, List<Violation> firstViolations,
                              Counted counted, Ends ends, long ops, long escapedExceptions, long writesRefused,
                              java.util.Map<String, Integer> rule1Causes, SecondReads oneReads,
-                             RegisterHistories.Summary registers, Watches watches) {
+                             RegisterHistories.Summary registers, Watches watches, Lies lies) {
+
+    /** The liars' node indexes, and the lies they told by attack (what the lies achieved, the rules count). */
+    public record Lies(List<Integer> liars, Map<Attack, Long> told) {
+        public static final Lies NONE = new Lies(List.of(), Map.of());
+
+        public Lies {
+            liars = List.copyOf(liars);
+            EnumMap<Attack, Long> byAttack = new EnumMap<>(Attack.class);
+            byAttack.putAll(told);
+            told = Collections.unmodifiableMap(byAttack);
+        }
+
+        String line() {
+            if (liars.isEmpty()) {
+                return "";
+            }
+            StringBuilder b = new StringBuilder(", liars " + liars + " told");
+            told.forEach((a, n) -> b.append(' ').append(a.flag()).append(' ').append(n));
+            return b.toString();
+        }
+    }
 
     /** Rule 8: the watches judged at the end (they lived to it) and those replaced when their gateway went away. */
     public record Watches(int judged, long replaced) {
@@ -98,6 +122,7 @@ public record FaultRunResult(FaultRunConfig config, long traceHash, long events,
                 + ", ops " + ops + ", excused: " + counted.excusedLine() + "; lost " + counted.lostToPowerLoss()
                 + " + " + counted.lostToDiskLoss() + ", final read " + ends.keysRead() + " keys/" + ends.valuesChecked()
                 + " values, copies at k " + ends.copiesChecked() + (ends.lastShortMillis() < 0 ? ""
-                : " (short until +" + ends.lastShortMillis() / 1000.0 + " s)") + registers.line() + watches.line() + ")";
+                : " (short until +" + ends.lastShortMillis() / 1000.0 + " s)") + registers.line() + watches.line()
+                + lies.line() + ")";
     }
 }

@@ -32,6 +32,8 @@ final class FaultTotals {
     private RegisterHistories.Summary registers = RegisterHistories.Summary.NONE;
     private long watchesJudged;
     private long watchesReplaced;
+    private final EnumMap<Attack, Long> lies = new EnumMap<>(Attack.class);
+    private long liars;
 
     FaultTotals() {
         for (Excuse e : Excuse.values()) {
@@ -57,6 +59,8 @@ final class FaultTotals {
         registers = registers.plus(r.registers());
         watchesJudged += r.watches().judged();
         watchesReplaced += r.watches().replaced();
+        liars += r.lies().liars().size();
+        r.lies().told().forEach((a, n) -> lies.merge(a, n, Long::sum));
         finalKeys += r.ends().keysRead();
         finalValues += r.ends().valuesChecked();
         copiesChecked += r.ends().copiesChecked();
@@ -98,6 +102,11 @@ final class FaultTotals {
         }
         if (registers.keys() > 0) {
             out.println("rule 7 over all seeds" + registers.line());
+        }
+        if (liars > 0) {
+            out.println("liars: " + liars + " over all seeds; lies told, and the rule each breaks when it works:");
+            lies.forEach((a, n) -> out.printf(Locale.ROOT, "  %-14s %8d  (rule %s: %s)%n", a.flag(), n,
+                    a.caughtBy().number(), a.caughtBy().description()));
         }
     }
 }

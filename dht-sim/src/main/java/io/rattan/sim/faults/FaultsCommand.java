@@ -7,13 +7,17 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 import picocli.CommandLine.Option;
 
 /** {@code ./rattan sim faults}: seeded fault runs with a checker; a failing seed prints how to replay it. */
@@ -25,6 +29,9 @@ import picocli.CommandLine.Option;
             "Runs seeds S, S+1, ... S+N-1. Prints a progress line, every failing seed with the command that replays "
                 + "it, and a summary of the faults fired and the rules broken. Exit code 1 when any seed failed."})
 public final class FaultsCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
 
     @Option(names = "--seeds", paramLabel = "N", description = "How many seeds to run (default: ${DEFAULT-VALUE}).")
     int seeds = 1;
@@ -75,6 +82,17 @@ public final class FaultsCommand implements Callable<Integer> {
             + "(rule 8).")
     boolean watches;
 
+    @Option(names = "--liars", paramLabel = "F", description = "A fraction of the nodes (0..0.5; at least one "
+            + "node when above 0) that lie as --attacks says, on every profile (default: none). The checker's rules "
+            + "count what the lies achieved; the summary counts the lies.")
+    double liars;
+
+    @Option(names = "--attacks", paramLabel = "LIST", description = "What the liars do, comma-separated: fake-ack "
+            + "(acknowledge puts and copies, store nothing), fake-empty (answer gets with no value), forged-value "
+            + "(answer gets with a value nobody put), binding-race (put a passing put's bytes first with a binding of "
+            + "their own), fake-remove (acknowledge removes, remove nothing), or all (docs/testing.md, \"Liars\").")
+    String attacks;
+
     @Option(names = "--verbose", description = "Print every failing seed's first violations.")
     boolean verbose;
 
@@ -83,6 +101,7 @@ public final class FaultsCommand implements Callable<Integer> {
         boolean ci = profile.equalsIgnoreCase("ci");
         Profile p = ci ? null : Profile.valueOf(profile.toUpperCase(Locale.ROOT));
         PlantedBug b = PlantedBug.valueOf(bug.toUpperCase(Locale.ROOT).replace('-', '_'));
+        Liars lying = liarsAsked();
         quietNodeLogs();
         PrintStream out = System.out;
         PrintStream err = System.err;
@@ -100,9 +119,7 @@ public final class FaultsCommand implements Callable<Integer> {
             List<Future<FaultRunResult>> runs = new ArrayList<>();
             for (int i = 0; i < seeds; i++) {
                 long s = seed + i;
-                FaultRunConfig c = (ci ? FaultRunConfig.ci(s, nodes, minutes, b, fsync, registers, watches)
-                        : new FaultRunConfig(s, nodes, minutes, p, b, fsync, registers, watches))
-                        .withLeafSetHalf(leafSetHalf);
+                FaultRunConfig c = config(s, ci, p, b, lying);
                 runs.add(pool.submit(() -> FaultRun.run(c)));
             }
             for (int i = 0; i < runs.size(); i++) {
@@ -138,6 +155,22 @@ public final class FaultsCommand implements Callable<Integer> {
                 100.0 * n[1] / Math.max(1, n[0]), n[2]));
         byProfile(out, ci, brokenBy, causes);
         return failing.isEmpty() ? 0 : 1;
+    }
+
+    /** Seed {@code s}'s run as the flags ask for it. */
+    private FaultRunConfig config(long s, boolean ci, Profile p, PlantedBug b, Liars lying) {
+        return (ci ? FaultRunConfig.ci(s, nodes, minutes, b, fsync, registers, watches)
+                : new FaultRunConfig(s, nodes, minutes, p, b, fsync, registers, watches))
+                .withLeafSetHalf(leafSetHalf).withLiars(lying);
+    }
+
+    /** The liars the flags ask for; a usage error, not a stack trace, for flags that do not fit. */
+    private Liars liarsAsked() {
+        try {
+            return new Liars(liars, attacks == null ? Set.of() : Attack.parse(attacks));
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
     }
 
     /** Adds run {@code r}'s rules, second reads and rule-1 causes to the per-profile totals. */

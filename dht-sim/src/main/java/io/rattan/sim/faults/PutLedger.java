@@ -72,6 +72,9 @@ final class PutLedger {
             }
             // What this disk held of a tombstone may be gone or back to the live value: a fault, not a resurrection.
             p.tombstoneAt.remove(index);
+            if (p.removeStartNanos != Long.MAX_VALUE && p.removeAckNanos == Long.MAX_VALUE) {
+                p.faultDuringRemove = true;
+            }
             if (p.removeAckNanos != Long.MAX_VALUE && !p.removeUndone && !stores.anyTombstone(p)) {
                 p.removeUndone = true;
                 removeUndone.run();

@@ -28,6 +28,9 @@ final class PutRecord {
     boolean lossCounted;
     // Its remove was acknowledged, and then at some instant disk faults had destroyed every tombstone of it.
     boolean removeUndone;
+    // A disk fault hit a node holding a record of it while its remove was under way: a tombstone written then may be
+    // gone before the remove's OK arrives (rule 2a's excuse).
+    boolean faultDuringRemove;
     // Some node held a copy while its clock changed: the copy's expiry moved by the change.
     boolean clockTainted;
     // The gateway's expiry clock was more than S ahead (behind) when it stamped the expiry: the value may live

@@ -16,6 +16,18 @@ public enum Rule {
      * finding, kept apart so that it does not hide the others.
      */
     ACKED_PUT_READABLE_CLOCK("1", "acknowledged put missing, after a clock fault on a holder"),
+    /**
+     * Rule 2a: when a remove's OK reaches the client, some node holds its tombstone (crashed nodes' disks count), unless
+     * a disk fault hit a holder of the value while the remove was under way (the remove is then undone, counted); with
+     * none anywhere, rule 2's resurrection half would excuse the value's return forever (a tombstone nobody holds tells
+     * nobody).
+     */
+    REMOVE_ACK_NO_TOMBSTONE("2a", "remove acknowledged with no tombstone held"),
+    /**
+     * Rule 2b: a remove with the secret of the put that stored the value is never refused as FORBIDDEN: the value's
+     * remove right is its putter's (another put of the same bytes with another secret must not take it).
+     */
+    REMOVE_REFUSED_TO_PUTTER("2b", "remove with the putter's own secret refused"),
     /** Rule 2: no get returns a value never put. */
     NEVER_PUT("2", "get returned a value never put"),
     /**

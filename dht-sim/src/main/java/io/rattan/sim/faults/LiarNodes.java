@@ -1,0 +1,162 @@
+package io.rattan.sim.faults;
+
+import io.rattan.api.Address;
+import io.rattan.api.Bytes;
+import io.rattan.api.Status;
+import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ClientPut;
+import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.Messages.GetRequest;
+import io.rattan.core.msg.Messages.HopAck;
+import io.rattan.core.msg.Messages.PutReply;
+import io.rattan.core.msg.Messages.PutRequest;
+import io.rattan.core.msg.Messages.RemoveReply;
+import io.rattan.core.msg.Messages.RemoveRequest;
+import io.rattan.core.msg.Messages.Routed;
+import io.rattan.core.msg.Messages.StoreAck;
+import io.rattan.core.msg.Messages.StoreReplicas;
+import io.rattan.core.msg.Messages.ValueEntry;
+import io.rattan.core.net.Contact;
+import io.rattan.core.virtual.VirtualNetwork;
+import io.rattan.core.virtual.VirtualWorld;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Random;
+import java.util.SplittableRandom;
+
+/**
+ * The liars of a fault run ({@link Liars}): nodes that run the real node code but answer, in its place, the requests
+ * their attacks target ({@link Attack}). Everything else they do honestly: they join, route, keep leaf sets and
+ * serve as gateways to their own clients. A dead liar lies no more (the network delivers nothing to it), nor does one
+ * that has not (re)joined (an honest node stays silent then); namespaced messages pass untouched. Lies are counted by
+ * attack; what they achieved is what the checker's rules count.
+ */
+final class LiarNodes implements VirtualNetwork.Interception {
+
+    /** How long a forged value claims to live: well within the run, so that the checker sees it as live. */
+    private static final long FORGED_TTL_MILLIS = 600_000;
+
+    private final VirtualWorld world;
+    private final Liars liars;
+    private final List<Integer> indexes;
+    private final SplittableRandom random;
+    private final EnumMap<Attack, Long> lies = new EnumMap<>(Attack.class);
+    private long failures;
+
+    /** Picks {@code liars.count(n)} of the world's {@code n} nodes with {@code random}, which also forges values. */
+    LiarNodes(VirtualWorld world, Liars liars, SplittableRandom random) {
+        this.world = world;
+        this.liars = liars;
+        this.random = random;
+        List<Integer> all = new ArrayList<>();
+        for (int i = 0; i < world.size(); i++) {
+            all.add(i);
+        }
+        Collections.shuffle(all, new Random(random.nextLong()));
+        this.indexes = List.copyOf(all.subList(0, liars.count(world.size())));
+        for (Attack a : liars.attacks()) {
+            lies.put(a, 0L);
+        }
+    }
+
+    /** Exceptions the liars' nodes threw when a liar raced a put as their client. */
+    long failures() {
+        return failures;
+    }
+
+    /** The liars of a run and the lies they told, by attack (every attack of the run present); none for null. */
+    static FaultRunResult.Lies told(LiarNodes liars) {
+        return liars == null ? FaultRunResult.Lies.NONE
+                : new FaultRunResult.Lies(liars.indexes, liars.lies);
+    }
+
+    @Override
+    public boolean consumes(Address to, Envelope e) {
+        int liar = liarAt(to);
+        if (liar < 0 || e.sender() == null || !world.node(liar).isJoined()) {
+            return false;
+        }
+        Message m = e.body();
+        if (m instanceof PutRequest p) {
+            boolean canRace = lies(Attack.BINDING_RACE) && !p.binding().isEmpty() && p.stamp() == null
+                    && !p.origin().equals(world.contact(liar));
+            if (canRace && (!lies(Attack.FAKE_ACK) || random.nextBoolean())) {
+                race(liar, p);
+                return false;
+            }
+            if (lies(Attack.FAKE_ACK)) {
+                answer(liar, e, p, new PutReply(Status.OK, world.config().writeQuorum(), ""));
+                return told(Attack.FAKE_ACK);
+            }
+        }
+        if (m instanceof StoreReplicas s && lies(Attack.FAKE_ACK)) {
+            send(liar, e.sender().address(), e.requestId(), new StoreAck(s.records().size()));
+            return told(Attack.FAKE_ACK);
+        }
+        if (m instanceof RemoveRequest r && lies(Attack.FAKE_REMOVE)) {
+            answer(liar, e, r, new RemoveReply(Status.OK, ""));
+            return told(Attack.FAKE_REMOVE);
+        }
+        if (m instanceof GetRequest g && (lies(Attack.FAKE_EMPTY) || lies(Attack.FORGED_VALUE))) {
+            boolean forge = lies(Attack.FORGED_VALUE) && (!lies(Attack.FAKE_EMPTY) || random.nextBoolean());
+            List<ValueEntry> values = forge ? List.of(new ValueEntry(forgedBytes(), FORGED_TTL_MILLIS)) : List.of();
+            answer(liar, e, g, new GetReply(Status.OK, values, Bytes.EMPTY, g.hops() + 1, "", g.cost(), List.of(),
+                    Math.max(1, g.readQuorum())));
+            return told(forge ? Attack.FORGED_VALUE : Attack.FAKE_EMPTY);
+        }
+        return false;
+    }
+
+    /**
+     * Puts {@code p}'s bytes under its key with a binding of the liar's own, as a client of the liar's node, at once:
+     * started before the node routes {@code p} on, it reaches the root first. A node's failure here is counted where
+     * the workload counts its gateways' (it must not end the run).
+     */
+    private void race(int liar, PutRequest p) {
+        told(Attack.BINDING_RACE);
+        try {
+            world.node(liar).handleClient(new ClientPut(p.key(), p.value(), p.ttlSeconds(), forgedBytes()), r -> { });
+        } catch (RuntimeException ex) {
+            failures++;
+        }
+    }
+
+    private boolean told(Attack a) {
+        lies.merge(a, 1L, Long::sum);
+        return true;
+    }
+
+    private boolean lies(Attack a) {
+        return liars.attacks().contains(a);
+    }
+
+    /** The index of the liar listening at {@code to}, or -1: the liars are few, and a restart may move one. */
+    private int liarAt(Address to) {
+        for (int i : indexes) {
+            if (world.contact(i).address().equals(to)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Acknowledges the hop (so that the node before does not route around the liar) and answers the gateway. */
+    private void answer(int liar, Envelope e, Routed request, Message reply) {
+        send(liar, e.sender().address(), e.requestId(), new HopAck());
+        send(liar, request.origin().address(), request.originRequestId(), reply);
+    }
+
+    private void send(int liar, Address to, long requestId, Message body) {
+        Contact self = world.contact(liar);
+        world.network().transportFor(self.address()).send(to, new Envelope(self, requestId, body));
+    }
+
+    private Bytes forgedBytes() {
+        byte[] b = new byte[32];
+        random.nextBytes(b);
+        return Bytes.of(b);
+    }
+}
