@@ -267,12 +267,22 @@ final class ReplicaCoordinator {
             Message ask = new RemoveReplica(r.key(), r.valueHash(), r.secret(), r.ttlSeconds());
             ctx.outbox().request(c, ask, members.rtoNanos(c.id()), ReplyHandler.of(
                     reply -> tally.answered(slot, reply.body() instanceof RemoveReplicaReply rr ? rr.status()
-                            : reply.body() instanceof ErrorReply er ? er.status() : Status.INTERNAL),
+                            : reply.body() instanceof ErrorReply er ? asked(er.status()) : Status.INTERNAL),
                     () -> {
                         members.peerTimedOut(c);
                         tally.answered(slot, Status.TIMEOUT);
                     }));
         }
+    }
+
+    /**
+     * A replica's error answer to a remove, as the tally counts it: one that does not serve the namespace (an
+     * {@link ErrorReply} UNAVAILABLE) did not answer, where a replica that declined to look answers
+     * {@code RemoveReplicaReply(UNAVAILABLE)}: only that one outranks another replica's NOT_FOUND
+     * ({@link RemoveTally}).
+     */
+    private static Status asked(Status error) {
+        return error == Status.UNAVAILABLE ? Status.TIMEOUT : error;
     }
 
     /** Removes at this replica (off the loop: touches only the store); a storage fault is this replica's answer. */

@@ -7,7 +7,7 @@ import java.util.List;
 /**
  * What this node's view reaches around a key, which decides whether it may answer a get for it alone: whether it is a
  * replica that sees every node closer to the key, whether a closer member is suspected, and whether a partition may
- * just have healed. Reads {@link Membership} only. Owned by the node's event loop.
+ * just have healed. Reads {@link Membership} and this node's own contact only. Owned by the node's event loop.
  */
 final class ViewReach {
 

@@ -258,6 +258,32 @@ class ReplicaCoordinatorTest {
         assertThat(replyToGateway(RemoveReply.class).status()).as("removed here").isEqualTo(Status.OK);
     }
 
+    /**
+     * A replica that declines to look (views differ) answers RemoveReplicaReply(UNAVAILABLE), which outranks another
+     * replica's NOT_FOUND: it may hold the value. One that does not serve the namespace answers an ErrorReply
+     * UNAVAILABLE, which is no answer and does not. The remove is of a value nobody holds (the root's own: NOT_FOUND).
+     */
+    @Test
+    void aReplicaThatDeclinedToLookMakesTheRemoveUnavailable() {
+        assertThat(removeOfAbsentFirstAnswered(new RemoveReplicaReply(Status.UNAVAILABLE)))
+                .isEqualTo(Status.UNAVAILABLE);
+    }
+
+    @Test
+    void aReplicaThatServesNoNamespaceLeavesTheRemoveNotFound() {
+        assertThat(removeOfAbsentFirstAnswered(new ErrorReply(Status.UNAVAILABLE, "namespace not served")))
+                .isEqualTo(Status.NOT_FOUND);
+    }
+
+    private Status removeOfAbsentFirstAnswered(Message first) {
+        coordinator.remove(new RemoveRequest(KEY, Bytes.utf8("absent").sha256(), SECRET, 60, gateway, 77, 2));
+        answer(others.get(0), RemoveReplica.class, first);
+        answer(others.get(1), RemoveReplica.class, new RemoveReplicaReply(Status.NOT_FOUND));
+        answer(others.get(2), RemoveReplica.class, new RemoveReplicaReply(Status.NOT_FOUND));
+        scheduler.runFor(10 * SECOND);
+        return replyToGateway(RemoveReply.class).status();
+    }
+
     @Test
     void aRemoveTallySaysForbiddenOverNotFoundOverUnavailable() {
         assertThat(RemoveTally.combine(new Status[] {Status.TIMEOUT, Status.NOT_FOUND, Status.FORBIDDEN}))

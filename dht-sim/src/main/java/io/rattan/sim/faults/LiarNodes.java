@@ -112,8 +112,8 @@ final class LiarNodes implements VirtualNetwork.Interception {
 
     /**
      * Puts {@code p}'s bytes under its key with a binding of the liar's own, as a client of the liar's node, at once:
-     * started before the node routes {@code p} on, it reaches the root first. A node's failure here is counted where
-     * the workload counts its gateways' (it must not end the run).
+     * started before the node routes {@code p} on, it usually reaches the root first (each message draws its own
+     * delay). A node's failure here is counted where the workload counts its gateways' (it must not end the run).
      */
     private void race(int liar, PutRequest p) {
         told(Attack.BINDING_RACE);
