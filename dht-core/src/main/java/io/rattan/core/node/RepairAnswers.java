@@ -193,7 +193,9 @@ final class RepairAnswers {
         // A tombstone carries the secret that removed its value: only a replica of the key may have it. (An owned
         // value's versions carry no secret, only the owner's signature, and go to anyone who holds an older one.)
         int found = sendBack.size();
-        sendBack.removeIf(r -> r.tombstone() && !r.isOwned() && !pairs.replicates(r.key(), from));
+        if (!bugs.tombstonesToAnyone()) {
+            sendBack.removeIf(r -> r.tombstone() && !r.isOwned() && !pairs.replicates(r.key(), from));
+        }
         if (sendBack.size() < found) {
             log.debug("{} withholds {} tombstones from {}, no replica of their keys", ctx.tag(), found - sendBack.size(),
                     from);

@@ -38,7 +38,12 @@ public final class PlantedBugs {
          * A watch's gateway reads a replica's records only when it first registers there: a gap in the replica's
          * numbered news, or a registration the replica lost, goes unrepaired.
          */
-        WATCH_NEVER_READS_AGAIN
+        WATCH_NEVER_READS_AGAIN,
+        /**
+         * A replica answering a repair digest sends the tombstones it holds (each with its remove's secret) back to any
+         * asker, not only to a replica of the key.
+         */
+        TOMBSTONES_TO_ANYONE
     }
 
     /** No bug: how every node runs. */
@@ -68,6 +73,10 @@ public final class PlantedBugs {
 
     public boolean tombstoneRuleOff() {
         return has(Bug.TOMBSTONE_RULE_OFF);
+    }
+
+    public boolean tombstonesToAnyone() {
+        return has(Bug.TOMBSTONES_TO_ANYONE);
     }
 
     public boolean extraSecondOnCopy() {

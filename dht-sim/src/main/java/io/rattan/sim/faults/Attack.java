@@ -16,26 +16,40 @@ public enum Attack {
      * A put routed through the liar is answered OK and dropped; a copy asked of it is acknowledged and not stored.
      * Succeeds when the gateway counts an answer it cannot attribute (rule 1a, then rule 1).
      */
-    FAKE_ACK("fake-ack", Rule.W_COPIES_AT_ACK),
+    FAKE_ACK("fake-ack", Rule.W_COPIES_AT_ACK, null),
     /** A get routed through the liar is answered OK with no value (rule 1). */
-    FAKE_EMPTY("fake-empty", Rule.ACKED_PUT_READABLE),
+    FAKE_EMPTY("fake-empty", Rule.ACKED_PUT_READABLE, null),
     /** A get routed through the liar is answered OK with a value nobody put (rule 2). */
-    FORGED_VALUE("forged-value", Rule.NEVER_PUT),
+    FORGED_VALUE("forged-value", Rule.NEVER_PUT, null),
     /**
      * A put routed through the liar is raced: the liar first puts the same bytes under the same key with a binding of
      * its own, as a client of its own node, then passes the put on. The first binding stored owns the remove, so the
      * putter's remove is refused (rule 2b).
      */
-    BINDING_RACE("binding-race", Rule.REMOVE_REFUSED_TO_PUTTER),
+    BINDING_RACE("binding-race", Rule.REMOVE_REFUSED_TO_PUTTER, null),
+    /**
+     * Every 30 s the liar gets the workload's keys as a client of its own node (their names are no secret) and asks
+     * every node, by a repair digest that claims the values it saw live, for their tombstones, which carry the removes'
+     * secrets. Defended in part: a tombstone goes back only to a replica of its key, or the next, in the holder's view;
+     * a holder whose leaf set does not reach past the key may count a far node among them (docs/testing.md, "Liars").
+     */
+    SECRET_HARVEST("secret-harvest", Rule.SECRET_TO_STRANGER, PlantedBug.TOMBSTONES_TO_ANYONE),
     /** A remove routed through the liar is answered OK and dropped: no tombstone anywhere (rule 2a). */
-    FAKE_REMOVE("fake-remove", Rule.REMOVE_ACK_NO_TOMBSTONE);
+    FAKE_REMOVE("fake-remove", Rule.REMOVE_ACK_NO_TOMBSTONE, null);
 
     private final String flag;
     private final Rule caughtBy;
+    private final PlantedBug defenceOff;
 
-    Attack(String flag, Rule caughtBy) {
+    Attack(String flag, Rule caughtBy, PlantedBug defenceOff) {
         this.flag = flag;
         this.caughtBy = caughtBy;
+        this.defenceOff = defenceOff;
+    }
+
+    /** The planted bug that turns this attack's defence off, or null while it has none (it succeeds today). */
+    public PlantedBug defenceOff() {
+        return defenceOff;
     }
 
     /** As the command line spells it. */

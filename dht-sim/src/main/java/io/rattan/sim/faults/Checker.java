@@ -189,6 +189,11 @@ final class Checker {
         }
     }
 
+    /** Rule 2c: a liar far from a key received a tombstone of it, with its remove's secret ({@link LiarNodes}). */
+    void secretToStranger(String detail) {
+        tally.violation(Rule.SECRET_TO_STRANGER, detail);
+    }
+
     void removeStarted(PutRecord p) {
         p.removeStartNanos = Math.min(p.removeStartNanos, now());
     }

@@ -121,6 +121,9 @@ public final class FaultRun {
         injector.checker(checker);
         injector.diagnosis(diagnosis);
         Workload workload = new Workload(world, checker, plan.split(), c.seed());
+        if (liars != null) {
+            liars.checker(checker, workload.firstKeys(Integer.MAX_VALUE));
+        }
         workload.start(end - DRAIN_NANOS);
         RegisterHistories registers = c.registers() ? registers(c, world, workload, diagnosis, injector.partitions(),
                 start, end - DRAIN_NANOS) : null;

@@ -56,7 +56,8 @@ public final class FaultsCommand implements Callable<Integer> {
     @Option(names = "--planted-bug", paramLabel = "BUG", description = "Plant a bug the checker must catch: "
             + "ack-below-w, tombstone-rule-off, extra-second-on-copy, durable-before-sync (with --fsync), "
             + "repair-drops-last-wanted, repair-streams-no-tombstones, page-skips-boundary, quorum-page-never-more "
-            + "cas-condition-ignored (with --registers) or watch-never-reads-again (with --watches) (default: none).")
+            + "cas-condition-ignored (with --registers), watch-never-reads-again (with --watches) or "
+            + "tombstones-to-anyone (with --liars F --attacks secret-harvest) (default: none).")
     String bug = "none";
 
     @Option(names = "--fsync", description = "Run every seed's nodes with --fsync: a write is acknowledged only "
@@ -90,7 +91,8 @@ public final class FaultsCommand implements Callable<Integer> {
     @Option(names = "--attacks", paramLabel = "LIST", description = "What the liars do, comma-separated: fake-ack "
             + "(acknowledge puts and copies, store nothing), fake-empty (answer gets with no value), forged-value "
             + "(answer gets with a value nobody put), binding-race (put a passing put's bytes first with a binding of "
-            + "their own), fake-remove (acknowledge removes, remove nothing), or all (docs/testing.md, \"Liars\").")
+            + "their own), fake-remove (acknowledge removes, remove nothing), secret-harvest (ask every node for the "
+            + "tombstone of a remove that passed through; defended), or all (docs/testing.md, \"Liars\").")
     String attacks;
 
     @Option(names = "--verbose", description = "Print every failing seed's first violations.")
@@ -159,9 +161,15 @@ public final class FaultsCommand implements Callable<Integer> {
 
     /** Seed {@code s}'s run as the flags ask for it. */
     private FaultRunConfig config(long s, boolean ci, Profile p, PlantedBug b, Liars lying) {
-        return (ci ? FaultRunConfig.ci(s, nodes, minutes, b, fsync, registers, watches)
-                : new FaultRunConfig(s, nodes, minutes, p, b, fsync, registers, watches))
-                .withLeafSetHalf(leafSetHalf).withLiars(lying);
+        // Built whole at the end: a planted bug that shows with liars only is refused without them.
+        FaultRunConfig c = ci ? FaultRunConfig.ci(s, nodes, minutes, PlantedBug.NONE, fsync, registers, watches)
+                : new FaultRunConfig(s, nodes, minutes, p, PlantedBug.NONE, fsync, registers, watches);
+        try {
+            return new FaultRunConfig(s, nodes, minutes, c.profile(), b, c.fsync(), registers, watches, leafSetHalf,
+                    lying);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
     }
 
     /** The liars the flags ask for; a usage error, not a stack trace, for flags that do not fit. */

@@ -2,10 +2,14 @@ package io.rattan.sim.faults;
 
 import io.rattan.api.Address;
 import io.rattan.api.Bytes;
+import io.rattan.api.Id;
 import io.rattan.api.Status;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
+import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
+import io.rattan.core.msg.Messages.Digest;
+import io.rattan.core.msg.Messages.DigestEntry;
 import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.GetRequest;
 import io.rattan.core.msg.Messages.HopAck;
@@ -13,6 +17,7 @@ import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.PutRequest;
 import io.rattan.core.msg.Messages.RemoveReply;
 import io.rattan.core.msg.Messages.RemoveRequest;
+import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.Routed;
 import io.rattan.core.msg.Messages.StoreAck;
 import io.rattan.core.msg.Messages.StoreReplicas;
@@ -38,6 +43,10 @@ final class LiarNodes implements VirtualNetwork.Interception {
 
     /** How long a forged value claims to live: well within the run, so that the checker sees it as live. */
     private static final long FORGED_TTL_MILLIS = 600_000;
+    /** How often a harvesting liar asks every node for the tombstones of what it saw put. */
+    private static final long HARVEST_EVERY_NANOS = 30_000_000_000L;
+    /** Most values a harvesting liar remembers: one digest's worth. */
+    private static final int SEEN_MAX = 4096;
 
     private final VirtualWorld world;
     private final Liars liars;
@@ -45,6 +54,13 @@ final class LiarNodes implements VirtualNetwork.Interception {
     private final SplittableRandom random;
     private final EnumMap<Attack, Long> lies = new EnumMap<>(Attack.class);
     private long failures;
+    private Checker checker;
+    /** The values each harvesting liar has seen in its gets, by liar. */
+    private final java.util.Map<Integer, List<DigestEntry>> seen = new java.util.HashMap<>();
+    /** The secrets reported, by liar, key and value. */
+    private final java.util.Set<String> secrets = new java.util.HashSet<>();
+    /** The keys a harvesting liar gets: the workload's, whose names are no secret. */
+    private List<Id> keys = List.of();
 
     /** Picks {@code liars.count(n)} of the world's {@code n} nodes with {@code random}, which also forges values. */
     LiarNodes(VirtualWorld world, Liars liars, SplittableRandom random) {
@@ -60,6 +76,18 @@ final class LiarNodes implements VirtualNetwork.Interception {
         for (Attack a : liars.attacks()) {
             lies.put(a, 0L);
         }
+        for (int liar : indexes) {
+            seen.put(liar, new ArrayList<>());
+        }
+        if (liars.attacks().contains(Attack.SECRET_HARVEST)) {
+            world.scheduler().schedule(HARVEST_EVERY_NANOS, this::harvest);
+        }
+    }
+
+    /** The checker the liars report the secrets they harvest to (rule 2c), and the keys they get to learn values. */
+    void checker(Checker checker, List<Id> keys) {
+        this.checker = checker;
+        this.keys = List.copyOf(keys);
     }
 
     /** Exceptions the liars' nodes threw when a liar raced a put as their client. */
@@ -92,6 +120,9 @@ final class LiarNodes implements VirtualNetwork.Interception {
                 return told(Attack.FAKE_ACK);
             }
         }
+        if (m instanceof StoreReplicas s && lies(Attack.SECRET_HARVEST)) {
+            harvested(liar, s);
+        }
         if (m instanceof StoreReplicas s && lies(Attack.FAKE_ACK)) {
             send(liar, e.sender().address(), e.requestId(), new StoreAck(s.records().size()));
             return told(Attack.FAKE_ACK);
@@ -122,6 +153,79 @@ final class LiarNodes implements VirtualNetwork.Interception {
         } catch (RuntimeException ex) {
             failures++;
         }
+    }
+
+    /**
+     * Every {@link #HARVEST_EVERY_NANOS}, each live liar asks every live node for the tombstones of the values it saw
+     * put: a repair digest that claims them live, which a holder of a tombstone answers by streaming it back, secret
+     * and all, if it gives tombstones to this asker at all.
+     */
+    private void harvest() {
+        for (int liar : indexes) {
+            if (!world.isAlive(liar)) {
+                continue;
+            }
+            for (Id key : keys) {
+                learn(liar, key);
+            }
+            List<DigestEntry> asked = seen.get(liar);
+            if (asked.isEmpty()) {
+                continue;
+            }
+            Digest ask = new Digest(asked);
+            for (int i : world.liveIndexes()) {
+                if (i != liar) {
+                    send(liar, world.contact(i).address(), 0, ask);
+                    told(Attack.SECRET_HARVEST);
+                }
+            }
+        }
+        world.scheduler().schedule(HARVEST_EVERY_NANOS, this::harvest);
+    }
+
+    /** Gets {@code key} as a client of the liar's node and remembers the values it saw (their hashes), as anyone may. */
+    private void learn(int liar, Id key) {
+        List<DigestEntry> known = seen.get(liar);
+        try {
+            world.node(liar).handleClient(ClientGet.of(key), reply -> {
+                if (reply instanceof GetReply g) {
+                    for (ValueEntry v : g.values()) {
+                        DigestEntry d = new DigestEntry(key, v.value().sha256(), false);
+                        if (known.size() < SEEN_MAX && !known.contains(d)) {
+                            known.add(d);
+                        }
+                    }
+                }
+            });
+        } catch (RuntimeException ex) {
+            failures++;
+        }
+    }
+
+    /**
+     * Reports each remove's secret that reached a liar for a key it is far from (rule 2c), once per liar and value:
+     * a stream resends what the liar's node refuses to store.
+     */
+    private void harvested(int liar, StoreReplicas s) {
+        for (ReplicaRecord r : s.records()) {
+            if (r.tombstone() && !r.secret().isEmpty() && farFrom(liar, r.key())
+                    && secrets.add(liar + "/" + r.key().toHex() + "/" + r.valueHash().toHex())) {
+                checker.secretToStranger("the secret of a remove of " + r.key().shortHex() + " reached node " + liar
+                        + ", outside the key's " + 2 * world.config().replicas() + " closest nodes");
+            }
+        }
+    }
+
+    /** Whether 2k or more of the world's nodes are closer to {@code key} than the liar: no view makes it a replica. */
+    private boolean farFrom(int liar, Id key) {
+        Id self = world.contact(liar).id();
+        int closer = 0;
+        for (int i = 0; i < world.size(); i++) {
+            if (world.contact(i).id().isCloserTo(key, self)) {
+                closer++;
+            }
+        }
+        return closer >= 2 * world.config().replicas();
     }
 
     private boolean told(Attack a) {

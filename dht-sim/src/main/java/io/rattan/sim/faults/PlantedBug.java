@@ -3,7 +3,7 @@ package io.rattan.sim.faults;
 import io.rattan.core.testing.PlantedBugs;
 import io.rattan.core.testing.PlantedBugs.Bug;
 
-/** The bugs the checker must catch (issues 16, 34, 36 and 37), each a test-only switch of {@link PlantedBugs}. */
+/** The bugs the checker must catch (issues 16, 34, 36, 37 and 39), each a test-only switch of {@link PlantedBugs}. */
 public enum PlantedBug {
     NONE(PlantedBugs.NONE, null),
     ACK_BELOW_W(PlantedBugs.of(Bug.PUT_ACK_BELOW_QUORUM), Rule.W_COPIES_AT_ACK),
@@ -18,7 +18,9 @@ public enum PlantedBug {
     /** Issue 36's, with registers only: the root ignores a compare-and-swap's condition. */
     CAS_CONDITION_IGNORED(PlantedBugs.of(Bug.OWNED_CONDITION_IGNORED), Rule.REGISTER_NOT_LINEARIZABLE),
     /** Issue 37's, with watches only: a gateway never reads a replica again after its first read. */
-    WATCH_NEVER_READS_AGAIN(PlantedBugs.of(Bug.WATCH_NEVER_READS_AGAIN), Rule.WATCH_MISSED);
+    WATCH_NEVER_READS_AGAIN(PlantedBugs.of(Bug.WATCH_NEVER_READS_AGAIN), Rule.WATCH_MISSED),
+    /** Issue 39's, with liars that harvest secrets only: repair sends tombstones back to any asker. */
+    TOMBSTONES_TO_ANYONE(PlantedBugs.of(Bug.TOMBSTONES_TO_ANYONE), Rule.SECRET_TO_STRANGER);
 
     private final PlantedBugs switches;
     private final Rule caughtBy;

@@ -28,6 +28,11 @@ public enum Rule {
      * remove right is its putter's (another put of the same bytes with another secret must not take it).
      */
     REMOVE_REFUSED_TO_PUTTER("2b", "remove with the putter's own secret refused"),
+    /**
+     * Rule 2c (with liars): a remove's secret, which a tombstone carries, reaches no node far from its key (outside the
+     * 2k nodes closest to it): repair hands tombstones only to a key's replicas.
+     */
+    SECRET_TO_STRANGER("2c", "a remove's secret sent to a node far from its key"),
     /** Rule 2: no get returns a value never put. */
     NEVER_PUT("2", "get returned a value never put"),
     /**

@@ -11,30 +11,44 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Liars in the fault simulator (issue 39): two of 20 nodes run one attack each, with no fault injected, so that only
- * the lies can break a rule. None of the attacks has a defence yet (replies and acknowledgements are not attributed
- * to the node that was asked, and the first binding stored owns a value's remove: docs/security.md), so each must show
- * as its rule, and the same seed without liars must break nothing. When a defence lands, its attack's case becomes "0 here, caught
- * with the defence planted off".
+ * the lies can break a rule. An attack with a defence must break its rule at least twice as often plus five with the
+ * defence planted off ({@link Attack#defenceOff}) as with it (secret-harvest's is not complete); one without (replies and acknowledgements are not attributed to the node
+ * that was asked, and the first binding stored owns a value's remove: docs/security.md) must show as its rule. The
+ * same seed without liars must break nothing. When a defence lands, its attack names the bug that plants it off.
  */
 class LiarsFaultTest {
 
     private static final long SEED = 1;
 
     @Test
-    void eachUndefendedLieIsCaughtByItsRuleAndNothingBreaksWithoutLiars() throws Exception {
+    void eachAttackIsCaughtOrFarRarerWithItsDefenceAndNothingBreaksWithoutLiars() throws Exception {
         List<FaultRunConfig> runs = new ArrayList<>();
-        runs.add(run(Liars.NONE));
+        runs.add(run(Liars.NONE, PlantedBug.NONE));
         for (Attack a : Attack.values()) {
-            runs.add(run(new Liars(0.1, EnumSet.of(a))));
+            runs.add(run(new Liars(0.1, EnumSet.of(a)), PlantedBug.NONE));
+            if (a.defenceOff() != null) {
+                runs.add(run(new Liars(0.1, EnumSet.of(a)), a.defenceOff()));
+            }
         }
         List<FaultRunResult> results = TwoAtATime.run("liars", runs);
         FaultRunResult honest = results.get(0);
         assertThat(honest.failed()).as(honest.summaryLine()).isFalse();
+        FaultRunResult defended = null;
         for (FaultRunResult r : results.subList(1, results.size())) {
             Attack a = r.config().liars().attacks().iterator().next();
             assertThat(r.lies().liars()).as(r.summaryLine()).hasSize(2);
             assertThat(r.lies().told().get(a)).as(r.summaryLine()).isPositive();
-            assertThat(r.count(a.caughtBy())).as("%s: %s", a.flag(), r.summaryLine()).isPositive();
+            if (a.defenceOff() == null) {
+                assertThat(r.count(a.caughtBy())).as("%s: %s", a.flag(), r.summaryLine()).isPositive();
+            } else if (r.config().bug() == PlantedBug.NONE) {
+                defended = r;
+            } else {
+                // As a planted bug is judged (FaultSimulatorCiTest): the defence is not complete (docs/testing.md).
+                int with = r.count(a.caughtBy());
+                int without = defended.count(a.caughtBy());
+                assertThat(with).as("%s with its defence off: %s; on: %s", a.flag(), r.summaryLine(),
+                        defended.summaryLine()).isGreaterThanOrEqualTo(2 * without + 5);
+            }
         }
     }
 
@@ -52,7 +66,8 @@ class LiarsFaultTest {
                 .hasMessageContaining("0..0.5");
     }
 
-    private static FaultRunConfig run(Liars liars) {
-        return new FaultRunConfig(SEED, 20, 3, Profile.NONE, PlantedBug.NONE).withLiars(liars);
+    private static FaultRunConfig run(Liars liars, PlantedBug bug) {
+        return new FaultRunConfig(SEED, 20, 3, Profile.NONE, bug, false, false, false, FaultRunConfig.LEAF_SET_HALF,
+                liars);
     }
 }
