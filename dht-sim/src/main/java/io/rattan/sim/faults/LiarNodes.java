@@ -28,8 +28,13 @@ import io.rattan.core.virtual.VirtualWorld;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
@@ -43,7 +48,7 @@ final class LiarNodes implements VirtualNetwork.Interception {
 
     /** How long a forged value claims to live: well within the run, so that the checker sees it as live. */
     private static final long FORGED_TTL_MILLIS = 600_000;
-    /** How often a harvesting liar asks every node for the tombstones of what it saw put. */
+    /** How often a harvesting liar asks every node for the tombstones of the values its gets saw. */
     private static final long HARVEST_EVERY_NANOS = 30_000_000_000L;
     /** Most values a harvesting liar remembers: one digest's worth. */
     private static final int SEEN_MAX = 4096;
@@ -55,10 +60,13 @@ final class LiarNodes implements VirtualNetwork.Interception {
     private final EnumMap<Attack, Long> lies = new EnumMap<>(Attack.class);
     private long failures;
     private Checker checker;
-    /** The values each harvesting liar has seen in its gets, by liar. */
-    private final java.util.Map<Integer, List<DigestEntry>> seen = new java.util.HashMap<>();
-    /** The secrets reported, by liar, key and value. */
-    private final java.util.Set<String> secrets = new java.util.HashSet<>();
+    /** The values each harvesting liar has seen in its gets, by liar, in the order seen. */
+    private final Map<Integer, Set<DigestEntry>> seen = new HashMap<>();
+    /** The secrets reported: a liar, and the key and value whose remove's secret reached it. */
+    private final Set<Leak> leaks = new HashSet<>();
+
+    private record Leak(int liar, Id key, Bytes valueHash) {
+    }
     /** The keys a harvesting liar gets: the workload's, whose names are no secret. */
     private List<Id> keys = List.of();
 
@@ -77,7 +85,7 @@ final class LiarNodes implements VirtualNetwork.Interception {
             lies.put(a, 0L);
         }
         for (int liar : indexes) {
-            seen.put(liar, new ArrayList<>());
+            seen.put(liar, new LinkedHashSet<>());
         }
         if (liars.attacks().contains(Attack.SECRET_HARVEST)) {
             world.scheduler().schedule(HARVEST_EVERY_NANOS, this::harvest);
@@ -156,8 +164,8 @@ final class LiarNodes implements VirtualNetwork.Interception {
     }
 
     /**
-     * Every {@link #HARVEST_EVERY_NANOS}, each live liar asks every live node for the tombstones of the values it saw
-     * put: a repair digest that claims them live, which a holder of a tombstone answers by streaming it back, secret
+     * Every {@link #HARVEST_EVERY_NANOS}, each live liar gets the workload's keys and asks every live node for the
+     * tombstones of the values it has seen: a repair digest that claims them live, which a holder of a tombstone answers by streaming it back, secret
      * and all, if it gives tombstones to this asker at all.
      */
     private void harvest() {
@@ -168,11 +176,11 @@ final class LiarNodes implements VirtualNetwork.Interception {
             for (Id key : keys) {
                 learn(liar, key);
             }
-            List<DigestEntry> asked = seen.get(liar);
+            Set<DigestEntry> asked = seen.get(liar);
             if (asked.isEmpty()) {
                 continue;
             }
-            Digest ask = new Digest(asked);
+            Digest ask = new Digest(List.copyOf(asked));
             for (int i : world.liveIndexes()) {
                 if (i != liar) {
                     send(liar, world.contact(i).address(), 0, ask);
@@ -185,14 +193,13 @@ final class LiarNodes implements VirtualNetwork.Interception {
 
     /** Gets {@code key} as a client of the liar's node and remembers the values it saw (their hashes), as anyone may. */
     private void learn(int liar, Id key) {
-        List<DigestEntry> known = seen.get(liar);
+        Set<DigestEntry> known = seen.get(liar);
         try {
             world.node(liar).handleClient(ClientGet.of(key), reply -> {
                 if (reply instanceof GetReply g) {
                     for (ValueEntry v : g.values()) {
-                        DigestEntry d = new DigestEntry(key, v.value().sha256(), false);
-                        if (known.size() < SEEN_MAX && !known.contains(d)) {
-                            known.add(d);
+                        if (known.size() < SEEN_MAX) {
+                            known.add(new DigestEntry(key, v.value().sha256(), false));
                         }
                     }
                 }
@@ -209,7 +216,7 @@ final class LiarNodes implements VirtualNetwork.Interception {
     private void harvested(int liar, StoreReplicas s) {
         for (ReplicaRecord r : s.records()) {
             if (r.tombstone() && !r.secret().isEmpty() && farFrom(liar, r.key())
-                    && secrets.add(liar + "/" + r.key().toHex() + "/" + r.valueHash().toHex())) {
+                    && leaks.add(new Leak(liar, r.key(), r.valueHash()))) {
                 checker.secretToStranger("the secret of a remove of " + r.key().shortHex() + " reached node " + liar
                         + ", outside the key's " + 2 * world.config().replicas() + " closest nodes");
             }
