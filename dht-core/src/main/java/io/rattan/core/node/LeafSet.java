@@ -282,18 +282,42 @@ public final class LeafSet {
         }
         Id s = self.id();
         boolean keyCw = clockwiseHalf(key);
+        // A side with room takes every contact offered, so once this node knows few nodes on that side (its
+        // neighbours there died, or a partition hid them) the side may end with a node from the other half of the
+        // ring, nearer this node the other way round, with nodes it does not know in between. Its edge is the last
+        // member on the key's half: counting a far member, a node would take itself for a replica of keys far away.
+        Contact last = lastOnHalf(keyCw ? cw : ccw, keyCw);
+        return last != null && !last.id().isCloserTo(key, s);
+    }
+
+    /**
+     * Whether every node closer to {@code key} than {@code ref} is a member or this node: the key lies between the
+     * sides' ends (each side's last member on its own half of the ring, as in {@link #seesPast}), and neither end is
+     * closer to the key than {@code ref}, so any node this node does not know lies further out. Where {@link
+     * #seesPast} asks this for this node itself, a holder asks it for a peer before it trusts its own ranking of
+     * that peer among the key's nearest.
+     */
+    boolean knowsAllCloser(Id key, Id ref, BooleanSupplier knowsOthers) {
+        if (holdsTheWholeOverlay() && !knowsOthers.getAsBoolean()) {
+            return true;
+        }
+        Contact high = lastOnHalf(cw, true);
+        Contact low = lastOnHalf(ccw, false);
+        if (high == null || low == null) {
+            return false;
+        }
+        boolean between = key.minus(low.id()).compareTo(high.id().minus(low.id())) <= 0;
+        return between && !high.id().isCloserTo(key, ref) && !low.id().isCloserTo(key, ref);
+    }
+
+    private Contact lastOnHalf(List<Contact> side, boolean clockwise) {
         Contact last = null;
-        for (Contact c : keyCw ? cw : ccw) {
-            // A side with room takes every contact offered, so once this node knows few nodes on that side (its
-            // neighbours there died, or a partition hid them) the side may end with a node from the other half of the
-            // ring, nearer this node the other way round, with nodes it does not know in between. Its edge is the
-            // last member on the key's half: counting a far member, a node would take itself for a replica of keys
-            // far away.
-            if (clockwiseHalf(c.id()) == keyCw) {
+        for (Contact c : side) {
+            if (clockwiseHalf(c.id()) == clockwise) {
                 last = c;
             }
         }
-        return last != null && !last.id().isCloserTo(key, s);
+        return last;
     }
 
     /** Whether {@code id} lies on the clockwise half of the ring from this node. */

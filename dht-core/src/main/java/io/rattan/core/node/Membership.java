@@ -155,6 +155,10 @@ final class Membership {
         return leafSet.seesPast(key, knowsOthers);
     }
 
+    boolean leafSetKnowsAllCloser(Id key, Id ref, BooleanSupplier knowsOthers) {
+        return leafSet.knowsAllCloser(key, ref, knowsOthers);
+    }
+
     /** The leaf-set member (or this node) closest to {@code key} among those {@code ok} accepts. */
     Contact closestLeaf(Id key, Predicate<Contact> ok) {
         return leafSet.closest(key, 1, ok).get(0);

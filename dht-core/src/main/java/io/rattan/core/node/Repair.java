@@ -65,7 +65,9 @@ final class Repair {
         this.scanTimeouts = new ScanTimeouts(ctx.config(), members);
         this.pairs = new ReplicaPairs(ctx, members);
         this.strays = new StrayCheck(ctx, members, replica, this::stream);
-        this.answers = new RepairAnswers(ctx, replica, pairs, bugs, this::stream, this::owed);
+        SecretGuard secrets = new SecretGuard(pairs, new ViewReach(ctx, members,
+                NodeContext.nanos(ctx.config().settlingMillis())), bugs);
+        this.answers = new RepairAnswers(ctx, replica, pairs, secrets, bugs, this::stream, this::owed);
     }
 
     /** The leaf set changed: start repairing soon, once (a join changes the leaf set many times in a burst). */

@@ -41,6 +41,7 @@ final class RepairAnswers {
     private final NodeContext ctx;
     private final LocalReplica replica;
     private final ReplicaPairs pairs;
+    private final SecretGuard secrets;
     private final PlantedBugs bugs;
     private final Function<Contact, ReplicaStream> streams;
     private final Predicate<Contact> owed;
@@ -54,11 +55,12 @@ final class RepairAnswers {
      * {@code streams} gives the stream of copies to a peer; {@code owed} makes a peer due for a session, and says
      * whether it was not due already.
      */
-    RepairAnswers(NodeContext ctx, LocalReplica replica, ReplicaPairs pairs, PlantedBugs bugs,
+    RepairAnswers(NodeContext ctx, LocalReplica replica, ReplicaPairs pairs, SecretGuard secrets, PlantedBugs bugs,
                   Function<Contact, ReplicaStream> streams, Predicate<Contact> owed) {
         this.ctx = ctx;
         this.replica = replica;
         this.pairs = pairs;
+        this.secrets = secrets;
         this.bugs = bugs;
         this.streams = streams;
         this.owed = owed;
@@ -154,9 +156,9 @@ final class RepairAnswers {
      * flow toward the nodes a sender sees as replicas, so without the second part a node holding a removed value it
      * was pushed while it was no replica (by a replica that missed the remove and came back) would learn of the remove
      * only if a tombstone holder started a session with it. A tombstone goes back only to a replica of its key (or the
-     * next beyond) in this node's view, as it carries the remove's secret: a node further out that holds the removed
-     * value keeps it until it expires or until a replica's view takes it in (it answers no get for the key meanwhile,
-     * being no replica).
+     * next beyond) that this node can place ({@link SecretGuard}), as it carries the remove's secret: a node further
+     * out that holds the removed value keeps it until it expires or until a replica's view takes it in (it answers no
+     * get for the key meanwhile, being no replica).
      */
     void answerDigest(Envelope e, Contact from, Digest d) {
         List<DigestEntry> entries = d.entries();
@@ -193,9 +195,7 @@ final class RepairAnswers {
         // A tombstone carries the secret that removed its value: only a replica of the key may have it. (An owned
         // value's versions carry no secret, only the owner's signature, and go to anyone who holds an older one.)
         int found = sendBack.size();
-        if (!bugs.tombstonesToAnyone()) {
-            sendBack.removeIf(r -> r.tombstone() && !r.isOwned() && !pairs.replicates(r.key(), from));
-        }
+        sendBack.removeIf(r -> !secrets.mayLearn(r, from));
         if (sendBack.size() < found) {
             log.debug("{} withholds {} tombstones from {}, no replica of their keys", ctx.tag(), found - sendBack.size(),
                     from);

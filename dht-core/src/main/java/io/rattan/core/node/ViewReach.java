@@ -56,7 +56,17 @@ final class ViewReach {
      */
     boolean seesPastKey(Id key) {
         // In the leaf set, which walks its sides in place: a get asks this, and copying both sides cost two lists each.
-        return members.leafSetSeesPast(key, this::knowsOutsideLeafSet) && !knowsCloserOutsideLeafSet(key);
+        return members.leafSetSeesPast(key, this::knowsOutsideLeafSet) && !knowsCloserOutsideLeafSet(key, ctx.self());
+    }
+
+    /**
+     * Whether this node knows every node closer to {@code key} than {@code peer}, so that its ranking of the peer
+     * among the key's nearest is no guess: a replica near the edge of its leaf set takes a far peer for the key's
+     * next node while nearer ones lie unseen beyond that edge ({@link #seesPastKey} asks the same for itself).
+     */
+    boolean knowsAllCloser(Id key, Contact peer) {
+        return members.leafSetKnowsAllCloser(key, peer.id(), this::knowsOutsideLeafSet)
+                && !knowsCloserOutsideLeafSet(key, peer);
     }
 
     /**
@@ -74,14 +84,14 @@ final class ViewReach {
     }
 
     /**
-     * Whether a usable routing-table entry that is not in the leaf set is closer to {@code key} than this node: the
+     * Whether a usable routing-table entry that is not in the leaf set is closer to {@code key} than {@code than}: the
      * leaf set then lacks a node it should hold, whatever its sides say. A side refilled after deaths may hold nodes
      * from the far end of the ring, and look like a whole small overlay, while the table knows nearer ones.
      */
-    private boolean knowsCloserOutsideLeafSet(Id key) {
-        Id self = ctx.self().id();
+    private boolean knowsCloserOutsideLeafSet(Id key, Contact than) {
+        Id ref = than.id();
         List<Contact> leaf = members.leafMembers();
-        return !members.usableNeighbours(c -> c.id().isCloserTo(key, self) && !leaf.contains(c)).isEmpty();
+        return !members.usableNeighbours(c -> c.id().isCloserTo(key, ref) && !leaf.contains(c)).isEmpty();
     }
 
     /**

@@ -41,7 +41,7 @@ public final class PlantedBugs {
         WATCH_NEVER_READS_AGAIN,
         /**
          * A replica answering a repair digest sends the tombstones it holds (each with its remove's secret) back to any
-         * asker, not only to a replica of the key.
+         * asker, not only to a replica of the key it can place.
          */
         TOMBSTONES_TO_ANYONE
     }

@@ -62,4 +62,22 @@ class LeafSetTest {
             assertThat(leaves.covers(Id.random(random))).isTrue();
         }
     }
+
+    @Test
+    void placesAPeerOnlyWhenNoUnseenNodeCanBeCloserToTheKeyThanThatPeer() {
+        // This node at 0, half 2: members at 1, 2 clockwise and -1, -2 counter-clockwise; unseen nodes lie beyond.
+        LeafSet leaves = new LeafSet(at(0, 1), 2);
+        for (long hi : new long[] {1, 2, -1, -2, 100, -100}) {
+            leaves.add(at(hi << 40, (int) (hi & 0xFF) + 2));
+        }
+        Id key = new Id(3L << 38, 0, 0); // 0.75: the member at 1 is 0.25 from it, this node 0.75, the one at 2 1.25
+        assertThat(leaves.knowsAllCloser(key, new Id(1L << 40, 0, 0), () -> true)).isTrue();
+        assertThat(leaves.knowsAllCloser(key, new Id(0, 0, 0), () -> true)).as("this node itself").isTrue();
+        assertThat(leaves.knowsAllCloser(key, new Id(2L << 40, 0, 0), () -> true)).as("the clockwise edge").isTrue();
+        // -1 lies 1.75 from the key, the clockwise edge at 2 only 1.25: an unseen node at 2.1 would be closer.
+        assertThat(leaves.knowsAllCloser(key, new Id(-(1L << 40), 0, 0), () -> true)).isFalse();
+        assertThat(leaves.knowsAllCloser(new Id(50L << 40, 0, 0), new Id(2L << 40, 0, 0), () -> true))
+                .as("a key beyond the sides").isFalse();
+        assertThat(leaves.seesPast(key, () -> true)).as("as seesPast answers for this node itself").isTrue();
+    }
 }

@@ -74,11 +74,12 @@ public final class FaultRun {
     }
 
     /** Installs the run's liars, on their own random stream (the other draws stay put); null without any. */
-    private static LiarNodes liars(FaultRunConfig c, VirtualWorld world) {
+    private static LiarNodes liars(FaultRunConfig c, VirtualWorld world, LinkFaultState links) {
         if (!c.liars().any()) {
             return null;
         }
-        LiarNodes liars = new LiarNodes(world, c.liars(), new SplittableRandom(c.seed() ^ 0xA54FF53A5F1D36F1L));
+        LiarNodes liars = new LiarNodes(world, links, c.liars(),
+                new SplittableRandom(c.seed() ^ 0xA54FF53A5F1D36F1L));
         world.network().interception(liars);
         return liars;
     }
@@ -113,7 +114,7 @@ public final class FaultRun {
         long stop = stopNanos(c.profile(), start, end);
         long livenessFrom = budget ? stop + SETTLE_NANOS : Long.MAX_VALUE;
 
-        LiarNodes liars = liars(c, world);
+        LiarNodes liars = liars(c, world, links);
         FaultInjector injector = new FaultInjector(world, links, plan.split(), stop);
         GetDiagnosis diagnosis = new GetDiagnosis(world);
         Checker checker = new Checker(world, injector::inForce, injector.partitions(), injector::restartedAt,

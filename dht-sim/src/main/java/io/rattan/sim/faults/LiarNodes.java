@@ -54,6 +54,7 @@ final class LiarNodes implements VirtualNetwork.Interception {
     private static final int SEEN_MAX = 4096;
 
     private final VirtualWorld world;
+    private final LinkFaultState links;
     private final Liars liars;
     private final List<Integer> indexes;
     private final SplittableRandom random;
@@ -71,8 +72,9 @@ final class LiarNodes implements VirtualNetwork.Interception {
     private List<Id> keys = List.of();
 
     /** Picks {@code liars.count(n)} of the world's {@code n} nodes with {@code random}, which also forges values. */
-    LiarNodes(VirtualWorld world, Liars liars, SplittableRandom random) {
+    LiarNodes(VirtualWorld world, LinkFaultState links, Liars liars, SplittableRandom random) {
         this.world = world;
+        this.links = links;
         this.liars = liars;
         this.random = random;
         List<Integer> all = new ArrayList<>();
@@ -218,17 +220,21 @@ final class LiarNodes implements VirtualNetwork.Interception {
             if (r.tombstone() && !r.secret().isEmpty() && farFrom(liar, r.key())
                     && leaks.add(new Leak(liar, r.key(), r.valueHash()))) {
                 checker.secretToStranger("the secret of a remove of " + r.key().shortHex() + " reached node " + liar
-                        + ", outside the key's " + 2 * world.config().replicas() + " closest nodes");
+                        + ", outside the key's " + 2 * world.config().replicas() + " closest nodes up on its side");
             }
         }
     }
 
-    /** Whether 2k or more of the world's nodes are closer to {@code key} than the liar: no view makes it a replica. */
+    /**
+     * Whether 2k or more nodes are closer to {@code key} than the liar among those up and on its side of a partition:
+     * no view can make it a replica. (Among all nodes, a liar whose side or whose living neighbours hold no nearer
+     * replicas counted as far while honest views rightly made it one.)
+     */
     private boolean farFrom(int liar, Id key) {
         Id self = world.contact(liar).id();
         int closer = 0;
-        for (int i = 0; i < world.size(); i++) {
-            if (world.contact(i).id().isCloserTo(key, self)) {
+        for (int i : world.liveIndexes()) {
+            if (world.contact(i).id().isCloserTo(key, self) && !links.separated(liar, i)) {
                 closer++;
             }
         }

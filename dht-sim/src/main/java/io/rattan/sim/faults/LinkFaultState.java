@@ -39,6 +39,11 @@ final class LinkFaultState implements VirtualNetwork.LinkFaults {
         Arrays.fill(side, (byte) 0);
     }
 
+    /** Whether a partition in force cuts nodes {@code a} and {@code b} apart, either way. */
+    boolean separated(int a, int b) {
+        return partitioned && (cut(a, b) || cut(b, a));
+    }
+
     boolean isPartitioned() {
         return partitioned;
     }

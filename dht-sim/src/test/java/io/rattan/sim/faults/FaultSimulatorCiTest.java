@@ -203,7 +203,7 @@ class FaultSimulatorCiTest {
     void seed46ReplaysTheDocumentedTrace() {
         FaultRunResult r = baseline.get(45);
         assertThat(r.config().seed()).isEqualTo(46);
-        assertThat(r.trace()).isEqualTo("b1e8a2cc033d1e2b/317175");
+        assertThat(r.trace()).isEqualTo("12d0af27e7442502/306804");
     }
 
     @Test

@@ -1,0 +1,33 @@
+package io.rattan.core.node;
+
+import io.rattan.core.net.Contact;
+import io.rattan.core.store.StoredRecord;
+import io.rattan.core.testing.PlantedBugs;
+
+/**
+ * Who may be sent a tombstone, which carries the secret that removed its value: a replica of its key or the next
+ * beyond in this node's view, and only where that view holds every node closer to the key than the peer (a node
+ * whose leaf set ends short of a key takes a far peer for one of its nearest). Asked by a digest's answer, where the
+ * asker, not this node, chose whom to ask. (The stray check, which offers what a node holds off its replica sets, does
+ * not ask it: withholding there left removed values on replicas, docs/security.md.) Owned by the node's event loop.
+ */
+final class SecretGuard {
+
+    private final ReplicaPairs pairs;
+    private final ViewReach reach;
+    private final PlantedBugs bugs;
+
+    SecretGuard(ReplicaPairs pairs, ViewReach reach, PlantedBugs bugs) {
+        this.pairs = pairs;
+        this.reach = reach;
+        this.bugs = bugs;
+    }
+
+    /** Whether {@code peer} may be sent {@code r}: anything but an unowned tombstone (an owned one holds no secret). */
+    boolean mayLearn(StoredRecord r, Contact peer) {
+        if (!r.tombstone() || r.isOwned() || bugs.tombstonesToAnyone()) {
+            return true;
+        }
+        return pairs.replicates(r.key(), peer) && reach.knowsAllCloser(r.key(), peer);
+    }
+}
