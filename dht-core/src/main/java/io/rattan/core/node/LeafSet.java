@@ -291,11 +291,11 @@ public final class LeafSet {
     }
 
     /**
-     * Whether every node closer to {@code key} than {@code ref} is a member or this node: the key lies between the
+     * True only if every node closer to {@code key} than {@code ref} is a member or this node: the key lies between the
      * sides' ends (each side's last member on its own half of the ring, as in {@link #seesPast}), and neither end is
-     * closer to the key than {@code ref}, so any node this node does not know lies further out. Where {@link
-     * #seesPast} asks this for this node itself, a holder asks it for a peer before it trusts its own ranking of
-     * that peer among the key's nearest.
+     * closer to the key than {@code ref}, so any node this node does not know lies further out. False where it cannot
+     * tell (no member on a side's own half, sides that wrap): a holder asks it of a peer before it trusts its own
+     * ranking of that peer among the key's nearest, and doubt costs only a tombstone sent later by another holder.
      */
     boolean knowsAllCloser(Id key, Id ref, BooleanSupplier knowsOthers) {
         if (holdsTheWholeOverlay() && !knowsOthers.getAsBoolean()) {

@@ -192,13 +192,13 @@ final class RepairAnswers {
             }
         }
         ctx.outbox().send(from.address(), e.requestId(), new DigestWant(want));
-        // A tombstone carries the secret that removed its value: only a replica of the key may have it. (An owned
-        // value's versions carry no secret, only the owner's signature, and go to anyone who holds an older one.)
+        // A tombstone carries the secret that removed its value: only a replica of the key this node can place may have
+        // it. (An owned value's versions carry no secret, only the owner's signature, and go to anyone holding older.)
         int found = sendBack.size();
         sendBack.removeIf(r -> !secrets.mayLearn(r, from));
         if (sendBack.size() < found) {
-            log.debug("{} withholds {} tombstones from {}, no replica of their keys", ctx.tag(), found - sendBack.size(),
-                    from);
+            log.debug("{} withholds {} tombstones from {}, which it cannot place among their keys' replicas", ctx.tag(),
+                    found - sendBack.size(), from);
             ctx.listener().repairTombstonesWithheld(found - sendBack.size());
         }
         if (!sendBack.isEmpty()) {

@@ -23,7 +23,10 @@ final class SecretGuard {
         this.bugs = bugs;
     }
 
-    /** Whether {@code peer} may be sent {@code r}: anything but an unowned tombstone (an owned one holds no secret). */
+    /**
+     * Whether {@code peer} may be sent {@code r}: anything but an unowned tombstone (an owned one holds no secret), and
+     * such a tombstone only if this node places the peer among the key's replicas and the next.
+     */
     boolean mayLearn(StoredRecord r, Contact peer) {
         if (!r.tombstone() || r.isOwned() || bugs.tombstonesToAnyone()) {
             return true;

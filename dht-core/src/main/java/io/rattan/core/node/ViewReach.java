@@ -5,9 +5,10 @@ import io.rattan.core.net.Contact;
 import java.util.List;
 
 /**
- * What this node's view reaches around a key, which decides whether it may answer a get for it alone: whether it is a
- * replica that sees every node closer to the key, whether a closer member is suspected, and whether a partition may
- * just have healed. Reads {@link Membership} and this node's own contact only. Owned by the node's event loop.
+ * What this node's view reaches around a key, which decides whether it may answer a get for it alone (whether it is a
+ * replica that sees every node closer to the key, whether a closer member is suspected, whether a partition may just
+ * have healed) and whether it can place a peer among the key's nearest ({@link SecretGuard}). Reads {@link Membership}
+ * and this node's own contact only. Owned by the node's event loop.
  */
 final class ViewReach {
 

@@ -235,4 +235,13 @@ class GetAnswersEdgeTest {
         assertThat(gets.reach().seesPastKey(own)).isTrue();
         assertThat(gets.answersGet(own)).as("the root answers, holding records or not").isTrue();
     }
+
+    @Test
+    void placesAPeerAmongAKeysNearestOnlyWhereItsLeafSetReachesAsFarFromTheKeyAsThePeer() {
+        // 0x74…: 0x70… is 0x04… away and the clockwise end, 0x80…, 0x0C…; 0x60… is 0x14… away, and a node this node
+        // cannot see just beyond 0x80… would be closer than that.
+        Id key = key("74");
+        assertThat(gets.reach().knowsAllCloser(key, contact("70", 3))).isTrue();
+        assertThat(gets.reach().knowsAllCloser(key, contact("60", 5))).isFalse();
+    }
 }

@@ -79,5 +79,25 @@ class LeafSetTest {
         assertThat(leaves.knowsAllCloser(new Id(50L << 40, 0, 0), new Id(2L << 40, 0, 0), () -> true))
                 .as("a key beyond the sides").isFalse();
         assertThat(leaves.seesPast(key, () -> true)).as("as seesPast answers for this node itself").isTrue();
+        // -0.75: the counter-clockwise end at -2 is 1.25 from it, the member at 1 1.75: a node at -2.1 would be closer.
+        assertThat(leaves.knowsAllCloser(new Id(-(3L << 38), 0, 0), new Id(1L << 40, 0, 0), () -> true)).isFalse();
+        assertThat(new LeafSet(at(0, 1), 2).knowsAllCloser(key, new Id(1L << 40, 0, 0), () -> true))
+                .as("an empty leaf set places nobody").isFalse();
+    }
+
+    @Test
+    void aSmallOverlaysSidesEndOnTheirOwnHalvesAndHoldEveryNodeWhenNothingElseIsKnown() {
+        // Two others and room on both sides: each side holds both, in its own order; its end is its last member on
+        // its own half (1 clockwise, -1 counter-clockwise), not its last member.
+        LeafSet leaves = new LeafSet(at(0, 1), 2);
+        leaves.add(at(1L << 40, 2));
+        leaves.add(at(-(1L << 40), 3));
+        Id half = new Id(1L << 39, 0, 0);
+        assertThat(leaves.knowsAllCloser(half, new Id(1L << 40, 0, 0), () -> true)).isTrue();
+        Id far = new Id(50L << 40, 0, 0);
+        assertThat(leaves.knowsAllCloser(far, new Id(1L << 40, 0, 0), () -> false))
+                .as("the whole overlay, and no node known outside it").isTrue();
+        assertThat(leaves.knowsAllCloser(far, new Id(1L << 40, 0, 0), () -> true))
+                .as("a node known outside the sides: the key lies beyond their ends").isFalse();
     }
 }

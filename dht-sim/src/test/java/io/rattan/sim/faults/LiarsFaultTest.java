@@ -11,9 +11,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Liars in the fault simulator (issue 39): two of 20 nodes run one attack each, with no fault injected, so that only
- * the lies can break a rule. An attack with a defence must break its rule at least twice as often plus five with the
- * defence planted off ({@link Attack#defenceOff}) as with it, and with no fault in force never (secret-harvest's is
- * complete only then: docs/security.md); one without (replies and acknowledgements are not attributed to the node
+ * the lies can break a rule. An attack with a defence must never break its rule, and at least five times with the
+ * defence planted off ({@link Attack#defenceOff}) (secret-harvest's defence is complete only without faults:
+ * docs/security.md); one without (replies and acknowledgements are not attributed to the node
  * that was asked, and the first binding stored owns a value's remove: docs/security.md) must show as its rule. The
  * same seed without liars must break nothing. When a defence lands, its attack names the bug that plants it off.
  */
@@ -43,14 +43,12 @@ class LiarsFaultTest {
                 assertThat(r.count(a.caughtBy())).as("%s: %s", a.flag(), r.summaryLine()).isPositive();
             } else if (r.config().bug() == PlantedBug.NONE) {
                 defended = r;
-                // Without faults a holder that cannot place a peer among a key's nearest tells it no secret.
+                // A defence holds completely where no fault is in force (secret-harvest's leaks only with faults).
                 assertThat(r.count(a.caughtBy())).as("%s defended: %s", a.flag(), r.summaryLine()).isZero();
             } else {
-                // As a planted bug is judged (FaultSimulatorCiTest): the defence is not complete (docs/testing.md).
-                int with = r.count(a.caughtBy());
-                int without = defended.count(a.caughtBy());
-                assertThat(with).as("%s with its defence off: %s; on: %s", a.flag(), r.summaryLine(),
-                        defended.summaryLine()).isGreaterThanOrEqualTo(2 * without + 5);
+                // Planted off, the attack must show: the defence is what stopped it, not the seed.
+                assertThat(r.count(a.caughtBy())).as("%s with its defence off: %s; on: %s", a.flag(),
+                        r.summaryLine(), defended.summaryLine()).isGreaterThanOrEqualTo(5);
             }
         }
     }
