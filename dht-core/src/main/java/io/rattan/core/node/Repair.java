@@ -109,7 +109,7 @@ final class Repair {
         view = newView;
         departed.forEach(RangeSync::cancel);
         if (changed) {
-            startDue(null);
+            startDue(false);
         }
         if (membersChanged) {
             // Not at a suspicion raised or cleared: slow nodes flap all the time, and each would offer every member.
@@ -154,15 +154,18 @@ final class Repair {
     }
 
     /**
-     * Starts sessions with the members not yet repaired in this view, up to {@link #SESSIONS_MAX} at once, leaving out
-     * {@code skip} (null: none): first those repaired longest ago (new members first), and those whose last session in
-     * this view failed last, so that views changing faster than a pass over the leaf set starve no member.
+     * Starts sessions with the members not yet repaired in this view, up to {@link #SESSIONS_MAX} at once: first those
+     * repaired longest ago (new members first), and those whose last session in this view failed last, so that views
+     * changing faster than a pass over the leaf set starve no member. {@code afterFailure}: a session just failed, and
+     * every member whose session failed in this view waits for the next round. A store that refuses work (its queue
+     * full) fails a session at once, within this call: starting those again here made two failing members start
+     * each other without end, until the loop's stack overflowed.
      */
-    private void startDue(Id skip) {
+    private void startDue(boolean afterFailure) {
         List<Contact> due = new ArrayList<>();
         for (Contact c : members.leafMembers()) {
             if (!running.contains(c.id()) && repairedIn.getOrDefault(c.id(), -1L) < epoch && members.usable(c)
-                    && !c.id().equals(skip)) {
+                    && !(afterFailure && failedIn.getOrDefault(c.id(), -1L) == epoch)) {
                 due.add(c);
             }
         }
@@ -202,8 +205,8 @@ final class Repair {
                 failedIn.put(peer.id(), epoch);
             }
             if (!ctx.stopped()) {
-                // A failed peer waits for the next anti-entropy round: a full disk fails every session at once.
-                startDue(ok ? null : peer.id());
+                // Failed peers wait for the next anti-entropy round: a full disk fails every session at once.
+                startDue(!ok);
             }
         });
     }
@@ -234,7 +237,7 @@ final class Repair {
             ctx.scheduler().schedule(REPAIR_DELAY_NANOS, () -> {
                 dueScheduled = false;
                 if (!ctx.stopped()) {
-                    startDue(null);
+                    startDue(false);
                 }
             });
         }
@@ -285,7 +288,7 @@ final class Repair {
         if (leaves.isEmpty()) {
             return;
         }
-        startDue(null);
+        startDue(false);
         if (running.isEmpty()) {
             Contact c = leaves.get(Math.floorMod(turn++, leaves.size()));
             if (members.usable(c)) {

@@ -89,7 +89,8 @@ final class RepairAnswers {
             log.debug("{} ignores a range digest of {} parts from {}", ctx.tag(), n, from);
             return;
         }
-        if (scans.getOrDefault(from.id(), 0) >= SCANS_PER_PEER) {
+        boolean unbounded = bugs.repairScansUnbounded();
+        if (!unbounded && scans.getOrDefault(from.id(), 0) >= SCANS_PER_PEER) {
             log.debug("{} ignores a range digest from {}: {} of its scans are running", ctx.tag(), from,
                     SCANS_PER_PEER);
             ctx.listener().repairRequestRefused(true);
@@ -97,7 +98,7 @@ final class RepairAnswers {
         }
         KeyRange asked = new KeyRange(d.lo(), d.hi());
         List<KeyRange> parts = asked.split(n);
-        KeyRange shared = stranger(from) ? null : pairs.sharedArc(from, d.handoff());
+        KeyRange shared = unbounded ? asked : stranger(from) ? null : pairs.sharedArc(from, d.handoff());
         KeyRange read = shared == null ? null : asked.overlap(shared);
         if (read == null) {
             ctx.outbox().send(from.address(), e.requestId(), new RangeDigestReply(Collections.nCopies(n,

@@ -43,7 +43,12 @@ public final class PlantedBugs {
          * A replica answering a repair digest sends the tombstones it holds (each with its remove's secret) back to any
          * asker, not only to a replica of the key it can place.
          */
-        TOMBSTONES_TO_ANYONE
+        TOMBSTONES_TO_ANYONE,
+        /**
+         * A node answers a range digest from anyone by reading all of the range it names, with no bound on the scans
+         * one peer has running: a stranger's whole-ring digest costs it a scan of its whole store.
+         */
+        REPAIR_SCANS_UNBOUNDED
     }
 
     /** No bug: how every node runs. */
@@ -73,6 +78,10 @@ public final class PlantedBugs {
 
     public boolean tombstoneRuleOff() {
         return has(Bug.TOMBSTONE_RULE_OFF);
+    }
+
+    public boolean repairScansUnbounded() {
+        return has(Bug.REPAIR_SCANS_UNBOUNDED);
     }
 
     public boolean tombstonesToAnyone() {

@@ -41,6 +41,9 @@ final class NodeBooter {
     private long refusedOnLostDisks;
     // 0: store work runs where it is submitted (deferStoreWork).
     private long storeDelayNanos;
+    // 0: no store thread with a queue (queueStoreWork).
+    private long storeTaskNanos;
+    private int storeQueueMax;
 
     NodeBooter(NodeConfig config, SplittableRandom random, VirtualScheduler scheduler, VirtualNetwork network,
                LatencyModel latency, NodeListener listener, NodeSlots slots) {
@@ -64,6 +67,12 @@ final class NodeBooter {
     /** See {@link VirtualWorld#deferStoreWork}; checked there. */
     void deferStoreWork(long delayNanos) {
         storeDelayNanos = delayNanos;
+    }
+
+    /** See {@link VirtualWorld#queueStoreWork}; checked there. */
+    void queueStoreWork(long taskNanos, int queueMax) {
+        storeTaskNanos = taskNanos;
+        storeQueueMax = queueMax;
     }
 
     boolean faultsOn() {
@@ -128,6 +137,8 @@ final class NodeBooter {
         }
         if (storeDelayNanos > 0) {
             store = new DeferredStore(store, loop, storeDelayNanos);
+        } else if (storeTaskNanos > 0) {
+            store = new QueuedStore(store, loop, scheduler, storeTaskNanos, storeQueueMax);
         }
         Clock clock = scheduler;
         if (faultsOn) {

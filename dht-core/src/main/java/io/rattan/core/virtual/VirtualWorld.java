@@ -175,6 +175,23 @@ public final class VirtualWorld {
     }
 
     /**
+     * Makes every node's store work ({@link Store#submit}) run on a store thread with a queue, as a real node's does:
+     * one task at a time, each {@code taskNanos} of virtual time, at most {@code queueMax} waiting (more fail at once
+     * as "store busy"); before any node is added, instead of {@link #deferStoreWork}. Draws nothing from the world's
+     * random source.
+     */
+    public void queueStoreWork(long taskNanos, int queueMax) {
+        if (!slots.isEmpty()) {
+            throw new IllegalStateException("store work must be queued before the first node is added");
+        }
+        if (taskNanos < 1 || queueMax < 1) {
+            throw new IllegalArgumentException("taskNanos and queueMax must be positive, got " + taskNanos + " and "
+                    + queueMax);
+        }
+        booter.queueStoreWork(taskNanos, queueMax);
+    }
+
+    /**
      * Makes every node's store work ({@link Store#submit}: writes, scans, batch reads) run {@code delayNanos} of
      * virtual time after it is submitted, as a real node's store thread does, instead of at once; before any node is
      * added. Draws nothing from the world's random source.

@@ -30,12 +30,19 @@ public enum Attack {
     /**
      * Every 30 s the liar gets the workload's keys as a client of its own node (their names are no secret) and asks
      * every node, by a repair digest that claims the values it saw live, for their tombstones, which carry the removes'
-     * secrets. Defended in part: a tombstone goes back only to a replica of its key, or the next, in the holder's view;
-     * a holder whose leaf set does not reach past the key may count a far node among them (docs/testing.md, "Liars").
+     * secrets. Defended (completely only without faults): a tombstone goes back only to a replica of its key, or the
+     * next, that the holder's view can place (docs/testing.md, "Liars").
      */
     SECRET_HARVEST("secret-harvest", Rule.SECRET_TO_STRANGER, PlantedBug.TOMBSTONES_TO_ANYONE),
     /** A remove routed through the liar is answered OK and dropped: no tombstone anywhere (rule 2a). */
-    FAKE_REMOVE("fake-remove", Rule.REMOVE_ACK_NO_TOMBSTONE, null);
+    FAKE_REMOVE("fake-remove", Rule.REMOVE_ACK_NO_TOMBSTONE, null),
+    /**
+     * The liar sends every live node range digests naming the whole ring, 200 a second each, to fill its store
+     * thread with scans so that puts and gets fail "store busy" or time out (rule 4). Runs the nodes' stores with a
+     * queue ({@code VirtualWorld#queueStoreWork}). Defended: a node reads nothing for a peer outside its leaf set,
+     * only the shared arc for a member, and at most two scans a member at once.
+     */
+    REPAIR_FLOOD("repair-flood", Rule.LIVENESS, PlantedBug.REPAIR_SCANS_UNBOUNDED);
 
     private final String flag;
     private final Rule caughtBy;

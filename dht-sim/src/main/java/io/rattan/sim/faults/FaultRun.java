@@ -17,6 +17,9 @@ public final class FaultRun {
     private static final long SECOND = 1_000_000_000L;
     /** Disks sync every second of virtual time (docs/testing.md). */
     static final long SYNC_INTERVAL_MILLIS = 1_000;
+    /** With repair floods: each store task (a write, a read, a page of a scan) takes 2 ms, at most 1,024 wait. */
+    private static final long STORE_TASK_NANOS = 2_000_000L;
+    private static final int STORE_QUEUE_MAX = 1_024;
     /** Faults start this long after the workload. */
     private static final long FAULTS_AFTER_NANOS = 10 * SECOND;
     /** With a budget: after faults stop, operations started within this time may still fail. */
@@ -103,6 +106,10 @@ public final class FaultRun {
         NodeListener counting = readsInto(reads);
         VirtualWorld world = new VirtualWorld(c.seed(), nodeConfig(c), latency, counting);
         world.enableFaults(SYNC_INTERVAL_MILLIS, c.fsync(), c.bug().switches());
+        if (c.liars().attacks().contains(Attack.REPAIR_FLOOD)) {
+            // A flood costs a node only where its store work takes time that others wait for: a thread with a queue.
+            world.queueStoreWork(STORE_TASK_NANOS, STORE_QUEUE_MAX);
+        }
         world.addNodes(c.nodes());
         SplittableRandom plan = new SplittableRandom(c.seed() ^ 0x6A09E667F3BCC909L);
         LinkFaultState links = new LinkFaultState(plan.split(), c.nodes());

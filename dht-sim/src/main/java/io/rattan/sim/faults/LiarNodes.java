@@ -15,6 +15,8 @@ import io.rattan.core.msg.Messages.GetRequest;
 import io.rattan.core.msg.Messages.HopAck;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.PutRequest;
+import io.rattan.core.msg.Messages.RangeDigest;
+import io.rattan.core.msg.Messages.RangeSum;
 import io.rattan.core.msg.Messages.RemoveReply;
 import io.rattan.core.msg.Messages.RemoveRequest;
 import io.rattan.core.msg.Messages.ReplicaRecord;
@@ -50,6 +52,11 @@ final class LiarNodes implements VirtualNetwork.Interception {
     private static final long FORGED_TTL_MILLIS = 600_000;
     /** How often a harvesting liar asks every node for the tombstones of the values its gets saw. */
     private static final long HARVEST_EVERY_NANOS = 30_000_000_000L;
+    /** How often a flooding liar sends each live node {@link #FLOOD_DIGESTS} range digests: 200 a second each. */
+    private static final long FLOOD_EVERY_NANOS = 100_000_000L;
+    private static final int FLOOD_DIGESTS = 20;
+    /** As many parts as a node's own range digests name. */
+    private static final int FLOOD_PARTS = 16;
     /** Most values a harvesting liar remembers: one digest's worth. */
     private static final int SEEN_MAX = 4096;
 
@@ -91,6 +98,9 @@ final class LiarNodes implements VirtualNetwork.Interception {
         }
         if (liars.attacks().contains(Attack.SECRET_HARVEST)) {
             world.scheduler().schedule(HARVEST_EVERY_NANOS, this::harvest);
+        }
+        if (liars.attacks().contains(Attack.REPAIR_FLOOD)) {
+            world.scheduler().schedule(FLOOD_EVERY_NANOS, this::flood);
         }
     }
 
@@ -191,6 +201,27 @@ final class LiarNodes implements VirtualNetwork.Interception {
             }
         }
         world.scheduler().schedule(HARVEST_EVERY_NANOS, this::harvest);
+    }
+
+    /**
+     * Every {@link #FLOOD_EVERY_NANOS}, each live, joined liar sends every other live node range digests that name the
+     * whole ring (from the receiver's id round to it): each asks for a scan of all the receiver holds.
+     */
+    private void flood() {
+        List<RangeSum> parts = Collections.nCopies(FLOOD_PARTS, new RangeSum(0, 0));
+        for (int liar : indexes) {
+            if (!world.isAlive(liar) || !world.node(liar).isJoined()) {
+                continue;
+            }
+            for (int i : world.liveIndexes()) {
+                Id from = world.contact(i).id();
+                for (int n = 0; i != liar && n < FLOOD_DIGESTS; n++) {
+                    send(liar, world.contact(i).address(), 0, new RangeDigest(from, from, false, parts));
+                    told(Attack.REPAIR_FLOOD);
+                }
+            }
+        }
+        world.scheduler().schedule(FLOOD_EVERY_NANOS, this::flood);
     }
 
     /** Gets {@code key} as a client of the liar's node and remembers the values it saw (their hashes), as anyone may. */

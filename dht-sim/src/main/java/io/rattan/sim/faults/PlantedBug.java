@@ -20,7 +20,9 @@ public enum PlantedBug {
     /** Issue 37's, with watches only: a gateway never reads a replica again after its first read. */
     WATCH_NEVER_READS_AGAIN(PlantedBugs.of(Bug.WATCH_NEVER_READS_AGAIN), Rule.WATCH_MISSED),
     /** Issue 39's, with liars that harvest secrets only: repair sends tombstones back to any asker. */
-    TOMBSTONES_TO_ANYONE(PlantedBugs.of(Bug.TOMBSTONES_TO_ANYONE), Rule.SECRET_TO_STRANGER);
+    TOMBSTONES_TO_ANYONE(PlantedBugs.of(Bug.TOMBSTONES_TO_ANYONE), Rule.SECRET_TO_STRANGER),
+    /** Issue 39's, with liars that flood repair requests only: any range digest reads all it names, unbounded. */
+    REPAIR_SCANS_UNBOUNDED(PlantedBugs.of(Bug.REPAIR_SCANS_UNBOUNDED), Rule.LIVENESS);
 
     private final PlantedBugs switches;
     private final Rule caughtBy;
