@@ -54,6 +54,8 @@ final class Repair {
     // Peers owed a copy while a session with them ran: that session does not make them repaired.
     private final Set<Id> owedWhileRunning = new HashSet<>();
     private int turn;
+    // Sessions failed, ever: startDue tells a failure within its own loop by it.
+    private long failures;
     private final StrayCheck strays;
     private final RepairAnswers answers;
 
@@ -157,11 +159,13 @@ final class Repair {
      * Starts sessions with the members not yet repaired in this view, up to {@link #SESSIONS_MAX} at once: first those
      * repaired longest ago (new members first), and those whose last session in this view failed last, so that views
      * changing faster than a pass over the leaf set starve no member. {@code afterFailure}: a session just failed, and
-     * every member whose session failed in this view waits for the next round. A store that refuses work (its queue
-     * full) fails a session at once, within this call: starting those again here made two failing members start
-     * each other without end, until the loop's stack overflowed.
+     * no member whose session failed in this view is started by it (the next round, a success or a view change starts
+     * them). A store that refuses work (its queue full) fails a session at once, within this call: starting those
+     * again here made two failing members start each other without end, until the loop's stack overflowed; and a
+     * member started or failed by a nested call is not started again from this call's list.
      */
     private void startDue(boolean afterFailure) {
+        long failuresBefore = failures;
         List<Contact> due = new ArrayList<>();
         for (Contact c : members.leafMembers()) {
             if (!running.contains(c.id()) && repairedIn.getOrDefault(c.id(), -1L) < epoch && members.usable(c)
@@ -175,7 +179,11 @@ final class Repair {
             if (running.size() >= SESSIONS_MAX) {
                 return;
             }
-            start(c);
+            boolean failedNow = failedIn.getOrDefault(c.id(), -1L) == epoch
+                    && (afterFailure || failures != failuresBefore);
+            if (!running.contains(c.id()) && !failedNow) {
+                start(c);
+            }
         }
     }
 
@@ -203,9 +211,10 @@ final class Repair {
                 }
             } else {
                 failedIn.put(peer.id(), epoch);
+                failures++;
             }
             if (!ctx.stopped()) {
-                // Failed peers wait for the next anti-entropy round: a full disk fails every session at once.
+                // A failure starts no failed member again: a full store queue fails every session at once.
                 startDue(!ok);
             }
         });

@@ -66,11 +66,17 @@ final class NodeBooter {
 
     /** See {@link VirtualWorld#deferStoreWork}; checked there. */
     void deferStoreWork(long delayNanos) {
+        if (storeTaskNanos > 0) {
+            throw new IllegalStateException("store work is queued already: queue it or defer it, not both");
+        }
         storeDelayNanos = delayNanos;
     }
 
     /** See {@link VirtualWorld#queueStoreWork}; checked there. */
     void queueStoreWork(long taskNanos, int queueMax) {
+        if (storeDelayNanos > 0) {
+            throw new IllegalStateException("store work is deferred already: queue it or defer it, not both");
+        }
         storeTaskNanos = taskNanos;
         storeQueueMax = queueMax;
     }
@@ -131,6 +137,7 @@ final class NodeBooter {
         NodeLoop loop = faultsOn ? new NodeLoop(scheduler, latency, slot.contact.address(), e -> escapedExceptions++)
                 : new NodeLoop(scheduler, latency, slot.contact.address());
         slot.syncing = null;
+        slot.queued = null;
         if (faultsOn && fsync && !bugs.has(PlantedBugs.Bug.DURABLE_BEFORE_SYNC)) {
             slot.syncing = new SyncingStore(slot.faulty, loop);
             store = slot.syncing;
@@ -138,7 +145,8 @@ final class NodeBooter {
         if (storeDelayNanos > 0) {
             store = new DeferredStore(store, loop, storeDelayNanos);
         } else if (storeTaskNanos > 0) {
-            store = new QueuedStore(store, loop, scheduler, storeTaskNanos, storeQueueMax);
+            slot.queued = new QueuedStore(store, loop, scheduler, storeTaskNanos, storeQueueMax);
+            store = slot.queued;
         }
         Clock clock = scheduler;
         if (faultsOn) {

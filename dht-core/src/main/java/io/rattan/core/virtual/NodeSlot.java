@@ -22,6 +22,8 @@ final class NodeSlot {
     FaultyStore faulty;
     // With --fsync only: this boot's syncer over the disk, stopped when the node dies.
     SyncingStore syncing;
+    // With queued store work only: this boot's store thread, stopped when the node dies.
+    QueuedStore queued;
     // Its namespaces' definitions and disk stores, kept across restarts.
     NamespaceStores namespaces;
     Node node;

@@ -9,10 +9,11 @@ import java.util.function.Supplier;
 
 /**
  * A virtual node's store thread with a queue: submitted work ({@link Store#submit}) runs one task at a time, each
- * taking a fixed time, behind at most {@code queueMax} others, and work submitted to a full queue fails at once with a
- * {@link StoreException} ("store busy"), as the real node's {@code OffLoopStore} does. Unlike {@link DeferredStore},
- * whose tasks overlap, work here costs the node time that others wait for, so a flood of scans shows. Every other call
- * goes straight to the store it wraps. Single-threaded, like the world.
+ * taking a fixed time, with at most {@code queueMax} waiting behind the one running, and work submitted to a full
+ * queue fails at once with a {@link StoreException} ("store busy"), as the real node's {@code OffLoopStore} does.
+ * Unlike {@link DeferredStore}, whose tasks overlap, work here costs the node time that others wait for, so a flood of
+ * scans shows. Once {@linkplain #stop stopped} (its node crashed) it runs nothing more. Every other call goes straight
+ * to the store it wraps. Single-threaded, like the world.
  */
 final class QueuedStore extends ForwardingStore {
 
@@ -21,7 +22,9 @@ final class QueuedStore extends ForwardingStore {
     private final long taskNanos;
     private final int queueMax;
     private long freeAtNanos;
+    // Tasks submitted and not yet run: the one running and those waiting.
     private int queued;
+    private boolean stopped;
 
     QueuedStore(Store store, Scheduler loop, VirtualScheduler clock, long taskNanos, int queueMax) {
         super(store);
@@ -37,7 +40,7 @@ final class QueuedStore extends ForwardingStore {
 
     @Override
     public <T> void submit(Supplier<T> work, BiConsumer<T, RuntimeException> done) {
-        if (queued >= queueMax) {
+        if (queued > queueMax) {
             done.accept(null, new StoreException(StoreException.Kind.IO, "store busy: " + queueMax + " tasks queued",
                     null));
             return;
@@ -47,7 +50,14 @@ final class QueuedStore extends ForwardingStore {
         queued++;
         loop.schedule(freeAtNanos - now, () -> {
             queued--;
-            delegate.submit(work, done);
+            if (!stopped) {
+                delegate.submit(work, done);
+            }
         });
+    }
+
+    /** The node crashed: work still queued is lost with its process, as a real store thread's is. */
+    void stop() {
+        stopped = true;
     }
 }

@@ -170,15 +170,18 @@ public final class VirtualWorld {
         if (slot.syncing != null) {
             slot.syncing.stop();
         }
+        if (slot.queued != null) {
+            slot.queued.stop();
+        }
         network.unlisten(slot.contact.address());
         slot.alive = false;
     }
 
     /**
      * Makes every node's store work ({@link Store#submit}) run on a store thread with a queue, as a real node's does:
-     * one task at a time, each {@code taskNanos} of virtual time, at most {@code queueMax} waiting (more fail at once
-     * as "store busy"); before any node is added, instead of {@link #deferStoreWork}. Draws nothing from the world's
-     * random source.
+     * one task at a time, each {@code taskNanos} of virtual time, at most {@code queueMax} waiting behind the one
+     * running (more fail at once as "store busy"); before any node is added, instead of {@link #deferStoreWork}.
+     * Draws nothing from the world's random source.
      */
     public void queueStoreWork(long taskNanos, int queueMax) {
         if (!slots.isEmpty()) {

@@ -21,11 +21,11 @@ class RepairWithABusyStoreTest {
     private static final long SECOND = 1_000_000_000L;
 
     @Test
-    void sessionsThatFailAtOnceWaitForTheNextRoundInsteadOfRestartingEachOther() {
+    void sessionsThatFailAtOnceDoNotStartEachOtherAgain() {
         NodeConfig config = NodeConfig.defaults().withReplicas(2, 1).withLeafSetHalf(2)
                 .withPeriods(1_000, 1_000, 3_600_000);
         VirtualWorld world = new VirtualWorld(3, config, LatencyModel.constant(1_000_000L));
-        // Each store task takes a minute and one waits at most: nearly every task is refused at once.
+        // Each store task takes a minute, with one waiting behind it at most: nearly every task is refused at once.
         world.queueStoreWork(60 * SECOND, 1);
         world.addNodes(8);
         AtomicInteger answered = new AtomicInteger();

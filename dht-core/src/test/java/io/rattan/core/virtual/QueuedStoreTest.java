@@ -17,17 +17,17 @@ class QueuedStoreTest {
         QueuedStore store = new QueuedStore(new MemoryStore(scheduler::epochMillis), scheduler, scheduler, 2 * MS, 2);
         long start = scheduler.nanoTime();
         List<String> done = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < 4; i++) {
             int n = i;
             store.submit(() -> n, (r, failure) -> done.add(failure == null
                     ? r + "@" + (scheduler.nanoTime() - start) / MS + "ms"
                     : failure.getClass().getSimpleName() + ": " + failure.getMessage()));
         }
-        assertThat(done).as("the third finds two waiting and is refused within the call")
+        assertThat(done).as("the fourth finds one running and two waiting, and is refused within the call")
                 .containsExactly("StoreException: store busy: 2 tasks queued");
 
         scheduler.runFor(10 * MS);
-        assertThat(done).containsExactly("StoreException: store busy: 2 tasks queued", "0@2ms", "1@4ms");
+        assertThat(done).containsExactly("StoreException: store busy: 2 tasks queued", "0@2ms", "1@4ms", "2@6ms");
 
         store.submit(() -> 9, (r, failure) -> done.add(r + "@" + (scheduler.nanoTime() - start) / MS + "ms"));
         scheduler.runFor(10 * MS);

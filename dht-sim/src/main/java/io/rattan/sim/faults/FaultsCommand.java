@@ -56,9 +56,9 @@ public final class FaultsCommand implements Callable<Integer> {
     @Option(names = "--planted-bug", paramLabel = "BUG", description = "Plant a bug the checker must catch: "
             + "ack-below-w, tombstone-rule-off, extra-second-on-copy, durable-before-sync (with --fsync), "
             + "repair-drops-last-wanted, repair-streams-no-tombstones, page-skips-boundary, quorum-page-never-more "
-            + "cas-condition-ignored (with --registers), watch-never-reads-again (with --watches) or "
-            + "tombstones-to-anyone (with --liars F --attacks secret-harvest) or repair-scans-unbounded (with --liars F "
-            + "--attacks repair-flood) (default: none).")
+            + "cas-condition-ignored (with --registers), watch-never-reads-again (with --watches), "
+            + "tombstones-to-anyone (with --liars F --attacks secret-harvest) or repair-scans-unbounded (with "
+            + "--liars F --attacks repair-flood) (default: none).")
     String bug = "none";
 
     @Option(names = "--fsync", description = "Run every seed's nodes with --fsync: a write is acknowledged only "
@@ -93,8 +93,8 @@ public final class FaultsCommand implements Callable<Integer> {
             + "(acknowledge puts and copies, store nothing), fake-empty (answer gets with no value), forged-value "
             + "(answer gets with a value nobody put), binding-race (put a passing put's bytes first with a binding of "
             + "their own), fake-remove (acknowledge removes, remove nothing), secret-harvest (ask every node for the "
-            + "tombstone of a remove that passed through; defended), repair-flood (send every node 200 whole-ring range "
-            + "digests a second; defended; runs the stores with a queue), or all (docs/testing.md, \"Liars\").")
+            + "tombstone of a remove that passed through; defended), repair-flood (send every node 200 whole-ring "
+            + "range digests a second; defended; runs the stores with a queue), or all (docs/testing.md, \"Liars\").")
     String attacks;
 
     @Option(names = "--verbose", description = "Print every failing seed's first violations.")

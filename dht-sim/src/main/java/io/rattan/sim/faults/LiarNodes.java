@@ -214,9 +214,12 @@ final class LiarNodes implements VirtualNetwork.Interception {
                 continue;
             }
             for (int i : world.liveIndexes()) {
-                Id from = world.contact(i).id();
-                for (int n = 0; i != liar && n < FLOOD_DIGESTS; n++) {
-                    send(liar, world.contact(i).address(), 0, new RangeDigest(from, from, false, parts));
+                if (i == liar) {
+                    continue;
+                }
+                Id round = world.contact(i).id();
+                for (int n = 0; n < FLOOD_DIGESTS; n++) {
+                    send(liar, world.contact(i).address(), 0, new RangeDigest(round, round, false, parts));
                     told(Attack.REPAIR_FLOOD);
                 }
             }
