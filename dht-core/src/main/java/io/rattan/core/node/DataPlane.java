@@ -60,8 +60,8 @@ final class DataPlane {
         this.checkRequests = ctx.isNamespace();
         Membership members = nodeMembers.withReplicas(ctx.config().replicas());
         this.replica = new LocalReplica(ctx.config(), store, clock, ctx.tag(), bugs);
-        this.repair = new Repair(ctx, members, replica, bugs);
         this.gets = new GetAnswers(ctx, members, replica);
+        this.repair = new Repair(ctx, members, replica, bugs, gets.reach());
         this.watchers = new Watchers(ctx, members, replica);
         this.router = new Router(ctx, members, gets, new ReplicaCoordinator(ctx, members, replica, bugs, repair::owed,
                 watchers));

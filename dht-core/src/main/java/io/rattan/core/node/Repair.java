@@ -59,7 +59,8 @@ final class Repair {
     private final StrayCheck strays;
     private final RepairAnswers answers;
 
-    Repair(NodeContext ctx, Membership members, LocalReplica replica, PlantedBugs bugs) {
+    /** @param reach what this node's view reaches around a key, shared with {@link GetAnswers} */
+    Repair(NodeContext ctx, Membership members, LocalReplica replica, PlantedBugs bugs, ViewReach reach) {
         this.ctx = ctx;
         this.members = members;
         this.replica = replica;
@@ -67,8 +68,7 @@ final class Repair {
         this.scanTimeouts = new ScanTimeouts(ctx.config(), members);
         this.pairs = new ReplicaPairs(ctx, members);
         this.strays = new StrayCheck(ctx, members, replica, this::stream);
-        SecretGuard secrets = new SecretGuard(pairs, new ViewReach(ctx, members,
-                NodeContext.nanos(ctx.config().settlingMillis())), bugs);
+        SecretGuard secrets = new SecretGuard(pairs, reach, bugs);
         this.answers = new RepairAnswers(ctx, replica, pairs, secrets, bugs, this::stream, this::owed);
     }
 
@@ -168,8 +168,7 @@ final class Repair {
         long failuresBefore = failures;
         List<Contact> due = new ArrayList<>();
         for (Contact c : members.leafMembers()) {
-            if (!running.contains(c.id()) && repairedIn.getOrDefault(c.id(), -1L) < epoch && members.usable(c)
-                    && !(afterFailure && failedIn.getOrDefault(c.id(), -1L) == epoch)) {
+            if (!running.contains(c.id()) && repairedIn.getOrDefault(c.id(), -1L) < epoch && members.usable(c)) {
                 due.add(c);
             }
         }

@@ -38,7 +38,7 @@ class CutRepairTest extends ReplicaRig {
     private Repair repairHoldingOneValue() {
         memory.write(value("held here"));
         Repair repair = new Repair(ctx, members, new LocalReplica(config, memory, scheduler, ctx.tag()),
-                PlantedBugs.NONE);
+                PlantedBugs.NONE, new ViewReach(ctx, members, 0));
         repair.leafSetChanged();
         return repair;
     }
