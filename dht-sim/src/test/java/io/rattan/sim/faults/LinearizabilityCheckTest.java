@@ -268,8 +268,11 @@ class LinearizabilityCheckTest {
         Generated g = Generated.linearizable(new SplittableRandom(seed), count, clients, 0.15);
         Assume.that(g.ops.stream().anyMatch(op -> op.kind() == RegisterOp.Kind.READ));
         Verdict v = check(g.corrupted(new SplittableRandom(seed)));
-        assertThat(v.kind()).isEqualTo(VIOLATION);
-        assertThat(v.stuck()).anyMatch(op -> NEVER.equals(op.read()));
+        // Only the verdict is certain: `stuck` names the ops pending where the longest prefix found stopped, and the
+        // longest may be one that ordered concurrent swaps otherwise and stopped at a swap before the read was invoked
+        // (a fresh-clone run met one: stuck [swap(1 -> 4)]).
+        assertThat(v.kind()).as(v.explanation()).isEqualTo(VIOLATION);
+        assertThat(v.linearized()).isLessThan(v.total());
     }
 
     private static Verdict check(List<RegisterOp> history) {
