@@ -75,6 +75,7 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
     private final AtomicLong startToReadyMillis = new AtomicLong(-1);
     private final AtomicLong processStartToReadyMillis = new AtomicLong(-1);
     private final Counter requestsShed;
+    private final Counter putAcksRefused;
     private final Counter deadByProbe;
     private final Counter deadByRefusal;
     private final TransportListener peerTransport;
@@ -114,6 +115,10 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
                 .description("Requests in flight shed, the oldest first, when the node's table of them was full "
                         + "(a shed client request is answered UNAVAILABLE)")
                 .tag("queue", "requests_in_flight")
+                .register(registry);
+        this.putAcksRefused = Counter.builder("rattan.put.acks.refused")
+                .description("Replicas' acks of a put's copy that this gateway did not count: they named another "
+                        + "record than the put it sent (a hop changed the put, or lengthened its life)")
                 .register(registry);
         this.deadByProbe = declaredDead(registry, "probe_unanswered");
         this.deadByRefusal = declaredDead(registry, "refused");
@@ -238,6 +243,11 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
     @Override
     public void requestShed() {
         requestsShed.increment();
+    }
+
+    @Override
+    public void putAckRefused() {
+        putAcksRefused.increment();
     }
 
     @Override

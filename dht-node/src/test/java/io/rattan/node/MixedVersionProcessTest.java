@@ -14,7 +14,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,21 +26,23 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A rolling upgrade (issue 38) on real node processes. Five nodes speaking protocol 12, the previous release, are
+ * A rolling upgrade (issue 38) on real node processes. Five nodes speaking protocol 13, the previous release, are
  * upgraded one at a time: each is stopped gracefully (SIGTERM: it hands its values off and says goodbye) and started
- * again on its data directory and ports without {@code --protocol-version}, so at 13, this build's newest. It proves
- * that
+ * again on its data directory, key and ports without {@code --protocol-version}, so at 14, this build's newest, and
+ * with {@code --require-put-acks false}, the runbook's upgrade window (nodes of 13 send no acks to a put's gateway).
+ * It proves that
  * <ul>
- * <li>a cluster of mixed versions keeps serving: puts through nodes at 12 and at 13 are acknowledged while a node is
- * away, an upgraded node joins through a node at 12 (the first four steps) and through one at 13 (the last), and
- * after every step each value acknowledged so far reads back exactly through the node just upgraded and through a
- * node still at 12: nothing acknowledged is lost;
+ * <li>a cluster of mixed versions keeps serving: puts through nodes at 13 and at 14 are acknowledged while a node is
+ * away, an upgraded node joins through a node at 13 (the first four steps) and through one at 14 (the last), keeps
+ * its id, and after every step each value acknowledged so far reads back exactly through the node just upgraded and
+ * through a node still at 13: nothing acknowledged is lost;
  * <li>an upgraded node knows it speaks the older version to the old nodes ({@code rattan_peers_older_protocol}), and
- * once every node runs 13 none does: they speak 13 among themselves, and a namespace defined at one node reaches
- * every node and serves its values.
+ * once every node runs 14 none does: they speak 14 among themselves, and a namespace defined at one node reaches
+ * every node and serves its values, put through a node restarted without the window's flag (so acknowledged on W
+ * replicas' own acks).
  * </ul>
  *
- * <p>The old nodes are this build held at {@code --protocol-version 12}; when the environment variable
+ * <p>The old nodes are this build held at {@code --protocol-version 13}; when the environment variable
  * {@value #PREVIOUS_JAR_ENV} names a runnable jar of the previous release ({@code dht-node-…-all.jar}), they run that
  * jar instead, without the flag (it does not know it), with RocksDB's JNI library extracted from that jar (beside it,
  * as {@code rattan local} does). {@link OldBuild} is the one place where the two differ. The upgraded nodes always run
@@ -49,7 +50,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class MixedVersionProcessTest {
 
-    /** Names a runnable jar of the previous release to run the old nodes from; unset: this build at 12. */
+    /** Names a runnable jar of the previous release to run the old nodes from; unset: this build at 13. */
     static final String PREVIOUS_JAR_ENV = "RATTAN_PREVIOUS_NODE_JAR";
 
     private static final int NODES = 5;
@@ -81,7 +82,7 @@ class MixedVersionProcessTest {
     }
 
     @Test
-    void aClusterUpgradedNodeByNodeFrom12To13LosesNothingAndEndsSpeaking13() throws Exception {
+    void aClusterUpgradedNodeByNodeFrom13To14LosesNothingAndEndsSpeaking14() throws Exception {
         Path nativeDir = RocksDbNativeLibrary.extractedFromClassPath(dir.resolve("native"));
         OldBuild old = OldBuild.fromEnvironment(nativeDir);
         List<String> oldArgs = new ArrayList<>(NODE_ARGS);
@@ -94,7 +95,7 @@ class MixedVersionProcessTest {
         for (int i = 0; i < NODES; i++) {
             upgrade(i, nativeDir);
             if (i == 0) {
-                assertThat(olderPeers(nodes.get(0))).as("old nodes the upgraded node 0 speaks 12 to").isPositive();
+                assertThat(olderPeers(nodes.get(0))).as("old nodes the upgraded node 0 speaks 13 to").isPositive();
             }
         }
 
@@ -107,6 +108,15 @@ class MixedVersionProcessTest {
             assertThat(NodeProcesses.metricSamples(http, nodes.get(i), "rattan_protocol_spoken").values())
                     .as("node %d speaks", i).containsExactly((double) MessageCodec.VERSION);
         }
+        // The window closes: node 0 again without its flag, so its puts wait for the replicas' own acks.
+        NodeProcess zero = nodes.get(0);
+        assertThat(zero.signal("TERM")).isTrue();
+        assertThat(zero.awaitExit(WAIT)).isTrue();
+        assertThat(zero.exitStatus()).as("node 0's exit status (0: a graceful leave)").hasValue(0);
+        List<String> closedArgs = new ArrayList<>(NODE_ARGS);
+        closedArgs.addAll(List.of("--bootstrap", "127.0.0.1:" + nodes.get(1).ports().peer()));
+        NodeProcesses.restart(http, zero, dir.resolve("node-0"), dir.resolve("node-0-closed.log"), nativeDir, HEAP,
+                closedArgs, nodes);
         HttpResponse<String> defined = send(nodes.get(0), "PUT", "/admin/namespaces/after", NAMESPACE_BODY);
         assertThat(defined.statusCode()).as(defined.body()).isEqualTo(201);
         await().atMost(WAIT).pollInterval(POLL).untilAsserted(() -> {
@@ -128,8 +138,8 @@ class MixedVersionProcessTest {
 
     /**
      * Step {@code i}: node i leaves gracefully, puts go on through the others, and node i comes back on its data
-     * directory and ports at 13, joining through node i+1 (at 12 until the last step); then everything acknowledged
-     * so far must read back through it and through node i+1 while that one is still at 12.
+     * directory and ports at 14, joining through node i+1 (at 13 until the last step); then everything acknowledged
+     * so far must read back through it and through node i+1 while that one is still at 13.
      */
     private void upgrade(int i, Path nativeDir) throws Exception {
         NodeProcess leaving = nodes.get(i);
@@ -153,24 +163,14 @@ class MixedVersionProcessTest {
 
         NodeProcess bootstrap = nodes.get((i + 1) % NODES);
         List<String> newArgs = new ArrayList<>(NODE_ARGS);
-        // The runbook's upgrade window: nodes of 12 cannot prove their ids, so the upgraded ones must not ask.
-        newArgs.addAll(List.of("--bootstrap", "127.0.0.1:" + bootstrap.ports().peer(), "--require-id-proof", "false"));
-        Path keyFile = dir.resolve("node-" + i).resolve(NodeKeyFile.FILE_NAME);
-        if (i == 0 && System.getenv(PREVIOUS_JAR_ENV) == null) {
-            // This build at 12 made a key, which the previous release does not: node 0 comes back without it, as a
-            // data directory of the previous release would, so that CI sees a node draw its key and a new id.
-            Files.delete(keyFile);
-            Files.delete(keyFile.resolveSibling(NodeKeyFile.REQUIRED_MARK));
-        }
-        // A node with a key keeps its id; one of the previous release has none and draws one now.
-        boolean hadKey = Files.exists(keyFile);
+        // The runbook's upgrade window: nodes of 13 send a put's gateway no acks, so the upgraded ones take the
+        // root's word until every node runs 14.
+        newArgs.addAll(List.of("--bootstrap", "127.0.0.1:" + bootstrap.ports().peer(), "--require-put-acks", "false"));
         NodeProcess upgraded = NodeProcesses.restart(http, leaving, dir.resolve("node-" + i),
                 dir.resolve("node-" + i + ".log"), nativeDir, HEAP, newArgs, nodes);
-        Id keys = NodeKeyFile.read(keyFile).orElseThrow().id();
-        assertThat(NodeProcesses.id(http, upgraded)).as("node %d's id, its key's", i).isEqualTo(keys);
-        if (hadKey) {
-            assertThat(keys).as("node %d's id, kept in its data directory", i).isEqualTo(id);
-        }
+        Path keyFile = dir.resolve("node-" + i).resolve(NodeKeyFile.FILE_NAME);
+        assertThat(NodeProcesses.id(http, upgraded)).as("node %d's id, its key's, kept in its data directory", i)
+                .isEqualTo(NodeKeyFile.read(keyFile).orElseThrow().id()).isEqualTo(id);
 
         List<NodeProcess> readers = i + 1 < NODES ? List.of(upgraded, nodes.get(i + 1)) : List.of(upgraded);
         await().atMost(WAIT).pollInterval(POLL).untilAsserted(() -> {

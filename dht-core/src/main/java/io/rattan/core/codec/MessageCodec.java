@@ -16,7 +16,7 @@ import java.util.Objects;
  * A frame body is what {@link #encode} returns. Transports send each body after a 4-byte big-endian length, which is
  * not part of the body; a receiver rejects a length above its {@link #frameBytesMax()} before reading the body.
  *
- * <h2>Frame body, version 12</h2>
+ * <h2>Frame body, version 14</h2>
  * All integers are big-endian and fixed width; there are no varints, so each value has exactly one encoding.
  * <pre>
  * u8    version      the codec's {@link #version()}; a decoder accepts its own and the one before (a rolling upgrade)
@@ -81,12 +81,12 @@ import java.util.Objects;
 public final class MessageCodec {
 
     /** The newest protocol version, carried in the first byte of every frame this build writes by default. */
-    public static final int VERSION = 13;
+    public static final int VERSION = 14;
     /**
      * The oldest protocol version this build can still speak: a node or client may be told to speak it (during a
      * rolling upgrade), and one speaking {@link #VERSION} accepts it.
      */
-    public static final int VERSION_OLDEST = 12;
+    public static final int VERSION_OLDEST = 13;
     /** Default largest frame body: 1 MiB. */
     public static final int DEFAULT_FRAME_BYTES_MAX = 1 << 20;
     /** Largest value, in bytes. */
@@ -149,6 +149,14 @@ public final class MessageCodec {
     /** Whether this build can speak {@code version}: {@link #VERSION_OLDEST} to {@link #VERSION}. */
     public static boolean isSpoken(int version) {
         return version >= VERSION_OLDEST && version <= VERSION;
+    }
+
+    /**
+     * Whether frames of {@code version} carry messages of {@code type}: {@link MessageType#PUT_ACK} exists since 14.
+     * A transport drops a message its peer's version lacks rather than writing it (a replica's ack to a gateway of 13).
+     */
+    public static boolean carries(MessageType type, int version) {
+        return type != MessageType.PUT_ACK || version >= ReplicaBodies.ACKS_SINCE;
     }
 
     /** The protocol version this codec writes. */
@@ -292,7 +300,7 @@ public final class MessageCodec {
     private Envelope readEnvelope(FrameReader r) {
         int frameVersion = r.u8("version");
         // A node of V-1 writes its handshake in V-2, the oldest it reads: so that V can roll over V-1, V reads
-        // handshake frames of V-2 too (their layout has not changed since).
+        // handshake frames of V-2 too (each body reads the fields of its frame's version).
         boolean handshakeOnly = !accepts(frameVersion);
         if (handshakeOnly && frameVersion != oldestAccepted() - 1) {
             throw unsupported(frameVersion);
@@ -305,6 +313,9 @@ public final class MessageCodec {
         }
         if (handshakeOnly && !isHandshake(type)) {
             throw unsupported(frameVersion);
+        }
+        if (!carries(type, frameVersion)) {
+            throw new CodecException(type + " in a frame of version " + frameVersion + ", which has no such message");
         }
         int flags = r.u8("flags");
         if ((flags & ~FLAG_SENDER) != 0) {
@@ -338,8 +349,9 @@ public final class MessageCodec {
                     LEAF_EXCHANGE, LEAF_EXCHANGE_REPLY -> MembershipBodies.INSTANCE;
             case PUT_REQUEST, GET_REQUEST, REMOVE_REQUEST, PUT_REPLY, GET_REPLY, ITERATIVE_GET, ITERATIVE_GET_REPLY,
                     REMOVE_REPLY -> RequestBodies.INSTANCE;
-            case STORE_REPLICAS, REPLICA_READ, REPLICA_READ_REPLY, STORE_ACK, REMOVE_REPLICA, REMOVE_REPLICA_REPLY,
-                    DIGEST, DIGEST_WANT, RANGE_DIGEST, RANGE_DIGEST_REPLY -> ReplicaBodies.INSTANCE;
+            case STORE_REPLICAS, REPLICA_READ, REPLICA_READ_REPLY, STORE_ACK, PUT_ACK, REMOVE_REPLICA,
+                    REMOVE_REPLICA_REPLY, DIGEST, DIGEST_WANT, RANGE_DIGEST, RANGE_DIGEST_REPLY ->
+                    ReplicaBodies.INSTANCE;
             case CLIENT_PUT, CLIENT_GET, CLIENT_REMOVE, CLIENT_RING, RING_REPLY, ERROR_REPLY -> GatewayBodies.INSTANCE;
             case WATCH, WATCH_ACK, WATCH_CHANGE, CLIENT_WATCH, CLIENT_UNWATCH, WATCH_EVENT -> WatchBodies.INSTANCE;
             case IN_NAMESPACE, NAMESPACE_DEFS, NAMESPACE_QUERY -> NamespaceBodies.INSTANCE;

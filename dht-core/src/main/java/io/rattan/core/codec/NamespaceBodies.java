@@ -44,8 +44,8 @@ final class NamespaceBodies implements BodyCodec {
                 String namespace = r.string("namespace");
                 int tag = r.u8("wrapped type tag");
                 MessageType inner = MessageType.fromTag(tag);
-                if (inner == null || inner == MessageType.IN_NAMESPACE) {
-                    throw new CodecException("a namespace cannot wrap type tag " + tag);
+                if (inner == null || inner == MessageType.IN_NAMESPACE || !MessageCodec.carries(inner, r.version())) {
+                    throw new CodecException("a namespace cannot wrap type tag " + tag + " in version " + r.version());
                 }
                 yield new InNamespace(namespace, MessageCodec.family(inner).read(r, inner));
             }

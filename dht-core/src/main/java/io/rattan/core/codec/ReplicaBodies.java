@@ -10,6 +10,7 @@ import io.rattan.core.msg.MessageType;
 import io.rattan.core.msg.Messages.Digest;
 import io.rattan.core.msg.Messages.DigestEntry;
 import io.rattan.core.msg.Messages.DigestWant;
+import io.rattan.core.msg.Messages.PutAck;
 import io.rattan.core.msg.Messages.RangeDigest;
 import io.rattan.core.msg.Messages.RangeDigestReply;
 import io.rattan.core.msg.Messages.RangeSum;
@@ -37,13 +38,27 @@ final class ReplicaBodies implements BodyCodec {
     private static final int DIGEST_ENTRY_BYTES_MIN = Id.BYTES + 4 + 1 + 8 + 8;
     private static final int RANGE_SUM_BYTES = 4 + 8;
 
+    // The first version whose STORE_REPLICAS names a gateway to acknowledge to, and that has PUT_ACK.
+    static final int ACKS_SINCE = 14;
+
     private ReplicaBodies() {
     }
 
     @Override
     public void write(FrameWriter w, Message body) {
         switch (body.type()) {
-            case STORE_REPLICAS -> writeReplicaRecords(w, ((StoreReplicas) body).records());
+            case STORE_REPLICAS -> {
+                StoreReplicas m = (StoreReplicas) body;
+                writeReplicaRecords(w, m.records());
+                if (w.version() >= ACKS_SINCE) {
+                    // Since 14: the gateway a put's copy is acknowledged to (presence byte; none for other copies).
+                    w.bool(m.ackTo() != null);
+                    if (m.ackTo() != null) {
+                        w.contact(m.ackTo(), "ackTo");
+                        w.i64(m.ackRequestId());
+                    }
+                }
+            }
             case REPLICA_READ -> {
                 ReplicaRead m = (ReplicaRead) body;
                 w.id(m.key(), "key");
@@ -57,6 +72,16 @@ final class ReplicaBodies implements BodyCodec {
                 w.bool(m.more());
             }
             case STORE_ACK -> w.nonNegativeI32(((StoreAck) body).accepted(), "accepted");
+            case PUT_ACK -> {
+                if (w.version() < ACKS_SINCE) {
+                    throw new CodecException("PUT_ACK is not in protocol version " + w.version());
+                }
+                PutAck m = (PutAck) body;
+                w.id(m.key(), "key");
+                w.bytes(m.valueHash(), HASH_BYTES_MAX, "valueHash");
+                w.i64(m.expiresAtMillis());
+                w.bytes(m.binding(), HASH_BYTES_MAX, "binding");
+            }
             case REMOVE_REPLICA -> {
                 RemoveReplica m = (RemoveReplica) body;
                 w.id(m.key(), "key");
@@ -82,11 +107,13 @@ final class ReplicaBodies implements BodyCodec {
     @Override
     public Message read(FrameReader r, MessageType type) {
         return switch (type) {
-            case STORE_REPLICAS -> new StoreReplicas(readReplicaRecords(r));
+            case STORE_REPLICAS -> readStoreReplicas(r);
             case REPLICA_READ -> new ReplicaRead(r.id("key"), r.bytes(HASH_BYTES_MAX, "placemark"),
                     r.nonNegativeI32("maxRecords"), r.filter());
             case REPLICA_READ_REPLY -> new ReplicaReadReply(readReplicaRecords(r), r.bool("more"));
             case STORE_ACK -> new StoreAck(r.nonNegativeI32("accepted"));
+            case PUT_ACK -> new PutAck(r.id("key"), r.bytes(HASH_BYTES_MAX, "valueHash"), r.i64("expiresAtMillis"),
+                    r.bytes(HASH_BYTES_MAX, "binding"));
             case REMOVE_REPLICA -> new RemoveReplica(r.id("key"), r.bytes(HASH_BYTES_MAX, "valueHash"),
                     r.bytes(SECRET_BYTES_MAX, "secret"), r.nonNegativeI32("ttlSeconds"));
             case REMOVE_REPLICA_REPLY -> new RemoveReplicaReply(r.status());
@@ -96,6 +123,14 @@ final class ReplicaBodies implements BodyCodec {
             case RANGE_DIGEST_REPLY -> new RangeDigestReply(readRangeSums(r));
             default -> throw BodyCodec.notInFamily(type, ReplicaBodies.class);
         };
+    }
+
+    private static StoreReplicas readStoreReplicas(FrameReader r) {
+        List<ReplicaRecord> records = readReplicaRecords(r);
+        if (r.version() < ACKS_SINCE || !r.bool("ackTo present")) {
+            return new StoreReplicas(records);
+        }
+        return new StoreReplicas(records, r.contact("ackTo"), r.i64("ackRequestId"));
     }
 
     static void writeReplicaRecords(FrameWriter w, List<ReplicaRecord> records) {

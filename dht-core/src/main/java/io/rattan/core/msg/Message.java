@@ -8,7 +8,7 @@ public sealed interface Message permits Messages.Ping, Messages.Pong, Messages.H
         Messages.ChallengeAnswer, Messages.Welcome, Messages.JoinRequest,
         Messages.JoinInfo, Messages.LeafExchange, Messages.Leave, Messages.LeafExchangeReply, Messages.PutRequest,
         Messages.GetRequest, Messages.RemoveRequest, Messages.PutReply, Messages.GetReply, Messages.RemoveReply,
-        Messages.StoreReplicas, Messages.StoreAck, Messages.RemoveReplica, Messages.RemoveReplicaReply,
+        Messages.StoreReplicas, Messages.StoreAck, Messages.PutAck, Messages.RemoveReplica, Messages.RemoveReplicaReply,
         Messages.Digest, Messages.DigestWant, Messages.RangeDigest, Messages.RangeDigestReply, Messages.ReplicaRead,
         Messages.ReplicaReadReply, Messages.ClientPut,
         Messages.ClientGet, Messages.ClientRemove, Messages.ClientRing, Messages.RingReply,

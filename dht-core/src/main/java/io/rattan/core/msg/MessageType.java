@@ -24,6 +24,7 @@ public enum MessageType {
     ITERATIVE_GET_REPLY(33),
     RING_REPLY(34),
     WATCH_EVENT(35),
+    PUT_ACK(36),
     STORE_REPLICAS(40),
     STORE_ACK(41),
     REMOVE_REPLICA(42),

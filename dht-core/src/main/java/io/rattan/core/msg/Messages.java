@@ -395,10 +395,19 @@ public final class Messages {
         }
     }
 
-    /** Store these records (put fan-out, repair, anti-entropy, hand-off); answered with {@link StoreAck}. */
-    public record StoreReplicas(List<ReplicaRecord> records) implements Message {
+    /**
+     * Store these records (put fan-out, repair, anti-entropy, hand-off); answered with {@link StoreAck}. A put's copy
+     * names the gateway that waits on it, {@code ackTo} and its request {@code ackRequestId} (protocol version 14;
+     * null and 0 otherwise): a replica that stores the copy acknowledges it to that gateway too ({@link PutAck}).
+     */
+    public record StoreReplicas(List<ReplicaRecord> records, Contact ackTo, long ackRequestId) implements Message {
         public StoreReplicas {
             records = List.copyOf(records);
+        }
+
+        /** Copies that no gateway waits on. */
+        public StoreReplicas(List<ReplicaRecord> records) {
+            this(records, null, 0);
         }
 
         public MessageType type() {
@@ -409,6 +418,17 @@ public final class Messages {
     public record StoreAck(int accepted) implements Message {
         public MessageType type() {
             return MessageType.STORE_ACK;
+        }
+    }
+
+    /**
+     * A replica's word to a put's gateway, sent straight to it under the gateway's request id (protocol version 14):
+     * it holds, durably, the record named here. The gateway counts these, one per proven node, toward W
+     * ({@code AttributedPut}); a hop that changed what the put carries is caught by the fields not matching.
+     */
+    public record PutAck(Id key, Bytes valueHash, long expiresAtMillis, Bytes binding) implements Message {
+        public MessageType type() {
+            return MessageType.PUT_ACK;
         }
     }
 

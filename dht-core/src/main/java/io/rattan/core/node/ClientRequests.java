@@ -10,6 +10,7 @@ import io.rattan.api.Status;
 import io.rattan.core.client.GetRace;
 import io.rattan.core.client.HedgeThreshold;
 import io.rattan.core.client.OneHopRouter;
+import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.MessageType;
@@ -26,6 +27,7 @@ import io.rattan.core.msg.Messages.RemoveReply;
 import io.rattan.core.msg.Messages.RemoveRequest;
 import io.rattan.core.msg.Messages.Routed;
 import io.rattan.core.net.Contact;
+import io.rattan.core.testing.PlantedBugs;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -50,14 +52,16 @@ final class ClientRequests {
     private final Membership members;
     private final Router router;
     private final IterativeGateway iterative;
+    private final PlantedBugs bugs;
     // When a hedged get started here sends its extra copy.
     private final HedgeThreshold hedgeThreshold = HedgeThreshold.defaults();
     // Made on the first one-hop get: most nodes never serve one, and a simulated world holds many nodes.
     private OneHopRouter oneHopRouter;
     private HedgeThreshold oneHopThreshold;
 
-    ClientRequests(NodeContext ctx, Membership members, Router router, IterativeGateway iterative) {
+    ClientRequests(NodeContext ctx, Membership members, Router router, IterativeGateway iterative, PlantedBugs bugs) {
         this.ctx = ctx;
+        this.bugs = bugs;
         this.members = members;
         this.router = router;
         this.iterative = iterative;
@@ -184,18 +188,24 @@ final class ClientRequests {
         MessageType op = request.type();
         Routed routed = routedFrom(request, id, askHolders);
         long timeout = nanos(ctx.config().requestTimeoutMillis());
-        ctx.outbox().expect(id, started, timeout, true, ReplyHandler.of(
-                e -> answered(request, started, e, reply),
-                () -> {
-                    ctx.listener().clientRequestDone(op, Status.TIMEOUT, ctx.now() - started, 0);
-                    reply.accept(new ErrorReply(ctx.stopped() ? Status.UNAVAILABLE : Status.TIMEOUT,
-                            "no answer within " + ctx.config().requestTimeoutMillis() + " ms"));
-                },
-                () -> {
-                    // The oldest request in flight when the node's table of them was full: overload sheds it.
-                    ctx.listener().clientRequestDone(op, Status.UNAVAILABLE, ctx.now() - started, 0);
-                    reply.accept(new ErrorReply(Status.UNAVAILABLE, "shed: this gateway is overloaded; retry"));
-                }));
+        Runnable timedOut = () -> {
+            ctx.listener().clientRequestDone(op, Status.TIMEOUT, ctx.now() - started, 0);
+            reply.accept(new ErrorReply(ctx.stopped() ? Status.UNAVAILABLE : Status.TIMEOUT,
+                    "no answer within " + ctx.config().requestTimeoutMillis() + " ms"));
+        };
+        Runnable shed = () -> {
+            // The oldest request in flight when the node's table of them was full: overload sheds it.
+            ctx.listener().clientRequestDone(op, Status.UNAVAILABLE, ctx.now() - started, 0);
+            reply.accept(new ErrorReply(Status.UNAVAILABLE, "shed: this gateway is overloaded; retry"));
+        };
+        if (routed instanceof PutRequest p && attributesAcks()) {
+            new AttributedPut(ctx, p, ackQuorum(), started + timeout,
+                    m -> answered(request, started, new Envelope(null, id, m), reply), timedOut, shed,
+                    () -> resend(p)).start(id);
+        } else {
+            ctx.outbox().expect(id, started, timeout, true, ReplyHandler.of(
+                    e -> answered(request, started, e, reply), timedOut, shed));
+        }
         if (via != null) {
             router.forward(routed, via, tried);
         } else if (router.servedHere(routed)) {
@@ -208,6 +218,31 @@ final class ClientRequests {
         } else {
             router.route(routed, new HashSet<>());
         }
+    }
+
+    /** Sends a put once more, by a random neighbour as its first hop (from here when it knows none). */
+    private void resend(PutRequest p) {
+        List<Contact> others = members.usableNeighbours(c -> true);
+        if (others.isEmpty()) {
+            router.route(p, new HashSet<>());
+        } else {
+            router.forward(p, others.get(ctx.random().nextInt(others.size())), new HashSet<>());
+        }
+    }
+
+    /**
+     * Whether this gateway's puts wait for W replicas' own acks ({@link AttributedPut}): yes unless told to take the
+     * root's word (nodes of 13, which send none, may be in the cluster) or speaking 13 itself.
+     */
+    private boolean attributesAcks() {
+        return ctx.config().putAcksRequired() && ctx.config().protocolVersion() >= MessageCodec.VERSION
+                && !bugs.putAcksUnattributed();
+    }
+
+    /** W, or one less with the planted bug that acknowledges puts below it. */
+    private int ackQuorum() {
+        int w = ctx.config().writeQuorum();
+        return bugs.putAckBelowQuorum() ? Math.max(1, w - 1) : w;
     }
 
     /** The routed request a client request becomes, with this node as its origin waiting on request {@code id}. */

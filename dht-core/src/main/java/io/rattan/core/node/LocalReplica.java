@@ -152,7 +152,8 @@ final class LocalReplica {
         if (r.stamp() != null) {
             return OwnedRecords.readable(r, config, nowMillis, clock.settled());
         }
-        long expiresAt = Math.min(r.expiresAtMillis(), nowMillis + config.ttlSecondsMax() * 1000L);
+        long expiresAt = Math.min(r.expiresAtMillis(), nowMillis + config.ttlSecondsMax() * 1000L)
+                + (bugs.extraSecondOnCopy() ? 1000 : 0);
         if ((expiresAt <= nowMillis && clock.settled()) || !wellFormed(r)) {
             return null;
         }
@@ -301,11 +302,7 @@ final class LocalReplica {
 
     /** A record as it travels to another replica: with its absolute expiry (ReplicaRecord says why). */
     ReplicaRecord toWire(StoredRecord r) {
-        long expiresAt = r.expiresAtMillis();
-        if (bugs.extraSecondOnCopy()) {
-            expiresAt += 1000;
-        }
-        return new ReplicaRecord(r.key(), r.valueHash(), r.value(), expiresAt, r.binding(), r.secret(),
+        return new ReplicaRecord(r.key(), r.valueHash(), r.value(), r.expiresAtMillis(), r.binding(), r.secret(),
                 r.tombstone(), r.stamp());
     }
 

@@ -33,6 +33,9 @@ import io.rattan.core.msg.NamespaceDefinition;
  *                                   namespace's replicas, W and limits are its definition's (owned values sign it)
  * @param protocolVersion            the protocol version the node speaks ({@link MessageCodec#VERSION} unless told
  *                                   to speak the one before, during a rolling upgrade)
+ * @param putAcksRequired            a put through this gateway is acknowledged only on W replicas' own acks to it
+ *                                   ({@code AttributedPut}); false only while nodes of protocol 13, which send none,
+ *                                   are in the cluster (a rolling upgrade): the root's word is then taken
  */
 public record NodeConfig(
         int leafSetHalf,
@@ -54,7 +57,8 @@ public record NodeConfig(
         int idsPerIp,
         WatchLimits watch,
         String namespace,
-        int protocolVersion) {
+        int protocolVersion,
+        boolean putAcksRequired) {
 
     /** The default of {@link #idsPerIp}: two nodes per host, as an operator may run, and no more. */
     public static final int IDS_PER_IP_DEFAULT = 2;
@@ -178,6 +182,7 @@ public record NodeConfig(
         private WatchLimits watch = WatchLimits.DEFAULTS;
         private String namespace = NamespaceDefinition.DEFAULT;
         private int protocolVersion = MessageCodec.VERSION;
+        private boolean putAcksRequired = true;
 
         private Builder() {
         }
@@ -203,6 +208,7 @@ public record NodeConfig(
             watch = c.watch;
             namespace = c.namespace;
             protocolVersion = c.protocolVersion;
+            putAcksRequired = c.putAcksRequired;
         }
 
         public Builder leafSetHalf(int v) {
@@ -271,6 +277,12 @@ public record NodeConfig(
             return this;
         }
 
+        /** Whether a put through this gateway waits for W replicas' own acks (true by default). */
+        public Builder putAcksRequired(boolean v) {
+            putAcksRequired = v;
+            return this;
+        }
+
         /** The bounds of watches. */
         public Builder watch(WatchLimits v) {
             watch = v;
@@ -282,7 +294,7 @@ public record NodeConfig(
             return new NodeConfig(leafSetHalf, replicas, writeQuorum, candidatesPerSlot, valueBytesMax, ttlSecondsMax,
                     pageValuesMax, pageBytesMax, leafExchangeIntervalMillis, antiEntropyIntervalMillis,
                     purgeIntervalMillis, requestTimeoutMillis, rtoInitialMillis, rtoMinMillis, rtoMaxMillis,
-                    digestEntriesMax, idsPerIp, watch, namespace, protocolVersion);
+                    digestEntriesMax, idsPerIp, watch, namespace, protocolVersion, putAcksRequired);
         }
     }
 }

@@ -102,6 +102,10 @@ public interface NodeListener {
     default void messageSent(MessageType type) {
     }
 
+    /** A {@code PutAck} reached this gateway that names another record than its put sent, or no sender. */
+    default void putAckRefused() {
+    }
+
     /**
      * An outstanding request was shed, the oldest, to make room for a new one: the node's table of requests in
      * flight was full (overload).

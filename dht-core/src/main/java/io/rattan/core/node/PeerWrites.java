@@ -58,7 +58,14 @@ final class PeerWrites {
                 repair.passOn(from, accepted.fresh());
                 watchers.stored(accepted.fresh());
                 // A sync that never returns (a hung disk) is answered as an I/O fault after a bound: DurableWait.
-                DurableWait.await(ctx, replica, false, () -> reply(from, e, new StoreAck(accepted.count())),
+                DurableWait.await(ctx, replica, false, () -> {
+                    if (m.ackTo() != null && accepted.count() > 0 && allowed.size() == 1) {
+                        // A put's copy: its gateway counts this replica's own word toward W (AttributedPut).
+                        ctx.outbox().ackToGateway(m.ackTo(), m.ackRequestId(),
+                                ReplicaCoordinator.ackOf(allowed.get(0)));
+                    }
+                    reply(from, e, new StoreAck(accepted.count()));
+                },
                         () -> reply(from, e, new ErrorReply(Status.IO_ERROR, "replica store: the copies were not "
                                 + "durable within " + DurableWait.boundMillis(ctx.config()) + " ms")));
             }

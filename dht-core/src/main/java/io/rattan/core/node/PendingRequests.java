@@ -4,6 +4,7 @@ import io.rattan.api.Id;
 import io.rattan.core.env.Cancellable;
 import io.rattan.core.env.Scheduler;
 import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.MessageType;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -113,6 +114,9 @@ final class PendingRequests {
     }
 
     private static boolean fromExpectedSender(Pending p, Envelope reply) {
+        if (reply.body().type() == MessageType.PUT_ACK && !p.handler().takesPutAcks()) {
+            return false;
+        }
         return p.peer() == null || (reply.sender() != null && p.peer().equals(reply.sender().id()));
     }
 

@@ -6,6 +6,7 @@ import io.rattan.api.Id;
 import io.rattan.api.Status;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.Messages.PutAck;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.PutRequest;
 import io.rattan.core.msg.Messages.RemoveReplica;
@@ -155,9 +156,22 @@ final class ReplicaCoordinator {
             quorum.failed(selfFault);
         } else if (selfStored) {
             // A sync that never returns (a hung disk) fails this copy as an I/O fault after a bound: DurableWait.
-            DurableWait.await(ctx, replica, true, () -> quorum.answered(true), () -> quorum.failed(Status.IO_ERROR));
+            DurableWait.await(ctx, replica, true, () -> {
+                ctx.outbox().ackToGateway(p.origin(), p.originRequestId(), ackOf(replica.toWire(record)));
+                quorum.answered(true);
+            }, () -> quorum.failed(Status.IO_ERROR));
         }
         quorum.check();
+    }
+
+    /** A put's copy for a peer, naming the gateway it acknowledges to ({@link PutAck}). */
+    private StoreReplicas copyOf(PutRequest p, StoredRecord record) {
+        return new StoreReplicas(List.of(replica.toWire(record)), p.origin(), p.originRequestId());
+    }
+
+    /** What a replica that holds {@code r} durably tells the put's gateway. */
+    static PutAck ackOf(ReplicaRecord r) {
+        return new PutAck(r.key(), r.valueHash(), r.expiresAtMillis(), r.binding());
     }
 
     /** A peer's answer to a copy: stored, refused, or a typed storage fault. */
@@ -181,9 +195,9 @@ final class ReplicaCoordinator {
         }
         quorum.asked();
         long timeout = nanos(ctx.config().requestTimeoutMillis());
-        Copy copy = new Copy(record, r, quorum, ctx.now() + timeout);
+        Copy copy = new Copy(copyOf(p, record), r, quorum, ctx.now() + timeout);
         // The remaining time as of now: a copy asked for later must not carry time that has passed since.
-        PatientRequest.send(ctx, members, r, new StoreReplicas(List.of(replica.toWire(record))), timeout,
+        PatientRequest.send(ctx, members, r, copyOf(p, record), timeout,
                 () -> {
                     copy.resend();
                     if (!quorum.isDecided() && !ctx.stopped()) {
@@ -205,15 +219,15 @@ final class ReplicaCoordinator {
      * raise its RTO gets fewer.
      */
     private final class Copy {
-        private final StoredRecord record;
+        private final StoreReplicas copy;
         private final Contact to;
         private final PutQuorum quorum;
         private final long deadlineNanos;
         private long intervalNanos;
         private boolean counted;
 
-        Copy(StoredRecord record, Contact to, PutQuorum quorum, long deadlineNanos) {
-            this.record = record;
+        Copy(StoreReplicas copy, Contact to, PutQuorum quorum, long deadlineNanos) {
+            this.copy = copy;
             this.to = to;
             this.quorum = quorum;
             this.deadlineNanos = deadlineNanos;
@@ -225,7 +239,7 @@ final class ReplicaCoordinator {
                 return;
             }
             intervalNanos = Math.min(Math.max(2 * intervalNanos, members.rtoNanos(to.id())), left);
-            ctx.outbox().request(to, new StoreReplicas(List.of(replica.toWire(record))), intervalNanos,
+            ctx.outbox().request(to, copy, intervalNanos,
                     ReplyHandler.of(reply -> answered(reply.body()), this::resend));
         }
 

@@ -13,6 +13,11 @@ interface ReplyHandler {
 
     void onTimeout();
 
+    /** Whether a replica's {@code PutAck} may answer this request: only a gateway's attributed put takes them. */
+    default boolean takesPutAcks() {
+        return false;
+    }
+
     /**
      * The request was shed to make room for newer ones ({@link PendingRequests}): no answer will be taken for it. By
      * default the same as a timeout, which is what it costs the caller; a client's request says so instead.

@@ -20,7 +20,7 @@ public final class PlantedBugs {
          * it holds as a tombstone (instead of sending the tombstone back), and writes whatever it is sent.
          */
         TOMBSTONE_RULE_OFF,
-        /** A record copied to another replica carries one second more than it has left. */
+        /** A replica takes every copy it is sent with one second more than the copy carries. */
         EXTRA_SECOND_ON_COPY,
         /** With {@code --fsync}, the virtual disk calls a write durable before its sync (as if fsync were off). */
         DURABLE_BEFORE_SYNC,
@@ -48,7 +48,12 @@ public final class PlantedBugs {
          * A node answers a range digest from anyone by reading all of the range it names, with no bound on the scans
          * one peer has running: a stranger's whole-ring digest costs it a scan of its whole store.
          */
-        REPAIR_SCANS_UNBOUNDED
+        REPAIR_SCANS_UNBOUNDED,
+        /**
+         * A gateway takes its put's root at its word, as before protocol 14: an OK from any node that names the
+         * request acknowledges the put, whoever stored it (the defence against faked acks, planted off).
+         */
+        PUT_ACKS_UNATTRIBUTED
     }
 
     /** No bug: how every node runs. */
@@ -78,6 +83,10 @@ public final class PlantedBugs {
 
     public boolean tombstoneRuleOff() {
         return has(Bug.TOMBSTONE_RULE_OFF);
+    }
+
+    public boolean putAcksUnattributed() {
+        return has(Bug.PUT_ACKS_UNATTRIBUTED);
     }
 
     public boolean repairScansUnbounded() {

@@ -37,6 +37,7 @@ import io.rattan.core.msg.Messages.NamespaceDefs;
 import io.rattan.core.msg.Messages.NamespaceQuery;
 import io.rattan.core.msg.Messages.Ping;
 import io.rattan.core.msg.Messages.Pong;
+import io.rattan.core.msg.Messages.PutAck;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.PutRequest;
 import io.rattan.core.msg.Messages.RangeDigest;
@@ -240,8 +241,13 @@ final class MessageArbitraries {
         m.put(MessageType.ITERATIVE_GET_REPLY, Combinators.combine(statuses(), Arbitraries.of(true, false),
                 valueEntries().list().ofMaxSize(6), hashes(), contactLists()).as(IterativeGetReply::new));
         m.put(MessageType.REMOVE_REPLY, Combinators.combine(statuses(), details()).as(RemoveReply::new));
-        m.put(MessageType.STORE_REPLICAS, replicaRecords().list().ofMaxSize(6).map(StoreReplicas::new));
+        m.put(MessageType.STORE_REPLICAS, Arbitraries.oneOf(
+                replicaRecords().list().ofMaxSize(6).map(StoreReplicas::new),
+                Combinators.combine(replicaRecords().list().ofMaxSize(6), contacts(), Arbitraries.longs())
+                        .as(StoreReplicas::new)));
         m.put(MessageType.STORE_ACK, nonNegativeInts().map(StoreAck::new));
+        m.put(MessageType.PUT_ACK, Combinators.combine(ids(), hashes(), Arbitraries.longs(), hashes())
+                .as(PutAck::new));
         m.put(MessageType.REMOVE_REPLICA, Combinators.combine(ids(), hashes(), secrets(), nonNegativeInts())
                 .as(RemoveReplica::new));
         m.put(MessageType.REMOVE_REPLICA_REPLY, statuses().map(RemoveReplicaReply::new));

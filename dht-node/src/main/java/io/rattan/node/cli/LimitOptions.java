@@ -57,9 +57,9 @@ final class LimitOptions {
     int watchesPerConnection = Limits.WATCHES_PER_CONNECTION_MAX;
 
     @Option(names = "--require-id-proof", arity = "1", paramLabel = "true|false",
-            description = "Take only peers that prove their id with their key (protocol 13). false only while a "
-                    + "cluster is upgraded from 12, whose nodes cannot; set it back once rattan_peers_older_protocol "
-                    + "is 0 on every node (docs/deploy.md).")
+            description = "Take only peers that prove their id with their key. Every protocol version this build "
+                    + "speaks (13 and 14) proves ids, so false changes nothing since 14; it is kept so that the "
+                    + "settings of an upgrade from 12 still start (docs/deploy.md).")
     boolean requireIdProof = true;
 
     Limits limits() {

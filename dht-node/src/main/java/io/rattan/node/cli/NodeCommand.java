@@ -174,6 +174,12 @@ final class NodeCommand implements Callable<Integer> {
                     + "previous release does: that one only). For a rolling upgrade (docs/deploy.md).")
     int protocolVersion = MessageCodec.VERSION;
 
+    @Option(names = "--require-put-acks", arity = "1", paramLabel = "true|false",
+            description = "Acknowledge a put through this node only when W replicas have each acknowledged their "
+                    + "copy to it (protocol 14; the default). false only while nodes of 13, which send no such "
+                    + "acks, are in the cluster: the put's root is then taken at its word (docs/deploy.md).")
+    boolean requirePutAcks = true;
+
     @Option(names = "--watch-lease-ms", paramLabel = "MS",
             description = "How long this node, as a key's replica, keeps a gateway's watch registration unless it is "
                     + "renewed; as a gateway it renews at a third of it, and reads a replica again then if a push "
@@ -291,7 +297,8 @@ final class NodeCommand implements Callable<Integer> {
                     NodeConfigs.withClientLimits(config.withIdsPerIp(idsPerIp), valueBytesMax, ttlSecondsMax),
                     requestTimeoutMillis, rtoInitialMillis, rtoMinMillis, rtoMaxMillis).toBuilder()
                     .watch(new WatchLimits(watchLeaseMillis, watchesMax, watchRegistrationsMax,
-                            Math.max(1, watchRegistrationsMax / 4))).protocolVersion(protocolVersion).build();
+                            Math.max(1, watchRegistrationsMax / 4))).protocolVersion(protocolVersion)
+                    .putAcksRequired(requirePutAcks).build();
             Path dir = dataDir != null ? dataDir : Path.of("rattan-data", "node-" + peerPort);
             if (tlsDir != null) {
                 applyTlsDir(dir);

@@ -27,6 +27,8 @@ public interface TransportListener {
         CONNECTION_LOST,
         /** The frame could not be encoded (a bug in the sender: a field breaks a wire bound). */
         UNENCODABLE,
+        /** The peer speaks a protocol version that has no such message (a put's ack to a gateway of 13). */
+        OLDER_PEER,
         /** The transport was closed or halted. */
         CLOSED,
         /**

@@ -276,8 +276,8 @@ public final class NettyTransport implements Transport, AutoCloseable {
     }
 
     /**
-     * Refuses peers that cannot prove their ids (those that speak only 12), as {@code --require-id-proof} says: to be
-     * called before the peer server starts.
+     * Refuses peers that cannot prove their ids, as {@code --require-id-proof} says: to be called before the peer server
+     * starts. Since protocol 14 no version this node speaks lacks proofs, so it changes nothing but is kept for the flag.
      */
     public void requireIdProofs() {
         versions.requireProofs();

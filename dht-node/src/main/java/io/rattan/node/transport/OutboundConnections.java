@@ -284,8 +284,13 @@ final class OutboundConnections {
 
         /** Encodes {@code envelope} in this connection's version and writes it; drops what cannot be. */
         private void encodeAndWrite(Envelope envelope) {
+            MessageCodec codec = taught != null ? taught.codec : versions.codecFor(to);
+            if (!MessageCodec.carries(envelope.body().type(), codec.version())) {
+                drop(DropReason.OLDER_PEER);
+                return;
+            }
             try {
-                writeEnvelope((taught != null ? taught.codec : versions.codecFor(to)).encode(envelope));
+                writeEnvelope(codec.encode(envelope));
             } catch (RuntimeException e) {
                 unencodable(envelope, to, e);
             }
@@ -297,8 +302,14 @@ final class OutboundConnections {
          */
         void queue(Envelope envelope) {
             int size;
+            MessageCodec codec = versions.codecFor(to);
+            // A message the oldest version lacks (a put's ack) is sized in this node's own: whether the peer reads
+            // it is known at the welcome, when encodeAndWrite drops it for a peer of the older version.
+            if (!MessageCodec.carries(envelope.body().type(), codec.version())) {
+                codec = versions.own();
+            }
             try {
-                size = versions.codecFor(to).encodedSize(envelope);
+                size = codec.encodedSize(envelope);
             } catch (RuntimeException e) {
                 unencodable(envelope, to, e);
                 return;

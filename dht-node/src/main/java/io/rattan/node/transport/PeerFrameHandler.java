@@ -154,7 +154,7 @@ final class PeerFrameHandler extends SimpleChannelInboundHandler<Envelope> {
             refuse(ctx, RefusalReason.BAD_ANSWER, "a wrong challenge answer");
             return;
         }
-        // A peer that speaks 13 proves its id too; one of 12 cannot, and is taken on its address alone.
+        // Every version from 13 on proves the id (a peer of 12, which cannot, no longer gets this far: see onHello).
         if (version >= IdProofs.SINCE && !IdProofs.holds(((ChallengeAnswer) answer.body()).proof(), claimed.id(),
                 nonce, transport.identity())) {
             refuse(ctx, RefusalReason.UNPROVEN_ID, "an answer that does not prove the id " + claimed.id());

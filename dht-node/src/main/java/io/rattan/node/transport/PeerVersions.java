@@ -59,7 +59,7 @@ final class PeerVersions {
 
     /**
      * Takes from now on only peers that share a version with proofs of their ids ({@link IdProofs#SINCE}), when this
-     * node speaks one: a node told to speak 12 cannot require them.
+     * node speaks one (every version from 13 on does).
      */
     void requireProofs() {
         floor = own.version() >= IdProofs.SINCE ? IdProofs.SINCE : 0;

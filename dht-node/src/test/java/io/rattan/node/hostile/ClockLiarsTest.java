@@ -5,7 +5,6 @@ import static io.rattan.node.netty.Handshakes.expect;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.rattan.api.Id;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.MessageType;
 import io.rattan.core.msg.Messages.JoinInfo;
@@ -58,14 +57,13 @@ class ClockLiarsTest {
      * node 0's pong must then carry no time (unsettled) or the true one: moved, it settles and tells the liars' time.
      */
     private void assertLiarsMoveNothing(NodeConfig config, List<String> hosts, long aheadMillis) throws Exception {
-        try (LocalCluster cluster = LocalCluster.start(2, dir, config,
-                o -> o.withLimits(o.limits().withIdProofRequired(false)))) {
+        try (LocalCluster cluster = LocalCluster.start(2, dir, config)) {
             int port = cluster.node(0).contact().address().port();
             List<RawPeer> liars = new ArrayList<>();
             List<AtomicInteger> answered = new ArrayList<>();
-            try (RawPeer messenger = new RawPeer(Id.ofName("messenger"), "127.0.0.9", null)) {
+            try (RawPeer messenger = new RawPeer("messenger", "127.0.0.9")) {
                 for (int i = 0; i < hosts.size(); i++) {
-                    RawPeer liar = new RawPeer(Id.ofName("clock-liar-" + i), hosts.get(i), null);
+                    RawPeer liar = new RawPeer("clock-liar-" + i, hosts.get(i));
                     liars.add(liar);
                     answered.add(answerPingsAhead(liar.dialAndProve(port, true), aheadMillis));
                 }

@@ -37,10 +37,9 @@ final class HostileCluster implements AutoCloseable {
     /** As {@link #start(int, Path, NodeConfig)}, the client's builder passed through {@code clientOptions} first. */
     static HostileCluster start(int nodes, Path dir, NodeConfig config,
                                 UnaryOperator<RattanClient.Builder> clientOptions) throws IOException {
-        // The strangers here speak 12 and claim ids they chose, as one can while a cluster is upgraded from 12
-        // (--require-id-proof false): the defences under test hold by address, whatever proves the id.
-        LocalCluster cluster = LocalCluster.start(nodes, dir, config,
-                o -> o.withLimits(o.limits().withIdProofRequired(false)));
+        // The strangers here prove the ids they claim (every version a node speaks proves ids): the defences under
+        // test hold by address, whatever proves the id.
+        LocalCluster cluster = LocalCluster.start(nodes, dir, config);
         try {
             RattanClient client = clientOptions.apply(RattanClient.builder()
                     .gateway(new Address("127.0.0.1", cluster.node(0).gatewayAddress().getPort()))).build();

@@ -16,6 +16,7 @@ import io.rattan.client.PutResult;
 import io.rattan.client.RattanClient;
 import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.env.ExpiryClock;
+import io.rattan.core.id.NodeKey;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.MessageType;
 import io.rattan.core.msg.Messages.Challenge;
@@ -47,10 +48,12 @@ import io.rattan.core.net.Contact;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.node.LocalCluster;
 import io.rattan.node.RattanNode;
+import io.rattan.node.identity.NodeKeyFile;
 import io.rattan.node.netty.Handshakes.RawPeer;
 import io.rattan.node.netty.Handshakes;
 import io.rattan.node.netty.TestMessages;
 import io.rattan.node.transport.NettyTransport;
+import io.rattan.node.transport.TestProofs;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -162,8 +165,8 @@ class HostilePeersTest {
         Id bystander = cluster.nodes().stream().map(n -> n.contact().id())
                 .filter(id -> !id.equals(victim.id()) && !id.equals(neighbour.contact().id())).findFirst()
                 .orElseThrow();
-        try (RawPeer forger = new RawPeer(bystander).dialAndProve(port(neighbour), true);
-             RawPeer thief = new RawPeer(victim.id()).dialAndProve(port(neighbour), true)) {
+        try (RawPeer forger = holding(bystander).dialAndProve(port(neighbour), true);
+             RawPeer thief = holding(victim.id()).dialAndProve(port(neighbour), true)) {
             // A goodbye naming the victim on the forger's own proven connection: refused by the transport.
             forger.send(new Envelope(victim, 1, new Leave()));
             // The victim's id from the thief's own (proven) address: no takeover, and its goodbye is ignored.
@@ -500,11 +503,20 @@ class HostilePeersTest {
     /**
      * A stranger at its own address, proven to {@code node}. It claims the id of a live node other than {@code node}
      * (an id bound elsewhere is never taken over), so that it never enters a table where honest traffic would be
-     * routed to it and lost, which would disturb the other tests of this class.
+     * routed to it and lost, which would disturb the other tests of this class. Since every version a node speaks
+     * proves ids, it holds that node's key: a test can read it from the node's data directory, an attacker cannot.
      */
     private static RawPeer prove(String why, RattanNode node) throws IOException {
         RattanNode other = cluster.node(0) == node ? cluster.node(NODES - 1) : cluster.node(0);
-        return new RawPeer(other.contact().id()).dialAndProve(port(node), true);
+        return holding(other.contact().id()).dialAndProve(port(node), true);
+    }
+
+    /** A raw peer at 127.0.0.1 that proves {@code id}, with the key of the cluster's node that has it. */
+    private static RawPeer holding(Id id) throws IOException {
+        RattanNode owner = cluster.nodes().stream().filter(n -> n.contact().id().equals(id)).findFirst()
+                .orElseThrow();
+        NodeKey key = NodeKeyFile.read(owner.dataDir().resolve(NodeKeyFile.FILE_NAME)).orElseThrow();
+        return new RawPeer(id, TestProofs.prover(key));
     }
 
     private static int port(RattanNode node) {

@@ -1,7 +1,6 @@
 package io.rattan.node.hostile;
 
 import static io.rattan.node.netty.Handshakes.expect;
-import static io.rattan.node.netty.TestMessages.PREVIOUS;
 import static io.rattan.node.netty.TestMessages.readFrame;
 import static io.rattan.node.netty.TestMessages.writeFrame;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -13,6 +12,7 @@ import io.rattan.api.Id;
 import io.rattan.client.PutResult;
 import io.rattan.client.RattanClient;
 import io.rattan.core.codec.MessageCodec;
+import io.rattan.core.id.NodeKey;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.MessageType;
@@ -27,7 +27,10 @@ import io.rattan.core.store.StoredRecord;
 import io.rattan.node.LocalCluster;
 import io.rattan.node.RattanNode;
 import io.rattan.node.netty.Handshakes;
+import io.rattan.node.netty.TestMessages;
+import io.rattan.node.transport.TestProofs;
 import java.io.IOException;
+import java.math.BigInteger;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -54,9 +57,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The leaf-set flood of issue 18 on real sockets: one host, 127.0.0.9, claims 4,096 ids adjacent to a victim key.
- * Eight of them it proves to every node (a real handshake each: it listens where it claims to) and keeps speaking
- * from, so that they are first-hand contacts, verified, and nearer the key than any honest node: only the per-IP
- * bound keeps them out. All 4,096 it announces in leaf-set exchanges and join contact lists, second hand: none of the
+ * Eight of them it proves to every node (a real handshake each: it listens where it claims to, and holds the keys
+ * whose hashes they are) and keeps speaking from, so that they are first-hand contacts, verified, and nearer the key
+ * than any honest node: only the per-IP bound keeps them out. Ids are hashes of keys, so the attacker draws keys until
+ * eight ids fall near the key, which lies mid-way in the widest gap between honest nodes. All 4,096 it announces in
+ * leaf-set exchanges and join contact lists, second hand: none of the
  * others answers a probe, so none may enter. Asserted: in every node's leaf set the host holds at most N places
  * (and does reach N, so the bound is what holds it), the honest members keep the rest, no id that was only announced
  * ever gets in, and a put and gets of the victim key reach honest replicas.
@@ -70,7 +75,7 @@ class LeafSetFloodTest {
     private static final Duration WAIT = Duration.ofSeconds(60);
     // k = 4 on a leaf set of 3 per side: the attacker's N = 2 ids near the key leave two honest replicas for W = 2.
     private static final NodeConfig CONFIG = NodeConfig.defaults().withLeafSetHalf(3);
-    private static final Id VICTIM = Id.ofName("flood-victim");
+    private static Id victim;
 
     @TempDir
     static Path dir;
@@ -93,10 +98,42 @@ class LeafSetFloodTest {
         HostileCluster.close(nodes);
     }
 
-    /** The {@code i}-th fake id: alternately clockwise and counter-clockwise of the victim key, 2^100 apart. */
+    /** The {@code i}-th announced id: alternately clockwise and counter-clockwise of the victim key, 2^100 apart. */
     private static Id fake(int i) {
         long step = (long) (i / 2 + 1) << 36;
-        return i % 2 == 0 ? VICTIM.plus(new Id(0, step, 0)) : VICTIM.minus(new Id(0, step, 0));
+        return i % 2 == 0 ? victim.plus(new Id(0, step, 0)) : victim.minus(new Id(0, step, 0));
+    }
+
+    /** The middle of the widest gap between the honest nodes' ids: its nearest honest node is 1/16 of the ring away. */
+    private static Id farFromHonestNodes() {
+        List<Id> ids = cluster.nodes().stream().map(n -> n.contact().id()).sorted().toList();
+        Id best = null;
+        BigInteger widest = BigInteger.ZERO;
+        for (int i = 0; i < ids.size(); i++) {
+            Id from = ids.get(i);
+            BigInteger gap = new BigInteger(1, ids.get((i + 1) % ids.size()).minus(from).toBytes());
+            if (best == null || gap.compareTo(widest) > 0) {
+                widest = gap;
+                best = from;
+            }
+        }
+        return best.plus(Id.fromHex(String.format("%040x", widest.shiftRight(1))));
+    }
+
+    /**
+     * {@code count} keys whose ids lie within 1/64 of the ring of {@code key}: nearer than any honest node, as the
+     * gap it sits in is at least 1/8 of the ring. About 32 draws a key.
+     */
+    private static List<NodeKey> keysNear(Id key, int count) {
+        Id within = Id.fromHex("04" + "0".repeat(38));
+        List<NodeKey> out = new ArrayList<>();
+        for (int seed = 0; out.size() < count; seed++) {
+            NodeKey k = TestMessages.key("flood-" + seed);
+            if (k.id().distanceTo(key).compareTo(within) <= 0) {
+                out.add(k);
+            }
+        }
+        return out;
     }
 
     @Test
@@ -105,13 +142,14 @@ class LeafSetFloodTest {
         int full = Math.min(2 * CONFIG.leafSetHalf(), NODES - 1);
         await().atMost(WAIT).until(() -> cluster.nodes().stream().allMatch(node -> node.status().leafSet().size()
                 == full));
+        victim = farFromHonestNodes();
         byte[] before = "before the flood".getBytes(StandardCharsets.UTF_8);
-        client.putSync(VICTIM, before, Duration.ofMinutes(10));
+        client.putSync(victim, before, Duration.ofMinutes(10));
 
         try (FakeHost attacker = new FakeHost(ATTACKER_IP)) {
             List<FakeHost.Fake> proven = new ArrayList<>();
-            for (int i = 0; i < PROVEN; i++) {
-                proven.add(attacker.fake(fake(i)));
+            for (NodeKey k : keysNear(victim, PROVEN)) {
+                proven.add(attacker.fake(k));
             }
             for (RattanNode node : cluster.nodes()) {
                 for (FakeHost.Fake f : proven) {
@@ -162,12 +200,12 @@ class LeafSetFloodTest {
 
         // The attacker fell silent: the key is served by honest replicas.
         byte[] after = "after the flood".getBytes(StandardCharsets.UTF_8);
-        PutResult put = client.putSync(VICTIM, after, Duration.ofMinutes(10));
-        assertThat(honestCopies(VICTIM, put.valueHash())).isGreaterThanOrEqualTo(CONFIG.writeQuorum());
-        await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> assertThat(client.getSync(VICTIM).values())
+        PutResult put = client.putSync(victim, after, Duration.ofMinutes(10));
+        assertThat(honestCopies(victim, put.valueHash())).isGreaterThanOrEqualTo(CONFIG.writeQuorum());
+        await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> assertThat(client.getSync(victim).values())
                 .extracting(v -> new String(v.bytes(), StandardCharsets.UTF_8))
                 .containsExactlyInAnyOrder("before the flood", "after the flood"));
-        assertThat(honestCopies(VICTIM, Bytes.wrap(before).sha256())).isGreaterThanOrEqualTo(CONFIG.writeQuorum());
+        assertThat(honestCopies(victim, Bytes.wrap(before).sha256())).isGreaterThanOrEqualTo(CONFIG.writeQuorum());
     }
 
     private static int honestCopies(Id key, Bytes valueHash) throws Exception {
@@ -197,22 +235,24 @@ class LeafSetFloodTest {
             this.ip = ip;
         }
 
-        Fake fake(Id id) throws IOException {
-            return new Fake(id);
+        Fake fake(NodeKey key) throws IOException {
+            return new Fake(key);
         }
 
         /** A fake id that proves itself to nodes: its listener hands each node's challenge to the proof awaiting it. */
         final class Fake {
             final Contact contact;
+            private final NodeKey key;
             private final ServerSocket listener;
             private final Map<Id, BlockingQueue<Long>> challenges = new ConcurrentHashMap<>();
             private final Map<Id, Socket> toNode = new ConcurrentHashMap<>();
 
-            Fake(Id id) throws IOException {
+            Fake(NodeKey key) throws IOException {
+                this.key = key;
                 listener = new ServerSocket(0, 50, InetAddress.getByName(ip));
                 sockets.add(listener);
-                contact = new Contact(id, new Address(ip, listener.getLocalPort()));
-                Handshakes.acceptEach(listener, "fake-" + id.shortHex(), sockets, this::read);
+                contact = new Contact(key.id(), new Address(ip, listener.getLocalPort()));
+                Handshakes.acceptEach(listener, "fake-" + key.id().shortHex(), sockets, this::read);
             }
 
             private BlockingQueue<Long> challengesFrom(Id node) {
@@ -243,11 +283,11 @@ class LeafSetFloodTest {
                 s.bind(new InetSocketAddress(ip, 0));
                 s.connect(new InetSocketAddress("127.0.0.1", node.contact().address().port()), 20_000);
                 s.setSoTimeout(20_000);
-                // In the version before, whose ids are taken without a proof: these ids are chosen, not drawn.
-                writeFrame(s, new Envelope(contact, 0, new Hello(MessageCodec.VERSION_OLDEST)), PREVIOUS);
+                writeFrame(s, new Envelope(contact, 0, new Hello(MessageCodec.VERSION)));
                 Long nonce = challengesFrom(node.contact().id()).poll(20, TimeUnit.SECONDS);
                 assertThat(nonce).as("%s's challenge of %s", node.contact(), contact).isNotNull();
-                writeFrame(s, new Envelope(contact, nonce, new ChallengeAnswer(null)));
+                writeFrame(s, new Envelope(contact, nonce, new ChallengeAnswer(
+                        TestProofs.prover(key).apply(nonce, node.contact()))));
                 expect(s, MessageType.WELCOME);
                 toNode.put(node.contact().id(), s);
             }

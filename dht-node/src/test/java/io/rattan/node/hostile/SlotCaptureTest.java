@@ -3,12 +3,13 @@ package io.rattan.node.hostile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.rattan.api.Id;
+import io.rattan.core.id.NodeKey;
 import io.rattan.core.msg.Messages.Ping;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.node.LocalCluster;
 import io.rattan.node.RattanNode;
 import io.rattan.node.hostile.LeafSetFloodTest.FakeHost;
+import io.rattan.node.netty.TestMessages;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,7 +46,7 @@ class SlotCaptureTest {
             int ownDigit = node.contact().id().digit(0);
             for (int digit = 0; digit < 16; digit++) {
                 if (digit != ownDigit) {
-                    fakes.add(attacker.fake(idWithFirstDigit(digit)));
+                    fakes.add(attacker.fake(keyWithFirstDigit(digit)));
                 }
             }
             // The fakes never answer the node's probes, so it drops them again after a few timeouts: watch the most
@@ -68,12 +69,15 @@ class SlotCaptureTest {
         }
     }
 
-    /** An id whose first hex digit is {@code digit}: a node whose own is another sits it in row 0, column digit. */
-    private static Id idWithFirstDigit(int digit) {
+    /**
+     * A key whose id's first hex digit is {@code digit}: a node whose own is another sits it in row 0, column digit.
+     * Ids are hashes of keys, so it draws keys until one fits: 16 draws on average.
+     */
+    private static NodeKey keyWithFirstDigit(int digit) {
         for (int i = 0; ; i++) {
-            Id id = Id.ofName("slot-capture-" + digit + "-" + i);
-            if (id.digit(0) == digit) {
-                return id;
+            NodeKey key = TestMessages.key("slot-capture-" + digit + "-" + i);
+            if (key.id().digit(0) == digit) {
+                return key;
             }
         }
     }

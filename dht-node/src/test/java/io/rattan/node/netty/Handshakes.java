@@ -13,6 +13,7 @@ import io.rattan.core.msg.Messages.Hello;
 import io.rattan.core.msg.Messages.IdProof;
 import io.rattan.core.msg.Messages.Welcome;
 import io.rattan.core.net.Contact;
+import io.rattan.node.transport.TestProofs;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -45,13 +46,18 @@ public final class Handshakes {
         /** What the node's own hello claimed. */
         public Contact node;
 
-        // Makes the proof of our claimed id for a nonce and the node's contact; null: we speak the version before,
-        // whose ids are taken without one (a chosen id must, as it cannot be a key's hash).
+        // Makes the proof of our claimed id for a nonce and the node's contact; null: we answer in the oldest
+        // version without one, which no node of this build takes (every version it speaks proves ids).
         private final BiFunction<Long, Contact, IdProof> prover;
 
-        /** A peer of the version before (no proof): it may claim any id. */
-        public RawPeer(io.rattan.api.Id id) throws IOException {
-            this(id, null);
+        /** A peer of this version with a key of its own, drawn from {@code name}: it proves its own id. */
+        public RawPeer(String name) throws IOException {
+            this(name, "127.0.0.1");
+        }
+
+        /** As {@link #RawPeer(String)}, listening on {@code host}, an address of this machine's loopback. */
+        public RawPeer(String name, String host) throws IOException {
+            this(TestMessages.key(name).id(), host, TestProofs.prover(TestMessages.key(name)));
         }
 
         /** A peer of this version claiming {@code id}, whose answers carry {@code prover}'s proof. */

@@ -209,7 +209,7 @@ class PeerServerTest {
 
     @Test
     void aWrongAnswerClosesTheConnection() throws IOException {
-        try (RawPeer peer = new RawPeer(Id.ofName("guesser"))) {
+        try (RawPeer peer = new RawPeer("guesser")) {
             peer.toNode = connect();
             writeFrame(peer.toNode, new Envelope(peer.contact, 0, new Hello(MessageCodec.VERSION)));
             peer.fromNode = peer.listener.accept();
@@ -252,14 +252,21 @@ class PeerServerTest {
         assertThat(received).extracting(Envelope::sender).extracting(Contact::id).containsExactly(member.id());
     }
 
-    /** With proofs required (a node's default), a peer that speaks only 12, which cannot prove its id, is refused. */
+    /**
+     * A peer that speaks only 12, which cannot prove its id, is refused at its hello: this build speaks 13 and 14, and
+     * both prove ids. One that answers in 13 without a proof is refused at its answer.
+     */
     @Test
-    void withProofsRequiredAPeerOfTwelveIsRefused() throws IOException {
-        transport.requireIdProofs();
+    void aPeerOfTwelveOrAnAnswerWithoutProofIsRefused() throws IOException {
         Contact twelve = new Contact(Id.ofName("twelve"), new Address("127.0.0.1", 4000));
         try (Socket old = connect()) {
-            writeFrame(old, new Envelope(twelve, 0, new Hello(MessageCodec.VERSION_OLDEST)), TestMessages.PREVIOUS);
+            TestMessages.writeFrameOf(old, new Envelope(twelve, 0, new Hello(12)), 12);
             assertThat(closedByPeer(old)).isTrue();
+        }
+        assertThat(refusedCount(RefusalReason.BAD_HELLO)).isEqualTo(1);
+        try (RawPeer unproven = new RawPeer(Id.ofName("unproven"), null)) {
+            assertThatThrownBy(() -> unproven.dialAndProve(server.localAddress().getPort(), false))
+                    .isInstanceOf(IOException.class);
         }
         assertThat(refusedCount(RefusalReason.UNPROVEN_ID)).isEqualTo(1);
         NodeKey key = TestMessages.key("thirteen");
@@ -271,21 +278,24 @@ class PeerServerTest {
     }
 
     /**
-     * A node of the previous release (12) writes its handshake in 11, the oldest version it reads, and names 12 in its
-     * hello's request id: it is challenged, taken without a proof, and welcomed in 12, which it reads.
+     * A node of the previous release (13) writes its hello in 12, the oldest version it reads, and names 13 in its
+     * hello's request id: it is challenged, answers in 13, which it shares with this node, with its proof, and is
+     * welcomed in 13.
      */
     @Test
     void aNodeOfThePreviousReleaseIsWelcomedInAVersionItReads() throws IOException {
         int previous = MessageCodec.VERSION_OLDEST;
-        try (RawPeer old = new RawPeer(Id.ofName("previous-release"))) {
+        NodeKey key = TestMessages.key("previous-release");
+        try (RawPeer old = new RawPeer(key.id(), null)) {
             old.toNode = connect();
             TestMessages.writeFrameOf(old.toNode, new Envelope(old.contact, previous, new Hello(previous - 1)),
                     previous - 1);
             old.fromNode = old.listener.accept();
             old.fromNode.setSoTimeout((int) WAIT.toMillis());
+            Envelope hello = Handshakes.expect(old.fromNode, MessageType.HELLO);
             Envelope challenge = Handshakes.expect(old.fromNode, MessageType.CHALLENGE);
-            TestMessages.writeFrameOf(old.toNode, new Envelope(old.contact, challenge.requestId(),
-                    new ChallengeAnswer(null)), previous - 1);
+            writeFrame(old.toNode, new Envelope(old.contact, challenge.requestId(), new ChallengeAnswer(
+                    TestProofs.prover(key).apply(challenge.requestId(), hello.sender()))), TestMessages.PREVIOUS);
             byte[] welcome = TestMessages.readRaw(old.toNode);
 
             assertThat(welcome[0]).as("the welcome's version").isEqualTo((byte) previous);
@@ -308,7 +318,7 @@ class PeerServerTest {
                         throw new IllegalStateException("node bug (expected by the test)");
                     }
                 }, "test", otherTransport, TransportListener.NONE);
-             RawPeer peer = new RawPeer(Id.ofName("peer"))) {
+             RawPeer peer = new RawPeer("peer")) {
             otherTransport.identity(new Contact(TestMessages.key("failing").id(), new Address("127.0.0.1",
                     failing.localAddress().getPort())), TestMessages.key("failing"));
             peer.dialAndProve(failing.localAddress().getPort(), false);
@@ -333,7 +343,7 @@ class PeerServerTest {
     }
 
     private RawPeer prove(String name) throws IOException {
-        return new RawPeer(Id.ofName(name)).dialAndProve(server.localAddress().getPort(), false);
+        return new RawPeer(name).dialAndProve(server.localAddress().getPort(), false);
     }
 
     private void assertServesANewConnection() throws IOException {

@@ -25,6 +25,8 @@ final class AckedPutReadableCheck {
     private final PartitionHistory partitions;
     private final GetDiagnosis diagnosis;
     private final CheckerTally tally;
+    /** Liars that store no copy they are sent: a get one of them answers misses what it was never given. */
+    private Set<Integer> storeNothing = Set.of();
 
     AckedPutReadableCheck(VirtualWorld world, PutLedger puts, StoreOracle stores,
                           PartitionHistory partitions, GetDiagnosis diagnosis, CheckerTally tally) {
@@ -36,6 +38,10 @@ final class AckedPutReadableCheck {
         this.tally = tally;
     }
 
+    void storeNothing(Set<Integer> liars) {
+        storeNothing = liars;
+    }
+
     /**
      * The acknowledged puts of {@code g}'s key that a whole answer to it must hold, judged now (its end): acknowledged
      * before it started, no remove started, not within S of their true expiry, not lost to disk faults.
@@ -45,7 +51,7 @@ final class AckedPutReadableCheck {
         List<PutRecord> out = new ArrayList<>();
         for (PutRecord p : puts.puts(g.key())) {
             if (p.acked() && p.ackNanos < g.startNanos() && p.removeStartNanos > end && !p.lostToDiskFaults
-                    && p.earliestExpiryNanos() - Checker.S_NANOS > end) {
+                    && !p.ackedOnLiarsWord && p.earliestExpiryNanos() - Checker.S_NANOS > end) {
                 out.add(p);
             }
         }
@@ -73,6 +79,9 @@ final class AckedPutReadableCheck {
                     Checker.HEAL_MOMENT_NANOS);
             if (excuse == null && copyInFlight(g, p, answerer)) {
                 excuse = Excuse.COPY_IN_FLIGHT;
+            }
+            if (excuse == null && answerer != null && storeNothing.contains(answerer.node())) {
+                excuse = Excuse.LIAR_ANSWERED;
             }
             if (excuse != null) {
                 tally.excused(excuse);

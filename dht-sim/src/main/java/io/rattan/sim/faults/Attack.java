@@ -14,9 +14,12 @@ import java.util.stream.Collectors;
 public enum Attack {
     /**
      * A put routed through the liar is answered OK and dropped; a copy asked of it is acknowledged and not stored.
-     * Succeeds when the gateway counts an answer it cannot attribute (rule 1a, then rule 1).
+     * Either way the liar also acknowledges a copy to the put's gateway in its own name (an unowned put's). Succeeds
+     * when the gateway counts an answer it cannot attribute (rule 1a, then rule 1). Defended: a gateway counts only
+     * replicas' own acks, one per node (and host), so L liars leave a put at least W − L copies; the checker
+     * counts, and does not assert, puts that liars' acks took below W.
      */
-    FAKE_ACK("fake-ack", Rule.W_COPIES_AT_ACK, null),
+    FAKE_ACK("fake-ack", Rule.W_COPIES_AT_ACK, PlantedBug.PUT_ACKS_UNATTRIBUTED),
     /** A get routed through the liar is answered OK with no value (rule 1). */
     FAKE_EMPTY("fake-empty", Rule.ACKED_PUT_READABLE, null),
     /** A get routed through the liar is answered OK with a value nobody put (rule 2). */

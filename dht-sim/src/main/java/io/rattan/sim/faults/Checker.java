@@ -10,6 +10,7 @@ import io.rattan.core.msg.Messages.RemoveReply;
 import io.rattan.core.msg.Messages.ValueEntry;
 import io.rattan.core.virtual.VirtualWorld;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -86,6 +87,7 @@ final class Checker {
     private final long livenessFromNanos;
     private final StoreOracle stores;
     private final PutLedger puts;
+    private Set<Integer> storeNothing = Set.of();
     private final CheckerTally tally;
     private final AckedPutReadableCheck readable;
     private final RemovedValueCheck removed;
@@ -149,7 +151,11 @@ final class Checker {
      */
     void putDone(PutRecord p, Message reply) {
         if (!(reply instanceof PutReply r) || r.status() != Status.OK) {
-            liveness(p.startNanos, "put of " + p.name() + ": " + reply);
+            if (p.droppedByLiar) {
+                tally.countDeniedByLiars();
+            } else {
+                liveness(p.startNanos, "put of " + p.name() + ": " + reply);
+            }
             return;
         }
         p.ackNanos = now();
@@ -158,8 +164,12 @@ final class Checker {
         if (copies < writeQuorum) {
             Set<Integer> destroyed = new TreeSet<>(fsync ? p.diskLostAt : p.lostAt);
             destroyed.removeAll(stores.recordHolders(p));
+            int liarAcks = p.liarAckers == null ? 0 : p.liarAckers.size();
             if (copies + destroyed.size() >= writeQuorum) {
                 tally.countAckedAfterDestroyed();
+            } else if (liarAcks > 0 && copies + destroyed.size() + liarAcks >= writeQuorum) {
+                p.ackedOnLiarsWord = true;
+                tally.countAckedOnLiarsWord();
             } else {
                 tally.violation(Rule.W_COPIES_AT_ACK, p.name() + " acknowledged (" + r.replicas() + " acks reported)"
                         + " with " + copies + (fsync ? " synced" : "") + " copies held; destroyed by disk faults on "
@@ -186,6 +196,32 @@ final class Checker {
             tally.violation(Rule.LOST_UNDER_FSYNC, p.name() + " acknowledged at " + p.ackNanos / 1e9 + " s lost: "
                     + "copies destroyed on " + p.lostAt + ", whole disks only on " + p.diskLostAt + "; W = "
                     + writeQuorum);
+        }
+    }
+
+    /** Nodes that take every copy sent them and store none (liars faking acks): rule 6 owes them nothing. */
+    void storeNothing(Collection<Integer> liars) {
+        storeNothing = Set.copyOf(liars);
+        readable.storeNothing(storeNothing);
+    }
+
+    Set<Integer> storeNothing() {
+        return storeNothing;
+    }
+
+    /**
+     * A liar acknowledged a copy of the put of {@code valueHash} under {@code key} to its gateway, storing none;
+     * {@code dropped}: it was routed the put itself and passed it on to no one.
+     */
+    void liarAcked(Id key, Bytes valueHash, int liar, boolean dropped) {
+        for (PutRecord p : puts.puts(key)) {
+            if (p.hash.equals(valueHash)) {
+                p.droppedByLiar |= dropped;
+                if (p.liarAckers == null) {
+                    p.liarAckers = new TreeSet<>();
+                }
+                p.liarAckers.add(liar);
+            }
         }
     }
 

@@ -26,6 +26,8 @@ final class CheckerTally {
     private long lostToPowerLoss;
     private long lostToDiskLoss;
     private long ackedAfterDestroyed;
+    private long ackedOnLiarsWord;
+    private long deniedByLiars;
     private long removesUndone;
     private long removedReturnedCutOff;
     private long removedReturnedUntold;
@@ -73,6 +75,14 @@ final class CheckerTally {
         ackedAfterDestroyed++;
     }
 
+    void countAckedOnLiarsWord() {
+        ackedOnLiarsWord++;
+    }
+
+    void countDeniedByLiars() {
+        deniedByLiars++;
+    }
+
     /**
      * A removed value returned by a get that may have read a node its tombstone had not reached, {@code ageNanos}
      * after that node could have been told (not positive: it could not have been yet).
@@ -105,7 +115,8 @@ final class CheckerTally {
     /** Everything counted and not asserted, for the run's result. */
     FaultRunResult.Counted counted() {
         return new FaultRunResult.Counted(new EnumMap<>(excused), lostToPowerLoss, lostToDiskLoss,
-                ackedAfterDestroyed, removesUndone, removedReturnedCutOff, removedReturnedUntold,
+                ackedAfterDestroyed, ackedOnLiarsWord, deniedByLiars, removesUndone, removedReturnedCutOff,
+                removedReturnedUntold,
                 removedReturnedUntoldMaxNanos / 1_000_000L,
                 finalMissesAfterClockFault, servedLateBeyondS);
     }

@@ -48,7 +48,7 @@ final class CopiesBackCheck {
         boolean anyShort = false;
         for (PutRecord p : checker.allPuts()) {
             if (!p.acked() || now - p.ackNanos < checker.inFlightNanos() || p.removeStartNanos != Long.MAX_VALUE
-                    || p.lostToDiskFaults
+                    || p.lostToDiskFaults || p.ackedOnLiarsWord
                     || p.earliestExpiryNanos() - 2 * Checker.S_NANOS <= now) {
                 continue;
             }
@@ -60,7 +60,7 @@ final class CopiesBackCheck {
                     holders.add(i);
                 }
             }
-            if (holders.size() < Math.min(k, replicas.size())) {
+            if (holders.size() < Math.min(k, replicas.size()) - liarsAmong(replicas)) {
                 anyShort = true;
                 if (atBound) {
                     checker.copiesNotBack(p, replicas, holders);
@@ -73,6 +73,15 @@ final class CopiesBackCheck {
         if (!atBound && now + SECOND < endNanos) {
             world.scheduler().schedule(SECOND, this::look);
         }
+    }
+
+    /** How many of {@code replicas} are liars that store no copy they are sent. */
+    private int liarsAmong(List<Integer> replicas) {
+        int n = 0;
+        for (int i : replicas) {
+            n += checker.storeNothing().contains(i) ? 1 : 0;
+        }
+        return n;
     }
 
     /** Values checked at the bound (0 if the run ended first). */

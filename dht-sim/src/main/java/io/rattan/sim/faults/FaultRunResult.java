@@ -66,14 +66,18 @@ public record FaultRunResult(FaultRunConfig config, long traceHash, long events,
     /**
      * What the checker counted and did not assert: misses excused, by reason; acknowledged puts lost to disk faults
      * (every copy destroyed: with a power loss among the faults, or whole disks only); puts acknowledged when a disk
-     * fault had destroyed copies they needed for W; acknowledged removes undone (disk faults destroyed every
+     * fault had destroyed copies they needed for W; puts acknowledged short of W because liars acknowledged copies
+     * they never stored (each liar's ack is at most one copy short: docs/security.md); puts that failed after a liar
+     * dropped them (denial, which attribution cannot stop: docs/security.md); acknowledged removes undone (disk faults
+     * destroyed every
      * tombstone: the value may come back); removed values returned by a get that may have read a node the
      * tombstone had not reached yet, before it could have been told or after (and the longest time since it could
      * have been); values missing from
      * the final read after a clock fault on a holder; values served late by nodes whose clocks were off by more than S.
      */
     public record Counted(EnumMap<Excuse, Long> excused, long lostToPowerLoss, long lostToDiskLoss,
-                          long ackedAfterDestroyed, long removesUndone, long removedReturnedCutOff,
+                          long ackedAfterDestroyed, long ackedOnLiarsWord, long deniedByLiars,
+                          long removesUndone, long removedReturnedCutOff,
                           long removedReturnedUntold,
                           long removedReturnedUntoldMaxMillis,
                           long finalMissesAfterClockFault, long servedLateBeyondS) {

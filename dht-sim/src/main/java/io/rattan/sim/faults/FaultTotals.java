@@ -18,6 +18,8 @@ final class FaultTotals {
     private final long[] lostDisk = new long[2];
     private final long[] mostLostInASeed = new long[2];
     private long ackedAfterDestroyed;
+    private long ackedOnLiarsWord;
+    private long deniedByLiars;
     private long removesUndone;
     private long removedCutOff;
     private long removedUntold;
@@ -50,6 +52,8 @@ final class FaultTotals {
         lostDisk[f] += c.lostToDiskLoss();
         mostLostInASeed[f] = Math.max(mostLostInASeed[f], c.lostToPowerLoss() + c.lostToDiskLoss());
         ackedAfterDestroyed += c.ackedAfterDestroyed();
+        ackedOnLiarsWord += c.ackedOnLiarsWord();
+        deniedByLiars += c.deniedByLiars();
         removesUndone += c.removesUndone();
         removedCutOff += c.removedReturnedCutOff();
         removedUntold += c.removedReturnedUntold();
@@ -83,6 +87,14 @@ final class FaultTotals {
         }
         out.printf(Locale.ROOT, "puts acknowledged short of W because a disk fault had destroyed copies (not counted "
                 + "toward W): %d%n", ackedAfterDestroyed);
+        if (ackedOnLiarsWord > 0) {
+            out.printf(Locale.ROOT, "puts acknowledged short of W because liars acknowledged copies they never stored "
+                    + "(W - L copies or more, L the liars that acked; not asserted): %d%n", ackedOnLiarsWord);
+        }
+        if (deniedByLiars > 0) {
+            out.printf(Locale.ROOT, "puts that failed after a liar dropped them (denial; not asserted): %d%n",
+                    deniedByLiars);
+        }
         out.printf(Locale.ROOT, "acknowledged removes undone: disk faults destroyed every tombstone: %d%n",
                 removesUndone);
         out.printf(Locale.ROOT, "removed values returned by a get that may have read a node not yet told: %d before it "

@@ -57,8 +57,9 @@ public final class FaultsCommand implements Callable<Integer> {
             + "ack-below-w, tombstone-rule-off, extra-second-on-copy, durable-before-sync (with --fsync), "
             + "repair-drops-last-wanted, repair-streams-no-tombstones, page-skips-boundary, quorum-page-never-more "
             + "cas-condition-ignored (with --registers), watch-never-reads-again (with --watches), "
-            + "tombstones-to-anyone (with --liars F --attacks secret-harvest) or repair-scans-unbounded (with "
-            + "--liars F --attacks repair-flood) (default: none).")
+            + "tombstones-to-anyone (with --liars F --attacks secret-harvest), repair-scans-unbounded (with "
+            + "--liars F --attacks repair-flood) or put-acks-unattributed (with --liars F --attacks fake-ack) "
+            + "(default: none).")
     String bug = "none";
 
     @Option(names = "--fsync", description = "Run every seed's nodes with --fsync: a write is acknowledged only "

@@ -13,6 +13,7 @@ import io.rattan.core.msg.Messages.DigestEntry;
 import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.GetRequest;
 import io.rattan.core.msg.Messages.HopAck;
+import io.rattan.core.msg.Messages.PutAck;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.PutRequest;
 import io.rattan.core.msg.Messages.RangeDigest;
@@ -108,6 +109,9 @@ final class LiarNodes implements VirtualNetwork.Interception {
     void checker(Checker checker, List<Id> keys) {
         this.checker = checker;
         this.keys = List.copyOf(keys);
+        if (lies(Attack.FAKE_ACK)) {
+            checker.storeNothing(indexes);
+        }
     }
 
     /** Exceptions the liars' nodes threw when a liar raced a put as their client. */
@@ -137,6 +141,10 @@ final class LiarNodes implements VirtualNetwork.Interception {
             }
             if (lies(Attack.FAKE_ACK)) {
                 answer(liar, e, p, new PutReply(Status.OK, world.config().writeQuorum(), ""));
+                if (p.stamp() == null) {
+                    fakeAck(liar, p.origin(), p.originRequestId(),
+                            new PutAck(p.key(), p.value().sha256(), p.expiresAtMillis(), p.binding()), true);
+                }
                 return told(Attack.FAKE_ACK);
             }
         }
@@ -145,6 +153,11 @@ final class LiarNodes implements VirtualNetwork.Interception {
         }
         if (m instanceof StoreReplicas s && lies(Attack.FAKE_ACK)) {
             send(liar, e.sender().address(), e.requestId(), new StoreAck(s.records().size()));
+            if (s.ackTo() != null && s.records().size() == 1) {
+                ReplicaRecord r = s.records().get(0);
+                fakeAck(liar, s.ackTo(), s.ackRequestId(),
+                        new PutAck(r.key(), r.valueHash(), r.expiresAtMillis(), r.binding()), false);
+            }
             return told(Attack.FAKE_ACK);
         }
         if (m instanceof RemoveRequest r && lies(Attack.FAKE_REMOVE)) {
@@ -298,6 +311,17 @@ final class LiarNodes implements VirtualNetwork.Interception {
     private void answer(int liar, Envelope e, Routed request, Message reply) {
         send(liar, e.sender().address(), e.requestId(), new HopAck());
         send(liar, request.origin().address(), request.originRequestId(), reply);
+    }
+
+    /**
+     * Tells a put's gateway, in the liar's own name, that it holds a copy it never stored; the checker learns which
+     * liars did, since W acks of which L are lies leave W − L copies (the bound of docs/security.md).
+     */
+    private void fakeAck(int liar, Contact gateway, long requestId, PutAck ack, boolean dropped) {
+        send(liar, gateway.address(), requestId, ack);
+        if (checker != null) {
+            checker.liarAcked(ack.key(), ack.valueHash(), liar, dropped);
+        }
     }
 
     private void send(int liar, Address to, long requestId, Message body) {

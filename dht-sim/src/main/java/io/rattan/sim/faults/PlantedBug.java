@@ -22,7 +22,9 @@ public enum PlantedBug {
     /** Issue 39's, with liars that harvest secrets only: repair sends tombstones back to any asker. */
     TOMBSTONES_TO_ANYONE(PlantedBugs.of(Bug.TOMBSTONES_TO_ANYONE), Rule.SECRET_TO_STRANGER),
     /** Issue 39's, with liars that flood repair requests only: any range digest reads all it names, unbounded. */
-    REPAIR_SCANS_UNBOUNDED(PlantedBugs.of(Bug.REPAIR_SCANS_UNBOUNDED), Rule.LIVENESS);
+    REPAIR_SCANS_UNBOUNDED(PlantedBugs.of(Bug.REPAIR_SCANS_UNBOUNDED), Rule.LIVENESS),
+    /** Issue 39's, with liars that fake acks only: a gateway takes the root's OK, as before protocol 14. */
+    PUT_ACKS_UNATTRIBUTED(PlantedBugs.of(Bug.PUT_ACKS_UNATTRIBUTED), Rule.W_COPIES_AT_ACK);
 
     private final PlantedBugs switches;
     private final Rule caughtBy;

@@ -24,6 +24,12 @@ final class PutRecord {
     long removeStartNanos = Long.MAX_VALUE;
     long removeAckNanos = Long.MAX_VALUE;
     boolean lostToDiskFaults;
+    /** Liars that acknowledged a copy of this put to its gateway without storing it (null: none). */
+    Set<Integer> liarAckers;
+    /** A liar dropped this put, routed through it (it answered the gateway in the root's place). */
+    boolean droppedByLiar;
+    /** Acknowledged short of W copies because liars' acks made up the rest: rules 1, 5 and 6 do not hold it. */
+    boolean ackedOnLiarsWord;
     // Counted among the losses (once acknowledged and lost).
     boolean lossCounted;
     // Its remove was acknowledged, and then at some instant disk faults had destroyed every tombstone of it.

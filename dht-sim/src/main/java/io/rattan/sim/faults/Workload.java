@@ -135,7 +135,8 @@ final class Workload {
         List<PutRecord> candidates = new ArrayList<>();
         for (PutRecord p : checker.puts(key)) {
             // A value every copy of which a disk fault destroyed is gone rightly: removing it would answer NOT_FOUND.
-            if (p.acked() && p.removeStartNanos == Long.MAX_VALUE && !p.lostToDiskFaults
+            // So may one that liars' acks alone acknowledged.
+            if (p.acked() && p.removeStartNanos == Long.MAX_VALUE && !p.lostToDiskFaults && !p.ackedOnLiarsWord
                     && p.earliestExpiryNanos() > now() + 5 * SECOND) {
                 candidates.add(p);
             }
