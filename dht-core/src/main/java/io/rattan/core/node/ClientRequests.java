@@ -201,7 +201,7 @@ final class ClientRequests {
         if (routed instanceof PutRequest p && attributesAcks()) {
             new AttributedPut(ctx, p, ackQuorum(), started + timeout,
                     m -> answered(request, started, new Envelope(null, id, m), reply), timedOut, shed,
-                    () -> resend(p)).start(id);
+                    () -> resend(p, started)).start(id);
         } else {
             ctx.outbox().expect(id, started, timeout, true, ReplyHandler.of(
                     e -> answered(request, started, e, reply), timedOut, shed));
@@ -220,13 +220,26 @@ final class ClientRequests {
         }
     }
 
-    /** Sends a put once more, by a random neighbour as its first hop (from here when it knows none). */
-    private void resend(PutRequest p) {
+    /**
+     * Sends a put once more, by a random neighbour as its first hop (from here when it knows none). Its TTL is what is
+     * left of it, in whole seconds: a root that sets aside the gateway's stamp (a gateway clock ahead) takes its own
+     * clock + TTL, which must not outlive the first try's. An unowned put with less than a second left goes no more.
+     */
+    private void resend(PutRequest p, long startedNanos) {
+        int ttl = p.ttlSeconds();
+        if (p.stamp() == null) {
+            ttl -= (int) ((ctx.now() - startedNanos + NodeContext.nanos(999)) / NodeContext.nanos(1000));
+            if (ttl < 1) {
+                return;
+            }
+        }
+        PutRequest again = new PutRequest(p.key(), p.value(), ttl, p.expiresAtMillis(), p.binding(), p.origin(),
+                p.originRequestId(), 0, p.stamp(), p.condition());
         List<Contact> others = members.usableNeighbours(c -> true);
         if (others.isEmpty()) {
-            router.route(p, new HashSet<>());
+            router.route(again, new HashSet<>());
         } else {
-            router.forward(p, others.get(ctx.random().nextInt(others.size())), new HashSet<>());
+            router.forward(again, others.get(ctx.random().nextInt(others.size())), new HashSet<>());
         }
     }
 

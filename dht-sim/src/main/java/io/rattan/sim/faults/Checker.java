@@ -199,10 +199,13 @@ final class Checker {
         }
     }
 
-    /** Nodes that take every copy sent them and store none (liars faking acks): rule 6 owes them nothing. */
-    void storeNothing(Collection<Integer> liars) {
+    /**
+     * Nodes that take every copy sent them and store none (liars faking acks): rule 6 owes them nothing, and, when
+     * {@code answersHonest} (they forge no get answer), a get one of them answers misses what it was never given.
+     */
+    void storeNothing(Collection<Integer> liars, boolean answersHonest) {
         storeNothing = Set.copyOf(liars);
-        readable.storeNothing(storeNothing);
+        readable.storeNothing(answersHonest ? storeNothing : Set.of());
     }
 
     Set<Integer> storeNothing() {

@@ -110,7 +110,8 @@ final class LiarNodes implements VirtualNetwork.Interception {
         this.checker = checker;
         this.keys = List.copyOf(keys);
         if (lies(Attack.FAKE_ACK)) {
-            checker.storeNothing(indexes);
+            // With fake-empty too, a liar's empty answer may be that attack's lie: rule 1 must count it.
+            checker.storeNothing(indexes, !lies(Attack.FAKE_EMPTY));
         }
     }
 
