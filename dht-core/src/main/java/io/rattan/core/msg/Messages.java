@@ -235,6 +235,12 @@ public final class Messages {
             return MessageType.PUT_REQUEST;
         }
 
+        /** This put with {@code ttl} seconds left (a gateway's second try). */
+        public PutRequest withTtlSeconds(int ttl) {
+            return new PutRequest(key, value, ttl, expiresAtMillis, binding, origin, originRequestId, hops, stamp,
+                    condition);
+        }
+
         public PutRequest nextHop() {
             return new PutRequest(key, value, ttlSeconds, expiresAtMillis, binding, origin, originRequestId, hops + 1,
                     stamp, condition);
@@ -427,6 +433,11 @@ public final class Messages {
      * ({@code AttributedPut}); a hop that changed what the put carries is caught by the fields not matching.
      */
     public record PutAck(Id key, Bytes valueHash, long expiresAtMillis, Bytes binding) implements Message {
+        /** The ack of a replica that holds {@code r}. */
+        public static PutAck of(ReplicaRecord r) {
+            return new PutAck(r.key(), r.valueHash(), r.expiresAtMillis(), r.binding());
+        }
+
         public MessageType type() {
             return MessageType.PUT_ACK;
         }

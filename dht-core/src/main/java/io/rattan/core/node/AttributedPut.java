@@ -11,7 +11,6 @@ import io.rattan.core.msg.Messages.PutAck;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.PutRequest;
 import io.rattan.core.net.Contact;
-import io.rattan.core.store.StoredRecord;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -153,6 +152,6 @@ final class AttributedPut implements ReplyHandler {
         if (p.stamp() != null) {
             return OwnedSlot.of(config.namespace(), p.stamp().owner(), p.stamp().valueId());
         }
-        return StoredRecord.value(p.key(), p.value(), p.expiresAtMillis(), p.binding()).valueHash();
+        return p.value().sha256();
     }
 }

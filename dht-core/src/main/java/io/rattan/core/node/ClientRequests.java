@@ -233,8 +233,7 @@ final class ClientRequests {
                 return;
             }
         }
-        PutRequest again = new PutRequest(p.key(), p.value(), ttl, p.expiresAtMillis(), p.binding(), p.origin(),
-                p.originRequestId(), 0, p.stamp(), p.condition());
+        PutRequest again = p.withTtlSeconds(ttl);
         List<Contact> others = members.usableNeighbours(c -> true);
         if (others.isEmpty()) {
             router.route(again, new HashSet<>());

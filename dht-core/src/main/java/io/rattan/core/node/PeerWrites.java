@@ -4,6 +4,7 @@ import io.rattan.api.Status;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.Messages.PutAck;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.PutRequest;
 import io.rattan.core.msg.Messages.RemoveReplica;
@@ -62,7 +63,7 @@ final class PeerWrites {
                     if (m.ackTo() != null && accepted.count() > 0 && allowed.size() == 1) {
                         // A put's copy: its gateway counts this replica's own word toward W (AttributedPut).
                         ctx.outbox().ackToGateway(m.ackTo(), m.ackRequestId(),
-                                ReplicaCoordinator.ackOf(allowed.get(0)));
+                                PutAck.of(allowed.get(0)));
                     }
                     reply(from, e, new StoreAck(accepted.count()));
                 },

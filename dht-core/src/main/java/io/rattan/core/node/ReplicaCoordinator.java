@@ -157,7 +157,7 @@ final class ReplicaCoordinator {
         } else if (selfStored) {
             // A sync that never returns (a hung disk) fails this copy as an I/O fault after a bound: DurableWait.
             DurableWait.await(ctx, replica, true, () -> {
-                ctx.outbox().ackToGateway(p.origin(), p.originRequestId(), ackOf(replica.toWire(record)));
+                ctx.outbox().ackToGateway(p.origin(), p.originRequestId(), PutAck.of(replica.toWire(record)));
                 quorum.answered(true);
             }, () -> quorum.failed(Status.IO_ERROR));
         }
@@ -167,11 +167,6 @@ final class ReplicaCoordinator {
     /** A put's copy for a peer, naming the gateway it acknowledges to ({@link PutAck}). */
     private StoreReplicas copyOf(PutRequest p, StoredRecord record) {
         return new StoreReplicas(List.of(replica.toWire(record)), p.origin(), p.originRequestId());
-    }
-
-    /** What a replica that holds {@code r} durably tells the put's gateway. */
-    static PutAck ackOf(ReplicaRecord r) {
-        return new PutAck(r.key(), r.valueHash(), r.expiresAtMillis(), r.binding());
     }
 
     /** A peer's answer to a copy: stored, refused, or a typed storage fault. */

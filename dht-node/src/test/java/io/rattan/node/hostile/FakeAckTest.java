@@ -21,7 +21,6 @@ import io.rattan.core.msg.Messages.Pong;
 import io.rattan.core.msg.Messages.PutAck;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.PutRequest;
-import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.StoreAck;
 import io.rattan.core.msg.Messages.StoreReplicas;
 import io.rattan.core.node.NodeConfig;
@@ -117,9 +116,7 @@ class FakeAckTest {
                             StoreReplicas s = (StoreReplicas) e.body();
                             liar.send(reply(liar, e.requestId(), new StoreAck(s.records().size())));
                             if (s.ackTo() != null) {
-                                ReplicaRecord r = s.records().get(0);
-                                liar.send(reply(liar, s.ackRequestId(), new PutAck(r.key(), r.valueHash(),
-                                        r.expiresAtMillis(), r.binding())));
+                                liar.send(reply(liar, s.ackRequestId(), PutAck.of(s.records().get(0))));
                             }
                         }
                         default -> { }

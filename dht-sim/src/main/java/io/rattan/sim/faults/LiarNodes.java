@@ -155,9 +155,7 @@ final class LiarNodes implements VirtualNetwork.Interception {
         if (m instanceof StoreReplicas s && lies(Attack.FAKE_ACK)) {
             send(liar, e.sender().address(), e.requestId(), new StoreAck(s.records().size()));
             if (s.ackTo() != null && s.records().size() == 1) {
-                ReplicaRecord r = s.records().get(0);
-                fakeAck(liar, s.ackTo(), s.ackRequestId(),
-                        new PutAck(r.key(), r.valueHash(), r.expiresAtMillis(), r.binding()), false);
+                fakeAck(liar, s.ackTo(), s.ackRequestId(), PutAck.of(s.records().get(0)), false);
             }
             return told(Attack.FAKE_ACK);
         }
