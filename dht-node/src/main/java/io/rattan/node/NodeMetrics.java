@@ -76,6 +76,7 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
     private final AtomicLong processStartToReadyMillis = new AtomicLong(-1);
     private final Counter requestsShed;
     private final Counter putAcksRefused;
+    private final Counter removeAcksRefused;
     private final Counter deadByProbe;
     private final Counter deadByRefusal;
     private final TransportListener peerTransport;
@@ -119,6 +120,10 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
         this.putAcksRefused = Counter.builder("rattan.put.acks.refused")
                 .description("Replicas' acks of a put's copy that this gateway did not count: they named another "
                         + "record than the put it sent (a hop changed the put, or lengthened its life)")
+                .register(registry);
+        this.removeAcksRefused = Counter.builder("rattan.remove.acks.refused")
+                .description("Replicas' acks of a remove's tombstone that this gateway did not count: they named "
+                        + "another key or value than the remove it sent, or came with no sender")
                 .register(registry);
         this.deadByProbe = declaredDead(registry, "probe_unanswered");
         this.deadByRefusal = declaredDead(registry, "refused");
@@ -248,6 +253,11 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
     @Override
     public void putAckRefused() {
         putAcksRefused.increment();
+    }
+
+    @Override
+    public void removeAckRefused() {
+        removeAcksRefused.increment();
     }
 
     @Override

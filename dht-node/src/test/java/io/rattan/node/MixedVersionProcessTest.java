@@ -26,23 +26,24 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A rolling upgrade (issue 38) on real node processes. Five nodes speaking protocol 13, the previous release, are
+ * A rolling upgrade (issue 38) on real node processes. Five nodes speaking protocol 14, the previous release, are
  * upgraded one at a time: each is stopped gracefully (SIGTERM: it hands its values off and says goodbye) and started
- * again on its data directory, key and ports without {@code --protocol-version}, so at 14, this build's newest, and
- * with {@code --require-put-acks false}, the runbook's upgrade window (nodes of 13 send no acks to a put's gateway).
+ * again on its data directory, key and ports without {@code --protocol-version}, so at 15, this build's newest, and
+ * with {@code --require-remove-acks false}, the runbook's upgrade window (nodes of 14 send a remove's gateway no acks
+ * of their tombstones).
  * It proves that
  * <ul>
- * <li>a cluster of mixed versions keeps serving: puts through nodes at 13 and at 14 are acknowledged while a node is
- * away, an upgraded node joins through a node at 13 (the first four steps) and through one at 14 (the last), keeps
+ * <li>a cluster of mixed versions keeps serving: puts through nodes at 14 and at 15 are acknowledged while a node is
+ * away, an upgraded node joins through a node at 14 (the first four steps) and through one at 15 (the last), keeps
  * its id, and after every step each value acknowledged so far reads back exactly through the node just upgraded and
- * through a node still at 13: nothing acknowledged is lost;
+ * through a node still at 14: nothing acknowledged is lost;
  * <li>an upgraded node knows it speaks the older version to the old nodes ({@code rattan_peers_older_protocol}), and
- * once every node runs 14 none does: they speak 14 among themselves, and a namespace defined at one node reaches
- * every node and serves its values, put through a node restarted without the window's flag (so acknowledged on W
- * replicas' own acks).
+ * once every node runs 15 none does: they speak 15 among themselves, and a namespace defined at one node reaches
+ * every node and serves its values, and a value put with a secret is removed through a node restarted without the
+ * window's flag (so acknowledged on W replicas' own acks of its tombstone), and reads back as gone.
  * </ul>
  *
- * <p>The old nodes are this build held at {@code --protocol-version 13}; when the environment variable
+ * <p>The old nodes are this build held at {@code --protocol-version 14}; when the environment variable
  * {@value #PREVIOUS_JAR_ENV} names a runnable jar of the previous release ({@code dht-node-…-all.jar}), they run that
  * jar instead, without the flag (it does not know it), with RocksDB's JNI library extracted from that jar (beside it,
  * as {@code rattan local} does). {@link OldBuild} is the one place where the two differ. The upgraded nodes always run
@@ -50,7 +51,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class MixedVersionProcessTest {
 
-    /** Names a runnable jar of the previous release to run the old nodes from; unset: this build at 13. */
+    /** Names a runnable jar of the previous release to run the old nodes from; unset: this build at 14. */
     static final String PREVIOUS_JAR_ENV = "RATTAN_PREVIOUS_NODE_JAR";
 
     private static final int NODES = 5;
@@ -82,7 +83,7 @@ class MixedVersionProcessTest {
     }
 
     @Test
-    void aClusterUpgradedNodeByNodeFrom13To14LosesNothingAndEndsSpeaking14() throws Exception {
+    void aClusterUpgradedNodeByNodeFrom14To15LosesNothingAndEndsSpeaking15() throws Exception {
         Path nativeDir = RocksDbNativeLibrary.extractedFromClassPath(dir.resolve("native"));
         OldBuild old = OldBuild.fromEnvironment(nativeDir);
         List<String> oldArgs = new ArrayList<>(NODE_ARGS);
@@ -95,7 +96,7 @@ class MixedVersionProcessTest {
         for (int i = 0; i < NODES; i++) {
             upgrade(i, nativeDir);
             if (i == 0) {
-                assertThat(olderPeers(nodes.get(0))).as("old nodes the upgraded node 0 speaks 13 to").isPositive();
+                assertThat(olderPeers(nodes.get(0))).as("old nodes the upgraded node 0 speaks 14 to").isPositive();
             }
         }
 
@@ -108,7 +109,7 @@ class MixedVersionProcessTest {
             assertThat(NodeProcesses.metricSamples(http, nodes.get(i), "rattan_protocol_spoken").values())
                     .as("node %d speaks", i).containsExactly((double) MessageCodec.VERSION);
         }
-        // The window closes: node 0 again without its flag, so its puts wait for the replicas' own acks.
+        // The window closes: node 0 again without its flag, so its removes wait for the replicas' own acks.
         NodeProcess zero = nodes.get(0);
         assertThat(zero.signal("TERM")).isTrue();
         assertThat(zero.awaitExit(WAIT)).isTrue();
@@ -134,12 +135,32 @@ class MixedVersionProcessTest {
         }
         await().atMost(WAIT).pollInterval(POLL).untilAsserted(() -> assertThat(
                 unreadable(nodes.get(3), NAMESPACE_KEYS, namespaced)).as("unread through node 3").isEmpty());
+        removedThroughNodeZero();
+    }
+
+    /** A value put with a secret is removed through node 0, its remove acknowledged on tombstones' acks, and gone. */
+    private void removedThroughNodeZero() throws IOException, InterruptedException {
+        HttpRequest put = HttpRequest.newBuilder(NodeProcesses.uri(nodes.get(1), KEYS + "name:removed?ttl=600"))
+                .timeout(Duration.ofSeconds(30)).header("Rattan-Secret", "s3cret")
+                .POST(HttpRequest.BodyPublishers.ofString("to be removed")).build();
+        HttpResponse<String> stored = http.send(put, HttpResponse.BodyHandlers.ofString());
+        assertThat(stored.statusCode()).as(stored.body()).isEqualTo(201);
+        HttpRequest remove = HttpRequest.newBuilder(NodeProcesses.uri(nodes.get(0),
+                        stored.headers().firstValue("Location").orElseThrow()))
+                .timeout(Duration.ofSeconds(30)).header("Rattan-Secret", "s3cret").DELETE().build();
+        HttpResponse<String> removed = http.send(remove, HttpResponse.BodyHandlers.ofString());
+        assertThat(removed.statusCode()).as(removed.body()).isEqualTo(204);
+        await().atMost(WAIT).pollInterval(POLL).untilAsserted(() -> {
+            HttpResponse<String> read = send(nodes.get(3), "GET", KEYS + "name:removed", null);
+            assertThat(read.statusCode()).as(read.body()).isEqualTo(200);
+            assertThat(NodeProcesses.JSON.readTree(read.body()).get("values")).as(read.body()).isEmpty();
+        });
     }
 
     /**
      * Step {@code i}: node i leaves gracefully, puts go on through the others, and node i comes back on its data
-     * directory and ports at 14, joining through node i+1 (at 13 until the last step); then everything acknowledged
-     * so far must read back through it and through node i+1 while that one is still at 13.
+     * directory and ports at 15, joining through node i+1 (at 14 until the last step); then everything acknowledged
+     * so far must read back through it and through node i+1 while that one is still at 14.
      */
     private void upgrade(int i, Path nativeDir) throws Exception {
         NodeProcess leaving = nodes.get(i);
@@ -163,9 +184,10 @@ class MixedVersionProcessTest {
 
         NodeProcess bootstrap = nodes.get((i + 1) % NODES);
         List<String> newArgs = new ArrayList<>(NODE_ARGS);
-        // The runbook's upgrade window: nodes of 13 send a put's gateway no acks, so the upgraded ones take the
-        // root's word until every node runs 14.
-        newArgs.addAll(List.of("--bootstrap", "127.0.0.1:" + bootstrap.ports().peer(), "--require-put-acks", "false"));
+        // The runbook's upgrade window: nodes of 14 send a remove's gateway no acks, so the upgraded ones take the
+        // root's word until every node runs 15.
+        newArgs.addAll(List.of("--bootstrap", "127.0.0.1:" + bootstrap.ports().peer(), "--require-remove-acks",
+                "false"));
         NodeProcess upgraded = NodeProcesses.restart(http, leaving, dir.resolve("node-" + i),
                 dir.resolve("node-" + i + ".log"), nativeDir, HEAP, newArgs, nodes);
         Path keyFile = dir.resolve("node-" + i).resolve(NodeKeyFile.FILE_NAME);

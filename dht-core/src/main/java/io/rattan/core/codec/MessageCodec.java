@@ -81,12 +81,12 @@ import java.util.Objects;
 public final class MessageCodec {
 
     /** The newest protocol version, carried in the first byte of every frame this build writes by default. */
-    public static final int VERSION = 14;
+    public static final int VERSION = 15;
     /**
      * The oldest protocol version this build can still speak: a node or client may be told to speak it (during a
      * rolling upgrade), and one speaking {@link #VERSION} accepts it.
      */
-    public static final int VERSION_OLDEST = 13;
+    public static final int VERSION_OLDEST = 14;
     /** Default largest frame body: 1 MiB. */
     public static final int DEFAULT_FRAME_BYTES_MAX = 1 << 20;
     /** Largest value, in bytes. */
@@ -152,11 +152,16 @@ public final class MessageCodec {
     }
 
     /**
-     * Whether frames of {@code version} carry messages of {@code type}: {@link MessageType#PUT_ACK} exists since 14.
+     * Whether frames of {@code version} carry messages of {@code type}: {@link MessageType#PUT_ACK} exists since 14,
+     * {@link MessageType#REMOVE_ACK} since 15.
      * A transport drops a message its peer's version lacks rather than writing it (a replica's ack to a gateway of 13).
      */
     public static boolean carries(MessageType type, int version) {
-        return type != MessageType.PUT_ACK || version >= ReplicaBodies.ACKS_SINCE;
+        return switch (type) {
+            case PUT_ACK -> version >= ReplicaBodies.ACKS_SINCE;
+            case REMOVE_ACK -> version >= ReplicaBodies.REMOVE_ACKS_SINCE;
+            default -> true;
+        };
     }
 
     /** The protocol version this codec writes. */
@@ -349,7 +354,7 @@ public final class MessageCodec {
                     LEAF_EXCHANGE, LEAF_EXCHANGE_REPLY -> MembershipBodies.INSTANCE;
             case PUT_REQUEST, GET_REQUEST, REMOVE_REQUEST, PUT_REPLY, GET_REPLY, ITERATIVE_GET, ITERATIVE_GET_REPLY,
                     REMOVE_REPLY -> RequestBodies.INSTANCE;
-            case STORE_REPLICAS, REPLICA_READ, REPLICA_READ_REPLY, STORE_ACK, PUT_ACK, REMOVE_REPLICA,
+            case STORE_REPLICAS, REPLICA_READ, REPLICA_READ_REPLY, STORE_ACK, PUT_ACK, REMOVE_ACK, REMOVE_REPLICA,
                     REMOVE_REPLICA_REPLY, DIGEST, DIGEST_WANT, RANGE_DIGEST, RANGE_DIGEST_REPLY ->
                     ReplicaBodies.INSTANCE;
             case CLIENT_PUT, CLIENT_GET, CLIENT_REMOVE, CLIENT_RING, RING_REPLY, ERROR_REPLY -> GatewayBodies.INSTANCE;

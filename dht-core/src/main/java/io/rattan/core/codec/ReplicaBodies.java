@@ -14,6 +14,7 @@ import io.rattan.core.msg.Messages.PutAck;
 import io.rattan.core.msg.Messages.RangeDigest;
 import io.rattan.core.msg.Messages.RangeDigestReply;
 import io.rattan.core.msg.Messages.RangeSum;
+import io.rattan.core.msg.Messages.RemoveAck;
 import io.rattan.core.msg.Messages.RemoveReplica;
 import io.rattan.core.msg.Messages.RemoveReplicaReply;
 import io.rattan.core.msg.Messages.ReplicaRead;
@@ -21,6 +22,7 @@ import io.rattan.core.msg.Messages.ReplicaReadReply;
 import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.StoreAck;
 import io.rattan.core.msg.Messages.StoreReplicas;
+import io.rattan.core.net.Contact;
 import java.util.List;
 
 /**
@@ -40,6 +42,8 @@ final class ReplicaBodies implements BodyCodec {
 
     // The first version whose STORE_REPLICAS names a gateway to acknowledge to, and that has PUT_ACK.
     static final int ACKS_SINCE = 14;
+    // The first version whose REMOVE_REPLICA names a gateway to acknowledge to, and that has REMOVE_ACK.
+    static final int REMOVE_ACKS_SINCE = 15;
 
     private ReplicaBodies() {
     }
@@ -50,14 +54,7 @@ final class ReplicaBodies implements BodyCodec {
             case STORE_REPLICAS -> {
                 StoreReplicas m = (StoreReplicas) body;
                 writeReplicaRecords(w, m.records());
-                if (w.version() >= ACKS_SINCE) {
-                    // Since 14: the gateway a put's copy is acknowledged to (presence byte; none for other copies).
-                    w.bool(m.ackTo() != null);
-                    if (m.ackTo() != null) {
-                        w.contact(m.ackTo(), "ackTo");
-                        w.i64(m.ackRequestId());
-                    }
-                }
+                writeAckTo(w, ACKS_SINCE, m.ackTo(), m.ackRequestId());
             }
             case REPLICA_READ -> {
                 ReplicaRead m = (ReplicaRead) body;
@@ -82,12 +79,21 @@ final class ReplicaBodies implements BodyCodec {
                 w.i64(m.expiresAtMillis());
                 w.bytes(m.binding(), HASH_BYTES_MAX, "binding");
             }
+            case REMOVE_ACK -> {
+                if (w.version() < REMOVE_ACKS_SINCE) {
+                    throw new CodecException("REMOVE_ACK is not in protocol version " + w.version());
+                }
+                RemoveAck m = (RemoveAck) body;
+                w.id(m.key(), "key");
+                w.bytes(m.valueHash(), HASH_BYTES_MAX, "valueHash");
+            }
             case REMOVE_REPLICA -> {
                 RemoveReplica m = (RemoveReplica) body;
                 w.id(m.key(), "key");
                 w.bytes(m.valueHash(), HASH_BYTES_MAX, "valueHash");
                 w.bytes(m.secret(), SECRET_BYTES_MAX, "secret");
                 w.nonNegativeI32(m.ttlSeconds(), "ttlSeconds");
+                writeAckTo(w, REMOVE_ACKS_SINCE, m.ackTo(), m.ackRequestId());
             }
             case REMOVE_REPLICA_REPLY -> w.status(((RemoveReplicaReply) body).status());
             case DIGEST -> writeDigestEntries(w, ((Digest) body).entries());
@@ -114,8 +120,8 @@ final class ReplicaBodies implements BodyCodec {
             case STORE_ACK -> new StoreAck(r.nonNegativeI32("accepted"));
             case PUT_ACK -> new PutAck(r.id("key"), r.bytes(HASH_BYTES_MAX, "valueHash"), r.i64("expiresAtMillis"),
                     r.bytes(HASH_BYTES_MAX, "binding"));
-            case REMOVE_REPLICA -> new RemoveReplica(r.id("key"), r.bytes(HASH_BYTES_MAX, "valueHash"),
-                    r.bytes(SECRET_BYTES_MAX, "secret"), r.nonNegativeI32("ttlSeconds"));
+            case REMOVE_ACK -> new RemoveAck(r.id("key"), r.bytes(HASH_BYTES_MAX, "valueHash"));
+            case REMOVE_REPLICA -> readRemoveReplica(r);
             case REMOVE_REPLICA_REPLY -> new RemoveReplicaReply(r.status());
             case DIGEST -> new Digest(readDigestEntries(r));
             case DIGEST_WANT -> new DigestWant(readDigestEntries(r));
@@ -123,6 +129,30 @@ final class ReplicaBodies implements BodyCodec {
             case RANGE_DIGEST_REPLY -> new RangeDigestReply(readRangeSums(r));
             default -> throw BodyCodec.notInFamily(type, ReplicaBodies.class);
         };
+    }
+
+    /**
+     * The gateway a write is acknowledged to, in frames of {@code since} on: a presence byte, then the gateway and its
+     * request id (none for copies and removes no gateway waits on).
+     */
+    private static void writeAckTo(FrameWriter w, int since, Contact ackTo, long ackRequestId) {
+        if (w.version() >= since) {
+            w.bool(ackTo != null);
+            if (ackTo != null) {
+                w.contact(ackTo, "ackTo");
+                w.i64(ackRequestId);
+            }
+        }
+    }
+
+    private static RemoveReplica readRemoveReplica(FrameReader r) {
+        RemoveReplica m = new RemoveReplica(r.id("key"), r.bytes(HASH_BYTES_MAX, "valueHash"),
+                r.bytes(SECRET_BYTES_MAX, "secret"), r.nonNegativeI32("ttlSeconds"));
+        if (r.version() < REMOVE_ACKS_SINCE || !r.bool("ackTo present")) {
+            return m;
+        }
+        return new RemoveReplica(m.key(), m.valueHash(), m.secret(), m.ttlSeconds(), r.contact("ackTo"),
+                r.i64("ackRequestId"));
     }
 
     private static StoreReplicas readStoreReplicas(FrameReader r) {

@@ -25,6 +25,7 @@ public enum MessageType {
     RING_REPLY(34),
     WATCH_EVENT(35),
     PUT_ACK(36),
+    REMOVE_ACK(37),
     STORE_REPLICAS(40),
     STORE_ACK(41),
     REMOVE_REPLICA(42),

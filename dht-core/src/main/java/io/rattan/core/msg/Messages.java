@@ -430,7 +430,7 @@ public final class Messages {
     /**
      * A replica's word to a put's gateway, sent straight to it under the gateway's request id (protocol version 14):
      * it holds, durably, the record named here. The gateway counts these, one per proven node, toward W
-     * ({@code AttributedPut}); a hop that changed what the put carries is caught by the fields not matching.
+     * ({@code AttributedWrite}); a hop that changed what the put carries is caught by the fields not matching.
      */
     public record PutAck(Id key, Bytes valueHash, long expiresAtMillis, Bytes binding) implements Message {
         /** The ack of a replica that holds {@code r}. */
@@ -443,8 +443,30 @@ public final class Messages {
         }
     }
 
-    /** Asks a replica to remove a value if the secret opens the binding it holds ({@link SecretBinding}). */
-    public record RemoveReplica(Id key, Bytes valueHash, Bytes secret, int ttlSeconds) implements Message {
+    /**
+     * A replica's word to a remove's gateway, sent straight to it under the gateway's request id (protocol version
+     * 15): it holds, durably, the tombstone of the value named here, made with the remove's secret. The gateway counts
+     * these, one per proven node and host, toward W ({@code AttributedWrite}), as it counts a put's {@link PutAck}s.
+     */
+    public record RemoveAck(Id key, Bytes valueHash) implements Message {
+        public MessageType type() {
+            return MessageType.REMOVE_ACK;
+        }
+    }
+
+    /**
+     * Asks a replica to remove a value if the secret opens the binding it holds ({@link SecretBinding}). A remove's
+     * root names the gateway that waits on it, {@code ackTo} and its request {@code ackRequestId} (protocol version
+     * 15; null and 0 otherwise): a replica that writes the tombstone acknowledges it to that gateway
+     * ({@link RemoveAck}).
+     */
+    public record RemoveReplica(Id key, Bytes valueHash, Bytes secret, int ttlSeconds, Contact ackTo,
+                                long ackRequestId) implements Message {
+        /** A remove that no gateway waits on. */
+        public RemoveReplica(Id key, Bytes valueHash, Bytes secret, int ttlSeconds) {
+            this(key, valueHash, secret, ttlSeconds, null, 0);
+        }
+
         public MessageType type() {
             return MessageType.REMOVE_REPLICA;
         }

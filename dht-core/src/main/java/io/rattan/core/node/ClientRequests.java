@@ -198,10 +198,13 @@ final class ClientRequests {
             ctx.listener().clientRequestDone(op, Status.UNAVAILABLE, ctx.now() - started, 0);
             reply.accept(new ErrorReply(Status.UNAVAILABLE, "shed: this gateway is overloaded; retry"));
         };
-        if (routed instanceof PutRequest p && attributesAcks()) {
-            new AttributedPut(ctx, p, ackQuorum(), started + timeout,
-                    m -> answered(request, started, new Envelope(null, id, m), reply), timedOut, shed,
+        Consumer<Message> attributed = m -> answered(request, started, new Envelope(null, id, m), reply);
+        if (routed instanceof PutRequest p && attributesPutAcks()) {
+            AttributedWrite.put(ctx, p, ackQuorum(), started + timeout, attributed, timedOut, shed,
                     () -> resend(p, started)).start(id);
+        } else if (routed instanceof RemoveRequest r && attributesRemoveAcks()) {
+            AttributedWrite.remove(ctx, r, ctx.config().writeQuorum(), started + timeout, attributed, timedOut, shed,
+                    () -> sendByRandomHop(r)).start(id);
         } else {
             ctx.outbox().expect(id, started, timeout, true, ReplyHandler.of(
                     e -> answered(request, started, e, reply), timedOut, shed));
@@ -233,7 +236,11 @@ final class ClientRequests {
                 return;
             }
         }
-        PutRequest again = p.withTtlSeconds(ttl);
+        sendByRandomHop(p.withTtlSeconds(ttl));
+    }
+
+    /** Sends a write again, by a random neighbour as its first hop (from here when it knows none). */
+    private void sendByRandomHop(Routed again) {
         List<Contact> others = members.usableNeighbours(c -> true);
         if (others.isEmpty()) {
             router.route(again, new HashSet<>());
@@ -243,12 +250,20 @@ final class ClientRequests {
     }
 
     /**
-     * Whether this gateway's puts wait for W replicas' own acks ({@link AttributedPut}): yes unless told to take the
-     * root's word (nodes of 13, which send none, may be in the cluster) or speaking 13 itself.
+     * Whether this gateway's puts wait for W replicas' own acks ({@link AttributedWrite}): yes unless told to take the
+     * root's word (nodes of 13, which send none, may be in the cluster). Every version this build speaks has them.
      */
-    private boolean attributesAcks() {
-        return ctx.config().putAcksRequired() && ctx.config().protocolVersion() >= MessageCodec.VERSION
-                && !bugs.putAcksUnattributed();
+    private boolean attributesPutAcks() {
+        return ctx.config().putAcksRequired() && !bugs.putAcksUnattributed();
+    }
+
+    /**
+     * Whether this gateway's removes wait for W replicas' own acks of their tombstones: yes unless told to take the
+     * root's word (nodes of 14, which send none, may be in the cluster) or speaking 14 itself.
+     */
+    private boolean attributesRemoveAcks() {
+        return ctx.config().removeAcksRequired() && ctx.config().protocolVersion() >= MessageCodec.VERSION
+                && !bugs.removeAcksUnattributed();
     }
 
     /** W, or one less with the planted bug that acknowledges puts below it. */

@@ -34,8 +34,11 @@ import io.rattan.core.msg.NamespaceDefinition;
  * @param protocolVersion            the protocol version the node speaks ({@link MessageCodec#VERSION} unless told
  *                                   to speak the one before, during a rolling upgrade)
  * @param putAcksRequired            a put through this gateway is acknowledged only on W replicas' own acks to it
- *                                   ({@code AttributedPut}); false only while nodes of protocol 13, which send none,
- *                                   are in the cluster (a rolling upgrade): the root's word is then taken
+ *                                   ({@code AttributedWrite}); false only while nodes of protocol 13, which send
+ *                                   none, are in the cluster (a rolling upgrade): the root's word is then taken
+ * @param removeAcksRequired         a remove through this gateway is acknowledged only on W replicas' own acks of
+ *                                   its tombstone; false only while nodes of protocol 14, which send none, are in the
+ *                                   cluster (a rolling upgrade): the root's word is then taken
  */
 public record NodeConfig(
         int leafSetHalf,
@@ -58,7 +61,8 @@ public record NodeConfig(
         WatchLimits watch,
         String namespace,
         int protocolVersion,
-        boolean putAcksRequired) {
+        boolean putAcksRequired,
+        boolean removeAcksRequired) {
 
     /** The default of {@link #idsPerIp}: two nodes per host, as an operator may run, and no more. */
     public static final int IDS_PER_IP_DEFAULT = 2;
@@ -183,6 +187,7 @@ public record NodeConfig(
         private String namespace = NamespaceDefinition.DEFAULT;
         private int protocolVersion = MessageCodec.VERSION;
         private boolean putAcksRequired = true;
+        private boolean removeAcksRequired = true;
 
         private Builder() {
         }
@@ -209,6 +214,7 @@ public record NodeConfig(
             namespace = c.namespace;
             protocolVersion = c.protocolVersion;
             putAcksRequired = c.putAcksRequired;
+            removeAcksRequired = c.removeAcksRequired;
         }
 
         public Builder leafSetHalf(int v) {
@@ -283,6 +289,12 @@ public record NodeConfig(
             return this;
         }
 
+        /** Whether a remove through this gateway waits for W replicas' own acks of its tombstone (true by default). */
+        public Builder removeAcksRequired(boolean v) {
+            removeAcksRequired = v;
+            return this;
+        }
+
         /** The bounds of watches. */
         public Builder watch(WatchLimits v) {
             watch = v;
@@ -294,7 +306,8 @@ public record NodeConfig(
             return new NodeConfig(leafSetHalf, replicas, writeQuorum, candidatesPerSlot, valueBytesMax, ttlSecondsMax,
                     pageValuesMax, pageBytesMax, leafExchangeIntervalMillis, antiEntropyIntervalMillis,
                     purgeIntervalMillis, requestTimeoutMillis, rtoInitialMillis, rtoMinMillis, rtoMaxMillis,
-                    digestEntriesMax, idsPerIp, watch, namespace, protocolVersion, putAcksRequired);
+                    digestEntriesMax, idsPerIp, watch, namespace, protocolVersion, putAcksRequired,
+                    removeAcksRequired);
         }
     }
 }

@@ -106,6 +106,10 @@ public interface NodeListener {
     default void putAckRefused() {
     }
 
+    /** A {@code RemoveAck} reached this gateway that names another value than its remove, or no sender. */
+    default void removeAckRefused() {
+    }
+
     /**
      * An outstanding request was shed, the oldest, to make room for a new one: the node's table of requests in
      * flight was full (overload).

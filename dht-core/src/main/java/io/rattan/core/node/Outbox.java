@@ -11,6 +11,7 @@ import io.rattan.core.msg.Message;
 import io.rattan.core.msg.MessageType;
 import io.rattan.core.msg.Messages.InNamespace;
 import io.rattan.core.msg.Messages.PutAck;
+import io.rattan.core.msg.Messages.RemoveAck;
 import io.rattan.core.msg.Messages.Routed;
 import io.rattan.core.net.Contact;
 import java.util.random.RandomGenerator;
@@ -134,8 +135,11 @@ final class Outbox {
         }
     }
 
-    /** Sends a replica's ack of a put's copy straight to the gateway waiting on it (possibly this node). */
-    void ackToGateway(Contact gateway, long requestId, PutAck ack) {
+    /**
+     * Sends a replica's ack ({@link PutAck} of a put's copy, {@link RemoveAck} of a tombstone) straight to the gateway
+     * waiting on it (possibly this node).
+     */
+    void ackToGateway(Contact gateway, long requestId, Message ack) {
         if (gateway.id().equals(ctx.self().id())) {
             onReply(new Envelope(ctx.self(), requestId, ack));
         } else {
@@ -146,7 +150,7 @@ final class Outbox {
     /** Whether {@code type} answers a request (matched by its id, in any namespace) rather than asks or tells. */
     static boolean isReply(MessageType type) {
         return switch (type) {
-            case PONG, HOP_ACK, STORE_ACK, PUT_ACK, WATCH_ACK, LEAF_EXCHANGE_REPLY, REMOVE_REPLICA_REPLY, DIGEST_WANT,
+            case PONG, HOP_ACK, STORE_ACK, PUT_ACK, REMOVE_ACK, WATCH_ACK, LEAF_EXCHANGE_REPLY, REMOVE_REPLICA_REPLY, DIGEST_WANT,
                  RANGE_DIGEST_REPLY, PUT_REPLY, GET_REPLY, REMOVE_REPLY, ITERATIVE_GET_REPLY, REPLICA_READ_REPLY,
                  ERROR_REPLY -> true;
             default -> false;

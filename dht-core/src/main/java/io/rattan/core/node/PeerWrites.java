@@ -7,6 +7,7 @@ import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.PutAck;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.PutRequest;
+import io.rattan.core.msg.Messages.RemoveAck;
 import io.rattan.core.msg.Messages.RemoveReplica;
 import io.rattan.core.msg.Messages.RemoveReplicaReply;
 import io.rattan.core.msg.Messages.ReplicaRecord;
@@ -61,7 +62,7 @@ final class PeerWrites {
                 // A sync that never returns (a hung disk) is answered as an I/O fault after a bound: DurableWait.
                 DurableWait.await(ctx, replica, false, () -> {
                     if (m.ackTo() != null && accepted.count() > 0 && allowed.size() == 1) {
-                        // A put's copy: its gateway counts this replica's own word toward W (AttributedPut).
+                        // A put's copy: its gateway counts this replica's own word toward W (AttributedWrite).
                         ctx.outbox().ackToGateway(m.ackTo(), m.ackRequestId(),
                                 PutAck.of(allowed.get(0)));
                     }
@@ -87,8 +88,12 @@ final class PeerWrites {
             if (failure == null && done.tombstone() != null) {
                 watchers.stored(List.of(done.tombstone()));
             }
-            reply(from, e, new RemoveReplicaReply(failure == null ? done.status()
-                    : LocalReplica.statusOf(LocalReplica.storeFault(failure))));
+            Status status = failure == null ? done.status() : LocalReplica.statusOf(LocalReplica.storeFault(failure));
+            if (status == Status.OK && r.ackTo() != null) {
+                // This replica holds the tombstone: its gateway counts its own word toward W (AttributedWrite).
+                ctx.outbox().ackToGateway(r.ackTo(), r.ackRequestId(), new RemoveAck(r.key(), r.valueHash()));
+            }
+            reply(from, e, new RemoveReplicaReply(status));
         });
     }
 

@@ -114,7 +114,8 @@ final class PendingRequests {
     }
 
     private static boolean fromExpectedSender(Pending p, Envelope reply) {
-        if (reply.body().type() == MessageType.PUT_ACK && !p.handler().takesPutAcks()) {
+        MessageType type = reply.body().type();
+        if ((type == MessageType.PUT_ACK || type == MessageType.REMOVE_ACK) && !p.handler().takesAcks()) {
             return false;
         }
         return p.peer() == null || (reply.sender() != null && p.peer().equals(reply.sender().id()));

@@ -9,6 +9,7 @@ import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.PutAck;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.PutRequest;
+import io.rattan.core.msg.Messages.RemoveAck;
 import io.rattan.core.msg.Messages.RemoveReplica;
 import io.rattan.core.msg.Messages.RemoveReplicaReply;
 import io.rattan.core.msg.Messages.RemoveReply;
@@ -268,12 +269,18 @@ final class ReplicaCoordinator {
                     if (failure == null && done.tombstone() != null) {
                         watchers.stored(List.of(done.tombstone()));
                     }
-                    tally.answered(slot, failure == null ? done.status()
-                            : LocalReplica.statusOf(LocalReplica.storeFault(failure)));
+                    Status status = failure == null ? done.status()
+                            : LocalReplica.statusOf(LocalReplica.storeFault(failure));
+                    if (status == Status.OK) {
+                        ctx.outbox().ackToGateway(r.origin(), r.originRequestId(),
+                                new RemoveAck(r.key(), r.valueHash()));
+                    }
+                    tally.answered(slot, status);
                 });
                 continue;
             }
-            Message ask = new RemoveReplica(r.key(), r.valueHash(), r.secret(), r.ttlSeconds());
+            Message ask = new RemoveReplica(r.key(), r.valueHash(), r.secret(), r.ttlSeconds(), r.origin(),
+                    r.originRequestId());
             ctx.outbox().request(c, ask, members.rtoNanos(c.id()), ReplyHandler.of(
                     reply -> tally.answered(slot, reply.body() instanceof RemoveReplicaReply rr ? rr.status()
                             : reply.body() instanceof ErrorReply er ? asked(er.status()) : Status.INTERNAL),

@@ -13,8 +13,11 @@ interface ReplyHandler {
 
     void onTimeout();
 
-    /** Whether a replica's {@code PutAck} may answer this request: only a gateway's attributed put takes them. */
-    default boolean takesPutAcks() {
+    /**
+     * Whether a replica's {@code PutAck} or {@code RemoveAck} may answer this request: only a gateway's attributed put
+     * or remove takes them.
+     */
+    default boolean takesAcks() {
         return false;
     }
 

@@ -53,7 +53,12 @@ public final class PlantedBugs {
          * A gateway takes its put's root at its word, as before protocol 14: an OK from any node that names the
          * request acknowledges the put, whoever stored it (the defence against faked acks, planted off).
          */
-        PUT_ACKS_UNATTRIBUTED
+        PUT_ACKS_UNATTRIBUTED,
+        /**
+         * A gateway takes its remove's root at its word, as before protocol 15: an OK from any node that names the
+         * request acknowledges the remove, whoever wrote a tombstone (the defence against faked removes, planted off).
+         */
+        REMOVE_ACKS_UNATTRIBUTED
     }
 
     /** No bug: how every node runs. */
@@ -87,6 +92,10 @@ public final class PlantedBugs {
 
     public boolean putAcksUnattributed() {
         return has(Bug.PUT_ACKS_UNATTRIBUTED);
+    }
+
+    public boolean removeAcksUnattributed() {
+        return has(Bug.REMOVE_ACKS_UNATTRIBUTED);
     }
 
     public boolean repairScansUnbounded() {

@@ -43,6 +43,7 @@ import io.rattan.core.msg.Messages.PutRequest;
 import io.rattan.core.msg.Messages.RangeDigest;
 import io.rattan.core.msg.Messages.RangeDigestReply;
 import io.rattan.core.msg.Messages.RangeSum;
+import io.rattan.core.msg.Messages.RemoveAck;
 import io.rattan.core.msg.Messages.RemoveReplica;
 import io.rattan.core.msg.Messages.RemoveReplicaReply;
 import io.rattan.core.msg.Messages.RemoveReply;
@@ -248,8 +249,11 @@ final class MessageArbitraries {
         m.put(MessageType.STORE_ACK, nonNegativeInts().map(StoreAck::new));
         m.put(MessageType.PUT_ACK, Combinators.combine(ids(), hashes(), Arbitraries.longs(), hashes())
                 .as(PutAck::new));
-        m.put(MessageType.REMOVE_REPLICA, Combinators.combine(ids(), hashes(), secrets(), nonNegativeInts())
-                .as(RemoveReplica::new));
+        m.put(MessageType.REMOVE_ACK, Combinators.combine(ids(), hashes()).as(RemoveAck::new));
+        m.put(MessageType.REMOVE_REPLICA, Arbitraries.oneOf(
+                Combinators.combine(ids(), hashes(), secrets(), nonNegativeInts()).as(RemoveReplica::new),
+                Combinators.combine(ids(), hashes(), secrets(), nonNegativeInts(), contacts(), Arbitraries.longs())
+                        .as(RemoveReplica::new)));
         m.put(MessageType.REMOVE_REPLICA_REPLY, statuses().map(RemoveReplicaReply::new));
         m.put(MessageType.DIGEST, digestEntries().list().ofMaxSize(20).map(Digest::new));
         m.put(MessageType.DIGEST_WANT, digestEntries().list().ofMaxSize(20).map(DigestWant::new));

@@ -47,6 +47,7 @@ import io.rattan.core.msg.Messages.PutRequest;
 import io.rattan.core.msg.Messages.RangeDigest;
 import io.rattan.core.msg.Messages.RangeDigestReply;
 import io.rattan.core.msg.Messages.RangeSum;
+import io.rattan.core.msg.Messages.RemoveAck;
 import io.rattan.core.msg.Messages.RemoveReplica;
 import io.rattan.core.msg.Messages.RemoveReplicaReply;
 import io.rattan.core.msg.Messages.RemoveReply;
@@ -133,7 +134,9 @@ class MessageCodecTest {
                 new StoreReplicas(List.of(
                         new ReplicaRecord(KEY, HASH, Bytes.utf8("v"), 5000, HASH, Bytes.EMPTY, false)), BOB, 77),
                 new PutAck(KEY, HASH, 5000, Bytes.EMPTY),
+                new RemoveAck(KEY, HASH),
                 new RemoveReplica(KEY, HASH, Bytes.utf8("s"), 30),
+                new RemoveReplica(KEY, HASH, Bytes.utf8("s"), 30, BOB, 77),
                 new RemoveReplicaReply(Status.NOT_FOUND),
                 new Digest(List.of(new DigestEntry(KEY, HASH, false), new DigestEntry(Id.MAX, Bytes.EMPTY, true))),
                 new DigestWant(List.of(new DigestEntry(Id.ZERO, HASH, true))),
@@ -208,8 +211,8 @@ class MessageCodecTest {
         byte[] frame = codec.encode(new Envelope(null, 0, new io.rattan.core.msg.Messages.InNamespace("ab",
                 new StoreAck(5))));
 
-        assertThat(hex(frame)).isEqualTo("0e" + "50" + "00" + "0000000000000000" + "0002" + "6162" + "29" + "00000005");
-        byte[] wrapsAWrapper = concat(hexBytes("0e5000" + "0000000000000000" + "0002" + "6162" + "50" + "0002" + "6162"),
+        assertThat(hex(frame)).isEqualTo("0f" + "50" + "00" + "0000000000000000" + "0002" + "6162" + "29" + "00000005");
+        byte[] wrapsAWrapper = concat(hexBytes("0f5000" + "0000000000000000" + "0002" + "6162" + "50" + "0002" + "6162"),
                 hexBytes("29" + "00000005"));
         assertRejected(wrapsAWrapper, "a namespace cannot wrap type tag 80");
     }
@@ -218,7 +221,7 @@ class MessageCodecTest {
     void headerWithoutSender() {
         byte[] frame = codec.encode(new Envelope(null, 0x0102030405060708L, new StoreAck(5)));
 
-        assertThat(hex(frame)).isEqualTo("0e" + "29" + "00" + "0102030405060708" + "00000005");
+        assertThat(hex(frame)).isEqualTo("0f" + "29" + "00" + "0102030405060708" + "00000005");
     }
 
     @Test
@@ -226,7 +229,7 @@ class MessageCodecTest {
         Contact sender = new Contact(KEY, new Address("ab", 0x1234), 0x1235);
         byte[] frame = codec.encode(new Envelope(sender, -2, new Ping()));
 
-        assertThat(hex(frame)).isEqualTo("0e" + "01" + "01" + KEY.toHex() + "02" + "6162" + "1234" + "1235"
+        assertThat(hex(frame)).isEqualTo("0f" + "01" + "01" + KEY.toHex() + "02" + "6162" + "1234" + "1235"
                 + "fffffffffffffffe");
         assertThat(codec.decode(frame).sender().gatewayAddress()).isEqualTo(new Address("ab", 0x1235));
     }
@@ -237,18 +240,18 @@ class MessageCodecTest {
         ErrorReply error = new ErrorReply(Status.UNAVAILABLE, "é");
         JoinInfo info = new JoinInfo(List.of(new Contact(Id.ZERO, new Address("h", 1))), true);
 
-        assertThat(hex(codec.encode(new Envelope(null, 0, put)))).isEqualTo("0e3c00" + "0000000000000000"
+        assertThat(hex(codec.encode(new Envelope(null, 0, put)))).isEqualTo("0f3c00" + "0000000000000000"
                 + KEY.toHex() + "00000002aabb" + "0000012c" + "00000001cc" + "00" + "00" + "0000000000000000");
-        assertThat(hex(codec.encode(new Envelope(null, 0, error)))).isEqualTo("0e4600" + "0000000000000000"
+        assertThat(hex(codec.encode(new Envelope(null, 0, error)))).isEqualTo("0f4600" + "0000000000000000"
                 + "05" + "0002c3a9" + "00000000");
-        assertThat(hex(codec.encode(new Envelope(null, 0, info)))).isEqualTo("0e0b00" + "0000000000000000"
+        assertThat(hex(codec.encode(new Envelope(null, 0, info)))).isEqualTo("0f0b00" + "0000000000000000"
                 + "0001" + "00".repeat(20) + "01" + "68" + "0001" + "0000" + "01");
     }
 
     @Test
     void theClientGetOfTheProtocolExampleHasItsDocumentedBytes() {
         ClientGet get = ClientGet.of(Id.ofName("greeting"), GetOptions.of(RoutingMode.DELAY_AWARE));
-        String common = "0e3d00" + "0000000000000007" + "a0f7e779f9247566c84036f07f7bdf4a40a869bd" + "01" + "00000000"
+        String common = "0f3d00" + "0000000000000007" + "a0f7e779f9247566c84036f07f7bdf4a40a869bd" + "01" + "00000000"
                 + "00000000" + "00000000" + "00" + "00";
 
         assertThat(hex(codec.encode(new Envelope(null, 7, get)))).isEqualTo(common + "00" + "00000000" + "00");
@@ -303,7 +306,7 @@ class MessageCodecTest {
         Envelope envelope = new Envelope(null, 0, new StoreReplicas(List.of(tombstone)));
         byte[] frame = codec.encode(envelope);
 
-        assertThat(hex(frame)).isEqualTo("0e2800" + "0000000000000000" + "0001" + KEY.toHex() + "00000001ab"
+        assertThat(hex(frame)).isEqualTo("0f2800" + "0000000000000000" + "0001" + KEY.toHex() + "00000001ab"
                 + "00000000" + "0000000000000102" + "00000000" + "00000002" + "7333" + "01" + "00" + "00");
         assertThat(codec.decode(frame)).isEqualTo(envelope);
         PutRequest put = new PutRequest(KEY, Bytes.utf8("v"), 60, 1_700_000_060_000L, HASH, ALICE, 3, 1);
@@ -320,73 +323,77 @@ class MessageCodecTest {
         byte[] newest = codec.encode(ping);
         byte[] previous = older.encode(ping);
 
-        assertThat(previous[0]).isEqualTo((byte) 13);
+        assertThat(previous[0]).isEqualTo((byte) 14);
         assertThat(Arrays.copyOfRange(previous, 1, previous.length))
                 .isEqualTo(Arrays.copyOfRange(newest, 1, newest.length));
         assertThat(codec.decode(previous)).isEqualTo(ping);
-        assertThat(codec.accepts(13)).isTrue();
-        assertThat(older.accepts(14)).isFalse();
-        assertThat(older.oldestAccepted()).isEqualTo(13);
+        assertThat(codec.accepts(14)).isTrue();
+        assertThat(older.accepts(15)).isFalse();
+        assertThat(older.oldestAccepted()).isEqualTo(14);
         assertThatThrownBy(() -> older.decode(newest)).isInstanceOf(CodecException.class)
-                .hasMessageContaining("unsupported version 14: this node speaks version 13;");
-        assertThatThrownBy(() -> new MessageCodec(1024, 12)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("protocol version 12 is not spoken by this build: 13 to 14");
+                .hasMessageContaining("unsupported version 15: this node speaks version 14;");
+        assertThatThrownBy(() -> new MessageCodec(1024, 13)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("protocol version 13 is not spoken by this build: 14 to 15");
     }
 
-    /** A node of 13 writes its handshake in 12, the oldest it reads: 14 reads those four frames of 12, nothing else. */
+    /** A node of 14 writes its handshake in 13, the oldest it reads: 15 reads those four frames of 13, nothing else. */
     @Test
     void theHandshakeOfTheVersionBeforeTheOldestIsReadAndNothingElseOfIt() {
-        MessageCodec thirteen = codec.at(13);
-        List<Message> handshake = List.of(new io.rattan.core.msg.Messages.Hello(12),
+        MessageCodec fourteen = codec.at(14);
+        List<Message> handshake = List.of(new io.rattan.core.msg.Messages.Hello(13),
                 new io.rattan.core.msg.Messages.Challenge(), new ChallengeAnswer(null),
                 new io.rattan.core.msg.Messages.Welcome());
         for (Message m : handshake) {
-            byte[] frame = ofTwelve(thirteen.encode(new Envelope(ALICE, 13, m)));
-            assertThat(codec.decode(frame).body()).as("%s of 12", m.type()).isEqualTo(m);
+            byte[] frame = ofThirteen(fourteen.encode(new Envelope(ALICE, 13, m)));
+            assertThat(codec.decode(frame).body()).as("%s of 13", m.type()).isEqualTo(m);
         }
-        assertRejected(ofTwelve(thirteen.encode(new Envelope(ALICE, 1, new Ping()))), "unsupported version 12");
-        byte[] hello = thirteen.encode(new Envelope(ALICE, 13, new io.rattan.core.msg.Messages.Hello(11)));
-        hello[0] = 11;
-        assertRejected(hello, "unsupported version 11");
+        assertRejected(ofThirteen(fourteen.encode(new Envelope(ALICE, 1, new Ping()))), "unsupported version 13");
+        byte[] hello = fourteen.encode(new Envelope(ALICE, 13, new io.rattan.core.msg.Messages.Hello(12)));
+        hello[0] = 12;
+        assertRejected(hello, "unsupported version 12");
     }
 
-    /**
-     * A frame of 13 as 12 wrote it: the first byte, and an answer without proof has no presence byte (12 had no
-     * proof: a build that speaks 12 is gone, so the frame is made by hand).
-     */
-    private static byte[] ofTwelve(byte[] frameOf13) {
-        byte[] frame = frameOf13[1] == (byte) MessageType.CHALLENGE_ANSWER.tag()
-                ? Arrays.copyOf(frameOf13, frameOf13.length - 1) : frameOf13.clone();
-        frame[0] = 12;
+    /** A frame of 14 as 13 wrote it: 13's handshake frames differ from 14's in the first byte only. */
+    private static byte[] ofThirteen(byte[] frameOf14) {
+        byte[] frame = frameOf14.clone();
+        frame[0] = 13;
         return frame;
     }
 
-    /** Since 14 a put's copy names the gateway to acknowledge to, and PUT_ACK exists; 13 has neither. */
+    /**
+     * Since 14 a put's copy names the gateway to acknowledge to, and PUT_ACK exists; since 15 a replica's remove names
+     * it too, and REMOVE_ACK exists. 14 has neither of the second pair.
+     */
     @Test
-    void aCopyNamesItsGatewaySince14AndPutAcksAreNotInThirteen() {
+    void aRemoveNamesItsGatewaySince15AndRemoveAcksAreNotInFourteen() {
         ReplicaRecord r = new ReplicaRecord(KEY, HASH, Bytes.utf8("v"), 5000, Bytes.EMPTY, Bytes.EMPTY, false);
         Envelope copy = new Envelope(ALICE, 3, new StoreReplicas(List.of(r), BOB, 77));
-        MessageCodec thirteen = codec.at(13);
-
         assertThat(codec.decode(codec.encode(copy))).isEqualTo(copy);
-        assertThat(codec.decode(thirteen.encode(copy)).body()).isEqualTo(new StoreReplicas(List.of(r)));
-        assertThat(codec.encode(copy).length - thirteen.encode(copy).length)
-                .as("a presence byte, the gateway's contact and the request id").isEqualTo(1 + contactBytes(BOB) + 8);
-        Envelope ack = new Envelope(ALICE, 77, new PutAck(KEY, HASH, 5000, Bytes.EMPTY));
         assertThat(MessageCodec.carries(MessageType.PUT_ACK, 14)).isTrue();
         assertThat(MessageCodec.carries(MessageType.PUT_ACK, 13)).isFalse();
-        assertThat(MessageCodec.carries(MessageType.STORE_REPLICAS, 13)).isTrue();
-        assertThatThrownBy(() -> thirteen.encode(ack)).isInstanceOf(CodecException.class)
-                .hasMessageContaining("PUT_ACK is not in protocol version 13");
-        assertThatThrownBy(() -> thirteen.encode(new Envelope(ALICE, 77,
+
+        Envelope remove = new Envelope(ALICE, 3, new RemoveReplica(KEY, HASH, Bytes.utf8("s"), 30, BOB, 77));
+        MessageCodec fourteen = codec.at(14);
+        assertThat(codec.decode(codec.encode(remove))).isEqualTo(remove);
+        assertThat(codec.decode(fourteen.encode(remove)).body())
+                .isEqualTo(new RemoveReplica(KEY, HASH, Bytes.utf8("s"), 30));
+        assertThat(codec.encode(remove).length - fourteen.encode(remove).length)
+                .as("a presence byte, the gateway's contact and the request id").isEqualTo(1 + contactBytes(BOB) + 8);
+        Envelope ack = new Envelope(ALICE, 77, new RemoveAck(KEY, HASH));
+        assertThat(MessageCodec.carries(MessageType.REMOVE_ACK, 15)).isTrue();
+        assertThat(MessageCodec.carries(MessageType.REMOVE_ACK, 14)).isFalse();
+        assertThat(MessageCodec.carries(MessageType.REMOVE_REPLICA, 14)).isTrue();
+        assertThatThrownBy(() -> fourteen.encode(ack)).isInstanceOf(CodecException.class)
+                .hasMessageContaining("REMOVE_ACK is not in protocol version 14");
+        assertThatThrownBy(() -> fourteen.encode(new Envelope(ALICE, 77,
                 new io.rattan.core.msg.Messages.InNamespace("photos", ack.body())))).isInstanceOf(CodecException.class);
         byte[] wrapped = codec.encode(new Envelope(ALICE, 77,
                 new io.rattan.core.msg.Messages.InNamespace("photos", ack.body())));
-        wrapped[0] = 13;
-        assertRejected(wrapped, "cannot wrap type tag 36 in version 13");
-        byte[] asThirteen = codec.encode(ack);
-        asThirteen[0] = 13;
-        assertRejected(asThirteen, "PUT_ACK in a frame of version 13");
+        wrapped[0] = 14;
+        assertRejected(wrapped, "cannot wrap type tag 37 in version 14");
+        byte[] asFourteen = codec.encode(ack);
+        asFourteen[0] = 14;
+        assertRejected(asFourteen, "REMOVE_ACK in a frame of version 14");
     }
 
     private int contactBytes(Contact c) {
@@ -407,16 +414,16 @@ class MessageCodecTest {
     }
 
     @Test
-    void anAnswerProvesItsIdSince13AndAFrameOf12CarriesNoProof() {
+    void anAnswerProvesItsId() {
         IdProof proof = new IdProof(Bytes.wrap(new byte[32]), Bytes.fromHex("ab".repeat(64)));
         Envelope answer = new Envelope(ALICE, 9, new ChallengeAnswer(proof));
         byte[] newest = codec.encode(answer);
-        byte[] previous = ofTwelve(codec.encode(new Envelope(ALICE, 9, new ChallengeAnswer(null))));
+        byte[] none = codec.encode(new Envelope(ALICE, 9, new ChallengeAnswer(null)));
 
         assertThat(codec.decode(newest)).isEqualTo(answer);
-        assertThat(newest.length - previous.length).as("a presence byte, a key and a signature").isEqualTo(97);
+        assertThat(newest.length - none.length).as("a key and a signature after the presence byte").isEqualTo(96);
         assertThat(hex(newest)).endsWith("01" + "00".repeat(32) + "ab".repeat(64));
-        assertThat(((ChallengeAnswer) codec.decode(previous).body()).proof()).isNull();
+        assertThat(((ChallengeAnswer) codec.decode(none).body()).proof()).isNull();
         assertThatThrownBy(() -> codec.encode(new Envelope(ALICE, 9, new ChallengeAnswer(
                 new IdProof(Bytes.wrap(new byte[31]), Bytes.wrap(new byte[64]))))))
                 .isInstanceOf(CodecException.class).hasMessageContaining("32-byte public key");
@@ -427,12 +434,12 @@ class MessageCodecTest {
         byte[] frame = codec.encode(new Envelope(null, 1, new Ping()));
         frame[0] = (byte) (MessageCodec.VERSION_OLDEST - 1);
 
-        assertRejected(frame, "unsupported version 12: this node speaks version 14 and accepts 13 (the sender runs an "
+        assertRejected(frame, "unsupported version 13: this node speaks version 15 and accepts 14 (the sender runs an "
                 + "older Rattan");
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {0, 1, 3, 4, 5, 6, 7, 9, 10, 11, 12, 15, 255})
+    @ValueSource(ints = {0, 1, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 16, 255})
     void wrongVersionIsRejected(int version) {
         byte[] frame = codec.encode(new Envelope(null, 1, new Ping()));
         frame[0] = (byte) version;
@@ -516,14 +523,14 @@ class MessageCodecTest {
         "ff"})
     void malformedUtf8IsRejected(String utf8Hex) {
         byte[] bad = HexFormat.of().parseHex(utf8Hex);
-        byte[] frame = concat(hexBytes("0e4600" + "0000000000000001" + "00"), u16(bad.length), bad);
+        byte[] frame = concat(hexBytes("0f4600" + "0000000000000001" + "00"), u16(bad.length), bad);
 
         assertRejected(frame, "detail is not well-formed UTF-8");
     }
 
     @Test
     void malformedUtf8InAHostIsRejected() {
-        byte[] frame = concat(hexBytes("0e0101"), KEY.toBytes(), hexBytes("02" + "c328" + "0fa0" + "0fa1"),
+        byte[] frame = concat(hexBytes("0f0101"), KEY.toBytes(), hexBytes("02" + "c328" + "0fa0" + "0fa1"),
                 hexBytes("0000000000000001"));
 
         assertRejected(frame, "sender is not well-formed UTF-8");
@@ -532,14 +539,14 @@ class MessageCodecTest {
     @Test
     void aPongWithTwoSuggestionsIsRejected() {
         byte[] contact = concat(KEY.toBytes(), hexBytes("01" + "61" + "0fa0" + "0fa1"));
-        byte[] frame = concat(hexBytes("0e0200" + "0000000000000001"), u16(2), contact, contact, new byte[8]);
+        byte[] frame = concat(hexBytes("0f0200" + "0000000000000001"), u16(2), contact, contact, new byte[8]);
 
         assertRejected(frame, "at most one");
     }
 
     @Test
     void emptyHostIsRejected() {
-        byte[] frame = concat(hexBytes("0e0101"), KEY.toBytes(), hexBytes("00" + "0fa0" + "0fa1"),
+        byte[] frame = concat(hexBytes("0f0101"), KEY.toBytes(), hexBytes("00" + "0fa0" + "0fa1"),
                 hexBytes("0000000000000001"));
 
         assertRejected(frame, "empty host");
@@ -610,7 +617,7 @@ class MessageCodecTest {
     @ParameterizedTest
     @ValueSource(strings = {"80000000", "ffffffff", "7fffffff", "00010001"})
     void hugeValueLengthInASmallFrameIsRejectedQuickly(String length) {
-        byte[] frame = concat(hexBytes("0e3c00" + "0000000000000001"), KEY.toBytes(), hexBytes(length));
+        byte[] frame = concat(hexBytes("0f3c00" + "0000000000000001"), KEY.toBytes(), hexBytes(length));
 
         assertThatThrownBy(() -> codec.decode(frame)).isInstanceOf(CodecException.class)
                 .hasMessageContaining("value length");
@@ -620,7 +627,7 @@ class MessageCodecTest {
     @Test
     void valueLengthAboveTheBoundIsRejectedEvenWhenTheBytesArePresent() {
         int length = MessageCodec.VALUE_BYTES_MAX + 1;
-        byte[] frame = concat(hexBytes("0e3c00" + "0000000000000001"), KEY.toBytes(), i32(length),
+        byte[] frame = concat(hexBytes("0f3c00" + "0000000000000001"), KEY.toBytes(), i32(length),
                 new byte[length], hexBytes("00000000" + "00000000"));
 
         assertRejected(frame, "value length 65537 exceeds 65536");
@@ -629,7 +636,7 @@ class MessageCodecTest {
     @ParameterizedTest
     @ValueSource(ints = {0xFFFF, 4097, 4096, 1})
     void hugeListCountInTwentyBytesIsRejectedQuickly(int count) {
-        byte[] frame = Arrays.copyOf(concat(hexBytes("0e0c00" + "0000000000000001"), u16(count)), 20);
+        byte[] frame = Arrays.copyOf(concat(hexBytes("0f0c00" + "0000000000000001"), u16(count)), 20);
 
         assertThatThrownBy(() -> codec.decode(frame)).isInstanceOf(CodecException.class)
                 .hasMessageContaining("leafSet count " + count);
@@ -668,17 +675,17 @@ class MessageCodecTest {
 
     @Test
     void hugeStringLengthIsRejected() {
-        assertRejected(concat(hexBytes("0e4600" + "0000000000000001" + "00"), u16(0xFFFF)),
+        assertRejected(concat(hexBytes("0f4600" + "0000000000000001" + "00"), u16(0xFFFF)),
                 "detail of 65535 bytes exceeds 4096");
-        assertRejected(concat(hexBytes("0e4600" + "0000000000000001" + "00"), u16(100), new byte[10]),
+        assertRejected(concat(hexBytes("0f4600" + "0000000000000001" + "00"), u16(100), new byte[10]),
                 "truncated frame");
     }
 
     @Test
     void hashAndSecretBoundsAreEnforced() {
-        byte[] hashTooLong = concat(hexBytes("0e2a00" + "0000000000000001"), KEY.toBytes(), i32(65), new byte[65],
+        byte[] hashTooLong = concat(hexBytes("0f2a00" + "0000000000000001"), KEY.toBytes(), i32(65), new byte[65],
                 i32(0), i32(0));
-        byte[] secretTooLong = concat(hexBytes("0e2a00" + "0000000000000001"), KEY.toBytes(), i32(0), i32(1025),
+        byte[] secretTooLong = concat(hexBytes("0f2a00" + "0000000000000001"), KEY.toBytes(), i32(0), i32(1025),
                 new byte[1025], i32(0));
 
         assertRejected(hashTooLong, "valueHash length 65 exceeds 64");
@@ -732,7 +739,7 @@ class MessageCodecTest {
         Envelope put = new Envelope(null, 0, new ClientPut(KEY, Bytes.fromHex("aa"), 0, Bytes.EMPTY, stamp,
                 PutCondition.ifSeq(7)));
         byte[] frame = codec.encode(put);
-        assertThat(hex(frame)).isEqualTo("0e3c00" + "0000000000000000" + KEY.toHex() + "00000001aa" + "00000000"
+        assertThat(hex(frame)).isEqualTo("0f3c00" + "0000000000000000" + KEY.toHex() + "00000001aa" + "00000000"
                 + "00000000" + "01" + "11".repeat(32) + "0000000000000005" + "ffffffffffffffff" + "0000000000000102"
                 + "22".repeat(64) + "02" + "0000000000000007");
         assertThat(codec.decode(frame)).isEqualTo(put);
@@ -784,9 +791,9 @@ class MessageCodecTest {
     @Test
     void theRingRequestAndItsPageHaveTheDocumentedBytes() {
         byte[] request = codec.encode(new Envelope(null, 5, new ClientRing(Bytes.EMPTY, 2)));
-        assertThat(request).containsExactly(14, 63, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 2);
+        assertThat(request).containsExactly(15, 63, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 2);
         byte[] reply = codec.encode(new Envelope(null, 5, new RingReply(List.of(), Bytes.EMPTY, 3)));
-        assertThat(reply).containsExactly(14, 34, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3);
+        assertThat(reply).containsExactly(15, 34, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3);
         // A count of nodes the frame cannot hold is refused before anything is allocated.
         byte[] lying = reply.clone();
         lying[11] = 0x10;
@@ -798,7 +805,7 @@ class MessageCodecTest {
         byte[] frame = codec.encode(new Envelope(null, 5, WatchEvent.ended(Status.RATE_LIMITED, "x")));
         // version, tag, flags, request id; kind ENDED; epoch 0; seq 0; empty hash; empty value; ttl 0; no stamp;
         // status; detail "x".
-        assertThat(frame).containsExactly(14, 35, 0, 0, 0, 0, 0, 0, 0, 0, 5, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        assertThat(frame).containsExactly(15, 35, 0, 0, 0, 0, 0, 0, 0, 0, 5, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
                 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 10, 0, 1, 'x');
         byte[] unknownKind = frame.clone();
         unknownKind[11] = 9;

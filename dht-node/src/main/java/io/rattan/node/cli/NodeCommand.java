@@ -180,6 +180,12 @@ final class NodeCommand implements Callable<Integer> {
                     + "acks, are in the cluster: the put's root is then taken at its word (docs/deploy.md).")
     boolean requirePutAcks = true;
 
+    @Option(names = "--require-remove-acks", arity = "1", paramLabel = "true|false",
+            description = "Acknowledge a remove through this node only when W replicas have each acknowledged its "
+                    + "tombstone to it (protocol 15; the default). false only while nodes of 14, which send no such "
+                    + "acks, are in the cluster: the remove's root is then taken at its word (docs/deploy.md).")
+    boolean requireRemoveAcks = true;
+
     @Option(names = "--watch-lease-ms", paramLabel = "MS",
             description = "How long this node, as a key's replica, keeps a gateway's watch registration unless it is "
                     + "renewed; as a gateway it renews at a third of it, and reads a replica again then if a push "
@@ -298,7 +304,8 @@ final class NodeCommand implements Callable<Integer> {
                     requestTimeoutMillis, rtoInitialMillis, rtoMinMillis, rtoMaxMillis).toBuilder()
                     .watch(new WatchLimits(watchLeaseMillis, watchesMax, watchRegistrationsMax,
                             Math.max(1, watchRegistrationsMax / 4))).protocolVersion(protocolVersion)
-                    .putAcksRequired(requirePutAcks).build();
+                    .putAcksRequired(requirePutAcks)
+                    .removeAcksRequired(requireRemoveAcks).build();
             Path dir = dataDir != null ? dataDir : Path.of("rattan-data", "node-" + peerPort);
             if (tlsDir != null) {
                 applyTlsDir(dir);

@@ -21,8 +21,15 @@ import io.rattan.core.msg.Messages.Pong;
 import io.rattan.core.msg.Messages.PutAck;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.PutRequest;
+import io.rattan.core.msg.Messages.RemoveAck;
+import io.rattan.core.msg.Messages.RemoveReplica;
+import io.rattan.core.msg.Messages.RemoveReplicaReply;
+import io.rattan.core.msg.Messages.RemoveReply;
+import io.rattan.core.msg.Messages.RemoveRequest;
+import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.StoreAck;
 import io.rattan.core.msg.Messages.StoreReplicas;
+import io.rattan.core.msg.SecretBinding;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.node.LocalCluster;
 import io.rattan.node.RattanNode;
@@ -65,12 +72,7 @@ class FakeAckTest {
             RattanNode gateway = cluster.node(0);
             liar.dialAndProve(gateway.contact().address().port(), true);
             AtomicInteger putsTaken = answerAsAReplicaThatStoresNothing(liar);
-            await().atMost(WAIT).pollInterval(Duration.ofMillis(200)).until(() -> {
-                // Named first hand: the node probes the liar, which answers, and takes it into its leaf set.
-                liar.send(new Envelope(liar.contact, 1, new JoinInfo(List.of(liar.contact), false)));
-                liar.send(new Envelope(liar.contact, 2, new Ping()));
-                return gateway.status().leafSet().contains(liar.contact);
-            });
+            joinTheView(liar, gateway);
 
             Id liarsKey = liar.contact.id();
             byte[] value = "through the liar".getBytes(StandardCharsets.UTF_8);
@@ -91,11 +93,74 @@ class FakeAckTest {
     }
 
     /**
-     * Answers the node's frames as a replica that stores nothing: pongs, an empty leaf set, puts answered OK with its
-     * own ack (after the hop's ack), copies acknowledged to the root and to the gateway. Counts the puts it took.
+     * The same for removes (protocol 15): a remove routed to the liar as the key's root it answers OK in the root's
+     * place and acknowledges a tombstone in its own name. Before, the gateway took the root's word: the client heard
+     * "removed" and the value stayed (the same test with {@code removeAcksRequired(false)}). Now the remove fails and
+     * the client knows the value is there; a remove whose root is honest is acknowledged on the root's tombstone and
+     * the liar's word, with one real tombstone.
      */
+    @Test
+    void aLiarAnsweringAsTheRootCannotAcknowledgeARemove() throws Exception {
+        try (LocalCluster cluster = LocalCluster.start(1, dir, CONFIG);
+             RawPeer liar = new RawPeer("fake-remover");
+             RattanClient client = RattanClient.builder()
+                     .gateway(new Address("127.0.0.1", cluster.node(0).gatewayAddress().getPort()))
+                     .attemptTimeout(Duration.ofSeconds(4)).totalTimeout(Duration.ofSeconds(6)).build()) {
+            RattanNode gateway = cluster.node(0);
+            liar.dialAndProve(gateway.contact().address().port(), true);
+            AtomicInteger removesTaken = new AtomicInteger();
+            answerAsAReplicaThatStoresNothing(liar, removesTaken);
+            joinTheView(liar, gateway);
+
+            // A value under the liar's key that the gateway holds as its other replica (a copy the liar hands it).
+            Id liarsKey = liar.contact.id();
+            byte[] secret = "the owner's secret".getBytes(StandardCharsets.UTF_8);
+            Bytes value = Bytes.utf8("removed through the liar");
+            Bytes hash = value.sha256();
+            liar.send(new Envelope(liar.contact, 5, new StoreReplicas(List.of(new ReplicaRecord(liarsKey, hash, value,
+                    System.currentTimeMillis() + 600_000, SecretBinding.of(Bytes.wrap(secret), liarsKey, hash),
+                    Bytes.EMPTY, false)))));
+            await().atMost(WAIT).until(() -> gateway.readStore(liarsKey, hash).get().isPresent());
+
+            assertThatThrownBy(() -> client.removeSync(liarsKey, hash, secret, Duration.ofMinutes(20)))
+                    .as("a remove whose root is the liar")
+                    .isInstanceOfSatisfying(RattanException.class, e -> assertThat(e.status())
+                            .isIn(Status.UNAVAILABLE, Status.TIMEOUT));
+            assertThat(removesTaken.get()).as("removes the liar answered in the root's place").isPositive();
+            assertThat(gateway.readStore(liarsKey, hash).get()).as("the value, still live")
+                    .hasValueSatisfying(r -> assertThat(r.tombstone()).isFalse());
+
+            Id honestKey = gateway.contact().id();
+            PutResult put = client.putSync(honestKey, "removed through the honest root".getBytes(
+                    StandardCharsets.UTF_8), Duration.ofMinutes(10), secret);
+            assertThat(client.removeSync(honestKey, put.valueHash(), secret, Duration.ofMinutes(20)))
+                    .as("acknowledged on the root's tombstone and the liar's word").isTrue();
+            assertThat(gateway.readStore(honestKey, put.valueHash()).get()).as("the one real tombstone")
+                    .hasValueSatisfying(r -> assertThat(r.tombstone()).isTrue());
+        }
+    }
+
+    private static void joinTheView(RawPeer liar, RattanNode node) {
+        await().atMost(WAIT).pollInterval(Duration.ofMillis(200)).until(() -> {
+            // Named first hand: the node probes the liar, which answers, and takes it into its leaf set.
+            liar.send(new Envelope(liar.contact, 1, new JoinInfo(List.of(liar.contact), false)));
+            liar.send(new Envelope(liar.contact, 2, new Ping()));
+            return node.status().leafSet().contains(liar.contact);
+        });
+    }
+
     private static AtomicInteger answerAsAReplicaThatStoresNothing(RawPeer liar) {
         AtomicInteger puts = new AtomicInteger();
+        answerAsAReplicaThatStoresNothing(liar, puts);
+        return puts;
+    }
+
+    /**
+     * Answers the node's frames as a replica that stores nothing: pongs, an empty leaf set, puts and removes answered
+     * OK with its own ack (after the hop's ack), copies and a replica's removes acknowledged to the root and to the
+     * gateway. Counts the routed puts and removes it took.
+     */
+    private static void answerAsAReplicaThatStoresNothing(RawPeer liar, AtomicInteger taken) {
         Thread t = new Thread(() -> {
             try {
                 liar.fromNode.setSoTimeout(0);
@@ -106,7 +171,7 @@ class FakeAckTest {
                         case LEAF_EXCHANGE -> liar.send(reply(liar, e.requestId(), new LeafExchangeReply(List.of())));
                         case PUT_REQUEST -> {
                             PutRequest p = (PutRequest) e.body();
-                            puts.incrementAndGet();
+                            taken.incrementAndGet();
                             liar.send(reply(liar, e.requestId(), new HopAck()));
                             liar.send(reply(liar, p.originRequestId(), new PutReply(Status.OK, 2, "")));
                             liar.send(reply(liar, p.originRequestId(), new PutAck(p.key(), p.value().sha256(),
@@ -119,6 +184,20 @@ class FakeAckTest {
                                 liar.send(reply(liar, s.ackRequestId(), PutAck.of(s.records().get(0))));
                             }
                         }
+                        case REMOVE_REQUEST -> {
+                            RemoveRequest r = (RemoveRequest) e.body();
+                            taken.incrementAndGet();
+                            liar.send(reply(liar, e.requestId(), new HopAck()));
+                            liar.send(reply(liar, r.originRequestId(), new RemoveReply(Status.OK, "")));
+                            liar.send(reply(liar, r.originRequestId(), new RemoveAck(r.key(), r.valueHash())));
+                        }
+                        case REMOVE_REPLICA -> {
+                            RemoveReplica r = (RemoveReplica) e.body();
+                            liar.send(reply(liar, e.requestId(), new RemoveReplicaReply(Status.OK)));
+                            if (r.ackTo() != null) {
+                                liar.send(reply(liar, r.ackRequestId(), new RemoveAck(r.key(), r.valueHash())));
+                            }
+                        }
                         default -> { }
                     }
                 }
@@ -128,7 +207,6 @@ class FakeAckTest {
         }, "fake-acker");
         t.setDaemon(true);
         t.start();
-        return puts;
     }
 
     private static Envelope reply(RawPeer liar, long requestId, Message body) {

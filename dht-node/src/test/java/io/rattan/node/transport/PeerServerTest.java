@@ -253,14 +253,16 @@ class PeerServerTest {
     }
 
     /**
-     * A peer that speaks only 12, which cannot prove its id, is refused at its hello: this build speaks 13 and 14, and
-     * both prove ids. One that answers in 13 without a proof is refused at its answer.
+     * A peer that speaks only the version before the oldest this build speaks (13, whose handshake frames this build
+     * still reads) is refused at its hello: this build speaks 14 and 15. One that answers without a proof is refused at
+     * its answer.
      */
     @Test
-    void aPeerOfTwelveOrAnAnswerWithoutProofIsRefused() throws IOException {
-        Contact twelve = new Contact(Id.ofName("twelve"), new Address("127.0.0.1", 4000));
+    void aPeerOfAnOlderVersionOrAnAnswerWithoutProofIsRefused() throws IOException {
+        int older = MessageCodec.VERSION_OLDEST - 1;
+        Contact thirteen = new Contact(Id.ofName("thirteen"), new Address("127.0.0.1", 4000));
         try (Socket old = connect()) {
-            TestMessages.writeFrameOf(old, new Envelope(twelve, 0, new Hello(12)), 12);
+            TestMessages.writeFrameOf(old, new Envelope(thirteen, 0, new Hello(older)), older);
             assertThat(closedByPeer(old)).isTrue();
         }
         assertThat(refusedCount(RefusalReason.BAD_HELLO)).isEqualTo(1);
@@ -269,7 +271,7 @@ class PeerServerTest {
                     .isInstanceOf(IOException.class);
         }
         assertThat(refusedCount(RefusalReason.UNPROVEN_ID)).isEqualTo(1);
-        NodeKey key = TestMessages.key("thirteen");
+        NodeKey key = TestMessages.key("proven");
         try (RawPeer proven = new RawPeer(key.id(), TestProofs.prover(key))
                 .dialAndProve(server.localAddress().getPort(), false)) {
             proven.send(ping(proven, 3));
@@ -278,9 +280,9 @@ class PeerServerTest {
     }
 
     /**
-     * A node of the previous release (13) writes its hello in 12, the oldest version it reads, and names 13 in its
-     * hello's request id: it is challenged, answers in 13, which it shares with this node, with its proof, and is
-     * welcomed in 13.
+     * A node of the previous release (14) writes its hello in 13, the oldest version it reads, and names 14 in its
+     * hello's request id: it is challenged, answers in 14, which it shares with this node, with its proof, and is
+     * welcomed in 14.
      */
     @Test
     void aNodeOfThePreviousReleaseIsWelcomedInAVersionItReads() throws IOException {

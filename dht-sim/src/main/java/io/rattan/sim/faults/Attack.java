@@ -37,8 +37,14 @@ public enum Attack {
      * next, that the holder's view can place (docs/testing.md, "Liars").
      */
     SECRET_HARVEST("secret-harvest", Rule.SECRET_TO_STRANGER, PlantedBug.TOMBSTONES_TO_ANYONE),
-    /** A remove routed through the liar is answered OK and dropped: no tombstone anywhere (rule 2a). */
-    FAKE_REMOVE("fake-remove", Rule.REMOVE_ACK_NO_TOMBSTONE, null),
+    /**
+     * A remove routed through the liar is answered OK and dropped; a replica's remove asked of it is answered OK and
+     * not written. Either way the liar also acknowledges a tombstone to the remove's gateway in its own name. Succeeds
+     * when the gateway counts an answer it cannot attribute: no tombstone anywhere (rule 2a). Defended: a gateway
+     * counts only replicas' own tombstone acks, one per node (and host); the checker counts, and does not assert,
+     * removes that liars' acks took to W.
+     */
+    FAKE_REMOVE("fake-remove", Rule.REMOVE_ACK_NO_TOMBSTONE, PlantedBug.REMOVE_ACKS_UNATTRIBUTED),
     /**
      * The liar sends every live node range digests naming the whole ring, 200 a second each, to fill its store
      * thread with scans so that puts and gets fail "store busy" or time out (rule 4). Runs the nodes' stores with a

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 import java.util.function.IntToLongFunction;
 import java.util.function.Supplier;
 
@@ -217,15 +218,41 @@ final class Checker {
      * {@code dropped}: it was routed the put itself and passed it on to no one.
      */
     void liarAcked(Id key, Bytes valueHash, int liar, boolean dropped) {
+        forPut(key, valueHash, p -> {
+            p.droppedByLiar |= dropped;
+            p.liarAckers = with(p.liarAckers, liar);
+        });
+    }
+
+    /** A liar put the bytes of {@code valueHash} under {@code key} with a binding of its own, racing their put. */
+    void liarRaced(Id key, Bytes valueHash) {
+        forPut(key, valueHash, p -> p.racedByLiar = true);
+    }
+
+    /**
+     * A liar acknowledged a tombstone of {@code valueHash} under {@code key} to its remove's gateway, writing none;
+     * {@code dropped}: it was routed the remove itself and passed it on to no one.
+     */
+    void liarAckedRemove(Id key, Bytes valueHash, int liar, boolean dropped) {
+        forPut(key, valueHash, p -> {
+            p.removeDroppedByLiar |= dropped;
+            p.liarRemoveAckers = with(p.liarRemoveAckers, liar);
+        });
+    }
+
+    /** The workload's put of {@code valueHash} under {@code key} (its values are random: one put each). */
+    private void forPut(Id key, Bytes valueHash, Consumer<PutRecord> action) {
         for (PutRecord p : puts.puts(key)) {
             if (p.hash.equals(valueHash)) {
-                p.droppedByLiar |= dropped;
-                if (p.liarAckers == null) {
-                    p.liarAckers = new TreeSet<>();
-                }
-                p.liarAckers.add(liar);
+                action.accept(p);
             }
         }
+    }
+
+    private static Set<Integer> with(Set<Integer> liars, int liar) {
+        Set<Integer> out = liars == null ? new TreeSet<>() : liars;
+        out.add(liar);
+        return out;
     }
 
     /** Rule 2c: a liar far from a key received a tombstone of it, with its remove's secret ({@link LiarNodes}). */
@@ -245,13 +272,23 @@ final class Checker {
                 // Its only tombstones may have been unsynced writes a power loss took before the OK arrived.
                 p.removeUndone = true;
                 tally.countRemoveUndone();
+            } else if (p.tombstoneAt.isEmpty() && p.liarRemoveAckers != null
+                    && p.liarRemoveAckers.size() >= writeQuorum) {
+                // W liars acked it (the bound of docs/security.md: L liars' acks leave W − L tombstones).
+                p.removeUndone = true;
+                tally.countRemoveOnLiarsWord();
             } else if (p.tombstoneAt.isEmpty()) {
                 tally.violation(Rule.REMOVE_ACK_NO_TOMBSTONE, "remove of " + p.name() + " acknowledged with no "
-                        + "node holding its tombstone");
+                        + "node holding its tombstone" + (p.liarRemoveAckers == null ? ""
+                        : "; liars that acked it: " + p.liarRemoveAckers));
             }
         } else if (reply instanceof RemoveReply r && r.status() == Status.FORBIDDEN) {
             tally.violation(Rule.REMOVE_REFUSED_TO_PUTTER, "remove of " + p.name() + " with its own secret refused: "
                     + r.detail());
+        } else if (p.removeDroppedByLiar || p.racedByLiar || p.liarAckers != null) {
+            // A liar dropped the remove, or left fewer than W replicas holding the value under its putter's binding
+            // (it raced the put with its own, or acked a copy it never stored): W tombstones cannot be had. Denial.
+            tally.countDeniedByLiars();
         } else {
             liveness(startNanos, "remove of " + p.name() + ": " + reply);
         }

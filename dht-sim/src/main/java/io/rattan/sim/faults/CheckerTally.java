@@ -28,6 +28,7 @@ final class CheckerTally {
     private long ackedAfterDestroyed;
     private long ackedOnLiarsWord;
     private long deniedByLiars;
+    private long removesOnLiarsWord;
     private long removesUndone;
     private long removedReturnedCutOff;
     private long removedReturnedUntold;
@@ -79,6 +80,10 @@ final class CheckerTally {
         ackedOnLiarsWord++;
     }
 
+    void countRemoveOnLiarsWord() {
+        removesOnLiarsWord++;
+    }
+
     void countDeniedByLiars() {
         deniedByLiars++;
     }
@@ -115,7 +120,8 @@ final class CheckerTally {
     /** Everything counted and not asserted, for the run's result. */
     FaultRunResult.Counted counted() {
         return new FaultRunResult.Counted(new EnumMap<>(excused), lostToPowerLoss, lostToDiskLoss,
-                ackedAfterDestroyed, ackedOnLiarsWord, deniedByLiars, removesUndone, removedReturnedCutOff,
+                ackedAfterDestroyed, ackedOnLiarsWord, deniedByLiars, removesOnLiarsWord, removesUndone,
+                removedReturnedCutOff,
                 removedReturnedUntold,
                 removedReturnedUntoldMaxNanos / 1_000_000L,
                 finalMissesAfterClockFault, servedLateBeyondS);

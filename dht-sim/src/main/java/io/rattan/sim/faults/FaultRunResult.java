@@ -67,8 +67,10 @@ public record FaultRunResult(FaultRunConfig config, long traceHash, long events,
      * What the checker counted and did not assert: misses excused, by reason; acknowledged puts lost to disk faults
      * (every copy destroyed: with a power loss among the faults, or whole disks only); puts acknowledged when a disk
      * fault had destroyed copies they needed for W; puts acknowledged short of W because liars acknowledged copies
-     * they never stored (each liar's ack is at most one copy short: docs/security.md); puts that failed after a liar
-     * dropped them (denial, which attribution cannot stop: docs/security.md); acknowledged removes undone (disk faults
+     * they never stored (each liar's ack is at most one copy short: docs/security.md); puts and removes that failed
+     * after a liar dropped them (denial, which attribution cannot stop: docs/security.md); removes acknowledged on W
+     * liars' acks
+     * alone (no tombstone written: undone, as below); acknowledged removes undone (disk faults
      * destroyed every
      * tombstone: the value may come back); removed values returned by a get that may have read a node the
      * tombstone had not reached yet, before it could have been told or after (and the longest time since it could
@@ -77,7 +79,7 @@ public record FaultRunResult(FaultRunConfig config, long traceHash, long events,
      */
     public record Counted(EnumMap<Excuse, Long> excused, long lostToPowerLoss, long lostToDiskLoss,
                           long ackedAfterDestroyed, long ackedOnLiarsWord, long deniedByLiars,
-                          long removesUndone, long removedReturnedCutOff,
+                          long removesOnLiarsWord, long removesUndone, long removedReturnedCutOff,
                           long removedReturnedUntold,
                           long removedReturnedUntoldMaxMillis,
                           long finalMissesAfterClockFault, long servedLateBeyondS) {

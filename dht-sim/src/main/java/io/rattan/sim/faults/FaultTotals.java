@@ -20,6 +20,7 @@ final class FaultTotals {
     private long ackedAfterDestroyed;
     private long ackedOnLiarsWord;
     private long deniedByLiars;
+    private long removesOnLiarsWord;
     private long removesUndone;
     private long removedCutOff;
     private long removedUntold;
@@ -54,6 +55,7 @@ final class FaultTotals {
         ackedAfterDestroyed += c.ackedAfterDestroyed();
         ackedOnLiarsWord += c.ackedOnLiarsWord();
         deniedByLiars += c.deniedByLiars();
+        removesOnLiarsWord += c.removesOnLiarsWord();
         removesUndone += c.removesUndone();
         removedCutOff += c.removedReturnedCutOff();
         removedUntold += c.removedReturnedUntold();
@@ -92,8 +94,12 @@ final class FaultTotals {
                     + "(W - L copies or more, L the liars that acked; not asserted): %d%n", ackedOnLiarsWord);
         }
         if (deniedByLiars > 0) {
-            out.printf(Locale.ROOT, "puts that failed after a liar dropped them (denial; not asserted): %d%n",
+            out.printf(Locale.ROOT, "puts and removes that failed after a liar dropped them (denial; not asserted): %d%n",
                     deniedByLiars);
+        }
+        if (removesOnLiarsWord > 0) {
+            out.printf(Locale.ROOT, "removes acknowledged on W liars' acks alone, no tombstone written (not "
+                    + "asserted): %d%n", removesOnLiarsWord);
         }
         out.printf(Locale.ROOT, "acknowledged removes undone: disk faults destroyed every tombstone: %d%n",
                 removesUndone);

@@ -18,6 +18,9 @@ import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.PutRequest;
 import io.rattan.core.msg.Messages.RangeDigest;
 import io.rattan.core.msg.Messages.RangeSum;
+import io.rattan.core.msg.Messages.RemoveAck;
+import io.rattan.core.msg.Messages.RemoveReplica;
+import io.rattan.core.msg.Messages.RemoveReplicaReply;
 import io.rattan.core.msg.Messages.RemoveReply;
 import io.rattan.core.msg.Messages.RemoveRequest;
 import io.rattan.core.msg.Messages.ReplicaRecord;
@@ -161,6 +164,14 @@ final class LiarNodes implements VirtualNetwork.Interception {
         }
         if (m instanceof RemoveRequest r && lies(Attack.FAKE_REMOVE)) {
             answer(liar, e, r, new RemoveReply(Status.OK, ""));
+            fakeRemoveAck(liar, r.origin(), r.originRequestId(), r.key(), r.valueHash(), true);
+            return told(Attack.FAKE_REMOVE);
+        }
+        if (m instanceof RemoveReplica r && lies(Attack.FAKE_REMOVE)) {
+            send(liar, e.sender().address(), e.requestId(), new RemoveReplicaReply(Status.OK));
+            if (r.ackTo() != null) {
+                fakeRemoveAck(liar, r.ackTo(), r.ackRequestId(), r.key(), r.valueHash(), false);
+            }
             return told(Attack.FAKE_REMOVE);
         }
         if (m instanceof GetRequest g && (lies(Attack.FAKE_EMPTY) || lies(Attack.FORGED_VALUE))) {
@@ -180,6 +191,9 @@ final class LiarNodes implements VirtualNetwork.Interception {
      */
     private void race(int liar, PutRequest p) {
         told(Attack.BINDING_RACE);
+        if (checker != null) {
+            checker.liarRaced(p.key(), p.value().sha256());
+        }
         try {
             world.node(liar).handleClient(new ClientPut(p.key(), p.value(), p.ttlSeconds(), forgedBytes()), r -> { });
         } catch (RuntimeException ex) {
@@ -320,6 +334,17 @@ final class LiarNodes implements VirtualNetwork.Interception {
         send(liar, gateway.address(), requestId, ack);
         if (checker != null) {
             checker.liarAcked(ack.key(), ack.valueHash(), liar, dropped);
+        }
+    }
+
+    /**
+     * Tells a remove's gateway, in the liar's own name, that it holds a tombstone it never wrote; the checker learns
+     * it. {@code dropped}: the liar was routed the remove itself and passed it on to no one.
+     */
+    private void fakeRemoveAck(int liar, Contact gateway, long requestId, Id key, Bytes valueHash, boolean dropped) {
+        send(liar, gateway.address(), requestId, new RemoveAck(key, valueHash));
+        if (checker != null) {
+            checker.liarAckedRemove(key, valueHash, liar, dropped);
         }
     }
 

@@ -24,7 +24,9 @@ public enum PlantedBug {
     /** Issue 39's, with liars that flood repair requests only: any range digest reads all it names, unbounded. */
     REPAIR_SCANS_UNBOUNDED(PlantedBugs.of(Bug.REPAIR_SCANS_UNBOUNDED), Rule.LIVENESS),
     /** Issue 39's, with liars that fake acks only: a gateway takes the root's OK, as before protocol 14. */
-    PUT_ACKS_UNATTRIBUTED(PlantedBugs.of(Bug.PUT_ACKS_UNATTRIBUTED), Rule.W_COPIES_AT_ACK);
+    PUT_ACKS_UNATTRIBUTED(PlantedBugs.of(Bug.PUT_ACKS_UNATTRIBUTED), Rule.W_COPIES_AT_ACK),
+    /** Issue 39's, with liars that fake removes only: a gateway takes the root's OK, as before protocol 15. */
+    REMOVE_ACKS_UNATTRIBUTED(PlantedBugs.of(Bug.REMOVE_ACKS_UNATTRIBUTED), Rule.REMOVE_ACK_NO_TOMBSTONE);
 
     private final PlantedBugs switches;
     private final Rule caughtBy;

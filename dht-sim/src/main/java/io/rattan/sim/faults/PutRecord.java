@@ -28,6 +28,12 @@ final class PutRecord {
     Set<Integer> liarAckers;
     /** A liar dropped this put, routed through it (it answered the gateway in the root's place). */
     boolean droppedByLiar;
+    /** Liars that acknowledged a tombstone of this value to its remove's gateway without writing it (null: none). */
+    Set<Integer> liarRemoveAckers;
+    /** A liar put these bytes under this key with a binding of its own while this put was on its way. */
+    boolean racedByLiar;
+    /** A liar dropped a remove of this value, routed through it (it answered the gateway in the root's place). */
+    boolean removeDroppedByLiar;
     /** Acknowledged short of W copies because liars' acks made up the rest: rules 1, 5 and 6 do not hold it. */
     boolean ackedOnLiarsWord;
     // Counted among the losses (once acknowledged and lost).

@@ -13,6 +13,9 @@ import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.PutAck;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.PutRequest;
+import io.rattan.core.msg.Messages.RemoveAck;
+import io.rattan.core.msg.Messages.RemoveReply;
+import io.rattan.core.msg.Messages.RemoveRequest;
 import io.rattan.core.msg.Messages.StoreAck;
 import io.rattan.core.net.Contact;
 import io.rattan.core.virtual.VirtualScheduler;
@@ -22,10 +25,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * A gateway's attributed put ({@link AttributedPut}) on a hand-built node: which acks count toward W (one a node, one a
- * host but the gateway's own, each naming what the put carried), what the root's word is worth, and when it answers.
+ * A gateway's attributed put and remove ({@link AttributedWrite}) on a hand-built node: which acks count toward W (one a
+ * node, one a host but the gateway's own, each naming what the write carried), what the root's word is worth, and when
+ * it answers.
  */
-class AttributedPutTest {
+class AttributedWriteTest {
 
     private static final long SECOND = 1_000_000_000L;
     private static final long ID = 77;
@@ -40,6 +44,11 @@ class AttributedPutTest {
         public void putAckRefused() {
             refused.incrementAndGet();
         }
+
+        @Override
+        public void removeAckRefused() {
+            refused.incrementAndGet();
+        }
     }, (to, e) -> { });
     private final long expiresAt = scheduler.epochMillis() + 600_000;
     private final PutRequest put = new PutRequest(Id.ofName("key"), VALUE, 600, expiresAt, BINDING, GATEWAY, ID, 0);
@@ -48,7 +57,15 @@ class AttributedPutTest {
     private final AtomicInteger resends = new AtomicInteger();
 
     private void start() {
-        new AttributedPut(node.ctx(), put, 2, scheduler.nanoTime() + 4 * SECOND, answers::add,
+        AttributedWrite.put(node.ctx(), put, 2, scheduler.nanoTime() + 4 * SECOND, answers::add,
+                timeouts::incrementAndGet, () -> { }, resends::incrementAndGet).start(ID);
+    }
+
+    private final RemoveRequest remove = new RemoveRequest(put.key(), VALUE.sha256(), Bytes.utf8("secret"), 600,
+            GATEWAY, ID, 0);
+
+    private void startRemove() {
+        AttributedWrite.remove(node.ctx(), remove, 2, scheduler.nanoTime() + 4 * SECOND, answers::add,
                 timeouts::incrementAndGet, () -> { }, resends::incrementAndGet).start(ID);
     }
 
@@ -140,5 +157,62 @@ class AttributedPutTest {
         scheduler.runFor(5 * SECOND);
         assertThat(answers).isEmpty();
         assertThat(timeouts).as("no word from anyone: the request timed out").hasValue(1);
+    }
+
+    @Test
+    void aRemoveIsAcknowledgedOnWHostsTombstoneAcksAndTheRootsOkIsWorthNothing() {
+        startRemove();
+        RemoveAck tombstone = new RemoveAck(remove.key(), remove.valueHash());
+        from(node("liar", "10.0.0.2"), new RemoveReply(Status.OK, ""));
+        from(node("liar", "10.0.0.2"), tombstone);
+        from(node("liar-twin", "10.0.0.2"), tombstone);
+        from(node("put-ack", "10.0.0.3"), ack());
+        from(node("other-value", "10.0.0.4"), new RemoveAck(remove.key(), Bytes.utf8("other").sha256()));
+        from(node("other-key", "10.0.0.5"), new RemoveAck(Id.ofName("other"), remove.valueHash()));
+        assertThat(refused).as("a put's ack, another value, another key").hasValue(3);
+        assertThat(answers).as("one host's word, however many ids").isEmpty();
+
+        scheduler.runFor(2 * SECOND + 1);
+        assertThat(resends).as("sent once more, halfway").hasValue(1);
+        from(node("replica", "10.0.0.6"), tombstone);
+        assertThat(answers).as("W tombstones, and the root's OK came before them").containsExactly(
+                new RemoveReply(Status.OK, ""));
+    }
+
+    @Test
+    void aRemoveWaitsForItsRootsOkAfterWAcksOrForItsDeadline() {
+        startRemove();
+        RemoveAck tombstone = new RemoveAck(remove.key(), remove.valueHash());
+        from(node("root", "10.0.0.2"), tombstone);
+        from(node("replica", "10.0.0.3"), tombstone);
+        assertThat(answers).as("the root has not heard from every replica yet").isEmpty();
+        from(node("root", "10.0.0.2"), new RemoveReply(Status.OK, ""));
+        assertThat(answers).containsExactly(new RemoveReply(Status.OK, ""));
+
+        answers.clear();
+        startRemove();
+        from(node("root", "10.0.0.2"), tombstone);
+        from(node("replica", "10.0.0.3"), tombstone);
+        scheduler.runFor(5 * SECOND);
+        assertThat(answers).as("a root that never answered: W tombstones are the answer").containsExactly(
+                new RemoveReply(Status.OK, ""));
+        assertThat(timeouts).hasValue(0);
+    }
+
+    @Test
+    void aRemoveShortOfWAnswersUnavailableAndItsRootsRefusalPassesAtOnce() {
+        startRemove();
+        from(node("root", "10.0.0.2"), new RemoveReply(Status.OK, ""));
+        from(node("root", "10.0.0.2"), new RemoveAck(remove.key(), remove.valueHash()));
+        scheduler.runFor(5 * SECOND);
+        assertThat(answers).hasSize(1);
+        RemoveReply r = (RemoveReply) answers.get(0);
+        assertThat(r.status()).isEqualTo(Status.UNAVAILABLE);
+        assertThat(r.detail()).contains("only 1 of 2 replicas acknowledged the remove", "its root answered OK");
+
+        answers.clear();
+        startRemove();
+        from(node("root", "10.0.0.2"), new RemoveReply(Status.FORBIDDEN, "wrong secret"));
+        assertThat(answers).containsExactly(new RemoveReply(Status.FORBIDDEN, "wrong secret"));
     }
 }
