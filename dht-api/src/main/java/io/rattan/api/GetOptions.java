@@ -9,7 +9,8 @@ import java.util.Objects;
  *
  * @param routing      how the get travels the overlay: recursive greedy, recursive delay-aware, or iterative
  * @param parallelism  the p of an iterative get (questions in flight at the gateway); 0 for the default (3)
- * @param gateways     g, gateways the get starts at in parallel; the first good answer wins
+ * @param gateways     g, gateways the get starts at in parallel; the first good answer with a value wins (an empty
+ *                     one only once every copy answered: a liar on one path can answer empty)
  * @param hedge        send one more copy, through one more gateway, if no answer came within the hedge threshold
  * @param oneHop       send the copies straight to the nodes the sender's one-hop image says hold the key instead of
  *                     routing them from the gateway; not with iterative routing

@@ -26,8 +26,9 @@ import java.util.function.Consumer;
  * Races copies of one get page through the client's gateways with core's {@link GetRace}: copy i goes first to
  * gateway (s + i) of a round-robin start s, so the g copies use g different gateways when the client knows that many
  * (else they wrap around). Each copy is an ordinary call, with its own attempt timeouts and retries on further
- * gateways, all under the page's deadline. The first good answer wins; the calls still out are then cancelled (their
- * requests are not recalled from the wire, their answers are dropped).
+ * gateways, all under the page's deadline. The first good answer with a value wins (an empty one once every copy
+ * answered: {@link GetRace}); the calls still out are then cancelled (their requests are not recalled from the wire,
+ * their answers are dropped).
  *
  * <p>A {@link GetOptions#oneHop() one-hop} race sends its copies by the client's {@link ClientRingImage} instead:
  * copy i straight to the gateway of the i-th replica the image knows (the fastest measured first), its hedges after

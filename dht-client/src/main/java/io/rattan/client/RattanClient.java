@@ -278,8 +278,8 @@ public final class RattanClient implements AutoCloseable {
      * (iterative with {@link GetOptions#parallelism()} questions in flight at the gateway), and raced through
      * {@link GetOptions#gateways()} of the configured gateways at once, with one more copy through the next gateway
      * when {@link GetOptions#hedge()} and no good answer came within the client's hedge threshold (a quantile of
-     * its recent gets' latencies, see {@link HedgeThreshold}). The first good answer wins; the other copies are
-     * cancelled. Each copy is retried on further gateways like any call, within the total timeout; the get fails
+     * its recent gets' latencies, see {@link HedgeThreshold}). The first good answer with a value wins (one with no
+     * value only once every copy answered: a liar on one path can answer empty); the other copies are cancelled. Each copy is retried on further gateways like any call, within the total timeout; the get fails
      * only when every copy failed, with the last failure. With more copies than configured gateways, copies share
      * gateways. {@link GetOptions#defaults()} is the recommended mode: delay-aware, one gateway, hedged.
      *

@@ -17,9 +17,13 @@ import java.util.function.Predicate;
  * more copy back and sends it when the {@link HedgeThreshold} passes with no good answer, or as soon as every copy
  * sent so far has failed. A race may be given a chain of hedge waits instead (a one-hop get escalates from one
  * replica to the next, see {@link OneHopRouter#hedgeWaitsNanos}): each hedge copy goes when its wait, counted from
- * the copy before it, passes with no good answer. The first good answer wins and the race ends; copies still out are
- * not cancelled on the wire, their answers are ignored (and counted as cost by whoever counts). When every copy
- * failed, the last failure is the result. A copy refused as {@link Status#BAD_REQUEST} or {@link Status#TOO_LARGE}
+ * the copy before it, passes with no good answer. The first good answer that carries a value wins and the race ends;
+ * copies still out are not cancelled on the wire, their answers are ignored (and counted as cost by whoever counts).
+ * A good answer with no value ends the race only once every copy sent has answered, and no hedge follows it: any node
+ * on one copy's path can answer a get empty, which nothing can tell from the truth, and another copy that finds a
+ * value shows it (issue 39; docs/security.md). So a race of g copies is answered empty by a liar only when every copy
+ * met one, and a key with no value costs the slowest copy's answer, not the fastest's. When every copy failed, the
+ * last failure is the result. A copy refused as {@link Status#BAD_REQUEST} or {@link Status#TOO_LARGE}
  * ends the race at once with that refusal, hedge or no hedge: every copy carries the same request, and every gateway
  * would refuse it. Runs on the caller's event loop; the launcher and callbacks are called on it.
  */
@@ -52,8 +56,12 @@ public final class GetRace {
     private final Consumer<Result> done;
     private long startedNanos;
     private int sent;
+    // Copies that failed, or answered with no value.
     private int failed;
     private int hedges;
+    // The first good answer with no value, and its copy: the result unless another copy finds one.
+    private Message empty;
+    private int emptyCopy = -1;
     private boolean finished;
     private Cancellable hedgeTimer;
 
@@ -135,7 +143,7 @@ public final class GetRace {
     }
 
     private void hedge() {
-        if (!finished && hedges < hedgeWaits.length) {
+        if (!finished && hedges < hedgeWaits.length && empty == null) {
             hedges++;
             launch();
             armHedge();
@@ -146,7 +154,8 @@ public final class GetRace {
         if (finished) {
             return;
         }
-        if (good.test(m)) {
+        boolean isGood = good.test(m);
+        if (isGood && !holdsNoValue(m)) {
             finish(m, copy);
             return;
         }
@@ -154,8 +163,16 @@ public final class GetRace {
             finish(m, -1);
             return;
         }
+        if (isGood && empty == null) {
+            empty = m;
+            emptyCopy = copy;
+        }
         failed++;
         if (failed < sent) {
+            return;
+        }
+        if (empty != null) {
+            finish(empty, emptyCopy);
             return;
         }
         if (hedges < hedgeWaits.length) {
@@ -164,6 +181,10 @@ public final class GetRace {
             return;
         }
         finish(m, -1);
+    }
+
+    private static boolean holdsNoValue(Message m) {
+        return m instanceof GetReply g && g.values().isEmpty();
     }
 
     /** An answer about the request itself, which no other copy, gateway or hedge can change. */

@@ -9,6 +9,7 @@ import io.rattan.api.Status;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.Messages.ValueEntry;
 import io.rattan.core.virtual.VirtualScheduler;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +20,9 @@ import org.junit.jupiter.api.Test;
 class GetRaceTest {
 
     private static final long MS = 1_000_000L;
-    private static final Message OK = new GetReply(Status.OK, List.of(), Bytes.EMPTY, 1, "");
+    private static final Message OK = new GetReply(Status.OK, List.of(new ValueEntry(Bytes.utf8("v"), 60_000)),
+            Bytes.EMPTY, 1, "");
+    private static final Message EMPTY = new GetReply(Status.OK, List.of(), Bytes.EMPTY, 1, "");
     private static final Message FAIL = new ErrorReply(Status.TIMEOUT, "late");
 
     private final VirtualScheduler scheduler = new VirtualScheduler(0);
@@ -28,7 +31,7 @@ class GetRaceTest {
     private final List<GetRace.Result> results = new ArrayList<>();
 
     private void start(GetOptions options, HedgeThreshold threshold) {
-        GetRace.start(scheduler, scheduler, options, threshold, m -> m == OK, (copy, answer) -> {
+        GetRace.start(scheduler, scheduler, options, threshold, m -> m == OK || m == EMPTY, (copy, answer) -> {
             launchedAtMs.add(scheduler.nanoTime() / MS);
             answers.add(answer);
         }, results::add);
@@ -221,5 +224,50 @@ class GetRaceTest {
 
         assertThat(launchedAtMs).containsExactly(0L, 0L);
         assertThat(results).singleElement().satisfies(r -> assertThat(r.winner()).isEqualTo(-1));
+    }
+
+    /** A liar on one copy's path answers empty at once: the copy that finds the value wins, later. */
+    @Test
+    void anEmptyAnswerWaitsForTheOtherCopiesAndAValueFoundLaterWins() {
+        start(GetOptions.of(RoutingMode.DELAY_AWARE).withGateways(3), null);
+        answerAt(2, 1, EMPTY);
+        answerAt(5, 2, FAIL);
+        answerAt(40, 0, OK);
+        scheduler.runFor(1_000 * MS);
+
+        assertThat(results).singleElement().satisfies(r -> {
+            assertThat(r.reply()).isSameAs(OK);
+            assertThat(r.winner()).isZero();
+            assertThat(r.latencyNanos()).isEqualTo(40 * MS);
+        });
+    }
+
+    /** A key with no value: the race ends when the last copy answers, with the first empty answer; no hedge follows. */
+    @Test
+    void emptyEverywhereEndsWhenEveryCopyAnsweredAndSendsNoHedge() {
+        start(GetOptions.of(RoutingMode.DELAY_AWARE).withGateways(2).withHedge(true), warmAt(20));
+        answerAt(3, 0, EMPTY);
+        answerAt(50, 1, EMPTY);
+        scheduler.runFor(1_000 * MS);
+
+        assertThat(launchedAtMs).as("no hedge after an answer, empty or not").containsExactly(0L, 0L);
+        assertThat(results).singleElement().satisfies(r -> {
+            assertThat(r.reply()).isSameAs(EMPTY);
+            assertThat(r.winner()).isZero();
+            assertThat(r.latencyNanos()).isEqualTo(50 * MS);
+        });
+    }
+
+    @Test
+    void anEmptyAnswerAndFailuresEndWithTheEmptyAnswer() {
+        start(GetOptions.of(RoutingMode.DELAY_AWARE).withGateways(2), null);
+        answerAt(3, 1, EMPTY);
+        answerAt(9, 0, FAIL);
+        scheduler.runFor(1_000 * MS);
+
+        assertThat(results).singleElement().satisfies(r -> {
+            assertThat(r.reply()).isSameAs(EMPTY);
+            assertThat(r.winner()).isEqualTo(1);
+        });
     }
 }
