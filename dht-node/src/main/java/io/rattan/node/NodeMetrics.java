@@ -122,8 +122,8 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
                         + "record than the put it sent (a hop changed the put, or lengthened its life)")
                 .register(registry);
         this.removeAcksRefused = Counter.builder("rattan.remove.acks.refused")
-                .description("Replicas' acks of a remove's tombstone that this gateway did not count: they named "
-                        + "another key or value than the remove it sent, or came with no sender")
+                .description("Acks that reached a remove's gateway and were not counted: a tombstone ack naming "
+                        + "another key or value than the remove it sent, a put's ack, or one with no sender")
                 .register(registry);
         this.deadByProbe = declaredDead(registry, "probe_unanswered");
         this.deadByRefusal = declaredDead(registry, "refused");

@@ -19,11 +19,13 @@ import java.util.function.Predicate;
  * replica to the next, see {@link OneHopRouter#hedgeWaitsNanos}): each hedge copy goes when its wait, counted from
  * the copy before it, passes with no good answer. The first good answer that carries a value wins and the race ends;
  * copies still out are not cancelled on the wire, their answers are ignored (and counted as cost by whoever counts).
- * A good answer with no value ends the race only once every copy sent has answered, and no hedge follows it: any node
- * on one copy's path can answer a get empty, which nothing can tell from the truth, and another copy that finds a
- * value shows it (issue 39; docs/security.md). So a race of g copies is answered empty by a liar only when every copy
- * met one, and a key with no value costs the slowest copy's answer, not the fastest's. When every copy failed, the
- * last failure is the result. A copy refused as {@link Status#BAD_REQUEST} or {@link Status#TOO_LARGE}
+ * A good answer with no value ends the race only once every copy sent has answered, or after a grace of twice the hedge
+ * threshold (at least as long again as that answer took), and no hedge follows it: any node on one copy's path can
+ * answer a get empty, which nothing can tell from the truth, and another copy that finds a value shows it (issue 39;
+ * docs/security.md). So a fake empty answer wins a race of g copies only when every copy met a liar or the honest
+ * copies were slower than the grace, and a key with no value costs the slower copies' answers (at most the grace), not
+ * the fastest's. Only races won by a value teach the threshold. When every copy failed, the last failure is the
+ * result. A copy refused as {@link Status#BAD_REQUEST} or {@link Status#TOO_LARGE}
  * ends the race at once with that refusal, hedge or no hedge: every copy carries the same request, and every gateway
  * would refuse it. Runs on the caller's event loop; the launcher and callbacks are called on it.
  */
@@ -59,9 +61,13 @@ public final class GetRace {
     // Copies that failed, or answered with no value.
     private int failed;
     private int hedges;
-    // The first good answer with no value, and its copy: the result unless another copy finds one.
+    // The first good answer with no value, and its copy: the result unless another copy finds one within the grace.
     private Message empty;
     private int emptyCopy = -1;
+    private Message lastFailure;
+    // While the first copies go out: an answer given at once is recorded, and judged once they all went.
+    private boolean launching;
+    private Cancellable graceTimer;
     private boolean finished;
     private Cancellable hedgeTimer;
 
@@ -114,9 +120,12 @@ public final class GetRace {
         GetRace race = new GetRace(scheduler, clock, threshold, hedgeWaitsNanos.clone(), Objects.requireNonNull(good),
                 Objects.requireNonNull(launcher), Objects.requireNonNull(done));
         race.startedNanos = clock.nanoTime();
-        for (int i = 0; i < options.gateways(); i++) {
+        race.launching = true;
+        for (int i = 0; i < options.gateways() && !race.finished; i++) {
             race.launch();
         }
+        race.launching = false;
+        race.settleIfAllAnswered();
         race.armHedge();
     }
 
@@ -126,7 +135,7 @@ public final class GetRace {
             // from inside the launch loop).
             hedgeTimer.cancel();
         }
-        if (!finished && hedges < hedgeWaits.length) {
+        if (!finished && hedges < hedgeWaits.length && empty == null) {
             hedgeTimer = scheduler.schedule(Math.max(0, hedgeWaits[hedges]), this::hedge);
         }
     }
@@ -166,9 +175,17 @@ public final class GetRace {
         if (isGood && empty == null) {
             empty = m;
             emptyCopy = copy;
+            waitForAValue();
+        } else if (!isGood) {
+            lastFailure = m;
         }
         failed++;
-        if (failed < sent) {
+        settleIfAllAnswered();
+    }
+
+    /** Every copy sent has answered with no value (and none is still going out): the race ends or hedges. */
+    private void settleIfAllAnswered() {
+        if (finished || launching || failed < sent) {
             return;
         }
         if (empty != null) {
@@ -180,7 +197,25 @@ public final class GetRace {
             hedge();
             return;
         }
-        finish(m, -1);
+        finish(lastFailure, -1);
+    }
+
+    /**
+     * An empty answer came: no hedge follows it, and the copies still out have twice the hedge threshold (at least as
+     * long again as the empty answer took) to find a value. Without a threshold they have until they answer.
+     */
+    private void waitForAValue() {
+        if (hedgeTimer != null) {
+            hedgeTimer.cancel();
+        }
+        if (threshold != null) {
+            long grace = Math.max(2 * threshold.thresholdNanos(), clock.nanoTime() - startedNanos);
+            graceTimer = scheduler.schedule(grace, () -> {
+                if (!finished) {
+                    finish(empty, emptyCopy);
+                }
+            });
+        }
     }
 
     private static boolean holdsNoValue(Message m) {
@@ -198,8 +233,12 @@ public final class GetRace {
         if (hedgeTimer != null) {
             hedgeTimer.cancel();
         }
+        if (graceTimer != null) {
+            graceTimer.cancel();
+        }
         long latency = clock.nanoTime() - startedNanos;
-        if (winner >= 0 && threshold != null) {
+        // A miss waited for the slower copies: its latency says nothing of when a value comes.
+        if (winner >= 0 && threshold != null && !holdsNoValue(reply)) {
             threshold.record(latency);
         }
         done.accept(new Result(reply, winner, sent, hedges > 0, latency));

@@ -154,7 +154,8 @@ public final class MessageCodec {
     /**
      * Whether frames of {@code version} carry messages of {@code type}: {@link MessageType#PUT_ACK} exists since 14,
      * {@link MessageType#REMOVE_ACK} since 15.
-     * A transport drops a message its peer's version lacks rather than writing it (a replica's ack to a gateway of 13).
+     * A transport drops a message its peer's version lacks rather than writing it (a replica's tombstone ack to a
+     * gateway of 14).
      */
     public static boolean carries(MessageType type, int version) {
         return switch (type) {

@@ -445,7 +445,8 @@ public final class Messages {
 
     /**
      * A replica's word to a remove's gateway, sent straight to it under the gateway's request id (protocol version
-     * 15): it holds, durably, the tombstone of the value named here, made with the remove's secret. The gateway counts
+     * 15): it has written the tombstone of the value named here, made with the remove's secret (as its answer to the
+     * root says; not waiting for a sync, as a remove's answers never have). The gateway counts
      * these, one per proven node and host, toward W ({@code AttributedWrite}), as it counts a put's {@link PutAck}s.
      */
     public record RemoveAck(Id key, Bytes valueHash) implements Message {

@@ -28,8 +28,9 @@ import java.util.function.Consumer;
  * leave an acknowledged write on at least W − L replicas. The root's OK counts for nothing here, since any hop could
  * have sent it; its other answers (a conflict, a refusal, NOT_FOUND, a storage fault) are passed on, which a lying
  * hop could also do: it can deny a write, never fake one. Until the deadline the request stays registered under its
- * id, so that every ack reaches this handler. Short of W acks halfway to the deadline, the write goes once more, by a
- * first hop drawn at random (a liar on the path may have dropped it, or a hop lost it); the acks of both tries count.
+ * id, so that every ack reaches this handler. Not answered halfway to the deadline, the write goes once more, by a
+ * first hop drawn at random (a liar on the path may have dropped it, or a hop lost it, or a remove's root's OK was
+ * lost); the acks of both tries count.
  */
 final class AttributedWrite implements ReplyHandler {
 
@@ -123,7 +124,8 @@ final class AttributedWrite implements ReplyHandler {
         } else if (kind.isAnswer(m) && kind.statusOf(m) == Status.OK) {
             rootSaidOk = true;
         } else if (kind.isAnswer(m)) {
-            finish(m);
+            // W replicas' own word outranks any other answer, which a lying hop could send.
+            finish(ackers.size() >= needed ? kind.answer(Status.OK, ackers.size(), "") : m);
             return;
         }
         // Anything else under this id (a stray reply a hop sent) ends nothing: the write stays registered.
@@ -234,7 +236,7 @@ final class AttributedWrite implements ReplyHandler {
         }
     }
 
-    /** A remove's acks name its key and value: the tombstone is made with the remove's secret, which they never carry. */
+    /** A remove's acks name its key and value: its tombstone holds the remove's secret, which they never carry. */
     private record RemoveKind(RemoveRequest sent) implements Kind {
         @Override
         public boolean matches(Message m) {

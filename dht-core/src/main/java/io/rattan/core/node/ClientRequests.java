@@ -39,7 +39,8 @@ import org.slf4j.LoggerFactory;
 /**
  * This node as a gateway: it starts a client's put, get or remove (checked where it entered,
  * {@link ClientRequestValidator}) here or, for the copies of a raced, hedged or one-hop get, at other nodes, and
- * answers the client with the first good reply or the timeout. Owned by the node's event loop.
+ * answers the client with the first good reply ({@link GetRace}'s, for a get) or the timeout. Owned by the node's
+ * event loop.
  */
 final class ClientRequests {
 
@@ -95,7 +96,8 @@ final class ClientRequests {
     /**
      * Starts the get here and at {@code gateways − 1} other nodes this node knows (chosen at random), each of which
      * routes it on as if it had started there; a hedge copy goes to one more node if no good answer came within this
-     * node's {@link HedgeThreshold}. The first good answer is the reply.
+     * node's {@link HedgeThreshold}. The first good answer with a value is the reply (an empty one once every copy
+     * answered, or after a grace: {@link GetRace}).
      */
     private void race(ClientGet get, Consumer<Message> reply) {
         List<Contact> others = members.usableNeighbours(c -> true);

@@ -150,9 +150,9 @@ final class Outbox {
     /** Whether {@code type} answers a request (matched by its id, in any namespace) rather than asks or tells. */
     static boolean isReply(MessageType type) {
         return switch (type) {
-            case PONG, HOP_ACK, STORE_ACK, PUT_ACK, REMOVE_ACK, WATCH_ACK, LEAF_EXCHANGE_REPLY, REMOVE_REPLICA_REPLY, DIGEST_WANT,
-                 RANGE_DIGEST_REPLY, PUT_REPLY, GET_REPLY, REMOVE_REPLY, ITERATIVE_GET_REPLY, REPLICA_READ_REPLY,
-                 ERROR_REPLY -> true;
+            case PONG, HOP_ACK, STORE_ACK, PUT_ACK, REMOVE_ACK, WATCH_ACK, LEAF_EXCHANGE_REPLY, REMOVE_REPLICA_REPLY,
+                 DIGEST_WANT, RANGE_DIGEST_REPLY, PUT_REPLY, GET_REPLY, REMOVE_REPLY, ITERATIVE_GET_REPLY,
+                 REPLICA_READ_REPLY, ERROR_REPLY -> true;
             default -> false;
         };
     }

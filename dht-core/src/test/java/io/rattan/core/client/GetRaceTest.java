@@ -245,17 +245,51 @@ class GetRaceTest {
     /** A key with no value: the race ends when the last copy answers, with the first empty answer; no hedge follows. */
     @Test
     void emptyEverywhereEndsWhenEveryCopyAnsweredAndSendsNoHedge() {
-        start(GetOptions.of(RoutingMode.DELAY_AWARE).withGateways(2).withHedge(true), warmAt(20));
+        HedgeThreshold threshold = warmAt(20);
+        start(GetOptions.of(RoutingMode.DELAY_AWARE).withGateways(2).withHedge(true), threshold);
         answerAt(3, 0, EMPTY);
-        answerAt(50, 1, EMPTY);
+        answerAt(30, 1, EMPTY);
         scheduler.runFor(1_000 * MS);
 
         assertThat(launchedAtMs).as("no hedge after an answer, empty or not").containsExactly(0L, 0L);
         assertThat(results).singleElement().satisfies(r -> {
             assertThat(r.reply()).isSameAs(EMPTY);
             assertThat(r.winner()).isZero();
-            assertThat(r.latencyNanos()).isEqualTo(50 * MS);
+            assertThat(r.latencyNanos()).isEqualTo(30 * MS);
         });
+        assertThat(threshold.thresholdNanos()).as("a miss teaches the threshold nothing").isEqualTo(20 * MS);
+    }
+
+    /** A copy lost after another answered empty: the race ends after twice the hedge threshold, not its timeout. */
+    @Test
+    void anEmptyAnswerWaitsForALostCopyOnlyTwiceTheHedgeThreshold() {
+        start(GetOptions.of(RoutingMode.DELAY_AWARE).withGateways(2).withHedge(true), warmAt(20));
+        answerAt(3, 1, EMPTY);
+        scheduler.runFor(10_000 * MS);
+
+        assertThat(results).singleElement().satisfies(r -> {
+            assertThat(r.reply()).isSameAs(EMPTY);
+            assertThat(r.latencyNanos()).isEqualTo(43 * MS);
+        });
+    }
+
+    /** A copy answered at once, as a gateway that is the key's root does: every copy still goes out, and is judged. */
+    @Test
+    void aCopyAnsweredEmptyWhileTheCopiesGoOutDoesNotEndTheRace() {
+        GetRace.start(scheduler, scheduler, GetOptions.of(RoutingMode.DELAY_AWARE).withGateways(3), null,
+                m -> m == OK || m == EMPTY, (copy, answer) -> {
+                    launchedAtMs.add(scheduler.nanoTime() / MS);
+                    answers.add(answer);
+                    if (copy == 0) {
+                        answer.accept(EMPTY);
+                    }
+                }, results::add);
+        assertThat(launchedAtMs).containsExactly(0L, 0L, 0L);
+        answerAt(7, 2, OK);
+        answerAt(9, 1, EMPTY);
+        scheduler.runFor(1_000 * MS);
+
+        assertThat(results).singleElement().satisfies(r -> assertThat(r.winner()).isEqualTo(2));
     }
 
     @Test

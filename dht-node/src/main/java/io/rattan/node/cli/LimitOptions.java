@@ -58,7 +58,7 @@ final class LimitOptions {
 
     @Option(names = "--require-id-proof", arity = "1", paramLabel = "true|false",
             description = "Take only peers that prove their id with their key. Every protocol version this build "
-                    + "speaks (13 and 14) proves ids, so false changes nothing since 14; it is kept so that the "
+                    + "speaks (14 and 15) proves ids, so false changes nothing since 14; it is kept so that the "
                     + "settings of an upgrade from 12 still start (docs/deploy.md).")
     boolean requireIdProof = true;
 

@@ -176,8 +176,9 @@ final class NodeCommand implements Callable<Integer> {
 
     @Option(names = "--require-put-acks", arity = "1", paramLabel = "true|false",
             description = "Acknowledge a put through this node only when W replicas have each acknowledged their "
-                    + "copy to it (protocol 14; the default). false only while nodes of 13, which send no such "
-                    + "acks, are in the cluster: the put's root is then taken at its word (docs/deploy.md).")
+                    + "copy to it (since protocol 14; the default). false takes the put's root at its word, for the "
+                    + "upgrade from 13, which this build does not speak: kept so that those settings still start "
+                    + "(docs/deploy.md).")
     boolean requirePutAcks = true;
 
     @Option(names = "--require-remove-acks", arity = "1", paramLabel = "true|false",

@@ -27,7 +27,7 @@ public interface TransportListener {
         CONNECTION_LOST,
         /** The frame could not be encoded (a bug in the sender: a field breaks a wire bound). */
         UNENCODABLE,
-        /** The peer speaks a protocol version that has no such message (a put's ack to a gateway of 13). */
+        /** The peer speaks a protocol version that has no such message (a remove's ack to a gateway of 14). */
         OLDER_PEER,
         /** The transport was closed or halted. */
         CLOSED,

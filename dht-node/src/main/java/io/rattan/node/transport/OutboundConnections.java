@@ -303,7 +303,7 @@ final class OutboundConnections {
         void queue(Envelope envelope) {
             int size;
             MessageCodec codec = versions.codecFor(to);
-            // A message the oldest version lacks (a put's ack) is sized in this node's own: whether the peer reads
+            // A message the oldest version lacks (a remove's ack) is sized in this node's own: whether the peer reads
             // it is known at the welcome, when encodeAndWrite drops it for a peer of the older version.
             if (!MessageCodec.carries(envelope.body().type(), codec.version())) {
                 codec = versions.own();

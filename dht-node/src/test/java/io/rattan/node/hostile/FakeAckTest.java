@@ -14,10 +14,6 @@ import io.rattan.client.RattanException;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.HopAck;
-import io.rattan.core.msg.Messages.JoinInfo;
-import io.rattan.core.msg.Messages.LeafExchangeReply;
-import io.rattan.core.msg.Messages.Ping;
-import io.rattan.core.msg.Messages.Pong;
 import io.rattan.core.msg.Messages.PutAck;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.PutRequest;
@@ -27,15 +23,12 @@ import io.rattan.core.msg.Messages.RemoveReplicaReply;
 import io.rattan.core.msg.Messages.RemoveReply;
 import io.rattan.core.msg.Messages.RemoveRequest;
 import io.rattan.core.msg.Messages.ReplicaRecord;
-import io.rattan.core.msg.Messages.StoreAck;
 import io.rattan.core.msg.Messages.StoreReplicas;
 import io.rattan.core.msg.SecretBinding;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.node.LocalCluster;
 import io.rattan.node.RattanNode;
 import io.rattan.node.netty.Handshakes.RawPeer;
-import io.rattan.node.netty.TestMessages;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -72,7 +65,7 @@ class FakeAckTest {
             RattanNode gateway = cluster.node(0);
             liar.dialAndProve(gateway.contact().address().port(), true);
             AtomicInteger putsTaken = answerAsAReplicaThatStoresNothing(liar);
-            joinTheView(liar, gateway);
+            LyingMember.joinTheView(liar, gateway);
 
             Id liarsKey = liar.contact.id();
             byte[] value = "through the liar".getBytes(StandardCharsets.UTF_8);
@@ -110,7 +103,7 @@ class FakeAckTest {
             liar.dialAndProve(gateway.contact().address().port(), true);
             AtomicInteger removesTaken = new AtomicInteger();
             answerAsAReplicaThatStoresNothing(liar, removesTaken);
-            joinTheView(liar, gateway);
+            LyingMember.joinTheView(liar, gateway);
 
             // A value under the liar's key that the gateway holds as its other replica (a copy the liar hands it).
             Id liarsKey = liar.contact.id();
@@ -140,15 +133,6 @@ class FakeAckTest {
         }
     }
 
-    private static void joinTheView(RawPeer liar, RattanNode node) {
-        await().atMost(WAIT).pollInterval(Duration.ofMillis(200)).until(() -> {
-            // Named first hand: the node probes the liar, which answers, and takes it into its leaf set.
-            liar.send(new Envelope(liar.contact, 1, new JoinInfo(List.of(liar.contact), false)));
-            liar.send(new Envelope(liar.contact, 2, new Ping()));
-            return node.status().leafSet().contains(liar.contact);
-        });
-    }
-
     private static AtomicInteger answerAsAReplicaThatStoresNothing(RawPeer liar) {
         AtomicInteger puts = new AtomicInteger();
         answerAsAReplicaThatStoresNothing(liar, puts);
@@ -156,60 +140,33 @@ class FakeAckTest {
     }
 
     /**
-     * Answers the node's frames as a replica that stores nothing: pongs, an empty leaf set, puts and removes answered
-     * OK with its own ack (after the hop's ack), copies and a replica's removes acknowledged to the root and to the
+     * Answers the node's frames as a replica that stores nothing ({@link LyingMember}): puts and removes routed to it
+     * answered OK with its own ack (after the hop's ack), a replica's removes answered OK and acknowledged to the
      * gateway. Counts the routed puts and removes it took.
      */
     private static void answerAsAReplicaThatStoresNothing(RawPeer liar, AtomicInteger taken) {
-        Thread t = new Thread(() -> {
-            try {
-                liar.fromNode.setSoTimeout(0);
-                while (true) {
-                    Envelope e = TestMessages.readFrame(liar.fromNode);
-                    switch (e.body().type()) {
-                        case PING -> liar.send(reply(liar, e.requestId(), new Pong(List.of())));
-                        case LEAF_EXCHANGE -> liar.send(reply(liar, e.requestId(), new LeafExchangeReply(List.of())));
-                        case PUT_REQUEST -> {
-                            PutRequest p = (PutRequest) e.body();
-                            taken.incrementAndGet();
-                            liar.send(reply(liar, e.requestId(), new HopAck()));
-                            liar.send(reply(liar, p.originRequestId(), new PutReply(Status.OK, 2, "")));
-                            liar.send(reply(liar, p.originRequestId(), new PutAck(p.key(), p.value().sha256(),
-                                    p.expiresAtMillis(), p.binding())));
-                        }
-                        case STORE_REPLICAS -> {
-                            StoreReplicas s = (StoreReplicas) e.body();
-                            liar.send(reply(liar, e.requestId(), new StoreAck(s.records().size())));
-                            if (s.ackTo() != null) {
-                                liar.send(reply(liar, s.ackRequestId(), PutAck.of(s.records().get(0))));
-                            }
-                        }
-                        case REMOVE_REQUEST -> {
-                            RemoveRequest r = (RemoveRequest) e.body();
-                            taken.incrementAndGet();
-                            liar.send(reply(liar, e.requestId(), new HopAck()));
-                            liar.send(reply(liar, r.originRequestId(), new RemoveReply(Status.OK, "")));
-                            liar.send(reply(liar, r.originRequestId(), new RemoveAck(r.key(), r.valueHash())));
-                        }
-                        case REMOVE_REPLICA -> {
-                            RemoveReplica r = (RemoveReplica) e.body();
-                            liar.send(reply(liar, e.requestId(), new RemoveReplicaReply(Status.OK)));
-                            if (r.ackTo() != null) {
-                                liar.send(reply(liar, r.ackRequestId(), new RemoveAck(r.key(), r.valueHash())));
-                            }
-                        }
-                        default -> { }
-                    }
+        LyingMember.answer(liar, "fake-acker", e -> {
+            if (e.body() instanceof PutRequest p) {
+                taken.incrementAndGet();
+                liar.send(reply(liar, e.requestId(), new HopAck()));
+                liar.send(reply(liar, p.originRequestId(), new PutReply(Status.OK, 2, "")));
+                liar.send(reply(liar, p.originRequestId(), new PutAck(p.key(), p.value().sha256(),
+                        p.expiresAtMillis(), p.binding())));
+            } else if (e.body() instanceof RemoveRequest r) {
+                taken.incrementAndGet();
+                liar.send(reply(liar, e.requestId(), new HopAck()));
+                liar.send(reply(liar, r.originRequestId(), new RemoveReply(Status.OK, "")));
+                liar.send(reply(liar, r.originRequestId(), new RemoveAck(r.key(), r.valueHash())));
+            } else if (e.body() instanceof RemoveReplica r) {
+                liar.send(reply(liar, e.requestId(), new RemoveReplicaReply(Status.OK)));
+                if (r.ackTo() != null) {
+                    liar.send(reply(liar, r.ackRequestId(), new RemoveAck(r.key(), r.valueHash())));
                 }
-            } catch (IOException | RuntimeException closed) {
-                // the liar or the node closed the connection
             }
-        }, "fake-acker");
-        t.setDaemon(true);
-        t.start();
+        });
     }
 
     private static Envelope reply(RawPeer liar, long requestId, Message body) {
-        return new Envelope(liar.contact, requestId, body);
+        return LyingMember.reply(liar, requestId, body);
     }
 }

@@ -20,7 +20,7 @@ import io.rattan.core.msg.Messages.Hello;
 import io.rattan.core.msg.Messages.IdProof;
 import io.rattan.core.msg.Messages.Ping;
 import io.rattan.core.msg.Messages.Pong;
-import io.rattan.core.msg.Messages.PutAck;
+import io.rattan.core.msg.Messages.RemoveAck;
 import io.rattan.core.net.Contact;
 import io.rattan.node.netty.EventLoops;
 import io.rattan.node.netty.Handshakes;
@@ -143,14 +143,13 @@ class NettyTransportTest {
     }
 
     /**
-     * A put's ack (protocol 14) sent on a connection still being set up is queued, not dropped: before the welcome the
-     * peer's version is unknown and the oldest (13) lacks the message, so it is sized in this node's own version and
-     * written once the welcome says the peer reads it (a replica's first ack to a gateway it never spoke to).
+     * A remove's ack (protocol 15) sent on a connection still being set up is queued, not dropped: before the welcome
+     * the peer's version is unknown and the oldest (14) lacks the message, so it is sized in this node's own version
+     * and written once the welcome says the peer reads it (a replica's first ack to a gateway it never spoke to).
      */
     @Test
-    void aPutAckToAPeerNotYetWelcomedIsQueuedAndDelivered() {
-        Envelope ack = new Envelope(client, 7, new PutAck(Id.ofName("key"), Bytes.utf8("v").sha256(), 5_000,
-                Bytes.EMPTY));
+    void aRemoveAckToAPeerNotYetWelcomedIsQueuedAndDelivered() {
+        Envelope ack = new Envelope(client, 7, new RemoveAck(Id.ofName("key"), Bytes.utf8("v").sha256()));
         onClientLoop(() -> transport.send(server(), ack));
 
         awaitReceived(1);

@@ -6,11 +6,14 @@ import static org.awaitility.Awaitility.await;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.rattan.api.Address;
+import io.rattan.api.Bytes;
 import io.rattan.api.Id;
 import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.MessageType;
 import io.rattan.core.msg.Messages.Hello;
 import io.rattan.core.msg.Messages.Ping;
+import io.rattan.core.msg.Messages.RemoveAck;
 import io.rattan.core.net.Contact;
 import io.rattan.node.netty.EventLoops;
 import io.rattan.node.netty.TestMessages;
@@ -109,6 +112,22 @@ class ProtocolVersionsTest {
             assertThat(newer.transport.versions().codecFor(older.contact.address()).version())
                     .isEqualTo(MessageCodec.VERSION_OLDEST);
         }
+    }
+
+    /** A message the older version lacks (a remove's ack to a gateway of 14) is dropped, and the connection goes on. */
+    @Test
+    void aMessageTheOlderPeerLacksIsDroppedNotWritten() throws IOException {
+        Peer newer = peer("new", NEW);
+        Peer older = peer("old", OLD);
+        newer.send(older, 1);
+        await().atMost(WAIT).until(() -> older.received.size() == 1 && newer.transport.peersSpeakingOlder() == 1);
+
+        newer.loop.submit(() -> newer.transport.send(older.contact.address(), new Envelope(newer.contact, 9,
+                new RemoveAck(Id.ofName("key"), Bytes.utf8("v").sha256())))).syncUninterruptibly();
+        newer.send(older, 1);
+        await().atMost(WAIT).until(() -> older.received.size() == 2);
+        assertThat(older.received).extracting(e -> e.body().type()).containsOnly(MessageType.PING);
+        assertThat(newer.transport.framesDropped()).isEqualTo(1);
     }
 
     private Peer peer(String name, MessageCodec codec) throws IOException {

@@ -89,6 +89,7 @@ final class Checker {
     private final StoreOracle stores;
     private final PutLedger puts;
     private Set<Integer> storeNothing = Set.of();
+    private Set<Integer> liars = Set.of();
     private final CheckerTally tally;
     private final AckedPutReadableCheck readable;
     private final RemovedValueCheck removed;
@@ -204,6 +205,11 @@ final class Checker {
      * Nodes that take every copy sent them and store none (liars faking acks): rule 6 owes them nothing, and, when
      * {@code answersHonest} (they forge no get answer), a get one of them answers misses what it was never given.
      */
+    /** The run's liars: never counted among the honest holders of a value. */
+    void liars(Collection<Integer> indexes) {
+        liars = Set.copyOf(indexes);
+    }
+
     void storeNothing(Collection<Integer> liars, boolean answersHonest) {
         storeNothing = Set.copyOf(liars);
         readable.storeNothing(answersHonest ? storeNothing : Set.of());
@@ -285,9 +291,10 @@ final class Checker {
         } else if (reply instanceof RemoveReply r && r.status() == Status.FORBIDDEN) {
             tally.violation(Rule.REMOVE_REFUSED_TO_PUTTER, "remove of " + p.name() + " with its own secret refused: "
                     + r.detail());
-        } else if (p.removeDroppedByLiar || p.racedByLiar || p.liarAckers != null) {
-            // A liar dropped the remove, or left fewer than W replicas holding the value under its putter's binding
-            // (it raced the put with its own, or acked a copy it never stored): W tombstones cannot be had. Denial.
+        } else if (p.removeDroppedByLiar || (p.racedByLiar || p.liarAckers != null)
+                && stores.heldForItsPutter(p, liars) < writeQuorum) {
+            // A liar dropped the remove, or left fewer than W honest nodes holding the value under its putter's
+            // binding (it raced the put with its own, or acked a copy it never stored): W tombstones cannot be had.
             tally.countDeniedByLiars();
         } else {
             liveness(startNanos, "remove of " + p.name() + ": " + reply);

@@ -94,7 +94,8 @@ final class FaultTotals {
                     + "(W - L copies or more, L the liars that acked; not asserted): %d%n", ackedOnLiarsWord);
         }
         if (deniedByLiars > 0) {
-            out.printf(Locale.ROOT, "puts and removes that failed after a liar dropped them (denial; not asserted): %d%n",
+            out.printf(Locale.ROOT, "puts and removes that failed after a liar dropped them, or (removes) left "
+                    + "fewer than W honest holders under the putter's binding (denial; not asserted): %d%n",
                     deniedByLiars);
         }
         if (removesOnLiarsWord > 0) {

@@ -112,6 +112,7 @@ final class LiarNodes implements VirtualNetwork.Interception {
     void checker(Checker checker, List<Id> keys) {
         this.checker = checker;
         this.keys = List.copyOf(keys);
+        checker.liars(indexes);
         if (lies(Attack.FAKE_ACK)) {
             // With fake-empty too, a liar's empty answer may be that attack's lie: rule 1 must count it.
             checker.storeNothing(indexes, !lies(Attack.FAKE_EMPTY));

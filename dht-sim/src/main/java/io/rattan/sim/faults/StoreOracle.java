@@ -1,6 +1,7 @@
 package io.rattan.sim.faults;
 
 import io.rattan.api.Bytes;
+import io.rattan.core.msg.SecretBinding;
 import io.rattan.core.store.Store;
 import io.rattan.core.store.StoredRecord;
 import io.rattan.core.virtual.VirtualWorld;
@@ -77,6 +78,23 @@ final class StoreOracle {
             }
         }
         return out;
+    }
+
+    /**
+     * Live nodes outside {@code except} holding {@code p} under its putter's binding, or its tombstone with the
+     * putter's secret: those whose remove would be acknowledged.
+     */
+    int heldForItsPutter(PutRecord p, Set<Integer> except) {
+        Bytes binding = SecretBinding.of(p.secret, p.key, p.hash);
+        int n = 0;
+        for (int i : world.liveIndexes()) {
+            Optional<StoredRecord> r = except.contains(i) ? Optional.empty() : world.store(i).read(p.key, p.hash);
+            if (r.isPresent() && (r.get().tombstone() ? r.get().secret().equals(p.secret)
+                    : r.get().binding().equals(binding))) {
+                n++;
+            }
+        }
+        return n;
     }
 
     /** Remembers which nodes hold {@code p}'s tombstone now. */
