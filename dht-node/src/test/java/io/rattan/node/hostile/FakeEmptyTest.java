@@ -32,16 +32,19 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Issue 39, item 1, gets, on real sockets: four nodes and a liar in a gateway's view that answers every get it is
  * sent OK with no value, at once (the `fake-empty` attack), which no gateway can tell from the truth. A get raced
- * through several gateways ({@code ?gateways=3}) used to take the first good answer, so the liar's fast empty answer
- * won whenever one copy went through it; now an empty answer ends a race only once every copy has answered (or after
- * a grace of twice the hedge threshold), and the copy that reaches the key's honest root shows the value. (A get
- * through one path that meets the liar is still answered empty: docs/security.md.)
+ * through several gateways ({@code ?gateways=5}: each of the gateway's four neighbours starts a copy) used to take the
+ * first good answer, so the liar's fast empty answer won whenever it came first; now an empty answer ends a race only
+ * once every copy has answered (or after a grace of twice the hedge threshold), and a copy that reaches the key's
+ * honest root shows the value. (A get through one path that meets the liar is still answered empty:
+ * docs/security.md.)
  */
 class FakeEmptyTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
     // Within the gateway's hedge threshold's warm-up (its cap, 500 ms): the copies have a second to find the value.
     private static final int GETS = 8;
+    // This node and its four neighbours, so that every race sends a copy through the liar.
+    private static final int COPIES = 5;
     // Default timeouts: a hop to the honest root that timed out on a busy machine could re-route through the liar.
     private static final NodeConfig CONFIG = NodeConfig.defaults().withReplicas(2, 2).withLeafSetHalf(2);
 
@@ -66,7 +69,7 @@ class FakeEmptyTest {
 
             String expected = Base64.getEncoder().encodeToString(value);
             URI uri = URI.create("http://127.0.0.1:" + gateway.httpAddress().getPort() + "/v1/keys/" + key.toHex()
-                    + "?gateways=3");
+                    + "?gateways=" + COPIES);
             for (int i = 0; i < GETS; i++) {
                 HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri).timeout(WAIT).GET().build(),
                         HttpResponse.BodyHandlers.ofString());
@@ -75,7 +78,7 @@ class FakeEmptyTest {
                 assertThat(values).as("get %d: %s", i, r.body()).hasSize(1);
                 assertThat(values.get(0).get("value").asText()).isEqualTo(expected);
             }
-            assertThat(emptyAnswers.get()).as("gets the liar answered empty, of %d races of 3 copies", GETS)
+            assertThat(emptyAnswers.get()).as("gets the liar answered empty, of %d races of %d copies", GETS, COPIES)
                     .isPositive();
         }
     }
