@@ -152,7 +152,7 @@ public final class GetRace {
     }
 
     private void hedge() {
-        if (!finished && hedges < hedgeWaits.length && empty == null) {
+        if (!finished && hedges < hedgeWaits.length) {
             hedges++;
             launch();
             armHedge();

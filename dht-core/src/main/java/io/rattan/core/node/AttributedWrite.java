@@ -6,6 +6,7 @@ import io.rattan.api.Status;
 import io.rattan.core.env.ExpiryClock;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
+import io.rattan.core.msg.MessageType;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.PutAck;
 import io.rattan.core.msg.Messages.PutReply;
@@ -39,10 +40,8 @@ final class AttributedWrite implements ReplyHandler {
         /** Whether {@code ack} is this write's kind of ack and names what was sent. */
         boolean matches(Message ack);
 
-        /** Whether {@code m} is the root's answer to this write (any status), or an error reply. */
-        boolean isAnswer(Message m);
-
-        Status statusOf(Message answer);
+        /** The type of the root's answer to this write (an error reply answers it too). */
+        MessageType answerType();
 
         Message answer(Status status, int acks, String detail);
 
@@ -121,9 +120,9 @@ final class AttributedWrite implements ReplyHandler {
         Message m = reply.body();
         if (m instanceof PutAck || m instanceof RemoveAck) {
             count(reply.sender(), m);
-        } else if (kind.isAnswer(m) && kind.statusOf(m) == Status.OK) {
+        } else if (isAnswer(m) && ClientRequests.statusOf(m) == Status.OK) {
             rootSaidOk = true;
-        } else if (kind.isAnswer(m)) {
+        } else if (isAnswer(m)) {
             // W replicas' own word outranks any other answer, which a lying hop could send.
             finish(ackers.size() >= needed ? kind.answer(Status.OK, ackers.size(), "") : m);
             return;
@@ -134,6 +133,10 @@ final class AttributedWrite implements ReplyHandler {
         } else {
             expect();
         }
+    }
+
+    private boolean isAnswer(Message m) {
+        return m.type() == kind.answerType() || m instanceof ErrorReply;
     }
 
     private void count(Contact from, Message ack) {
@@ -206,13 +209,8 @@ final class AttributedWrite implements ReplyHandler {
         }
 
         @Override
-        public boolean isAnswer(Message m) {
-            return m instanceof PutReply || m instanceof ErrorReply;
-        }
-
-        @Override
-        public Status statusOf(Message m) {
-            return m instanceof PutReply r ? r.status() : ((ErrorReply) m).status();
+        public MessageType answerType() {
+            return MessageType.PUT_REPLY;
         }
 
         @Override
@@ -245,13 +243,8 @@ final class AttributedWrite implements ReplyHandler {
         }
 
         @Override
-        public boolean isAnswer(Message m) {
-            return m instanceof RemoveReply || m instanceof ErrorReply;
-        }
-
-        @Override
-        public Status statusOf(Message m) {
-            return m instanceof RemoveReply r ? r.status() : ((ErrorReply) m).status();
+        public MessageType answerType() {
+            return MessageType.REMOVE_REPLY;
         }
 
         @Override

@@ -316,7 +316,8 @@ final class ClientRequests {
         reply.accept(m);
     }
 
-    private static Status statusOf(Message m) {
+    /** The status of a put's, get's or remove's answer, or of an error reply; INTERNAL for anything else. */
+    static Status statusOf(Message m) {
         switch (m.type()) {
             case PUT_REPLY:
                 return ((PutReply) m).status();

@@ -84,17 +84,25 @@ final class PeerWrites {
             reply(from, e, new RemoveReplicaReply(Status.UNAVAILABLE));
             return;
         }
-        replica.offLoop(() -> replica.removal(r.key(), r.valueHash(), r.secret(), r.ttlSeconds()), (done, failure) -> {
-            if (failure == null && done.tombstone() != null) {
-                watchers.stored(List.of(done.tombstone()));
-            }
-            Status status = failure == null ? done.status() : LocalReplica.statusOf(LocalReplica.storeFault(failure));
-            if (status == Status.OK && r.ackTo() != null) {
-                // This replica holds the tombstone: its gateway counts its own word toward W (AttributedWrite).
-                ctx.outbox().ackToGateway(r.ackTo(), r.ackRequestId(), new RemoveAck(r.key(), r.valueHash()));
-            }
-            reply(from, e, new RemoveReplicaReply(status));
-        });
+        replica.offLoop(() -> replica.removal(r.key(), r.valueHash(), r.secret(), r.ttlSeconds()),
+                (done, failure) -> reply(from, e, new RemoveReplicaReply(removed(ctx, watchers, r, done, failure))));
+    }
+
+    /**
+     * What a replica's remove {@code r} came to here (the root's own, or one a root asked for): its watchers told of
+     * the tombstone, and, when it holds it, the remove's gateway, which counts this replica's own word toward W
+     * ({@link AttributedWrite}). Returns the replica's answer; a storage fault is its status.
+     */
+    static Status removed(NodeContext ctx, Watchers watchers, RemoveReplica r, TombstoneRule.Removal done,
+                          RuntimeException failure) {
+        if (failure == null && done.tombstone() != null) {
+            watchers.stored(List.of(done.tombstone()));
+        }
+        Status status = failure == null ? done.status() : LocalReplica.statusOf(LocalReplica.storeFault(failure));
+        if (status == Status.OK && r.ackTo() != null) {
+            ctx.outbox().ackToGateway(r.ackTo(), r.ackRequestId(), new RemoveAck(r.key(), r.valueHash()));
+        }
+        return status;
     }
 
     /**

@@ -9,7 +9,6 @@ import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.PutAck;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.PutRequest;
-import io.rattan.core.msg.Messages.RemoveAck;
 import io.rattan.core.msg.Messages.RemoveReplica;
 import io.rattan.core.msg.Messages.RemoveReplicaReply;
 import io.rattan.core.msg.Messages.RemoveReply;
@@ -260,27 +259,18 @@ final class ReplicaCoordinator {
         List<Contact> replicas = members.replicaSet(r.key());
         RemoveTally tally = new RemoveTally(replicas.size(),
                 status -> ctx.outbox().replyToOrigin(r, new RemoveReply(status, "")));
+        // Names the gateway, which each replica that writes the tombstone tells itself (this one included).
+        RemoveReplica ask = new RemoveReplica(r.key(), r.valueHash(), r.secret(), r.ttlSeconds(), r.origin(),
+                r.originRequestId());
         for (int i = 0; i < replicas.size(); i++) {
             Contact c = replicas.get(i);
             int slot = i;
             if (c.equals(ctx.self())) {
                 // Off the loop; a store too busy to take it answers as a storage fault.
-                replica.offLoop(() -> removeHere(r), (done, failure) -> {
-                    if (failure == null && done.tombstone() != null) {
-                        watchers.stored(List.of(done.tombstone()));
-                    }
-                    Status status = failure == null ? done.status()
-                            : LocalReplica.statusOf(LocalReplica.storeFault(failure));
-                    if (status == Status.OK) {
-                        ctx.outbox().ackToGateway(r.origin(), r.originRequestId(),
-                                new RemoveAck(r.key(), r.valueHash()));
-                    }
-                    tally.answered(slot, status);
-                });
+                replica.offLoop(() -> removeHere(r), (done, failure) ->
+                        tally.answered(slot, PeerWrites.removed(ctx, watchers, ask, done, failure)));
                 continue;
             }
-            Message ask = new RemoveReplica(r.key(), r.valueHash(), r.secret(), r.ttlSeconds(), r.origin(),
-                    r.originRequestId());
             ctx.outbox().request(c, ask, members.rtoNanos(c.id()), ReplyHandler.of(
                     reply -> tally.answered(slot, reply.body() instanceof RemoveReplicaReply rr ? rr.status()
                             : reply.body() instanceof ErrorReply er ? asked(er.status()) : Status.INTERNAL),
