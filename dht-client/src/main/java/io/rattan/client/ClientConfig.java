@@ -23,7 +23,7 @@ import javax.net.ssl.SSLContext;
  * @param meterRegistry       where timers go, or null for none
  * @param executor            where returned futures complete, or null for the client's own pool
  * @param loadRing            whether the ring is loaded at start and refreshed, for one-hop gets
- * @param protocolVersion     the protocol version the client speaks (MessageCodec.VERSION, or the one before)
+ * @param protocolVersion     the protocol version the client speaks (MessageCodec.VERSION, or an older one it speaks)
  * @param tls                 TLS to every gateway, or null for none
  */
 record ClientConfig(

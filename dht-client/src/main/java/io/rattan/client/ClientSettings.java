@@ -178,8 +178,8 @@ abstract class ClientSettings<B extends ClientSettings<B>> {
     }
 
     /**
-     * The protocol version the client speaks: {@link MessageCodec#VERSION}, the default, or the one before it, to
-     * use gateways of the previous release (a rolling upgrade upgrades the nodes first, then the clients: a node
+     * The protocol version the client speaks: {@link MessageCodec#VERSION}, the default, or an older one this build
+     * speaks (down to {@link MessageCodec#VERSION_OLDEST}), to use gateways of an earlier release (a rolling upgrade upgrades the nodes first, then the clients: a node
      * answers each client in the version it spoke).
      *
      * @throws IllegalArgumentException if this build does not speak {@code version}

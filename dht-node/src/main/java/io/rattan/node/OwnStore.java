@@ -78,11 +78,11 @@ final class OwnStore {
         }));
     }
 
-    /** The record (value or tombstone) held under {@code (key, valueHash)}, read on the loop. */
-    CompletableFuture<Optional<StoredRecord>> read(Id key, Bytes valueHash) {
+    /** The record (value or tombstone) held in {@code slot} under {@code key} ({@link StoredRecord#slot}), on the loop. */
+    CompletableFuture<Optional<StoredRecord>> read(Id key, Bytes slot) {
         return gate.onLoop(running, result -> {
             try {
-                result.complete(store.read(key, valueHash));
+                result.complete(store.read(key, slot));
             } catch (RuntimeException e) {
                 result.completeExceptionally(e);
             }
@@ -90,13 +90,13 @@ final class OwnStore {
     }
 
     /**
-     * Overwrites the record under {@code (key, valueHash)} with a copy that expires a millisecond from now by the
+     * Overwrites the record in {@code slot} under {@code key} with a copy that expires a millisecond from now by the
      * store's clock, as a lost write would leave it; completes with whether there was a record to lose.
      */
-    CompletableFuture<Boolean> lose(Id key, Bytes valueHash) {
+    CompletableFuture<Boolean> lose(Id key, Bytes slot) {
         return gate.onLoop(running, result -> {
             try {
-                Optional<StoredRecord> held = store.read(key, valueHash);
+                Optional<StoredRecord> held = store.read(key, slot);
                 held.ifPresent(r -> store.write(new StoredRecord(r.key(), r.valueHash(), r.value(),
                         expiryClock.epochMillis() + 1, r.binding(), r.secret(), r.tombstone(), r.stamp())));
                 result.complete(held.isPresent());
@@ -113,7 +113,7 @@ final class OwnStore {
                 page = store.scan(cursor, LISTING_PAGE)) {
             all.addAll(page);
             StoredRecord last = page.get(page.size() - 1);
-            cursor = new Store.Cursor(last.key(), last.valueHash());
+            cursor = new Store.Cursor(last.key(), last.slot());
         }
         return all;
     }

@@ -245,14 +245,14 @@ public final class RattanNode implements AutoCloseable {
     }
 
     /**
-     * For tests: makes this node's own store lose the record under {@code (key, valueHash)}, as a lost write or a disk
-     * restored from an old copy would, by overwriting it with a copy that expires a millisecond from now by the
+     * For tests: makes this node's own store lose the record in {@code slot} under {@code key}, as a lost write or a
+     * disk restored from an old copy would, by overwriting it with a copy that expires a millisecond from now by the
      * store's clock: reads, scans and {@code GET /admin/records} stop seeing it then, and the purge deletes it. Sends
      * nothing. Completes with whether there was a record to lose; fails once the node is stopped. Package-private,
      * as {@link #sendAsThisNode} is.
      */
-    CompletableFuture<Boolean> loseRecord(Id key, Bytes valueHash) {
-        return parts.ownStore.lose(key, valueHash);
+    CompletableFuture<Boolean> loseRecord(Id key, Bytes slot) {
+        return parts.ownStore.lose(key, slot);
     }
 
     /** The node's store thread: its queue and what it refused; for tests and metrics. */
@@ -266,11 +266,12 @@ public final class RattanNode implements AutoCloseable {
     }
 
     /**
-     * Reads the record (value or tombstone) this node's own store holds under {@code (key, valueHash)}, on the loop,
-     * bypassing the overlay; for tests that count copies. Fails once the node is stopped.
+     * Reads the record (value or tombstone) this node's own store holds in {@code slot} under {@code key} (the value
+     * hash, or for a value put with a secret {@code SecretBinding.slotOpenedBy}), on the loop, bypassing the overlay;
+     * for tests that count copies. Fails once the node is stopped.
      */
-    public CompletableFuture<Optional<StoredRecord>> readStore(Id key, Bytes valueHash) {
-        return parts.ownStore.read(key, valueHash);
+    public CompletableFuture<Optional<StoredRecord>> readStore(Id key, Bytes slot) {
+        return parts.ownStore.read(key, slot);
     }
 
     /**

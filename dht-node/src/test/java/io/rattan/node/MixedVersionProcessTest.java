@@ -26,21 +26,25 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A rolling upgrade (issue 38) on real node processes. Five nodes speaking protocol 14, the previous release, are
- * upgraded one at a time: each is stopped gracefully (SIGTERM: it hands its values off and says goodbye) and started
- * again on its data directory, key and ports without {@code --protocol-version}, so at 15, this build's newest, and
+ * A rolling upgrade (issue 38) on real node processes. Five nodes speaking protocol 14, the oldest this build speaks,
+ * are upgraded one at a time: each is stopped gracefully (SIGTERM: it hands its values off and says goodbye) and
+ * started again on its data directory, key and ports without {@code --protocol-version}, so at 16, this build's
+ * newest, and
  * with {@code --require-remove-acks false}, the runbook's upgrade window (nodes of 14 send a remove's gateway no acks
  * of their tombstones).
  * It proves that
  * <ul>
- * <li>a cluster of mixed versions keeps serving: puts through nodes at 14 and at 15 are acknowledged while a node is
- * away, an upgraded node joins through a node at 14 (the first four steps) and through one at 15 (the last), keeps
+ * <li>a cluster of mixed versions keeps serving: puts through nodes at 14 and at 16 are acknowledged while a node is
+ * away, an upgraded node joins through a node at 14 (the first four steps) and through one at 16 (the last), keeps
  * its id, and after every step each value acknowledged so far reads back exactly through the node just upgraded and
- * through a node still at 14: nothing acknowledged is lost;
+ * through a node still at 14: nothing acknowledged is lost (with the previous release's jar, protocol 15, each
+ * upgraded node also migrates the store of format 3 that jar wrote to format 4);
  * <li>an upgraded node knows it speaks the older version to the old nodes ({@code rattan_peers_older_protocol}), and
- * once every node runs 15 none does: they speak 15 among themselves, and a namespace defined at one node reaches
+ * once every node runs 16 none does: they speak 16 among themselves, and a namespace defined at one node reaches
  * every node and serves its values, and a value put with a secret is removed through a node restarted without the
- * window's flag (so acknowledged on W replicas' own acks of its tombstone), and reads back as gone.
+ * window's flag (so acknowledged on W replicas' own acks of its tombstone), and reads back as gone: a value put
+ * before the upgrade, whose copies moved to the slot its binding names (each upgraded node's store migrated from
+ * format 3 to 4, which the test checks in its log, when the old nodes run the previous release's jar).
  * </ul>
  *
  * <p>The old nodes are this build held at {@code --protocol-version 14}; when the environment variable
@@ -83,7 +87,7 @@ class MixedVersionProcessTest {
     }
 
     @Test
-    void aClusterUpgradedNodeByNodeFrom14To15LosesNothingAndEndsSpeaking15() throws Exception {
+    void aClusterUpgradedNodeByNodeFrom14To16LosesNothingAndEndsSpeaking16() throws Exception {
         Path nativeDir = RocksDbNativeLibrary.extractedFromClassPath(dir.resolve("native"));
         OldBuild old = OldBuild.fromEnvironment(nativeDir);
         List<String> oldArgs = new ArrayList<>(NODE_ARGS);
@@ -93,8 +97,15 @@ class MixedVersionProcessTest {
         for (int n = 0; n < FIRST_VALUES; n++) {
             put(nodes.get(n % NODES), "before-" + n);
         }
+        // Put with a secret before the upgrade, removed after it: its copies move to their binding's slot (protocol
+        // 16), by the store's migration where the previous release wrote them.
+        String bound = putWithSecret(nodes.get(1));
         for (int i = 0; i < NODES; i++) {
             upgrade(i, nativeDir);
+            if (old.args().isEmpty()) {
+                assertThat(nodes.get(i).logSinceLaunch()).as("node %d's log", i)
+                        .anyMatch(l -> l.contains("from format version 3 to 4"));
+            }
             if (i == 0) {
                 assertThat(olderPeers(nodes.get(0))).as("old nodes the upgraded node 0 speaks 14 to").isPositive();
             }
@@ -135,18 +146,25 @@ class MixedVersionProcessTest {
         }
         await().atMost(WAIT).pollInterval(POLL).untilAsserted(() -> assertThat(
                 unreadable(nodes.get(3), NAMESPACE_KEYS, namespaced)).as("unread through node 3").isEmpty());
-        removedThroughNodeZero();
+        removedThroughNodeZero(bound);
     }
 
-    /** A value put with a secret is removed through node 0, its remove acknowledged on tombstones' acks, and gone. */
-    private void removedThroughNodeZero() throws IOException, InterruptedException {
-        HttpRequest put = HttpRequest.newBuilder(NodeProcesses.uri(nodes.get(1), KEYS + "name:removed?ttl=600"))
+    /** Puts a value with a secret under {@code name:removed} through {@code n}; the value's location. */
+    private String putWithSecret(NodeProcess n) throws IOException, InterruptedException {
+        HttpRequest put = HttpRequest.newBuilder(NodeProcesses.uri(n, KEYS + "name:removed?ttl=600"))
                 .timeout(Duration.ofSeconds(30)).header("Rattan-Secret", "s3cret")
                 .POST(HttpRequest.BodyPublishers.ofString("to be removed")).build();
         HttpResponse<String> stored = http.send(put, HttpResponse.BodyHandlers.ofString());
         assertThat(stored.statusCode()).as(stored.body()).isEqualTo(201);
-        HttpRequest remove = HttpRequest.newBuilder(NodeProcesses.uri(nodes.get(0),
-                        stored.headers().firstValue("Location").orElseThrow()))
+        return stored.headers().firstValue("Location").orElseThrow();
+    }
+
+    /**
+     * The value put with a secret before the upgrade is removed through node 0, its remove acknowledged on
+     * tombstones' acks, and gone.
+     */
+    private void removedThroughNodeZero(String location) throws IOException, InterruptedException {
+        HttpRequest remove = HttpRequest.newBuilder(NodeProcesses.uri(nodes.get(0), location))
                 .timeout(Duration.ofSeconds(30)).header("Rattan-Secret", "s3cret").DELETE().build();
         HttpResponse<String> removed = http.send(remove, HttpResponse.BodyHandlers.ofString());
         assertThat(removed.statusCode()).as(removed.body()).isEqualTo(204);
@@ -159,7 +177,7 @@ class MixedVersionProcessTest {
 
     /**
      * Step {@code i}: node i leaves gracefully, puts go on through the others, and node i comes back on its data
-     * directory and ports at 15, joining through node i+1 (at 14 until the last step); then everything acknowledged
+     * directory and ports at 16, joining through node i+1 (at 14 until the last step); then everything acknowledged
      * so far must read back through it and through node i+1 while that one is still at 14.
      */
     private void upgrade(int i, Path nativeDir) throws Exception {
@@ -185,7 +203,7 @@ class MixedVersionProcessTest {
         NodeProcess bootstrap = nodes.get((i + 1) % NODES);
         List<String> newArgs = new ArrayList<>(NODE_ARGS);
         // The runbook's upgrade window: nodes of 14 send a remove's gateway no acks, so the upgraded ones take the
-        // root's word until every node runs 15.
+        // root's word until every node runs 16.
         newArgs.addAll(List.of("--bootstrap", "127.0.0.1:" + bootstrap.ports().peer(), "--require-remove-acks",
                 "false"));
         NodeProcess upgraded = NodeProcesses.restart(http, leaving, dir.resolve("node-" + i),

@@ -139,7 +139,7 @@ public class StoreBenchmark {
     @Benchmark
     public Object get() throws RocksDBException {
         StoredRecord r = nextRecord();
-        return raw != null ? raw.get(r) : target.read(r.key(), r.valueHash());
+        return raw != null ? raw.get(r) : target.read(r.key(), r.slot());
     }
 
     /** Every value of one key, as a get's page reads them. */

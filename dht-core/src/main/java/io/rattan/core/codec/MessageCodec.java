@@ -19,7 +19,8 @@ import java.util.Objects;
  * <h2>Frame body, version 14</h2>
  * All integers are big-endian and fixed width; there are no varints, so each value has exactly one encoding.
  * <pre>
- * u8    version      the codec's {@link #version()}; a decoder accepts its own and the one before (a rolling upgrade)
+ * u8    version      the codec's {@link #version()}; a decoder accepts its own and older ones down to
+ *                    {@link #VERSION_OLDEST} (a rolling upgrade)
  * u8    type tag     {@link MessageType#tag()}
  * u8    flags        bit 0: a sender is present; all other bits must be 0
  * [contact sender]   only when flags bit 0 is set
@@ -81,7 +82,7 @@ import java.util.Objects;
 public final class MessageCodec {
 
     /** The newest protocol version, carried in the first byte of every frame this build writes by default. */
-    public static final int VERSION = 15;
+    public static final int VERSION = 16;
     /**
      * The oldest protocol version this build can still speak: a node or client may be told to speak it (during a
      * rolling upgrade), and one speaking {@link #VERSION} accepts it.
@@ -124,8 +125,8 @@ public final class MessageCodec {
     }
 
     /**
-     * A codec that writes {@code version} and accepts it and the version before it, down to {@link #VERSION_OLDEST}:
-     * so a node told to speak the older version accepts only that one, as a build of that version does.
+     * A codec that writes {@code version} and accepts it and the older ones down to {@link #VERSION_OLDEST}: so a node
+     * told to speak 14 accepts only that one, as a build of 14 does.
      *
      * @throws IllegalArgumentException if {@code frameBytesMax} is not positive or {@code version} is not spoken here
      */
@@ -170,14 +171,18 @@ public final class MessageCodec {
         return version;
     }
 
-    /** This codec's version and the one before it, as far back as this build speaks. */
+    /** This codec's version and the older ones this build speaks ({@link #oldestAccepted}). */
     public boolean accepts(int frameVersion) {
         return frameVersion <= version && frameVersion >= oldestAccepted();
     }
 
-    /** The oldest version this codec accepts: the one before its own, or its own when this build speaks no older. */
+    /**
+     * The oldest version this codec accepts: {@link #VERSION_OLDEST}, whatever version it writes. Versions 15 and 16
+     * share every byte (16 changed what a digest entry names and who may remove what, docs/protocol.md), so a node of
+     * 16 still reads 14, as one of 15 does: each upgrade needs no more than one version back.
+     */
     public int oldestAccepted() {
-        return Math.max(VERSION_OLDEST, version - 1);
+        return VERSION_OLDEST;
     }
 
     /** A codec with this one's frame limit that writes {@code frameVersion}, one this codec accepts. */
@@ -334,7 +339,8 @@ public final class MessageCodec {
 
     private CodecException unsupported(int frameVersion) {
         return new CodecException("unsupported version " + frameVersion + ": this node speaks version " + version
-                + (oldestAccepted() < version ? " and accepts " + oldestAccepted() : "")
+                + (oldestAccepted() < version ? " and accepts " + oldestAccepted()
+                + (oldestAccepted() < version - 1 ? " to " + (version - 1) : "") : "")
                 + (frameVersion < version ? " (the sender runs an older Rattan: upgrade it)" : "")
                 + "; see docs/protocol.md#versioning");
     }

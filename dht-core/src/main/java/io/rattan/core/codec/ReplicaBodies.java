@@ -186,7 +186,7 @@ final class ReplicaBodies implements BodyCodec {
     private static void writeDigestEntries(FrameWriter w, List<DigestEntry> entries) {
         w.list(entries, "entries", (lw, e) -> {
             lw.id(e.key(), "key");
-            lw.bytes(e.valueHash(), HASH_BYTES_MAX, "valueHash");
+            lw.bytes(e.slot(), HASH_BYTES_MAX, "slot");
             lw.bool(e.tombstone());
             lw.i64(e.seq());
             lw.i64(e.stampTag());
@@ -195,7 +195,7 @@ final class ReplicaBodies implements BodyCodec {
 
     private static List<DigestEntry> readDigestEntries(FrameReader r) {
         return r.list(DIGEST_ENTRY_BYTES_MIN, "entries", lr -> new DigestEntry(lr.id("key"),
-                lr.bytes(HASH_BYTES_MAX, "valueHash"), lr.bool("tombstone"), lr.i64("seq"), lr.i64("stampTag")));
+                lr.bytes(HASH_BYTES_MAX, "slot"), lr.bool("tombstone"), lr.i64("seq"), lr.i64("stampTag")));
     }
 
     private static void writeRangeSums(FrameWriter w, List<RangeSum> parts) {

@@ -339,8 +339,8 @@ public final class Messages {
     }
 
     /**
-     * Result of a get: the live values in value-hash order; a non-empty {@code placemark} means more values remain
-     * and is passed back to fetch the next page. {@code hops} is how many overlay hops the request took;
+     * Result of a get: the live values in slot order ({@code StoredRecord.slot}); a non-empty {@code placemark} means
+     * more values remain and is passed back to fetch the next page. {@code hops} is how many overlay hops the request took;
      * {@code cost} the messages and bytes the get caused that the nodes on its path could count (see {@link Cost});
      * {@code holders} the key's replicas as the answering node sees them, when the request asked for them;
      * {@code replicasRead} how many replicas' records a quorum get merged (0 for a get answered by one replica). A
@@ -398,6 +398,11 @@ public final class Messages {
         public ReplicaRecord(Id key, Bytes valueHash, Bytes value, long expiresAtMillis, Bytes binding, Bytes secret,
                              boolean tombstone) {
             this(key, valueHash, value, expiresAtMillis, binding, secret, tombstone, null);
+        }
+
+        /** The slot the record is stored in ({@link SecretBinding#slotOf}). */
+        public Bytes slot() {
+            return SecretBinding.slotOf(key, valueHash, binding, secret, tombstone, stamp != null);
         }
     }
 
@@ -485,14 +490,15 @@ public final class Messages {
     }
 
     /**
-     * An anti-entropy summary entry. For an owned record, {@code seq} is its sequence and {@code stampTag} the first
+     * An anti-entropy summary entry, naming a record by its key and slot ({@code StoredRecord.slot}: a value's hash,
+     * or since protocol version 16 a name that commits to a bound value's binding too). For an owned record, {@code seq} is its sequence and {@code stampTag} the first
      * 8 bytes of its signature with the lowest bit set (never 0), which differ between any two versions; for an
      * unowned one both are 0. So two replicas holding different versions of one owned value see a difference, and
      * which one is greater (protocol version 8).
      */
-    public record DigestEntry(Id key, Bytes valueHash, boolean tombstone, long seq, long stampTag) {
-        public DigestEntry(Id key, Bytes valueHash, boolean tombstone) {
-            this(key, valueHash, tombstone, 0, 0);
+    public record DigestEntry(Id key, Bytes slot, boolean tombstone, long seq, long stampTag) {
+        public DigestEntry(Id key, Bytes slot, boolean tombstone) {
+            this(key, slot, tombstone, 0, 0);
         }
     }
 
@@ -556,7 +562,7 @@ public final class Messages {
 
     /**
      * A quorum get's read of one replica: its records of {@code key} (values and tombstones) whose value hash follows
-     * {@code placemark} (empty: from the first), in value-hash order, at most {@code maxRecords} (0: the replica's page
+     * {@code placemark} (empty: from the first), in slot order, at most {@code maxRecords} (0: the replica's page
      * limit) and the replica's page byte limit. Answered with {@link ReplicaReadReply}, or {@link ErrorReply}
      * ({@code FORBIDDEN} to a node that is no replica of the key in the asked node's view, {@code IO_ERROR} when its
      * store failed). Only records that pass {@code filter} are read (protocol version 9).

@@ -29,16 +29,53 @@ public final class SecretBinding {
 
     /** {@code SHA-256(secret ‖ key ‖ valueHash)}. */
     public static Bytes of(Bytes secret, Id key, Bytes valueHash) {
-        MessageDigest sha;
-        try {
-            sha = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JVM has SHA-256", e);
-        }
+        MessageDigest sha = sha256();
         sha.update(secret.toByteArray());
         sha.update(key.toBytes());
         sha.update(valueHash.toByteArray());
         return Bytes.wrap(sha.digest());
+    }
+
+    /**
+     * The name a bound value, and the tombstone of its remove, are stored under: {@code SHA-256(valueHash ‖ binding)}
+     * (protocol version 16). Each put of the same bytes with its own secret is its own record, removable only by its
+     * own secret, so nobody can take over another's remove by storing the bytes first; a tombstone lives under the
+     * name of the one value it opens, so no copy under another binding ever meets it. A value without a binding is
+     * named by its hash alone.
+     */
+    public static Bytes slot(Bytes valueHash, Bytes binding) {
+        if (binding.isEmpty()) {
+            return valueHash;
+        }
+        MessageDigest sha = sha256();
+        sha.update(valueHash.toByteArray());
+        sha.update(binding.toByteArray());
+        return Bytes.wrap(sha.digest());
+    }
+
+    /** The slot of the value {@code (key, valueHash)} that {@code secret} opens: where a remove with it looks. */
+    public static Bytes slotOpenedBy(Bytes secret, Id key, Bytes valueHash) {
+        return secret.isEmpty() ? valueHash : slot(valueHash, of(secret, key, valueHash));
+    }
+
+    /**
+     * The slot of a record (a stored one or one on the wire): an owned record's name is its slot already; a tombstone
+     * lives in the slot of the value its secret opens; a value in the slot of its binding. A tombstone told to a
+     * watching gateway carries no secret but the binding it opens, which names the same slot.
+     */
+    public static Bytes slotOf(Id key, Bytes valueHash, Bytes binding, Bytes secret, boolean tombstone, boolean owned) {
+        if (owned) {
+            return valueHash;
+        }
+        return tombstone && !secret.isEmpty() ? slotOpenedBy(secret, key, valueHash) : slot(valueHash, binding);
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
     }
 
     /** The binding of {@code value} put under {@code key} with {@code secret}; empty (not removable) for null. */

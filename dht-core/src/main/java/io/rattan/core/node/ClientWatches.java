@@ -230,7 +230,7 @@ final class ClientWatches {
                 h.needsRead = !neverReadAgain;
             }
             if (h.needsRead) {
-                ask(kw, h, read && a.more() ? lastHash(a.records()) : Bytes.EMPTY);
+                ask(kw, h, read && a.more() ? lastSlot(a.records()) : Bytes.EMPTY);
             }
             register(kw, a.replicas());
         }
@@ -288,7 +288,7 @@ final class ClientWatches {
         kw.end(status, detail);
     }
 
-    private static Bytes lastHash(List<ReplicaRecord> records) {
-        return records.isEmpty() ? Bytes.EMPTY : records.get(records.size() - 1).valueHash();
+    private static Bytes lastSlot(List<ReplicaRecord> records) {
+        return records.isEmpty() ? Bytes.EMPTY : records.get(records.size() - 1).slot();
     }
 }

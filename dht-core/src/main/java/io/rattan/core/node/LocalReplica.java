@@ -9,8 +9,8 @@ import io.rattan.core.env.ExpiryClock;
 import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.PutRequest;
 import io.rattan.core.msg.Messages.ReplicaRecord;
-import io.rattan.core.msg.Messages.ValueEntry;
 import io.rattan.core.msg.PutCondition;
+import io.rattan.core.msg.SecretBinding;
 import io.rattan.core.store.Store;
 import io.rattan.core.store.StoreException;
 import io.rattan.core.store.StoredRecord;
@@ -45,6 +45,7 @@ final class LocalReplica {
     private final Clock clock;
     private final String tag;
     private final PlantedBugs bugs;
+    private final KeyPages pages;
 
     LocalReplica(NodeConfig config, Store store, Clock clock, String tag) {
         this(config, store, clock, tag, PlantedBugs.NONE);
@@ -56,86 +57,17 @@ final class LocalReplica {
         this.clock = clock;
         this.tag = tag;
         this.bugs = bugs;
+        this.pages = new KeyPages(config, store, clock, bugs);
     }
 
-    /**
-     * One page of the live values under {@code key} after {@code placemark} that pass {@code filter}: at most
-     * {@code maxValues} (0: the page limit) and the page's byte limit, but at least one value; the placemark of the
-     * last value when more matching ones remain.
-     */
+    /** One page of a get ({@link KeyPages#values}). */
     GetReply readPage(Id key, int maxValues, Bytes placemark, int hops, ValueFilter filter) {
-        int max = Math.min(maxValues <= 0 ? config.pageValuesMax() : maxValues, config.pageValuesMax());
-        List<ValueEntry> values = new ArrayList<>();
-        long nowMillis = clock.epochMillis();
-        int bytes = 0;
-        Store.Cursor cursor = new Store.Cursor(key, placemark);
-        Bytes last = Bytes.EMPTY;
-        boolean more = false;
-        scan:
-        while (true) {
-            List<StoredRecord> page = store.scanKey(cursor, scanBatch(max, filter));
-            if (page.isEmpty()) {
-                break;
-            }
-            for (StoredRecord r : page) {
-                if (!r.key().equals(key)) {
-                    break scan;
-                }
-                cursor = new Store.Cursor(r.key(), r.valueHash());
-                if (r.tombstone() || !filter.matches(r.stamp())) {
-                    continue;
-                }
-                if (values.size() >= max || (bytes + r.value().length() > config.pageBytesMax() && !values.isEmpty())) {
-                    more = true;
-                    // The planted paging bug (test-only): the placemark names the first value left out, not the last in.
-                    last = bugs.has(PlantedBugs.Bug.PAGE_SKIPS_BOUNDARY) ? r.valueHash() : last;
-                    break scan;
-                }
-                values.add(new ValueEntry(r.value(), Math.max(0, r.expiresAtMillis() - nowMillis), r.stamp()));
-                bytes += r.value().length();
-                last = r.valueHash();
-            }
-        }
-        return new GetReply(Status.OK, values, more ? last : Bytes.EMPTY, hops, "");
+        return pages.values(key, maxValues, placemark, hops, filter);
     }
 
-    /**
-     * The records (values and tombstones) under {@code key} after {@code placemark} that pass {@code filter}, for a
-     * quorum get: at most {@code maxRecords} (0: the page limit) and the page's byte limit, but at least one record;
-     * in value-hash order.
-     */
+    /** One page of a quorum get's records ({@link KeyPages#records}). */
     RecordPage readRecords(Id key, Bytes placemark, int maxRecords, ValueFilter filter) {
-        int max = Math.min(maxRecords <= 0 ? config.pageValuesMax() : maxRecords, config.pageValuesMax());
-        List<StoredRecord> records = new ArrayList<>();
-        int bytes = 0;
-        Store.Cursor cursor = new Store.Cursor(key, placemark);
-        while (true) {
-            List<StoredRecord> page = store.scan(cursor, scanBatch(max, filter));
-            if (page.isEmpty()) {
-                return new RecordPage(records, false);
-            }
-            for (StoredRecord r : page) {
-                if (!r.key().equals(key)) {
-                    return new RecordPage(records, false);
-                }
-                cursor = new Store.Cursor(r.key(), r.valueHash());
-                if (!filter.matches(r.stamp())) {
-                    continue;
-                }
-                if (records.size() >= max
-                        || (bytes + r.value().length() > config.pageBytesMax() && !records.isEmpty())) {
-                    // The planted paging bug (test-only): a full page does not say that more records follow.
-                    return new RecordPage(records, !bugs.has(PlantedBugs.Bug.QUORUM_PAGE_NEVER_MORE));
-                }
-                records.add(r);
-                bytes += r.value().length();
-            }
-        }
-    }
-
-    /** Records a scan reads at a time: one past the page, or a whole scan page when a filter may pass many over. */
-    private static int scanBatch(int max, ValueFilter filter) {
-        return filter.isNone() ? Math.min(SCAN_PAGE, max + 1) : SCAN_PAGE;
+        return pages.records(key, placemark, maxRecords, filter);
     }
 
     /**
@@ -189,7 +121,7 @@ final class LocalReplica {
 
     /** Writes {@code rec} as the {@link TombstoneRule} says; false when the rule refuses it. */
     boolean store(StoredRecord rec) {
-        return write(outcome(store.read(rec.key(), rec.valueHash()).orElse(null), rec));
+        return write(outcome(store.read(rec.key(), rec.slot()).orElse(null), rec));
     }
 
     /**
@@ -201,7 +133,7 @@ final class LocalReplica {
             return store(rec) ? WriteVerdict.STORED : new WriteVerdict(Status.FORBIDDEN, "this value was removed by "
                     + "its owner; a put of it with the same secret is refused until the removal expires", null);
         }
-        OwnedRecords.Written w = OwnedRecords.rootWrite(store.read(rec.key(), rec.valueHash()).orElse(null), rec,
+        OwnedRecords.Written w = OwnedRecords.rootWrite(store.read(rec.key(), rec.slot()).orElse(null), rec,
                 bugs.has(PlantedBugs.Bug.OWNED_CONDITION_IGNORED) ? PutCondition.NONE : condition, config,
                 clock.epochMillis());
         if (w.toWrite() != null) {
@@ -212,6 +144,11 @@ final class LocalReplica {
 
     /** What the {@link TombstoneRule} does when {@code rec} meets {@code held} (null: nothing; planted bug: writes). */
     private TombstoneRule.Outcome outcome(StoredRecord held, StoredRecord rec) {
+        if (held == null && !rec.tombstone() && !rec.isOwned() && bugs.has(PlantedBugs.Bug.BINDINGS_FIRST_COME)
+                && copyUnderAnotherBinding(rec.key(), rec.valueHash()) != null) {
+            // The planted bug (test-only): the bytes stored first keep their binding, as before protocol 16.
+            return TombstoneRule.Outcome.UNCHANGED;
+        }
         return bugs.tombstoneRuleOff() ? TombstoneRule.Outcome.write(rec) : TombstoneRule.merge(held, rec);
     }
 
@@ -245,7 +182,7 @@ final class LocalReplica {
         List<StoredRecord> fresh = new ArrayList<>();
         for (ReplicaRecord r : records) {
             StoredRecord rec = readable(r);
-            StoredRecord held = rec == null ? null : store.read(rec.key(), rec.valueHash()).orElse(null);
+            StoredRecord held = rec == null ? null : store.read(rec.key(), rec.slot()).orElse(null);
             TombstoneRule.Outcome outcome = rec == null ? TombstoneRule.Outcome.REFUSED : outcome(held, rec);
             // An owner's signature is checked where it would be written: a version held already, or an older one
             // (a resend, repair), costs no check (the check is 0.1 ms; a put's copy may come several times).
@@ -281,9 +218,11 @@ final class LocalReplica {
     }
 
     /**
-     * Removes a value held here if {@code secret} opens its binding, leaving a tombstone that carries the secret
-     * ({@link TombstoneRule}); it then spreads to the other replicas by anti-entropy, each of which checks it against
-     * its own copy, so a copy that arrives later from a replica that missed the remove is dropped.
+     * Removes the value held here that {@code secret} opens (the copy in the slot its binding names), leaving a
+     * tombstone that carries the secret ({@link TombstoneRule}); it then spreads to the other replicas by
+     * anti-entropy, each of which checks it against its own copy, so a copy that arrives later from a replica that
+     * missed the remove is dropped. Copies of the same bytes under other bindings are other puts' and stay: a remove
+     * that finds only those is FORBIDDEN.
      */
     Status remove(Id key, Bytes valueHash, Bytes secret, int ttlSeconds) {
         return removal(key, valueHash, secret, ttlSeconds).status();
@@ -292,12 +231,27 @@ final class LocalReplica {
     /** As {@link #remove}, with the tombstone it wrote (null: none): what the key's watching gateways hear. */
     TombstoneRule.Removal removal(Id key, Bytes valueHash, Bytes secret, int ttlSeconds) {
         long tombstoneUntil = clock.epochMillis() + Math.min(Math.max(ttlSeconds, 1), config.ttlSecondsMax()) * 1000L;
-        TombstoneRule.Removal removal = TombstoneRule.remove(store.read(key, valueHash).orElse(null),
-                secret, tombstoneUntil, TOMBSTONE_MARGIN_MILLIS);
+        StoredRecord held = store.read(key, SecretBinding.slotOpenedBy(secret, key, valueHash))
+                .orElseGet(() -> copyUnderAnotherBinding(key, valueHash));
+        TombstoneRule.Removal removal = TombstoneRule.remove(held, secret, tombstoneUntil, TOMBSTONE_MARGIN_MILLIS);
         if (removal.tombstone() != null) {
             store.write(removal.tombstone());
         }
         return removal;
+    }
+
+    /**
+     * A live unowned value of these bytes under {@code key}, whatever its binding, among the key's first
+     * {@link #SCAN_PAGE} records; null when none. Bounded so that a remove with a wrong secret costs no more than a
+     * get's page: past it, a remove of bytes held only under another binding is answered NOT_FOUND, not FORBIDDEN.
+     */
+    private StoredRecord copyUnderAnotherBinding(Id key, Bytes valueHash) {
+        for (StoredRecord r : store.scanKey(Store.Cursor.atKey(key), SCAN_PAGE)) {
+            if (r.key().equals(key) && !r.tombstone() && !r.isOwned() && r.valueHash().equals(valueHash)) {
+                return r;
+            }
+        }
+        return null;
     }
 
     /** A record as it travels to another replica: with its absolute expiry (ReplicaRecord says why). */
@@ -306,8 +260,9 @@ final class LocalReplica {
                 r.tombstone(), r.stamp());
     }
 
-    Optional<StoredRecord> read(Id key, Bytes valueHash) {
-        return store.read(key, valueHash);
+    /** The live record in {@code slot} under {@code key} ({@link StoredRecord#slot}). */
+    Optional<StoredRecord> read(Id key, Bytes slot) {
+        return store.read(key, slot);
     }
 
     /** Up to {@code limit} live records after {@code from}, in key order. */
@@ -377,7 +332,7 @@ final class LocalReplica {
         offLoop(() -> {
             List<Optional<StoredRecord>> held = new ArrayList<>(wanted.size());
             for (ReplicaStream.Ref r : wanted) {
-                held.add(store.read(r.key(), r.valueHash()));
+                held.add(store.read(r.key(), r.slot()));
             }
             return held;
         }, done);

@@ -41,7 +41,7 @@ final class OwnedRecords {
 
     /** A record as a repair digest names it. */
     static DigestEntry digestEntry(StoredRecord r) {
-        return new DigestEntry(r.key(), r.valueHash(), r.tombstone(), r.seq(), stampTag(r));
+        return new DigestEntry(r.key(), r.slot(), r.tombstone(), r.seq(), stampTag(r));
     }
 
     /** The version of an owned record, as {@link OwnedRule} compares them. */

@@ -271,7 +271,7 @@ final class QuorumRead {
         List<StoredRecord> out = new ArrayList<>(r.records().size());
         for (ReplicaRecord w : r.records()) {
             if (!w.key().equals(get.key()) || !get.filter().matches(w.stamp())
-                    || (!get.placemark().isEmpty() && w.valueHash().compareTo(get.placemark()) <= 0)) {
+                    || (!get.placemark().isEmpty() && w.slot().compareTo(get.placemark()) <= 0)) {
                 continue;
             }
             StoredRecord s = replica.readable(w);

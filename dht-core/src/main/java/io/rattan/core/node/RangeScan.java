@@ -70,7 +70,7 @@ final class RangeScan {
             int i = KeyRange.partOf(parts, r.key(), ends);
             if (i >= 0) {
                 counts[i]++;
-                hashes[i] += hash(r.key(), r.valueHash(), r.tombstone(), OwnedRecords.stampTag(r));
+                hashes[i] += hash(r.key(), r.slot(), r.tombstone(), OwnedRecords.stampTag(r));
             }
             return true;
         }, () -> {
@@ -101,13 +101,13 @@ final class RangeScan {
     }
 
     /**
-     * A record's 64-bit digest hash over (key, value hash, tombstone, version), mixed so that sums of many hashes stay
-     * well spread; the version is an owned record's stamp tag ({@link OwnedRecords#stampTag}), 0 for others.
+     * A record's 64-bit digest hash over (key, slot, tombstone, version), mixed so that sums of many hashes stay well
+     * spread; the version is an owned record's stamp tag ({@link OwnedRecords#stampTag}), 0 for others.
      */
-    static long hash(Id key, Bytes valueHash, boolean tombstone, long version) {
+    static long hash(Id key, Bytes slot, boolean tombstone, long version) {
         long v = 0;
-        for (int i = 0; i < 8 && i < valueHash.length(); i++) {
-            v = (v << 8) | (valueHash.get(i) & 0xFF);
+        for (int i = 0; i < 8 && i < slot.length(); i++) {
+            v = (v << 8) | (slot.get(i) & 0xFF);
         }
         long h = mix(key.hi() ^ 0x9E3779B97F4A7C15L);
         h = mix(h ^ key.mid());
@@ -153,7 +153,7 @@ final class RangeScan {
         }
         Id end = range.isWhole() ? range.lo() : range.hi();
         for (StoredRecord r : page) {
-            cursor = new Store.Cursor(r.key(), r.valueHash());
+            cursor = new Store.Cursor(r.key(), r.slot());
             boolean past = wraps ? wrapped && r.key().compareTo(end) >= 0 : r.key().compareTo(end) >= 0;
             if (past) {
                 done.run();

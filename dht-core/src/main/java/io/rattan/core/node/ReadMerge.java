@@ -11,7 +11,7 @@ import java.util.TreeMap;
 
 /**
  * The merge of a quorum get: from the records R replicas hold under one key (values and tombstones, each replica's
- * page in value-hash order), the page of live values to answer with, and the records each replica must be sent so
+ * page in slot order), the page of live values to answer with, and the records each replica must be sent so
  * that it holds what the merge holds (read repair). Pure logic: no clock, no store, no network.
  *
  * <p>Per value hash the records are folded with the {@link TombstoneRule}, the rule every replica applies to a write:
@@ -27,7 +27,7 @@ import java.util.TreeMap;
  */
 final class ReadMerge {
 
-    /** One replica's answer: its records after the placemark, in value-hash order; {@code more}: records follow. */
+    /** One replica's answer: its records after the placemark, in slot order; {@code more}: records follow. */
     record Answer(Contact from, List<StoredRecord> records, boolean more) {
         Answer {
             records = List.copyOf(records);
@@ -42,7 +42,7 @@ final class ReadMerge {
     }
 
     /**
-     * The merge: the live values of the page (value-hash order), the placemark to resume from (empty: the key has no
+     * The merge: the live values of the page (slot order), the placemark to resume from (empty: the key has no
      * more), and the repairs, one per replica that lacks something (none for a replica that agrees).
      */
     record Result(List<ValueEntry> values, Bytes placemark, List<Repair> repairs) {
@@ -74,51 +74,55 @@ final class ReadMerge {
         Bytes cut = null;
         for (Answer a : answers) {
             if (a.more() && !a.records().isEmpty()) {
-                Bytes last = a.records().get(a.records().size() - 1).valueHash();
+                Bytes last = a.records().get(a.records().size() - 1).slot();
                 cut = cut == null || last.compareTo(cut) < 0 ? last : cut;
             }
         }
-        // Per value hash, in order: each replica's live record (or none), and the merged record.
+        // Per slot, in order: each replica's live record (or none), and the merged record.
         TreeMap<Bytes, StoredRecord> merged = new TreeMap<>();
         List<Map<Bytes, StoredRecord>> held = new ArrayList<>(answers.size());
         for (Answer a : answers) {
             Map<Bytes, StoredRecord> mine = new TreeMap<>();
             for (StoredRecord r : a.records()) {
-                if ((judgeExpiry && r.isExpired(nowMillis)) || (cut != null && r.valueHash().compareTo(cut) > 0)) {
+                Bytes slot = r.slot();
+                if ((judgeExpiry && r.isExpired(nowMillis)) || (cut != null && slot.compareTo(cut) > 0)) {
                     continue;
                 }
-                mine.put(r.valueHash(), r);
-                StoredRecord before = merged.get(r.valueHash());
-                StoredRecord after = fold(before, r);
+                mine.put(slot, r);
+                StoredRecord after = fold(merged.get(slot), r);
                 if (after != null) {
-                    merged.put(r.valueHash(), after);
+                    merged.put(slot, after);
                 }
             }
             held.add(mine);
         }
 
-        List<ValueEntry> values = new ArrayList<>();
+        PageValues values = new PageValues();
         int bytes = 0;
         Bytes lastValue = null;
         boolean full = false;
-        for (StoredRecord r : merged.values()) {
+        for (Map.Entry<Bytes, StoredRecord> m : merged.entrySet()) {
+            StoredRecord r = m.getValue();
             if (r.tombstone()) {
                 continue;
             }
-            if (values.size() >= maxValues || (bytes + r.value().length() > pageBytesMax && !values.isEmpty())) {
-                full = true;
-                break;
+            long ttl = Math.max(0, r.expiresAtMillis() - nowMillis);
+            if (!values.merged(r, ttl)) {
+                if (values.size() >= maxValues || (bytes + r.value().length() > pageBytesMax && !values.isEmpty())) {
+                    full = true;
+                    break;
+                }
+                values.add(r, ttl);
+                bytes += r.value().length();
             }
-            values.add(new ValueEntry(r.value(), Math.max(0, r.expiresAtMillis() - nowMillis), r.stamp()));
-            bytes += r.value().length();
-            lastValue = r.valueHash();
+            lastValue = m.getKey();
         }
         // The answer covers every merged hash up to `limit` (all of them when null): up to its last value when the
         // page filled (a page that fills holds at least one value), else up to the cut.
         Bytes limit = full ? lastValue : cut;
         Bytes placemark = limit == null ? Bytes.EMPTY : limit;
 
-        return new Result(values, placemark, repairs(answers, held, merged, limit));
+        return new Result(values.list(), placemark, repairs(answers, held, merged, limit));
     }
 
     /** For each replica, the merged records up to {@code limit} (null: all) that it lacks or holds older. */
@@ -128,10 +132,11 @@ final class ReadMerge {
         for (int i = 0; i < answers.size(); i++) {
             List<StoredRecord> owed = new ArrayList<>();
             for (StoredRecord w : merged.values()) {
-                if (limit != null && w.valueHash().compareTo(limit) > 0) {
+                Bytes slot = w.slot();
+                if (limit != null && slot.compareTo(limit) > 0) {
                     break;
                 }
-                if (TombstoneRule.merge(held.get(i).get(w.valueHash()), w).toWrite() != null) {
+                if (TombstoneRule.merge(held.get(i).get(slot), w).toWrite() != null) {
                     owed.add(w);
                 }
             }

@@ -37,12 +37,12 @@ final class ReplicaStream {
     static final int ATTEMPTS = 4;
 
     /** A record owed, by identity: it is read from the store when its page is sent. */
-    record Ref(Id key, Bytes valueHash) {
+    record Ref(Id key, Bytes slot) {
         /** The records a digest names. */
         static List<Ref> of(List<DigestEntry> entries) {
             List<Ref> refs = new ArrayList<>(entries.size());
             for (DigestEntry d : entries) {
-                refs.add(new Ref(d.key(), d.valueHash()));
+                refs.add(new Ref(d.key(), d.slot()));
             }
             return refs;
         }
@@ -98,7 +98,7 @@ final class ReplicaStream {
         if (r.tombstone() && bugs.has(PlantedBugs.Bug.REPAIR_STREAMS_NO_TOMBSTONES)) {
             return;
         }
-        Ref ref = new Ref(r.key(), r.valueHash());
+        Ref ref = new Ref(r.key(), r.slot());
         if (!abandoned && owed == null) {
             owed = new HashSet<>();
         }

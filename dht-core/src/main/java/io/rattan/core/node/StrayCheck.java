@@ -87,7 +87,7 @@ final class StrayCheck {
             }
             seen.addAll(page);
             StoredRecord last = page.get(page.size() - 1);
-            cursor = new Store.Cursor(last.key(), last.valueHash());
+            cursor = new Store.Cursor(last.key(), last.slot());
         }
         return seen;
     }
@@ -119,7 +119,7 @@ final class StrayCheck {
         boolean full = false;
         for (int i = 0; i < seen.size() && !full; i++) {
             StoredRecord r = seen.get(i);
-            cursor = new Store.Cursor(r.key(), r.valueHash());
+            cursor = new Store.Cursor(r.key(), r.slot());
             List<Contact> set = members.replicaSet(r.key());
             if (set.contains(ctx.self())) {
                 continue;

@@ -7,12 +7,15 @@ import io.rattan.core.store.StoredRecord;
 
 /**
  * The rule for what a replica holds when a write meets the record it already holds under the same
- * {@code (key, valueHash)}, and when a remove may leave a tombstone. Every write of a put, a pushed replica or a
+ * {@code (key, slot)} ({@link StoredRecord#slot}), and when a remove may leave a tombstone. Every write of a put, a pushed replica or a
  * remove goes through here; the store below only holds what it is given.
  *
  * <p>A value holds its binding, {@code SHA-256(secret ‖ key ‖ valueHash)}; a tombstone holds the remove's secret. A
  * tombstone <em>opens</em> a value when its secret opens the value's binding ({@link SecretBinding#opens}). Nothing
  * a path node saw (the binding) opens anything, so no node can make a tombstone that removes a value it only carried.
+ * Since protocol 16 a value's slot commits to its binding and a tombstone's to the binding its secret opens, so the
+ * records that meet here always name the same binding: the same bytes under another binding (or none) are another
+ * record, which a tombstone never meets, and which never takes over another's remove.
  *
  * <ul>
  *   <li>A tombstone replaces a value only if it opens it, stretched to outlive that copy by the margin: one made
@@ -22,11 +25,11 @@ import io.rattan.core.store.StoredRecord;
  *   <li>A tombstone that meets nothing is kept, secret and all: it cannot be checked yet, but it only ever removes a
  *       value it opens, so it is checked when the value arrives.</li>
  *   <li>A value never overrides a tombstone that opens it: a put that meets its own remove stays removed, and the
- *       tombstone is stretched to outlive that copy by the margin. A value the tombstone does not open (another
- *       secret, or none) replaces the tombstone. A migrated tombstone without a secret stands for a removed value of
- *       format 1, whose binding the migration had to drop: it blocks values without a binding.</li>
- *   <li>Between two values the later expiry wins, but a value keeps the binding it was first stored with, so
- *       re-putting the same bytes with another secret cannot take over the right to remove it.</li>
+ *       tombstone is stretched to outlive that copy by the margin. A value the tombstone does not open replaces the
+ *       tombstone (only a forged tombstone can be in its slot and not open it). A migrated tombstone without a
+ *       secret stands for a removed value of format 1, whose binding the migration had to drop: it blocks values
+ *       without a binding.</li>
+ *   <li>Between two values (of one slot, so one binding) the later expiry wins.</li>
  *   <li>Between two tombstones of the same secret the later expiry wins; one of another secret is refused (the held
  *       one stays). On a tie the held record stays.</li>
  * </ul>
@@ -54,7 +57,7 @@ final class TombstoneRule {
     }
 
     /**
-     * {@code incoming} meets {@code held}, the live record under the same key and value hash (null: none). Owned
+     * {@code incoming} meets {@code held}, the live record under the same key and slot (null: none). Owned
      * records follow their owner's rule instead ({@link OwnedRecords#copy}).
      */
     static Outcome merge(StoredRecord held, StoredRecord incoming) {
@@ -86,12 +89,7 @@ final class TombstoneRule {
             StoredRecord stretched = outliving(held, incoming);
             return stretched == held ? Outcome.REFUSED : new Outcome(false, stretched);
         }
-        if (incoming.expiresAtMillis() <= held.expiresAtMillis()) {
-            return Outcome.UNCHANGED;
-        }
-        return Outcome.write(held.binding().equals(incoming.binding()) ? incoming : new StoredRecord(incoming.key(),
-                incoming.valueHash(), incoming.value(), incoming.expiresAtMillis(), held.binding(), Bytes.EMPTY,
-                false));
+        return incoming.expiresAtMillis() > held.expiresAtMillis() ? Outcome.write(incoming) : Outcome.UNCHANGED;
     }
 
     /**

@@ -10,6 +10,7 @@ import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.Watch;
 import io.rattan.core.msg.Messages.WatchAck;
 import io.rattan.core.msg.Messages.WatchChange;
+import io.rattan.core.msg.SecretBinding;
 import io.rattan.core.net.Contact;
 import io.rattan.core.store.StoreException;
 import io.rattan.core.store.StoredRecord;
@@ -156,12 +157,17 @@ final class Watchers {
         perGateway.computeIfPresent(gateway, (g, n) -> n == 1 ? null : n - 1);
     }
 
-    /** Records as a watcher sees them: a tombstone without its secret, which opens the value's binding. */
+    /**
+     * Records as a watcher sees them: a tombstone without its secret, which opens the value's binding, but with that
+     * binding (what every node on the put's path saw), so that the watcher knows which value's slot it names.
+     */
     private List<ReplicaRecord> forWatcher(List<StoredRecord> records) {
         List<ReplicaRecord> wire = new ArrayList<>(records.size());
         for (StoredRecord s : records) {
             ReplicaRecord r = replica.toWire(s);
-            wire.add(new ReplicaRecord(r.key(), r.valueHash(), r.value(), r.expiresAtMillis(), r.binding(),
+            Bytes binding = r.tombstone() && !r.secret().isEmpty()
+                    ? SecretBinding.of(r.secret(), r.key(), r.valueHash()) : r.binding();
+            wire.add(new ReplicaRecord(r.key(), r.valueHash(), r.value(), r.expiresAtMillis(), binding,
                     Bytes.EMPTY, r.tombstone(), r.stamp()));
         }
         return wire;

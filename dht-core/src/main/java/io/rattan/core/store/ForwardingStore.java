@@ -31,8 +31,8 @@ public abstract class ForwardingStore implements Store {
     }
 
     @Override
-    public Optional<StoredRecord> read(Id key, Bytes valueHash) {
-        return delegate.read(key, valueHash);
+    public Optional<StoredRecord> read(Id key, Bytes slot) {
+        return delegate.read(key, slot);
     }
 
     @Override

@@ -12,8 +12,8 @@ import java.util.TreeSet;
 import java.util.function.LongSupplier;
 
 /**
- * A {@link Store} held in memory: the records in a sorted map by {@code (key, valueHash)}, plus an expiry index
- * sorted by {@code (expiresAtMillis, key, valueHash)} so that {@link #purgeExpired} takes the oldest records first
+ * A {@link Store} held in memory: the records in a sorted map by {@code (key, slot)}, plus an expiry index
+ * sorted by {@code (expiresAtMillis, key, slot)} so that {@link #purgeExpired} takes the oldest records first
  * without scanning the rest.
  *
  * <p>Serves core tests and the simulator, where thousands of nodes share one JVM, so each record costs one map entry,
@@ -22,15 +22,14 @@ import java.util.function.LongSupplier;
  */
 public final class MemoryStore implements Store {
 
-    /** Orders the expiry index; (key, valueHash) is unique among held records, so this is a total order on them. */
-    private static final Comparator<StoredRecord> BY_EXPIRY = Comparator
-            .comparingLong(StoredRecord::expiresAtMillis)
-            .thenComparing(StoredRecord::key)
-            .thenComparing(StoredRecord::valueHash);
+    /** Orders the expiry index; (key, slot) is unique among held records, so this is a total order on them. */
+    private static final Comparator<Expiry> BY_EXPIRY = Comparator
+            .comparingLong(Expiry::atMillis)
+            .thenComparing(Expiry::slot);
 
     private final LongSupplier clock;
     private final TreeMap<Slot, StoredRecord> records = new TreeMap<>();
-    private final TreeSet<StoredRecord> byExpiry = new TreeSet<>(BY_EXPIRY);
+    private final TreeSet<Expiry> byExpiry = new TreeSet<>(BY_EXPIRY);
     private long clockMark;
 
     /** A store that reads the time, in epoch milliseconds, from {@code clock}. */
@@ -53,16 +52,17 @@ public final class MemoryStore implements Store {
 
     @Override
     public void write(StoredRecord record) {
-        StoredRecord old = records.put(new Slot(record.key(), record.valueHash()), record);
+        Slot slot = new Slot(record.key(), record.slot());
+        StoredRecord old = records.put(slot, record);
         if (old != null) {
-            byExpiry.remove(old);
+            byExpiry.remove(new Expiry(old.expiresAtMillis(), slot));
         }
-        byExpiry.add(record);
+        byExpiry.add(new Expiry(record.expiresAtMillis(), slot));
     }
 
     @Override
-    public Optional<StoredRecord> read(Id key, Bytes valueHash) {
-        StoredRecord r = records.get(new Slot(key, valueHash));
+    public Optional<StoredRecord> read(Id key, Bytes slot) {
+        StoredRecord r = records.get(new Slot(key, slot));
         if (r == null || r.isExpired(clock.getAsLong())) {
             return Optional.empty();
         }
@@ -86,9 +86,9 @@ public final class MemoryStore implements Store {
         if (limit == 0) {
             return out;
         }
-        // A slot compares below every held slot of the same key whose hash is greater, so an exclusive tail map is
-        // exactly the cursor rule, the empty hash included.
-        for (StoredRecord r : records.tailMap(new Slot(from.key(), from.valueHashExclusive()), false).values()) {
+        // A slot compares below every held slot of the same key whose name is greater, so an exclusive tail map is
+        // exactly the cursor rule, the empty name included.
+        for (StoredRecord r : records.tailMap(new Slot(from.key(), from.slotExclusive()), false).values()) {
             if (keyOnly && !r.key().equals(from.key())) {
                 break;
             }
@@ -107,14 +107,14 @@ public final class MemoryStore implements Store {
         Store.checkLimit(limit);
         long nowMillis = clock.getAsLong();
         int purged = 0;
-        Iterator<StoredRecord> it = byExpiry.iterator();
+        Iterator<Expiry> it = byExpiry.iterator();
         while (purged < limit && it.hasNext()) {
-            StoredRecord r = it.next();
-            if (!r.isExpired(nowMillis)) {
+            Expiry e = it.next();
+            if (e.atMillis() > nowMillis) {
                 break;
             }
             it.remove();
-            records.remove(new Slot(r.key(), r.valueHash()));
+            records.remove(e.slot());
             purged++;
         }
         return purged;
@@ -125,13 +125,17 @@ public final class MemoryStore implements Store {
         return records.size();
     }
 
-    /** A position in the record map; the valueHash may be any length when used as a scan bound. */
-    private record Slot(Id key, Bytes valueHash) implements Comparable<Slot> {
+    /** A position in the record map; the name may be any length when used as a scan bound. */
+    private record Slot(Id key, Bytes name) implements Comparable<Slot> {
         @Override
         public int compareTo(Slot o) {
             int c = key.compareTo(o.key);
-            return c != 0 ? c : valueHash.compareTo(o.valueHash);
+            return c != 0 ? c : name.compareTo(o.name);
         }
+    }
+
+    /** An entry of the expiry index: when the record in {@code slot} expires. */
+    private record Expiry(long atMillis, Slot slot) {
     }
 
     /** The number of entries in the expiry index; for tests, which check it empties along with the records. */

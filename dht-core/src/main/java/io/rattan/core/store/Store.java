@@ -8,7 +8,9 @@ import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
 /**
- * A node's local multi-value, TTL'd store of {@link StoredRecord}s, ordered by {@code (key, valueHash)}.
+ * A node's local multi-value, TTL'd store of {@link StoredRecord}s, ordered by {@code (key, slot)}: a record is named
+ * by its key and its {@link StoredRecord#slot slot} (its value hash, or for a value with a binding a name that
+ * commits to the binding too).
  *
  * <p>Implementations read the current time (epoch milliseconds) from a supplier they are given, and never return an
  * expired record. The node calls the methods below from its event loop, and from work it {@link #submit submits}:
@@ -21,7 +23,7 @@ import java.util.function.Supplier;
 public interface Store {
 
     /**
-     * Inserts the record, replacing whatever is held under the same {@code (key, valueHash)} (and its expiry entry).
+     * Inserts the record, replacing whatever is held under the same {@code (key, slot)} (and its expiry entry).
      * A record already expired by the store's clock when written is kept like any other: reads do not return it, and
      * {@link #purgeExpired} removes it; the clock may yet be set back (an expiry clock not confirmed since boot, which
      * its peers correct, and which the node lets judge no copy expired). The store applies no rule between the two:
@@ -29,13 +31,13 @@ public interface Store {
      */
     void write(StoredRecord record);
 
-    /** The live (unexpired) record with this key and value hash, value or tombstone. */
-    Optional<StoredRecord> read(Id key, Bytes valueHash);
+    /** The live (unexpired) record with this key and slot ({@link StoredRecord#slot}), value or tombstone. */
+    Optional<StoredRecord> read(Id key, Bytes slot);
 
     /**
-     * Up to {@code limit} unexpired records (values and tombstones) in {@code (key, valueHash)} order, starting after
-     * {@code from}: records with key &gt; from.key, or key == from.key and valueHash &gt; from.valueHashExclusive
-     * (an empty hash means "from the first value of that key").
+     * Up to {@code limit} unexpired records (values and tombstones) in {@code (key, slot)} order, starting after
+     * {@code from}: records with key &gt; from.key, or key == from.key and slot &gt; from.slotExclusive
+     * (an empty slot means "from the first record of that key").
      */
     List<StoredRecord> scan(Cursor from, int limit);
 
@@ -114,8 +116,8 @@ public interface Store {
         }
     }
 
-    /** A scan position: {@code (key, valueHashExclusive)}. */
-    record Cursor(Id key, Bytes valueHashExclusive) {
+    /** A scan position: {@code (key, slotExclusive)}. */
+    record Cursor(Id key, Bytes slotExclusive) {
         public static final Cursor START = new Cursor(Id.ZERO, Bytes.EMPTY);
 
         public static Cursor atKey(Id key) {

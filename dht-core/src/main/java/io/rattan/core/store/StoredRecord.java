@@ -3,10 +3,12 @@ package io.rattan.core.store;
 import io.rattan.api.Bytes;
 import io.rattan.api.Id;
 import io.rattan.api.OwnerStamp;
+import io.rattan.core.msg.SecretBinding;
 
 /**
- * One entry of the multi-value store, identified by {@code (key, valueHash)}: a live value, or a tombstone left by
- * a remove.
+ * One entry of the multi-value store, identified by {@code (key, slot())}: a live value, or a tombstone left by
+ * a remove. The slot is the value hash for a value without a binding, and commits to the binding for one with it
+ * ({@link #slot}).
  *
  * <p>A removable value holds its {@code binding}, {@code SHA-256(secret ‖ key ‖ valueHash)}
  * ({@link io.rattan.core.msg.SecretBinding}), never the secret. A tombstone keeps no value bytes and no binding: it
@@ -70,6 +72,16 @@ public record StoredRecord(Id key, Bytes valueHash, Bytes value, long expiresAtM
     public static StoredRecord owned(Id key, Bytes slot, Bytes data, OwnerStamp stamp, boolean removed) {
         return new StoredRecord(key, slot, removed ? Bytes.EMPTY : data, stamp.expiresAtMillis(), Bytes.EMPTY,
                 Bytes.EMPTY, removed, stamp);
+    }
+
+    /**
+     * The record's name under its key, what a {@link Store} holds it by ({@link SecretBinding#slot}): an owned
+     * record's slot; a value's hash for a value without a binding (and a tombstone without a secret, a migrated one of
+     * format 1); {@code SHA-256(valueHash ‖ binding)} for a value with one, and for the tombstone whose secret opens
+     * that binding. So two puts of the same bytes with different secrets are two records.
+     */
+    public Bytes slot() {
+        return SecretBinding.slotOf(key, valueHash, binding, secret, tombstone, stamp != null);
     }
 
     public boolean isOwned() {

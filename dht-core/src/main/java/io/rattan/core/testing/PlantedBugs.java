@@ -58,7 +58,13 @@ public final class PlantedBugs {
          * A gateway takes its remove's root at its word, as before protocol 15: an OK from any node that names the
          * request acknowledges the remove, whoever wrote a tombstone (the defence against faked removes, planted off).
          */
-        REMOVE_ACKS_UNATTRIBUTED
+        REMOVE_ACKS_UNATTRIBUTED,
+        /**
+         * A replica keeps the first binding it stored for a value's bytes, as before protocol 16: a copy of the same
+         * bytes under another binding (or none) is taken as held, and not stored, so whoever stored the bytes first
+         * owns their remove (the defence against binding races, planted off).
+         */
+        BINDINGS_FIRST_COME
     }
 
     /** No bug: how every node runs. */

@@ -25,7 +25,7 @@ import java.util.function.LongSupplier;
 final class FaultyStore implements Store {
 
     /** A write not yet synced: what the slot held before it (null: nothing), to restore at a power loss. */
-    private record Unsynced(long seq, long syncedAtNanos, Id key, Bytes valueHash, StoredRecord before) {
+    private record Unsynced(long seq, long syncedAtNanos, Id key, Bytes slot, StoredRecord before) {
     }
 
     private final MemoryStore disk;
@@ -77,9 +77,10 @@ final class FaultyStore implements Store {
         }
         long now = scheduler.nanoTime();
         forgetSynced(now);
-        StoredRecord before = disk.read(record.key(), record.valueHash()).orElse(null);
+        Bytes slot = record.slot();
+        StoredRecord before = disk.read(record.key(), slot).orElse(null);
         long syncAt = (now / syncIntervalNanos + 1) * syncIntervalNanos;
-        unsynced.addLast(new Unsynced(++writes, syncAt, record.key(), record.valueHash(), before));
+        unsynced.addLast(new Unsynced(++writes, syncAt, record.key(), slot, before));
         disk.write(record);
     }
 
@@ -95,15 +96,15 @@ final class FaultyStore implements Store {
         }
     }
 
-    /** What a power loss now would leave of the record of {@code valueHash} under {@code key}. */
-    Optional<StoredRecord> durableRead(Id key, Bytes valueHash) {
+    /** What a power loss now would leave of the record in {@code slot} under {@code key}. */
+    Optional<StoredRecord> durableRead(Id key, Bytes slot) {
         forgetSynced(scheduler.nanoTime());
         for (Unsynced u : unsynced) {
-            if (u.key().equals(key) && u.valueHash().equals(valueHash)) {
+            if (u.key().equals(key) && u.slot().equals(slot)) {
                 return Optional.ofNullable(u.before());
             }
         }
-        return disk.read(key, valueHash);
+        return disk.read(key, slot);
     }
 
     private void forgetSynced(long now) {
@@ -126,16 +127,17 @@ final class FaultyStore implements Store {
                 break;
             }
             for (StoredRecord r : page) {
-                image.put(slot(r.key(), r.valueHash()), r);
-                cursor = new Store.Cursor(r.key(), r.valueHash());
+                Bytes slot = r.slot();
+                image.put(slot(r.key(), slot), r);
+                cursor = new Store.Cursor(r.key(), slot);
             }
         }
         for (Iterator<Unsynced> it = unsynced.descendingIterator(); it.hasNext(); ) {
             Unsynced u = it.next();
             if (u.before() == null) {
-                image.remove(slot(u.key(), u.valueHash()));
+                image.remove(slot(u.key(), u.slot()));
             } else {
-                image.put(slot(u.key(), u.valueHash()), u.before());
+                image.put(slot(u.key(), u.slot()), u.before());
             }
         }
         unsynced.clear();
@@ -148,13 +150,13 @@ final class FaultyStore implements Store {
         return restored;
     }
 
-    private static String slot(Id key, Bytes valueHash) {
-        return key.toHex() + valueHash.toHex();
+    private static String slot(Id key, Bytes slot) {
+        return key.toHex() + slot.toHex();
     }
 
     @Override
-    public Optional<StoredRecord> read(Id key, Bytes valueHash) {
-        return disk.read(key, valueHash);
+    public Optional<StoredRecord> read(Id key, Bytes slot) {
+        return disk.read(key, slot);
     }
 
     @Override

@@ -21,6 +21,7 @@ import io.rattan.core.net.Contact;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.node.NodeStatus;
 import io.rattan.core.store.StoredRecord;
+import io.rattan.core.store.TestSlots;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -79,6 +80,11 @@ public abstract class ClusterBehaviourSuite {
         Bytes hash() {
             return value.sha256();
         }
+
+        /** Where a store holds it ({@link StoredRecord#slot}), and the tombstone of its remove. */
+        Bytes slot() {
+            return TestSlots.of(key, value, secret);
+        }
     }
 
     private Stored putRandom(int gateway, int ttlSeconds, boolean withSecret) {
@@ -136,7 +142,7 @@ public abstract class ClusterBehaviourSuite {
         int n = 0;
         for (int i = 0; i < cluster.size(); i++) {
             if (cluster.isAlive(i)) {
-                Optional<StoredRecord> r = cluster.read(i, s.key(), s.hash());
+                Optional<StoredRecord> r = cluster.read(i, s.key(), s.slot());
                 if (r.isPresent() && !r.get().tombstone()) {
                     n++;
                 }
@@ -188,7 +194,7 @@ public abstract class ClusterBehaviourSuite {
 
     private boolean replicated(Stored s, Map<Integer, Id> liveIds) {
         for (int i : replicasOf(s.key(), liveIds)) {
-            Optional<StoredRecord> r = cluster.read(i, s.key(), s.hash());
+            Optional<StoredRecord> r = cluster.read(i, s.key(), s.slot());
             if (r.isEmpty() || r.get().tombstone()) {
                 return false;
             }
@@ -318,7 +324,7 @@ public abstract class ClusterBehaviourSuite {
         cluster.await("k copies", () -> allReplicated(stored));
         int leaver = -1;
         for (int i = 1; i < cluster.size() && leaver < 0; i++) {
-            if (cluster.read(i, stored.get(0).key(), stored.get(0).hash()).isPresent()) {
+            if (cluster.read(i, stored.get(0).key(), stored.get(0).slot()).isPresent()) {
                 leaver = i;
             }
         }
@@ -361,13 +367,18 @@ public abstract class ClusterBehaviourSuite {
         assertThat(get(liveGateway(), s.key()).values()).isEmpty();
         assertThat(valuesOf(get(liveGateway(), open.key()))).containsExactly(open.value());
 
-        // Re-putting someone else's value with your own secret does not give you the right to remove it.
-        Bytes mine = Bytes.utf8("thief");
+        // Re-putting someone else's value with your own secret makes a record of your own (protocol 16): a get gives
+        // the bytes once, and a remove with that secret takes your copy only, never the value put without a secret.
+        Stored thiefs = new Stored(open.key(), open.value(), Bytes.utf8("thief"));
         Message takeover = cluster.request(liveGateway(), new ClientPut(open.key(), open.value(), 7200,
-                SecretBinding.of(mine, open.key(), open.hash())));
+                SecretBinding.of(thiefs.secret(), open.key(), open.hash())));
         assertThat(((PutReply) takeover).status()).isEqualTo(Status.OK);
-        Message steal = cluster.request(liveGateway(), new ClientRemove(open.key(), open.hash(), mine, 0));
-        assertThat(((RemoveReply) steal).status()).isEqualTo(Status.FORBIDDEN);
+        cluster.await("k copies of the thief's record", () -> replicated(thiefs));
+        assertThat(valuesOf(get(liveGateway(), open.key()))).containsExactly(open.value());
+        Message steal = cluster.request(liveGateway(), new ClientRemove(open.key(), open.hash(), thiefs.secret(), 0));
+        assertThat(((RemoveReply) steal).status()).as("the thief's remove of its own copy").isEqualTo(Status.OK);
+        assertThat(copies(thiefs)).isZero();
+        assertThat(replicated(open)).as("the value put without a secret is on every replica still").isTrue();
         assertThat(valuesOf(get(liveGateway(), open.key()))).containsExactly(open.value());
     }
 
@@ -378,7 +389,7 @@ public abstract class ClusterBehaviourSuite {
         cluster.await("k copies", () -> replicated(s));
         int holder = -1;
         for (int i = 1; i < cluster.size() && holder < 0; i++) {
-            if (cluster.read(i, s.key(), s.hash()).isPresent()) {
+            if (cluster.read(i, s.key(), s.slot()).isPresent()) {
                 holder = i;
             }
         }
@@ -389,7 +400,7 @@ public abstract class ClusterBehaviourSuite {
         assertThat(((RemoveReply) removed).status()).isEqualTo(Status.OK);
         cluster.restart(holder);
         int restarted = holder;
-        cluster.await("the restarted replica learns the tombstone", () -> cluster.read(restarted, s.key(), s.hash())
+        cluster.await("the restarted replica learns the tombstone", () -> cluster.read(restarted, s.key(), s.slot())
                 .map(StoredRecord::tombstone).orElse(true));
         // Before it learned the tombstone, the restarted replica may have pushed its live copy to a node that saw no
         // remove; anti-entropy turns that copy into a tombstone too, in a number of rounds that depends on which
@@ -414,7 +425,7 @@ public abstract class ClusterBehaviourSuite {
         }
         cluster.await("expired records purged from every store", () -> {
             for (int i = 0; i < cluster.size(); i++) {
-                if (cluster.isAlive(i) && cluster.read(i, shortLived.key(), shortLived.hash()).isPresent()) {
+                if (cluster.isAlive(i) && cluster.read(i, shortLived.key(), shortLived.slot()).isPresent()) {
                     return false;
                 }
             }
@@ -431,20 +442,20 @@ public abstract class ClusterBehaviourSuite {
         // The victim is a replica of the first value, so it has something of its own to serve.
         int victim = -1;
         for (int i = 1; i < cluster.size() && victim < 0; i++) {
-            if (cluster.read(i, stored.get(0).key(), stored.get(0).hash()).isPresent()) {
+            if (cluster.read(i, stored.get(0).key(), stored.get(0).slot()).isPresent()) {
                 victim = i;
             }
         }
         assertThat(victim).isPositive();
         int v = victim;
-        List<Stored> held = stored.stream().filter(s -> cluster.read(v, s.key(), s.hash()).isPresent())
+        List<Stored> held = stored.stream().filter(s -> cluster.read(v, s.key(), s.slot()).isPresent())
                 .collect(Collectors.toList());
         assertThat(held).isNotEmpty();
         cluster.kill(victim);
         cluster.restart(victim);
         // Its own store has every record at once, before any repair traffic could reach it.
         for (Stored s : held) {
-            assertThat(cluster.read(victim, s.key(), s.hash())).isPresent();
+            assertThat(cluster.read(victim, s.key(), s.slot())).isPresent();
         }
         cluster.await("the restarted node rejoins", () -> cluster.status(v).joined());
         for (Stored s : held) {
@@ -470,15 +481,15 @@ public abstract class ClusterBehaviourSuite {
         int coordinator = replicasOf(s.key()).get(0);
         int lost = replicasOf(s.key()).get(1);
         int copiesBefore = copies(s);
-        cluster.loseRecord(lost, s.key(), s.hash());
+        cluster.loseRecord(lost, s.key(), s.slot());
         int controlLost = replicasOf(control.key()).get(1);
-        cluster.loseRecord(controlLost, control.key(), control.hash());
-        assertThat(cluster.read(lost, s.key(), s.hash())).isEmpty();
+        cluster.loseRecord(controlLost, control.key(), control.slot());
+        assertThat(cluster.read(lost, s.key(), s.slot())).isEmpty();
         assertThat(copies(s)).isEqualTo(copiesBefore - 1);
 
         // A get of one replica, even through the node that lost its copy, is answered by another and repairs nothing.
         assertThat(valuesOf(get(controlLost, control.key()))).containsExactly(control.value());
-        assertThat(cluster.read(controlLost, control.key(), control.hash())).as("a one-replica get repairs nothing")
+        assertThat(cluster.read(controlLost, control.key(), control.slot())).as("a one-replica get repairs nothing")
                 .isEmpty();
         Message reply = cluster.request(coordinator, new ClientGet(s.key(), 0, Bytes.EMPTY, false, GetOptions.of(RoutingMode.DEFAULT).withQuorum(0)));
 
@@ -488,7 +499,7 @@ public abstract class ClusterBehaviourSuite {
         assertThat(quorum.replicasRead()).isEqualTo(K / 2 + 1);
         assertThat(valuesOf(quorum)).containsExactly(s.value());
         cluster.await("the replica that lost its copy holds it again",
-                () -> cluster.read(lost, s.key(), s.hash()).isPresent());
+                () -> cluster.read(lost, s.key(), s.slot()).isPresent());
         assertThat(copies(s)).isEqualTo(copiesBefore);
 
         Message tooMany = cluster.request(coordinator, new ClientGet(s.key(), 0, Bytes.EMPTY, false, GetOptions.of(RoutingMode.DEFAULT).withQuorum(K + 1)));

@@ -33,15 +33,18 @@ public interface ClusterHarness extends AutoCloseable {
 
     NodeStatus status(int node);
 
-    /** The record a node's own store holds (value or tombstone), read directly, bypassing the overlay. */
-    Optional<StoredRecord> read(int node, Id key, Bytes valueHash);
+    /**
+     * The record a node's own store holds (value or tombstone) in {@code slot} ({@link StoredRecord#slot}: the value
+     * hash of a value put without a secret), read directly, bypassing the overlay.
+     */
+    Optional<StoredRecord> read(int node, Id key, Bytes slot);
 
     /**
      * Makes a node's own store lose one record, as a lost write or a disk restored from an old copy would: it is
      * overwritten with a copy that expires a millisecond later by the store's clock, and that millisecond is let pass.
      * The node sends nothing. For tests that give one replica less than the others.
      */
-    void loseRecord(int node, Id key, Bytes valueHash);
+    void loseRecord(int node, Id key, Bytes slot);
 
     /** Waits until {@code condition} holds: virtual time in the virtual world, a generous wall-clock bound for real. */
     void await(String what, BooleanSupplier condition);

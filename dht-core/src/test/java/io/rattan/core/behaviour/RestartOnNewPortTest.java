@@ -15,6 +15,7 @@ import io.rattan.core.msg.SecretBinding;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.store.StoredRecord;
+import io.rattan.core.store.TestSlots;
 import io.rattan.core.virtual.VirtualWorld;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -47,10 +48,11 @@ class RestartOnNewPortTest {
         Bytes value = Bytes.utf8("removed while a replica was down");
         Bytes secret = Bytes.utf8("secret");
         Bytes hash = value.sha256();
+        Bytes slot = TestSlots.of(key, value, secret);
         Message put = cluster.request(0, new ClientPut(key, value, 3600, SecretBinding.of(secret, key, hash)));
         assertThat(((PutReply) put).status()).isEqualTo(Status.OK);
-        cluster.await("k copies", () -> holders(cluster, key, hash).size() >= K);
-        int holder = holders(cluster, key, hash).stream().filter(i -> i != 0).findFirst().orElseThrow();
+        cluster.await("k copies", () -> holders(cluster, key, slot).size() >= K);
+        int holder = holders(cluster, key, slot).stream().filter(i -> i != 0).findFirst().orElseThrow();
         Contact old = world.contact(holder);
 
         cluster.kill(holder);
@@ -75,7 +77,7 @@ class RestartOnNewPortTest {
         // the fix of docs/testing.md, learned in 0.3-15 s (5.8 s with this seed), and some neighbours held the old
         // address for the 10 minutes the await allows.
         long started = world.scheduler().nanoTime();
-        cluster.await("the restarted replica learns the tombstone", () -> cluster.read(holder, key, hash)
+        cluster.await("the restarted replica learns the tombstone", () -> cluster.read(holder, key, slot)
                 .map(StoredRecord::tombstone).orElse(true));
         Duration learned = Duration.ofNanos(world.scheduler().nanoTime() - started);
         cluster.await("no neighbour holds the old address", () -> neighboursHolding(cluster, old).isEmpty());
@@ -85,14 +87,14 @@ class RestartOnNewPortTest {
                 .isLessThan(Duration.ofMillis(2 * CONFIG.rtoMaxMillis() + 1_000));
         assertThat(replaced).as("time until no neighbour holds the old address")
                 .isLessThan(Duration.ofMillis(2 * CONFIG.rtoMaxMillis() + 1_000));
-        cluster.await("no live copy anywhere", () -> holders(cluster, key, hash).isEmpty());
+        cluster.await("no live copy anywhere", () -> holders(cluster, key, slot).isEmpty());
     }
 
-    /** The live nodes holding a live copy of the value. */
-    private static List<Integer> holders(VirtualHarness cluster, Id key, Bytes hash) {
+    /** The live nodes holding a live copy of the value in {@code slot}. */
+    private static List<Integer> holders(VirtualHarness cluster, Id key, Bytes slot) {
         List<Integer> out = new ArrayList<>();
         for (int i = 0; i < cluster.size(); i++) {
-            Optional<StoredRecord> r = cluster.isAlive(i) ? cluster.read(i, key, hash) : Optional.empty();
+            Optional<StoredRecord> r = cluster.isAlive(i) ? cluster.read(i, key, slot) : Optional.empty();
             if (r.isPresent() && !r.get().tombstone()) {
                 out.add(i);
             }

@@ -68,15 +68,15 @@ public final class VirtualHarness implements ClusterHarness {
     }
 
     @Override
-    public Optional<StoredRecord> read(int node, Id key, Bytes valueHash) {
-        return world.store(node).read(key, valueHash);
+    public Optional<StoredRecord> read(int node, Id key, Bytes slot) {
+        return world.store(node).read(key, slot);
     }
 
     @Override
-    public void loseRecord(int node, Id key, Bytes valueHash) {
+    public void loseRecord(int node, Id key, Bytes slot) {
         MemoryStore store = world.store(node);
-        StoredRecord r = store.read(key, valueHash).orElseThrow(() -> new AssertionError("node " + node
-                + " holds no record " + valueHash + " of " + key.shortHex()));
+        StoredRecord r = store.read(key, slot).orElseThrow(() -> new AssertionError("node " + node
+                + " holds no record " + slot + " of " + key.shortHex()));
         // Without faults the stores judge expiry by the world's clock.
         store.write(new StoredRecord(r.key(), r.valueHash(), r.value(), world.scheduler().epochMillis() + 1,
                 r.binding(), r.secret(), r.tombstone()));

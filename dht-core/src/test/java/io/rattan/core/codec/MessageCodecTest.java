@@ -211,8 +211,8 @@ class MessageCodecTest {
         byte[] frame = codec.encode(new Envelope(null, 0, new io.rattan.core.msg.Messages.InNamespace("ab",
                 new StoreAck(5))));
 
-        assertThat(hex(frame)).isEqualTo("0f" + "50" + "00" + "0000000000000000" + "0002" + "6162" + "29" + "00000005");
-        byte[] wrapsAWrapper = concat(hexBytes("0f5000" + "0000000000000000" + "0002" + "6162" + "50" + "0002" + "6162"),
+        assertThat(hex(frame)).isEqualTo("10" + "50" + "00" + "0000000000000000" + "0002" + "6162" + "29" + "00000005");
+        byte[] wrapsAWrapper = concat(hexBytes("105000" + "0000000000000000" + "0002" + "6162" + "50" + "0002" + "6162"),
                 hexBytes("29" + "00000005"));
         assertRejected(wrapsAWrapper, "a namespace cannot wrap type tag 80");
     }
@@ -221,7 +221,7 @@ class MessageCodecTest {
     void headerWithoutSender() {
         byte[] frame = codec.encode(new Envelope(null, 0x0102030405060708L, new StoreAck(5)));
 
-        assertThat(hex(frame)).isEqualTo("0f" + "29" + "00" + "0102030405060708" + "00000005");
+        assertThat(hex(frame)).isEqualTo("10" + "29" + "00" + "0102030405060708" + "00000005");
     }
 
     @Test
@@ -229,7 +229,7 @@ class MessageCodecTest {
         Contact sender = new Contact(KEY, new Address("ab", 0x1234), 0x1235);
         byte[] frame = codec.encode(new Envelope(sender, -2, new Ping()));
 
-        assertThat(hex(frame)).isEqualTo("0f" + "01" + "01" + KEY.toHex() + "02" + "6162" + "1234" + "1235"
+        assertThat(hex(frame)).isEqualTo("10" + "01" + "01" + KEY.toHex() + "02" + "6162" + "1234" + "1235"
                 + "fffffffffffffffe");
         assertThat(codec.decode(frame).sender().gatewayAddress()).isEqualTo(new Address("ab", 0x1235));
     }
@@ -240,18 +240,18 @@ class MessageCodecTest {
         ErrorReply error = new ErrorReply(Status.UNAVAILABLE, "é");
         JoinInfo info = new JoinInfo(List.of(new Contact(Id.ZERO, new Address("h", 1))), true);
 
-        assertThat(hex(codec.encode(new Envelope(null, 0, put)))).isEqualTo("0f3c00" + "0000000000000000"
+        assertThat(hex(codec.encode(new Envelope(null, 0, put)))).isEqualTo("103c00" + "0000000000000000"
                 + KEY.toHex() + "00000002aabb" + "0000012c" + "00000001cc" + "00" + "00" + "0000000000000000");
-        assertThat(hex(codec.encode(new Envelope(null, 0, error)))).isEqualTo("0f4600" + "0000000000000000"
+        assertThat(hex(codec.encode(new Envelope(null, 0, error)))).isEqualTo("104600" + "0000000000000000"
                 + "05" + "0002c3a9" + "00000000");
-        assertThat(hex(codec.encode(new Envelope(null, 0, info)))).isEqualTo("0f0b00" + "0000000000000000"
+        assertThat(hex(codec.encode(new Envelope(null, 0, info)))).isEqualTo("100b00" + "0000000000000000"
                 + "0001" + "00".repeat(20) + "01" + "68" + "0001" + "0000" + "01");
     }
 
     @Test
     void theClientGetOfTheProtocolExampleHasItsDocumentedBytes() {
         ClientGet get = ClientGet.of(Id.ofName("greeting"), GetOptions.of(RoutingMode.DELAY_AWARE));
-        String common = "0f3d00" + "0000000000000007" + "a0f7e779f9247566c84036f07f7bdf4a40a869bd" + "01" + "00000000"
+        String common = "103d00" + "0000000000000007" + "a0f7e779f9247566c84036f07f7bdf4a40a869bd" + "01" + "00000000"
                 + "00000000" + "00000000" + "00" + "00";
 
         assertThat(hex(codec.encode(new Envelope(null, 7, get)))).isEqualTo(common + "00" + "00000000" + "00");
@@ -306,7 +306,7 @@ class MessageCodecTest {
         Envelope envelope = new Envelope(null, 0, new StoreReplicas(List.of(tombstone)));
         byte[] frame = codec.encode(envelope);
 
-        assertThat(hex(frame)).isEqualTo("0f2800" + "0000000000000000" + "0001" + KEY.toHex() + "00000001ab"
+        assertThat(hex(frame)).isEqualTo("102800" + "0000000000000000" + "0001" + KEY.toHex() + "00000001ab"
                 + "00000000" + "0000000000000102" + "00000000" + "00000002" + "7333" + "01" + "00" + "00");
         assertThat(codec.decode(frame)).isEqualTo(envelope);
         PutRequest put = new PutRequest(KEY, Bytes.utf8("v"), 60, 1_700_000_060_000L, HASH, ALICE, 3, 1);
@@ -328,12 +328,15 @@ class MessageCodecTest {
                 .isEqualTo(Arrays.copyOfRange(newest, 1, newest.length));
         assertThat(codec.decode(previous)).isEqualTo(ping);
         assertThat(codec.accepts(14)).isTrue();
+        assertThat(codec.accepts(15)).isTrue();
         assertThat(older.accepts(15)).isFalse();
         assertThat(older.oldestAccepted()).isEqualTo(14);
+        assertThat(codec.at(15).oldestAccepted()).as("15 and 16 share every byte: a node of 15 reads 14 too")
+                .isEqualTo(14);
         assertThatThrownBy(() -> older.decode(newest)).isInstanceOf(CodecException.class)
-                .hasMessageContaining("unsupported version 15: this node speaks version 14;");
+                .hasMessageContaining("unsupported version 16: this node speaks version 14;");
         assertThatThrownBy(() -> new MessageCodec(1024, 13)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("protocol version 13 is not spoken by this build: 14 to 15");
+                .hasMessageContaining("protocol version 13 is not spoken by this build: 14 to 16");
     }
 
     /** A node of 14 writes its handshake in 13, the oldest it reads: 15 reads those four frames of 13, nothing else. */
@@ -434,12 +437,12 @@ class MessageCodecTest {
         byte[] frame = codec.encode(new Envelope(null, 1, new Ping()));
         frame[0] = (byte) (MessageCodec.VERSION_OLDEST - 1);
 
-        assertRejected(frame, "unsupported version 13: this node speaks version 15 and accepts 14 (the sender runs an "
-                + "older Rattan");
+        assertRejected(frame, "unsupported version 13: this node speaks version 16 and accepts 14 to 15 (the sender "
+                + "runs an older Rattan");
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {0, 1, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 16, 255})
+    @ValueSource(ints = {0, 1, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 17, 255})
     void wrongVersionIsRejected(int version) {
         byte[] frame = codec.encode(new Envelope(null, 1, new Ping()));
         frame[0] = (byte) version;
@@ -523,14 +526,14 @@ class MessageCodecTest {
         "ff"})
     void malformedUtf8IsRejected(String utf8Hex) {
         byte[] bad = HexFormat.of().parseHex(utf8Hex);
-        byte[] frame = concat(hexBytes("0f4600" + "0000000000000001" + "00"), u16(bad.length), bad);
+        byte[] frame = concat(hexBytes("104600" + "0000000000000001" + "00"), u16(bad.length), bad);
 
         assertRejected(frame, "detail is not well-formed UTF-8");
     }
 
     @Test
     void malformedUtf8InAHostIsRejected() {
-        byte[] frame = concat(hexBytes("0f0101"), KEY.toBytes(), hexBytes("02" + "c328" + "0fa0" + "0fa1"),
+        byte[] frame = concat(hexBytes("100101"), KEY.toBytes(), hexBytes("02" + "c328" + "0fa0" + "0fa1"),
                 hexBytes("0000000000000001"));
 
         assertRejected(frame, "sender is not well-formed UTF-8");
@@ -539,14 +542,14 @@ class MessageCodecTest {
     @Test
     void aPongWithTwoSuggestionsIsRejected() {
         byte[] contact = concat(KEY.toBytes(), hexBytes("01" + "61" + "0fa0" + "0fa1"));
-        byte[] frame = concat(hexBytes("0f0200" + "0000000000000001"), u16(2), contact, contact, new byte[8]);
+        byte[] frame = concat(hexBytes("100200" + "0000000000000001"), u16(2), contact, contact, new byte[8]);
 
         assertRejected(frame, "at most one");
     }
 
     @Test
     void emptyHostIsRejected() {
-        byte[] frame = concat(hexBytes("0f0101"), KEY.toBytes(), hexBytes("00" + "0fa0" + "0fa1"),
+        byte[] frame = concat(hexBytes("100101"), KEY.toBytes(), hexBytes("00" + "0fa0" + "0fa1"),
                 hexBytes("0000000000000001"));
 
         assertRejected(frame, "empty host");
@@ -617,7 +620,7 @@ class MessageCodecTest {
     @ParameterizedTest
     @ValueSource(strings = {"80000000", "ffffffff", "7fffffff", "00010001"})
     void hugeValueLengthInASmallFrameIsRejectedQuickly(String length) {
-        byte[] frame = concat(hexBytes("0f3c00" + "0000000000000001"), KEY.toBytes(), hexBytes(length));
+        byte[] frame = concat(hexBytes("103c00" + "0000000000000001"), KEY.toBytes(), hexBytes(length));
 
         assertThatThrownBy(() -> codec.decode(frame)).isInstanceOf(CodecException.class)
                 .hasMessageContaining("value length");
@@ -627,7 +630,7 @@ class MessageCodecTest {
     @Test
     void valueLengthAboveTheBoundIsRejectedEvenWhenTheBytesArePresent() {
         int length = MessageCodec.VALUE_BYTES_MAX + 1;
-        byte[] frame = concat(hexBytes("0f3c00" + "0000000000000001"), KEY.toBytes(), i32(length),
+        byte[] frame = concat(hexBytes("103c00" + "0000000000000001"), KEY.toBytes(), i32(length),
                 new byte[length], hexBytes("00000000" + "00000000"));
 
         assertRejected(frame, "value length 65537 exceeds 65536");
@@ -636,7 +639,7 @@ class MessageCodecTest {
     @ParameterizedTest
     @ValueSource(ints = {0xFFFF, 4097, 4096, 1})
     void hugeListCountInTwentyBytesIsRejectedQuickly(int count) {
-        byte[] frame = Arrays.copyOf(concat(hexBytes("0f0c00" + "0000000000000001"), u16(count)), 20);
+        byte[] frame = Arrays.copyOf(concat(hexBytes("100c00" + "0000000000000001"), u16(count)), 20);
 
         assertThatThrownBy(() -> codec.decode(frame)).isInstanceOf(CodecException.class)
                 .hasMessageContaining("leafSet count " + count);
@@ -675,17 +678,17 @@ class MessageCodecTest {
 
     @Test
     void hugeStringLengthIsRejected() {
-        assertRejected(concat(hexBytes("0f4600" + "0000000000000001" + "00"), u16(0xFFFF)),
+        assertRejected(concat(hexBytes("104600" + "0000000000000001" + "00"), u16(0xFFFF)),
                 "detail of 65535 bytes exceeds 4096");
-        assertRejected(concat(hexBytes("0f4600" + "0000000000000001" + "00"), u16(100), new byte[10]),
+        assertRejected(concat(hexBytes("104600" + "0000000000000001" + "00"), u16(100), new byte[10]),
                 "truncated frame");
     }
 
     @Test
     void hashAndSecretBoundsAreEnforced() {
-        byte[] hashTooLong = concat(hexBytes("0f2a00" + "0000000000000001"), KEY.toBytes(), i32(65), new byte[65],
+        byte[] hashTooLong = concat(hexBytes("102a00" + "0000000000000001"), KEY.toBytes(), i32(65), new byte[65],
                 i32(0), i32(0));
-        byte[] secretTooLong = concat(hexBytes("0f2a00" + "0000000000000001"), KEY.toBytes(), i32(0), i32(1025),
+        byte[] secretTooLong = concat(hexBytes("102a00" + "0000000000000001"), KEY.toBytes(), i32(0), i32(1025),
                 new byte[1025], i32(0));
 
         assertRejected(hashTooLong, "valueHash length 65 exceeds 64");
@@ -739,7 +742,7 @@ class MessageCodecTest {
         Envelope put = new Envelope(null, 0, new ClientPut(KEY, Bytes.fromHex("aa"), 0, Bytes.EMPTY, stamp,
                 PutCondition.ifSeq(7)));
         byte[] frame = codec.encode(put);
-        assertThat(hex(frame)).isEqualTo("0f3c00" + "0000000000000000" + KEY.toHex() + "00000001aa" + "00000000"
+        assertThat(hex(frame)).isEqualTo("103c00" + "0000000000000000" + KEY.toHex() + "00000001aa" + "00000000"
                 + "00000000" + "01" + "11".repeat(32) + "0000000000000005" + "ffffffffffffffff" + "0000000000000102"
                 + "22".repeat(64) + "02" + "0000000000000007");
         assertThat(codec.decode(frame)).isEqualTo(put);
@@ -791,9 +794,9 @@ class MessageCodecTest {
     @Test
     void theRingRequestAndItsPageHaveTheDocumentedBytes() {
         byte[] request = codec.encode(new Envelope(null, 5, new ClientRing(Bytes.EMPTY, 2)));
-        assertThat(request).containsExactly(15, 63, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 2);
+        assertThat(request).containsExactly(16, 63, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 2);
         byte[] reply = codec.encode(new Envelope(null, 5, new RingReply(List.of(), Bytes.EMPTY, 3)));
-        assertThat(reply).containsExactly(15, 34, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3);
+        assertThat(reply).containsExactly(16, 34, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3);
         // A count of nodes the frame cannot hold is refused before anything is allocated.
         byte[] lying = reply.clone();
         lying[11] = 0x10;
@@ -805,7 +808,7 @@ class MessageCodecTest {
         byte[] frame = codec.encode(new Envelope(null, 5, WatchEvent.ended(Status.RATE_LIMITED, "x")));
         // version, tag, flags, request id; kind ENDED; epoch 0; seq 0; empty hash; empty value; ttl 0; no stamp;
         // status; detail "x".
-        assertThat(frame).containsExactly(15, 35, 0, 0, 0, 0, 0, 0, 0, 0, 5, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        assertThat(frame).containsExactly(16, 35, 0, 0, 0, 0, 0, 0, 0, 0, 5, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
                 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 10, 0, 1, 'x');
         byte[] unknownKind = frame.clone();
         unknownKind[11] = 9;

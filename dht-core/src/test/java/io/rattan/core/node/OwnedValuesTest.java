@@ -332,16 +332,22 @@ class OwnedValuesTest {
     }
 
     /**
-     * A slot's name is public (owner key and value id), so any replica could push an unowned tombstone under it; it
-     * must not keep the owner's value out, on the replicas that hold it or by being repaired onto the others.
+     * A slot's name is public (owner key and value id), so any replica could push an unowned tombstone naming it; it
+     * must not keep the owner's value out, on the replicas that hold it or by being repaired onto the others. One with
+     * a secret lives in the slot its secret opens (protocol 16), beside the owned one; one without (a migrated store's)
+     * is in the owned slot itself, and gives way.
      */
     @Test
     void aForgedTombstoneUnderTheSlotGivesWayToTheOwnersValue() {
         VirtualWorld world = world();
         long expiry = inAnHour(world);
         StoredRecord forged = StoredRecord.tombstone(KEY, SLOT, (expiry + 3600) * 1000, Bytes.utf8("forger"));
+        StoredRecord migrated = StoredRecord.tombstone(KEY, SLOT, (expiry + 3600) * 1000, Bytes.EMPTY);
+        assertThat(forged.slot()).isNotEqualTo(SLOT);
+        assertThat(migrated.slot()).isEqualTo(SLOT);
         for (int n : world.liveIndexes()) {
             world.store(n).write(forged);
+            world.store(n).write(migrated);
         }
         PutReply put = putAt(world, 4, put(1, expiry, "mine"));
         assertThat(put.status()).as(put.detail()).isEqualTo(Status.OK);
@@ -357,7 +363,7 @@ class OwnedValuesTest {
     }
 
     @Test
-    void malformedOwnedCopiesAreDroppedAndAForgedTombstoneIsReplaced() {
+    void malformedOwnedCopiesAreDroppedAndNoUnownedTombstoneHoldsTheOwnedSlot() {
         VirtualScheduler clock = new VirtualScheduler(T0_MILLIS);
         MemoryStore store = new MemoryStore(clock::epochMillis);
         LocalReplica replica = new LocalReplica(NodeConfig.defaults(), store, clock, "test");
@@ -384,13 +390,24 @@ class OwnedValuesTest {
         VirtualScheduler other = new VirtualScheduler(T0_MILLIS);
         MemoryStore fresh = new MemoryStore(other::epochMillis);
         LocalReplica replica2 = new LocalReplica(NodeConfig.defaults(), fresh, other, "test");
-        fresh.write(StoredRecord.tombstone(KEY, SLOT, (EXPIRY + 60) * 1000, Bytes.utf8("forger")));
-        assertThat(replica2.acceptReplicas(List.of(v1))).as("the owner's copy over a forged tombstone").isOne();
+        // The one unowned tombstone that can be in an owned slot, a migrated one without a secret, gives way.
+        fresh.write(StoredRecord.tombstone(KEY, SLOT, (EXPIRY + 60) * 1000, Bytes.EMPTY));
+        assertThat(replica2.acceptReplicas(List.of(v1))).as("the owner's copy over a migrated tombstone").isOne();
         assertThat(fresh.read(KEY, SLOT)).get().extracting(StoredRecord::isOwned).isEqualTo(true);
-        ReplicaRecord unowned = new ReplicaRecord(KEY, SLOT, Bytes.EMPTY, (EXPIRY + 60) * 1000, Bytes.EMPTY,
+        assertThat(fresh.size()).isOne();
+        // A forged one, naming the owned slot as its value hash, lives in the slot its secret opens: beside the owned
+        // record, which it never meets.
+        ReplicaRecord forged = new ReplicaRecord(KEY, SLOT, Bytes.EMPTY, (EXPIRY + 60) * 1000, Bytes.EMPTY,
                 Bytes.utf8("forger"), true);
-        assertThat(replica2.acceptReplicas(List.of(unowned))).as("and not the other way").isZero();
+        assertThat(forged.slot()).isNotEqualTo(SLOT);
+        assertThat(replica2.acceptReplicas(List.of(forged))).as("kept where it meets nothing").isOne();
+        ReplicaRecord migrated = new ReplicaRecord(KEY, SLOT, Bytes.EMPTY, (EXPIRY + 60) * 1000, Bytes.EMPTY,
+                Bytes.EMPTY, true);
+        assertThat(replica2.acceptReplicas(List.of(migrated))).as("and no peer sends one without a secret").isZero();
         assertThat(fresh.read(KEY, SLOT)).get().extracting(StoredRecord::seq).isEqualTo(1L);
+        assertThat(fresh.size()).isEqualTo(2);
+        assertThat(replica2.readPage(KEY, 0, Bytes.EMPTY, 0, ValueFilter.NONE).values())
+                .extracting(ValueEntry::value).containsExactly(v1.value());
     }
 
     private static ReplicaRecord copy(Bytes slot, long seq, long expiry, String data) {

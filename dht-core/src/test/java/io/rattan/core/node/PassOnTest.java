@@ -60,7 +60,7 @@ class PassOnTest {
 
     private long holders(ReplicaRecord copy) {
         return byCloseness.subList(0, 4).stream()
-                .filter(i -> world.store(i).read(copy.key(), copy.valueHash()).isPresent()).count();
+                .filter(i -> world.store(i).read(copy.key(), copy.slot()).isPresent()).count();
     }
 
     @Test

@@ -93,7 +93,7 @@ class QuorumReadTest extends ReplicaRig {
         assertThat(values(reply)).containsExactlyInAnyOrder(x.value(), y.value());
         assertThat(reply.cost().messages()).as("2 reads, 2 answers, 1 repair, the reply").isEqualTo(6);
         // This node lacked y: stored now. B lacked both: sent them as a put's copies are sent. A agreed.
-        assertThat(memory.read(KEY, y.valueHash())).isPresent();
+        assertThat(memory.read(KEY, y.slot())).isPresent();
         List<Sent> repairs = log.sentTo(b, StoreReplicas.class);
         assertThat(repairs).hasSize(1);
         assertThat(((StoreReplicas) repairs.get(0).envelope().body()).records())
@@ -114,7 +114,7 @@ class QuorumReadTest extends ReplicaRig {
         answer(b, new ReplicaReadReply(List.of(wire(x)), false));
 
         assertThat(replyToGateway().values()).isEmpty();
-        assertThat(memory.read(KEY, x.valueHash())).get().extracting(StoredRecord::tombstone).isEqualTo(true);
+        assertThat(memory.read(KEY, x.slot())).get().extracting(StoredRecord::tombstone).isEqualTo(true);
         assertThat(((StoreReplicas) log.sentTo(b, StoreReplicas.class).get(0).envelope().body()).records())
                 .extracting(ReplicaRecord::tombstone).containsExactly(true);
     }
@@ -234,6 +234,7 @@ class QuorumReadTest extends ReplicaRig {
 
         assertThat(replyToGateway().values()).isEmpty();
         assertThat(log.sentTo(b, StoreReplicas.class)).isEmpty();
-        assertThat(memory.read(KEY, x.valueHash())).isEmpty();
+        assertThat(memory.read(KEY, x.slot())).isEmpty();
+        assertThat(memory.size()).isZero();
     }
 }

@@ -160,7 +160,7 @@ class RangeRepairTest {
         world.runFor(60 * SECOND);
 
         for (StoredRecord r : all) {
-            assertThat(world.store(1).read(r.key(), r.valueHash())).as("record on the second replica").isPresent();
+            assertThat(world.store(1).read(r.key(), r.slot())).as("record on the second replica").isPresent();
         }
         long pushed = meter.byType.get(MessageType.STORE_REPLICAS)[1];
         assertThat(pushed).as("bytes pushed for %d missing 1 KiB records", missing)
@@ -189,7 +189,7 @@ class RangeRepairTest {
         world.runFor(120 * SECOND);
 
         for (StoredRecord r : all) {
-            assertThat(world.store(1).read(r.key(), r.valueHash())).as("record on the second replica").isPresent();
+            assertThat(world.store(1).read(r.key(), r.slot())).as("record on the second replica").isPresent();
         }
     }
 
@@ -221,7 +221,7 @@ class RangeRepairTest {
         world.runFor(60 * SECOND);
 
         assertThat(lost[0]).as("digests and answers lost").isPositive();
-        long lacking = all.stream().filter(r -> world.store(1).read(r.key(), r.valueHash()).isEmpty()).count();
+        long lacking = all.stream().filter(r -> world.store(1).read(r.key(), r.slot()).isEmpty()).count();
         assertThat(lacking).as("records the second replica lacks 60 s after they were written to the first, of %d",
                 all.size()).isZero();
     }

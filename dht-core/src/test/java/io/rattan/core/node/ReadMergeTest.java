@@ -45,10 +45,10 @@ class ReadMergeTest {
         return StoredRecord.tombstone(KEY, of.valueHash(), NOW + ttlMillis, OWNER);
     }
 
-    /** A replica's page: its records in value-hash order, as a store scan returns them. */
+    /** A replica's page: its records in slot order, as a store scan returns them. */
     private static ReadMerge.Answer answer(Contact from, boolean more, StoredRecord... records) {
         List<StoredRecord> sorted = new ArrayList<>(List.of(records));
-        sorted.sort(Comparator.comparing(StoredRecord::valueHash));
+        sorted.sort(Comparator.comparing(StoredRecord::slot));
         return new ReadMerge.Answer(from, sorted, more);
     }
 
@@ -134,16 +134,36 @@ class ReadMergeTest {
         assertThat(repairs(r).get(B)).containsExactly(removed);
     }
 
+    /**
+     * A tombstone of another secret lives in the slot of the value that secret opens, not in the value's: it hides
+     * nothing, and each replica is sent the record it lacks, as for any two records of two slots.
+     */
     @Test
-    void aTombstoneOfAnotherSecretDoesNotHideAValue() {
+    void aTombstoneOfAnotherSecretHidesNothingAndIsKeptInItsOwnSlot() {
         StoredRecord x = value("x", 60_000, OWNER);
         StoredRecord forged = StoredRecord.tombstone(KEY, x.valueHash(), NOW + 120_000, OTHER);
+        assertThat(forged.slot()).isNotEqualTo(x.slot());
 
         ReadMerge.Result r = merge(answer(A, false, forged), answer(B, false, x));
 
         assertThat(values(r)).containsExactly(x.value());
-        assertThat(repairs(r)).containsOnlyKeys(A);
+        assertThat(repairs(r)).containsOnlyKeys(A, B);
         assertThat(repairs(r).get(A)).containsExactly(x);
+        assertThat(repairs(r).get(B)).containsExactly(forged);
+    }
+
+    /** The same bytes put with two secrets are two records: the answer gives them once, with the longer time left. */
+    @Test
+    void theSameBytesUnderTwoBindingsAreAnsweredOnceAndEachCopyIsRepaired() {
+        StoredRecord mine = value("x", 60_000, OWNER);
+        StoredRecord theirs = value("x", 90_000, OTHER);
+
+        ReadMerge.Result r = merge(answer(A, false, mine), answer(B, false, theirs));
+
+        assertThat(r.values()).containsExactly(new ValueEntry(mine.value(), 90_000));
+        assertThat(repairs(r)).containsOnlyKeys(A, B);
+        assertThat(repairs(r).get(A)).containsExactly(theirs);
+        assertThat(repairs(r).get(B)).containsExactly(mine);
     }
 
     @Test
@@ -177,7 +197,7 @@ class ReadMergeTest {
         for (int i = 0; i < 6; i++) {
             records.add(value("v" + i, 60_000, Bytes.EMPTY));
         }
-        records.sort(Comparator.comparing(StoredRecord::valueHash));
+        records.sort(Comparator.comparing(StoredRecord::slot));
         // A's page stopped after the third record; B holds all but the second and fifth.
         ReadMerge.Answer a = new ReadMerge.Answer(A, records.subList(0, 3), true);
         ReadMerge.Answer b = new ReadMerge.Answer(B, List.of(records.get(0), records.get(2), records.get(3),
@@ -187,7 +207,7 @@ class ReadMergeTest {
 
         assertThat(values(r)).containsExactly(records.get(0).value(), records.get(1).value(),
                 records.get(2).value());
-        assertThat(r.placemark()).isEqualTo(records.get(2).valueHash());
+        assertThat(r.placemark()).isEqualTo(records.get(2).slot());
         // Nothing past the cut is repaired: A said nothing about it.
         assertThat(repairs(r)).containsOnlyKeys(B);
         assertThat(repairs(r).get(B)).containsExactly(records.get(1));
@@ -199,13 +219,13 @@ class ReadMergeTest {
         for (int i = 0; i < 4; i++) {
             records.add(value("w" + i, 60_000, Bytes.EMPTY));
         }
-        records.sort(Comparator.comparing(StoredRecord::valueHash));
+        records.sort(Comparator.comparing(StoredRecord::slot));
 
         ReadMerge.Result r = ReadMerge.merge(List.of(new ReadMerge.Answer(A, records, false),
                 new ReadMerge.Answer(B, List.of(), false)), 2, 256 * 1024, NOW, true);
 
         assertThat(values(r)).containsExactly(records.get(0).value(), records.get(1).value());
-        assertThat(r.placemark()).isEqualTo(records.get(1).valueHash());
+        assertThat(r.placemark()).isEqualTo(records.get(1).slot());
         assertThat(repairs(r).get(B)).containsExactly(records.get(0), records.get(1));
     }
 

@@ -232,7 +232,8 @@ class RepairRequestGuardTest {
         int member = leaf.stream().filter(i -> !replicasAndNext.contains(i)).findFirst().orElseThrow();
         Bytes valueHash = Bytes.utf8("removed").sha256();
         long expires = world.scheduler().epochMillis() + 86_400_000L;
-        world.store(target()).write(StoredRecord.tombstone(key, valueHash, expires, Bytes.utf8("the secret")));
+        StoredRecord removed = StoredRecord.tombstone(key, valueHash, expires, Bytes.utf8("the secret"));
+        world.store(target()).write(removed);
         Map<Address, Integer> tombstonesTo = new HashMap<>();
         world.network().observer((src, to, e) -> {
             if (src.equals(world.contact(target()).address()) && e.body() instanceof StoreReplicas s) {
@@ -240,7 +241,8 @@ class RepairRequestGuardTest {
                         .forEach(r -> tombstonesTo.merge(to, 1, Integer::sum));
             }
         });
-        Digest live = new Digest(List.of(new DigestEntry(key, valueHash, false)));
+        // A live copy of the value the tombstone removed: a digest names it by its slot, the tombstone's.
+        Digest live = new Digest(List.of(new DigestEntry(key, removed.slot(), false)));
 
         Contact stranger = new Contact(key.plus(new Id(Long.MIN_VALUE, 0, 0)), new Address("stranger", 4000));
         world.network().listen(stranger.address(), e -> { });

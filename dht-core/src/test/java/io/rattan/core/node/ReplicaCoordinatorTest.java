@@ -22,6 +22,7 @@ import io.rattan.core.net.Contact;
 import io.rattan.core.node.SentLog.Sent;
 import io.rattan.core.store.MemoryStore;
 import io.rattan.core.store.StoredRecord;
+import io.rattan.core.store.TestSlots;
 import io.rattan.core.testing.PlantedBugs;
 import io.rattan.core.virtual.VirtualScheduler;
 import java.util.ArrayList;
@@ -38,6 +39,8 @@ class ReplicaCoordinatorTest {
     private static final long SECOND = 1_000_000_000L;
     private static final Id KEY = Id.fromHex("8000000000000000000000000000000000000000");
     private static final Bytes SECRET = Bytes.utf8("s");
+    /** Where the store holds the value "v" put with {@link #SECRET}, and the tombstone of its remove. */
+    private static final Bytes V_SLOT = TestSlots.of(KEY, Bytes.utf8("v"), SECRET);
 
     private final SentLog log = new SentLog();
     private final List<Sent> sent = log.all();
@@ -97,7 +100,7 @@ class ReplicaCoordinatorTest {
     void aPutIsStoredHereAskedOfEveryOtherReplicaAndAcknowledgedAtW() {
         coordinator.put(put("v"));
 
-        assertThat(store.read(KEY, Bytes.utf8("v").sha256())).isPresent();
+        assertThat(store.read(KEY, V_SLOT)).isPresent();
         for (Contact c : others) {
             assertThat(log.sentTo(c, StoreReplicas.class)).as("asked %s", c).hasSize(1);
             StoreReplicas copy = (StoreReplicas) log.sentTo(c, StoreReplicas.class).get(0).envelope().body();
@@ -129,7 +132,7 @@ class ReplicaCoordinatorTest {
         coordinator.put(p);
         scheduler.runFor(SECOND);
 
-        assertThat(store.read(KEY, Bytes.utf8("v").sha256()).orElseThrow().expiresAtMillis())
+        assertThat(store.read(KEY, V_SLOT).orElseThrow().expiresAtMillis())
                 .isEqualTo(p.expiresAtMillis());
         for (Contact c : others) {
             for (Sent copy : log.sentTo(c, StoreReplicas.class)) {
@@ -247,7 +250,7 @@ class ReplicaCoordinatorTest {
 
         coordinator.remove(new RemoveRequest(KEY, Bytes.utf8("v").sha256(), SECRET, 60, gateway, 77, 2));
 
-        assertThat(store.read(KEY, Bytes.utf8("v").sha256())).get().extracting(StoredRecord::tombstone)
+        assertThat(store.read(KEY, V_SLOT)).get().extracting(StoredRecord::tombstone)
                 .isEqualTo(true);
         answer(others.get(0), RemoveReplica.class, new RemoveReplicaReply(Status.NOT_FOUND));
         answer(others.get(1), RemoveReplica.class, new RemoveReplicaReply(Status.FORBIDDEN));

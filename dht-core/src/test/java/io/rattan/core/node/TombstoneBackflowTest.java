@@ -12,6 +12,7 @@ import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.RemoveReply;
 import io.rattan.core.msg.SecretBinding;
 import io.rattan.core.store.StoredRecord;
+import io.rattan.core.store.TestSlots;
 import io.rattan.core.virtual.LatencyModel;
 import io.rattan.core.virtual.VirtualWorld;
 import java.time.Duration;
@@ -41,6 +42,7 @@ class TombstoneBackflowTest {
         Bytes value = Bytes.utf8("removed");
         Bytes secret = Bytes.utf8("s3cret");
         Bytes binding = SecretBinding.of(secret, key, value.sha256());
+        Bytes slot = TestSlots.of(key, value, secret);
         Message put = world.request(0, new ClientPut(key, value, 3600, binding));
         assertThat(((PutReply) put).status()).isEqualTo(Status.OK);
         world.runFor(Duration.ofSeconds(3).toNanos());
@@ -57,14 +59,14 @@ class TombstoneBackflowTest {
         byDistance.sort((a, b) -> world.contact(a).id().distanceTo(key)
                 .compareTo(world.contact(b).id().distanceTo(key)));
         int outsider = byDistance.get(config.replicas());
-        StoredRecord tombstone = world.store(byDistance.get(0)).read(key, value.sha256()).orElseThrow();
+        StoredRecord tombstone = world.store(byDistance.get(0)).read(key, slot).orElseThrow();
         assertThat(tombstone.tombstone()).as("the root holds the tombstone").isTrue();
         assertThat(tombstone.secret()).as("the tombstone carries the remove's secret").isEqualTo(secret);
         world.store(outsider).write(StoredRecord.value(key, value, tombstone.expiresAtMillis(), binding));
 
         world.runFor(Duration.ofSeconds(30).toNanos());
 
-        Optional<StoredRecord> after = world.store(outsider).read(key, value.sha256());
+        Optional<StoredRecord> after = world.store(outsider).read(key, slot);
         assertThat(after).as("the outsider's record").isPresent();
         assertThat(after.get().tombstone()).as("the outsider's copy turned into a tombstone").isTrue();
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rattan.api.Bytes;
 import io.rattan.api.Id;
 import io.rattan.api.OwnerStamp;
+import io.rattan.core.msg.SecretBinding;
 import io.rattan.core.store.Store.Cursor;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -23,7 +24,7 @@ public abstract class StoreContractTest {
     protected static final long T0 = 1_700_000_000_000L;
 
     private static final Comparator<StoredRecord> BY_SLOT =
-            Comparator.comparing(StoredRecord::key).thenComparing(StoredRecord::valueHash);
+            Comparator.comparing(StoredRecord::key).thenComparing(StoredRecord::slot);
 
     private static final Id K1 = Id.fromHex("1000000000000000000000000000000000000000");
     private static final Id K2 = Id.fromHex("2000000000000000000000000000000000000000");
@@ -48,9 +49,15 @@ public abstract class StoreContractTest {
         store = newStore(clock);
     }
 
-    /** A value; the store applies no rule, so any 32 bytes serve as its binding. */
-    private static StoredRecord value(Id key, String value, long expiresAtMillis, Bytes binding) {
-        return StoredRecord.value(key, Bytes.utf8(value), expiresAtMillis, binding);
+    /**
+     * A value put with {@code secret} (empty: none), holding its binding. The store applies no rule between records,
+     * but it names each by its slot ({@link StoredRecord#slot}), which commits to the binding: the tombstone of a
+     * remove with the same secret ({@link #tombstoneOf}) is named by the same slot.
+     */
+    private static StoredRecord value(Id key, String value, long expiresAtMillis, Bytes secret) {
+        Bytes v = Bytes.utf8(value);
+        return StoredRecord.value(key, v, expiresAtMillis,
+                secret.isEmpty() ? Bytes.EMPTY : SecretBinding.of(secret, key, v.sha256()));
     }
 
     private static StoredRecord tombstoneOf(StoredRecord value, long expiresAtMillis, Bytes secret) {
@@ -71,7 +78,7 @@ public abstract class StoreContractTest {
         store = reopen(store);
 
         for (StoredRecord r : all) {
-            assertThat(store.read(r.key(), r.valueHash())).contains(r);
+            assertThat(store.read(r.key(), r.slot())).contains(r);
         }
         assertThat(scanAll()).containsExactlyInAnyOrderElementsOf(all);
     }
@@ -109,7 +116,7 @@ public abstract class StoreContractTest {
         StoredRecord v = value(K1, "hello", T0 + 1_000, SECRET_A);
         store.write(v);
 
-        assertThat(store.read(K1, v.valueHash())).contains(v);
+        assertThat(store.read(K1, v.slot())).contains(v);
         assertThat(store.size()).isEqualTo(1);
     }
 
@@ -120,8 +127,8 @@ public abstract class StoreContractTest {
         store.write(noSecret);
         store.write(empty);
 
-        assertThat(store.read(K1, noSecret.valueHash())).contains(noSecret);
-        assertThat(store.read(K1, empty.valueHash())).contains(empty);
+        assertThat(store.read(K1, noSecret.slot())).contains(noSecret);
+        assertThat(store.read(K1, empty.slot())).contains(empty);
     }
 
     @Test
@@ -129,9 +136,11 @@ public abstract class StoreContractTest {
         StoredRecord v = value(K1, "hello", T0 + 1_000, SECRET_A);
         store.write(v);
 
-        assertThat(store.read(K2, v.valueHash())).isEmpty();
+        assertThat(store.read(K2, v.slot())).isEmpty();
         assertThat(store.read(K1, Bytes.utf8("other").sha256())).isEmpty();
         assertThat(store.read(K1, Bytes.EMPTY)).isEmpty();
+        assertThat(store.read(K1, v.valueHash())).as("a value with a binding is not named by its hash").isEmpty();
+        assertThat(store.read(K1, v.slot())).contains(v);
     }
 
     @Test
@@ -189,8 +198,8 @@ public abstract class StoreContractTest {
 
         assertThat(store.scanKey(Cursor.atKey(K2), 10)).containsExactlyElementsOf(k2);
         assertThat(store.scanKey(Cursor.atKey(K2), 2)).containsExactlyElementsOf(k2.subList(0, 2));
-        assertThat(store.scanKey(new Cursor(K2, k2.get(0).valueHash()), 10)).containsExactlyElementsOf(k2.subList(1, 3));
-        assertThat(store.scanKey(new Cursor(K2, k2.get(2).valueHash()), 10)).isEmpty();
+        assertThat(store.scanKey(new Cursor(K2, k2.get(0).slot()), 10)).containsExactlyElementsOf(k2.subList(1, 3));
+        assertThat(store.scanKey(new Cursor(K2, k2.get(2).slot()), 10)).isEmpty();
         // A key with no records reads nothing, not the next key's records.
         assertThat(store.scanKey(Cursor.atKey(Id.fromHex("1800000000000000000000000000000000000000")), 10)).isEmpty();
         assertThat(store.scanKey(Cursor.atKey(K2), 0)).isEmpty();
@@ -206,10 +215,10 @@ public abstract class StoreContractTest {
         List<StoredRecord> all = scanAll();
         StoredRecord second = all.get(1);
 
-        assertThat(store.scan(new Cursor(second.key(), second.valueHash()), 100))
+        assertThat(store.scan(new Cursor(second.key(), second.slot()), 100))
                 .containsExactlyElementsOf(all.subList(2, all.size()));
         StoredRecord lastOfK1 = all.get(2);
-        assertThat(store.scan(new Cursor(lastOfK1.key(), lastOfK1.valueHash()), 1)).containsExactly(all.get(3));
+        assertThat(store.scan(new Cursor(lastOfK1.key(), lastOfK1.slot()), 1)).containsExactly(all.get(3));
     }
 
     @Test
@@ -228,7 +237,7 @@ public abstract class StoreContractTest {
             }
             paged.addAll(page);
             StoredRecord last = page.get(page.size() - 1);
-            cursor = new Cursor(last.key(), last.valueHash());
+            cursor = new Cursor(last.key(), last.slot());
         }
         assertThat(paged).hasSize(23).containsExactlyElementsOf(scanAll()).isSortedAccordingTo(BY_SLOT);
     }
@@ -241,10 +250,10 @@ public abstract class StoreContractTest {
 
         store.write(copy);
 
-        assertThat(store.read(K1, copy.valueHash())).as("expired by the clock").isEmpty();
+        assertThat(store.read(K1, copy.slot())).as("expired by the clock").isEmpty();
         assertThat(scanAll()).isEmpty();
         clock.setEpochMillis(T0);
-        assertThat(store.read(K1, copy.valueHash())).as("the clock set back").contains(copy);
+        assertThat(store.read(K1, copy.slot())).as("the clock set back").contains(copy);
         assertThat(scanAll()).containsExactly(copy);
         clock.setEpochMillis(T0 + 60_000);
         assertThat(store.purgeExpired(100)).isOne();
@@ -262,9 +271,9 @@ public abstract class StoreContractTest {
 
         clock.advanceMillis(100);
 
-        assertThat(store.read(K1, shortLived.valueHash())).isEmpty();
-        assertThat(store.read(K2, tombstone.valueHash())).isEmpty();
-        assertThat(store.read(K1, longLived.valueHash())).contains(longLived);
+        assertThat(store.read(K1, shortLived.slot())).isEmpty();
+        assertThat(store.read(K2, tombstone.slot())).isEmpty();
+        assertThat(store.read(K1, longLived.slot())).contains(longLived);
         assertThat(scanAll()).containsExactly(longLived);
         assertThat(store.scan(Cursor.START, 1)).containsExactly(longLived);
         assertThat(store.size()).as("expired but not yet purged").isEqualTo(3);
@@ -317,7 +326,7 @@ public abstract class StoreContractTest {
         clock.setEpochMillis(T0 + 200);
 
         assertThat(store.purgeExpired(100)).isZero();
-        assertThat(store.read(K1, first.valueHash())).contains(extended);
+        assertThat(store.read(K1, first.slot())).contains(extended);
         assertThat(store.size()).isEqualTo(1);
 
         clock.setEpochMillis(T0 + 300);
@@ -327,23 +336,53 @@ public abstract class StoreContractTest {
 
     /** The store applies no rule between records: that is the node's (TombstoneRuleTest); it holds the last write. */
     @Test
-    void aWriteReplacesWhatIsHeldUnderTheSameKeyAndHash() {
+    void aWriteReplacesWhatIsHeldUnderTheSameKeyAndSlot() {
         StoredRecord v = value(K1, "hello", T0 + 2_000, SECRET_A);
         store.write(v);
-        StoredRecord sooner = value(K1, "hello", T0 + 1_000, SECRET_B);
+        StoredRecord sooner = value(K1, "hello", T0 + 1_000, SECRET_A);
         store.write(sooner);
-        assertThat(store.read(K1, v.valueHash())).contains(sooner);
+        assertThat(store.read(K1, v.slot())).contains(sooner);
 
         StoredRecord t = tombstoneOf(v, T0 + 500, SECRET_A);
         store.write(t);
         StoredRecord again = value(K1, "hello", T0 + 300, SECRET_A);
         store.write(again);
-        assertThat(store.read(K1, v.valueHash())).contains(again);
+        assertThat(store.read(K1, v.slot())).contains(again);
         assertThat(store.size()).isEqualTo(1);
 
         clock.setEpochMillis(T0 + 300);
         assertThat(store.purgeExpired(100)).as("only the held record's expiry entry is left").isEqualTo(1);
         assertThat(store.size()).isZero();
+    }
+
+    /**
+     * A record is named by its key and slot: the same bytes put with two secrets, and without one, are three records;
+     * a bound value is not found by its hash; a tombstone takes the slot of the value its secret opens.
+     */
+    @Test
+    void theSameBytesUnderTwoBindingsAndUnderNoneAreThreeRecords() {
+        StoredRecord ofA = value(K1, "hello", T0 + 1_000, SECRET_A);
+        StoredRecord ofB = value(K1, "hello", T0 + 2_000, SECRET_B);
+        StoredRecord unbound = value(K1, "hello", T0 + 3_000, Bytes.EMPTY);
+        List<StoredRecord> all = new ArrayList<>(List.of(ofA, ofB, unbound));
+        all.forEach(store::write);
+        all.sort(BY_SLOT);
+
+        assertThat(store.size()).isEqualTo(3);
+        assertThat(unbound.slot()).as("a value without a binding is named by its hash").isEqualTo(unbound.valueHash());
+        assertThat(store.read(K1, ofA.valueHash())).as("the hash names the unbound copy only").contains(unbound);
+        assertThat(store.read(K1, ofA.slot())).contains(ofA);
+        assertThat(store.read(K1, ofB.slot())).contains(ofB);
+        assertThat(scanAll()).containsExactlyElementsOf(all);
+
+        StoredRecord removedOfA = tombstoneOf(ofA, T0 + 4_000, SECRET_A);
+        store.write(removedOfA);
+        store = reopen(store);
+
+        assertThat(store.size()).isEqualTo(3);
+        assertThat(store.read(K1, ofA.slot())).contains(removedOfA);
+        assertThat(store.read(K1, ofB.slot())).contains(ofB);
+        assertThat(store.read(K1, unbound.slot())).contains(unbound);
     }
 
     @Test
@@ -354,12 +393,12 @@ public abstract class StoreContractTest {
         StoredRecord t = tombstoneOf(v, T0 + 100, SECRET_A);
         store.write(t);
 
-        assertThat(store.read(K1, v.valueHash())).contains(t);
+        assertThat(store.read(K1, v.slot())).contains(t);
         assertThat(scanAll()).containsExactly(t);
         assertThat(store.size()).isEqualTo(1);
 
         clock.advanceMillis(100);
-        assertThat(store.read(K1, v.valueHash())).isEmpty();
+        assertThat(store.read(K1, v.slot())).isEmpty();
         assertThat(store.purgeExpired(100)).isEqualTo(1);
         assertThat(store.size()).isZero();
     }
@@ -372,7 +411,7 @@ public abstract class StoreContractTest {
 
         store.write(v);
 
-        assertThat(store.read(K1, v.valueHash())).contains(v);
+        assertThat(store.read(K1, v.slot())).contains(v);
         assertThat(store.size()).isEqualTo(1);
         assertThat(store.purgeExpired(100)).as("the tombstone's expiry entry went with it").isZero();
     }
@@ -420,8 +459,8 @@ public abstract class StoreContractTest {
 
         assertThat(store.size()).isEqualTo(4);
         assertThat(scanAll()).containsExactlyElementsOf(before);
-        assertThat(store.read(K1, v1.valueHash())).contains(v1);
-        assertThat(store.read(K3, t.valueHash())).contains(t);
+        assertThat(store.read(K1, v1.slot())).contains(v1);
+        assertThat(store.read(K3, t.slot())).contains(t);
 
         clock.advanceMillis(10);
         assertThat(store.purgeExpired(100)).isEqualTo(1);
@@ -442,7 +481,7 @@ public abstract class StoreContractTest {
         clock.setEpochMillis(T0);
 
         assertThat(store.size()).isEqualTo(1);
-        assertThat(store.read(K1, expiring.valueHash())).isEmpty();
+        assertThat(store.read(K1, expiring.slot())).isEmpty();
         assertThat(scanAll()).containsExactly(live);
         assertThat(store.purgeExpired(100)).isZero();
     }

@@ -27,7 +27,7 @@ class SyncingStoreTest {
     }
 
     private boolean survivesPowerLoss(StoredRecord r) {
-        return disk.durableRead(r.key(), r.valueHash()).isPresent();
+        return disk.durableRead(r.key(), r.slot()).isPresent();
     }
 
     @Test
@@ -40,7 +40,7 @@ class SyncingStoreTest {
         scheduler.runFor(SyncingStore.SYNC_NANOS);
         assertThat(ran).containsExactly("a");
         assertThat(survivesPowerLoss(r)).isTrue();
-        assertThat(disk.afterPowerLoss(scheduler::epochMillis).read(key, r.valueHash())).isPresent();
+        assertThat(disk.afterPowerLoss(scheduler::epochMillis).read(key, r.slot())).isPresent();
     }
 
     @Test
@@ -70,6 +70,6 @@ class SyncingStoreTest {
         store.stop();
         scheduler.runFor(10 * MS);
         assertThat(ran).isEmpty();
-        assertThat(disk.afterPowerLoss(scheduler::epochMillis).read(key, r.valueHash())).isEmpty();
+        assertThat(disk.afterPowerLoss(scheduler::epochMillis).read(key, r.slot())).isEmpty();
     }
 }

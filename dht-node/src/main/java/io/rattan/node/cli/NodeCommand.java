@@ -170,8 +170,9 @@ final class NodeCommand implements Callable<Integer> {
     @Option(names = "--protocol-version", paramLabel = "V",
             description = "The peer and client protocol version this node speaks: " + MessageCodec.VERSION
                     + " (the default, the newest; it also accepts peers and clients of " + MessageCodec.VERSION_OLDEST
-                    + " and answers each in the version it spoke) or " + MessageCodec.VERSION_OLDEST + " (as the "
-                    + "previous release does: that one only). For a rolling upgrade (docs/deploy.md).")
+                    + " to " + (MessageCodec.VERSION - 1) + " and answers each in the version it spoke) or an older "
+                    + "one down to " + MessageCodec.VERSION_OLDEST + " (as an earlier release does). For a rolling "
+                    + "upgrade (docs/deploy.md).")
     int protocolVersion = MessageCodec.VERSION;
 
     @Option(names = "--require-put-acks", arity = "1", paramLabel = "true|false",

@@ -9,12 +9,16 @@ import java.util.Arrays;
 
 /**
  * The bytes of a {@link RocksDbStore}'s records and index entries. {@code values} maps
- * {@code id (20 bytes) ‖ valueHash (32 bytes)} to the encoded record: a version byte (2), a flags byte (bit 0:
- * tombstone; bit 1: owned), expiresAtMillis (8 bytes, big-endian), a value's binding as a length byte (0 or 32) and
- * its bytes, a tombstone's secret as a 2-byte big-endian length (0..1,024) and its bytes, an owned record's stamp
- * (owner 32 bytes, value id, sequence and expiry in seconds 8 bytes each, signature 64 bytes; store format 3), then
- * the value bytes ({@link StoreFormat} migrates stores of formats 1 and 2). {@code expiry} maps {@code expiresAtMillis ‖ id ‖ valueHash} to nothing; the time
- * is big-endian with its sign bit flipped so that byte order is numeric order for any long. Stateless and thread-safe.
+ * {@code id (20 bytes) ‖ slot (32 bytes)} ({@link StoredRecord#slot}) to the encoded record: a version byte (3), a
+ * flags byte (bit 0: tombstone; bit 1: owned; bit 2: named by slot), expiresAtMillis (8 bytes, big-endian), a value's
+ * binding length byte (0 or 32), the value hash (32 bytes) when named by slot, the binding's bytes, a tombstone's
+ * secret as a 2-byte big-endian length (0..1,024) and its bytes, an owned record's stamp (owner 32 bytes, value id,
+ * sequence and expiry in seconds 8 bytes each, signature 64 bytes), then the value bytes. Only a record whose slot is
+ * not its value hash (a value with a binding, a tombstone with a secret) is named by slot and carries its hash; any
+ * other takes its hash from the key, as in version 2, which is read too: a record of version 2 whose slot is its hash
+ * is one of version 3 ({@link StoreFormat} moved the others). A record whose slot is not its key's does not decode.
+ * {@code expiry} maps {@code expiresAtMillis ‖ id ‖ slot} to nothing; the time is big-endian with its sign bit
+ * flipped so that byte order is numeric order for any long. Stateless and thread-safe.
  */
 final class RecordFormat {
 
@@ -22,9 +26,12 @@ final class RecordFormat {
     static final int EXPIRY_KEY_BYTES = Long.BYTES + DATA_KEY_BYTES;
     static final byte[] EMPTY = new byte[0];
 
-    private static final byte FORMAT_VERSION = 2;
+    private static final byte FORMAT_VERSION = 3;
+    /** The encoding of store format 3, which named every record by its value hash. */
+    private static final byte FORMAT_VERSION_2 = 2;
     private static final int FLAG_TOMBSTONE = 1;
     private static final int FLAG_OWNED = 2;
+    private static final int FLAG_NAMED_BY_SLOT = 4;
     private static final int STAMP_BYTES = OwnerStamp.OWNER_BYTES + 3 * Long.BYTES + OwnerStamp.SIGNATURE_BYTES;
     /** version, flags, expiresAtMillis, binding length. */
     private static final int HEADER_BYTES = 1 + 1 + Long.BYTES + 1;
@@ -34,10 +41,10 @@ final class RecordFormat {
     private RecordFormat() {
     }
 
-    static byte[] dataKey(Id key, Bytes valueHash) {
+    static byte[] dataKey(Id key, Bytes slot) {
         byte[] k = new byte[DATA_KEY_BYTES];
         key.writeTo(k, 0);
-        valueHash.copyTo(k, Id.BYTES);
+        slot.copyTo(k, Id.BYTES);
         return k;
     }
 
@@ -58,14 +65,21 @@ final class RecordFormat {
         return Arrays.copyOfRange(expiryKey, Long.BYTES, expiryKey.length);
     }
 
-    static byte[] encode(StoredRecord r) {
+    /** The bytes of {@code r}, whose {@link StoredRecord#slot} the caller has computed (two hashes for a tombstone). */
+    static byte[] encode(StoredRecord r, Bytes slot) {
         OwnerStamp s = r.stamp();
-        ByteBuffer b = ByteBuffer.allocate(HEADER_BYTES + r.binding().length() + SECRET_LENGTH_BYTES
-                + r.secret().length() + (s == null ? 0 : STAMP_BYTES) + r.value().length());
+        boolean namedBySlot = !slot.equals(r.valueHash());
+        ByteBuffer b = ByteBuffer.allocate(HEADER_BYTES + (namedBySlot ? StoredRecord.HASH_BYTES : 0)
+                + r.binding().length() + SECRET_LENGTH_BYTES + r.secret().length() + (s == null ? 0 : STAMP_BYTES)
+                + r.value().length());
         b.put(FORMAT_VERSION)
-                .put((byte) ((r.tombstone() ? FLAG_TOMBSTONE : 0) | (s == null ? 0 : FLAG_OWNED)))
+                .put((byte) ((r.tombstone() ? FLAG_TOMBSTONE : 0) | (s == null ? 0 : FLAG_OWNED)
+                        | (namedBySlot ? FLAG_NAMED_BY_SLOT : 0)))
                 .putLong(r.expiresAtMillis())
                 .put((byte) r.binding().length());
+        if (namedBySlot) {
+            b.put(r.valueHash().toByteArray());
+        }
         b.put(r.binding().toByteArray());
         b.putShort((short) r.secret().length());
         b.put(r.secret().toByteArray());
@@ -77,17 +91,39 @@ final class RecordFormat {
         return b.array();
     }
 
-    /** The record {@code bytes} encode under {@code key} and {@code valueHash}, or null when they do not decode. */
-    static StoredRecord decodeOrNull(Id key, Bytes valueHash, byte[] bytes) {
-        if (bytes.length < HEADER_BYTES || bytes[0] != FORMAT_VERSION
-                || (bytes[1] & ~(FLAG_TOMBSTONE | FLAG_OWNED)) != 0) {
+    /**
+     * The record {@code bytes} encode under {@code key} in {@code slot} (its data key's last 32 bytes), or null when
+     * they do not decode, or decode to a record of another slot.
+     */
+    static StoredRecord decodeOrNull(Id key, Bytes slot, byte[] bytes) {
+        StoredRecord r = decodeFields(key, slot, bytes);
+        // A record under a slot not its own would answer for a value it does not hold (or a remove it cannot open).
+        return r != null && r.slot().equals(slot) ? r : null;
+    }
+
+    /**
+     * The record {@code bytes} encode in version 2, held by a store of format 3 under {@code key} and
+     * {@code valueHash}; null when they are not one. For the migration to format 4, which moves it to its slot.
+     */
+    static StoredRecord decodeVersion2OrNull(Id key, Bytes valueHash, byte[] bytes) {
+        return bytes.length > 0 && bytes[0] == FORMAT_VERSION_2 ? decodeFields(key, valueHash, bytes) : null;
+    }
+
+    /** A record of version 2 or 3 under {@code key}, its hash {@code keyHash} unless it is named by slot; or null. */
+    private static StoredRecord decodeFields(Id key, Bytes keyHash, byte[] bytes) {
+        if (bytes.length < HEADER_BYTES || (bytes[0] != FORMAT_VERSION && bytes[0] != FORMAT_VERSION_2)) {
+            return null;
+        }
+        int flagsKnown = FLAG_TOMBSTONE | FLAG_OWNED | (bytes[0] == FORMAT_VERSION ? FLAG_NAMED_BY_SLOT : 0);
+        if ((bytes[1] & ~flagsKnown) != 0) {
             return null;
         }
         boolean tombstone = (bytes[1] & FLAG_TOMBSTONE) != 0;
         boolean owned = (bytes[1] & FLAG_OWNED) != 0;
         long expiresAtMillis = ByteBuffer.wrap(bytes, 2, Long.BYTES).getLong();
         int bindingLength = bytes[HEADER_BYTES - 1] & 0xFF;
-        int secretAt = HEADER_BYTES + bindingLength + SECRET_LENGTH_BYTES;
+        int bindingAt = HEADER_BYTES + ((bytes[1] & FLAG_NAMED_BY_SLOT) != 0 ? StoredRecord.HASH_BYTES : 0);
+        int secretAt = bindingAt + bindingLength + SECRET_LENGTH_BYTES;
         if ((bindingLength != 0 && bindingLength != StoredRecord.HASH_BYTES) || bytes.length < secretAt) {
             return null;
         }
@@ -106,8 +142,9 @@ final class RecordFormat {
         if (tombstone ? bytes.length != valueOffset || bindingLength != 0 : secretLength != 0) {
             return null;
         }
+        Bytes valueHash = bindingAt == HEADER_BYTES ? keyHash : Bytes.of(bytes, HEADER_BYTES, StoredRecord.HASH_BYTES);
         return new StoredRecord(key, valueHash, Bytes.of(bytes, valueOffset, bytes.length - valueOffset),
-                expiresAtMillis, Bytes.of(bytes, HEADER_BYTES, bindingLength), Bytes.of(bytes, secretAt, secretLength),
+                expiresAtMillis, Bytes.of(bytes, bindingAt, bindingLength), Bytes.of(bytes, secretAt, secretLength),
                 tombstone, stamp);
     }
 
@@ -125,7 +162,7 @@ final class RecordFormat {
 
     /** True when the encoded record expires at {@code expiresAtMillis}, or cannot be read at all. */
     static boolean storedExpiryMatches(byte[] bytes, long expiresAtMillis) {
-        if (bytes.length < HEADER_BYTES || bytes[0] != FORMAT_VERSION) {
+        if (bytes.length < HEADER_BYTES || (bytes[0] != FORMAT_VERSION && bytes[0] != FORMAT_VERSION_2)) {
             return true;
         }
         return ByteBuffer.wrap(bytes, 2, Long.BYTES).getLong() == expiresAtMillis;

@@ -29,14 +29,14 @@ final class RecordReads {
         this.faults = faults;
     }
 
-    /** The live record under {@code key} and {@code valueHash} (32 bytes), if any. */
-    Optional<StoredRecord> read(Id key, Bytes valueHash) {
+    /** The live record under {@code key} in {@code slot} (32 bytes), if any. */
+    Optional<StoredRecord> read(Id key, Bytes slot) {
         try {
-            byte[] bytes = rocks.db().get(rocks.values(), RecordFormat.dataKey(key, valueHash));
+            byte[] bytes = rocks.db().get(rocks.values(), RecordFormat.dataKey(key, slot));
             if (bytes == null) {
                 return Optional.empty();
             }
-            StoredRecord r = decodeOrSkip(key, valueHash, bytes);
+            StoredRecord r = decodeOrSkip(key, slot, bytes);
             return r == null || r.isExpired(clock.getAsLong()) ? Optional.empty() : Optional.of(r);
         } catch (RocksDBException e) {
             throw faults.failed("read", e);
@@ -47,11 +47,11 @@ final class RecordReads {
     List<StoredRecord> scan(Cursor from, int limit, boolean keyOnly) {
         List<StoredRecord> out = new ArrayList<>(Math.min(limit, 64));
         long nowMillis = clock.getAsLong();
-        byte[] seekKey = new byte[Id.BYTES + from.valueHashExclusive().length()];
+        byte[] seekKey = new byte[Id.BYTES + from.slotExclusive().length()];
         from.key().writeTo(seekKey, 0);
-        from.valueHashExclusive().copyTo(seekKey, Id.BYTES);
+        from.slotExclusive().copyTo(seekKey, Id.BYTES);
         try (RocksIterator it = rocks.db().newIterator(rocks.values())) {
-            // Seeking lands on the first key >= id ‖ hash; only an exact match is excluded by the cursor rule.
+            // Seeking lands on the first key >= id ‖ slot; only an exact match is excluded by the cursor rule.
             for (it.seek(seekKey); it.isValid() && out.size() < limit; it.next()) {
                 byte[] k = it.key();
                 if (Arrays.equals(k, seekKey)) {
@@ -79,12 +79,14 @@ final class RecordReads {
         return out;
     }
 
-    /** Decodes a stored record, or skips it (logged once, counted) when its bytes are not one: null then. */
-    private StoredRecord decodeOrSkip(Id key, Bytes valueHash, byte[] bytes) {
-        StoredRecord r = RecordFormat.decodeOrNull(key, valueHash, bytes);
+    /**
+     * Decodes a stored record, or skips it (logged once, counted) when its bytes are not one of this slot: null then.
+     */
+    private StoredRecord decodeOrSkip(Id key, Bytes slot, byte[] bytes) {
+        StoredRecord r = RecordFormat.decodeOrNull(key, slot, bytes);
         if (r == null) {
-            faults.skipCorrupt(Bytes.wrap(RecordFormat.dataKey(key, valueHash)),
-                    bytes.length + " bytes that do not decode");
+            faults.skipCorrupt(Bytes.wrap(RecordFormat.dataKey(key, slot)),
+                    bytes.length + " bytes that do not decode to a record of this slot");
         }
         return r;
     }

@@ -143,19 +143,18 @@ public final class RocksDbStore implements Store, AutoCloseable {
     @Override
     public void write(StoredRecord record) {
         ensureOpen();
-        byte[] dataKey = RecordFormat.dataKey(record.key(), record.valueHash());
+        Bytes slot = record.slot();
+        byte[] dataKey = RecordFormat.dataKey(record.key(), slot);
         try {
             byte[] oldBytes = db.get(rocks.values(), dataKey);
             // An undecodable old record is overwritten, which is how a corrupt entry gets repaired; if it had an
             // index entry, purgeExpired drops that when its time comes.
-            StoredRecord old = oldBytes == null
-                    ? null
-                    : RecordFormat.decodeOrNull(record.key(), record.valueHash(), oldBytes);
+            StoredRecord old = oldBytes == null ? null : RecordFormat.decodeOrNull(record.key(), slot, oldBytes);
             try (WriteBatch batch = new WriteBatch()) {
                 if (old != null) {
                     batch.delete(rocks.expiry(), RecordFormat.expiryKey(old.expiresAtMillis(), dataKey));
                 }
-                batch.put(rocks.values(), dataKey, RecordFormat.encode(record));
+                batch.put(rocks.values(), dataKey, RecordFormat.encode(record, slot));
                 batch.put(rocks.expiry(), RecordFormat.expiryKey(record.expiresAtMillis(), dataKey),
                         RecordFormat.EMPTY);
                 db.write(rocks.writeOptions(), batch);
@@ -163,7 +162,7 @@ public final class RocksDbStore implements Store, AutoCloseable {
             if (oldBytes == null) {
                 count.incrementAndGet();
             }
-            faults.overwritten(dataKey, record.key(), record.valueHash());
+            faults.overwritten(dataKey, record.key(), slot);
             faults.healed();
         } catch (RocksDBException e) {
             throw faults.failed("write", e);
@@ -231,12 +230,12 @@ public final class RocksDbStore implements Store, AutoCloseable {
     }
 
     @Override
-    public Optional<StoredRecord> read(Id key, Bytes valueHash) {
+    public Optional<StoredRecord> read(Id key, Bytes slot) {
         ensureOpen();
-        if (valueHash.length() != StoredRecord.HASH_BYTES) {
+        if (slot.length() != StoredRecord.HASH_BYTES) {
             return Optional.empty();
         }
-        return reads.read(key, valueHash);
+        return reads.read(key, slot);
     }
 
     @Override

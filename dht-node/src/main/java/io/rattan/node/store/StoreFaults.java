@@ -118,9 +118,9 @@ final class StoreFaults {
     }
 
     /** A write replaced the record under {@code dataKey}: if it was corrupt, it is repaired. */
-    void overwritten(byte[] dataKey, Id key, Bytes valueHash) {
+    void overwritten(byte[] dataKey, Id key, Bytes slot) {
         if (corruptSeen.remove(Bytes.wrap(dataKey))) {
-            log.info("store: corrupt record {} {} was overwritten by a good copy", key.shortHex(), valueHash);
+            log.info("store: corrupt record {} {} was overwritten by a good copy", key.shortHex(), slot);
         }
     }
 }

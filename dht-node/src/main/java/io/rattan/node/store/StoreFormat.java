@@ -1,6 +1,9 @@
 package io.rattan.node.store;
 
+import io.rattan.api.Bytes;
+import io.rattan.api.Id;
 import io.rattan.core.store.StoreException;
+import io.rattan.core.store.StoredRecord;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -28,11 +31,13 @@ import org.slf4j.LoggerFactory;
 final class StoreFormat {
 
     /**
-     * The format this code writes: version 3, the record layout described in {@link RecordFormat}. Version 2 had no
-     * owned records (flag bit 1), so each of its records is one of version 3 ({@link #fromVersion2}). Version 1 held
-     * a secret hash, SHA-256 of the secret alone, with values and tombstones alike (see {@link #fromVersion1}).
+     * The format this code writes: version 4, records named by {@code (key, slot)} in the layout described in
+     * {@link RecordFormat}. Version 3 named every record by its value hash, so a value with a binding and a tombstone
+     * with a secret move to their slot ({@link #fromVersion3}). Version 2 had no owned records (flag bit 1), so each
+     * of its records is one of version 3 ({@link #fromVersion2}). Version 1 held a secret hash, SHA-256 of the secret
+     * alone, with values and tombstones alike (see {@link #fromVersion1}).
      */
-    static final int CURRENT = 3;
+    static final int CURRENT = 4;
     static final byte[] KEY = "rattan.format".getBytes(StandardCharsets.UTF_8);
 
     /** One migration step: upgrades a store of version {@code v} to {@code v + 1}, keyed by {@code v}. */
@@ -41,7 +46,7 @@ final class StoreFormat {
     }
 
     static final Map<Integer, Migration> MIGRATIONS = Map.of(1, StoreFormat::fromVersion1, 2,
-            StoreFormat::fromVersion2);
+            StoreFormat::fromVersion2, 3, StoreFormat::fromVersion3);
     /** Records rewritten per write batch by a migration, so a large store migrates in bounded memory. */
     private static final int MIGRATION_BATCH_RECORDS = 1024;
 
@@ -135,6 +140,54 @@ final class StoreFormat {
      */
     static void fromVersion2(RocksDB db, List<ColumnFamilyHandle> handles) {
         log.info("store format 2 → 3: records unchanged (format 3 adds owned records)");
+    }
+
+    /**
+     * Version 3 → 4: a record whose slot is not its value hash (a value with a binding, a tombstone with a secret)
+     * moves from {@code id ‖ valueHash} to {@code id ‖ slot}, rewritten in encoding version 3 (which holds the value
+     * hash), its expiry index entry with it; each record's delete and put go in one batch. Every other record is
+     * already one of format 4 and stays. A moved record is no longer of version 2, so the step is safe to rerun; a
+     * record that does not decode stays, skipped and counted as corrupt as before.
+     */
+    static void fromVersion3(RocksDB db, List<ColumnFamilyHandle> handles) throws RocksDBException {
+        ColumnFamilyHandle values = handles.get(1);
+        ColumnFamilyHandle expiry = handles.get(2);
+        long moved = 0;
+        // The iterator reads a snapshot taken when it was made, so it never meets a record this step has moved.
+        try (RocksIterator it = db.newIterator(values);
+             WriteOptions options = new WriteOptions();
+             WriteBatch batch = new WriteBatch()) {
+            for (it.seekToFirst(); it.isValid(); it.next()) {
+                byte[] oldKey = it.key();
+                StoredRecord r = recordOfVersion2(oldKey, it.value());
+                Bytes slot = r == null ? null : r.slot();
+                if (slot == null || slot.equals(r.valueHash())) {
+                    continue;
+                }
+                byte[] newKey = RecordFormat.dataKey(r.key(), slot);
+                batch.delete(values, oldKey);
+                batch.delete(expiry, RecordFormat.expiryKey(r.expiresAtMillis(), oldKey));
+                batch.put(values, newKey, RecordFormat.encode(r, slot));
+                batch.put(expiry, RecordFormat.expiryKey(r.expiresAtMillis(), newKey), RecordFormat.EMPTY);
+                if (++moved % MIGRATION_BATCH_RECORDS == 0) {
+                    db.write(options, batch);
+                    batch.clear();
+                }
+            }
+            it.status();
+            db.write(options, batch);
+        }
+        log.info("store format 3 → 4: {} records (values with a binding, tombstones with a secret) moved to their "
+                + "slot", moved);
+    }
+
+    /** The record of encoding version 2 a store of format 3 holds under {@code dataKey}, or null if it is not one. */
+    private static StoredRecord recordOfVersion2(byte[] dataKey, byte[] bytes) {
+        if (dataKey.length != RecordFormat.DATA_KEY_BYTES) {
+            return null;
+        }
+        return RecordFormat.decodeVersion2OrNull(Id.fromBytes(dataKey, 0),
+                Bytes.of(dataKey, Id.BYTES, StoredRecord.HASH_BYTES), bytes);
     }
 
     /** One record of version 1 in the layout of version 2 (without binding or secret); null if it is not one. */

@@ -110,17 +110,18 @@ class FakeAckTest {
             byte[] secret = "the owner's secret".getBytes(StandardCharsets.UTF_8);
             Bytes value = Bytes.utf8("removed through the liar");
             Bytes hash = value.sha256();
+            Bytes slot = SecretBinding.slotOpenedBy(Bytes.wrap(secret), liarsKey, hash);
             liar.send(new Envelope(liar.contact, 5, new StoreReplicas(List.of(new ReplicaRecord(liarsKey, hash, value,
                     System.currentTimeMillis() + 600_000, SecretBinding.of(Bytes.wrap(secret), liarsKey, hash),
                     Bytes.EMPTY, false)))));
-            await().atMost(WAIT).until(() -> gateway.readStore(liarsKey, hash).get().isPresent());
+            await().atMost(WAIT).until(() -> gateway.readStore(liarsKey, slot).get().isPresent());
 
             assertThatThrownBy(() -> client.removeSync(liarsKey, hash, secret, Duration.ofMinutes(20)))
                     .as("a remove whose root is the liar")
                     .isInstanceOfSatisfying(RattanException.class, e -> assertThat(e.status())
                             .isIn(Status.UNAVAILABLE, Status.TIMEOUT));
             assertThat(removesTaken.get()).as("removes the liar answered in the root's place").isPositive();
-            assertThat(gateway.readStore(liarsKey, hash).get()).as("the value, still live")
+            assertThat(gateway.readStore(liarsKey, slot).get()).as("the value, still live")
                     .hasValueSatisfying(r -> assertThat(r.tombstone()).isFalse());
 
             Id honestKey = gateway.contact().id();
@@ -128,7 +129,8 @@ class FakeAckTest {
                     StandardCharsets.UTF_8), Duration.ofMinutes(10), secret);
             assertThat(client.removeSync(honestKey, put.valueHash(), secret, Duration.ofMinutes(20)))
                     .as("acknowledged on the root's tombstone and the liar's word").isTrue();
-            assertThat(gateway.readStore(honestKey, put.valueHash()).get()).as("the one real tombstone")
+            assertThat(gateway.readStore(honestKey, SecretBinding.slotOpenedBy(Bytes.wrap(secret), honestKey,
+                    put.valueHash())).get()).as("the one real tombstone")
                     .hasValueSatisfying(r -> assertThat(r.tombstone()).isTrue());
         }
     }

@@ -57,20 +57,23 @@ final class HostileCluster implements AutoCloseable {
         }
     }
 
-    /** The live nodes whose own store holds a live copy of {@code (key, valueHash)}. */
-    List<RattanNode> holders(Id key, Bytes valueHash) throws Exception {
-        return nodesHolding(key, valueHash, false);
+    /**
+     * The live nodes whose own store holds a live copy in {@code slot} under {@code key} (a value's hash, or for one
+     * put with a secret {@code SecretBinding.slotOpenedBy}).
+     */
+    List<RattanNode> holders(Id key, Bytes slot) throws Exception {
+        return nodesHolding(key, slot, false);
     }
 
-    /** The live nodes whose own store holds a tombstone of {@code (key, valueHash)}. */
-    List<RattanNode> tombstones(Id key, Bytes valueHash) throws Exception {
-        return nodesHolding(key, valueHash, true);
+    /** The live nodes whose own store holds a tombstone in {@code slot} under {@code key}. */
+    List<RattanNode> tombstones(Id key, Bytes slot) throws Exception {
+        return nodesHolding(key, slot, true);
     }
 
-    private List<RattanNode> nodesHolding(Id key, Bytes valueHash, boolean tombstone) throws Exception {
+    private List<RattanNode> nodesHolding(Id key, Bytes slot, boolean tombstone) throws Exception {
         List<RattanNode> holders = new ArrayList<>();
         for (RattanNode n : cluster.liveNodes()) {
-            Optional<StoredRecord> r = n.readStore(key, valueHash).get();
+            Optional<StoredRecord> r = n.readStore(key, slot).get();
             if (r.isPresent() && r.get().tombstone() == tombstone) {
                 holders.add(n);
             }

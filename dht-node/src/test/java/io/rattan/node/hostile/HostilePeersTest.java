@@ -44,6 +44,7 @@ import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.StoreAck;
 import io.rattan.core.msg.Messages.StoreReplicas;
 import io.rattan.core.msg.Messages.ValueEntry;
+import io.rattan.core.msg.SecretBinding;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.node.LocalCluster;
@@ -251,15 +252,16 @@ class HostilePeersTest {
         Id key = Id.ofName("stranger-remove");
         byte[] secret = "the putter's".getBytes(StandardCharsets.UTF_8);
         PutResult put = client.putSync(key, "kept".getBytes(StandardCharsets.UTF_8), Duration.ofMinutes(10), secret);
-        await().atMost(WAIT).until(() -> copies(key, put.valueHash()) >= 1);
-        RattanNode replica = holders(key, put.valueHash()).get(0);
+        Bytes slot = SecretBinding.slotOpenedBy(Bytes.of(secret), key, put.valueHash());
+        await().atMost(WAIT).until(() -> copies(key, slot) >= 1);
+        RattanNode replica = holders(key, slot).get(0);
         try (RawPeer stranger = prove("remover", replica)) {
             stranger.send(new Envelope(stranger.contact, 40, new RemoveReplica(key, put.valueHash(),
                     Bytes.of(secret), 600)));
             assertThat(((RemoveReplicaReply) awaitReply(stranger, MessageType.REMOVE_REPLICA_REPLY, 40).body())
                     .status()).isEqualTo(Status.UNAVAILABLE);
         }
-        assertThat(replica.readStore(key, put.valueHash()).get().orElseThrow().tombstone()).isFalse();
+        assertThat(replica.readStore(key, slot).get().orElseThrow().tombstone()).isFalse();
     }
 
     @Test
@@ -291,8 +293,9 @@ class HostilePeersTest {
         PutResult put = client.putSync(key, "removed".getBytes(StandardCharsets.UTF_8), Duration.ofMinutes(10),
                 secret);
         assertThat(client.removeSync(key, put.valueHash(), secret, Duration.ofMinutes(10))).isTrue();
-        await().atMost(WAIT).until(() -> !nodes.tombstones(key, put.valueHash()).isEmpty());
-        RattanNode replica = nodes.tombstones(key, put.valueHash()).get(0);
+        Bytes slot = SecretBinding.slotOpenedBy(Bytes.of(secret), key, put.valueHash());
+        await().atMost(WAIT).until(() -> !nodes.tombstones(key, slot).isEmpty());
+        RattanNode replica = nodes.tombstones(key, slot).get(0);
         Counter readNothing = replica.meterRegistry().get("rattan.repair.requests.refused").tag("reason", "not_member")
                 .counter();
         Counter withheld = replica.meterRegistry().get("rattan.repair.tombstones.withheld").counter();
@@ -307,7 +310,7 @@ class HostilePeersTest {
             assertThat(readNothing.count() - readNothingBefore).isGreaterThanOrEqualTo(1);
 
             stranger.send(new Envelope(stranger.contact, 41, new Digest(List.of(
-                    new DigestEntry(key, put.valueHash(), false)))));
+                    new DigestEntry(key, slot, false)))));
             awaitReply(stranger, MessageType.DIGEST_WANT, 41);
             await().atMost(WAIT).until(() -> withheld.count() - withheldBefore >= 1);
         }
@@ -527,8 +530,9 @@ class HostilePeersTest {
         awaitReply(peer, MessageType.PONG, pingId);
     }
 
-    private static int copies(Id key, Bytes valueHash) throws Exception {
-        return holders(key, valueHash).size();
+    /** Live copies in {@code slot} (a value's hash; for one put with a secret, the slot its binding names). */
+    private static int copies(Id key, Bytes slot) throws Exception {
+        return holders(key, slot).size();
     }
 
     /** Of the nodes that hold every value put, the one whose id is closest to {@code key}. */
@@ -542,8 +546,8 @@ class HostilePeersTest {
         return all.get(0);
     }
 
-    private static List<RattanNode> holders(Id key, Bytes valueHash) throws Exception {
-        return nodes.holders(key, valueHash);
+    private static List<RattanNode> holders(Id key, Bytes slot) throws Exception {
+        return nodes.holders(key, slot);
     }
 
     /** A plain TCP sink: accepts, reads and counts, never writes. */

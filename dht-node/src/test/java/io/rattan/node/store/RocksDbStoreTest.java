@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rattan.api.Bytes;
 import io.rattan.api.Id;
+import io.rattan.core.msg.SecretBinding;
 import io.rattan.core.store.ManualTestClock;
 import io.rattan.core.store.Store.Cursor;
 import io.rattan.core.store.Store;
@@ -135,6 +136,83 @@ class RocksDbStoreTest extends StoreContractTest {
         assertThat(rocks.size()).isEqualTo(2);
     }
 
+    /**
+     * The same bytes put under one key with two secrets are two records, each in its slot; the remove with one secret
+     * replaces only the value it opens; purging finds records by slot through the expiry index.
+     */
+    @Test
+    void theSameBytesUnderTwoBindingsAreTwoRecordsAndATombstoneReplacesOnlyItsOwn() {
+        RocksDbStore rocks = (RocksDbStore) store;
+        Id key = Id.ofName("shared");
+        Bytes bytes = Bytes.utf8("the same bytes");
+        Bytes secretA = Bytes.utf8("secret a");
+        StoredRecord a = bound(key, bytes, secretA, T0 + 1_000);
+        StoredRecord b = bound(key, bytes, Bytes.utf8("secret b"), T0 + 2_000);
+        rocks.write(a);
+        rocks.write(b);
+        assertThat(rocks.read(key, a.slot())).contains(a);
+        assertThat(rocks.read(key, b.slot())).contains(b);
+        assertThat(rocks.read(key, bytes.sha256())).as("nothing is named by the bare hash").isEmpty();
+        assertThat(rocks.scanKey(Cursor.atKey(key), 10)).containsExactlyInAnyOrder(a, b);
+        assertThat(rocks.size()).isEqualTo(2);
+
+        StoredRecord removeA = StoredRecord.tombstone(key, bytes.sha256(), T0 + 3_000, secretA);
+        rocks.write(removeA);
+        RocksDbStore reopened = (RocksDbStore) reopen(rocks);
+        assertThat(reopened.read(key, a.slot())).contains(removeA);
+        assertThat(reopened.read(key, b.slot())).contains(b);
+        assertThat(reopened.scanKey(Cursor.atKey(key), 10)).containsExactlyInAnyOrder(removeA, b);
+        assertThat(reopened.size()).isEqualTo(2);
+        assertThat(reopened.expiryIndexSize()).as("the tombstone took its value's index entry").isEqualTo(2);
+
+        clock.advanceMillis(2_000);
+        assertThat(reopened.purgeExpired(100)).isOne();
+        assertThat(reopened.read(key, a.slot())).contains(removeA);
+        assertThat(reopened.expiryIndexSize()).isOne();
+        clock.advanceMillis(1_000);
+        assertThat(reopened.purgeExpired(100)).isOne();
+        assertThat(reopened.size()).isZero();
+        assertThat(reopened.expiryIndexSize()).isZero();
+    }
+
+    /** Records whose slot is their hash are as small as before slots; only one named by slot holds its hash. */
+    @Test
+    void onlyARecordNamedBySlotCarriesItsValueHash() {
+        Id key = Id.ofName("k");
+        StoredRecord open = StoredRecord.value(key, Bytes.utf8("v"), T0, Bytes.EMPTY);
+        StoredRecord bound = bound(key, Bytes.utf8("v"), Bytes.utf8("s"), T0);
+        // version, flags, expiry, binding length, secret length, value
+        assertThat(RecordFormat.encode(open, open.slot())).hasSize(1 + 1 + 8 + 1 + 2 + 1);
+        assertThat(RecordFormat.encode(bound, bound.slot())).hasSize(1 + 1 + 8 + 1 + 32 + 32 + 2 + 1);
+    }
+
+    /**
+     * A record under a slot that is not its own is corrupt: the bytes of a bound value put under another slot, and
+     * under its bare hash (where a store of format 3 held it), are skipped and counted, never served.
+     */
+    @Test
+    void aRecordUnderAnotherSlotIsSkippedAsCorrupt() throws RocksDBException {
+        StoredRecord good = value("good", "v", T0 + 1_000);
+        store.write(good);
+        ((RocksDbStore) store).close();
+        Id key = Id.ofName("moved");
+        StoredRecord moved = bound(key, Bytes.utf8("v"), Bytes.utf8("s"), T0 + 1_000);
+        Bytes elsewhere = Bytes.utf8("elsewhere").sha256();
+        putRaw(RecordFormat.dataKey(key, elsewhere), RecordFormat.encode(moved, moved.slot()));
+        putRaw(RecordFormat.dataKey(key, moved.valueHash()), RecordFormat.encode(moved, moved.slot()));
+
+        RocksDbStore rocks = open();
+        assertThat(rocks.read(key, elsewhere)).isEmpty();
+        assertThat(rocks.read(key, moved.valueHash())).isEmpty();
+        assertThat(rocks.read(key, moved.slot())).isEmpty();
+        assertThat(rocks.scan(Cursor.START, 10)).containsExactly(good);
+        assertThat(rocks.corruptRecords()).isEqualTo(2);
+    }
+
+    private static StoredRecord bound(Id key, Bytes value, Bytes secret, long expiresAtMillis) {
+        return StoredRecord.value(key, value, expiresAtMillis, SecretBinding.of(secret, key, value.sha256()));
+    }
+
     @Test
     void aFullStoreFailsWritesAsFullIsUnhealthyAndRecoversWhenSpaceReturns() {
         ((RocksDbStore) store).close();
@@ -227,11 +305,12 @@ class RocksDbStoreTest extends StoreContractTest {
 
         RocksDbStore reopened = (RocksDbStore) reopen(rocks);
         assertThat(reopened.size()).isEqualTo(1);
-        assertThat(StoreFormat.recordFromVersion1(RecordFormat.encode(open))).as("rerun: format 2 is left alone")
+        assertThat(StoreFormat.recordFromVersion1(RecordFormat.encode(open, open.slot())))
+                .as("rerun: a later format is left alone")
                 .isNull();
     }
 
-    /** A store of format 2 (no owned records) opens as format 3 with every record as it was. */
+    /** A store of format 2 (no owned records) opens as the current format with every record as it was. */
     @Test
     void aStoreOfFormat2IsMigratedOnOpen() throws RocksDBException {
         StoredRecord kept = value("kept", "v", T0 + 5_000);
@@ -250,7 +329,7 @@ class RocksDbStoreTest extends StoreContractTest {
         List<ColumnFamilyHandle> again = new ArrayList<>();
         try (DBOptions options = new DBOptions();
              RocksDB db = RocksDB.open(options, dir.resolve("db").toString(), descriptors, again)) {
-            assertThat(db.get(StoreFormat.KEY)).containsExactly(0, 0, 0, 3);
+            assertThat(db.get(StoreFormat.KEY)).containsExactly(0, 0, 0, StoreFormat.CURRENT);
             again.forEach(ColumnFamilyHandle::close);
         }
     }
@@ -308,7 +387,7 @@ class RocksDbStoreTest extends StoreContractTest {
     }
 
     /** The store's column families, to open its database directly (the store must be closed). */
-    private static List<ColumnFamilyDescriptor> descriptors() {
+    static List<ColumnFamilyDescriptor> descriptors() {
         return List.of(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY),
                 new ColumnFamilyDescriptor(RocksDbHandles.VALUES_CF.getBytes(StandardCharsets.UTF_8)),
                 new ColumnFamilyDescriptor(RocksDbHandles.EXPIRY_CF.getBytes(StandardCharsets.UTF_8)));

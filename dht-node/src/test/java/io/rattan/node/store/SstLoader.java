@@ -69,8 +69,9 @@ public final class SstLoader {
             for (long i = 0; i < n; i++) {
                 StoredRecord r = StoredRecord.value(keyOf(i, n), valueOf(i, valueBytes), expiresAtMillis,
                         Bytes.EMPTY);
+                // A value without a binding: its slot is its hash.
                 byte[] dataKey = RecordFormat.dataKey(r.key(), r.valueHash());
-                values.put(dataKey, RecordFormat.encode(r));
+                values.put(dataKey, RecordFormat.encode(r, r.valueHash()));
                 // One expiry for all: the index orders by data key after it, so it too is written in order.
                 expiry.put(RecordFormat.expiryKey(expiresAtMillis, dataKey), empty);
             }

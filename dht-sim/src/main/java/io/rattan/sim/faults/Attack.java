@@ -26,10 +26,12 @@ public enum Attack {
     FORGED_VALUE("forged-value", Rule.NEVER_PUT, null),
     /**
      * A put routed through the liar is raced: the liar first puts the same bytes under the same key with a binding of
-     * its own, as a client of its own node, then passes the put on. The first binding stored owns the remove, so the
-     * putter's remove is refused (rule 2b).
+     * its own, as a client of its own node, then passes the put on. Succeeds when the first binding stored owns the
+     * bytes' remove: the putter's remove is refused (rule 2b). Defended: the same bytes under two bindings are two
+     * records, each removed by its own secret (protocol 16); the liar's own copy outlives the putter's remove, which
+     * the checker excuses ({@link Excuse#LIARS_OWN_COPY}).
      */
-    BINDING_RACE("binding-race", Rule.REMOVE_REFUSED_TO_PUTTER, null),
+    BINDING_RACE("binding-race", Rule.REMOVE_REFUSED_TO_PUTTER, PlantedBug.BINDINGS_FIRST_COME),
     /**
      * Every 30 s the liar gets the workload's keys as a client of its own node (their names are no secret) and asks
      * every node, by a repair digest that claims the values it saw live, for their tombstones, which carry the removes'

@@ -56,7 +56,7 @@ final class CopiesBackCheck {
             List<Integer> replicas = replicasOf.computeIfAbsent(p.key, diagnosis::trueReplicas);
             List<Integer> holders = new ArrayList<>();
             for (int i : replicas) {
-                if (world.store(i).read(p.key, p.hash).filter(r -> !r.tombstone()).isPresent()) {
+                if (world.store(i).read(p.key, p.slot).filter(r -> !r.tombstone()).isPresent()) {
                     holders.add(i);
                 }
             }

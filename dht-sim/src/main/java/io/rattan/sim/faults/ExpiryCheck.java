@@ -65,7 +65,7 @@ final class ExpiryCheck {
         long trueExpiryMillis = world.scheduler().epochMillis() + (latestTrueExpiryNanos - now()) / 1_000_000;
         StringBuilder b = new StringBuilder("; stamped expiry - true, expiry clock error (ms):");
         for (int i : holders) {
-            Optional<StoredRecord> r = world.store(i).read(p.key, p.hash);
+            Optional<StoredRecord> r = world.store(i).read(p.key, p.slot);
             b.append(' ').append(i).append('=')
                     .append(r.map(x -> Long.toString(x.expiresAtMillis() - trueExpiryMillis)).orElse("-"))
                     .append('/').append(world.expiryClockErrorMillis(i));

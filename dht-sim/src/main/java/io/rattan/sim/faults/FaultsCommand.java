@@ -58,8 +58,9 @@ public final class FaultsCommand implements Callable<Integer> {
             + "repair-drops-last-wanted, repair-streams-no-tombstones, page-skips-boundary, quorum-page-never-more "
             + "cas-condition-ignored (with --registers), watch-never-reads-again (with --watches), "
             + "tombstones-to-anyone (with --liars F --attacks secret-harvest), repair-scans-unbounded (with "
-            + "--liars F --attacks repair-flood), put-acks-unattributed (with --liars F --attacks fake-ack) or "
-            + "remove-acks-unattributed (with --liars F --attacks fake-remove) (default: none).")
+            + "--liars F --attacks repair-flood), put-acks-unattributed (with --liars F --attacks fake-ack), "
+            + "remove-acks-unattributed (with --liars F --attacks fake-remove) or bindings-first-come (with "
+            + "--liars F --attacks binding-race) (default: none).")
     String bug = "none";
 
     @Option(names = "--fsync", description = "Run every seed's nodes with --fsync: a write is acknowledged only "

@@ -6,7 +6,6 @@ import io.rattan.api.Id;
 import io.rattan.api.Status;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
-import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ClientPut;
 import io.rattan.core.msg.Messages.Digest;
 import io.rattan.core.msg.Messages.DigestEntry;
@@ -28,6 +27,10 @@ import io.rattan.core.msg.Messages.Routed;
 import io.rattan.core.msg.Messages.StoreAck;
 import io.rattan.core.msg.Messages.StoreReplicas;
 import io.rattan.core.msg.Messages.ValueEntry;
+import io.rattan.core.msg.Messages.Watch;
+import io.rattan.core.msg.Messages.WatchAck;
+import io.rattan.core.msg.Messages.WatchChange;
+import io.rattan.core.msg.SecretBinding;
 import io.rattan.core.net.Contact;
 import io.rattan.core.virtual.VirtualNetwork;
 import io.rattan.core.virtual.VirtualWorld;
@@ -72,15 +75,15 @@ final class LiarNodes implements VirtualNetwork.Interception {
     private final EnumMap<Attack, Long> lies = new EnumMap<>(Attack.class);
     private long failures;
     private Checker checker;
-    /** The values each harvesting liar has seen in its gets, by liar, in the order seen. */
+    /** The keys a harvesting liar watches: the workload's, whose names are no secret. */
+    private List<Id> keys = List.of();
+    /** The values each harvesting liar has learnt of (by slot), by liar, in the order seen. */
     private final Map<Integer, Set<DigestEntry>> seen = new HashMap<>();
     /** The secrets reported: a liar, and the key and value whose remove's secret reached it. */
     private final Set<Leak> leaks = new HashSet<>();
 
     private record Leak(int liar, Id key, Bytes valueHash) {
     }
-    /** The keys a harvesting liar gets: the workload's, whose names are no secret. */
-    private List<Id> keys = List.of();
 
     /** Picks {@code liars.count(n)} of the world's {@code n} nodes with {@code random}, which also forges values. */
     LiarNodes(VirtualWorld world, LinkFaultState links, Liars liars, SplittableRandom random) {
@@ -108,7 +111,7 @@ final class LiarNodes implements VirtualNetwork.Interception {
         }
     }
 
-    /** The checker the liars report the secrets they harvest to (rule 2c), and the keys they get to learn values. */
+    /** The checker the liars report the secrets they harvest to (rule 2c), and the keys they watch to learn values. */
     void checker(Checker checker, List<Id> keys) {
         this.checker = checker;
         this.keys = List.copyOf(keys);
@@ -137,6 +140,13 @@ final class LiarNodes implements VirtualNetwork.Interception {
             return false;
         }
         Message m = e.body();
+        if (lies(Attack.SECRET_HARVEST)) {
+            sawBindings(liar, m);
+            if (m instanceof WatchAck || m instanceof WatchChange) {
+                // The liar's own watches (harvest): its node has no such watch, and would end them.
+                return true;
+            }
+        }
         if (m instanceof PutRequest p) {
             boolean canRace = lies(Attack.BINDING_RACE) && !p.binding().isEmpty() && p.stamp() == null
                     && !p.origin().equals(world.contact(liar));
@@ -203,9 +213,12 @@ final class LiarNodes implements VirtualNetwork.Interception {
     }
 
     /**
-     * Every {@link #HARVEST_EVERY_NANOS}, each live liar gets the workload's keys and asks every live node for the
-     * tombstones of the values it has seen: a repair digest that claims them live, which a holder of a tombstone answers by streaming it back, secret
-     * and all, if it gives tombstones to this asker at all.
+     * Every {@link #HARVEST_EVERY_NANOS}, each live liar watches the workload's keys at every live node (as any node
+     * may: a watch's records carry their bindings, which name their slots; {@link #sawBindings}) and asks every live
+     * node for the tombstones of the values it has learnt of: a repair digest that claims them live, which a holder of
+     * a tombstone answers by streaming it back, secret and all, if it gives tombstones to this asker at all. (Before
+     * protocol 16 it learnt the values by getting the keys: a tombstone was named by the hash of the bytes a get shows;
+     * since, by the slot its binding names, which a get does not show.)
      */
     private void harvest() {
         for (int liar : indexes) {
@@ -213,7 +226,12 @@ final class LiarNodes implements VirtualNetwork.Interception {
                 continue;
             }
             for (Id key : keys) {
-                learn(liar, key);
+                for (int i : world.liveIndexes()) {
+                    if (i != liar) {
+                        send(liar, world.contact(i).address(), 0, new Watch(key, 1,
+                                (int) (2 * HARVEST_EVERY_NANOS / 1_000_000), true, Bytes.EMPTY));
+                    }
+                }
             }
             Set<DigestEntry> asked = seen.get(liar);
             if (asked.isEmpty()) {
@@ -254,21 +272,22 @@ final class LiarNodes implements VirtualNetwork.Interception {
         world.scheduler().schedule(FLOOD_EVERY_NANOS, this::flood);
     }
 
-    /** Gets {@code key} as a client of the liar's node and remembers the values it saw (their hashes), as anyone may. */
-    private void learn(int liar, Id key) {
+    /**
+     * Remembers the slots of the values put with a secret that the liar learns of (a put it routes, a copy it is sent,
+     * its watches' records): their bindings, which every node on their path and every watcher sees, name them
+     * (protocol 16), where a get shows only the bytes.
+     */
+    private void sawBindings(int liar, Message m) {
         Set<DigestEntry> known = seen.get(liar);
-        try {
-            world.node(liar).handleClient(ClientGet.of(key), reply -> {
-                if (reply instanceof GetReply g) {
-                    for (ValueEntry v : g.values()) {
-                        if (known.size() < SEEN_MAX) {
-                            known.add(new DigestEntry(key, v.value().sha256(), false));
-                        }
-                    }
-                }
-            });
-        } catch (RuntimeException ex) {
-            failures++;
+        if (m instanceof PutRequest p && !p.binding().isEmpty() && p.stamp() == null && known.size() < SEEN_MAX) {
+            known.add(new DigestEntry(p.key(), SecretBinding.slot(p.value().sha256(), p.binding()), false));
+        }
+        List<ReplicaRecord> records = m instanceof StoreReplicas s ? s.records()
+                : m instanceof WatchAck a ? a.records() : m instanceof WatchChange c ? c.records() : List.of();
+        for (ReplicaRecord r : records) {
+            if (!r.binding().isEmpty() && r.stamp() == null && known.size() < SEEN_MAX) {
+                known.add(new DigestEntry(r.key(), r.slot(), false));
+            }
         }
     }
 

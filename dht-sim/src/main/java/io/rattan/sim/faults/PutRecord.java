@@ -2,6 +2,7 @@ package io.rattan.sim.faults;
 
 import io.rattan.api.Bytes;
 import io.rattan.api.Id;
+import io.rattan.core.msg.SecretBinding;
 import java.util.List;
 import java.util.Set;
 import java.util.SortedMap;
@@ -18,6 +19,8 @@ final class PutRecord {
     final Bytes value;
     final Bytes hash;
     final Bytes secret;
+    /** Where its value and its tombstone are stored ({@code StoredRecord.slot}). */
+    final Bytes slot;
     final int ttlSeconds;
     final long startNanos;
     long ackNanos = -1;
@@ -62,6 +65,7 @@ final class PutRecord {
         this.value = value;
         this.hash = value.sha256();
         this.secret = secret;
+        this.slot = SecretBinding.slotOpenedBy(secret, key, hash);
         this.ttlSeconds = ttlSeconds;
         this.startNanos = startNanos;
     }

@@ -32,7 +32,7 @@ final class StoreOracle {
     int durableCopies(PutRecord p) {
         int n = 0;
         for (int i = 0; i < world.size(); i++) {
-            n += world.durableRecord(i, p.key, p.hash).isPresent() ? 1 : 0;
+            n += world.durableRecord(i, p.key, p.slot).isPresent() ? 1 : 0;
         }
         return n;
     }
@@ -41,7 +41,7 @@ final class StoreOracle {
     Set<Integer> recordHolders(PutRecord p) {
         Set<Integer> out = new HashSet<>();
         for (int i = 0; i < world.size(); i++) {
-            if (world.store(i).read(p.key, p.hash).isPresent()) {
+            if (world.store(i).read(p.key, p.slot).isPresent()) {
                 out.add(i);
             }
         }
@@ -55,7 +55,7 @@ final class StoreOracle {
             if (aliveOnly && !world.isAlive(i)) {
                 continue;
             }
-            Optional<StoredRecord> r = world.store(i).read(p.key, p.hash);
+            Optional<StoredRecord> r = world.store(i).read(p.key, p.slot);
             if (r.isPresent() && !r.get().tombstone()) {
                 out.add(i);
             }
@@ -72,7 +72,7 @@ final class StoreOracle {
     List<Integer> tombstoneHolders(PutRecord p) {
         List<Integer> out = new ArrayList<>();
         for (int i = 0; i < world.size(); i++) {
-            Optional<StoredRecord> r = world.store(i).read(p.key, p.hash);
+            Optional<StoredRecord> r = world.store(i).read(p.key, p.slot);
             if (r.isPresent() && r.get().tombstone()) {
                 out.add(i);
             }
@@ -88,7 +88,7 @@ final class StoreOracle {
         Bytes binding = SecretBinding.of(p.secret, p.key, p.hash);
         int n = 0;
         for (int i : world.liveIndexes()) {
-            Optional<StoredRecord> r = except.contains(i) ? Optional.empty() : world.store(i).read(p.key, p.hash);
+            Optional<StoredRecord> r = except.contains(i) ? Optional.empty() : world.store(i).read(p.key, p.slot);
             if (r.isPresent() && (r.get().tombstone() ? r.get().secret().equals(p.secret)
                     : r.get().binding().equals(binding))) {
                 n++;
@@ -97,10 +97,25 @@ final class StoreOracle {
         return n;
     }
 
+    /** Whether a live node holds {@code p}'s bytes live under another binding than its putter's (or none). */
+    boolean bytesLiveUnderAnotherBinding(PutRecord p) {
+        for (int i : world.liveIndexes()) {
+            for (StoredRecord r : world.store(i).scanKey(Store.Cursor.atKey(p.key), Integer.MAX_VALUE)) {
+                if (!r.key().equals(p.key)) {
+                    break;
+                }
+                if (!r.tombstone() && r.valueHash().equals(p.hash) && !r.slot().equals(p.slot)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     /** Remembers which nodes hold {@code p}'s tombstone now. */
     void noteTombstones(PutRecord p) {
         for (int i = 0; i < world.size(); i++) {
-            Optional<StoredRecord> r = world.store(i).read(p.key, p.hash);
+            Optional<StoredRecord> r = world.store(i).read(p.key, p.slot);
             if (r.isPresent() && r.get().tombstone()) {
                 p.tombstoneAt.putIfAbsent(i, world.scheduler().nanoTime());
             }
@@ -118,7 +133,7 @@ final class StoreOracle {
             }
             for (StoredRecord r : page) {
                 out.add(r.valueHash());
-                cursor = new Store.Cursor(r.key(), r.valueHash());
+                cursor = new Store.Cursor(r.key(), r.slot());
             }
         }
     }

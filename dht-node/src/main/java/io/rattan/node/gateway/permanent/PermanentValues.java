@@ -146,8 +146,8 @@ public final class PermanentValues implements AutoCloseable {
         return onThread(() -> {
             Kept old = kept.get(KeptValue.fileName(key, value.sha256()));
             if (old != null && !old.value.binding().equals(binding)) {
-                // As at the replicas, the value keeps the binding it was first kept with: another secret could
-                // neither end it nor keep it past its first owner's remove.
+                // The list keeps one binding of a key's bytes: the put under another secret is stored (its own
+                // record at the replicas) but not kept, so it can neither end this one nor be kept past its remove.
                 throw new KeptUnderAnotherSecret();
             }
             double more = cost(ttlSeconds) - (old == null ? 0 : cost(old.value.ttlSeconds()));
