@@ -18,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.function.Consumer;
 import java.util.function.IntToLongFunction;
 import java.util.function.Supplier;
 
@@ -202,14 +201,18 @@ final class Checker {
     }
 
     /**
+     * The run's liars: never counted among the honest holders of a value; when they {@code refuseTombstones}, nor
+     * their own live copy of a removed value as its resurrection.
+     */
+    void liars(Collection<Integer> indexes, boolean refuseTombstones) {
+        liars = Set.copyOf(indexes);
+        removed.liars(refuseTombstones ? liars : Set.of());
+    }
+
+    /**
      * Nodes that take every copy sent them and store none (liars faking acks): rule 6 owes them nothing, and, when
      * {@code answersHonest} (they forge no get answer), a get one of them answers misses what it was never given.
      */
-    /** The run's liars: never counted among the honest holders of a value. */
-    void liars(Collection<Integer> indexes) {
-        liars = Set.copyOf(indexes);
-    }
-
     void storeNothing(Collection<Integer> liars, boolean answersHonest) {
         storeNothing = Set.copyOf(liars);
         readable.storeNothing(answersHonest ? storeNothing : Set.of());
@@ -224,15 +227,15 @@ final class Checker {
      * {@code dropped}: it was routed the put itself and passed it on to no one.
      */
     void liarAcked(Id key, Bytes valueHash, int liar, boolean dropped) {
-        forPut(key, valueHash, p -> {
+        puts.forPut(key, valueHash, p -> {
             p.droppedByLiar |= dropped;
-            p.liarAckers = with(p.liarAckers, liar);
+            p.liarAckers = PutRecord.with(p.liarAckers, liar);
         });
     }
 
     /** A liar put the bytes of {@code valueHash} under {@code key} with a binding of its own, racing their put. */
     void liarRaced(Id key, Bytes valueHash) {
-        forPut(key, valueHash, p -> p.racedByLiar = true);
+        puts.forPut(key, valueHash, p -> p.racedByLiar = true);
     }
 
     /**
@@ -240,25 +243,10 @@ final class Checker {
      * {@code dropped}: it was routed the remove itself and passed it on to no one.
      */
     void liarAckedRemove(Id key, Bytes valueHash, int liar, boolean dropped) {
-        forPut(key, valueHash, p -> {
+        puts.forPut(key, valueHash, p -> {
             p.removeDroppedByLiar |= dropped;
-            p.liarRemoveAckers = with(p.liarRemoveAckers, liar);
+            p.liarRemoveAckers = PutRecord.with(p.liarRemoveAckers, liar);
         });
-    }
-
-    /** The workload's put of {@code valueHash} under {@code key} (its values are random: one put each). */
-    private void forPut(Id key, Bytes valueHash, Consumer<PutRecord> action) {
-        for (PutRecord p : puts.puts(key)) {
-            if (p.hash.equals(valueHash)) {
-                action.accept(p);
-            }
-        }
-    }
-
-    private static Set<Integer> with(Set<Integer> liars, int liar) {
-        Set<Integer> out = liars == null ? new TreeSet<>() : liars;
-        out.add(liar);
-        return out;
     }
 
     /** Rule 2c: a liar far from a key received a tombstone of it, with its remove's secret ({@link LiarNodes}). */

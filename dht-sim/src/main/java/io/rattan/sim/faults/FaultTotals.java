@@ -107,8 +107,9 @@ final class FaultTotals {
         out.printf(Locale.ROOT, "removed values returned by a get that may have read a node not yet told: %d before it "
                 + "could have been (cut off, or no tombstone holder up), %d after, at most %d ms after (bound %d s)%s%n",
                 removedCutOff, removedUntold, removedUntoldMaxMillis, Checker.TOMBSTONE_BOUND_NANOS / 1_000_000_000L,
-                excused.get(Excuse.LIARS_OWN_COPY) == 0 ? ""
-                        : "; the same bytes a liar put under its own binding: " + excused.get(Excuse.LIARS_OWN_COPY));
+                excused.get(Excuse.LIARS_OWN_COPY) + excused.get(Excuse.LIAR_KEPT_REMOVED) == 0 ? ""
+                        : "; excused: the same bytes a liar put under its own binding " + excused.get(
+                        Excuse.LIARS_OWN_COPY) + ", live on liars only " + excused.get(Excuse.LIAR_KEPT_REMOVED));
         out.printf(Locale.ROOT, "final read: %d keys, %d acknowledged values checked (%d missing after a clock fault "
                 + "on a holder, counted apart)%n", finalKeys, finalValues, finalMissesAfterClockFault);
         out.printf(Locale.ROOT, "copies back to k: %d values checked %d s after the faults stopped; %s%n",

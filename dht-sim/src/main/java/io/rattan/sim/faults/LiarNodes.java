@@ -115,7 +115,8 @@ final class LiarNodes implements VirtualNetwork.Interception {
     void checker(Checker checker, List<Id> keys) {
         this.checker = checker;
         this.keys = List.copyOf(keys);
-        checker.liars(indexes);
+        // Liars that fake acks take no copy, tombstones included, and those that fake removes write no tombstone.
+        checker.liars(indexes, lies(Attack.FAKE_ACK) || lies(Attack.FAKE_REMOVE));
         if (lies(Attack.FAKE_ACK)) {
             // With fake-empty too, a liar's empty answer may be that attack's lie: rule 1 must count it.
             checker.storeNothing(indexes, !lies(Attack.FAKE_EMPTY));

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * Every put the workload made, by value hash and by key, and what faults did to them: a clock change taints the
@@ -42,6 +43,15 @@ final class PutLedger {
     /** Every put of {@code key} so far, in the order they started. */
     List<PutRecord> puts(Id key) {
         return byKey.getOrDefault(key, List.of());
+    }
+
+    /** Runs {@code action} on the put of {@code valueHash} under {@code key} (the workload's values are random). */
+    void forPut(Id key, Bytes valueHash, Consumer<PutRecord> action) {
+        for (PutRecord p : puts(key)) {
+            if (p.hash.equals(valueHash)) {
+                action.accept(p);
+            }
+        }
     }
 
     /**

@@ -79,6 +79,13 @@ final class PutRecord {
         return ackNanos >= 0;
     }
 
+    /** {@code liars} (null: none yet) with {@code liar} added. */
+    static Set<Integer> with(Set<Integer> liars, int liar) {
+        Set<Integer> out = liars == null ? new TreeSet<>() : liars;
+        out.add(liar);
+        return out;
+    }
+
     /** The value as a violation's detail names it. */
     String name() {
         return "value " + hash.toHex().substring(0, 8) + " of key " + key.shortHex();

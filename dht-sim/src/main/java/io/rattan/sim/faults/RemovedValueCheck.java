@@ -14,7 +14,8 @@ import java.util.function.IntToLongFunction;
  * node holding the tombstone has been up and not cut from it, whichever came last. Once
  * a node held the tombstone, its holding the value live again is a resurrection. A remove whose every tombstone disk
  * faults destroyed is undone (counted, as a put lost to disk faults is): its value may come back. The same bytes
- * that a liar raced the put with, under a binding of its own, are the liar's put: they stay (excused).
+ * that a liar raced the put with, under a binding of its own, are the liar's put: they stay (excused); and a value
+ * live on liars alone is what they kept of it, refusing its tombstone, and served (excused: a liar's answer).
  */
 final class RemovedValueCheck {
 
@@ -24,6 +25,7 @@ final class RemovedValueCheck {
     private final IntToLongFunction restartedAt;
     private final GetDiagnosis diagnosis;
     private final VirtualWorld world;
+    private Set<Integer> liars = Set.of();
 
     RemovedValueCheck(VirtualWorld world, StoreOracle stores, CheckerTally tally, PartitionHistory partitions,
                       IntToLongFunction restartedAt, GetDiagnosis diagnosis) {
@@ -33,6 +35,11 @@ final class RemovedValueCheck {
         this.partitions = partitions;
         this.restartedAt = restartedAt;
         this.diagnosis = diagnosis;
+    }
+
+    /** The run's liars that refuse every tombstone they are sent (none where no liar does). */
+    void liars(Set<Integer> indexes) {
+        liars = indexes;
     }
 
     /** Get {@code g} returned {@code p}'s value. */
@@ -63,6 +70,11 @@ final class RemovedValueCheck {
             if (!p.tombstoneAt.containsKey(i)) {
                 untold.add(i);
             }
+        }
+        if (!live.isEmpty() && liars.containsAll(live)) {
+            // The removed value lives on liars only, which keep no tombstone they are sent (a liar's answer: a lie).
+            tally.excused(Excuse.LIAR_KEPT_REMOVED);
+            return;
         }
         long youngest = Long.MAX_VALUE;
         for (int i : untold) {
