@@ -2,6 +2,7 @@ package io.rattan.bench.jmh;
 
 import io.rattan.api.Bytes;
 import io.rattan.api.Id;
+import io.rattan.core.msg.SecretBinding;
 import io.rattan.core.store.MemoryStore;
 import io.rattan.core.store.Store;
 import io.rattan.core.store.StoredRecord;
@@ -45,7 +46,9 @@ import org.rocksdb.WriteOptions;
  * The stores beside raw RocksJava: {@code rocks} is {@link RocksDbStore}, {@code raw} the same operation done straight
  * on a RocksDB opened with the same options (8 MiB LRU block cache, a values column family, default write options),
  * {@code memory} is {@link MemoryStore}. Keys hold {@value #VALUES_PER_KEY} values of 1 KiB; the database starts with
- * {@value #KEYS} keys. Report the ratio rocks/raw of throughput (the inverse of the times here).
+ * {@value #KEYS} keys. Report the ratio rocks/raw of throughput (the inverse of the times here). The
+ * {@code ...WithSecret} benchmarks read {@value #BOUND_KEYS} further keys whose values were put with a secret (each
+ * holds its binding and is named by a slot that commits to it).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -57,6 +60,7 @@ public class StoreBenchmark {
 
     static final int KEYS = 20_000;
     static final int VALUES_PER_KEY = 4;
+    static final int BOUND_KEYS = 5_000;
 
     @Param({"rocks", "raw", "memory"})
     public String store;
@@ -65,6 +69,9 @@ public class StoreBenchmark {
     private Store target;
     private RawRocks raw;
     private final List<StoredRecord> records = new ArrayList<>();
+    private final List<StoredRecord> boundRecords = new ArrayList<>();
+    /** Their slots, computed once: the benchmark times the store, not the caller's hashing. */
+    private final List<Bytes> boundSlots = new ArrayList<>();
     private final SplittableRandom random = new SplittableRandom(3);
     private int next;
     private long written;
@@ -79,6 +86,15 @@ public class StoreBenchmark {
                 records.add(StoredRecord.value(key, value(), farFuture, Bytes.EMPTY));
             }
         }
+        for (int k = 0; k < BOUND_KEYS; k++) {
+            Id key = Id.random(random);
+            for (int v = 0; v < VALUES_PER_KEY; v++) {
+                Bytes value = value();
+                byte[] secret = new byte[16];
+                random.nextBytes(secret);
+                boundRecords.add(StoredRecord.value(key, value, farFuture, SecretBinding.ofValue(secret, key, value)));
+            }
+        }
         switch (store) {
             case "rocks" -> target = RocksDbStore.open(dir, System::currentTimeMillis);
             case "memory" -> target = new MemoryStore(System::currentTimeMillis);
@@ -87,6 +103,10 @@ public class StoreBenchmark {
         }
         for (StoredRecord r : records) {
             write(r);
+        }
+        for (StoredRecord r : boundRecords) {
+            write(r);
+            boundSlots.add(r.slot());
         }
     }
 
@@ -125,6 +145,10 @@ public class StoreBenchmark {
         return records.get(Math.floorMod(next++ * 7919, records.size()));
     }
 
+    private int nextBound() {
+        return Math.floorMod(next++ * 7919, boundRecords.size());
+    }
+
     /** A new 1 KiB value under a new key. */
     @Benchmark
     public long put() throws RocksDBException {
@@ -139,13 +163,33 @@ public class StoreBenchmark {
     @Benchmark
     public Object get() throws RocksDBException {
         StoredRecord r = nextRecord();
-        return raw != null ? raw.get(r) : target.read(r.key(), r.slot());
+        return read(r, r.valueHash());
     }
 
     /** Every value of one key, as a get's page reads them. */
     @Benchmark
     public int multiValueGet() {
-        StoredRecord r = nextRecord();
+        return readKey(nextRecord());
+    }
+
+    /** One value put with a secret, by key and slot. */
+    @Benchmark
+    public Object getWithSecret() throws RocksDBException {
+        int i = nextBound();
+        return read(boundRecords.get(i), boundSlots.get(i));
+    }
+
+    /** Every value of one key whose values were put with secrets. */
+    @Benchmark
+    public int multiValueGetWithSecret() {
+        return readKey(boundRecords.get(nextBound()));
+    }
+
+    private Object read(StoredRecord r, Bytes slot) throws RocksDBException {
+        return raw != null ? raw.get(r) : target.read(r.key(), slot);
+    }
+
+    private int readKey(StoredRecord r) {
         if (raw != null) {
             return raw.scanKey(r.key());
         }

@@ -22,6 +22,7 @@ class BenchmarkListTest {
         for (String benchmark : List.of("bench.jmh.CodecBenchmark.encode", "bench.jmh.CodecBenchmark.decode",
                 "bench.jmh.NextHopBenchmark.delayAware", "bench.jmh.NextHopBenchmark.rttEstimatorUpdate",
                 "bench.jmh.StoreBenchmark.put", "bench.jmh.StoreBenchmark.multiValueGet",
+                "bench.jmh.StoreBenchmark.getWithSecret", "bench.jmh.StoreBenchmark.multiValueGetWithSecret",
                 "bench.jmh.LoopbackGetBenchmark.get")) {
             int dot = benchmark.lastIndexOf('.');
             // An entry reads "<class> S <n> <generated class> S <n> <method> ...".

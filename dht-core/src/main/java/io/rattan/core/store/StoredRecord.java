@@ -27,9 +27,14 @@ import io.rattan.core.msg.SecretBinding;
  * @param stamp           an owned record's owner stamp, or null for an unowned one. An owned record's
  *                        {@code valueHash} is its slot's name (not the hash of its bytes), its expiry the signed one;
  *                        it has no binding and no secret: the owner's signature rules it (docs/owned-values.md).
+ * @param slot            the record's name under its key ({@link #slot}); null to compute it. Kept, not derived on
+ *                        each call: a page of values put with secrets would hash every one of them at every read.
+ *                        A store passes the slot it read the record under; it must be the hash for a record named by
+ *                        its hash and differ from it for one named by slot, which is all the constructor can check
+ *                        without hashing.
  */
 public record StoredRecord(Id key, Bytes valueHash, Bytes value, long expiresAtMillis, Bytes binding, Bytes secret,
-                           boolean tombstone, OwnerStamp stamp) {
+                           boolean tombstone, OwnerStamp stamp, Bytes slot) {
 
     public static final int HASH_BYTES = 32;
     /** The longest removal secret, as the wire protocol bounds it. */
@@ -57,6 +62,22 @@ public record StoredRecord(Id key, Bytes valueHash, Bytes value, long expiresAtM
         if (stamp != null && (!binding.isEmpty() || !secret.isEmpty())) {
             throw new IllegalArgumentException("an owned record holds no binding and no secret");
         }
+        if (slot == null) {
+            slot = SecretBinding.slotOf(key, valueHash, binding, secret, tombstone, stamp != null);
+        } else if (slot.equals(valueHash) != namedByHash(binding, secret, stamp)) {
+            throw new IllegalArgumentException("slot " + slot + " cannot name this record");
+        }
+    }
+
+    /** An unowned or owned record whose slot is computed from its fields. */
+    public StoredRecord(Id key, Bytes valueHash, Bytes value, long expiresAtMillis, Bytes binding, Bytes secret,
+                        boolean tombstone, OwnerStamp stamp) {
+        this(key, valueHash, value, expiresAtMillis, binding, secret, tombstone, stamp, null);
+    }
+
+    /** Whether a record is named by its value hash: owned, or with neither a binding nor a secret. */
+    private static boolean namedByHash(Bytes binding, Bytes secret, OwnerStamp stamp) {
+        return stamp != null || (binding.isEmpty() && secret.isEmpty());
     }
 
     /** An unowned record. */
@@ -75,13 +96,14 @@ public record StoredRecord(Id key, Bytes valueHash, Bytes value, long expiresAtM
     }
 
     /**
-     * The record's name under its key, what a {@link Store} holds it by ({@link SecretBinding#slot}): an owned
+     * The record's name under its key, what a {@link Store} holds it by ({@link SecretBinding#slotOf}): an owned
      * record's slot; a value's hash for a value without a binding (and a tombstone without a secret, a migrated one of
      * format 1); {@code SHA-256(valueHash ‖ binding)} for a value with one, and for the tombstone whose secret opens
      * that binding. So two puts of the same bytes with different secrets are two records.
      */
+    @Override
     public Bytes slot() {
-        return SecretBinding.slotOf(key, valueHash, binding, secret, tombstone, stamp != null);
+        return slot;
     }
 
     public boolean isOwned() {

@@ -16,7 +16,10 @@ import java.util.Arrays;
  * sequence and expiry in seconds 8 bytes each, signature 64 bytes), then the value bytes. Only a record whose slot is
  * not its value hash (a value with a binding, a tombstone with a secret) is named by slot and carries its hash; any
  * other takes its hash from the key, as in version 2, which is read too: a record of version 2 whose slot is its hash
- * is one of version 3 ({@link StoreFormat} moved the others). A record whose slot is not its key's does not decode.
+ * is one of version 3 ({@link StoreFormat} moved the others). A record that its key's slot cannot name does not decode:
+ * one named by slot under its bare hash, or one named by its hash under any other slot. Whether a record named by slot
+ * is under the very slot its binding makes is not checked on reads (a hash per record of every page): only
+ * {@link #encode} writes these bytes, with the record's own slot, and RocksDB's block checksums catch a flipped bit.
  * {@code expiry} maps {@code expiresAtMillis ‖ id ‖ slot} to nothing; the time is big-endian with its sign bit
  * flipped so that byte order is numeric order for any long. Stateless and thread-safe.
  */
@@ -96,9 +99,7 @@ final class RecordFormat {
      * they do not decode, or decode to a record of another slot.
      */
     static StoredRecord decodeOrNull(Id key, Bytes slot, byte[] bytes) {
-        StoredRecord r = decodeFields(key, slot, bytes);
-        // A record under a slot not its own would answer for a value it does not hold (or a remove it cannot open).
-        return r != null && r.slot().equals(slot) ? r : null;
+        return decodeFields(key, slot, bytes, slot);
     }
 
     /**
@@ -106,11 +107,14 @@ final class RecordFormat {
      * {@code valueHash}; null when they are not one. For the migration to format 4, which moves it to its slot.
      */
     static StoredRecord decodeVersion2OrNull(Id key, Bytes valueHash, byte[] bytes) {
-        return bytes.length > 0 && bytes[0] == FORMAT_VERSION_2 ? decodeFields(key, valueHash, bytes) : null;
+        return bytes.length > 0 && bytes[0] == FORMAT_VERSION_2 ? decodeFields(key, valueHash, bytes, null) : null;
     }
 
-    /** A record of version 2 or 3 under {@code key}, its hash {@code keyHash} unless it is named by slot; or null. */
-    private static StoredRecord decodeFields(Id key, Bytes keyHash, byte[] bytes) {
+    /**
+     * A record of version 2 or 3 under {@code key}, its hash {@code keyHash} unless it is named by slot, in
+     * {@code slot} (null: computed); or null.
+     */
+    private static StoredRecord decodeFields(Id key, Bytes keyHash, byte[] bytes, Bytes slot) {
         if (bytes.length < HEADER_BYTES || (bytes[0] != FORMAT_VERSION && bytes[0] != FORMAT_VERSION_2)) {
             return null;
         }
@@ -143,9 +147,14 @@ final class RecordFormat {
             return null;
         }
         Bytes valueHash = bindingAt == HEADER_BYTES ? keyHash : Bytes.of(bytes, HEADER_BYTES, StoredRecord.HASH_BYTES);
-        return new StoredRecord(key, valueHash, Bytes.of(bytes, valueOffset, bytes.length - valueOffset),
-                expiresAtMillis, Bytes.of(bytes, bindingAt, bindingLength), Bytes.of(bytes, secretAt, secretLength),
-                tombstone, stamp);
+        try {
+            return new StoredRecord(key, valueHash, Bytes.of(bytes, valueOffset, bytes.length - valueOffset),
+                    expiresAtMillis, Bytes.of(bytes, bindingAt, bindingLength), Bytes.of(bytes, secretAt, secretLength),
+                    tombstone, stamp, slot);
+        } catch (IllegalArgumentException e) {
+            // Named by slot under its bare hash, or by its hash under another slot: not a record of this slot.
+            return null;
+        }
     }
 
     private static OwnerStamp stamp(byte[] bytes, int at) {

@@ -187,26 +187,43 @@ class RocksDbStoreTest extends StoreContractTest {
     }
 
     /**
-     * A record under a slot that is not its own is corrupt: the bytes of a bound value put under another slot, and
-     * under its bare hash (where a store of format 3 held it), are skipped and counted, never served.
+     * A record under a slot that cannot name it is corrupt: a bound value's bytes under its bare hash (where a store
+     * of format 3 held it), a tombstone with a secret under its value's hash, and a value without a binding that
+     * carries a hash other than its slot are skipped and counted, never served.
      */
     @Test
-    void aRecordUnderAnotherSlotIsSkippedAsCorrupt() throws RocksDBException {
+    void aRecordUnderASlotThatCannotNameItIsSkippedAsCorrupt() throws RocksDBException {
         StoredRecord good = value("good", "v", T0 + 1_000);
         store.write(good);
         ((RocksDbStore) store).close();
         Id key = Id.ofName("moved");
         StoredRecord moved = bound(key, Bytes.utf8("v"), Bytes.utf8("s"), T0 + 1_000);
+        StoredRecord tombstone = StoredRecord.tombstone(key, Bytes.utf8("w").sha256(), T0 + 1_000, Bytes.utf8("s"));
+        StoredRecord open = StoredRecord.value(key, Bytes.utf8("x"), T0 + 1_000, Bytes.EMPTY);
         Bytes elsewhere = Bytes.utf8("elsewhere").sha256();
-        putRaw(RecordFormat.dataKey(key, elsewhere), RecordFormat.encode(moved, moved.slot()));
         putRaw(RecordFormat.dataKey(key, moved.valueHash()), RecordFormat.encode(moved, moved.slot()));
+        putRaw(RecordFormat.dataKey(key, tombstone.valueHash()), RecordFormat.encode(tombstone, tombstone.slot()));
+        // Written as if named by slot: it carries its hash, which is not the slot it is under.
+        putRaw(RecordFormat.dataKey(key, elsewhere), RecordFormat.encode(open, elsewhere));
 
         RocksDbStore rocks = open();
-        assertThat(rocks.read(key, elsewhere)).isEmpty();
         assertThat(rocks.read(key, moved.valueHash())).isEmpty();
         assertThat(rocks.read(key, moved.slot())).isEmpty();
+        assertThat(rocks.read(key, tombstone.valueHash())).isEmpty();
+        assertThat(rocks.read(key, elsewhere)).isEmpty();
         assertThat(rocks.scan(Cursor.START, 10)).containsExactly(good);
-        assertThat(rocks.corruptRecords()).isEqualTo(2);
+        assertThat(rocks.corruptRecords()).isEqualTo(3);
+    }
+
+    /** A record read back carries the slot it was read under, so no reader hashes its binding again. */
+    @Test
+    void aBoundRecordReadBackIsEqualToTheOneWrittenSlotIncluded() {
+        Id key = Id.ofName("k");
+        StoredRecord bound = bound(key, Bytes.utf8("v"), Bytes.utf8("s"), T0 + 1_000);
+        store.write(bound);
+        assertThat(store.read(key, bound.slot())).contains(bound);
+        assertThat(store.read(key, bound.slot()).orElseThrow().slot()).isEqualTo(bound.slot());
+        assertThat(store.scanKey(Cursor.atKey(key), 10)).containsExactly(bound);
     }
 
     private static StoredRecord bound(Id key, Bytes value, Bytes secret, long expiresAtMillis) {
