@@ -96,7 +96,7 @@ final class RecordFormat {
 
     /**
      * The record {@code bytes} encode under {@code key} in {@code slot} (its data key's last 32 bytes), or null when
-     * they do not decode, or decode to a record of another slot.
+     * they do not decode, or decode to a record that {@code slot} cannot name (the record keeps {@code slot}).
      */
     static StoredRecord decodeOrNull(Id key, Bytes slot, byte[] bytes) {
         return decodeFields(key, slot, bytes, slot);
