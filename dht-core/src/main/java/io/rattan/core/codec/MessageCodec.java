@@ -88,6 +88,8 @@ public final class MessageCodec {
      * rolling upgrade), and one speaking {@link #VERSION} accepts it.
      */
     public static final int VERSION_OLDEST = 14;
+    /** The first version whose replicas acknowledge their tombstones to a remove's gateway ({@code REMOVE_ACK}). */
+    public static final int VERSION_REMOVE_ACKS = 15;
     /** Default largest frame body: 1 MiB. */
     public static final int DEFAULT_FRAME_BYTES_MAX = 1 << 20;
     /** Largest value, in bytes. */

@@ -264,7 +264,7 @@ final class ClientRequests {
      * root's word (nodes of 14, which send none, may be in the cluster) or speaking 14 itself.
      */
     private boolean attributesRemoveAcks() {
-        return ctx.config().removeAcksRequired() && ctx.config().protocolVersion() >= MessageCodec.VERSION
+        return ctx.config().removeAcksRequired() && ctx.config().protocolVersion() >= MessageCodec.VERSION_REMOVE_ACKS
                 && !bugs.removeAcksUnattributed();
     }
 

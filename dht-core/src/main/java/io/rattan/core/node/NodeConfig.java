@@ -277,7 +277,10 @@ public record NodeConfig(
             return this;
         }
 
-        /** The protocol version the node speaks: {@link MessageCodec#VERSION}, or the one before it. */
+        /**
+         * The protocol version the node speaks: {@link MessageCodec#VERSION}, or an older one down to
+         * {@link MessageCodec#VERSION_OLDEST}.
+         */
         public Builder protocolVersion(int v) {
             protocolVersion = v;
             return this;

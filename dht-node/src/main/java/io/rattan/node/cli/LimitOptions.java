@@ -1,5 +1,6 @@
 package io.rattan.node.cli;
 
+import io.rattan.core.codec.MessageCodec;
 import io.rattan.node.limits.Limits;
 import picocli.CommandLine.Option;
 
@@ -58,7 +59,8 @@ final class LimitOptions {
 
     @Option(names = "--require-id-proof", arity = "1", paramLabel = "true|false",
             description = "Take only peers that prove their id with their key. Every protocol version this build "
-                    + "speaks (14 and 15) proves ids, so false changes nothing since 14; it is kept so that the "
+                    + "speaks (" + MessageCodec.VERSION_OLDEST + " to " + MessageCodec.VERSION + ") proves ids, so false "
+                    + "changes nothing since 14; it is kept so that the "
                     + "settings of an upgrade from 12 still start (docs/deploy.md).")
     boolean requireIdProof = true;
 
