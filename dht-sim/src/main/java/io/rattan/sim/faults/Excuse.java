@@ -15,13 +15,15 @@ public enum Excuse {
     LIAR_ANSWERED("liar-answered"),
     /**
      * Not a miss: a removed value's bytes came back from a liar's own put of them, under a binding of its own (a
-     * binding race), a put of the same bytes by someone else, not the removed value. Counted here, printed with the
-     * removed values returned.
+     * binding race), a put of the same bytes by someone else, not the removed value: every node the get read them
+     * from held them under another binding only ({@code GetDiagnosis.servedFromSlot}). Counted here, printed with
+     * the removed values returned.
      */
     LIARS_OWN_COPY("liars-own-copy"),
     /**
-     * Not a miss: a removed value came back while it lived on liars alone, which keep no tombstone they are sent (a
-     * liar's answer, as a forged value is). Counted here, printed with the removed values returned.
+     * Not a miss: a removed value came back read from liars' copies of it alone, or while it lived on liars alone,
+     * which keep no tombstone they are sent (a liar's answer, as a forged value is). Counted here, printed with the
+     * removed values returned.
      */
     LIAR_KEPT_REMOVED("liar-kept-removed");
 

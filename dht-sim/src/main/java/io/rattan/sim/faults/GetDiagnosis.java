@@ -7,8 +7,11 @@ import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.GetRequest;
+import io.rattan.core.msg.Messages.ReplicaRead;
+import io.rattan.core.msg.Messages.ReplicaReadReply;
 import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.StoreReplicas;
+import io.rattan.core.msg.Messages.ValueEntry;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.ReplicaView;
 import io.rattan.core.store.Store;
@@ -19,6 +22,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -72,6 +76,28 @@ final class GetDiagnosis {
     // Value hash -> when a copy of it was first sent to each node (0: never).
     private final Map<Bytes, long[]> copiesSent = new HashMap<>();
 
+    /**
+     * A get's answer on its way to its gateway ({@code get}), or a replica's records on their way to a node serving a
+     * quorum get: its sender, its receiver, the value hashes it carried live, and the slots its sender held live then
+     * for those hashes (for a replica read, the slots it sent). Rule 2 tells by them which copy of the same bytes a
+     * get returned: its putter's, or one under another binding.
+     */
+    record Answer(long atNanos, int from, int to, Id key, boolean get, Map<Bytes, Set<Bytes>> liveSlots) {
+    }
+
+    /** See {@link #servedFromSlot}. */
+    record Sources(Set<Integer> inSlot, boolean elsewhere) {
+    }
+
+    private final ArrayDeque<Answer> answers = new ArrayDeque<>();
+    // (asker port, request id) -> the key of a replica read on its way.
+    private final Map<Long, Id> replicaReads = new LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, Id> eldest) {
+            return size() > 10_000;
+        }
+    };
+
     GetDiagnosis(VirtualWorld world) {
         this.world = world;
         for (int i = 0; i < world.size(); i++) {
@@ -97,6 +123,26 @@ final class GetDiagnosis {
             if (key != null && node != null) {
                 served.put(r, snapshot(node, key));
                 recorded.add(new Recorded(now(), 0, r));
+                Map<Bytes, Set<Bytes>> slots = new HashMap<>();
+                for (ValueEntry v : r.values()) {
+                    slots.put(v.value().sha256(), new HashSet<>());
+                }
+                liveSlots(node, key, slots);
+                answered(new Answer(now(), node, indexOf.getOrDefault(to, -1), key, true, slots));
+            }
+        } else if (e.body() instanceof ReplicaRead r) {
+            replicaReads.put(requestKey(from, e.requestId()), r.key());
+        } else if (e.body() instanceof ReplicaReadReply r) {
+            Id key = replicaReads.get(requestKey(to, e.requestId()));
+            Integer node = indexOf.get(from);
+            if (key != null && node != null) {
+                Map<Bytes, Set<Bytes>> slots = new HashMap<>();
+                for (ReplicaRecord rec : r.records()) {
+                    if (!rec.tombstone()) {
+                        slots.computeIfAbsent(rec.valueHash(), h -> new HashSet<>()).add(rec.slot());
+                    }
+                }
+                answered(new Answer(now(), node, indexOf.getOrDefault(to, -1), key, false, slots));
             }
         } else if (e.body() instanceof StoreReplicas s) {
             Integer node = indexOf.get(to);
@@ -119,6 +165,74 @@ final class GetDiagnosis {
                 keyOfRequest.remove(r.requestKey());
             }
         }
+    }
+
+    private void answered(Answer a) {
+        while (!answers.isEmpty() && a.atNanos() - answers.peek().atNanos() > KEPT_NANOS) {
+            answers.poll();
+        }
+        answers.add(a);
+    }
+
+    /** Fills {@code slots} (value hash -> empty set) with the slots node {@code node} holds each hash live in. */
+    private void liveSlots(int node, Id key, Map<Bytes, Set<Bytes>> slots) {
+        if (slots.isEmpty()) {
+            return;
+        }
+        for (StoredRecord r : world.store(node).scanKey(Store.Cursor.atKey(key), 100_000)) {
+            if (!r.key().equals(key)) {
+                break;
+            }
+            Set<Bytes> in = r.tombstone() ? null : slots.get(r.valueHash());
+            if (in != null) {
+                in.add(r.slot());
+            }
+        }
+    }
+
+    /**
+     * Where a get of {@code key} through {@code gateway}, from {@code startNanos} until now, may have read value
+     * {@code hash}: each node whose answer to the gateway carried the hash (the gateway itself, now, when none came
+     * over the network: it answered from its own store), and each replica whose records such a node read for a
+     * quorum get carried it: the nodes among them that held it live in {@code slot}, and whether any held it live in
+     * another slot (a put of the same bytes under another binding); null when no source of it is known.
+     */
+    Sources servedFromSlot(Id key, int gateway, long startNanos, Bytes hash, Bytes slot) {
+        Set<Integer> answerers = new HashSet<>();
+        Set<Integer> inSlot = new HashSet<>();
+        boolean elsewhere = false;
+        for (Answer a : answers) {
+            if (a.get() && a.to() == gateway && a.key().equals(key) && a.atNanos() >= startNanos
+                    && a.liveSlots().containsKey(hash)) {
+                answerers.add(a.from());
+                Set<Bytes> held = a.liveSlots().get(hash);
+                if (held.contains(slot)) {
+                    inSlot.add(a.from());
+                }
+                elsewhere |= held.stream().anyMatch(s -> !s.equals(slot));
+            }
+        }
+        if (answerers.isEmpty() && gateway >= 0) {
+            Map<Bytes, Set<Bytes>> own = new HashMap<>();
+            own.put(hash, new HashSet<>());
+            liveSlots(gateway, key, own);
+            answerers.add(gateway);
+            if (own.get(hash).contains(slot)) {
+                inSlot.add(gateway);
+            }
+            elsewhere |= own.get(hash).stream().anyMatch(s -> !s.equals(slot));
+        }
+        for (Answer a : answers) {
+            if (!a.get() && answerers.contains(a.to()) && a.key().equals(key) && a.atNanos() >= startNanos
+                    && a.liveSlots().containsKey(hash)) {
+                Set<Bytes> held = a.liveSlots().get(hash);
+                if (held.contains(slot)) {
+                    inSlot.add(a.from());
+                }
+                elsewhere |= held.stream().anyMatch(s -> !s.equals(slot));
+            }
+        }
+        return inSlot.isEmpty() && !elsewhere ? null : new Sources(inSlot, elsewhere);
     }
 
     /** Whether a copy of value {@code hash} was sent to node {@code node} at or before {@code atNanos}. */

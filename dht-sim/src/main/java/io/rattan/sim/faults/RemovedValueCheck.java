@@ -15,7 +15,10 @@ import java.util.function.IntToLongFunction;
  * a node held the tombstone, its holding the value live again is a resurrection. A remove whose every tombstone disk
  * faults destroyed is undone (counted, as a put lost to disk faults is): its value may come back. The same bytes
  * that a liar raced the put with, under a binding of its own, are the liar's put: they stay (excused); and a value
- * live on liars alone is what they kept of it, refusing its tombstone, and served (excused: a liar's answer).
+ * live on liars alone is what they kept of it, refusing its tombstone, and served (excused: a liar's answer). Which
+ * copy a get read is told by the slots its sources held the bytes in ({@link GetDiagnosis#servedFromSlot}): read
+ * from another binding's slot alone, or from liars' copies of p's alone, the answer is excused whoever else still
+ * holds p's copy untold.
  */
 final class RemovedValueCheck {
 
@@ -49,6 +52,19 @@ final class RemovedValueCheck {
             return;
         }
         stores.noteTombstones(p);
+        GetDiagnosis.Sources served = diagnosis.servedFromSlot(g.key(), g.gateway(), g.startNanos(), p.hash, p.slot);
+        if (p.racedByLiar && served != null && served.inSlot().isEmpty()) {
+            // Every node the get read the bytes from held them under another binding only: another put of the same
+            // bytes (a liar's race), which p's remove does not remove, however long p's own copy lingers elsewhere
+            // (on nodes far from the key, which a digest's answer sends no tombstone, SecretGuard).
+            tally.excused(Excuse.LIARS_OWN_COPY);
+            return;
+        }
+        if (served != null && !liars.isEmpty() && liars.containsAll(served.inSlot())) {
+            // Read from a liar's own copy of p, kept against its tombstone (a liar's answer: a lie).
+            tally.excused(Excuse.LIAR_KEPT_REMOVED);
+            return;
+        }
         if (p.racedByLiar && g.liveAtStart().getOrDefault(p.hash, List.of()).isEmpty()
                 && stores.holders(p, true).isEmpty() && stores.bytesLiveUnderAnotherBinding(p)) {
             // Not p: the same bytes a liar put under its own binding, which p's remove does not remove.
