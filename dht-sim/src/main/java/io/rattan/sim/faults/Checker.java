@@ -184,7 +184,8 @@ final class Checker {
 
     /**
      * An acknowledged put lost every copy to disk faults: counted; under {@code --fsync}, rule 1b. Not a put within S
-     * of its true expiry: its other copies may have been purged rightly, and the fault took what was left.
+     * of its true expiry: its other copies may have been purged rightly, and the fault took what was left. Nor a put
+     * acknowledged on liars' word whose real copies (fewer than W) whole disks took: what the liars' acks cost.
      */
     private void lost(PutRecord p) {
         if (p.lossCounted || !p.acked() || now() >= p.earliestExpiryNanos() - S_NANOS) {
@@ -193,7 +194,7 @@ final class Checker {
         p.lossCounted = true;
         boolean powerLoss = p.diskLostAt.size() < p.lostAt.size();
         tally.countLoss(powerLoss);
-        if (fsync && p.diskLostAt.size() < writeQuorum) {
+        if (fsync && p.diskLostAt.size() < writeQuorum && (powerLoss || !p.ackedOnLiarsWord)) {
             tally.violation(Rule.LOST_UNDER_FSYNC, p.name() + " acknowledged at " + p.ackNanos / 1e9 + " s lost: "
                     + "copies destroyed on " + p.lostAt + ", whole disks only on " + p.diskLostAt + "; W = "
                     + writeQuorum);
