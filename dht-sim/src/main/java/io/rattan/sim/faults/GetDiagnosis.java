@@ -205,11 +205,7 @@ final class GetDiagnosis {
             if (a.get() && a.to() == gateway && a.key().equals(key) && a.atNanos() >= startNanos
                     && a.liveSlots().containsKey(hash)) {
                 answerers.add(a.from());
-                Set<Bytes> held = a.liveSlots().get(hash);
-                if (held.contains(slot)) {
-                    inSlot.add(a.from());
-                }
-                elsewhere |= held.stream().anyMatch(s -> !s.equals(slot));
+                elsewhere |= heldElsewhere(a.from(), a.liveSlots().get(hash), slot, inSlot);
             }
         }
         if (answerers.isEmpty() && gateway >= 0) {
@@ -217,22 +213,23 @@ final class GetDiagnosis {
             own.put(hash, new HashSet<>());
             liveSlots(gateway, key, own);
             answerers.add(gateway);
-            if (own.get(hash).contains(slot)) {
-                inSlot.add(gateway);
-            }
-            elsewhere |= own.get(hash).stream().anyMatch(s -> !s.equals(slot));
+            elsewhere |= heldElsewhere(gateway, own.get(hash), slot, inSlot);
         }
         for (Answer a : answers) {
             if (!a.get() && answerers.contains(a.to()) && a.key().equals(key) && a.atNanos() >= startNanos
                     && a.liveSlots().containsKey(hash)) {
-                Set<Bytes> held = a.liveSlots().get(hash);
-                if (held.contains(slot)) {
-                    inSlot.add(a.from());
-                }
-                elsewhere |= held.stream().anyMatch(s -> !s.equals(slot));
+                elsewhere |= heldElsewhere(a.from(), a.liveSlots().get(hash), slot, inSlot);
             }
         }
         return inSlot.isEmpty() && !elsewhere ? null : new Sources(inSlot, elsewhere);
+    }
+
+    /** Adds {@code node} to {@code inSlot} if it held the bytes in {@code slot}; whether it held them in another. */
+    private static boolean heldElsewhere(int node, Set<Bytes> held, Bytes slot, Set<Integer> inSlot) {
+        if (held.contains(slot)) {
+            inSlot.add(node);
+        }
+        return held.stream().anyMatch(s -> !s.equals(slot));
     }
 
     /** Whether a copy of value {@code hash} was sent to node {@code node} at or before {@code atNanos}. */
