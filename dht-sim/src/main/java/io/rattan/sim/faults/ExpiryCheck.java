@@ -46,6 +46,13 @@ final class ExpiryCheck {
                 accurate &= Math.abs(world.clockOffsetMillis(i)) <= Checker.S_MILLIS;
             }
         }
+        GetDiagnosis.Sources served = p.racedByLiar
+                ? diagnosis.servedFromSlot(g.key(), g.gateway(), g.startNanos(), p.hash, p.slot) : null;
+        if (served != null && served.inSlot().isEmpty()) {
+            // Every node the get read the bytes from held them under another binding only: a liar's put of them.
+            tally.excused(Excuse.LIARS_OWN_COPY_PAST_EXPIRY);
+            return;
+        }
         if (accurate) {
             tally.violation(p.clockTainted || p.stampedLate ? Rule.SERVED_PAST_EXPIRY_CLOCK : Rule.SERVED_PAST_EXPIRY,
                     p.name() + " (ttl " + p.ttlSeconds + " s) served to a get started "

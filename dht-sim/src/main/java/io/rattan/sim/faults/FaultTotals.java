@@ -116,8 +116,10 @@ final class FaultTotals {
                 copiesChecked, CopiesBackCheck.BOUND_NANOS / 1_000_000_000L, lastShortMillis < 0
                         ? "none short after the stop" : String.format(Locale.ROOT, "the last short at +%.0f s (seed %d)",
                         lastShortMillis / 1000.0, lastShortSeed));
-        out.printf(Locale.ROOT, "values served past expiry + S by nodes whose clocks were off by more than S: %d%n",
-                servedLateBeyondS);
+        out.printf(Locale.ROOT, "values served past expiry + S by nodes whose clocks were off by more than S: %d%s%n",
+                servedLateBeyondS, excused.get(Excuse.LIARS_OWN_COPY_PAST_EXPIRY) == 0 ? ""
+                        : "; excused: the same bytes a liar put later under its own binding "
+                        + excused.get(Excuse.LIARS_OWN_COPY_PAST_EXPIRY));
         if (watchesJudged + watchesReplaced > 0) {
             out.printf(Locale.ROOT, "rule 8: %d watches judged at the end (they lived to it), %d replaced when their "
                     + "gateway went away%n", watchesJudged, watchesReplaced);
