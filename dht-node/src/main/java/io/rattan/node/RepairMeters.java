@@ -14,7 +14,8 @@ import java.util.function.ToDoubleFunction;
  * ({@code rattan.repair.records.acked}), bytes ({@code rattan.repair.bytes}), dropped with a peer that left
  * ({@code rattan.repair.records.abandoned}), and the sessions running now; and what others' repair requests were
  * refused: range digests ({@code rattan.repair.requests.refused}, tag {@code reason} = not_member|busy) and the
- * tombstones a digest's answer withheld ({@code rattan.repair.tombstones.withheld}).
+ * tombstones a digest's answer withheld, or for which a replica read was refused
+ * ({@code rattan.repair.tombstones.withheld}).
  */
 final class RepairMeters {
 
@@ -41,7 +42,8 @@ final class RepairMeters {
         this.refusedBusy = refused(registry, "busy");
         this.withheld = Counter.builder("rattan.repair.tombstones.withheld")
                 .description("Tombstones (they carry the remove's secret) the answer to a peer's digest did not send "
-                        + "back: the peer is no replica of their keys in this node's view")
+                        + "back, or for which a peer's replica read was refused: the peer is no replica of their keys "
+                        + "in this node's view")
                 .register(registry);
     }
 
@@ -58,7 +60,7 @@ final class RepairMeters {
         (busy ? refusedBusy : refusedNotMember).increment();
     }
 
-    /** Tombstones a digest's answer withheld ({@code NodeListener#repairTombstonesWithheld}). */
+    /** Tombstones withheld from a peer ({@code NodeListener#repairTombstonesWithheld}). */
     void withheld(int n) {
         withheld.increment(n);
     }

@@ -83,7 +83,7 @@ final class DataPlane {
             case PUT_REQUEST, GET_REQUEST, REMOVE_REQUEST -> routed(from, e, (Routed) m);
             case STORE_REPLICAS -> writes.storeReplicas(from, e, (StoreReplicas) m);
             case REMOVE_REPLICA -> writes.removeReplica(from, e, (RemoveReplica) m);
-            case REPLICA_READ -> reply(from, e, gets.answerReplicaRead(from, (ReplicaRead) m));
+            case REPLICA_READ -> reply(from, e, gets.answerReplicaRead(from, (ReplicaRead) m, repair.secrets()));
             case WATCH -> {
                 if (joined.getAsBoolean()) {
                     reply(from, e, watchers.register(from, (Watch) m));

@@ -295,11 +295,14 @@ final class GetAnswers {
     }
 
     /**
-     * Another replica's read for a quorum get it serves: this node's records of the key, if {@code from} may replicate
-     * it here ({@link Membership#mayReplicate}, the rule a pushed copy passes); else FORBIDDEN.
+     * Another replica's read for a quorum get it serves: this node's records of the key, if {@code from} may read
+     * them ({@link Membership#mayRead}: a member of its leaf set, or a replica); else FORBIDDEN. A page holding a
+     * tombstone that {@code secrets} would not let the asker read (it carries the remove's secret: a leaf-set member
+     * that is no replica of the key nor the next, in this node's view) is refused as UNAVAILABLE, the answer of views
+     * that differ for now; the page without it would let the asker return, and repair, the value it removed.
      */
-    Message answerReplicaRead(Contact from, ReplicaRead r) {
-        if (!members.mayReplicate(r.key(), from)) {
+    Message answerReplicaRead(Contact from, ReplicaRead r, SecretGuard secrets) {
+        if (!members.mayRead(r.key(), from)) {
             return new ErrorReply(Status.FORBIDDEN, "not a replica of " + r.key().shortHex() + " in this node's view");
         }
         RecordPage page;
@@ -310,6 +313,13 @@ final class GetAnswers {
         }
         List<ReplicaRecord> wire = new ArrayList<>(page.records().size());
         for (StoredRecord s : page.records()) {
+            if (!secrets.mayRead(s, from)) {
+                ctx.listener().repairTombstonesWithheld(1);
+                log.debug("{} refuses {} a replica read of {}, which holds a remove's secret: no replica of the key "
+                        + "in this node's view", ctx.tag(), from, r.key().shortHex());
+                return new ErrorReply(Status.UNAVAILABLE, "not a replica of " + r.key().shortHex()
+                        + " in this node's view, which holds a remove's secret for it");
+            }
             wire.add(replica.toWire(s));
         }
         return new ReplicaReadReply(wire, page.more());

@@ -202,12 +202,17 @@ final class Membership {
     }
 
     /**
-     * Whether {@code sender} may hand this node copies or removals of {@code key}: a member of its leaf set (where
-     * every replica set of a key it holds lies, as views of a changing ring differ), or one of the key's replicas or
-     * the next beyond (a leaving replica hands on from there). Not a stranger, nor a member's id at another address.
+     * Whether {@code sender} may hand this node copies or removals of {@code key} unasked: a replica of the key or the
+     * next beyond (a leaving replica hands on from there), in this node's view; not another member (copies it offers
+     * are asked for: {@link SolicitedCopies}), nor a stranger, nor a member's id at another address.
      */
     boolean mayReplicate(Id key, Contact sender) {
-        return isLeafMember(sender) || replicaSetAndNext(key).contains(sender);
+        return replicaSetAndNext(key).contains(sender);
+    }
+
+    /** Whether {@code sender} may read this node's records of {@code key}: a member (views differ) or a replica. */
+    boolean mayRead(Id key, Contact sender) {
+        return isLeafMember(sender) || mayReplicate(key, sender);
     }
 
     /** A member of this node's leaf set, at the address it holds for it. */

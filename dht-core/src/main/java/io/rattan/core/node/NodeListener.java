@@ -92,8 +92,8 @@ public interface NodeListener {
     }
 
     /**
-     * The answer to a digest did not send back {@code n} tombstones (which carry the remove's secret) the asker lacks:
-     * it is no replica of their keys in this node's view.
+     * The answer to a digest did not send back {@code n} tombstones (which carry the remove's secret) the asker lacks,
+     * or a replica read was refused for one: the asker is no replica of their keys in this node's view.
      */
     default void repairTombstonesWithheld(int n) {
     }

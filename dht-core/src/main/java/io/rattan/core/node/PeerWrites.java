@@ -1,5 +1,6 @@
 package io.rattan.core.node;
 
+import io.rattan.api.Id;
 import io.rattan.api.Status;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
@@ -107,18 +108,27 @@ final class PeerWrites {
 
     /**
      * The copies (values and tombstones) {@code from} may hand this node: those of keys whose replica set, as this
-     * node sees it, holds it, or any from a leaf-set member ({@link Membership#mayReplicate}).
+     * node sees it, holds it or has it next ({@link Membership#mayReplicate}), and those this node asked it for
+     * ({@link SolicitedCopies}).
      */
     private List<ReplicaRecord> fromReplicaSet(Contact from, List<ReplicaRecord> records) {
         List<ReplicaRecord> allowed = new ArrayList<>(records.size());
+        SolicitedCopies solicited = repair.solicited();
+        // A page holds a key's records together: its replica set is ranked once.
+        Id key = null;
+        boolean replicates = false;
         for (ReplicaRecord r : records) {
-            if (members.mayReplicate(r.key(), from)) {
+            if (!r.key().equals(key)) {
+                key = r.key();
+                replicates = members.mayReplicate(key, from);
+            }
+            if (replicates || solicited.asked(from, key, r.slot())) {
                 allowed.add(r);
             }
         }
         if (allowed.size() < records.size()) {
-            log.debug("{} refuses {} of {} copies from {}, which is no replica of their keys", ctx.tag(),
-                    records.size() - allowed.size(), records.size(), from);
+            log.debug("{} refuses {} of {} copies from {}, which is no replica of their keys nor was asked for them",
+                    ctx.tag(), records.size() - allowed.size(), records.size(), from);
         }
         return allowed;
     }

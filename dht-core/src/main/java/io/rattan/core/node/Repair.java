@@ -58,6 +58,8 @@ final class Repair {
     private long failures;
     private final StrayCheck strays;
     private final RepairAnswers answers;
+    private final SecretGuard secrets;
+    private final SolicitedCopies solicited;
 
     /** @param reach what this node's view reaches around a key, shared with {@link GetAnswers} */
     Repair(NodeContext ctx, Membership members, LocalReplica replica, PlantedBugs bugs, ViewReach reach) {
@@ -68,8 +70,19 @@ final class Repair {
         this.scanTimeouts = new ScanTimeouts(ctx.config(), members);
         this.pairs = new ReplicaPairs(ctx, members);
         this.strays = new StrayCheck(ctx, members, replica, this::stream);
-        SecretGuard secrets = new SecretGuard(pairs, reach, bugs);
-        this.answers = new RepairAnswers(ctx, replica, pairs, secrets, bugs, this::stream, this::owed);
+        this.secrets = new SecretGuard(pairs, reach, bugs);
+        this.solicited = new SolicitedCopies(ctx, members);
+        this.answers = new RepairAnswers(ctx, replica, pairs, secrets, bugs, this::stream, this::owed, solicited);
+    }
+
+    /** The copies this node asked its members for, which they may hand it though no replicas of their keys. */
+    SolicitedCopies solicited() {
+        return solicited;
+    }
+
+    /** Who may be sent a tombstone, by repair and by a replica read ({@link GetAnswers#answerReplicaRead}). */
+    SecretGuard secrets() {
+        return secrets;
     }
 
     /** The leaf set changed: start repairing soon, once (a join changes the leaf set many times in a burst). */

@@ -42,6 +42,7 @@ final class RepairAnswers {
     private final LocalReplica replica;
     private final ReplicaPairs pairs;
     private final SecretGuard secrets;
+    private final SolicitedCopies solicited;
     private final PlantedBugs bugs;
     private final Function<Contact, ReplicaStream> streams;
     private final Predicate<Contact> owed;
@@ -56,8 +57,9 @@ final class RepairAnswers {
      * whether it was not due already.
      */
     RepairAnswers(NodeContext ctx, LocalReplica replica, ReplicaPairs pairs, SecretGuard secrets, PlantedBugs bugs,
-                  Function<Contact, ReplicaStream> streams, Predicate<Contact> owed) {
+                  Function<Contact, ReplicaStream> streams, Predicate<Contact> owed, SolicitedCopies solicited) {
         this.ctx = ctx;
+        this.solicited = solicited;
         this.replica = replica;
         this.pairs = pairs;
         this.secrets = secrets;
@@ -193,6 +195,7 @@ final class RepairAnswers {
             }
         }
         ctx.outbox().send(from.address(), e.requestId(), new DigestWant(want));
+        solicited.asked(from, want);
         // A tombstone carries the secret that removed its value: only a replica of the key this node can place may have
         // it. (An owned value's versions carry no secret, only the owner's signature, and go to anyone holding older.)
         int found = sendBack.size();

@@ -7,9 +7,10 @@ import io.rattan.core.testing.PlantedBugs;
 /**
  * Who may be sent a tombstone, which carries the secret that removed its value: a replica of its key or the next
  * beyond in this node's view, and only where that view holds every node closer to the key than the peer (a node
- * whose leaf set ends short of a key takes a far peer for one of its nearest). Asked by a digest's answer, where the
- * asker, not this node, chose whom to ask. (The stray check, which offers what a node holds off its replica sets, does
- * not ask it: withholding there left removed values on replicas, docs/security.md.) Owned by the node's event loop.
+ * whose leaf set ends short of a key takes a far peer for one of its nearest). Asked by a digest's answer and (without
+ * the last clause) by a replica read's, where the asker, not this node, chose whom to ask. (The stray check, which
+ * offers what a node holds off its replica sets, does not ask it: withholding there left removed values on replicas,
+ * docs/security.md.) Owned by the node's event loop.
  */
 final class SecretGuard {
 
@@ -28,9 +29,20 @@ final class SecretGuard {
      * such a tombstone only if this node places the peer among the key's replicas and the next.
      */
     boolean mayLearn(StoredRecord r, Contact peer) {
-        if (!r.tombstone() || r.isOwned() || bugs.tombstonesToAnyone()) {
-            return true;
-        }
-        return pairs.replicates(r.key(), peer) && reach.knowsAllCloser(r.key(), peer);
+        return holdsNoSecret(r) || pairs.replicates(r.key(), peer) && reach.knowsAllCloser(r.key(), peer);
+    }
+
+    /**
+     * Whether {@code peer} may read {@code r} in a quorum get's replica read: as {@link #mayLearn}, but without the
+     * view's reach. A replica whose leaf set ends short of the key cannot tell a true replica asking from a far peer;
+     * refusing both left honest quorum reads partial (docs/security.md, item 2), so such a replica answers both.
+     */
+    boolean mayRead(StoredRecord r, Contact peer) {
+        return holdsNoSecret(r) || pairs.replicates(r.key(), peer);
+    }
+
+    /** Anything but an unowned tombstone (an owned one holds no secret); anything with the planted bug. */
+    private boolean holdsNoSecret(StoredRecord r) {
+        return !r.tombstone() || r.isOwned() || bugs.tombstonesToAnyone();
     }
 }

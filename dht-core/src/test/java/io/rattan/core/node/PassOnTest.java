@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rattan.api.Bytes;
 import io.rattan.api.Id;
 import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.Messages.Digest;
+import io.rattan.core.msg.Messages.DigestEntry;
 import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.StoreReplicas;
 import io.rattan.core.store.StoredRecord;
@@ -19,7 +21,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A copy that reaches one replica of its key from outside the key's replica set (a stray check, or a node whose view
- * differs, after a partition or churn stored the put off the set) is passed on to the key's other replicas at once
+ * differs, after a partition or churn stored the put off the set), which the replica asked for in answer to the
+ * sender's digest (unasked it is refused: {@link SolicitedCopies}), is passed on to the key's other replicas at once
  * ({@link Repair#passOn}), not left for their anti-entropy turns; a copy from a fellow replica is not. A node holding
  * such a stray offers it to the key's replicas at each change of its view ({@link StrayCheck}). Anti-entropy runs
  * once a week here, so only these can spread a copy.
@@ -64,10 +67,21 @@ class PassOnTest {
     }
 
     @Test
-    void aCopyFromOutsideTheReplicaSetReachesEveryReplica() {
-        ReplicaRecord copy = hand(byCloseness.get(NODES - 1), byCloseness.get(1), "stray");
+    void aCopyFromOutsideTheReplicaSetReachesEveryReplicaOnceAsked() {
+        int outsider = byCloseness.get(NODES - 1);
+        int replica = byCloseness.get(1);
+        ReplicaRecord unasked = hand(outsider, replica, "pushed");
         world.runFor(2 * SECOND);
-        assertThat(holders(copy)).as("replicas holding a copy handed to one of them by a node outside the set")
+        assertThat(holders(unasked)).as("replicas holding a copy a member outside the set pushed unasked").isZero();
+
+        // The stray check's way: the outsider offers a digest, the replica asks for what it lacks, the copy follows.
+        Bytes value = Bytes.utf8("stray");
+        world.node(replica).receive(new Envelope(world.contact(outsider), 76, new Digest(List.of(
+                new DigestEntry(key, value.sha256(), false)))));
+        world.runFor(SECOND);
+        ReplicaRecord copy = hand(outsider, replica, "stray");
+        world.runFor(2 * SECOND);
+        assertThat(holders(copy)).as("replicas holding a copy handed to one of them, asked, by a node outside the set")
                 .isEqualTo(4);
     }
 

@@ -34,6 +34,7 @@ class QuorumReadTest extends ReplicaRig {
     private static final long MILLI = 1_000_000L;
 
     private final List<Boolean> partials = new ArrayList<>();
+    private int withheld;
 
     QuorumReadTest() {
         // Leaf-set changes are not told to the get path, as this test was built; a quorum get reads R replicas anyway.
@@ -46,6 +47,11 @@ class QuorumReadTest extends ReplicaRig {
             @Override
             public void quorumReadDone(boolean partial, int recordsRepaired) {
                 partials.add(partial);
+            }
+
+            @Override
+            public void repairTombstonesWithheld(int n) {
+                withheld += n;
             }
         };
     }
@@ -206,20 +212,36 @@ class QuorumReadTest extends ReplicaRig {
                 scheduler.epochMillis() + 1_000, SECRET);
         memory.write(x);
         memory.write(removed);
+        // Two more leaf-set members: D the next beyond the k = 4 replicas, E beyond it (no replica, nor the next).
+        Contact d = contact("8000000000000000000000000000000000000010", 5);
+        Contact e = contact("8000000000000000000000000000000000000020", 6);
+        members.heard(d);
+        members.heard(e);
 
-        Message toMember = gets.answerReplicaRead(a, new ReplicaRead(KEY, Bytes.EMPTY, 0));
+        Message toMember = gets.answerReplicaRead(a, new ReplicaRead(KEY, Bytes.EMPTY, 0), secrets);
+        Message toNext = gets.answerReplicaRead(d, new ReplicaRead(KEY, Bytes.EMPTY, 0), secrets);
+        Message toFarMember = gets.answerReplicaRead(e, new ReplicaRead(KEY, Bytes.EMPTY, 0), secrets);
         Message toStranger = gets.answerReplicaRead(contact("0000000000000000000000000000000000000007", 7),
-                new ReplicaRead(KEY, Bytes.EMPTY, 0));
+                new ReplicaRead(KEY, Bytes.EMPTY, 0), secrets);
 
         assertThat(toMember).isInstanceOf(ReplicaReadReply.class);
         assertThat(((ReplicaReadReply) toMember).records()).extracting(ReplicaRecord::tombstone)
                 .containsExactlyInAnyOrder(false, true);
         assertThat(((ReplicaReadReply) toMember).more()).isFalse();
+        assertThat(((ReplicaReadReply) toNext).records()).hasSize(2);
+        // The tombstone carries the remove's secret: a member that is no replica of the key is told its view differs.
+        assertThat(toFarMember).isEqualTo(new ErrorReply(Status.UNAVAILABLE, "not a replica of " + KEY.shortHex()
+                + " in this node's view, which holds a remove's secret for it"));
+        assertThat(withheld).isEqualTo(1);
         assertThat(toStranger).isEqualTo(new ErrorReply(Status.FORBIDDEN, "not a replica of "
                 + KEY.shortHex() + " in this node's view"));
-        Message page = gets.answerReplicaRead(a, new ReplicaRead(KEY, Bytes.EMPTY, 1));
+        Message page = gets.answerReplicaRead(a, new ReplicaRead(KEY, Bytes.EMPTY, 1), secrets);
         assertThat(((ReplicaReadReply) page).records()).hasSize(1);
         assertThat(((ReplicaReadReply) page).more()).isTrue();
+        // Values alone carry no secret: once the tombstone expired, the far member reads them.
+        scheduler.runFor(2_000 * MILLI);
+        assertThat(gets.answerReplicaRead(e, new ReplicaRead(KEY, Bytes.EMPTY, 0), secrets))
+                .isEqualTo(new ReplicaReadReply(List.of(wire(x)), false));
     }
 
     @Test

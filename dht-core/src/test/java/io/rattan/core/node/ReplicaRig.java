@@ -14,6 +14,7 @@ import io.rattan.core.node.SentLog.Sent;
 import io.rattan.core.store.ForwardingStore;
 import io.rattan.core.store.MemoryStore;
 import io.rattan.core.store.StoredRecord;
+import io.rattan.core.testing.PlantedBugs;
 import io.rattan.core.virtual.VirtualScheduler;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -51,6 +52,8 @@ abstract class ReplicaRig {
     Membership members;
     Outbox outbox;
     GetAnswers gets;
+    /** Whom this node sends tombstones, as {@link Repair} builds it. */
+    SecretGuard secrets;
 
     /**
      * @param leafSetChangesReachGets whether each change of the leaf set is told to {@link GetAnswers#leafSetChanged}
@@ -106,6 +109,7 @@ abstract class ReplicaRig {
         };
         gets = new GetAnswers(ctx, members, new LocalReplica(config, store, clock, ctx.tag()));
         wired[0] = gets;
+        secrets = new SecretGuard(new ReplicaPairs(ctx, members), gets.reach(), PlantedBugs.NONE);
         for (Contact peer : List.of(a, b, c)) {
             members.heard(peer);
         }

@@ -33,10 +33,10 @@ public enum Attack {
      */
     BINDING_RACE("binding-race", Rule.REMOVE_REFUSED_TO_PUTTER, PlantedBug.BINDINGS_FIRST_COME),
     /**
-     * Every 30 s the liar gets the workload's keys as a client of its own node (their names are no secret) and asks
-     * every node, by a repair digest that claims the values it saw live, for their tombstones, which carry the removes'
-     * secrets. Defended (completely only without faults): a tombstone goes back only to a replica of its key, or the
-     * next, that the holder's view can place (docs/testing.md, "Liars").
+     * Every 30 s the liar watches the workload's keys at every node (their names are no secret) and asks every node,
+     * by a repair digest that claims the values it saw live and by a quorum get's replica read of each key, for their
+     * tombstones, which carry the removes' secrets. Defended (completely only without faults): a tombstone goes back
+     * only to a replica of its key, or the next, that the holder's view can place (docs/testing.md, "Liars").
      */
     SECRET_HARVEST("secret-harvest", Rule.SECRET_TO_STRANGER, PlantedBug.TOMBSTONES_TO_ANYONE),
     /**

@@ -22,6 +22,8 @@ import io.rattan.core.msg.Messages.RemoveReplica;
 import io.rattan.core.msg.Messages.RemoveReplicaReply;
 import io.rattan.core.msg.Messages.RemoveReply;
 import io.rattan.core.msg.Messages.RemoveRequest;
+import io.rattan.core.msg.Messages.ReplicaRead;
+import io.rattan.core.msg.Messages.ReplicaReadReply;
 import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.Routed;
 import io.rattan.core.msg.Messages.StoreAck;
@@ -141,12 +143,8 @@ final class LiarNodes implements VirtualNetwork.Interception {
             return false;
         }
         Message m = e.body();
-        if (lies(Attack.SECRET_HARVEST)) {
-            sawBindings(liar, m);
-            if (m instanceof WatchAck || m instanceof WatchChange) {
-                // The liar's own watches (harvest): its node has no such watch, and would end them.
-                return true;
-            }
+        if (lies(Attack.SECRET_HARVEST) && harvestConsumes(liar, e, m)) {
+            return true;
         }
         if (m instanceof PutRequest p) {
             boolean canRace = lies(Attack.BINDING_RACE) && !p.binding().isEmpty() && p.stamp() == null
@@ -163,9 +161,6 @@ final class LiarNodes implements VirtualNetwork.Interception {
                 }
                 return told(Attack.FAKE_ACK);
             }
-        }
-        if (m instanceof StoreReplicas s && lies(Attack.SECRET_HARVEST)) {
-            harvested(liar, s);
         }
         if (m instanceof StoreReplicas s && lies(Attack.FAKE_ACK)) {
             send(liar, e.sender().address(), e.requestId(), new StoreAck(s.records().size()));
@@ -197,6 +192,26 @@ final class LiarNodes implements VirtualNetwork.Interception {
     }
 
     /**
+     * What a harvesting liar learns from a frame its node is sent: the values' slots, and the secrets copies and
+     * replica reads bring. True for the answers to its own watches and reads, which its node never asked for.
+     */
+    private boolean harvestConsumes(int liar, Envelope e, Message m) {
+        sawBindings(liar, m);
+        if (m instanceof WatchAck || m instanceof WatchChange) {
+            return true;
+        }
+        if (m instanceof StoreReplicas s) {
+            harvested(liar, s.records());
+        }
+        if (m instanceof ReplicaReadReply r) {
+            harvested(liar, r.records());
+            // Its own reads (harvest) are request 0; a quorum read its node serves is its node's.
+            return e.requestId() == 0;
+        }
+        return false;
+    }
+
+    /**
      * Puts {@code p}'s bytes under its key with a binding of the liar's own, as a client of the liar's node, at once:
      * started before the node routes {@code p} on, it usually reaches the root first (each message draws its own
      * delay). A node's failure here is counted where the workload counts its gateways' (it must not end the run).
@@ -217,7 +232,9 @@ final class LiarNodes implements VirtualNetwork.Interception {
      * Every {@link #HARVEST_EVERY_NANOS}, each live liar watches the workload's keys at every live node (as any node
      * may: a watch's records carry their bindings, which name their slots; {@link #sawBindings}) and asks every live
      * node for the tombstones of the values it has learnt of: a repair digest that claims them live, which a holder of
-     * a tombstone answers by streaming it back, secret and all, if it gives tombstones to this asker at all. (Before
+     * a tombstone answers by streaming it back, secret and all, if it gives tombstones to this asker at all; and reads
+     * every key's records at every live node as a quorum get's coordinator would, which a holder that takes the liar
+     * for a replica answers with its tombstones (before, any leaf-set member: {@code GetAnswers}). (Before
      * protocol 16 it learnt the values by getting the keys: a tombstone was named by the hash of the bytes a get shows;
      * since, by the slot its binding names, which a get does not show.)
      */
@@ -231,6 +248,7 @@ final class LiarNodes implements VirtualNetwork.Interception {
                     if (i != liar) {
                         send(liar, world.contact(i).address(), 0, new Watch(key, 1,
                                 (int) (2 * HARVEST_EVERY_NANOS / 1_000_000), true, Bytes.EMPTY));
+                        send(liar, world.contact(i).address(), 0, new ReplicaRead(key, Bytes.EMPTY, 0));
                     }
                 }
             }
@@ -296,8 +314,8 @@ final class LiarNodes implements VirtualNetwork.Interception {
      * Reports each remove's secret that reached a liar for a key it is far from (rule 2c), once per liar and value:
      * a stream resends what the liar's node refuses to store.
      */
-    private void harvested(int liar, StoreReplicas s) {
-        for (ReplicaRecord r : s.records()) {
+    private void harvested(int liar, List<ReplicaRecord> records) {
+        for (ReplicaRecord r : records) {
             if (r.tombstone() && !r.secret().isEmpty() && farFrom(liar, r.key())
                     && leaks.add(new Leak(liar, r.key(), r.valueHash()))) {
                 checker.secretToStranger("the secret of a remove of " + r.key().shortHex() + " reached node " + liar
