@@ -76,6 +76,9 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
     private final AtomicLong processStartToReadyMillis = new AtomicLong(-1);
     private final Counter requestsShed;
     private final Counter putAcksRefused;
+    private final Counter originUnproven;
+    private final Counter originRateLimited;
+    private final Counter originQuotaExceeded;
     private final Counter removeAcksRefused;
     private final Counter deadByProbe;
     private final Counter deadByRefusal;
@@ -121,6 +124,9 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
                 .description("Replicas' acks of a put's copy that this gateway did not count: they named another "
                         + "record than the put it sent (a hop changed the put, or lengthened its life)")
                 .register(registry);
+        this.originUnproven = originRefused(registry, "unproven");
+        this.originRateLimited = originRefused(registry, "rate_limited");
+        this.originQuotaExceeded = originRefused(registry, "quota_exceeded");
         this.removeAcksRefused = Counter.builder("rattan.remove.acks.refused")
                 .description("Acks that reached a remove's gateway and were not counted: a tombstone ack naming "
                         + "another key or value than the remove it sent, a put's ack, or one with no sender")
@@ -253,6 +259,23 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
     @Override
     public void putAckRefused() {
         putAcksRefused.increment();
+    }
+
+    private static Counter originRefused(MeterRegistry registry, String reason) {
+        return Counter.builder("rattan.origin.puts.refused")
+                .description("Puts this node, as a key's root, refused by their origin: no valid signature of it "
+                        + "(unproven), or over its rate or share here")
+                .tag("reason", reason)
+                .register(registry);
+    }
+
+    @Override
+    public void originPutRefused(Status status) {
+        switch (status) {
+            case RATE_LIMITED -> originRateLimited.increment();
+            case QUOTA_EXCEEDED -> originQuotaExceeded.increment();
+            default -> originUnproven.increment();
+        }
     }
 
     @Override

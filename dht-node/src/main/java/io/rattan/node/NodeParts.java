@@ -93,6 +93,8 @@ final class NodeParts {
     final ClientGuard clientGuard;
     final ClientGatewayServer clientGateway;
     final Contact contact;
+    /** The node's key pair: it proves the id in handshakes and signs the puts this node is the gateway of. */
+    private final NodeKey key;
     /** The values the HTTP gateway keeps alive ({@code ?permanent=true}), listed in the data directory. */
     final PermanentValues permanent;
     final HttpGateway httpGateway;
@@ -107,6 +109,7 @@ final class NodeParts {
 
     /** Opens everything and binds the three ports; on failure releases what it opened and throws. */
     NodeParts(NodeOptions options, NodeKey key) throws IOException {
+        this.key = key;
         Id id = key.id();
         String name = id.shortHex();
         try {
@@ -221,7 +224,7 @@ final class NodeParts {
             // A CSPRNG: request ids are drawn from it, and a stranger who could predict them could forge replies.
             Scheduler timers = stall == null ? scheduler : new StalledTimers(scheduler, stall);
             NodeEnv env = new NodeEnv(clock, timers, peers, storeHook.apply(offLoopStore), newSecureRandom(),
-                    RequestIds.FROM_NODE_RANDOM, namespaceDirs);
+                    RequestIds.FROM_NODE_RANDOM, namespaceDirs, key);
             List<Address> bootstrap = options.bootstrap();
             boolean named = BootstrapResolver.namesAHost(bootstrap);
             nodeOnLoop.start(options.config(), env, metrics, named ? BootstrapResolver.literals(bootstrap) : bootstrap,

@@ -28,19 +28,19 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A rolling upgrade (issue 38) on real node processes. Five nodes speaking protocol 14, the oldest this build speaks,
  * are upgraded one at a time: each is stopped gracefully (SIGTERM: it hands its values off and says goodbye) and
- * started again on its data directory, key and ports without {@code --protocol-version}, so at 16, this build's
+ * started again on its data directory, key and ports without {@code --protocol-version}, so at 17, this build's
  * newest, and
- * with {@code --require-remove-acks false}, the runbook's upgrade window (nodes of 14 send a remove's gateway no acks
- * of their tombstones).
+ * with {@code --require-remove-acks false} and {@code --require-origin-proofs false}, the runbook's upgrade window
+ * (nodes of 14 send a remove's gateway no acks of their tombstones, and sign no puts).
  * It proves that
  * <ul>
- * <li>a cluster of mixed versions keeps serving: puts through nodes at 14 and at 16 are acknowledged while a node is
- * away, an upgraded node joins through a node at 14 (the first four steps) and through one at 16 (the last), keeps
+ * <li>a cluster of mixed versions keeps serving: puts through nodes at 14 and at 17 are acknowledged while a node is
+ * away, an upgraded node joins through a node at 14 (the first four steps) and through one at 17 (the last), keeps
  * its id, and after every step each value acknowledged so far reads back exactly through the node just upgraded and
  * through a node still at 14: nothing acknowledged is lost (with the previous release's jar, protocol 15, each
  * upgraded node also migrates the store of format 3 that jar wrote to format 4);
  * <li>an upgraded node knows it speaks the older version to the old nodes ({@code rattan_peers_older_protocol}), and
- * once every node runs 16 none does: they speak 16 among themselves, and a namespace defined at one node reaches
+ * once every node runs 17 none does: they speak 17 among themselves, and a namespace defined at one node reaches
  * every node and serves its values, and a value put with a secret is removed through a node restarted without the
  * window's flag (so acknowledged on W replicas' own acks of its tombstone), and reads back as gone: a value put
  * before the upgrade, whose copies moved to the slot its binding names (each upgraded node's store migrated from
@@ -87,7 +87,7 @@ class MixedVersionProcessTest {
     }
 
     @Test
-    void aClusterUpgradedNodeByNodeFrom14To16LosesNothingAndEndsSpeaking16() throws Exception {
+    void aClusterUpgradedNodeByNodeFrom14To17LosesNothingAndEndsSpeaking17() throws Exception {
         Path nativeDir = RocksDbNativeLibrary.extractedFromClassPath(dir.resolve("native"));
         OldBuild old = OldBuild.fromEnvironment(nativeDir);
         List<String> oldArgs = new ArrayList<>(NODE_ARGS);
@@ -177,7 +177,7 @@ class MixedVersionProcessTest {
 
     /**
      * Step {@code i}: node i leaves gracefully, puts go on through the others, and node i comes back on its data
-     * directory and ports at 16, joining through node i+1 (at 14 until the last step); then everything acknowledged
+     * directory and ports at 17, joining through node i+1 (at 14 until the last step); then everything acknowledged
      * so far must read back through it and through node i+1 while that one is still at 14.
      */
     private void upgrade(int i, Path nativeDir) throws Exception {
@@ -203,9 +203,9 @@ class MixedVersionProcessTest {
         NodeProcess bootstrap = nodes.get((i + 1) % NODES);
         List<String> newArgs = new ArrayList<>(NODE_ARGS);
         // The runbook's upgrade window: nodes of 14 send a remove's gateway no acks, so the upgraded ones take the
-        // root's word until every node runs 16.
+        // root's word until every node runs 17; and they sign no puts, so the upgraded roots take unsigned ones.
         newArgs.addAll(List.of("--bootstrap", "127.0.0.1:" + bootstrap.ports().peer(), "--require-remove-acks",
-                "false"));
+                "false", "--require-origin-proofs", "false"));
         NodeProcess upgraded = NodeProcesses.restart(http, leaving, dir.resolve("node-" + i),
                 dir.resolve("node-" + i + ".log"), nativeDir, HEAP, newArgs, nodes);
         Path keyFile = dir.resolve("node-" + i).resolve(NodeKeyFile.FILE_NAME);

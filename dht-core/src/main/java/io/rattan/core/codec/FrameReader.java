@@ -12,6 +12,8 @@ import io.rattan.api.OwnerStamp;
 import io.rattan.api.RoutingMode;
 import io.rattan.api.Status;
 import io.rattan.api.ValueFilter;
+import io.rattan.core.id.NodeKey;
+import io.rattan.core.msg.Messages.IdProof;
 import io.rattan.core.msg.PutCondition;
 import io.rattan.core.net.Contact;
 import java.nio.ByteBuffer;
@@ -164,6 +166,15 @@ final class FrameReader {
     }
 
     /** An owner stamp as {@link FrameWriter#stamp} writes it; null for none. */
+    /** A proof as {@code FrameWriter#proof} writes it, or null when absent. */
+    IdProof proof() {
+        if (!bool("proof")) {
+            return null;
+        }
+        return new IdProof(fixed(NodeKey.PUBLIC_KEY_BYTES, "proof.publicKey"),
+                fixed(NodeKey.SIGNATURE_BYTES, "proof.signature"));
+    }
+
     OwnerStamp stamp() {
         int present = u8("stamp");
         if (present == 0) {

@@ -12,6 +12,8 @@ import io.rattan.api.OwnerStamp;
 import io.rattan.api.RoutingMode;
 import io.rattan.api.Status;
 import io.rattan.api.ValueFilter;
+import io.rattan.core.id.NodeKey;
+import io.rattan.core.msg.Messages.IdProof;
 import io.rattan.core.msg.PutCondition;
 import io.rattan.core.net.Contact;
 import java.util.List;
@@ -150,6 +152,19 @@ final class FrameWriter {
      * An owner stamp, or none: u8 0; or u8 1, then the owner (32 bytes), the value id, the sequence and the expiry
      * (8 bytes each) and the signature (64 bytes).
      */
+    /** A presence byte, then the public key (32 bytes) and the signature (64 bytes). */
+    void proof(IdProof p) {
+        bool(p != null);
+        if (p != null) {
+            if (p.publicKey().length() != NodeKey.PUBLIC_KEY_BYTES
+                    || p.signature().length() != NodeKey.SIGNATURE_BYTES) {
+                throw new CodecException("a proof is a 32-byte public key and a 64-byte signature");
+            }
+            fixed(p.publicKey());
+            fixed(p.signature());
+        }
+    }
+
     void stamp(OwnerStamp s) {
         if (s == null) {
             u8(0);

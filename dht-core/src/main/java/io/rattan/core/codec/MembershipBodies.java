@@ -1,6 +1,5 @@
 package io.rattan.core.codec;
 
-import io.rattan.core.id.NodeKey;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.MessageType;
 import io.rattan.core.msg.Messages.Challenge;
@@ -8,7 +7,6 @@ import io.rattan.core.msg.Messages.ChallengeAnswer;
 import io.rattan.core.msg.Messages.ClusterTerms;
 import io.rattan.core.msg.Messages.Hello;
 import io.rattan.core.msg.Messages.HopAck;
-import io.rattan.core.msg.Messages.IdProof;
 import io.rattan.core.msg.Messages.JoinInfo;
 import io.rattan.core.msg.Messages.JoinRequest;
 import io.rattan.core.msg.Messages.LeafExchange;
@@ -42,7 +40,7 @@ final class MembershipBodies implements BodyCodec {
             case CHALLENGE_ANSWER -> {
                 // Since 13: the answerer's proof of its id, none when it speaks 12; a frame of 12 carries none.
                 if (w.version() >= PROOF_SINCE) {
-                    writeProof(w, ((ChallengeAnswer) body).proof());
+                    w.proof(((ChallengeAnswer) body).proof());
                 }
             }
             case HELLO -> w.nonNegativeI32(((Hello) body).version(), "version");
@@ -79,7 +77,7 @@ final class MembershipBodies implements BodyCodec {
             case HOP_ACK -> new HopAck();
             case HELLO -> new Hello(r.nonNegativeI32("version"));
             case CHALLENGE -> new Challenge();
-            case CHALLENGE_ANSWER -> new ChallengeAnswer(r.version() >= PROOF_SINCE ? readProof(r) : null);
+            case CHALLENGE_ANSWER -> new ChallengeAnswer(r.version() >= PROOF_SINCE ? r.proof() : null);
             case WELCOME -> new Welcome();
             case LEAVE -> new Leave();
             case JOIN_REQUEST -> new JoinRequest(r.contact("joiner"), r.i64("originRequestId"), r.hops(),
@@ -100,27 +98,6 @@ final class MembershipBodies implements BodyCodec {
             w.nonNegativeI32(t.valueBytesMax(), "valueBytesMax");
             w.nonNegativeI32(t.ttlSecondsMax(), "ttlSecondsMax");
         }
-    }
-
-    /** A presence byte, then the public key (32 bytes) and the signature (64 bytes). */
-    private static void writeProof(FrameWriter w, IdProof p) {
-        w.bool(p != null);
-        if (p != null) {
-            if (p.publicKey().length() != NodeKey.PUBLIC_KEY_BYTES
-                    || p.signature().length() != NodeKey.SIGNATURE_BYTES) {
-                throw new CodecException("a proof is a 32-byte public key and a 64-byte signature");
-            }
-            w.fixed(p.publicKey());
-            w.fixed(p.signature());
-        }
-    }
-
-    private static IdProof readProof(FrameReader r) {
-        if (!r.bool("proof")) {
-            return null;
-        }
-        return new IdProof(r.fixed(NodeKey.PUBLIC_KEY_BYTES, "proof.publicKey"),
-                r.fixed(NodeKey.SIGNATURE_BYTES, "proof.signature"));
     }
 
     private static ClusterTerms readTerms(FrameReader r) {

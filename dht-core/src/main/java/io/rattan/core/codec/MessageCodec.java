@@ -82,7 +82,7 @@ import java.util.Objects;
 public final class MessageCodec {
 
     /** The newest protocol version, carried in the first byte of every frame this build writes by default. */
-    public static final int VERSION = 16;
+    public static final int VERSION = 17;
     /**
      * The oldest protocol version this build can still speak: a node or client may be told to speak it (during a
      * rolling upgrade), and one speaking {@link #VERSION} accepts it.
@@ -90,6 +90,8 @@ public final class MessageCodec {
     public static final int VERSION_OLDEST = 14;
     /** The first version whose replicas acknowledge their tombstones to a remove's gateway ({@code REMOVE_ACK}). */
     public static final int VERSION_REMOVE_ACKS = 15;
+    /** The first version whose puts carry their origin's signature, which a key's root requires. */
+    public static final int VERSION_ORIGIN_PROOFS = 17;
     /** Default largest frame body: 1 MiB. */
     public static final int DEFAULT_FRAME_BYTES_MAX = 1 << 20;
     /** Largest value, in bytes. */
@@ -181,7 +183,8 @@ public final class MessageCodec {
     /**
      * The oldest version this codec accepts: {@link #VERSION_OLDEST}, whatever version it writes. Versions 15 and 16
      * share every byte (16 changed what a digest entry names and who may remove what, docs/protocol.md), so a node of
-     * 16 still reads 14, as one of 15 does: each upgrade needs no more than one version back.
+     * 16 still reads 14, as one of 15 does: each upgrade needs no more than one version back. 17 adds one field at the
+     * end of a put (its origin's signature), read as absent from older frames, so it reads 14 too.
      */
     public int oldestAccepted() {
         return VERSION_OLDEST;

@@ -49,6 +49,9 @@ final class RequestBodies implements BodyCodec {
                 w.hops(m.hops());
                 w.stamp(m.stamp());
                 w.condition(m.condition());
+                if (w.version() >= MessageCodec.VERSION_ORIGIN_PROOFS) {
+                    w.proof(m.originProof());
+                }
             }
             case GET_REQUEST -> {
                 GetRequest m = (GetRequest) body;
@@ -123,7 +126,7 @@ final class RequestBodies implements BodyCodec {
             case PUT_REQUEST -> new PutRequest(r.id("key"), r.bytes(VALUE_BYTES_MAX, "value"),
                     r.nonNegativeI32("ttlSeconds"), r.nonNegativeI64("expiresAtMillis"),
                     r.bytes(HASH_BYTES_MAX, "binding"), r.contact("origin"), r.i64("originRequestId"), r.hops(),
-                    r.stamp(), r.condition());
+                    r.stamp(), r.condition(), r.version() >= MessageCodec.VERSION_ORIGIN_PROOFS ? r.proof() : null);
             case GET_REQUEST -> new GetRequest(r.id("key"), r.routing(), r.nonNegativeI32("maxValues"),
                     r.bytes(HASH_BYTES_MAX, "placemark"), r.contact("origin"), r.i64("originRequestId"), r.hops(),
                     r.bool("wantHolders"), readCost(r), r.nonNegativeI32("readQuorum"), r.filter());

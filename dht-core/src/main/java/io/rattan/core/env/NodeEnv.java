@@ -1,5 +1,6 @@
 package io.rattan.core.env;
 
+import io.rattan.core.id.NodeKey;
 import io.rattan.core.store.NamespaceStores;
 import io.rattan.core.store.Store;
 import java.util.random.RandomGenerator;
@@ -11,25 +12,14 @@ import java.util.random.RandomGenerator;
  * @param random     every random choice the node makes
  * @param requestIds how its request ids are drawn from {@code random}
  * @param namespaces the other namespaces' stores and the definitions the node keeps
+ * @param key        the node's key pair, whose id is the node's: it signs the puts this node is the gateway of
  */
 public record NodeEnv(Clock clock, Scheduler scheduler, Transport transport, Store store, RandomGenerator random,
-                      RequestIds requestIds, NamespaceStores namespaces) {
-
-    /** A node that draws each request id from {@code random} ({@link RequestIds#FROM_NODE_RANDOM}). */
-    public NodeEnv(Clock clock, Scheduler scheduler, Transport transport, Store store, RandomGenerator random) {
-        this(clock, scheduler, transport, store, random, RequestIds.FROM_NODE_RANDOM);
-    }
-
-    /** A node whose other namespaces live in memory ({@link NamespaceStores#inMemory}). */
-    public NodeEnv(Clock clock, Scheduler scheduler, Transport transport, Store store, RandomGenerator random,
-                   RequestIds requestIds) {
-        this(clock, scheduler, transport, store, random, requestIds,
-                clock == null ? null : NamespaceStores.inMemory(clock::epochMillis));
-    }
+                      RequestIds requestIds, NamespaceStores namespaces, NodeKey key) {
 
     public NodeEnv {
         if (clock == null || scheduler == null || transport == null || store == null || random == null
-                || requestIds == null || namespaces == null) {
+                || requestIds == null || namespaces == null || key == null) {
             throw new IllegalArgumentException("every door of a node must be given");
         }
     }

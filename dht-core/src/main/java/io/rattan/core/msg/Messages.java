@@ -9,6 +9,7 @@ import io.rattan.api.OwnerStamp;
 import io.rattan.api.RoutingMode;
 import io.rattan.api.Status;
 import io.rattan.api.ValueFilter;
+import io.rattan.core.id.NodeKey;
 import io.rattan.core.msg.Messages.ClientGet;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.net.Contact;
@@ -220,15 +221,19 @@ public final class Messages {
      * <p>An owned value carries its owner's {@code stamp} (null: unowned), whose signed expiry is its
      * {@code expiresAtMillis}; it has no binding and no TTL of its own (0), and may carry a {@code condition} that
      * the root checks (protocol version 8); with an empty value it is the owner's remove.
+     *
+     * <p>{@code originProof} (protocol 17; null: none) is the origin's public key and its signature over what the
+     * put carries ({@code PutOrigins}), by which the key's root knows whom to count the put against, whoever passed
+     * it on.
      */
     public record PutRequest(Id key, Bytes value, int ttlSeconds, long expiresAtMillis, Bytes binding, Contact origin,
-                             long originRequestId, int hops, OwnerStamp stamp, PutCondition condition)
-            implements Message, Routed {
-        /** An unowned put. */
+                             long originRequestId, int hops, OwnerStamp stamp, PutCondition condition,
+                             IdProof originProof) implements Message, Routed {
+        /** An unowned put, unsigned. */
         public PutRequest(Id key, Bytes value, int ttlSeconds, long expiresAtMillis, Bytes binding, Contact origin,
                           long originRequestId, int hops) {
             this(key, value, ttlSeconds, expiresAtMillis, binding, origin, originRequestId, hops, null,
-                    PutCondition.NONE);
+                    PutCondition.NONE, null);
         }
 
         public MessageType type() {
@@ -238,12 +243,28 @@ public final class Messages {
         /** This put with {@code ttl} seconds left (a gateway's second try). */
         public PutRequest withTtlSeconds(int ttl) {
             return new PutRequest(key, value, ttl, expiresAtMillis, binding, origin, originRequestId, hops, stamp,
-                    condition);
+                    condition, originProof);
+        }
+
+        /** This put with {@code proof} as its origin's (none: null). */
+        public PutRequest withOriginProof(IdProof proof) {
+            return new PutRequest(key, value, ttlSeconds, expiresAtMillis, binding, origin, originRequestId, hops,
+                    stamp, condition, proof);
+        }
+
+        /** This put signed by {@code key}, its origin's, for {@code namespace} ({@code PutOrigins}). */
+        public PutRequest signedBy(NodeKey key, String namespace) {
+            return PutOrigins.signed(key, namespace, this);
+        }
+
+        /** Whether this put carries its origin's valid signature for {@code namespace} ({@code PutOrigins}). */
+        public boolean originProven(String namespace) {
+            return PutOrigins.proven(namespace, this);
         }
 
         public PutRequest nextHop() {
             return new PutRequest(key, value, ttlSeconds, expiresAtMillis, binding, origin, originRequestId, hops + 1,
-                    stamp, condition);
+                    stamp, condition, originProof);
         }
     }
 

@@ -283,7 +283,7 @@ final class ClientRequests {
                 long expiresAt = p.stamp() != null ? p.stamp().expiresAtMillis()
                         : ctx.clock().epochMillis() + p.ttlSeconds() * 1000L;
                 return new PutRequest(p.key(), p.value(), p.ttlSeconds(), expiresAt, p.binding(), ctx.self(), id, 0,
-                        p.stamp(), p.condition());
+                        p.stamp(), p.condition(), null).signedBy(ctx.key(), ctx.config().namespace());
             }
             case CLIENT_GET -> {
                 ClientGet g = (ClientGet) request;

@@ -69,7 +69,7 @@ public final class Node {
      * world builds one. The real node has no flag that reaches this constructor.
      */
     public Node(NodeConfig config, Contact self, NodeEnv env, NodeListener listener, PlantedBugs bugs) {
-        this.ctx = new NodeContext(self, config, env.clock(), env.scheduler(), env.random(), listener);
+        this.ctx = new NodeContext(self, config, env.clock(), env.scheduler(), env.random(), listener, env.key());
         this.members = new Membership(ctx, this::leafSetChanged, this::answersResumed);
         this.outbox = new Outbox(ctx, env.transport(), env.requestIds(), members::sampleRtt);
         ctx.attach(outbox);

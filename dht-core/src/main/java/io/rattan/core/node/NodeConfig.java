@@ -39,6 +39,7 @@ import io.rattan.core.msg.NamespaceDefinition;
  * @param removeAcksRequired         a remove through this gateway is acknowledged only on W replicas' own acks of
  *                                   its tombstone; false only while nodes of protocol 14, which send none, are in the
  *                                   cluster (a rolling upgrade): the root's word is then taken
+ * @param origin                     what this node, as a key's root, takes from one put's origin on the peer port
  */
 public record NodeConfig(
         int leafSetHalf,
@@ -62,7 +63,8 @@ public record NodeConfig(
         String namespace,
         int protocolVersion,
         boolean putAcksRequired,
-        boolean removeAcksRequired) {
+        boolean removeAcksRequired,
+        OriginLimits origin) {
 
     /** The default of {@link #idsPerIp}: two nodes per host, as an operator may run, and no more. */
     public static final int IDS_PER_IP_DEFAULT = 2;
@@ -87,6 +89,7 @@ public record NodeConfig(
         require(digestEntriesMax >= 1 && digestEntriesMax <= 4096, "digestEntriesMax must be 1..4096");
         require(idsPerIp == -1 || idsPerIp >= 1, "idsPerIp must be -1 (no bound) or at least 1");
         require(watch != null, "watch limits must be given");
+        require(origin != null, "origin limits must be given");
         require(NamespaceDefinition.validName(namespace), "namespace must be a namespace's name");
         require(MessageCodec.isSpoken(protocolVersion), "protocolVersion must be " + MessageCodec.VERSION_OLDEST
                 + ".." + MessageCodec.VERSION);
@@ -188,6 +191,7 @@ public record NodeConfig(
         private int protocolVersion = MessageCodec.VERSION;
         private boolean putAcksRequired = true;
         private boolean removeAcksRequired = true;
+        private OriginLimits origin = OriginLimits.DEFAULTS;
 
         private Builder() {
         }
@@ -215,6 +219,7 @@ public record NodeConfig(
             protocolVersion = c.protocolVersion;
             putAcksRequired = c.putAcksRequired;
             removeAcksRequired = c.removeAcksRequired;
+            origin = c.origin;
         }
 
         public Builder leafSetHalf(int v) {
@@ -298,6 +303,12 @@ public record NodeConfig(
             return this;
         }
 
+        /** What this node, as a key's root, takes from one put's origin. */
+        public Builder origin(OriginLimits v) {
+            origin = v;
+            return this;
+        }
+
         /** The bounds of watches. */
         public Builder watch(WatchLimits v) {
             watch = v;
@@ -310,7 +321,7 @@ public record NodeConfig(
                     pageValuesMax, pageBytesMax, leafExchangeIntervalMillis, antiEntropyIntervalMillis,
                     purgeIntervalMillis, requestTimeoutMillis, rtoInitialMillis, rtoMinMillis, rtoMaxMillis,
                     digestEntriesMax, idsPerIp, watch, namespace, protocolVersion, putAcksRequired,
-                    removeAcksRequired);
+                    removeAcksRequired, origin);
         }
     }
 }

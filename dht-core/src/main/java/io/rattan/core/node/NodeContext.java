@@ -2,6 +2,7 @@ package io.rattan.core.node;
 
 import io.rattan.core.env.Clock;
 import io.rattan.core.env.Scheduler;
+import io.rattan.core.id.NodeKey;
 import io.rattan.core.net.Contact;
 import java.util.random.RandomGenerator;
 
@@ -21,6 +22,7 @@ final class NodeContext {
     private final Scheduler scheduler;
     private final RandomGenerator random;
     private final NodeListener listener;
+    private final NodeKey key;
     private final String tag;
     private Outbox outbox;
     private boolean stopped;
@@ -28,8 +30,9 @@ final class NodeContext {
     private final NodeContext node;
 
     NodeContext(Contact self, NodeConfig config, Clock clock, Scheduler scheduler, RandomGenerator random,
-                NodeListener listener) {
+                NodeListener listener, NodeKey key) {
         this.self = self;
+        this.key = key;
         this.config = config;
         this.clock = clock;
         this.scheduler = scheduler;
@@ -41,6 +44,7 @@ final class NodeContext {
 
     private NodeContext(NodeContext node, String namespace, NodeConfig config) {
         this.self = node.self;
+        this.key = node.key;
         this.config = config;
         this.clock = node.clock;
         this.scheduler = node.scheduler;
@@ -71,6 +75,11 @@ final class NodeContext {
 
     Contact self() {
         return self;
+    }
+
+    /** The node's key pair, whose id is {@link #self}'s: it signs the puts this node is the gateway of. */
+    NodeKey key() {
+        return key;
     }
 
     NodeConfig config() {

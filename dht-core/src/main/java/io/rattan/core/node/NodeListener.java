@@ -102,6 +102,13 @@ public interface NodeListener {
     default void messageSent(MessageType type) {
     }
 
+    /**
+     * This node, as a key's root, refused a put by its origin ({@code OriginMeter}): {@code FORBIDDEN} (the origin's
+     * signature did not hold), {@code RATE_LIMITED} or {@code QUOTA_EXCEEDED} (the origin's rate or share was spent).
+     */
+    default void originPutRefused(Status status) {
+    }
+
     /** A {@code PutAck} reached this gateway that names another record than its put sent, or no sender. */
     default void putAckRefused() {
     }

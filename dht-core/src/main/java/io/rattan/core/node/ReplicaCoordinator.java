@@ -45,6 +45,7 @@ final class ReplicaCoordinator {
     private final Consumer<Contact> missedCopy;
     /** The gateways that watch keys here, told of what this node writes as root. */
     private final Watchers watchers;
+    private final OriginMeter origins;
 
     ReplicaCoordinator(NodeContext ctx, Membership members, LocalReplica replica) {
         this(ctx, members, replica, PlantedBugs.NONE, c -> { }, new Watchers(ctx, members, replica));
@@ -58,6 +59,9 @@ final class ReplicaCoordinator {
         this.replica = replica;
         this.bugs = bugs;
         this.missedCopy = missedCopy;
+        OriginLimits limits = ctx.config().origin();
+        this.origins = new OriginMeter(bugs.originsUnchecked()
+                ? new OriginLimits(false, limits.putsPerSecond(), limits.storageBytes()) : limits, ctx.clock());
     }
 
     /**
@@ -68,6 +72,14 @@ final class ReplicaCoordinator {
      * smaller W (a one-node trial with W = 1), so a short view here means missing neighbours, never a small overlay.
      */
     void put(PutRequest p) {
+        ErrorReply refused = origins.check(ctx, p);
+        if (refused != null) {
+            log.debug("{} refuses a put of {} from origin {}: {}", ctx.tag(), p.key().shortHex(), p.origin(),
+                    refused.detail());
+            ctx.listener().originPutRefused(refused.status());
+            ctx.outbox().replyToOrigin(p, new PutReply(refused.status(), 0, refused.detail()));
+            return;
+        }
         StoredRecord record = replica.recordOf(p);
         Set<Contact> union = new LinkedHashSet<>(members.replicaSet(p.key()));
         union.addAll(members.replicaSetWithSuspects(p.key()));

@@ -45,6 +45,11 @@ public final class PlantedBugs {
          */
         TOMBSTONES_TO_ANYONE,
         /**
+         * A key's root takes a put whatever its origin's signature, as before protocol 17, and counts it against the
+         * origin it names: a node may spend another's share (the defence against forged origins, planted off).
+         */
+        ORIGINS_UNCHECKED,
+        /**
          * A node answers a range digest from anyone by reading all of the range it names, with no bound on the scans
          * one peer has running: a stranger's whole-ring digest costs it a scan of its whole store.
          */
@@ -106,6 +111,10 @@ public final class PlantedBugs {
 
     public boolean repairScansUnbounded() {
         return has(Bug.REPAIR_SCANS_UNBOUNDED);
+    }
+
+    public boolean originsUnchecked() {
+        return has(Bug.ORIGINS_UNCHECKED);
     }
 
     public boolean tombstonesToAnyone() {

@@ -155,7 +155,7 @@ final class NodeBooter {
             clock = slot.expiry;
         }
         NodeEnv env = new NodeEnv(clock, loop, network.transportFor(slot.contact.address()), store, random.split(),
-                RequestIds.OWN_STREAM, slot.namespaces);
+                RequestIds.OWN_STREAM, slot.namespaces, slot.key);
         Node node = new Node(config, slot.contact, env, listener, bugs);
         slot.node = node;
         slot.alive = true;

@@ -29,7 +29,7 @@ class PackageRulesTest {
             "client.GetRace", "client.HedgeThreshold", "client.KeepAlive", "client.OneHopImage", "client.OneHopRouter",
             "codec.CodecException", "codec.MessageCodec",
             "env.Cancellable", "env.Clock", "env.ExpiryClock", "env.NodeEnv", "env.RequestIds", "env.Scheduler",
-            "env.Transport",
+            "env.Transport", "node.OriginLimits", "util.ExpiringBytes",
             "id.NodeKey",
             "msg.Envelope", "msg.Message", "msg.MessageType", "msg.Messages", "msg.PutCondition", "msg.SecretBinding",
             "msg.WatchKind", "msg.NamespaceDefinition",

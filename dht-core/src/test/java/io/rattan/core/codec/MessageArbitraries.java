@@ -153,6 +153,12 @@ final class MessageArbitraries {
     }
 
     /** An owner stamp, or none (null) a third of the time; the codec checks no signature. */
+    /** An id's or a put origin's proof: a public key and a signature, or none. */
+    static Arbitrary<io.rattan.core.msg.Messages.IdProof> proofs() {
+        return Combinators.combine(fixedBytes(32), fixedBytes(64)).as(io.rattan.core.msg.Messages.IdProof::new)
+                .injectNull(0.3);
+    }
+
     static Arbitrary<OwnerStamp> stamps() {
         Arbitrary<OwnerStamp> some = Combinators.combine(fixedBytes(OwnerStamp.OWNER_BYTES), Arbitraries.longs(),
                 Arbitraries.longs(), Arbitraries.longs().between(0, OwnerStamp.EXPIRES_AT_SECONDS_MAX),
@@ -205,9 +211,8 @@ final class MessageArbitraries {
         m.put(MessageType.HELLO, Arbitraries.integers().greaterOrEqual(0)
                 .map(v -> (Message) new io.rattan.core.msg.Messages.Hello(v)));
         m.put(MessageType.CHALLENGE, Arbitraries.just(new io.rattan.core.msg.Messages.Challenge()));
-        m.put(MessageType.CHALLENGE_ANSWER, Combinators.combine(fixedBytes(32), fixedBytes(64))
-                .as(io.rattan.core.msg.Messages.IdProof::new).injectNull(0.3)
-                .map(p -> (Message) new io.rattan.core.msg.Messages.ChallengeAnswer(p)));
+        m.put(MessageType.CHALLENGE_ANSWER,
+                proofs().map(p -> (Message) new io.rattan.core.msg.Messages.ChallengeAnswer(p)));
         m.put(MessageType.WELCOME, Arbitraries.just(new io.rattan.core.msg.Messages.Welcome()));
         Arbitrary<io.rattan.core.msg.Messages.ClusterTerms> terms = Combinators.combine(
                 Arbitraries.integers().greaterOrEqual(0), Arbitraries.integers().greaterOrEqual(0),
@@ -222,8 +227,8 @@ final class MessageArbitraries {
         m.put(MessageType.PUT_REQUEST, Combinators.combine(ids(), values(), nonNegativeInts(), nonNegativeLongs(),
                 hashes(), contacts(), Arbitraries.longs(), hops())
                 .flatAs((key, value, ttl, expiry, binding, origin, id, hops) -> Combinators.combine(stamps(),
-                        conditions()).as((stamp, condition) ->
-                        new PutRequest(key, value, ttl, expiry, binding, origin, id, hops, stamp, condition))));
+                        conditions(), proofs()).as((stamp, condition, proof) ->
+                        new PutRequest(key, value, ttl, expiry, binding, origin, id, hops, stamp, condition, proof))));
         m.put(MessageType.GET_REQUEST, Combinators.combine(ids(), Arbitraries.of(RoutingMode.class),
                 nonNegativeInts(), hashes(), contacts(), Arbitraries.longs(), hops(), Arbitraries.of(true, false))
                 .flatAs((key, routing, max, placemark, origin, id, hops, want) -> Combinators.combine(costs(),

@@ -211,8 +211,8 @@ class MessageCodecTest {
         byte[] frame = codec.encode(new Envelope(null, 0, new io.rattan.core.msg.Messages.InNamespace("ab",
                 new StoreAck(5))));
 
-        assertThat(hex(frame)).isEqualTo("10" + "50" + "00" + "0000000000000000" + "0002" + "6162" + "29" + "00000005");
-        byte[] wrapsAWrapper = concat(hexBytes("105000" + "0000000000000000" + "0002" + "6162" + "50" + "0002" + "6162"),
+        assertThat(hex(frame)).isEqualTo("11" + "50" + "00" + "0000000000000000" + "0002" + "6162" + "29" + "00000005");
+        byte[] wrapsAWrapper = concat(hexBytes("115000" + "0000000000000000" + "0002" + "6162" + "50" + "0002" + "6162"),
                 hexBytes("29" + "00000005"));
         assertRejected(wrapsAWrapper, "a namespace cannot wrap type tag 80");
     }
@@ -221,7 +221,7 @@ class MessageCodecTest {
     void headerWithoutSender() {
         byte[] frame = codec.encode(new Envelope(null, 0x0102030405060708L, new StoreAck(5)));
 
-        assertThat(hex(frame)).isEqualTo("10" + "29" + "00" + "0102030405060708" + "00000005");
+        assertThat(hex(frame)).isEqualTo("11" + "29" + "00" + "0102030405060708" + "00000005");
     }
 
     @Test
@@ -229,7 +229,7 @@ class MessageCodecTest {
         Contact sender = new Contact(KEY, new Address("ab", 0x1234), 0x1235);
         byte[] frame = codec.encode(new Envelope(sender, -2, new Ping()));
 
-        assertThat(hex(frame)).isEqualTo("10" + "01" + "01" + KEY.toHex() + "02" + "6162" + "1234" + "1235"
+        assertThat(hex(frame)).isEqualTo("11" + "01" + "01" + KEY.toHex() + "02" + "6162" + "1234" + "1235"
                 + "fffffffffffffffe");
         assertThat(codec.decode(frame).sender().gatewayAddress()).isEqualTo(new Address("ab", 0x1235));
     }
@@ -240,18 +240,18 @@ class MessageCodecTest {
         ErrorReply error = new ErrorReply(Status.UNAVAILABLE, "é");
         JoinInfo info = new JoinInfo(List.of(new Contact(Id.ZERO, new Address("h", 1))), true);
 
-        assertThat(hex(codec.encode(new Envelope(null, 0, put)))).isEqualTo("103c00" + "0000000000000000"
+        assertThat(hex(codec.encode(new Envelope(null, 0, put)))).isEqualTo("113c00" + "0000000000000000"
                 + KEY.toHex() + "00000002aabb" + "0000012c" + "00000001cc" + "00" + "00" + "0000000000000000");
-        assertThat(hex(codec.encode(new Envelope(null, 0, error)))).isEqualTo("104600" + "0000000000000000"
+        assertThat(hex(codec.encode(new Envelope(null, 0, error)))).isEqualTo("114600" + "0000000000000000"
                 + "05" + "0002c3a9" + "00000000");
-        assertThat(hex(codec.encode(new Envelope(null, 0, info)))).isEqualTo("100b00" + "0000000000000000"
+        assertThat(hex(codec.encode(new Envelope(null, 0, info)))).isEqualTo("110b00" + "0000000000000000"
                 + "0001" + "00".repeat(20) + "01" + "68" + "0001" + "0000" + "01");
     }
 
     @Test
     void theClientGetOfTheProtocolExampleHasItsDocumentedBytes() {
         ClientGet get = ClientGet.of(Id.ofName("greeting"), GetOptions.of(RoutingMode.DELAY_AWARE));
-        String common = "103d00" + "0000000000000007" + "a0f7e779f9247566c84036f07f7bdf4a40a869bd" + "01" + "00000000"
+        String common = "113d00" + "0000000000000007" + "a0f7e779f9247566c84036f07f7bdf4a40a869bd" + "01" + "00000000"
                 + "00000000" + "00000000" + "00" + "00";
 
         assertThat(hex(codec.encode(new Envelope(null, 7, get)))).isEqualTo(common + "00" + "00000000" + "00");
@@ -306,12 +306,29 @@ class MessageCodecTest {
         Envelope envelope = new Envelope(null, 0, new StoreReplicas(List.of(tombstone)));
         byte[] frame = codec.encode(envelope);
 
-        assertThat(hex(frame)).isEqualTo("102800" + "0000000000000000" + "0001" + KEY.toHex() + "00000001ab"
+        assertThat(hex(frame)).isEqualTo("112800" + "0000000000000000" + "0001" + KEY.toHex() + "00000001ab"
                 + "00000000" + "0000000000000102" + "00000000" + "00000002" + "7333" + "01" + "00" + "00");
         assertThat(codec.decode(frame)).isEqualTo(envelope);
         PutRequest put = new PutRequest(KEY, Bytes.utf8("v"), 60, 1_700_000_060_000L, HASH, ALICE, 3, 1);
         assertThat(((PutRequest) codec.decode(codec.encode(new Envelope(BOB, 1, put))).body()).binding())
                 .isEqualTo(HASH);
+    }
+
+    /** Version 17: a put ends with its origin's proof (a presence byte, 32 + 64 bytes); a frame of 16 has none. */
+    @Test
+    void aPutEndsWithItsOriginsProofWhichAFrameOf16Lacks() {
+        IdProof proof = new IdProof(Bytes.wrap(filled(32, 0x33)), Bytes.wrap(filled(64, 0x44)));
+        PutRequest put = new PutRequest(KEY, Bytes.utf8("v"), 60, 1_700_000_060_000L, HASH, ALICE, 3, 1, null,
+                PutCondition.NONE, proof);
+        byte[] frame = codec.encode(new Envelope(BOB, 1, put));
+        byte[] unsigned = codec.encode(new Envelope(BOB, 1, put.withOriginProof(null)));
+
+        assertThat(hex(frame)).endsWith("01" + "33".repeat(32) + "44".repeat(64));
+        assertThat(frame).hasSize(unsigned.length + 96);
+        assertThat(codec.decode(frame).body()).isEqualTo(put);
+        byte[] of16 = codec.at(16).encode(new Envelope(BOB, 1, put));
+        assertThat(of16).hasSize(unsigned.length - 1);
+        assertThat(codec.decode(of16).body()).isEqualTo(put.withOriginProof(null));
     }
 
     // ---- decode: malformed frames ----
@@ -334,9 +351,9 @@ class MessageCodecTest {
         assertThat(codec.at(15).oldestAccepted()).as("15 and 16 share every byte: a node of 15 reads 14 too")
                 .isEqualTo(14);
         assertThatThrownBy(() -> older.decode(newest)).isInstanceOf(CodecException.class)
-                .hasMessageContaining("unsupported version 16: this node speaks version 14;");
+                .hasMessageContaining("unsupported version 17: this node speaks version 14;");
         assertThatThrownBy(() -> new MessageCodec(1024, 13)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("protocol version 13 is not spoken by this build: 14 to 16");
+                .hasMessageContaining("protocol version 13 is not spoken by this build: 14 to 17");
     }
 
     /** A node of 14 writes its handshake in 13, the oldest it reads: 15 reads those four frames of 13, nothing else. */
@@ -437,12 +454,12 @@ class MessageCodecTest {
         byte[] frame = codec.encode(new Envelope(null, 1, new Ping()));
         frame[0] = (byte) (MessageCodec.VERSION_OLDEST - 1);
 
-        assertRejected(frame, "unsupported version 13: this node speaks version 16 and accepts 14 to 15 (the sender "
+        assertRejected(frame, "unsupported version 13: this node speaks version 17 and accepts 14 to 16 (the sender "
                 + "runs an older Rattan");
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {0, 1, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 17, 255})
+    @ValueSource(ints = {0, 1, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 18, 255})
     void wrongVersionIsRejected(int version) {
         byte[] frame = codec.encode(new Envelope(null, 1, new Ping()));
         frame[0] = (byte) version;
@@ -742,7 +759,7 @@ class MessageCodecTest {
         Envelope put = new Envelope(null, 0, new ClientPut(KEY, Bytes.fromHex("aa"), 0, Bytes.EMPTY, stamp,
                 PutCondition.ifSeq(7)));
         byte[] frame = codec.encode(put);
-        assertThat(hex(frame)).isEqualTo("103c00" + "0000000000000000" + KEY.toHex() + "00000001aa" + "00000000"
+        assertThat(hex(frame)).isEqualTo("113c00" + "0000000000000000" + KEY.toHex() + "00000001aa" + "00000000"
                 + "00000000" + "01" + "11".repeat(32) + "0000000000000005" + "ffffffffffffffff" + "0000000000000102"
                 + "22".repeat(64) + "02" + "0000000000000007");
         assertThat(codec.decode(frame)).isEqualTo(put);
@@ -794,9 +811,9 @@ class MessageCodecTest {
     @Test
     void theRingRequestAndItsPageHaveTheDocumentedBytes() {
         byte[] request = codec.encode(new Envelope(null, 5, new ClientRing(Bytes.EMPTY, 2)));
-        assertThat(request).containsExactly(16, 63, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 2);
+        assertThat(request).containsExactly(17, 63, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 2);
         byte[] reply = codec.encode(new Envelope(null, 5, new RingReply(List.of(), Bytes.EMPTY, 3)));
-        assertThat(reply).containsExactly(16, 34, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3);
+        assertThat(reply).containsExactly(17, 34, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3);
         // A count of nodes the frame cannot hold is refused before anything is allocated.
         byte[] lying = reply.clone();
         lying[11] = 0x10;
@@ -808,7 +825,7 @@ class MessageCodecTest {
         byte[] frame = codec.encode(new Envelope(null, 5, WatchEvent.ended(Status.RATE_LIMITED, "x")));
         // version, tag, flags, request id; kind ENDED; epoch 0; seq 0; empty hash; empty value; ttl 0; no stamp;
         // status; detail "x".
-        assertThat(frame).containsExactly(16, 35, 0, 0, 0, 0, 0, 0, 0, 0, 5, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        assertThat(frame).containsExactly(17, 35, 0, 0, 0, 0, 0, 0, 0, 0, 5, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
                 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 10, 0, 1, 'x');
         byte[] unknownKind = frame.clone();
         unknownKind[11] = 9;

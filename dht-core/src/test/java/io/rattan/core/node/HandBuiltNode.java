@@ -3,6 +3,7 @@ package io.rattan.core.node;
 import io.rattan.api.Id;
 import io.rattan.core.env.RequestIds;
 import io.rattan.core.env.Transport;
+import io.rattan.core.id.NodeKey;
 import io.rattan.core.net.Contact;
 import io.rattan.core.virtual.VirtualScheduler;
 import java.util.SplittableRandom;
@@ -23,7 +24,8 @@ record HandBuiltNode(NodeContext ctx, Membership members, Outbox outbox) {
     /** As {@link #of(Contact, NodeConfig, VirtualScheduler, NodeListener, Transport)}, with membership's callbacks. */
     static HandBuiltNode of(Contact self, NodeConfig config, VirtualScheduler scheduler, NodeListener listener,
                             Transport transport, Runnable leafSetChanged, Consumer<Id> answersResumed) {
-        NodeContext ctx = new NodeContext(self, config, scheduler, scheduler, new SplittableRandom(1), listener);
+        NodeContext ctx = new NodeContext(self, config, scheduler, scheduler, new SplittableRandom(1), listener,
+                NodeKey.draw(new SplittableRandom(1)));
         Membership members = new Membership(ctx, leafSetChanged, answersResumed);
         Outbox outbox = new Outbox(ctx, transport, RequestIds.OWN_STREAM, members::sampleRtt);
         ctx.attach(outbox);

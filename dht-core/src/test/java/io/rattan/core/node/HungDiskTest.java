@@ -8,6 +8,7 @@ import io.rattan.api.Id;
 import io.rattan.api.Status;
 import io.rattan.core.env.NodeEnv;
 import io.rattan.core.env.RequestIds;
+import io.rattan.core.id.NodeKey;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Messages.ErrorReply;
 import io.rattan.core.msg.Messages.PutReply;
@@ -19,6 +20,7 @@ import io.rattan.core.net.Contact;
 import io.rattan.core.node.SentLog.Sent;
 import io.rattan.core.store.ForwardingStore;
 import io.rattan.core.store.MemoryStore;
+import io.rattan.core.store.NamespaceStores;
 import io.rattan.core.virtual.VirtualScheduler;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,6 +35,10 @@ import org.junit.jupiter.api.Test;
  * and a sync that returns afterwards changes nothing. Virtual time.
  */
 class HungDiskTest {
+
+    // These puts come from made-up gateways, unsigned: what a root does with origins is OriginMeterTest's.
+    private static final NodeConfig UNSIGNED_PUTS = NodeConfig.defaults().withReplicas(4, 2).toBuilder()
+            .origin(OriginLimits.NONE).build();
 
     private static final Id KEY = Id.fromHex("8000000000000000000000000000000000000000");
     private static final long MS = 1_000_000L;
@@ -78,7 +84,7 @@ class HungDiskTest {
     private final List<Contact> others = new ArrayList<>();
     private final Contact gateway = contact("0100000000000000000000000000000000000000", 9);
     private final GaveUp gaveUp = new GaveUp();
-    private final NodeConfig config = NodeConfig.defaults().withReplicas(4, 2);
+    private final NodeConfig config = UNSIGNED_PUTS;
     private final long bound = DurableWait.boundMillis(config);
     private VirtualScheduler scheduler;
     private HungStore store;
@@ -172,7 +178,8 @@ class HungDiskTest {
     void aReplicaWhoseCopiesNeverSyncAnswersIoErrorAtTheBoundAndALateSyncSendsNoAck() {
         Contact self = contact("8000000000000000000000000000000000000001", 1);
         Node node = new Node(config, self, new NodeEnv(scheduler, scheduler, log, store,
-                new SplittableRandom(1), RequestIds.OWN_STREAM), gaveUp);
+                new SplittableRandom(1), RequestIds.OWN_STREAM, NamespaceStores.inMemory(scheduler::epochMillis),
+                NodeKey.draw(new SplittableRandom(1))), gaveUp);
         Contact root = contact("8000000000000000000000000000000000000002", 2);
         Bytes value = Bytes.utf8("copy");
         ReplicaRecord copy = new ReplicaRecord(KEY, value.sha256(), value, scheduler.epochMillis() + 600_000,

@@ -39,6 +39,10 @@ import org.junit.jupiter.api.Test;
  */
 class OffLoopPutTest {
 
+    // These puts come from made-up gateways, unsigned: what a root does with origins is OriginMeterTest's.
+    private static final NodeConfig UNSIGNED_PUTS = NodeConfig.defaults().withReplicas(4, 2).toBuilder()
+            .origin(OriginLimits.NONE).build();
+
     private static final Id KEY = Id.fromHex("8000000000000000000000000000000000000000");
 
     /** A store whose submitted tasks wait in a list, or are refused while {@code busy}. */
@@ -84,7 +88,7 @@ class OffLoopPutTest {
         scheduler = new VirtualScheduler(1_700_000_000_000L);
         store = new HeldStore(new MemoryStore(scheduler::epochMillis));
         Contact self = contact("8000000000000000000000000000000000000001", 1);
-        NodeConfig config = NodeConfig.defaults().withReplicas(4, 2);
+        NodeConfig config = UNSIGNED_PUTS;
         HandBuiltNode node = HandBuiltNode.of(self, config, scheduler, NodeListener.NONE, log);
         Membership members = node.members();
         outbox = node.outbox();
@@ -161,7 +165,7 @@ class OffLoopPutTest {
     void aSwapAtANodeOutsideTheReplicasIsRefused() {
         SentLog farLog = new SentLog();
         Contact far = contact("0000000000000000000000000000000000000005", 20);
-        HandBuiltNode node = HandBuiltNode.of(far, NodeConfig.defaults().withReplicas(4, 2), scheduler,
+        HandBuiltNode node = HandBuiltNode.of(far, UNSIGNED_PUTS, scheduler,
                 NodeListener.NONE, farLog);
         for (int i = 0; i < 5; i++) {
             node.members().heard(contact("800000000000000000000000000000000000001" + i, 30 + i));
@@ -184,7 +188,7 @@ class OffLoopPutTest {
         OwnerStamp stamp = OwnerSignatures.sign(Bytes.utf8("owner").sha256(), SignedOp.PUT,
                 SignedBytes.DEFAULT_NAMESPACE, KEY, 1, 1, expiresAtSeconds, value.sha256());
         return new PutRequest(KEY, value, 600, expiresAtSeconds * 1000, Bytes.EMPTY, gateway, 77, 3, stamp,
-                PutCondition.ABSENT);
+                PutCondition.ABSENT, null);
     }
 
     /**

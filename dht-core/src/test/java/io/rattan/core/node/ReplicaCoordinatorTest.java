@@ -36,6 +36,10 @@ import org.junit.jupiter.api.Test;
  */
 class ReplicaCoordinatorTest {
 
+    // These puts come from made-up gateways, unsigned: what a root does with origins is OriginMeterTest's.
+    private static final NodeConfig UNSIGNED_PUTS = NodeConfig.defaults().withReplicas(4, 2).toBuilder()
+            .origin(OriginLimits.NONE).build();
+
     private static final long SECOND = 1_000_000_000L;
     private static final Id KEY = Id.fromHex("8000000000000000000000000000000000000000");
     private static final Bytes SECRET = Bytes.utf8("s");
@@ -64,7 +68,7 @@ class ReplicaCoordinatorTest {
         scheduler = new VirtualScheduler(1_700_000_000_000L);
         store = new MemoryStore(scheduler::epochMillis);
         self = contact("8000000000000000000000000000000000000001", 1);
-        NodeConfig config = NodeConfig.defaults().withReplicas(4, 2);
+        NodeConfig config = UNSIGNED_PUTS;
         HandBuiltNode node = HandBuiltNode.of(self, config, scheduler, NodeListener.NONE, log);
         members = node.members();
         outbox = node.outbox();

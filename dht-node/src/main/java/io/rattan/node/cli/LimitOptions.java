@@ -1,6 +1,7 @@
 package io.rattan.node.cli;
 
 import io.rattan.core.codec.MessageCodec;
+import io.rattan.core.node.OriginLimits;
 import io.rattan.node.limits.Limits;
 import picocli.CommandLine.Option;
 
@@ -63,6 +64,27 @@ final class LimitOptions {
                     + "changes nothing since 14; it is kept so that the "
                     + "settings of an upgrade from 12 still start (docs/deploy.md).")
     boolean requireIdProof = true;
+
+    @Option(names = "--origin-put-rate", paramLabel = "N",
+            description = "Puts a second this node, as a key's root, takes from one origin (the gateway that signed "
+                    + "them, wherever they came from); one second's burst. Beyond: RATE_LIMITED to the origin.")
+    int originPutRate = OriginLimits.PUTS_PER_SECOND;
+
+    @Option(names = "--origin-storage-bytes", paramLabel = "BYTES",
+            description = "Live value bytes this node, as a key's root, takes from one origin until they expire. "
+                    + "Beyond: QUOTA_EXCEEDED to the origin.")
+    long originStorageBytes = OriginLimits.STORAGE_BYTES;
+
+    @Option(names = "--require-origin-proofs", arity = "1", paramLabel = "true|false",
+            description = "Take a put as a key's root only with its origin's signature over it (protocol 17; the "
+                    + "default). false only while nodes of 16, which sign none, are in the cluster: such puts are "
+                    + "then counted against the origin they name (docs/deploy.md).")
+    boolean requireOriginProofs = true;
+
+    /** What this node, as a key's root, takes from one origin. */
+    OriginLimits originLimits() {
+        return new OriginLimits(requireOriginProofs, originPutRate, originStorageBytes);
+    }
 
     Limits limits() {
         return new Limits(clientRate, peerRate, clientStorageBytes, connectionsMax, connectionsPerIp, idleMillis,

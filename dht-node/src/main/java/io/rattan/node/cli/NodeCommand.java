@@ -307,7 +307,7 @@ final class NodeCommand implements Callable<Integer> {
                     .watch(new WatchLimits(watchLeaseMillis, watchesMax, watchRegistrationsMax,
                             Math.max(1, watchRegistrationsMax / 4))).protocolVersion(protocolVersion)
                     .putAcksRequired(requirePutAcks)
-                    .removeAcksRequired(requireRemoveAcks).build();
+                    .removeAcksRequired(requireRemoveAcks).origin(limits.originLimits()).build();
             Path dir = dataDir != null ? dataDir : Path.of("rattan-data", "node-" + peerPort);
             if (tlsDir != null) {
                 applyTlsDir(dir);

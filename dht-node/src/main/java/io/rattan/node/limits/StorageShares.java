@@ -2,9 +2,8 @@ package io.rattan.node.limits;
 
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
+import io.rattan.core.util.ExpiringBytes;
 import java.time.Duration;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.function.LongSupplier;
 
@@ -13,20 +12,18 @@ import java.util.function.LongSupplier;
  * through this gateway. A put reserves its value's bytes until its expiry; a put that fails gives them back. The
  * bytes are held in expiry buckets (a minute wide for TTLs up to an hour, an hour wide beyond), so a client's state is
  * at most a few hundred numbers whatever it puts, and a value counts until the end of its bucket: never less than
- * its life. A remove does not give bytes back (the remove names only the value's hash), nor does a re-put of the same
- * value refresh instead of charging again: both err against the client, never against other clients.
+ * its life ({@link ExpiringBytes}). A remove does not give bytes back (the remove names only the value's hash),
+ * nor does a re-put of the same value refresh instead of charging again: both err against the client, never against
+ * other clients.
  *
  * <p>At most {@link KeyedRateLimiter#KEYS_MAX} clients are remembered; one is forgotten after {@code ttlMax} without
  * a put, when all it put has expired. Thread-safe.
  */
 public final class StorageShares {
 
-    private static final long MINUTE = 60_000;
-    private static final long HOUR = 3_600_000;
-
     private final long shareBytes;
     private final LongSupplier clockMillis;
-    private final Cache<ClientId, Share> shares;
+    private final Cache<ClientId, ExpiringBytes> shares;
 
     /**
      * @param shareBytes  live value bytes per client, or {@link Limits#OFF}
@@ -56,26 +53,20 @@ public final class StorageShares {
     /** Reserves {@code bytes} of {@code client}'s share until {@code ttlSeconds} from now, if they fit. */
     public Decision reserve(ClientId client, long bytes, int ttlSeconds) {
         long now = clockMillis.getAsLong();
-        long expiry = now + Math.max(1, ttlSeconds) * 1000L;
-        long width = ttlSeconds <= 3600 ? MINUTE : HOUR;
-        long bucket = (expiry + width - 1) / width * width;
+        long bucket = ExpiringBytes.bucketOf(now + Math.max(1, ttlSeconds) * 1000L, now);
         if (shareBytes == Limits.OFF) {
             return new Decision(new Reservation(client, bucket, 0), 0);
         }
-        Share share;
+        ExpiringBytes share;
         try {
-            share = shares.get(client, Share::new);
+            share = shares.get(client, ExpiringBytes::new);
         } catch (ExecutionException e) {
             throw new IllegalStateException(e.getCause());
         }
         synchronized (share) {
-            share.expire(now);
-            if (share.total + bytes > shareBytes) {
-                long firstEnd = share.buckets.isEmpty() ? now + MINUTE : share.buckets.firstKey();
-                return new Decision(null, Math.max(1000, firstEnd - now));
+            if (!share.tryAdd(bucket, bytes, shareBytes, now)) {
+                return new Decision(null, share.retryAfterMillis(now));
             }
-            share.buckets.merge(bucket, bytes, Long::sum);
-            share.total += bytes;
         }
         return new Decision(new Reservation(client, bucket, bytes), 0);
     }
@@ -85,46 +76,23 @@ public final class StorageShares {
         if (r.bytes() == 0) {
             return;
         }
-        Share share = shares.getIfPresent(r.client());
+        ExpiringBytes share = shares.getIfPresent(r.client());
         if (share == null) {
             return;
         }
         synchronized (share) {
-            Long held = share.buckets.get(r.bucketEndMillis());
-            if (held == null) {
-                return;
-            }
-            long left = held - r.bytes();
-            if (left <= 0) {
-                share.buckets.remove(r.bucketEndMillis());
-            } else {
-                share.buckets.put(r.bucketEndMillis(), left);
-            }
-            share.total -= Math.min(held, r.bytes());
+            share.remove(r.bucketEndMillis(), r.bytes());
         }
     }
 
     /** Bytes {@code client} holds now. */
     public long used(ClientId client) {
-        Share share = shares.getIfPresent(client);
+        ExpiringBytes share = shares.getIfPresent(client);
         if (share == null) {
             return 0;
         }
         synchronized (share) {
-            share.expire(clockMillis.getAsLong());
-            return share.total;
-        }
-    }
-
-    private static final class Share {
-        final TreeMap<Long, Long> buckets = new TreeMap<>();
-        long total;
-
-        void expire(long now) {
-            while (!buckets.isEmpty() && buckets.firstKey() <= now) {
-                Map.Entry<Long, Long> e = buckets.pollFirstEntry();
-                total -= e.getValue();
-            }
+            return share.total(clockMillis.getAsLong());
         }
     }
 }

@@ -44,6 +44,7 @@ import io.rattan.core.msg.Messages.ReplicaRecord;
 import io.rattan.core.msg.Messages.StoreAck;
 import io.rattan.core.msg.Messages.StoreReplicas;
 import io.rattan.core.msg.Messages.ValueEntry;
+import io.rattan.core.msg.NamespaceDefinition;
 import io.rattan.core.msg.SecretBinding;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.NodeConfig;
@@ -516,10 +517,14 @@ class HostilePeersTest {
 
     /** A raw peer at 127.0.0.1 that proves {@code id}, with the key of the cluster's node that has it. */
     private static RawPeer holding(Id id) throws IOException {
+        return new RawPeer(id, TestProofs.prover(keyOf(id)));
+    }
+
+    /** The key of the cluster's node whose id is {@code id}. */
+    private static NodeKey keyOf(Id id) throws IOException {
         RattanNode owner = cluster.nodes().stream().filter(n -> n.contact().id().equals(id)).findFirst()
                 .orElseThrow();
-        NodeKey key = NodeKeyFile.read(owner.dataDir().resolve(NodeKeyFile.FILE_NAME)).orElseThrow();
-        return new RawPeer(id, TestProofs.prover(key));
+        return NodeKeyFile.read(owner.dataDir().resolve(NodeKeyFile.FILE_NAME)).orElseThrow();
     }
 
     private static int port(RattanNode node) {
@@ -660,8 +665,10 @@ class HostilePeersTest {
             Id key = Id.ofName("far-ahead");
             Bytes value = Bytes.utf8("ten years");
             long sent = System.currentTimeMillis();
+            // Signed by the origin it names, so that the root takes it and only the expiry is in question.
             attacker.send(new Envelope(attacker.contact, 20, new PutRequest(key, value, 60,
-                    sent + 3650L * 86_400_000L, Bytes.EMPTY, attacker.contact, 21, 0)));
+                    sent + 3650L * 86_400_000L, Bytes.EMPTY, attacker.contact, 21, 0)
+                    .signedBy(keyOf(attacker.contact.id()), NamespaceDefinition.DEFAULT)));
 
             // The root answers the origin named, which a raw peer does not serve: the copies tell instead.
             await().atMost(WAIT).until(() -> copies(key, value.sha256()) >= 2);

@@ -53,7 +53,14 @@ public enum Attack {
      * queue ({@code VirtualWorld#queueStoreWork}). Defended: a node reads nothing for a peer outside its leaf set,
      * only the shared arc for a member, and at most two scans a member at once.
      */
-    REPAIR_FLOOD("repair-flood", Rule.LIVENESS, PlantedBug.REPAIR_SCANS_UNBOUNDED);
+    REPAIR_FLOOD("repair-flood", Rule.LIVENESS, PlantedBug.REPAIR_SCANS_UNBOUNDED),
+    /**
+     * Every 5 s the liar sends four honest nodes a put of made-up bytes straight on the peer port, in another honest
+     * node's name, unsigned or signed with its own key ({@link OriginForgery}). Succeeds when a root stores one: the
+     * named node's share pays for it (rule 2d). Defended: a root takes a put only with its origin's signature
+     * (protocol 17).
+     */
+    ORIGIN_FORGERY("forged-origin", Rule.FORGED_ORIGIN_STORED, PlantedBug.ORIGINS_UNCHECKED);
 
     private final String flag;
     private final Rule caughtBy;

@@ -255,6 +255,11 @@ final class Checker {
         tally.violation(Rule.SECRET_TO_STRANGER, detail);
     }
 
+    /** Rule 2d: a root stored a liar's put in another node's name ({@link OriginForgery}). */
+    void forgedOriginStored(String detail) {
+        tally.violation(Rule.FORGED_ORIGIN_STORED, detail);
+    }
+
     void removeStarted(PutRecord p) {
         p.removeStartNanos = Math.min(p.removeStartNanos, now());
     }

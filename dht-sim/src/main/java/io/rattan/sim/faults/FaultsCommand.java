@@ -59,8 +59,9 @@ public final class FaultsCommand implements Callable<Integer> {
             + "cas-condition-ignored (with --registers), watch-never-reads-again (with --watches), "
             + "tombstones-to-anyone (with --liars F --attacks secret-harvest), repair-scans-unbounded (with "
             + "--liars F --attacks repair-flood), put-acks-unattributed (with --liars F --attacks fake-ack), "
-            + "remove-acks-unattributed (with --liars F --attacks fake-remove) or bindings-first-come (with "
-            + "--liars F --attacks binding-race) (default: none).")
+            + "remove-acks-unattributed (with --liars F --attacks fake-remove), bindings-first-come (with "
+            + "--liars F --attacks binding-race) or origins-unchecked (with --liars F --attacks forged-origin) "
+            + "(default: none).")
     String bug = "none";
 
     @Option(names = "--fsync", description = "Run every seed's nodes with --fsync: a write is acknowledged only "
@@ -96,7 +97,8 @@ public final class FaultsCommand implements Callable<Integer> {
             + "(answer gets with a value nobody put), binding-race (put a passing put's bytes first with a binding of "
             + "their own), fake-remove (acknowledge removes, remove nothing), secret-harvest (ask every node for the "
             + "tombstone of a remove that passed through; defended), repair-flood (send every node 200 whole-ring "
-            + "range digests a second; defended; runs the stores with a queue), or all (docs/testing.md, \"Liars\").")
+            + "range digests a second; defended; runs the stores with a queue), forged-origin (send honest nodes puts "
+            + "in another node's name; defended), or all (docs/testing.md, \"Liars\").")
     String attacks;
 
     @Option(names = "--verbose", description = "Print every failing seed's first violations.")

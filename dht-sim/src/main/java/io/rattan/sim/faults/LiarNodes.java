@@ -76,6 +76,7 @@ final class LiarNodes implements VirtualNetwork.Interception {
     private final SplittableRandom random;
     private final EnumMap<Attack, Long> lies = new EnumMap<>(Attack.class);
     private long failures;
+    private final OriginForgery forgery;
     private Checker checker;
     /** The keys a harvesting liar watches: the workload's, whose names are no secret. */
     private List<Id> keys = List.of();
@@ -111,12 +112,20 @@ final class LiarNodes implements VirtualNetwork.Interception {
         if (liars.attacks().contains(Attack.REPAIR_FLOOD)) {
             world.scheduler().schedule(FLOOD_EVERY_NANOS, this::flood);
         }
+        forgery = liars.attacks().contains(Attack.ORIGIN_FORGERY) ? new OriginForgery(world, indexes, random,
+                (liar, to, body) -> {
+                    told(Attack.ORIGIN_FORGERY);
+                    send(liar, to, 0, body);
+                }) : null;
     }
 
     /** The checker the liars report the secrets they harvest to (rule 2c), and the keys they watch to learn values. */
     void checker(Checker checker, List<Id> keys) {
         this.checker = checker;
         this.keys = List.copyOf(keys);
+        if (forgery != null) {
+            forgery.checker(checker);
+        }
         // Liars that fake acks take no copy, tombstones included, and those that fake removes write no tombstone.
         checker.liars(indexes, lies(Attack.FAKE_ACK) || lies(Attack.FAKE_REMOVE));
         if (lies(Attack.FAKE_ACK)) {

@@ -28,7 +28,9 @@ public enum PlantedBug {
     /** Issue 39's, with liars that fake removes only: a gateway takes the root's OK, as before protocol 15. */
     REMOVE_ACKS_UNATTRIBUTED(PlantedBugs.of(Bug.REMOVE_ACKS_UNATTRIBUTED), Rule.REMOVE_ACK_NO_TOMBSTONE),
     /** Issue 39's, with liars that race bindings only: the first binding stored owns a value, as before protocol 16. */
-    BINDINGS_FIRST_COME(PlantedBugs.of(Bug.BINDINGS_FIRST_COME), Rule.REMOVE_REFUSED_TO_PUTTER);
+    BINDINGS_FIRST_COME(PlantedBugs.of(Bug.BINDINGS_FIRST_COME), Rule.REMOVE_REFUSED_TO_PUTTER),
+    /** Issue 39's, with liars that forge origins only: a root takes unsigned puts, as before protocol 17. */
+    ORIGINS_UNCHECKED(PlantedBugs.of(Bug.ORIGINS_UNCHECKED), Rule.FORGED_ORIGIN_STORED);
 
     private final PlantedBugs switches;
     private final Rule caughtBy;

@@ -33,6 +33,11 @@ public enum Rule {
      * 2k nodes closest to it): repair hands tombstones only to a key's replicas.
      */
     SECRET_TO_STRANGER("2c", "a remove's secret sent to a node far from its key"),
+    /**
+     * Rule 2d (with liars): a key's root stores a put only in the name of the node that sent it onto the peer port,
+     * so that no node spends another's rate and share there.
+     */
+    FORGED_ORIGIN_STORED("2d", "put stored in another node's name"),
     /** Rule 2: no get returns a value never put. */
     NEVER_PUT("2", "get returned a value never put"),
     /**

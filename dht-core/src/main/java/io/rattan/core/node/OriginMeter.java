@@ -1,0 +1,110 @@
+package io.rattan.core.node;
+
+import io.rattan.api.Id;
+import io.rattan.api.Status;
+import io.rattan.core.codec.MessageCodec;
+import io.rattan.core.env.Clock;
+import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.Messages.PutRequest;
+import io.rattan.core.util.ExpiringBytes;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What this node, as a key's root, has taken from each put's origin ({@link OriginLimits}): a token bucket of puts
+ * (one second's worth, full at first) and the live value bytes of its puts ({@link ExpiringBytes}). At most
+ * {@link #ORIGINS_MAX} origins are remembered, the least recently heard forgotten first, which errs in that origin's
+ * favour, never against another. A put sent twice is counted twice (the root does not look up what it holds first):
+ * that errs against its origin only. Owned by the node's loop.
+ */
+final class OriginMeter {
+
+    /** Most origins remembered at once. */
+    static final int ORIGINS_MAX = 4_096;
+    private static final long NANOS_PER_SECOND = 1_000_000_000L;
+
+    private final OriginLimits limits;
+    private final Clock clock;
+    private final Map<Id, Account> accounts = new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Id, Account> eldest) {
+            return size() > ORIGINS_MAX;
+        }
+    };
+
+    OriginMeter(OriginLimits limits, Clock clock) {
+        this.limits = limits;
+        this.clock = clock;
+    }
+
+    /**
+     * Null when this root takes {@code p}: its origin's signature holds ({@link PutRequest#originProven}; unless
+     * proofs are not required) and it fits the origin's rate and share. This node's own puts (it is their gateway,
+     * which counted them against its clients) count against nothing here.
+     */
+    ErrorReply check(NodeContext ctx, PutRequest p) {
+        // A node held at an older version (a rolling upgrade) requires no proofs, as that release did not.
+        boolean required = limits.proofsRequired()
+                && ctx.config().protocolVersion() >= MessageCodec.VERSION_ORIGIN_PROOFS;
+        if (required && !p.originProven(ctx.config().namespace())) {
+            return new ErrorReply(Status.FORBIDDEN, "the put's origin " + p.origin().id().shortHex()
+                    + " is not proven by its signature");
+        }
+        if (p.origin().id().equals(ctx.self().id())) {
+            return null;
+        }
+        return admit(p.origin().id(), p.value().length(), p.expiresAtMillis());
+    }
+
+    /**
+     * Counts a put of {@code bytes} value bytes that live until {@code expiresAtMillis} against {@code origin}: null
+     * when it fits, else the refusal ({@code RATE_LIMITED} or {@code QUOTA_EXCEEDED}, with how long to wait).
+     */
+    ErrorReply admit(Id origin, long bytes, long expiresAtMillis) {
+        if (limits.putsPerSecond() == OriginLimits.OFF && limits.storageBytes() == OriginLimits.OFF) {
+            return null;
+        }
+        long nowNanos = clock.nanoTime();
+        Account account = accounts.computeIfAbsent(origin, o -> new Account(limits.putsPerSecond(), nowNanos));
+        if (limits.putsPerSecond() != OriginLimits.OFF && !account.takeToken(limits.putsPerSecond(), nowNanos)) {
+            return new ErrorReply(Status.RATE_LIMITED, "over " + limits.putsPerSecond() + " puts a second from "
+                    + "origin " + origin.shortHex() + " at this root", 1000 / limits.putsPerSecond() + 1);
+        }
+        long nowMillis = clock.epochMillis();
+        long bucket = ExpiringBytes.bucketOf(Math.max(expiresAtMillis, nowMillis + 1), nowMillis);
+        if (limits.storageBytes() != OriginLimits.OFF
+                && !account.bytes.tryAdd(bucket, bytes, limits.storageBytes(), nowMillis)) {
+            return new ErrorReply(Status.QUOTA_EXCEEDED, "origin " + origin.shortHex() + " holds its share of "
+                    + limits.storageBytes() + " bytes at this root",
+                    (int) Math.min(Integer.MAX_VALUE, account.bytes.retryAfterMillis(nowMillis)));
+        }
+        return null;
+    }
+
+    /** The live value bytes counted against {@code origin} now (tests, metrics). */
+    long bytesOf(Id origin) {
+        Account account = accounts.get(origin);
+        return account == null ? 0 : account.bytes.total(clock.epochMillis());
+    }
+
+    private static final class Account {
+        final ExpiringBytes bytes = new ExpiringBytes();
+        double tokens;
+        long refilledNanos;
+
+        Account(int perSecond, long nowNanos) {
+            this.tokens = Math.max(0, perSecond);
+            this.refilledNanos = nowNanos;
+        }
+
+        boolean takeToken(int perSecond, long nowNanos) {
+            tokens = Math.min(perSecond, tokens + (nowNanos - refilledNanos) * (double) perSecond / NANOS_PER_SECOND);
+            refilledNanos = nowNanos;
+            if (tokens < 1) {
+                return false;
+            }
+            tokens -= 1;
+            return true;
+        }
+    }
+}
