@@ -113,7 +113,7 @@ final class DataPlane {
         if (m instanceof GetRequest g) {
             ctx.listener().getReceived(g.routing());
         }
-        router.onRouted(m);
+        router.onRouted(m, m.origin().id().equals(from.id()));
     }
 
     private void reply(Contact to, Envelope request, Message reply) {

@@ -38,15 +38,16 @@ final class OriginMeter {
     }
 
     /**
-     * Null when this root takes {@code p}: its origin's signature holds ({@link PutRequest#originProven}; unless
-     * proofs are not required) and it fits the origin's rate and share. This node's own puts (it is their gateway,
-     * which counted them against its clients) count against nothing here.
+     * Null when this root takes {@code p}: it came straight from its origin ({@code fromOrigin}: over the connection
+     * the origin proved its id on, or from this node's own gateway) or its origin's signature holds
+     * ({@link PutRequest#originProven}; unless proofs are not required), and it fits the origin's rate and share.
+     * This node's own puts (it is their gateway, which counted them against its clients) count against nothing here.
      */
-    ErrorReply check(NodeContext ctx, PutRequest p) {
+    ErrorReply check(NodeContext ctx, PutRequest p, boolean fromOrigin) {
         // A node held at an older version (a rolling upgrade) requires no proofs, as that release did not.
         boolean required = limits.proofsRequired()
                 && ctx.config().protocolVersion() >= MessageCodec.VERSION_ORIGIN_PROOFS;
-        if (required && !p.originProven(ctx.config().namespace())) {
+        if (required && !fromOrigin && !p.originProven(ctx.config().namespace())) {
             return new ErrorReply(Status.FORBIDDEN, "the put's origin " + p.origin().id().shortHex()
                     + " is not proven by its signature");
         }

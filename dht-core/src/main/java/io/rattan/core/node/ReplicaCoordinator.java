@@ -71,8 +71,8 @@ final class ReplicaCoordinator {
      * With fewer than W nodes to ask it refuses at once: an overlay that really has fewer nodes than W runs with a
      * smaller W (a one-node trial with W = 1), so a short view here means missing neighbours, never a small overlay.
      */
-    void put(PutRequest p) {
-        ErrorReply refused = origins.check(ctx, p);
+    void put(PutRequest p, boolean fromOrigin) {
+        ErrorReply refused = origins.check(ctx, p, fromOrigin);
         if (refused != null) {
             log.debug("{} refuses a put of {} from origin {}: {}", ctx.tag(), p.key().shortHex(), p.origin(),
                     refused.detail());

@@ -50,8 +50,11 @@ final class Router {
         this.coordinator = coordinator;
     }
 
-    /** A routed request arrived from a peer (and was acknowledged): serve it here or send it on. */
-    void onRouted(Routed m) {
+    /**
+     * A routed request arrived from a peer (and was acknowledged): serve it here or send it on. {@code fromOrigin}:
+     * the peer that sent it is its origin, as its verified connection proves.
+     */
+    void onRouted(Routed m, boolean fromOrigin) {
         if (m.hops() > HOPS_MAX) {
             log.warn("{} drops a {} for {} after {} hops", ctx.tag(), ((Message) m).type(), m.key().shortHex(),
                     m.hops());
@@ -68,7 +71,7 @@ final class Router {
             // A restarting node may still sit in our tables under its own id: never route its join to itself.
             tried.add(j.joiner().id());
         }
-        route(m, tried);
+        route(m, new Progress(tried, fromOrigin));
     }
 
     /**
@@ -78,15 +81,18 @@ final class Router {
      */
     boolean servedHere(Routed m) {
         if (m instanceof GetRequest g && gets.answers(g)) {
-            deliver(m);
+            deliver(m, false);
             return true;
         }
         return false;
     }
 
-    /** Sends {@code m} to the best next hop not in {@code tried}, or serves it here when no node is better. */
+    /**
+     * Sends {@code m}, a request this node is the origin of, to the best next hop not in {@code tried}, or serves it
+     * here when no node is better.
+     */
     void route(Routed m, Set<Id> tried) {
-        route(m, new Progress(tried));
+        route(m, new Progress(tried, true));
     }
 
     private void route(Routed m, Progress progress) {
@@ -120,7 +126,7 @@ final class Router {
                 return;
             }
             progress.settled = true;
-            deliver(m);
+            deliver(m, progress.fromOrigin);
             return;
         }
         if (m instanceof JoinRequest j && tried.size() <= 1) {
@@ -138,7 +144,7 @@ final class Router {
      * sending.
      */
     void forward(Routed m, Contact next, Set<Id> tried) {
-        forward(m, next, new Progress(tried));
+        forward(m, next, new Progress(tried, true));
     }
 
     private void forward(Routed m, Contact next, Progress progress) {
@@ -177,19 +183,22 @@ final class Router {
      */
     private static final class Progress {
         final Set<Id> tried;
+        // Came straight from its origin, or this node is its origin: a put's origin needs no signature then.
+        final boolean fromOrigin;
         int awaited;
         boolean settled;
 
-        Progress(Set<Id> tried) {
+        Progress(Set<Id> tried, boolean fromOrigin) {
             this.tried = tried;
+            this.fromOrigin = fromOrigin;
         }
     }
 
-    /** Serves {@code m} here: it reached the node that answers it. */
-    void deliver(Routed m) {
+    /** Serves {@code m} here: it reached the node that answers it ({@code fromOrigin}: {@link Progress}). */
+    void deliver(Routed m, boolean fromOrigin) {
         switch (((Message) m).type()) {
             case GET_REQUEST -> gets.serve((GetRequest) m);
-            case PUT_REQUEST -> coordinator.put((PutRequest) m);
+            case PUT_REQUEST -> coordinator.put((PutRequest) m, fromOrigin);
             case REMOVE_REQUEST -> coordinator.remove((RemoveRequest) m);
             case JOIN_REQUEST -> {
                 JoinRequest j = (JoinRequest) m;

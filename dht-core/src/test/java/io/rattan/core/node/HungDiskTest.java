@@ -128,7 +128,7 @@ class HungDiskTest {
             others.add(c);
             members.heard(c);
         }
-        coordinator.put(put());
+        coordinator.put(put(), false);
         assertThat(store.waiting).as("the own copy waits for its sync").hasSize(1);
         // One peer stores it, two refuse: W = 2 hangs on the own copy.
         long[] ids = others.stream().mapToLong(c -> log.sentTo(c, StoreReplicas.class).get(0).envelope().requestId())
@@ -160,7 +160,7 @@ class HungDiskTest {
         ReplicaCoordinator coordinator = coordinatorOnTheHungDisk();
         Contact peer = contact("8000000000000000000000000000000000000002", 2);
         members.heard(peer);
-        coordinator.put(put());
+        coordinator.put(put(), false);
         outbox.onReply(new Envelope(peer, log.sentTo(peer, StoreReplicas.class).get(0).envelope().requestId(),
                 new StoreAck(1)));
         scheduler.runFor((bound - 1) * MS);

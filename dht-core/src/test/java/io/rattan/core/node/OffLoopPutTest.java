@@ -120,7 +120,7 @@ class OffLoopPutTest {
 
     @Test
     void theRootAsksItsPeersOnlyOnceItsOwnWriteHasReturned() {
-        coordinator.put(put("v"));
+        coordinator.put(put("v"), false);
 
         assertThat(store.read(KEY, Bytes.utf8("v").sha256())).as("written later, off the loop").isEmpty();
         assertThat(sent).as("nothing sent while the own write waits").isEmpty();
@@ -138,7 +138,7 @@ class OffLoopPutTest {
     @Test
     void aStoreTooBusyForTheOwnCopyCountsAsAnIoFaultAndThePeersCanStillMakeW() {
         store.busy = true;
-        coordinator.put(put("v"));
+        coordinator.put(put("v"), false);
 
         assertThat(store.read(KEY, Bytes.utf8("v").sha256())).isEmpty();
         answer(others.get(0), new StoreAck(1));
@@ -151,7 +151,7 @@ class OffLoopPutTest {
     @Test
     void aBusyStoreFailsThePutAsAnIoErrorWhenThePeersCannotMakeW() {
         store.busy = true;
-        coordinator.put(put("v"));
+        coordinator.put(put("v"), false);
 
         answer(others.get(0), new StoreAck(1));
         answer(others.get(1), new StoreAck(0));
@@ -173,7 +173,7 @@ class OffLoopPutTest {
         ReplicaCoordinator outside = new ReplicaCoordinator(node.ctx(), node.members(), new LocalReplica(
                 NodeConfig.defaults(), store, scheduler, node.ctx().tag()));
 
-        outside.put(swap());
+        outside.put(swap(), false);
 
         List<Sent> replies = farLog.sentTo(gateway, PutReply.class);
         assertThat(replies).hasSize(1);
@@ -199,7 +199,7 @@ class OffLoopPutTest {
     @Test
     void aSwapTheRootCannotWriteIsRefusedAndNoPeerIsAsked() {
         store.busy = true;
-        coordinator.put(swap());
+        coordinator.put(swap(), false);
         for (Contact c : others) {
             for (Sent read : log.sentTo(c, ReplicaRead.class)) {
                 outbox.onReply(new Envelope(c, read.envelope().requestId(), new ReplicaReadReply(List.of(), false)));

@@ -54,8 +54,8 @@ class OriginMeterTest {
         OriginMeter meter = new OriginMeter(ctx.config().origin(), scheduler);
         PutRequest p = signed(put("v", 60));
 
-        assertThat(statusOf(meter.check(ctx, p))).isEqualTo(Status.OK);
-        assertThat(statusOf(meter.check(ctx, p.nextHop().withTtlSeconds(30)))).as("hops and a second try's TTL")
+        assertThat(statusOf(meter.check(ctx, p, false))).isEqualTo(Status.OK);
+        assertThat(statusOf(meter.check(ctx, p.nextHop().withTtlSeconds(30), false))).as("hops and a second try's TTL")
                 .isEqualTo(Status.OK);
         PutRequest[] changed = {
             new PutRequest(p.key(), Bytes.utf8("w"), 60, p.expiresAtMillis(), p.binding(), GATEWAY, 9, 2, null,
@@ -74,11 +74,14 @@ class OriginMeterTest {
             put("v", 60).signedBy(GATEWAY_KEY, "ns"),
         };
         for (PutRequest c : changed) {
-            assertThat(statusOf(meter.check(ctx, c))).as(c.toString()).isEqualTo(Status.FORBIDDEN);
+            assertThat(statusOf(meter.check(ctx, c, false))).as(c.toString()).isEqualTo(Status.FORBIDDEN);
         }
+        assertThat(statusOf(meter.check(ctx, put("v", 60), true)))
+                .as("unsigned, straight from its origin, whose connection proved its id").isEqualTo(Status.OK);
         NodeContext upgrading = root(new OriginLimits(false, OriginLimits.OFF, OriginLimits.OFF));
-        assertThat(statusOf(new OriginMeter(upgrading.config().origin(), scheduler).check(upgrading, put("v", 60))))
-                .as("while nodes of 16 sign nothing").isEqualTo(Status.OK);
+        OriginMeter during = new OriginMeter(upgrading.config().origin(), scheduler);
+        assertThat(statusOf(during.check(upgrading, put("v", 60), false))).as("while nodes of 16 sign nothing")
+                .isEqualTo(Status.OK);
     }
 
     @Test
@@ -86,11 +89,11 @@ class OriginMeterTest {
         NodeContext ctx = root(new OriginLimits(true, 2, OriginLimits.OFF));
         OriginMeter meter = new OriginMeter(ctx.config().origin(), scheduler);
 
-        assertThat(statusOf(meter.check(ctx, signed(put("a", 60))))).isEqualTo(Status.OK);
-        assertThat(statusOf(meter.check(ctx, signed(put("b", 60))))).isEqualTo(Status.OK);
-        assertThat(statusOf(meter.check(ctx, signed(put("c", 60))))).isEqualTo(Status.RATE_LIMITED);
+        assertThat(statusOf(meter.check(ctx, signed(put("a", 60)), false))).isEqualTo(Status.OK);
+        assertThat(statusOf(meter.check(ctx, signed(put("b", 60)), false))).isEqualTo(Status.OK);
+        assertThat(statusOf(meter.check(ctx, signed(put("c", 60)), false))).isEqualTo(Status.RATE_LIMITED);
         scheduler.runFor(SECOND);
-        assertThat(statusOf(meter.check(ctx, signed(put("c", 60))))).isEqualTo(Status.OK);
+        assertThat(statusOf(meter.check(ctx, signed(put("c", 60)), false))).isEqualTo(Status.OK);
     }
 
     @Test
@@ -98,15 +101,15 @@ class OriginMeterTest {
         NodeContext ctx = root(new OriginLimits(true, OriginLimits.OFF, 10));
         OriginMeter meter = new OriginMeter(ctx.config().origin(), scheduler);
 
-        assertThat(statusOf(meter.check(ctx, signed(put("aaaa", 60))))).isEqualTo(Status.OK);
-        assertThat(statusOf(meter.check(ctx, signed(put("bbbb", 60))))).isEqualTo(Status.OK);
-        ErrorReply full = meter.check(ctx, signed(put("cccc", 60)));
+        assertThat(statusOf(meter.check(ctx, signed(put("aaaa", 60)), false))).isEqualTo(Status.OK);
+        assertThat(statusOf(meter.check(ctx, signed(put("bbbb", 60)), false))).isEqualTo(Status.OK);
+        ErrorReply full = meter.check(ctx, signed(put("cccc", 60)), false);
         assertThat(statusOf(full)).isEqualTo(Status.QUOTA_EXCEEDED);
         assertThat(full.retryAfterMillis()).isPositive();
         assertThat(meter.bytesOf(GATEWAY.id())).isEqualTo(8);
         scheduler.runFor(121 * SECOND);
         assertThat(meter.bytesOf(GATEWAY.id())).isZero();
-        assertThat(statusOf(meter.check(ctx, signed(put("cccc", 60))))).isEqualTo(Status.OK);
+        assertThat(statusOf(meter.check(ctx, signed(put("cccc", 60)), false))).isEqualTo(Status.OK);
     }
 
     @Test
@@ -120,8 +123,9 @@ class OriginMeterTest {
                 Bytes.EMPTY, self, 1, 0);
 
         for (int i = 0; i < 3; i++) {
-            assertThat(statusOf(meter.check(ctx, own.signedBy(rootKey, "default")))).isEqualTo(Status.OK);
+            assertThat(statusOf(meter.check(ctx, own.signedBy(rootKey, "default"), false))).isEqualTo(Status.OK);
         }
-        assertThat(statusOf(meter.check(ctx, own))).as("unsigned, naming this node").isEqualTo(Status.FORBIDDEN);
+        assertThat(statusOf(meter.check(ctx, own, false))).as("unsigned, naming this node, from elsewhere")
+                .isEqualTo(Status.FORBIDDEN);
     }
 }

@@ -102,7 +102,7 @@ class ReplicaCoordinatorTest {
 
     @Test
     void aPutIsStoredHereAskedOfEveryOtherReplicaAndAcknowledgedAtW() {
-        coordinator.put(put("v"));
+        coordinator.put(put("v"), false);
 
         assertThat(store.read(KEY, V_SLOT)).isPresent();
         for (Contact c : others) {
@@ -131,9 +131,9 @@ class ReplicaCoordinatorTest {
     @Test
     void aPutThatReachesItsRootTwiceKeepsTheExpiryItsGatewaySet() {
         PutRequest p = put("v");
-        coordinator.put(p);
+        coordinator.put(p, false);
         scheduler.runFor(5 * SECOND);
-        coordinator.put(p);
+        coordinator.put(p, false);
         scheduler.runFor(SECOND);
 
         assertThat(store.read(KEY, V_SLOT).orElseThrow().expiresAtMillis())
@@ -148,7 +148,7 @@ class ReplicaCoordinatorTest {
 
     @Test
     void aPutWhoseReplicasRefuseOrTimeOutIsUnavailableWithTheCountItGot() {
-        coordinator.put(put("v"));
+        coordinator.put(put("v"), false);
         answer(others.get(0), StoreReplicas.class, new StoreAck(0));
 
         scheduler.runFor(10 * SECOND);
@@ -161,7 +161,7 @@ class ReplicaCoordinatorTest {
 
     @Test
     void aCopyLatePastItsRtoIsSentAgainAndAReplicaThatNeverAnswersIsOwedRepair() {
-        coordinator.put(put("v"));
+        coordinator.put(put("v"), false);
         answer(others.get(0), StoreReplicas.class, new StoreAck(1));
         assertThat(replyToGateway(PutReply.class).status()).isEqualTo(Status.OK);
 
@@ -178,7 +178,7 @@ class ReplicaCoordinatorTest {
 
     @Test
     void aLateCopyIsSentAgainUntilTheRequestTimeoutAndTheFirstAnswerToAnyOfThemCounts() {
-        coordinator.put(put("v"));
+        coordinator.put(put("v"), false);
         scheduler.runFor(SECOND + SECOND / 2);
         List<Sent> copies = log.sentTo(others.get(1), StoreReplicas.class);
         assertThat(copies).as("late past its RTO (1 s before any sample): sent again").hasSize(2);
@@ -210,7 +210,7 @@ class ReplicaCoordinatorTest {
         }
         long rto = members.rtoNanos(lossy.id());
         assertThat(rto).as("a fast replica's RTO").isLessThan(SECOND / 4);
-        coordinator.put(put("v"));
+        coordinator.put(put("v"), false);
         answer(others.get(0), StoreReplicas.class, new StoreAck(1));
         assertThat(replyToGateway(PutReply.class).status()).isEqualTo(Status.OK);
 
@@ -230,7 +230,7 @@ class ReplicaCoordinatorTest {
 
     @Test
     void aReplicaWhoseStoreIsFullIsOwedRepair() {
-        coordinator.put(put("v"));
+        coordinator.put(put("v"), false);
         answer(others.get(0), StoreReplicas.class, new ErrorReply(Status.STORAGE_FULL, "disk full"));
 
         assertThat(owed).containsExactly(others.get(0));
@@ -241,7 +241,7 @@ class ReplicaCoordinatorTest {
         store.write(StoredRecord.tombstone(KEY, Bytes.utf8("v").sha256(), scheduler.epochMillis() + 60_000,
                 SECRET));
 
-        coordinator.put(put("v"));
+        coordinator.put(put("v"), false);
 
         assertThat(replyToGateway(PutReply.class).status()).isEqualTo(Status.FORBIDDEN);
         assertThat(sent).hasSize(1);
@@ -249,7 +249,7 @@ class ReplicaCoordinatorTest {
 
     @Test
     void aRemoveAsksEveryReplicaAndAnswersOnceAllHaveAnswered() {
-        coordinator.put(put("v"));
+        coordinator.put(put("v"), false);
         sent.clear();
 
         coordinator.remove(new RemoveRequest(KEY, Bytes.utf8("v").sha256(), SECRET, 60, gateway, 77, 2));
