@@ -44,8 +44,15 @@ final class SolicitedCopies {
         }
         long expires = ctx.now() + TTL_NANOS;
         LinkedHashMap<Ask, Long> asks = null;
+        // A digest lists a key's entries together: its replica set is ranked once, not once per entry.
+        Id key = null;
+        boolean replicates = false;
         for (DigestEntry w : wanted) {
-            if (!members.replicaSetAndNext(w.key()).contains(ctx.self())) {
+            if (!w.key().equals(key)) {
+                key = w.key();
+                replicates = members.replicaSetAndNext(key).contains(ctx.self());
+            }
+            if (!replicates) {
                 continue;
             }
             if (asks == null) {
