@@ -46,9 +46,7 @@ final class ExpiryCheck {
                 accurate &= Math.abs(world.clockOffsetMillis(i)) <= Checker.S_MILLIS;
             }
         }
-        GetDiagnosis.Sources served = p.racedByLiar
-                ? diagnosis.servedFromSlot(g.key(), g.gateway(), g.startNanos(), p.hash, p.slot) : null;
-        if (served != null && served.inSlot().isEmpty()) {
+        if (p.racedByLiar && GetDiagnosis.Sources.liarsBindingOnly(p, diagnosis.servedFrom(g, p))) {
             // Every node the get read the bytes from held them under another binding only: a liar's put of them.
             tally.excused(Excuse.LIARS_OWN_COPY_PAST_EXPIRY);
             return;

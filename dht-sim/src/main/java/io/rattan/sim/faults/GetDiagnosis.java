@@ -87,6 +87,10 @@ final class GetDiagnosis {
 
     /** See {@link #servedFromSlot}. */
     record Sources(Set<Integer> inSlot, boolean elsewhere) {
+        /** Whether {@code p}, raced by a liar, was read only from nodes that held its bytes under another binding. */
+        static boolean liarsBindingOnly(PutRecord p, Sources served) {
+            return p.racedByLiar && served != null && served.inSlot().isEmpty();
+        }
     }
 
     private final ArrayDeque<Answer> answers = new ArrayDeque<>();
@@ -197,7 +201,12 @@ final class GetDiagnosis {
      * quorum get carried it: the nodes among them that held it live in {@code slot}, and whether any held it live in
      * another slot (a put of the same bytes under another binding); null when no source of it is known.
      */
-    Sources servedFromSlot(Id key, int gateway, long startNanos, Bytes hash, Bytes slot) {
+    /** Where get {@code g} may have read {@code p}'s bytes ({@link #servedFromSlot}). */
+    Sources servedFrom(Checker.GetRecord g, PutRecord p) {
+        return servedFromSlot(g.key(), g.gateway(), g.startNanos(), p.hash, p.slot);
+    }
+
+    private Sources servedFromSlot(Id key, int gateway, long startNanos, Bytes hash, Bytes slot) {
         Set<Integer> answerers = new HashSet<>();
         Set<Integer> inSlot = new HashSet<>();
         boolean elsewhere = false;

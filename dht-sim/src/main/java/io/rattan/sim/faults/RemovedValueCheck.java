@@ -16,7 +16,7 @@ import java.util.function.IntToLongFunction;
  * faults destroyed is undone (counted, as a put lost to disk faults is): its value may come back. The same bytes
  * that a liar raced the put with, under a binding of its own, are the liar's put: they stay (excused); and a value
  * live on liars alone is what they kept of it, refusing its tombstone, and served (excused: a liar's answer). Which
- * copy a get read is told by the slots its sources held the bytes in ({@link GetDiagnosis#servedFromSlot}): read
+ * copy a get read is told by the slots its sources held the bytes in ({@link GetDiagnosis#servedFrom}): read
  * from another binding's slot alone, or from liars' copies of p's alone, the answer is excused whoever else still
  * holds p's copy untold.
  */
@@ -52,8 +52,8 @@ final class RemovedValueCheck {
             return;
         }
         stores.noteTombstones(p);
-        GetDiagnosis.Sources served = diagnosis.servedFromSlot(g.key(), g.gateway(), g.startNanos(), p.hash, p.slot);
-        if (p.racedByLiar && served != null && served.inSlot().isEmpty()) {
+        GetDiagnosis.Sources served = diagnosis.servedFrom(g, p);
+        if (GetDiagnosis.Sources.liarsBindingOnly(p, served)) {
             // Every node the get read the bytes from held them under another binding only: another put of the same
             // bytes (a liar's race), which p's remove does not remove, however long p's own copy lingers elsewhere
             // (on nodes far from the key, which a digest's answer sends no tombstone, SecretGuard).
