@@ -11,6 +11,7 @@ import io.rattan.api.Status;
 import io.rattan.client.PutResult;
 import io.rattan.client.RattanClient;
 import io.rattan.client.RattanException;
+import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.HopAck;
@@ -36,6 +37,8 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Issue 39, item 1, on real sockets: a liar with a key of its own joins a node's view and answers what it is sent
@@ -90,13 +93,16 @@ class FakeAckTest {
      * place and acknowledges a tombstone in its own name. Before, the gateway took the root's word: the client heard
      * "removed" and the value stayed (the same test with {@code removeAcksRequired(false)}). Now the remove fails and
      * the client knows the value is there; a remove whose root is honest is acknowledged on the root's tombstone and
-     * the liar's word, with one real tombstone.
+     * the liar's word, with one real tombstone. The same with a gateway held at 15, the first version with remove
+     * acks (a rolling upgrade): from 16 until 09a56d8 such a gateway took the root's word, comparing its version with
+     * the newest.
      */
-    @Test
-    void aLiarAnsweringAsTheRootCannotAcknowledgeARemove() throws Exception {
-        try (LocalCluster cluster = LocalCluster.start(1, dir, CONFIG);
-             RawPeer liar = new RawPeer("fake-remover");
-             RattanClient client = RattanClient.builder()
+    @ParameterizedTest(name = "gateway speaking {0}")
+    @ValueSource(ints = {MessageCodec.VERSION, MessageCodec.VERSION_REMOVE_ACKS})
+    void aLiarAnsweringAsTheRootCannotAcknowledgeARemove(int version) throws Exception {
+        try (LocalCluster cluster = LocalCluster.start(1, dir, CONFIG.toBuilder().protocolVersion(version).build());
+             RawPeer liar = new RawPeer("fake-remover").speaking(version);
+             RattanClient client = RattanClient.builder().protocolVersion(version)
                      .gateway(new Address("127.0.0.1", cluster.node(0).gatewayAddress().getPort()))
                      .attemptTimeout(Duration.ofSeconds(4)).totalTimeout(Duration.ofSeconds(6)).build()) {
             RattanNode gateway = cluster.node(0);

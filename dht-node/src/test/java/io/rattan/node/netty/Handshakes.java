@@ -45,6 +45,8 @@ public final class Handshakes {
         public Socket fromNode;
         /** What the node's own hello claimed. */
         public Contact node;
+        // What our frames are written in, the handshake's too (the newest unless told otherwise).
+        private MessageCodec codec = TestMessages.CODEC;
 
         // Makes the proof of our claimed id for a nonce and the node's contact; null: we answer in the oldest
         // version without one, which no node of this build takes (every version it speaks proves ids).
@@ -77,6 +79,12 @@ public final class Handshakes {
             this.prover = prover;
         }
 
+        /** This peer speaks {@code version} from its hello on: a peer of an older release. Before dialing. */
+        public RawPeer speaking(int version) {
+            codec = MessageCodec.speaking(version);
+            return this;
+        }
+
         /**
          * Dials the node at {@code nodePeerPort} and proves our claim: hello, the node's challenge arrives on the
          * connection it dials back, the answer goes on ours, and the node's welcome comes back on ours. With
@@ -91,7 +99,7 @@ public final class Handshakes {
             if (prover == null) {
                 writeFrame(toNode, new Envelope(contact, 0, new Hello(MessageCodec.VERSION_OLDEST)), PREVIOUS);
             } else {
-                writeFrame(toNode, new Envelope(contact, 0, new Hello(MessageCodec.VERSION)));
+                writeFrame(toNode, new Envelope(contact, 0, new Hello(codec.version())), codec);
             }
             fromNode = listener.accept();
             fromNode.setSoTimeout(TIMEOUT_MILLIS);
@@ -99,18 +107,18 @@ public final class Handshakes {
             node = hello.sender();
             long ourNonce = 0x5eed_0000_1234L;
             if (welcomeBack) {
-                writeFrame(toNode, new Envelope(contact, ourNonce, new Challenge()));
+                writeFrame(toNode, new Envelope(contact, ourNonce, new Challenge()), codec);
             }
             Envelope challenge = expect(fromNode, MessageType.CHALLENGE);
             Envelope ours = new Envelope(contact, challenge.requestId(),
                     new ChallengeAnswer(prover == null ? null : prover.apply(challenge.requestId(), node)));
-            writeFrame(toNode, ours, prover == null ? PREVIOUS : TestMessages.CODEC);
+            writeFrame(toNode, ours, prover == null ? PREVIOUS : codec);
             if (welcomeBack) {
                 Envelope answer = expect(fromNode, MessageType.CHALLENGE_ANSWER);
                 if (answer.requestId() != ourNonce) {
                     throw new IOException("the node answered our challenge with another nonce");
                 }
-                writeFrame(fromNode, new Envelope(null, 0, new Welcome()));
+                writeFrame(fromNode, new Envelope(null, codec.version(), new Welcome()), codec);
             }
             expect(toNode, MessageType.WELCOME);
             return this;
@@ -118,7 +126,7 @@ public final class Handshakes {
 
         /** Sends {@code envelope} on our proven connection. */
         public void send(Envelope envelope) throws IOException {
-            writeFrame(toNode, envelope);
+            writeFrame(toNode, envelope, codec);
         }
 
         @Override
