@@ -1,5 +1,6 @@
 package io.rattan.core.node;
 
+import io.rattan.api.Bytes;
 import io.rattan.api.Id;
 import io.rattan.api.Status;
 import io.rattan.core.codec.MessageCodec;
@@ -14,13 +15,17 @@ import java.util.Map;
  * What this node, as a key's root, has taken from each put's origin ({@link OriginLimits}): a token bucket of puts
  * (one second's worth, full at first) and the live value bytes of its puts ({@link ExpiringBytes}). At most
  * {@link #ORIGINS_MAX} origins are remembered, the least recently heard forgotten first, which errs in that origin's
- * favour, never against another. A put sent twice is counted twice (the root does not look up what it holds first):
- * that errs against its origin only. Owned by the node's loop.
+ * favour, never against another. A put its gateway sends again (the same request, key, bytes and expiry: a second
+ * try after a silent first one) takes another token but adds no bytes, if it comes within the last
+ * {@link #COUNTED_MAX} puts this root counted; later, it is counted twice, which errs against its origin only. Owned
+ * by the node's loop.
  */
 final class OriginMeter {
 
     /** Most origins remembered at once. */
     static final int ORIGINS_MAX = 4_096;
+    /** Most puts remembered as counted, so that a second try of one adds no bytes. */
+    static final int COUNTED_MAX = 4_096;
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
 
     private final OriginLimits limits;
@@ -31,6 +36,17 @@ final class OriginMeter {
             return size() > ORIGINS_MAX;
         }
     };
+
+    private final Map<Counted, Boolean> counted = new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Counted, Boolean> eldest) {
+            return size() > COUNTED_MAX;
+        }
+    };
+
+    /** A put counted here: what its gateway's second try carries the same (its value by SHA-256). */
+    private record Counted(Id origin, long requestId, Id key, Bytes valueHash, long expiresAtMillis) {
+    }
 
     OriginMeter(OriginLimits limits, Clock clock) {
         this.limits = limits;
@@ -54,14 +70,17 @@ final class OriginMeter {
         if (p.origin().id().equals(ctx.self().id())) {
             return null;
         }
-        return admit(p.origin().id(), p.value().length(), p.expiresAtMillis());
+        return admit(p);
     }
 
     /**
-     * Counts a put of {@code bytes} value bytes that live until {@code expiresAtMillis} against {@code origin}: null
-     * when it fits, else the refusal ({@code RATE_LIMITED} or {@code QUOTA_EXCEEDED}, with how long to wait).
+     * Counts {@code p} against its origin: null when it fits, else the refusal ({@code RATE_LIMITED} or
+     * {@code QUOTA_EXCEEDED}, with how long to wait). A second try of a put counted here takes a token only.
      */
-    ErrorReply admit(Id origin, long bytes, long expiresAtMillis) {
+    private ErrorReply admit(PutRequest p) {
+        Id origin = p.origin().id();
+        long bytes = p.value().length();
+        long expiresAtMillis = p.expiresAtMillis();
         if (limits.putsPerSecond() == OriginLimits.OFF && limits.storageBytes() == OriginLimits.OFF) {
             return null;
         }
@@ -71,14 +90,21 @@ final class OriginMeter {
             return new ErrorReply(Status.RATE_LIMITED, "over " + limits.putsPerSecond() + " puts a second from "
                     + "origin " + origin.shortHex() + " at this root", 1000 / limits.putsPerSecond() + 1);
         }
+        if (limits.storageBytes() == OriginLimits.OFF) {
+            return null;
+        }
+        Counted put = new Counted(origin, p.originRequestId(), p.key(), p.value().sha256(), expiresAtMillis);
+        if (counted.containsKey(put)) {
+            return null;
+        }
         long nowMillis = clock.epochMillis();
         long bucket = ExpiringBytes.bucketOf(Math.max(expiresAtMillis, nowMillis + 1), nowMillis);
-        if (limits.storageBytes() != OriginLimits.OFF
-                && !account.bytes.tryAdd(bucket, bytes, limits.storageBytes(), nowMillis)) {
+        if (!account.bytes.tryAdd(bucket, bytes, limits.storageBytes(), nowMillis)) {
             return new ErrorReply(Status.QUOTA_EXCEEDED, "origin " + origin.shortHex() + " holds its share of "
                     + limits.storageBytes() + " bytes at this root",
                     (int) Math.min(Integer.MAX_VALUE, account.bytes.retryAfterMillis(nowMillis)));
         }
+        counted.put(put, Boolean.TRUE);
         return null;
     }
 

@@ -113,6 +113,23 @@ class OriginMeterTest {
     }
 
     @Test
+    void aSecondTryOfAPutTakesAnotherTokenButAddsNoBytes() {
+        NodeContext ctx = root(new OriginLimits(true, 3, 10));
+        OriginMeter meter = new OriginMeter(ctx.config().origin(), scheduler);
+        PutRequest first = signed(put("aaaa", 60));
+
+        assertThat(statusOf(meter.check(ctx, first, false))).isEqualTo(Status.OK);
+        assertThat(statusOf(meter.check(ctx, first.nextHop().withTtlSeconds(59), false))).as("its second try")
+                .isEqualTo(Status.OK);
+        assertThat(meter.bytesOf(GATEWAY.id())).isEqualTo(4);
+        PutRequest sameRequestOtherBytes = signed(put("bbbb", 60));
+        assertThat(statusOf(meter.check(ctx, sameRequestOtherBytes, false))).isEqualTo(Status.OK);
+        assertThat(meter.bytesOf(GATEWAY.id())).as("another value under the same request id counts").isEqualTo(8);
+        assertThat(statusOf(meter.check(ctx, first, false))).as("tokens: three a second, all taken")
+                .isEqualTo(Status.RATE_LIMITED);
+    }
+
+    @Test
     void thisNodesOwnPutsCountAgainstNothingHereButMustBeSignedByIt() {
         NodeKey rootKey = NodeKey.draw(new SplittableRandom(7));
         Contact self = new Contact(rootKey.id(), new Address("10.0.0.3", 4000));
