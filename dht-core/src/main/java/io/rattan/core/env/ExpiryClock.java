@@ -2,7 +2,6 @@ package io.rattan.core.env;
 
 import io.rattan.core.store.Store;
 import io.rattan.core.store.StoreException;
-import java.util.LinkedHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,8 +16,10 @@ import org.slf4j.LoggerFactory;
  *       is followed); a step of more than S either way is ignored.</li>
  *   <li><b>Never backwards.</b> A reading is never below the previous one, nor below the persisted mark: the mark
  *       is written ahead of the readings (by S/2), so after a restart the clock starts at least where it was.</li>
- *   <li><b>Peers correct it.</b> Pongs carry the answering node's expiry time; the median offset of the last few
- *       samples, one per host (the caller names each sample by its host), when beyond S, moves this clock: until
+ *   <li><b>Peers correct it.</b> Pongs carry the answering node's expiry time; the median offset of the last nine
+ *       hosts heard, one sample each (the caller names each sample by its host), a host that told no time counting
+ *       as agreeing, when they may decide ({@link ClockVotes}) and it is beyond S, moves this clock, and the samples
+ *       move with it: until
  *       peers have confirmed it once since boot, by up to {@link #FIRST_CORRECTION_MAX_MILLIS} either way at once (a
  *       larger offset is refused and the clock stays unsettled: its machine's clock needs setting), afterwards
  *       forward by at most 2 S at once and 2 S a minute in all (below), and backward only until the clock has
@@ -30,8 +31,9 @@ import org.slf4j.LoggerFactory;
  *       minute of monotonic time in all (an allowance that refills at that rate, up to {@code 2 S}): wrong peers
  *       drag it forward by at most {@code 2 S} plus {@code 2 S} a minute for as long as they outnumber the right
  *       ones.</li>
- *   <li><b>Settled.</b> After a boot the wall clock is not trusted until peers have confirmed it (3 hosts, or 2 that
- *       agree when no third has been heard for 30 s) or 30 s passed with no peer answering (a node alone): until then
+ *   <li><b>Settled.</b> After a boot the wall clock is not trusted until peers that may decide have confirmed it,
+ *       or 30 s passed with no peer telling a time (a node alone) or with too few to decide among hosts that told
+ *       none (a cluster starting): until then
  *       the mark is not moved and nothing is purged ({@link #settled}), so a clock that booted an hour ahead neither
  *       purges young records nor persists its error. A clock whose first correction was refused (more than
  *       {@link #FIRST_CORRECTION_MAX_MILLIS}) does not settle alone, and one that had is unsettled again: it is known
@@ -54,8 +56,6 @@ public final class ExpiryClock implements Clock {
      */
     public static final long FIRST_CORRECTION_MAX_MILLIS = 2 * 3_600_000L;
     private static final Logger log = LoggerFactory.getLogger(ExpiryClock.class);
-    private static final int SAMPLES = 5;
-    private static final int SAMPLES_TO_SETTLE = 3;
     private static final long SETTLE_ALONE_NANOS = 30_000_000_000L;
     /** The forward allowance, in S, and how much of it comes back per minute of monotonic time (the same). */
     private static final int FORWARD_ALLOWANCE_IN_S = 2;
@@ -64,9 +64,8 @@ public final class ExpiryClock implements Clock {
     private final Clock raw;
     private final long skewMillis;
     private final long bootNanos;
-    // The latest offset from each of the last few hosts heard: one wrong host answering often, or under many ids,
-    // counts once.
-    private final LinkedHashMap<Object, Long> samples = new LinkedHashMap<>();
+    // What the last few hosts heard said: one wrong host answering often, or under many ids, counts once.
+    private final ClockVotes votes;
     private long anchorMillis;
     private long anchorNanos;
     private long last = Long.MIN_VALUE;
@@ -76,8 +75,6 @@ public final class ExpiryClock implements Clock {
     private boolean confirmed;
     private long forwardAllowanceMillis;
     private long allowanceNanos;
-    // When a source not among the samples was last heard: while new ones keep coming, a few samples are no median.
-    private long newSourceNanos;
     private boolean jumpSeen;
     // Peers said, before confirming this clock, that it is off by more than a first correction may move it.
     private boolean refused;
@@ -85,17 +82,27 @@ public final class ExpiryClock implements Clock {
 
     /** A clock over {@code raw} with skew bound {@code skewMillis}; {@link #attach} gives it its store. */
     public ExpiryClock(Clock raw, long skewMillis) {
+        this(raw, skewMillis, false);
+    }
+
+    /**
+     * As {@link #ExpiryClock(Clock, long)}; with {@code threeHostsDecide}, peers correct it by the rule before issue
+     * 39's: the first three hosts that tell a time decide, and a correction starts afresh (the fault simulator plants
+     * it, {@code CLOCK_THREE_HOSTS}, to show that its checker catches clock liars).
+     */
+    public ExpiryClock(Clock raw, long skewMillis, boolean threeHostsDecide) {
         if (raw == null || skewMillis < 1) {
             throw new IllegalArgumentException("a raw clock and a positive skew bound are required");
         }
         this.raw = raw;
         this.skewMillis = skewMillis;
         this.bootNanos = raw.nanoTime();
+        this.votes = new ClockVotes(threeHostsDecide, SPREAD_BOUND_MILLIS,
+                SETTLE_ALONE_NANOS, bootNanos);
         this.anchorNanos = bootNanos;
         this.anchorMillis = raw.epochMillis();
         this.forwardAllowanceMillis = forwardAllowanceMax();
         this.allowanceNanos = bootNanos;
-        this.newSourceNanos = bootNanos;
     }
 
     private long forwardAllowanceMax() {
@@ -148,7 +155,8 @@ public final class ExpiryClock implements Clock {
             jumpSeen = true;
             log.warn("wall clock is {} ms off the expiry clock: a jump, ignored for expiry", wall - predicted);
         }
-        if (!settled && !refused && samples.isEmpty() && nanos - bootNanos >= SETTLE_ALONE_NANOS) {
+        if (!settled && !refused && nanos - bootNanos >= SETTLE_ALONE_NANOS
+                && (votes.noneTold() || votes.clusterStarting(nanos))) {
             settled = true;
         }
         return predicted;
@@ -170,50 +178,27 @@ public final class ExpiryClock implements Clock {
     /**
      * A peer's expiry time, {@code peerEpochMillis}, read from a reply that took {@code rttNanos} to come back:
      * the peer's time now is about its time plus half the round trip. {@code peer} names the sample's source: the
-     * median is over distinct sources, and the caller names each host once (docs/node.md, "Clock-safe TTLs").
-     * When just two sources have been heard and no new one for 30 s (a cluster of three hosts), the two count as the
-     * median if they agree within 2 S of each other.
+     * median is over distinct sources, and the caller names each host once (docs/node.md, "Clock-safe TTLs"). A
+     * time of 0 or less is a peer whose own clock has not settled: heard, telling nothing ({@link ClockVotes}).
      */
     @Override
     public synchronized void peerTime(Object peer, long peerEpochMillis, long rttNanos) {
+        long nanos = raw.nanoTime();
         if (peerEpochMillis <= 0) {
+            votes.heard(peer, null, nanos);
             return;
         }
-        long offset = peerEpochMillis + rttNanos / 2_000_000L - predicted();
-        if (samples.remove(peer) == null) {
-            newSourceNanos = raw.nanoTime();
-        }
-        samples.put(peer, offset);
-        if (samples.size() > SAMPLES) {
-            samples.remove(samples.keySet().iterator().next());
-        }
-        if (samples.size() < SAMPLES_TO_SETTLE && !fewHostsAgree()) {
+        votes.heard(peer, peerEpochMillis + rttNanos / 2_000_000L - predicted(), nanos);
+        if (!votes.decisive(nanos)) {
             return;
         }
-        long median = median();
+        long median = votes.median();
         if (Math.abs(median) > skewMillis && !correct(median)) {
             return;
         }
         settled = true;
         confirmed = true;
         refused = false;
-    }
-
-    /**
-     * Whether two sources heard are all there are (no new one for 30 s) and agree within 2 S. One alone is never
-     * enough: it could be the only liar a new node has heard.
-     */
-    private boolean fewHostsAgree() {
-        if (samples.size() < 2 || raw.nanoTime() - newSourceNanos < SETTLE_ALONE_NANOS) {
-            return false;
-        }
-        long min = Long.MAX_VALUE;
-        long max = Long.MIN_VALUE;
-        for (long offset : samples.values()) {
-            min = Math.min(min, offset);
-            max = Math.max(max, offset);
-        }
-        return max - min <= SPREAD_BOUND_MILLIS;
     }
 
     /** Moves the clock by {@code offsetMillis}, within the bounds; false when the move is refused altogether. */
@@ -226,7 +211,7 @@ public final class ExpiryClock implements Clock {
             }
             refused = true;
             settled = false;
-            samples.clear();
+            votes.clear();
             return false;
         }
         long step = offsetMillis;
@@ -234,9 +219,10 @@ public final class ExpiryClock implements Clock {
             step = Math.min(offsetMillis, forwardAllowance());
             forwardAllowanceMillis -= step;
         }
-        if (step == 0) {
-            // Peers that keep saying it is far behind, with the allowance spent: every few pongs; said once above.
-            log.debug("expiry clock is {} ms behind its peers' median: the forward allowance is spent", offsetMillis);
+        if (step == 0 || step < skewMillis && step < offsetMillis) {
+            // Peers that keep saying it is far behind, with the allowance spent or trickling back: every pong.
+            log.debug("expiry clock is {} ms behind its peers' median: moved {} ms, the forward allowance is spent",
+                    offsetMillis, step);
         } else {
             log.warn("expiry clock is {} ms off its peers' median: corrected{}", -offsetMillis,
                     offsetMillis < 0 && settled ? " (it holds still until true time catches up)"
@@ -247,8 +233,7 @@ public final class ExpiryClock implements Clock {
             // Nothing was persisted or purged by the unconfirmed time: it may go back, to the persisted mark.
             last = persisted;
         }
-        // The samples were taken against the old time: start afresh.
-        samples.clear();
+        votes.moved(step);
         return true;
     }
 
@@ -265,12 +250,6 @@ public final class ExpiryClock implements Clock {
             allowanceNanos += earned * perMilli;
         }
         return forwardAllowanceMillis;
-    }
-
-    /** The middle offset; of two, the lower: forward is the direction that purges early. */
-    private long median() {
-        long[] sorted = samples.values().stream().mapToLong(Long::longValue).sorted().toArray();
-        return sorted.length == 2 ? sorted[0] : sorted[sorted.length / 2];
     }
 
     /** Whether the clock has been confirmed since boot: until then nothing may be purged by it. */
@@ -292,11 +271,6 @@ public final class ExpiryClock implements Clock {
         if (settled) {
             return false;
         }
-        for (long offset : samples.values()) {
-            if (Math.abs(offset) > skewMillis) {
-                return true;
-            }
-        }
-        return false;
+        return votes.anyBeyond(skewMillis);
     }
 }

@@ -69,7 +69,13 @@ public final class PlantedBugs {
          * bytes under another binding (or none) is taken as held, and not stored, so whoever stored the bytes first
          * owns their remove (the defence against binding races, planted off).
          */
-        BINDINGS_FIRST_COME
+        BINDINGS_FIRST_COME,
+        /**
+         * A node's expiry clock takes the median of the first three hosts heard after its boot, or after its last
+         * correction, when they are more than S off (the defence against clock liars, planted off: two liars among
+         * three hosts move it).
+         */
+        CLOCK_THREE_HOSTS
     }
 
     /** No bug: how every node runs. */

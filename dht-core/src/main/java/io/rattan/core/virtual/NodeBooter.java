@@ -150,7 +150,8 @@ final class NodeBooter {
         }
         Clock clock = scheduler;
         if (faultsOn) {
-            slot.expiry = new ExpiryClock(slot.clock, ExpiryClock.SKEW_BOUND_MILLIS);
+            slot.expiry = new ExpiryClock(slot.clock, ExpiryClock.SKEW_BOUND_MILLIS,
+                    bugs.has(PlantedBugs.Bug.CLOCK_THREE_HOSTS));
             slot.expiry.attach(store);
             clock = slot.expiry;
         }

@@ -76,6 +76,9 @@ class ExpiryClockTest {
         c.peerTime("peer1", T0, 0);
         assertThat(c.inDoubt()).as("a peer an hour behind").isTrue();
         c.peerTime("peer2", T0, 0);
+        assertThat(c.settled()).as("three hosts that disagree: it waits for five").isFalse();
+        c.peerTime("peer3", T0, 0);
+        c.peerTime("peer4", T0, 0);
         assertThat(c.settled()).isTrue();
         assertThat(c.inDoubt()).as("set right and settled").isFalse();
     }
@@ -248,6 +251,73 @@ class ExpiryClockTest {
         assertThat(c.settled()).isTrue();
         assertThat(c.epochMillis()).as("corrected by the lower of the two, which agree within 2 S")
                 .isEqualTo(wall.epochMillis() + 10 * S);
+    }
+
+    @Test
+    void twoHostsAnHourAheadAmongThreeDoNotMoveABootingClockFiveHostsDecide() {
+        ExpiryClock c = boot();
+        c.peerTime("liarA", T0 + HOUR, 0);
+        c.peerTime("liarB", T0 + HOUR, 0);
+        c.peerTime("hostA", T0, 0);
+        assertThat(c.epochMillis()).as("three hosts that disagree decide nothing").isEqualTo(T0);
+        assertThat(c.settled()).isFalse();
+        c.peerTime("hostB", T0, 0);
+        c.peerTime("hostC", T0, 0);
+        assertThat(c.settled()).as("five hosts: their median").isTrue();
+        assertThat(c.epochMillis()).isEqualTo(T0);
+        for (int i = 0; i < 10; i++) {
+            c.peerTime("liarA", T0 + HOUR, 0);
+            c.peerTime("liarB", T0 + HOUR, 0);
+        }
+        assertThat(c.epochMillis()).as("the two liars, heard again and again, are two of five").isEqualTo(T0);
+
+        ExpiryClock old = new ExpiryClock(wall, S, true);
+        old.peerTime("liarA", T0 + HOUR, 0);
+        old.peerTime("liarB", T0 + HOUR, 0);
+        old.peerTime("hostA", T0, 0);
+        assertThat(old.epochMillis()).as("planted bug: the first three hosts decide").isEqualTo(T0 + HOUR);
+    }
+
+    @Test
+    void theFewHostsThatTellATimeWhileAClusterStartsDoNotSetItsClock() {
+        ExpiryClock c = boot();
+        for (int second = 0; second < 40; second++) {
+            for (int h = 0; h < 8; h++) {
+                c.peerTime("starting" + h, 0, 0);
+            }
+            for (int liar = 0; liar < 4; liar++) {
+                // Four that agree, an hour ahead: before, three that agreed decided.
+                c.peerTime("liar" + liar, wall.epochMillis() + HOUR, 0);
+            }
+            wall.advanceMillis(1000);
+        }
+        assertThat(c.epochMillis()).as("four of the last nine heard tell a time: not most").isEqualTo(wall.epochMillis());
+        assertThat(c.settled()).as("settled alone after 30 s, as a starting cluster's nodes all do").isTrue();
+        for (int h = 0; h < 5; h++) {
+            c.peerTime("starting" + h, wall.epochMillis(), 0);
+        }
+        c.peerTime("liar0", wall.epochMillis() + HOUR, 0);
+        assertThat(c.epochMillis()).as("once the others tell their time, the four are outvoted")
+                .isEqualTo(wall.epochMillis());
+    }
+
+    @Test
+    void aCorrectionKeepsTheHostsItWasMadeBy() {
+        for (boolean threeHostsDecide : new boolean[] {false, true}) {
+            wall.setEpochMillis(T0 - 10 * S);
+            ExpiryClock c = new ExpiryClock(wall, S, threeHostsDecide);
+            for (int h = 0; h < 3; h++) {
+                c.peerTime("host" + h, T0, 0);
+            }
+            assertThat(c.epochMillis()).as("three hosts that agree correct it").isEqualTo(T0);
+            c.peerTime("liarA", T0 + HOUR, 0);
+            c.peerTime("liarB", T0 + HOUR, 0);
+            c.peerTime("host0", T0, 0);
+            // Kept and moved with the clock, the three outvote the two; started afresh, the next three heard decide
+            // (by 2 S: forward is capped once confirmed).
+            assertThat(c.epochMillis()).as("the first three hosts decide: " + threeHostsDecide)
+                    .isEqualTo(threeHostsDecide ? T0 + 2 * S : T0);
+        }
     }
 
     @Test

@@ -43,29 +43,40 @@ class ClockLiarsTest {
         // Four ids per host allowed (an operator's choice), so that the node pings all three liars at once; with the
         // default of two, two liars and one honest host make the same majority.
         NodeConfig config = NodeConfig.defaults().withIdsPerIp(4);
-        assertLiarsMoveNothing(config, List.of("127.0.0.2", "127.0.0.2", "127.0.0.2"), HOUR);
+        assertLiarsMoveNothing(config, List.of("127.0.0.2", "127.0.0.2", "127.0.0.2"), HOUR, List.of());
     }
 
     @Test
     void threeHostsAYearAheadMoveNoClockThatPeersHaveNotConfirmed() throws Exception {
-        assertLiarsMoveNothing(NodeConfig.defaults(), List.of("127.0.0.2", "127.0.0.3", "127.0.0.4"), YEAR);
+        assertLiarsMoveNothing(NodeConfig.defaults(), List.of("127.0.0.2", "127.0.0.3", "127.0.0.4"), YEAR,
+                List.of());
+    }
+
+    /** Before, the first three hosts a node heard decided: two liars and one true host moved it an hour ahead. */
+    @Test
+    void twoHostsAnHourAheadAndOneTrueHostMoveNoClockThatPeersHaveNotConfirmed() throws Exception {
+        assertLiarsMoveNothing(NodeConfig.defaults(), List.of("127.0.0.2", "127.0.0.3"), HOUR, List.of("127.0.0.4"));
     }
 
     /**
      * Boots two nodes (their clocks unsettled: neither tells the other its time for 30 s) and lets liars on
-     * {@code hosts}, named to node 0 by a messenger, answer its pings with the time {@code aheadMillis} ahead;
-     * node 0's pong must then carry no time (unsettled) or the true one: moved, it settles and tells the liars' time.
+     * {@code hosts}, named to node 0 by a messenger, answer its pings with the time {@code aheadMillis} ahead (and
+     * peers on {@code trueHosts} with the true time); node 0's pong must then carry no time (unsettled) or the true
+     * one: moved, it settles and tells the liars' time.
      */
-    private void assertLiarsMoveNothing(NodeConfig config, List<String> hosts, long aheadMillis) throws Exception {
+    private void assertLiarsMoveNothing(NodeConfig config, List<String> hosts, long aheadMillis, List<String> trueHosts)
+            throws Exception {
         try (LocalCluster cluster = LocalCluster.start(2, dir, config)) {
             int port = cluster.node(0).contact().address().port();
             List<RawPeer> liars = new ArrayList<>();
             List<AtomicInteger> answered = new ArrayList<>();
             try (RawPeer messenger = new RawPeer("messenger", "127.0.0.9")) {
-                for (int i = 0; i < hosts.size(); i++) {
-                    RawPeer liar = new RawPeer("clock-liar-" + i, hosts.get(i));
-                    liars.add(liar);
-                    answered.add(answerPingsAhead(liar.dialAndProve(port, true), aheadMillis));
+                for (int i = 0; i < hosts.size() + trueHosts.size(); i++) {
+                    boolean lies = i < hosts.size();
+                    RawPeer peer = new RawPeer("clock-liar-" + i,
+                            lies ? hosts.get(i) : trueHosts.get(i - hosts.size()));
+                    liars.add(peer);
+                    answered.add(answerPingsAhead(peer.dialAndProve(port, true), lies ? aheadMillis : 0));
                 }
                 messenger.dialAndProve(port, true);
                 List<Contact> named = liars.stream().map(l -> l.contact).toList();

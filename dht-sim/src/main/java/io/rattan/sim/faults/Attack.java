@@ -60,7 +60,13 @@ public enum Attack {
      * named node's share pays for it (rule 2d). Defended: a root takes a put only with its origin's signature
      * (protocol 17).
      */
-    ORIGIN_FORGERY("forged-origin", Rule.FORGED_ORIGIN_STORED, PlantedBug.ORIGINS_UNCHECKED);
+    ORIGIN_FORGERY("forged-origin", Rule.FORGED_ORIGIN_STORED, PlantedBug.ORIGINS_UNCHECKED),
+    /**
+     * The liar answers every ping with a time an hour ahead, and every 5 s names every liar to every honest node, which
+     * probes them ({@link ClockLies}). Succeeds when an honest node's expiry clock moves more than 2 S (rule 3a).
+     * Defended: a correction is a median over five distinct hosts heard, unless three or more agree.
+     */
+    CLOCK_LIE("clock-lie", Rule.CLOCK_STEERED, PlantedBug.CLOCK_THREE_HOSTS);
 
     private final String flag;
     private final Rule caughtBy;

@@ -250,14 +250,18 @@ final class Checker {
         });
     }
 
-    /** Rule 2c: a liar far from a key received a tombstone of it, with its remove's secret ({@link LiarNodes}). */
-    void secretToStranger(String detail) {
-        tally.violation(Rule.SECRET_TO_STRANGER, detail);
+    /**
+     * What a liar's attack achieved, seen by the attack itself: a tombstone with its secret at a liar far from its key
+     * (rule 2c, {@link LiarNodes}), a put stored in another node's name (2d, {@link OriginForgery}), an honest clock
+     * steered (3a, {@link ClockLies}).
+     */
+    void liarAchieved(Rule rule, String detail) {
+        tally.violation(rule, detail);
     }
 
-    /** Rule 2d: a root stored a liar's put in another node's name ({@link OriginForgery}). */
-    void forgedOriginStored(String detail) {
-        tally.violation(Rule.FORGED_ORIGIN_STORED, detail);
+    /** Whether node {@code index}'s own clock had a fault in this run (its expiry clock may then be off on its own). */
+    boolean clockFaulted(int index) {
+        return puts.clockFaulted(index);
     }
 
     void removeStarted(PutRecord p) {

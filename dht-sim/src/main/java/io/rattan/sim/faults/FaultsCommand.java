@@ -60,7 +60,8 @@ public final class FaultsCommand implements Callable<Integer> {
             + "tombstones-to-anyone (with --liars F --attacks secret-harvest), repair-scans-unbounded (with "
             + "--liars F --attacks repair-flood), put-acks-unattributed (with --liars F --attacks fake-ack), "
             + "remove-acks-unattributed (with --liars F --attacks fake-remove), bindings-first-come (with "
-            + "--liars F --attacks binding-race) or origins-unchecked (with --liars F --attacks forged-origin) "
+            + "--liars F --attacks binding-race), origins-unchecked (with --liars F --attacks forged-origin) or "
+            + "clock-three-hosts (with --liars F --attacks clock-lie) "
             + "(default: none).")
     String bug = "none";
 
@@ -98,7 +99,8 @@ public final class FaultsCommand implements Callable<Integer> {
             + "their own), fake-remove (acknowledge removes, remove nothing), secret-harvest (ask every node for the "
             + "tombstone of a remove that passed through; defended), repair-flood (send every node 200 whole-ring "
             + "range digests a second; defended; runs the stores with a queue), forged-origin (send honest nodes puts "
-            + "in another node's name; defended), or all (docs/testing.md, \"Liars\").")
+            + "in another node's name; defended), clock-lie (answer pings with a time an hour ahead, and name every "
+            + "liar to every node; defended), or all (docs/testing.md, \"Liars\").")
     String attacks;
 
     @Option(names = "--verbose", description = "Print every failing seed's first violations.")

@@ -12,6 +12,7 @@ import io.rattan.core.msg.Messages.DigestEntry;
 import io.rattan.core.msg.Messages.GetReply;
 import io.rattan.core.msg.Messages.GetRequest;
 import io.rattan.core.msg.Messages.HopAck;
+import io.rattan.core.msg.Messages.Ping;
 import io.rattan.core.msg.Messages.PutAck;
 import io.rattan.core.msg.Messages.PutReply;
 import io.rattan.core.msg.Messages.PutRequest;
@@ -77,6 +78,7 @@ final class LiarNodes implements VirtualNetwork.Interception {
     private final EnumMap<Attack, Long> lies = new EnumMap<>(Attack.class);
     private long failures;
     private final OriginForgery forgery;
+    private final ClockLies clock;
     private Checker checker;
     /** The keys a harvesting liar watches: the workload's, whose names are no secret. */
     private List<Id> keys = List.of();
@@ -117,6 +119,8 @@ final class LiarNodes implements VirtualNetwork.Interception {
                     told(Attack.ORIGIN_FORGERY);
                     send(liar, to, 0, body);
                 }) : null;
+        clock = liars.attacks().contains(Attack.CLOCK_LIE)
+                ? new ClockLies(world, indexes, (liar, to, body) -> send(liar, to, 0, body)) : null;
     }
 
     /** The checker the liars report the secrets they harvest to (rule 2c), and the keys they watch to learn values. */
@@ -125,6 +129,9 @@ final class LiarNodes implements VirtualNetwork.Interception {
         this.keys = List.copyOf(keys);
         if (forgery != null) {
             forgery.checker(checker);
+        }
+        if (clock != null) {
+            clock.checker(checker);
         }
         // Liars that fake acks take no copy, tombstones included, and those that fake removes write no tombstone.
         checker.liars(indexes, lies(Attack.FAKE_ACK) || lies(Attack.FAKE_REMOVE));
@@ -154,6 +161,10 @@ final class LiarNodes implements VirtualNetwork.Interception {
         Message m = e.body();
         if (lies(Attack.SECRET_HARVEST) && harvestConsumes(liar, e, m)) {
             return true;
+        }
+        if (m instanceof Ping && clock != null) {
+            send(liar, e.sender().address(), e.requestId(), clock.pong());
+            return told(Attack.CLOCK_LIE);
         }
         if (m instanceof PutRequest p) {
             boolean canRace = lies(Attack.BINDING_RACE) && !p.binding().isEmpty() && p.stamp() == null
@@ -327,7 +338,7 @@ final class LiarNodes implements VirtualNetwork.Interception {
         for (ReplicaRecord r : records) {
             if (r.tombstone() && !r.secret().isEmpty() && farFrom(liar, r.key())
                     && leaks.add(new Leak(liar, r.key(), r.valueHash()))) {
-                checker.secretToStranger("the secret of a remove of " + r.key().shortHex() + " reached node " + liar
+                checker.liarAchieved(Rule.SECRET_TO_STRANGER, "the secret of a remove of " + r.key().shortHex() + " reached node " + liar
                         + ", outside the key's " + 2 * world.config().replicas() + " closest nodes up on its side");
             }
         }

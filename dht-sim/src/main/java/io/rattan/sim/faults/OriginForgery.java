@@ -1,9 +1,7 @@
 package io.rattan.sim.faults;
 
-import io.rattan.api.Address;
 import io.rattan.api.Bytes;
 import io.rattan.api.Id;
-import io.rattan.core.msg.Message;
 import io.rattan.core.msg.Messages.PutRequest;
 import io.rattan.core.msg.NamespaceDefinition;
 import io.rattan.core.net.Contact;
@@ -28,12 +26,6 @@ final class OriginForgery {
     static final int PER_ROUND = 4;
     private static final long TTL_MILLIS = 600_000;
 
-    /** How a liar sends a frame in its own name. */
-    @FunctionalInterface
-    interface Sender {
-        void send(int liar, Address to, Message body);
-    }
-
     private record Forged(Id key, Bytes valueHash, long sentNanos) {
     }
 
@@ -41,11 +33,11 @@ final class OriginForgery {
     private final List<Integer> liars;
     private final Set<Integer> liarSet;
     private final SplittableRandom random;
-    private final Sender sender;
+    private final LiarSender sender;
     private final Deque<Forged> unchecked = new ArrayDeque<>();
     private Checker checker;
 
-    OriginForgery(VirtualWorld world, List<Integer> liars, SplittableRandom random, Sender sender) {
+    OriginForgery(VirtualWorld world, List<Integer> liars, SplittableRandom random, LiarSender sender) {
         this.world = world;
         this.liars = liars;
         this.liarSet = new HashSet<>(liars);
@@ -103,7 +95,7 @@ final class OriginForgery {
             for (int i : world.liveIndexes()) {
                 if (!liarSet.contains(i) && world.store(i).read(f.key(), f.valueHash()).isPresent()) {
                     if (checker != null) {
-                        checker.forgedOriginStored("a put of " + f.key().shortHex() + " in another node's name, "
+                        checker.liarAchieved(Rule.FORGED_ORIGIN_STORED, "a put of " + f.key().shortHex() + " in another node's name, "
                                 + "held by " + world.contact(i).id().shortHex());
                     }
                     break;

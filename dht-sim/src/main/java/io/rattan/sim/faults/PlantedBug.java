@@ -30,7 +30,9 @@ public enum PlantedBug {
     /** Issue 39's, with liars that race bindings only: the first binding stored owns a value, as before protocol 16. */
     BINDINGS_FIRST_COME(PlantedBugs.of(Bug.BINDINGS_FIRST_COME), Rule.REMOVE_REFUSED_TO_PUTTER),
     /** Issue 39's, with liars that forge origins only: a root takes unsigned puts, as before protocol 17. */
-    ORIGINS_UNCHECKED(PlantedBugs.of(Bug.ORIGINS_UNCHECKED), Rule.FORGED_ORIGIN_STORED);
+    ORIGINS_UNCHECKED(PlantedBugs.of(Bug.ORIGINS_UNCHECKED), Rule.FORGED_ORIGIN_STORED),
+    /** Issue 39's, with liars that lie about the time only: the first three hosts heard correct a clock. */
+    CLOCK_THREE_HOSTS(PlantedBugs.of(Bug.CLOCK_THREE_HOSTS), Rule.CLOCK_STEERED);
 
     private final PlantedBugs switches;
     private final Rule caughtBy;

@@ -4,6 +4,7 @@ import io.rattan.api.Bytes;
 import io.rattan.api.Id;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +21,8 @@ final class PutLedger {
     // Looked up by hash only.
     private final Map<Bytes, PutRecord> byHash = new HashMap<>();
     private final Map<Id, List<PutRecord>> byKey = new LinkedHashMap<>();
+    /** The nodes whose clock had a fault in this run. */
+    private final Set<Integer> clockFaulted = new HashSet<>();
 
     PutLedger(StoreOracle stores) {
         this.stores = stores;
@@ -59,12 +62,18 @@ final class PutLedger {
      * and a step back revives copies that had expired and were not purged yet.
      */
     void clockChanging(int index) {
+        clockFaulted.add(index);
         for (Bytes h : stores.held(index)) {
             PutRecord p = byHash.get(h);
             if (p != null) {
                 p.clockTainted = true;
             }
         }
+    }
+
+    /** Whether node {@code index}'s clock had a fault in this run. */
+    boolean clockFaulted(int index) {
+        return clockFaulted.contains(index);
     }
 
     /**

@@ -47,6 +47,11 @@ public enum Rule {
     REMOVED_RETURNED("2", "get returned a removed value"),
     /** Rule 3: no node whose clock error is at most S serves a value later than its true expiry + S. */
     SERVED_PAST_EXPIRY("3", "value served past its true expiry + S"),
+    /**
+     * Rule 3a (with liars): no honest node's expiry clock is moved more than 2 S off the true time, unless its own
+     * clock had a fault: peers' times correct it only by a median over distinct hosts.
+     */
+    CLOCK_STEERED("3a", "expiry clock moved more than 2 S off true time by peers"),
     /** Rule 3, for a value a node held while its clock was stepped or skewed: the wall-clock TTL finding. */
     SERVED_PAST_EXPIRY_CLOCK("3", "value served past expiry + S, after a clock fault on a holder"),
     /** Rule 4 (budget profile): once faults stopped and the world settled, every operation completes. */
