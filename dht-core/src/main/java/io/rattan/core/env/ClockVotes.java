@@ -17,7 +17,7 @@ import java.util.Map;
  */
 final class ClockVotes {
 
-    /** The hosts remembered: more than twice as many liars as honest hosts among the last nine heard to move a clock. */
+    /** The hosts remembered: it takes five liars among the last nine hosts heard to move a clock. */
     static final int HOSTS = 9;
     private static final int HOSTS_BEFORE = 5;
     private static final int FEW = 3;

@@ -291,7 +291,8 @@ class ExpiryClockTest {
             }
             wall.advanceMillis(1000);
         }
-        assertThat(c.epochMillis()).as("four of the last nine heard tell a time: not most").isEqualTo(wall.epochMillis());
+        assertThat(c.epochMillis()).as("four of the last nine heard tell a time: not most")
+                .isEqualTo(wall.epochMillis());
         assertThat(c.settled()).as("settled alone after 30 s, as a starting cluster's nodes all do").isTrue();
         for (int h = 0; h < 5; h++) {
             c.peerTime("starting" + h, wall.epochMillis(), 0);

@@ -64,7 +64,8 @@ public enum Attack {
     /**
      * The liar answers every ping with a time an hour ahead, and every 5 s names every liar to every honest node, which
      * probes them ({@link ClockLies}). Succeeds when an honest node's expiry clock moves more than 2 S (rule 3a).
-     * Defended: a correction is a median over five distinct hosts heard, unless three or more agree.
+     * Defended: hosts that tell a time must be most of the last nine heard (a host that tells none counts as
+     * agreeing), and then five decide, fewer only where they agree or are all there are ({@code ClockVotes}).
      */
     CLOCK_LIE("clock-lie", Rule.CLOCK_STEERED, PlantedBug.CLOCK_THREE_HOSTS);
 

@@ -81,8 +81,8 @@ final class ClockLies {
             if (Math.abs(error) <= BOUND_MILLIS) {
                 steered.remove(i);
             } else if (steered.add(i)) {
-                checker.liarAchieved(Rule.CLOCK_STEERED, "node " + world.contact(i).id().shortHex() + "'s expiry clock is " + error
-                        + " ms off the true time");
+                checker.liarAchieved(Rule.CLOCK_STEERED, "node " + world.contact(i).id().shortHex()
+                        + "'s expiry clock is " + error + " ms off the true time");
             }
         }
     }

@@ -338,8 +338,9 @@ final class LiarNodes implements VirtualNetwork.Interception {
         for (ReplicaRecord r : records) {
             if (r.tombstone() && !r.secret().isEmpty() && farFrom(liar, r.key())
                     && leaks.add(new Leak(liar, r.key(), r.valueHash()))) {
-                checker.liarAchieved(Rule.SECRET_TO_STRANGER, "the secret of a remove of " + r.key().shortHex() + " reached node " + liar
-                        + ", outside the key's " + 2 * world.config().replicas() + " closest nodes up on its side");
+                checker.liarAchieved(Rule.SECRET_TO_STRANGER, "the secret of a remove of " + r.key().shortHex()
+                        + " reached node " + liar + ", outside the key's " + 2 * world.config().replicas()
+                        + " closest nodes up on its side");
             }
         }
     }

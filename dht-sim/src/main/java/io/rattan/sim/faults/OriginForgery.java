@@ -95,8 +95,8 @@ final class OriginForgery {
             for (int i : world.liveIndexes()) {
                 if (!liarSet.contains(i) && world.store(i).read(f.key(), f.valueHash()).isPresent()) {
                     if (checker != null) {
-                        checker.liarAchieved(Rule.FORGED_ORIGIN_STORED, "a put of " + f.key().shortHex() + " in another node's name, "
-                                + "held by " + world.contact(i).id().shortHex());
+                        checker.liarAchieved(Rule.FORGED_ORIGIN_STORED, "a put of " + f.key().shortHex()
+                                + " in another node's name, held by " + world.contact(i).id().shortHex());
                     }
                     break;
                 }
