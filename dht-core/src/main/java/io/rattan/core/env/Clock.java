@@ -10,10 +10,24 @@ public interface Clock {
     long epochMillis();
 
     /**
-     * A peer ({@code peer} names it) whose expiry clock read {@code peerEpochMillis} when it answered a request that took {@code rttNanos} to
-     * come back. A clock that keeps expiry safe ({@code ExpiryClock}) corrects itself by its peers; others ignore it.
+     * A peer ({@code peer} names it) whose expiry clock read {@code peerEpochMillis} when it answered a request that
+     * took {@code rttNanos} to come back, a peer this node chose to ask the time. A clock that keeps expiry safe
+     * ({@code ExpiryClock}) corrects itself by its peers; others ignore it.
      */
     default void peerTime(Object peer, long peerEpochMillis, long rttNanos) {
+        peerTime(peer, peerEpochMillis, rttNanos, true);
+    }
+
+    /**
+     * As {@link #peerTime(Object, long, long)}; {@code asked}: false for a peer this node pinged for another reason
+     * (a routing-table probe, a contact another node named), whose time an {@code ExpiryClock} does not count.
+     */
+    default void peerTime(Object peer, long peerEpochMillis, long rttNanos, boolean asked) {
+    }
+
+    /** Whether this clock corrects itself by its peers' times ({@link #peerTime}), so that a node should ask them. */
+    default boolean correctedByPeers() {
+        return false;
     }
 
     /** Whether {@link #epochMillis} may be trusted to purge expired records by (false: not confirmed since boot). */

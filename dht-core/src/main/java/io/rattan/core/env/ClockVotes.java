@@ -60,10 +60,12 @@ final class ClockVotes {
 
     /**
      * Whether the window may move or confirm the clock: hosts that told a time are most of those heard, and they are
-     * five; or three or four that agree within 2 S; or, when no new host has been heard for a while (a cluster of a
-     * few hosts), three or four, or two that agree and are all there are.
+     * five; or, once peers have {@code confirmed} the clock, three or four that agree within 2 S; or, when no new host
+     * has been heard for a while (a cluster of a few hosts), three or four, or two that agree and are all there are.
+     * (Before confirmation the first hosts a node hears may be whoever was named to it, and their correction is made
+     * whole.)
      */
-    boolean decisive(long nowNanos) {
+    boolean decisive(long nowNanos, boolean confirmed) {
         List<Long> told = told();
         int n = told.size();
         boolean quiet = nowNanos - newHostNanos >= quietNanos;
@@ -73,7 +75,7 @@ final class ClockVotes {
         if (2 * n <= window.size()) {
             return false;
         }
-        return n >= HOSTS_BEFORE || n >= FEW && (quiet || agree(told))
+        return n >= HOSTS_BEFORE || n >= FEW && (quiet || confirmed && agree(told))
                 || n == 2 && quiet && agree(told) && window.size() == 2;
     }
 
@@ -107,7 +109,7 @@ final class ClockVotes {
 
     /** Whether a host told no time and hosts that did are too few to decide: a cluster starting. */
     boolean clusterStarting(long nowNanos) {
-        return window.containsValue(null) && !decisive(nowNanos);
+        return window.containsValue(null) && !decisive(nowNanos, false);
     }
 
     /** Whether a host says this clock is off by more than {@code millis}. */

@@ -66,6 +66,7 @@ public final class ExpiryClock implements Clock {
     private final long bootNanos;
     // What the last few hosts heard said: one wrong host answering often, or under many ids, counts once.
     private final ClockVotes votes;
+    private final boolean threeHostsDecide;
     private long anchorMillis;
     private long anchorNanos;
     private long last = Long.MIN_VALUE;
@@ -87,8 +88,9 @@ public final class ExpiryClock implements Clock {
 
     /**
      * As {@link #ExpiryClock(Clock, long)}; with {@code threeHostsDecide}, peers correct it by the rule before issue
-     * 39's: the first three hosts that tell a time decide, and a correction starts afresh (the fault simulator plants
-     * it, {@code CLOCK_THREE_HOSTS}, to show that its checker catches clock liars).
+     * 39's: every pong counts, asked for or not, the first three hosts that tell a time decide, and a correction
+     * starts afresh (the fault simulator plants it, {@code CLOCK_THREE_HOSTS}, to show that its checker catches clock
+     * liars).
      */
     public ExpiryClock(Clock raw, long skewMillis, boolean threeHostsDecide) {
         if (raw == null || skewMillis < 1) {
@@ -97,6 +99,7 @@ public final class ExpiryClock implements Clock {
         this.raw = raw;
         this.skewMillis = skewMillis;
         this.bootNanos = raw.nanoTime();
+        this.threeHostsDecide = threeHostsDecide;
         this.votes = new ClockVotes(threeHostsDecide, SPREAD_BOUND_MILLIS,
                 SETTLE_ALONE_NANOS, bootNanos);
         this.anchorNanos = bootNanos;
@@ -179,17 +182,23 @@ public final class ExpiryClock implements Clock {
      * A peer's expiry time, {@code peerEpochMillis}, read from a reply that took {@code rttNanos} to come back:
      * the peer's time now is about its time plus half the round trip. {@code peer} names the sample's source: the
      * median is over distinct sources, and the caller names each host once (docs/node.md, "Clock-safe TTLs"). A
-     * time of 0 or less is a peer whose own clock has not settled: heard, telling nothing ({@link ClockVotes}).
+     * time of 0 or less is a peer whose own clock has not settled: heard, telling nothing ({@link ClockVotes}). Only a
+     * peer this node {@code asked} the time (a leaf-set member) counts.
      */
     @Override
-    public synchronized void peerTime(Object peer, long peerEpochMillis, long rttNanos) {
+    public synchronized void peerTime(Object peer, long peerEpochMillis, long rttNanos, boolean asked) {
+        if (!asked && !threeHostsDecide) {
+            // Whom this node probes for its tables, others choose (docs/security.md, item 7); the rule before took
+            // them all.
+            return;
+        }
         long nanos = raw.nanoTime();
         if (peerEpochMillis <= 0) {
             votes.heard(peer, null, nanos);
             return;
         }
         votes.heard(peer, peerEpochMillis + rttNanos / 2_000_000L - predicted(), nanos);
-        if (!votes.decisive(nanos)) {
+        if (!votes.decisive(nanos, confirmed)) {
             return;
         }
         long median = votes.median();
@@ -250,6 +259,11 @@ public final class ExpiryClock implements Clock {
             allowanceNanos += earned * perMilli;
         }
         return forwardAllowanceMillis;
+    }
+
+    @Override
+    public boolean correctedByPeers() {
+        return true;
     }
 
     /** Whether the clock has been confirmed since boot: until then nothing may be purged by it. */

@@ -13,9 +13,12 @@ final class ClockSamples {
     private ClockSamples() {
     }
 
-    /** Gives the expiry clock {@code c}'s answer {@code p} to a ping sent at {@code sentNanos}. */
-    static void record(NodeContext ctx, Contact c, Pong p, long sentNanos) {
-        ctx.clock().peerTime(source(c, ctx.self()), p.senderMillis(), ctx.now() - sentNanos);
+    /**
+     * Gives the expiry clock {@code c}'s answer {@code p} to a ping sent at {@code sentNanos}; {@code asked}: the ping
+     * asked the time of a leaf-set member, not probed a contact for the tables ({@code Clock.peerTime}).
+     */
+    static void record(NodeContext ctx, Contact c, Pong p, long sentNanos, boolean asked) {
+        ctx.clock().peerTime(source(c, ctx.self()), p.senderMillis(), ctx.now() - sentNanos, asked);
     }
 
     /** What a sample from {@code c} is counted as, at a node whose own contact is {@code self}. */

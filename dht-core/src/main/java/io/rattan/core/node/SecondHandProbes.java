@@ -94,14 +94,16 @@ final class SecondHandProbes {
 
     /**
      * Pings {@code c} and runs {@code done} on its answer or its timeout. The pong's clock reading goes to the
-     * expiry clock, as a table probe's does: a joiner's pings are what confirm a restarted node's clock.
+     * expiry clock as not asked for (only leaf-set members are asked the time, {@code TableMaintenance}): whoever names
+     * contacts to this node chooses whom it probes, and liars on a few hosts, naming one another to every node, were
+     * most of the hosts a node had heard (docs/security.md, item 7).
      */
     private void ping(Contact c, Runnable done) {
         long sent = ctx.now();
         ctx.outbox().request(c, new Ping(), peers.rtoNanos(c.id()), ReplyHandler.of(
                 reply -> {
                     if (reply.body() instanceof Pong p) {
-                        ClockSamples.record(ctx, c, p, sent);
+                        ClockSamples.record(ctx, c, p, sent, false);
                     }
                     done.run();
                 },

@@ -7,7 +7,8 @@ import io.rattan.core.net.Contact;
 import java.util.List;
 
 /**
- * Keeps the routing table measured and spread: one ping a period to a table entry in turn, and proximity
+ * Keeps the routing table measured and spread: one ping a period to a table entry in turn (and one to a leaf-set
+ * member for the expiry clock, {@link #askTheTime}), and proximity
  * neighbour selection from the suggestions that pongs carry. Owned by the node's event loop.
  *
  * <p>A table slot keeps the first nodes offered until a measured, faster one comes along, and new nodes copy their
@@ -17,9 +18,13 @@ import java.util.List;
  */
 final class TableMaintenance {
 
+    /** Leaf-set members asked the time a period while this node's expiry clock has not settled since its boot. */
+    private static final int UNSETTLED_PINGS = 3;
+
     private final NodeContext ctx;
     private final Membership members;
     private int probeCursor;
+    private int clockCursor;
     /**
      * A node that a table neighbour's pong suggested for the slot it shares with that neighbour, to be measured at
      * the next maintenance tick instead of the next table probe; null when there is none.
@@ -52,6 +57,30 @@ final class TableMaintenance {
         } else if (members.tableSize() > 0) {
             ping(members.tableEntry(Math.floorMod(probeCursor++, members.tableSize())));
         }
+        askTheTime();
+    }
+
+    /**
+     * Pings the next leaf-set member for the expiry clock, three while it has not settled since boot: the clock's
+     * peers are the leaf set's members, placed by their ids, not whoever other nodes name to this one (a host that
+     * names its own ids to every node gets them probed and into routing tables: docs/security.md, item 7).
+     */
+    private void askTheTime() {
+        if (!ctx.clock().correctedByPeers()) {
+            // A virtual world without faults runs on its scheduler's time: nothing to ask, and its traces stay.
+            return;
+        }
+        List<Contact> leaves = members.leafMembers();
+        int pings = Math.min(leaves.size(), ctx.clock().settled() ? 1 : UNSETTLED_PINGS);
+        for (int i = 0; i < pings; i++) {
+            Contact c = leaves.get(Math.floorMod(clockCursor++, leaves.size()));
+            long sent = ctx.now();
+            ctx.outbox().request(c, new Ping(), members.rtoNanos(c.id()), ReplyHandler.of(reply -> {
+                if (reply.body() instanceof Pong p) {
+                    ClockSamples.record(ctx, c, p, sent, true);
+                }
+            }, () -> { }));
+        }
     }
 
     /** Pings {@code c}: an RTT sample, and perhaps a suggestion for one of our slots. */
@@ -60,7 +89,7 @@ final class TableMaintenance {
         ctx.outbox().request(c, new Ping(), members.rtoNanos(c.id()), ReplyHandler.of(
                 reply -> {
                     if (reply.body() instanceof Pong p) {
-                        ClockSamples.record(ctx, c, p, sent);
+                        ClockSamples.record(ctx, c, p, sent, false);
                     }
                     considerSuggestions(reply.body());
                 },

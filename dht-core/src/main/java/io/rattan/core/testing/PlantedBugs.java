@@ -71,9 +71,9 @@ public final class PlantedBugs {
          */
         BINDINGS_FIRST_COME,
         /**
-         * A node's expiry clock keeps the last five hosts that told a time, not those that told none, and the first
-         * three after its boot, or after its last correction, decide (the defence against clock liars, planted off:
-         * two liars among three hosts move it).
+         * A node's expiry clock takes every pong's time, not only its leaf-set members' it asked for, keeps the last
+         * five hosts that told a time, not those that told none, and the first three after its boot, or after its
+         * last correction, decide (the defence against clock liars, planted off: two liars among three hosts move it).
          */
         CLOCK_THREE_HOSTS
     }

@@ -42,7 +42,7 @@ class UnsettledClockCopyTest {
     }
 
     private void settleAt(long peerMillis) {
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < 5; i++) {
             clock.peerTime("peer" + i, peerMillis, 0);
         }
     }

@@ -203,7 +203,7 @@ class FaultSimulatorCiTest {
     void seed46ReplaysTheDocumentedTrace() {
         FaultRunResult r = baseline.get(45);
         assertThat(r.config().seed()).isEqualTo(46);
-        assertThat(r.trace()).isEqualTo("7a26c61dae4f1fce/319695");
+        assertThat(r.trace()).isEqualTo("95e73f1005229502/343763");
     }
 
     @Test
