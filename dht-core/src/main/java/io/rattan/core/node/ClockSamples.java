@@ -1,12 +1,16 @@
 package io.rattan.core.node;
 
+import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.Messages.Ping;
 import io.rattan.core.msg.Messages.Pong;
 import io.rattan.core.net.Contact;
+import java.util.function.Consumer;
 
 /**
- * Where a pong's clock reading goes: to the expiry clock, named by the answering host ({@link HostKeys}), so that
- * one host answering under many ids counts once in the median that corrects it. Ids on this node's own host are
- * named by their address, so that each counts once: a cluster on one machine would otherwise never hear three.
+ * The upkeep pings whose pongs tell the time, and where that reading goes: to the expiry clock, named by the
+ * answering host ({@link HostKeys}), so that one host answering under many ids counts once in the median that corrects
+ * it. Ids on this node's own host are named by their address, so that each counts once: a cluster on one machine would
+ * otherwise never hear three.
  */
 final class ClockSamples {
 
@@ -14,11 +18,19 @@ final class ClockSamples {
     }
 
     /**
-     * Gives the expiry clock {@code c}'s answer {@code p} to a ping sent at {@code sentNanos}; {@code asked}: the ping
-     * asked the time of a leaf-set member, not probed a contact for the tables ({@code Clock.peerTime}).
+     * Pings {@code c} (waiting {@code rtoNanos}), gives the expiry clock its pong's time, then runs {@code then} on the
+     * reply, or {@code timedOut}. {@code asked}: the ping asks a leaf-set member the time, rather than probing a
+     * contact for the tables ({@code Clock.peerTime}): table probes, second-hand probes and the leaf set's time.
      */
-    static void record(NodeContext ctx, Contact c, Pong p, long sentNanos, boolean asked) {
-        ctx.clock().peerTime(source(c, ctx.self()), p.senderMillis(), ctx.now() - sentNanos, asked);
+    static void ping(NodeContext ctx, Contact c, long rtoNanos, boolean asked, Consumer<Envelope> then,
+                     Runnable timedOut) {
+        long sent = ctx.now();
+        ctx.outbox().request(c, new Ping(), rtoNanos, ReplyHandler.of(reply -> {
+            if (reply.body() instanceof Pong p) {
+                ctx.clock().peerTime(source(c, ctx.self()), p.senderMillis(), ctx.now() - sent, asked);
+            }
+            then.accept(reply);
+        }, timedOut));
     }
 
     /** What a sample from {@code c} is counted as, at a node whose own contact is {@code self}. */

@@ -1,8 +1,6 @@
 package io.rattan.core.node;
 
 import io.rattan.api.Id;
-import io.rattan.core.msg.Messages.Ping;
-import io.rattan.core.msg.Messages.Pong;
 import io.rattan.core.net.Contact;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -99,15 +97,7 @@ final class SecondHandProbes {
      * most of the hosts a node had heard (docs/security.md, item 7).
      */
     private void ping(Contact c, Runnable done) {
-        long sent = ctx.now();
-        ctx.outbox().request(c, new Ping(), peers.rtoNanos(c.id()), ReplyHandler.of(
-                reply -> {
-                    if (reply.body() instanceof Pong p) {
-                        ClockSamples.record(ctx, c, p, sent, false);
-                    }
-                    done.run();
-                },
-                done));
+        ClockSamples.ping(ctx, c, peers.rtoNanos(c.id()), false, reply -> done.run(), done);
     }
 
     /** Whether a second-hand contact with this id is being probed. */

@@ -74,26 +74,14 @@ final class TableMaintenance {
         int pings = Math.min(leaves.size(), ctx.clock().settled() ? 1 : UNSETTLED_PINGS);
         for (int i = 0; i < pings; i++) {
             Contact c = leaves.get(Math.floorMod(clockCursor++, leaves.size()));
-            long sent = ctx.now();
-            ctx.outbox().request(c, new Ping(), members.rtoNanos(c.id()), ReplyHandler.of(reply -> {
-                if (reply.body() instanceof Pong p) {
-                    ClockSamples.record(ctx, c, p, sent, true);
-                }
-            }, () -> { }));
+            ClockSamples.ping(ctx, c, members.rtoNanos(c.id()), true, reply -> { }, () -> { });
         }
     }
 
     /** Pings {@code c}: an RTT sample, and perhaps a suggestion for one of our slots. */
     void ping(Contact c) {
-        long sent = ctx.now();
-        ctx.outbox().request(c, new Ping(), members.rtoNanos(c.id()), ReplyHandler.of(
-                reply -> {
-                    if (reply.body() instanceof Pong p) {
-                        ClockSamples.record(ctx, c, p, sent, false);
-                    }
-                    considerSuggestions(reply.body());
-                },
-                () -> members.peerTimedOut(c)));
+        ClockSamples.ping(ctx, c, members.rtoNanos(c.id()), false, reply -> considerSuggestions(reply.body()),
+                () -> members.peerTimedOut(c));
     }
 
     /** A candidate measured faster than the slowest of a full slot replaces it; one that is not kept is forgotten. */
