@@ -38,7 +38,7 @@ final class StoreMeters {
 
     /**
      * Exports the store's fault counters: writes refused for full storage, I/O failures, corrupt records skipped,
-     * WAL syncs, and whether the store is faulted now (1) or healthy (0).
+     * WAL syncs, writes stalled, and whether the store is faulted now (1) or healthy (0).
      */
     void bindStore(RocksDbStore store) {
         FunctionCounter.builder("rattan.store.faults", store, RocksDbStore::fullFaults)
@@ -52,6 +52,10 @@ final class StoreMeters {
                 .register(registry);
         FunctionCounter.builder("rattan.store.wal.syncs", store, RocksDbStore::walSyncs)
                 .description("Write-ahead log syncs (RocksDB's WAL_FILE_SYNCED ticker)")
+                .register(registry);
+        FunctionCounter.builder("rattan.store.write.stalls", store, RocksDbStore::writeStalls)
+                .description("Times a write met a RocksDB write stall and was tried again (a stall is waited out "
+                        + "for at most 2 s, then fails)")
                 .register(registry);
         Gauge.builder("rattan.store.faulted", store, s -> s.fault() == null ? 0 : 1)
                 .description("1 while the store is in a storage fault (the node is then not ready)")

@@ -18,11 +18,13 @@ final class ExpiryPurge {
     private static final int PURGE_BATCH_RECORDS = 1024;
 
     private final RocksDbHandles rocks;
+    private final BoundedWrites writes;
     private final LongConsumer recordsDeleted;
 
     /** {@code recordsDeleted} hears of each batch of records deleted once it is written. */
-    ExpiryPurge(RocksDbHandles rocks, LongConsumer recordsDeleted) {
+    ExpiryPurge(RocksDbHandles rocks, BoundedWrites writes, LongConsumer recordsDeleted) {
         this.rocks = rocks;
+        this.writes = writes;
         this.recordsDeleted = recordsDeleted;
     }
 
@@ -52,7 +54,7 @@ final class ExpiryPurge {
                     pending++;
                 }
                 if (batch.count() >= 2 * PURGE_BATCH_RECORDS) {
-                    db.write(rocks.writeOptions(), batch);
+                    writes.write(batch);
                     recordsDeleted.accept(pending);
                     purged += pending;
                     pending = 0;
@@ -60,7 +62,7 @@ final class ExpiryPurge {
                 }
             }
             it.status();
-            db.write(rocks.writeOptions(), batch);
+            writes.write(batch);
             recordsDeleted.accept(pending);
             purged += pending;
         }

@@ -18,7 +18,6 @@ import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.SstFileManager;
 import org.rocksdb.Statistics;
-import org.rocksdb.WriteOptions;
 
 /**
  * The native objects of one open {@link RocksDbStore}: the database with its three column families ({@code default},
@@ -41,19 +40,17 @@ final class RocksDbHandles {
     private final LRUCache blockCache;
     private final ColumnFamilyOptions cfOptions;
     private final DBOptions dbOptions;
-    private final WriteOptions writeOptions;
     private final List<ColumnFamilyHandle> handles;
     private final RocksDB db;
     private final SstFileManager sstFiles;
     private final Statistics statistics;
 
     private RocksDbHandles(LRUCache blockCache, ColumnFamilyOptions cfOptions, DBOptions dbOptions,
-                           WriteOptions writeOptions, List<ColumnFamilyHandle> handles, RocksDB db,
+                           List<ColumnFamilyHandle> handles, RocksDB db,
                            SstFileManager sstFiles, Statistics statistics) {
         this.blockCache = blockCache;
         this.cfOptions = cfOptions;
         this.dbOptions = dbOptions;
-        this.writeOptions = writeOptions;
         this.handles = handles;
         this.db = db;
         this.sstFiles = sstFiles;
@@ -87,7 +84,6 @@ final class RocksDbHandles {
                 .setCreateMissingColumnFamilies(true)
                 .setSstFileManager(sstFiles)
                 .setStatistics(statistics);
-        WriteOptions writeOptions = new WriteOptions();
         List<ColumnFamilyDescriptor> descriptors = List.of(
                 new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions),
                 new ColumnFamilyDescriptor(VALUES_CF.getBytes(StandardCharsets.UTF_8), cfOptions),
@@ -97,9 +93,9 @@ final class RocksDbHandles {
         try {
             db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
             StoreFormat.checkAndMigrate(db, handles, dir);
-            return new RocksDbHandles(cache, cfOptions, dbOptions, writeOptions, handles, db, sstFiles, statistics);
+            return new RocksDbHandles(cache, cfOptions, dbOptions, handles, db, sstFiles, statistics);
         } catch (RocksDBException | RuntimeException e) {
-            new RocksDbHandles(cache, cfOptions, dbOptions, writeOptions, handles, db, sstFiles, statistics).close();
+            new RocksDbHandles(cache, cfOptions, dbOptions, handles, db, sstFiles, statistics).close();
             if (e instanceof RocksDBException re) {
                 throw new StoreException("cannot open store in " + dir, re);
             }
@@ -136,10 +132,6 @@ final class RocksDbHandles {
         return handles.get(2);
     }
 
-    WriteOptions writeOptions() {
-        return writeOptions;
-    }
-
     SstFileManager sstFiles() {
         return sstFiles;
     }
@@ -154,7 +146,6 @@ final class RocksDbHandles {
         if (db != null) {
             db.close();
         }
-        writeOptions.close();
         dbOptions.close();
         statistics.close();
         sstFiles.close();

@@ -37,6 +37,7 @@ import org.rocksdb.WriteBatch;
  * at open. Failures are typed ({@link StoreException.Kind}): a full disk or the {@link Settings#maxSpaceBytes} limit
  * (enforced by RocksDB's {@link SstFileManager}) is {@code FULL}, anything else {@code IO}; the store then reports
  * itself unhealthy until a write, or a {@link #probe}, succeeds again (RocksDB recovers by itself once space returns).
+ * No write waits on a RocksDB write stall for more than 2 s ({@link BoundedWrites}).
  * A record that cannot be decoded is skipped by reads and scans, logged once and counted, so replicas repair it.
  *
  * <p>Called from two threads: the node's event loop (point reads, a get's page, the counters, the probe) and the
@@ -56,6 +57,7 @@ public final class RocksDbStore implements Store, AutoCloseable {
     private final RocksDB db;
     private final WalSyncer syncer;
     private final StoreFaults faults = new StoreFaults();
+    private final BoundedWrites writes;
     private final RecordReads reads;
     private final ExpiryPurge purge;
     private final AtomicLong count = new AtomicLong();
@@ -78,13 +80,15 @@ public final class RocksDbStore implements Store, AutoCloseable {
         }
     }
 
-    private RocksDbStore(LongSupplier clock, RocksDbHandles rocks, Settings settings, Executor loop) {
+    private RocksDbStore(Path dir, LongSupplier clock, RocksDbHandles rocks, Settings settings, Executor loop) {
         this.syncer = settings.fsync() ? new WalSyncer(rocks.db(), loop, faults::syncFailed) : null;
         this.clock = clock;
         this.rocks = rocks;
         this.db = rocks.db();
+        this.writes = new BoundedWrites(db, rocks.sstFiles(), settings.maxSpaceBytes(), dir,
+                () -> faults.fault() != null);
         this.reads = new RecordReads(rocks, clock, faults);
-        this.purge = new ExpiryPurge(rocks, deleted -> count.addAndGet(-deleted));
+        this.purge = new ExpiryPurge(rocks, writes, deleted -> count.addAndGet(-deleted));
     }
 
     /**
@@ -106,7 +110,7 @@ public final class RocksDbStore implements Store, AutoCloseable {
         }
         RocksDbHandles rocks = RocksDbHandles.open(dir, settings);
         try {
-            RocksDbStore store = new RocksDbStore(clock, rocks, settings, loop);
+            RocksDbStore store = new RocksDbStore(dir, clock, rocks, settings, loop);
             store.count.set(store.countRecords());
             return store;
         } catch (RocksDBException | RuntimeException e) {
@@ -133,7 +137,7 @@ public final class RocksDbStore implements Store, AutoCloseable {
     public void clockMark(long epochMillis) {
         ensureOpen();
         try {
-            db.put(rocks.defaults(), rocks.writeOptions(), CLOCK_MARK_KEY,
+            writes.put(rocks.defaults(), CLOCK_MARK_KEY,
                     ByteBuffer.allocate(Long.BYTES).putLong(epochMillis).array());
         } catch (RocksDBException e) {
             throw new StoreException("clock mark write failed", e);
@@ -157,7 +161,7 @@ public final class RocksDbStore implements Store, AutoCloseable {
                 batch.put(rocks.values(), dataKey, RecordFormat.encode(record, slot));
                 batch.put(rocks.expiry(), RecordFormat.expiryKey(record.expiresAtMillis(), dataKey),
                         RecordFormat.EMPTY);
-                db.write(rocks.writeOptions(), batch);
+                writes.write(batch);
             }
             if (oldBytes == null) {
                 count.incrementAndGet();
@@ -195,18 +199,23 @@ public final class RocksDbStore implements Store, AutoCloseable {
      */
     public boolean probe() {
         ensureOpen();
-        return faults.probe(db, rocks.writeOptions(), clock);
+        return faults.probe(writes, rocks.defaults(), clock);
     }
 
     /** Sets RocksDB's SST space limit (0: none), as an operator freeing or granting space would. */
     public void setMaxSpaceBytes(long bytes) {
         ensureOpen();
-        rocks.sstFiles().setMaxAllowedSpaceUsage(bytes);
+        writes.maxSpaceBytes(bytes);
     }
 
     /** Writes refused because storage was full, since open. */
     public long fullFaults() {
         return faults.fullFaults();
+    }
+
+    /** Writes that met a RocksDB write stall and waited it out, tried again, since open; 0 once closed. */
+    public long writeStalls() {
+        return writes.stalls();
     }
 
     /** Reads or writes that failed with an I/O error, since open. */
@@ -305,6 +314,7 @@ public final class RocksDbStore implements Store, AutoCloseable {
         if (syncer != null) {
             syncer.close();
         }
+        writes.close();
         rocks.close();
     }
 

@@ -9,10 +9,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
-import org.rocksdb.RocksDB;
+import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.Status;
-import org.rocksdb.WriteOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -91,12 +90,12 @@ final class StoreFaults {
      * While in a fault, tries a small write to see whether the store has recovered; true when healthy afterwards.
      * Cheap when healthy: it then does nothing.
      */
-    boolean probe(RocksDB db, WriteOptions writeOptions, LongSupplier clock) {
+    boolean probe(BoundedWrites writes, ColumnFamilyHandle defaults, LongSupplier clock) {
         if (fault == null) {
             return true;
         }
         try {
-            db.put(writeOptions, PROBE_KEY, Long.toString(clock.getAsLong()).getBytes(StandardCharsets.UTF_8));
+            writes.put(defaults, PROBE_KEY, Long.toString(clock.getAsLong()).getBytes(StandardCharsets.UTF_8));
             healed();
             return true;
         } catch (RocksDBException e) {

@@ -21,11 +21,14 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.DBOptions;
@@ -230,24 +233,47 @@ class RocksDbStoreTest extends StoreContractTest {
         return StoredRecord.value(key, value, expiresAtMillis, SecretBinding.of(secret, key, value.sha256()));
     }
 
-    @Test
-    void aFullStoreFailsWritesAsFullIsUnhealthyAndRecoversWhenSpaceReturns() {
+    /**
+     * At 256 KiB, writes as fast as the store takes them fill the memtables while a flush the limit will refuse is
+     * under way: a blocking write then waited for ever, and the store thread with it, where it must fail as FULL.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {64 << 10, 256 << 10})
+    void aFullStoreFailsWritesAsFullIsUnhealthyAndRecoversWhenSpaceReturns(int maxSpaceBytes) throws Exception {
         ((RocksDbStore) store).close();
         RocksDbStore rocks = RocksDbStore.open(dir.resolve("small"), storeClock::epochMillis,
-                new RocksDbStore.Settings(false, 64 << 10), Runnable::run);
+                new RocksDbStore.Settings(false, maxSpaceBytes), Runnable::run);
         opened.add(rocks);
-        StoreException refused = null;
-        int written = 0;
-        // The limit bites when a memtable flush makes an SST file beyond it; RocksDB then refuses writes.
-        for (int i = 0; i < 200_000 && refused == null; i++) {
-            try {
-                byte[] bytes = new byte[900];
-                java.nio.ByteBuffer.wrap(bytes).putInt(i);
-                rocks.write(StoredRecord.value(Id.ofName("k" + i), Bytes.of(bytes), T0 + 1_000_000, Bytes.EMPTY));
-                written++;
-            } catch (StoreException e) {
-                refused = e;
-            }
+        AtomicInteger written = new AtomicInteger();
+        ExecutorService writer = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "filler");
+            t.setDaemon(true);
+            return t;
+        });
+        StoreException refused;
+        try {
+            // The limit bites when a memtable flush makes an SST file beyond it; RocksDB then refuses writes.
+            refused = writer.submit(() -> {
+                for (int i = 0; i < 200_000; i++) {
+                    byte[] bytes = new byte[900];
+                    java.nio.ByteBuffer.wrap(bytes).putInt(i);
+                    try {
+                        rocks.write(StoredRecord.value(Id.ofName("k" + i), Bytes.of(bytes), T0 + 1_000_000,
+                                Bytes.EMPTY));
+                    } catch (StoreException e) {
+                        return e;
+                    }
+                    written.incrementAndGet();
+                }
+                return null;
+            }).get(60, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            // Closing RocksDB under a write blocked in it would wait on it too: the store is left to the process.
+            opened.remove(rocks);
+            throw new AssertionError("a write to the filling store has not returned in 60 s (" + written.get()
+                    + " written)", e);
+        } finally {
+            writer.shutdown();
         }
         assertThat(refused).as("a write beyond the space limit fails").isNotNull();
         assertThat(refused.kind()).isEqualTo(StoreException.Kind.FULL);
@@ -263,7 +289,7 @@ class RocksDbStoreTest extends StoreContractTest {
         StoredRecord after = value("after", "space returned", T0 + 1_000);
         rocks.write(after);
         assertThat(rocks.read(after.key(), after.valueHash())).contains(after);
-        assertThat(written).isPositive();
+        assertThat(written.get()).isPositive();
     }
 
     @Test
