@@ -54,8 +54,8 @@ final class StoreMeters {
                 .description("Write-ahead log syncs (RocksDB's WAL_FILE_SYNCED ticker)")
                 .register(registry);
         FunctionCounter.builder("rattan.store.write.stalls", store, RocksDbStore::writeStalls)
-                .description("Times a write met a RocksDB write stall and was tried again (a stall is waited out "
-                        + "for at most 2 s, then fails)")
+                .description("Writes that met a RocksDB write stall (memtables waiting for a flush); where space "
+                        + "is short one is waited out for at most 2 s, then fails as full")
                 .register(registry);
         Gauge.builder("rattan.store.faulted", store, s -> s.fault() == null ? 0 : 1)
                 .description("1 while the store is in a storage fault (the node is then not ready)")

@@ -18,8 +18,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The node's store as its core sees it: the work the core submits ({@link Store#submit}: writes, scans, repair's
  * batch reads, purges) runs on one thread of this store's own, never on the node's event loop, and each result is
- * handed back to the loop. So a repair that scans a million records, a batch of copies or a RocksDB write stall (up to
- * 2 s, {@link BoundedWrites}) holds this thread, while the loop keeps answering pings, gets and its gateways.
+ * handed back to the loop. So a repair that scans a million records, a batch of copies or a RocksDB write stall (never
+ * for ever, {@link BoundedWrites}) holds this thread, while the loop keeps answering pings, gets and its gateways.
  *
  * <p>One thread: tasks run one at a time in the order submitted, and their completions reach the loop in that
  * order. Every write goes through it, so a write's read-then-write (the tombstone rule) never races another write. The

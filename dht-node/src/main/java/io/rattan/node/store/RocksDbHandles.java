@@ -132,6 +132,11 @@ final class RocksDbHandles {
         return handles.get(2);
     }
 
+    /** The most the memtables of every column family can hold before writes stop: what their flushes add to disk. */
+    long memtableBytes() {
+        return (long) handles.size() * cfOptions.writeBufferSize() * cfOptions.maxWriteBufferNumber();
+    }
+
     SstFileManager sstFiles() {
         return sstFiles;
     }

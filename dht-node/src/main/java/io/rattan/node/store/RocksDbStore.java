@@ -37,7 +37,7 @@ import org.rocksdb.WriteBatch;
  * at open. Failures are typed ({@link StoreException.Kind}): a full disk or the {@link Settings#maxSpaceBytes} limit
  * (enforced by RocksDB's {@link SstFileManager}) is {@code FULL}, anything else {@code IO}; the store then reports
  * itself unhealthy until a write, or a {@link #probe}, succeeds again (RocksDB recovers by itself once space returns).
- * No write waits on a RocksDB write stall for more than 2 s ({@link BoundedWrites}).
+ * No write waits for ever on a RocksDB write stall behind a flush that space refuses ({@link BoundedWrites}).
  * A record that cannot be decoded is skipped by reads and scans, logged once and counted, so replicas repair it.
  *
  * <p>Called from two threads: the node's event loop (point reads, a get's page, the counters, the probe) and the
@@ -85,7 +85,7 @@ public final class RocksDbStore implements Store, AutoCloseable {
         this.clock = clock;
         this.rocks = rocks;
         this.db = rocks.db();
-        this.writes = new BoundedWrites(db, rocks.sstFiles(), settings.maxSpaceBytes(), dir,
+        this.writes = new BoundedWrites(db, rocks.sstFiles(), settings.maxSpaceBytes(), rocks.memtableBytes(), dir,
                 () -> faults.fault() != null);
         this.reads = new RecordReads(rocks, clock, faults);
         this.purge = new ExpiryPurge(rocks, writes, deleted -> count.addAndGet(-deleted));
@@ -137,7 +137,8 @@ public final class RocksDbStore implements Store, AutoCloseable {
     public void clockMark(long epochMillis) {
         ensureOpen();
         try {
-            writes.put(rocks.defaults(), CLOCK_MARK_KEY,
+            // Written from the node's loop on a clock reading: a stall fails it, and the next reading tries again.
+            writes.putWithoutWaiting(rocks.defaults(), CLOCK_MARK_KEY,
                     ByteBuffer.allocate(Long.BYTES).putLong(epochMillis).array());
         } catch (RocksDBException e) {
             throw new StoreException("clock mark write failed", e);

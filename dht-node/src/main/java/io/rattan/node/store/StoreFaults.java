@@ -95,7 +95,8 @@ final class StoreFaults {
             return true;
         }
         try {
-            writes.put(defaults, PROBE_KEY, Long.toString(clock.getAsLong()).getBytes(StandardCharsets.UTF_8));
+            writes.putWithoutWaiting(defaults, PROBE_KEY,
+                    Long.toString(clock.getAsLong()).getBytes(StandardCharsets.UTF_8));
             healed();
             return true;
         } catch (RocksDBException e) {
