@@ -3,7 +3,7 @@ package io.rattan.api;
 /**
  * What a get cost: messages, and bytes as encoded plus {@link #HEADER_BYTES} per message.
  *
- * <p>In a {@code Messages.GetReply} this is the cost the nodes on the get's path counted in band: each forward and
+ * <p>In a {@code RequestMessages.GetReply} this is the cost the nodes on the get's path counted in band: each forward and
  * its hop ack, each forward that timed out, each iterative query and its reply, and the final reply. It cannot
  * include what no node on the path sees: probes a timeout sets off, acks and replies that arrive after their request
  * was given up, copies a client sent to other gateways. The simulator counts those too, from the network.

@@ -4,7 +4,7 @@ import java.util.Objects;
 
 /**
  * How one get is performed, built once where the get enters (a client, a gateway's HTTP query, a binary request's
- * fields) and carried unchanged by its {@code Messages.ClientGet} to the gateway that starts it. Build one with
+ * fields) and carried unchanged by its {@code ClientMessages.ClientGet} to the gateway that starts it. Build one with
  * {@link #builder()}, or start from {@link #defaults()} or {@link #of(RoutingMode)}.
  *
  * @param routing      how the get travels the overlay: recursive greedy, recursive delay-aware, or iterative

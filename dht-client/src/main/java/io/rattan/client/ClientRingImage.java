@@ -7,7 +7,7 @@ import io.rattan.api.Status;
 import io.rattan.core.client.HedgeThreshold;
 import io.rattan.core.client.OneHopRouter;
 import io.rattan.core.msg.Message;
-import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.RequestMessages.GetReply;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.NodeConfig;
 import java.util.ArrayList;

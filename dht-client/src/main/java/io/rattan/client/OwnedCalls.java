@@ -4,7 +4,7 @@ import io.rattan.api.Bytes;
 import io.rattan.api.Id;
 import io.rattan.api.OwnerStamp;
 import io.rattan.api.SignedOp;
-import io.rattan.core.msg.Messages.ClientPut;
+import io.rattan.core.msg.ClientMessages.ClientPut;
 import io.rattan.core.msg.PutCondition;
 import java.time.Instant;
 import java.util.Objects;

@@ -2,8 +2,8 @@ package io.rattan.client;
 
 import io.netty.channel.EventLoop;
 import io.rattan.api.Bytes;
-import io.rattan.core.msg.Messages.ClientRing;
-import io.rattan.core.msg.Messages.RingReply;
+import io.rattan.core.msg.ClientMessages.ClientRing;
+import io.rattan.core.msg.ClientMessages.RingReply;
 import io.rattan.core.net.Contact;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.rattan.client;
 
 import io.rattan.core.msg.Message;
-import io.rattan.core.msg.Messages.InNamespace;
 import io.rattan.core.msg.NamespaceDefinition;
+import io.rattan.core.msg.NamespaceMessages.InNamespace;
 
 /**
  * The namespace a client's calls are in ({@link RattanClient#namespace(String)}): the default one's requests go bare,

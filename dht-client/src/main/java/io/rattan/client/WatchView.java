@@ -5,7 +5,7 @@ import io.rattan.api.Id;
 import io.rattan.api.OwnerStamp;
 import io.rattan.api.SignedOp;
 import io.rattan.api.ValueFilter;
-import io.rattan.core.msg.Messages.WatchEvent;
+import io.rattan.core.msg.WatchMessages.WatchEvent;
 import io.rattan.core.owned.OwnerSignatures;
 import java.time.Duration;
 import java.util.ArrayList;

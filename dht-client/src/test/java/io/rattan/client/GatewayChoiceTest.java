@@ -9,7 +9,7 @@ import io.rattan.api.Bytes;
 import io.rattan.api.GetOptions;
 import io.rattan.api.Id;
 import io.rattan.api.RoutingMode;
-import io.rattan.core.msg.Messages.ClientGet;
+import io.rattan.core.msg.ClientMessages.ClientGet;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

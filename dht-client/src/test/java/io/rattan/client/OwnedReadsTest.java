@@ -9,7 +9,7 @@ import io.rattan.api.GetOptions;
 import io.rattan.api.Id;
 import io.rattan.api.OwnerStamp;
 import io.rattan.api.SignedOp;
-import io.rattan.core.msg.Messages.ClientPut;
+import io.rattan.core.msg.ClientMessages.ClientPut;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

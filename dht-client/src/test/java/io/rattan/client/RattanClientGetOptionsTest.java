@@ -13,7 +13,7 @@ import io.rattan.api.GetOptions;
 import io.rattan.api.Id;
 import io.rattan.api.RoutingMode;
 import io.rattan.api.Status;
-import io.rattan.core.msg.Messages.ClientGet;
+import io.rattan.core.msg.ClientMessages.ClientGet;
 import io.rattan.core.net.Contact;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -2,10 +2,10 @@ package io.rattan.node;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.rattan.core.msg.Message;
-import io.rattan.core.msg.Messages.ClientWatch;
-import io.rattan.core.msg.Messages.ErrorReply;
-import io.rattan.core.msg.Messages.WatchEvent;
 import io.rattan.core.msg.NamespaceDefinition;
+import io.rattan.core.msg.RequestMessages.ErrorReply;
+import io.rattan.core.msg.WatchMessages.ClientWatch;
+import io.rattan.core.msg.WatchMessages.WatchEvent;
 import io.rattan.core.node.ClientRequestValidator;
 import io.rattan.core.node.NamespaceChange;
 import io.rattan.core.node.Node;

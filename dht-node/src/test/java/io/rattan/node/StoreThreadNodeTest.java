@@ -6,8 +6,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.rattan.core.id.NodeKey;
 import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.MembershipMessages.Ping;
 import io.rattan.core.msg.MessageType;
-import io.rattan.core.msg.Messages.Ping;
 import io.rattan.node.netty.Handshakes.RawPeer;
 import io.rattan.node.netty.TestMessages;
 import io.rattan.node.transport.TestProofs;

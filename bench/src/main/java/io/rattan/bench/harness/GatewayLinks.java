@@ -23,7 +23,7 @@ import io.rattan.core.env.Clock;
 import io.rattan.core.env.Scheduler;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
-import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.RequestMessages.ErrorReply;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;

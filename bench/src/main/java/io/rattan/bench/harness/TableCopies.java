@@ -1,10 +1,10 @@
 package io.rattan.bench.harness;
 
 import io.rattan.api.Id;
+import io.rattan.core.msg.MembershipMessages.Ping;
 import io.rattan.core.msg.Message;
-import io.rattan.core.msg.Messages.ErrorReply;
-import io.rattan.core.msg.Messages.GetReply;
-import io.rattan.core.msg.Messages.Ping;
+import io.rattan.core.msg.RequestMessages.ErrorReply;
+import io.rattan.core.msg.RequestMessages.GetReply;
 import io.rattan.core.net.Contact;
 import io.rattan.sim.experiment.OneHopClient;
 import io.rattan.sim.experiment.OpenDhtTable;

@@ -13,7 +13,7 @@ import io.rattan.api.RoutingMode;
 import io.rattan.api.Status;
 import io.rattan.api.ValueFilter;
 import io.rattan.core.id.NodeKey;
-import io.rattan.core.msg.Messages.IdProof;
+import io.rattan.core.msg.MembershipMessages.IdProof;
 import io.rattan.core.msg.PutCondition;
 import io.rattan.core.net.Contact;
 import java.util.List;

@@ -10,14 +10,14 @@ import io.rattan.api.GetOptions;
 import io.rattan.api.Id;
 import io.rattan.api.RoutingMode;
 import io.rattan.api.ValueFilter;
+import io.rattan.core.msg.ClientMessages.ClientGet;
+import io.rattan.core.msg.ClientMessages.ClientPut;
+import io.rattan.core.msg.ClientMessages.ClientRemove;
+import io.rattan.core.msg.ClientMessages.ClientRing;
+import io.rattan.core.msg.ClientMessages.RingReply;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.MessageType;
-import io.rattan.core.msg.Messages.ClientGet;
-import io.rattan.core.msg.Messages.ClientPut;
-import io.rattan.core.msg.Messages.ClientRemove;
-import io.rattan.core.msg.Messages.ClientRing;
-import io.rattan.core.msg.Messages.ErrorReply;
-import io.rattan.core.msg.Messages.RingReply;
+import io.rattan.core.msg.RequestMessages.ErrorReply;
 
 /**
  * The bodies a client sends a node's binary gateway (put, get, remove, with the client's options; the ring request
@@ -46,7 +46,7 @@ final class GatewayBodies implements BodyCodec {
                 w.condition(m.condition());
             }
             case CLIENT_GET -> {
-                // Gateways and hedge do not travel: a binary client races and hedges itself (Messages.ClientGet).
+                // Gateways and hedge do not travel: a binary client races and hedges itself (ClientMessages.ClientGet).
                 ClientGet m = (ClientGet) body;
                 GetOptions o = m.options();
                 w.id(m.key(), "key");

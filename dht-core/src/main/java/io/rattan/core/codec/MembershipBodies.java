@@ -1,20 +1,20 @@
 package io.rattan.core.codec;
 
+import io.rattan.core.msg.MembershipMessages.Challenge;
+import io.rattan.core.msg.MembershipMessages.ChallengeAnswer;
+import io.rattan.core.msg.MembershipMessages.ClusterTerms;
+import io.rattan.core.msg.MembershipMessages.Hello;
+import io.rattan.core.msg.MembershipMessages.HopAck;
+import io.rattan.core.msg.MembershipMessages.JoinInfo;
+import io.rattan.core.msg.MembershipMessages.JoinRequest;
+import io.rattan.core.msg.MembershipMessages.LeafExchange;
+import io.rattan.core.msg.MembershipMessages.LeafExchangeReply;
+import io.rattan.core.msg.MembershipMessages.Leave;
+import io.rattan.core.msg.MembershipMessages.Ping;
+import io.rattan.core.msg.MembershipMessages.Pong;
+import io.rattan.core.msg.MembershipMessages.Welcome;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.MessageType;
-import io.rattan.core.msg.Messages.Challenge;
-import io.rattan.core.msg.Messages.ChallengeAnswer;
-import io.rattan.core.msg.Messages.ClusterTerms;
-import io.rattan.core.msg.Messages.Hello;
-import io.rattan.core.msg.Messages.HopAck;
-import io.rattan.core.msg.Messages.JoinInfo;
-import io.rattan.core.msg.Messages.JoinRequest;
-import io.rattan.core.msg.Messages.LeafExchange;
-import io.rattan.core.msg.Messages.LeafExchangeReply;
-import io.rattan.core.msg.Messages.Leave;
-import io.rattan.core.msg.Messages.Ping;
-import io.rattan.core.msg.Messages.Pong;
-import io.rattan.core.msg.Messages.Welcome;
 
 /**
  * The bodies of the membership messages: liveness (ping, pong, hop ack), the connection handshake (hello,

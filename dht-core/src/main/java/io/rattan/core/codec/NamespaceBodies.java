@@ -2,10 +2,10 @@ package io.rattan.core.codec;
 
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.MessageType;
-import io.rattan.core.msg.Messages.InNamespace;
-import io.rattan.core.msg.Messages.NamespaceDefs;
-import io.rattan.core.msg.Messages.NamespaceQuery;
 import io.rattan.core.msg.NamespaceDefinition;
+import io.rattan.core.msg.NamespaceMessages.InNamespace;
+import io.rattan.core.msg.NamespaceMessages.NamespaceDefs;
+import io.rattan.core.msg.NamespaceMessages.NamespaceQuery;
 
 /**
  * The bodies of namespaces (protocol version 11): a message of one namespace ({@code IN_NAMESPACE}: the name, then

@@ -5,17 +5,17 @@ import static io.rattan.core.codec.MessageCodec.SECRET_BYTES_MAX;
 import static io.rattan.core.codec.MessageCodec.VALUE_BYTES_MAX;
 
 import io.rattan.api.Cost;
+import io.rattan.core.msg.ClientMessages.IterativeGet;
+import io.rattan.core.msg.ClientMessages.IterativeGetReply;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.MessageType;
-import io.rattan.core.msg.Messages.GetReply;
-import io.rattan.core.msg.Messages.GetRequest;
-import io.rattan.core.msg.Messages.IterativeGet;
-import io.rattan.core.msg.Messages.IterativeGetReply;
-import io.rattan.core.msg.Messages.PutReply;
-import io.rattan.core.msg.Messages.PutRequest;
-import io.rattan.core.msg.Messages.RemoveReply;
-import io.rattan.core.msg.Messages.RemoveRequest;
-import io.rattan.core.msg.Messages.ValueEntry;
+import io.rattan.core.msg.RequestMessages.GetReply;
+import io.rattan.core.msg.RequestMessages.GetRequest;
+import io.rattan.core.msg.RequestMessages.PutReply;
+import io.rattan.core.msg.RequestMessages.PutRequest;
+import io.rattan.core.msg.RequestMessages.RemoveReply;
+import io.rattan.core.msg.RequestMessages.RemoveRequest;
+import io.rattan.core.msg.RequestMessages.ValueEntry;
 import java.util.List;
 
 /**

@@ -5,14 +5,14 @@ import static io.rattan.core.codec.MessageCodec.VALUE_BYTES_MAX;
 
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.MessageType;
-import io.rattan.core.msg.Messages.ClientUnwatch;
-import io.rattan.core.msg.Messages.ClientWatch;
-import io.rattan.core.msg.Messages.ValueEntry;
-import io.rattan.core.msg.Messages.Watch;
-import io.rattan.core.msg.Messages.WatchAck;
-import io.rattan.core.msg.Messages.WatchChange;
-import io.rattan.core.msg.Messages.WatchEvent;
+import io.rattan.core.msg.RequestMessages.ValueEntry;
 import io.rattan.core.msg.WatchKind;
+import io.rattan.core.msg.WatchMessages.ClientUnwatch;
+import io.rattan.core.msg.WatchMessages.ClientWatch;
+import io.rattan.core.msg.WatchMessages.Watch;
+import io.rattan.core.msg.WatchMessages.WatchAck;
+import io.rattan.core.msg.WatchMessages.WatchChange;
+import io.rattan.core.msg.WatchMessages.WatchEvent;
 
 /**
  * The bodies of watches (protocol version 10): a gateway's registration at a key's replicas and their answers and

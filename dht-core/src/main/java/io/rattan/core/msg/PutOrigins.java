@@ -2,8 +2,8 @@ package io.rattan.core.msg;
 
 import io.rattan.api.OwnerStamp;
 import io.rattan.core.id.NodeKey;
-import io.rattan.core.msg.Messages.IdProof;
-import io.rattan.core.msg.Messages.PutRequest;
+import io.rattan.core.msg.MembershipMessages.IdProof;
+import io.rattan.core.msg.RequestMessages.PutRequest;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;

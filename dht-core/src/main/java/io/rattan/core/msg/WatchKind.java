@@ -1,6 +1,6 @@
 package io.rattan.core.msg;
 
-/** What a {@link Messages.WatchEvent} tells; the code is its wire encoding. */
+/** What a {@link WatchMessages.WatchEvent} tells; the code is its wire encoding. */
 public enum WatchKind {
     /** A value new to the watch, or a newer sequence of an owned value. */
     VALUE(0),

@@ -11,21 +11,21 @@ import io.rattan.core.client.GetRace;
 import io.rattan.core.client.HedgeThreshold;
 import io.rattan.core.client.OneHopRouter;
 import io.rattan.core.codec.MessageCodec;
+import io.rattan.core.msg.ClientMessages.ClientGet;
+import io.rattan.core.msg.ClientMessages.ClientPut;
+import io.rattan.core.msg.ClientMessages.ClientRemove;
+import io.rattan.core.msg.ClientMessages.ClientRing;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.MessageType;
-import io.rattan.core.msg.Messages.ClientGet;
-import io.rattan.core.msg.Messages.ClientPut;
-import io.rattan.core.msg.Messages.ClientRemove;
-import io.rattan.core.msg.Messages.ClientRing;
-import io.rattan.core.msg.Messages.ErrorReply;
-import io.rattan.core.msg.Messages.GetReply;
-import io.rattan.core.msg.Messages.GetRequest;
-import io.rattan.core.msg.Messages.PutReply;
-import io.rattan.core.msg.Messages.PutRequest;
-import io.rattan.core.msg.Messages.RemoveReply;
-import io.rattan.core.msg.Messages.RemoveRequest;
-import io.rattan.core.msg.Messages.Routed;
+import io.rattan.core.msg.RequestMessages.ErrorReply;
+import io.rattan.core.msg.RequestMessages.GetReply;
+import io.rattan.core.msg.RequestMessages.GetRequest;
+import io.rattan.core.msg.RequestMessages.PutReply;
+import io.rattan.core.msg.RequestMessages.PutRequest;
+import io.rattan.core.msg.RequestMessages.RemoveReply;
+import io.rattan.core.msg.RequestMessages.RemoveRequest;
+import io.rattan.core.msg.RequestMessages.Routed;
 import io.rattan.core.net.Contact;
 import io.rattan.core.testing.PlantedBugs;
 import java.util.ArrayList;
@@ -279,7 +279,7 @@ final class ClientRequests {
         switch (request.type()) {
             case CLIENT_PUT -> {
                 ClientPut p = (ClientPut) request;
-                // The expiry is set here, once: the gateway took the put now (Messages.PutRequest).
+                // The expiry is set here, once: the gateway took the put now (RequestMessages.PutRequest).
                 long expiresAt = p.stamp() != null ? p.stamp().expiresAtMillis()
                         : ctx.clock().epochMillis() + p.ttlSeconds() * 1000L;
                 return new PutRequest(p.key(), p.value(), p.ttlSeconds(), expiresAt, p.binding(), ctx.self(), id, 0,

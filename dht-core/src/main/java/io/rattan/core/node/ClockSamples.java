@@ -1,8 +1,8 @@
 package io.rattan.core.node;
 
 import io.rattan.core.msg.Envelope;
-import io.rattan.core.msg.Messages.Ping;
-import io.rattan.core.msg.Messages.Pong;
+import io.rattan.core.msg.MembershipMessages.Ping;
+import io.rattan.core.msg.MembershipMessages.Pong;
 import io.rattan.core.net.Contact;
 import java.util.function.Consumer;
 

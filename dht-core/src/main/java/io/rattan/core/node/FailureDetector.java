@@ -4,7 +4,7 @@ import static io.rattan.core.node.NodeContext.nanos;
 
 import io.rattan.api.Address;
 import io.rattan.api.Id;
-import io.rattan.core.msg.Messages.Ping;
+import io.rattan.core.msg.MembershipMessages.Ping;
 import io.rattan.core.net.Contact;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,13 +1,13 @@
 package io.rattan.core.node;
 
 import io.rattan.api.Status;
+import io.rattan.core.msg.ClientMessages.ClientGet;
+import io.rattan.core.msg.ClientMessages.IterativeGet;
+import io.rattan.core.msg.ClientMessages.IterativeGetReply;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
-import io.rattan.core.msg.Messages.ClientGet;
-import io.rattan.core.msg.Messages.ErrorReply;
-import io.rattan.core.msg.Messages.GetReply;
-import io.rattan.core.msg.Messages.IterativeGet;
-import io.rattan.core.msg.Messages.IterativeGetReply;
+import io.rattan.core.msg.RequestMessages.ErrorReply;
+import io.rattan.core.msg.RequestMessages.GetReply;
 import io.rattan.core.net.Contact;
 import java.util.List;
 

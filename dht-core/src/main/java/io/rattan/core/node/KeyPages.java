@@ -5,7 +5,7 @@ import io.rattan.api.Id;
 import io.rattan.api.Status;
 import io.rattan.api.ValueFilter;
 import io.rattan.core.env.Clock;
-import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.RequestMessages.GetReply;
 import io.rattan.core.store.Store;
 import io.rattan.core.store.StoredRecord;
 import io.rattan.core.testing.PlantedBugs;

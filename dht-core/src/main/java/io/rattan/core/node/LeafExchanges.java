@@ -1,7 +1,7 @@
 package io.rattan.core.node;
 
-import io.rattan.core.msg.Messages.LeafExchange;
-import io.rattan.core.msg.Messages.LeafExchangeReply;
+import io.rattan.core.msg.MembershipMessages.LeafExchange;
+import io.rattan.core.msg.MembershipMessages.LeafExchangeReply;
 import io.rattan.core.net.Contact;
 import java.util.List;
 import java.util.function.Consumer;

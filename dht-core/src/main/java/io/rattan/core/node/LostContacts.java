@@ -1,7 +1,7 @@
 package io.rattan.core.node;
 
 import io.rattan.api.Id;
-import io.rattan.core.msg.Messages.Ping;
+import io.rattan.core.msg.MembershipMessages.Ping;
 import io.rattan.core.net.Contact;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

@@ -4,8 +4,8 @@ import static io.rattan.core.node.NodeContext.nanos;
 
 import io.rattan.api.Address;
 import io.rattan.api.Id;
-import io.rattan.core.msg.Messages.LeafExchange;
-import io.rattan.core.msg.Messages.LeafExchangeReply;
+import io.rattan.core.msg.MembershipMessages.LeafExchange;
+import io.rattan.core.msg.MembershipMessages.LeafExchangeReply;
 import io.rattan.core.net.Contact;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,7 +1,7 @@
 package io.rattan.core.node;
 
 import io.rattan.core.codec.MessageCodec;
-import io.rattan.core.msg.Messages.ClusterTerms;
+import io.rattan.core.msg.MembershipMessages.ClusterTerms;
 import io.rattan.core.msg.NamespaceDefinition;
 
 /**

@@ -2,7 +2,7 @@ package io.rattan.core.node;
 
 /**
  * What a key's root takes from one origin (the gateway that took a put from its client, proven by its signature
- * over the put: {@link io.rattan.core.msg.Messages.PutRequest#originProven}), so that a node that sends puts on the
+ * over the put: {@link io.rattan.core.msg.RequestMessages.PutRequest#originProven}), so that a node that sends puts on the
  * peer port itself pays as a client does at a gateway. Each root keeps its own count, as each gateway keeps its
  * clients'.
  *

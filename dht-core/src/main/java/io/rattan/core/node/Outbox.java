@@ -9,10 +9,10 @@ import io.rattan.core.env.Transport;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.MessageType;
-import io.rattan.core.msg.Messages.InNamespace;
-import io.rattan.core.msg.Messages.PutAck;
-import io.rattan.core.msg.Messages.RemoveAck;
-import io.rattan.core.msg.Messages.Routed;
+import io.rattan.core.msg.NamespaceMessages.InNamespace;
+import io.rattan.core.msg.ReplicaMessages.PutAck;
+import io.rattan.core.msg.ReplicaMessages.RemoveAck;
+import io.rattan.core.msg.RequestMessages.Routed;
 import io.rattan.core.net.Contact;
 import java.util.random.RandomGenerator;
 

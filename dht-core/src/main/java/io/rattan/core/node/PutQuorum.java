@@ -1,7 +1,7 @@
 package io.rattan.core.node;
 
 import io.rattan.api.Status;
-import io.rattan.core.msg.Messages.PutReply;
+import io.rattan.core.msg.RequestMessages.PutReply;
 import java.util.function.Consumer;
 
 /**

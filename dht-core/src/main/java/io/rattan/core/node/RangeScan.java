@@ -2,8 +2,8 @@ package io.rattan.core.node;
 
 import io.rattan.api.Bytes;
 import io.rattan.api.Id;
-import io.rattan.core.msg.Messages.DigestEntry;
-import io.rattan.core.msg.Messages.RangeSum;
+import io.rattan.core.msg.RepairMessages.DigestEntry;
+import io.rattan.core.msg.RepairMessages.RangeSum;
 import io.rattan.core.store.Store;
 import io.rattan.core.store.StoredRecord;
 import java.util.ArrayList;

@@ -1,12 +1,12 @@
 package io.rattan.core.node;
 
 import io.rattan.api.Id;
-import io.rattan.core.msg.Messages.Digest;
-import io.rattan.core.msg.Messages.DigestEntry;
-import io.rattan.core.msg.Messages.DigestWant;
-import io.rattan.core.msg.Messages.RangeDigest;
-import io.rattan.core.msg.Messages.RangeDigestReply;
-import io.rattan.core.msg.Messages.RangeSum;
+import io.rattan.core.msg.RepairMessages.Digest;
+import io.rattan.core.msg.RepairMessages.DigestEntry;
+import io.rattan.core.msg.RepairMessages.DigestWant;
+import io.rattan.core.msg.RepairMessages.RangeDigest;
+import io.rattan.core.msg.RepairMessages.RangeDigestReply;
+import io.rattan.core.msg.RepairMessages.RangeSum;
 import io.rattan.core.net.Contact;
 import io.rattan.core.testing.PlantedBugs;
 import java.util.ArrayDeque;

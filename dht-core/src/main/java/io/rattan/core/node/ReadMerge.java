@@ -1,7 +1,7 @@
 package io.rattan.core.node;
 
 import io.rattan.api.Bytes;
-import io.rattan.core.msg.Messages.ValueEntry;
+import io.rattan.core.msg.RequestMessages.ValueEntry;
 import io.rattan.core.net.Contact;
 import io.rattan.core.store.StoredRecord;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.rattan.core.node;
 
 import io.rattan.api.Id;
-import io.rattan.core.msg.Messages.Leave;
+import io.rattan.core.msg.MembershipMessages.Leave;
 import io.rattan.core.net.Contact;
 import io.rattan.core.store.StoredRecord;
 import io.rattan.core.testing.PlantedBugs;

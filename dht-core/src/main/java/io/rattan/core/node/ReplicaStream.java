@@ -4,10 +4,10 @@ import static io.rattan.core.node.NodeContext.nanos;
 
 import io.rattan.api.Bytes;
 import io.rattan.api.Id;
-import io.rattan.core.msg.Messages.DigestEntry;
-import io.rattan.core.msg.Messages.ReplicaRecord;
-import io.rattan.core.msg.Messages.StoreAck;
-import io.rattan.core.msg.Messages.StoreReplicas;
+import io.rattan.core.msg.RepairMessages.DigestEntry;
+import io.rattan.core.msg.ReplicaMessages.ReplicaRecord;
+import io.rattan.core.msg.ReplicaMessages.StoreAck;
+import io.rattan.core.msg.ReplicaMessages.StoreReplicas;
 import io.rattan.core.net.Contact;
 import io.rattan.core.store.StoredRecord;
 import io.rattan.core.testing.PlantedBugs;

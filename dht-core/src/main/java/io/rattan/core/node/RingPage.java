@@ -2,8 +2,8 @@ package io.rattan.core.node;
 
 import io.rattan.api.Bytes;
 import io.rattan.api.Id;
-import io.rattan.core.msg.Messages.ClientRing;
-import io.rattan.core.msg.Messages.RingReply;
+import io.rattan.core.msg.ClientMessages.ClientRing;
+import io.rattan.core.msg.ClientMessages.RingReply;
 import io.rattan.core.net.Contact;
 import java.util.ArrayList;
 import java.util.Collection;

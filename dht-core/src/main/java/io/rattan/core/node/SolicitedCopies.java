@@ -2,7 +2,7 @@ package io.rattan.core.node;
 
 import io.rattan.api.Bytes;
 import io.rattan.api.Id;
-import io.rattan.core.msg.Messages.DigestEntry;
+import io.rattan.core.msg.RepairMessages.DigestEntry;
 import io.rattan.core.net.Contact;
 import java.util.Iterator;
 import java.util.LinkedHashMap;

@@ -2,9 +2,9 @@ package io.rattan.core.node;
 
 import static io.rattan.core.node.NodeContext.nanos;
 
-import io.rattan.core.msg.Messages.Digest;
-import io.rattan.core.msg.Messages.DigestEntry;
-import io.rattan.core.msg.Messages.DigestWant;
+import io.rattan.core.msg.RepairMessages.Digest;
+import io.rattan.core.msg.RepairMessages.DigestEntry;
+import io.rattan.core.msg.RepairMessages.DigestWant;
 import io.rattan.core.net.Contact;
 import io.rattan.core.store.Store;
 import io.rattan.core.store.StoredRecord;

@@ -2,8 +2,8 @@ package io.rattan.core.node;
 
 import io.rattan.api.Bytes;
 import io.rattan.api.OwnerStamp;
-import io.rattan.core.msg.Messages.ReplicaRecord;
-import io.rattan.core.msg.Messages.ValueEntry;
+import io.rattan.core.msg.ReplicaMessages.ReplicaRecord;
+import io.rattan.core.msg.RequestMessages.ValueEntry;
 import io.rattan.core.msg.WatchKind;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -56,7 +56,7 @@ public interface Store {
 
     /**
      * The expiry clock's high-water mark persisted here (epoch milliseconds), or 0 when none: the node's expiry
-     * clock never starts below it ({@link ExpiryClock}).
+     * clock never starts below it ({@link io.rattan.core.env.ExpiryClock}).
      */
     default long clockMark() {
         return 0;

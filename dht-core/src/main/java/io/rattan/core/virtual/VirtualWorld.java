@@ -6,7 +6,7 @@ import io.rattan.api.Id;
 import io.rattan.core.env.Cancellable;
 import io.rattan.core.id.NodeKey;
 import io.rattan.core.msg.Message;
-import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.RequestMessages.ErrorReply;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.ClientRequestValidator;
 import io.rattan.core.node.Node;

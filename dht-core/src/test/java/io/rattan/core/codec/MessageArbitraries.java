@@ -10,58 +10,58 @@ import io.rattan.api.OwnerStamp;
 import io.rattan.api.RoutingMode;
 import io.rattan.api.Status;
 import io.rattan.api.ValueFilter;
+import io.rattan.core.msg.ClientMessages.ClientGet;
+import io.rattan.core.msg.ClientMessages.ClientPut;
+import io.rattan.core.msg.ClientMessages.ClientRemove;
+import io.rattan.core.msg.ClientMessages.ClientRing;
+import io.rattan.core.msg.ClientMessages.IterativeGet;
+import io.rattan.core.msg.ClientMessages.IterativeGetReply;
+import io.rattan.core.msg.ClientMessages.RingReply;
 import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.MembershipMessages.HopAck;
+import io.rattan.core.msg.MembershipMessages.JoinInfo;
+import io.rattan.core.msg.MembershipMessages.JoinRequest;
+import io.rattan.core.msg.MembershipMessages.LeafExchange;
+import io.rattan.core.msg.MembershipMessages.LeafExchangeReply;
+import io.rattan.core.msg.MembershipMessages.Ping;
+import io.rattan.core.msg.MembershipMessages.Pong;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.MessageType;
-import io.rattan.core.msg.Messages.ClientGet;
-import io.rattan.core.msg.Messages.ClientPut;
-import io.rattan.core.msg.Messages.ClientRemove;
-import io.rattan.core.msg.Messages.ClientRing;
-import io.rattan.core.msg.Messages.ClientUnwatch;
-import io.rattan.core.msg.Messages.ClientWatch;
-import io.rattan.core.msg.Messages.Digest;
-import io.rattan.core.msg.Messages.DigestEntry;
-import io.rattan.core.msg.Messages.DigestWant;
-import io.rattan.core.msg.Messages.ErrorReply;
-import io.rattan.core.msg.Messages.GetReply;
-import io.rattan.core.msg.Messages.GetRequest;
-import io.rattan.core.msg.Messages.HopAck;
-import io.rattan.core.msg.Messages.InNamespace;
-import io.rattan.core.msg.Messages.IterativeGet;
-import io.rattan.core.msg.Messages.IterativeGetReply;
-import io.rattan.core.msg.Messages.JoinInfo;
-import io.rattan.core.msg.Messages.JoinRequest;
-import io.rattan.core.msg.Messages.LeafExchange;
-import io.rattan.core.msg.Messages.LeafExchangeReply;
-import io.rattan.core.msg.Messages.NamespaceDefs;
-import io.rattan.core.msg.Messages.NamespaceQuery;
-import io.rattan.core.msg.Messages.Ping;
-import io.rattan.core.msg.Messages.Pong;
-import io.rattan.core.msg.Messages.PutAck;
-import io.rattan.core.msg.Messages.PutReply;
-import io.rattan.core.msg.Messages.PutRequest;
-import io.rattan.core.msg.Messages.RangeDigest;
-import io.rattan.core.msg.Messages.RangeDigestReply;
-import io.rattan.core.msg.Messages.RangeSum;
-import io.rattan.core.msg.Messages.RemoveAck;
-import io.rattan.core.msg.Messages.RemoveReplica;
-import io.rattan.core.msg.Messages.RemoveReplicaReply;
-import io.rattan.core.msg.Messages.RemoveReply;
-import io.rattan.core.msg.Messages.RemoveRequest;
-import io.rattan.core.msg.Messages.ReplicaRead;
-import io.rattan.core.msg.Messages.ReplicaReadReply;
-import io.rattan.core.msg.Messages.ReplicaRecord;
-import io.rattan.core.msg.Messages.RingReply;
-import io.rattan.core.msg.Messages.StoreAck;
-import io.rattan.core.msg.Messages.StoreReplicas;
-import io.rattan.core.msg.Messages.ValueEntry;
-import io.rattan.core.msg.Messages.Watch;
-import io.rattan.core.msg.Messages.WatchAck;
-import io.rattan.core.msg.Messages.WatchChange;
-import io.rattan.core.msg.Messages.WatchEvent;
 import io.rattan.core.msg.NamespaceDefinition;
+import io.rattan.core.msg.NamespaceMessages.InNamespace;
+import io.rattan.core.msg.NamespaceMessages.NamespaceDefs;
+import io.rattan.core.msg.NamespaceMessages.NamespaceQuery;
 import io.rattan.core.msg.PutCondition;
+import io.rattan.core.msg.RepairMessages.Digest;
+import io.rattan.core.msg.RepairMessages.DigestEntry;
+import io.rattan.core.msg.RepairMessages.DigestWant;
+import io.rattan.core.msg.RepairMessages.RangeDigest;
+import io.rattan.core.msg.RepairMessages.RangeDigestReply;
+import io.rattan.core.msg.RepairMessages.RangeSum;
+import io.rattan.core.msg.ReplicaMessages.PutAck;
+import io.rattan.core.msg.ReplicaMessages.RemoveAck;
+import io.rattan.core.msg.ReplicaMessages.RemoveReplica;
+import io.rattan.core.msg.ReplicaMessages.RemoveReplicaReply;
+import io.rattan.core.msg.ReplicaMessages.ReplicaRead;
+import io.rattan.core.msg.ReplicaMessages.ReplicaReadReply;
+import io.rattan.core.msg.ReplicaMessages.ReplicaRecord;
+import io.rattan.core.msg.ReplicaMessages.StoreAck;
+import io.rattan.core.msg.ReplicaMessages.StoreReplicas;
+import io.rattan.core.msg.RequestMessages.ErrorReply;
+import io.rattan.core.msg.RequestMessages.GetReply;
+import io.rattan.core.msg.RequestMessages.GetRequest;
+import io.rattan.core.msg.RequestMessages.PutReply;
+import io.rattan.core.msg.RequestMessages.PutRequest;
+import io.rattan.core.msg.RequestMessages.RemoveReply;
+import io.rattan.core.msg.RequestMessages.RemoveRequest;
+import io.rattan.core.msg.RequestMessages.ValueEntry;
 import io.rattan.core.msg.WatchKind;
+import io.rattan.core.msg.WatchMessages.ClientUnwatch;
+import io.rattan.core.msg.WatchMessages.ClientWatch;
+import io.rattan.core.msg.WatchMessages.Watch;
+import io.rattan.core.msg.WatchMessages.WatchAck;
+import io.rattan.core.msg.WatchMessages.WatchChange;
+import io.rattan.core.msg.WatchMessages.WatchEvent;
 import io.rattan.core.net.Contact;
 import java.util.EnumMap;
 import java.util.List;
@@ -154,8 +154,8 @@ final class MessageArbitraries {
 
     /** An owner stamp, or none (null) a third of the time; the codec checks no signature. */
     /** An id's or a put origin's proof: a public key and a signature, or none. */
-    static Arbitrary<io.rattan.core.msg.Messages.IdProof> proofs() {
-        return Combinators.combine(fixedBytes(32), fixedBytes(64)).as(io.rattan.core.msg.Messages.IdProof::new)
+    static Arbitrary<io.rattan.core.msg.MembershipMessages.IdProof> proofs() {
+        return Combinators.combine(fixedBytes(32), fixedBytes(64)).as(io.rattan.core.msg.MembershipMessages.IdProof::new)
                 .injectNull(0.3);
     }
 
@@ -207,17 +207,17 @@ final class MessageArbitraries {
         m.put(MessageType.PONG, Combinators.combine(contacts().list().ofMaxSize(1), Arbitraries.longs().greaterOrEqual(0))
                 .as(Pong::new));
         m.put(MessageType.HOP_ACK, Arbitraries.just(new HopAck()));
-        m.put(MessageType.LEAVE, Arbitraries.just(new io.rattan.core.msg.Messages.Leave()));
+        m.put(MessageType.LEAVE, Arbitraries.just(new io.rattan.core.msg.MembershipMessages.Leave()));
         m.put(MessageType.HELLO, Arbitraries.integers().greaterOrEqual(0)
-                .map(v -> (Message) new io.rattan.core.msg.Messages.Hello(v)));
-        m.put(MessageType.CHALLENGE, Arbitraries.just(new io.rattan.core.msg.Messages.Challenge()));
+                .map(v -> (Message) new io.rattan.core.msg.MembershipMessages.Hello(v)));
+        m.put(MessageType.CHALLENGE, Arbitraries.just(new io.rattan.core.msg.MembershipMessages.Challenge()));
         m.put(MessageType.CHALLENGE_ANSWER,
-                proofs().map(p -> (Message) new io.rattan.core.msg.Messages.ChallengeAnswer(p)));
-        m.put(MessageType.WELCOME, Arbitraries.just(new io.rattan.core.msg.Messages.Welcome()));
-        Arbitrary<io.rattan.core.msg.Messages.ClusterTerms> terms = Combinators.combine(
+                proofs().map(p -> (Message) new io.rattan.core.msg.MembershipMessages.ChallengeAnswer(p)));
+        m.put(MessageType.WELCOME, Arbitraries.just(new io.rattan.core.msg.MembershipMessages.Welcome()));
+        Arbitrary<io.rattan.core.msg.MembershipMessages.ClusterTerms> terms = Combinators.combine(
                 Arbitraries.integers().greaterOrEqual(0), Arbitraries.integers().greaterOrEqual(0),
                 Arbitraries.integers().greaterOrEqual(0), Arbitraries.integers().greaterOrEqual(0))
-                .as(io.rattan.core.msg.Messages.ClusterTerms::new).injectNull(0.3);
+                .as(io.rattan.core.msg.MembershipMessages.ClusterTerms::new).injectNull(0.3);
         m.put(MessageType.JOIN_REQUEST, Combinators.combine(contacts(), Arbitraries.longs(), hops(), terms)
                 .as(JoinRequest::new));
         m.put(MessageType.JOIN_INFO, Combinators.combine(contactLists(), Arbitraries.of(true, false))

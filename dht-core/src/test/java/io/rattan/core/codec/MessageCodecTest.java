@@ -14,57 +14,57 @@ import io.rattan.api.OwnerStamp;
 import io.rattan.api.RoutingMode;
 import io.rattan.api.Status;
 import io.rattan.api.ValueFilter;
+import io.rattan.core.msg.ClientMessages.ClientGet;
+import io.rattan.core.msg.ClientMessages.ClientPut;
+import io.rattan.core.msg.ClientMessages.ClientRemove;
+import io.rattan.core.msg.ClientMessages.ClientRing;
+import io.rattan.core.msg.ClientMessages.IterativeGet;
+import io.rattan.core.msg.ClientMessages.IterativeGetReply;
+import io.rattan.core.msg.ClientMessages.RingReply;
 import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.MembershipMessages.ChallengeAnswer;
+import io.rattan.core.msg.MembershipMessages.ClusterTerms;
+import io.rattan.core.msg.MembershipMessages.HopAck;
+import io.rattan.core.msg.MembershipMessages.IdProof;
+import io.rattan.core.msg.MembershipMessages.JoinInfo;
+import io.rattan.core.msg.MembershipMessages.JoinRequest;
+import io.rattan.core.msg.MembershipMessages.LeafExchange;
+import io.rattan.core.msg.MembershipMessages.LeafExchangeReply;
+import io.rattan.core.msg.MembershipMessages.Ping;
+import io.rattan.core.msg.MembershipMessages.Pong;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.MessageType;
-import io.rattan.core.msg.Messages.ChallengeAnswer;
-import io.rattan.core.msg.Messages.ClientGet;
-import io.rattan.core.msg.Messages.ClientPut;
-import io.rattan.core.msg.Messages.ClientRemove;
-import io.rattan.core.msg.Messages.ClientRing;
-import io.rattan.core.msg.Messages.ClientUnwatch;
-import io.rattan.core.msg.Messages.ClientWatch;
-import io.rattan.core.msg.Messages.ClusterTerms;
-import io.rattan.core.msg.Messages.Digest;
-import io.rattan.core.msg.Messages.DigestEntry;
-import io.rattan.core.msg.Messages.DigestWant;
-import io.rattan.core.msg.Messages.ErrorReply;
-import io.rattan.core.msg.Messages.GetReply;
-import io.rattan.core.msg.Messages.GetRequest;
-import io.rattan.core.msg.Messages.HopAck;
-import io.rattan.core.msg.Messages.IdProof;
-import io.rattan.core.msg.Messages.IterativeGet;
-import io.rattan.core.msg.Messages.IterativeGetReply;
-import io.rattan.core.msg.Messages.JoinInfo;
-import io.rattan.core.msg.Messages.JoinRequest;
-import io.rattan.core.msg.Messages.LeafExchange;
-import io.rattan.core.msg.Messages.LeafExchangeReply;
-import io.rattan.core.msg.Messages.Ping;
-import io.rattan.core.msg.Messages.Pong;
-import io.rattan.core.msg.Messages.PutAck;
-import io.rattan.core.msg.Messages.PutReply;
-import io.rattan.core.msg.Messages.PutRequest;
-import io.rattan.core.msg.Messages.RangeDigest;
-import io.rattan.core.msg.Messages.RangeDigestReply;
-import io.rattan.core.msg.Messages.RangeSum;
-import io.rattan.core.msg.Messages.RemoveAck;
-import io.rattan.core.msg.Messages.RemoveReplica;
-import io.rattan.core.msg.Messages.RemoveReplicaReply;
-import io.rattan.core.msg.Messages.RemoveReply;
-import io.rattan.core.msg.Messages.RemoveRequest;
-import io.rattan.core.msg.Messages.ReplicaRead;
-import io.rattan.core.msg.Messages.ReplicaReadReply;
-import io.rattan.core.msg.Messages.ReplicaRecord;
-import io.rattan.core.msg.Messages.RingReply;
-import io.rattan.core.msg.Messages.StoreAck;
-import io.rattan.core.msg.Messages.StoreReplicas;
-import io.rattan.core.msg.Messages.ValueEntry;
-import io.rattan.core.msg.Messages.Watch;
-import io.rattan.core.msg.Messages.WatchAck;
-import io.rattan.core.msg.Messages.WatchChange;
-import io.rattan.core.msg.Messages.WatchEvent;
 import io.rattan.core.msg.PutCondition;
+import io.rattan.core.msg.RepairMessages.Digest;
+import io.rattan.core.msg.RepairMessages.DigestEntry;
+import io.rattan.core.msg.RepairMessages.DigestWant;
+import io.rattan.core.msg.RepairMessages.RangeDigest;
+import io.rattan.core.msg.RepairMessages.RangeDigestReply;
+import io.rattan.core.msg.RepairMessages.RangeSum;
+import io.rattan.core.msg.ReplicaMessages.PutAck;
+import io.rattan.core.msg.ReplicaMessages.RemoveAck;
+import io.rattan.core.msg.ReplicaMessages.RemoveReplica;
+import io.rattan.core.msg.ReplicaMessages.RemoveReplicaReply;
+import io.rattan.core.msg.ReplicaMessages.ReplicaRead;
+import io.rattan.core.msg.ReplicaMessages.ReplicaReadReply;
+import io.rattan.core.msg.ReplicaMessages.ReplicaRecord;
+import io.rattan.core.msg.ReplicaMessages.StoreAck;
+import io.rattan.core.msg.ReplicaMessages.StoreReplicas;
+import io.rattan.core.msg.RequestMessages.ErrorReply;
+import io.rattan.core.msg.RequestMessages.GetReply;
+import io.rattan.core.msg.RequestMessages.GetRequest;
+import io.rattan.core.msg.RequestMessages.PutReply;
+import io.rattan.core.msg.RequestMessages.PutRequest;
+import io.rattan.core.msg.RequestMessages.RemoveReply;
+import io.rattan.core.msg.RequestMessages.RemoveRequest;
+import io.rattan.core.msg.RequestMessages.ValueEntry;
 import io.rattan.core.msg.WatchKind;
+import io.rattan.core.msg.WatchMessages.ClientUnwatch;
+import io.rattan.core.msg.WatchMessages.ClientWatch;
+import io.rattan.core.msg.WatchMessages.Watch;
+import io.rattan.core.msg.WatchMessages.WatchAck;
+import io.rattan.core.msg.WatchMessages.WatchChange;
+import io.rattan.core.msg.WatchMessages.WatchEvent;
 import io.rattan.core.net.Contact;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -94,20 +94,20 @@ class MessageCodecTest {
     static List<Message> samples() {
         return List.of(
                 new Ping(),
-                new io.rattan.core.msg.Messages.InNamespace("photos", new StoreAck(3)),
-                new io.rattan.core.msg.Messages.NamespaceDefs(List.of(new io.rattan.core.msg.NamespaceDefinition(
+                new io.rattan.core.msg.NamespaceMessages.InNamespace("photos", new StoreAck(3)),
+                new io.rattan.core.msg.NamespaceMessages.NamespaceDefs(List.of(new io.rattan.core.msg.NamespaceDefinition(
                         "photos", 3, 2, true, 3600, 65_536, RoutingMode.GREEDY, false))),
-                new io.rattan.core.msg.Messages.NamespaceQuery(""),
+                new io.rattan.core.msg.NamespaceMessages.NamespaceQuery(""),
                 new Pong(),
                 new Pong(List.of(BOB)),
                 new HopAck(),
-                new io.rattan.core.msg.Messages.Hello(MessageCodec.VERSION),
-                new io.rattan.core.msg.Messages.Challenge(),
-                new io.rattan.core.msg.Messages.ChallengeAnswer(null),
-                new io.rattan.core.msg.Messages.ChallengeAnswer(new io.rattan.core.msg.Messages.IdProof(
+                new io.rattan.core.msg.MembershipMessages.Hello(MessageCodec.VERSION),
+                new io.rattan.core.msg.MembershipMessages.Challenge(),
+                new io.rattan.core.msg.MembershipMessages.ChallengeAnswer(null),
+                new io.rattan.core.msg.MembershipMessages.ChallengeAnswer(new io.rattan.core.msg.MembershipMessages.IdProof(
                         Bytes.wrap(new byte[32]), Bytes.wrap(new byte[64]))),
-                new io.rattan.core.msg.Messages.Welcome(),
-                new io.rattan.core.msg.Messages.Leave(),
+                new io.rattan.core.msg.MembershipMessages.Welcome(),
+                new io.rattan.core.msg.MembershipMessages.Leave(),
                 new JoinRequest(ALICE, 77, 3, new ClusterTerms(4, 2, 1024, 604_800)),
                 new JoinInfo(List.of(ALICE, BOB), true),
                 new LeafExchange(List.of(BOB)),
@@ -208,7 +208,7 @@ class MessageCodecTest {
 
     @Test
     void aNamespacesMessageIsItsNameThenTheWrappedTypeAndBody() {
-        byte[] frame = codec.encode(new Envelope(null, 0, new io.rattan.core.msg.Messages.InNamespace("ab",
+        byte[] frame = codec.encode(new Envelope(null, 0, new io.rattan.core.msg.NamespaceMessages.InNamespace("ab",
                 new StoreAck(5))));
 
         assertThat(hex(frame)).isEqualTo("11" + "50" + "00" + "0000000000000000" + "0002" + "6162" + "29" + "00000005");
@@ -360,15 +360,15 @@ class MessageCodecTest {
     @Test
     void theHandshakeOfTheVersionBeforeTheOldestIsReadAndNothingElseOfIt() {
         MessageCodec fourteen = codec.at(14);
-        List<Message> handshake = List.of(new io.rattan.core.msg.Messages.Hello(13),
-                new io.rattan.core.msg.Messages.Challenge(), new ChallengeAnswer(null),
-                new io.rattan.core.msg.Messages.Welcome());
+        List<Message> handshake = List.of(new io.rattan.core.msg.MembershipMessages.Hello(13),
+                new io.rattan.core.msg.MembershipMessages.Challenge(), new ChallengeAnswer(null),
+                new io.rattan.core.msg.MembershipMessages.Welcome());
         for (Message m : handshake) {
             byte[] frame = ofThirteen(fourteen.encode(new Envelope(ALICE, 13, m)));
             assertThat(codec.decode(frame).body()).as("%s of 13", m.type()).isEqualTo(m);
         }
         assertRejected(ofThirteen(fourteen.encode(new Envelope(ALICE, 1, new Ping()))), "unsupported version 13");
-        byte[] hello = fourteen.encode(new Envelope(ALICE, 13, new io.rattan.core.msg.Messages.Hello(12)));
+        byte[] hello = fourteen.encode(new Envelope(ALICE, 13, new io.rattan.core.msg.MembershipMessages.Hello(12)));
         hello[0] = 12;
         assertRejected(hello, "unsupported version 12");
     }
@@ -406,9 +406,9 @@ class MessageCodecTest {
         assertThatThrownBy(() -> fourteen.encode(ack)).isInstanceOf(CodecException.class)
                 .hasMessageContaining("REMOVE_ACK is not in protocol version 14");
         assertThatThrownBy(() -> fourteen.encode(new Envelope(ALICE, 77,
-                new io.rattan.core.msg.Messages.InNamespace("photos", ack.body())))).isInstanceOf(CodecException.class);
+                new io.rattan.core.msg.NamespaceMessages.InNamespace("photos", ack.body())))).isInstanceOf(CodecException.class);
         byte[] wrapped = codec.encode(new Envelope(ALICE, 77,
-                new io.rattan.core.msg.Messages.InNamespace("photos", ack.body())));
+                new io.rattan.core.msg.NamespaceMessages.InNamespace("photos", ack.body())));
         wrapped[0] = 14;
         assertRejected(wrapped, "cannot wrap type tag 37 in version 14");
         byte[] asFourteen = codec.encode(ack);

@@ -6,7 +6,7 @@ import io.rattan.api.Bytes;
 import io.rattan.api.Id;
 import io.rattan.api.OwnerStamp;
 import io.rattan.api.ValueFilter;
-import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.RequestMessages.GetReply;
 import io.rattan.core.owned.SignedBytes;
 import io.rattan.core.store.ManualTestClock;
 import io.rattan.core.store.MemoryStore;

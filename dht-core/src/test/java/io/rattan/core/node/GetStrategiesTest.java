@@ -11,13 +11,13 @@ import io.rattan.api.RoutingMode;
 import io.rattan.api.Status;
 import io.rattan.core.client.OneHopImage;
 import io.rattan.core.codec.MessageCodec;
+import io.rattan.core.msg.ClientMessages.ClientGet;
+import io.rattan.core.msg.ClientMessages.ClientPut;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.MessageType;
-import io.rattan.core.msg.Messages.ClientGet;
-import io.rattan.core.msg.Messages.ClientPut;
-import io.rattan.core.msg.Messages.ErrorReply;
-import io.rattan.core.msg.Messages.GetReply;
-import io.rattan.core.msg.Messages.PutReply;
+import io.rattan.core.msg.RequestMessages.ErrorReply;
+import io.rattan.core.msg.RequestMessages.GetReply;
+import io.rattan.core.msg.RequestMessages.PutReply;
 import io.rattan.core.virtual.LatencyModel;
 import io.rattan.core.virtual.VirtualWorld;
 import java.util.ArrayList;
@@ -275,7 +275,7 @@ class GetStrategiesTest {
     void anIterativeGetCannotStartAtSeveralNodes() {
         Message reply = world.request(0, ClientGet.of(keys.get(0),
                 GetOptions.of(RoutingMode.ITERATIVE).withGateways(2)));
-        assertThat(reply).isInstanceOfSatisfying(io.rattan.core.msg.Messages.ErrorReply.class,
+        assertThat(reply).isInstanceOfSatisfying(io.rattan.core.msg.RequestMessages.ErrorReply.class,
                 e -> assertThat(e.status()).isEqualTo(Status.BAD_REQUEST));
     }
 }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rattan.api.Address;
 import io.rattan.api.Id;
-import io.rattan.core.msg.Messages.Ping;
+import io.rattan.core.msg.MembershipMessages.Ping;
 import io.rattan.core.virtual.LatencyModel;
 import io.rattan.core.virtual.VirtualWorld;
 import java.time.Duration;

@@ -2,7 +2,7 @@ package io.rattan.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rattan.core.msg.Messages.ClusterTerms;
+import io.rattan.core.msg.MembershipMessages.ClusterTerms;
 import org.junit.jupiter.api.Test;
 
 /** The refusal's wording: the joiner's flags to change, the cluster's value first. */

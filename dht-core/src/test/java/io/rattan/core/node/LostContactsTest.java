@@ -3,9 +3,9 @@ package io.rattan.core.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rattan.core.msg.Envelope;
-import io.rattan.core.msg.Messages.LeafExchange;
-import io.rattan.core.msg.Messages.Ping;
-import io.rattan.core.msg.Messages.Pong;
+import io.rattan.core.msg.MembershipMessages.LeafExchange;
+import io.rattan.core.msg.MembershipMessages.Ping;
+import io.rattan.core.msg.MembershipMessages.Pong;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.SentLog.Sent;
 import java.util.List;

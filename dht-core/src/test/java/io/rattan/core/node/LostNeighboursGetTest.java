@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rattan.api.Bytes;
 import io.rattan.api.Status;
-import io.rattan.core.msg.Messages.ErrorReply;
-import io.rattan.core.msg.Messages.GetReply;
-import io.rattan.core.msg.Messages.IterativeGet;
+import io.rattan.core.msg.ClientMessages.IterativeGet;
+import io.rattan.core.msg.RequestMessages.ErrorReply;
+import io.rattan.core.msg.RequestMessages.GetReply;
 import io.rattan.core.net.Contact;
 import java.util.List;
 import org.junit.jupiter.api.Test;

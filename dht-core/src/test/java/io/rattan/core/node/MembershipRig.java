@@ -2,7 +2,7 @@ package io.rattan.core.node;
 
 import io.rattan.api.Address;
 import io.rattan.api.Id;
-import io.rattan.core.msg.Messages.Ping;
+import io.rattan.core.msg.MembershipMessages.Ping;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.SentLog.Sent;
 import io.rattan.core.virtual.VirtualScheduler;

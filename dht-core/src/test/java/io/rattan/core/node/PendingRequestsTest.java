@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rattan.api.Address;
 import io.rattan.api.Id;
 import io.rattan.core.msg.Envelope;
-import io.rattan.core.msg.Messages.Pong;
+import io.rattan.core.msg.MembershipMessages.Pong;
 import io.rattan.core.net.Contact;
 import io.rattan.core.virtual.VirtualScheduler;
 import java.util.ArrayList;

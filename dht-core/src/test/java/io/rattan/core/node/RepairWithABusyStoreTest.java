@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rattan.api.Bytes;
 import io.rattan.api.Id;
-import io.rattan.core.msg.Messages.ClientPut;
+import io.rattan.core.msg.ClientMessages.ClientPut;
 import io.rattan.core.virtual.LatencyModel;
 import io.rattan.core.virtual.VirtualWorld;
 import java.util.concurrent.atomic.AtomicInteger;

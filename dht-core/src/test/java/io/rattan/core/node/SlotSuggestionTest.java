@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rattan.api.Address;
 import io.rattan.api.Id;
-import io.rattan.core.msg.Messages.Ping;
-import io.rattan.core.msg.Messages.Pong;
+import io.rattan.core.msg.MembershipMessages.Ping;
+import io.rattan.core.msg.MembershipMessages.Pong;
 import io.rattan.core.net.Contact;
 import io.rattan.core.virtual.LatencyModel;
 import io.rattan.core.virtual.VirtualAddresses;

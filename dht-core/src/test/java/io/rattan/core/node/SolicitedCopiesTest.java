@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rattan.api.Address;
 import io.rattan.api.Bytes;
 import io.rattan.api.Id;
-import io.rattan.core.msg.Messages.DigestEntry;
+import io.rattan.core.msg.RepairMessages.DigestEntry;
 import io.rattan.core.net.Contact;
 import io.rattan.core.virtual.VirtualScheduler;
 import java.util.ArrayList;

@@ -3,7 +3,7 @@ package io.rattan.core.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rattan.core.msg.Envelope;
-import io.rattan.core.msg.Messages.Pong;
+import io.rattan.core.msg.MembershipMessages.Pong;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.SentLog.Sent;
 import java.util.List;

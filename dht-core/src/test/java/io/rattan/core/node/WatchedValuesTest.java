@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rattan.api.Bytes;
 import io.rattan.api.Id;
-import io.rattan.core.msg.Messages.ReplicaRecord;
+import io.rattan.core.msg.ReplicaMessages.ReplicaRecord;
 import io.rattan.core.msg.SecretBinding;
 import io.rattan.core.msg.WatchKind;
 import io.rattan.core.node.WatchedValues.Change;

@@ -1,10 +1,10 @@
 package io.rattan.node.gateway;
 
 import io.rattan.api.Status;
+import io.rattan.core.msg.ClientMessages.ClientPut;
 import io.rattan.core.msg.Message;
-import io.rattan.core.msg.Messages.ClientPut;
-import io.rattan.core.msg.Messages.ErrorReply;
-import io.rattan.core.msg.Messages.PutReply;
+import io.rattan.core.msg.RequestMessages.ErrorReply;
+import io.rattan.core.msg.RequestMessages.PutReply;
 import io.rattan.node.limits.ClientId;
 import io.rattan.node.limits.KeyedRateLimiter;
 import io.rattan.node.limits.Limits;

@@ -1,13 +1,13 @@
 package io.rattan.node.gateway;
 
 import io.rattan.api.Status;
+import io.rattan.core.msg.ClientMessages.ClientGet;
 import io.rattan.core.msg.Message;
-import io.rattan.core.msg.Messages.ClientGet;
-import io.rattan.core.msg.Messages.ClientWatch;
-import io.rattan.core.msg.Messages.ErrorReply;
-import io.rattan.core.msg.Messages.InNamespace;
-import io.rattan.core.msg.Messages.WatchEvent;
 import io.rattan.core.msg.NamespaceDefinition;
+import io.rattan.core.msg.NamespaceMessages.InNamespace;
+import io.rattan.core.msg.RequestMessages.ErrorReply;
+import io.rattan.core.msg.WatchMessages.ClientWatch;
+import io.rattan.core.msg.WatchMessages.WatchEvent;
 import io.rattan.core.node.ClientRequestValidator;
 import io.rattan.core.node.NamespaceChange;
 import io.rattan.core.node.NodeConfig;

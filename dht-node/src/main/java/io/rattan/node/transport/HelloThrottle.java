@@ -3,7 +3,7 @@ package io.rattan.node.transport;
 import io.rattan.api.Address;
 import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.msg.Envelope;
-import io.rattan.core.msg.Messages.Hello;
+import io.rattan.core.msg.MembershipMessages.Hello;
 import io.rattan.core.net.Contact;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -2,7 +2,7 @@ package io.rattan.node.transport;
 
 import io.rattan.api.Id;
 import io.rattan.core.id.NodeKey;
-import io.rattan.core.msg.Messages.IdProof;
+import io.rattan.core.msg.MembershipMessages.IdProof;
 import io.rattan.core.net.Contact;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.Counter;
-import io.rattan.core.msg.Messages.IdProof;
+import io.rattan.core.msg.MembershipMessages.IdProof;
 import io.rattan.core.net.Contact;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.node.LocalCluster;

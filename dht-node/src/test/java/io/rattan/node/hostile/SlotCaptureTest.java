@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.rattan.core.id.NodeKey;
-import io.rattan.core.msg.Messages.Ping;
+import io.rattan.core.msg.MembershipMessages.Ping;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.node.LocalCluster;
 import io.rattan.node.RattanNode;

@@ -11,7 +11,7 @@ import io.rattan.api.Status;
 import io.rattan.client.netty.EnvelopeCodec;
 import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.msg.Envelope;
-import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.RequestMessages.ErrorReply;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

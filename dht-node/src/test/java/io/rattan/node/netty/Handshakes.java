@@ -6,12 +6,12 @@ import static io.rattan.node.netty.TestMessages.writeFrame;
 
 import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.msg.Envelope;
+import io.rattan.core.msg.MembershipMessages.Challenge;
+import io.rattan.core.msg.MembershipMessages.ChallengeAnswer;
+import io.rattan.core.msg.MembershipMessages.Hello;
+import io.rattan.core.msg.MembershipMessages.IdProof;
+import io.rattan.core.msg.MembershipMessages.Welcome;
 import io.rattan.core.msg.MessageType;
-import io.rattan.core.msg.Messages.Challenge;
-import io.rattan.core.msg.Messages.ChallengeAnswer;
-import io.rattan.core.msg.Messages.Hello;
-import io.rattan.core.msg.Messages.IdProof;
-import io.rattan.core.msg.Messages.Welcome;
 import io.rattan.core.net.Contact;
 import io.rattan.node.transport.TestProofs;
 import java.io.IOException;

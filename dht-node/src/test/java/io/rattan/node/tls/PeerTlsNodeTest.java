@@ -11,7 +11,7 @@ import io.rattan.client.RattanClient;
 import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.id.NodeKey;
 import io.rattan.core.msg.Envelope;
-import io.rattan.core.msg.Messages.Hello;
+import io.rattan.core.msg.MembershipMessages.Hello;
 import io.rattan.core.net.Contact;
 import io.rattan.node.NodeOptions;
 import io.rattan.node.RattanNode;

@@ -1,7 +1,7 @@
 package io.rattan.node.transport;
 
 import io.rattan.core.id.NodeKey;
-import io.rattan.core.msg.Messages.IdProof;
+import io.rattan.core.msg.MembershipMessages.IdProof;
 import io.rattan.core.net.Contact;
 import java.util.function.BiFunction;
 

@@ -1,10 +1,10 @@
 package io.rattan.sim.experiment;
 
 import io.rattan.api.Id;
+import io.rattan.core.msg.ClientMessages.ClientGet;
+import io.rattan.core.msg.MembershipMessages.Ping;
+import io.rattan.core.msg.MembershipMessages.Pong;
 import io.rattan.core.msg.Message;
-import io.rattan.core.msg.Messages.ClientGet;
-import io.rattan.core.msg.Messages.Ping;
-import io.rattan.core.msg.Messages.Pong;
 import io.rattan.core.net.Contact;
 import io.rattan.core.virtual.VirtualWorld;
 import java.util.HashMap;

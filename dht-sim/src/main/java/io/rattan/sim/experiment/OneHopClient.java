@@ -4,7 +4,7 @@ import io.rattan.api.Id;
 import io.rattan.core.client.OneHopImage;
 import io.rattan.core.client.OneHopRouter;
 import io.rattan.core.msg.Message;
-import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.RequestMessages.GetReply;
 import io.rattan.core.net.Contact;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -3,7 +3,7 @@ package io.rattan.sim.experiment;
 import io.rattan.api.GetOptions;
 import io.rattan.api.Id;
 import io.rattan.api.RoutingMode;
-import io.rattan.core.msg.Messages.ClientGet;
+import io.rattan.core.msg.ClientMessages.ClientGet;
 import io.rattan.core.net.Contact;
 import io.rattan.core.virtual.VirtualWorld;
 import java.util.List;

@@ -6,7 +6,7 @@ import io.rattan.api.Status;
 import io.rattan.core.id.NodeKey;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.MessageType;
-import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.RequestMessages.GetReply;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.slow.SlowPeriod;
 import io.rattan.core.virtual.VirtualWorld;

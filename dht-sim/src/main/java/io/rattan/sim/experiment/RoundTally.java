@@ -3,7 +3,7 @@ package io.rattan.sim.experiment;
 import io.rattan.api.Bytes;
 import io.rattan.api.Status;
 import io.rattan.core.client.GetRace;
-import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.RequestMessages.GetReply;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.rattan.sim.faults;
 
 import io.rattan.api.Bytes;
-import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.RequestMessages.GetReply;
 import io.rattan.core.virtual.VirtualWorld;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.rattan.sim.faults;
 
-import io.rattan.core.msg.Messages.JoinInfo;
-import io.rattan.core.msg.Messages.Pong;
+import io.rattan.core.msg.MembershipMessages.JoinInfo;
+import io.rattan.core.msg.MembershipMessages.Pong;
 import io.rattan.core.net.Contact;
 import io.rattan.core.virtual.VirtualWorld;
 import java.util.ArrayList;

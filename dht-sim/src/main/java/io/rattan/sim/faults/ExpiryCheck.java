@@ -1,6 +1,6 @@
 package io.rattan.sim.faults;
 
-import io.rattan.core.msg.Messages.GetReply;
+import io.rattan.core.msg.RequestMessages.GetReply;
 import io.rattan.core.store.StoredRecord;
 import io.rattan.core.virtual.VirtualWorld;
 import java.util.ArrayList;

@@ -2,8 +2,8 @@ package io.rattan.sim.faults;
 
 import io.rattan.api.Bytes;
 import io.rattan.api.Id;
-import io.rattan.core.msg.Messages.PutRequest;
 import io.rattan.core.msg.NamespaceDefinition;
+import io.rattan.core.msg.RequestMessages.PutRequest;
 import io.rattan.core.net.Contact;
 import io.rattan.core.virtual.VirtualWorld;
 import java.util.ArrayDeque;

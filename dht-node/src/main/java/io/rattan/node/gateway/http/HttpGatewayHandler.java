@@ -16,7 +16,7 @@ import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.rattan.api.Bytes;
-import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.RequestMessages.ErrorReply;
 import io.rattan.node.gateway.ClientGuard;
 import io.rattan.node.limits.ClientId;
 import io.rattan.node.netty.TransportListener.Refusal;

@@ -3,7 +3,7 @@ package io.rattan.node.gateway.http;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rattan.api.Status;
 import io.rattan.core.msg.Message;
-import io.rattan.core.msg.Messages.ErrorReply;
+import io.rattan.core.msg.RequestMessages.ErrorReply;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;

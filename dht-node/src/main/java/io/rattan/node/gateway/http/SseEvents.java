@@ -1,8 +1,8 @@
 package io.rattan.node.gateway.http;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.rattan.core.msg.Messages.WatchEvent;
 import io.rattan.core.msg.WatchKind;
+import io.rattan.core.msg.WatchMessages.WatchEvent;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 

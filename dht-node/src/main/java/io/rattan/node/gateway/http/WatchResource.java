@@ -5,7 +5,7 @@ import static io.rattan.node.gateway.http.Rejected.badRequest;
 import io.rattan.api.Bytes;
 import io.rattan.api.Id;
 import io.rattan.api.ValueFilter;
-import io.rattan.core.msg.Messages.ClientWatch;
+import io.rattan.core.msg.WatchMessages.ClientWatch;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;

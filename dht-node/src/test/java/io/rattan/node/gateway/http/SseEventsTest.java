@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rattan.api.Bytes;
 import io.rattan.api.Status;
-import io.rattan.core.msg.Messages.ValueEntry;
-import io.rattan.core.msg.Messages.WatchEvent;
+import io.rattan.core.msg.RequestMessages.ValueEntry;
 import io.rattan.core.msg.WatchKind;
+import io.rattan.core.msg.WatchMessages.WatchEvent;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
