@@ -109,12 +109,17 @@ public final class RocksDbStore implements Store, AutoCloseable {
             throw new IllegalArgumentException("dir and clock are required");
         }
         RocksDbHandles rocks = RocksDbHandles.open(dir, settings);
+        RocksDbStore store = null;
         try {
-            RocksDbStore store = new RocksDbStore(dir, clock, rocks, settings, loop);
+            store = new RocksDbStore(dir, clock, rocks, settings, loop);
             store.count.set(store.countRecords());
             return store;
         } catch (RocksDBException | RuntimeException e) {
-            rocks.close();
+            if (store != null) {
+                store.close();
+            } else {
+                rocks.close();
+            }
             if (e instanceof RocksDBException re) {
                 throw new StoreException("cannot open store in " + dir, re);
             }
@@ -214,7 +219,7 @@ public final class RocksDbStore implements Store, AutoCloseable {
         return faults.fullFaults();
     }
 
-    /** Writes that met a RocksDB write stall and waited it out, tried again, since open; 0 once closed. */
+    /** Writes that met a RocksDB write stall, since open. */
     public long writeStalls() {
         return writes.stalls();
     }
