@@ -79,6 +79,19 @@ final class BoundedWrites implements AutoCloseable {
         maxSpaceBytes = bytes;
     }
 
+    /** The SST space limit set now (0: none). */
+    long maxSpaceBytes() {
+        return maxSpaceBytes;
+    }
+
+    /**
+     * Lifts RocksDB's own limit while the limit set stays in force for {@link #spaceShort}, or (with false) puts it
+     * back: what {@link RocksDbStore} does to reclaim expired records' space.
+     */
+    void liftLimit(boolean lifted) {
+        sstFiles.setMaxAllowedSpaceUsage(lifted ? 0 : maxSpaceBytes);
+    }
+
     /** Writes that met a stall, since open. */
     long stalls() {
         return stalls.get();

@@ -28,6 +28,14 @@ final class ExpiryPurge {
         this.recordsDeleted = recordsDeleted;
     }
 
+    /** Whether a record expired at or before {@code nowMillis} is still held (the index's first entry). */
+    boolean anyDue(long nowMillis) {
+        try (RocksIterator it = rocks.db().newIterator(rocks.expiry())) {
+            it.seekToFirst();
+            return it.isValid() && RecordFormat.expiresAtMillis(it.key()) <= nowMillis;
+        }
+    }
+
     /** Purges what expired at or before {@code nowMillis}, examining at most {@code limit} index entries. */
     int purge(int limit, long nowMillis) throws RocksDBException {
         RocksDB db = rocks.db();

@@ -58,6 +58,7 @@ public final class RocksDbStore implements Store, AutoCloseable {
     private final WalSyncer syncer;
     private final StoreFaults faults = new StoreFaults();
     private final BoundedWrites writes;
+    private final FullStoreReclaim reclaim;
     private final RecordReads reads;
     private final ExpiryPurge purge;
     private final AtomicLong count = new AtomicLong();
@@ -89,6 +90,7 @@ public final class RocksDbStore implements Store, AutoCloseable {
                 () -> faults.fault() != null);
         this.reads = new RecordReads(rocks, clock, faults);
         this.purge = new ExpiryPurge(rocks, writes, deleted -> count.addAndGet(-deleted));
+        this.reclaim = new FullStoreReclaim(rocks, writes, () -> rocks.sstFiles().getTotalSize());
     }
 
     /**
@@ -153,6 +155,10 @@ public final class RocksDbStore implements Store, AutoCloseable {
     @Override
     public void write(StoredRecord record) {
         ensureOpen();
+        if (reclaim.reclaiming()) {
+            throw faults.failed("write", new RocksDBException("Max allowed space was reached: expired records' space "
+                    + "is being reclaimed"));
+        }
         Bytes slot = record.slot();
         byte[] dataKey = RecordFormat.dataKey(record.key(), slot);
         try {
@@ -205,7 +211,7 @@ public final class RocksDbStore implements Store, AutoCloseable {
      */
     public boolean probe() {
         ensureOpen();
-        return faults.probe(writes, rocks.defaults(), clock);
+        return !reclaim.reclaiming() && faults.probe(writes, rocks.defaults(), clock);
     }
 
     /** Sets RocksDB's SST space limit (0: none), as an operator freeing or granting space would. */
@@ -277,9 +283,13 @@ public final class RocksDbStore implements Store, AutoCloseable {
         ensureOpen();
         Store.checkLimit(limit);
         try {
-            return purge.purge(limit, clock.getAsLong());
+            int purged = purge.purge(limit, clock.getAsLong());
+            reclaim.purged(purged, limit);
+            return purged;
         } catch (RocksDBException e) {
-            throw faults.failed("purge", e);
+            StoreException failure = faults.failed("purge", e);
+            reclaim.purgeFailed(failure, () -> purge.anyDue(clock.getAsLong()));
+            throw failure;
         }
     }
 

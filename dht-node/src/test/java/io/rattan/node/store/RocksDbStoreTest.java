@@ -292,6 +292,50 @@ class RocksDbStoreTest extends StoreContractTest {
         assertThat(written.get()).isPositive();
     }
 
+    /**
+     * A store that filled with records that have all expired since: its purges were refused (deleting writes too) and
+     * it stayed full for ever; now it lifts RocksDB's limit for the purges and the compaction after them.
+     */
+    @Test
+    void aFullStoreWhoseRecordsExpireFreesTheirSpaceAndTakesWritesAgain() {
+        ((RocksDbStore) store).close();
+        long limit = 256 << 10;
+        RocksDbStore rocks = RocksDbStore.open(dir.resolve("expiring"), storeClock::epochMillis,
+                new RocksDbStore.Settings(false, limit), Runnable::run);
+        opened.add(rocks);
+        int written = 0;
+        StoreException refused = null;
+        for (int i = 0; i < 200_000 && refused == null; i++) {
+            byte[] bytes = new byte[900];
+            java.nio.ByteBuffer.wrap(bytes).putInt(i);
+            try {
+                rocks.write(StoredRecord.value(Id.ofName("k" + i), Bytes.of(bytes), T0 + 10_000, Bytes.EMPTY));
+                written++;
+            } catch (StoreException e) {
+                refused = e;
+            }
+        }
+        assertThat(refused).isNotNull();
+        assertThat(refused.kind()).isEqualTo(StoreException.Kind.FULL);
+        assertThat(written).isPositive();
+
+        storeClock.setEpochMillis(T0 + 60_000);
+        // The node purges every 10 s; here as often as the wait polls, each purge allowed to fail while RocksDB resumes.
+        Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
+            try {
+                rocks.purgeExpired(100_000);
+            } catch (StoreException e) {
+                return false;
+            }
+            return rocks.probe();
+        });
+        assertThat(rocks.size()).isZero();
+        assertThat(rocks.sstBytes()).isLessThan(limit);
+        StoredRecord after = value("after", "space freed by expiry", T0 + 120_000);
+        rocks.write(after);
+        assertThat(rocks.read(after.key(), after.valueHash())).contains(after);
+    }
+
     @Test
     void aStoreOfAnUnknownFormatVersionIsRefusedWithAClearError() throws RocksDBException {
         ((RocksDbStore) store).close();
