@@ -245,36 +245,7 @@ class RocksDbStoreTest extends StoreContractTest {
                 new RocksDbStore.Settings(false, maxSpaceBytes), Runnable::run);
         opened.add(rocks);
         AtomicInteger written = new AtomicInteger();
-        ExecutorService writer = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "filler");
-            t.setDaemon(true);
-            return t;
-        });
-        StoreException refused;
-        try {
-            // The limit bites when a memtable flush makes an SST file beyond it; RocksDB then refuses writes.
-            refused = writer.submit(() -> {
-                for (int i = 0; i < 200_000; i++) {
-                    byte[] bytes = new byte[900];
-                    java.nio.ByteBuffer.wrap(bytes).putInt(i);
-                    try {
-                        rocks.write(StoredRecord.value(Id.ofName("k" + i), Bytes.of(bytes), T0 + 1_000_000,
-                                Bytes.EMPTY));
-                    } catch (StoreException e) {
-                        return e;
-                    }
-                    written.incrementAndGet();
-                }
-                return null;
-            }).get(60, TimeUnit.SECONDS);
-        } catch (TimeoutException e) {
-            // Closing RocksDB under a write blocked in it would wait on it too: the store is left to the process.
-            opened.remove(rocks);
-            throw new AssertionError("a write to the filling store has not returned in 60 s (" + written.get()
-                    + " written)", e);
-        } finally {
-            writer.shutdown();
-        }
+        StoreException refused = fillUntilRefused(rocks, T0 + 1_000_000, written);
         assertThat(refused).as("a write beyond the space limit fails").isNotNull();
         assertThat(refused.kind()).isEqualTo(StoreException.Kind.FULL);
         assertThat(rocks.healthy()).isFalse();
@@ -297,27 +268,17 @@ class RocksDbStoreTest extends StoreContractTest {
      * it stayed full for ever; now it lifts RocksDB's limit for the purges and the compaction after them.
      */
     @Test
-    void aFullStoreWhoseRecordsExpireFreesTheirSpaceAndTakesWritesAgain() {
+    void aFullStoreWhoseRecordsExpireFreesTheirSpaceAndTakesWritesAgain() throws Exception {
         ((RocksDbStore) store).close();
         long limit = 256 << 10;
         RocksDbStore rocks = RocksDbStore.open(dir.resolve("expiring"), storeClock::epochMillis,
                 new RocksDbStore.Settings(false, limit), Runnable::run);
         opened.add(rocks);
-        int written = 0;
-        StoreException refused = null;
-        for (int i = 0; i < 200_000 && refused == null; i++) {
-            byte[] bytes = new byte[900];
-            java.nio.ByteBuffer.wrap(bytes).putInt(i);
-            try {
-                rocks.write(StoredRecord.value(Id.ofName("k" + i), Bytes.of(bytes), T0 + 10_000, Bytes.EMPTY));
-                written++;
-            } catch (StoreException e) {
-                refused = e;
-            }
-        }
+        AtomicInteger written = new AtomicInteger();
+        StoreException refused = fillUntilRefused(rocks, T0 + 10_000, written);
         assertThat(refused).isNotNull();
         assertThat(refused.kind()).isEqualTo(StoreException.Kind.FULL);
-        assertThat(written).isPositive();
+        assertThat(written.get()).isPositive();
 
         storeClock.setEpochMillis(T0 + 60_000);
         // The node purges every 10 s; here as often as the wait polls, each purge allowed to fail while RocksDB resumes.
@@ -334,6 +295,43 @@ class RocksDbStoreTest extends StoreContractTest {
         StoredRecord after = value("after", "space freed by expiry", T0 + 120_000);
         rocks.write(after);
         assertThat(rocks.read(after.key(), after.valueHash())).contains(after);
+    }
+
+    /**
+     * Writes 900-byte records expiring at {@code expiresAtMillis}, on a thread of their own, until one is refused;
+     * the refusal, or null after 200,000. A write that has not returned in 60 s fails the test rather than hang it.
+     */
+    private StoreException fillUntilRefused(RocksDbStore rocks, long expiresAtMillis, AtomicInteger written)
+            throws Exception {
+        ExecutorService writer = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "filler");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            // The limit bites when a memtable flush makes an SST file beyond it; RocksDB then refuses writes.
+            return writer.submit(() -> {
+                for (int i = 0; i < 200_000; i++) {
+                    byte[] bytes = new byte[900];
+                    java.nio.ByteBuffer.wrap(bytes).putInt(i);
+                    try {
+                        rocks.write(StoredRecord.value(Id.ofName("k" + i), Bytes.of(bytes), expiresAtMillis,
+                                Bytes.EMPTY));
+                    } catch (StoreException e) {
+                        return e;
+                    }
+                    written.incrementAndGet();
+                }
+                return (StoreException) null;
+            }).get(60, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            // Closing RocksDB under a write blocked in it would wait on it too: the store is left to the process.
+            opened.remove(rocks);
+            throw new AssertionError("a write to the filling store has not returned in 60 s (" + written.get()
+                    + " written)", e);
+        } finally {
+            writer.shutdown();
+        }
     }
 
     @Test
