@@ -44,6 +44,7 @@ final class BoundedWrites implements AutoCloseable {
     private final BooleanSupplier faulted;
     private final AtomicLong stalls = new AtomicLong();
     private volatile long maxSpaceBytes;
+    private volatile boolean lifted;
 
     /**
      * @param flushBytes the most the memtables can hold, which their flushes add to the SST files
@@ -75,8 +76,8 @@ final class BoundedWrites implements AutoCloseable {
 
     /** Sets RocksDB's SST space limit (0: none), as an operator freeing or granting space would. */
     void maxSpaceBytes(long bytes) {
-        sstFiles.setMaxAllowedSpaceUsage(bytes);
         maxSpaceBytes = bytes;
+        sstFiles.setMaxAllowedSpaceUsage(lifted ? 0 : bytes);
     }
 
     /** The SST space limit set now (0: none). */
@@ -88,8 +89,9 @@ final class BoundedWrites implements AutoCloseable {
      * Lifts RocksDB's own limit while the limit set stays in force for {@link #spaceShort}, or (with false) puts it
      * back: what {@link RocksDbStore} does to reclaim expired records' space.
      */
-    void liftLimit(boolean lifted) {
-        sstFiles.setMaxAllowedSpaceUsage(lifted ? 0 : maxSpaceBytes);
+    void liftLimit(boolean lift) {
+        lifted = lift;
+        sstFiles.setMaxAllowedSpaceUsage(lift ? 0 : maxSpaceBytes);
     }
 
     /** Writes that met a stall, since open. */

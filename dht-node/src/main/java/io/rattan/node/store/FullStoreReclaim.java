@@ -2,7 +2,6 @@ package io.rattan.node.store;
 
 import io.rattan.core.store.StoreException;
 import java.util.function.BooleanSupplier;
-import java.util.function.LongSupplier;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.slf4j.Logger;
@@ -25,13 +24,11 @@ final class FullStoreReclaim {
 
     private final RocksDbHandles rocks;
     private final BoundedWrites writes;
-    private final LongSupplier sstBytes;
     private volatile boolean reclaiming;
 
-    FullStoreReclaim(RocksDbHandles rocks, BoundedWrites writes, LongSupplier sstBytes) {
+    FullStoreReclaim(RocksDbHandles rocks, BoundedWrites writes) {
         this.rocks = rocks;
         this.writes = writes;
-        this.sstBytes = sstBytes;
     }
 
     /** While true the store refuses record writes as full and its probe does not heal it. */
@@ -48,7 +45,7 @@ final class FullStoreReclaim {
         reclaiming = true;
         writes.liftLimit(true);
         log.warn("store: full while holding expired records; the space limit is lifted until they are purged and "
-                + "compacted away ({} bytes of SST files)", sstBytes.getAsLong());
+                + "compacted away ({} bytes of SST files)", rocks.sstFiles().getTotalSize());
     }
 
     /** A purge of at most {@code limit} records deleted {@code purged}: fewer, and what was due is gone. */
@@ -67,6 +64,6 @@ final class FullStoreReclaim {
             reclaiming = false;
         }
         log.info("store: expired records purged and compacted; {} bytes of SST files against a limit of {}",
-                sstBytes.getAsLong(), writes.maxSpaceBytes());
+                rocks.sstFiles().getTotalSize(), writes.maxSpaceBytes());
     }
 }

@@ -90,7 +90,7 @@ public final class RocksDbStore implements Store, AutoCloseable {
                 () -> faults.fault() != null);
         this.reads = new RecordReads(rocks, clock, faults);
         this.purge = new ExpiryPurge(rocks, writes, deleted -> count.addAndGet(-deleted));
-        this.reclaim = new FullStoreReclaim(rocks, writes, () -> rocks.sstFiles().getTotalSize());
+        this.reclaim = new FullStoreReclaim(rocks, writes);
     }
 
     /**
@@ -156,8 +156,7 @@ public final class RocksDbStore implements Store, AutoCloseable {
     public void write(StoredRecord record) {
         ensureOpen();
         if (reclaim.reclaiming()) {
-            throw faults.failed("write", new RocksDBException("Max allowed space was reached: expired records' space "
-                    + "is being reclaimed"));
+            throw faults.full("write", "expired records' space is being reclaimed");
         }
         Bytes slot = record.slot();
         byte[] dataKey = RecordFormat.dataKey(record.key(), slot);

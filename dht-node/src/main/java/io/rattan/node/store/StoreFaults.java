@@ -68,14 +68,21 @@ final class StoreFaults {
 
     /** Counts a failed operation, enters its fault, and returns the exception to throw. */
     StoreException failed(String what, RocksDBException e) {
-        StoreException.Kind kind = kindOf(e);
+        return fail(kindOf(e), what, e.getMessage(), e);
+    }
+
+    /** As {@link #failed}, for an operation the store itself refuses for want of space. */
+    StoreException full(String what, String why) {
+        return fail(StoreException.Kind.FULL, what, why, null);
+    }
+
+    private StoreException fail(StoreException.Kind kind, String what, String message, RocksDBException cause) {
         (kind == StoreException.Kind.FULL ? faultsFull : faultsIo).incrementAndGet();
         if (fault == null) {
-            log.error("store: {} failed ({}); the node reports not ready until it recovers: {}", what, kind,
-                    e.getMessage());
+            log.error("store: {} failed ({}); the node reports not ready until it recovers: {}", what, kind, message);
         }
         fault = kind;
-        return new StoreException(kind, what + " failed: " + e.getMessage(), e);
+        return new StoreException(kind, what + " failed: " + message, cause);
     }
 
     /** FULL for ENOSPC and RocksDB's space limit (which its Java status shows only by message), else IO. */
