@@ -104,15 +104,13 @@ public final class RattanClient implements AutoCloseable {
     /**
      * Stores {@code value} under {@code key} for {@code ttl}. A key holds a set of values: putting a different
      * value adds it, putting the same value again only refreshes it. With a {@code secret}, whoever presents the
-     * same secret can remove the value. The secret does not leave this process: the put carries only its binding to
-     * this value, SHA-256(secret ‖ key ‖ SHA-256(value)) ({@link SecretBinding}); only {@link #remove} sends the
-     * secret itself.
+     * same secret can remove the value. The secret never leaves this process: the put carries the binding of the
+     * value's remove proof ({@link SecretBinding#bindingFor}); {@link #remove} sends the proof, which opens it only.
      *
      * @param key    the key
      * @param value  the value's bytes (copied); at most {@link #VALUE_BYTES_MAX}, and at most what the gateway allows
      * @param ttl    how long the value lives; rounded up to whole seconds; gateways cap it at their maximum
-     * @param secret the removal secret, or null for a value that cannot be removed; at most
-     *               {@link #SECRET_BYTES_MAX} bytes, since {@link #remove} must send it
+     * @param secret the removal secret, or null for a value that cannot be removed; at most {@link #SECRET_BYTES_MAX}
      * @return completes with the value's hash and replica count, or with a {@link RattanException}
      *         ({@link Status#TOO_LARGE} for a value above the limit)
      * @throws IllegalArgumentException for a null argument (other than the secret), a non-positive ttl, or an
@@ -131,7 +129,7 @@ public final class RattanClient implements AutoCloseable {
         }
         Bytes v = Bytes.of(value);
         Bytes hash = v.sha256();
-        Bytes binding = secret == null ? Bytes.EMPTY : SecretBinding.of(Bytes.of(secret), key, hash);
+        Bytes binding = secret == null ? Bytes.EMPTY : SecretBinding.bindingFor(Bytes.of(secret), key, hash);
         ClientPut request = new ClientPut(key, v, ttlSeconds, binding);
         return delivery.toCaller(Op.PUT, start,
                 runtime.submit(Op.PUT, scope.wrap(request), runtime.deadline(start), reply -> Replies.put(reply, hash)));
@@ -362,7 +360,7 @@ public final class RattanClient implements AutoCloseable {
      *
      * @param valueHash SHA-256 of the value ({@link PutResult#valueHash()}, {@link GetResult.Value#valueHash()},
      *                  {@link #valueHash(byte[])})
-     * @param secret    the secret the value was put with
+     * @param secret    the secret the value was put with; only the value's remove proof is sent (http-api.md)
      * @return completes with true when the value was removed, false when no replica held it; fails with a
      *         {@link RattanException} whose status is {@link Status#FORBIDDEN} when the secret is wrong (or the
      *         value was put without one), and never retries that
@@ -377,7 +375,8 @@ public final class RattanClient implements AutoCloseable {
         Arguments.checkSecret(secret);
         int ttlSeconds = Arguments.ttlSeconds(ttl);
         long start = System.nanoTime();
-        ClientRemove request = new ClientRemove(key, valueHash, Bytes.of(secret), ttlSeconds);
+        ClientRemove request = new ClientRemove(key, valueHash, SecretBinding.proof(Bytes.of(secret), key, valueHash),
+                ttlSeconds);
         return delivery.toCaller(Op.REMOVE, start,
                 runtime.submit(Op.REMOVE, scope.wrap(request), runtime.deadline(start),
                         reply -> Replies.remove(reply, !scope.isDefault())),

@@ -117,7 +117,7 @@ class RattanClientTest {
     }
 
     @Test
-    void theWireCarriesTheBindingAtPutAndTheSecretOnlyAtRemove() throws Exception {
+    void theWireCarriesTheBindingOfTheValuesProofAtPutAndTheProofAtRemoveNeverTheSecret() throws Exception {
         FakeGateway gw = gateway();
         RattanClient client = client(builder(gw.address()));
         Id key = RattanClient.key("k");
@@ -127,13 +127,14 @@ class RattanClientTest {
 
         List<ClientPut> puts = gw.received().stream().filter(ClientPut.class::isInstance)
                 .map(ClientPut.class::cast).toList();
-        assertThat(puts.get(0).binding()).as("SHA-256(secret ‖ key ‖ value hash)")
-                .isEqualTo(SecretBinding.of(Bytes.of(SECRET), key, put.valueHash()))
+        Bytes proof = SecretBinding.proof(Bytes.of(SECRET), key, put.valueHash());
+        assertThat(puts.get(0).binding()).as("SHA-256(proof ‖ key ‖ value hash)")
+                .isEqualTo(SecretBinding.of(proof, key, put.valueHash()))
                 .isNotEqualTo(Bytes.of(SECRET)).isNotEqualTo(Bytes.of(SECRET).sha256());
         assertThat(puts.get(0).ttlSeconds()).as("ttl rounds up to whole seconds").isEqualTo(2);
         assertThat(puts.get(1).binding()).as("no secret, no binding").isEqualTo(Bytes.EMPTY);
         ClientRemove remove = (ClientRemove) gw.received().get(2);
-        assertThat(remove.secret()).isEqualTo(Bytes.of(SECRET));
+        assertThat(remove.secret()).isEqualTo(proof).isNotEqualTo(Bytes.of(SECRET));
         assertThat(remove.valueHash()).isEqualTo(put.valueHash());
     }
 

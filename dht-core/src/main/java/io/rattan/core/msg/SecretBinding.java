@@ -2,6 +2,7 @@ package io.rattan.core.msg;
 
 import io.rattan.api.Bytes;
 import io.rattan.api.Id;
+import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
@@ -17,12 +18,21 @@ import java.security.NoSuchAlgorithmException;
  * by it). Since protocol version 6; before it, a put carried SHA-256 of the secret alone and a tombstone carried the
  * same hash, so any node that saw a put could remove its value.
  *
+ * <p>What the nodes call the secret is, since 7 December 2026, a client's <em>remove proof</em> for one value
+ * ({@link #proof}): the Java client and the HTTP gateway bind a value to the proof ({@link #bindingFor}) and remove
+ * it with the proof, so the secret a user holds never leaves them, and what a remove and its tombstone carry through
+ * the overlay opens that one value only: a node that learns it (a tombstone reaches more nodes under faults) learns
+ * nothing about the user's other values.
+ *
  * <p>Stateless and thread-safe.
  */
 public final class SecretBinding {
 
     /** The length of a binding: one SHA-256. */
     public static final int BYTES = 32;
+
+    /** Sets proofs apart from every other SHA-256 of the same bytes, a binding made with the secret itself included. */
+    private static final byte[] PROOF_TAG = "rattan remove proof 1\n".getBytes(StandardCharsets.US_ASCII);
 
     private SecretBinding() {
     }
@@ -34,6 +44,25 @@ public final class SecretBinding {
         sha.update(key.toBytes());
         sha.update(valueHash.toByteArray());
         return Bytes.wrap(sha.digest());
+    }
+
+    /**
+     * A client's remove proof for the value {@code (key, valueHash)} put with {@code secret}:
+     * {@code SHA-256("rattan remove proof 1\n" ‖ secret ‖ key ‖ valueHash)}. What a remove sends in place of the
+     * secret; it opens only the binding {@link #bindingFor} gives the same value.
+     */
+    public static Bytes proof(Bytes secret, Id key, Bytes valueHash) {
+        MessageDigest sha = sha256();
+        sha.update(PROOF_TAG);
+        sha.update(secret.toByteArray());
+        sha.update(key.toBytes());
+        sha.update(valueHash.toByteArray());
+        return Bytes.wrap(sha.digest());
+    }
+
+    /** The binding a client puts the value {@code (key, valueHash)} with for {@code secret}: that of its proof. */
+    public static Bytes bindingFor(Bytes secret, Id key, Bytes valueHash) {
+        return of(proof(secret, key, valueHash), key, valueHash);
     }
 
     /**
@@ -78,9 +107,12 @@ public final class SecretBinding {
         }
     }
 
-    /** The binding of {@code value} put under {@code key} with {@code secret}; empty (not removable) for null. */
+    /**
+     * The binding a client puts {@code value} under {@code key} with for {@code secret} ({@link #bindingFor}); empty
+     * (not removable) for null.
+     */
     public static Bytes ofValue(byte[] secret, Id key, Bytes value) {
-        return secret == null ? Bytes.EMPTY : of(Bytes.of(secret), key, value.sha256());
+        return secret == null ? Bytes.EMPTY : bindingFor(Bytes.of(secret), key, value.sha256());
     }
 
     /**

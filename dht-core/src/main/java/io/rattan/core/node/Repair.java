@@ -70,7 +70,7 @@ final class Repair {
         this.scanTimeouts = new ScanTimeouts(ctx.config(), members);
         this.pairs = new ReplicaPairs(ctx, members);
         this.strays = new StrayCheck(ctx, members, replica, this::stream);
-        this.secrets = new SecretGuard(pairs, reach, bugs);
+        this.secrets = new SecretGuard(pairs, reach);
         this.solicited = new SolicitedCopies(ctx, members);
         this.answers = new RepairAnswers(ctx, replica, pairs, secrets, bugs, this::stream, this::owed, solicited);
     }

@@ -2,10 +2,10 @@ package io.rattan.core.node;
 
 import io.rattan.core.net.Contact;
 import io.rattan.core.store.StoredRecord;
-import io.rattan.core.testing.PlantedBugs;
 
 /**
- * Who may be sent a tombstone, which carries the secret that removed its value: a replica of its key or the next
+ * Who may be sent a tombstone, which carries what its remove sent (a client's proof for that one value, or from a
+ * client of before proofs, its secret itself): a replica of its key or the next
  * beyond in this node's view, and only where that view holds every node closer to the key than the peer (a node
  * whose leaf set ends short of a key takes a far peer for one of its nearest). Asked by a digest's answer and (without
  * the last clause) by a replica read's, where the asker, not this node, chose whom to ask. (The stray check, which
@@ -16,12 +16,10 @@ final class SecretGuard {
 
     private final ReplicaPairs pairs;
     private final ViewReach reach;
-    private final PlantedBugs bugs;
 
-    SecretGuard(ReplicaPairs pairs, ViewReach reach, PlantedBugs bugs) {
+    SecretGuard(ReplicaPairs pairs, ViewReach reach) {
         this.pairs = pairs;
         this.reach = reach;
-        this.bugs = bugs;
     }
 
     /**
@@ -41,8 +39,8 @@ final class SecretGuard {
         return holdsNoSecret(r) || pairs.replicates(r.key(), peer);
     }
 
-    /** Anything but an unowned tombstone (an owned one holds no secret); anything with the planted bug. */
-    private boolean holdsNoSecret(StoredRecord r) {
-        return !r.tombstone() || r.isOwned() || bugs.tombstonesToAnyone();
+    /** Anything but an unowned tombstone (an owned one holds no secret). */
+    private static boolean holdsNoSecret(StoredRecord r) {
+        return !r.tombstone() || r.isOwned();
     }
 }

@@ -40,11 +40,6 @@ public final class PlantedBugs {
          */
         WATCH_NEVER_READS_AGAIN,
         /**
-         * A replica answering a repair digest sends the tombstones it holds (each with its remove's secret) back to any
-         * asker, not only to a replica of the key it can place.
-         */
-        TOMBSTONES_TO_ANYONE,
-        /**
          * A key's root takes a put whatever its origin's signature, as before protocol 17, and counts it against the
          * origin it names: a node may spend another's share (the defence against forged origins, planted off).
          */
@@ -121,10 +116,6 @@ public final class PlantedBugs {
 
     public boolean originsUnchecked() {
         return has(Bug.ORIGINS_UNCHECKED);
-    }
-
-    public boolean tombstonesToAnyone() {
-        return has(Bug.TOMBSTONES_TO_ANYONE);
     }
 
     public boolean extraSecondOnCopy() {

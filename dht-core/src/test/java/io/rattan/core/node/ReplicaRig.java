@@ -14,7 +14,6 @@ import io.rattan.core.node.SentLog.Sent;
 import io.rattan.core.store.ForwardingStore;
 import io.rattan.core.store.MemoryStore;
 import io.rattan.core.store.StoredRecord;
-import io.rattan.core.testing.PlantedBugs;
 import io.rattan.core.virtual.VirtualScheduler;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -109,7 +108,7 @@ abstract class ReplicaRig {
         };
         gets = new GetAnswers(ctx, members, new LocalReplica(config, store, clock, ctx.tag()));
         wired[0] = gets;
-        secrets = new SecretGuard(new ReplicaPairs(ctx, members), gets.reach(), PlantedBugs.NONE);
+        secrets = new SecretGuard(new ReplicaPairs(ctx, members), gets.reach());
         for (Contact peer : List.of(a, b, c)) {
             members.heard(peer);
         }

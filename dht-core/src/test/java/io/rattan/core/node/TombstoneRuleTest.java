@@ -74,9 +74,32 @@ class TombstoneRuleTest {
         //                      print(hashlib.sha256(b's3cret'+k+v).hexdigest())"
         assertThat(SecretBinding.of(Bytes.utf8("s3cret"), key, valueHash)).isEqualTo(Bytes.fromHex(
                 "2f240a7cc5be85e8681469082132eafc0cbfd060ec9431e2158ead6468921460"));
-        assertThat(SecretBinding.ofValue("s3cret".getBytes(java.nio.charset.StandardCharsets.UTF_8), key,
-                Bytes.utf8("red"))).isEqualTo(SecretBinding.of(Bytes.utf8("s3cret"), key, valueHash));
         assertThat(SecretBinding.ofValue(null, key, Bytes.utf8("red"))).isEqualTo(Bytes.EMPTY);
+    }
+
+    @Test
+    void aClientBindsItsValueToAProofOfItsSecretAndRemovesWithTheProof() {
+        Id key = Id.fromHex("0123456789abcdef0123456789abcdef01234567");
+        Bytes valueHash = Bytes.utf8("red").sha256();
+        Bytes secret = Bytes.utf8("s3cret");
+
+        // Pinned: python3 -c "import hashlib; k=bytes.fromhex('0123…4567'); v=hashlib.sha256(b'red').digest();
+        //   p=hashlib.sha256(b'rattan remove proof 1\n'+b's3cret'+k+v).digest(); print(p.hex(),
+        //   hashlib.sha256(p+k+v).hexdigest())"
+        Bytes proof = SecretBinding.proof(secret, key, valueHash);
+        assertThat(proof).isEqualTo(Bytes.fromHex("6df03110fab900152fcf4fe62e0f033ae3dd2f7229c9c071587dee81fabefdcc"));
+        Bytes binding = SecretBinding.bindingFor(secret, key, valueHash);
+        assertThat(binding).isEqualTo(Bytes.fromHex(
+                "ddb95aaaae2cae779bb0f120be4ee6075740059936b8eab39aa6eb5c2d259f69"));
+        assertThat(SecretBinding.ofValue("s3cret".getBytes(java.nio.charset.StandardCharsets.UTF_8), key,
+                Bytes.utf8("red"))).isEqualTo(binding);
+
+        assertThat(SecretBinding.opens(proof, key, valueHash, binding)).as("the proof opens it").isTrue();
+        assertThat(SecretBinding.opens(secret, key, valueHash, binding)).as("the secret itself does not").isFalse();
+        assertThat(proof).as("no binding made with the secret itself is a proof")
+                .isNotEqualTo(SecretBinding.of(secret, key, valueHash));
+        assertThat(SecretBinding.proof(secret, key, Bytes.utf8("blue").sha256()))
+                .as("one secret's proofs for two values are unrelated").isNotEqualTo(proof);
     }
 
     @Test

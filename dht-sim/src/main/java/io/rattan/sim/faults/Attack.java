@@ -35,10 +35,12 @@ public enum Attack {
     /**
      * Every 30 s the liar watches the workload's keys at every node (their names are no secret) and asks every node,
      * by a repair digest that claims the values it saw live and by a quorum get's replica read of each key, for their
-     * tombstones, which carry the removes' secrets. Defended (completely only without faults): a tombstone goes back
-     * only to a replica of its key, or the next, that the holder's view can place (docs/testing.md, "Liars").
+     * tombstones, which carry what their removes sent; and it reads the removes routed through it. Succeeds when that
+     * is the putter's secret itself. Defended: clients send each value's remove proof, never the secret (so the
+     * harvest gets proofs, each opening a value already removed); and a tombstone goes back only to a replica of its
+     * key, or the next, that the holder's view can place (docs/testing.md, "Liars"), which keeps them near the key.
      */
-    SECRET_HARVEST("secret-harvest", Rule.SECRET_TO_STRANGER, PlantedBug.TOMBSTONES_TO_ANYONE),
+    SECRET_HARVEST("secret-harvest", Rule.SECRET_TO_LIAR, PlantedBug.RAW_SECRETS),
     /**
      * A remove routed through the liar is answered OK and dropped; a replica's remove asked of it is answered OK and
      * not written. Either way the liar also acknowledges a tombstone to the remove's gateway in its own name. Succeeds

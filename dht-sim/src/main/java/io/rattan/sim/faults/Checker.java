@@ -134,8 +134,8 @@ final class Checker {
     }
 
     /** A put through node {@code gateway} (negative: none serving) started. */
-    PutRecord putStarted(Id key, Bytes value, Bytes secret, int ttlSeconds, int gateway) {
-        PutRecord p = new PutRecord(key, value, secret, ttlSeconds, now());
+    PutRecord putStarted(Id key, Bytes value, Bytes secret, Bytes sent, int ttlSeconds, int gateway) {
+        PutRecord p = new PutRecord(key, value, secret, sent, ttlSeconds, now());
         // The gateway stamps the value's expiry by its expiry clock: a clock fault on the value, as on a holder.
         long gatewayError = gateway >= 0 ? world.expiryClockErrorMillis(gateway) : 0;
         p.stampedLate = gatewayError > S_MILLIS;
@@ -253,9 +253,9 @@ final class Checker {
     }
 
     /**
-     * What a liar's attack achieved, seen by the attack itself: a tombstone with its secret at a liar far from its key
-     * (rule 2c, {@link LiarNodes}), a put stored in another node's name (2d, {@link OriginForgery}), an honest clock
-     * steered (3a, {@link ClockLies}).
+     * What a liar's attack achieved, seen by the attack itself: a putter's secret at a liar (rule 2c,
+     * {@link LiarNodes}), a put stored in another node's name (2d, {@link OriginForgery}), an honest clock steered
+     * (3a, {@link ClockLies}).
      */
     void liarAchieved(Rule rule, String detail) {
         tally.violation(rule, detail);

@@ -77,11 +77,11 @@ public final class FaultRun {
     }
 
     /** Installs the run's liars, on their own random stream (the other draws stay put); null without any. */
-    private static LiarNodes liars(FaultRunConfig c, VirtualWorld world, LinkFaultState links) {
+    private static LiarNodes liars(FaultRunConfig c, VirtualWorld world) {
         if (!c.liars().any()) {
             return null;
         }
-        LiarNodes liars = new LiarNodes(world, links, c.liars(),
+        LiarNodes liars = new LiarNodes(world, c.liars(),
                 new SplittableRandom(c.seed() ^ 0xA54FF53A5F1D36F1L));
         world.network().interception(liars);
         return liars;
@@ -121,14 +121,14 @@ public final class FaultRun {
         long stop = stopNanos(c.profile(), start, end);
         long livenessFrom = budget ? stop + SETTLE_NANOS : Long.MAX_VALUE;
 
-        LiarNodes liars = liars(c, world, links);
+        LiarNodes liars = liars(c, world);
         FaultInjector injector = new FaultInjector(world, links, plan.split(), stop);
         GetDiagnosis diagnosis = new GetDiagnosis(world);
         Checker checker = new Checker(world, injector::inForce, injector.partitions(), injector::restartedAt,
                 livenessFrom, c.fsync(), diagnosis);
         injector.checker(checker);
         injector.diagnosis(diagnosis);
-        Workload workload = new Workload(world, checker, plan.split(), c.seed());
+        Workload workload = new Workload(world, checker, plan.split(), c.seed(), c.bug() == PlantedBug.RAW_SECRETS);
         if (liars != null) {
             liars.checker(checker, workload.firstKeys(Integer.MAX_VALUE));
         }

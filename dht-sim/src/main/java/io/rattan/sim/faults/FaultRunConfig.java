@@ -60,7 +60,7 @@ public record FaultRunConfig(long seed, int nodes, int minutes, Profile profile,
             throw new IllegalArgumentException("the planted bug " + bug.flag() + " shows in registers only: "
                     + "add --registers");
         }
-        if (bug.caughtBy() == Rule.SECRET_TO_STRANGER && !liars.attacks().contains(Attack.SECRET_HARVEST)) {
+        if (bug.caughtBy() == Rule.SECRET_TO_LIAR && !liars.attacks().contains(Attack.SECRET_HARVEST)) {
             throw new IllegalArgumentException("the planted bug " + bug.flag() + " shows with liars only: add --liars F "
                     + "--attacks secret-harvest");
         }

@@ -57,7 +57,7 @@ public final class FaultsCommand implements Callable<Integer> {
             + "ack-below-w, tombstone-rule-off, extra-second-on-copy, durable-before-sync (with --fsync), "
             + "repair-drops-last-wanted, repair-streams-no-tombstones, page-skips-boundary, quorum-page-never-more "
             + "cas-condition-ignored (with --registers), watch-never-reads-again (with --watches), "
-            + "tombstones-to-anyone (with --liars F --attacks secret-harvest), repair-scans-unbounded (with "
+            + "raw-secrets (with --liars F --attacks secret-harvest), repair-scans-unbounded (with "
             + "--liars F --attacks repair-flood), put-acks-unattributed (with --liars F --attacks fake-ack), "
             + "remove-acks-unattributed (with --liars F --attacks fake-remove), bindings-first-come (with "
             + "--liars F --attacks binding-race), origins-unchecked (with --liars F --attacks forged-origin) or "
@@ -97,10 +97,10 @@ public final class FaultsCommand implements Callable<Integer> {
             + "(acknowledge puts and copies, store nothing), fake-empty (answer gets with no value), forged-value "
             + "(answer gets with a value nobody put), binding-race (put a passing put's bytes first with a binding of "
             + "their own), fake-remove (acknowledge removes, remove nothing), secret-harvest (ask every node for the "
-            + "tombstone of a remove that passed through; defended), repair-flood (send every node 200 whole-ring "
-            + "range digests a second; defended; runs the stores with a queue), forged-origin (send honest nodes puts "
-            + "in another node's name; defended), clock-lie (answer pings with a time an hour ahead, and name every "
-            + "liar to every node; defended), or all (docs/testing.md, \"Liars\").")
+            + "tombstones of values seen, read the removes routed through: a putter's secret; defended), repair-flood "
+            + "(send every node 200 whole-ring range digests a second; defended; runs the stores with a queue), "
+            + "forged-origin (send honest nodes puts in another node's name; defended), clock-lie (answer pings with a "
+            + "time an hour ahead, and name every liar to every node; defended), or all (docs/testing.md, \"Liars\").")
     String attacks;
 
     @Option(names = "--verbose", description = "Print every failing seed's first violations.")

@@ -71,7 +71,6 @@ final class LiarNodes implements VirtualNetwork.Interception {
     private static final int SEEN_MAX = 4096;
 
     private final VirtualWorld world;
-    private final LinkFaultState links;
     private final Liars liars;
     private final List<Integer> indexes;
     private final SplittableRandom random;
@@ -84,16 +83,15 @@ final class LiarNodes implements VirtualNetwork.Interception {
     private List<Id> keys = List.of();
     /** The values each harvesting liar has learnt of (by slot), by liar, in the order seen. */
     private final Map<Integer, Set<DigestEntry>> seen = new HashMap<>();
-    /** The secrets reported: a liar, and the key and value whose remove's secret reached it. */
+    /** The secrets reported: a liar, and the key and value whose putter's secret reached it. */
     private final Set<Leak> leaks = new HashSet<>();
 
     private record Leak(int liar, Id key, Bytes valueHash) {
     }
 
     /** Picks {@code liars.count(n)} of the world's {@code n} nodes with {@code random}, which also forges values. */
-    LiarNodes(VirtualWorld world, LinkFaultState links, Liars liars, SplittableRandom random) {
+    LiarNodes(VirtualWorld world, Liars liars, SplittableRandom random) {
         this.world = world;
-        this.links = links;
         this.liars = liars;
         this.random = random;
         List<Integer> all = new ArrayList<>();
@@ -212,13 +210,20 @@ final class LiarNodes implements VirtualNetwork.Interception {
     }
 
     /**
-     * What a harvesting liar learns from a frame its node is sent: the values' slots, and the secrets copies and
-     * replica reads bring. True for the answers to its own watches and reads, which its node never asked for.
+     * What a harvesting liar learns from a frame its node is sent: the values' slots, and what removes routed through
+     * it, copies and replica reads bring. True for the answers to its own watches and reads, which its node never
+     * asked for.
      */
     private boolean harvestConsumes(int liar, Envelope e, Message m) {
         sawBindings(liar, m);
         if (m instanceof WatchAck || m instanceof WatchChange) {
             return true;
+        }
+        if (m instanceof RemoveRequest r) {
+            harvested(liar, r.key(), r.valueHash(), r.secret());
+        }
+        if (m instanceof RemoveReplica r) {
+            harvested(liar, r.key(), r.valueHash(), r.secret());
         }
         if (m instanceof StoreReplicas s) {
             harvested(liar, s.records());
@@ -330,35 +335,25 @@ final class LiarNodes implements VirtualNetwork.Interception {
         }
     }
 
-    /**
-     * Reports each remove's secret that reached a liar for a key it is far from (rule 2c), once per liar and value:
-     * a stream resends what the liar's node refuses to store.
-     */
     private void harvested(int liar, List<ReplicaRecord> records) {
         for (ReplicaRecord r : records) {
-            if (r.tombstone() && !r.secret().isEmpty() && farFrom(liar, r.key())
-                    && leaks.add(new Leak(liar, r.key(), r.valueHash()))) {
-                checker.liarAchieved(Rule.SECRET_TO_STRANGER, "the secret of a remove of " + r.key().shortHex()
-                        + " reached node " + liar + ", outside the key's " + 2 * world.config().replicas()
-                        + " closest nodes up on its side");
+            if (r.tombstone()) {
+                harvested(liar, r.key(), r.valueHash(), r.secret());
             }
         }
     }
 
     /**
-     * Whether 2k or more nodes are closer to {@code key} than the liar among those up and on its side of a partition:
-     * no view can make it a replica. (Among all nodes, a liar whose side or whose living neighbours hold no nearer
-     * replicas counted as far while honest views rightly made it one.)
+     * Reports a putter's secret that reached a liar (rule 2c), once per liar and value (a stream resends what the
+     * liar's node refuses to store). Its client holds it; what a remove sends is the value's proof.
      */
-    private boolean farFrom(int liar, Id key) {
-        Id self = world.contact(liar).id();
-        int closer = 0;
-        for (int i : world.liveIndexes()) {
-            if (world.contact(i).id().isCloserTo(key, self) && !links.separated(liar, i)) {
-                closer++;
+    private void harvested(int liar, Id key, Bytes valueHash, Bytes sent) {
+        for (PutRecord p : checker.puts(key)) {
+            if (p.hash.equals(valueHash) && p.secret.equals(sent) && leaks.add(new Leak(liar, key, valueHash))) {
+                checker.liarAchieved(Rule.SECRET_TO_LIAR, "the secret of a put of " + key.shortHex()
+                        + " reached node " + liar);
             }
         }
-        return closer >= 2 * world.config().replicas();
     }
 
     private boolean told(Attack a) {

@@ -19,8 +19,11 @@ public enum PlantedBug {
     CAS_CONDITION_IGNORED(PlantedBugs.of(Bug.OWNED_CONDITION_IGNORED), Rule.REGISTER_NOT_LINEARIZABLE),
     /** Issue 37's, with watches only: a gateway never reads a replica again after its first read. */
     WATCH_NEVER_READS_AGAIN(PlantedBugs.of(Bug.WATCH_NEVER_READS_AGAIN), Rule.WATCH_MISSED),
-    /** Issue 39's, with liars that harvest secrets only: repair sends tombstones back to any asker. */
-    TOMBSTONES_TO_ANYONE(PlantedBugs.of(Bug.TOMBSTONES_TO_ANYONE), Rule.SECRET_TO_STRANGER),
+    /**
+     * Issue 39's, with liars that harvest secrets only: the workload's clients bind and remove with the secret itself,
+     * as clients did before remove proofs (a switch of the workload, not of the nodes).
+     */
+    RAW_SECRETS(PlantedBugs.NONE, Rule.SECRET_TO_LIAR),
     /** Issue 39's, with liars that flood repair requests only: any range digest reads all it names, unbounded. */
     REPAIR_SCANS_UNBOUNDED(PlantedBugs.of(Bug.REPAIR_SCANS_UNBOUNDED), Rule.LIVENESS),
     /** Issue 39's, with liars that fake acks only: a gateway takes the root's OK, as before protocol 14. */

@@ -18,7 +18,10 @@ final class PutRecord {
     final Id key;
     final Bytes value;
     final Bytes hash;
+    /** The secret its client holds. */
     final Bytes secret;
+    /** What its client bound it to and removes it with: its remove proof (the secret itself with raw-secrets). */
+    final Bytes sent;
     /** Where its value and its tombstone are stored ({@code StoredRecord.slot}). */
     final Bytes slot;
     final int ttlSeconds;
@@ -60,12 +63,13 @@ final class PutRecord {
     // Of those, the nodes that lost it with their whole disk (the others, to a power loss).
     final Set<Integer> diskLostAt = new TreeSet<>();
 
-    PutRecord(Id key, Bytes value, Bytes secret, int ttlSeconds, long startNanos) {
+    PutRecord(Id key, Bytes value, Bytes secret, Bytes sent, int ttlSeconds, long startNanos) {
         this.key = key;
         this.value = value;
         this.hash = value.sha256();
         this.secret = secret;
-        this.slot = SecretBinding.slotOpenedBy(secret, key, hash);
+        this.sent = sent;
+        this.slot = SecretBinding.slotOpenedBy(sent, key, hash);
         this.ttlSeconds = ttlSeconds;
         this.startNanos = startNanos;
     }

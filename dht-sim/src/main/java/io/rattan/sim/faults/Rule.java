@@ -29,10 +29,10 @@ public enum Rule {
      */
     REMOVE_REFUSED_TO_PUTTER("2b", "remove with the putter's own secret refused"),
     /**
-     * Rule 2c (with liars): a remove's secret, which a tombstone carries, reaches no node far from its key (outside the
-     * 2k nodes closest to it): repair hands tombstones only to a key's replicas.
+     * Rule 2c (with liars): a putter's secret reaches no liar: its client binds the value to the value's remove proof
+     * and removes it with the proof, so what a remove and its tombstone carry opens that value only.
      */
-    SECRET_TO_STRANGER("2c", "a remove's secret sent to a node far from its key"),
+    SECRET_TO_LIAR("2c", "a putter's secret reached a liar"),
     /**
      * Rule 2d (with liars): a key's root stores a put only in the name of the node that sent it onto the peer port,
      * so that no node spends another's rate and share there.

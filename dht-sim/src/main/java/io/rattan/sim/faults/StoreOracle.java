@@ -85,11 +85,11 @@ final class StoreOracle {
      * putter's secret: those whose remove would be acknowledged.
      */
     int heldForItsPutter(PutRecord p, Set<Integer> except) {
-        Bytes binding = SecretBinding.of(p.secret, p.key, p.hash);
+        Bytes binding = SecretBinding.of(p.sent, p.key, p.hash);
         int n = 0;
         for (int i : world.liveIndexes()) {
             Optional<StoredRecord> r = except.contains(i) ? Optional.empty() : world.store(i).read(p.key, p.slot);
-            if (r.isPresent() && (r.get().tombstone() ? r.get().secret().equals(p.secret)
+            if (r.isPresent() && (r.get().tombstone() ? r.get().secret().equals(p.sent)
                     : r.get().binding().equals(binding))) {
                 n++;
             }

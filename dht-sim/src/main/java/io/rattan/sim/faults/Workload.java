@@ -46,17 +46,20 @@ final class Workload {
     private final Checker checker;
     private final SplittableRandom random;
     private final long seed;
+    /** The planted raw-secrets: bind and remove with the secret itself, as clients did before remove proofs. */
+    private final boolean rawSecrets;
     private final List<Id> keys = new ArrayList<>();
     private final long clientTimeoutNanos;
     private long stopNanos;
     private long ops;
     private long gatewayExceptions;
 
-    Workload(VirtualWorld world, Checker checker, SplittableRandom random, long seed) {
+    Workload(VirtualWorld world, Checker checker, SplittableRandom random, long seed, boolean rawSecrets) {
         this.world = world;
         this.checker = checker;
         this.random = random;
         this.seed = seed;
+        this.rawSecrets = rawSecrets;
         this.clientTimeoutNanos = 2 * world.config().requestTimeoutMillis() * 1_000_000L + 2 * SECOND;
         for (int i = 0; i < KEYS; i++) {
             keys.add(Id.random(random));
@@ -97,8 +100,9 @@ final class Workload {
         boolean shortLived = random.nextDouble() < 0.3;
         int ttl = shortLived ? 10 + random.nextInt(31) : LONG_TTL_SECONDS;
         int gateway = gateway();
-        PutRecord p = checker.putStarted(key, value, secret, ttl, gateway);
-        send(new ClientPut(key, value, ttl, SecretBinding.of(secret, key, value.sha256())), gateway, reply -> {
+        Bytes sent = rawSecrets ? secret : SecretBinding.proof(secret, key, value.sha256());
+        PutRecord p = checker.putStarted(key, value, secret, sent, ttl, gateway);
+        send(new ClientPut(key, value, ttl, SecretBinding.of(sent, key, value.sha256())), gateway, reply -> {
             checker.putDone(p, reply);
             if (shortLived && p.acked()) {
                 long probeAt = p.ackNanos + ttl * SECOND + Checker.S_NANOS + 200_000_000L;
@@ -149,7 +153,7 @@ final class Workload {
         PutRecord p = candidates.get(random.nextInt(candidates.size()));
         long start = now();
         checker.removeStarted(p);
-        send(new ClientRemove(key, p.hash, p.secret, 0), reply -> checker.removeDone(p, start, reply));
+        send(new ClientRemove(key, p.hash, p.sent, 0), reply -> checker.removeDone(p, start, reply));
     }
 
     /**

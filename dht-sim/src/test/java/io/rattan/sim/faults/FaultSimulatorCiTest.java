@@ -40,6 +40,11 @@ class FaultSimulatorCiTest {
     private static final int PLANTED_SEEDS = 16;
     /** The bugs of issue 34 each break their rule on every seed tried: four seeds each keep the test's cost down. */
     private static final int NEW_PLANTED_SEEDS = 4;
+    /**
+     * Repair-drops-last-wanted leaves a few values short a seed, and none on some: on the traces since remove proofs,
+     * 0, 1, 2 and 1 on seeds 1-4, too close to the bound; 19 on seeds 1-8.
+     */
+    private static final int REPAIR_PLANTED_SEEDS = 8;
     private static ExecutorService pool;
     private static final List<FaultRunResult> baseline = new ArrayList<>();
 
@@ -203,7 +208,7 @@ class FaultSimulatorCiTest {
     void seed46ReplaysTheDocumentedTrace() {
         FaultRunResult r = baseline.get(45);
         assertThat(r.config().seed()).isEqualTo(46);
-        assertThat(r.trace()).isEqualTo("95e73f1005229502/343763");
+        assertThat(r.trace()).isEqualTo("8482d293f8a9a057/342213");
     }
 
     @Test
@@ -216,20 +221,21 @@ class FaultSimulatorCiTest {
     }
 
     /**
-     * Each planted bug, on the first sixteen seeds (issue 16's three) or the first four (issue 34's five); issue 36's,
-     * which shows in registers only, in RegisterCheckTest; issue 37's, in watches only, in WatchCheckTest; issue 39's,
-     * with liars only, in LiarsFaultTest.
+     * Each planted bug, on the first sixteen seeds (issue 16's three) or the first four (issue 34's five; eight for
+     * repair-drops-last-wanted); issue 36's, which shows in registers only, in RegisterCheckTest; issue 37's, in
+     * watches only, in WatchCheckTest; issue 39's, with liars only, in LiarsFaultTest.
      */
     @ParameterizedTest
     @EnumSource(value = PlantedBug.class, names = {"NONE", "CAS_CONDITION_IGNORED", "WATCH_NEVER_READS_AGAIN",
-            "TOMBSTONES_TO_ANYONE", "REPAIR_SCANS_UNBOUNDED", "PUT_ACKS_UNATTRIBUTED",
+            "RAW_SECRETS", "REPAIR_SCANS_UNBOUNDED", "PUT_ACKS_UNATTRIBUTED",
             "REMOVE_ACKS_UNATTRIBUTED", "BINDINGS_FIRST_COME", "ORIGINS_UNCHECKED",
             "CLOCK_THREE_HOSTS"},
             mode = EnumSource.Mode.EXCLUDE)
     void eachPlantedBugIsCaughtByItsRule(PlantedBug bug) throws Exception {
         boolean issue16 = EnumSet.of(PlantedBug.ACK_BELOW_W, PlantedBug.TOMBSTONE_RULE_OFF,
                 PlantedBug.EXTRA_SECOND_ON_COPY).contains(bug);
-        assertCaught(bug, issue16 ? PLANTED_SEEDS : NEW_PLANTED_SEEDS);
+        assertCaught(bug, issue16 ? PLANTED_SEEDS
+                : bug == PlantedBug.REPAIR_DROPS_LAST_WANTED ? REPAIR_PLANTED_SEEDS : NEW_PLANTED_SEEDS);
     }
 
     private static void assertCaught(PlantedBug bug, int seeds) throws Exception {

@@ -57,8 +57,8 @@ final class KeysResource {
     /** TTL of a put that names none (capped by the node's maximum). */
     static final int TTL_SECONDS_DEFAULT = 3600;
     /**
-     * The header that carries a value's secret, at put (turned into its binding to the value before anything leaves
-     * the gateway) and at remove.
+     * The header that carries a value's secret, at put and at remove; turned into the value's remove proof (its
+     * binding at put) before anything leaves the gateway.
      */
     static final String SECRET_HEADER = "Rattan-Secret";
     /** Longest secret accepted, in bytes; the same bound at put and at remove so every secret set can be shown. */
@@ -107,8 +107,8 @@ final class KeysResource {
             throw badRequest(SECRET_HEADER + " is empty; send a secret, or no header for a value nobody can remove");
         }
         Bytes valueHash = value.sha256();
-        // The secret stops here: the put carries only its binding to this value, which opens nothing.
-        Bytes binding = secret == null ? Bytes.EMPTY : SecretBinding.of(secret, key, valueHash);
+        // The secret stops here: the put carries the binding of the value's remove proof, which opens nothing.
+        Bytes binding = secret == null ? Bytes.EMPTY : SecretBinding.bindingFor(secret, key, valueHash);
         ClientPut message = new ClientPut(key, value, ttlSeconds, binding, stamp, condition);
         CompletableFuture<ApiResponse> stored = ask(guarded(request, scope, message), reply -> {
             if (!(reply instanceof PutReply)) {
@@ -301,7 +301,11 @@ final class KeysResource {
             throw new Rejected(Problems.forbidden("a secret is required: send the value's secret in the "
                     + SECRET_HEADER + " header"));
         }
-        Message asked = scope.wrap(new ClientRemove(key, valueHash, secret, ttlSeconds));
+        // The secret stops here too: the remove carries the value's proof, which opens this value only. A value put
+        // before proofs (7 December 2026) is bound to the secret itself, which only its owner may choose to send.
+        Bytes proof = booleanParam(query, "legacySecret", false) ? secret
+                : SecretBinding.proof(secret, key, valueHash);
+        Message asked = scope.wrap(new ClientRemove(key, valueHash, proof, ttlSeconds));
         CompletableFuture<ApiResponse> removed = ask(asked, reply -> {
             if (!(reply instanceof RemoveReply)) {
                 return unexpected(reply);
@@ -318,7 +322,7 @@ final class KeysResource {
         // Whatever the replicas answered, a secret that opens this gateway's binding ends the keeping: the value held
         // there may carry another binding (the same bytes put first by someone else), which no remove of ours opens.
         return permanent == null || !isDefault(scope) ? removed
-                : removed.thenCompose(r -> permanent.cancel(key, valueHash, secret).handle((dropped, e) -> r));
+                : removed.thenCompose(r -> permanent.cancel(key, valueHash, proof).handle((dropped, e) -> r));
     }
 
     private CompletableFuture<ApiResponse> ask(Message request, Function<Message, ApiResponse> onReply) {

@@ -162,7 +162,8 @@ public final class PermanentValues implements AutoCloseable {
     }
 
     /**
-     * Stops keeping the value {@code valueHash} under {@code key} if {@code secret} opens its binding.
+     * Stops keeping the value {@code valueHash} under {@code key} if {@code secret} (what a remove sends: the value's
+     * proof, or the secret itself for a value bound before proofs) opens its binding.
      *
      * @return completes with whether a value was dropped
      */

@@ -153,13 +153,15 @@ class HttpGatewayTest {
     }
 
     @Test
-    void putSecretTravelsOnlyAsItsBindingToTheValue() throws Exception {
+    void putSecretTravelsOnlyAsTheBindingOfTheValuesProof() throws Exception {
         HttpResponse<String> put = send("POST", "/v1/keys/" + KEY, new byte[] {1}, "Rattan-Secret", "s3cret");
         assertThat(put.statusCode()).isEqualTo(201);
         Bytes binding = backend.<ClientPut>lastRequest().binding();
-        assertThat(binding).as("SHA-256(secret ‖ key ‖ value hash)").isEqualTo(SecretBinding.of(Bytes.utf8("s3cret"),
-                Id.fromHex(KEY), Bytes.wrap(new byte[] {1}).sha256()));
-        assertThat(binding).isNotEqualTo(Bytes.utf8("s3cret").sha256());
+        Bytes valueHash = Bytes.wrap(new byte[] {1}).sha256();
+        assertThat(binding).as("SHA-256(proof ‖ key ‖ value hash)").isEqualTo(SecretBinding.of(
+                SecretBinding.proof(Bytes.utf8("s3cret"), Id.fromHex(KEY), valueHash), Id.fromHex(KEY), valueHash));
+        assertThat(binding).isNotEqualTo(Bytes.utf8("s3cret").sha256())
+                .isNotEqualTo(SecretBinding.of(Bytes.utf8("s3cret"), Id.fromHex(KEY), valueHash));
     }
 
     @Test
@@ -426,8 +428,9 @@ class HttpGatewayTest {
         assertThat(removed.statusCode()).isEqualTo(204);
         assertThat(removed.headers().firstValue("content-length")).isEmpty();
         assertThat(removed.body()).isEmpty();
-        assertThat(backend.<ClientRemove>lastRequest()).isEqualTo(new ClientRemove(Id.fromHex(KEY),
-                Bytes.fromHex(hash), Bytes.utf8("right"), TTL_SECONDS_MAX));
+        assertThat(backend.<ClientRemove>lastRequest()).as("the secret stops at the gateway: the remove carries the "
+                + "value's proof").isEqualTo(new ClientRemove(Id.fromHex(KEY), Bytes.fromHex(hash),
+                SecretBinding.proof(Bytes.utf8("right"), Id.fromHex(KEY), Bytes.fromHex(hash)), TTL_SECONDS_MAX));
 
         assertProblem(send("DELETE", path, null, "Rattan-Secret", "right"), 404, "not-found", hash);
         assertThat(JSON.readTree(send("GET", "/v1/keys/" + KEY, null).body()).get("values")).isEmpty();
@@ -450,20 +453,26 @@ class HttpGatewayTest {
     }
 
     @Test
-    void removeSecretIsForwardedAsTheRawHeaderBytes() throws Exception {
-        // A UTF-8 client (curl on a UTF-8 terminal) sends the secret's UTF-8 bytes; the node must see exactly those.
+    void removeSecretIsTheRawHeaderBytesAndOnlyALegacyRemoveSendsThem() throws Exception {
+        // A UTF-8 client (curl on a UTF-8 terminal) sends the secret's UTF-8 bytes; the proof must be of exactly those.
         String hash = Bytes.utf8("v").sha256().toHex();
         byte[] secret = "clé".getBytes(StandardCharsets.UTF_8);
-        ByteArrayOutputStream req = new ByteArrayOutputStream();
-        req.write(("DELETE /v1/keys/" + KEY + "/" + hash + " HTTP/1.1\r\nHost: x\r\nRattan-Secret: ")
-                .getBytes(StandardCharsets.US_ASCII));
-        req.write(secret);
-        req.write("\r\nContent-Length: 0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-        try (RawConnection c = new RawConnection(gateway.localAddress())) {
-            c.send(req.toByteArray());
-            assertThat(c.read().status).isEqualTo(404);
+        for (String query : new String[] {"", "?legacySecret=false", "?legacySecret=true"}) {
+            ByteArrayOutputStream req = new ByteArrayOutputStream();
+            req.write(("DELETE /v1/keys/" + KEY + "/" + hash + query + " HTTP/1.1\r\nHost: x\r\nRattan-Secret: ")
+                    .getBytes(StandardCharsets.US_ASCII));
+            req.write(secret);
+            req.write("\r\nContent-Length: 0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            try (RawConnection c = new RawConnection(gateway.localAddress())) {
+                c.send(req.toByteArray());
+                assertThat(c.read().status).isEqualTo(404);
+            }
+            Bytes proof = SecretBinding.proof(Bytes.wrap(secret), Id.fromHex(KEY), Bytes.fromHex(hash));
+            assertThat(backend.<ClientRemove>lastRequest().secret()).as(query)
+                    .isEqualTo(query.endsWith("true") ? Bytes.wrap(secret) : proof);
         }
-        assertThat(backend.<ClientRemove>lastRequest().secret()).isEqualTo(Bytes.wrap(secret));
+        assertProblem(send("DELETE", "/v1/keys/" + KEY + "/" + hash + "?legacySecret=maybe", null, "Rattan-Secret",
+                "s"), 400, "bad-request", "legacySecret");
     }
 
     // ---- replies from the node
