@@ -191,13 +191,22 @@ final class LocalReplica {
                 continue;
             }
             if (write(outcome)) {
-                accepted += rec.isExpired(clock.epochMillis()) ? 0 : 1;
+                accepted += counts(rec) ? 1 : 0;
                 if (held == null) {
                     fresh.add(rec);
                 }
             }
         }
         return new Accepted(accepted, fresh);
+    }
+
+    /**
+     * Whether a copy stored here counts toward a put's W: not one this node's clock judges expired, which it cannot
+     * serve (a pushed one, stored while the clock is unsettled, or the root's own, whose stamp a clock far ahead
+     * has passed).
+     */
+    boolean counts(StoredRecord r) {
+        return !r.isExpired(clock.epochMillis());
     }
 
     private boolean wellFormed(ReplicaRecord r) {

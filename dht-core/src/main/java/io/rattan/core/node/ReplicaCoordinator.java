@@ -166,6 +166,9 @@ final class ReplicaCoordinator {
         }
         if (selfFault != null) {
             quorum.failed(selfFault);
+        } else if (selfStored && !replica.counts(record)) {
+            // Held but expired by this node's clock: no more a copy of the put than a pushed one would be.
+            quorum.answered(false);
         } else if (selfStored) {
             // A sync that never returns (a hung disk) fails this copy as an I/O fault after a bound: DurableWait.
             DurableWait.await(ctx, replica, true, () -> {

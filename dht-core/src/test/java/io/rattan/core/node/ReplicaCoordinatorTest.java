@@ -8,6 +8,7 @@ import io.rattan.api.Id;
 import io.rattan.api.Status;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
+import io.rattan.core.msg.ReplicaMessages.PutAck;
 import io.rattan.core.msg.ReplicaMessages.RemoveReplica;
 import io.rattan.core.msg.ReplicaMessages.RemoveReplicaReply;
 import io.rattan.core.msg.ReplicaMessages.StoreAck;
@@ -144,6 +145,25 @@ class ReplicaCoordinatorTest {
                         .as("copy to %s", c).isEqualTo(p.expiresAtMillis());
             }
         }
+    }
+
+    /**
+     * A root whose clock is ahead of the gateway's by more than the put's TTL holds a copy it judges expired, which it
+     * cannot serve: it counts it no more than a replica counts such a pushed copy (the fault simulator's rule 1a, a
+     * clock stepped an hour ahead on the root of a put with an hour's TTL: acknowledged with one copy).
+     */
+    @Test
+    void aRootDoesNotCountItsOwnCopyWhenItsClockHasPassedTheStamp() {
+        PutRequest stale = new PutRequest(KEY, Bytes.utf8("v"), 600, scheduler.epochMillis() - 1,
+                SecretBinding.of(SECRET, KEY, Bytes.utf8("v").sha256()), gateway, 77, 3);
+        coordinator.put(stale, false);
+        scheduler.runFor(SECOND / 10);
+        assertThat(log.sentTo(gateway, PutAck.class)).as("no ack for its own copy").isEmpty();
+
+        answer(others.get(0), StoreReplicas.class, new StoreAck(1));
+        assertThat(log.sentTo(gateway, PutReply.class)).as("one copy that counts, of two").isEmpty();
+        answer(others.get(1), StoreReplicas.class, new StoreAck(1));
+        assertThat(replyToGateway(PutReply.class).status()).isEqualTo(Status.OK);
     }
 
     @Test
