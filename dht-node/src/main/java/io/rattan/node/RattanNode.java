@@ -267,8 +267,8 @@ public final class RattanNode implements AutoCloseable {
 
     /**
      * Reads the record (value or tombstone) this node's own store holds in {@code slot} under {@code key} (the value
-     * hash, or for a value put with a secret {@code SecretBinding.slotOpenedBy}), on the loop, bypassing the overlay;
-     * for tests that count copies. Fails once the node is stopped.
+     * hash, or for a value a client put with a secret {@code SecretBinding.slotFor}), on the loop, bypassing the
+     * overlay; for tests that count copies. Fails once the node is stopped.
      */
     public CompletableFuture<Optional<StoredRecord>> readStore(Id key, Bytes slot) {
         return parts.ownStore.read(key, slot);

@@ -82,6 +82,11 @@ public final class SecretBinding {
         return Bytes.wrap(sha.digest());
     }
 
+    /** The slot a value a client put under {@code key} with {@code secret} is stored in, and its tombstone. */
+    public static Bytes slotFor(Bytes secret, Id key, Bytes valueHash) {
+        return slot(valueHash, bindingFor(secret, key, valueHash));
+    }
+
     /** The slot of the value {@code (key, valueHash)} that {@code secret} opens: where a remove with it looks. */
     public static Bytes slotOpenedBy(Bytes secret, Id key, Bytes valueHash) {
         return secret.isEmpty() ? valueHash : slot(valueHash, of(secret, key, valueHash));

@@ -59,8 +59,8 @@ class BindingRaceTest {
         Bytes attackerSecret = Bytes.utf8("the attacker's secret");
         Bytes ownerSecret = Bytes.utf8("the owner's secret");
         Bytes hash = Bytes.of(bytes).sha256();
-        Bytes attackerSlot = SecretBinding.slotOpenedBy(attackerSecret, key, hash);
-        Bytes ownerSlot = SecretBinding.slotOpenedBy(ownerSecret, key, hash);
+        Bytes attackerSlot = SecretBinding.slotFor(attackerSecret, key, hash);
+        Bytes ownerSlot = SecretBinding.slotFor(ownerSecret, key, hash);
 
         client.putSync(key, bytes, TTL, attackerSecret.toByteArray());
         await().atMost(WAIT).until(() -> nodes.holders(key, attackerSlot).size() == CONFIG.replicas());

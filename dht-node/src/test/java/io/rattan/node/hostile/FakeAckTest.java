@@ -116,9 +116,9 @@ class FakeAckTest {
             byte[] secret = "the owner's secret".getBytes(StandardCharsets.UTF_8);
             Bytes value = Bytes.utf8("removed through the liar");
             Bytes hash = value.sha256();
-            Bytes slot = SecretBinding.slotOpenedBy(Bytes.wrap(secret), liarsKey, hash);
+            Bytes slot = SecretBinding.slotFor(Bytes.wrap(secret), liarsKey, hash);
             liar.send(new Envelope(liar.contact, 5, new StoreReplicas(List.of(new ReplicaRecord(liarsKey, hash, value,
-                    System.currentTimeMillis() + 600_000, SecretBinding.of(Bytes.wrap(secret), liarsKey, hash),
+                    System.currentTimeMillis() + 600_000, SecretBinding.bindingFor(Bytes.wrap(secret), liarsKey, hash),
                     Bytes.EMPTY, false)))));
             await().atMost(WAIT).until(() -> gateway.readStore(liarsKey, slot).get().isPresent());
 
@@ -135,7 +135,7 @@ class FakeAckTest {
                     StandardCharsets.UTF_8), Duration.ofMinutes(10), secret);
             assertThat(client.removeSync(honestKey, put.valueHash(), secret, Duration.ofMinutes(20)))
                     .as("acknowledged on the root's tombstone and the liar's word").isTrue();
-            assertThat(gateway.readStore(honestKey, SecretBinding.slotOpenedBy(Bytes.wrap(secret), honestKey,
+            assertThat(gateway.readStore(honestKey, SecretBinding.slotFor(Bytes.wrap(secret), honestKey,
                     put.valueHash())).get()).as("the one real tombstone")
                     .hasValueSatisfying(r -> assertThat(r.tombstone()).isTrue());
         }

@@ -72,7 +72,7 @@ class FarMemberTest {
             byte[] secret = "the remove's secret".getBytes(StandardCharsets.UTF_8);
             PutResult put = client.putSync(key, "removed later".getBytes(StandardCharsets.UTF_8),
                     Duration.ofMinutes(10), secret);
-            Bytes slot = SecretBinding.slotOpenedBy(Bytes.wrap(secret), key, put.valueHash());
+            Bytes slot = SecretBinding.slotFor(Bytes.wrap(secret), key, put.valueHash());
             await().atMost(WAIT).until(() -> replica.readStore(key, slot).get().isPresent());
             Envelope values = read(liar, answers, key, 50);
             assertThat(values.body()).as("the value, read by a member").isInstanceOfSatisfying(ReplicaReadReply.class,

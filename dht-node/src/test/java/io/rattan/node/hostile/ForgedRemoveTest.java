@@ -70,14 +70,14 @@ class ForgedRemoveTest {
         PutResult put = client.putSync(key, "precious".getBytes(StandardCharsets.UTF_8), Duration.ofMinutes(10),
                 secret);
         Bytes valueHash = put.valueHash();
-        Bytes slot = SecretBinding.slotOpenedBy(Bytes.of(secret), key, valueHash);
+        Bytes slot = SecretBinding.slotFor(Bytes.of(secret), key, valueHash);
         await().atMost(WAIT).until(() -> holders(key, slot).size() == CONFIG.replicas());
         List<RattanNode> replicas = holders(key, slot);
 
         RattanNode forger = replicas.get(0);
         Bytes binding = forger.readStore(key, slot).get().orElseThrow().binding();
         assertThat(binding).as("what the forger holds, as every node on the put's path saw it")
-                .isEqualTo(SecretBinding.of(Bytes.of(secret), key, valueHash));
+                .isEqualTo(SecretBinding.bindingFor(Bytes.of(secret), key, valueHash));
         assertNoNodeHoldsTheSecret(secret);
         // A remove presenting the binding as the secret opens no copy: the replicas hold the bytes under another
         // binding only. (After the forgeries below it would meet the forged tombstones in their own slot, named by
@@ -117,13 +117,13 @@ class ForgedRemoveTest {
         assertThat(tombstones(key, slot)).as("tombstones in the value's slot").isEmpty();
         assertThat(client.getSync(key).values()).extracting(v -> v.utf8()).contains("precious");
 
-        // The owner's remove, with the secret: every replica checks it and keeps a tombstone carrying it.
+        // The owner's remove, with the secret's proof: every replica checks it and keeps a tombstone carrying it.
         assertThat(client.removeSync(key, valueHash, secret, Duration.ofMinutes(10))).isTrue();
         await().atMost(WAIT).until(() -> holders(key, slot).isEmpty()
                 && tombstones(key, slot).containsAll(replicas));
         for (RattanNode n : tombstones(key, slot)) {
             assertThat(n.readStore(key, slot).get().orElseThrow().secret()).as("tombstone on %s", n)
-                    .isEqualTo(Bytes.of(secret));
+                    .isEqualTo(SecretBinding.proof(Bytes.of(secret), key, valueHash));
         }
         assertThat(client.getSync(key).values()).extracting(v -> v.utf8()).containsExactly("sentinel");
     }
@@ -140,7 +140,7 @@ class ForgedRemoveTest {
         PutResult put = client.putSync(key, "long-lived".getBytes(StandardCharsets.UTF_8), Duration.ofMinutes(30),
                 secret);
         Bytes valueHash = put.valueHash();
-        Bytes slot = SecretBinding.slotOpenedBy(Bytes.of(secret), key, valueHash);
+        Bytes slot = SecretBinding.slotFor(Bytes.of(secret), key, valueHash);
         await().atMost(WAIT).until(() -> holders(key, slot).size() == CONFIG.replicas());
         List<RattanNode> replicas = holders(key, slot);
         RattanNode sender = replicas.get(0);
@@ -150,7 +150,8 @@ class ForgedRemoveTest {
         // The owner's tombstone, as a replica whose copy had a minute left would have made it.
         long shortLived = System.currentTimeMillis() + Duration.ofMinutes(1).toMillis();
         NodeTestHooks.sendAsThisNode(sender, holder.contact().address(), 2_000, new StoreReplicas(List.of(
-                new ReplicaRecord(key, valueHash, Bytes.EMPTY, shortLived, Bytes.EMPTY, Bytes.of(secret), true))))
+                new ReplicaRecord(key, valueHash, Bytes.EMPTY, shortLived, Bytes.EMPTY,
+                        SecretBinding.proof(Bytes.of(secret), key, valueHash), true))))
                 .get();
         await().atMost(WAIT).until(() -> tombstones(key, slot).contains(holder));
         assertThat(holder.readStore(key, slot).get().orElseThrow().expiresAtMillis())

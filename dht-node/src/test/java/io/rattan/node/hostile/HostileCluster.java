@@ -59,7 +59,7 @@ final class HostileCluster implements AutoCloseable {
 
     /**
      * The live nodes whose own store holds a live copy in {@code slot} under {@code key} (a value's hash, or for one
-     * put with a secret {@code SecretBinding.slotOpenedBy}).
+     * put with a secret by a client {@code SecretBinding.slotFor}).
      */
     List<RattanNode> holders(Id key, Bytes slot) throws Exception {
         return nodesHolding(key, slot, false);

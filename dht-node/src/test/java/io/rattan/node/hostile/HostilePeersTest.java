@@ -253,12 +253,12 @@ class HostilePeersTest {
         Id key = Id.ofName("stranger-remove");
         byte[] secret = "the putter's".getBytes(StandardCharsets.UTF_8);
         PutResult put = client.putSync(key, "kept".getBytes(StandardCharsets.UTF_8), Duration.ofMinutes(10), secret);
-        Bytes slot = SecretBinding.slotOpenedBy(Bytes.of(secret), key, put.valueHash());
+        Bytes slot = SecretBinding.slotFor(Bytes.of(secret), key, put.valueHash());
         await().atMost(WAIT).until(() -> copies(key, slot) >= 1);
         RattanNode replica = holders(key, slot).get(0);
         try (RawPeer stranger = prove("remover", replica)) {
             stranger.send(new Envelope(stranger.contact, 40, new RemoveReplica(key, put.valueHash(),
-                    Bytes.of(secret), 600)));
+                    SecretBinding.proof(Bytes.of(secret), key, put.valueHash()), 600)));
             assertThat(((RemoveReplicaReply) awaitReply(stranger, MessageType.REMOVE_REPLICA_REPLY, 40).body())
                     .status()).isEqualTo(Status.UNAVAILABLE);
         }
@@ -294,7 +294,7 @@ class HostilePeersTest {
         PutResult put = client.putSync(key, "removed".getBytes(StandardCharsets.UTF_8), Duration.ofMinutes(10),
                 secret);
         assertThat(client.removeSync(key, put.valueHash(), secret, Duration.ofMinutes(10))).isTrue();
-        Bytes slot = SecretBinding.slotOpenedBy(Bytes.of(secret), key, put.valueHash());
+        Bytes slot = SecretBinding.slotFor(Bytes.of(secret), key, put.valueHash());
         await().atMost(WAIT).until(() -> !nodes.tombstones(key, slot).isEmpty());
         RattanNode replica = nodes.tombstones(key, slot).get(0);
         Counter readNothing = replica.meterRegistry().get("rattan.repair.requests.refused").tag("reason", "not_member")
