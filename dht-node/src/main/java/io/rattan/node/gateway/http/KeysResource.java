@@ -303,26 +303,32 @@ final class KeysResource {
         }
         // The secret stops here too: the remove carries the value's proof, which opens this value only. A value put
         // before proofs (7 December 2026) is bound to the secret itself, which only its owner may choose to send.
-        Bytes proof = booleanParam(query, "legacySecret", false) ? secret
-                : SecretBinding.proof(secret, key, valueHash);
+        boolean legacy = booleanParam(query, "legacySecret", false);
+        Bytes proof = legacy ? secret : SecretBinding.proof(secret, key, valueHash);
         Message asked = scope.wrap(new ClientRemove(key, valueHash, proof, ttlSeconds));
-        CompletableFuture<ApiResponse> removed = ask(asked, reply -> {
-            if (!(reply instanceof RemoveReply)) {
-                return unexpected(reply);
-            }
-            RemoveReply remove = (RemoveReply) reply;
-            if (remove.status() == Status.OK) {
-                return ApiResponse.noContent();
-            }
-            if (remove.status() == Status.NOT_FOUND && (remove.detail() == null || remove.detail().isBlank())) {
-                return Problems.notFound("no value with hash " + valueHash.toHex() + " under key " + key.toHex());
-            }
-            return Problems.forStatus(remove.status(), remove.detail());
-        });
+        CompletableFuture<ApiResponse> removed = ask(asked, reply -> reply instanceof RemoveReply r
+                ? removeAnswer(r, key, valueHash, legacy) : unexpected(reply));
         // Whatever the replicas answered, a secret that opens this gateway's binding ends the keeping: the value held
         // there may carry another binding (the same bytes put first by someone else), which no remove of ours opens.
         return permanent == null || !isDefault(scope) ? removed
                 : removed.thenCompose(r -> permanent.cancel(key, valueHash, proof).handle((dropped, e) -> r));
+    }
+
+    /** The response to a remove's reply; a refusal of a proof hints at values bound before proofs. */
+    private static ApiResponse removeAnswer(RemoveReply remove, Id key, Bytes valueHash, boolean legacy) {
+        boolean noDetail = remove.detail() == null || remove.detail().isBlank();
+        if (remove.status() == Status.OK) {
+            return ApiResponse.noContent();
+        }
+        if (remove.status() == Status.NOT_FOUND && noDetail) {
+            return Problems.notFound("no value with hash " + valueHash.toHex() + " under key " + key.toHex());
+        }
+        if (remove.status() == Status.FORBIDDEN && noDetail && !legacy) {
+            return Problems.forbidden("the secret does not match the one the value was put with (or the value was put "
+                    + "without one); a value put with this secret before 7 December 2026 is removed with "
+                    + "?legacySecret=true");
+        }
+        return Problems.forStatus(remove.status(), remove.detail());
     }
 
     private CompletableFuture<ApiResponse> ask(Message request, Function<Message, ApiResponse> onReply) {

@@ -422,7 +422,9 @@ class HttpGatewayTest {
 
         assertProblem(send("DELETE", path, null), 403, "forbidden", "a secret is required");
         assertProblem(send("DELETE", path, null, "Rattan-Secret", ""), 403, "forbidden", "a secret is required");
-        assertProblem(send("DELETE", path, null, "Rattan-Secret", "wrong"), 403, "forbidden", "secret");
+        assertProblem(send("DELETE", path, null, "Rattan-Secret", "wrong"), 403, "forbidden", "?legacySecret=true");
+        assertProblem(send("DELETE", path + "?legacySecret=true", null, "Rattan-Secret", "right"), 403, "forbidden",
+                "the secret does not match");
 
         HttpResponse<String> removed = send("DELETE", path, null, "Rattan-Secret", "right");
         assertThat(removed.statusCode()).isEqualTo(204);
