@@ -363,7 +363,7 @@ public final class RattanClient implements AutoCloseable {
      * @param secret    the secret the value was put with; only the value's remove proof is sent (http-api.md)
      * @return completes with true when the value was removed, false when no replica held it; fails with a
      *         {@link RattanException} whose status is {@link Status#FORBIDDEN} when the secret is wrong (or the
-     *         value was put without one), and never retries that
+     *         value was put without one, or by a client of before remove proofs), and never retries that
      * @throws IllegalArgumentException for a null argument, a non-positive ttl, or an empty or oversized secret or
      *                                  hash
      */

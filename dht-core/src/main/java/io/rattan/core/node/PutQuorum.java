@@ -6,8 +6,8 @@ import java.util.function.Consumer;
 
 /**
  * Counts a put's copies until it is decided: acknowledged once {@code needed} distinct replicas hold it (the root's
- * own write is one), refused once every replica asked has answered or given up short of that. Decides once; later
- * answers change nothing.
+ * own write is one, unless its clock judges it expired), refused once every replica asked has answered or given up
+ * short of that. Decides once; later answers change nothing.
  */
 final class PutQuorum {
 

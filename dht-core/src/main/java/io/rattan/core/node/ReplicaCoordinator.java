@@ -118,7 +118,8 @@ final class ReplicaCoordinator {
     /**
      * Writes this node's own copy, off the node's loop, after the versions of a swap's read ({@code read}; none for
      * other puts), and asks the peers once it is written: a copy the tombstone rule refuses here goes nowhere. The own
-     * copy counts when it is durable, so it is outstanding until then like a peer's.
+     * copy counts when it is durable (and not if this node's clock judges it expired), so it is outstanding until
+     * then like a peer's.
      */
     private void writeOwn(PutRequest p, StoredRecord record, List<Contact> replicas, PutQuorum quorum,
                           List<ReplicaRecord> read) {

@@ -57,7 +57,7 @@ final class PutCommand implements Callable<Integer> {
 
     @Option(names = "--secret", paramLabel = "SECRET",
             description = "Makes the value removable by whoever presents this secret (the secret is not sent: only "
-                    + "SHA-256 of secret, key and value hash is). "
+                    + "the binding of the value's remove proof is). "
                     + "Without it, nobody can remove the value before it expires.")
     String secret;
 

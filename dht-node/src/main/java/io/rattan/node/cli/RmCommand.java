@@ -87,7 +87,8 @@ final class RmCommand implements Callable<Integer> {
         } catch (RattanException e) {
             if (e.status() == Status.FORBIDDEN) {
                 spec.commandLine().getErr().println("refused: the secret does not match the one the value was put "
-                        + "with (or it was put without one)");
+                        + "with (or it was put without one; a value put with this secret before 7 December 2026 is "
+                        + "removed over HTTP with ?legacySecret=true)");
                 return RattanCli.EXIT_FAILED;
             }
             throw e;

@@ -1,7 +1,6 @@
 package io.rattan.node.hostile;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.rattan.api.Address;
@@ -10,11 +9,13 @@ import io.rattan.api.Id;
 import io.rattan.api.Status;
 import io.rattan.client.PutResult;
 import io.rattan.client.RattanClient;
-import io.rattan.client.RattanException;
 import io.rattan.core.env.ExpiryClock;
+import io.rattan.core.msg.ClientMessages.ClientRemove;
+import io.rattan.core.msg.Message;
 import io.rattan.core.msg.ReplicaMessages.RemoveReplica;
 import io.rattan.core.msg.ReplicaMessages.ReplicaRecord;
 import io.rattan.core.msg.ReplicaMessages.StoreReplicas;
+import io.rattan.core.msg.RequestMessages.RemoveReply;
 import io.rattan.core.msg.SecretBinding;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.core.store.StoredRecord;
@@ -82,9 +83,10 @@ class ForgedRemoveTest {
         // A remove presenting the binding as the secret opens no copy: the replicas hold the bytes under another
         // binding only. (After the forgeries below it would meet the forged tombstones in their own slot, named by
         // that wrong secret, and be answered as a repeated remove of nothing: the value stays either way.)
-        assertThatThrownBy(() -> client.removeSync(key, valueHash, binding.toByteArray(), Duration.ofMinutes(10)))
-                .as("the binding presented to a gateway as the secret")
-                .isInstanceOfSatisfying(RattanException.class, e -> assertThat(e.status()).isEqualTo(Status.FORBIDDEN));
+        // (Sent as it is, as a client of before remove proofs sends its secret: the Java client would send its proof.)
+        Message refused = cluster.node(0).request(new ClientRemove(key, valueHash, binding, 600)).get();
+        assertThat(refused).as("the binding presented to a gateway as the secret").isInstanceOfSatisfying(
+                RemoveReply.class, r -> assertThat(r.status()).isEqualTo(Status.FORBIDDEN));
 
         long expiresAt = System.currentTimeMillis() + Duration.ofMinutes(30).toMillis();
         Bytes sentinel = Bytes.utf8("sentinel");

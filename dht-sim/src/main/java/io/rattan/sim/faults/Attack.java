@@ -37,7 +37,8 @@ public enum Attack {
      * by a repair digest that claims the values it saw live and by a quorum get's replica read of each key, for their
      * tombstones, which carry what their removes sent; and it reads the removes routed through it. Succeeds when that
      * is the putter's secret itself. Defended: clients send each value's remove proof, never the secret (so the
-     * harvest gets proofs, each opening a value already removed); and a tombstone goes back only to a replica of its
+     * harvest gets proofs, each opening only a value already removed, or its same bytes put again with the same
+     * secret); and a tombstone goes back only to a replica of its
      * key, or the next, that the holder's view can place (docs/testing.md, "Liars"), which keeps them near the key.
      */
     SECRET_HARVEST("secret-harvest", Rule.SECRET_TO_LIAR, PlantedBug.RAW_SECRETS),

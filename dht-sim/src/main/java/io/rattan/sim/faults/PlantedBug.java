@@ -3,7 +3,10 @@ package io.rattan.sim.faults;
 import io.rattan.core.testing.PlantedBugs;
 import io.rattan.core.testing.PlantedBugs.Bug;
 
-/** The bugs the checker must catch (issues 16, 34, 36, 37 and 39), each a test-only switch of {@link PlantedBugs}. */
+/**
+ * The bugs the checker must catch (issues 16, 34, 36, 37 and 39), each a test-only switch of {@link PlantedBugs} (but
+ * raw-secrets, a switch of the workload's clients).
+ */
 public enum PlantedBug {
     NONE(PlantedBugs.NONE, null),
     ACK_BELOW_W(PlantedBugs.of(Bug.PUT_ACK_BELOW_QUORUM), Rule.W_COPIES_AT_ACK),
