@@ -39,11 +39,7 @@ public final class SecretBinding {
 
     /** {@code SHA-256(secret ‖ key ‖ valueHash)}. */
     public static Bytes of(Bytes secret, Id key, Bytes valueHash) {
-        MessageDigest sha = sha256();
-        sha.update(secret.toByteArray());
-        sha.update(key.toBytes());
-        sha.update(valueHash.toByteArray());
-        return Bytes.wrap(sha.digest());
+        return sha256(secret.toByteArray(), key.toBytes(), valueHash.toByteArray());
     }
 
     /**
@@ -52,12 +48,7 @@ public final class SecretBinding {
      * secret; it opens only the binding {@link #bindingFor} gives the same value.
      */
     public static Bytes proof(Bytes secret, Id key, Bytes valueHash) {
-        MessageDigest sha = sha256();
-        sha.update(PROOF_TAG);
-        sha.update(secret.toByteArray());
-        sha.update(key.toBytes());
-        sha.update(valueHash.toByteArray());
-        return Bytes.wrap(sha.digest());
+        return sha256(PROOF_TAG, secret.toByteArray(), key.toBytes(), valueHash.toByteArray());
     }
 
     /** The binding a client puts the value {@code (key, valueHash)} with for {@code secret}: that of its proof. */
@@ -73,18 +64,12 @@ public final class SecretBinding {
      * named by its hash alone.
      */
     public static Bytes slot(Bytes valueHash, Bytes binding) {
-        if (binding.isEmpty()) {
-            return valueHash;
-        }
-        MessageDigest sha = sha256();
-        sha.update(valueHash.toByteArray());
-        sha.update(binding.toByteArray());
-        return Bytes.wrap(sha.digest());
+        return binding.isEmpty() ? valueHash : sha256(valueHash.toByteArray(), binding.toByteArray());
     }
 
     /** The slot a value a client put under {@code key} with {@code secret} is stored in, and its tombstone. */
     public static Bytes slotFor(Bytes secret, Id key, Bytes valueHash) {
-        return slot(valueHash, bindingFor(secret, key, valueHash));
+        return slotOpenedBy(proof(secret, key, valueHash), key, valueHash);
     }
 
     /** The slot of the value {@code (key, valueHash)} that {@code secret} opens: where a remove with it looks. */
@@ -104,12 +89,17 @@ public final class SecretBinding {
         return tombstone && !secret.isEmpty() ? slotOpenedBy(secret, key, valueHash) : slot(valueHash, binding);
     }
 
-    private static MessageDigest sha256() {
+    private static Bytes sha256(byte[]... parts) {
+        MessageDigest sha;
         try {
-            return MessageDigest.getInstance("SHA-256");
+            sha = MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JVM has SHA-256", e);
         }
+        for (byte[] part : parts) {
+            sha.update(part);
+        }
+        return Bytes.wrap(sha.digest());
     }
 
     /**

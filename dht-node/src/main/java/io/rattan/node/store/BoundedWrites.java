@@ -77,7 +77,7 @@ final class BoundedWrites implements AutoCloseable {
     /** Sets RocksDB's SST space limit (0: none), as an operator freeing or granting space would. */
     void maxSpaceBytes(long bytes) {
         maxSpaceBytes = bytes;
-        sstFiles.setMaxAllowedSpaceUsage(lifted ? 0 : bytes);
+        applyLimit();
     }
 
     /** The SST space limit set now (0: none). */
@@ -91,7 +91,11 @@ final class BoundedWrites implements AutoCloseable {
      */
     void liftLimit(boolean lift) {
         lifted = lift;
-        sstFiles.setMaxAllowedSpaceUsage(lift ? 0 : maxSpaceBytes);
+        applyLimit();
+    }
+
+    private void applyLimit() {
+        sstFiles.setMaxAllowedSpaceUsage(lifted ? 0 : maxSpaceBytes);
     }
 
     /** Writes that met a stall, since open. */
