@@ -35,8 +35,20 @@ public interface Clock {
         return true;
     }
 
-    /** Whether {@link #epochMillis} is not {@link #settled} and a peer's time already says it is off (default: no). */
+    /**
+     * Whether {@link #epochMillis} is not {@link #settled} and known to be off: a peer's time says so, or it restarted
+     * behind its own last reading (default: no).
+     */
     default boolean inDoubt() {
         return false;
+    }
+
+    /**
+     * Whether a gateway may stamp a put's expiry by {@link #epochMillis} now: it is {@link #settled}, or peers have
+     * answered since boot and none says it is off (default: yes). Until then a clock that booted wrong, its mark lost
+     * with its disk, has had nobody to say so.
+     */
+    default boolean mayStamp() {
+        return true;
     }
 }

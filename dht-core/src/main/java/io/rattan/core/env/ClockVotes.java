@@ -102,6 +102,11 @@ final class ClockVotes {
         window.clear();
     }
 
+    /** Whether no host was heard at all, with a time or without. */
+    boolean noneHeard() {
+        return window.isEmpty();
+    }
+
     /** Whether no host told a time. */
     boolean noneTold() {
         return told().isEmpty();

@@ -79,6 +79,9 @@ public final class ExpiryClock implements Clock {
     private boolean jumpSeen;
     // Peers said, before confirming this clock, that it is off by more than a first correction may move it.
     private boolean refused;
+    // It booted with the wall clock more than S behind the persisted mark: it runs from the mark, behind by the time
+    // the node was down, until peers confirm it.
+    private boolean behindMark;
     private Store store;
 
     /** A clock over {@code raw} with skew bound {@code skewMillis}; {@link #attach} gives it its store. */
@@ -117,6 +120,7 @@ public final class ExpiryClock implements Clock {
         this.store = s;
         long mark = s.clockMark();
         if (mark > anchorMillis) {
+            behindMark = mark - anchorMillis > skewMillis;
             log.info("expiry clock starts at its persisted mark, {} ms ahead of the wall clock", mark - anchorMillis);
             anchorMillis = mark;
             anchorNanos = raw.nanoTime();
@@ -273,9 +277,10 @@ public final class ExpiryClock implements Clock {
     }
 
     /**
-     * Whether the clock has not settled since boot and a peer's time already differs from it by more than S: it may be
-     * far off until peers set it right. At a cluster's start no peer's time is known (unsettled nodes send none), and
-     * the clock is not in doubt for that alone.
+     * Whether the clock has not settled since boot and a peer's time already differs from it by more than S, or it
+     * booted with the wall clock more than S behind the persisted mark (it then runs from the mark, behind the true
+     * time by however long the node was down): it may be far off until peers set it right. At a cluster's start no
+     * peer's time is known (unsettled nodes send none), and the clock is not in doubt for that alone.
      */
     @Override
     public synchronized boolean inDoubt() {
@@ -285,6 +290,11 @@ public final class ExpiryClock implements Clock {
         if (settled) {
             return false;
         }
-        return votes.anyBeyond(skewMillis);
+        return behindMark || votes.anyBeyond(skewMillis);
+    }
+
+    @Override
+    public synchronized boolean mayStamp() {
+        return settled || !inDoubt() && !votes.noneHeard();
     }
 }

@@ -59,6 +59,7 @@ final class ClientRequests {
     // Made on the first one-hop get: most nodes never serve one, and a simulated world holds many nodes.
     private OneHopRouter oneHopRouter;
     private HedgeThreshold oneHopThreshold;
+    private final ClockWait clockWait;
 
     ClientRequests(NodeContext ctx, Membership members, Router router, IterativeGateway iterative, PlantedBugs bugs) {
         this.ctx = ctx;
@@ -66,6 +67,13 @@ final class ClientRequests {
         this.members = members;
         this.router = router;
         this.iterative = iterative;
+        this.clockWait = new ClockWait(ctx, () -> mayStampPuts(ctx, members),
+                (put, reply, arrived) -> start(put, null, false, reply, new HashSet<>(), arrived));
+    }
+
+    /** The node stopped: the puts held for the clock are answered. */
+    void stop() {
+        clockWait.stop();
     }
 
     /** Serves a request on a running, joined node: see {@link Node#handleClient}. */
@@ -77,6 +85,11 @@ final class ClientRequests {
             known.add(ctx.self());
             known.removeIf(c -> !c.equals(ctx.self()) && !members.usable(c));
             reply.accept(RingPage.answer(ring, known, ctx.config().replicas()));
+            return;
+        }
+        if (request instanceof ClientPut put && put.stamp() == null && !mayStampPuts(ctx, members)) {
+            // The gateway stamps an unowned put's expiry (routedFrom): a clock that may be off would stamp it wrong.
+            clockWait.hold(request, reply);
             return;
         }
         if (!(request instanceof ClientGet get)) {
@@ -91,6 +104,14 @@ final class ClientRequests {
         } else {
             race(get, reply);
         }
+    }
+
+    /**
+     * Whether this node may stamp the expiry of the puts it takes as a gateway: its clock may stamp
+     * ({@code Clock#mayStamp}), or it has no neighbour to ask (a node alone).
+     */
+    static boolean mayStampPuts(NodeContext ctx, Membership members) {
+        return ctx.clock().mayStamp() || members.leafMembers().isEmpty();
     }
 
     /**
@@ -185,8 +206,13 @@ final class ClientRequests {
      * {@code via}'s id afterwards if the hop to {@code via} timed out and the request was routed from here.
      */
     private void start(Message request, Contact via, boolean askHolders, Consumer<Message> reply, Set<Id> tried) {
+        start(request, via, askHolders, reply, tried, ctx.now());
+    }
+
+    /** As above, for a request that arrived at {@code started} ({@link ClockWait} held it): its timeout runs from then. */
+    private void start(Message request, Contact via, boolean askHolders, Consumer<Message> reply, Set<Id> tried,
+                       long started) {
         long id = ctx.outbox().nextRequestId();
-        long started = ctx.now();
         MessageType op = request.type();
         Routed routed = routedFrom(request, id, askHolders);
         long timeout = nanos(ctx.config().requestTimeoutMillis());
@@ -208,7 +234,7 @@ final class ClientRequests {
             AttributedWrite.remove(ctx, r, ctx.config().writeQuorum(), started + timeout, attributed, timedOut, shed,
                     () -> sendByRandomHop(r)).start(id);
         } else {
-            ctx.outbox().expect(id, started, timeout, true, ReplyHandler.of(
+            ctx.outbox().expect(id, started, started + timeout - ctx.now(), true, ReplyHandler.of(
                     e -> answered(request, started, e, reply), timedOut, shed));
         }
         if (via != null) {

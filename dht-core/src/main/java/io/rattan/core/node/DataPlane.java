@@ -158,10 +158,11 @@ final class DataPlane {
         repair.leafSetChanged();
     }
 
-    /** The node stopped: ends its watches and their timer. */
+    /** The node stopped: ends its watches and their timer, and answers the puts held for the clock. */
     void stop() {
         watchTicks.cancel();
         watches.stop();
+        clients.stop();
     }
 
     /**

@@ -187,11 +187,12 @@ public final class Node {
     }
 
     /**
-     * Ready to take puts: joined, heard from directly by its nearest neighbour on each side (a node alone is ready at
-     * once), and its store not in a storage fault. Until then its replica sets rest on contacts it was told of.
+     * Ready to take puts: joined, heard from its nearest neighbours (else its replica sets rest on contacts it was told
+     * of), its store not in a storage fault, its clock fit to stamp expiries (a node alone is ready at once).
      */
     public boolean isReady() {
-        return join.isJoined() && !ctx.stopped() && members.heardFromNearestNeighbours() && plane.replica.healthy();
+        return join.isJoined() && !ctx.stopped() && members.heardFromNearestNeighbours() && plane.replica.healthy()
+                && ClientRequests.mayStampPuts(ctx, members);
     }
 
     /** Stops all timers; sends nothing. After this the node ignores every input. */

@@ -57,6 +57,45 @@ class ExpiryClockTest {
     }
 
     @Test
+    void aClockRestartedMoreThanSBehindItsMarkIsInDoubtAndStampsNothingUntilPeersConfirmIt() {
+        ExpiryClock c = boot();
+        confirmByPeers(c, T0);
+        wall.advanceMillis(10_000);
+        c.epochMillis();
+        // Down for ten seconds, and its wall clock set back an hour meanwhile: it runs from its mark.
+        wall.advanceMillis(10_000);
+        wall.setEpochMillis(wall.epochMillis() - HOUR);
+        ExpiryClock restarted = boot();
+        assertThat(restarted.inDoubt()).as("behind the true time by its downtime, for all it knows").isTrue();
+        restarted.peerTime("peer0", T0 + 20_000, 0);
+        assertThat(restarted.mayStamp()).as("a peer answered, but it booted behind its mark").isFalse();
+        confirmByPeers(restarted, T0 + 20_000);
+        assertThat(restarted.inDoubt()).isFalse();
+        assertThat(restarted.mayStamp()).isTrue();
+        assertThat(restarted.epochMillis()).as("the peers' time").isBetween(T0 + 20_000 - S, T0 + 20_000 + S);
+    }
+
+    @Test
+    void aQuickRestartWithinSOfItsMarkIsNotInDoubt() {
+        ExpiryClock c = boot();
+        c.epochMillis();
+        assertThat(boot().inDoubt()).as("the mark is S/2 ahead of the last reading").isFalse();
+    }
+
+    @Test
+    void anUnsettledClockMayStampOnceAPeerAnsweredAndNoneSaysItIsOff() {
+        ExpiryClock c = boot();
+        assertThat(c.mayStamp()).as("no peer answered yet: its clock may be anything").isFalse();
+        c.peerTime("starting", 0, 0);
+        assertThat(c.mayStamp()).as("a peer of a starting cluster, telling no time").isTrue();
+        c.peerTime("peer1", T0 + HOUR, 0);
+        assertThat(c.mayStamp()).as("a peer an hour ahead").isFalse();
+        ExpiryClock agreed = boot();
+        agreed.peerTime("peer0", T0 + S / 2, 0);
+        assertThat(agreed.mayStamp()).as("a peer within S").isTrue();
+    }
+
+    @Test
     void aClockThatBootsAheadPurgesNothingUntilPeersConfirmItAndThenGoesBackToThem() {
         wall.setEpochMillis(T0 + HOUR);
         ExpiryClock c = boot();

@@ -135,11 +135,9 @@ final class Checker {
 
     /** A put through node {@code gateway} (negative: none serving) started. */
     PutRecord putStarted(Id key, Bytes value, Bytes secret, Bytes sent, int ttlSeconds, int gateway) {
-        PutRecord p = new PutRecord(key, value, secret, sent, ttlSeconds, now());
+        PutRecord p = new PutRecord(key, value, secret, sent, ttlSeconds, now(), gateway);
         // The gateway stamps the value's expiry by its expiry clock: a clock fault on the value, as on a holder.
-        long gatewayError = gateway >= 0 ? world.expiryClockErrorMillis(gateway) : 0;
-        p.stampedLate = gatewayError > S_MILLIS;
-        p.stampedEarly = gatewayError < -S_MILLIS;
+        p.gatewayClock(world::expiryClockErrorMillis, S_MILLIS);
         puts.add(p);
         return p;
     }
@@ -160,6 +158,7 @@ final class Checker {
             return;
         }
         p.ackNanos = now();
+        p.gatewayClock(world::expiryClockErrorMillis, S_MILLIS);
         p.holdersAtAck = stores.holders(p, true);
         int copies = fsync ? stores.durableCopies(p) : stores.copies(p);
         if (copies < writeQuorum) {

@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.IntToLongFunction;
 
 /**
  * One put the workload made, and what the checker learned of it since: its acknowledgement, its remove, the copies
@@ -55,6 +56,9 @@ final class PutRecord {
     // longer (shorter) than its true expiry allows; the root's cap (its own clock + TTL + 2 S) bounds the first.
     boolean stampedLate;
     boolean stampedEarly;
+    // The gateway the put started at (negative: none serving), and whether its clock was read yet (gatewayClock).
+    private final int gateway;
+    private boolean gatewayClockRead;
     // Nodes seen holding this value's tombstone (and not since losing it to a disk fault), with when first seen.
     final SortedMap<Integer, Long> tombstoneAt = new TreeMap<>();
     // For rule 1's diagnosis: the live holders when it was acknowledged, and nodes a disk fault took it from.
@@ -63,7 +67,8 @@ final class PutRecord {
     // Of those, the nodes that lost it with their whole disk (the others, to a power loss).
     final Set<Integer> diskLostAt = new TreeSet<>();
 
-    PutRecord(Id key, Bytes value, Bytes secret, Bytes sent, int ttlSeconds, long startNanos) {
+    PutRecord(Id key, Bytes value, Bytes secret, Bytes sent, int ttlSeconds, long startNanos, int gateway) {
+        this.gateway = gateway;
         this.key = key;
         this.value = value;
         this.hash = value.sha256();
@@ -77,6 +82,18 @@ final class PutRecord {
     /** Its earliest true expiry: its start plus its TTL (the gateway stamps the expiry after the start). */
     long earliestExpiryNanos() {
         return startNanos + ttlSeconds * 1_000_000_000L;
+    }
+
+    /**
+     * Reads the gateway's expiry-clock error ({@code errorOf}) at the put's start and again at its OK: it stamped in
+     * between, so its stamp counts as more than {@code boundMillis} late (early) only if it was so at both. A gateway
+     * holds a put while its clock may be off ({@code ClockWait}) and stamps it once set right.
+     */
+    void gatewayClock(IntToLongFunction errorOf, long boundMillis) {
+        long error = gateway >= 0 ? errorOf.applyAsLong(gateway) : 0;
+        stampedLate = error > boundMillis && (stampedLate || !gatewayClockRead);
+        stampedEarly = error < -boundMillis && (stampedEarly || !gatewayClockRead);
+        gatewayClockRead = true;
     }
 
     boolean acked() {

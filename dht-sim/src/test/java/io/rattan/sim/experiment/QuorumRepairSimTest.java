@@ -20,6 +20,7 @@ import io.rattan.core.virtual.VirtualWorld;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -42,6 +43,9 @@ class QuorumRepairSimTest {
         VirtualWorld world = new VirtualWorld(11, config, LatencyModel.constant(5_000_000L));
         world.enableFaults(SYNC_SECONDS * 1_000, PlantedBugs.NONE);
         world.addNodes(40);
+        // Every gateway ready: its expiry clock has heard a peer, so it may stamp puts (Clock#mayStamp).
+        assertThat(world.runUntil(() -> IntStream.range(0, world.size()).allMatch(i -> world.node(i).isReady()),
+                30 * SECOND)).isTrue();
         List<Id> synced = put(world, "quorum-sim-synced-", 700);
         // Past the next sync: the disk keeps these. The values below are put and checked before the sync after it.
         long sync = SYNC_SECONDS * SECOND;

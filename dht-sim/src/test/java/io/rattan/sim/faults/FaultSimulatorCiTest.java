@@ -208,7 +208,7 @@ class FaultSimulatorCiTest {
     void seed46ReplaysTheDocumentedTrace() {
         FaultRunResult r = baseline.get(45);
         assertThat(r.config().seed()).isEqualTo(46);
-        assertThat(r.trace()).isEqualTo("8482d293f8a9a057/342213");
+        assertThat(r.trace()).isEqualTo("2d95e83de07c8147/341795");
     }
 
     @Test

@@ -41,7 +41,9 @@ final class NodeResource {
                         + "by itself once the fault clears (e.g. disk space returns)");
             }
             if (!status.ready()) {
-                return Problems.notReady("the node has joined but has not yet heard from its nearest neighbours");
+                return Problems.notReady("the node has joined but has not yet heard from its nearest neighbours, or"
+                        + " they have not yet confirmed its expiry clock (it restarted behind its last reading, or its"
+                        + " clock differs from theirs)");
             }
             ObjectNode body = Json.object();
             body.put("status", "ready");
