@@ -104,14 +104,17 @@ final class LocalReplica {
      * value), nor than the longest TTL from now, as a pushed copy is capped ({@link #acceptReplicas}). A stamp later
      * than that is set aside, and the put expires its TTL from now by this node's clock: no gateway within S of the
      * true time could have set it, and a gateway far ahead would otherwise still stretch the value by the allowance
-     * (docs/history.md, "A gateway's stamp beyond the cap is set aside").
+     * (docs/history.md, "A gateway's stamp beyond the cap is set aside"). Only by a clock fit to stamp
+     * ({@code Clock#mayStamp}): one restarted behind its mark would take a right stamp for a late one and set its own,
+     * early one; the gateway's clock was fit (it holds puts until it is), so its stamp stands, within the longest TTL.
      */
     StoredRecord recordOf(PutRequest p) {
         long now = clock.epochMillis();
         long cap = now + config.ttlSecondsMax() * 1000L;
         long own = Math.min(now + p.ttlSeconds() * 1000L, cap);
         long latest = Math.min(own + ExpiryClock.SPREAD_BOUND_MILLIS, cap);
-        long expiresAt = p.expiresAtMillis() > latest ? own : p.expiresAtMillis();
+        long expiresAt = p.expiresAtMillis() <= latest ? p.expiresAtMillis()
+                : clock.mayStamp() ? own : Math.min(p.expiresAtMillis(), cap);
         if (p.stamp() != null) {
             Bytes slot = OwnedSlot.of(config.namespace(), p.stamp().owner(), p.stamp().valueId());
             return StoredRecord.owned(p.key(), slot, p.value(), p.stamp(), p.value().isEmpty());

@@ -83,6 +83,38 @@ class UnsettledGatewayExpiryTest {
     }
 
     /**
+     * A root restarted behind its mark (by its time down) took the right stamp of a settled gateway for a late
+     * one, set it aside and set its own clock + TTL: the value expired 1.5 s early everywhere (honest CI seed 128). A
+     * root whose clock may not stamp keeps the gateway's stamp.
+     */
+    @Test
+    void aRootRestartedBehindItsMarkKeepsTheStampOfAGatewayWhoseClockIsRight() {
+        VirtualWorld world = cluster(40);
+        int root = 5;
+        world.crash(root, VirtualWorld.Disk.KEPT);
+        world.runFor(1_300_000_000L);
+        world.clockOffsetMillis(root, -HOUR_MILLIS);
+        world.restart(root);
+        assertThat(world.runUntil(() -> world.node(root).isJoined(), 30 * SECOND)).isTrue();
+        // Behind by more than the 2 S a root allows a gateway ahead of it, and less than the 4 S a gateway allows
+        // its replicas' acks behind its stamp: the acks of the early copies count.
+        assertThat(world.expiryClockErrorMillis(root)).as("runs from its mark")
+                .isBetween(-4 * ExpiryClock.SKEW_BOUND_MILLIS, -2 * ExpiryClock.SKEW_BOUND_MILLIS);
+        Id key = world.contact(root).id();
+        Bytes value = Bytes.utf8("put through a settled gateway to a root restarted behind its mark");
+        long tookAt = world.scheduler().epochMillis();
+
+        System.out.println("DBG before " + world.expiryClockErrorMillis(root) + " at " + world.scheduler().nanoTime() / 1e9);
+        Message reply = world.request(GATEWAY, new ClientPut(key, value, TTL_SECONDS, Bytes.EMPTY));
+        System.out.println("DBG after at " + world.scheduler().nanoTime() / 1e9);
+
+        assertThat(reply).isInstanceOfSatisfying(PutReply.class, p -> assertThat(p.status()).isEqualTo(Status.OK));
+        System.out.println("DBG err " + world.expiryClockErrorMillis(root) + " exp " + (world.store(root).read(key, value.sha256()).get().expiresAtMillis() - tookAt));
+        assertThat(world.store(root).read(key, value.sha256())).as("the root holds it").isPresent();
+        assertCopiesExpireRight(world, new Acceptance(key, value, tookAt, world.scheduler().epochMillis(), 0, 0));
+    }
+
+    /**
      * A clock its peers say is three hours off is more than a first correction may move: it stays in doubt (its
      * machine's clock needs setting), and each put is held half the request timeout, then answered UNAVAILABLE; one
      * held when the node stops is answered at once.
