@@ -48,6 +48,8 @@ final class ClientRequests {
 
     /** Most nodes a gateway's one-hop image keeps: enough for the replicas of a working set of keys. */
     private static final int ONE_HOP_IMAGE_MAX = 1024;
+    /** Leaf-set members asked the time when a put is held for the clock: as many as a period asks while unsettled. */
+    private static final int ASK_NOW = 3;
 
     private final NodeContext ctx;
     private final Membership members;
@@ -67,8 +69,16 @@ final class ClientRequests {
         this.members = members;
         this.router = router;
         this.iterative = iterative;
-        this.clockWait = new ClockWait(ctx, () -> mayStampPuts(ctx, members),
+        this.clockWait = new ClockWait(ctx, () -> mayStampPuts(ctx, members), this::askLeafSetTheTime,
                 (put, reply, arrived) -> start(put, null, false, reply, new HashSet<>(), arrived));
+    }
+
+    /** Asks the nearest leaf-set members the time now ({@code TableMaintenance} asks one or three a period). */
+    private void askLeafSetTheTime() {
+        List<Contact> leaves = members.leafMembers();
+        for (Contact c : leaves.subList(0, Math.min(leaves.size(), ASK_NOW))) {
+            ClockSamples.ping(ctx, c, members.rtoNanos(c.id()), true, reply -> { }, () -> { });
+        }
     }
 
     /** The node stopped: the puts held for the clock are answered. */

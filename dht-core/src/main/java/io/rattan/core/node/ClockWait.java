@@ -30,13 +30,19 @@ final class ClockWait {
 
     private final NodeContext ctx;
     private final BooleanSupplier mayStamp;
+    private final Runnable askTheTime;
     private final Release release;
     private final ArrayDeque<Held> held = new ArrayDeque<>();
     private Cancellable check = Cancellable.NONE;
 
-    ClockWait(NodeContext ctx, BooleanSupplier mayStamp, Release release) {
+    /**
+     * {@code askTheTime} is run when a put is held and none was: the first node of an overlay, which took puts
+     * alone, has neighbours once others join, and would otherwise wait for its next period's ping to hear one.
+     */
+    ClockWait(NodeContext ctx, BooleanSupplier mayStamp, Runnable askTheTime, Release release) {
         this.ctx = ctx;
         this.mayStamp = mayStamp;
+        this.askTheTime = askTheTime;
         this.release = release;
     }
 
@@ -48,6 +54,7 @@ final class ClockWait {
         }
         held.add(new Held(put, reply, ctx.now()));
         if (held.size() == 1) {
+            askTheTime.run();
             check = ctx.scheduler().schedule(CHECK_NANOS, this::recheck);
         }
     }

@@ -208,7 +208,7 @@ class FaultSimulatorCiTest {
     void seed46ReplaysTheDocumentedTrace() {
         FaultRunResult r = baseline.get(45);
         assertThat(r.config().seed()).isEqualTo(46);
-        assertThat(r.trace()).isEqualTo("2d95e83de07c8147/341795");
+        assertThat(r.trace()).isEqualTo("faca2409c3bcccd7/343585");
     }
 
     @Test
