@@ -73,11 +73,11 @@ final class ClientRequests {
                 (put, reply, arrived) -> start(put, null, false, reply, new HashSet<>(), arrived));
     }
 
-    /** Asks the nearest leaf-set members the time now ({@code TableMaintenance} asks one or three a period). */
+    /** Asks the first leaf-set members the time now ({@code TableMaintenance} asks one or three a period). */
     private void askLeafSetTheTime() {
         List<Contact> leaves = members.leafMembers();
         for (Contact c : leaves.subList(0, Math.min(leaves.size(), ASK_NOW))) {
-            ClockSamples.ping(ctx, c, members.rtoNanos(c.id()), true, reply -> { }, () -> { });
+            ClockSamples.askTheTime(ctx, members, c);
         }
     }
 

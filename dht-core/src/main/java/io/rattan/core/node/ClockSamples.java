@@ -33,6 +33,11 @@ final class ClockSamples {
         }, timedOut));
     }
 
+    /** Asks leaf-set member {@code c} the time: its pong corrects the expiry clock, nothing else is done with it. */
+    static void askTheTime(NodeContext ctx, Membership members, Contact c) {
+        ping(ctx, c, members.rtoNanos(c.id()), true, reply -> { }, () -> { });
+    }
+
     /** What a sample from {@code c} is counted as, at a node whose own contact is {@code self}. */
     static Object source(Contact c, Contact self) {
         String host = HostKeys.of(c.address().host());

@@ -74,7 +74,7 @@ final class TableMaintenance {
         int pings = Math.min(leaves.size(), ctx.clock().settled() ? 1 : UNSETTLED_PINGS);
         for (int i = 0; i < pings; i++) {
             Contact c = leaves.get(Math.floorMod(clockCursor++, leaves.size()));
-            ClockSamples.ping(ctx, c, members.rtoNanos(c.id()), true, reply -> { }, () -> { });
+            ClockSamples.askTheTime(ctx, members, c);
         }
     }
 
