@@ -214,7 +214,8 @@ class RattanNodeUnitTest {
                 metrics.messageSent(MessageType.GET_REQUEST);
                 metrics.messageSent(MessageType.GET_REQUEST);
                 metrics.update(new NodeStatus(new Contact(Id.ofName("me"), new Address("127.0.0.1", 1)), true,
-                        List.of(new Contact(Id.ofName("x"), new Address("127.0.0.1", 2))), List.of(1), 7, 42));
+                        List.of(new Contact(Id.ofName("x"), new Address("127.0.0.1", 2))), List.of(1),
+                        Collections.nCopies(7, new Contact(Id.ofName("y"), new Address("127.0.0.1", 3))), 42));
                 metrics.peerTransport().bytesSent(100);
                 metrics.peerTransport().bytesReceived(60);
                 metrics.peerTransport().frameRejected();

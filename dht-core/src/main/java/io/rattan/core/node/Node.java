@@ -182,7 +182,7 @@ public final class Node {
     public NodeStatus status() {
         int suspects = (int) members.leafMembers().stream().filter(c -> !members.usable(c)).count();
         return new NodeStatus(ctx.self(), join.isJoined(), isReady(), members.leafSetForStatus(),
-                members.tableRowFill(), members.tableSize(), plane.replica.size(), suspects, plane.repair.totals(),
+                members.tableRowFill(), members.tableEntries(), plane.replica.size(), suspects, plane.repair.totals(),
                 plane.watches.count(), plane.watchers.count(), namespaces.records(), join.refusal());
     }
 

@@ -97,7 +97,7 @@ public record NodeConfig(
 
     /**
      * Production defaults: leaf set 8 per side, k = 4, W = 2, 1 KiB values, 7-day TTL, at most
-     * {@value #IDS_PER_IP_DEFAULT} ids per host in the leaf set and in each table slot.
+     * {@value #IDS_PER_IP_DEFAULT} ids per host in the leaf set and in the whole routing table.
      */
     public static NodeConfig defaults() {
         return builder().build();

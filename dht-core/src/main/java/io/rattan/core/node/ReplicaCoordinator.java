@@ -60,8 +60,9 @@ final class ReplicaCoordinator {
         this.bugs = bugs;
         this.missedCopy = missedCopy;
         OriginLimits limits = ctx.config().origin();
-        this.origins = new OriginMeter(bugs.originsUnchecked()
-                ? new OriginLimits(false, limits.putsPerSecond(), limits.storageBytes()) : limits, ctx.clock());
+        this.origins = new OriginMeter(new OriginLimits(limits.proofsRequired() && !bugs.originsUnchecked(),
+                bugs.originsUnmetered() ? OriginLimits.OFF : limits.putsPerSecond(),
+                bugs.originsUnmetered() ? OriginLimits.OFF : limits.storageBytes()), ctx.clock());
     }
 
     /**

@@ -45,6 +45,12 @@ public final class PlantedBugs {
          */
         ORIGINS_UNCHECKED,
         /**
+         * A key's root takes every put on the peer port whose origin is proven, with no rate and no share counted
+         * against that origin: a node may store as much as it sends (the defence against peer-port floods, planted
+         * off).
+         */
+        ORIGINS_UNMETERED,
+        /**
          * A node answers a range digest from anyone by reading all of the range it names, with no bound on the scans
          * one peer has running: a stranger's whole-ring digest costs it a scan of its whole store.
          */
@@ -116,6 +122,10 @@ public final class PlantedBugs {
 
     public boolean originsUnchecked() {
         return has(Bug.ORIGINS_UNCHECKED);
+    }
+
+    public boolean originsUnmetered() {
+        return has(Bug.ORIGINS_UNMETERED);
     }
 
     public boolean extraSecondOnCopy() {

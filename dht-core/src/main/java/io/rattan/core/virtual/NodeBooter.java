@@ -17,6 +17,7 @@ import io.rattan.core.testing.PlantedBugs;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.IntFunction;
 
 /**
  * Makes a {@link VirtualWorld}'s node slots and boots nodes on them: each slot's disk and clock, each boot's event
@@ -37,6 +38,7 @@ final class NodeBooter {
     private long syncIntervalNanos;
     private boolean fsync;
     private PlantedBugs bugs = PlantedBugs.NONE;
+    private IntFunction<String> hosts = i -> "node" + i;
     private long escapedExceptions;
     private long refusedOnLostDisks;
     // 0: store work runs where it is submitted (deferStoreWork).
@@ -57,6 +59,10 @@ final class NodeBooter {
     }
 
     /** See {@link VirtualWorld#enableFaults}; checked there. */
+    void hosts(IntFunction<String> hostOf) {
+        hosts = hostOf;
+    }
+
     void enableFaults(long syncIntervalNanos, boolean fsyncOn, PlantedBugs plantedBugs) {
         faultsOn = true;
         this.syncIntervalNanos = syncIntervalNanos;
@@ -98,7 +104,7 @@ final class NodeBooter {
     int newSlot() {
         int index = slots.size();
         NodeKey key = NodeKey.draw(random);
-        Contact contact = new Contact(key.id(), VirtualAddresses.of("node", index));
+        Contact contact = new Contact(key.id(), VirtualAddresses.at(hosts.apply(index), index));
         if (!faultsOn) {
             NodeSlot slot = new NodeSlot(key, contact, new MemoryStore(scheduler::epochMillis));
             slot.namespaces = NamespaceStores.inMemory(scheduler::epochMillis);

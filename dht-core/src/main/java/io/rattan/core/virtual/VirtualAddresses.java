@@ -22,6 +22,18 @@ public final class VirtualAddresses {
         return new Address(prefix + index, 1 + index % PORTS);
     }
 
+    /**
+     * The address of process {@code index} at {@code host}, which must end in the index in decimal (as {@link #index}
+     * reads it): {@code node17}, or an IPv6 literal such as {@code fd00::17}, so that several processes may share one
+     * /64 as one host's many addresses do.
+     */
+    public static Address at(String host, int index) {
+        if (index < 0 || index(new Address(host, 1)) != index) {
+            throw new IllegalArgumentException("host " + host + " must end in its index " + index);
+        }
+        return new Address(host, 1 + index % PORTS);
+    }
+
     /** The index of a virtual address: the decimal number that ends its host; -1 when the host has none. */
     public static int index(Address address) {
         String host = address.host();

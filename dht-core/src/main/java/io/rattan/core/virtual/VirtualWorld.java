@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntFunction;
 
 /**
  * Many unmodified {@link Node}s on one {@link VirtualScheduler} and {@link VirtualNetwork}, all randomness drawn
@@ -175,6 +176,14 @@ public final class VirtualWorld {
         }
         network.unlisten(slot.contact.address());
         slot.alive = false;
+    }
+
+    /**
+     * Where the nodes added from now on listen: node {@code i} at host {@code hostOf.apply(i)}, a name that ends in
+     * {@code i} ({@link VirtualAddresses#at}); {@code node<i>} unless told. Draws nothing from the world's random source.
+     */
+    public void hosts(IntFunction<String> hostOf) {
+        booter.hosts(hostOf);
     }
 
     /**

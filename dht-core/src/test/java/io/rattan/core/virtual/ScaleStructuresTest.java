@@ -1,6 +1,7 @@
 package io.rattan.core.virtual;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rattan.api.Address;
 import io.rattan.api.Bytes;
@@ -33,6 +34,9 @@ class ScaleStructuresTest {
         }
         assertThat(VirtualAddresses.of("node", 41)).isEqualTo(new Address("node41", 42));
         assertThat(VirtualAddresses.index(new Address("x", 0))).isEqualTo(-1);
+        // Several processes of one /64: each host still ends in its index.
+        assertThat(VirtualAddresses.at("fd00:0:0:39::17", 17)).isEqualTo(new Address("fd00:0:0:39::17", 18));
+        assertThatThrownBy(() -> VirtualAddresses.at("node3", 4)).hasMessageContaining("must end in its index 4");
     }
 
     @Test

@@ -65,6 +65,20 @@ public enum Attack {
      */
     ORIGIN_FORGERY("forged-origin", Rule.FORGED_ORIGIN_STORED, PlantedBug.ORIGINS_UNCHECKED),
     /**
+     * Every second the liar sends one honest node 32 puts of 1 KiB under its id, straight on the peer port in the
+     * liar's own name ({@link PeerFlood}), twice what the run's roots take from one origin. Succeeds when a root holds
+     * more of one liar's live puts than an origin's share (rule 2e). Defended: a key's root counts each origin's puts
+     * against a rate and a share, as a gateway counts its clients' ({@code OriginMeter}).
+     */
+    PEER_FLOOD("peer-flood", Rule.ORIGIN_OVER_SHARE, PlantedBug.ORIGINS_UNMETERED),
+    /**
+     * The liars and twice as many further ids (nodes that run the node code honestly) listen on one IPv6 /64, and
+     * every 5 s each liar names them all to every other node, which probes them ({@link SlotCapture}). Succeeds when
+     * a node's routing table holds more of that host's ids than the default per-host bound (rule 9). Defended: at most
+     * that many ids of one host in the whole table (and the leaf set), the node's own host excepted.
+     */
+    SLOT_CAPTURE("slot-capture", Rule.SLOTS_CAPTURED, PlantedBug.IDS_PER_HOST_UNBOUNDED),
+    /**
      * The liar answers every ping with a time an hour ahead, and every 5 s names every liar to every honest node, which
      * probes them ({@link ClockLies}). Succeeds when an honest node's expiry clock moves more than 2 S (rule 3a).
      * Defended: hosts that tell a time must be most of the last nine heard (a host that tells none counts as

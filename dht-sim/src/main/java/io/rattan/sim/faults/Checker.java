@@ -150,7 +150,7 @@ final class Checker {
      */
     void putDone(PutRecord p, Message reply) {
         if (!(reply instanceof PutReply r) || r.status() != Status.OK) {
-            if (p.droppedByLiar) {
+            if (p.droppedByLiar || p.overLiarsShare(liars, reply)) {
                 tally.countDeniedByLiars();
             } else {
                 liveness(p.startNanos, "put of " + p.name() + ": " + reply);

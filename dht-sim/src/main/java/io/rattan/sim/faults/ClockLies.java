@@ -1,10 +1,7 @@
 package io.rattan.sim.faults;
 
-import io.rattan.core.msg.MembershipMessages.JoinInfo;
 import io.rattan.core.msg.MembershipMessages.Pong;
-import io.rattan.core.net.Contact;
 import io.rattan.core.virtual.VirtualWorld;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -49,26 +46,9 @@ final class ClockLies {
     }
 
     private void round() {
-        List<Integer> honest = new ArrayList<>();
-        List<Contact> lying = new ArrayList<>();
-        for (int i : world.liveIndexes()) {
-            if (!world.node(i).isJoined()) {
-                continue;
-            }
-            if (liarSet.contains(i)) {
-                lying.add(world.contact(i));
-            } else {
-                honest.add(i);
-            }
-        }
-        check(honest);
-        for (int liar : liars) {
-            if (world.isAlive(liar) && world.node(liar).isJoined()) {
-                for (int i : honest) {
-                    sender.send(liar, world.contact(i).address(), new JoinInfo(lying, false));
-                }
-            }
-        }
+        Introductions liarsToHonest = Introductions.of(world, liarSet);
+        check(liarsToHonest.others());
+        liarsToHonest.send(world, liars, sender);
         world.scheduler().schedule(EVERY_NANOS, this::round);
     }
 

@@ -4,6 +4,8 @@ import io.rattan.core.node.NodeConfig;
 import io.rattan.core.node.NodeListener;
 import io.rattan.core.virtual.LatencyModel;
 import io.rattan.core.virtual.VirtualWorld;
+import java.util.List;
+import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
@@ -32,9 +34,19 @@ public final class FaultRun {
     private FaultRun() {
     }
 
-    /** The node configuration of a fault run: production defaults (k = 4, W = 2) with the run's leaf set. */
+    /**
+     * The node configuration of a fault run: production defaults (k = 4, W = 2) with the run's leaf set; with liars
+     * that flood the peer port, each root takes from one origin what {@link PeerFlood#LIMITS} says; with
+     * {@link PlantedBug#IDS_PER_HOST_UNBOUNDED}, no bound on the ids of one host.
+     */
     static NodeConfig nodeConfig(FaultRunConfig c) {
-        return NodeConfig.defaults().withLeafSetHalf(c.leafSetHalf());
+        NodeConfig config = NodeConfig.defaults().withLeafSetHalf(c.leafSetHalf());
+        if (c.bug() == PlantedBug.IDS_PER_HOST_UNBOUNDED) {
+            config = config.withIdsPerIp(-1);
+        }
+        // A flood shows against limits a second of it passes; the defaults take a GiB from each origin.
+        return c.liars().attacks().contains(Attack.PEER_FLOOD)
+                ? config.toBuilder().origin(PeerFlood.LIMITS).build() : config;
     }
 
     /**
@@ -76,13 +88,34 @@ public final class FaultRun {
         return watches;
     }
 
-    /** Installs the run's liars, on their own random stream (the other draws stay put); null without any. */
-    private static LiarNodes liars(FaultRunConfig c, VirtualWorld world) {
+    /**
+     * Readies the world for the run's liars before any node is added, and returns the order they are drawn in
+     * ({@link Liars#drawOrder}, from {@code random}, their own stream): with {@link Attack#REPAIR_FLOOD}, stores with
+     * a queue; with {@link Attack#SLOT_CAPTURE}, the liars and their host's further ids on one host.
+     */
+    private static List<Integer> readyForLiars(FaultRunConfig c, VirtualWorld world, SplittableRandom random) {
+        if (c.liars().attacks().contains(Attack.REPAIR_FLOOD)) {
+            // A flood costs a node only where its store work takes time that others wait for: a thread with a queue.
+            world.queueStoreWork(STORE_TASK_NANOS, STORE_QUEUE_MAX);
+        }
+        List<Integer> drawOrder = Liars.drawOrder(c.nodes(), random);
+        if (c.liars().attacks().contains(Attack.SLOT_CAPTURE)) {
+            Set<Integer> onHost = SlotCapture.onOneHost(c.liars(), drawOrder);
+            world.hosts(i -> SlotCapture.host(i, onHost));
+        }
+        return drawOrder;
+    }
+
+    /**
+     * Installs the run's liars, the first of {@code drawOrder}, with {@code random}, their own stream (the other draws
+     * stay put); null without any.
+     */
+    private static LiarNodes liars(FaultRunConfig c, VirtualWorld world, List<Integer> drawOrder,
+                                   SplittableRandom random) {
         if (!c.liars().any()) {
             return null;
         }
-        LiarNodes liars = new LiarNodes(world, c.liars(),
-                new SplittableRandom(c.seed() ^ 0xA54FF53A5F1D36F1L));
+        LiarNodes liars = new LiarNodes(world, c.liars(), drawOrder, random);
         world.network().interception(liars);
         return liars;
     }
@@ -106,10 +139,8 @@ public final class FaultRun {
         NodeListener counting = readsInto(reads);
         VirtualWorld world = new VirtualWorld(c.seed(), nodeConfig(c), latency, counting);
         world.enableFaults(SYNC_INTERVAL_MILLIS, c.fsync(), c.bug().switches());
-        if (c.liars().attacks().contains(Attack.REPAIR_FLOOD)) {
-            // A flood costs a node only where its store work takes time that others wait for: a thread with a queue.
-            world.queueStoreWork(STORE_TASK_NANOS, STORE_QUEUE_MAX);
-        }
+        SplittableRandom liarDraws = new SplittableRandom(c.seed() ^ 0xA54FF53A5F1D36F1L);
+        List<Integer> drawOrder = readyForLiars(c, world, liarDraws);
         world.addNodes(c.nodes());
         SplittableRandom plan = new SplittableRandom(c.seed() ^ 0x6A09E667F3BCC909L);
         LinkFaultState links = new LinkFaultState(plan.split(), c.nodes());
@@ -121,7 +152,7 @@ public final class FaultRun {
         long stop = stopNanos(c.profile(), start, end);
         long livenessFrom = budget ? stop + SETTLE_NANOS : Long.MAX_VALUE;
 
-        LiarNodes liars = liars(c, world);
+        LiarNodes liars = liars(c, world, drawOrder, liarDraws);
         FaultInjector injector = new FaultInjector(world, links, plan.split(), stop);
         GetDiagnosis diagnosis = new GetDiagnosis(world);
         Checker checker = new Checker(world, injector::inForce, injector.partitions(), injector::restartedAt,

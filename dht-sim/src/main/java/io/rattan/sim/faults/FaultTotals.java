@@ -95,7 +95,8 @@ final class FaultTotals {
         }
         if (deniedByLiars > 0) {
             out.printf(Locale.ROOT, "puts and removes that failed after a liar dropped them, or (removes) left "
-                    + "fewer than W honest holders under the putter's binding (denial; not asserted): %d%n",
+                    + "fewer than W honest holders under the putter's binding, or (puts) that a liar's gateway took "
+                    + "and a root refused for that liar's own rate or share (denial; not asserted): %d%n",
                     deniedByLiars);
         }
         if (removesOnLiarsWord > 0) {

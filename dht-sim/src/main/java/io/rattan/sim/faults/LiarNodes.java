@@ -37,7 +37,6 @@ import io.rattan.core.msg.WatchMessages.WatchChange;
 import io.rattan.core.net.Contact;
 import io.rattan.core.virtual.VirtualNetwork;
 import io.rattan.core.virtual.VirtualWorld;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -45,7 +44,6 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.Set;
 import java.util.SplittableRandom;
 
@@ -78,6 +76,8 @@ final class LiarNodes implements VirtualNetwork.Interception {
     private long failures;
     private final OriginForgery forgery;
     private final ClockLies clock;
+    private final PeerFlood peerFlood;
+    private final SlotCapture slots;
     private Checker checker;
     /** The keys a harvesting liar watches: the workload's, whose names are no secret. */
     private List<Id> keys = List.of();
@@ -89,17 +89,15 @@ final class LiarNodes implements VirtualNetwork.Interception {
     private record Leak(int liar, Id key, Bytes valueHash) {
     }
 
-    /** Picks {@code liars.count(n)} of the world's {@code n} nodes with {@code random}, which also forges values. */
-    LiarNodes(VirtualWorld world, Liars liars, SplittableRandom random) {
+    /**
+     * The first {@code liars.count(n)} of {@code drawOrder} ({@link Liars#drawOrder}: the world's {@code n} nodes)
+     * lie; {@code random}, which drew that order, also forges values.
+     */
+    LiarNodes(VirtualWorld world, Liars liars, List<Integer> drawOrder, SplittableRandom random) {
         this.world = world;
         this.liars = liars;
         this.random = random;
-        List<Integer> all = new ArrayList<>();
-        for (int i = 0; i < world.size(); i++) {
-            all.add(i);
-        }
-        Collections.shuffle(all, new Random(random.nextLong()));
-        this.indexes = List.copyOf(all.subList(0, liars.count(world.size())));
+        this.indexes = List.copyOf(drawOrder.subList(0, liars.count(drawOrder.size())));
         for (Attack a : liars.attacks()) {
             lies.put(a, 0L);
         }
@@ -119,6 +117,16 @@ final class LiarNodes implements VirtualNetwork.Interception {
                 }) : null;
         clock = liars.attacks().contains(Attack.CLOCK_LIE)
                 ? new ClockLies(world, indexes, (liar, to, body) -> send(liar, to, 0, body)) : null;
+        slots = liars.attacks().contains(Attack.SLOT_CAPTURE) ? new SlotCapture(world, indexes,
+                SlotCapture.onOneHost(liars, drawOrder), (liar, to, body) -> {
+                    told(Attack.SLOT_CAPTURE);
+                    send(liar, to, 0, body);
+                }) : null;
+        peerFlood = liars.attacks().contains(Attack.PEER_FLOOD) ? new PeerFlood(world, indexes, random,
+                (liar, to, body) -> {
+                    told(Attack.PEER_FLOOD);
+                    send(liar, to, 0, body);
+                }) : null;
     }
 
     /** The checker the liars report the secrets they harvest to (rule 2c), and the keys they watch to learn values. */
@@ -130,6 +138,12 @@ final class LiarNodes implements VirtualNetwork.Interception {
         }
         if (clock != null) {
             clock.checker(checker);
+        }
+        if (peerFlood != null) {
+            peerFlood.checker(checker);
+        }
+        if (slots != null) {
+            slots.checker(checker);
         }
         // Liars that fake acks take no copy, tombstones included, and those that fake removes write no tombstone.
         checker.liars(indexes, lies(Attack.FAKE_ACK) || lies(Attack.FAKE_REMOVE));
@@ -158,6 +172,9 @@ final class LiarNodes implements VirtualNetwork.Interception {
         }
         Message m = e.body();
         if (lies(Attack.SECRET_HARVEST) && harvestConsumes(liar, e, m)) {
+            return true;
+        }
+        if (peerFlood != null && peerFlood.consumes(liar, e)) {
             return true;
         }
         if (m instanceof Ping && clock != null) {

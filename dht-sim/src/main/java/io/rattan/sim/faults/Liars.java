@@ -1,8 +1,12 @@
 package io.rattan.sim.faults;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
+import java.util.List;
+import java.util.Random;
 import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.stream.Collectors;
 
 /**
@@ -39,6 +43,19 @@ public record Liars(double fraction, Set<Attack> attacks) {
     /** How many of {@code nodes} lie: the fraction rounded, at least one. */
     public int count(int nodes) {
         return any() ? Math.max(1, (int) Math.round(fraction * nodes)) : 0;
+    }
+
+    /**
+     * The indexes of {@code n} nodes in the order a run draws its liars from (the first {@link #count} lie): shuffled
+     * with {@code random}, one draw.
+     */
+    static List<Integer> drawOrder(int n, SplittableRandom random) {
+        List<Integer> all = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            all.add(i);
+        }
+        Collections.shuffle(all, new Random(random.nextLong()));
+        return List.copyOf(all);
     }
 
     /** As the replay command spells it: empty without liars. */

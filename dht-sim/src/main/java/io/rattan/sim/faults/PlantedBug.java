@@ -37,6 +37,13 @@ public enum PlantedBug {
     BINDINGS_FIRST_COME(PlantedBugs.of(Bug.BINDINGS_FIRST_COME), Rule.REMOVE_REFUSED_TO_PUTTER),
     /** Issue 39's, with liars that forge origins only: a root takes unsigned puts, as before protocol 17. */
     ORIGINS_UNCHECKED(PlantedBugs.of(Bug.ORIGINS_UNCHECKED), Rule.FORGED_ORIGIN_STORED),
+    /** Issue 39's, with liars that flood the peer port only: a root takes every put its origin proves, unmetered. */
+    ORIGINS_UNMETERED(PlantedBugs.of(Bug.ORIGINS_UNMETERED), Rule.ORIGIN_OVER_SHARE),
+    /**
+     * Issue 39's, with liars that capture slots only: no bound on one host's ids, in the routing table nor in the leaf
+     * set ({@code --ids-per-ip -1}: a switch of the nodes' configuration, not of their code).
+     */
+    IDS_PER_HOST_UNBOUNDED(PlantedBugs.NONE, Rule.SLOTS_CAPTURED),
     /** Issue 39's, with liars that lie about the time only: the first three hosts heard correct a clock. */
     CLOCK_THREE_HOSTS(PlantedBugs.of(Bug.CLOCK_THREE_HOSTS), Rule.CLOCK_STEERED);
 

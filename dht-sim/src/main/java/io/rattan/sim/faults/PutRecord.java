@@ -2,6 +2,9 @@ package io.rattan.sim.faults;
 
 import io.rattan.api.Bytes;
 import io.rattan.api.Id;
+import io.rattan.api.Status;
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.RequestMessages.PutReply;
 import io.rattan.core.msg.SecretBinding;
 import java.util.List;
 import java.util.Set;
@@ -77,6 +80,15 @@ final class PutRecord {
         this.slot = SecretBinding.slotOpenedBy(sent, key, hash);
         this.ttlSeconds = ttlSeconds;
         this.startNanos = startNanos;
+    }
+
+    /**
+     * Whether a liar was this put's gateway and refused it for its origin's rate or share at the root: the liar's own
+     * puts on the peer port spent what its clients' puts count against there ({@link PeerFlood}).
+     */
+    boolean overLiarsShare(Set<Integer> liars, Message reply) {
+        return liars.contains(gateway) && reply instanceof PutReply r
+                && (r.status() == Status.QUOTA_EXCEEDED || r.status() == Status.RATE_LIMITED);
     }
 
     /** Its earliest true expiry: its start plus its TTL (the gateway stamps the expiry after the start). */

@@ -38,6 +38,11 @@ public enum Rule {
      * so that no node spends another's rate and share there.
      */
     FORGED_ORIGIN_STORED("2d", "put stored in another node's name"),
+    /**
+     * Rule 2e (with liars): a key's root takes from one origin's puts on the peer port no more live bytes than its
+     * share ({@link io.rattan.core.node.OriginLimits}), so that a node pays there as a client does at a gateway.
+     */
+    ORIGIN_OVER_SHARE("2e", "root took more of one origin's puts than its share"),
     /** Rule 2: no get returns a value never put. */
     NEVER_PUT("2", "get returned a value never put"),
     /**
@@ -74,7 +79,12 @@ public enum Rule {
      * Rule 8 (with watches): every put acknowledged after a watch's READY, not removed and live at the end, reached
      * every watch that lived to the end (its gateway never crashed or restarted).
      */
-    WATCH_MISSED("8", "put acknowledged after READY never reached a watch");
+    WATCH_MISSED("8", "put acknowledged after READY never reached a watch"),
+    /**
+     * Rule 9 (with liars only): no node's routing table holds more ids of one host, other than its own, than the
+     * default per-host bound, so that one host cannot be the first hop of most of its routes.
+     */
+    SLOTS_CAPTURED("9", "routing table held more ids of one host than the bound");
 
     /** Whether a violation fails the run; the rest are reported only, outside any guarantee. */
     public boolean asserted() {

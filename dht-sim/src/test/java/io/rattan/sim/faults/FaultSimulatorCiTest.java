@@ -229,7 +229,7 @@ class FaultSimulatorCiTest {
     @EnumSource(value = PlantedBug.class, names = {"NONE", "CAS_CONDITION_IGNORED", "WATCH_NEVER_READS_AGAIN",
             "RAW_SECRETS", "REPAIR_SCANS_UNBOUNDED", "PUT_ACKS_UNATTRIBUTED",
             "REMOVE_ACKS_UNATTRIBUTED", "BINDINGS_FIRST_COME", "ORIGINS_UNCHECKED",
-            "CLOCK_THREE_HOSTS"},
+            "ORIGINS_UNMETERED", "IDS_PER_HOST_UNBOUNDED", "CLOCK_THREE_HOSTS"},
             mode = EnumSource.Mode.EXCLUDE)
     void eachPlantedBugIsCaughtByItsRule(PlantedBug bug) throws Exception {
         boolean issue16 = EnumSet.of(PlantedBug.ACK_BELOW_W, PlantedBug.TOMBSTONE_RULE_OFF,

@@ -22,6 +22,7 @@ import io.rattan.core.node.NodeStatus;
 import io.rattan.core.store.StoredRecord;
 import io.rattan.node.gateway.GatewayBackend;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -156,7 +157,8 @@ final class FakeBackend implements GatewayBackend, AutoCloseable {
         return CompletableFuture.supplyAsync(() -> new NodeStatus(SELF, joined,
                 List.of(new Contact(Id.ofName("left"), new Address("127.0.0.1", 4010)),
                         new Contact(Id.ofName("right"), new Address("::1", 4020))),
-                List.of(15, 3), 18, data.values().stream().mapToLong(Map::size).sum()), loop);
+                List.of(15, 3), Collections.nCopies(18, new Contact(Id.ofName("far"), new Address("127.0.0.1", 4030))),
+                data.values().stream().mapToLong(Map::size).sum()), loop);
     }
 
     /** What the admin listing answers: never, until a test completes it. */

@@ -83,8 +83,8 @@ class HttpRequestFuzzTest {
 
         @Override
         public CompletableFuture<NodeStatus> status() {
-            return CompletableFuture.completedFuture(new NodeStatus(FakeBackend.SELF, true, List.of(), List.of(), 0,
-                    0));
+            return CompletableFuture.completedFuture(new NodeStatus(FakeBackend.SELF, true, List.of(), List.of(),
+                    List.of(), 0));
         }
 
         @Override
