@@ -10,7 +10,6 @@ import io.rattan.core.client.HedgeThreshold;
 import io.rattan.core.codec.MessageCodec;
 import io.rattan.core.msg.ClientMessages.ClientGet;
 import io.rattan.core.msg.ClientMessages.ClientPut;
-import io.rattan.core.msg.ClientMessages.ClientRemove;
 import io.rattan.core.msg.PutCondition;
 import io.rattan.core.msg.SecretBinding;
 import java.time.Duration;
@@ -53,6 +52,7 @@ public final class RattanClient implements AutoCloseable {
     private final GetRacer racer;
     private final Delivery delivery;
     private final OwnedCalls owned;
+    private final SecretRemoves removes;
     private final Scope scope;
 
     private RattanClient(ClientRuntime runtime, GetRacer racer, Delivery delivery, Scope scope) {
@@ -61,6 +61,7 @@ public final class RattanClient implements AutoCloseable {
         this.delivery = delivery;
         this.scope = scope;
         this.owned = new OwnedCalls(runtime, delivery, scope);
+        this.removes = new SecretRemoves(runtime, delivery, scope);
     }
 
     /** A builder with every setting at its default; only the gateways must be given. */
@@ -354,38 +355,38 @@ public final class RattanClient implements AutoCloseable {
     // ---- remove ----
 
     /**
-     * Removes the value with hash {@code valueHash} from {@code key}, presenting {@code secret}; the replicas keep
-     * a tombstone for {@code ttl} (give at least the value's remaining TTL, so that a replica that missed the
-     * remove cannot bring the value back).
+     * Removes the value with hash {@code valueHash} from {@code key}, presenting {@code secret}; the replicas keep a
+     * tombstone for {@code ttl} (at least the value's remaining TTL, or a replica that missed it brings it back).
      *
      * @param valueHash SHA-256 of the value ({@link PutResult#valueHash()}, {@link GetResult.Value#valueHash()},
      *                  {@link #valueHash(byte[])})
      * @param secret    the secret the value was put with; only the value's remove proof is sent (http-api.md)
      * @return completes with true when the value was removed, false when no replica held it; fails with a
      *         {@link RattanException} whose status is {@link Status#FORBIDDEN} when the secret is wrong (or the
-     *         value was put without one, or by a client of before remove proofs), and never retries that
-     * @throws IllegalArgumentException for a null argument, a non-positive ttl, or an empty or oversized secret or
-     *                                  hash
+     *         value was put without one, or by a client of before remove proofs: {@link #removeLegacy}), and never
+     *         retries that
+     * @throws IllegalArgumentException for a null argument, a non-positive ttl, or an empty or oversized secret or hash
      */
     public CompletableFuture<Boolean> remove(Id key, Bytes valueHash, byte[] secret, Duration ttl) {
-        Objects.requireNonNull(key, "key");
-        Objects.requireNonNull(valueHash, "valueHash");
-        Objects.requireNonNull(secret, "secret");
-        Arguments.checkValueHash(valueHash);
-        Arguments.checkSecret(secret);
-        int ttlSeconds = Arguments.ttlSeconds(ttl);
-        long start = System.nanoTime();
-        ClientRemove request = new ClientRemove(key, valueHash, SecretBinding.proof(Bytes.of(secret), key, valueHash),
-                ttlSeconds);
-        return delivery.toCaller(Op.REMOVE, start,
-                runtime.submit(Op.REMOVE, scope.wrap(request), runtime.deadline(start),
-                        reply -> Replies.remove(reply, !scope.isDefault())),
-                removed -> removed ? ClientMetrics.SUCCESS : "not_found");
+        return removes.remove(key, valueHash, secret, ttl, false);
     }
 
     /** Blocking {@link #remove}; throws {@link RattanException} on failure. */
     public boolean removeSync(Id key, Bytes valueHash, byte[] secret, Duration ttl) {
         return Failures.await(remove(key, valueHash, secret, ttl));
+    }
+
+    /**
+     * As {@link #remove}, for a value a client of before remove proofs (7 December 2026) bound to {@code secret}
+     * itself: sends the secret, which every node on the path sees (a value put by this client is refused so, 403).
+     */
+    public CompletableFuture<Boolean> removeLegacy(Id key, Bytes valueHash, byte[] secret, Duration ttl) {
+        return removes.remove(key, valueHash, secret, ttl, true);
+    }
+
+    /** Blocking {@link #removeLegacy}; throws {@link RattanException} on failure. */
+    public boolean removeLegacySync(Id key, Bytes valueHash, byte[] secret, Duration ttl) {
+        return Failures.await(removeLegacy(key, valueHash, secret, ttl));
     }
 
     // ---- lifecycle ----

@@ -114,6 +114,25 @@ class RemoveProofTest {
         assertThat(send("GET", 2, key, "", null, Bytes.EMPTY).body()).contains("\"values\":[]");
     }
 
+    @Test
+    void theJavaClientRemovesAValueBoundToTheSecretItselfOnlyWhenAskedToSendTheSecret() throws Exception {
+        Id key = Id.ofName("remove-proof-legacy-client");
+        Bytes value = Bytes.utf8("blue");
+        byte[] secret = "s3cret".getBytes(StandardCharsets.UTF_8);
+        Object reply = cluster.node(0).request(new ClientPut(key, value, 600,
+                SecretBinding.of(Bytes.of(secret), key, value.sha256()))).get(30, TimeUnit.SECONDS);
+        assertThat(((PutReply) reply).status()).isEqualTo(Status.OK);
+        try (RattanClient client = RattanClient.builder()
+                .gateway(new Address("127.0.0.1", cluster.node(3).gatewayAddress().getPort()))
+                .totalTimeout(Duration.ofSeconds(30)).build()) {
+            assertThatThrownBy(() -> client.removeSync(key, value.sha256(), secret, Duration.ofMinutes(10)))
+                    .isInstanceOfSatisfying(RattanException.class,
+                            e -> assertThat(e.status()).isEqualTo(Status.FORBIDDEN));
+            assertThat(client.removeLegacySync(key, value.sha256(), secret, Duration.ofMinutes(10))).isTrue();
+            await().atMost(WAIT).untilAsserted(() -> assertThat(client.getSync(key).values()).isEmpty());
+        }
+    }
+
     /**
      * Waits until every replica holds the value's tombstone (removes reach all k), then checks what every node holds
      * under the key: tombstones carrying the proof, and nothing carrying the secret or a binding made with it.

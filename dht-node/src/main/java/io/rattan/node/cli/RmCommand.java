@@ -56,6 +56,11 @@ final class RmCommand implements Callable<Integer> {
     @Option(names = "--secret", paramLabel = "SECRET", description = "The secret the value was put with.")
     String secret;
 
+    @Option(names = "--legacy-secret", description = "For a value put with --secret before 7 December 2026, which is "
+            + "bound to the secret itself: send the secret, which every node on the remove's path then sees, instead "
+            + "of the value's remove proof.")
+    boolean legacySecret;
+
     @Mixin
     OwnerOptions owner;
 
@@ -70,6 +75,9 @@ final class RmCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--ttl must be at least 1 second, got " + ttlSeconds);
         }
         if (owner.owned()) {
+            if (legacySecret) {
+                throw new ParameterException(spec.commandLine(), "--legacy-secret is for a value put with --secret");
+            }
             return removeOwned();
         }
         if (valueHash == null || secret == null || owner.valueId != null || owner.seq != null) {
@@ -82,13 +90,14 @@ final class RmCommand implements Callable<Integer> {
         logging.apply(Level.WARN);
         boolean removed;
         try (RattanClient client = gateway.client()) {
-            removed = client.removeSync(key, valueHash, secret.getBytes(StandardCharsets.UTF_8),
-                    Duration.ofSeconds(ttlSeconds));
+            byte[] sent = secret.getBytes(StandardCharsets.UTF_8);
+            removed = legacySecret ? client.removeLegacySync(key, valueHash, sent, Duration.ofSeconds(ttlSeconds))
+                    : client.removeSync(key, valueHash, sent, Duration.ofSeconds(ttlSeconds));
         } catch (RattanException e) {
             if (e.status() == Status.FORBIDDEN) {
                 spec.commandLine().getErr().println("refused: the secret does not match the one the value was put "
                         + "with (or it was put without one; a value put with this secret before 7 December 2026 is "
-                        + "removed over HTTP with ?legacySecret=true)");
+                        + "removed with --legacy-secret)");
                 return RattanCli.EXIT_FAILED;
             }
             throw e;

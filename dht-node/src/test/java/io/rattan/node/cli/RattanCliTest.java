@@ -296,6 +296,8 @@ class RattanCliTest {
             {new String[] {"rm", HEX, HASH, "--owner-key", "k.pem", "--value-id", "1", "--seq", "2"},
                 "no VALUE_HASH or --secret"},
             {new String[] {"rm", HEX, "--owner-key", "k.pem", "--seq", "2"}, "--owner-key takes --value-id and --seq"},
+            {new String[] {"rm", HEX, "--owner-key", "k.pem", "--value-id", "1", "--seq", "2", "--legacy-secret"},
+                "--legacy-secret is for a value put with --secret"},
             {new String[] {"rm", HEX, "--owner-key", "k.pem", "--value-id", "x", "--seq", "2"},
                 "unsigned decimal number"},
             {new String[] {"rm", "bad", HASH, "--secret", "s"}, "neither 40 hex digits"},
