@@ -58,11 +58,12 @@ final class NodeBooter {
         this.slots = slots;
     }
 
-    /** See {@link VirtualWorld#enableFaults}; checked there. */
+    /** See {@link VirtualWorld#hosts}. */
     void hosts(IntFunction<String> hostOf) {
         hosts = hostOf;
     }
 
+    /** See {@link VirtualWorld#enableFaults}; checked there. */
     void enableFaults(long syncIntervalNanos, boolean fsyncOn, PlantedBugs plantedBugs) {
         faultsOn = true;
         this.syncIntervalNanos = syncIntervalNanos;

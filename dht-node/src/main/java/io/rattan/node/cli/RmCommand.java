@@ -96,8 +96,8 @@ final class RmCommand implements Callable<Integer> {
         } catch (RattanException e) {
             if (e.status() == Status.FORBIDDEN) {
                 spec.commandLine().getErr().println("refused: the secret does not match the one the value was put "
-                        + "with (or it was put without one; a value put with this secret before 7 December 2026 is "
-                        + "removed with --legacy-secret)");
+                        + "with (or it was put without one" + (legacySecret ? ")" : "; a value put with this secret "
+                        + "before 7 December 2026 is removed with --legacy-secret)"));
                 return RattanCli.EXIT_FAILED;
             }
             throw e;

@@ -43,23 +43,26 @@ final class PeerFlood {
     private record Flooded(int root, Address rootAt, Node rootNode, int bytes, long expiresAtMillis) {
     }
 
-    /** What one boot of a root has acknowledged of one liar's puts: their expiries and sizes, oldest first. */
+    /** What one boot of a root has acknowledged of one liar's live puts: their expiries and sizes. */
     private static final class Held {
-        final Deque<long[]> live = new ArrayDeque<>();
+        final List<long[]> live = new ArrayList<>();
         long bytes;
 
+        /** The bytes held once a put expiring at {@code expiresAtMillis} is added (acks may come out of order). */
         long add(long expiresAtMillis, int size, long nowMillis) {
-            while (!live.isEmpty() && live.peekFirst()[0] <= nowMillis) {
-                bytes -= live.pollFirst()[1];
-            }
-            live.addLast(new long[] {expiresAtMillis, size});
+            live.removeIf(p -> {
+                boolean gone = p[0] <= nowMillis;
+                bytes -= gone ? p[1] : 0;
+                return gone;
+            });
+            live.add(new long[] {expiresAtMillis, size});
             bytes += size;
             return bytes;
         }
     }
 
     /** One liar's puts at one boot of a root (a node compares by identity). */
-    private record Account(int liar, Node root) {
+    private record Account(int liar, int root, Node boot) {
     }
 
     private final VirtualWorld world;
@@ -100,10 +103,10 @@ final class PeerFlood {
         if (f == null) {
             return false;
         }
+        long now = world.scheduler().epochMillis();
         if (e.body() instanceof PutAck && e.sender().address().equals(f.rootAt()) && checker != null
-                && !checker.clockFaulted(f.root()) && counted.add(e.requestId())) {
-            long now = world.scheduler().epochMillis();
-            long bytes = held.computeIfAbsent(new Account(liar, f.rootNode()), a -> new Held())
+                && f.expiresAtMillis() > now && !checker.clockFaulted(f.root()) && counted.add(e.requestId())) {
+            long bytes = held.computeIfAbsent(new Account(liar, f.root(), f.rootNode()), a -> new Held())
                     .add(f.expiresAtMillis(), f.bytes(), now);
             if (bytes > LIMITS.storageBytes()) {
                 checker.liarAchieved(Rule.ORIGIN_OVER_SHARE, "node " + f.root() + " holds " + bytes
@@ -115,6 +118,8 @@ final class PeerFlood {
 
     private void round() {
         forget(world.scheduler().epochMillis());
+        // A restarted root meters afresh: its earlier boots' accounts are done with.
+        held.keySet().removeIf(a -> world.node(a.root()) != a.boot());
         List<Integer> honest = new ArrayList<>();
         for (int i : world.liveIndexes()) {
             if (!liarSet.contains(i) && world.node(i).isJoined()) {
