@@ -28,7 +28,8 @@ import java.util.function.Consumer;
  * (else they wrap around). Each copy is an ordinary call, with its own attempt timeouts and retries on further
  * gateways, all under the page's deadline. The first good answer with a value wins (an empty one once every copy
  * answered: {@link GetRace}); the calls still out are then cancelled (their requests are not recalled from the wire,
- * their answers are dropped).
+ * their answers are dropped), but for a one-hop get's copies sent straight to replicas, whose late answers still
+ * teach the image (how slow the replica was, or that it forwarded).
  *
  * <p>A {@link GetOptions#oneHop() one-hop} race sends its copies by the client's {@link ClientRingImage} instead:
  * copy i straight to the gateway of the i-th replica the image knows (the fastest measured first), its hedges after
@@ -107,6 +108,10 @@ final class GetRacer {
         private final long deadlineNanos;
         private final CompletableFuture<GetReply> result = new CompletableFuture<>();
         private final List<CompletableFuture<Message>> copies = new ArrayList<>();
+        // A one-hop get's copies sent straight to replicas: left to finish when the race ends, so that a late answer
+        // still teaches the image where its replica answers (a copy that replica forwarded, cancelled, taught nothing
+        // and was sent there again, round after round).
+        private final List<CompletableFuture<Message>> direct = new ArrayList<>();
         private RattanException lastFailure;
         private int startGateway;
         // A one-hop get's replicas, its first copies' targets.
@@ -120,7 +125,10 @@ final class GetRacer {
             // A caller's cancel stops every copy; hop to the loop, which owns the list.
             result.whenComplete((r, e) -> {
                 if (result.isCancelled()) {
-                    onLoop(this::cancelCopies);
+                    onLoop(() -> {
+                        cancelCopies();
+                        direct.forEach(c -> c.cancel(false));
+                    });
                 }
             });
         }
@@ -153,7 +161,7 @@ final class GetRacer {
             long sentNanos = System.nanoTime();
             CompletableFuture<Message> call = runtime.submitDirect(Op.GET, asked, deadlineNanos, GetRacer::checked,
                     runtime.learnedGateway(target.gatewayAddress()));
-            copies.add(call);
+            direct.add(call);
             call.whenComplete((reply, error) -> onLoop(() -> {
                 if (error == null) {
                     image.answered(request.key(), target, reply, System.nanoTime() - sentNanos);

@@ -228,6 +228,39 @@ class RattanClientGetOptionsTest {
     }
 
     @Test
+    void aCopyThatLostTheRaceStillTeachesTheImageWhereItsReplicaAnswers() throws Exception {
+        FakeGateway.Store store = new FakeGateway.Store();
+        FakeGateway configured = closer.track(FakeGateway.start(store));
+        Id key = RattanClient.key("late");
+        FakeGateway forwarding = closer.track(FakeGateway.start(store));
+        FakeGateway answering = closer.track(FakeGateway.start(store));
+        Contact edge = new Contact(key.plus(new Id(0, 0, 1)), new Address("127.0.0.1", 1),
+                forwarding.address().port());
+        Contact replica = new Contact(key.plus(new Id(0, 0, 3)), new Address("127.0.0.1", 2),
+                answering.address().port());
+        configured.holders(List.of(edge, replica), 2);
+        forwarding.holders(List.of(edge, replica), 1);
+        answering.holders(List.of(edge, replica), 0);
+        RattanClient client = client(builder(List.of(configured)));
+        client.putSync(key, "v".getBytes(UTF_8), TTL);
+        GetOptions oneHopHedged = GetOptions.defaults().withOneHop(true);
+        assertThat(client.getSync(key, oneHopHedged).hops()).as("the image is empty: routed").isEqualTo(2);
+
+        // The nearest holder is asked first and forwards, slowly: the hedge to the other replica wins the race.
+        forwarding.hold(true);
+        assertThat(client.getSync(key, oneHopHedged).hops()).as("the hedge's answer").isZero();
+        await().atMost(WAIT).until(() -> forwarding.received().stream().anyMatch(ClientGet.class::isInstance));
+        forwarding.releaseHeldInReverse();
+        await().atMost(WAIT).until(() -> client.requestsInFlight() == 0);
+
+        // Its forward, answered after the race, was learned: it is not asked for the key again.
+        for (int i = 0; i < 3; i++) {
+            assertThat(client.getSync(key, oneHopHedged).hops()).as("to the replica that answers itself").isZero();
+        }
+        assertThat(forwarding.received()).filteredOn(ClientGet.class::isInstance).hasSize(1);
+    }
+
+    @Test
     void aBadRequestEndsAHedgedGetWithoutAHedge() throws Exception {
         List<FakeGateway> gs = gateways(2, new FakeGateway.Store());
         gs.forEach(g -> g.failNext(1, Status.BAD_REQUEST));
