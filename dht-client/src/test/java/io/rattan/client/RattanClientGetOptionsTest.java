@@ -201,21 +201,11 @@ class RattanClientGetOptionsTest {
 
     @Test
     void aReplicaThatForwardsAKeyIsNotAskedForItAgain() throws Exception {
-        FakeGateway.Store store = new FakeGateway.Store();
-        FakeGateway configured = closer.track(FakeGateway.start(store));
-        Id key = RattanClient.key("edge");
-        // Both are named holders; the nearer one forwards (as the replica at the edge of a small leaf set does).
-        FakeGateway forwarding = closer.track(FakeGateway.start(store));
-        FakeGateway answering = closer.track(FakeGateway.start(store));
-        Contact edge = new Contact(key.plus(new Id(0, 0, 1)), new Address("127.0.0.1", 1),
-                forwarding.address().port());
-        Contact replica = new Contact(key.plus(new Id(0, 0, 3)), new Address("127.0.0.1", 2),
-                answering.address().port());
-        configured.holders(List.of(edge, replica), 2);
-        forwarding.holders(List.of(edge, replica), 1);
-        answering.holders(List.of(edge, replica), 0);
-        RattanClient client = client(builder(List.of(configured)));
-        client.putSync(key, "v".getBytes(UTF_8), TTL);
+        EdgeAndReplica setUp = edgeAndReplica("edge");
+        FakeGateway forwarding = setUp.forwarding();
+        FakeGateway answering = setUp.answering();
+        RattanClient client = setUp.client();
+        Id key = setUp.key();
         GetOptions oneHop = GetOptions.of(RoutingMode.DELAY_AWARE).withOneHop(true);
 
         assertThat(client.getSync(key, oneHop).hops()).as("the image is empty: routed").isEqualTo(2);
@@ -229,20 +219,10 @@ class RattanClientGetOptionsTest {
 
     @Test
     void aCopyThatLostTheRaceStillTeachesTheImageWhereItsReplicaAnswers() throws Exception {
-        FakeGateway.Store store = new FakeGateway.Store();
-        FakeGateway configured = closer.track(FakeGateway.start(store));
-        Id key = RattanClient.key("late");
-        FakeGateway forwarding = closer.track(FakeGateway.start(store));
-        FakeGateway answering = closer.track(FakeGateway.start(store));
-        Contact edge = new Contact(key.plus(new Id(0, 0, 1)), new Address("127.0.0.1", 1),
-                forwarding.address().port());
-        Contact replica = new Contact(key.plus(new Id(0, 0, 3)), new Address("127.0.0.1", 2),
-                answering.address().port());
-        configured.holders(List.of(edge, replica), 2);
-        forwarding.holders(List.of(edge, replica), 1);
-        answering.holders(List.of(edge, replica), 0);
-        RattanClient client = client(builder(List.of(configured)));
-        client.putSync(key, "v".getBytes(UTF_8), TTL);
+        EdgeAndReplica setUp = edgeAndReplica("late");
+        FakeGateway forwarding = setUp.forwarding();
+        RattanClient client = setUp.client();
+        Id key = setUp.key();
         GetOptions oneHopHedged = GetOptions.defaults().withOneHop(true);
         assertThat(client.getSync(key, oneHopHedged).hops()).as("the image is empty: routed").isEqualTo(2);
 
@@ -290,6 +270,29 @@ class RattanClientGetOptionsTest {
 
     /** A configured gateway that names one replica, whose gateway the client is not given; a value put under key. */
     private record OneReplica(FakeGateway configured, FakeGateway replica, RattanClient client, Id key) {
+    }
+
+    /** Two named holders of a key; the nearer one forwards (as the replica at the edge of a small leaf set does). */
+    private record EdgeAndReplica(FakeGateway forwarding, FakeGateway answering, RattanClient client, Id key) {
+    }
+
+    /** A configured gateway naming both holders, whose gateways the client is not given; a value put under key. */
+    private EdgeAndReplica edgeAndReplica(String keyName) throws Exception {
+        FakeGateway.Store store = new FakeGateway.Store();
+        FakeGateway configured = closer.track(FakeGateway.start(store));
+        Id key = RattanClient.key(keyName);
+        FakeGateway forwarding = closer.track(FakeGateway.start(store));
+        FakeGateway answering = closer.track(FakeGateway.start(store));
+        Contact edge = new Contact(key.plus(new Id(0, 0, 1)), new Address("127.0.0.1", 1),
+                forwarding.address().port());
+        Contact replica = new Contact(key.plus(new Id(0, 0, 3)), new Address("127.0.0.1", 2),
+                answering.address().port());
+        configured.holders(List.of(edge, replica), 2);
+        forwarding.holders(List.of(edge, replica), 1);
+        answering.holders(List.of(edge, replica), 0);
+        RattanClient client = client(builder(List.of(configured)));
+        client.putSync(key, "v".getBytes(UTF_8), TTL);
+        return new EdgeAndReplica(forwarding, answering, client, key);
     }
 
     private OneReplica oneReplica() throws Exception {

@@ -7,7 +7,6 @@ import io.rattan.core.msg.RequestMessages.PutRequest;
 import io.rattan.core.net.Contact;
 import io.rattan.core.virtual.VirtualWorld;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
@@ -52,12 +51,7 @@ final class OriginForgery {
 
     private void round() {
         check(world.scheduler().nanoTime() - 2 * EVERY_NANOS);
-        List<Integer> honest = new ArrayList<>();
-        for (int i : world.liveIndexes()) {
-            if (!liarSet.contains(i) && world.node(i).isJoined()) {
-                honest.add(i);
-            }
-        }
+        List<Integer> honest = Introductions.of(world, liarSet).others();
         for (int liar : liars) {
             if (!world.isAlive(liar) || !world.node(liar).isJoined() || honest.size() < 2) {
                 continue;

@@ -120,12 +120,7 @@ final class PeerFlood {
         forget(world.scheduler().epochMillis());
         // A restarted root meters afresh: its earlier boots' accounts are done with.
         held.keySet().removeIf(a -> world.node(a.root()) != a.boot());
-        List<Integer> honest = new ArrayList<>();
-        for (int i : world.liveIndexes()) {
-            if (!liarSet.contains(i) && world.node(i).isJoined()) {
-                honest.add(i);
-            }
-        }
+        List<Integer> honest = Introductions.of(world, liarSet).others();
         for (int liar : liars) {
             if (!world.isAlive(liar) || !world.node(liar).isJoined() || honest.isEmpty()) {
                 continue;
