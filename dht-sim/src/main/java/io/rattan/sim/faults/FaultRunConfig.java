@@ -64,7 +64,7 @@ public record FaultRunConfig(long seed, int nodes, int minutes, Profile profile,
             throw new IllegalArgumentException("the planted bug " + bug.flag() + " shows with liars only: add --liars F "
                     + "--attacks secret-harvest");
         }
-        int onOneHost = liars.count(nodes) * (1 + SlotCapture.SYBILS_PER_LIAR);
+        int onOneHost = SlotCapture.hostSize(liars, nodes);
         if (liars.attacks().contains(Attack.SLOT_CAPTURE) && onOneHost > nodes / 2) {
             throw new IllegalArgumentException("slot-capture puts each liar and " + SlotCapture.SYBILS_PER_LIAR
                     + " more ids on one host: " + onOneHost + " of " + nodes + " nodes, more than half; lower --liars "

@@ -45,8 +45,12 @@ final class SlotCapture {
 
     /** The liars and the further ids of their host, which follow them in {@code drawOrder} ({@link Liars#drawOrder}). */
     static Set<Integer> onOneHost(Liars liars, List<Integer> drawOrder) {
-        int n = liars.count(drawOrder.size());
-        return Set.copyOf(drawOrder.subList(0, Math.min(drawOrder.size(), n * (1 + SYBILS_PER_LIAR))));
+        return Set.copyOf(drawOrder.subList(0, Math.min(drawOrder.size(), hostSize(liars, drawOrder.size()))));
+    }
+
+    /** How many of {@code nodes} the liars' host holds: each liar and its further ids. */
+    static int hostSize(Liars liars, int nodes) {
+        return liars.count(nodes) * (1 + SYBILS_PER_LIAR);
     }
 
     void checker(Checker checker) {
