@@ -76,6 +76,7 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
     private final AtomicLong processStartToReadyMillis = new AtomicLong(-1);
     private final Counter requestsShed;
     private final Counter putAcksRefused;
+    private final Counter getAnswersSetAside;
     private final Counter originUnproven;
     private final Counter originRateLimited;
     private final Counter originQuotaExceeded;
@@ -123,6 +124,10 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
         this.putAcksRefused = Counter.builder("rattan.put.acks.refused")
                 .description("Replicas' acks of a put's copy that this gateway did not count: they named another "
                         + "record than the put it sent (a hop changed the put, or lengthened its life)")
+                .register(registry);
+        this.getAnswersSetAside = Counter.builder("rattan.get.answers.set.aside")
+                .description("Answers to gets this gateway started that it did not take: their sender was no replica "
+                        + "of the key in its view (or, empty, not its root); it asked the closest node it knows")
                 .register(registry);
         this.originUnproven = originRefused(registry, "unproven");
         this.originRateLimited = originRefused(registry, "rate_limited");
@@ -254,6 +259,11 @@ public final class NodeMetrics implements NodeListener, AutoCloseable {
     @Override
     public void requestShed() {
         requestsShed.increment();
+    }
+
+    @Override
+    public void getAnswerSetAside() {
+        getAnswersSetAside.increment();
     }
 
     @Override

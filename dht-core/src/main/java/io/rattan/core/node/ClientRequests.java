@@ -222,6 +222,16 @@ final class ClientRequests {
     /** As above, for a request that arrived at {@code started} ({@link ClockWait} held it): its timeout runs from then. */
     private void start(Message request, Contact via, boolean askHolders, Consumer<Message> reply, Set<Id> tried,
                        long started) {
+        start(request, via, askHolders, reply, tried, started, true);
+    }
+
+    /**
+     * As above; {@code checkAnswer}: a get's answer from a node that this gateway's view says is no replica of its key
+     * (empty: not its root) is set aside and the closest node this gateway knows asked instead, once
+     * ({@link GetAnswerCheck}), the first deadline kept.
+     */
+    private void start(Message request, Contact via, boolean askHolders, Consumer<Message> reply, Set<Id> tried,
+                       long started, boolean checkAnswer) {
         long id = ctx.outbox().nextRequestId();
         MessageType op = request.type();
         Routed routed = routedFrom(request, id, askHolders);
@@ -245,7 +255,7 @@ final class ClientRequests {
                     () -> sendByRandomHop(r)).start(id);
         } else {
             ctx.outbox().expect(id, started, started + timeout - ctx.now(), true, ReplyHandler.of(
-                    e -> answered(request, started, e, reply), timedOut, shed));
+                    e -> checkedAnswer(request, askHolders, reply, started, checkAnswer, e), timedOut, shed));
         }
         if (via != null) {
             router.forward(routed, via, tried);
@@ -259,6 +269,25 @@ final class ClientRequests {
         } else {
             router.route(routed, new HashSet<>());
         }
+    }
+
+    /**
+     * Passes a routed request's answer on, but for a get's that {@link GetAnswerCheck} sets aside ({@code check}):
+     * then the closest node this gateway knows is asked instead.
+     */
+    private void checkedAnswer(Message request, boolean askHolders, Consumer<Message> reply, long started,
+                               boolean check, Envelope e) {
+        Contact instead = check && request instanceof ClientGet g && !bugs.getAnswersUnchecked()
+                ? GetAnswerCheck.askInstead(members, ctx.self(), g, e.sender(), e.body(), ctx.config().replicas())
+                : null;
+        if (instead == null) {
+            answered(request, started, e, reply);
+            return;
+        }
+        log.debug("{} sets aside {}'s answer to a get of {}, no replica's (or root's) in this view; asks {}",
+                ctx.tag(), e.sender(), ((ClientGet) request).key().shortHex(), instead);
+        ctx.listener().getAnswerSetAside();
+        start(request, instead, askHolders, reply, new HashSet<>(), started, false);
     }
 
     /**

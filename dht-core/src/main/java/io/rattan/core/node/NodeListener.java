@@ -109,6 +109,13 @@ public interface NodeListener {
     default void originPutRefused(Status status) {
     }
 
+    /**
+     * This gateway set aside a get's answer from a node that its view says is no replica of the key (an empty answer:
+     * not its root), and asked the closest node it knows instead ({@code GetAnswerCheck}).
+     */
+    default void getAnswerSetAside() {
+    }
+
     /** A {@code PutAck} reached this gateway that names another record than its put sent, or no sender. */
     default void putAckRefused() {
     }

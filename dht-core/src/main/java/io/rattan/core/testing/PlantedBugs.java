@@ -76,7 +76,13 @@ public final class PlantedBugs {
          * five hosts that told a time, not those that told none, and the first three after its boot, or after its
          * last correction, decide (the defence against clock liars, planted off: two liars among three hosts move it).
          */
-        CLOCK_THREE_HOSTS
+        CLOCK_THREE_HOSTS,
+        /**
+         * A gateway takes a get's answer from whichever node names the request, as before issue 39's check of who may
+         * answer: a node on the path that is no replica of the key may answer it empty, or with a value nobody put
+         * (the defence against fake-empty and forged answers from the path, planted off).
+         */
+        GET_ANSWERS_UNCHECKED
     }
 
     /** No bug: how every node runs. */
@@ -126,6 +132,10 @@ public final class PlantedBugs {
 
     public boolean originsUnmetered() {
         return has(Bug.ORIGINS_UNMETERED);
+    }
+
+    public boolean getAnswersUnchecked() {
+        return has(Bug.GET_ANSWERS_UNCHECKED);
     }
 
     public boolean extraSecondOnCopy() {

@@ -12,6 +12,7 @@ import io.rattan.client.RattanClient;
 import io.rattan.core.msg.MembershipMessages.HopAck;
 import io.rattan.core.msg.RequestMessages.GetReply;
 import io.rattan.core.msg.RequestMessages.GetRequest;
+import io.rattan.core.msg.RequestMessages.ValueEntry;
 import io.rattan.core.node.NodeConfig;
 import io.rattan.node.LocalCluster;
 import io.rattan.node.RattanNode;
@@ -25,6 +26,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
+import java.util.Random;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,8 +39,9 @@ import org.junit.jupiter.api.io.TempDir;
  * through several gateways ({@code ?gateways=5}: each of the gateway's four neighbours starts a copy) used to take the
  * first good answer, so the liar's fast empty answer won whenever it came first; now an empty answer ends a race only
  * once every copy has answered (or after a grace of twice the hedge threshold), and a copy that reaches the key's
- * honest root shows the value. (A get through one path that meets the liar is still answered empty:
- * docs/security.md.)
+ * honest root shows the value. And a liar that is no replica of the key cannot win a race with a value nobody put: a
+ * gateway takes an answer only from a node its view may count among the key's replicas (an empty one only from its
+ * root). (A liar that is the key's root, or one of its replicas with a value, still wins: docs/security.md.)
  */
 class FakeEmptyTest {
 
@@ -53,16 +58,39 @@ class FakeEmptyTest {
 
     @Test
     void aRacedGetFindsTheValueThoughOneOfItsCopiesMetALiarThatAnsweredEmpty() throws Exception {
+        getsPastALiar("fake-empty", List.of(), FakeEmptyTest::keyOfOthers);
+    }
+
+    /**
+     * A liar that is no replica of the key (two honest nodes are closer to it) answers every get it is sent, at once,
+     * with a value nobody put. A raced get took the first answer with a value, so the liar's copy won whenever it came
+     * first; now the gateway sets an answer aside when its view holds k nodes closer to the key than the answer's
+     * sender, and asks the closest of them instead ({@code GetAnswerCheck}).
+     */
+    @Test
+    void aRacedGetIsNotWonByAValueFromANodeThatIsNoReplicaOfTheKey() throws Exception {
+        byte[] forged = "nobody put this".getBytes(StandardCharsets.UTF_8);
+        assertThat(getsPastALiar("forged-value", List.of(new ValueEntry(Bytes.of(forged), 600_000)),
+                FakeEmptyTest::keyFarFromLiar)).as("answers the gateway set aside").isPositive();
+    }
+
+    /**
+     * Four nodes and a liar in the first node's view that answers every get it is sent with {@code lie}; a value put
+     * under the key {@code keys} picks (from the honest nodes' ids, the gateway's, the liar's), then {@link #GETS}
+     * gets raced through {@link #COPIES} gateways, each of which must find exactly that value. Returns how many
+     * answers the gateway set aside.
+     */
+    private double getsPastALiar(String name, List<ValueEntry> lie, KeyChoice keys) throws Exception {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         try (LocalCluster cluster = LocalCluster.start(4, dir, CONFIG);
-             RawPeer liar = new RawPeer("fake-empty");
+             RawPeer liar = new RawPeer(name);
              RattanClient client = RattanClient.builder()
                      .gateway(new Address("127.0.0.1", cluster.node(0).gatewayAddress().getPort())).build()) {
             RattanNode gateway = cluster.node(0);
             liar.dialAndProve(gateway.contact().address().port(), true);
-            AtomicInteger emptyAnswers = answerEveryGetEmpty(liar);
+            AtomicInteger lies = answerEveryGet(liar, name, lie);
             LyingMember.joinTheView(liar, gateway);
-            Id key = keyOfOthers(List.of(cluster.node(1).contact().id(), cluster.node(2).contact().id(),
+            Id key = keys.choose(List.of(cluster.node(1).contact().id(), cluster.node(2).contact().id(),
                     cluster.node(3).contact().id()), gateway.contact().id(), liar.contact.id());
             byte[] value = "found past the liar".getBytes(StandardCharsets.UTF_8);
             client.putSync(key, value, Duration.ofMinutes(10));
@@ -78,9 +106,40 @@ class FakeEmptyTest {
                 assertThat(values).as("get %d: %s", i, r.body()).hasSize(1);
                 assertThat(values.get(0).get("value").asText()).isEqualTo(expected);
             }
-            assertThat(emptyAnswers.get()).as("gets the liar answered empty, of %d races of %d copies", GETS, COPIES)
+            assertThat(lies.get()).as("gets the liar answered (%s), of %d races of %d copies", name, GETS, COPIES)
                     .isPositive();
+            return setAside(http, gateway);
         }
+    }
+
+    /** The gateway's count of get answers it set aside ({@code rattan_get_answers_set_aside_total}). */
+    private static double setAside(HttpClient http, RattanNode gateway) throws Exception {
+        String metrics = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + gateway.httpAddress().getPort() + "/metrics")).GET().build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        Matcher m = Pattern.compile("^rattan_get_answers_set_aside_total (\\S+)$", Pattern.MULTILINE).matcher(metrics);
+        assertThat(m.find()).as("rattan_get_answers_set_aside_total is exported").isTrue();
+        return Double.parseDouble(m.group(1));
+    }
+
+    /** Picks a key from the honest nodes' ids (other than the gateway's), the gateway's and the liar's. */
+    @FunctionalInterface
+    private interface KeyChoice {
+        Id choose(List<Id> others, Id gateway, Id liar);
+    }
+
+    /** A key of whose k = 2 replicas neither the gateway nor the liar is one: a random one, drawn until it is. */
+    private static Id keyFarFromLiar(List<Id> others, Id gateway, Id liar) {
+        Random random = new Random(39);
+        for (int i = 0; i < 10_000; i++) {
+            Id key = Id.random(random);
+            long closerThanGateway = others.stream().filter(h -> h.isCloserTo(key, gateway)).count();
+            long closerThanLiar = others.stream().filter(h -> h.isCloserTo(key, liar)).count();
+            if (closerThanGateway >= 2 && closerThanLiar >= 2) {
+                return key;
+            }
+        }
+        throw new IllegalStateException("no key with two honest nodes closer than the gateway and the liar");
     }
 
     /**
@@ -106,16 +165,16 @@ class FakeEmptyTest {
 
     /**
      * Answers the node's frames as a member that holds nothing ({@link LyingMember}; a copy acked, not stored: a put
-     * whose second replica is the liar is still acknowledged), and every get it is routed answered OK with no value,
-     * at once, in the root's place. Counts those gets.
+     * whose second replica is the liar is still acknowledged), and every get it is routed answered OK with
+     * {@code values} (none: `fake-empty`), at once, in the root's place. Counts those gets.
      */
-    private static AtomicInteger answerEveryGetEmpty(RawPeer liar) {
+    private static AtomicInteger answerEveryGet(RawPeer liar, String name, List<ValueEntry> values) {
         AtomicInteger gets = new AtomicInteger();
-        LyingMember.answer(liar, "fake-empty", e -> {
+        LyingMember.answer(liar, name, e -> {
             if (e.body() instanceof GetRequest g) {
                 gets.incrementAndGet();
                 liar.send(LyingMember.reply(liar, e.requestId(), new HopAck()));
-                liar.send(LyingMember.reply(liar, g.originRequestId(), new GetReply(Status.OK, List.of(),
+                liar.send(LyingMember.reply(liar, g.originRequestId(), new GetReply(Status.OK, values,
                         Bytes.EMPTY, g.hops() + 1, "", g.cost(), List.of(), 1)));
             }
         });

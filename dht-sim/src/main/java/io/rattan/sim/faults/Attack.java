@@ -20,9 +20,17 @@ public enum Attack {
      * counts, and does not assert, puts that liars' acks took below W.
      */
     FAKE_ACK("fake-ack", Rule.W_COPIES_AT_ACK, PlantedBug.PUT_ACKS_UNATTRIBUTED),
-    /** A get routed through the liar is answered OK with no value (rule 1). */
-    FAKE_EMPTY("fake-empty", Rule.ACKED_PUT_READABLE, null),
-    /** A get routed through the liar is answered OK with a value nobody put (rule 2). */
+    /**
+     * A get routed through the liar is answered OK with no value (rule 1). Defended in part: a gateway takes an empty
+     * answer only from the key's root in its view, a value only from one of its k replicas, and asks the closest node
+     * it knows otherwise ({@code GetAnswerCheck}); a liar that is the key's root still answers empty.
+     */
+    FAKE_EMPTY("fake-empty", Rule.ACKED_PUT_READABLE, PlantedBug.GET_ANSWERS_UNCHECKED, false),
+    /**
+     * A get routed through the liar is answered OK with a value nobody put (rule 2). Not defended where it matters: a
+     * liar that is no replica of the key is set aside as for {@link #FAKE_EMPTY}, but a replica's value cannot be told
+     * from a forged one (unowned values are not signed by their putter).
+     */
     FORGED_VALUE("forged-value", Rule.NEVER_PUT, null),
     /**
      * A put routed through the liar is raced: the liar first puts the same bytes under the same key with a binding of
@@ -89,16 +97,30 @@ public enum Attack {
     private final String flag;
     private final Rule caughtBy;
     private final PlantedBug defenceOff;
+    private final boolean defenceComplete;
 
     Attack(String flag, Rule caughtBy, PlantedBug defenceOff) {
+        this(flag, caughtBy, defenceOff, defenceOff != null);
+    }
+
+    Attack(String flag, Rule caughtBy, PlantedBug defenceOff, boolean defenceComplete) {
         this.flag = flag;
         this.caughtBy = caughtBy;
         this.defenceOff = defenceOff;
+        this.defenceComplete = defenceComplete;
     }
 
     /** The planted bug that turns this attack's defence off, or null while it has none (it succeeds today). */
     public PlantedBug defenceOff() {
         return defenceOff;
+    }
+
+    /**
+     * Whether the defence stops the attack where no fault is in force; false for one that only makes it far rarer (a
+     * liar among the key's replicas may still succeed: docs/security.md).
+     */
+    public boolean defenceComplete() {
+        return defenceComplete;
     }
 
     /** As the command line spells it. */

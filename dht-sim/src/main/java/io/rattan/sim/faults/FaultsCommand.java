@@ -60,8 +60,10 @@ public final class FaultsCommand implements Callable<Integer> {
             + "raw-secrets (with --liars F --attacks secret-harvest), repair-scans-unbounded (with "
             + "--liars F --attacks repair-flood), put-acks-unattributed (with --liars F --attacks fake-ack), "
             + "remove-acks-unattributed (with --liars F --attacks fake-remove), bindings-first-come (with "
-            + "--liars F --attacks binding-race), origins-unchecked (with --liars F --attacks forged-origin) or "
-            + "clock-three-hosts (with --liars F --attacks clock-lie) "
+            + "--liars F --attacks binding-race), origins-unchecked (with --liars F --attacks forged-origin), "
+            + "origins-unmetered (with --liars F --attacks peer-flood), ids-per-host-unbounded (with --liars F "
+            + "--attacks slot-capture), clock-three-hosts (with --liars F --attacks clock-lie) or "
+            + "get-answers-unchecked (with --liars F --attacks fake-empty) "
             + "(default: none).")
     String bug = "none";
 

@@ -45,7 +45,12 @@ public enum PlantedBug {
      */
     IDS_PER_HOST_UNBOUNDED(PlantedBugs.NONE, Rule.SLOTS_CAPTURED),
     /** Issue 39's, with liars that lie about the time only: the first three hosts heard correct a clock. */
-    CLOCK_THREE_HOSTS(PlantedBugs.of(Bug.CLOCK_THREE_HOSTS), Rule.CLOCK_STEERED);
+    CLOCK_THREE_HOSTS(PlantedBugs.of(Bug.CLOCK_THREE_HOSTS), Rule.CLOCK_STEERED),
+    /**
+     * Issue 39's, with liars that answer gets empty: a gateway takes a get's answer from any node that names the
+     * request, though its view says the node is no replica of the key.
+     */
+    GET_ANSWERS_UNCHECKED(PlantedBugs.of(Bug.GET_ANSWERS_UNCHECKED), Rule.ACKED_PUT_READABLE);
 
     private final PlantedBugs switches;
     private final Rule caughtBy;

@@ -1,0 +1,47 @@
+package io.rattan.core.node;
+
+import io.rattan.api.Id;
+import io.rattan.core.net.Contact;
+import io.rattan.core.msg.ClientMessages.ClientGet;
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.RequestMessages.GetReply;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Whether a routed get's answer came from a node that could have given it (issue 39, item 1, gets). An honest node
+ * answers a get only as one of the key's k replicas in its own view ({@link GetAnswers#answers}), and with no value
+ * only as its root, unless the get is a quorum get or the replica holds nothing it returns (tombstones, a page past
+ * the last value, values a filter drops). So a gateway that knows k usable nodes closer to the key than the sender of
+ * an answer with values (itself among them), or one closer than the sender of an empty answer, knows the sender
+ * answered out of turn: a node on the path that lies (a value nobody put, an empty answer), or one whose view lags
+ * this one's, or a replica with nothing to return. Either way the gateway asks the closest node it knows instead. What
+ * passes: a node really among the k closest with a value, the key's root with none; and a gateway far from the key,
+ * which knows few nodes near it, can tell less.
+ */
+final class GetAnswerCheck {
+
+    private GetAnswerCheck() {
+    }
+
+    /**
+     * The node to ask instead when {@code answer}, from {@code sender}, cannot have come from a replica (or, empty, from
+     * the root) of {@code get}'s key in the view of {@code self}, a gateway with {@code members}' view; null when it may
+     * have, or comes from this node, or is no get's answer.
+     */
+    static Contact askInstead(Membership members, Contact self, ClientGet get, Contact sender, Message answer,
+                              int replicas) {
+        if (sender == null || sender.id().equals(self.id()) || !(answer instanceof GetReply reply)) {
+            return null;
+        }
+        Id key = get.key();
+        List<Contact> closer = members.usableNeighbours(c -> !c.id().equals(sender.id())
+                && c.id().isCloserTo(key, sender.id()));
+        int known = closer.size() + (self.id().isCloserTo(key, sender.id()) ? 1 : 0);
+        boolean rootOnly = reply.values().isEmpty() && !get.options().quorum();
+        if (closer.isEmpty() || known < (rootOnly ? 1 : replicas)) {
+            return null;
+        }
+        return closer.stream().min(Comparator.comparing(c -> c.id().distanceTo(key))).orElseThrow();
+    }
+}

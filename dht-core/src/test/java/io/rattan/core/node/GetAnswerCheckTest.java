@@ -1,0 +1,98 @@
+package io.rattan.core.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rattan.api.Address;
+import io.rattan.api.Bytes;
+import io.rattan.api.GetOptions;
+import io.rattan.api.Id;
+import io.rattan.api.Status;
+import io.rattan.core.msg.ClientMessages.ClientGet;
+import io.rattan.core.msg.Message;
+import io.rattan.core.msg.RequestMessages.ErrorReply;
+import io.rattan.core.msg.RequestMessages.GetReply;
+import io.rattan.core.msg.RequestMessages.ValueEntry;
+import io.rattan.core.net.Contact;
+import io.rattan.core.virtual.VirtualScheduler;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Which get answers a gateway takes (issue 39, item 1, gets). The gateway sits at 0x50… and knows 0x20… to 0x80…;
+ * k = 4. Key 0x72…: its root is 0x70…, then 0x80…, 0x60… and the gateway itself, then 0x40… and 0x30….
+ */
+class GetAnswerCheckTest {
+
+    private static final Id KEY = Id.fromHex("72" + "0".repeat(38));
+    private static final int K = 4;
+
+    private Membership members;
+    private Contact self;
+
+    private static Contact contact(String leadingHex, int host) {
+        return new Contact(Id.fromHex(leadingHex + "0".repeat(37) + "1"), new Address("10.0.0." + host, 4000));
+    }
+
+    @BeforeEach
+    void buildGateway() {
+        VirtualScheduler scheduler = new VirtualScheduler(1_700_000_000_000L);
+        self = contact("50", 1);
+        NodeConfig config = NodeConfig.defaults().withLeafSetHalf(3).withReplicas(K, 2);
+        members = HandBuiltNode.of(self, config, scheduler, NodeListener.NONE, (to, e) -> { }).members();
+        int host = 2;
+        for (String hex : List.of("40", "30", "20", "60", "70", "80")) {
+            members.heard(contact(hex, host++));
+        }
+    }
+
+    private Contact askInstead(String senderHex, GetOptions options, Message answer) {
+        return GetAnswerCheck.askInstead(members, self, ClientGet.of(KEY, options),
+                senderHex == null ? self : contact(senderHex, 9), answer, K);
+    }
+
+    private static GetReply empty() {
+        return new GetReply(Status.OK, List.of(), Bytes.EMPTY, 1, "");
+    }
+
+    private static GetReply value() {
+        return new GetReply(Status.OK, List.of(new ValueEntry(Bytes.utf8("v"), 60_000)), Bytes.EMPTY, 1, "");
+    }
+
+    @Test
+    void anEmptyAnswerCountsOnlyFromTheRootInThisView() {
+        assertThat(askInstead("70", GetOptions.defaults(), empty())).isNull();
+        assertThat(askInstead("80", GetOptions.defaults(), empty())).as("a replica, but not the root")
+                .isEqualTo(contact("70", 6));
+        assertThat(askInstead("30", GetOptions.defaults(), empty())).isEqualTo(contact("70", 6));
+    }
+
+    @Test
+    void anAnswerWithValuesCountsFromAnyOfTheKReplicasInThisView() {
+        assertThat(askInstead("80", GetOptions.defaults(), value())).isNull();
+        assertThat(askInstead("60", GetOptions.defaults(), value())).as("third closest of those known").isNull();
+        assertThat(askInstead("40", GetOptions.defaults(), value())).as("0x70, 0x80, 0x60 and this node are closer")
+                .isEqualTo(contact("70", 6));
+    }
+
+    @Test
+    void aQuorumGetsEmptyAnswerCountsFromAnyReplicaAsItsValuesDo() {
+        GetOptions quorum = GetOptions.defaults().withQuorum(2);
+        assertThat(askInstead("80", quorum, empty())).isNull();
+        assertThat(askInstead("30", quorum, empty())).isEqualTo(contact("70", 6));
+    }
+
+    @Test
+    void thisNodesOwnAnswersAndErrorsAreNotJudged() {
+        assertThat(askInstead(null, GetOptions.defaults(), empty())).isNull();
+        assertThat(askInstead("30", GetOptions.defaults(), new ErrorReply(Status.UNAVAILABLE, "busy"))).isNull();
+    }
+
+    @Test
+    void aSenderNoCloserNodeIsKnownThanCountsWhateverItAnswers() {
+        Id farKey = Id.fromHex("f" + "0".repeat(39));
+        // 0x20… is the closest node known to 0xf0… (0x30… away, past zero): this gateway knows none nearer to tell.
+        assertThat(GetAnswerCheck.askInstead(members, self, ClientGet.of(farKey), contact("20", 9), empty(), K))
+                .isNull();
+    }
+}
