@@ -222,21 +222,20 @@ final class ClientRequests {
     /** As above, for a request that arrived at {@code started} ({@link ClockWait} held it): its timeout runs from then. */
     private void start(Message request, Contact via, boolean askHolders, Consumer<Message> reply, Set<Id> tried,
                        long started) {
-        start(request, via, askHolders, reply, tried, started, true);
+        start(request, via, askHolders, reply, tried, started, null);
     }
 
     /**
-     * As above; {@code checkAnswer}: a get's answer from a node that this gateway's view says is no replica of its key
-     * (empty: not its root) is set aside and the closest node this gateway knows asked instead, once
-     * ({@link GetAnswerCheck}), the first deadline kept.
+     * As above. A get's first answer is checked ({@link #checkedAnswer}); {@code setAside}, for its second ask, is the
+     * first answer, which stands if no other comes by the first deadline (its node may be honest, the one asked down).
      */
     private void start(Message request, Contact via, boolean askHolders, Consumer<Message> reply, Set<Id> tried,
-                       long started, boolean checkAnswer) {
+                       long started, Envelope setAside) {
         long id = ctx.outbox().nextRequestId();
         MessageType op = request.type();
         Routed routed = routedFrom(request, id, askHolders);
         long timeout = nanos(ctx.config().requestTimeoutMillis());
-        Runnable timedOut = () -> {
+        Runnable timedOut = setAside != null ? () -> answered(request, started, setAside, reply) : () -> {
             ctx.listener().clientRequestDone(op, Status.TIMEOUT, ctx.now() - started, 0);
             reply.accept(new ErrorReply(ctx.stopped() ? Status.UNAVAILABLE : Status.TIMEOUT,
                     "no answer within " + ctx.config().requestTimeoutMillis() + " ms"));
@@ -255,7 +254,7 @@ final class ClientRequests {
                     () -> sendByRandomHop(r)).start(id);
         } else {
             ctx.outbox().expect(id, started, started + timeout - ctx.now(), true, ReplyHandler.of(
-                    e -> checkedAnswer(request, askHolders, reply, started, checkAnswer, e), timedOut, shed));
+                    e -> checkedAnswer(request, askHolders, reply, started, setAside, e), timedOut, shed));
         }
         if (via != null) {
             router.forward(routed, via, tried);
@@ -272,22 +271,22 @@ final class ClientRequests {
     }
 
     /**
-     * Passes a routed request's answer on, but for a get's that {@link GetAnswerCheck} sets aside ({@code check}):
-     * then the closest node this gateway knows is asked instead.
+     * Passes a routed request's answer on, but for a get's first answer that {@link GetAnswerCheck} sets aside: then
+     * the closest node this gateway knows is asked instead, once, the first deadline kept.
      */
     private void checkedAnswer(Message request, boolean askHolders, Consumer<Message> reply, long started,
-                               boolean check, Envelope e) {
-        Contact instead = check && request instanceof ClientGet g && !bugs.getAnswersUnchecked()
+                               Envelope setAside, Envelope e) {
+        Contact instead = setAside == null && request instanceof ClientGet g && !bugs.getAnswersUnchecked()
                 ? GetAnswerCheck.askInstead(members, ctx.self(), g, e.sender(), e.body(), ctx.config().replicas())
                 : null;
         if (instead == null) {
-            answered(request, started, e, reply);
+            answered(request, started, setAside == null ? e : GetAnswerCheck.afterSecondAsk(e), reply);
             return;
         }
-        log.debug("{} sets aside {}'s answer to a get of {}, no replica's (or root's) in this view; asks {}",
-                ctx.tag(), e.sender(), ((ClientGet) request).key().shortHex(), instead);
+        log.debug("{} sets aside {}'s answer to a get, no replica's (or root's) in this view; asks {}", ctx.tag(),
+                e.sender(), instead);
         ctx.listener().getAnswerSetAside();
-        start(request, instead, askHolders, reply, new HashSet<>(), started, false);
+        start(request, instead, askHolders, reply, new HashSet<>(), started, e);
     }
 
     /**

@@ -3,6 +3,7 @@ package io.rattan.core.node;
 import io.rattan.api.Id;
 import io.rattan.core.net.Contact;
 import io.rattan.core.msg.ClientMessages.ClientGet;
+import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.RequestMessages.GetReply;
 import java.util.Comparator;
@@ -25,9 +26,10 @@ final class GetAnswerCheck {
     }
 
     /**
-     * The node to ask instead when {@code answer}, from {@code sender}, cannot have come from a replica (or, empty, from
-     * the root) of {@code get}'s key in the view of {@code self}, a gateway with {@code members}' view; null when it may
-     * have, or comes from this node, or is no get's answer.
+     * The node to ask instead when {@code answer}, from {@code sender}, cannot have come from a replica (or, empty,
+     * from the root) of {@code get}'s key in the view of {@code self}, a gateway with {@code members}' view; null when
+     * it may have, or comes from this node, or is no get's answer, or no other node known is closer (this gateway is
+     * closest: such a get was served here, unless it was a copy another node started).
      */
     static Contact askInstead(Membership members, Contact self, ClientGet get, Contact sender, Message answer,
                               int replicas) {
@@ -42,6 +44,20 @@ final class GetAnswerCheck {
         if (closer.isEmpty() || known < (rootOnly ? 1 : replicas)) {
             return null;
         }
-        return closer.stream().min(Comparator.comparing(c -> c.id().distanceTo(key))).orElseThrow();
+        Comparator<Contact> nearer = (a, b) -> a.id().isCloserTo(key, b.id()) ? -1
+                : b.id().isCloserTo(key, a.id()) ? 1 : 0;
+        return closer.stream().min(nearer).orElseThrow();
+    }
+
+    /**
+     * The answer to a second ask, counting the first answer's exchange as one more hop: a one-hop get's target whose
+     * answer was set aside did not answer the key itself, and its image must not learn that it did.
+     */
+    static Envelope afterSecondAsk(Envelope e) {
+        if (!(e.body() instanceof GetReply g)) {
+            return e;
+        }
+        return new Envelope(e.sender(), e.requestId(), new GetReply(g.status(), g.values(), g.placemark(), g.hops() + 1,
+                g.detail(), g.cost(), g.holders(), g.replicasRead()));
     }
 }

@@ -8,6 +8,7 @@ import io.rattan.api.GetOptions;
 import io.rattan.api.Id;
 import io.rattan.api.Status;
 import io.rattan.core.msg.ClientMessages.ClientGet;
+import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.RequestMessages.ErrorReply;
 import io.rattan.core.msg.RequestMessages.GetReply;
@@ -80,6 +81,23 @@ class GetAnswerCheckTest {
         GetOptions quorum = GetOptions.defaults().withQuorum(2);
         assertThat(askInstead("80", quorum, empty())).isNull();
         assertThat(askInstead("30", quorum, empty())).isEqualTo(contact("70", 6));
+    }
+
+    @Test
+    void aSuspectCloserNodeDoesNotCount() {
+        members.peerTimedOut(contact("70", 6));
+        assertThat(askInstead("80", GetOptions.defaults(), empty())).as("the root in this view, 0x70… suspected")
+                .isNull();
+        assertThat(askInstead("60", GetOptions.defaults(), empty())).isEqualTo(contact("80", 7));
+    }
+
+    @Test
+    void theSecondAsksAnswerCountsTheFirstExchangeAsAHop() {
+        Envelope second = GetAnswerCheck.afterSecondAsk(new Envelope(contact("70", 6), 5, value()));
+        assertThat(((GetReply) second.body()).hops()).isEqualTo(2);
+        assertThat(((GetReply) second.body()).values()).isEqualTo(value().values());
+        Envelope error = new Envelope(contact("70", 6), 5, new ErrorReply(Status.TIMEOUT, "late"));
+        assertThat(GetAnswerCheck.afterSecondAsk(error)).isSameAs(error);
     }
 
     @Test

@@ -13,9 +13,9 @@ import org.junit.jupiter.api.Test;
  * Liars in the fault simulator (issue 39): two of 20 nodes run one attack each, with no fault injected, so that only
  * the lies can break a rule. An attack with a complete defence must never break its rule, one with a partial defence
  * ({@link Attack#defenceComplete}: a liar among the key's replicas may still succeed) at most a tenth as often as with
- * it planted off, and each at least five times with the defence planted off ({@link Attack#defenceOff}). One without a defence (replies and acknowledgements are not
- * attributed to the node that was asked: docs/security.md) must show as its rule. The same seed without liars must
- * break nothing. When a defence lands, its attack names the bug that plants it off.
+ * it planted off, and each at least five times with the defence planted off ({@link Attack#defenceOff}). One
+ * without a defence (a forged value from one of the key's replicas: docs/security.md) must show as its rule. The
+ * same seed without liars must break nothing. When a defence lands, its attack names the bug that plants it off.
  */
 class LiarsFaultTest {
 
