@@ -9,7 +9,10 @@ import io.rattan.core.msg.Message;
 import io.rattan.core.msg.RequestMessages.ErrorReply;
 import io.rattan.core.msg.RequestMessages.GetReply;
 import io.rattan.core.net.Contact;
+import io.rattan.core.testing.PlantedBugs;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs iterative gets as their gateway: asks the closest known candidates itself, p at a time, each with the
@@ -24,18 +27,31 @@ import java.util.List;
  * and a healthy cluster would answer 503. Why not wait out every late question instead: the late answers teach the
  * gateway long RTOs for slow nodes and steer lookups toward the nodes they name, which costs the tail
  * (docs/history.md, "Iterative gets ask the closest once more").
+ *
+ * <p>An answer is taken only from a node that may give it ({@link GetAnswerCheck}, issue 39, item 1): one with values
+ * only from a node of which this gateway knows fewer than k usable nodes closer to the key, an empty one only from one
+ * it knows none closer. Any other is set aside, the closest node known is offered to the lookup, and the lookup goes
+ * on; the first answer set aside stands if no node that may answer does before the lookup runs out.
  */
 final class IterativeGateway {
+
+    private static final Logger log = LoggerFactory.getLogger(IterativeGateway.class);
 
     /** An iterative get's p when the client does not say; the OpenDHT study's value. */
     static final int PARALLELISM_DEFAULT = 3;
 
     private final NodeContext ctx;
     private final Membership members;
+    private final PlantedBugs bugs;
 
-    IterativeGateway(NodeContext ctx, Membership members) {
+    IterativeGateway(NodeContext ctx, Membership members, PlantedBugs bugs) {
         this.ctx = ctx;
         this.members = members;
+        this.bugs = bugs;
+    }
+
+    /** One iterative get in progress: the client's request, the question asked, its request id and its lookup. */
+    private record Run(ClientGet client, IterativeGet q, long id, IterativeLookup lookup) {
     }
 
     /** Starts {@code g}; its answer (or failure) completes the client request {@code id} registered in the outbox. */
@@ -43,56 +59,78 @@ final class IterativeGateway {
         int p = g.options().parallelism() == 0 ? PARALLELISM_DEFAULT : g.options().parallelism();
         IterativeLookup lookup = new IterativeLookup(g.key(), ctx.self().id(), p);
         lookup.offer(members.closerNeighbours(g.key(), GetAnswers.ITERATIVE_CANDIDATES), 1);
-        pump(lookup, new IterativeGet(g.key(), g.maxValues(), g.placemark(), g.wantHolders(), g.options().filter()),
-                id);
+        pump(new Run(g, new IterativeGet(g.key(), g.maxValues(), g.placemark(), g.wantHolders(),
+                g.options().filter()), id, lookup));
     }
 
-    private void pump(IterativeLookup lookup, IterativeGet q, long id) {
+    private void pump(Run run) {
+        IterativeLookup lookup = run.lookup();
         Contact c;
         while ((c = lookup.next()) != null) {
-            ask(lookup, q, id, c, members.rtoNanos(c.id()));
+            ask(run, c, members.rtoNanos(c.id()));
         }
-        if (!lookup.finished() && lookup.exhausted()) {
-            List<Contact> again = lookup.askAgain();
-            if (!again.isEmpty()) {
-                long timeout = NodeContext.nanos(ctx.config().requestTimeoutMillis());
-                again.forEach(asked -> ask(lookup, q, id, asked, timeout));
-                return;
-            }
+        if (lookup.finished() || !lookup.exhausted()) {
+            return;
+        }
+        if (lookup.setAside() != null) {
+            // Nobody closer answered in time: the node whose answer was set aside may be honest and the others down.
             lookup.finish();
-            complete(id, new ErrorReply(Status.UNAVAILABLE, "iterative get: no candidate near the key answered"));
+            complete(run.id(), lookup.setAside().withCost(lookup.cost()));
+            return;
         }
+        List<Contact> again = lookup.askAgain();
+        if (!again.isEmpty()) {
+            long timeout = NodeContext.nanos(ctx.config().requestTimeoutMillis());
+            again.forEach(asked -> ask(run, asked, timeout));
+            return;
+        }
+        lookup.finish();
+        complete(run.id(), new ErrorReply(Status.UNAVAILABLE, "iterative get: no candidate near the key answered"));
     }
 
-    private void ask(IterativeLookup lookup, IterativeGet q, long id, Contact asked, long timeoutNanos) {
-        lookup.spent(ctx.outbox().sizeOf(ctx.self(), q));
-        ctx.outbox().request(asked, q, timeoutNanos, ReplyHandler.of(
-                e -> answered(lookup, q, id, asked, e),
+    private void ask(Run run, Contact asked, long timeoutNanos) {
+        IterativeLookup lookup = run.lookup();
+        lookup.spent(ctx.outbox().sizeOf(ctx.self(), run.q()));
+        ctx.outbox().request(asked, run.q(), timeoutNanos, ReplyHandler.of(
+                e -> answered(run, asked, e),
                 () -> {
                     if (ctx.stopped() || lookup.finished()) {
                         return;
                     }
                     members.peerTimedOut(asked);
                     lookup.failed(asked);
-                    pump(lookup, q, id);
+                    pump(run);
                 }));
     }
 
-    private void answered(IterativeLookup lookup, IterativeGet q, long id, Contact asked, Envelope e) {
+    private void answered(Run run, Contact asked, Envelope e) {
+        IterativeLookup lookup = run.lookup();
         lookup.answered(asked);
         lookup.spent(ctx.outbox().sizeOf(asked, e.body()));
         if (lookup.finished()) {
             return;
         }
         IterativeGetReply r = (IterativeGetReply) e.body();
-        if (r.answered()) {
-            lookup.finish();
-            complete(id, new GetReply(r.status(), r.values(), r.placemark(), lookup.depth(asked), "", lookup.cost(),
-                    q.wantHolders() ? r.contacts() : List.of()));
-            return;
+        if (!r.answered()) {
+            lookup.offer(r.contacts(), lookup.depth(asked) + 1);
+        } else {
+            GetReply answer = new GetReply(r.status(), r.values(), r.placemark(), lookup.depth(asked), "",
+                    lookup.cost(), run.q().wantHolders() ? r.contacts() : List.of());
+            Contact instead = bugs.getAnswersUnchecked() ? null
+                    : GetAnswerCheck.askInstead(members, ctx.self(), run.client(), asked, answer,
+                            ctx.config().replicas());
+            if (instead == null) {
+                lookup.finish();
+                complete(run.id(), answer);
+                return;
+            }
+            log.debug("{} sets aside {}'s answer to an iterative get, no replica's (or root's) in this view; asks {}",
+                    ctx.tag(), asked, instead);
+            ctx.listener().getAnswerSetAside();
+            lookup.setAside(answer);
+            lookup.offer(List.of(instead), lookup.depth(asked));
         }
-        lookup.offer(r.contacts(), lookup.depth(asked) + 1);
-        pump(lookup, q, id);
+        pump(run);
     }
 
     private void complete(long id, Message reply) {

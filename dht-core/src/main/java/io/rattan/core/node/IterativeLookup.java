@@ -2,6 +2,7 @@ package io.rattan.core.node;
 
 import io.rattan.api.Cost;
 import io.rattan.api.Id;
+import io.rattan.core.msg.RequestMessages.GetReply;
 import io.rattan.core.net.Contact;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -45,6 +46,7 @@ final class IterativeLookup {
     private boolean askedAgain;
     private boolean finished;
     private Cost cost = Cost.ZERO;
+    private GetReply setAside;
 
     IterativeLookup(Id key, Id self, int parallelism) {
         if (parallelism < 1) {
@@ -171,6 +173,18 @@ final class IterativeLookup {
             }
         }
         return true;
+    }
+
+    /** Keeps {@code answer}, one the gateway set aside, unless an earlier one is kept: it stands if no other comes. */
+    void setAside(GetReply answer) {
+        if (setAside == null) {
+            setAside = answer;
+        }
+    }
+
+    /** The first answer set aside, or null. */
+    GetReply setAside() {
+        return setAside;
     }
 
     void finish() {
