@@ -130,7 +130,7 @@ final class AckedPutReadableCheck {
             why = "; " + diagnosis.classify(p.hash, p.key, p.ackNanos, p.holdersAtAck, p.lostAt, g.startNanos(),
                     answerer, stores.holders(p, true));
         }
-        tally.violation(clock ? Rule.ACKED_PUT_READABLE_CLOCK : Rule.ACKED_PUT_READABLE, p.name() + " acknowledged at "
+        tally.violation(clock ? Rule.ACKED_PUT_READABLE_CLOCK : Rule.ACKED_PUT_READABLE, p.key, g.gateway(), p.name() + " acknowledged at "
                 + seconds(p.ackNanos) + " s missing from a get started at " + seconds(g.startNanos())
                 + " s; copies on nodes " + stores.holders(p, false) + " (alive: " + stores.holders(p, true) + ")"
                 + why);

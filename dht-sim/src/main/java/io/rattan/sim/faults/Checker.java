@@ -153,7 +153,7 @@ final class Checker {
             if (p.droppedByLiar || p.overLiarsShare(liars, reply)) {
                 tally.countDeniedByLiars();
             } else {
-                liveness(p.startNanos, "put of " + p.name() + ": " + reply);
+                liveness(p.startNanos, p.key, "put of " + p.name() + ": " + reply);
             }
             return;
         }
@@ -171,7 +171,7 @@ final class Checker {
                 p.ackedOnLiarsWord = true;
                 tally.countAckedOnLiarsWord();
             } else {
-                tally.violation(Rule.W_COPIES_AT_ACK, p.name() + " acknowledged (" + r.replicas() + " acks reported)"
+                tally.violation(Rule.W_COPIES_AT_ACK, p.key, p.name() + " acknowledged (" + r.replicas() + " acks reported)"
                         + " with " + copies + (fsync ? " synced" : "") + " copies held; destroyed by disk faults on "
                         + p.lostAt + " (whole disks " + p.diskLostAt + "); W = " + writeQuorum);
             }
@@ -196,7 +196,7 @@ final class Checker {
         boolean powerLoss = p.diskLostAt.size() < p.lostAt.size();
         tally.countLoss(powerLoss);
         if (fsync && p.diskLostAt.size() < writeQuorum && (powerLoss || !p.ackedOnLiarsWord)) {
-            tally.violation(Rule.LOST_UNDER_FSYNC, p.name() + " acknowledged at " + p.ackNanos / 1e9 + " s lost: "
+            tally.violation(Rule.LOST_UNDER_FSYNC, p.key, p.name() + " acknowledged at " + p.ackNanos / 1e9 + " s lost: "
                     + "copies destroyed on " + p.lostAt + ", whole disks only on " + p.diskLostAt + "; W = "
                     + writeQuorum);
         }
@@ -283,12 +283,12 @@ final class Checker {
                 p.removeUndone = true;
                 tally.countRemoveOnLiarsWord();
             } else if (p.tombstoneAt.isEmpty()) {
-                tally.violation(Rule.REMOVE_ACK_NO_TOMBSTONE, "remove of " + p.name() + " acknowledged with no "
+                tally.violation(Rule.REMOVE_ACK_NO_TOMBSTONE, p.key, "remove of " + p.name() + " acknowledged with no "
                         + "node holding its tombstone" + (p.liarRemoveAckers == null ? ""
                         : "; liars that acked it: " + p.liarRemoveAckers));
             }
         } else if (reply instanceof RemoveReply r && r.status() == Status.FORBIDDEN) {
-            tally.violation(Rule.REMOVE_REFUSED_TO_PUTTER, "remove of " + p.name() + " with its own secret refused: "
+            tally.violation(Rule.REMOVE_REFUSED_TO_PUTTER, p.key, "remove of " + p.name() + " with its own secret refused: "
                     + r.detail());
         } else if (p.removeDroppedByLiar || (p.racedByLiar || p.liarAckers != null)
                 && stores.heldForItsPutter(p, liars) < writeQuorum) {
@@ -296,7 +296,7 @@ final class Checker {
             // binding (it raced the put with its own, or acked a copy it never stored): W tombstones cannot be had.
             tally.countDeniedByLiars();
         } else {
-            liveness(startNanos, "remove of " + p.name() + ": " + reply);
+            liveness(startNanos, p.key, "remove of " + p.name() + ": " + reply);
         }
     }
 
@@ -325,7 +325,7 @@ final class Checker {
      */
     boolean getDone(GetRecord g, Message reply) {
         if (!(reply instanceof GetReply r) || r.status() != Status.OK) {
-            liveness(g.startNanos(), "get of " + g.key().shortHex() + ": " + reply);
+            liveness(g.startNanos(), g.key(), "get of " + g.key().shortHex() + ": " + reply);
             return false;
         }
         pageValues(g, r);
@@ -344,7 +344,7 @@ final class Checker {
             g.returned().add(hash);
             PutRecord p = puts.byHash(hash);
             if (p == null || !p.key.equals(g.key())) {
-                tally.violation(Rule.NEVER_PUT, "get of " + g.key().shortHex() + " returned " + v.value().length()
+                tally.violation(Rule.NEVER_PUT, g.key(), g.gateway(), "get of " + g.key().shortHex() + " returned " + v.value().length()
                         + " bytes nobody put under it");
                 continue;
             }
@@ -360,7 +360,7 @@ final class Checker {
      */
     boolean finalPage(GetRecord g, Message reply) {
         if (!(reply instanceof GetReply r) || r.status() != Status.OK) {
-            tally.violation(Rule.FINAL_READ, "key " + g.key().shortHex() + " unreadable: " + reply);
+            tally.violation(Rule.FINAL_READ, g.key(), g.gateway(), "key " + g.key().shortHex() + " unreadable: " + reply);
             return false;
         }
         pageValues(g, r);
@@ -377,7 +377,7 @@ final class Checker {
             if (p.clockTainted || p.stampedEarly) {
                 tally.countFinalMissAfterClockFault();
             } else {
-                tally.violation(Rule.FINAL_READ, p.name() + " acknowledged at " + p.ackNanos / 1e9 + " s missing from "
+                tally.violation(Rule.FINAL_READ, g.key(), g.gateway(), p.name() + " acknowledged at " + p.ackNanos / 1e9 + " s missing from "
                         + "the final read; live copies on " + stores.holders(p, true) + " of the key's replicas "
                         + diagnosis.trueReplicas(p.key));
             }
@@ -387,7 +387,7 @@ final class Checker {
 
     /** Rule 6: value {@code p} is not back on every one of its key's k replicas by the bound. */
     void copiesNotBack(PutRecord p, List<Integer> replicas, List<Integer> holders) {
-        tally.violation(Rule.COPIES_NOT_BACK, p.name() + " on " + holders + " of its replicas " + replicas);
+        tally.violation(Rule.COPIES_NOT_BACK, p.key, p.name() + " on " + holders + " of its replicas " + replicas);
     }
 
     /** The value hashes node {@code index}'s store holds, before a disk fault. */
@@ -409,9 +409,9 @@ final class Checker {
     }
 
     /** Rule 4: an operation that started once the world had settled after the faults must succeed. */
-    private void liveness(long startNanos, String detail) {
+    private void liveness(long startNanos, Id key, String detail) {
         if (startNanos >= livenessFromNanos) {
-            tally.violation(Rule.LIVENESS, detail);
+            tally.violation(Rule.LIVENESS, key, detail);
         }
     }
 

@@ -1,9 +1,11 @@
 package io.rattan.sim.faults;
 
+import io.rattan.api.Id;
 import io.rattan.core.virtual.VirtualScheduler;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.function.BiPredicate;
 import java.util.function.Supplier;
 
 /**
@@ -12,6 +14,11 @@ import java.util.function.Supplier;
  * time, a copy in flight), acknowledged puts lost to disk faults, puts acknowledged while a disk fault had destroyed
  * copies, acknowledged removes whose every tombstone disk faults destroyed, removed values a replica not yet told returned, values served late by clocks off by more than S. Touched
  * only from the world's thread.
+ *
+ * <p>With liars, each violation of a key is also counted apart when one of the key's true k replicas, or the gateway
+ * of the get that found it, is an attacker's node: what a node among a key's k closest can still do, and what a
+ * client's own gateway can, are the defences' stated limits (docs/security.md), so the rest are what the defences
+ * must hold at 0.
  */
 final class CheckerTally {
 
@@ -21,6 +28,8 @@ final class CheckerTally {
     private final VirtualScheduler scheduler;
     private final Supplier<String> faultsInForce;
     private final EnumMap<Rule, Integer> counts = new EnumMap<>(Rule.class);
+    private final EnumMap<Rule, Long> withinLimits = new EnumMap<>(Rule.class);
+    private BiPredicate<Id, Integer> attackerHolds = (key, gateway) -> false;
     private final List<Violation> kept = new ArrayList<>();
     private final EnumMap<Excuse, Long> excused = new EnumMap<>(Excuse.class);
     private long lostToPowerLoss;
@@ -52,6 +61,35 @@ final class CheckerTally {
         if (counts.merge(rule, 1, Integer::sum) <= VIOLATIONS_KEPT) {
             kept.add(new Violation(rule, scheduler.nanoTime() / 1e9, detail, faultsInForce.get()));
         }
+    }
+
+    /** As {@link #violation(Rule, String)}, of {@code key}: counted apart too if an attacker's node replicates it. */
+    void violation(Rule rule, Id key, String detail) {
+        violation(rule, key, -1, detail);
+    }
+
+    /**
+     * As {@link #violation(Rule, Id, String)}, found by a get through node {@code gateway}: counted apart too if that
+     * is an attacker's node.
+     */
+    void violation(Rule rule, Id key, int gateway, String detail) {
+        violation(rule, detail);
+        if (attackerHolds.test(key, gateway)) {
+            withinLimits.merge(rule, 1L, Long::sum);
+        }
+    }
+
+    /**
+     * Whether one of a key's true k replicas, now, or a get's gateway (-1: none) is an attacker's node (a liar, or a
+     * node on the liars' host).
+     */
+    void attackerHolds(BiPredicate<Id, Integer> test) {
+        this.attackerHolds = test;
+    }
+
+    /** Violations of keys an attacker's node replicated or served when found, by rule (only rules with any). */
+    EnumMap<Rule, Long> withinLimits() {
+        return new EnumMap<>(withinLimits);
     }
 
     void excused(Excuse why) {

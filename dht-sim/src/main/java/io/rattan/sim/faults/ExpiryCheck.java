@@ -53,7 +53,7 @@ final class ExpiryCheck {
         }
         if (accurate) {
             tally.violation(p.clockTainted || p.stampedLate ? Rule.SERVED_PAST_EXPIRY_CLOCK : Rule.SERVED_PAST_EXPIRY,
-                    p.name() + " (ttl " + p.ttlSeconds + " s) served to a get started "
+                    p.key, g.gateway(), p.name() + " (ttl " + p.ttlSeconds + " s) served to a get started "
                     + millis(g.startNanos() - latestTrueExpiry) + " ms after its true expiry; live copies on nodes "
                     + holders + " with clock errors " + offsets(holders) + " ms" + expiryDetail(p, holders, reply,
                     latestTrueExpiry));

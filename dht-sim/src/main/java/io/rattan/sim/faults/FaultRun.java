@@ -4,6 +4,8 @@ import io.rattan.core.node.NodeConfig;
 import io.rattan.core.node.NodeListener;
 import io.rattan.core.virtual.LatencyModel;
 import io.rattan.core.virtual.VirtualWorld;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -120,6 +122,20 @@ public final class FaultRun {
         return liars;
     }
 
+    /**
+     * Tells the checker's tally where the defences' stated limits lie: where an attacker's node (a liar, and with
+     * {@code slot-capture} every node on their host) is one of a key's true k replicas, or a get's gateway.
+     */
+    private static void statedLimits(FaultRunConfig c, List<Integer> drawOrder, Checker checker,
+                                     GetDiagnosis diagnosis) {
+        Set<Integer> attackers = new HashSet<>(drawOrder.subList(0, c.liars().count(c.nodes())));
+        if (c.liars().attacks().contains(Attack.SLOT_CAPTURE)) {
+            attackers.addAll(SlotCapture.onOneHost(c.liars(), drawOrder));
+        }
+        checker.tally().attackerHolds((key, gateway) -> attackers.contains(gateway)
+                || !Collections.disjoint(diagnosis.trueReplicas(key), attackers));
+    }
+
     /** Counts gets of consistency one served by a replica into {@code reads}: all, unsettled, store fault. */
     private static NodeListener readsInto(long[] reads) {
         return new NodeListener() {
@@ -162,6 +178,7 @@ public final class FaultRun {
         Workload workload = new Workload(world, checker, plan.split(), c.seed(), c.bug() == PlantedBug.RAW_SECRETS);
         if (liars != null) {
             liars.checker(checker, workload.firstKeys(Integer.MAX_VALUE));
+            statedLimits(c, drawOrder, checker, diagnosis);
         }
         workload.start(end - DRAIN_NANOS);
         RegisterHistories registers = c.registers() ? registers(c, world, workload, diagnosis, injector.partitions(),
@@ -193,6 +210,6 @@ public final class FaultRun {
                 checker.finalValues(), copies.checked(), copies.lastShortMillis()), workload.ops(), world.escapedExceptions() + workload.gatewayExceptions()
                 + (liars == null ? 0 : liars.failures()), world.writesRefused(),
                 diagnosis.causes(), new FaultRunResult.SecondReads(reads[0], reads[1], reads[2]),
-                judged, watched, LiarNodes.told(liars));
+                judged, watched, LiarNodes.told(liars, checker.tally().withinLimits()));
     }
 }

@@ -33,15 +33,23 @@ public record FaultRunResult(FaultRunConfig config, long traceHash, long events,
                              java.util.Map<String, Integer> rule1Causes, SecondReads oneReads,
                              RegisterHistories.Summary registers, Watches watches, Lies lies) {
 
-    /** The liars' node indexes, and the lies they told by attack (what the lies achieved, the rules count). */
-    public record Lies(List<Integer> liars, Map<Attack, Long> told) {
-        public static final Lies NONE = new Lies(List.of(), Map.of());
+    /**
+     * The liars' node indexes, the lies they told by attack (what the lies achieved, the rules count), and of the
+     * violations, those where an attacker's node (a liar, or a node on the liars' host) was one of the key's true k
+     * replicas when found or the gateway of the get that found it, by rule: the defences' stated limits
+     * (docs/security.md).
+     */
+    public record Lies(List<Integer> liars, Map<Attack, Long> told, Map<Rule, Long> withinLimits) {
+        public static final Lies NONE = new Lies(List.of(), Map.of(), Map.of());
 
         public Lies {
             liars = List.copyOf(liars);
             EnumMap<Attack, Long> byAttack = new EnumMap<>(Attack.class);
             byAttack.putAll(told);
             told = Collections.unmodifiableMap(byAttack);
+            EnumMap<Rule, Long> byRule = new EnumMap<>(Rule.class);
+            byRule.putAll(withinLimits);
+            withinLimits = Collections.unmodifiableMap(byRule);
         }
 
         String line() {
@@ -50,6 +58,10 @@ public record FaultRunResult(FaultRunConfig config, long traceHash, long events,
             }
             StringBuilder b = new StringBuilder(", liars " + liars + " told");
             told.forEach((a, n) -> b.append(' ').append(a.flag()).append(' ').append(n));
+            if (!withinLimits.isEmpty()) {
+                b.append("; where an attacker replicates the key or is the gateway:");
+                withinLimits.forEach((r, n) -> b.append(' ').append(r.name()).append('=').append(n));
+            }
             return b.toString();
         }
     }
@@ -109,6 +121,14 @@ public record FaultRunResult(FaultRunConfig config, long traceHash, long events,
 
     public int count(Rule rule) {
         return violations.getOrDefault(rule, 0);
+    }
+
+    /**
+     * Violations of {@code rule} where no attacker's node replicated the key when found or was the get's gateway (with
+     * liars): what the defences must hold at 0.
+     */
+    public long beyondTheLimits(Rule rule) {
+        return count(rule) - lies.withinLimits().getOrDefault(rule, 0L);
     }
 
     /** The trace hash and event count, as a replay prints them. */

@@ -37,6 +37,9 @@ final class FaultTotals {
     private long watchesReplaced;
     private final EnumMap<Attack, Long> lies = new EnumMap<>(Attack.class);
     private long liars;
+    // With liars: violations where an attacker's node replicated the key or served the get, and all, by rule.
+    private final EnumMap<Rule, Long> withinLimits = new EnumMap<>(Rule.class);
+    private final EnumMap<Rule, Long> withLiars = new EnumMap<>(Rule.class);
 
     FaultTotals() {
         for (Excuse e : Excuse.values()) {
@@ -67,6 +70,10 @@ final class FaultTotals {
         watchesReplaced += r.watches().replaced();
         liars += r.lies().liars().size();
         r.lies().told().forEach((a, n) -> lies.merge(a, n, Long::sum));
+        if (!r.lies().liars().isEmpty()) {
+            r.lies().withinLimits().forEach((rule, n) -> withinLimits.merge(rule, n, Long::sum));
+            r.violations().forEach((rule, n) -> withLiars.merge(rule, (long) n, Long::sum));
+        }
         finalKeys += r.ends().keysRead();
         finalValues += r.ends().valuesChecked();
         copiesChecked += r.ends().copiesChecked();
@@ -74,6 +81,25 @@ final class FaultTotals {
             lastShortMillis = r.ends().lastShortMillis();
             lastShortSeed = r.config().seed();
         }
+    }
+
+    /**
+     * Each broken rule's violations where an attacker's node was one of the key's true k replicas when found, or the
+     * gateway of the get that found it (the defences' stated limits), and the others, which they must hold at 0.
+     */
+    private void printByKeys(PrintStream out) {
+        if (withLiars.values().stream().allMatch(n -> n == 0)) {
+            return;
+        }
+        out.println("violations where an attacker's node (a liar, or a node on the liars' host) replicated the key "
+                + "or was the get's gateway (the stated limits) / the others:");
+        withLiars.forEach((rule, n) -> {
+            long near = withinLimits.getOrDefault(rule, 0L);
+            if (n > 0) {
+                out.printf(Locale.ROOT, "  rule %-3s %-60s %8d / %d%n", rule.number(), rule.description(), near,
+                        n - near);
+            }
+        });
     }
 
     void print(PrintStream out) {
@@ -132,6 +158,7 @@ final class FaultTotals {
             out.println("liars: " + liars + " over all seeds; lies told, and the rule each breaks when it works:");
             lies.forEach((a, n) -> out.printf(Locale.ROOT, "  %-14s %8d  (rule %s: %s)%n", a.flag(), n,
                     a.caughtBy().number(), a.caughtBy().description()));
+            printByKeys(out);
         }
     }
 }

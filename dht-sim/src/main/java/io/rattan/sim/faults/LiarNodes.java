@@ -158,10 +158,13 @@ final class LiarNodes implements VirtualNetwork.Interception {
         return failures;
     }
 
-    /** The liars of a run and the lies they told, by attack (every attack of the run present); none for null. */
-    static FaultRunResult.Lies told(LiarNodes liars) {
+    /**
+     * The liars of a run, the lies they told, by attack (every attack of the run present), and the violations where
+     * an attacker's node replicated the key or served the get; none for null.
+     */
+    static FaultRunResult.Lies told(LiarNodes liars, Map<Rule, Long> withinLimits) {
         return liars == null ? FaultRunResult.Lies.NONE
-                : new FaultRunResult.Lies(liars.indexes, liars.lies);
+                : new FaultRunResult.Lies(liars.indexes, liars.lies, withinLimits);
     }
 
     @Override

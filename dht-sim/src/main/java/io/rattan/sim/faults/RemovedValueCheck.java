@@ -100,7 +100,7 @@ final class RemovedValueCheck {
             tally.countRemovedReturnedUntold(youngest);
             return;
         }
-        tally.violation(Rule.REMOVED_RETURNED, p.name() + " returned by a get started "
+        tally.violation(Rule.REMOVED_RETURNED, p.key, g.gateway(), p.name() + " returned by a get started "
                 + millis(g.startNanos() - p.removeAckNanos) + " ms after its remove was acknowledged; live on " + live
                 + (untold.isEmpty() ? ", which had all held its tombstone " + p.tombstoneAt.keySet()
                 : "; not told on " + untold + " for " + millis(youngest) + " ms since they could have been"));
