@@ -56,6 +56,7 @@ final class ClientRequests {
     private final Router router;
     private final IterativeGateway iterative;
     private final PlantedBugs bugs;
+    private final GetAnswerCheck answerCheck;
     // When a hedged get started here sends its extra copy.
     private final HedgeThreshold hedgeThreshold = HedgeThreshold.defaults();
     // Made on the first one-hop get: most nodes never serve one, and a simulated world holds many nodes.
@@ -63,12 +64,14 @@ final class ClientRequests {
     private HedgeThreshold oneHopThreshold;
     private final ClockWait clockWait;
 
-    ClientRequests(NodeContext ctx, Membership members, Router router, IterativeGateway iterative, PlantedBugs bugs) {
+    ClientRequests(NodeContext ctx, Membership members, Router router, GetAnswerCheck answerCheck,
+                   PlantedBugs bugs) {
         this.ctx = ctx;
         this.bugs = bugs;
+        this.answerCheck = answerCheck;
         this.members = members;
         this.router = router;
-        this.iterative = iterative;
+        this.iterative = new IterativeGateway(ctx, members, answerCheck);
         this.clockWait = new ClockWait(ctx, () -> mayStampPuts(ctx, members), this::askLeafSetTheTime,
                 (put, reply, arrived) -> start(put, null, false, reply, new HashSet<>(), arrived));
     }
@@ -276,16 +279,12 @@ final class ClientRequests {
      */
     private void checkedAnswer(Message request, boolean askHolders, Consumer<Message> reply, long started,
                                Envelope setAside, Envelope e) {
-        Contact instead = setAside == null && request instanceof ClientGet g && !bugs.getAnswersUnchecked()
-                ? GetAnswerCheck.askInstead(members, ctx.self(), g, e.sender(), e.body(), ctx.config().replicas())
-                : null;
+        Contact instead = setAside == null && request instanceof ClientGet g
+                ? answerCheck.askInstead(g, e.sender(), e.body()) : null;
         if (instead == null) {
             answered(request, started, setAside == null ? e : GetAnswerCheck.afterSecondAsk(e), reply);
             return;
         }
-        log.debug("{} sets aside {}'s answer to a get, no replica's (or root's) in this view; asks {}", ctx.tag(),
-                e.sender(), instead);
-        ctx.listener().getAnswerSetAside();
         start(request, instead, askHolders, reply, new HashSet<>(), started, e);
     }
 

@@ -65,7 +65,7 @@ final class DataPlane {
         this.watchers = new Watchers(ctx, members, replica);
         this.router = new Router(ctx, members, gets, new ReplicaCoordinator(ctx, members, replica, bugs, repair::owed,
                 watchers));
-        this.clients = new ClientRequests(ctx, members, router, new IterativeGateway(ctx, members, bugs), bugs);
+        this.clients = new ClientRequests(ctx, members, router, new GetAnswerCheck(ctx, members, bugs), bugs);
         this.writes = new PeerWrites(ctx, members, replica, repair, watchers);
         this.watches = new ClientWatches(ctx, this::handleClient, bugs);
         this.watchTicks = new WatchTicks(ctx, this::maintainWatches, () -> watches.active() || watchers.count() > 0);

@@ -6,8 +6,11 @@ import io.rattan.core.msg.ClientMessages.ClientGet;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
 import io.rattan.core.msg.RequestMessages.GetReply;
+import io.rattan.core.testing.PlantedBugs;
 import java.util.Comparator;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Whether a routed get's answer came from a node that could have given it (issue 39, item 1, gets). An honest node
@@ -18,11 +21,36 @@ import java.util.List;
  * answered out of turn: a node on the path that lies (a value nobody put, an empty answer), or one whose view lags
  * this one's, or a replica with nothing to return. Either way the gateway asks the closest node it knows instead. What
  * passes: a node really among the k closest with a value, the key's root with none; and a gateway far from the key,
- * which knows few nodes near it, can tell less.
+ * which knows few nodes near it, can tell less. One per node, shared by routed ({@link ClientRequests}) and iterative
+ * ({@link IterativeGateway}) gets.
  */
 final class GetAnswerCheck {
 
-    private GetAnswerCheck() {
+    private static final Logger log = LoggerFactory.getLogger(GetAnswerCheck.class);
+
+    private final NodeContext ctx;
+    private final Membership members;
+    private final PlantedBugs bugs;
+
+    GetAnswerCheck(NodeContext ctx, Membership members, PlantedBugs bugs) {
+        this.ctx = ctx;
+        this.members = members;
+        this.bugs = bugs;
+    }
+
+    /**
+     * The node to ask instead of taking {@code answer} to {@code get} from {@code sender} (see the static form), counted
+     * and logged as set aside; null when it is taken, always with the check planted off.
+     */
+    Contact askInstead(ClientGet get, Contact sender, Message answer) {
+        Contact instead = bugs.getAnswersUnchecked() ? null
+                : askInstead(members, ctx.self(), get, sender, answer, ctx.config().replicas());
+        if (instead != null) {
+            log.debug("{} sets aside {}'s answer to a get, no replica's (or root's) in this view; asks {}", ctx.tag(),
+                    sender, instead);
+            ctx.listener().getAnswerSetAside();
+        }
+        return instead;
     }
 
     /**

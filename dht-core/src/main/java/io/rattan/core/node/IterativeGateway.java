@@ -9,10 +9,7 @@ import io.rattan.core.msg.Message;
 import io.rattan.core.msg.RequestMessages.ErrorReply;
 import io.rattan.core.msg.RequestMessages.GetReply;
 import io.rattan.core.net.Contact;
-import io.rattan.core.testing.PlantedBugs;
 import java.util.List;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Runs iterative gets as their gateway: asks the closest known candidates itself, p at a time, each with the
@@ -35,19 +32,17 @@ import org.slf4j.LoggerFactory;
  */
 final class IterativeGateway {
 
-    private static final Logger log = LoggerFactory.getLogger(IterativeGateway.class);
-
     /** An iterative get's p when the client does not say; the OpenDHT study's value. */
     static final int PARALLELISM_DEFAULT = 3;
 
     private final NodeContext ctx;
     private final Membership members;
-    private final PlantedBugs bugs;
+    private final GetAnswerCheck answerCheck;
 
-    IterativeGateway(NodeContext ctx, Membership members, PlantedBugs bugs) {
+    IterativeGateway(NodeContext ctx, Membership members, GetAnswerCheck answerCheck) {
         this.ctx = ctx;
         this.members = members;
-        this.bugs = bugs;
+        this.answerCheck = answerCheck;
     }
 
     /** One iterative get in progress: the client's request, the question asked, its request id and its lookup. */
@@ -116,17 +111,12 @@ final class IterativeGateway {
         } else {
             GetReply answer = new GetReply(r.status(), r.values(), r.placemark(), lookup.depth(asked), "",
                     lookup.cost(), run.q().wantHolders() ? r.contacts() : List.of());
-            Contact instead = bugs.getAnswersUnchecked() ? null
-                    : GetAnswerCheck.askInstead(members, ctx.self(), run.client(), asked, answer,
-                            ctx.config().replicas());
+            Contact instead = answerCheck.askInstead(run.client(), asked, answer);
             if (instead == null) {
                 lookup.finish();
                 complete(run.id(), answer);
                 return;
             }
-            log.debug("{} sets aside {}'s answer to an iterative get, no replica's (or root's) in this view; asks {}",
-                    ctx.tag(), asked, instead);
-            ctx.listener().getAnswerSetAside();
             lookup.setAside(answer);
             lookup.offer(List.of(instead), lookup.depth(asked));
         }

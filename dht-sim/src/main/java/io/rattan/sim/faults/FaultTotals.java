@@ -87,7 +87,7 @@ final class FaultTotals {
      * Each broken rule's violations where an attacker's node was one of the key's true k replicas when found, or the
      * gateway of the get that found it (the defences' stated limits), and the others, which they must hold at 0.
      */
-    private void printByKeys(PrintStream out) {
+    private void printByLimits(PrintStream out) {
         if (withLiars.values().stream().allMatch(n -> n == 0)) {
             return;
         }
@@ -158,7 +158,7 @@ final class FaultTotals {
             out.println("liars: " + liars + " over all seeds; lies told, and the rule each breaks when it works:");
             lies.forEach((a, n) -> out.printf(Locale.ROOT, "  %-14s %8d  (rule %s: %s)%n", a.flag(), n,
                     a.caughtBy().number(), a.caughtBy().description()));
-            printByKeys(out);
+            printByLimits(out);
         }
     }
 }
