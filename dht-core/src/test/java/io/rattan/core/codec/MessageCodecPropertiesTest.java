@@ -79,6 +79,22 @@ class MessageCodecPropertiesTest {
         Statistics.coverage(c -> c.check(true).count(n -> n > 100));
     }
 
+    /**
+     * A node reads handshake frames of the version before its oldest (a node of V-1 writes its handshake in V-2) and
+     * writes none: a mutant whose version byte became that one must be judged as read, not written again. Random
+     * mutation found it once in a fresh clone (jqwik seed -1077058882010511803), which then failed with "version 13
+     * is not accepted".
+     */
+    @Example
+    void aHandshakeFrameOfTheVersionBeforeTheOldestIsReadAndNeverWritten() {
+        for (MessageType type : EnumSet.of(MessageType.HELLO, MessageType.CHALLENGE, MessageType.WELCOME)) {
+            Envelope hello = new Envelope(null, 1, MessageArbitraries.messagesByType().get(type).sample());
+            byte[] frame = codec.encode(hello);
+            frame[0] = (byte) (codec.oldestAccepted() - 1);
+            decodesCanonicallyOrIsRejected(frame);
+        }
+    }
+
     @Property(tries = 1000)
     void everyTruncationIsRejected(@ForAll("envelopes") Envelope envelope, @ForAll Random random) {
         byte[] frame = codec.encode(envelope);
@@ -100,8 +116,16 @@ class MessageCodecPropertiesTest {
             return;
         }
         Statistics.collect(true);
+        int version = frame[0] & 0xFF;
+        if (!codec.accepts(version)) {
+            // Read, never written by this build: only a handshake of the version before the oldest gets here.
+            assertThat(version).isEqualTo(codec.oldestAccepted() - 1);
+            assertThat(decoded.body().type()).isIn(MessageType.HELLO, MessageType.CHALLENGE,
+                    MessageType.CHALLENGE_ANSWER, MessageType.WELCOME);
+            return;
+        }
         // Canonical within a version: a frame of the version before is written again in that version.
-        assertThat(codec.at(frame[0] & 0xFF).encode(decoded)).isEqualTo(frame);
+        assertThat(codec.at(version).encode(decoded)).isEqualTo(frame);
     }
 
     private static byte[] mutate(byte[] frame, Random random) {
