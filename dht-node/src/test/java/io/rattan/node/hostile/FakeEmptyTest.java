@@ -83,12 +83,13 @@ class FakeEmptyTest {
     /**
      * The same liar asked by an iterative gateway, which asks its four nodes nearest the key at once (the liar among
      * them) and took the first answer with values, the liar's, whenever it came first; now the gateway sets it aside
-     * and takes a replica's.
+     * and takes a replica's. Whether the liar's answer comes before the replicas' is the machine's race (on a loaded
+     * one it came last in all 8 gets once, and nothing was set aside), so only the answers are asserted here;
+     * {@code IterativeGatewayTest} puts the liar first in virtual time.
      */
     @Test
     void anIterativeGetIsNotAnsweredByAValueFromANodeThatIsNoReplicaOfTheKey() throws Exception {
-        assertThat(getsPastALiar("forged-value-iterative", FORGED, FakeEmptyTest::keyAskedOfTheLiar,
-                "routing=iterative&p=4")).as("answers the gateway set aside").isPositive();
+        getsPastALiar("forged-value-iterative", FORGED, FakeEmptyTest::keyAskedOfTheLiar, "routing=iterative&p=4");
     }
 
     /**
