@@ -275,17 +275,20 @@ final class ClientRequests {
 
     /**
      * Passes a routed request's answer on, but for a get's first answer that {@link GetAnswerCheck} sets aside: then
-     * the closest node this gateway knows is asked instead, once, the first deadline kept.
+     * the closest node this gateway knows is asked instead, once, for a quorum read, the first deadline kept.
      */
     private void checkedAnswer(Message request, boolean askHolders, Consumer<Message> reply, long started,
                                Envelope setAside, Envelope e) {
-        Contact instead = setAside == null && request instanceof ClientGet g
-                ? answerCheck.askInstead(g, e.sender(), e.body()) : null;
-        if (instead == null) {
-            answered(request, started, setAside == null ? e : GetAnswerCheck.afterSecondAsk(e), reply);
+        GetAnswerCheck.Verdict v = setAside == null && request instanceof ClientGet g
+                ? answerCheck.judge(g, e.sender(), e.body()) : GetAnswerCheck.Verdict.TAKE;
+        if (v.instead() == null) {
+            answered(request, started, setAside == null ? v.passOn(e) : GetAnswerCheck.afterSecondAsk(e), reply);
             return;
         }
-        start(request, instead, askHolders, reply, new HashSet<>(), started, e);
+        ClientGet get = (ClientGet) request;
+        start(GetAnswerCheck.secondAsk(get), v.instead(), askHolders,
+                get.options().quorum() ? reply : m -> reply.accept(GetAnswerCheck.partialAsOk(m)), new HashSet<>(),
+                started, e);
     }
 
     /**

@@ -1,10 +1,13 @@
 package io.rattan.core.node;
 
 import io.rattan.api.Id;
+import io.rattan.api.RoutingMode;
+import io.rattan.api.Status;
 import io.rattan.core.net.Contact;
 import io.rattan.core.msg.ClientMessages.ClientGet;
 import io.rattan.core.msg.Envelope;
 import io.rattan.core.msg.Message;
+import io.rattan.core.msg.RequestMessages.ErrorReply;
 import io.rattan.core.msg.RequestMessages.GetReply;
 import io.rattan.core.testing.PlantedBugs;
 import java.util.Comparator;
@@ -16,10 +19,11 @@ import org.slf4j.LoggerFactory;
  * Whether a routed get's answer came from a node that could have given it (issue 39, item 1, gets). An honest node
  * answers a get only as one of the key's k replicas in its own view ({@link GetAnswers#answers}), and with no value
  * only as its root, unless the get is a quorum get or the replica holds nothing it returns (tombstones, a page past
- * the last value, values a filter drops). So a gateway that knows k usable nodes closer to the key than the sender of
- * an answer with values (itself among them), or one closer than the sender of an empty answer, knows the sender
- * answered out of turn: a node on the path that lies (a value nobody put, an empty answer), or one whose view lags
- * this one's, or a replica with nothing to return. Either way the gateway asks the closest node it knows instead. What
+ * the last value, values a filter drops). So a gateway that knows k nodes closer to the key than the sender of an
+ * answer with values (itself and its suspects among them), or one closer than the sender of an empty answer, knows
+ * the sender answered out of turn: a node on the path that lies (a value nobody put, an empty answer), or one whose
+ * view lags this one's, or a replica with nothing to return. Either way the gateway asks the closest usable node it
+ * knows instead, for a quorum read, or with none refuses a value (it is cut off from the key's replicas). What
  * passes: a node really among the k closest with a value, the key's root with none; and a gateway far from the key,
  * which knows few nodes near it, can tell less. One per node, shared by routed ({@link ClientRequests}) and iterative
  * ({@link IterativeGateway}) gets.
@@ -39,42 +43,84 @@ final class GetAnswerCheck {
     }
 
     /**
-     * The node to ask instead of taking {@code answer} to {@code get} from {@code sender} (see the static form), counted
-     * and logged as set aside; null when it is taken, always with the check planted off.
+     * What a gateway does with a get's answer: takes it ({@link #TAKE}), asks {@code instead} (the answer set aside),
+     * or refuses it ({@link #REFUSE}: it may not come from the node that sent it, and no node that may answer is
+     * reachable from here).
      */
-    Contact askInstead(ClientGet get, Contact sender, Message answer) {
-        Contact instead = bugs.getAnswersUnchecked() ? null
-                : askInstead(members, ctx.self(), get, sender, answer, ctx.config().replicas());
-        if (instead != null) {
-            log.debug("{} sets aside {}'s answer to a get, no replica's (or root's) in this view; asks {}", ctx.tag(),
-                    sender, instead);
-            ctx.listener().getAnswerSetAside();
+    record Verdict(Contact instead, boolean refused) {
+        static final Verdict TAKE = new Verdict(null, false);
+        static final Verdict REFUSE = new Verdict(null, true);
+
+        /** The answer to pass on for {@code e} when no one is asked instead: {@code e}, or an error if refused. */
+        Envelope passOn(Envelope e) {
+            return !refused ? e : new Envelope(e.sender(), e.requestId(), new ErrorReply(Status.UNAVAILABLE,
+                    "no replica of the key reachable from this gateway answered; retry"));
         }
-        return instead;
     }
 
     /**
-     * The node to ask instead when {@code answer}, from {@code sender}, cannot have come from a replica (or, empty,
-     * from the root) of {@code get}'s key in the view of {@code self}, a gateway with {@code members}' view; null when
-     * it may have, or comes from this node, or is no get's answer, or no other node known is closer (this gateway is
-     * closest: such a get was served here, unless it was a copy another node started).
+     * The verdict on {@code answer} to {@code get} from {@code sender} (see the static form), counted and logged
+     * unless taken; always taken with the check planted off.
      */
-    static Contact askInstead(Membership members, Contact self, ClientGet get, Contact sender, Message answer,
-                              int replicas) {
+    Verdict judge(ClientGet get, Contact sender, Message answer) {
+        Verdict v = bugs.getAnswersUnchecked() ? Verdict.TAKE
+                : judge(members, ctx.self(), get, sender, answer, ctx.config().replicas());
+        if (v != Verdict.TAKE) {
+            log.debug("{} sets aside {}'s answer to a get, no replica's (or root's) in this view; {}", ctx.tag(),
+                    sender, v.refused() ? "refuses it: none reachable" : "asks " + v.instead());
+            ctx.listener().getAnswerSetAside();
+        }
+        return v;
+    }
+
+    /**
+     * Whether {@code answer}, from {@code sender}, may have come from a replica (or, empty, from the root) of
+     * {@code get}'s key in the view of {@code self}, a gateway with {@code members}' view, its suspects counted. Taken
+     * when it may, or comes from this node, or is no get's answer. Else the closest usable node known is asked
+     * instead; with none, an answer with values is refused (a gateway cut off from the key's replicas must not take a
+     * value from the next node out) and an empty one taken (a refusal tells the client no more).
+     */
+    static Verdict judge(Membership members, Contact self, ClientGet get, Contact sender, Message answer,
+                         int replicas) {
         if (sender == null || sender.id().equals(self.id()) || !(answer instanceof GetReply reply)) {
-            return null;
+            return Verdict.TAKE;
         }
         Id key = get.key();
-        List<Contact> closer = members.usableNeighbours(c -> !c.id().equals(sender.id())
+        List<Contact> closerKnown = members.neighbours(c -> !c.id().equals(sender.id())
                 && c.id().isCloserTo(key, sender.id()));
-        int known = closer.size() + (self.id().isCloserTo(key, sender.id()) ? 1 : 0);
+        List<Contact> closer = closerKnown.stream().filter(members::usable).toList();
+        int known = closerKnown.size() + (self.id().isCloserTo(key, sender.id()) ? 1 : 0);
         boolean rootOnly = reply.values().isEmpty() && !get.options().quorum();
-        if (closer.isEmpty() || known < (rootOnly ? 1 : replicas)) {
-            return null;
+        if (known < (rootOnly ? 1 : replicas)) {
+            return Verdict.TAKE;
+        }
+        if (closer.isEmpty()) {
+            return rootOnly ? Verdict.TAKE : Verdict.REFUSE;
         }
         Comparator<Contact> nearer = (a, b) -> a.id().isCloserTo(key, b.id()) ? -1
                 : b.id().isCloserTo(key, a.id()) ? 1 : 0;
-        return closer.stream().min(nearer).orElseThrow();
+        return new Verdict(closer.stream().min(nearer).orElseThrow(), false);
+    }
+
+    /**
+     * What a set-aside answer's second ask asks: a quorum read, so that the answer is the merge of R replicas' records
+     * and not one more node's word (which lags when the first one's view was ahead, or lies when it is the next one out).
+     */
+    static ClientGet secondAsk(ClientGet g) {
+        if (g.options().quorum() || g.routing() == RoutingMode.ITERATIVE) {
+            return g;
+        }
+        return new ClientGet(g.key(), g.maxValues(), g.placemark(), g.wantHolders(),
+                g.options().oneCopy().withQuorum(0));
+    }
+
+    /** A second ask's answer to a get that asked for one replica's: not flagged partial if fewer replicas were read. */
+    static Message partialAsOk(Message m) {
+        if (!(m instanceof GetReply g) || g.status() != Status.PARTIAL) {
+            return m;
+        }
+        return new GetReply(Status.OK, g.values(), g.placemark(), g.hops(), g.detail(), g.cost(), g.holders(),
+                g.replicasRead());
     }
 
     /**

@@ -111,14 +111,17 @@ final class IterativeGateway {
         } else {
             GetReply answer = new GetReply(r.status(), r.values(), r.placemark(), lookup.depth(asked), "",
                     lookup.cost(), run.q().wantHolders() ? r.contacts() : List.of());
-            Contact instead = answerCheck.askInstead(run.client(), asked, answer);
-            if (instead == null) {
+            GetAnswerCheck.Verdict v = answerCheck.judge(run.client(), asked, answer);
+            if (v == GetAnswerCheck.Verdict.TAKE) {
                 lookup.finish();
                 complete(run.id(), answer);
                 return;
             }
-            lookup.setAside(answer);
-            lookup.offer(List.of(instead), lookup.depth(asked));
+            if (!v.refused()) {
+                // A refused answer is not kept: it must not stand if the lookup runs out.
+                lookup.setAside(answer);
+                lookup.offer(List.of(v.instead()), lookup.depth(asked));
+            }
         }
         pump(run);
     }

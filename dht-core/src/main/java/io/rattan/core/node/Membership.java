@@ -242,14 +242,14 @@ final class Membership {
 
     /** Usable neighbours that pass {@code ok}: leaf-set members first, then table entries not in the leaf set. */
     List<Contact> usableNeighbours(Predicate<Contact> ok) {
-        List<Contact> found = new ArrayList<>();
-        for (Contact c : leafSet.members()) {
-            if (usable(c) && ok.test(c)) {
-                found.add(c);
-            }
-        }
+        return neighbours(c -> usable(c) && ok.test(c));
+    }
+
+    /** Neighbours, suspects included, that pass {@code ok}: leaf-set members first, then the table's others. */
+    List<Contact> neighbours(Predicate<Contact> ok) {
+        List<Contact> found = new ArrayList<>(leafSet.members().stream().filter(ok).toList());
         table.forEach(c -> {
-            if (!leafSet.contains(c.id()) && usable(c) && ok.test(c)) {
+            if (!leafSet.contains(c.id()) && ok.test(c)) {
                 found.add(c);
             }
         });

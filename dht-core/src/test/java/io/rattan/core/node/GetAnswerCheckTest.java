@@ -47,9 +47,15 @@ class GetAnswerCheckTest {
         }
     }
 
-    private Contact askInstead(String senderHex, GetOptions options, Message answer) {
-        return GetAnswerCheck.askInstead(members, self, ClientGet.of(KEY, options),
+    private GetAnswerCheck.Verdict judge(String senderHex, GetOptions options, Message answer) {
+        return GetAnswerCheck.judge(members, self, ClientGet.of(KEY, options),
                 senderHex == null ? self : contact(senderHex, 9), answer, K);
+    }
+
+    private Contact askInstead(String senderHex, GetOptions options, Message answer) {
+        GetAnswerCheck.Verdict v = judge(senderHex, options, answer);
+        assertThat(v.refused()).as("refused").isFalse();
+        return v.instead();
     }
 
     private static GetReply empty() {
@@ -84,11 +90,41 @@ class GetAnswerCheckTest {
     }
 
     @Test
-    void aSuspectCloserNodeDoesNotCount() {
+    void aSuspectCloserNodeCountsButIsNotAsked() {
         members.peerTimedOut(contact("70", 6));
         assertThat(askInstead("80", GetOptions.defaults(), empty())).as("the root in this view, 0x70… suspected")
                 .isNull();
         assertThat(askInstead("60", GetOptions.defaults(), empty())).isEqualTo(contact("80", 7));
+        assertThat(askInstead("40", GetOptions.defaults(), value())).as("0x70 (suspected), 0x80, 0x60, this node")
+                .isEqualTo(contact("80", 7));
+    }
+
+    @Test
+    void aValueFromBeyondTheReplicasIsRefusedWhenEveryCloserNodeIsSuspected() {
+        members.peerTimedOut(contact("70", 6));
+        members.peerTimedOut(contact("80", 7));
+        members.peerTimedOut(contact("60", 5));
+        GetAnswerCheck.Verdict v = judge("40", GetOptions.defaults(), value());
+        assertThat(v.refused()).isTrue();
+        Envelope refused = v.passOn(new Envelope(contact("40", 2), 5, value()));
+        assertThat(refused.body()).isInstanceOfSatisfying(ErrorReply.class,
+                e -> assertThat(e.status()).isEqualTo(Status.UNAVAILABLE));
+        assertThat(judge("40", GetOptions.defaults(), empty())).as("an empty one tells no more refused")
+                .isEqualTo(GetAnswerCheck.Verdict.TAKE);
+        assertThat(judge("60", GetOptions.defaults(), value())).as("one of the k closest known, suspects counted")
+                .isEqualTo(GetAnswerCheck.Verdict.TAKE);
+    }
+
+    @Test
+    void aSecondAskReadsAQuorumAndAnswersAsTheGetAsked() {
+        ClientGet second = GetAnswerCheck.secondAsk(ClientGet.of(KEY, GetOptions.defaults().withHedge(true)));
+        assertThat(second.options().quorum()).isTrue();
+        assertThat(second.options().maxCopies()).isEqualTo(1);
+        ClientGet quorum = ClientGet.of(KEY, GetOptions.defaults().withQuorum(3));
+        assertThat(GetAnswerCheck.secondAsk(quorum)).isSameAs(quorum);
+        GetReply partial = new GetReply(Status.PARTIAL, value().values(), Bytes.EMPTY, 1, "");
+        assertThat(((GetReply) GetAnswerCheck.partialAsOk(partial)).status()).isEqualTo(Status.OK);
+        assertThat(((GetReply) GetAnswerCheck.partialAsOk(partial)).values()).isEqualTo(value().values());
     }
 
     @Test
@@ -110,7 +146,7 @@ class GetAnswerCheckTest {
     void aSenderNoCloserNodeIsKnownThanCountsWhateverItAnswers() {
         Id farKey = Id.fromHex("f" + "0".repeat(39));
         // 0x20… is the closest node known to 0xf0… (0x30… away, past zero): this gateway knows none nearer to tell.
-        assertThat(GetAnswerCheck.askInstead(members, self, ClientGet.of(farKey), contact("20", 9), empty(), K))
-                .isNull();
+        assertThat(GetAnswerCheck.judge(members, self, ClientGet.of(farKey), contact("20", 9), empty(), K))
+                .isEqualTo(GetAnswerCheck.Verdict.TAKE);
     }
 }

@@ -196,7 +196,7 @@ class IterativeGatewayTest {
     }
 
     /** The world's node indexes, closest to {@code key} first. */
-    private static List<Integer> byDistance(VirtualWorld world, Id key) {
+    static List<Integer> byDistance(VirtualWorld world, Id key) {
         List<Integer> order = new ArrayList<>();
         for (int i = 0; i < world.size(); i++) {
             order.add(i);

@@ -208,7 +208,7 @@ class FaultSimulatorCiTest {
     void seed46ReplaysTheDocumentedTrace() {
         FaultRunResult r = baseline.get(45);
         assertThat(r.config().seed()).isEqualTo(46);
-        assertThat(r.trace()).isEqualTo("c09b31a873961f7c/341497");
+        assertThat(r.trace()).isEqualTo("4d0b3856a9182e38/342243");
     }
 
     @Test
