@@ -119,8 +119,7 @@ final class GetAnswerCheck {
         if (!(m instanceof GetReply g) || g.status() != Status.PARTIAL) {
             return m;
         }
-        return new GetReply(Status.OK, g.values(), g.placemark(), g.hops(), g.detail(), g.cost(), g.holders(),
-                g.replicasRead());
+        return reply(g, Status.OK, g.hops());
     }
 
     /**
@@ -131,7 +130,11 @@ final class GetAnswerCheck {
         if (!(e.body() instanceof GetReply g)) {
             return e;
         }
-        return new Envelope(e.sender(), e.requestId(), new GetReply(g.status(), g.values(), g.placemark(), g.hops() + 1,
-                g.detail(), g.cost(), g.holders(), g.replicasRead()));
+        return new Envelope(e.sender(), e.requestId(), reply(g, g.status(), g.hops() + 1));
+    }
+
+    private static GetReply reply(GetReply g, Status status, int hops) {
+        return new GetReply(status, g.values(), g.placemark(), hops, g.detail(), g.cost(), g.holders(),
+                g.replicasRead());
     }
 }

@@ -247,7 +247,8 @@ final class Membership {
 
     /** Neighbours, suspects included, that pass {@code ok}: leaf-set members first, then the table's others. */
     List<Contact> neighbours(Predicate<Contact> ok) {
-        List<Contact> found = new ArrayList<>(leafSet.members().stream().filter(ok).toList());
+        List<Contact> found = new ArrayList<>(leafSet.members());
+        found.removeIf(ok.negate());
         table.forEach(c -> {
             if (!leafSet.contains(c.id()) && ok.test(c)) {
                 found.add(c);
