@@ -5,8 +5,9 @@ import java.util.regex.Pattern;
 
 /**
  * One namespace of a cluster: a DHT of its own beside the others, with its own replication, storage and limits
- * (docs/node.md, "Namespaces"). A definition is immutable once made: the cluster keeps the first one it hears for a
- * name, and a retired namespace stays retired (its name is never reused, so a late copy cannot bring it back).
+ * (docs/node.md, "Namespaces"). An operator cannot change a definition once made: the cluster keeps one per name (of
+ * two made at once, the one every node prefers alike), and a retired namespace stays retired (its name is never
+ * reused, so a late copy cannot bring it back).
  *
  * @param name           the namespace's name: 1..{@value #NAME_CHARS_MAX} of {@code a-z 0-9 . _ -}, starting with a
  *                       letter or digit; {@value #DEFAULT} is the node's own settings and cannot be defined

@@ -64,8 +64,7 @@ final class ClientRequests {
     private HedgeThreshold oneHopThreshold;
     private final ClockWait clockWait;
 
-    ClientRequests(NodeContext ctx, Membership members, Router router, GetAnswerCheck answerCheck,
-                   PlantedBugs bugs) {
+    ClientRequests(NodeContext ctx, Membership members, Router router, GetAnswerCheck answerCheck, PlantedBugs bugs) {
         this.ctx = ctx;
         this.bugs = bugs;
         this.answerCheck = answerCheck;
@@ -230,7 +229,7 @@ final class ClientRequests {
 
     /**
      * As above. A get's first answer is checked ({@link #checkedAnswer}); {@code setAside}, for its second ask, is the
-     * first answer, which stands if no other comes by the first deadline (its node may be honest, the one asked down).
+     * first answer, which stands if none comes by the first deadline but for {@link GetAnswerCheck#atDeadline}'s veto.
      */
     private void start(Message request, Contact via, boolean askHolders, Consumer<Message> reply, Set<Id> tried,
                        long started, Envelope setAside) {
@@ -238,7 +237,8 @@ final class ClientRequests {
         MessageType op = request.type();
         Routed routed = routedFrom(request, id, askHolders);
         long timeout = nanos(ctx.config().requestTimeoutMillis());
-        Runnable timedOut = setAside != null ? () -> answered(request, started, setAside, reply) : () -> {
+        Runnable timedOut = setAside != null ? () -> answered(request, started, answerCheck.atDeadline(
+                (ClientGet) request, setAside.sender(), setAside.body()).passOn(setAside), reply) : () -> {
             ctx.listener().clientRequestDone(op, Status.TIMEOUT, ctx.now() - started, 0);
             reply.accept(new ErrorReply(ctx.stopped() ? Status.UNAVAILABLE : Status.TIMEOUT,
                     "no answer within " + ctx.config().requestTimeoutMillis() + " ms"));
@@ -267,20 +267,20 @@ final class ClientRequests {
                 && !members.closerNeighbours(g.key(), 1).isEmpty()) {
             // A gateway that knows no closer node is the key's root: it serves the get as a routed one would (it has
             // no one to ask, and need not be a sure replica: a small ring's gap may be wider than half of it).
-            iterative.start(g, id);
+            iterative.start(g, id, started + timeout);
         } else {
             router.route(routed, new HashSet<>());
         }
     }
 
     /**
-     * Passes a routed request's answer on, but for a get's first answer that {@link GetAnswerCheck} sets aside: then
-     * the closest node this gateway knows is asked instead, once, for a quorum read, the first deadline kept.
+     * Passes a routed request's answer on, but a get's that {@link GetAnswerCheck} sets aside: the closest node known
+     * is asked instead, for a quorum read, by the first deadline (once, unless {@link GetAnswerCheck#judgeAgain} says).
      */
     private void checkedAnswer(Message request, boolean askHolders, Consumer<Message> reply, long started,
                                Envelope setAside, Envelope e) {
-        GetAnswerCheck.Verdict v = setAside == null && request instanceof ClientGet g
-                ? answerCheck.judge(g, e.sender(), e.body()) : GetAnswerCheck.Verdict.TAKE;
+        GetAnswerCheck.Verdict v = !(request instanceof ClientGet g) ? GetAnswerCheck.Verdict.TAKE : setAside == null
+                ? answerCheck.judge(g, e.sender(), e.body()) : answerCheck.judgeAgain(g, setAside, e);
         if (v.instead() == null) {
             answered(request, started, setAside == null ? v.passOn(e) : GetAnswerCheck.afterSecondAsk(e), reply);
             return;
@@ -288,7 +288,7 @@ final class ClientRequests {
         ClientGet get = (ClientGet) request;
         start(GetAnswerCheck.secondAsk(get), v.instead(), askHolders,
                 get.options().quorum() ? reply : m -> reply.accept(GetAnswerCheck.partialAsOk(m)), new HashSet<>(),
-                started, e);
+                started, setAside == null ? e : setAside);
     }
 
     /**

@@ -53,8 +53,13 @@ final class GetAnswerCheck {
 
         /** The answer to pass on for {@code e} when no one is asked instead: {@code e}, or an error if refused. */
         Envelope passOn(Envelope e) {
-            return !refused ? e : new Envelope(e.sender(), e.requestId(), new ErrorReply(Status.UNAVAILABLE,
-                    "no replica of the key reachable from this gateway answered; retry"));
+            return !refused ? e : new Envelope(e.sender(), e.requestId(), passOn(e.body()));
+        }
+
+        /** As above, for an answer {@code m}. */
+        Message passOn(Message m) {
+            return !refused ? m : new ErrorReply(Status.UNAVAILABLE,
+                    "no replica of the key reachable from this gateway answered; retry");
         }
     }
 
@@ -71,6 +76,43 @@ final class GetAnswerCheck {
             ctx.listener().getAnswerSetAside();
         }
         return v;
+    }
+
+    /**
+     * The verdict on {@code e}, the answer to a second (or later) ask of {@code get}, {@code setAside} the first
+     * answer: taken, but when it comes from the node whose first answer was set aside, out of turn again, while a node
+     * closer to the key that may answer is usable: then that one is asked (the second ask was routed back to a liar
+     * once the node asked was suspected). Not refused: an honest node past dead ones that are not yet declared so
+     * answers twice so too, and with no usable node closer it is taken.
+     */
+    Verdict judgeAgain(ClientGet get, Envelope setAside, Envelope e) {
+        if (bugs.getAnswersUnchecked() || e.sender() == null || setAside.sender() == null
+                || !e.sender().id().equals(setAside.sender().id())) {
+            return Verdict.TAKE;
+        }
+        Verdict v = judge(members, ctx.self(), get, e.sender(), e.body(), ctx.config().replicas());
+        if (v.instead() == null) {
+            return Verdict.TAKE;
+        }
+        log.debug("{} sets aside {}'s second answer to a get, out of turn again; asks {}", ctx.tag(), e.sender(),
+                v.instead());
+        ctx.listener().getAnswerSetAside();
+        return v;
+    }
+
+    /**
+     * The verdict on a set-aside answer with values when its deadline came and no other answer did: taken, unless this
+     * gateway now suspects every node it knows closer to the key than {@code sender} (it learned it is cut off from
+     * the key's replicas while the second ask waited), when it is refused. Not counted again; an empty answer stands.
+     */
+    Verdict atDeadline(ClientGet get, Contact sender, Message answer) {
+        if (bugs.getAnswersUnchecked() || !(answer instanceof GetReply r) || r.values().isEmpty()
+                || !judge(members, ctx.self(), get, sender, answer, ctx.config().replicas()).refused()) {
+            return Verdict.TAKE;
+        }
+        log.debug("{} refuses {}'s answer to a get at its deadline: every closer node it knows is suspected",
+                ctx.tag(), sender);
+        return Verdict.REFUSE;
     }
 
     /**

@@ -15,10 +15,7 @@ import java.util.List;
  * Runs iterative gets as their gateway: asks the closest known candidates itself, p at a time, each with the
  * per-peer timeout; every answer names closer nodes, and the first node that answers with values completes the
  * client's request. Once every candidate was asked and none answered within its RTO, the p closest are asked once
- * more, with the request timeout: they may be only slow. The client request's own timer, started first with the
- * same timeout, fires before that second round's, so a get whose second round is not answered times out rather
- * than failing with 503 (a known flaw: the round should get only the time the request has left). Owned by the
- * node's event loop.
+ * more, with what is left of the request timeout: they may be only slow. Owned by the node's event loop.
  *
  * <p>Why once more: on a loaded machine every candidate may "time out" at the RTO's 100 ms floor while only slow,
  * and a healthy cluster would answer 503. Why not wait out every late question instead: the late answers teach the
@@ -26,14 +23,18 @@ import java.util.List;
  * (docs/history.md, "Iterative gets ask the closest once more").
  *
  * <p>An answer is taken only from a node that may give it ({@link GetAnswerCheck}, issue 39, item 1): one with values
- * only from a node of which this gateway knows fewer than k usable nodes closer to the key, an empty one only from one
- * it knows none closer. Any other is set aside, the closest node known is offered to the lookup, and the lookup goes
- * on; the first answer set aside stands if no node that may answer does before the lookup runs out.
+ * only from a node of which this gateway knows fewer than k nodes closer to the key (suspects counted), an empty one
+ * only from one it knows none closer. Any other is set aside, the closest node known is offered to the lookup, and the lookup goes
+ * on; the first answer set aside stands if no node that may answer does before the lookup runs out, unless this
+ * gateway then suspects every node it knows closer than its sender ({@link GetAnswerCheck#atDeadline}): then the
+ * closest are asked once more as above, and if they do not answer either the answer is refused.
  */
 final class IterativeGateway {
 
     /** An iterative get's p when the client does not say; the OpenDHT study's value. */
     static final int PARALLELISM_DEFAULT = 3;
+    /** How long before the client request's deadline the last round of questions times out. */
+    private static final long ROUND_MARGIN_NANOS = 1_000_000L;
 
     private final NodeContext ctx;
     private final Membership members;
@@ -45,17 +46,23 @@ final class IterativeGateway {
         this.answerCheck = answerCheck;
     }
 
-    /** One iterative get in progress: the client's request, the question asked, its request id and its lookup. */
-    private record Run(ClientGet client, IterativeGet q, long id, IterativeLookup lookup) {
+    /**
+     * One iterative get in progress: the client's request, the question asked, its request id, its lookup and when
+     * the client request times out.
+     */
+    private record Run(ClientGet client, IterativeGet q, long id, IterativeLookup lookup, long deadline) {
     }
 
-    /** Starts {@code g}; its answer (or failure) completes the client request {@code id} registered in the outbox. */
-    void start(ClientGet g, long id) {
+    /**
+     * Starts {@code g}; its answer (or failure) completes the client request {@code id} registered in the outbox,
+     * which times out at {@code deadline} (this node's nanoseconds).
+     */
+    void start(ClientGet g, long id, long deadline) {
         int p = g.options().parallelism() == 0 ? PARALLELISM_DEFAULT : g.options().parallelism();
         IterativeLookup lookup = new IterativeLookup(g.key(), ctx.self().id(), p);
         lookup.offer(members.closerNeighbours(g.key(), GetAnswers.ITERATIVE_CANDIDATES), 1);
         pump(new Run(g, new IterativeGet(g.key(), g.maxValues(), g.placemark(), g.wantHolders(),
-                g.options().filter()), id, lookup));
+                g.options().filter()), id, lookup, deadline));
     }
 
     private void pump(Run run) {
@@ -67,20 +74,23 @@ final class IterativeGateway {
         if (lookup.finished() || !lookup.exhausted()) {
             return;
         }
-        if (lookup.setAside() != null) {
+        GetReply aside = lookup.setAside();
+        if (aside != null && !answerCheck.atDeadline(run.client(), lookup.setAsideBy(), aside).refused()) {
             // Nobody closer answered in time: the node whose answer was set aside may be honest and the others down.
             lookup.finish();
-            complete(run.id(), lookup.setAside().withCost(lookup.cost()));
+            complete(run.id(), aside.withCost(lookup.cost()));
             return;
         }
-        List<Contact> again = lookup.askAgain();
+        // Its own timer first, so that a round nobody answers ends in 503, not in the client request's timeout.
+        long left = run.deadline() - ctx.now() - ROUND_MARGIN_NANOS;
+        List<Contact> again = left > 0 ? lookup.askAgain() : List.of();
         if (!again.isEmpty()) {
-            long timeout = NodeContext.nanos(ctx.config().requestTimeoutMillis());
-            again.forEach(asked -> ask(run, asked, timeout));
+            again.forEach(asked -> ask(run, asked, left));
             return;
         }
         lookup.finish();
-        complete(run.id(), new ErrorReply(Status.UNAVAILABLE, "iterative get: no candidate near the key answered"));
+        complete(run.id(), aside != null ? GetAnswerCheck.Verdict.REFUSE.passOn(aside)
+                : new ErrorReply(Status.UNAVAILABLE, "iterative get: no candidate near the key answered"));
     }
 
     private void ask(Run run, Contact asked, long timeoutNanos) {
@@ -119,7 +129,7 @@ final class IterativeGateway {
             }
             if (!v.refused()) {
                 // A refused answer is not kept: it must not stand if the lookup runs out.
-                lookup.setAside(answer);
+                lookup.setAside(asked, answer);
                 lookup.offer(List.of(v.instead()), lookup.depth(asked));
             }
         }

@@ -47,6 +47,7 @@ final class IterativeLookup {
     private boolean finished;
     private Cost cost = Cost.ZERO;
     private GetReply setAside;
+    private Contact setAsideBy;
 
     IterativeLookup(Id key, Id self, int parallelism) {
         if (parallelism < 1) {
@@ -175,16 +176,25 @@ final class IterativeLookup {
         return true;
     }
 
-    /** Keeps {@code answer}, one the gateway set aside, unless an earlier one is kept: it stands if no other comes. */
-    void setAside(GetReply answer) {
+    /**
+     * Keeps {@code answer}, from {@code by}, one the gateway set aside, unless an earlier one is kept: it stands if no
+     * other comes.
+     */
+    void setAside(Contact by, GetReply answer) {
         if (setAside == null) {
             setAside = answer;
+            setAsideBy = by;
         }
     }
 
     /** The first answer set aside, or null. */
     GetReply setAside() {
         return setAside;
+    }
+
+    /** The node that sent the answer set aside, or null. */
+    Contact setAsideBy() {
+        return setAsideBy;
     }
 
     void finish() {

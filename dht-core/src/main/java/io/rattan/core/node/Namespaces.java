@@ -32,11 +32,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The namespaces this node knows, and each one's {@link DataPlane}. A definition is immutable: the first heard for a
- * name is kept, a retired one stays retired. A node that learns something new passes it on once to every node it
- * knows (so a definition floods the overlay), tells a new leaf-set member all it knows, and tells one leaf-set member
- * a round ({@link #antiEntropyRound}); a node asked for a namespace it does not know asks the asker. A node that knows
- * no namespace sends nothing of this: an overlay without namespaces behaves as before they existed.
+ * The namespaces this node knows, and each one's {@link DataPlane}. An operator's definition does not replace one
+ * held ({@link #define}); of two heard for a name, every node keeps the same one ({@code WINNER}, whenever the other
+ * was made: not proof against a lying member, docs/security.md section 6); a retired one stays retired. A node that
+ * learns something new passes it on once to every node it knows (so a definition floods the overlay), tells a new
+ * leaf-set member all it knows, and tells one leaf-set member a round ({@link #antiEntropyRound}); a node asked for a
+ * namespace it does not know asks the asker. A node that knows no namespace sends nothing of this: an overlay without
+ * namespaces behaves as before they existed.
  */
 final class Namespaces {
 

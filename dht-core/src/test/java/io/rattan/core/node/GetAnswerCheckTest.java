@@ -14,6 +14,7 @@ import io.rattan.core.msg.RequestMessages.ErrorReply;
 import io.rattan.core.msg.RequestMessages.GetReply;
 import io.rattan.core.msg.RequestMessages.ValueEntry;
 import io.rattan.core.net.Contact;
+import io.rattan.core.testing.PlantedBugs;
 import io.rattan.core.virtual.VirtualScheduler;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,6 +31,8 @@ class GetAnswerCheckTest {
 
     private Membership members;
     private Contact self;
+    private NodeContext ctx;
+    private GetAnswerCheck check;
 
     private static Contact contact(String leadingHex, int host) {
         return new Contact(Id.fromHex(leadingHex + "0".repeat(37) + "1"), new Address("10.0.0." + host, 4000));
@@ -40,7 +43,10 @@ class GetAnswerCheckTest {
         VirtualScheduler scheduler = new VirtualScheduler(1_700_000_000_000L);
         self = contact("50", 1);
         NodeConfig config = NodeConfig.defaults().withLeafSetHalf(3).withReplicas(K, 2);
-        members = HandBuiltNode.of(self, config, scheduler, NodeListener.NONE, (to, e) -> { }).members();
+        HandBuiltNode gateway = HandBuiltNode.of(self, config, scheduler, NodeListener.NONE, (to, e) -> { });
+        members = gateway.members();
+        ctx = gateway.ctx();
+        check = new GetAnswerCheck(ctx, members, PlantedBugs.NONE);
         int host = 2;
         for (String hex : List.of("40", "30", "20", "60", "70", "80")) {
             members.heard(contact(hex, host++));
@@ -116,6 +122,23 @@ class GetAnswerCheckTest {
     }
 
     @Test
+    void anAnswerSetAsideStandsAtItsDeadlineUnlessEveryCloserNodeHasComeToBeSuspected() {
+        ClientGet get = ClientGet.of(KEY, GetOptions.defaults());
+        Contact liar = contact("40", 9);
+        assertThat(judge("40", GetOptions.defaults(), value()).instead()).as("set aside").isEqualTo(contact("70", 6));
+        members.peerTimedOut(contact("70", 6));
+        members.peerTimedOut(contact("80", 7));
+        assertThat(check.atDeadline(get, liar, value())).as("0x60 still usable: it may be the one down")
+                .isEqualTo(GetAnswerCheck.Verdict.TAKE);
+        members.peerTimedOut(contact("60", 5));
+        assertThat(check.atDeadline(get, liar, value()).refused()).as("cut off by the deadline").isTrue();
+        assertThat(check.atDeadline(get, liar, empty())).as("an empty one tells no more refused")
+                .isEqualTo(GetAnswerCheck.Verdict.TAKE);
+        assertThat(new GetAnswerCheck(ctx, members, PlantedBugs.of(PlantedBugs.Bug.GET_ANSWERS_UNCHECKED))
+                .atDeadline(get, liar, value())).as("planted off").isEqualTo(GetAnswerCheck.Verdict.TAKE);
+    }
+
+    @Test
     void aSecondAskReadsAQuorumAndAnswersAsTheGetAsked() {
         ClientGet second = GetAnswerCheck.secondAsk(ClientGet.of(KEY, GetOptions.defaults().withHedge(true)));
         assertThat(second.options().quorum()).isTrue();
@@ -134,6 +157,22 @@ class GetAnswerCheckTest {
         assertThat(((GetReply) second.body()).values()).isEqualTo(value().values());
         Envelope error = new Envelope(contact("70", 6), 5, new ErrorReply(Status.TIMEOUT, "late"));
         assertThat(GetAnswerCheck.afterSecondAsk(error)).isSameAs(error);
+    }
+
+    @Test
+    void aSecondAnswerOutOfTurnAgainFromTheFirstAnswersNodeIsSetAsideWhileACloserNodeIsUsable() {
+        ClientGet second = GetAnswerCheck.secondAsk(ClientGet.of(KEY, GetOptions.defaults()));
+        Envelope first = new Envelope(contact("40", 2), 5, value());
+        members.peerTimedOut(contact("70", 6));
+        assertThat(check.judgeAgain(second, first, new Envelope(contact("40", 2), 5, value())).instead())
+                .as("the one asked, 0x70, suspected; 0x80 usable").isEqualTo(contact("80", 7));
+        assertThat(check.judgeAgain(second, first, new Envelope(contact("30", 3), 5, value())))
+                .as("another node's: a view that lags").isEqualTo(GetAnswerCheck.Verdict.TAKE);
+        members.peerTimedOut(contact("80", 7));
+        members.peerTimedOut(contact("60", 5));
+        assertThat(check.judgeAgain(second, first, new Envelope(contact("40", 2), 5, value())))
+                .as("no usable node closer: it may be the replica past dead ones")
+                .isEqualTo(GetAnswerCheck.Verdict.TAKE);
     }
 
     @Test
