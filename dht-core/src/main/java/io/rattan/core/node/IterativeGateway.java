@@ -24,10 +24,10 @@ import java.util.List;
  *
  * <p>An answer is taken only from a node that may give it ({@link GetAnswerCheck}, issue 39, item 1): one with values
  * only from a node of which this gateway knows fewer than k nodes closer to the key (suspects counted), an empty one
- * only from one it knows none closer. Any other is set aside, the closest node known is offered to the lookup, and the lookup goes
- * on; the first answer set aside stands if no node that may answer does before the lookup runs out, unless this
- * gateway then suspects every node it knows closer than its sender ({@link GetAnswerCheck#atDeadline}): then the
- * closest are asked once more as above, and if they do not answer either the answer is refused.
+ * only from one it knows none closer. Any other is set aside, the closest node known is offered to the lookup, and
+ * the lookup goes on; the first answer set aside stands if no node that may answer does before the lookup runs out,
+ * unless this gateway then suspects every node it knows closer than its sender ({@link GetAnswerCheck#atDeadline}):
+ * then the closest are asked once more as above, and if they do not answer either the answer is refused.
  */
 final class IterativeGateway {
 
