@@ -69,7 +69,7 @@ final class GetAnswerCheck {
      */
     Verdict judge(ClientGet get, Contact sender, Message answer) {
         Verdict v = bugs.getAnswersUnchecked() ? Verdict.TAKE
-                : judge(members, ctx.self(), get, sender, answer, ctx.config().replicas());
+                : inThisView(get, sender, answer);
         if (v != Verdict.TAKE) {
             log.debug("{} sets aside {}'s answer to a get, no replica's (or root's) in this view; {}", ctx.tag(),
                     sender, v.refused() ? "refuses it: none reachable" : "asks " + v.instead());
@@ -90,7 +90,7 @@ final class GetAnswerCheck {
                 || !e.sender().id().equals(setAside.sender().id())) {
             return Verdict.TAKE;
         }
-        Verdict v = judge(members, ctx.self(), get, e.sender(), e.body(), ctx.config().replicas());
+        Verdict v = inThisView(get, e.sender(), e.body());
         if (v.instead() == null) {
             return Verdict.TAKE;
         }
@@ -107,12 +107,17 @@ final class GetAnswerCheck {
      */
     Verdict atDeadline(ClientGet get, Contact sender, Message answer) {
         if (bugs.getAnswersUnchecked() || !(answer instanceof GetReply r) || r.values().isEmpty()
-                || !judge(members, ctx.self(), get, sender, answer, ctx.config().replicas()).refused()) {
+                || !inThisView(get, sender, answer).refused()) {
             return Verdict.TAKE;
         }
         log.debug("{} refuses {}'s answer to a get at its deadline: every closer node it knows is suspected",
                 ctx.tag(), sender);
         return Verdict.REFUSE;
+    }
+
+    /** The static verdict below in this gateway's view, uncounted. */
+    private Verdict inThisView(ClientGet get, Contact sender, Message answer) {
+        return judge(members, ctx.self(), get, sender, answer, ctx.config().replicas());
     }
 
     /**
